@@ -1,0 +1,93 @@
+package io.volrep.api;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+/**
+ * CSI's general size limits, which the CSI-Addons specs inherit: a string field holds at most 128 bytes
+ * (UTF-8) and a map field at most 4 KiB in total (keys plus values), unless a field overrides them.
+ *
+ * <p>Client and server validate with the same checks, so both give the same message naming the field:
+ * <pre>{@code
+ * CsiLimits.requireId("replication_source.volume.volume_id", id);
+ * CsiLimits.requireMapWithinLimit("parameters", parameters);
+ * }</pre>
+ */
+public final class CsiLimits {
+    /** The largest string field, in UTF-8 bytes. */
+    public static final int MAX_STRING_BYTES = 128;
+    /** The largest map field, keys and values together, in UTF-8 bytes. */
+    public static final int MAX_MAP_BYTES = 4096;
+
+    private CsiLimits() {
+    }
+
+    /** The value's size in UTF-8 bytes. */
+    public static int utf8Length(CharSequence value) {
+        int bytes = 0;
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c < 0x80) {
+                bytes += 1;
+            } else if (c < 0x800) {
+                bytes += 2;
+            } else if (Character.isHighSurrogate(c) && i + 1 < value.length()
+                    && Character.isLowSurrogate(value.charAt(i + 1))) {
+                bytes += 4;
+                i++;
+            } else {
+                bytes += 3;
+            }
+        }
+        return bytes;
+    }
+
+    /** The map's size as CSI counts it: every key and value in UTF-8 bytes. */
+    public static int mapBytes(Map<String, String> map) {
+        int bytes = 0;
+        for (Map.Entry<String, String> e : map.entrySet()) {
+            bytes += utf8Length(e.getKey()) + utf8Length(e.getValue());
+        }
+        return bytes;
+    }
+
+    /**
+     * Checks a REQUIRED identifier: present, not empty, at most 128 bytes.
+     *
+     * @return the id
+     * @throws InvalidArgumentException naming {@code field}
+     */
+    public static String requireId(String field, String id) {
+        if (id == null || id.isEmpty()) {
+            throw new InvalidArgumentException(field + ": required field is missing or empty");
+        }
+        return requireStringWithinLimit(field, id);
+    }
+
+    /** Checks an OPTIONAL string against the 128-byte limit; null and empty pass. */
+    public static String requireStringWithinLimit(String field, String value) {
+        if (value != null) {
+            int bytes = utf8Length(value);
+            if (bytes > MAX_STRING_BYTES) {
+                throw new InvalidArgumentException(
+                        field + ": " + bytes + " bytes exceeds the CSI limit of " + MAX_STRING_BYTES + " bytes");
+            }
+        }
+        return value;
+    }
+
+    /**
+     * Checks a map field against the 4 KiB limit. The message names the field and sizes, never a value:
+     * the map may hold secrets.
+     */
+    public static Map<String, String> requireMapWithinLimit(String field, Map<String, String> map) {
+        if (map != null) {
+            int bytes = mapBytes(map);
+            if (bytes > MAX_MAP_BYTES) {
+                throw new InvalidArgumentException(
+                        field + ": " + bytes + " bytes in total exceeds the CSI limit of " + MAX_MAP_BYTES + " bytes");
+            }
+        }
+        return map;
+    }
+}

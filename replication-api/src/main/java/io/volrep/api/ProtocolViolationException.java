@@ -1,0 +1,24 @@
+package io.volrep.api;
+
+/**
+ * The plugin answered in a way the spec forbids (an info response without {@code last_sync_time}, a
+ * negative {@code last_sync_bytes}, ...). Never silently defaulted: the plugin has a bug.
+ *
+ * <pre>{@code
+ * throw new ProtocolViolationException("last_sync_time is REQUIRED but missing", Rpc.GET_VOLUME_REPLICATION_INFO, 1);
+ * }</pre>
+ */
+public class ProtocolViolationException extends UnknownErrorException {
+    private static final long serialVersionUID = 1L;
+
+    public ProtocolViolationException(String message, Rpc rpc, int attempts) {
+        super(message, rpc, attempts, null);
+    }
+
+    @Override
+    public ReplicationException withContext(Rpc rpc, int attempts) {
+        ProtocolViolationException copy = new ProtocolViolationException(getMessage(), rpc, attempts);
+        copy.setStackTrace(getStackTrace());
+        return copy;
+    }
+}

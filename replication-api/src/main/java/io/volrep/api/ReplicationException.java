@@ -1,0 +1,105 @@
+package io.volrep.api;
+
+import java.util.Objects;
+
+/**
+ * The one unchecked exception of volrep: a call that ended with a gRPC status other than OK, or a request
+ * that could not be sent. There is one subclass per code the spec's tables use.
+ *
+ * <p>Drivers throw the subclasses to signal a spec condition; the client throws them to report one:
+ * <pre>{@code
+ * try {
+ *     client.volume("pvc-1").promote().call();
+ * } catch (PreconditionFailedException e) {
+ *     log.warn("{} failed after {} attempt(s): {}", e.rpc(), e.attempts(), e.getMessage());
+ * }
+ * }</pre>
+ * Messages never carry secret values.
+ */
+public class ReplicationException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    private final transient Rpc rpc;
+    private final StatusCode code;
+    private final int attempts;
+
+    /**
+     * @param code the gRPC code
+     * @param message what happened, free of secret values
+     * @param rpc the RPC, or null where it is not known yet (a driver's exception before the runtime maps it)
+     * @param attempts how many calls were made, 0 when none was
+     * @param cause the underlying cause, or null
+     */
+    protected ReplicationException(StatusCode code, String message, Rpc rpc, int attempts, Throwable cause) {
+        super(message, cause);
+        this.code = Objects.requireNonNull(code, "code");
+        this.rpc = rpc;
+        this.attempts = attempts;
+    }
+
+    /** A generic exception for {@code code}; prefer {@link #of} to get the code's own subclass. */
+    public ReplicationException(StatusCode code, String message) {
+        this(code, message, null, 0, null);
+    }
+
+    /**
+     * The exception of the subclass that belongs to {@code code}.
+     *
+     * <pre>{@code
+     * throw ReplicationException.of(StatusCode.NOT_FOUND, "no volume pvc-9", Rpc.PROMOTE_VOLUME, 1, null);
+     * }</pre>
+     */
+    public static ReplicationException of(StatusCode code, String message, Rpc rpc, int attempts, Throwable cause) {
+        return switch (code) {
+            case INVALID_ARGUMENT -> new InvalidArgumentException(message, rpc, attempts, cause);
+            case NOT_FOUND -> new SourceNotFoundException(message, rpc, attempts, cause);
+            case FAILED_PRECONDITION -> new PreconditionFailedException(message, rpc, attempts, cause);
+            case ABORTED -> new OperationPendingException(message, rpc, attempts, cause);
+            case UNIMPLEMENTED -> new UnimplementedException(message, rpc, attempts, cause);
+            case UNAUTHENTICATED -> new UnauthenticatedException(message, rpc, attempts, cause);
+            case UNKNOWN -> new UnknownErrorException(message, rpc, attempts, cause);
+            case UNAVAILABLE -> new UnavailableException(message, rpc, attempts, cause);
+            case DEADLINE_EXCEEDED -> new DeadlineExceededException(message, rpc, attempts, cause);
+            case RESOURCE_EXHAUSTED -> new ResourceExhaustedException(message, rpc, attempts, cause);
+            default -> new ReplicationException(code, message, rpc, attempts, cause);
+        };
+    }
+
+    /** The same condition, attributed to {@code rpc} after {@code attempts} calls; keeps the subclass. */
+    public ReplicationException withContext(Rpc rpc, int attempts) {
+        ReplicationException copy = of(code, getMessage(), rpc, attempts, getCause());
+        copy.setStackTrace(getStackTrace());
+        return copy;
+    }
+
+    /** The RPC that failed; null only for an exception a driver created that the runtime has not mapped yet. */
+    public Rpc rpc() {
+        return rpc;
+    }
+
+    /** The gRPC status code. */
+    public StatusCode code() {
+        return code;
+    }
+
+    /** What the spec tells the caller to do, from {@link ErrorScheme}. */
+    public Recovery recovery() {
+        return rpc == null ? Recovery.forCode(code) : ErrorScheme.spec().recovery(rpc, code);
+    }
+
+    /** The spec's recovery behaviour for this RPC and code, verbatim where the spec has a row. */
+    public String recoveryText() {
+        return rpc == null ? Recovery.forCode(code).advice() : ErrorScheme.spec().recoveryText(rpc, code);
+    }
+
+    /** How many calls were made before this was raised: 0 when the request never left the process. */
+    public int attempts() {
+        return attempts;
+    }
+
+    @Override
+    public String toString() {
+        return getClass().getSimpleName() + "[" + code.display() + (rpc == null ? "" : ", " + rpc.methodName())
+                + (attempts > 0 ? ", attempts=" + attempts : "") + "]: " + getMessage();
+    }
+}

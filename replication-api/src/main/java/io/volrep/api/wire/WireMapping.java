@@ -1,0 +1,99 @@
+package io.volrep.api.wire;
+
+import com.google.protobuf.Timestamp;
+import io.volrep.api.InvalidArgumentException;
+import io.volrep.api.ProtocolViolationException;
+import io.volrep.api.ReplicationInfo;
+import io.volrep.api.ReplicationSource;
+import io.volrep.api.Rpc;
+import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * Conversions between volrep's typed model and the current revision's generated messages. Shared by the
+ * client and the SPI runtime so both read and write the wire the same way; not meant for application code,
+ * which never needs a protobuf type.
+ *
+ * <pre>{@code
+ * io.volrep.proto.replication.ReplicationSource wire = WireMapping.toProto(ReplicationSource.volume("vol-1"));
+ * }</pre>
+ */
+public final class WireMapping {
+    private WireMapping() {
+    }
+
+    /** The wire form of a typed source. */
+    public static io.volrep.proto.replication.ReplicationSource toProto(ReplicationSource source) {
+        var b = io.volrep.proto.replication.ReplicationSource.newBuilder();
+        switch (source.kind()) {
+            case VOLUME -> b.getVolumeBuilder().setVolumeId(source.id());
+            case VOLUME_GROUP -> b.getVolumegroupBuilder().setVolumeGroupId(source.id());
+            case VOLUME_SNAPSHOT -> b.getVolumesnapshotBuilder().setVolumeSnapshotId(source.id());
+        }
+        return b.build();
+    }
+
+    /**
+     * The typed form of a wire source.
+     *
+     * @throws InvalidArgumentException naming the field when no kind is set or the id is empty or too long
+     */
+    public static ReplicationSource fromProto(io.volrep.proto.replication.ReplicationSource source) {
+        return switch (source.getTypeCase()) {
+            case VOLUME -> ReplicationSource.volume(source.getVolume().getVolumeId());
+            case VOLUMEGROUP -> ReplicationSource.volumeGroup(source.getVolumegroup().getVolumeGroupId());
+            case VOLUMESNAPSHOT -> ReplicationSource.volumeSnapshot(source.getVolumesnapshot().getVolumeSnapshotId());
+            case TYPE_NOT_SET -> throw new InvalidArgumentException(
+                    "replication_source: one of volume, volumegroup or volumesnapshot is required");
+        };
+    }
+
+    /** The wire form of typed info. */
+    public static GetVolumeReplicationInfoResponse toProto(ReplicationInfo info) {
+        var b = GetVolumeReplicationInfoResponse.newBuilder().setLastSyncTime(timestamp(info.lastSyncTime()));
+        info.lastSyncDuration().ifPresent(d -> b.setLastSyncDuration(
+                com.google.protobuf.Duration.newBuilder().setSeconds(d.getSeconds()).setNanos(d.getNano())));
+        info.lastSyncBytes().ifPresent(b::setLastSyncBytes);
+        return b.build();
+    }
+
+    /**
+     * The typed form of an info response.
+     *
+     * @throws ProtocolViolationException when {@code last_sync_time} is missing or a value is negative
+     */
+    public static ReplicationInfo fromProto(GetVolumeReplicationInfoResponse response, int attempts) {
+        Rpc rpc = Rpc.GET_VOLUME_REPLICATION_INFO;
+        if (!response.hasLastSyncTime()) {
+            throw new ProtocolViolationException("last_sync_time is REQUIRED but the plugin did not set it", rpc,
+                    attempts);
+        }
+        if (response.getLastSyncBytes() < 0) {
+            throw new ProtocolViolationException(
+                    "last_sync_bytes MUST NOT be negative, got " + response.getLastSyncBytes(), rpc, attempts);
+        }
+        Optional<Duration> duration = Optional.empty();
+        if (response.hasLastSyncDuration()) {
+            var d = response.getLastSyncDuration();
+            Duration value = Duration.ofSeconds(d.getSeconds(), d.getNanos());
+            if (value.isNegative()) {
+                throw new ProtocolViolationException("last_sync_duration MUST NOT be negative, got " + value, rpc,
+                        attempts);
+            }
+            duration = Optional.of(value);
+        }
+        Timestamp t = response.getLastSyncTime();
+        // proto3 cannot tell 0 from unset; the spec calls 0 "no bytes reported" as well as "zero bytes".
+        OptionalLong bytes = response.getLastSyncBytes() == 0 ? OptionalLong.empty()
+                : OptionalLong.of(response.getLastSyncBytes());
+        return new ReplicationInfo(Instant.ofEpochSecond(t.getSeconds(), t.getNanos()), duration, bytes);
+    }
+
+    /** A protobuf timestamp for an instant. */
+    public static Timestamp timestamp(Instant instant) {
+        return Timestamp.newBuilder().setSeconds(instant.getEpochSecond()).setNanos(instant.getNano()).build();
+    }
+}

@@ -1,0 +1,94 @@
+package io.volrep.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+class ErrorSchemeTest {
+    private final ErrorScheme scheme = ErrorScheme.spec();
+
+    @Test
+    void holdsEveryRowOfTheSpecsTables() {
+        assertThat(scheme.rows()).hasSize(44);
+        assertThat(scheme.rows().stream().filter(r -> r.rpc().isReplication())).hasSize(38);
+        assertThat(scheme.rows(Rpc.NODE_HEALER)).hasSize(6);
+        assertThat(scheme.rows(Rpc.ENABLE_VOLUME_REPLICATION)).extracting(ErrorScheme.Row::code).containsExactly(
+                StatusCode.INVALID_ARGUMENT, StatusCode.NOT_FOUND, StatusCode.ABORTED, StatusCode.UNAUTHENTICATED,
+                StatusCode.UNKNOWN);
+        assertThat(scheme.rows(Rpc.DISABLE_VOLUME_REPLICATION)).hasSize(5);
+        for (Rpc rpc : List.of(Rpc.PROMOTE_VOLUME, Rpc.DEMOTE_VOLUME, Rpc.RESYNC_VOLUME,
+                Rpc.GET_VOLUME_REPLICATION_INFO)) {
+            assertThat(scheme.rows(rpc)).extracting(ErrorScheme.Row::code).containsExactlyInAnyOrder(
+                    StatusCode.INVALID_ARGUMENT, StatusCode.NOT_FOUND, StatusCode.FAILED_PRECONDITION,
+                    StatusCode.ABORTED, StatusCode.UNIMPLEMENTED, StatusCode.UNAUTHENTICATED, StatusCode.UNKNOWN);
+        }
+        assertThat(scheme.rows(Rpc.NODE_HEALER)).extracting(ErrorScheme.Row::code).containsExactly(
+                StatusCode.INVALID_ARGUMENT, StatusCode.NOT_FOUND, StatusCode.UNIMPLEMENTED, StatusCode.ABORTED,
+                StatusCode.UNAUTHENTICATED, StatusCode.UNKNOWN);
+    }
+
+    @Test
+    void unimplementedIsListedOnlyWhereTheSpecAllowsIt() {
+        String allowed = Arrays.stream(Rpc.values()).filter(r -> scheme.lists(r, StatusCode.UNIMPLEMENTED))
+                .map(Rpc::methodName).collect(Collectors.joining(","));
+        assertThat(allowed).isEqualTo("PromoteVolume,DemoteVolume,ResyncVolume,GetVolumeReplicationInfo,NodeHealer");
+    }
+
+    @Test
+    void carriesTheSpecsTextVerbatim() {
+        var row = scheme.find(Rpc.RESYNC_VOLUME, StatusCode.FAILED_PRECONDITION).orElseThrow();
+        assertThat(row.condition())
+                .isEqualTo("Replication Source is not replicated or Replication Source is not demoted");
+        assertThat(row.recoveryText())
+                .isEqualTo("Caller SHOULD ensure that Replication is enabled and the Replication Source is demoted.");
+        assertThat(scheme.find(Rpc.PROMOTE_VOLUME, StatusCode.UNIMPLEMENTED).orElseThrow().recoveryText())
+                .isEqualTo("Caller MUST NOT retry.");
+        assertThat(row.displayName()).isEqualTo("ResyncVolume: Replication Source is not replicated or Replication "
+                + "Source is not demoted -> 9 FAILED_PRECONDITION");
+    }
+
+    @Test
+    void classifiesRecoveryAsTheDesignSays() {
+        assertThat(scheme.rows()).allSatisfy(r -> assertThat(r.recovery()).isEqualTo(Recovery.forCode(r.code())));
+        assertThat(scheme.recovery(Rpc.PROMOTE_VOLUME, StatusCode.INVALID_ARGUMENT)).isEqualTo(Recovery.FIX_REQUEST);
+        assertThat(scheme.recovery(Rpc.PROMOTE_VOLUME, StatusCode.NOT_FOUND)).isEqualTo(Recovery.VERIFY_THEN_BACKOFF);
+        assertThat(scheme.recovery(Rpc.PROMOTE_VOLUME, StatusCode.FAILED_PRECONDITION))
+                .isEqualTo(Recovery.ENSURE_PRECONDITION);
+        assertThat(scheme.recovery(Rpc.PROMOTE_VOLUME, StatusCode.ABORTED)).isEqualTo(Recovery.BACKOFF);
+        assertThat(scheme.recovery(Rpc.PROMOTE_VOLUME, StatusCode.UNIMPLEMENTED)).isEqualTo(Recovery.NEVER);
+        assertThat(scheme.recovery(Rpc.PROMOTE_VOLUME, StatusCode.UNAUTHENTICATED)).isEqualTo(Recovery.RENEW_SECRETS);
+        assertThat(scheme.recovery(Rpc.PROMOTE_VOLUME, StatusCode.UNKNOWN)).isEqualTo(Recovery.INSPECT_LOGS);
+        for (StatusCode transport : ErrorScheme.TRANSPORT_BACKOFF_CODES) {
+            assertThat(scheme.lists(Rpc.ENABLE_VOLUME_REPLICATION, transport)).isFalse();
+            assertThat(scheme.recovery(Rpc.ENABLE_VOLUME_REPLICATION, transport)).isEqualTo(Recovery.BACKOFF);
+        }
+        assertThat(ErrorScheme.TRANSPORT_BACKOFF_CODES).containsExactlyInAnyOrder(StatusCode.UNAVAILABLE,
+                StatusCode.DEADLINE_EXCEEDED, StatusCode.RESOURCE_EXHAUSTED);
+    }
+
+    @Test
+    void tableIsImmutable() {
+        assertThatThrownBy(() -> scheme.rows().clear()).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> scheme.rows(Rpc.NODE_HEALER).clear())
+                .isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
+    void exceptionsCarryTheirRowsRecovery() {
+        var e = ReplicationException.of(StatusCode.FAILED_PRECONDITION, "not demoted", Rpc.RESYNC_VOLUME, 1, null);
+        assertThat(e).isInstanceOf(PreconditionFailedException.class);
+        assertThat(((PreconditionFailedException) e).precondition())
+                .contains("Replication is enabled and the Replication Source is demoted");
+        assertThat(e.recovery()).isEqualTo(Recovery.ENSURE_PRECONDITION);
+        assertThat(ReplicationException.of(StatusCode.ABORTED, "m", Rpc.DEMOTE_VOLUME, 2, null))
+                .isInstanceOf(OperationPendingException.class);
+        assertThat(new SourceNotFoundException("gone").withContext(Rpc.PROMOTE_VOLUME, 3))
+                .isInstanceOf(SourceNotFoundException.class)
+                .satisfies(x -> assertThat(x.attempts()).isEqualTo(3))
+                .satisfies(x -> assertThat(x.rpc()).isEqualTo(Rpc.PROMOTE_VOLUME));
+    }
+}

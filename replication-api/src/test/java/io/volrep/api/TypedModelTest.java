@@ -1,0 +1,65 @@
+package io.volrep.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.volrep.api.wire.WireMapping;
+import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class TypedModelTest {
+
+    @Test
+    void sourceIdsAreValidatedAgainstTheCsiLimitNamingTheField() {
+        assertThat(ReplicationSource.volume("x".repeat(128)).id()).hasSize(128);
+        assertThatThrownBy(() -> ReplicationSource.volume("x".repeat(129)))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessage("replication_source.volume.volume_id: 129 bytes exceeds the CSI limit of 128 bytes");
+        // 43 three-byte characters = 129 bytes, though only 43 chars
+        assertThatThrownBy(() -> ReplicationSource.volumeGroup("\u20ac".repeat(43)))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageStartingWith("replication_source.volumegroup.volume_group_id: 129 bytes");
+        assertThatThrownBy(() -> ReplicationSource.volumeSnapshot(""))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageStartingWith("replication_source.volumesnapshot.volume_snapshot_id: required");
+        assertThatThrownBy(() -> ReplicationSource.volume(null)).isInstanceOf(InvalidArgumentException.class);
+    }
+
+    @Test
+    void mapsAreLimitedToFourKibibytesWithoutPrintingValues() {
+        assertThat(CsiLimits.utf8Length("\uD83D\uDE00")).isEqualTo(4);
+        Map<String, String> atLimit = Map.of("k", "v".repeat(4095));
+        assertThat(CsiLimits.requireMapWithinLimit("secrets", atLimit)).isSameAs(atLimit);
+        assertThatThrownBy(() -> CsiLimits.requireMapWithinLimit("secrets", Map.of("k", "SECRETVALUE".repeat(400))))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessage("secrets: 4401 bytes in total exceeds the CSI limit of 4096 bytes")
+                .hasMessageNotContaining("SECRETVALUE");
+    }
+
+    @Test
+    void infoRoundTripsAndRejectsWhatTheSpecForbids() {
+        var info = ReplicationInfo.of(Instant.parse("2026-01-02T03:04:05.006Z"))
+                .withLastSyncDuration(Duration.ofMillis(1500)).withLastSyncBytes(42);
+        assertThat(WireMapping.fromProto(WireMapping.toProto(info), 1)).isEqualTo(info);
+        assertThatThrownBy(() -> WireMapping.fromProto(GetVolumeReplicationInfoResponse.getDefaultInstance(), 1))
+                .isInstanceOf(ProtocolViolationException.class).hasMessageContaining("last_sync_time");
+        var negative = WireMapping.toProto(ReplicationInfo.of(Instant.EPOCH)).toBuilder().setLastSyncBytes(-1).build();
+        assertThatThrownBy(() -> WireMapping.fromProto(negative, 1))
+                .isInstanceOf(ProtocolViolationException.class).hasMessageContaining("last_sync_bytes");
+        assertThatThrownBy(() -> ReplicationInfo.of(Instant.EPOCH).withLastSyncBytes(-5))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void sourcesRoundTripThroughTheWire() {
+        for (ReplicationSource s : new ReplicationSource[] {ReplicationSource.volume("v"),
+                ReplicationSource.volumeGroup("g"), ReplicationSource.volumeSnapshot("s")}) {
+            assertThat(WireMapping.fromProto(WireMapping.toProto(s))).isEqualTo(s);
+        }
+        assertThatThrownBy(() -> WireMapping.fromProto(io.volrep.proto.replication.ReplicationSource.getDefaultInstance()))
+                .isInstanceOf(InvalidArgumentException.class).hasMessageStartingWith("replication_source:");
+    }
+}
