@@ -35,8 +35,10 @@ public final class ErrorScheme {
     public static final Set<StatusCode> TRANSPORT_BACKOFF_CODES = Collections.unmodifiableSet(
             EnumSet.of(StatusCode.UNAVAILABLE, StatusCode.DEADLINE_EXCEEDED, StatusCode.RESOURCE_EXHAUSTED));
 
-    private static final String RESOURCE = "error-scheme.tsv";
-    private static final ErrorScheme SPEC = load();
+    private static final ErrorScheme SPEC = new ErrorScheme(load("error-scheme.tsv"));
+    /** Legacy revisions: their own replication tables, plus the NodeHealer table, which they do not change. */
+    private static final ErrorScheme V0_1_3 = legacy("error-scheme-v0_1_3.tsv");
+    private static final ErrorScheme V0_1_0 = legacy("error-scheme-v0_1_0.tsv");
 
     /**
      * One row of a spec table.
@@ -81,6 +83,18 @@ public final class ErrorScheme {
     /** The tables of the current replication spec (seed 001) and the NodeHealer spec (seed 002). */
     public static ErrorScheme spec() {
         return SPEC;
+    }
+
+    /**
+     * The tables of a spec revision: {@link SpecDialect#CURRENT} is {@link #spec()}; the legacy revisions have
+     * their own replication tables (v0.1.0 has five RPCs and speaks of volumes) and share the NodeHealer table.
+     */
+    public static ErrorScheme forDialect(SpecDialect dialect) {
+        return switch (dialect) {
+            case CURRENT -> SPEC;
+            case V0_1_3 -> V0_1_3;
+            case V0_1_0 -> V0_1_0;
+        };
     }
 
     /** Every row, in spec order. */
@@ -156,10 +170,16 @@ public final class ErrorScheme {
         return text.replace("|", "\\|");
     }
 
-    private static ErrorScheme load() {
-        try (InputStream in = ErrorScheme.class.getResourceAsStream(RESOURCE)) {
+    private static ErrorScheme legacy(String resource) {
+        List<Row> rows = new ArrayList<>(load(resource));
+        rows.addAll(SPEC.rows(Rpc.NODE_HEALER));
+        return new ErrorScheme(rows);
+    }
+
+    private static List<Row> load(String resource) {
+        try (InputStream in = ErrorScheme.class.getResourceAsStream(resource)) {
             if (in == null) {
-                throw new IllegalStateException("missing resource " + RESOURCE);
+                throw new IllegalStateException("missing resource " + resource);
             }
             List<Row> rows = new ArrayList<>();
             BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
@@ -177,7 +197,7 @@ public final class ErrorScheme {
                 StatusCode code = StatusCode.valueOf(cells[2].substring(cells[2].indexOf(' ') + 1));
                 rows.add(new Row(rpc, cells[1], code, cells[3], cells[4], Recovery.forCode(code)));
             }
-            return new ErrorScheme(rows);
+            return rows;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

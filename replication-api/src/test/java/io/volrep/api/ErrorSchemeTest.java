@@ -91,4 +91,23 @@ class ErrorSchemeTest {
                 .satisfies(x -> assertThat(x.attempts()).isEqualTo(3))
                 .satisfies(x -> assertThat(x.rpc()).isEqualTo(Rpc.PROMOTE_VOLUME));
     }
+
+    @Test
+    void legacyDialectsHaveTheirOwnTables() {
+        ErrorScheme v010 = ErrorScheme.forDialect(SpecDialect.V0_1_0);
+        ErrorScheme v013 = ErrorScheme.forDialect(SpecDialect.V0_1_3);
+        assertThat(ErrorScheme.forDialect(SpecDialect.CURRENT)).isSameAs(scheme);
+        assertThat(v010.rows().stream().filter(r -> r.rpc().isReplication())).hasSize(31);
+        assertThat(v010.rows(Rpc.GET_VOLUME_REPLICATION_INFO)).isEmpty();
+        assertThat(v010.find(Rpc.ENABLE_VOLUME_REPLICATION, StatusCode.NOT_FOUND).orElseThrow().condition())
+                .isEqualTo("Volume does not exist");
+        assertThat(v013.rows().stream().filter(r -> r.rpc().isReplication())).hasSize(38);
+        assertThat(v013.find(Rpc.RESYNC_VOLUME, StatusCode.FAILED_PRECONDITION).orElseThrow().condition())
+                .isEqualTo("Volume is not replicated or image is not demoted");
+        assertThat(v013.rows(Rpc.NODE_HEALER)).hasSize(6);
+        assertThat(SpecDialect.V0_1_0.supports(Rpc.GET_VOLUME_REPLICATION_INFO)).isFalse();
+        assertThat(SpecDialect.V0_1_0.supports(ReplicationSource.Kind.VOLUME_GROUP)).isFalse();
+        assertThat(SpecDialect.V0_1_3.supports(ReplicationSource.Kind.VOLUME_SNAPSHOT)).isFalse();
+        assertThat(SpecDialect.fromName("v0.1.3")).isEqualTo(SpecDialect.V0_1_3);
+    }
 }

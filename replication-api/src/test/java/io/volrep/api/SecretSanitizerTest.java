@@ -98,4 +98,15 @@ class SecretSanitizerTest {
         assertThat(secrets.toString()).isEqualTo("Secrets[password=***, user=***]").doesNotContain(SECRET);
         assertThat(secrets.get("password")).contains(SECRET);
     }
+
+    @Test
+    void masksTheLegacyReplicationSecretOption() {
+        var v010 = io.volrep.proto.replication.v0_1_0.EnableVolumeReplicationRequest.newBuilder()
+                .setVolumeId("vol-1").putAllSecrets(SECRETS).build();
+        var v013 = io.volrep.proto.replication.v0_1_3.GetVolumeReplicationInfoRequest.newBuilder()
+                .setVolumeId("vol-1").putAllSecrets(SECRETS).build();
+        assertThat(SecretSanitizer.isSecret(v010.getDescriptorForType().findFieldByName("secrets"))).isTrue();
+        assertThat(SecretSanitizer.toString(v010)).doesNotContain(SECRET).contains("vol-1").contains(Secrets.MASK);
+        assertThat(SecretSanitizer.toString(v013)).doesNotContain(SECRET).contains("vol-1").contains(Secrets.MASK);
+    }
 }
