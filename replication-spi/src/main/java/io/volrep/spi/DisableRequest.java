@@ -1,0 +1,39 @@
+package io.volrep.spi;
+
+import io.volrep.api.ReplicationSource;
+import io.volrep.api.Secrets;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A {@code DisableVolumeReplication} request, validated and normalized by the runtime before the driver sees
+ * it: the source is always set (a request that carried only the deprecated {@code volume_id} arrives as a
+ * volume source), maps are within CSI's limits, and {@code toString} masks the secrets.
+ *
+ * <pre>{@code
+ * public void disable(DisableRequest r) {
+ *     backend.disableMirroring(r.source().id(), r.secrets().get("user").orElseThrow());
+ * }
+ * }</pre>
+ *
+ * @param source what to stop replicating
+ * @param parameters the storage class's opaque parameters (never secret), unmodifiable
+ * @param secrets the credentials the orchestrator passed; masked in {@code toString}
+ * @param replicationId the orchestrator's id of the replication (the spec's alpha {@code replication_id}),
+ *                      empty when not sent
+ */
+public record DisableRequest(ReplicationSource source, Map<String, String> parameters, Secrets secrets,
+                            Optional<String> replicationId) {
+    public DisableRequest {
+        Objects.requireNonNull(source, "source");
+        parameters = RequestMaps.copy(parameters);
+        Objects.requireNonNull(secrets, "secrets");
+        replicationId = RequestMaps.replicationId(replicationId);
+    }
+
+    /** A request for {@code source} with no parameters, secrets or replication id (handy in tests). */
+    public static DisableRequest of(ReplicationSource source) {
+        return new DisableRequest(source, Map.of(), Secrets.empty(), Optional.empty());
+    }
+}

@@ -1,0 +1,82 @@
+package io.volrep.spi;
+
+import io.volrep.api.ReplicationInfo;
+import io.volrep.api.ReplicationSource;
+import io.volrep.api.UnimplementedException;
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * What a storage vendor implements to become a CSI-Addons replication plugin. {@link #enable} and
+ * {@link #disable} are required; the spec allows a plugin to answer UNIMPLEMENTED for the other four, which
+ * is what their defaults do.
+ *
+ * <p>The runtime ({@link ReplicationServer}) validates every request before calling the driver, guarantees at
+ * most one call in flight per source, and maps what the driver throws: the api's typed exceptions
+ * ({@link io.volrep.api.SourceNotFoundException}, {@link io.volrep.api.PreconditionFailedException},
+ * {@link io.volrep.api.UnauthenticatedException}, ...) become their gRPC code with their message; anything else
+ * becomes UNKNOWN with a generic message, and its stack trace goes to the plugin's log. Methods are called on
+ * gRPC's executor threads, concurrently for different sources: implementations must be thread-safe.
+ *
+ * <pre>{@code
+ * public final class MyDriver implements ReplicationDriver {
+ *     public void enable(EnableRequest r) {
+ *         if (!backend.exists(r.source().id())) {
+ *             throw new SourceNotFoundException(r.source() + " does not exist");
+ *         }
+ *         backend.enableMirroring(r.source().id());          // idempotent: enabling twice is fine
+ *     }
+ *     public void disable(DisableRequest r) {
+ *         backend.disableMirroring(r.source().id());
+ *     }
+ * }
+ * }</pre>
+ */
+public interface ReplicationDriver {
+
+    /** EnableVolumeReplication: start replicating the source. MUST be idempotent. */
+    void enable(EnableRequest request);
+
+    /** DisableVolumeReplication: stop replicating the source. MUST be idempotent. */
+    void disable(DisableRequest request);
+
+    /**
+     * PromoteVolume: make the source primary. Throw {@link io.volrep.api.PreconditionFailedException} when
+     * replication is not enabled.
+     */
+    default void promote(PromoteRequest request) {
+        throw new UnimplementedException("PromoteVolume is not implemented by this driver");
+    }
+
+    /**
+     * DemoteVolume: make the source secondary. Throw {@link io.volrep.api.PreconditionFailedException} when
+     * replication is not enabled.
+     */
+    default void demote(DemoteRequest request) {
+        throw new UnimplementedException("DemoteVolume is not implemented by this driver");
+    }
+
+    /**
+     * ResyncVolume: resynchronize a demoted source from the primary; report whether it has caught up. Throw
+     * {@link io.volrep.api.PreconditionFailedException} when it is not enabled or not demoted.
+     */
+    default ResyncResult resync(ResyncRequest request) {
+        throw new UnimplementedException("ResyncVolume is not implemented by this driver");
+    }
+
+    /**
+     * GetVolumeReplicationInfo: when the last sync happened. Must not return null (the runtime answers
+     * UNKNOWN "driver returned an invalid response" if it does).
+     */
+    default ReplicationInfo info(InfoRequest request) {
+        throw new UnimplementedException("GetVolumeReplicationInfo is not implemented by this driver");
+    }
+
+    /**
+     * The kinds of source this driver replicates. A request for another kind is answered INVALID_ARGUMENT
+     * before the driver sees it. Volumes and volume groups by default.
+     */
+    default Set<ReplicationSource.Kind> supportedSourceKinds() {
+        return EnumSet.of(ReplicationSource.Kind.VOLUME, ReplicationSource.Kind.VOLUME_GROUP);
+    }
+}

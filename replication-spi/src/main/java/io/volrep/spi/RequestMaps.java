@@ -1,0 +1,29 @@
+package io.volrep.spi;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/** Shared checks of the request records' compact constructors. */
+final class RequestMaps {
+    private RequestMaps() {
+    }
+
+    static Map<String, String> copy(Map<String, String> parameters) {
+        Objects.requireNonNull(parameters, "parameters");
+        if (parameters.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, String> copy = new LinkedHashMap<>();
+        parameters.forEach((k, v) -> copy.put(Objects.requireNonNull(k, "parameter key"),
+                Objects.requireNonNull(v, "parameter value")));
+        return Collections.unmodifiableMap(copy);
+    }
+
+    static Optional<String> replicationId(Optional<String> replicationId) {
+        Objects.requireNonNull(replicationId, "replicationId (use Optional.empty())");
+        return replicationId.filter(id -> !id.isEmpty());
+    }
+}

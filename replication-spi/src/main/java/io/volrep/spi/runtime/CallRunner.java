@@ -1,0 +1,203 @@
+package io.volrep.spi.runtime;
+
+import com.google.protobuf.Message;
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
+import io.volrep.api.ErrorScheme;
+import io.volrep.api.InvalidArgumentException;
+import io.volrep.api.ReplicationException;
+import io.volrep.api.Rpc;
+import io.volrep.api.SecretSanitizer;
+import io.volrep.api.Secrets;
+import io.volrep.api.StatusCode;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The pipeline every unary RPC of the runtime goes through, so that all services (replication now, healer and
+ * identity later) validate, guard, map and log the same way:
+ * <ol>
+ *   <li>DEBUG: the request, sanitized ({@link SecretSanitizer});</li>
+ *   <li>{@link Handler#prepare}: validation and conversion to the driver's typed request; an
+ *       {@link InvalidArgumentException} becomes INVALID_ARGUMENT before any driver code runs;</li>
+ *   <li>the per-key guard: a second call for a key in flight answers ABORTED "operation pending for ...";</li>
+ *   <li>the driver call; its {@link ReplicationException} keeps its code and message (WARN when the spec's
+ *       table for the RPC does not list the code), {@link InvalidDriverResponseException} and any other
+ *       exception become UNKNOWN, logged at ERROR with the stack trace, the client seeing a generic message;</li>
+ *   <li>INFO: one line per call (RPC, subject, code, duration); DEBUG: the response, sanitized.</li>
+ * </ol>
+ * The request's secret values are scrubbed ({@link SecretScrubber}) from everything the runtime writes.
+ *
+ * <pre>{@code
+ * public void promoteVolume(PromoteVolumeRequest request, StreamObserver<PromoteVolumeResponse> response) {
+ *     runner.unary(Rpc.PROMOTE_VOLUME, request, response, r -> {
+ *         PromoteRequest typed = ...;                                // throws InvalidArgumentException
+ *         return new CallRunner.Call<>(typed.source(), typed.source().toString(), typed.secrets(), () -> {
+ *             driver.promote(typed);
+ *             return PromoteVolumeResponse.getDefaultInstance();
+ *         });
+ *     });
+ * }
+ * }</pre>
+ * Internal to the runtime; public so that the runtime's services in other packages can use it.
+ */
+public final class CallRunner {
+    private static final Logger LOG = LoggerFactory.getLogger(CallRunner.class);
+
+    private final SourceGuard guard;
+
+    /** A runner whose calls share {@code guard}. */
+    public CallRunner(SourceGuard guard) {
+        this.guard = Objects.requireNonNull(guard, "guard");
+    }
+
+    /** The guard of this runner's calls. */
+    public SourceGuard guard() {
+        return guard;
+    }
+
+    /**
+     * Validates a wire request and prepares the driver call.
+     *
+     * @param <Q> the wire request
+     * @param <R> the wire response
+     */
+    @FunctionalInterface
+    public interface Handler<Q, R> {
+        /**
+         * @throws InvalidArgumentException naming the field when the request is invalid
+         */
+        Call<R> prepare(Q request);
+    }
+
+    /**
+     * A validated call, ready to run.
+     *
+     * @param guardKey what must not have two calls in flight, e.g. the {@link io.volrep.api.ReplicationSource};
+     *                 the runtime qualifies it with the RPC's service
+     * @param subject how logs and the ABORTED message name the target, e.g. {@code "volume vol-1"}
+     * @param secrets the request's secrets, scrubbed from everything the runtime writes
+     * @param invocation calls the driver and converts (and checks) its answer; may throw
+     *                   {@link InvalidDriverResponseException}
+     * @param <R> the wire response
+     */
+    public record Call<R>(Object guardKey, String subject, Secrets secrets, Supplier<R> invocation) {
+        public Call {
+            Objects.requireNonNull(guardKey, "guardKey");
+            Objects.requireNonNull(subject, "subject");
+            Objects.requireNonNull(secrets, "secrets");
+            Objects.requireNonNull(invocation, "invocation");
+        }
+    }
+
+    private record GuardKey(String service, Object key) {
+    }
+
+    /** The outcome of one call, for the log line. */
+    private record Outcome(StatusCode code, String message) {
+        static final Outcome OK = new Outcome(StatusCode.OK, null);
+    }
+
+    /** Runs one unary call through the pipeline and answers {@code observer} exactly once. */
+    public <Q extends Message, R extends Message> void unary(Rpc rpc, Q request, StreamObserver<R> observer,
+                                                            Handler<Q, R> handler) {
+        long start = System.nanoTime();
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("{} request {}", rpc.methodName(), SecretSanitizer.lazy(request));
+        }
+        String subject = "(invalid request)";
+        Secrets secrets = Secrets.empty();
+        Outcome outcome;
+        R response = null;
+        try {
+            Call<R> call = handler.prepare(request);
+            subject = call.subject();
+            secrets = call.secrets();
+            SourceGuard.Permit permit = guard.tryAcquire(new GuardKey(rpc.service(), call.guardKey()));
+            if (permit == null) {
+                outcome = new Outcome(StatusCode.ABORTED, "operation pending for " + subject);
+            } else {
+                try (permit) {
+                    response = call.invocation().get();
+                    if (response == null) {
+                        throw new InvalidDriverResponseException("no response");
+                    }
+                    outcome = Outcome.OK;
+                }
+            }
+        } catch (InvalidArgumentException e) {
+            // Validation failures are the runtime's own (or the driver's, which is just as fine).
+            outcome = mapped(rpc, subject, secrets, e);
+        } catch (ReplicationException e) {
+            outcome = mapped(rpc, subject, secrets, e);
+        } catch (InvalidDriverResponseException e) {
+            String message = "driver returned an invalid response: " + SecretScrubber.scrub(e.getMessage(), secrets);
+            LOG.error("{} {}: {}", rpc.methodName(), subject, message);
+            outcome = new Outcome(StatusCode.UNKNOWN, message);
+        } catch (Throwable e) {
+            outcome = unexpected(rpc, subject, secrets, e);
+            if (e instanceof VirtualMachineError vmError) {
+                respond(rpc, observer, outcome, null);
+                throw vmError;
+            }
+        }
+        respond(rpc, observer, outcome, response);
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        if (outcome.code() == StatusCode.OK) {
+            LOG.info("{} {} -> OK in {} ms", rpc.methodName(), subject, millis);
+            if (LOG.isDebugEnabled()) {
+                LOG.debug("{} response {}", rpc.methodName(), SecretSanitizer.lazy(response));
+            }
+        } else {
+            LOG.info("{} {} -> {} in {} ms: {}", rpc.methodName(), subject, outcome.code().display(), millis,
+                    outcome.message());
+        }
+    }
+
+    private static Outcome mapped(Rpc rpc, String subject, Secrets secrets, ReplicationException e) {
+        String message = SecretScrubber.scrub(e.getMessage() == null ? e.code().name() : e.getMessage(), secrets);
+        StatusCode code = e.code();
+        if (code == StatusCode.OK) {
+            LOG.error("{} {}: the driver threw {} with code OK; answering UNKNOWN", rpc.methodName(), subject,
+                    e.getClass().getName());
+            return new Outcome(StatusCode.UNKNOWN, "driver returned an invalid response: exception with code OK");
+        }
+        if (!ErrorScheme.spec().lists(rpc, code) && !ErrorScheme.TRANSPORT_BACKOFF_CODES.contains(code)) {
+            LOG.warn("{} {}: the driver answered {}, which the spec's table for {} does not list", rpc.methodName(),
+                    subject, code.display(), rpc.methodName());
+        }
+        return new Outcome(code, message);
+    }
+
+    private static Outcome unexpected(Rpc rpc, String subject, Secrets secrets, Throwable e) {
+        String incident = Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffffffL);
+        // The stack trace is rendered here, not by the logging backend, so that the request's secret values
+        // can be scrubbed from it (drivers put all sorts of things into messages).
+        StringWriter trace = new StringWriter();
+        e.printStackTrace(new PrintWriter(trace));
+        LOG.error("{} {}: unexpected {} from the driver (incident {}), answering UNKNOWN\n{}", rpc.methodName(),
+                subject, e.getClass().getName(), incident, SecretScrubber.scrub(trace.toString(), secrets));
+        return new Outcome(StatusCode.UNKNOWN, "the driver failed unexpectedly (" + e.getClass().getSimpleName()
+                + ", incident " + incident + "); see the plugin's log");
+    }
+
+    private static <R> void respond(Rpc rpc, StreamObserver<R> observer, Outcome outcome, R response) {
+        try {
+            if (outcome.code() == StatusCode.OK) {
+                observer.onNext(response);
+                observer.onCompleted();
+            } else {
+                observer.onError(Status.fromCodeValue(outcome.code().value()).withDescription(outcome.message())
+                        .asRuntimeException());
+            }
+        } catch (RuntimeException e) {
+            // The client went away (cancelled, deadline): nothing to answer to.
+            LOG.debug("{}: could not send the answer: {}", rpc.methodName(), e.toString());
+        }
+    }
+}
