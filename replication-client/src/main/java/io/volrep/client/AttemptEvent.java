@@ -1,0 +1,44 @@
+package io.volrep.client;
+
+import io.volrep.api.Recovery;
+import io.volrep.api.ReplicationSource;
+import io.volrep.api.Rpc;
+import io.volrep.api.StatusCode;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One attempt of a call, as {@link AttemptListener}s see it. Carries no request content, so no secret.
+ *
+ * @param rpc the RPC
+ * @param source the replication source
+ * @param attempt the attempt number, 1 for the first call
+ * @param code the attempt's outcome ({@link StatusCode#OK} on success)
+ * @param recovery the spec's recovery class for the code; empty on success
+ * @param retryDelay the delay chosen before the next attempt; empty when no retry follows
+ * @param decision a short human-readable reason, e.g. {@code "retry (BACKOFF)"} or {@code "surfaced: not retried (ENSURE_PRECONDITION)"}
+ */
+public record AttemptEvent(Rpc rpc, ReplicationSource source, int attempt, StatusCode code,
+                           Optional<Recovery> recovery, Optional<Duration> retryDelay, String decision) {
+    public AttemptEvent {
+        Objects.requireNonNull(rpc, "rpc");
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(code, "code");
+        Objects.requireNonNull(recovery, "recovery");
+        Objects.requireNonNull(retryDelay, "retryDelay");
+        Objects.requireNonNull(decision, "decision");
+    }
+
+    /** True when another attempt will follow. */
+    public boolean willRetry() {
+        return retryDelay.isPresent();
+    }
+
+    /** One line for logs: {@code "PromoteVolume volume pvc-1 attempt 2: 10 ABORTED -> retry in 412 ms (BACKOFF)"}. */
+    public String describe() {
+        String next = retryDelay.map(d -> "retry in " + d.toMillis() + " ms").orElse("no retry");
+        return rpc.methodName() + " " + source + " attempt " + attempt + ": " + code.display()
+                + (code == StatusCode.OK ? "" : " -> " + next + " (" + decision + ")");
+    }
+}

@@ -1,0 +1,460 @@
+package io.volrep.client;
+
+import com.google.protobuf.Message;
+import io.github.resilience4j.core.IntervalBiFunction;
+import io.github.resilience4j.retry.Retry;
+import io.github.resilience4j.retry.RetryConfig;
+import io.grpc.CallOptions;
+import io.grpc.ClientCall;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
+import io.grpc.Status;
+import io.grpc.stub.ClientCalls;
+import io.grpc.stub.StreamObserver;
+import io.volrep.api.CsiLimits;
+import io.volrep.api.ErrorScheme;
+import io.volrep.api.InvalidArgumentException;
+import io.volrep.api.PreconditionFailedException;
+import io.volrep.api.Recovery;
+import io.volrep.api.ReplicationException;
+import io.volrep.api.ReplicationSource;
+import io.volrep.api.Rpc;
+import io.volrep.api.Secrets;
+import io.volrep.api.StatusCode;
+import io.volrep.api.wire.WireMapping;
+import io.volrep.proto.replication.ControllerGrpc;
+import io.volrep.proto.replication.DemoteVolumeRequest;
+import io.volrep.proto.replication.DisableVolumeReplicationRequest;
+import io.volrep.proto.replication.EnableVolumeReplicationRequest;
+import io.volrep.proto.replication.GetVolumeReplicationInfoRequest;
+import io.volrep.proto.replication.PromoteVolumeRequest;
+import io.volrep.proto.replication.ResyncVolumeRequest;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs typed calls: single-flight per source, then a resilience4j retry loop whose decisions come from the
+ * error scheme and the {@link RetryPolicy}. Each attempt classifies its own failure (asking the
+ * {@link SourceVerifier} or {@link SecretsProvider} asynchronously where the policy says so) and hands
+ * resilience4j an {@link AttemptFailure} that says whether to retry and after how long; resilience4j
+ * schedules the retry on the {@link ScheduledExecutorService}, so no thread waits during a back-off.
+ */
+final class CallEngine {
+    static final Metadata.Key<String> PUSHBACK_KEY =
+            Metadata.Key.of("grpc-retry-pushback-ms", Metadata.ASCII_STRING_MARSHALLER);
+
+    private static final Logger LOG = LoggerFactory.getLogger(CallEngine.class);
+
+    private final ManagedChannel channel;
+    private final Executor executor;
+    private final ScheduledExecutorService scheduler;
+    private final RetryPolicy defaultPolicy;
+    private final SecretsProvider secrets;
+    private final SourceVerifier verifier;
+    private final AttemptListener listener;
+    private final SingleFlight singleFlight;
+    private final Map<Integer, Retry> retries = new ConcurrentHashMap<>();
+
+    CallEngine(ManagedChannel channel, Executor executor, ScheduledExecutorService scheduler, RetryPolicy policy,
+               SecretsProvider secrets, SourceVerifier verifier, AttemptListener listener, int maxQueuedPerSource) {
+        this.channel = channel;
+        this.executor = executor;
+        this.scheduler = scheduler;
+        this.defaultPolicy = policy;
+        this.secrets = secrets;
+        this.verifier = verifier;
+        this.listener = listener;
+        this.singleFlight = new SingleFlight(maxQueuedPerSource, executor);
+    }
+
+    RetryPolicy defaultPolicy() {
+        return defaultPolicy;
+    }
+
+    ScheduledExecutorService scheduler() {
+        return scheduler;
+    }
+
+    int activeSources() {
+        return singleFlight.activeSources();
+    }
+
+    /**
+     * Sends {@code spec} with retries; the future completes with the response message or a
+     * {@link ReplicationException}. Cancelling it cancels the RPC in flight and every later attempt.
+     */
+    CompletableFuture<Response> execute(RequestSpec spec) {
+        CompletableFuture<Response> result = new CompletableFuture<>();
+        try {
+            spec.validate();
+        } catch (InvalidArgumentException e) {
+            result.completeExceptionally(e);
+            return result;
+        }
+        singleFlight.submit(spec.source(), spec.rpc(), result, () -> run(spec, result));
+        return result;
+    }
+
+    /** The whole retry sequence of one call; completes when {@code result} does. */
+    private CompletableFuture<?> run(RequestSpec spec, CompletableFuture<Response> result) {
+        RetryPolicy policy = spec.policy() != null ? spec.policy() : defaultPolicy;
+        CallState state;
+        try {
+            Secrets initial = spec.secretsOverride() != null ? spec.secretsOverride()
+                    : secrets.secrets(spec.source());
+            CsiLimits.requireMapWithinLimit("secrets", initial.asMap());
+            state = new CallState(spec, policy, initial, policy.clock().instant());
+        } catch (InvalidArgumentException e) {
+            result.completeExceptionally(e.withContext(spec.rpc(), 0));
+            return result;
+        } catch (RuntimeException e) {
+            result.completeExceptionally(e);
+            return result;
+        }
+        result.whenComplete((v, t) -> {
+            if (result.isCancelled()) {
+                state.cancel();
+            }
+        });
+        retryFor(policy).executeCompletionStage(scheduler, () -> attempt(state))
+                .whenComplete((message, failure) -> {
+                    if (failure == null) {
+                        result.complete(new Response(message, state.attempts.get()));
+                    } else {
+                        result.completeExceptionally(toResult(failure, state));
+                    }
+                });
+        return result;
+    }
+
+    private Retry retryFor(RetryPolicy policy) {
+        // Decisions live in AttemptFailure, so one Retry per maxAttempts serves every policy.
+        return retries.computeIfAbsent(policy.maxAttempts(), max -> Retry.of("volrep-" + max,
+                RetryConfig.<Message>custom()
+                        .maxAttempts(max)
+                        .retryOnException(t -> unwrap(t) instanceof AttemptFailure f && f.retry)
+                        .intervalBiFunction((IntervalBiFunction<Message>) (n, either) -> {
+                            if (either.isLeft() && unwrap(either.getLeft()) instanceof AttemptFailure f) {
+                                return f.delayMillis;
+                            }
+                            return 0L;
+                        })
+                        .build()));
+    }
+
+    private CompletionStage<Message> attempt(CallState state) {
+        if (state.cancelled) {
+            return CompletableFuture.failedFuture(new CancellationException("call cancelled"));
+        }
+        int attempt = state.attempts.incrementAndGet();
+        Duration remaining = Duration.between(state.policy.clock().instant(), state.deadline);
+        Duration timeout = remaining.compareTo(state.policy.perAttemptTimeout()) < 0 ? remaining
+                : state.policy.perAttemptTimeout();
+        if (timeout.isNegative() || timeout.isZero()) {
+            timeout = Duration.ofMillis(1);
+        }
+        Message request = request(state.spec, state.secrets);
+        ClientCall<Message, Message> call = channel.newCall(method(state.spec.rpc()),
+                CallOptions.DEFAULT.withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS));
+        state.current = call;
+        CompletableFuture<Message> response = new CompletableFuture<>();
+        ClientCalls.asyncUnaryCall(call, request, new StreamObserver<>() {
+            @Override
+            public void onNext(Message value) {
+                response.complete(value);
+            }
+
+            @Override
+            public void onError(Throwable t) {
+                response.completeExceptionally(t);
+            }
+
+            @Override
+            public void onCompleted() {
+                response.complete(null);
+            }
+        });
+        if (state.cancelled) {
+            call.cancel("call cancelled by the caller", null);
+        }
+        return response.handle((message, error) -> {
+            if (error == null) {
+                notify(new AttemptEvent(state.spec.rpc(), state.spec.source(), attempt, StatusCode.OK,
+                        Optional.empty(), Optional.empty(), "succeeded"));
+                return CompletableFuture.completedFuture(message);
+            }
+            return classify(state, attempt, error);
+        }).thenCompose(stage -> stage);
+    }
+
+    /** Decides, after a failed attempt, whether and when to retry; always completes exceptionally. */
+    private CompletionStage<Message> classify(CallState state, int attempt, Throwable error) {
+        Rpc rpc = state.spec.rpc();
+        Status status = Status.fromThrowable(error);
+        Metadata trailers = Status.trailersFromThrowable(error);
+        StatusCode code = StatusCode.fromValue(status.getCode().value());
+        ReplicationException exception = exception(state, code, status, attempt);
+        Recovery recovery = exception.recovery();
+        RetryPolicy.Action action = state.policy.action(recovery);
+
+        if (state.cancelled) {
+            return stop(state, attempt, exception, "call cancelled");
+        }
+        if (attempt >= state.policy.maxAttempts()) {
+            return stop(state, attempt, exception,
+                    "not retried: " + state.policy.maxAttempts() + " attempt(s) made (" + recovery + ")");
+        }
+        Optional<Duration> pushback = Optional.empty();
+        String pushbackText = trailers == null ? null : trailers.get(PUSHBACK_KEY);
+        if (pushbackText != null) {
+            long millis = parsePushback(pushbackText);
+            if (millis < 0) {
+                return stop(state, attempt, exception, "not retried: the plugin's retry pushback says stop");
+            }
+            pushback = Optional.of(Duration.ofMillis(millis));
+        }
+        switch (action) {
+            case FAIL:
+                return stop(state, attempt, exception, "not retried (" + recovery + ")");
+            case BACKOFF:
+                return retry(state, attempt, exception, pushback.orElseGet(() -> state.policy.backoff(attempt)),
+                        recovery.name());
+            case VERIFY_THEN_BACKOFF: {
+                if (verifier == null) {
+                    return stop(state, attempt, exception, "not retried: no SourceVerifier configured (" + recovery
+                            + ")");
+                }
+                Optional<Duration> delay = pushback;
+                return safely(() -> verifier.verify(state.spec.source())).handle((approved, verifyError) -> {
+                    if (verifyError != null) {
+                        LOG.debug("SourceVerifier failed for {}: {}", state.spec.source(), verifyError.toString());
+                    }
+                    if (Boolean.TRUE.equals(approved)) {
+                        return retry(state, attempt, exception, delay.orElseGet(() -> state.policy.backoff(attempt)),
+                                recovery + ", source verified");
+                    }
+                    return stop(state, attempt, exception, "not retried: SourceVerifier did not approve the source");
+                }).thenCompose(s -> s);
+            }
+            case RENEW_THEN_RETRY: {
+                if (state.spec.secretsOverride() != null) {
+                    return stop(state, attempt, exception, "not retried: the call's own secrets cannot be renewed");
+                }
+                if (state.renewed) {
+                    return stop(state, attempt, exception, "not retried: secrets were renewed once already");
+                }
+                state.renewed = true;
+                Optional<Duration> delay = pushback;
+                return safely(() -> secrets.renew(state.spec.source())).handle((renewed, renewError) -> {
+                    if (renewError != null) {
+                        LOG.debug("SecretsProvider.renew failed for {}: {}", state.spec.source(),
+                                renewError.getClass().getName());
+                    }
+                    if (renewed != null && !renewed.equals(state.secrets)) {
+                        try {
+                            CsiLimits.requireMapWithinLimit("secrets", renewed.asMap());
+                        } catch (InvalidArgumentException e) {
+                            return stop(state, attempt, exception, "not retried: renewed secrets exceed the CSI limit");
+                        }
+                        state.secrets = renewed;
+                        return retry(state, attempt, exception, delay.orElse(Duration.ZERO),
+                                recovery + ", secrets renewed");
+                    }
+                    return stop(state, attempt, exception, "not retried: SecretsProvider gave no new secrets");
+                }).thenCompose(s -> s);
+            }
+            default:
+                throw new IllegalStateException("unknown action " + action);
+        }
+    }
+
+    private static <T> CompletionStage<T> safely(java.util.function.Supplier<CompletionStage<T>> stage) {
+        try {
+            CompletionStage<T> s = stage.get();
+            return s == null ? CompletableFuture.failedFuture(new NullPointerException("null stage")) : s;
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    private CompletionStage<Message> retry(CallState state, int attempt, ReplicationException exception,
+                                           Duration delay, String reason) {
+        Instant next = state.policy.clock().instant().plus(delay);
+        if (!next.isBefore(state.deadline)) {
+            return stop(state, attempt, exception,
+                    "not retried: the next attempt would start after the total timeout of "
+                            + state.policy.totalTimeout());
+        }
+        notify(new AttemptEvent(state.spec.rpc(), state.spec.source(), attempt, exception.code(),
+                Optional.of(exception.recovery()), Optional.of(delay), "retry (" + reason + ")"));
+        return CompletableFuture.failedFuture(new AttemptFailure(exception, true, delay.toMillis()));
+    }
+
+    private CompletionStage<Message> stop(CallState state, int attempt, ReplicationException exception,
+                                          String reason) {
+        notify(new AttemptEvent(state.spec.rpc(), state.spec.source(), attempt, exception.code(),
+                Optional.of(exception.recovery()), Optional.empty(), reason));
+        return CompletableFuture.failedFuture(new AttemptFailure(exception, false, 0));
+    }
+
+    private void notify(AttemptEvent event) {
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("{}", event.describe());
+        }
+        if (listener != null) {
+            try {
+                listener.onAttempt(event);
+            } catch (RuntimeException e) {
+                LOG.warn("AttemptListener threw {}; ignored", e.toString());
+            }
+        }
+    }
+
+    /** gRPC's convention: a non-negative integer delays the retry; anything else means "do not retry". */
+    static long parsePushback(String text) {
+        try {
+            long millis = Long.parseLong(text.trim());
+            return millis < 0 ? -1 : millis;
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    private static ReplicationException exception(CallState state, StatusCode code, Status status, int attempt) {
+        Rpc rpc = state.spec.rpc();
+        String description = Masking.scrub(status.getDescription(), state.secrets, state.spec.secretsOverride());
+        StringBuilder message = new StringBuilder()
+                .append(rpc.methodName()).append(" for ").append(state.spec.source()).append(" failed with ")
+                .append(code.display());
+        if (description != null && !description.isEmpty()) {
+            message.append(": ").append(description);
+        }
+        if (code == StatusCode.FAILED_PRECONDITION) {
+            message.append(" (precondition: ")
+                    .append(ErrorScheme.spec().find(rpc, code).map(ErrorScheme.Row::recoveryText)
+                            .orElse(Recovery.ENSURE_PRECONDITION.advice()))
+                    .append(')');
+        }
+        Throwable cause = status.getCause();
+        ReplicationException e = ReplicationException.of(code, message.toString(), rpc, attempt, cause);
+        assert !(e instanceof PreconditionFailedException) || code == StatusCode.FAILED_PRECONDITION;
+        return e;
+    }
+
+    private static Throwable toResult(Throwable failure, CallState state) {
+        Throwable t = unwrap(failure);
+        if (t instanceof AttemptFailure f) {
+            ReplicationException e = f.exception;
+            return e.attempts() == state.attempts.get() ? e : e.withContext(state.spec.rpc(), state.attempts.get());
+        }
+        return t;
+    }
+
+    static Throwable unwrap(Throwable t) {
+        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static MethodDescriptor<Message, Message> method(Rpc rpc) {
+        MethodDescriptor<?, ?> m = switch (rpc) {
+            case ENABLE_VOLUME_REPLICATION -> ControllerGrpc.getEnableVolumeReplicationMethod();
+            case DISABLE_VOLUME_REPLICATION -> ControllerGrpc.getDisableVolumeReplicationMethod();
+            case PROMOTE_VOLUME -> ControllerGrpc.getPromoteVolumeMethod();
+            case DEMOTE_VOLUME -> ControllerGrpc.getDemoteVolumeMethod();
+            case RESYNC_VOLUME -> ControllerGrpc.getResyncVolumeMethod();
+            case GET_VOLUME_REPLICATION_INFO -> ControllerGrpc.getGetVolumeReplicationInfoMethod();
+            case NODE_HEALER -> throw new IllegalArgumentException("NodeHealer is not a replication call");
+        };
+        return (MethodDescriptor<Message, Message>) m;
+    }
+
+    private static Message request(RequestSpec spec, Secrets secrets) {
+        var source = WireMapping.toProto(spec.source());
+        String replicationId = spec.replicationId() == null ? "" : spec.replicationId();
+        Map<String, String> parameters = spec.parameters();
+        Map<String, String> secretValues = secrets.asMap();
+        return switch (spec.rpc()) {
+            case ENABLE_VOLUME_REPLICATION -> EnableVolumeReplicationRequest.newBuilder().setReplicationSource(source)
+                    .putAllParameters(parameters).putAllSecrets(secretValues).setReplicationId(replicationId).build();
+            case DISABLE_VOLUME_REPLICATION -> DisableVolumeReplicationRequest.newBuilder()
+                    .setReplicationSource(source).putAllParameters(parameters).putAllSecrets(secretValues)
+                    .setReplicationId(replicationId).build();
+            case PROMOTE_VOLUME -> PromoteVolumeRequest.newBuilder().setReplicationSource(source)
+                    .setForce(spec.force()).putAllParameters(parameters).putAllSecrets(secretValues)
+                    .setReplicationId(replicationId).build();
+            case DEMOTE_VOLUME -> DemoteVolumeRequest.newBuilder().setReplicationSource(source)
+                    .setForce(spec.force()).putAllParameters(parameters).putAllSecrets(secretValues)
+                    .setReplicationId(replicationId).build();
+            case RESYNC_VOLUME -> ResyncVolumeRequest.newBuilder().setReplicationSource(source)
+                    .setForce(spec.force()).putAllParameters(parameters).putAllSecrets(secretValues)
+                    .setReplicationId(replicationId).build();
+            case GET_VOLUME_REPLICATION_INFO -> GetVolumeReplicationInfoRequest.newBuilder()
+                    .setReplicationSource(source).putAllSecrets(secretValues).setReplicationId(replicationId).build();
+            case NODE_HEALER -> throw new IllegalArgumentException("NodeHealer is not a replication call");
+        };
+    }
+
+    /** A successful call's response and how many attempts it took. */
+    record Response(Message message, int attempts) {
+    }
+
+    /** The per-call state of one retry sequence. */
+    private static final class CallState {
+        final RequestSpec spec;
+        final RetryPolicy policy;
+        final Instant deadline;
+        final AtomicInteger attempts = new AtomicInteger();
+        volatile Secrets secrets;
+        volatile boolean renewed;
+        volatile boolean cancelled;
+        volatile ClientCall<?, ?> current;
+
+        CallState(RequestSpec spec, RetryPolicy policy, Secrets secrets, Instant start) {
+            this.spec = spec;
+            this.policy = policy;
+            this.secrets = secrets;
+            this.deadline = start.plus(policy.totalTimeout());
+        }
+
+        void cancel() {
+            cancelled = true;
+            ClientCall<?, ?> call = current;
+            if (call != null) {
+                call.cancel("call cancelled by the caller", null);
+            }
+        }
+    }
+
+    /** The outcome of one failed attempt, for resilience4j: retry or not, and after how long. */
+    static final class AttemptFailure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final transient ReplicationException exception;
+        final boolean retry;
+        final long delayMillis;
+
+        AttemptFailure(ReplicationException exception, boolean retry, long delayMillis) {
+            super(exception.getMessage(), null, false, false);
+            this.exception = exception;
+            this.retry = retry;
+            this.delayMillis = delayMillis;
+        }
+    }
+}

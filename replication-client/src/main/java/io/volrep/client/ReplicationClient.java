@@ -1,0 +1,338 @@
+package io.volrep.client;
+
+import io.grpc.ChannelCredentials;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+import io.grpc.TlsChannelCredentials;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.volrep.api.ReplicationSource;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A typed client for a CSI-Addons replication plugin, whose retries follow the spec's recovery table.
+ *
+ * <pre>{@code
+ * try (ReplicationClient client = ReplicationClient.builder()
+ *         .target("unix:///csi/csi-addons.sock")              // or "dns:///host:port", "host:port"
+ *         .retry(RetryPolicy.spec().toBuilder().maxAttempts(8).build())
+ *         .secrets(SecretsProvider.of(Map.of("user", "admin")))
+ *         .build()) {
+ *     client.volume("pvc-1").enable().parameter("mirroringMode", "snapshot").call();
+ *     client.volume("pvc-1").promote().force().call();
+ *     ReplicationInfo info = client.volume("pvc-1").info();
+ *     client.volumeGroup("vg-7").demote().callAsync()
+ *           .thenCompose(v -> client.volumeGroup("vg-7").resync().awaitReady(Duration.ofMinutes(5)));
+ * }
+ * }</pre>
+ *
+ * <p>The client is thread-safe; share one per plugin. At most one call per source is in flight at a time
+ * (later calls for the same source wait their turn, see {@link Builder#maxQueuedPerSource}). Back-offs are
+ * scheduled, never slept. {@link #close()} shuts the channel and the executors the client created.
+ */
+public final class ReplicationClient implements AutoCloseable {
+    /** Where CSI-Addons plugins conventionally listen. */
+    public static final String DEFAULT_TARGET = "unix:///csi/csi-addons.sock";
+
+    private static final Logger LOG = LoggerFactory.getLogger(ReplicationClient.class);
+    private static final AtomicInteger CLIENTS = new AtomicInteger();
+
+    private final String target;
+    private final ManagedChannel channel;
+    private final CallEngine engine;
+    private final ExecutorService ownedExecutor;
+    private final ScheduledExecutorService ownedScheduler;
+
+    private ReplicationClient(Builder b) {
+        this.target = b.target;
+        int id = CLIENTS.incrementAndGet();
+        ExecutorService executor = b.executor;
+        this.ownedExecutor = executor == null
+                ? Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()),
+                        daemonThreads("volrep-client-" + id + "-"))
+                : null;
+        if (executor == null) {
+            executor = ownedExecutor;
+        }
+        ScheduledExecutorService scheduler = b.scheduler;
+        if (scheduler == null) {
+            ScheduledThreadPoolExecutor stpe = new ScheduledThreadPoolExecutor(1,
+                    daemonThreads("volrep-client-" + id + "-backoff-"));
+            // Cancelled retries must not linger in the queue until their delay expires.
+            stpe.setRemoveOnCancelPolicy(true);
+            this.ownedScheduler = stpe;
+            scheduler = stpe;
+        } else {
+            this.ownedScheduler = null;
+        }
+        this.channel = buildChannel(b, executor);
+        RetryPolicy policy = b.retry;
+        if (b.deadline != null) {
+            policy = policy.toBuilder().perAttemptTimeout(b.deadline).build();
+        }
+        this.engine = new CallEngine(channel, executor, scheduler, policy, b.secrets, b.sourceVerifier,
+                b.listener, b.maxQueuedPerSource);
+    }
+
+    /** A builder with the defaults: {@value #DEFAULT_TARGET}, plaintext, {@link RetryPolicy#spec()}. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Operations on a volume. */
+    public SourceClient volume(String volumeId) {
+        return source(ReplicationSource.volume(volumeId));
+    }
+
+    /** Operations on a volume group. */
+    public SourceClient volumeGroup(String volumeGroupId) {
+        return source(ReplicationSource.volumeGroup(volumeGroupId));
+    }
+
+    /** Operations on a volume snapshot. */
+    public SourceClient volumeSnapshot(String volumeSnapshotId) {
+        return source(ReplicationSource.volumeSnapshot(volumeSnapshotId));
+    }
+
+    /** Operations on any source. */
+    public SourceClient source(ReplicationSource source) {
+        return new SourceClient(engine, Objects.requireNonNull(source, "source"));
+    }
+
+    /** The target this client dials. */
+    public String target() {
+        return target;
+    }
+
+    /** The client's default retry policy. */
+    public RetryPolicy retryPolicy() {
+        return engine.defaultPolicy();
+    }
+
+    /** How many sources have a call in flight or waiting right now. */
+    public int activeSources() {
+        return engine.activeSources();
+    }
+
+    /**
+     * Shuts the channel (calls in flight are cancelled) and the executors this client created; executors passed
+     * to the builder are left running.
+     */
+    @Override
+    public void close() {
+        channel.shutdownNow();
+        try {
+            if (!channel.awaitTermination(5, TimeUnit.SECONDS)) {
+                LOG.warn("channel to {} did not terminate within 5 s", target);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (ownedScheduler != null) {
+            ownedScheduler.shutdownNow();
+        }
+        if (ownedExecutor != null) {
+            ownedExecutor.shutdown();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ReplicationClient[" + target + "]";
+    }
+
+    private static ThreadFactory daemonThreads(String prefix) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    private static ManagedChannel buildChannel(Builder b, ExecutorService executor) {
+        String target = b.target;
+        ManagedChannelBuilder<?> mcb;
+        if (target.startsWith("inprocess:")) {
+            mcb = InProcessChannelBuilder.forName(target.substring("inprocess:".length()));
+        } else {
+            mcb = Grpc.newChannelBuilder(target, credentials(b));
+            if (target.startsWith("unix:")) {
+                // The socket path is no valid HTTP/2 :authority; some servers reject it.
+                mcb.overrideAuthority("localhost");
+            }
+        }
+        if (b.authority != null) {
+            mcb.overrideAuthority(b.authority);
+        }
+        return mcb.executor(executor).build();
+    }
+
+    private static ChannelCredentials credentials(Builder b) {
+        if (b.trustedCaPem == null) {
+            return InsecureChannelCredentials.create();
+        }
+        try {
+            TlsChannelCredentials.Builder tls = TlsChannelCredentials.newBuilder().trustManager(b.trustedCaPem.toFile());
+            if (b.certChainPem != null) {
+                tls.keyManager(b.certChainPem.toFile(), b.privateKeyPem.toFile());
+            }
+            return tls.build();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read TLS material: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Configures a {@link ReplicationClient}.
+     *
+     * <pre>{@code
+     * ReplicationClient client = ReplicationClient.builder()
+     *         .target("dns:///replication.storage.svc:9090")
+     *         .mutualTls(Path.of("ca.pem"), Path.of("client.pem"), Path.of("client-key.pem"))
+     *         .deadline(Duration.ofMinutes(1))
+     *         .sourceVerifier(SourceVerifier.of(source -> inventory.contains(source.id())))
+     *         .listener(event -> log.debug("{}", event.describe()))
+     *         .build();
+     * }</pre>
+     */
+    public static final class Builder {
+        private String target = DEFAULT_TARGET;
+        private String authority;
+        private Path trustedCaPem;
+        private Path certChainPem;
+        private Path privateKeyPem;
+        private Duration deadline;
+        private RetryPolicy retry = RetryPolicy.spec();
+        private SecretsProvider secrets = SecretsProvider.none();
+        private SourceVerifier sourceVerifier;
+        private AttemptListener listener;
+        private ExecutorService executor;
+        private ScheduledExecutorService scheduler;
+        private int maxQueuedPerSource = 64;
+
+        private Builder() {
+        }
+
+        /**
+         * Where the plugin listens: {@code unix:///path/to.sock}, {@code dns:///host:port}, {@code host:port}, or
+         * {@code inprocess:NAME} (gRPC's in-process transport, for tests). Default {@value #DEFAULT_TARGET}.
+         */
+        public Builder target(String target) {
+            Objects.requireNonNull(target, "target");
+            if (target.isBlank()) {
+                throw new IllegalArgumentException("target must not be blank");
+            }
+            this.target = target;
+            return this;
+        }
+
+        /** Overrides the HTTP/2 {@code :authority} (unix targets default to {@code localhost}). */
+        public Builder authority(String authority) {
+            this.authority = Objects.requireNonNull(authority, "authority");
+            return this;
+        }
+
+        /** TLS, trusting the CA certificate(s) in {@code trustedCaPem} (PEM). */
+        public Builder tls(Path trustedCaPem) {
+            this.trustedCaPem = Objects.requireNonNull(trustedCaPem, "trustedCaPem");
+            this.certChainPem = null;
+            this.privateKeyPem = null;
+            return this;
+        }
+
+        /** Mutual TLS: trust {@code trustedCaPem}, present {@code certChainPem} with {@code privateKeyPem} (PKCS#8 PEM). */
+        public Builder mutualTls(Path trustedCaPem, Path certChainPem, Path privateKeyPem) {
+            this.trustedCaPem = Objects.requireNonNull(trustedCaPem, "trustedCaPem");
+            this.certChainPem = Objects.requireNonNull(certChainPem, "certChainPem");
+            this.privateKeyPem = Objects.requireNonNull(privateKeyPem, "privateKeyPem");
+            return this;
+        }
+
+        /**
+         * The gRPC deadline of each call to the plugin; default 3 minutes. Shorthand for the retry policy's
+         * {@link RetryPolicy.Builder#perAttemptTimeout}, applied over whatever {@link #retry} sets.
+         */
+        public Builder deadline(Duration deadline) {
+            Objects.requireNonNull(deadline, "deadline");
+            if (deadline.isNegative() || deadline.isZero()) {
+                throw new IllegalArgumentException("deadline must be positive: " + deadline);
+            }
+            this.deadline = deadline;
+            return this;
+        }
+
+        /** The default retry policy of every call; {@link RetryPolicy#spec()} unless set. */
+        public Builder retry(RetryPolicy policy) {
+            this.retry = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /** Where request secrets come from; none by default. */
+        public Builder secrets(SecretsProvider secrets) {
+            this.secrets = Objects.requireNonNull(secrets, "secrets");
+            return this;
+        }
+
+        /** Enables retrying NOT_FOUND, for the sources this verifier approves. */
+        public Builder sourceVerifier(SourceVerifier verifier) {
+            this.sourceVerifier = Objects.requireNonNull(verifier, "verifier");
+            return this;
+        }
+
+        /** Sees every attempt (code, chosen delay). */
+        public Builder listener(AttemptListener listener) {
+            this.listener = Objects.requireNonNull(listener, "listener");
+            return this;
+        }
+
+        /**
+         * Runs gRPC callbacks and queued calls; not shut down by {@link ReplicationClient#close()}. Default: a
+         * small fixed pool the client owns.
+         */
+        public Builder executor(ExecutorService executor) {
+            this.executor = Objects.requireNonNull(executor, "executor");
+            return this;
+        }
+
+        /**
+         * Schedules back-offs and readiness polls; not shut down by {@link ReplicationClient#close()}. Default: one
+         * thread the client owns.
+         */
+        public Builder scheduler(ScheduledExecutorService scheduler) {
+            this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+            return this;
+        }
+
+        /**
+         * How many calls for one source may wait while one is in flight; more fail at once with
+         * {@link CallQueueFullException}. Default 64.
+         */
+        public Builder maxQueuedPerSource(int max) {
+            if (max < 0) {
+                throw new IllegalArgumentException("maxQueuedPerSource must not be negative: " + max);
+            }
+            this.maxQueuedPerSource = max;
+            return this;
+        }
+
+        /** The client; opens no connection until the first call. */
+        public ReplicationClient build() {
+            return new ReplicationClient(this);
+        }
+    }
+}

@@ -1,0 +1,130 @@
+package io.volrep.client;
+
+import com.google.protobuf.Message;
+import io.volrep.api.DeadlineExceededException;
+import io.volrep.api.ReplicationSource;
+import io.volrep.api.Rpc;
+import io.volrep.proto.replication.ResyncVolumeResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * ResyncVolume. {@link #call()} sends it once (with retries) and returns whether the source is ready;
+ * {@link #awaitReady(Duration)} repeats it until the plugin says {@code ready}.
+ *
+ * <pre>{@code
+ * // asynchronous: no thread waits between polls
+ * CompletableFuture<ResyncStatus> ready = client.volume("pvc-1").resync().awaitReady(Duration.ofMinutes(5));
+ * // blocking
+ * client.volume("pvc-1").resync().awaitReadyBlocking(Duration.ofMinutes(5));
+ * }</pre>
+ */
+public final class ResyncCall extends ParameterizedCall<ResyncCall, ResyncStatus> {
+    private boolean force;
+
+    ResyncCall(CallEngine engine, ReplicationSource source) {
+        super(engine, source, Rpc.RESYNC_VOLUME);
+    }
+
+    /** Sets {@code force}: resync even when the plugin would otherwise refuse (plugin-defined). */
+    public ResyncCall force() {
+        return force(true);
+    }
+
+    /** Sets or clears {@code force}. */
+    public ResyncCall force(boolean force) {
+        this.force = force;
+        return this;
+    }
+
+    /**
+     * Sends ResyncVolume until the plugin answers {@code ready = true}, waiting between polls with a capped
+     * exponential back-off (the retry policy's initial back-off, multiplier and max back-off, no jitter). Each
+     * poll is an ordinary call, retried per the policy. Never blocks a thread.
+     *
+     * <p>The future completes with the ready status; with {@link DeadlineExceededException} when the source is
+     * not ready within {@code timeout}; with the call's exception when a poll fails. Cancelling it cancels
+     * the poll in flight and stops polling.
+     */
+    public CompletableFuture<ResyncStatus> awaitReady(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        RetryPolicy p = policy != null ? policy : engine.defaultPolicy();
+        Instant deadline = p.clock().instant().plus(timeout);
+        CompletableFuture<ResyncStatus> result = new CompletableFuture<>();
+        AtomicReference<Future<?>> pending = new AtomicReference<>();
+        result.whenComplete((v, t) -> {
+            if (result.isCancelled()) {
+                Future<?> f = pending.get();
+                if (f != null) {
+                    f.cancel(true);
+                }
+            }
+        });
+        poll(p, deadline, timeout, new AtomicInteger(), result, pending);
+        return result;
+    }
+
+    /**
+     * {@link #awaitReady(Duration)}, waiting in the calling thread.
+     *
+     * @throws DeadlineExceededException when the source is not ready within {@code timeout}
+     * @throws io.volrep.api.ReplicationException when a poll fails
+     */
+    public ResyncStatus awaitReadyBlocking(Duration timeout) {
+        return await(awaitReady(timeout));
+    }
+
+    private void poll(RetryPolicy p, Instant deadline, Duration timeout, AtomicInteger polls,
+                      CompletableFuture<ResyncStatus> result, AtomicReference<Future<?>> pending) {
+        if (result.isDone()) {
+            return;
+        }
+        int n = polls.incrementAndGet();
+        CompletableFuture<ResyncStatus> poll = callAsync();
+        pending.set(poll);
+        if (result.isDone()) {
+            poll.cancel(true);
+            return;
+        }
+        poll.whenComplete((status, failure) -> {
+            if (failure != null) {
+                result.completeExceptionally(CallEngine.unwrap(failure));
+            } else if (status.ready()) {
+                result.complete(status);
+            } else {
+                Duration delay = p.backoffCap(n);
+                if (!p.clock().instant().plus(delay).isBefore(deadline)) {
+                    result.completeExceptionally(new DeadlineExceededException(rpc.methodName() + " for " + source
+                            + " not ready within " + timeout + " (" + n + " poll(s))", rpc, n, null));
+                    return;
+                }
+                try {
+                    pending.set(engine.scheduler().schedule(() -> poll(p, deadline, timeout, polls, result, pending),
+                            delay.toMillis(), TimeUnit.MILLISECONDS));
+                } catch (RejectedExecutionException closed) {
+                    result.completeExceptionally(closed);
+                }
+                if (result.isCancelled()) {
+                    pending.get().cancel(true);
+                }
+            }
+        });
+    }
+
+    @Override
+    RequestSpec spec() {
+        return spec(force);
+    }
+
+    @Override
+    ResyncStatus result(Message response, int attempts) {
+        return new ResyncStatus(((ResyncVolumeResponse) response).getReady());
+    }
+}

@@ -1,0 +1,96 @@
+package io.volrep.client;
+
+import io.volrep.api.ReplicationSource;
+import io.volrep.api.Rpc;
+import java.util.ArrayDeque;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.function.Supplier;
+
+/**
+ * At most one call in flight per source; later calls wait in a bounded FIFO queue. A lane exists only while
+ * a call for its source runs or waits, so memory does not grow with the number of sources ever seen.
+ */
+final class SingleFlight {
+
+    private static final class Lane {
+        final ArrayDeque<Runnable> waiting = new ArrayDeque<>();
+    }
+
+    private final ConcurrentHashMap<ReplicationSource, Lane> lanes = new ConcurrentHashMap<>();
+    private final int maxQueued;
+    private final Executor executor;
+
+    SingleFlight(int maxQueued, Executor executor) {
+        this.maxQueued = maxQueued;
+        this.executor = executor;
+    }
+
+    /**
+     * Runs {@code task} when no other task for {@code source} runs; {@code result} is the caller's future: a task
+     * whose result is already done (cancelled while waiting) is skipped. The slot is held until the task's
+     * future completes.
+     */
+    <T> void submit(ReplicationSource source, Rpc rpc, CompletableFuture<T> result,
+                    Supplier<CompletableFuture<?>> task) {
+        Runnable starter = () -> start(source, result, task);
+        boolean[] runNow = {false};
+        boolean[] overflow = {false};
+        lanes.compute(source, (key, lane) -> {
+            if (lane == null) {
+                runNow[0] = true;
+                return new Lane();
+            }
+            if (lane.waiting.size() >= maxQueued) {
+                overflow[0] = true;
+            } else {
+                lane.waiting.add(starter);
+            }
+            return lane;
+        });
+        if (overflow[0]) {
+            result.completeExceptionally(new CallQueueFullException(rpc, source, maxQueued));
+        } else if (runNow[0]) {
+            starter.run();
+        }
+    }
+
+    private <T> void start(ReplicationSource source, CompletableFuture<T> result,
+                           Supplier<CompletableFuture<?>> task) {
+        if (result.isDone()) {
+            release(source);
+            return;
+        }
+        CompletableFuture<?> running;
+        try {
+            running = task.get();
+        } catch (RuntimeException e) {
+            result.completeExceptionally(e);
+            release(source);
+            return;
+        }
+        running.whenComplete((v, t) -> release(source));
+    }
+
+    private void release(ReplicationSource source) {
+        Runnable[] next = {null};
+        lanes.computeIfPresent(source, (key, lane) -> {
+            next[0] = lane.waiting.poll();
+            return next[0] == null ? null : lane;
+        });
+        if (next[0] != null) {
+            // Not inline: keeps stacks flat when many queued calls were cancelled and finish at once.
+            try {
+                executor.execute(next[0]);
+            } catch (java.util.concurrent.RejectedExecutionException closing) {
+                next[0].run();
+            }
+        }
+    }
+
+    /** How many sources have a call running or waiting (for tests and metrics). */
+    int activeSources() {
+        return lanes.size();
+    }
+}

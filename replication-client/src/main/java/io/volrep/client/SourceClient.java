@@ -1,0 +1,76 @@
+package io.volrep.client;
+
+import io.volrep.api.ReplicationInfo;
+import io.volrep.api.ReplicationSource;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The operations on one replication source; from {@link ReplicationClient#volume},
+ * {@link ReplicationClient#volumeGroup} or {@link ReplicationClient#volumeSnapshot}. Cheap to create.
+ *
+ * <pre>{@code
+ * SourceClient vol = client.volume("pvc-1");
+ * vol.enable().call();
+ * vol.promote().force().call();
+ * ReplicationInfo info = vol.info();
+ * }</pre>
+ */
+public final class SourceClient {
+    private final CallEngine engine;
+    private final ReplicationSource source;
+
+    SourceClient(CallEngine engine, ReplicationSource source) {
+        this.engine = engine;
+        this.source = source;
+    }
+
+    /** The source. */
+    public ReplicationSource source() {
+        return source;
+    }
+
+    /** EnableVolumeReplication. */
+    public EnableCall enable() {
+        return new EnableCall(engine, source);
+    }
+
+    /** DisableVolumeReplication. */
+    public DisableCall disable() {
+        return new DisableCall(engine, source);
+    }
+
+    /** PromoteVolume. */
+    public PromoteCall promote() {
+        return new PromoteCall(engine, source);
+    }
+
+    /** DemoteVolume. */
+    public DemoteCall demote() {
+        return new DemoteCall(engine, source);
+    }
+
+    /** ResyncVolume; see {@link ResyncCall#awaitReady}. */
+    public ResyncCall resync() {
+        return new ResyncCall(engine, source);
+    }
+
+    /** GetVolumeReplicationInfo, configurable ({@code replicationId}, secrets, retry policy). */
+    public InfoCall infoCall() {
+        return new InfoCall(engine, source);
+    }
+
+    /** GetVolumeReplicationInfo with the defaults, waiting for the answer. */
+    public ReplicationInfo info() {
+        return infoCall().call();
+    }
+
+    /** GetVolumeReplicationInfo with the defaults, without blocking. */
+    public CompletableFuture<ReplicationInfo> infoAsync() {
+        return infoCall().callAsync();
+    }
+
+    @Override
+    public String toString() {
+        return "SourceClient[" + source + "]";
+    }
+}
