@@ -74,7 +74,7 @@ public interface ReplicationDriver {
 
     /**
      * The kinds of source this driver replicates. A request for another kind is answered INVALID_ARGUMENT
-     * before the driver sees it. Volumes and volume groups by default.
+     * before the driver sees it. Read once, when the server is built. Volumes and volume groups by default.
      */
     default Set<ReplicationSource.Kind> supportedSourceKinds() {
         return EnumSet.of(ReplicationSource.Kind.VOLUME, ReplicationSource.Kind.VOLUME_GROUP);

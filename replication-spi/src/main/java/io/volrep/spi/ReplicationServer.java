@@ -14,6 +14,7 @@ import io.grpc.netty.shaded.io.netty.channel.epoll.EpollServerDomainSocketChanne
 import io.grpc.netty.shaded.io.netty.channel.unix.DomainSocketAddress;
 import io.volrep.spi.runtime.CallRunner;
 import io.volrep.spi.runtime.ControllerService;
+import io.volrep.spi.runtime.MalformedRequests;
 import io.volrep.spi.runtime.SourceGuard;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -340,7 +341,7 @@ public final class ReplicationServer implements AutoCloseable {
             }
             List<EventLoopGroup> eventLoops = new ArrayList<>();
             io.grpc.ServerBuilder<?> builder = transport(address, eventLoops);
-            services.forEach(builder::addService);
+            services.forEach(service -> builder.addService(MalformedRequests.lenient(service)));
             interceptors.forEach(builder::intercept);
             return new ReplicationServer(address, gracePeriod, builder.build(), guard, List.copyOf(eventLoops));
         }

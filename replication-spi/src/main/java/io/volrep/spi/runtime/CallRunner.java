@@ -23,6 +23,7 @@ import org.slf4j.LoggerFactory;
  * identity later) validate, guard, map and log the same way:
  * <ol>
  *   <li>DEBUG: the request, sanitized ({@link SecretSanitizer});</li>
+ *   <li>bytes that did not parse ({@link MalformedRequests}) answer INVALID_ARGUMENT;</li>
  *   <li>{@link Handler#prepare}: validation and conversion to the driver's typed request; an
  *       {@link InvalidArgumentException} becomes INVALID_ARGUMENT before any driver code runs;</li>
  *   <li>the per-key guard: a second call for a key in flight answers ABORTED "operation pending for ...";</li>
@@ -115,6 +116,10 @@ public final class CallRunner {
         Outcome outcome;
         R response = null;
         try {
+            String parseError = MalformedRequests.parseError(request);
+            if (parseError != null) {
+                throw new InvalidArgumentException("malformed request: " + parseError);
+            }
             Call<R> call = handler.prepare(request);
             subject = call.subject();
             secrets = call.secrets();

@@ -1,0 +1,62 @@
+package io.volrep.spi;
+
+import io.volrep.api.ReplicationInfo;
+import io.volrep.api.ReplicationSource;
+import java.time.Instant;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
+
+/** A driver for runtime tests: records the typed requests it receives, and answers what the test scripts. */
+final class ScriptedDriver implements ReplicationDriver {
+    final List<Object> requests = new CopyOnWriteArrayList<>();
+    volatile Runnable onCall = () -> { };
+    volatile Function<Object, ResyncResult> resync = r -> ResyncResult.READY;
+    volatile Function<Object, ReplicationInfo> info = r -> ReplicationInfo.of(Instant.parse("2026-01-01T00:00:00Z"));
+    volatile Set<ReplicationSource.Kind> kinds = EnumSet.of(ReplicationSource.Kind.VOLUME,
+            ReplicationSource.Kind.VOLUME_GROUP);
+
+    private void record(Object request) {
+        requests.add(request);
+        onCall.run();
+    }
+
+    @Override
+    public void enable(EnableRequest request) {
+        record(request);
+    }
+
+    @Override
+    public void disable(DisableRequest request) {
+        record(request);
+    }
+
+    @Override
+    public void promote(PromoteRequest request) {
+        record(request);
+    }
+
+    @Override
+    public void demote(DemoteRequest request) {
+        record(request);
+    }
+
+    @Override
+    public ResyncResult resync(ResyncRequest request) {
+        record(request);
+        return resync.apply(request);
+    }
+
+    @Override
+    public ReplicationInfo info(InfoRequest request) {
+        record(request);
+        return info.apply(request);
+    }
+
+    @Override
+    public Set<ReplicationSource.Kind> supportedSourceKinds() {
+        return kinds;
+    }
+}
