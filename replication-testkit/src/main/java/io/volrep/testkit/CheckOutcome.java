@@ -1,0 +1,30 @@
+package io.volrep.testkit;
+
+/**
+ * How one check ended.
+ *
+ * <pre>{@code
+ * report.results().stream().filter(r -> r.outcome() == CheckOutcome.FAILED).forEach(System.out::println);
+ * }</pre>
+ */
+public enum CheckOutcome {
+    /** The plugin behaved as the spec demands. */
+    PASSED("PASS"),
+    /** The plugin did not. */
+    FAILED("FAIL"),
+    /** The plugin answered 12 UNIMPLEMENTED where the spec allows it (promote, demote, resync, info). Never a pass. */
+    NOT_IMPLEMENTED("NOT IMPLEMENTED"),
+    /** The check did not run: its fixtures are not configured (no volume groups, no secrets, ...). */
+    SKIPPED("SKIPPED");
+
+    private final String label;
+
+    CheckOutcome(String label) {
+        this.label = label;
+    }
+
+    /** How the console report prints it: PASS, FAIL, NOT IMPLEMENTED, SKIPPED. */
+    public String label() {
+        return label;
+    }
+}

@@ -1,0 +1,23 @@
+package io.volrep.testkit;
+
+import java.time.Duration;
+
+/**
+ * How one check of a run ended.
+ *
+ * <pre>{@code
+ * for (CheckResult r : report.failed()) {
+ *     System.out.println(r.name() + ": " + r.reason());
+ * }
+ * }</pre>
+ *
+ * @param group the check's group, e.g. {@code PromoteVolume} or {@code Lifecycle}
+ * @param name the check's name, e.g. {@code "PromoteVolume: Replication Source is not replicated -> 9 FAILED_PRECONDITION [replication disabled]"}
+ * @param requirement required or optional
+ * @param outcome passed, failed, not implemented or skipped
+ * @param reason why it failed, was skipped or is not implemented; empty when it passed
+ * @param duration how long it took
+ */
+public record CheckResult(String group, String name, Requirement requirement, CheckOutcome outcome, String reason,
+                          Duration duration) {
+}

@@ -1,0 +1,86 @@
+package io.volrep.testkit;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The result of a conformance run: every check's result and the compliance statement.
+ * The plugin is compliant exactly when no required check failed (and the run itself did not fail).
+ *
+ * <pre>{@code
+ * ComplianceReport report = ConformanceRunner.builder(config).run();
+ * System.out.println(report.statement());
+ * System.exit(report.compliant() ? 0 : 1);
+ * }</pre>
+ *
+ * @param target what was tested
+ * @param results every check, in run order (plus, as failed required results, any suite-level error)
+ * @param duration wall time of the run
+ */
+public record ComplianceReport(String target, List<CheckResult> results, Duration duration) {
+    private static final Pattern NOT_IMPLEMENTED_RPC =
+            Pattern.compile(Pattern.quote(ConformanceContext.NOT_IMPLEMENTED_PREFIX) + "(\\w+)");
+
+    public ComplianceReport {
+        results = List.copyOf(results);
+    }
+
+    /** How many checks at {@code requirement} ended with {@code outcome}. */
+    public long count(Requirement requirement, CheckOutcome outcome) {
+        return results.stream().filter(r -> r.requirement() == requirement && r.outcome() == outcome).count();
+    }
+
+    /** The checks that failed. */
+    public List<CheckResult> failed() {
+        return results.stream().filter(r -> r.outcome() == CheckOutcome.FAILED).toList();
+    }
+
+    /** The result of the check named {@code name}, if it ran. */
+    public java.util.Optional<CheckResult> result(String name) {
+        return results.stream().filter(r -> r.name().equals(name)).findFirst();
+    }
+
+    /** The RPCs that answered 12 UNIMPLEMENTED where the spec allows it. */
+    public Set<String> notImplementedRpcs() {
+        Set<String> rpcs = new TreeSet<>();
+        for (CheckResult r : results) {
+            if (r.outcome() == CheckOutcome.NOT_IMPLEMENTED) {
+                Matcher m = NOT_IMPLEMENTED_RPC.matcher(r.reason());
+                if (m.find()) {
+                    rpcs.add(m.group(1));
+                }
+            }
+        }
+        return rpcs;
+    }
+
+    /** True when every required check that ran passed (or is not implemented where the spec allows it). */
+    public boolean compliant() {
+        return count(Requirement.REQUIRED, CheckOutcome.FAILED) == 0;
+    }
+
+    /** The compliance statement, several lines. */
+    public String statement() {
+        long notImplemented = results.stream().filter(r -> r.outcome() == CheckOutcome.NOT_IMPLEMENTED).count();
+        long skipped = results.stream().filter(r -> r.outcome() == CheckOutcome.SKIPPED).count();
+        StringBuilder sb = new StringBuilder();
+        sb.append(compliant() ? "COMPLIANT" : "NOT COMPLIANT")
+          .append(": ").append(target).append(" against the CSI-Addons replication spec\n")
+          .append("  required checks: ").append(count(Requirement.REQUIRED, CheckOutcome.PASSED)).append(" passed, ")
+          .append(count(Requirement.REQUIRED, CheckOutcome.FAILED)).append(" failed\n")
+          .append("  optional checks: ").append(count(Requirement.OPTIONAL, CheckOutcome.PASSED)).append(" passed, ")
+          .append(count(Requirement.OPTIONAL, CheckOutcome.FAILED)).append(" failed\n")
+          .append("  not implemented (allowed by the spec): ").append(notImplemented).append(" checks");
+        Set<String> rpcs = notImplementedRpcs();
+        if (!rpcs.isEmpty()) {
+            sb.append(" (").append(String.join(", ", rpcs)).append(')');
+        }
+        sb.append('\n').append("  skipped (fixtures not configured): ").append(skipped).append(" checks\n")
+          .append("  time: ").append(duration.toMillis()).append(" ms");
+        return sb.toString();
+    }
+}

@@ -1,0 +1,303 @@
+package io.volrep.testkit;
+
+import io.grpc.BindableService;
+import io.grpc.ServerInterceptor;
+import io.volrep.api.Secrets;
+import io.volrep.spi.ReplicationDriver;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What the conformance suite runs against and with which fixtures. Immutable; built with {@link #builder()}.
+ *
+ * <p>Exactly one target: an {@linkplain Builder#endpoint(String) endpoint} (any plugin in any language), a
+ * {@linkplain Builder#driver(ReplicationDriver) driver} (served in-process by the real SPI runtime), or a raw
+ * {@linkplain Builder#service(BindableService) gRPC service} (served in-process as is).
+ *
+ * <p>Fixtures: the suite creates nothing. It needs at least one existing volume whose replication is
+ * <em>disabled</em> when the run starts; every check returns each volume it touched to that state
+ * (replication disabled, primary). Volume groups, secrets and node volume paths are optional: the checks
+ * that need them are skipped, with the reason, when they are missing.
+ * <pre>{@code
+ * ConformanceConfig config = ConformanceConfig.builder()
+ *         .endpoint("unix:///csi/csi-addons.sock")
+ *         .volumes("pvc-1", "pvc-2")
+ *         .volumeGroups("vg-1")
+ *         .secrets(Map.of("user", "admin"))
+ *         .resyncTimeout(Duration.ofMinutes(2))
+ *         .build();
+ * }</pre>
+ */
+public final class ConformanceConfig {
+    /** Default bound for a resync to report {@code ready}. */
+    public static final Duration DEFAULT_RESYNC_TIMEOUT = Duration.ofSeconds(30);
+    /** Default deadline of each call. */
+    public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(10);
+
+    private final String endpoint;
+    private final ReplicationDriver driver;
+    private final BindableService service;
+    private final List<ServerInterceptor> interceptors;
+    private final List<String> volumes;
+    private final List<String> volumeGroups;
+    private final Secrets secrets;
+    private final Map<String, String> enableParameters;
+    private final String healerEndpoint;
+    private final Map<String, String> healerVolumes;
+    private final Duration resyncTimeout;
+    private final Duration callTimeout;
+
+    private ConformanceConfig(Builder b) {
+        int targets = (b.endpoint != null ? 1 : 0) + (b.driver != null ? 1 : 0) + (b.service != null ? 1 : 0);
+        if (targets != 1) {
+            throw new IllegalArgumentException("configure exactly one target: endpoint, driver or service (got "
+                    + targets + ")");
+        }
+        if (b.volumes.isEmpty()) {
+            throw new IllegalArgumentException("configure at least one fixture volume (an existing volume with"
+                    + " replication disabled)");
+        }
+        if (!b.interceptors.isEmpty() && b.endpoint != null) {
+            throw new IllegalArgumentException("server interceptors apply to in-process targets only");
+        }
+        requirePositive("resyncTimeout", b.resyncTimeout);
+        requirePositive("callTimeout", b.callTimeout);
+        this.endpoint = b.endpoint;
+        this.driver = b.driver;
+        this.service = b.service;
+        this.interceptors = List.copyOf(b.interceptors);
+        this.volumes = List.copyOf(b.volumes);
+        this.volumeGroups = List.copyOf(b.volumeGroups);
+        this.secrets = Secrets.of(b.secrets);
+        this.enableParameters = Map.copyOf(b.enableParameters);
+        this.healerEndpoint = b.healerEndpoint;
+        this.healerVolumes = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(b.healerVolumes));
+        this.resyncTimeout = b.resyncTimeout;
+        this.callTimeout = b.callTimeout;
+    }
+
+    private static void requirePositive(String name, Duration d) {
+        if (d == null || d.isZero() || d.isNegative()) {
+            throw new IllegalArgumentException(name + " must be positive: " + d);
+        }
+    }
+
+    /** A new builder. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding this configuration's values. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.endpoint = endpoint;
+        b.driver = driver;
+        b.service = service;
+        b.interceptors.addAll(interceptors);
+        b.volumes.addAll(volumes);
+        b.volumeGroups.addAll(volumeGroups);
+        b.secrets.putAll(secrets.asMap());
+        b.enableParameters.putAll(enableParameters);
+        b.healerEndpoint = healerEndpoint;
+        b.healerVolumes.putAll(healerVolumes);
+        b.resyncTimeout = resyncTimeout;
+        b.callTimeout = callTimeout;
+        return b;
+    }
+
+    /** The plugin's address ({@code unix:///path}, {@code host:port}, {@code inprocess:NAME}), if that is the target. */
+    public Optional<String> endpoint() {
+        return Optional.ofNullable(endpoint);
+    }
+
+    /** The driver served in-process through the SPI runtime, if that is the target. */
+    public Optional<ReplicationDriver> driver() {
+        return Optional.ofNullable(driver);
+    }
+
+    /** The raw gRPC service served in-process, if that is the target. */
+    public Optional<BindableService> service() {
+        return Optional.ofNullable(service);
+    }
+
+    /** Interceptors wrapped around an in-process target (fault injection below the SPI runtime). */
+    public List<ServerInterceptor> interceptors() {
+        return interceptors;
+    }
+
+    /** Existing volumes with replication disabled; the first is the main fixture. */
+    public List<String> volumes() {
+        return volumes;
+    }
+
+    /** Existing volume groups with replication disabled; group checks are skipped when empty. */
+    public List<String> volumeGroups() {
+        return volumeGroups;
+    }
+
+    /** Valid secrets; the secret checks are skipped when empty. */
+    public Secrets secrets() {
+        return secrets;
+    }
+
+    /** Plugin-specific parameters sent with every request that has a {@code parameters} field. */
+    public Map<String, String> enableParameters() {
+        return enableParameters;
+    }
+
+    /** The node plugin's healer endpoint, if NodeHealer checks should run. */
+    public Optional<String> healerEndpoint() {
+        return Optional.ofNullable(healerEndpoint);
+    }
+
+    /** Volume id to node volume path, for NodeHealer checks. */
+    public Map<String, String> healerVolumes() {
+        return healerVolumes;
+    }
+
+    /** How long a resync may take to report {@code ready}. */
+    public Duration resyncTimeout() {
+        return resyncTimeout;
+    }
+
+    /** The deadline of each call. */
+    public Duration callTimeout() {
+        return callTimeout;
+    }
+
+    /** A short description of the target for reports: never secrets. */
+    public String targetDescription() {
+        if (endpoint != null) {
+            return endpoint;
+        }
+        if (driver != null) {
+            return "in-process driver " + driver.getClass().getName();
+        }
+        return "in-process service " + service.getClass().getName();
+    }
+
+    @Override
+    public String toString() {
+        return "ConformanceConfig[target=" + targetDescription() + ", volumes=" + volumes + ", volumeGroups="
+                + volumeGroups + ", secrets=" + secrets + ", healerEndpoint=" + healerEndpoint + ", healerVolumes="
+                + healerVolumes + ", resyncTimeout=" + resyncTimeout + ", callTimeout=" + callTimeout + "]";
+    }
+
+    /** Builds a {@link ConformanceConfig}. */
+    public static final class Builder {
+        private String endpoint;
+        private ReplicationDriver driver;
+        private BindableService service;
+        private final List<ServerInterceptor> interceptors = new ArrayList<>();
+        private final List<String> volumes = new ArrayList<>();
+        private final List<String> volumeGroups = new ArrayList<>();
+        private final Map<String, String> secrets = new LinkedHashMap<>();
+        private final Map<String, String> enableParameters = new LinkedHashMap<>();
+        private String healerEndpoint;
+        private final Map<String, String> healerVolumes = new LinkedHashMap<>();
+        private Duration resyncTimeout = DEFAULT_RESYNC_TIMEOUT;
+        private Duration callTimeout = DEFAULT_CALL_TIMEOUT;
+
+        private Builder() {
+        }
+
+        /** Target a running plugin: {@code unix:///path}, {@code host:port}, {@code dns:///host:port}, {@code inprocess:NAME}. */
+        public Builder endpoint(String endpoint) {
+            this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
+            return this;
+        }
+
+        /** Target a driver, served in-process by the real SPI runtime ({@code ReplicationServer}). */
+        public Builder driver(ReplicationDriver driver) {
+            this.driver = Objects.requireNonNull(driver, "driver");
+            return this;
+        }
+
+        /** Target a raw gRPC {@code replication.Controller} implementation, served in-process as is. */
+        public Builder service(BindableService service) {
+            this.service = Objects.requireNonNull(service, "service");
+            return this;
+        }
+
+        /** Wrap an in-process target with a server interceptor (applied in the order added, first outermost). */
+        public Builder interceptor(ServerInterceptor interceptor) {
+            this.interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+            return this;
+        }
+
+        /** Add fixture volumes: existing, with replication disabled. */
+        public Builder volumes(String... ids) {
+            return volumes(List.of(ids));
+        }
+
+        /** Add fixture volumes: existing, with replication disabled. */
+        public Builder volumes(List<String> ids) {
+            ids.forEach(id -> volumes.add(requireNonBlank("volume id", id)));
+            return this;
+        }
+
+        /** Add fixture volume groups: existing, with replication disabled. */
+        public Builder volumeGroups(String... ids) {
+            return volumeGroups(List.of(ids));
+        }
+
+        /** Add fixture volume groups: existing, with replication disabled. */
+        public Builder volumeGroups(List<String> ids) {
+            ids.forEach(id -> volumeGroups.add(requireNonBlank("volume group id", id)));
+            return this;
+        }
+
+        /** Valid secrets, sent with every call (except the checks that send wrong or no secrets). */
+        public Builder secrets(Map<String, String> secrets) {
+            this.secrets.putAll(secrets);
+            return this;
+        }
+
+        /** Plugin-specific parameters sent in {@code parameters} (e.g. {@code mirroringMode=snapshot}). */
+        public Builder enableParameters(Map<String, String> parameters) {
+            this.enableParameters.putAll(parameters);
+            return this;
+        }
+
+        /** The node plugin's endpoint for NodeHealer checks. */
+        public Builder healerEndpoint(String endpoint) {
+            this.healerEndpoint = Objects.requireNonNull(endpoint, "endpoint");
+            return this;
+        }
+
+        /** A node volume for NodeHealer checks: volume id and its path on the node. */
+        public Builder healerVolume(String volumeId, String path) {
+            this.healerVolumes.put(requireNonBlank("volume id", volumeId), requireNonBlank("path", path));
+            return this;
+        }
+
+        /** How long a resync may take to report {@code ready} (default 30 s). */
+        public Builder resyncTimeout(Duration timeout) {
+            this.resyncTimeout = timeout;
+            return this;
+        }
+
+        /** The deadline of each call (default 10 s). */
+        public Builder callTimeout(Duration timeout) {
+            this.callTimeout = timeout;
+            return this;
+        }
+
+        /** The configuration; throws {@link IllegalArgumentException} when it is incomplete. */
+        public ConformanceConfig build() {
+            return new ConformanceConfig(this);
+        }
+
+        private static String requireNonBlank(String what, String value) {
+            if (value == null || value.isBlank()) {
+                throw new IllegalArgumentException(what + " must not be blank");
+            }
+            return value;
+        }
+    }
+}

@@ -1,0 +1,282 @@
+package io.volrep.testkit;
+
+import com.google.protobuf.Message;
+import io.grpc.Channel;
+import io.grpc.stub.ClientCalls;
+import io.volrep.api.ErrorScheme;
+import io.volrep.api.Rpc;
+import io.volrep.api.Secrets;
+import io.volrep.api.StatusCode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import io.grpc.StatusRuntimeException;
+import io.grpc.Status;
+import org.opentest4j.AssertionFailedError;
+import org.opentest4j.TestAbortedException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What a check body works with: the configuration, raw calls to the plugin, expectations read from the
+ * {@link ErrorScheme}, and the bookkeeping that returns every source to "replication disabled" afterwards.
+ *
+ * <pre>{@code
+ * Check.required("GetVolumeReplicationInfo: last_sync_time is REQUIRED", ctx -> {
+ *     Addressing vol = ctx.volume();
+ *     ctx.step(Rpc.ENABLE_VOLUME_REPLICATION, vol);
+ *     ctx.step(Rpc.PROMOTE_VOLUME, vol);
+ *     Outcome info = ctx.step(Rpc.GET_VOLUME_REPLICATION_INFO, vol);
+ *     ...
+ * });
+ * }</pre>
+ */
+public final class ConformanceContext {
+    /** Prefix of the abort message for 12 UNIMPLEMENTED where the spec allows it; reports key on it. */
+    public static final String NOT_IMPLEMENTED_PREFIX = "NOT IMPLEMENTED: ";
+    /** Prefix of the abort message for checks whose fixtures are missing. */
+    public static final String SKIPPED_PREFIX = "SKIPPED: ";
+
+    private static final Logger LOG = LoggerFactory.getLogger(ConformanceContext.class);
+    private static final int ABORTED_RETRIES = 4;
+
+    private final Channel channel;
+    private final ConformanceConfig config;
+    private final ErrorScheme scheme = ErrorScheme.spec();
+    /** Sources this check enabled, keyed by kind and id, in replication_source form. */
+    private final Map<String, Addressing> enabled = new LinkedHashMap<>();
+    /** Sources this check may have left demoted. */
+    private final Set<String> demoted = new LinkedHashSet<>();
+
+    ConformanceContext(Channel channel, ConformanceConfig config) {
+        this.channel = channel;
+        this.config = config;
+    }
+
+    /** The run's configuration. */
+    public ConformanceConfig config() {
+        return config;
+    }
+
+    /** The channel to the plugin under test (replication.Controller). */
+    public Channel channel() {
+        return channel;
+    }
+
+    /** The spec's error tables. */
+    public ErrorScheme scheme() {
+        return scheme;
+    }
+
+    /** The main fixture volume, in {@code replication_source} form. */
+    public Addressing volume() {
+        return Addressing.volume(config.volumes().get(0));
+    }
+
+    /** The first fixture volume group; skips the check when none is configured. */
+    public Addressing volumeGroup() {
+        if (config.volumeGroups().isEmpty()) {
+            skip("no volume groups configured (--volume-group)");
+        }
+        return Addressing.volumeGroup(config.volumeGroups().get(0));
+    }
+
+    /** The configured secrets; skips the check when none are configured. */
+    public Secrets requireSecrets() {
+        if (config.secrets().isEmpty()) {
+            skip("no secrets configured (--secret K=V): the plugin's authentication cannot be checked");
+        }
+        return config.secrets();
+    }
+
+    /** Calls {@code rpc} with the configured secrets; retries ABORTED briefly, since checks run one at a time. */
+    public Outcome call(Rpc rpc, Addressing target) {
+        return call(rpc, target, config.secrets().asMap(), false);
+    }
+
+    /** Calls {@code rpc} with {@code secrets} instead of the configured ones. */
+    public Outcome call(Rpc rpc, Addressing target, Map<String, String> secrets) {
+        return call(rpc, target, secrets, false);
+    }
+
+    /** Calls {@code rpc} with {@code force} set (promote, demote, resync). */
+    public Outcome callForce(Rpc rpc, Addressing target) {
+        return call(rpc, target, config.secrets().asMap(), true);
+    }
+
+    private Outcome call(Rpc rpc, Addressing target, Map<String, String> secrets, boolean force) {
+        Message request = Wire.request(rpc, target, secrets, config.enableParameters(), force);
+        Outcome outcome = Wire.invoke(channel, rpc, request, config.callTimeout());
+        // ABORTED means "another call is pending" (perhaps the plugin's own background work): back off.
+        long backoffMillis = 10;
+        for (int retry = 0; retry < ABORTED_RETRIES && outcome.code() == StatusCode.ABORTED; retry++) {
+            sleep(backoffMillis);
+            backoffMillis *= 2;
+            outcome = Wire.invoke(channel, rpc, request, config.callTimeout());
+        }
+        track(target, outcome);
+        LOG.debug("{} {} -> {}", rpc, target, outcome.code());
+        return outcome;
+    }
+
+    /**
+     * Sends {@code count} identical calls at once (without ABORTED retries) and returns every answer:
+     * for the "simultaneous calls on one source" checks.
+     */
+    public List<Outcome> callSimultaneously(Rpc rpc, Addressing target, int count) {
+        Message request = Wire.request(rpc, target, config.secrets().asMap(), config.enableParameters(), false);
+        List<Future<Message>> futures = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            futures.add(ClientCalls.futureUnaryCall(channel.newCall(Wire.method(rpc),
+                    Wire.options(config.callTimeout())), request));
+        }
+        List<Outcome> outcomes = new ArrayList<>();
+        for (Future<Message> f : futures) {
+            Outcome o;
+            try {
+                o = new Outcome(rpc, StatusCode.OK, "", f.get(config.callTimeout().toMillis() + 1000,
+                        TimeUnit.MILLISECONDS));
+            } catch (ExecutionException e) {
+                o = Wire.outcome(rpc, e.getCause() instanceof StatusRuntimeException s ? s.getStatus()
+                        : Status.fromThrowable(e.getCause()));
+            } catch (TimeoutException e) {
+                o = new Outcome(rpc, StatusCode.DEADLINE_EXCEEDED, "no answer", null);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+            track(target, o);
+            outcomes.add(o);
+        }
+        return outcomes;
+    }
+
+    private void track(Addressing target, Outcome outcome) {
+        String key = key(target);
+        if (key == null || !outcome.ok()) {
+            return;
+        }
+        switch (outcome.rpc()) {
+            case ENABLE_VOLUME_REPLICATION -> enabled.put(key, normalized(target));
+            case DEMOTE_VOLUME, RESYNC_VOLUME -> demoted.add(key);
+            case PROMOTE_VOLUME -> demoted.remove(key);
+            case DISABLE_VOLUME_REPLICATION -> {
+                enabled.remove(key);
+                demoted.remove(key);
+            }
+            default -> { }
+        }
+    }
+
+    private static String key(Addressing target) {
+        if (target.source() != null && target.source().hasVolume()
+                && !target.source().getVolume().getVolumeId().isEmpty()) {
+            return "volume/" + target.source().getVolume().getVolumeId();
+        }
+        if (target.source() != null && target.source().hasVolumegroup()
+                && !target.source().getVolumegroup().getVolumeGroupId().isEmpty()) {
+            return "group/" + target.source().getVolumegroup().getVolumeGroupId();
+        }
+        if (target.source() == null && !target.volumeId().isEmpty()) {
+            return "volume/" + target.volumeId();
+        }
+        return null;
+    }
+
+    private static Addressing normalized(Addressing target) {
+        return target.source() == null ? Addressing.volume(target.volumeId()) : target;
+    }
+
+    /**
+     * A step that must succeed for the check to go on: returns the OK outcome; reports "not implemented"
+     * when the spec allows 12 UNIMPLEMENTED for {@code rpc}; fails otherwise.
+     */
+    public Outcome step(Rpc rpc, Addressing target) {
+        Outcome outcome = call(rpc, target);
+        expect(outcome, StatusCode.OK, rpc.methodName() + " on " + target);
+        return outcome;
+    }
+
+    /**
+     * Fails unless {@code outcome} has {@code expected}; 12 UNIMPLEMENTED where the spec's table lists it
+     * becomes "not implemented" instead.
+     */
+    public void expect(Outcome outcome, StatusCode expected, String what) {
+        if (outcome.code() == expected) {
+            return;
+        }
+        if (outcome.code() == StatusCode.UNIMPLEMENTED && scheme.lists(outcome.rpc(), StatusCode.UNIMPLEMENTED)) {
+            notImplemented(outcome.rpc());
+        }
+        String unimplementedNote = outcome.code() == StatusCode.UNIMPLEMENTED
+                ? " (the spec does not allow " + outcome.rpc().methodName() + " to be unimplemented)" : "";
+        fail(what + ": expected " + expected.display() + ", got " + outcome.describe() + unimplementedNote);
+    }
+
+    /** Same as {@link #expect(Outcome, StatusCode, String)}, describing the call by its RPC. */
+    public void expect(Outcome outcome, StatusCode expected) {
+        expect(outcome, expected, outcome.rpc().methodName());
+    }
+
+    /** Reports the check as "not implemented": the plugin answered 12 UNIMPLEMENTED where the spec allows it. */
+    public void notImplemented(Rpc rpc) {
+        throw new TestAbortedException(NOT_IMPLEMENTED_PREFIX + rpc.methodName()
+                + " answered 12 UNIMPLEMENTED (the spec allows it; not a pass)");
+    }
+
+    /** Skips the check: its fixtures are not configured. */
+    public void skip(String reason) {
+        throw new TestAbortedException(SKIPPED_PREFIX + reason);
+    }
+
+    /** Fails the check. */
+    public void fail(String message) {
+        throw new AssertionFailedError(message);
+    }
+
+    /** Waits, for polling loops (resync until ready). */
+    public void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /**
+     * Returns every source this check enabled to "replication disabled, primary": promote (force) what may
+     * be demoted, then disable. Returns the problems, empty when all is restored.
+     */
+    List<String> restore() {
+        List<String> problems = new ArrayList<>();
+        for (Map.Entry<String, Addressing> e : new ArrayList<>(enabled.entrySet())) {
+            Addressing target = e.getValue();
+            if (demoted.contains(e.getKey())) {
+                // Leave the source primary, as it was before replication was enabled.
+                Outcome promote = callForce(Rpc.PROMOTE_VOLUME, target);
+                if (!promote.ok() && promote.code() != StatusCode.UNIMPLEMENTED) {
+                    LOG.warn("restoring {}: PromoteVolume(force) -> {}", target, promote.describe());
+                }
+            }
+            Outcome disable = call(Rpc.DISABLE_VOLUME_REPLICATION, target);
+            if (!disable.ok()) {
+                problems.add("could not restore " + target + " (replication may stay enabled): DisableVolumeReplication -> "
+                        + disable.describe());
+            }
+        }
+        return problems;
+    }
+
+    Duration resyncTimeout() {
+        return config.resyncTimeout();
+    }
+}

@@ -1,0 +1,123 @@
+package io.volrep.testkit;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.TestTag;
+import org.junit.platform.launcher.TestExecutionListener;
+import org.junit.platform.launcher.TestIdentifier;
+import org.junit.platform.launcher.TestPlan;
+import org.opentest4j.TestAbortedException;
+
+/**
+ * Collects a {@link CheckResult} per check and, when given a writer, prints one progress line per check:
+ * {@code PASS}, {@code FAIL}, {@code NOT IMPLEMENTED} or {@code SKIPPED}, the level, the check's name and
+ * the reason. A failure outside any check (the target could not be reached, say) is recorded as a failed
+ * required result, so such a run is never compliant.
+ *
+ * <pre>{@code
+ * ConformanceListener listener = new ConformanceListener(new PrintWriter(System.out, true));
+ * launcher.execute(request, listener);
+ * List<CheckResult> results = listener.results();
+ * }</pre>
+ */
+public final class ConformanceListener implements TestExecutionListener {
+    private final PrintWriter out;
+    private final List<CheckResult> results = new ArrayList<>();
+    private final Map<String, Long> started = new ConcurrentHashMap<>();
+    private TestPlan plan;
+
+    /** A listener that prints progress to {@code out}, or only collects when {@code out} is null. */
+    public ConformanceListener(PrintWriter out) {
+        this.out = out;
+    }
+
+    /** The results so far, in completion order. */
+    public synchronized List<CheckResult> results() {
+        return List.copyOf(results);
+    }
+
+    @Override
+    public void testPlanExecutionStarted(TestPlan testPlan) {
+        this.plan = testPlan;
+    }
+
+    @Override
+    public void executionStarted(TestIdentifier id) {
+        started.put(id.getUniqueId(), System.nanoTime());
+    }
+
+    @Override
+    public void executionSkipped(TestIdentifier id, String reason) {
+        if (id.isTest()) {
+            record(id, CheckOutcome.SKIPPED, ConformanceContext.SKIPPED_PREFIX + reason);
+        }
+    }
+
+    @Override
+    public void executionFinished(TestIdentifier id, TestExecutionResult result) {
+        Optional<Throwable> error = result.getThrowable();
+        String message = error.map(ConformanceListener::describe).orElse("");
+        switch (result.getStatus()) {
+            case SUCCESSFUL -> {
+                if (id.isTest()) {
+                    record(id, CheckOutcome.PASSED, "");
+                }
+            }
+            case ABORTED -> {
+                if (id.isTest()) {
+                    record(id, message.startsWith(ConformanceContext.NOT_IMPLEMENTED_PREFIX)
+                            ? CheckOutcome.NOT_IMPLEMENTED : CheckOutcome.SKIPPED, message);
+                } else if (!(error.orElse(null) instanceof TestAbortedException)) {
+                    record(id, CheckOutcome.FAILED, "suite aborted: " + message);
+                }
+            }
+            case FAILED -> record(id, CheckOutcome.FAILED,
+                    id.isTest() ? message : "suite error in " + id.getDisplayName() + ": " + message);
+            default -> { }
+        }
+    }
+
+    private static String describe(Throwable t) {
+        String m = t.getMessage();
+        return m == null || m.isBlank() ? t.getClass().getName() : m;
+    }
+
+    private synchronized void record(TestIdentifier id, CheckOutcome outcome, String reason) {
+        Long start = started.remove(id.getUniqueId());
+        Duration duration = start == null ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - start);
+        Requirement requirement = requirementOf(id);
+        String group = plan == null ? "" : plan.getParent(id).map(TestIdentifier::getDisplayName).orElse("");
+        CheckResult r = new CheckResult(group, id.getDisplayName(), requirement, outcome, reason, duration);
+        results.add(r);
+        if (out != null) {
+            out.printf("%-15s %-8s %s (%d ms)%n", outcome.label(), requirement.tag(), r.name(), duration.toMillis());
+            if (!reason.isEmpty()) {
+                out.printf("%-15s -> %s%n", "", reason.replace("\n", " "));
+            }
+            out.flush();
+        }
+    }
+
+    /** The level from the nearest ancestor tagged required or optional; suite-level errors count as required. */
+    private Requirement requirementOf(TestIdentifier id) {
+        Optional<TestIdentifier> current = Optional.of(id);
+        while (current.isPresent()) {
+            for (TestTag tag : current.get().getTags()) {
+                if (tag.getName().equals(Requirement.OPTIONAL.tag())) {
+                    return Requirement.OPTIONAL;
+                }
+                if (tag.getName().equals(Requirement.REQUIRED.tag())) {
+                    return Requirement.REQUIRED;
+                }
+            }
+            current = plan == null ? Optional.empty() : plan.getParent(current.get());
+        }
+        return Requirement.REQUIRED;
+    }
+}

@@ -1,0 +1,98 @@
+package io.volrep.testkit;
+
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.junit.platform.launcher.Launcher;
+import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.TagFilter;
+import org.junit.platform.launcher.TestExecutionListener;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+import org.junit.platform.reporting.legacy.xml.LegacyXmlReportGeneratingListener;
+
+/**
+ * Runs the conformance suite on the JUnit Platform Launcher, outside any build tool: what
+ * {@code volrep conformance} does. Selects the suite class directly (no classpath scanning), so it works
+ * from a shaded jar.
+ *
+ * <pre>{@code
+ * ComplianceReport report = ConformanceRunner.builder(config)
+ *         .progress(new PrintWriter(System.out, true))   // one line per check
+ *         .reportsDir(Path.of("target/conformance"))       // JUnit XML
+ *         .includeTags("required")
+ *         .run();
+ * }</pre>
+ */
+public final class ConformanceRunner {
+    private final ConformanceConfig config;
+    private PrintWriter progress;
+    private Path reportsDir;
+    private final List<String> includeTags = new ArrayList<>();
+
+    private ConformanceRunner(ConformanceConfig config) {
+        this.config = Objects.requireNonNull(config, "config");
+    }
+
+    /** A runner for {@code config}. */
+    public static ConformanceRunner builder(ConformanceConfig config) {
+        return new ConformanceRunner(config);
+    }
+
+    /** Print one line per check to {@code out}. */
+    public ConformanceRunner progress(PrintWriter out) {
+        this.progress = out;
+        return this;
+    }
+
+    /** Write JUnit XML (the legacy Ant/Surefire format CI servers read) into {@code dir}. */
+    public ConformanceRunner reportsDir(Path dir) {
+        this.reportsDir = dir;
+        return this;
+    }
+
+    /** Run only the checks with these tags: {@code required}, {@code optional}. */
+    public ConformanceRunner includeTags(String... tags) {
+        this.includeTags.addAll(List.of(tags));
+        return this;
+    }
+
+    /** Run only the checks with these tags. */
+    public ConformanceRunner includeTags(List<String> tags) {
+        this.includeTags.addAll(tags);
+        return this;
+    }
+
+    /** Runs the suite and returns the report. */
+    public ComplianceReport run() {
+        String key = ConfiguredConformanceSuite.register(config);
+        long start = System.nanoTime();
+        try {
+            LauncherDiscoveryRequestBuilder request = LauncherDiscoveryRequestBuilder.request()
+                    .selectors(selectClass(ConfiguredConformanceSuite.class))
+                    .configurationParameter(ConfiguredConformanceSuite.CONFIG_PARAMETER, key);
+            if (!includeTags.isEmpty()) {
+                request.filters(TagFilter.includeTags(includeTags));
+            }
+            LauncherDiscoveryRequest discovery = request.build();
+            ConformanceListener listener = new ConformanceListener(progress);
+            List<TestExecutionListener> listeners = new ArrayList<>();
+            listeners.add(listener);
+            if (reportsDir != null) {
+                listeners.add(new LegacyXmlReportGeneratingListener(reportsDir,
+                        progress != null ? progress : new PrintWriter(java.io.Writer.nullWriter())));
+            }
+            Launcher launcher = LauncherFactory.create();
+            launcher.execute(discovery, listeners.toArray(new TestExecutionListener[0]));
+            return new ComplianceReport(config.targetDescription(), listener.results(),
+                    Duration.ofNanos(System.nanoTime() - start));
+        } finally {
+            ConfiguredConformanceSuite.unregister(key);
+        }
+    }
+}

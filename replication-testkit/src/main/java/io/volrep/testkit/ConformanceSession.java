@@ -1,0 +1,109 @@
+package io.volrep.testkit;
+
+import io.grpc.ManagedChannel;
+import io.grpc.Server;
+import io.grpc.ServerInterceptor;
+import io.grpc.ServerInterceptors;
+import io.grpc.inprocess.InProcessServerBuilder;
+import io.volrep.spi.ReplicationServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.opentest4j.AssertionFailedError;
+import org.opentest4j.TestAbortedException;
+
+/** One run's connection to the target: starts in-process targets, opens the channel, runs checks. */
+final class ConformanceSession implements AutoCloseable {
+    private final ConformanceConfig config;
+    private final Endpoints.OpenChannel open;
+    private final List<AutoCloseable> resources = new ArrayList<>();
+
+    private ConformanceSession(ConformanceConfig config) {
+        this.config = config;
+        String endpoint;
+        if (config.endpoint().isPresent()) {
+            endpoint = config.endpoint().get();
+        } else if (config.driver().isPresent()) {
+            String name = "volrep-conformance-" + UUID.randomUUID();
+            ReplicationServer.Builder builder = ReplicationServer.builder().driver(config.driver().get())
+                    .listen("inprocess:" + name).gracePeriod(java.time.Duration.ofMillis(200));
+            // The SPI runs the last interceptor added first; the config's first is outermost.
+            List<ServerInterceptor> outermostLast = new ArrayList<>(config.interceptors());
+            java.util.Collections.reverse(outermostLast);
+            outermostLast.forEach(builder::interceptor);
+            ReplicationServer server = builder.build().start();
+            resources.add(server);
+            endpoint = "inprocess:" + name;
+        } else {
+            String name = "volrep-conformance-" + UUID.randomUUID();
+            // ServerInterceptors.intercept calls the last one first; the config's first is outermost.
+            List<ServerInterceptor> outermostLast = new ArrayList<>(config.interceptors());
+            java.util.Collections.reverse(outermostLast);
+            try {
+                Server server = InProcessServerBuilder.forName(name)
+                        .addService(ServerInterceptors.intercept(config.service().get(), outermostLast))
+                        .build().start();
+                resources.add(() -> server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            endpoint = "inprocess:" + name;
+        }
+        this.open = Endpoints.open(endpoint);
+    }
+
+    static ConformanceSession open(ConformanceConfig config) {
+        return new ConformanceSession(config);
+    }
+
+    ConformanceConfig config() {
+        return config;
+    }
+
+    ManagedChannel channel() {
+        return open.channel();
+    }
+
+    /** Runs one check, then restores what it enabled; a failed restore fails an otherwise passing check. */
+    void run(Check check) throws Throwable {
+        ConformanceContext ctx = new ConformanceContext(open.channel(), config);
+        Throwable failure = null;
+        try {
+            check.body().run(ctx);
+        } catch (Throwable t) {
+            failure = t;
+        }
+        List<String> problems = ctx.restore();
+        if (!problems.isEmpty()) {
+            AssertionFailedError restoreFailure = new AssertionFailedError(String.join("; ", problems));
+            if (failure == null || failure instanceof TestAbortedException) {
+                if (failure != null) {
+                    restoreFailure.addSuppressed(failure);
+                }
+                failure = restoreFailure;
+            } else {
+                failure.addSuppressed(restoreFailure);
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    @Override
+    public void close() {
+        open.close();
+        for (AutoCloseable r : resources) {
+            try {
+                r.close();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (Exception e) {
+                org.slf4j.LoggerFactory.getLogger(ConformanceSession.class).warn("closing the conformance target", e);
+            }
+        }
+    }
+}

@@ -1,0 +1,95 @@
+package io.volrep.testkit;
+
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.DynamicContainer;
+import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * The CSI-Addons replication conformance suite as a JUnit 5 test class: extend it, say what to test and
+ * with which fixtures, and run it with Surefire, Gradle or any JUnit Platform launcher.
+ *
+ * <pre>{@code
+ * class MyDriverConformanceTest extends ReplicationConformanceSuite {
+ *     @Override
+ *     protected ConformanceConfig config() {
+ *         return ConformanceConfig.builder()
+ *                 .driver(new MyDriver())                 // served in-process by the real SPI runtime
+ *                 .volumes("vol-a", "vol-b")              // existing, replication disabled
+ *                 .secrets(Map.of("user", "admin"))
+ *                 .build();
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p>Every check is a dynamic test named after the spec row it verifies, inside a container per RPC (or
+ * topic), under one of two factories tagged {@code required} and {@code optional}. A plugin answering
+ * 12 UNIMPLEMENTED where the spec allows it gets aborted checks whose message starts with
+ * {@value ConformanceContext#NOT_IMPLEMENTED_PREFIX}: "not implemented", never passed.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+public abstract class ReplicationConformanceSuite {
+
+    private ConformanceSession session;
+
+    /** What to test and the fixtures to use. Called once, before any check. */
+    protected abstract ConformanceConfig config();
+
+    /** The check groups to run; by default {@link ConformanceChecks#all()}. */
+    protected List<CheckGroup> checkGroups() {
+        return ConformanceChecks.all();
+    }
+
+    @BeforeAll
+    protected final void startConformanceTarget() {
+        session = ConformanceSession.open(config());
+    }
+
+    @AfterAll
+    protected final void stopConformanceTarget() {
+        if (session != null) {
+            session.close();
+        }
+    }
+
+    /** The checks of what the spec says MUST, and of the codes its error tables fix. */
+    @TestFactory
+    @Tag("required")
+    @Order(1)
+    @DisplayName("required")
+    public final Stream<DynamicNode> required() {
+        return nodes(Requirement.REQUIRED);
+    }
+
+    /** The checks of what the spec says SHOULD or MAY. */
+    @TestFactory
+    @Tag("optional")
+    @Order(2)
+    @DisplayName("optional")
+    public final Stream<DynamicNode> optional() {
+        return nodes(Requirement.OPTIONAL);
+    }
+
+    private Stream<DynamicNode> nodes(Requirement requirement) {
+        ConformanceConfig config = session.config();
+        return checkGroups().stream().flatMap(group -> {
+            List<DynamicNode> tests = group.checks(config).stream()
+                    .filter(check -> check.requirement() == requirement)
+                    .map(check -> (DynamicNode) DynamicTest.dynamicTest(check.name(), () -> session.run(check)))
+                    .toList();
+            return tests.isEmpty() ? Stream.empty()
+                    : Stream.of(DynamicContainer.dynamicContainer(group.name(), tests));
+        });
+    }
+}
