@@ -1,0 +1,407 @@
+package io.volrep.testkit.reference;
+
+import io.volrep.api.PreconditionFailedException;
+import io.volrep.api.ReplicationInfo;
+import io.volrep.api.ReplicationSource;
+import io.volrep.api.Secrets;
+import io.volrep.api.SourceNotFoundException;
+import io.volrep.api.UnauthenticatedException;
+import io.volrep.api.UnknownErrorException;
+import io.volrep.spi.DemoteRequest;
+import io.volrep.spi.DisableRequest;
+import io.volrep.spi.EnableRequest;
+import io.volrep.spi.InfoRequest;
+import io.volrep.spi.PromoteRequest;
+import io.volrep.spi.ReplicationDriver;
+import io.volrep.spi.ResyncRequest;
+import io.volrep.spi.ResyncResult;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * An in-memory replication plugin with the spec's semantics, to test orchestrators and the testkit against:
+ * <ul>
+ *   <li>a source exists (a configured fixture) or the call answers NOT_FOUND;</li>
+ *   <li>when secrets are configured, a call whose secrets lack one or carry another value answers
+ *       UNAUTHENTICATED (checked first: a caller that cannot authenticate learns nothing about sources);</li>
+ *   <li>enable and disable are idempotent; disable returns the source to primary;</li>
+ *   <li>promote and demote need replication enabled (FAILED_PRECONDITION otherwise) and are idempotent;</li>
+ *   <li>resync needs replication enabled and the source demoted, and reports {@code ready} only after
+ *       progress: on the {@link Builder#resyncCallsUntilReady n}-th call (2 by default), never the first;</li>
+ *   <li>info needs replication enabled and the source primary; it returns the last sync time, duration and
+ *       bytes.</li>
+ * </ul>
+ * Every fixture starts disabled and primary. Every applied state change is recorded in an {@link #effects()
+ * effect log} with a global and a per-source sequence number, so a load test can check that nothing was lost,
+ * applied twice or reordered per source. Thread-safe.
+ *
+ * <pre>{@code
+ * ReferenceDriver driver = ReferenceDriver.builder().volumes(16).groups(2)
+ *         .requiredSecret("user", "admin").build();
+ * try (ReplicationServer server = ReferencePlugin.start(driver, "inprocess:ref")) {
+ *     ... drive it with a client ...
+ *     assertThat(driver.state(ReplicationSource.volume("vol-0")).enabled()).isTrue();
+ * }
+ * }</pre>
+ */
+public final class ReferenceDriver implements ReplicationDriver {
+    /** Which side of the replication a source is. */
+    public enum Role { PRIMARY, SECONDARY }
+
+    /** The kinds of applied change the effect log records. */
+    public enum Change { ENABLED, DISABLED, PROMOTED, DEMOTED, RESYNC_PROGRESSED, RESYNC_COMPLETED }
+
+    /**
+     * A source's state.
+     *
+     * @param source the source
+     * @param enabled whether replication is enabled
+     * @param role primary or secondary
+     * @param resyncProgress resync calls since the last demote (0 when none); ready once it reaches the threshold
+     * @param lastSyncTime when the last sync completed (enable time, or the last completed resync); null until
+     *                     replication is first enabled
+     * @param parameters the parameters of the last enable call
+     */
+    public record SourceState(ReplicationSource source, boolean enabled, Role role, int resyncProgress,
+                              Instant lastSyncTime, Map<String, String> parameters) {
+        public SourceState {
+            Objects.requireNonNull(source, "source");
+            Objects.requireNonNull(role, "role");
+            parameters = Map.copyOf(parameters);
+        }
+
+        static SourceState initial(ReplicationSource source) {
+            return new SourceState(source, false, Role.PRIMARY, 0, null, Map.of());
+        }
+    }
+
+    /**
+     * One applied state change.
+     *
+     * @param sequence position in the whole log, from 1
+     * @param sourceSequence position among this source's changes, from 1
+     * @param source the source changed
+     * @param change what changed
+     * @param after the source's state after the change
+     */
+    public record Effect(long sequence, long sourceSequence, ReplicationSource source, Change change,
+                         SourceState after) {
+    }
+
+    /** A source's state and its effect counter; guarded by its own monitor. */
+    private static final class Fixture {
+        SourceState state;
+        long effects;
+
+        Fixture(ReplicationSource source) {
+            state = SourceState.initial(source);
+        }
+    }
+
+    private final Map<ReplicationSource, Fixture> fixtures;
+    private final Secrets requiredSecrets;
+    private final Duration latency;
+    private final int resyncCallsUntilReady;
+    private final Clock clock;
+    private final long lastSyncBytes;
+    private final AtomicLong sequence = new AtomicLong();
+    private final List<Effect> effects = new ArrayList<>();
+
+    private ReferenceDriver(Builder b) {
+        Map<ReplicationSource, Fixture> map = new LinkedHashMap<>();
+        for (ReplicationSource source : b.sources) {
+            map.put(source, new Fixture(source));
+        }
+        this.fixtures = Collections.unmodifiableMap(map);
+        this.requiredSecrets = Secrets.of(b.requiredSecrets);
+        this.latency = b.latency;
+        this.resyncCallsUntilReady = b.resyncCallsUntilReady;
+        this.clock = b.clock;
+        this.lastSyncBytes = b.lastSyncBytes;
+    }
+
+    /** A new builder: no sources until you add some. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    @Override
+    public void enable(EnableRequest r) {
+        Fixture f = enter(r.source(), r.secrets());
+        synchronized (f) {
+            if (!f.state.enabled()) {
+                Instant lastSync = f.state.lastSyncTime() == null ? clock.instant() : f.state.lastSyncTime();
+                apply(f, Change.ENABLED, new SourceState(f.state.source(), true, Role.PRIMARY, 0, lastSync,
+                        r.parameters()));
+            }
+        }
+    }
+
+    @Override
+    public void disable(DisableRequest r) {
+        Fixture f = enter(r.source(), r.secrets());
+        synchronized (f) {
+            if (f.state.enabled()) {
+                apply(f, Change.DISABLED, new SourceState(f.state.source(), false, Role.PRIMARY, 0,
+                        f.state.lastSyncTime(), Map.of()));
+            }
+        }
+    }
+
+    @Override
+    public void promote(PromoteRequest r) {
+        Fixture f = enter(r.source(), r.secrets());
+        synchronized (f) {
+            requireEnabled(f);
+            if (f.state.role() != Role.PRIMARY) {
+                apply(f, Change.PROMOTED, with(f.state, Role.PRIMARY, 0, f.state.lastSyncTime()));
+            }
+        }
+    }
+
+    @Override
+    public void demote(DemoteRequest r) {
+        Fixture f = enter(r.source(), r.secrets());
+        synchronized (f) {
+            requireEnabled(f);
+            if (f.state.role() != Role.SECONDARY) {
+                apply(f, Change.DEMOTED, with(f.state, Role.SECONDARY, 0, f.state.lastSyncTime()));
+            }
+        }
+    }
+
+    @Override
+    public ResyncResult resync(ResyncRequest r) {
+        Fixture f = enter(r.source(), r.secrets());
+        synchronized (f) {
+            requireEnabled(f);
+            if (f.state.role() != Role.SECONDARY) {
+                throw new PreconditionFailedException(f.state.source() + " is not demoted: resync needs a secondary");
+            }
+            if (f.state.resyncProgress() >= resyncCallsUntilReady) {
+                return ResyncResult.READY;      // already complete: idempotent
+            }
+            int progress = f.state.resyncProgress() + 1;
+            boolean ready = progress >= resyncCallsUntilReady;
+            apply(f, ready ? Change.RESYNC_COMPLETED : Change.RESYNC_PROGRESSED,
+                    with(f.state, Role.SECONDARY, progress, ready ? clock.instant() : f.state.lastSyncTime()));
+            return new ResyncResult(ready);
+        }
+    }
+
+    @Override
+    public ReplicationInfo info(InfoRequest r) {
+        Fixture f = enter(r.source(), r.secrets());
+        synchronized (f) {
+            requireEnabled(f);
+            if (f.state.role() != Role.PRIMARY) {
+                throw new PreconditionFailedException(f.state.source() + " is not promoted: info needs the primary");
+            }
+            return ReplicationInfo.of(f.state.lastSyncTime()).withLastSyncDuration(Duration.ofMillis(250))
+                    .withLastSyncBytes(lastSyncBytes);
+        }
+    }
+
+    @Override
+    public Set<ReplicationSource.Kind> supportedSourceKinds() {
+        return EnumSet.of(ReplicationSource.Kind.VOLUME, ReplicationSource.Kind.VOLUME_GROUP);
+    }
+
+    /** The state of a fixture. */
+    public SourceState state(ReplicationSource source) {
+        Fixture f = fixtures.get(source);
+        if (f == null) {
+            throw new IllegalArgumentException("not a fixture of this driver: " + source);
+        }
+        synchronized (f) {
+            return f.state;
+        }
+    }
+
+    /** Every fixture, in creation order. */
+    public Set<ReplicationSource> sources() {
+        return fixtures.keySet();
+    }
+
+    /** The effect log: every applied state change, in the order applied. A copy. */
+    public List<Effect> effects() {
+        synchronized (effects) {
+            return List.copyOf(effects);
+        }
+    }
+
+    /** The effects on one source, in order. */
+    public List<Effect> effects(ReplicationSource source) {
+        return effects().stream().filter(e -> e.source().equals(source)).toList();
+    }
+
+    /** Every fixture back to disabled and primary, the effect log cleared. */
+    public void reset() {
+        // Lock order is always fixture, then log (as in apply): never hold the log while taking a fixture.
+        for (Fixture f : fixtures.values()) {
+            synchronized (f) {
+                f.state = SourceState.initial(f.state.source());
+                f.effects = 0;
+            }
+        }
+        synchronized (effects) {
+            effects.clear();
+            sequence.set(0);
+        }
+    }
+
+    /** Latency, then secrets, then existence: the order a real plugin would check them in. */
+    private Fixture enter(ReplicationSource source, Secrets secrets) {
+        sleepLatency();
+        for (String key : requiredSecrets.keys()) {
+            if (!secrets.get(key).equals(requiredSecrets.get(key))) {
+                throw new UnauthenticatedException("secrets are missing or invalid (secret \"" + key + "\")");
+            }
+        }
+        Fixture f = fixtures.get(source);
+        if (f == null) {
+            throw new SourceNotFoundException(source + " does not exist");
+        }
+        return f;
+    }
+
+    private void sleepLatency() {
+        if (latency.isZero()) {
+            return;
+        }
+        try {
+            Thread.sleep(latency.toMillis(), latency.toNanosPart() % 1_000_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UnknownErrorException("interrupted");
+        }
+    }
+
+    private static void requireEnabled(Fixture f) {
+        if (!f.state.enabled()) {
+            throw new PreconditionFailedException("replication is not enabled for " + f.state.source());
+        }
+    }
+
+    private static SourceState with(SourceState s, Role role, int progress, Instant lastSync) {
+        return new SourceState(s.source(), s.enabled(), role, progress, lastSync, s.parameters());
+    }
+
+    /** Applies and records a change; called holding the fixture's monitor. */
+    private void apply(Fixture f, Change change, SourceState after) {
+        synchronized (effects) {
+            f.state = after;
+            f.effects++;
+            effects.add(new Effect(sequence.incrementAndGet(), f.effects, after.source(), change, after));
+        }
+    }
+
+    /**
+     * Configures a {@link ReferenceDriver}.
+     *
+     * <pre>{@code
+     * ReferenceDriver.builder().volumes(4).groups(1).volume("pvc-extra")
+     *         .requiredSecrets(Map.of("user", "admin")).latency(Duration.ofMillis(20)).build();
+     * }</pre>
+     */
+    public static final class Builder {
+        private final Set<ReplicationSource> sources = new LinkedHashSet<>();
+        private final Map<String, String> requiredSecrets = new LinkedHashMap<>();
+        private Duration latency = Duration.ZERO;
+        private int resyncCallsUntilReady = 2;
+        private Clock clock = Clock.systemUTC();
+        private long lastSyncBytes = 1024;
+
+        private Builder() {
+        }
+
+        /** Adds volumes {@code vol-0} .. {@code vol-(n-1)}. */
+        public Builder volumes(int n) {
+            for (int i = 0; i < n; i++) {
+                sources.add(ReplicationSource.volume("vol-" + i));
+            }
+            return this;
+        }
+
+        /** Adds volume groups {@code grp-0} .. {@code grp-(n-1)}. */
+        public Builder groups(int n) {
+            for (int i = 0; i < n; i++) {
+                sources.add(ReplicationSource.volumeGroup("grp-" + i));
+            }
+            return this;
+        }
+
+        /** Adds a volume with this id. */
+        public Builder volume(String id) {
+            sources.add(ReplicationSource.volume(id));
+            return this;
+        }
+
+        /** Adds a volume group with this id. */
+        public Builder group(String id) {
+            sources.add(ReplicationSource.volumeGroup(id));
+            return this;
+        }
+
+        /** Requires this secret on every call (UNAUTHENTICATED when missing or different). */
+        public Builder requiredSecret(String key, String value) {
+            requiredSecrets.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+            return this;
+        }
+
+        /** Requires all these secrets on every call. */
+        public Builder requiredSecrets(Map<String, String> secrets) {
+            secrets.forEach(this::requiredSecret);
+            return this;
+        }
+
+        /** How long every call takes (default none), e.g. to provoke ABORTED or test drains. */
+        public Builder latency(Duration latency) {
+            if (latency.isNegative()) {
+                throw new IllegalArgumentException("latency must not be negative");
+            }
+            this.latency = latency;
+            return this;
+        }
+
+        /** Which resync call reports ready (default 2: the first call never does). At least 1. */
+        public Builder resyncCallsUntilReady(int calls) {
+            if (calls < 1) {
+                throw new IllegalArgumentException("resyncCallsUntilReady must be at least 1");
+            }
+            this.resyncCallsUntilReady = calls;
+            return this;
+        }
+
+        /** The clock of {@code last_sync_time} (default the system clock). */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /** The {@code last_sync_bytes} info reports (default 1024). */
+        public Builder lastSyncBytes(long bytes) {
+            if (bytes < 0) {
+                throw new IllegalArgumentException("bytes must not be negative");
+            }
+            this.lastSyncBytes = bytes;
+            return this;
+        }
+
+        /** The driver. */
+        public ReferenceDriver build() {
+            return new ReferenceDriver(this);
+        }
+    }
+}

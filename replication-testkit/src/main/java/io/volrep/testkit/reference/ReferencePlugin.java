@@ -1,0 +1,87 @@
+package io.volrep.testkit.reference;
+
+import io.volrep.spi.ReplicationServer;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * Serves a {@link ReferenceDriver} as a gRPC plugin: for tests in-process, for other languages' clients on a
+ * unix socket or TCP ({@code volrep serve-reference} runs {@link #runUntilShutdown}).
+ *
+ * <pre>{@code
+ * ReferenceDriver driver = ReferenceDriver.builder().volumes(16).groups(2).build();
+ * try (ReplicationServer server = ReferencePlugin.start(driver, "unix:///tmp/ref.sock")) {
+ *     ReplicationClient client = ReplicationClient.builder().target(server.address()).build();
+ *     ...
+ * }
+ * }</pre>
+ */
+public final class ReferencePlugin {
+    /** Where {@code volrep serve-reference} listens by default. */
+    public static final String DEFAULT_LISTEN = "unix:///tmp/volrep-reference.sock";
+    /** How many volumes {@code volrep serve-reference} creates by default. */
+    public static final int DEFAULT_VOLUMES = 16;
+    /** How many volume groups {@code volrep serve-reference} creates by default. */
+    public static final int DEFAULT_GROUPS = 2;
+    /** How long a shutdown lets calls in flight finish. */
+    public static final Duration DEFAULT_GRACE_PERIOD = Duration.ofSeconds(10);
+
+    private ReferencePlugin() {
+    }
+
+    /** A started server for {@code driver} on {@code listen} ({@code unix:///path}, {@code host:port}, {@code inprocess:NAME}). */
+    public static ReplicationServer start(ReferenceDriver driver, String listen) {
+        return ReplicationServer.builder().driver(driver).listen(listen).gracePeriod(DEFAULT_GRACE_PERIOD).build()
+                .start();
+    }
+
+    /**
+     * Serves until the JVM is asked to stop (SIGTERM, SIGINT): prints {@code listening on <address>} to
+     * {@code out} once the server is ready, then blocks; a shutdown hook closes the server gracefully (calls in
+     * flight finish within the grace period, a unix socket file is removed). The JVM then exits with the status
+     * it gives a signalled process (143 for SIGTERM, 130 for SIGINT), after a clean drain.
+     *
+     * @return 0, when the server stopped for another reason than a signal
+     */
+    public static int runUntilShutdown(ReferenceDriver driver, String listen, Duration gracePeriod, PrintWriter out)
+            throws InterruptedException {
+        ReplicationServer server = ReplicationServer.builder().driver(driver).listen(listen)
+                .gracePeriod(Objects.requireNonNull(gracePeriod, "gracePeriod")).build().start();
+        Runtime.getRuntime().addShutdownHook(new Thread(server::close, "volrep-reference-shutdown"));
+        out.println("listening on " + server.address());
+        out.flush();
+        server.awaitTermination();
+        return 0;
+    }
+
+    /**
+     * A duration as the command line writes it: {@code 250ms}, {@code 2s}, {@code 1m}, {@code 0}, or ISO-8601
+     * ({@code PT0.25S}).
+     */
+    public static Duration parseDuration(String text) {
+        String t = text.trim().toLowerCase(Locale.ROOT);
+        try {
+            if (t.startsWith("pt") || t.startsWith("p")) {
+                return Duration.parse(text.trim());
+            }
+            if (t.endsWith("ms")) {
+                return Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2).trim()));
+            }
+            if (t.endsWith("s")) {
+                return Duration.ofMillis(Math.round(Double.parseDouble(t.substring(0, t.length() - 1).trim()) * 1000));
+            }
+            if (t.endsWith("m")) {
+                return Duration.ofSeconds(Long.parseLong(t.substring(0, t.length() - 1).trim()) * 60);
+            }
+            if (t.equals("0")) {
+                return Duration.ZERO;
+            }
+        } catch (NumberFormatException | DateTimeParseException e) {
+            // fall through to the message below
+        }
+        throw new IllegalArgumentException("not a duration: \"" + text + "\" (use 250ms, 2s, 1m or PT0.25S)");
+    }
+}
