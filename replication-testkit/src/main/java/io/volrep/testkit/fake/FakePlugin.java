@@ -1,0 +1,194 @@
+package io.volrep.testkit.fake;
+
+import io.volrep.api.Rpc;
+import io.volrep.api.StatusCode;
+import io.volrep.spi.ReplicationServer;
+import io.volrep.testkit.reference.ReferenceDriver;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * A scriptable replication plugin for testing orchestrators: the reference driver (spec semantics, in
+ * memory) served by the real SPI runtime, with a {@link FaultInjector} in front. Script failures, latency and
+ * protocol violations; read back every call with its request (secrets masked) and the code it got.
+ *
+ * <pre>{@code
+ * try (FakePlugin fake = FakePlugin.builder().volumes(2).requiredSecret("user", "admin").start()) {
+ *     fake.failNext(Rpc.PROMOTE_VOLUME, 2, StatusCode.ABORTED);          // then the real answer
+ *     fake.failNext(Rpc.DEMOTE_VOLUME, 1, StatusCode.UNAVAILABLE, Duration.ofMillis(200)); // + retry pushback
+ *     fake.latency(Rpc.RESYNC_VOLUME, Duration.ofMillis(50));
+ *     fake.violateInfo(InfoViolation.MISSING_LAST_SYNC_TIME);
+ *
+ *     myController.reconcile(fake.address());                             // "inprocess:volrep-fake-..."
+ *
+ *     assertThat(fake.calls(Rpc.PROMOTE_VOLUME)).extracting(RecordedCall::code)
+ *             .containsExactly(StatusCode.ABORTED, StatusCode.ABORTED, StatusCode.FAILED_PRECONDITION);
+ * }
+ * }</pre>
+ * Listen on a unix socket instead with {@code .listen("unix:///tmp/x/csi-addons.sock")} to test a
+ * controller in another process. With JUnit 5, {@link FakePluginExtension} starts and stops it.
+ */
+public final class FakePlugin implements AutoCloseable {
+    private final ReferenceDriver driver;
+    private final FaultInjector faults;
+    private final ReplicationServer server;
+
+    private FakePlugin(ReferenceDriver driver, FaultInjector faults, ReplicationServer server) {
+        this.driver = driver;
+        this.faults = faults;
+        this.server = server;
+    }
+
+    /** A new builder: no fixtures yet, in-process address, no secrets. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The address to dial: {@code inprocess:NAME}, {@code unix:///path} or {@code host:port}. */
+    public String address() {
+        return server.address();
+    }
+
+    /** The reference driver behind the fake, to read or reset source state. */
+    public ReferenceDriver driver() {
+        return driver;
+    }
+
+    /** The fault injector, to share it or script it directly. */
+    public FaultInjector faults() {
+        return faults;
+    }
+
+    /** The next {@code n} calls of {@code rpc} fail with {@code code}; the driver never sees them. */
+    public FakePlugin failNext(Rpc rpc, int n, StatusCode code) {
+        faults.failNext(rpc, n, code);
+        return this;
+    }
+
+    /** As {@link #failNext(Rpc, int, StatusCode)}, with a {@code grpc-retry-pushback-ms} trailer of {@code pushback}. */
+    public FakePlugin failNext(Rpc rpc, int n, StatusCode code, Duration pushback) {
+        faults.failNext(rpc, n, code, pushback);
+        return this;
+    }
+
+    /** Every call of {@code rpc} is answered {@code delay} late (zero removes it). */
+    public FakePlugin latency(Rpc rpc, Duration delay) {
+        faults.latency(rpc, delay);
+        return this;
+    }
+
+    /** Every info answer from now on breaks the protocol this way ({@link InfoViolation#NONE} to stop). */
+    public FakePlugin violateInfo(InfoViolation violation) {
+        faults.violateInfo(violation);
+        return this;
+    }
+
+    /** Every answered call, in answer order. */
+    public List<RecordedCall> calls() {
+        return faults.calls();
+    }
+
+    /** The answered calls of {@code rpc}. */
+    public List<RecordedCall> calls(Rpc rpc) {
+        return faults.calls(rpc);
+    }
+
+    /** Forgets recorded calls. */
+    public FakePlugin clearCalls() {
+        faults.clearCalls();
+        return this;
+    }
+
+    /** Back to the start: every source disabled and primary, no scripted faults, no recorded calls. */
+    public FakePlugin reset() {
+        driver.reset();
+        faults.clearFaults();
+        faults.clearCalls();
+        return this;
+    }
+
+    /** Stops the server at once (no grace period) and the injector. */
+    @Override
+    public void close() {
+        try {
+            server.close();
+        } finally {
+            faults.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "FakePlugin[" + address() + "]";
+    }
+
+    /** Builds a {@link FakePlugin}. */
+    public static final class Builder {
+        private final ReferenceDriver.Builder driver = ReferenceDriver.builder();
+        private ReferenceDriver prebuilt;
+        private String listen;
+
+        private Builder() {
+        }
+
+        /** Volumes {@code vol-0} .. {@code vol-(n-1)}. */
+        public Builder volumes(int n) {
+            driver.volumes(n);
+            return this;
+        }
+
+        /** A volume with this id. */
+        public Builder volume(String id) {
+            driver.volume(id);
+            return this;
+        }
+
+        /** Volume groups {@code grp-0} .. {@code grp-(n-1)}. */
+        public Builder groups(int n) {
+            driver.groups(n);
+            return this;
+        }
+
+        /** A volume group with this id. */
+        public Builder group(String id) {
+            driver.group(id);
+            return this;
+        }
+
+        /** Every call must carry this secret (else 16 UNAUTHENTICATED). */
+        public Builder requiredSecret(String key, String value) {
+            driver.requiredSecret(key, value);
+            return this;
+        }
+
+        /** Which resync call reports ready (default 2). */
+        public Builder resyncCallsUntilReady(int calls) {
+            driver.resyncCallsUntilReady(calls);
+            return this;
+        }
+
+        /** Use this driver instead of building one from the fixture settings above. */
+        public Builder driver(ReferenceDriver driver) {
+            this.prebuilt = Objects.requireNonNull(driver, "driver");
+            return this;
+        }
+
+        /** Where to listen (default a fresh {@code inprocess:} name): {@code unix:///path}, {@code 127.0.0.1:0}. */
+        public Builder listen(String address) {
+            this.listen = Objects.requireNonNull(address, "address");
+            return this;
+        }
+
+        /** Starts the plugin. */
+        public FakePlugin start() {
+            ReferenceDriver d = prebuilt != null ? prebuilt : driver.build();
+            FaultInjector faults = new FaultInjector();
+            String address = listen != null ? listen : "inprocess:volrep-fake-" + UUID.randomUUID();
+            ReplicationServer server = ReplicationServer.builder().driver(d).interceptor(faults).listen(address)
+                    .gracePeriod(Duration.ZERO).build().start();
+            return new FakePlugin(d, faults, server);
+        }
+    }
+}
