@@ -17,7 +17,9 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = VolrepCommand.Version.class,
         description = "Drive and test CSI-Addons volume replication plugins.",
-        subcommands = {CommandLine.HelpCommand.class})
+        subcommands = {CommandLine.HelpCommand.class, ServeReferenceCommand.class,
+                EnableCommand.class, DisableCommand.class, PromoteCommand.class, DemoteCommand.class,
+                ResyncCommand.class, InfoCommand.class})
 public final class VolrepCommand implements Runnable {
 
     @CommandLine.Spec

@@ -1,0 +1,77 @@
+package io.volrep.cli;
+
+import io.volrep.testkit.reference.ReferenceDriver;
+import io.volrep.testkit.reference.ReferencePlugin;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code volrep serve-reference}: the in-memory reference plugin, served until SIGTERM or SIGINT.
+ *
+ * <pre>
+ * volrep serve-reference --listen unix:///tmp/ref.sock --volumes 16 --groups 2 --secret user=admin
+ * </pre>
+ */
+@Command(name = "serve-reference",
+        mixinStandardHelpOptions = true,
+        description = {"Serve the in-memory reference replication plugin (spec semantics) until SIGTERM or SIGINT.",
+                "Creates volumes vol-0..vol-(N-1) and groups grp-0..grp-(N-1), all disabled and primary, and "
+                        + "prints 'listening on <address>' once ready."})
+public final class ServeReferenceCommand implements Callable<Integer> {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--listen", paramLabel = "URI", defaultValue = ReferencePlugin.DEFAULT_LISTEN,
+            description = "unix:///path, host:port (port 0 picks one) or tcp://host:port. Default: ${DEFAULT-VALUE}")
+    String listen;
+
+    @Option(names = "--volumes", paramLabel = "N", defaultValue = "16",
+            description = "Volumes vol-0..vol-(N-1). Default: ${DEFAULT-VALUE}")
+    int volumes;
+
+    @Option(names = "--groups", paramLabel = "N", defaultValue = "2",
+            description = "Volume groups grp-0..grp-(N-1). Default: ${DEFAULT-VALUE}")
+    int groups;
+
+    @Option(names = "--secret", paramLabel = "KEY=VALUE",
+            description = "A secret every call must carry (repeatable); others get UNAUTHENTICATED. Default: none")
+    Map<String, String> secrets = new LinkedHashMap<>();
+
+    @Option(names = "--latency", paramLabel = "DURATION", defaultValue = "0",
+            description = "How long every call takes, e.g. 250ms, 2s. Default: ${DEFAULT-VALUE}")
+    String latency;
+
+    @Option(names = "--resync-calls", paramLabel = "N", defaultValue = "2",
+            description = "Which ResyncVolume call reports ready (at least 1). Default: ${DEFAULT-VALUE}")
+    int resyncCalls;
+
+    @Option(names = "--grace-period", paramLabel = "DURATION", defaultValue = "10s",
+            description = "How long shutdown lets calls in flight finish. Default: ${DEFAULT-VALUE}")
+    String gracePeriod;
+
+    @Override
+    public Integer call() throws Exception {
+        if (volumes < 0 || groups < 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--volumes and --groups must not be negative");
+        }
+        Duration latencyValue;
+        Duration grace;
+        try {
+            latencyValue = ReferencePlugin.parseDuration(latency);
+            grace = ReferencePlugin.parseDuration(gracePeriod);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        ReferenceDriver driver = ReferenceDriver.builder().volumes(volumes).groups(groups).requiredSecrets(secrets)
+                .latency(latencyValue).resyncCallsUntilReady(Math.max(1, resyncCalls)).build();
+        PrintWriter out = spec.commandLine().getOut();
+        return ReferencePlugin.runUntilShutdown(driver, listen, grace, out);
+    }
+}
