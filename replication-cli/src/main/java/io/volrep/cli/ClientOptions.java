@@ -1,0 +1,71 @@
+package io.volrep.cli;
+
+import io.volrep.client.AttemptListener;
+import io.volrep.client.ReplicationClient;
+import io.volrep.client.RetryPolicy;
+import io.volrep.client.SecretsProvider;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import picocli.CommandLine.Option;
+
+/**
+ * The options every typed call shares: where the plugin is, the secrets, the retry budget and verbosity.
+ * A picocli mixin, so options such as {@code --dialect} are added in this one place.
+ */
+public final class ClientOptions {
+
+    @Option(names = "--endpoint", paramLabel = "URI", defaultValue = ReplicationClient.DEFAULT_TARGET,
+            description = "The plugin: unix:///path, dns:///host:port or host:port (default: ${DEFAULT-VALUE}).")
+    String endpoint;
+
+    @Option(names = "--secret", paramLabel = "K=V",
+            description = "A secret sent with the request; repeatable. Never printed.")
+    Map<String, String> secrets = new LinkedHashMap<>();
+
+    @Option(names = "--max-attempts", paramLabel = "N",
+            description = "Most calls for the request, the first included (default: the spec policy's 5).")
+    Integer maxAttempts;
+
+    @Option(names = "--timeout", paramLabel = "ISO-8601-DURATION", converter = DurationConverter.class,
+            description = "Budget for all attempts and back-offs of the request, e.g. PT30S (default: PT10M).")
+    Duration timeout;
+
+    @Option(names = {"-v", "--verbose"},
+            description = "Print each attempt with its code and the back-off delay chosen (secrets never shown).")
+    boolean verbose;
+
+    /** The retry policy the options ask for: the spec's, with the attempt and time budget applied. */
+    RetryPolicy retryPolicy() {
+        RetryPolicy.Builder b = RetryPolicy.spec().toBuilder();
+        if (maxAttempts != null) {
+            b.maxAttempts(maxAttempts);
+        }
+        if (timeout != null) {
+            b.totalTimeout(timeout);
+            if (timeout.compareTo(RetryPolicy.spec().perAttemptTimeout()) < 0) {
+                b.perAttemptTimeout(timeout);
+            }
+        }
+        return b.build();
+    }
+
+    /** A client for these options; with {@code -v}, each attempt is printed to {@code err}. */
+    ReplicationClient client(PrintWriter err) {
+        ReplicationClient.Builder b = ReplicationClient.builder()
+                .target(endpoint)
+                .retry(retryPolicy())
+                .secrets(SecretsProvider.of(secrets));
+        if (verbose) {
+            AttemptListener printer = event -> {
+                synchronized (err) {
+                    err.println("attempt " + event.describe());
+                    err.flush();
+                }
+            };
+            b.listener(printer);
+        }
+        return b.build();
+    }
+}

@@ -1,0 +1,27 @@
+package io.volrep.cli;
+
+import io.volrep.client.ResyncCall;
+import io.volrep.client.ResyncStatus;
+import io.volrep.client.SourceClient;
+import java.time.Duration;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code volrep resync}: ResyncVolume once, or until ready with {@code --await-ready}. */
+@Command(name = "resync", mixinStandardHelpOptions = true,
+        description = "Resync a demoted source (ResyncVolume); with --await-ready, repeat until it is ready.")
+public final class ResyncCommand extends ParameterizedCallCommand {
+    @Option(names = "--force", description = "Set the request's force flag.")
+    boolean force;
+
+    @Option(names = "--await-ready", paramLabel = "ISO-8601-DURATION", converter = DurationConverter.class,
+            description = "Poll ResyncVolume with capped back-off until ready, at most this long, e.g. PT5M.")
+    Duration awaitReady;
+
+    @Override
+    String invoke(SourceClient source) {
+        ResyncCall call = source.resync().parameters(parameters).replicationId(replicationId).force(force);
+        ResyncStatus status = awaitReady == null ? call.call() : call.awaitReadyBlocking(awaitReady);
+        return "ResyncVolume " + source.source() + ": ready=" + status.ready();
+    }
+}
