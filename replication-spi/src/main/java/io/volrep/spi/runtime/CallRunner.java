@@ -151,7 +151,7 @@ public final class CallRunner {
                 throw vmError;
             }
         }
-        respond(rpc, observer, outcome, response);
+        // Logged before answering, so that a caller that got its answer can rely on the line being written.
         long millis = (System.nanoTime() - start) / 1_000_000;
         if (outcome.code() == StatusCode.OK) {
             LOG.info("{} {} -> OK in {} ms", rpc.methodName(), subject, millis);
@@ -162,6 +162,7 @@ public final class CallRunner {
             LOG.info("{} {} -> {} in {} ms: {}", rpc.methodName(), subject, outcome.code().display(), millis,
                     outcome.message());
         }
+        respond(rpc, observer, outcome, response);
     }
 
     private static Outcome mapped(Rpc rpc, String subject, Secrets secrets, ReplicationException e) {

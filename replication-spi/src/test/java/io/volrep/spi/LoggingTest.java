@@ -1,0 +1,138 @@
+package io.volrep.spi;
+
+import static io.volrep.spi.InProcessHarness.statusOf;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.grpc.Status;
+import io.volrep.api.ReplicationSource;
+import io.volrep.api.Rpc;
+import io.volrep.api.UnauthenticatedException;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the runtime writes to the log (slf4j-simple, configured by simplelogger.properties to write to System.err
+ * with io.volrep at DEBUG), captured by swapping System.err: one INFO line per call, sanitized DEBUG lines, and
+ * never a secret value, whatever the call's outcome.
+ */
+class LoggingTest {
+    private static final String SECRET = "S3cr3t-Value-77";
+    private static final Map<String, String> SECRETS = Map.of("password", SECRET, "user", "admin-user");
+
+    private final ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    private PrintStream originalErr;
+    private ScriptedDriver driver;
+    private InProcessHarness harness;
+    private final List<String> clientMessages = new ArrayList<>();
+
+    @BeforeEach
+    void capture() {
+        originalErr = System.err;
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        driver = new ScriptedDriver();
+        harness = new InProcessHarness(driver);
+    }
+
+    @AfterEach
+    void restore() {
+        harness.close();
+        System.setErr(originalErr);
+        originalErr.print(log());
+    }
+
+    private String log() {
+        return captured.toString(StandardCharsets.UTF_8);
+    }
+
+    private Status send(Rpc rpc, WireCalls.Fields fields) {
+        Status status = statusOf(() -> WireCalls.call(harness.stub, rpc, fields));
+        if (status.getDescription() != null) {
+            clientMessages.add(status.getDescription());
+        }
+        return status;
+    }
+
+    @Test
+    void oneInfoLinePerCallAndSanitizedDebug() {
+        assertThat(send(Rpc.ENABLE_VOLUME_REPLICATION, WireCalls.Fields.volume("vol-1").withSecrets(SECRETS)
+                .withParameters(Map.of("mode", "snapshot"))).getCode()).isEqualTo(Status.Code.OK);
+        assertThat(send(Rpc.PROMOTE_VOLUME, WireCalls.Fields.volume("")).getCode())
+                .isEqualTo(Status.Code.INVALID_ARGUMENT);
+        String log = log();
+        assertThat(log).containsPattern("INFO io\\.volrep\\.spi\\.runtime\\.CallRunner - EnableVolumeReplication "
+                + "volume vol-1 -> OK in \\d+ ms");
+        assertThat(log).containsPattern("INFO .* - PromoteVolume \\(invalid request\\) -> 3 INVALID_ARGUMENT in \\d+ ms: "
+                + "replication_source\\.volume\\.volume_id");
+        assertThat(log).contains("DEBUG io.volrep.spi.runtime.CallRunner - EnableVolumeReplication request "
+                + "EnableVolumeReplicationRequest{")
+                .contains("key: \"password\" value: \"***\"")
+                .contains("key: \"mode\" value: \"snapshot\"")
+                .contains("EnableVolumeReplication response EnableVolumeReplicationResponse{}");
+        assertThat(log.lines().filter(l -> l.contains("INFO") && l.contains("CallRunner")).count()).isEqualTo(2);
+        assertThat(log).doesNotContain(SECRET).doesNotContain("admin-user");
+    }
+
+    @Test
+    void noSecretValueAnywhereWhateverTheOutcome() {
+        // Every RPC, successful.
+        for (Rpc rpc : Rpc.values()) {
+            if (rpc.isReplication()) {
+                send(rpc, WireCalls.Fields.volume("vol-1").withSecrets(SECRETS));
+            }
+        }
+        // Invalid requests carrying secrets.
+        send(Rpc.ENABLE_VOLUME_REPLICATION, new WireCalls.Fields(null, null, null, SECRETS, null));
+        send(Rpc.ENABLE_VOLUME_REPLICATION, WireCalls.Fields.volume("vol-1")
+                .withSecrets(Map.of("password", SECRET, "padding", "x".repeat(5000))));
+        send(Rpc.DEMOTE_VOLUME, WireCalls.Fields.volume("vol-1").withVolumeId("vol-2").withSecrets(SECRETS));
+        // A driver that puts the secret into a typed exception's message...
+        driver.onCall = () -> {
+            throw new UnauthenticatedException("password " + SECRET + " rejected");
+        };
+        assertThat(send(Rpc.PROMOTE_VOLUME, WireCalls.Fields.volume("vol-1").withSecrets(SECRETS)).getCode())
+                .isEqualTo(Status.Code.UNAUTHENTICATED);
+        // ... and into an unexpected exception and its cause.
+        driver.onCall = () -> {
+            throw new IllegalStateException("login as admin-user failed",
+                    new RuntimeException("wrong password " + SECRET));
+        };
+        assertThat(send(Rpc.DISABLE_VOLUME_REPLICATION, WireCalls.Fields.volume("vol-1").withSecrets(SECRETS))
+                .getCode()).isEqualTo(Status.Code.UNKNOWN);
+        // An invalid response.
+        driver.onCall = () -> { };
+        driver.info = r -> null;
+        send(Rpc.GET_VOLUME_REPLICATION_INFO, WireCalls.Fields.volume("vol-1").withSecrets(SECRETS));
+
+        String log = log();
+        assertThat(log).contains("-> 16 UNAUTHENTICATED").contains("-> 2 UNKNOWN")
+                .contains("unexpected java.lang.IllegalStateException from the driver")
+                .contains("Caused by: java.lang.RuntimeException: wrong password ***")
+                .contains("driver returned an invalid response");
+        assertThat(log).doesNotContain(SECRET).doesNotContain("admin-user");
+        assertThat(clientMessages).isNotEmpty().noneMatch(m -> m.contains(SECRET) || m.contains("admin-user"));
+        assertThat(clientMessages).contains("password *** rejected");
+    }
+
+    @Test
+    void typedRequestsPrintWithoutSecretValues() {
+        ReplicationSource source = ReplicationSource.volume("vol-1");
+        io.volrep.api.Secrets secrets = io.volrep.api.Secrets.of(SECRETS);
+        List<Object> requests = List.of(
+                new EnableRequest(source, Map.of(), secrets, java.util.Optional.empty()),
+                new DisableRequest(source, Map.of(), secrets, java.util.Optional.empty()),
+                new PromoteRequest(source, Map.of(), secrets, java.util.Optional.empty(), true),
+                new DemoteRequest(source, Map.of(), secrets, java.util.Optional.empty(), false),
+                new ResyncRequest(source, Map.of(), secrets, java.util.Optional.empty(), false),
+                new InfoRequest(source, secrets, java.util.Optional.of("rep-1")));
+        for (Object request : requests) {
+            assertThat(request.toString()).contains("password=***").doesNotContain(SECRET);
+        }
+    }
+}
