@@ -1,0 +1,117 @@
+package io.volrep.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.volrep.api.ReplicationSource;
+import io.volrep.testkit.reference.ReferenceDriver;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** The suite against plugins with one defect each, and against correct ones. */
+class ConformanceSelfTest {
+
+    @ParameterizedTest
+    @EnumSource(Defect.class)
+    void eachDefectIsFailedByItsNamedCheck(Defect defect) {
+        ComplianceReport report = ConformanceRunner.builder(defect.target().build()).run();
+
+        assertThat(report.result(defect.caughtBy()))
+                .as("check %s for defect %s; failed: %s", defect.caughtBy(), defect,
+                        report.failed().stream().map(CheckResult::name).toList())
+                .hasValueSatisfying(r -> assertThat(r.outcome()).isEqualTo(CheckOutcome.FAILED));
+        assertThat(report.compliant()).isEqualTo(!defect.breaksCompliance());
+        assertThat(report.statement()).startsWith(defect.breaksCompliance() ? "NOT COMPLIANT" : "COMPLIANT");
+    }
+
+    @Test
+    void enableUnimplementedIsAFailureNotANotImplemented() {
+        ComplianceReport report = ConformanceRunner.builder(Defect.ENABLE_UNIMPLEMENTED.target().build()).run();
+        assertThat(report.result(Defect.ENABLE_UNIMPLEMENTED.caughtBy()).orElseThrow().reason())
+                .contains("expected 0 OK, got 12 UNIMPLEMENTED")
+                .contains("does not allow EnableVolumeReplication to be unimplemented");
+    }
+
+    @Test
+    void referencePassesEveryCheckAndEndsWhereItStarted() {
+        ReferenceDriver reference = ReferenceDriver.builder().volumes(2).groups(1).requiredSecret("user", "admin")
+                .build();
+        ComplianceReport report = ConformanceRunner.builder(ConformanceConfig.builder().driver(reference)
+                .volumes("vol-0", "vol-1").volumeGroups("grp-0").secrets(Map.of("user", "admin")).build()).run();
+
+        assertThat(report.failed()).isEmpty();
+        assertThat(report.compliant()).isTrue();
+        assertThat(report.results()).allSatisfy(r -> assertThat(r.outcome()).isEqualTo(CheckOutcome.PASSED));
+        assertThat(report.count(Requirement.REQUIRED, CheckOutcome.PASSED)).isGreaterThanOrEqualTo(70);
+        assertThat(report.count(Requirement.OPTIONAL, CheckOutcome.PASSED)).isGreaterThanOrEqualTo(8);
+        for (ReplicationSource source : reference.sources()) {
+            assertThat(reference.state(source).enabled()).as("%s left enabled", source).isFalse();
+            assertThat(reference.state(source).role()).isEqualTo(ReferenceDriver.Role.PRIMARY);
+        }
+    }
+
+    @Test
+    void unimplementedOptionalRpcsAreReportedAsNotImplementedNeverPassed() {
+        // Only enable and disable: promote, demote, resync and info answer 12 UNIMPLEMENTED (the SPI default).
+        SpecDriver minimal = SpecDriver.standard();
+        io.volrep.spi.ReplicationDriver onlyEnableDisable = new io.volrep.spi.ReplicationDriver() {
+            @Override
+            public void enable(io.volrep.spi.EnableRequest r) {
+                minimal.enable(r);
+            }
+
+            @Override
+            public void disable(io.volrep.spi.DisableRequest r) {
+                minimal.disable(r);
+            }
+        };
+        ComplianceReport report = ConformanceRunner.builder(ConformanceConfig.builder().driver(onlyEnableDisable)
+                .volumes("vol-0").secrets(Defect.SECRETS).build()).run();
+
+        assertThat(report.failed()).isEmpty();
+        assertThat(report.compliant()).isTrue();
+        assertThat(report.notImplementedRpcs()).containsExactlyInAnyOrder("PromoteVolume", "DemoteVolume",
+                "ResyncVolume", "GetVolumeReplicationInfo");
+        assertThat(report.result(ControllerChecks.LIFECYCLE + " [volume vol-0]").orElseThrow().outcome())
+                .isEqualTo(CheckOutcome.NOT_IMPLEMENTED);
+        assertThat(report.result(ControllerChecks.idempotent(io.volrep.api.Rpc.ENABLE_VOLUME_REPLICATION))
+                .orElseThrow().outcome()).isEqualTo(CheckOutcome.PASSED);
+        assertThat(report.statement()).contains("not implemented (allowed by the spec)")
+                .contains("GetVolumeReplicationInfo, PromoteVolume, ResyncVolume");
+    }
+
+    @Test
+    void unreachableTargetIsNotCompliant() {
+        ComplianceReport report = ConformanceRunner.builder(ConformanceConfig.builder()
+                .endpoint("unix:///nonexistent/volrep.sock").volumes("vol-0")
+                .callTimeout(java.time.Duration.ofMillis(500)).build()).run();
+        assertThat(report.compliant()).isFalse();
+        assertThat(report.failed()).isNotEmpty();
+    }
+
+    @Test
+    void missingFixturesSkipWithAReason() {
+        ComplianceReport report = ConformanceRunner.builder(ConformanceConfig.builder()
+                .driver(new SpecDriver(Map.of(), "vol-0")).volumes("vol-0").build()).run();
+        assertThat(report.compliant()).isTrue();
+        CheckResult secrets = report.result(ControllerChecks.rowCase(io.volrep.api.Rpc.PROMOTE_VOLUME,
+                io.volrep.api.StatusCode.UNAUTHENTICATED, "wrong secrets")).orElseThrow();
+        assertThat(secrets.outcome()).isEqualTo(CheckOutcome.SKIPPED);
+        assertThat(secrets.reason()).contains("no secrets configured");
+        assertThat(report.result(ControllerChecks.LIFECYCLE + " [volume group]").orElseThrow().reason())
+                .contains("no volume groups configured");
+    }
+
+    @Test
+    void suiteBodyTakesUnderTwoSecondsAgainstTheInProcessReference() {
+        ConformanceConfig config = ConformanceConfig.builder()
+                .driver(ReferenceDriver.builder().volumes(4).groups(1).requiredSecret("user", "admin").build())
+                .volumes("vol-0", "vol-1", "vol-2", "vol-3").volumeGroups("grp-0").secrets(Map.of("user", "admin"))
+                .build();
+        ConformanceRunner.builder(config).run();                       // warm-up: class loading, JIT
+        ComplianceReport report = ConformanceRunner.builder(config).run();
+        assertThat(report.compliant()).isTrue();
+        assertThat(report.duration()).isLessThan(java.time.Duration.ofSeconds(2));
+    }
+}

@@ -1,0 +1,301 @@
+package io.volrep.testkit;
+
+import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.google.protobuf.Message;
+import io.grpc.ForwardingServerCall;
+import io.grpc.Metadata;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.Status;
+import io.volrep.api.PreconditionFailedException;
+import io.volrep.api.ReplicationInfo;
+import io.volrep.api.Rpc;
+import io.volrep.api.StatusCode;
+import io.volrep.api.UnimplementedException;
+import io.volrep.spi.DemoteRequest;
+import io.volrep.spi.DisableRequest;
+import io.volrep.spi.EnableRequest;
+import io.volrep.spi.InfoRequest;
+import io.volrep.spi.PromoteRequest;
+import io.volrep.spi.ResyncRequest;
+import io.volrep.spi.ResyncResult;
+import io.volrep.testkit.fake.FaultInjector;
+import io.volrep.testkit.fake.InfoViolation;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Plugins with exactly one spec defect each, and the check that must catch it. Driver defects go through
+ * the real SPI runtime; defects the runtime would prevent (it validates requests and responses) are
+ * injected below it with an interceptor.
+ */
+enum Defect {
+    PROMOTE_WITHOUT_REPLICATION(ControllerChecks.rowCase(Rpc.PROMOTE_VOLUME, StatusCode.FAILED_PRECONDITION,
+            "replication disabled")) {
+        @Override
+        ConformanceConfig.Builder target() {
+            return driver(new SpecDriver(SECRETS, IDS) {
+                @Override
+                public void promote(PromoteRequest r) {
+                    find(r.source(), r.secrets()).primary = true;          // defect: no "enabled" check
+                }
+            });
+        }
+    },
+    DEMOTE_UNKNOWN_SOURCE_ANSWERS_UNKNOWN(ControllerChecks.rowCase(Rpc.DEMOTE_VOLUME, StatusCode.NOT_FOUND,
+            "volume " + ControllerChecks.MISSING_VOLUME)) {
+        @Override
+        ConformanceConfig.Builder target() {
+            return driver(new SpecDriver(SECRETS, IDS) {
+                @Override
+                public void demote(DemoteRequest r) {
+                    if (!sources.containsKey(r.source().id())) {
+                        throw new IllegalStateException("no such image");   // defect: runtime maps it to 2 UNKNOWN
+                    }
+                    super.demote(r);
+                }
+            });
+        }
+    },
+    RESYNC_OF_PRIMARY_ACCEPTED(ControllerChecks.rowCase(Rpc.RESYNC_VOLUME, StatusCode.FAILED_PRECONDITION,
+            "replication enabled, primary: not demoted")) {
+        @Override
+        ConformanceConfig.Builder target() {
+            return driver(new SpecDriver(SECRETS, IDS) {
+                @Override
+                public ResyncResult resync(ResyncRequest r) {
+                    enabled(r.source(), r.secrets());                      // defect: no "demoted" check
+                    return ResyncResult.READY;
+                }
+            });
+        }
+    },
+    INFO_OF_DEMOTED_ANSWERED(ControllerChecks.rowCase(Rpc.GET_VOLUME_REPLICATION_INFO, StatusCode.FAILED_PRECONDITION,
+            "replication enabled, demoted: not promoted")) {
+        @Override
+        ConformanceConfig.Builder target() {
+            return driver(new SpecDriver(SECRETS, IDS) {
+                @Override
+                public ReplicationInfo info(InfoRequest r) {
+                    enabled(r.source(), r.secrets());                      // defect: no "promoted" check
+                    return ReplicationInfo.of(java.time.Instant.now());
+                }
+            });
+        }
+    },
+    ENABLE_NOT_IDEMPOTENT(ControllerChecks.idempotent(Rpc.ENABLE_VOLUME_REPLICATION)) {
+        @Override
+        ConformanceConfig.Builder target() {
+            return driver(new SpecDriver(SECRETS, IDS) {
+                @Override
+                public void enable(EnableRequest r) {
+                    State s = find(r.source(), r.secrets());
+                    if (s.enabled) {
+                        throw new PreconditionFailedException("already enabled");   // defect
+                    }
+                    super.enable(r);
+                }
+            });
+        }
+    },
+    DEMOTE_NOT_IDEMPOTENT(ControllerChecks.idempotent(Rpc.DEMOTE_VOLUME)) {
+        @Override
+        ConformanceConfig.Builder target() {
+            return driver(new SpecDriver(SECRETS, IDS) {
+                @Override
+                public void demote(DemoteRequest r) {
+                    if (!enabled(r.source(), r.secrets()).primary) {
+                        throw new PreconditionFailedException("already secondary");   // defect
+                    }
+                    super.demote(r);
+                }
+            });
+        }
+    },
+    DISABLE_NOT_IDEMPOTENT(ControllerChecks.idempotent(Rpc.DISABLE_VOLUME_REPLICATION)) {
+        @Override
+        ConformanceConfig.Builder target() {
+            return driver(new SpecDriver(SECRETS, IDS) {
+                @Override
+                public void disable(DisableRequest r) {
+                    enabled(r.source(), r.secrets());                      // defect: disabled twice -> 9
+                    super.disable(r);
+                }
+            });
+        }
+    },
+    SECRETS_IGNORED(ControllerChecks.rowCase(Rpc.PROMOTE_VOLUME, StatusCode.UNAUTHENTICATED, "wrong secrets")) {
+        @Override
+        ConformanceConfig.Builder target() {
+            return driver(new SpecDriver(Map.of(), IDS));               // defect: requires nothing
+        }
+    },
+    MISSING_SECRETS_ACCEPTED(ControllerChecks.rowCase(Rpc.DEMOTE_VOLUME, StatusCode.UNAUTHENTICATED,
+            "missing secrets")) {
+        @Override
+        ConformanceConfig.Builder target() {
+            // Defect: a request without secrets is served as if it carried the right ones.
+            return driver(SpecDriver.standard()).interceptor(new RequestDefect() {
+                @Override
+                Decision decide(Rpc rpc, Message request) {
+                    FieldDescriptor secrets = request.getDescriptorForType().findFieldByName("secrets");
+                    if (request.getRepeatedFieldCount(secrets) > 0) {
+                        return Decision.pass(request);
+                    }
+                    Message.Builder b = request.toBuilder();
+                    Message.Builder entry = b.newBuilderForField(secrets);
+                    entry.setField(entry.getDescriptorForType().findFieldByName("key"), "user");
+                    entry.setField(entry.getDescriptorForType().findFieldByName("value"), "admin");
+                    b.addRepeatedField(secrets, entry.build());
+                    return Decision.pass(b.build());
+                }
+            });
+        }
+    },
+    RESYNC_NEVER_READY(ControllerChecks.RESYNC_READY) {
+        @Override
+        ConformanceConfig.Builder target() {
+            return driver(new SpecDriver(SECRETS, IDS) {
+                @Override
+                public ResyncResult resync(ResyncRequest r) {
+                    super.resync(r);
+                    return ResyncResult.IN_PROGRESS;                       // defect
+                }
+            }).resyncTimeout(Duration.ofMillis(150));
+        }
+    },
+    INFO_WITHOUT_LAST_SYNC_TIME(ControllerChecks.LAST_SYNC_TIME) {
+        @Override
+        ConformanceConfig.Builder target() {
+            // Below the runtime, which would reject a driver's info without last_sync_time.
+            return driver(SpecDriver.standard())
+                    .interceptor(new FaultInjector().violateInfo(InfoViolation.MISSING_LAST_SYNC_TIME));
+        }
+    },
+    INFO_NEGATIVE_BYTES(ControllerChecks.LAST_SYNC_BYTES) {
+        @Override
+        ConformanceConfig.Builder target() {
+            return driver(SpecDriver.standard())
+                    .interceptor(new FaultInjector().violateInfo(InfoViolation.NEGATIVE_LAST_SYNC_BYTES));
+        }
+    },
+    MISSING_SOURCE_ACCEPTED(ControllerChecks.rowCase(Rpc.ENABLE_VOLUME_REPLICATION, StatusCode.INVALID_ARGUMENT,
+            Addressing.none().label())) {
+        @Override
+        ConformanceConfig.Builder target() {
+            // Defect below the runtime (which validates): a request naming no source is answered OK.
+            return driver(SpecDriver.standard()).interceptor(new RequestDefect() {
+                @Override
+                Decision decide(Rpc rpc, Message request) {
+                    var type = request.getDescriptorForType();
+                    boolean named = request.hasField(type.findFieldByName("replication_source"))
+                            || !request.getField(type.findFieldByName("volume_id")).toString().isEmpty();
+                    return named ? Decision.pass(request) : Decision.ok();
+                }
+            });
+        }
+    },
+    ENABLE_UNIMPLEMENTED(ControllerChecks.LIFECYCLE + " [volume vol-0]") {
+        @Override
+        ConformanceConfig.Builder target() {
+            return driver(new SpecDriver(SECRETS, IDS) {
+                @Override
+                public void enable(EnableRequest r) {
+                    throw new UnimplementedException("no replication here");   // defect: enable is a MUST
+                }
+            });
+        }
+    },
+    DEPRECATED_VOLUME_ID_REJECTED(ControllerChecks.FORM_DEPRECATED) {
+        @Override
+        ConformanceConfig.Builder target() {
+            return driver(SpecDriver.standard()).interceptor(new RequestDefect() {
+                @Override
+                Decision decide(Rpc rpc, Message request) {
+                    var type = request.getDescriptorForType();
+                    return request.hasField(type.findFieldByName("replication_source")) ? Decision.pass(request)
+                            : Decision.answer(Status.INVALID_ARGUMENT.withDescription("replication_source is required"));
+                }
+            });
+        }
+
+        @Override
+        boolean breaksCompliance() {
+            return false;          // the deprecated form is OPTIONAL: an optional check
+        }
+    },
+    SIMULTANEOUS_CALLS_ANSWER_UNKNOWN(ControllerChecks.rowCase(Rpc.PROMOTE_VOLUME, StatusCode.ABORTED,
+            ControllerChecks.SIMULTANEOUS_CALLS + " simultaneous calls answer only 0 OK or 10 ABORTED")) {
+        @Override
+        ConformanceConfig.Builder target() {
+            AtomicInteger inFlight = new AtomicInteger();
+            // Defect below the runtime's per-source guard: a busy plugin answers 2 UNKNOWN instead of 10 ABORTED.
+            ServerInterceptor busy = new ServerInterceptor() {
+                @Override
+                public <Q, A> ServerCall.Listener<Q> interceptCall(ServerCall<Q, A> call, Metadata headers,
+                                                                   ServerCallHandler<Q, A> next) {
+                    if (!call.getMethodDescriptor().getBareMethodName().equals("PromoteVolume")) {
+                        return next.startCall(call, headers);
+                    }
+                    if (inFlight.incrementAndGet() > 1) {
+                        inFlight.decrementAndGet();
+                        call.close(Status.UNKNOWN.withDescription("busy"), new Metadata());
+                        return new ServerCall.Listener<>() { };
+                    }
+                    return next.startCall(new ForwardingServerCall.SimpleForwardingServerCall<>(call) {
+                        @Override
+                        public void close(Status status, Metadata trailers) {
+                            inFlight.decrementAndGet();
+                            super.close(status, trailers);
+                        }
+                    }, headers);
+                }
+            };
+            return driver(new SpecDriver(SECRETS, IDS) {
+                @Override
+                public void promote(PromoteRequest r) {
+                    try {
+                        Thread.sleep(20);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    super.promote(r);
+                }
+            }).interceptor(busy);
+        }
+
+        @Override
+        boolean breaksCompliance() {
+            return false;          // SHOULD: an optional check
+        }
+    };
+
+    static final Map<String, String> SECRETS = Map.of("user", "admin");
+    static final String[] IDS = {"vol-0", "vol-1", "grp-0"};
+
+    private final String caughtBy;
+
+    Defect(String caughtBy) {
+        this.caughtBy = caughtBy;
+    }
+
+    /** The name of the check that must fail. */
+    String caughtBy() {
+        return caughtBy;
+    }
+
+    /** True when the defect violates a MUST: the report must say "not compliant". */
+    boolean breaksCompliance() {
+        return true;
+    }
+
+    /** The defective target with the standard fixtures. */
+    abstract ConformanceConfig.Builder target();
+
+    static ConformanceConfig.Builder driver(SpecDriver driver) {
+        return ConformanceConfig.builder().driver(driver).volumes("vol-0", "vol-1").volumeGroups("grp-0")
+                .secrets(SECRETS);
+    }
+}
