@@ -60,7 +60,7 @@ public final class ClientOptions {
         if (verbose) {
             AttemptListener printer = event -> {
                 synchronized (err) {
-                    err.println("attempt " + event.describe());
+                    err.println(event.describe());
                     err.flush();
                 }
             };

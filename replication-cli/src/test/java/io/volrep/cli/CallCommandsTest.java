@@ -83,7 +83,7 @@ class CallCommandsTest {
             Run aborted = volrep(args(endpoint, "promote", "--volume", "vol-0", "--max-attempts", "5"));
             assertThat(aborted.exit()).as(aborted.all()).isZero();
             assertThat(fake.calls(Rpc.PROMOTE_VOLUME)).hasSize(4);
-            assertThat(aborted.err()).contains("attempt PromoteVolume volume vol-0 attempt 1: 10 ABORTED -> retry in ")
+            assertThat(aborted.err()).contains("PromoteVolume volume vol-0 attempt 1: 10 ABORTED -> retry in ")
                     .contains("attempt 4: 0 OK").doesNotContain(SECRET);
 
             fake.failNext(Rpc.DEMOTE_VOLUME, 2, StatusCode.UNAVAILABLE);

@@ -17,7 +17,7 @@ import java.util.Optional;
  * @param code the attempt's outcome ({@link StatusCode#OK} on success)
  * @param recovery the spec's recovery class for the code; empty on success
  * @param retryDelay the delay chosen before the next attempt; empty when no retry follows
- * @param decision a short human-readable reason, e.g. {@code "retry (BACKOFF)"} or {@code "surfaced: not retried (ENSURE_PRECONDITION)"}
+ * @param decision a short human-readable reason, e.g. {@code "BACKOFF"} for a retry or {@code "not retried (ENSURE_PRECONDITION)"}
  */
 public record AttemptEvent(Rpc rpc, ReplicationSource source, int attempt, StatusCode code,
                            Optional<Recovery> recovery, Optional<Duration> retryDelay, String decision) {
@@ -35,10 +35,15 @@ public record AttemptEvent(Rpc rpc, ReplicationSource source, int attempt, Statu
         return retryDelay.isPresent();
     }
 
-    /** One line for logs: {@code "PromoteVolume volume pvc-1 attempt 2: 10 ABORTED -> retry in 412 ms (BACKOFF)"}. */
+    /**
+     * One line for logs, e.g. {@code "PromoteVolume volume pvc-1 attempt 2: 10 ABORTED -> retry in 412 ms (BACKOFF)"}
+     * or {@code "PromoteVolume volume pvc-1 attempt 1: 9 FAILED_PRECONDITION -> not retried (ENSURE_PRECONDITION)"}.
+     */
     public String describe() {
-        String next = retryDelay.map(d -> "retry in " + d.toMillis() + " ms").orElse("no retry");
-        return rpc.methodName() + " " + source + " attempt " + attempt + ": " + code.display()
-                + (code == StatusCode.OK ? "" : " -> " + next + " (" + decision + ")");
+        String head = rpc.methodName() + " " + source + " attempt " + attempt + ": " + code.display();
+        if (code == StatusCode.OK) {
+            return head;
+        }
+        return head + " -> " + retryDelay.map(d -> "retry in " + d.toMillis() + " ms (" + decision + ")").orElse(decision);
     }
 }

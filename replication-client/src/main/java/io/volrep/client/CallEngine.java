@@ -301,7 +301,7 @@ final class CallEngine {
                             + state.policy.totalTimeout());
         }
         notify(new AttemptEvent(state.spec.rpc(), state.spec.source(), attempt, exception.code(),
-                Optional.of(exception.recovery()), Optional.of(delay), "retry (" + reason + ")"));
+                Optional.of(exception.recovery()), Optional.of(delay), reason));
         return CompletableFuture.failedFuture(new AttemptFailure(exception, true, delay.toMillis()));
     }
 
