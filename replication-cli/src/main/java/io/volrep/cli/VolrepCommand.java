@@ -19,7 +19,7 @@ import picocli.CommandLine.Command;
         description = "Drive and test CSI-Addons volume replication plugins.",
         subcommands = {CommandLine.HelpCommand.class, ServeReferenceCommand.class,
                 EnableCommand.class, DisableCommand.class, PromoteCommand.class, DemoteCommand.class,
-                ResyncCommand.class, InfoCommand.class})
+                ResyncCommand.class, InfoCommand.class, ConformanceCommand.class})
 public final class VolrepCommand implements Runnable {
 
     @CommandLine.Spec

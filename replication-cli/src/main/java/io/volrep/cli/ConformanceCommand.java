@@ -1,0 +1,161 @@
+package io.volrep.cli;
+
+import io.volrep.testkit.ComplianceReport;
+import io.volrep.testkit.ConformanceConfig;
+import io.volrep.testkit.ConformanceRunner;
+import io.volrep.testkit.reference.ReferenceDriver;
+import io.volrep.testkit.reference.ReferencePlugin;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code volrep conformance}: runs the conformance suite against a plugin (or the embedded reference) and
+ * exits 0 exactly when every required check passed.
+ *
+ * <pre>
+ * volrep conformance --endpoint unix:///csi/csi-addons.sock --volume pvc-1 --secret user=admin --reports-dir out
+ * volrep conformance                    # the embedded reference plugin: vol-0..vol-3, grp-0, user=admin
+ * </pre>
+ */
+@Command(name = "conformance",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {"Run the CSI-Addons replication conformance suite against a plugin.",
+                "Without --endpoint it tests the embedded reference plugin (in-process) with fixtures "
+                        + "vol-0..vol-3, grp-0 and secret user=admin.",
+                "Fixture volumes and groups must exist and have replication disabled; every check returns them "
+                        + "to that state.",
+                "Exit status: 0 when every required check passed, 1 when one failed, 2 on a usage error."})
+public final class ConformanceCommand implements Callable<Integer> {
+    static final List<String> EMBEDDED_VOLUMES = List.of("vol-0", "vol-1", "vol-2", "vol-3");
+    static final List<String> EMBEDDED_GROUPS = List.of("grp-0");
+    static final Map<String, String> EMBEDDED_SECRETS = Map.of("user", "admin");
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--endpoint", paramLabel = "URI",
+            description = "The plugin: unix:///path, host:port, dns:///host:port or inprocess:NAME.")
+    String endpoint;
+
+    @Option(names = "--volume", paramLabel = "ID",
+            description = "A fixture volume (existing, replication disabled). Repeatable; at least one with --endpoint.")
+    List<String> volumes = new ArrayList<>();
+
+    @Option(names = "--volume-group", paramLabel = "ID",
+            description = "A fixture volume group (existing, replication disabled). Repeatable; group checks are "
+                    + "skipped without one.")
+    List<String> volumeGroups = new ArrayList<>();
+
+    @Option(names = "--secret", paramLabel = "K=V",
+            description = "A valid secret sent with every call. Repeatable; secret checks are skipped without one.")
+    Map<String, String> secrets = new LinkedHashMap<>();
+
+    @Option(names = "--parameter", paramLabel = "K=V",
+            description = "A plugin-specific parameter sent with every call that has parameters (e.g. "
+                    + "mirroringMode=snapshot). Repeatable.")
+    Map<String, String> parameters = new LinkedHashMap<>();
+
+    @Option(names = "--healer-endpoint", paramLabel = "URI", description = "The node plugin, for NodeHealer checks.")
+    String healerEndpoint;
+
+    @Option(names = "--healer-volume", paramLabel = "ID=PATH",
+            description = "A node volume and its path, for NodeHealer checks. Repeatable.")
+    Map<String, String> healerVolumes = new LinkedHashMap<>();
+
+    @Option(names = "--resync-timeout", paramLabel = "DURATION", converter = Durations.class,
+            description = "How long a resync may take to report ready (250ms, 30s, 2m, PT30S; default ${DEFAULT-VALUE}).")
+    Duration resyncTimeout = ConformanceConfig.DEFAULT_RESYNC_TIMEOUT;
+
+    @Option(names = "--call-timeout", paramLabel = "DURATION", converter = Durations.class,
+            description = "The deadline of each call (default ${DEFAULT-VALUE}).")
+    Duration callTimeout = ConformanceConfig.DEFAULT_CALL_TIMEOUT;
+
+    @Option(names = "--reports-dir", paramLabel = "DIR", description = "Write JUnit XML reports into DIR.")
+    Path reportsDir;
+
+    @Option(names = "--include-tag", paramLabel = "TAG",
+            description = "Run only checks with this tag: required or optional. Repeatable.")
+    List<String> includeTags = new ArrayList<>();
+
+    /** Parses 250ms, 2s, 1m or ISO-8601 durations; positive only. */
+    static final class Durations implements CommandLine.ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            Duration d;
+            try {
+                d = ReferencePlugin.parseDuration(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+            if (d.isZero() || d.isNegative()) {
+                throw new CommandLine.TypeConversionException("'" + value + "' must be a positive duration");
+            }
+            return d;
+        }
+    }
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        ConformanceConfig config;
+        try {
+            config = config();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        out.println("volrep conformance: " + (endpoint == null ? "embedded reference plugin (in-process)" : endpoint));
+        out.println("  volumes " + config.volumes() + ", volume groups " + config.volumeGroups() + ", "
+                + config.secrets() + ", resync timeout " + config.resyncTimeout() + ", call timeout "
+                + config.callTimeout());
+        out.println();
+        out.flush();
+        ConformanceRunner runner = ConformanceRunner.builder(config).progress(out).includeTags(includeTags);
+        if (reportsDir != null) {
+            runner.reportsDir(reportsDir);
+        }
+        ComplianceReport report = runner.run();
+        out.println();
+        out.println(report.statement());
+        if (reportsDir != null) {
+            out.println("  JUnit XML: " + reportsDir.toAbsolutePath());
+        }
+        out.flush();
+        return report.compliant() ? 0 : 1;
+    }
+
+    ConformanceConfig config() {
+        ConformanceConfig.Builder b = ConformanceConfig.builder();
+        if (endpoint != null) {
+            if (volumes.isEmpty()) {
+                throw new IllegalArgumentException("--endpoint needs at least one --volume (an existing volume with "
+                        + "replication disabled)");
+            }
+            b.endpoint(endpoint).volumes(volumes).volumeGroups(volumeGroups).secrets(secrets);
+        } else {
+            // The embedded reference holds exactly the fixtures the suite is told about.
+            List<String> vols = volumes.isEmpty() ? EMBEDDED_VOLUMES : volumes;
+            List<String> groups = volumes.isEmpty() && volumeGroups.isEmpty() ? EMBEDDED_GROUPS : volumeGroups;
+            Map<String, String> s = secrets.isEmpty() ? EMBEDDED_SECRETS : secrets;
+            ReferenceDriver.Builder reference = ReferenceDriver.builder().requiredSecrets(s);
+            vols.forEach(reference::volume);
+            groups.forEach(reference::group);
+            b.driver(reference.build()).volumes(vols).volumeGroups(groups).secrets(s);
+        }
+        b.enableParameters(parameters).resyncTimeout(resyncTimeout).callTimeout(callTimeout);
+        if (healerEndpoint != null) {
+            b.healerEndpoint(healerEndpoint);
+        }
+        healerVolumes.forEach(b::healerVolume);
+        return b.build();
+    }
+}
