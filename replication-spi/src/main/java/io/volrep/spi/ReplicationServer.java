@@ -7,6 +7,7 @@ import io.grpc.ServerServiceDefinition;
 import io.grpc.TlsServerCredentials;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.shaded.io.netty.channel.ChannelOption;
 import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
 import io.grpc.netty.shaded.io.netty.channel.epoll.Epoll;
 import io.grpc.netty.shaded.io.netty.channel.epoll.EpollEventLoopGroup;
@@ -377,7 +378,9 @@ public final class ReplicationServer implements AutoCloseable {
                 eventLoops.add(boss);
                 eventLoops.add(workers);
                 netty.channelType(EpollServerDomainSocketChannel.class).bossEventLoopGroup(boss)
-                        .workerEventLoopGroup(workers);
+                        .workerEventLoopGroup(workers)
+                        // TCP keep-alive means nothing on a unix socket; netty WARNs per connection otherwise.
+                        .withChildOption(ChannelOption.SO_KEEPALIVE, null);
             } else {
                 ListenAddress.Tcp tcp = (ListenAddress.Tcp) address;
                 InetSocketAddress socket = new InetSocketAddress(tcp.host(), tcp.port());
