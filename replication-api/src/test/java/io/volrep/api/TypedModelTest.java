@@ -62,4 +62,20 @@ class TypedModelTest {
         assertThatThrownBy(() -> WireMapping.fromProto(io.volrep.proto.replication.ReplicationSource.getDefaultInstance()))
                 .isInstanceOf(InvalidArgumentException.class).hasMessageStartingWith("replication_source:");
     }
+
+    @Test
+    void healerModelRoundTripsAndRequiresAMessage() {
+        var mount = VolumeCapability.mount("ext4", VolumeCapability.AccessMode.SINGLE_NODE_WRITER)
+                .withMountFlags(java.util.List.of("noatime"));
+        assertThat(WireMapping.fromProto(WireMapping.toProto(mount))).isEqualTo(mount);
+        var block = VolumeCapability.block(VolumeCapability.AccessMode.MULTI_NODE_MULTI_WRITER);
+        assertThat(WireMapping.toProto(block).getAccessMode().getModeValue()).isEqualTo(5);
+        assertThat(WireMapping.fromProto(WireMapping.toProto(block))).isEqualTo(block);
+        assertThatThrownBy(() -> WireMapping.fromProto(io.volrep.proto.csi.VolumeCapability.getDefaultInstance()))
+                .isInstanceOf(InvalidArgumentException.class).hasMessageStartingWith("volume_capability.access_type");
+        var report = HealReport.abnormal("fsck found errors");
+        assertThat(WireMapping.fromProto(WireMapping.toProto(report), 1)).isEqualTo(report);
+        assertThatThrownBy(() -> WireMapping.fromProto(io.volrep.proto.healer.NodeHealerResponse.getDefaultInstance(), 1))
+                .isInstanceOf(ProtocolViolationException.class).hasMessageContaining("message");
+    }
 }

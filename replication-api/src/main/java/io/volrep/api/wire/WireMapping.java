@@ -1,11 +1,14 @@
 package io.volrep.api.wire;
 
 import com.google.protobuf.Timestamp;
+import io.volrep.api.HealReport;
 import io.volrep.api.InvalidArgumentException;
 import io.volrep.api.ProtocolViolationException;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
+import io.volrep.api.VolumeCapability;
+import io.volrep.proto.healer.NodeHealerResponse;
 import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
 import java.time.Duration;
 import java.time.Instant;
@@ -90,6 +93,53 @@ public final class WireMapping {
         OptionalLong bytes = response.getLastSyncBytes() == 0 ? OptionalLong.empty()
                 : OptionalLong.of(response.getLastSyncBytes());
         return new ReplicationInfo(Instant.ofEpochSecond(t.getSeconds(), t.getNanos()), duration, bytes);
+    }
+
+    /** The wire form of a typed capability. */
+    public static io.volrep.proto.csi.VolumeCapability toProto(VolumeCapability capability) {
+        var b = io.volrep.proto.csi.VolumeCapability.newBuilder();
+        if (capability.accessType() == VolumeCapability.AccessType.BLOCK) {
+            b.setBlock(io.volrep.proto.csi.VolumeCapability.BlockVolume.getDefaultInstance());
+        } else {
+            b.setMount(io.volrep.proto.csi.VolumeCapability.MountVolume.newBuilder()
+                    .setFsType(capability.fsType()).addAllMountFlags(capability.mountFlags()));
+        }
+        b.getAccessModeBuilder().setModeValue(capability.accessMode().wireNumber());
+        return b.build();
+    }
+
+    /**
+     * The typed form of a wire capability.
+     *
+     * @throws InvalidArgumentException when neither block nor mount is set
+     */
+    public static VolumeCapability fromProto(io.volrep.proto.csi.VolumeCapability capability) {
+        var mode = VolumeCapability.AccessMode.fromWireNumber(capability.getAccessMode().getModeValue());
+        return switch (capability.getAccessTypeCase()) {
+            case BLOCK -> VolumeCapability.block(mode);
+            case MOUNT -> VolumeCapability.mount(capability.getMount().getFsType(), mode)
+                    .withMountFlags(capability.getMount().getMountFlagsList());
+            case ACCESSTYPE_NOT_SET -> throw new InvalidArgumentException(
+                    "volume_capability.access_type: one of block or mount is required");
+        };
+    }
+
+    /**
+     * The typed form of a NodeHealer response.
+     *
+     * @throws ProtocolViolationException when the REQUIRED message is empty
+     */
+    public static HealReport fromProto(NodeHealerResponse response, int attempts) {
+        if (response.getMessage().isBlank()) {
+            throw new ProtocolViolationException("NodeHealerResponse.message is REQUIRED but the plugin left it empty",
+                    Rpc.NODE_HEALER, attempts);
+        }
+        return new HealReport(response.getAbnormal(), response.getMessage());
+    }
+
+    /** The wire form of a typed report. */
+    public static NodeHealerResponse toProto(HealReport report) {
+        return NodeHealerResponse.newBuilder().setAbnormal(report.abnormal()).setMessage(report.message()).build();
     }
 
     /** A protobuf timestamp for an instant. */
