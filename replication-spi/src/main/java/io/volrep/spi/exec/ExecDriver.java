@@ -1,0 +1,425 @@
+package io.volrep.spi.exec;
+
+import io.volrep.api.DeadlineExceededException;
+import io.volrep.api.ReplicationException;
+import io.volrep.api.ReplicationInfo;
+import io.volrep.api.ReplicationSource;
+import io.volrep.api.Secrets;
+import io.volrep.api.UnavailableException;
+import io.volrep.api.UnimplementedException;
+import io.volrep.api.UnknownErrorException;
+import io.volrep.proto.exec.Response;
+import io.volrep.spi.DemoteRequest;
+import io.volrep.spi.DisableRequest;
+import io.volrep.spi.EnableRequest;
+import io.volrep.spi.InfoRequest;
+import io.volrep.spi.PromoteRequest;
+import io.volrep.spi.ReplicationDriver;
+import io.volrep.spi.ResyncRequest;
+import io.volrep.spi.ResyncResult;
+import io.volrep.spi.runtime.SecretScrubber;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The exec bridge: serves a driver <em>executable</em> (shell, Python, Go, ...) that follows the exec protocol
+ * of docs/exec-drivers.md as a spec-correct replication plugin. Each call runs
+ * {@code <driver> <operation> <request-json>} with the secrets as one JSON object on stdin (never in the
+ * arguments or the environment, which other users of the machine can read), and turns the JSON object the
+ * driver prints on stdout into the RPC's answer. Everything else the SPI runtime does (validation,
+ * normalization, the per-source guard, error mapping, logging) applies unchanged, so the driver never sees
+ * two concurrent calls for one source; calls for different sources run in parallel.
+ *
+ * <pre>{@code
+ * try (ExecDriver driver = ExecDriver.builder()
+ *         .executable(Path.of("/usr/libexec/volrep/my-driver"))
+ *         .timeout(Duration.ofSeconds(30))                // per call; default 60 s
+ *         .build();                                       // runs "my-driver init {}" once
+ *      ReplicationServer server = ReplicationServer.builder().driver(driver)
+ *         .listen("unix:///csi/csi-addons.sock").build().start()) {
+ *     server.awaitTermination();
+ * }
+ * }</pre>
+ *
+ * <p>{@link Builder#build()} runs {@code init} once: its {@code capabilities} (operation name to boolean)
+ * decide which RPCs answer UNIMPLEMENTED without running the driver (an operation it does not mention keeps
+ * its {@linkplain ExecOperation#supportedByDefault() default}), its optional {@code sourceKinds} which
+ * source kinds the runtime accepts (default: volumes and volume groups). An {@code init} that fails, times
+ * out or prints nonsense makes {@code build()} throw {@link IllegalStateException} naming the driver.
+ *
+ * <p>Answers: "Not supported" is UNIMPLEMENTED; a Failure carries its {@code code} (a gRPC code name), UNKNOWN
+ * without one; a driver that cannot be started, prints malformed or over-long output, an unknown status or
+ * code, or exits non-zero with Success answers UNKNOWN naming the driver and operation; a driver that runs past
+ * the timeout has its whole process tree killed and answers DEADLINE_EXCEEDED. The driver's stderr goes to this
+ * class's log (its first {@value #STDERR_LOG_BYTES} bytes, the call's secret values masked): WARN when the call
+ * failed, DEBUG otherwise.
+ */
+public final class ExecDriver implements ReplicationDriver, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ExecDriver.class);
+
+    /** The default per-call timeout. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+    /** The most a driver may print on stdout; more answers UNKNOWN (and the driver is killed). */
+    public static final int MAX_STDOUT_BYTES = 1024 * 1024;
+    /** How much of a driver's stderr is logged per call. */
+    public static final int STDERR_LOG_BYTES = 8 * 1024;
+    /** Extra stderr kept beyond what is logged so that a secret cut by the limit is still masked whole. */
+    private static final int STDERR_SCRUB_MARGIN = 4 * 1024;
+
+    private static final Set<ReplicationSource.Kind> DEFAULT_KINDS =
+            Collections.unmodifiableSet(EnumSet.of(ReplicationSource.Kind.VOLUME, ReplicationSource.Kind.VOLUME_GROUP));
+
+    private final Path executable;
+    private final Duration timeout;
+    private final Map<String, String> environment;
+    private final Path workingDirectory;
+    private final ProcessRunner runner;
+    private final Set<ExecOperation> supported;
+    private final Set<ReplicationSource.Kind> sourceKinds;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private ExecDriver(Builder b) {
+        this.executable = b.executable;
+        this.timeout = b.timeout;
+        this.environment = Collections.unmodifiableMap(new LinkedHashMap<>(b.environment));
+        this.workingDirectory = b.workingDirectory;
+        this.runner = new ProcessRunner(MAX_STDOUT_BYTES, STDERR_LOG_BYTES + STDERR_SCRUB_MARGIN);
+        Response init;
+        try {
+            init = initialize();
+        } catch (RuntimeException e) {
+            runner.close();
+            throw e;
+        }
+        this.supported = Collections.unmodifiableSet(supportedOperations(init));
+        this.sourceKinds = Collections.unmodifiableSet(sourceKinds(init));
+        LOG.info("exec driver {} initialized: operations {}, source kinds {}, timeout {}", executable, supported,
+                sourceKinds, timeout);
+        if (!supported.contains(ExecOperation.ENABLE) || !supported.contains(ExecOperation.DISABLE)) {
+            LOG.warn("exec driver {} does not support enable and disable, which the replication spec requires",
+                    executable);
+        }
+    }
+
+    /** A new builder; {@link Builder#executable} is required. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The driver executable. */
+    public Path executable() {
+        return executable;
+    }
+
+    /** The per-call timeout. */
+    public Duration timeout() {
+        return timeout;
+    }
+
+    /** The operations {@code init} declared supported ({@link ExecOperation#INIT} always included). */
+    public Set<ExecOperation> supportedOperations() {
+        return supported;
+    }
+
+    /** From {@code init}'s {@code sourceKinds}; volumes and volume groups when it has none. */
+    @Override
+    public Set<ReplicationSource.Kind> supportedSourceKinds() {
+        return sourceKinds;
+    }
+
+    @Override
+    public void enable(EnableRequest r) {
+        invoke(ExecOperation.ENABLE, ExecProtocol.sourceRequest(r.source(), r.parameters(), Optional.empty(),
+                r.replicationId()), r.secrets());
+    }
+
+    @Override
+    public void disable(DisableRequest r) {
+        invoke(ExecOperation.DISABLE, ExecProtocol.sourceRequest(r.source(), r.parameters(), Optional.empty(),
+                r.replicationId()), r.secrets());
+    }
+
+    @Override
+    public void promote(PromoteRequest r) {
+        invoke(ExecOperation.PROMOTE, ExecProtocol.sourceRequest(r.source(), r.parameters(), Optional.of(r.force()),
+                r.replicationId()), r.secrets());
+    }
+
+    @Override
+    public void demote(DemoteRequest r) {
+        invoke(ExecOperation.DEMOTE, ExecProtocol.sourceRequest(r.source(), r.parameters(), Optional.of(r.force()),
+                r.replicationId()), r.secrets());
+    }
+
+    @Override
+    public ResyncResult resync(ResyncRequest r) {
+        Response answer = invoke(ExecOperation.RESYNC, ExecProtocol.sourceRequest(r.source(), r.parameters(),
+                Optional.of(r.force()), r.replicationId()), r.secrets());
+        return ExecProtocol.resyncReady(who(ExecOperation.RESYNC), answer) ? ResyncResult.READY
+                : ResyncResult.IN_PROGRESS;
+    }
+
+    @Override
+    public ReplicationInfo info(InfoRequest r) {
+        Response answer = invoke(ExecOperation.INFO, ExecProtocol.sourceRequest(r.source(), null, Optional.empty(),
+                r.replicationId()), r.secrets());
+        return ExecProtocol.info(who(ExecOperation.INFO), answer);
+    }
+
+    /** How many driver processes are running right now. */
+    public int processesRunning() {
+        return runner.running();
+    }
+
+    /** Kills every driver process still running and releases the I/O threads. Idempotent. */
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            runner.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ExecDriver[" + executable + ", timeout " + timeout + "]";
+    }
+
+    private String who(ExecOperation op) {
+        return "exec driver " + executable + " (" + op.wireName() + ")";
+    }
+
+    /**
+     * Runs one operation and returns its consistent Success answer, or throws what the caller must see. Only
+     * operations {@code init} declared supported run; the others answer UNIMPLEMENTED here.
+     */
+    private Response invoke(ExecOperation op, String requestJson, Secrets secrets) {
+        if (closed.get()) {
+            throw new UnavailableException("exec driver " + executable + " is shutting down");
+        }
+        if (!supported.contains(op)) {
+            throw new UnimplementedException(who(op) + ": not supported (init capabilities)");
+        }
+        return run(op, requestJson, secrets);
+    }
+
+    private Response run(ExecOperation op, String requestJson, Secrets secrets) {
+        String who = who(op);
+        byte[] stdin = ExecProtocol.secrets(secrets).getBytes(StandardCharsets.UTF_8);
+        ProcessRunner.Result result;
+        long start = System.nanoTime();
+        try {
+            result = runner.run(List.of(executable.toString(), op.wireName(), requestJson), environment,
+                    workingDirectory, stdin, timeout);
+        } catch (IOException e) {
+            LOG.error("{}: cannot start the driver: {}", who, e.getMessage());
+            throw new UnknownErrorException(who + ": cannot start the driver: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UnavailableException(who + ": interrupted (the server is shutting down)");
+        }
+        boolean success = false;
+        try {
+            Response answer = interpret(who, result, secrets);
+            success = true;
+            return answer;
+        } finally {
+            logStderr(who, result, secrets, success, (System.nanoTime() - start) / 1_000_000);
+        }
+    }
+
+    private Response interpret(String who, ProcessRunner.Result result, Secrets secrets) {
+        switch (result.ending()) {
+            case TIMED_OUT:
+                throw new DeadlineExceededException(who + ": no answer within " + timeout
+                        + (result.heldOpen() ? " (the driver exited but a child process kept its output open)" : "")
+                        + "; the driver's process tree was killed");
+            case OUTPUT_TOO_LARGE:
+                throw new UnknownErrorException(who + ": printed more than " + MAX_STDOUT_BYTES
+                        + " bytes on stdout; the driver was killed");
+            default:
+                break;
+        }
+        Response answer;
+        try {
+            answer = ExecProtocol.parse(result.stdout());
+        } catch (IllegalArgumentException e) {
+            LOG.warn("{}: malformed output (exit code {}): {}; stdout began with: {}", who, result.exitCode(),
+                    e.getMessage(), excerpt(result.stdout(), 512, secrets));
+            throw new UnknownErrorException(who + ": malformed output: " + e.getMessage() + " (exit code "
+                    + result.exitCode() + ")");
+        }
+        return ExecProtocol.judge(who, answer, result.exitCode());
+    }
+
+    private void logStderr(String who, ProcessRunner.Result result, Secrets secrets, boolean success, long millis) {
+        if (result.stderrBytes() == 0) {
+            LOG.debug("{}: exit code {} in {} ms", who, result.exitCode(), millis);
+            return;
+        }
+        String text = excerpt(result.stderr(), STDERR_LOG_BYTES, secrets);
+        String cut = result.stderrBytes() > STDERR_LOG_BYTES
+                ? "\n[... " + (result.stderrBytes() - STDERR_LOG_BYTES) + " more bytes of stderr not logged]" : "";
+        if (success) {
+            LOG.debug("{}: exit code {} in {} ms; stderr:\n{}{}", who, result.exitCode(), millis, text, cut);
+        } else {
+            LOG.warn("{}: exit code {} in {} ms; stderr:\n{}{}", who, result.exitCode(), millis, text, cut);
+        }
+    }
+
+    /** The bytes as text, secrets masked first, then cut to {@code maxChars}. */
+    private static String excerpt(byte[] bytes, int maxChars, Secrets secrets) {
+        String text = SecretScrubber.scrub(new String(bytes, StandardCharsets.UTF_8), secrets);
+        return text.length() <= maxChars ? text : text.substring(0, maxChars);
+    }
+
+    private Response initialize() {
+        if (!Files.isRegularFile(executable) || !Files.isExecutable(executable)) {
+            throw new IllegalStateException("exec driver " + executable + " is not an executable file");
+        }
+        String who = who(ExecOperation.INIT);
+        ProcessRunner.Result result;
+        try {
+            result = runner.run(List.of(executable.toString(), ExecOperation.INIT.wireName(),
+                    ExecProtocol.initRequest()), environment, workingDirectory,
+                    ExecProtocol.secrets(Secrets.empty()).getBytes(StandardCharsets.UTF_8), timeout);
+        } catch (IOException e) {
+            throw new IllegalStateException(who + ": cannot start the driver: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(who + ": interrupted", e);
+        }
+        boolean success = false;
+        try {
+            Response answer = interpret(who, result, Secrets.empty());
+            success = true;
+            return answer;
+        } catch (UnimplementedException e) {
+            // A driver without init: every operation keeps its default.
+            success = true;
+            LOG.info("{}: init not supported; using the default capabilities", who);
+            return Response.getDefaultInstance();
+        } catch (ReplicationException e) {
+            throw new IllegalStateException("exec driver " + executable + " failed to initialize: "
+                    + e.getMessage(), e);
+        } finally {
+            logStderr(who, result, Secrets.empty(), success, 0);
+        }
+    }
+
+    private Set<ExecOperation> supportedOperations(Response init) {
+        Map<ExecOperation, Boolean> declared = new EnumMap<>(ExecOperation.class);
+        init.getCapabilitiesMap().forEach((name, value) -> {
+            Optional<ExecOperation> op = ExecOperation.fromWireName(name);
+            if (op.isEmpty()) {
+                LOG.warn("exec driver {}: ignoring unknown capability \"{}\"", executable,
+                        ExecProtocol.shorten(name, 40));
+            } else {
+                declared.put(op.get(), value);
+            }
+        });
+        Set<ExecOperation> ops = EnumSet.of(ExecOperation.INIT);
+        for (ExecOperation op : ExecOperation.values()) {
+            if (declared.getOrDefault(op, op.supportedByDefault())) {
+                ops.add(op);
+            }
+        }
+        return ops;
+    }
+
+    private Set<ReplicationSource.Kind> sourceKinds(Response init) {
+        if (init.getSourceKindsCount() == 0) {
+            return DEFAULT_KINDS;
+        }
+        Set<ReplicationSource.Kind> kinds = EnumSet.noneOf(ReplicationSource.Kind.class);
+        for (String name : init.getSourceKindsList()) {
+            try {
+                kinds.add(ReplicationSource.Kind.fromWireName(name));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalStateException("exec driver " + executable + " failed to initialize: unknown source"
+                        + " kind \"" + ExecProtocol.shorten(name, 40)
+                        + "\" in sourceKinds (expected volume, volumegroup, volumesnapshot)");
+            }
+        }
+        return kinds;
+    }
+
+    /**
+     * Configures an {@link ExecDriver}.
+     *
+     * <pre>{@code
+     * ExecDriver.builder().executable(Path.of("examples/exec-driver/volrep-exec-example"))
+     *         .timeout(Duration.ofSeconds(10))
+     *         .environment("VOLREP_EXEC_STATE_DIR", "/var/lib/my-driver")
+     *         .build();
+     * }</pre>
+     */
+    public static final class Builder {
+        private Path executable;
+        private Duration timeout = DEFAULT_TIMEOUT;
+        private final Map<String, String> environment = new LinkedHashMap<>();
+        private Path workingDirectory;
+
+        private Builder() {
+        }
+
+        /** The driver executable (required): a file with execute permission, e.g. a script with a shebang. */
+        public Builder executable(Path executable) {
+            this.executable = Objects.requireNonNull(executable, "executable").toAbsolutePath();
+            return this;
+        }
+
+        /** How long one call (and {@code init}) may run before its process tree is killed (default 60 s). */
+        public Builder timeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "timeout");
+            if (timeout.isZero() || timeout.isNegative()) {
+                throw new IllegalArgumentException("timeout must be positive: " + timeout);
+            }
+            this.timeout = timeout;
+            return this;
+        }
+
+        /**
+         * An environment variable for the driver, on top of the server's own environment. For configuration
+         * only: never put secrets here (the environment of a process is readable by others); the orchestrator's
+         * secrets reach the driver on stdin.
+         */
+        public Builder environment(String name, String value) {
+            environment.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
+            return this;
+        }
+
+        /** The driver's working directory (default: the server's). */
+        public Builder workingDirectory(Path directory) {
+            this.workingDirectory = Objects.requireNonNull(directory, "directory");
+            return this;
+        }
+
+        /**
+         * Runs the driver's {@code init} and returns the ready driver.
+         *
+         * @throws IllegalStateException naming the driver when it is missing, not executable, or its {@code init}
+         *                               fails, times out or answers malformed output
+         */
+        public ExecDriver build() {
+            if (executable == null) {
+                throw new IllegalStateException("executable(path) is required");
+            }
+            return new ExecDriver(this);
+        }
+    }
+}

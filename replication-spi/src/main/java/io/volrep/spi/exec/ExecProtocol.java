@@ -1,0 +1,282 @@
+package io.volrep.spi.exec;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonParseException;
+import com.google.gson.JsonParser;
+import com.google.gson.Strictness;
+import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonToken;
+import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.MessageOrBuilder;
+import com.google.protobuf.Struct;
+import com.google.protobuf.Timestamp;
+import com.google.protobuf.Value;
+import com.google.protobuf.util.JsonFormat;
+import io.volrep.api.ReplicationException;
+import io.volrep.api.ReplicationInfo;
+import io.volrep.api.ReplicationSource;
+import io.volrep.api.Secrets;
+import io.volrep.api.StatusCode;
+import io.volrep.api.UnimplementedException;
+import io.volrep.api.UnknownErrorException;
+import io.volrep.proto.csi.VolumeCapability;
+import io.volrep.proto.exec.HealRequest;
+import io.volrep.proto.exec.InitRequest;
+import io.volrep.proto.exec.Response;
+import io.volrep.proto.exec.SourceRequest;
+import java.io.IOException;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The exec protocol's JSON (docs/exec-drivers.md), through protobuf's {@link JsonFormat} on the schema in
+ * {@code src/main/proto/exec/exec.proto}: requests printed, answers parsed and judged. No JSON is written or
+ * read by hand here.
+ *
+ * <p>The heal mapping ({@link #healRequest}, {@link #healResult}) is ready for the NodeHealer side of the
+ * bridge.
+ */
+final class ExecProtocol {
+    /** The statuses a driver may print. */
+    static final String SUCCESS = "Success";
+    static final String FAILURE = "Failure";
+    static final String NOT_SUPPORTED = "Not supported";
+    /** Longest driver message passed on to the caller; the rest is cut (drivers sometimes dump whole logs). */
+    static final int MAX_MESSAGE_CHARS = 4096;
+
+    private static final JsonFormat.Printer COMPACT = JsonFormat.printer().omittingInsignificantWhitespace();
+    private static final JsonFormat.Printer WITH_PARAMETERS = COMPACT.includingDefaultValueFields(
+            Set.of(field(SourceRequest.getDescriptor().findFieldByName("parameters"))));
+    private static final JsonFormat.Printer HEAL = COMPACT.includingDefaultValueFields(
+            Set.of(field(HealRequest.getDescriptor().findFieldByName("volume_context"))));
+    private static final JsonFormat.Parser PARSER = JsonFormat.parser().ignoringUnknownFields();
+
+    private ExecProtocol() {
+    }
+
+    private static FieldDescriptor field(FieldDescriptor f) {
+        if (f == null) {
+            throw new IllegalStateException("exec.proto and ExecProtocol disagree on a field name");
+        }
+        return f;
+    }
+
+    /** argv[2] of {@code init}: {@code {}}. */
+    static String initRequest() {
+        return print(COMPACT, InitRequest.getDefaultInstance());
+    }
+
+    /**
+     * argv[2] of the six replication operations.
+     *
+     * @param parameters null for {@code info} (its request has none)
+     * @param force empty for operations without {@code force}
+     */
+    static String sourceRequest(ReplicationSource source, Map<String, String> parameters, Optional<Boolean> force,
+                                Optional<String> replicationId) {
+        SourceRequest.Builder b = SourceRequest.newBuilder().setSource(SourceRequest.Source.newBuilder()
+                .setKind(source.kind().wireName()).setId(source.id()));
+        if (parameters != null) {
+            b.putAllParameters(parameters);
+        }
+        force.ifPresent(b::setForce);
+        replicationId.ifPresent(b::setReplicationId);
+        return print(parameters != null ? WITH_PARAMETERS : COMPACT, b.build());
+    }
+
+    /**
+     * argv[2] of {@code heal}.
+     *
+     * @param stagingTargetPath empty when not sent
+     * @param volumeCapability null when not sent
+     */
+    static String healRequest(String volumeId, String volumePath, Optional<String> stagingTargetPath,
+                              VolumeCapability volumeCapability, Map<String, String> volumeContext) {
+        HealRequest.Builder b = HealRequest.newBuilder().setVolumeId(volumeId).setVolumePath(volumePath)
+                .putAllVolumeContext(volumeContext);
+        stagingTargetPath.filter(p -> !p.isEmpty()).ifPresent(b::setStagingTargetPath);
+        if (volumeCapability != null) {
+            b.setVolumeCapability(volumeCapability);
+        }
+        return print(HEAL, b.build());
+    }
+
+    /** The driver's stdin: the secrets as one flat JSON object, {@code {}} when there are none. */
+    static String secrets(Secrets secrets) {
+        Struct.Builder b = Struct.newBuilder();
+        secrets.asMap().forEach((k, v) -> b.putFields(k, Value.newBuilder().setStringValue(v).build()));
+        return print(COMPACT, b.build());
+    }
+
+    private static String print(JsonFormat.Printer printer, MessageOrBuilder message) {
+        try {
+            return printer.print(message);
+        } catch (InvalidProtocolBufferException e) {
+            throw new UncheckedIOException(e);   // only Any fields can fail to print; we have none
+        }
+    }
+
+    /**
+     * Parses stdout: exactly one JSON object (strict JSON, nothing after it), read into {@link Response}
+     * ignoring fields it does not know.
+     *
+     * @throws IllegalArgumentException saying what is wrong with the output
+     */
+    static Response parse(byte[] stdout) {
+        String text;
+        try {
+            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(stdout)).toString().strip();
+        } catch (CharacterCodingException e) {
+            throw new IllegalArgumentException("stdout is not UTF-8");
+        }
+        if (text.isEmpty()) {
+            throw new IllegalArgumentException("printed nothing on stdout");
+        }
+        try {
+            JsonReader reader = new JsonReader(new StringReader(text));
+            reader.setStrictness(Strictness.STRICT);
+            JsonElement element = JsonParser.parseReader(reader);
+            if (!element.isJsonObject()) {
+                throw new IllegalArgumentException("stdout is not a JSON object");
+            }
+            if (reader.peek() != JsonToken.END_DOCUMENT) {
+                throw new IllegalArgumentException("stdout has more after the JSON object");
+            }
+        } catch (JsonParseException | IOException e) {
+            throw new IllegalArgumentException("stdout is not valid JSON: " + rootMessage(e));
+        }
+        Response.Builder b = Response.newBuilder();
+        try {
+            PARSER.merge(text, b);
+        } catch (InvalidProtocolBufferException e) {
+            throw new IllegalArgumentException("stdout does not follow the exec protocol: " + rootMessage(e));
+        }
+        return b.build();
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        String m = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+        return m.length() > 200 ? m.substring(0, 200) + "..." : m;
+    }
+
+    /**
+     * Judges a parsed answer: returns it when it is a consistent Success, else throws what the caller must see.
+     *
+     * @param who names the driver and the operation in messages, e.g. {@code "exec driver /x (promote)"}
+     * @throws UnimplementedException for "Not supported"
+     * @throws ReplicationException with the driver's code for a Failure, UNKNOWN without one or when the
+     *                              answer is inconsistent (unknown status or code, Success with a non-zero exit)
+     */
+    static Response judge(String who, Response r, int exitCode) {
+        switch (r.getStatus()) {
+            case SUCCESS:
+                if (exitCode != 0) {
+                    throw new UnknownErrorException(who + ": inconsistent answer: status Success with exit code "
+                            + exitCode);
+                }
+                if (!r.getCode().isEmpty() && !r.getCode().equals(StatusCode.OK.name())) {
+                    throw new UnknownErrorException(who + ": inconsistent answer: status Success with code "
+                            + shorten(r.getCode(), 40));
+                }
+                return r;
+            case NOT_SUPPORTED:
+                throw new UnimplementedException(message(r, who + ": not supported by the driver"));
+            case FAILURE:
+                if (r.getCode().isEmpty()) {
+                    throw new UnknownErrorException(message(r, who + ": failed (exit code " + exitCode + ")"));
+                }
+                StatusCode code = statusCode(r.getCode());
+                if (code == null) {
+                    throw new UnknownErrorException(who + ": unknown code \"" + shorten(r.getCode(), 40)
+                            + "\" (expected a gRPC code name such as NOT_FOUND)");
+                }
+                if (code == StatusCode.OK) {
+                    throw new UnknownErrorException(who + ": inconsistent answer: status Failure with code OK");
+                }
+                throw ReplicationException.of(code, message(r, who + ": failed with " + code.name()), null, 0, null);
+            default:
+                throw new UnknownErrorException(who + ": unknown status \"" + shorten(r.getStatus(), 40)
+                        + "\" (expected Success, Failure or Not supported)");
+        }
+    }
+
+    private static StatusCode statusCode(String name) {
+        try {
+            return StatusCode.valueOf(name);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private static String message(Response r, String fallback) {
+        return r.getMessage().isBlank() ? fallback : shorten(r.getMessage(), MAX_MESSAGE_CHARS);
+    }
+
+    static String shorten(String s, int max) {
+        return s.length() <= max ? s : s.substring(0, max) + "...";
+    }
+
+    /** resync's answer: {@code ready} is required. */
+    static boolean resyncReady(String who, Response r) {
+        if (!r.hasReady()) {
+            throw new UnknownErrorException(who + ": invalid answer: Success without \"ready\"");
+        }
+        return r.getReady();
+    }
+
+    /** info's answer: {@code lastSyncTime} required, duration and bytes optional and not negative. */
+    static ReplicationInfo info(String who, Response r) {
+        if (!r.hasLastSyncTime()) {
+            throw new UnknownErrorException(who + ": invalid answer: Success without \"lastSyncTime\"");
+        }
+        Timestamp t = r.getLastSyncTime();
+        ReplicationInfo info = ReplicationInfo.of(Instant.ofEpochSecond(t.getSeconds(), t.getNanos()));
+        if (r.hasLastSyncDurationSeconds()) {
+            double seconds = r.getLastSyncDurationSeconds();
+            if (!Double.isFinite(seconds) || seconds < 0 || seconds > 1e12) {
+                throw new UnknownErrorException(who + ": invalid answer: \"lastSyncDurationSeconds\" must be a"
+                        + " non-negative number");
+            }
+            info = info.withLastSyncDuration(Duration.ofNanos(Math.round(seconds * 1e9)));
+        }
+        if (r.hasLastSyncBytes()) {
+            if (r.getLastSyncBytes() < 0) {
+                throw new UnknownErrorException(who + ": invalid answer: \"lastSyncBytes\" must not be negative");
+            }
+            info = info.withLastSyncBytes(r.getLastSyncBytes());
+        }
+        return info;
+    }
+
+    /**
+     * heal's answer (NodeHealer): {@code abnormal} required, {@code message} as the driver wrote it.
+     *
+     * @param abnormal whether the volume is in an abnormal state
+     * @param message the driver's description
+     */
+    record HealResult(boolean abnormal, String message) {
+    }
+
+    /** heal's answer: {@code abnormal} is required. */
+    static HealResult healResult(String who, Response r) {
+        if (!r.hasAbnormal()) {
+            throw new UnknownErrorException(who + ": invalid answer: Success without \"abnormal\"");
+        }
+        return new HealResult(r.getAbnormal(), shorten(r.getMessage(), MAX_MESSAGE_CHARS));
+    }
+}

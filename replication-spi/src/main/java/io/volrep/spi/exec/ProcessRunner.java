@@ -1,0 +1,260 @@
+package io.volrep.spi.exec;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one driver process: secrets to stdin, stdout and stderr drained concurrently (so a chatty driver never
+ * blocks on a full pipe while we wait for it), a deadline after which the whole process tree is killed, and
+ * bounded capture of both streams.
+ *
+ * <p>The tree is remembered while the driver runs (polled every {@link #TREE_POLL}), because a child that
+ * outlives its parent is re-parented and can no longer be found through the parent: a driver that exits but
+ * leaves a background child holding stdout open would otherwise keep the call waiting, and then escape the kill.
+ */
+final class ProcessRunner implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ProcessRunner.class);
+    private static final Duration TREE_POLL = Duration.ofMillis(100);
+    private static final Duration DRAIN_AFTER_KILL = Duration.ofSeconds(2);
+
+    /** How a run ended. */
+    enum Ending { EXITED, TIMED_OUT, OUTPUT_TOO_LARGE }
+
+    /**
+     * What a run produced.
+     *
+     * @param ending how it ended
+     * @param exitCode the exit code when {@link Ending#EXITED}, else -1
+     * @param stdout everything printed on stdout (at most the limit)
+     * @param stderr the head of stderr (at most the stderr capture limit)
+     * @param stderrBytes how many bytes stderr carried in total
+     * @param heldOpen true when the driver exited but a leftover child kept its output open until the deadline
+     */
+    record Result(Ending ending, int exitCode, byte[] stdout, byte[] stderr, long stderrBytes, boolean heldOpen) {
+    }
+
+    private final int maxStdoutBytes;
+    private final int stderrCaptureBytes;
+    private final ExecutorService io;
+    private final Map<Process, Set<ProcessHandle>> running = new ConcurrentHashMap<>();
+
+    ProcessRunner(int maxStdoutBytes, int stderrCaptureBytes) {
+        this.maxStdoutBytes = maxStdoutBytes;
+        this.stderrCaptureBytes = stderrCaptureBytes;
+        AtomicInteger n = new AtomicInteger();
+        ThreadFactory threads = r -> {
+            Thread t = new Thread(r, "volrep-exec-io-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+        this.io = Executors.newCachedThreadPool(threads);
+    }
+
+    /**
+     * Runs {@code command} to its end or its deadline.
+     *
+     * @throws IOException when the process cannot be started
+     */
+    Result run(List<String> command, Map<String, String> environment, Path workingDirectory, byte[] stdin,
+               Duration timeout) throws IOException, InterruptedException {
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().putAll(environment);
+        if (workingDirectory != null) {
+            builder.directory(workingDirectory.toFile());
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Process process = builder.start();
+        Set<ProcessHandle> tree = ConcurrentHashMap.newKeySet();
+        running.put(process, tree);
+        try {
+            Capture out = new Capture(maxStdoutBytes);
+            Capture err = new Capture(stderrCaptureBytes);
+            io.submit(() -> writeStdin(process, stdin));
+            Future<?> outDone = io.submit(() -> out.drain(process.getInputStream(), () -> killTree(process, tree)));
+            Future<?> errDone = io.submit(() -> err.drain(process.getErrorStream(), null));
+
+            boolean exited = false;
+            while (!exited) {
+                remember(process, tree);
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    break;
+                }
+                exited = process.waitFor(Math.min(left, TREE_POLL.toNanos()), TimeUnit.NANOSECONDS);
+            }
+            if (!exited) {
+                killTree(process, tree);
+                awaitQuietly(outDone, errDone);
+                return result(Ending.TIMED_OUT, -1, out, err, false);
+            }
+            try {
+                long left = Math.max(0, deadline - System.nanoTime());
+                outDone.get(left, TimeUnit.NANOSECONDS);
+                errDone.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException e) {
+                killTree(process, tree);
+                awaitQuietly(outDone, errDone);
+                return result(Ending.TIMED_OUT, -1, out, err, true);
+            } catch (ExecutionException e) {
+                LOG.debug("reading the driver's output failed: {}", e.getCause().toString());
+            }
+            if (out.overflowed()) {
+                return result(Ending.OUTPUT_TOO_LARGE, -1, out, err, false);
+            }
+            return result(Ending.EXITED, process.exitValue(), out, err, false);
+        } catch (InterruptedException e) {
+            killTree(process, tree);
+            throw e;
+        } finally {
+            running.remove(process);
+        }
+    }
+
+    /** Kills every process still running (the server is going away). */
+    @Override
+    public void close() {
+        running.forEach(ProcessRunner::killTree);
+        io.shutdownNow();
+    }
+
+    /** How many driver processes are running now. */
+    int running() {
+        return running.size();
+    }
+
+    private static Result result(Ending ending, int exitCode, Capture out, Capture err, boolean heldOpen) {
+        return new Result(ending, exitCode, out.bytes(), err.bytes(), err.total(), heldOpen);
+    }
+
+    private static void remember(Process process, Set<ProcessHandle> tree) {
+        try {
+            process.descendants().forEach(tree::add);
+        } catch (RuntimeException e) {
+            // /proc can change under our feet; the next poll tries again.
+        }
+    }
+
+    /**
+     * Kills the process and every descendant it has or had (as far as we saw them): the driver first, so it
+     * cannot start new children, then each known descendant after collecting its own children.
+     */
+    static void killTree(Process process, Set<ProcessHandle> known) {
+        Deque<ProcessHandle> queue = new ArrayDeque<>(known);
+        try {
+            process.descendants().forEach(queue::add);
+        } catch (RuntimeException ignored) {
+            // fall back to what we remembered
+        }
+        process.destroyForcibly();
+        Set<Long> killed = new HashSet<>();
+        while (!queue.isEmpty()) {
+            ProcessHandle h = queue.poll();
+            if (!killed.add(h.pid()) || !h.isAlive()) {
+                continue;
+            }
+            try {
+                h.children().forEach(queue::add);
+            } catch (RuntimeException ignored) {
+                // it may have died meanwhile
+            }
+            h.destroyForcibly();
+        }
+        try {
+            process.waitFor(DRAIN_AFTER_KILL.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void awaitQuietly(Future<?>... readers) {
+        for (Future<?> f : readers) {
+            try {
+                f.get(DRAIN_AFTER_KILL.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (ExecutionException | TimeoutException e) {
+                f.cancel(true);
+            }
+        }
+    }
+
+    private static void writeStdin(Process process, byte[] stdin) {
+        try (OutputStream in = process.getOutputStream()) {
+            in.write(stdin);
+        } catch (IOException e) {
+            // The driver exited (or closed stdin) without reading its secrets: its business.
+            LOG.debug("driver did not read its stdin: {}", e.toString());
+        }
+    }
+
+    /** Keeps the first {@code limit} bytes of a stream, drains (and counts) the rest. */
+    private static final class Capture {
+        private final int limit;
+        private final ByteArrayOutputStream kept = new ByteArrayOutputStream();
+        private long total;
+        private volatile boolean overflowed;
+
+        Capture(int limit) {
+            this.limit = limit;
+        }
+
+        Void drain(InputStream in, Runnable onOverflow) throws IOException {
+            byte[] buffer = new byte[8192];
+            try (in) {
+                int n;
+                while ((n = in.read(buffer)) != -1) {
+                    synchronized (this) {
+                        total += n;
+                        int room = limit - kept.size();
+                        if (room > 0) {
+                            kept.write(buffer, 0, Math.min(room, n));
+                        }
+                    }
+                    if (total > limit && !overflowed) {
+                        overflowed = true;
+                        if (onOverflow != null) {
+                            onOverflow.run();
+                            return null;
+                        }
+                    }
+                }
+            }
+            return null;
+        }
+
+        boolean overflowed() {
+            return overflowed;
+        }
+
+        synchronized byte[] bytes() {
+            return kept.toByteArray();
+        }
+
+        synchronized long total() {
+            return total;
+        }
+    }
+}
