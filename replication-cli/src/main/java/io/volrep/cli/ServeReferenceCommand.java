@@ -20,6 +20,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "serve-reference",
         mixinStandardHelpOptions = true,
+        versionProvider = VolrepCommand.Version.class,
         description = {"Serve the in-memory reference replication plugin (spec semantics) until SIGTERM or SIGINT.",
                 "Creates volumes vol-0..vol-(N-1) and groups grp-0..grp-(N-1), all disabled and primary, and "
                         + "prints 'listening on <address>' once ready."})
