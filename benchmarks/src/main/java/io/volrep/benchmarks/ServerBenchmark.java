@@ -1,0 +1,80 @@
+package io.volrep.benchmarks;
+
+import io.grpc.ManagedChannel;
+import io.volrep.proto.replication.ControllerGrpc;
+import io.volrep.spi.ReplicationServer;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The SPI runtime's cost: {@code ReplicationServer} serving {@link InMemoryDriver} (validation, per-source guard,
+ * exception mapping, one INFO line per call formatted and written by slf4j-simple to a file) against a
+ * hand-written {@code ControllerImplBase} with the same in-memory behaviour ({@link InMemoryController}). The
+ * caller is the same raw blocking stub for both.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 5, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(2)
+public class ServerBenchmark {
+    @Param({"inprocess", "unix"})
+    public String transport;
+
+    private Transports.RawServer rawServer;
+    private ReplicationServer volrepServer;
+    private ManagedChannel rawChannel;
+    private ManagedChannel volrepChannel;
+    private ControllerGrpc.ControllerBlockingStub rawStub;
+    private ControllerGrpc.ControllerBlockingStub volrepStub;
+    private int next;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        BenchmarkLogging.init();
+        String rawAddress = Transports.address(transport);
+        rawServer = Transports.startRaw(rawAddress, new InMemoryController());
+        rawChannel = Transports.rawChannel(rawAddress);
+        rawStub = ControllerGrpc.newBlockingStub(rawChannel);
+
+        volrepServer = ReplicationServer.builder().driver(new InMemoryDriver()).listen(Transports.address(transport))
+                .build().start();
+        volrepChannel = Transports.rawChannel(volrepServer.address());
+        volrepStub = ControllerGrpc.newBlockingStub(volrepChannel);
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() throws InterruptedException {
+        Transports.shutdown(rawChannel);
+        Transports.shutdown(volrepChannel);
+        rawServer.close();
+        volrepServer.close();
+    }
+
+    private String nextVolume() {
+        return Transports.VOLUME_IDS[next++ & (Transports.VOLUMES - 1)];
+    }
+
+    @Benchmark
+    public Object raw() {
+        return rawStub.enableVolumeReplication(Transports.enableRequest(nextVolume()));
+    }
+
+    @Benchmark
+    public Object volrep() {
+        return volrepStub.enableVolumeReplication(Transports.enableRequest(nextVolume()));
+    }
+}

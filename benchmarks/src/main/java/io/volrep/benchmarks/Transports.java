@@ -1,0 +1,113 @@
+package io.volrep.benchmarks;
+
+import io.grpc.BindableService;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import io.grpc.Server;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.shaded.io.netty.channel.ChannelOption;
+import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.epoll.EpollEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.epoll.EpollServerDomainSocketChannel;
+import io.grpc.netty.shaded.io.netty.channel.unix.DomainSocketAddress;
+import io.volrep.proto.replication.EnableVolumeReplicationRequest;
+import io.volrep.proto.replication.ReplicationSource;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+/** Where the benchmarks' servers listen, and how raw channels dial them. */
+final class Transports {
+    /** How many distinct volumes the benchmarks cycle through (a power of two). */
+    static final int VOLUMES = 1024;
+    static final String[] VOLUME_IDS = new String[VOLUMES];
+
+    static {
+        for (int i = 0; i < VOLUMES; i++) {
+            VOLUME_IDS[i] = "vol-" + i;
+        }
+    }
+
+    private Transports() {
+    }
+
+    /** A fresh address for {@code transport} ("inprocess" or "unix"): {@code inprocess:NAME} or {@code unix:///path}. */
+    static String address(String transport) {
+        String unique = UUID.randomUUID().toString().substring(0, 8);
+        switch (transport) {
+            case "inprocess":
+                return "inprocess:bench-" + unique;
+            case "unix":
+                try {
+                    Path dir = Files.createTempDirectory("volrep-bench");
+                    dir.toFile().deleteOnExit();
+                    return "unix://" + dir.resolve("s-" + unique + ".sock");
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            default:
+                throw new IllegalArgumentException("unknown transport " + transport);
+        }
+    }
+
+    /** A raw grpc-java channel to {@code address}, as an orchestrator without volrep would build it. */
+    static ManagedChannel rawChannel(String address) {
+        if (address.startsWith("inprocess:")) {
+            return InProcessChannelBuilder.forName(address.substring("inprocess:".length())).build();
+        }
+        return Grpc.newChannelBuilder(address, InsecureChannelCredentials.create()).overrideAuthority("localhost")
+                .build();
+    }
+
+    /** The raw baseline server on {@code address}, with the same netty set-up as {@code ReplicationServer}. */
+    static RawServer startRaw(String address, BindableService service) {
+        try {
+            if (address.startsWith("inprocess:")) {
+                Server server = InProcessServerBuilder.forName(address.substring("inprocess:".length()))
+                        .addService(service).build().start();
+                return new RawServer(server, List.of());
+            }
+            String path = address.substring("unix://".length());
+            EpollEventLoopGroup boss = new EpollEventLoopGroup(1);
+            EpollEventLoopGroup workers = new EpollEventLoopGroup(Math.max(2,
+                    Runtime.getRuntime().availableProcessors()));
+            Server server = NettyServerBuilder.forAddress(new DomainSocketAddress(path))
+                    .channelType(EpollServerDomainSocketChannel.class).bossEventLoopGroup(boss)
+                    .workerEventLoopGroup(workers).withChildOption(ChannelOption.SO_KEEPALIVE, null)
+                    .addService(service).build().start();
+            return new RawServer(server, List.of(boss, workers));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The request both sides send: enable volume {@code id}, with a replication source and nothing else. */
+    static EnableVolumeReplicationRequest enableRequest(String id) {
+        return EnableVolumeReplicationRequest.newBuilder().setReplicationSource(ReplicationSource.newBuilder()
+                .setVolume(ReplicationSource.VolumeSource.newBuilder().setVolumeId(id))).build();
+    }
+
+    static void shutdown(ManagedChannel channel) throws InterruptedException {
+        channel.shutdownNow();
+        channel.awaitTermination(5, TimeUnit.SECONDS);
+    }
+
+    /** A started raw server and the event loops it owns. */
+    record RawServer(Server server, List<EventLoopGroup> eventLoops) implements AutoCloseable {
+        @Override
+        public void close() throws InterruptedException {
+            server.shutdownNow();
+            server.awaitTermination(5, TimeUnit.SECONDS);
+            for (EventLoopGroup group : eventLoops) {
+                group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+            }
+        }
+    }
+}
