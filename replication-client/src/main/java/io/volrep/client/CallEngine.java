@@ -22,14 +22,6 @@ import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
 import io.volrep.api.Secrets;
 import io.volrep.api.StatusCode;
-import io.volrep.api.wire.WireMapping;
-import io.volrep.proto.replication.ControllerGrpc;
-import io.volrep.proto.replication.DemoteVolumeRequest;
-import io.volrep.proto.replication.DisableVolumeReplicationRequest;
-import io.volrep.proto.replication.EnableVolumeReplicationRequest;
-import io.volrep.proto.replication.GetVolumeReplicationInfoRequest;
-import io.volrep.proto.replication.PromoteVolumeRequest;
-import io.volrep.proto.replication.ResyncVolumeRequest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -69,10 +61,13 @@ final class CallEngine {
     private final AttemptListener listener;
     private final SingleFlight singleFlight;
     private final Map<Integer, Retry> retries = new ConcurrentHashMap<>();
+    private final WireDialect wire;
 
     CallEngine(ManagedChannel channel, Executor executor, ScheduledExecutorService scheduler, RetryPolicy policy,
-               SecretsProvider secrets, SourceVerifier verifier, AttemptListener listener, int maxQueuedPerSource) {
+               SecretsProvider secrets, SourceVerifier verifier, AttemptListener listener, int maxQueuedPerSource,
+               WireDialect wire) {
         this.channel = channel;
+        this.wire = wire;
         this.executor = executor;
         this.scheduler = scheduler;
         this.defaultPolicy = policy;
@@ -80,6 +75,11 @@ final class CallEngine {
         this.verifier = verifier;
         this.listener = listener;
         this.singleFlight = new SingleFlight(maxQueuedPerSource, executor);
+    }
+
+    /** The spec revision's codec every replication call goes through. */
+    WireDialect wire() {
+        return wire;
     }
 
     RetryPolicy defaultPolicy() {
@@ -98,20 +98,21 @@ final class CallEngine {
      * Sends {@code spec} with retries; the future completes with the response message or a
      * {@link ReplicationException}. Cancelling it cancels the RPC in flight and every later attempt.
      */
-    CompletableFuture<Response> execute(RequestSpec spec) {
+    CompletableFuture<Response> execute(CallSpec spec) {
         CompletableFuture<Response> result = new CompletableFuture<>();
         try {
-            spec.validate();
-        } catch (InvalidArgumentException e) {
+            spec.validate(wire);
+        } catch (ReplicationException e) {
+            // InvalidArgumentException or UnsupportedByDialectException: nothing was sent.
             result.completeExceptionally(e);
             return result;
         }
-        singleFlight.submit(spec.source(), spec.rpc(), result, () -> run(spec, result));
+        singleFlight.submit(spec.flightKey(), spec.source(), spec.rpc(), result, () -> run(spec, result));
         return result;
     }
 
     /** The whole retry sequence of one call; completes when {@code result} does. */
-    private CompletableFuture<?> run(RequestSpec spec, CompletableFuture<Response> result) {
+    private CompletableFuture<?> run(CallSpec spec, CompletableFuture<Response> result) {
         RetryPolicy policy = spec.policy() != null ? spec.policy() : defaultPolicy;
         CallState state;
         try {
@@ -168,8 +169,8 @@ final class CallEngine {
         if (timeout.isNegative() || timeout.isZero()) {
             timeout = Duration.ofMillis(1);
         }
-        Message request = request(state.spec, state.secrets);
-        ClientCall<Message, Message> call = channel.newCall(method(state.spec.rpc()),
+        Message request = state.spec.encode(wire, state.secrets);
+        ClientCall<Message, Message> call = channel.newCall(state.spec.method(wire),
                 CallOptions.DEFAULT.withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS));
         state.current = call;
         CompletableFuture<Message> response = new CompletableFuture<>();
@@ -208,7 +209,7 @@ final class CallEngine {
         Status status = Status.fromThrowable(error);
         Metadata trailers = Status.trailersFromThrowable(error);
         StatusCode code = StatusCode.fromValue(status.getCode().value());
-        ReplicationException exception = exception(state, code, status, attempt);
+        ReplicationException exception = exception(state, code, status, attempt, wire.dialect().errorScheme());
         Recovery recovery = exception.recovery();
         RetryPolicy.Action action = state.policy.action(recovery);
 
@@ -335,7 +336,8 @@ final class CallEngine {
         }
     }
 
-    private static ReplicationException exception(CallState state, StatusCode code, Status status, int attempt) {
+    private static ReplicationException exception(CallState state, StatusCode code, Status status, int attempt,
+                                                  ErrorScheme scheme) {
         Rpc rpc = state.spec.rpc();
         String description = Masking.scrub(status.getDescription(), state.secrets, state.spec.secretsOverride());
         StringBuilder message = new StringBuilder()
@@ -346,7 +348,7 @@ final class CallEngine {
         }
         if (code == StatusCode.FAILED_PRECONDITION) {
             message.append(" (precondition: ")
-                    .append(ErrorScheme.spec().find(rpc, code).map(ErrorScheme.Row::recoveryText)
+                    .append(scheme.find(rpc, code).map(ErrorScheme.Row::recoveryText)
                             .orElse(Recovery.ENSURE_PRECONDITION.advice()))
                     .append(')');
         }
@@ -372,53 +374,13 @@ final class CallEngine {
         return t;
     }
 
-    @SuppressWarnings("unchecked")
-    private static MethodDescriptor<Message, Message> method(Rpc rpc) {
-        MethodDescriptor<?, ?> m = switch (rpc) {
-            case ENABLE_VOLUME_REPLICATION -> ControllerGrpc.getEnableVolumeReplicationMethod();
-            case DISABLE_VOLUME_REPLICATION -> ControllerGrpc.getDisableVolumeReplicationMethod();
-            case PROMOTE_VOLUME -> ControllerGrpc.getPromoteVolumeMethod();
-            case DEMOTE_VOLUME -> ControllerGrpc.getDemoteVolumeMethod();
-            case RESYNC_VOLUME -> ControllerGrpc.getResyncVolumeMethod();
-            case GET_VOLUME_REPLICATION_INFO -> ControllerGrpc.getGetVolumeReplicationInfoMethod();
-            case NODE_HEALER -> throw new IllegalArgumentException("NodeHealer is not a replication call");
-        };
-        return (MethodDescriptor<Message, Message>) m;
-    }
-
-    private static Message request(RequestSpec spec, Secrets secrets) {
-        var source = WireMapping.toProto(spec.source());
-        String replicationId = spec.replicationId() == null ? "" : spec.replicationId();
-        Map<String, String> parameters = spec.parameters();
-        Map<String, String> secretValues = secrets.asMap();
-        return switch (spec.rpc()) {
-            case ENABLE_VOLUME_REPLICATION -> EnableVolumeReplicationRequest.newBuilder().setReplicationSource(source)
-                    .putAllParameters(parameters).putAllSecrets(secretValues).setReplicationId(replicationId).build();
-            case DISABLE_VOLUME_REPLICATION -> DisableVolumeReplicationRequest.newBuilder()
-                    .setReplicationSource(source).putAllParameters(parameters).putAllSecrets(secretValues)
-                    .setReplicationId(replicationId).build();
-            case PROMOTE_VOLUME -> PromoteVolumeRequest.newBuilder().setReplicationSource(source)
-                    .setForce(spec.force()).putAllParameters(parameters).putAllSecrets(secretValues)
-                    .setReplicationId(replicationId).build();
-            case DEMOTE_VOLUME -> DemoteVolumeRequest.newBuilder().setReplicationSource(source)
-                    .setForce(spec.force()).putAllParameters(parameters).putAllSecrets(secretValues)
-                    .setReplicationId(replicationId).build();
-            case RESYNC_VOLUME -> ResyncVolumeRequest.newBuilder().setReplicationSource(source)
-                    .setForce(spec.force()).putAllParameters(parameters).putAllSecrets(secretValues)
-                    .setReplicationId(replicationId).build();
-            case GET_VOLUME_REPLICATION_INFO -> GetVolumeReplicationInfoRequest.newBuilder()
-                    .setReplicationSource(source).putAllSecrets(secretValues).setReplicationId(replicationId).build();
-            case NODE_HEALER -> throw new IllegalArgumentException("NodeHealer is not a replication call");
-        };
-    }
-
     /** A successful call's response and how many attempts it took. */
     record Response(Message message, int attempts) {
     }
 
     /** The per-call state of one retry sequence. */
     private static final class CallState {
-        final RequestSpec spec;
+        final CallSpec spec;
         final RetryPolicy policy;
         final Instant deadline;
         final AtomicInteger attempts = new AtomicInteger();
@@ -427,7 +389,7 @@ final class CallEngine {
         volatile boolean cancelled;
         volatile ClientCall<?, ?> current;
 
-        CallState(RequestSpec spec, RetryPolicy policy, Secrets secrets, Instant start) {
+        CallState(CallSpec spec, RetryPolicy policy, Secrets secrets, Instant start) {
             this.spec = spec;
             this.policy = policy;
             this.secrets = secrets;

@@ -4,13 +4,13 @@ import com.google.protobuf.Message;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
-import io.volrep.api.wire.WireMapping;
-import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
 import java.util.Map;
 
 /**
  * GetVolumeReplicationInfo. A response without {@code last_sync_time}, or with a negative byte count or
- * duration, fails with {@link io.volrep.api.ProtocolViolationException}: the plugin broke the spec.
+ * duration, fails with {@link io.volrep.api.ProtocolViolationException}: the plugin broke the spec. Under spec
+ * revision v0.1.3 only {@code last_sync_time} exists (duration and bytes read as not reported); v0.1.0 has no
+ * such RPC ({@link UnsupportedByDialectException}, nothing sent).
  *
  * <pre>{@code
  * ReplicationInfo info = client.volume("pvc-1").infoCall().replicationId("rid-1").call();
@@ -28,6 +28,6 @@ public final class InfoCall extends ReplicationCall<InfoCall, ReplicationInfo> {
 
     @Override
     ReplicationInfo result(Message response, int attempts) {
-        return WireMapping.fromProto((GetVolumeReplicationInfoResponse) response, attempts);
+        return engine.wire().info(response, attempts);
     }
 }

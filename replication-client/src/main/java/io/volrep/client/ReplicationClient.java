@@ -8,6 +8,7 @@ import io.grpc.ManagedChannelBuilder;
 import io.grpc.TlsChannelCredentials;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.volrep.api.ReplicationSource;
+import io.volrep.api.SpecDialect;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -56,6 +57,8 @@ public final class ReplicationClient implements AutoCloseable {
     private final CallEngine engine;
     private final ExecutorService ownedExecutor;
     private final ScheduledExecutorService ownedScheduler;
+    private final SpecDialect dialect;
+    private final IdentityCalls identity;
 
     private ReplicationClient(Builder b) {
         this.target = b.target;
@@ -84,8 +87,10 @@ public final class ReplicationClient implements AutoCloseable {
         if (b.deadline != null) {
             policy = policy.toBuilder().perAttemptTimeout(b.deadline).build();
         }
+        this.dialect = b.dialect;
         this.engine = new CallEngine(channel, executor, scheduler, policy, b.secrets, b.sourceVerifier,
-                b.listener, b.maxQueuedPerSource);
+                b.listener, b.maxQueuedPerSource, WireDialect.of(b.dialect, b.alsoSendDeprecatedVolumeId));
+        this.identity = new IdentityCalls(channel, policy);
     }
 
     /** A builder with the defaults: {@value #DEFAULT_TARGET}, plaintext, {@link RetryPolicy#spec()}. */
@@ -111,6 +116,48 @@ public final class ReplicationClient implements AutoCloseable {
     /** Operations on any source. */
     public SourceClient source(ReplicationSource source) {
         return new SourceClient(engine, Objects.requireNonNull(source, "source"));
+    }
+
+    /**
+     * The node-plugin operations (NodeHealer). They go to this client's target, which must then be the node
+     * plugin's endpoint.
+     */
+    public NodeClient node() {
+        return new NodeClient(engine);
+    }
+
+    /**
+     * {@code identity.Identity/GetIdentity}: the plugin's name, version and manifest. One attempt, within the
+     * retry policy's per-attempt timeout.
+     *
+     * @throws io.volrep.api.UnimplementedException when the plugin does not serve the CSI-Addons Identity service
+     * @throws io.volrep.api.ReplicationException (the code's subclass) for any other failure
+     */
+    public PluginIdentity identity() {
+        return identity.identity();
+    }
+
+    /**
+     * {@code identity.Identity/GetCapabilities}, typed.
+     *
+     * @throws io.volrep.api.UnimplementedException when the plugin does not serve the CSI-Addons Identity service
+     */
+    public PluginCapabilities capabilities() {
+        return identity.capabilities();
+    }
+
+    /**
+     * {@code identity.Identity/Probe}; an unset {@code ready} means ready.
+     *
+     * @throws io.volrep.api.UnimplementedException when the plugin does not serve the CSI-Addons Identity service
+     */
+    public ProbeResult probe() {
+        return identity.probe();
+    }
+
+    /** The spec revision this client speaks on the replication service. */
+    public SpecDialect dialect() {
+        return dialect;
     }
 
     /** The target this client dials. */
@@ -224,8 +271,42 @@ public final class ReplicationClient implements AutoCloseable {
         private ExecutorService executor;
         private ScheduledExecutorService scheduler;
         private int maxQueuedPerSource = 64;
+        private SpecDialect dialect = SpecDialect.CURRENT;
+        private boolean alsoSendDeprecatedVolumeId = true;
 
         private Builder() {
+        }
+
+        /**
+         * The revision of the replication spec the plugin speaks; {@link SpecDialect#CURRENT} by default. The typed
+         * API stays the same; the client encodes requests and reads responses with that revision's messages, and
+         * what the revision cannot express fails before sending with {@link UnsupportedByDialectException}:
+         * <ul>
+         *   <li>{@link SpecDialect#V0_1_3}: sends {@code volume_id} (REQUIRED there; for a group, the group id) and
+         *       {@code replication_source} numbered {@code volumegroup = 1, volume = 2}; info carries only the last
+         *       sync time; snapshot sources are unsupported;</li>
+         *   <li>{@link SpecDialect#V0_1_0}: sends only {@code volume_id}; volumes only, no info, no
+         *       {@code replication_id}.</li>
+         * </ul>
+         * Choosing the wrong revision is dangerous, not just failing: see docs/compatibility.md.
+         *
+         * <pre>{@code
+         * ReplicationClient legacy = ReplicationClient.builder().target(sock).dialect(SpecDialect.V0_1_3).build();
+         * }</pre>
+         */
+        public Builder dialect(SpecDialect dialect) {
+            this.dialect = Objects.requireNonNull(dialect, "dialect");
+            return this;
+        }
+
+        /**
+         * Under {@link SpecDialect#CURRENT}, also set the deprecated {@code volume_id} (field 1) for volume sources,
+         * for plugins that still read only that field. On by default; groups and snapshots never set it. Ignored by
+         * the legacy dialects, which always send it.
+         */
+        public Builder alsoSendDeprecatedVolumeId(boolean send) {
+            this.alsoSendDeprecatedVolumeId = send;
+            return this;
         }
 
         /**

@@ -1,5 +1,7 @@
 package io.volrep.client;
 
+import com.google.protobuf.Message;
+import io.grpc.MethodDescriptor;
 import io.volrep.api.CsiLimits;
 import io.volrep.api.InvalidArgumentException;
 import io.volrep.api.ReplicationSource;
@@ -7,9 +9,9 @@ import io.volrep.api.Rpc;
 import io.volrep.api.Secrets;
 import java.util.Map;
 
-/** What one typed call sends, validated against the CSI limits before anything goes on the wire. */
+/** What one typed replication call sends, validated against the CSI limits before anything goes on the wire. */
 record RequestSpec(Rpc rpc, ReplicationSource source, Map<String, String> parameters, boolean force,
-                   String replicationId, Secrets secretsOverride, RetryPolicy policy) {
+                   String replicationId, Secrets secretsOverride, RetryPolicy policy) implements CallSpec {
 
     /** @throws InvalidArgumentException naming the field, attributed to the RPC, with 0 attempts */
     RequestSpec validate() {
@@ -24,5 +26,28 @@ record RequestSpec(Rpc rpc, ReplicationSource source, Map<String, String> parame
             throw (InvalidArgumentException) e.withContext(rpc, 0);
         }
         return this;
+    }
+
+    @Override
+    public RequestSpec validate(WireDialect wire) {
+        validate();
+        wire.requireExpressible(this);
+        return this;
+    }
+
+    /** The replication service serializes per source (the spec's "one call in flight per replication_source"). */
+    @Override
+    public Object flightKey() {
+        return source;
+    }
+
+    @Override
+    public MethodDescriptor<Message, Message> method(WireDialect wire) {
+        return wire.method(rpc);
+    }
+
+    @Override
+    public Message encode(WireDialect wire, Secrets secrets) {
+        return wire.request(this, secrets);
     }
 }

@@ -4,7 +4,6 @@ import com.google.protobuf.Message;
 import io.volrep.api.DeadlineExceededException;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
-import io.volrep.proto.replication.ResyncVolumeResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
@@ -125,6 +124,6 @@ public final class ResyncCall extends ParameterizedCall<ResyncCall, ResyncStatus
 
     @Override
     ResyncStatus result(Message response, int attempts) {
-        return new ResyncStatus(((ResyncVolumeResponse) response).getReady());
+        return new ResyncStatus(engine.wire().resyncReady(response));
     }
 }

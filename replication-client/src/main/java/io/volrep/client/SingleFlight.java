@@ -9,8 +9,9 @@ import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
 /**
- * At most one call in flight per source; later calls wait in a bounded FIFO queue. A lane exists only while
- * a call for its source runs or waits, so memory does not grow with the number of sources ever seen.
+ * At most one call in flight per key (a replication source, or a volume id for NodeHealer); later calls wait
+ * in a bounded FIFO queue. A lane exists only while a call for its key runs or waits, so memory does not grow
+ * with the number of sources ever seen.
  */
 final class SingleFlight {
 
@@ -18,7 +19,7 @@ final class SingleFlight {
         final ArrayDeque<Runnable> waiting = new ArrayDeque<>();
     }
 
-    private final ConcurrentHashMap<ReplicationSource, Lane> lanes = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Object, Lane> lanes = new ConcurrentHashMap<>();
     private final int maxQueued;
     private final Executor executor;
 
@@ -32,12 +33,12 @@ final class SingleFlight {
      * whose result is already done (cancelled while waiting) is skipped. The slot is held until the task's
      * future completes.
      */
-    <T> void submit(ReplicationSource source, Rpc rpc, CompletableFuture<T> result,
+    <T> void submit(Object key, ReplicationSource source, Rpc rpc, CompletableFuture<T> result,
                     Supplier<CompletableFuture<?>> task) {
-        Runnable starter = () -> start(source, result, task);
+        Runnable starter = () -> start(key, result, task);
         boolean[] runNow = {false};
         boolean[] overflow = {false};
-        lanes.compute(source, (key, lane) -> {
+        lanes.compute(key, (k, lane) -> {
             if (lane == null) {
                 runNow[0] = true;
                 return new Lane();
@@ -56,10 +57,10 @@ final class SingleFlight {
         }
     }
 
-    private <T> void start(ReplicationSource source, CompletableFuture<T> result,
+    private <T> void start(Object key, CompletableFuture<T> result,
                            Supplier<CompletableFuture<?>> task) {
         if (result.isDone()) {
-            release(source);
+            release(key);
             return;
         }
         CompletableFuture<?> running;
@@ -67,15 +68,15 @@ final class SingleFlight {
             running = task.get();
         } catch (RuntimeException e) {
             result.completeExceptionally(e);
-            release(source);
+            release(key);
             return;
         }
-        running.whenComplete((v, t) -> release(source));
+        running.whenComplete((v, t) -> release(key));
     }
 
-    private void release(ReplicationSource source) {
+    private void release(Object key) {
         Runnable[] next = {null};
-        lanes.computeIfPresent(source, (key, lane) -> {
+        lanes.computeIfPresent(key, (k, lane) -> {
             next[0] = lane.waiting.poll();
             return next[0] == null ? null : lane;
         });

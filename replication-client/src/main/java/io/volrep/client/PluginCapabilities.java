@@ -1,0 +1,44 @@
+package io.volrep.client;
+
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * What a plugin advertises through {@code identity.Identity/GetCapabilities}: which CSI-Addons services it
+ * runs (controller and/or node), whether it implements volume replication, and every other capability by name.
+ *
+ * <pre>{@code
+ * PluginCapabilities caps = client.capabilities();
+ * if (caps.volumeReplication() && caps.services().contains(PluginCapabilities.Service.CONTROLLER_SERVICE)) {
+ *     // drive replication through this endpoint
+ * }
+ * }</pre>
+ *
+ * @param services the services the plugin runs at this endpoint
+ * @param volumeReplication true when {@code VolumeReplication.VOLUME_REPLICATION} is advertised
+ * @param others every other capability as {@code kind.TYPE}, e.g. {@code reclaim_space.ONLINE},
+ *               {@code network_fence.NETWORK_FENCE}, in the plugin's order
+ */
+public record PluginCapabilities(Set<Service> services, boolean volumeReplication, List<String> others) {
+
+    /** {@code Capability.Service.Type}. */
+    public enum Service {
+        CONTROLLER_SERVICE, NODE_SERVICE
+    }
+
+    public PluginCapabilities {
+        Objects.requireNonNull(services, "services");
+        EnumSet<Service> ordered = EnumSet.noneOf(Service.class);
+        ordered.addAll(services);
+        services = Collections.unmodifiableSet(ordered);
+        others = others == null ? List.of() : List.copyOf(others);
+    }
+
+    /** True when the plugin runs {@code service} here. */
+    public boolean has(Service service) {
+        return services.contains(service);
+    }
+}

@@ -1,0 +1,117 @@
+package io.volrep.client;
+
+import com.google.protobuf.Message;
+import io.volrep.api.InvalidArgumentException;
+import io.volrep.api.ReplicationException;
+import io.volrep.api.Rpc;
+import io.volrep.api.Secrets;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * One typed call being configured, replication or NodeHealer: {@link #call()} sends it and waits,
+ * {@link #callAsync()} sends it without blocking. Every call goes through the same validation, single-flight,
+ * secrets and retry machinery. A call object may be sent more than once; each send is a new request.
+ *
+ * <pre>{@code
+ * client.volume("pvc-1").demote().secrets(Map.of("user", "admin")).callAsync();
+ * HealReport r = client.node().heal("vol-3", Path.of("/mnt/vol-3")).retryPolicy(patient).call();
+ * }</pre>
+ *
+ * @param <S> the concrete call type, for fluent chaining
+ * @param <R> the call's result ({@link Void} for calls that only succeed or fail)
+ */
+public abstract class TypedCall<S extends TypedCall<S, R>, R> {
+    final CallEngine engine;
+    final Rpc rpc;
+    Secrets secretsOverride;
+    RetryPolicy policy;
+
+    TypedCall(CallEngine engine, Rpc rpc) {
+        this.engine = engine;
+        this.rpc = rpc;
+    }
+
+    @SuppressWarnings("unchecked")
+    final S self() {
+        return (S) this;
+    }
+
+    /** The RPC this call sends. */
+    public Rpc rpc() {
+        return rpc;
+    }
+
+    /**
+     * Sends these secrets instead of the client's {@link SecretsProvider}'s; an UNAUTHENTICATED answer is then
+     * surfaced, as there is nothing to renew.
+     */
+    public S secrets(Map<String, String> secrets) {
+        this.secretsOverride = Secrets.of(Objects.requireNonNull(secrets, "secrets"));
+        return self();
+    }
+
+    /** Retries this call under {@code policy} instead of the client's default. */
+    public S retryPolicy(RetryPolicy policy) {
+        this.policy = Objects.requireNonNull(policy, "policy");
+        return self();
+    }
+
+    /**
+     * Sends the call and waits for its outcome, retries included.
+     *
+     * @throws ReplicationException (the code's subclass) when the call failed; {@link InvalidArgumentException}
+     *         with {@code attempts() == 0} when the request was invalid and never sent;
+     *         {@link UnsupportedByDialectException} when the plugin's spec revision cannot express it
+     */
+    public R call() {
+        return await(callAsync());
+    }
+
+    /**
+     * Sends the call without blocking. The future completes with the result or a {@link ReplicationException};
+     * cancelling it cancels the RPC in flight and every pending retry.
+     */
+    public CompletableFuture<R> callAsync() {
+        CompletableFuture<CallEngine.Response> inner;
+        try {
+            inner = engine.execute(spec());
+        } catch (ReplicationException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        CompletableFuture<R> outer = inner.thenApply(r -> result(r.message(), r.attempts()));
+        // thenApply's future does not pass cancellation upstream; the RPC must stop too.
+        outer.whenComplete((v, t) -> {
+            if (outer.isCancelled()) {
+                inner.cancel(true);
+            }
+        });
+        return outer;
+    }
+
+    abstract CallSpec spec();
+
+    abstract R result(Message response, int attempts);
+
+    static <T> T await(CompletableFuture<T> future) {
+        try {
+            return future.get();
+        } catch (InterruptedException e) {
+            future.cancel(true);
+            Thread.currentThread().interrupt();
+            throw new CancellationException("interrupted while waiting for the call");
+        } catch (ExecutionException e) {
+            Throwable cause = CallEngine.unwrap(e);
+            if (cause instanceof RuntimeException re) {
+                throw re;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(cause);
+        }
+    }
+}

@@ -1,0 +1,40 @@
+package io.volrep.client;
+
+import io.volrep.api.Rpc;
+import io.volrep.api.SpecDialect;
+import io.volrep.api.UnimplementedException;
+
+/**
+ * The request cannot be expressed in the spec revision the client was built for
+ * ({@link ReplicationClient.Builder#dialect}), so it was never sent ({@code attempts() == 0}). Examples:
+ * GetVolumeReplicationInfo, volume groups or a {@code replication_id} under {@link SpecDialect#V0_1_0};
+ * volume snapshots under {@link SpecDialect#V0_1_3}.
+ *
+ * <p>It is an {@link UnimplementedException} (code 12 UNIMPLEMENTED, recovery "MUST NOT retry"): a plugin of
+ * that revision would not implement the call either, and code that already handles an unimplemented RPC
+ * (for example by skipping optional info) handles this case the same way, without a wasted round trip.
+ *
+ * <pre>{@code
+ * try {
+ *     info = client.volume("pvc-1").info();
+ * } catch (UnsupportedByDialectException e) {
+ *     log.info("plugin speaks {}: {}", e.dialect(), e.getMessage());
+ * }
+ * }</pre>
+ */
+public final class UnsupportedByDialectException extends UnimplementedException {
+    private static final long serialVersionUID = 1L;
+
+    private final SpecDialect dialect;
+
+    UnsupportedByDialectException(String what, Rpc rpc, SpecDialect dialect) {
+        super(rpc.methodName() + ": " + what + " cannot be expressed in spec revision " + dialect.cliName()
+                + "; not sent", rpc, 0, null);
+        this.dialect = dialect;
+    }
+
+    /** The revision the client speaks. */
+    public SpecDialect dialect() {
+        return dialect;
+    }
+}
