@@ -234,6 +234,9 @@ public final class ExecDriver implements ReplicationDriver, AutoCloseable {
         }
         boolean success = false;
         try {
+            if (closed.get()) {
+                throw new UnavailableException(who + ": the driver was stopped (the server is shutting down)");
+            }
             Response answer = interpret(who, result, secrets);
             success = true;
             return answer;
@@ -246,7 +249,6 @@ public final class ExecDriver implements ReplicationDriver, AutoCloseable {
         switch (result.ending()) {
             case TIMED_OUT:
                 throw new DeadlineExceededException(who + ": no answer within " + timeout
-                        + (result.heldOpen() ? " (the driver exited but a child process kept its output open)" : "")
                         + "; the driver's process tree was killed");
             case OUTPUT_TOO_LARGE:
                 throw new UnknownErrorException(who + ": printed more than " + MAX_STDOUT_BYTES

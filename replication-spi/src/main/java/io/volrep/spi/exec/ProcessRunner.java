@@ -30,14 +30,16 @@ import org.slf4j.LoggerFactory;
  * blocks on a full pipe while we wait for it), a deadline after which the whole process tree is killed, and
  * bounded capture of both streams.
  *
- * <p>The tree is remembered while the driver runs (polled every {@link #TREE_POLL}), because a child that
- * outlives its parent is re-parented and can no longer be found through the parent: a driver that exits but
- * leaves a background child holding stdout open would otherwise keep the call waiting, and then escape the kill.
+ * <p>The tree is remembered while the driver runs (polled every {@link #TREE_POLL}), because a child whose
+ * parent dies is re-parented and can no longer be found through the parent: on a timeout every process of the
+ * tree we saw is killed, not only those still attached to the driver.
  */
 final class ProcessRunner implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ProcessRunner.class);
     private static final Duration TREE_POLL = Duration.ofMillis(100);
     private static final Duration DRAIN_AFTER_KILL = Duration.ofSeconds(2);
+    /** How long after the driver exits its output streams may stay open before we stop reading them. */
+    static final Duration EXIT_GRACE = Duration.ofMillis(500);
 
     /** How a run ended. */
     enum Ending { EXITED, TIMED_OUT, OUTPUT_TOO_LARGE }
@@ -50,7 +52,7 @@ final class ProcessRunner implements AutoCloseable {
      * @param stdout everything printed on stdout (at most the limit)
      * @param stderr the head of stderr (at most the stderr capture limit)
      * @param stderrBytes how many bytes stderr carried in total
-     * @param heldOpen true when the driver exited but a leftover child kept its output open until the deadline
+     * @param heldOpen true when the driver exited but a leftover child still held its output open
      */
     record Result(Ending ending, int exitCode, byte[] stdout, byte[] stderr, long stderrBytes, boolean heldOpen) {
     }
@@ -109,21 +111,18 @@ final class ProcessRunner implements AutoCloseable {
                 awaitQuietly(outDone, errDone);
                 return result(Ending.TIMED_OUT, -1, out, err, false);
             }
-            try {
-                long left = Math.max(0, deadline - System.nanoTime());
-                outDone.get(left, TimeUnit.NANOSECONDS);
-                errDone.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-            } catch (TimeoutException e) {
-                killTree(process, tree);
-                awaitQuietly(outDone, errDone);
-                return result(Ending.TIMED_OUT, -1, out, err, true);
-            } catch (ExecutionException e) {
-                LOG.debug("reading the driver's output failed: {}", e.getCause().toString());
+            // The driver has exited, so everything it printed is in the pipes. A background child it left
+            // behind (legitimate: work that goes on after the answer) may still hold them open: after a short
+            // grace, take what was read and leave the child (and the reader blocked on it) alone.
+            boolean heldOpen = !awaitEnd(outDone) | !awaitEnd(errDone);
+            if (heldOpen) {
+                LOG.debug("{}: a child process still holds the driver's output open; using what the driver printed",
+                        command.get(0));
             }
             if (out.overflowed()) {
-                return result(Ending.OUTPUT_TOO_LARGE, -1, out, err, false);
+                return result(Ending.OUTPUT_TOO_LARGE, -1, out, err, heldOpen);
             }
-            return result(Ending.EXITED, process.exitValue(), out, err, false);
+            return result(Ending.EXITED, process.exitValue(), out, err, heldOpen);
         } catch (InterruptedException e) {
             killTree(process, tree);
             throw e;
@@ -185,6 +184,19 @@ final class ProcessRunner implements AutoCloseable {
             process.waitFor(DRAIN_AFTER_KILL.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Waits {@link #EXIT_GRACE} for a reader to reach the end of its stream; false when it did not. */
+    private static boolean awaitEnd(Future<?> reader) throws InterruptedException {
+        try {
+            reader.get(EXIT_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (TimeoutException e) {
+            return false;
+        } catch (ExecutionException e) {
+            LOG.debug("reading the driver's output failed: {}", e.getCause().toString());
+            return true;
         }
     }
 

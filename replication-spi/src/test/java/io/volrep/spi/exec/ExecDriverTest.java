@@ -1,0 +1,287 @@
+package io.volrep.spi.exec;
+
+import static io.volrep.spi.exec.ExecHarness.driverScript;
+import static io.volrep.spi.exec.ExecHarness.group;
+import static io.volrep.spi.exec.ExecHarness.script;
+import static io.volrep.spi.exec.ExecHarness.volume;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.grpc.Status;
+import io.volrep.api.ReplicationSource.Kind;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Each failure mode of the exec protocol, over gRPC through the real runtime, with small /bin/sh drivers. */
+class ExecDriverTest {
+    @TempDir
+    Path dir;
+
+    private ExecHarness serve(String body) throws Exception {
+        return ExecHarness.inProcess(ExecDriver.builder().executable(driverScript(dir, body)).build());
+    }
+
+    private static void assertStatus(Status status, Status.Code code, String... messageParts) {
+        assertThat(status.getCode()).as(status.toString()).isEqualTo(code);
+        for (String part : messageParts) {
+            assertThat(status.getDescription()).contains(part);
+        }
+    }
+
+    @Test
+    void successAndTheRequestJsonOnTheCommandLine() throws Exception {
+        Path args = dir.resolve("args");
+        try (ExecHarness h = serve("printf '%s\\n' \"$@\" >> " + args + "; echo '{\"status\":\"Success\"}'")) {
+            assertThat(h.enable("vol-1").getCode()).isEqualTo(Status.Code.OK);
+            assertThat(h.promote(group("grp-1"), Map.of()).getCode()).isEqualTo(Status.Code.OK);
+        }
+        assertThat(Files.readAllLines(args)).containsExactly(
+                "enable", "{\"source\":{\"kind\":\"volume\",\"id\":\"vol-1\"},\"parameters\":{\"mode\":\"snapshot\"}}",
+                "promote", "{\"source\":{\"kind\":\"volumegroup\",\"id\":\"grp-1\"},\"parameters\":{},\"force\":false}");
+    }
+
+    @Test
+    void notSupportedIsUnimplemented() throws Exception {
+        try (ExecHarness h = serve("echo '{\"status\":\"Not supported\",\"message\":\"no promote here\"}'; exit 1")) {
+            assertStatus(h.promote(volume("vol-1"), Map.of()), Status.Code.UNIMPLEMENTED, "no promote here");
+        }
+    }
+
+    @Test
+    void failureWithACodeKeepsCodeAndMessage() throws Exception {
+        try (ExecHarness h = serve("echo '{\"status\":\"Failure\",\"code\":\"NOT_FOUND\",\"message\":\"no vol-9\"}'; "
+                + "exit 1")) {
+            assertStatus(h.enable("vol-9"), Status.Code.NOT_FOUND, "no vol-9");
+            assertStatus(h.promote(volume("vol-9"), Map.of()), Status.Code.NOT_FOUND);
+        }
+    }
+
+    @Test
+    void failureWithoutACodeIsUnknown() throws Exception {
+        try (ExecHarness h = serve("echo '{\"status\":\"Failure\",\"message\":\"backend exploded\"}'; exit 3")) {
+            assertStatus(h.enable("vol-1"), Status.Code.UNKNOWN, "backend exploded");
+        }
+    }
+
+    @Test
+    void unknownCodeOrStatusIsUnknownNamingDriverAndOperation() throws Exception {
+        try (ExecHarness h = serve("echo '{\"status\":\"Failure\",\"code\":\"NOT_FUND\"}'; exit 1")) {
+            assertStatus(h.demote(volume("vol-1"), Map.of()), Status.Code.UNKNOWN, "exec driver " + dir.resolve("driver"),
+                    "(demote)", "unknown code \"NOT_FUND\"");
+        }
+        try (ExecHarness h = serve("echo '{\"status\":\"Failure\",\"code\":\"OK\"}'; exit 1")) {
+            assertStatus(h.demote(volume("vol-1"), Map.of()), Status.Code.UNKNOWN, "Failure with code OK");
+        }
+        try (ExecHarness h = serve("echo '{\"status\":\"success\"}'")) {
+            assertStatus(h.enable("vol-1"), Status.Code.UNKNOWN, "(enable)", "unknown status \"success\"");
+        }
+    }
+
+    @Test
+    void malformedOrMissingOutputIsUnknown() throws Exception {
+        String[] bodies = {
+            "echo 'not json'",
+            "echo '{\"status\":\"Success\"'",
+            "echo '[\"Success\"]'",
+            "echo '{\"status\":\"Success\"} {\"status\":\"Success\"}'",
+            "echo \"{'status':'Success'}\"",
+            "echo '{\"status\":\"Success\",\"ready\":\"maybe\"}'",
+            "exit 0",
+            "printf '\\377\\376{}'",
+        };
+        for (String body : bodies) {
+            try (ExecHarness h = serve(body)) {
+                assertStatus(h.enable("vol-1"), Status.Code.UNKNOWN, "exec driver ", "(enable)", "malformed output");
+            }
+        }
+        try (ExecHarness h = serve("exit 4")) {
+            assertStatus(h.enable("vol-1"), Status.Code.UNKNOWN, "printed nothing on stdout", "exit code 4");
+        }
+    }
+
+    @Test
+    void unknownFieldsAreIgnored() throws Exception {
+        try (ExecHarness h = serve("echo '{\"status\":\"Success\",\"vendorDetail\":{\"x\":[1,2]}}'")) {
+            assertThat(h.enable("vol-1").getCode()).isEqualTo(Status.Code.OK);
+        }
+    }
+
+    @Test
+    void successWithANonZeroExitCodeIsInconsistent() throws Exception {
+        try (ExecHarness h = serve("echo '{\"status\":\"Success\"}'; exit 2")) {
+            assertStatus(h.enable("vol-1"), Status.Code.UNKNOWN, "(enable)", "inconsistent", "exit code 2");
+        }
+    }
+
+    @Test
+    void operationAnswersAreChecked() throws Exception {
+        try (ExecHarness h = serve("echo '{\"status\":\"Success\"}'")) {
+            assertThat(h.resync(volume("vol-1"), Map.of())).isInstanceOfSatisfying(Status.class,
+                    s -> assertStatus(s, Status.Code.UNKNOWN, "(resync)", "without \"ready\""));
+            assertThat(h.info(volume("vol-1"), Map.of())).isInstanceOfSatisfying(Status.class,
+                    s -> assertStatus(s, Status.Code.UNKNOWN, "(info)", "without \"lastSyncTime\""));
+        }
+        try (ExecHarness h = serve("echo '{\"status\":\"Success\",\"lastSyncTime\":\"yesterday\"}'")) {
+            assertThat(h.info(volume("vol-1"), Map.of())).isInstanceOfSatisfying(Status.class,
+                    s -> assertStatus(s, Status.Code.UNKNOWN, "(info)", "malformed output"));
+        }
+        try (ExecHarness h = serve("echo '{\"status\":\"Success\",\"lastSyncTime\":\"2026-01-02T03:04:05Z\","
+                + "\"lastSyncBytes\":-1}'")) {
+            assertThat(h.info(volume("vol-1"), Map.of())).isInstanceOfSatisfying(Status.class,
+                    s -> assertStatus(s, Status.Code.UNKNOWN, "lastSyncBytes"));
+        }
+        try (ExecHarness h = serve("case \"$1\" in resync) echo '{\"status\":\"Success\",\"ready\":true}';; "
+                + "*) echo '{\"status\":\"Success\",\"lastSyncTime\":\"2026-01-02T03:04:05.5+01:00\","
+                + "\"lastSyncDurationSeconds\":1.25,\"lastSyncBytes\":\"4096\"}';; esac")) {
+            assertThat(h.resync(volume("vol-1"), Map.of())).isEqualTo(true);
+            var info = (io.volrep.proto.replication.GetVolumeReplicationInfoResponse) h.info(volume("vol-1"), Map.of());
+            assertThat(info.getLastSyncTime().getSeconds()).isEqualTo(
+                    java.time.Instant.parse("2026-01-02T02:04:05Z").getEpochSecond());
+            assertThat(info.getLastSyncTime().getNanos()).isEqualTo(500_000_000);
+            assertThat(info.getLastSyncDuration().getSeconds()).isEqualTo(1);
+            assertThat(info.getLastSyncDuration().getNanos()).isEqualTo(250_000_000);
+            assertThat(info.getLastSyncBytes()).isEqualTo(4096);
+        }
+    }
+
+    @Test
+    void outputOverOneMebibyteIsUnknownAndTheDriverIsKilled() throws Exception {
+        try (ExecHarness h = serve("head -c 2000000 /dev/zero | tr '\\0' ' '; echo '{\"status\":\"Success\"}'")) {
+            assertStatus(h.enable("vol-1"), Status.Code.UNKNOWN, "(enable)", "more than 1048576 bytes");
+        }
+        // Just under the limit is fine, and a driver flooding stderr at the same time does not dead-lock.
+        try (ExecHarness h = serve("head -c 3000000 /dev/zero >&2; head -c 1000000 /dev/zero | tr '\\0' ' '; "
+                + "echo '{\"status\":\"Success\"}'")) {
+            assertThat(h.enable("vol-1").getCode()).isEqualTo(Status.Code.OK);
+        }
+    }
+
+    @Test
+    void aDriverThatCannotBeStartedIsUnknown() throws Exception {
+        Path driver = driverScript(dir, "echo '{\"status\":\"Success\"}'");
+        try (ExecHarness h = ExecHarness.inProcess(ExecDriver.builder().executable(driver).build())) {
+            Files.delete(driver);
+            assertStatus(h.enable("vol-1"), Status.Code.UNKNOWN, "exec driver " + driver, "(enable)",
+                    "cannot start the driver");
+        }
+    }
+
+    @Test
+    void startupFailsClearly() throws Exception {
+        Path missing = dir.resolve("missing");
+        assertThatThrownBy(() -> ExecDriver.builder().executable(missing).build())
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining(missing + " is not an executable file");
+        Path notExecutable = Files.writeString(dir.resolve("plain"), "#!/bin/sh\n");
+        assertThatThrownBy(() -> ExecDriver.builder().executable(notExecutable).build())
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("not an executable file");
+        Path failing = script(dir, "failing", "echo '{\"status\":\"Failure\",\"message\":\"no backend configured\"}';"
+                + " exit 1");
+        assertThatThrownBy(() -> ExecDriver.builder().executable(failing).build())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("exec driver " + failing + " failed to initialize")
+                .hasMessageContaining("no backend configured");
+        Path garbage = script(dir, "garbage", "echo hello");
+        assertThatThrownBy(() -> ExecDriver.builder().executable(garbage).build())
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("(init): malformed output");
+        Path badKind = script(dir, "badkind", "echo '{\"status\":\"Success\",\"sourceKinds\":[\"disk\"]}'");
+        assertThatThrownBy(() -> ExecDriver.builder().executable(badKind).build())
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("unknown source kind \"disk\"");
+        Path slow = script(dir, "slow", "sleep 30");
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> ExecDriver.builder().executable(slow).timeout(Duration.ofMillis(500)).build())
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("no answer within PT0.5S");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+    }
+
+    @Test
+    void initCapabilitiesGateOperationsWithoutRunningTheDriver() throws Exception {
+        Path calls = dir.resolve("calls");
+        Path driver = script(dir, "driver", "echo \"$1\" >> " + calls + "\n"
+                + "if [ \"$1\" = init ]; then echo '{\"status\":\"Success\",\"capabilities\":{\"promote\":false,"
+                + "\"resync\":false,\"teleport\":true},\"sourceKinds\":[\"volume\"]}'; exit 0; fi\n"
+                + "echo '{\"status\":\"Success\"}'");
+        try (ExecHarness h = ExecHarness.inProcess(ExecDriver.builder().executable(driver).build())) {
+            assertThat(h.driver.supportedOperations()).containsExactlyInAnyOrder(ExecOperation.INIT,
+                    ExecOperation.ENABLE, ExecOperation.DISABLE, ExecOperation.DEMOTE, ExecOperation.INFO);
+            assertThat(h.driver.supportedSourceKinds()).containsExactly(Kind.VOLUME);
+            assertStatus(h.promote(volume("vol-1"), Map.of()), Status.Code.UNIMPLEMENTED, "(promote)");
+            assertThat(h.resync(volume("vol-1"), Map.of())).isInstanceOfSatisfying(Status.class,
+                    s -> assertThat(s.getCode()).isEqualTo(Status.Code.UNIMPLEMENTED));
+            assertStatus(h.enable(group("grp-1"), Map.of()), Status.Code.INVALID_ARGUMENT);
+            assertThat(h.demote(volume("vol-1"), Map.of()).getCode()).isEqualTo(Status.Code.OK);
+        }
+        assertThat(Files.readAllLines(calls)).containsExactly("init", "demote");
+    }
+
+    @Test
+    void initNotSupportedKeepsTheDefaults() throws Exception {
+        Path driver = script(dir, "driver", "if [ \"$1\" = init ]; then echo '{\"status\":\"Not supported\"}'; "
+                + "exit 1; fi\necho '{\"status\":\"Success\"}'");
+        try (ExecDriver d = ExecDriver.builder().executable(driver).build()) {
+            assertThat(d.supportedOperations()).containsExactlyInAnyOrder(ExecOperation.INIT, ExecOperation.ENABLE,
+                    ExecOperation.DISABLE, ExecOperation.PROMOTE, ExecOperation.DEMOTE, ExecOperation.RESYNC,
+                    ExecOperation.INFO);
+            assertThat(d.supportedSourceKinds()).containsExactlyInAnyOrder(Kind.VOLUME, Kind.VOLUME_GROUP);
+        }
+    }
+
+    @Test
+    void secretsTravelOnStdinOnlyAndStderrIsLoggedBoundedAndSanitized() throws Exception {
+        String secret = "Sup3r-S3cret-Passw0rd";
+        Path seen = dir.resolve("seen");
+        Path stdin = dir.resolve("stdin");
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        PrintStream originalErr = System.err;
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try (ExecHarness h = serve("cat > " + stdin + "\n"
+                + "{ printf '%s\\n' \"$0\" \"$@\"; tr '\\0' '\\n' < /proc/$$/environ; } > " + seen + "\n"
+                + "echo \"login with $(cat " + stdin + ") failed\" >&2\n"
+                + "head -c 20000 /dev/zero | tr '\\0' x >&2\n"
+                + "echo '{\"status\":\"Failure\",\"code\":\"UNAUTHENTICATED\",\"message\":\"bad password\"}'; exit 1")) {
+            assertStatus(h.enable(volume("vol-1"), Map.of("password", secret, "user", "admin")),
+                    Status.Code.UNAUTHENTICATED, "bad password");
+        } finally {
+            System.setErr(originalErr);
+        }
+        String log = captured.toString(StandardCharsets.UTF_8);
+        originalErr.print(log);
+        assertThat(Files.readString(stdin)).startsWith("{").endsWith("}").hasSize(("{\"password\":\"" + secret
+                + "\",\"user\":\"admin\"}").length()).contains("\"password\":\"" + secret + "\"", "\"user\":\"admin\"");
+        assertThat(Files.readString(seen)).contains("enable", "vol-1", "PATH=").doesNotContain(secret);
+        assertThat(log).contains("(enable): exit code 1", "stderr:", "login with {\"password\":\"***\"",
+                "more bytes of stderr not logged").doesNotContain(secret);
+        String stderrLine = log.lines().filter(l -> l.startsWith("xxxx")).findFirst().orElseThrow();
+        assertThat(stderrLine.length()).isLessThanOrEqualTo(ExecDriver.STDERR_LOG_BYTES);
+    }
+
+    @Test
+    void noSecretsMeansAnEmptyObjectOnStdin() throws Exception {
+        Path stdin = dir.resolve("stdin");
+        try (ExecHarness h = serve("cat > " + stdin + "; echo '{\"status\":\"Success\"}'")) {
+            assertThat(h.enable("vol-1").getCode()).isEqualTo(Status.Code.OK);
+        }
+        assertThat(Files.readString(stdin)).isEqualTo("{}");
+    }
+
+    @Test
+    void closeKillsRunningDrivers() throws Exception {
+        Path pid = dir.resolve("pid");
+        ExecHarness h = serve("echo $$ > " + pid + "; sleep 30; echo '{\"status\":\"Success\"}'");
+        Thread call = new Thread(() -> h.enable("vol-1"));
+        call.start();
+        ProcessTrees.awaitFile(pid);
+        h.driver.close();
+        call.join(10_000);
+        assertThat(call.isAlive()).isFalse();
+        assertThat(ProcessTrees.running(List.of(ProcessTrees.readPid(pid)))).isEmpty();
+        h.close();
+    }
+}
