@@ -13,8 +13,13 @@ import io.grpc.netty.shaded.io.netty.channel.epoll.Epoll;
 import io.grpc.netty.shaded.io.netty.channel.epoll.EpollEventLoopGroup;
 import io.grpc.netty.shaded.io.netty.channel.epoll.EpollServerDomainSocketChannel;
 import io.grpc.netty.shaded.io.netty.channel.unix.DomainSocketAddress;
+import io.volrep.api.SpecDialect;
 import io.volrep.spi.runtime.CallRunner;
 import io.volrep.spi.runtime.ControllerService;
+import io.volrep.spi.runtime.HealerService;
+import io.volrep.spi.runtime.IdentityService;
+import io.volrep.spi.runtime.LegacyV010ControllerService;
+import io.volrep.spi.runtime.LegacyV013ControllerService;
 import io.volrep.spi.runtime.MalformedRequests;
 import io.volrep.spi.runtime.SourceGuard;
 import java.io.IOException;
@@ -36,12 +41,16 @@ import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Serves a {@link ReplicationDriver} as a spec-correct {@code replication.Controller} gRPC plugin on a unix
- * socket, TCP (optionally TLS or mutual TLS) or gRPC's in-process transport.
+ * Serves a {@link ReplicationDriver} as a spec-correct {@code replication.Controller} gRPC plugin, a
+ * {@link HealerDriver} as {@code healer.HealerNode}, or both, on a unix socket, TCP (optionally TLS or mutual
+ * TLS) or gRPC's in-process transport; and, unless turned off, CSI-Addons {@code identity.Identity} derived from
+ * what it serves. {@link Builder#dialect} serves a legacy revision of the replication spec instead of the current
+ * one, with the same typed requests for the driver.
  *
  * <pre>{@code
  * try (ReplicationServer server = ReplicationServer.builder()
@@ -256,7 +265,8 @@ public final class ReplicationServer implements AutoCloseable {
     }
 
     /**
-     * Configures a {@link ReplicationServer}. {@link #driver} and {@link #listen} are required.
+     * Configures a {@link ReplicationServer}. {@link #listen} and at least one of {@link #driver} and {@link #healer}
+     * are required.
      *
      * <pre>{@code
      * ReplicationServer.builder().driver(driver).listen("127.0.0.1:0")
@@ -265,7 +275,16 @@ public final class ReplicationServer implements AutoCloseable {
      * }</pre>
      */
     public static final class Builder {
+        /** The plugin name GetIdentity answers when {@link #identity} is not called. */
+        public static final String DEFAULT_PLUGIN_NAME = "unnamed.volrep.io";
+
         private ReplicationDriver driver;
+        private HealerDriver healer;
+        private SpecDialect dialect = SpecDialect.CURRENT;
+        private boolean serveIdentity = true;
+        private String pluginName = DEFAULT_PLUGIN_NAME;
+        private String pluginVersion = defaultVersion();
+        private BooleanSupplier readiness = () -> true;
         private String listen;
         private final List<ServerInterceptor> interceptors = new ArrayList<>();
         private Duration gracePeriod = Duration.ofSeconds(10);
@@ -279,6 +298,72 @@ public final class ReplicationServer implements AutoCloseable {
         /** The driver that serves {@code replication.Controller}. */
         public Builder driver(ReplicationDriver driver) {
             this.driver = Objects.requireNonNull(driver, "driver");
+            return this;
+        }
+
+        /**
+         * The driver that serves {@code healer.HealerNode} (NodeHealer). A server serves replication, the healer,
+         * or both: at least one of {@link #driver} and this.
+         *
+         * <pre>{@code
+         * ReplicationServer.builder().healer(new MyHealer()).listen("unix:///csi/csi-addons.sock").build().start();
+         * }</pre>
+         */
+        public Builder healer(HealerDriver healer) {
+            this.healer = Objects.requireNonNull(healer, "healer");
+            return this;
+        }
+
+        /**
+         * The revision of the replication spec to serve (default {@link SpecDialect#CURRENT}). All share the gRPC
+         * service name {@code replication.Controller}, so a server speaks exactly one. Under {@code V0_1_3},
+         * {@code volume_id} is REQUIRED and {@code replication_source} is numbered {@code volumegroup = 1,
+         * volume = 2}; under {@code V0_1_0}, requests carry {@code volume_id} only and GetVolumeReplicationInfo
+         * does not exist (12 UNIMPLEMENTED). The driver sees the same typed requests in every dialect; answers
+         * are checked against the revision's own error tables. The healer does not depend on the dialect.
+         *
+         * <pre>{@code
+         * ReplicationServer.builder().driver(driver).dialect(SpecDialect.V0_1_3).listen("127.0.0.1:0").build();
+         * }</pre>
+         */
+        public Builder dialect(SpecDialect dialect) {
+            this.dialect = Objects.requireNonNull(dialect, "dialect");
+            return this;
+        }
+
+        /**
+         * What GetIdentity answers: the plugin's name (CSI's domain-name notation, e.g.
+         * {@code "rbd.example.com"}) and vendor version. Defaults: {@value #DEFAULT_PLUGIN_NAME} and the version of
+         * this jar. Set them: orchestrators use the name to tell plugins apart.
+         */
+        public Builder identity(String name, String vendorVersion) {
+            if (Objects.requireNonNull(name, "name").isBlank()) {
+                throw new IllegalArgumentException("the plugin name must not be blank");
+            }
+            this.pluginName = name;
+            this.pluginVersion = Objects.requireNonNull(vendorVersion, "vendorVersion");
+            return this;
+        }
+
+        /**
+         * What Probe answers, asked on every probe (default: always ready once started). A check that throws
+         * answers {@code ready = false}. Must be quick and thread-safe.
+         *
+         * <pre>{@code
+         * builder.readiness(() -> backend.isConnected());
+         * }</pre>
+         */
+        public Builder readiness(BooleanSupplier readiness) {
+            this.readiness = Objects.requireNonNull(readiness, "readiness");
+            return this;
+        }
+
+        /**
+         * Whether to serve {@code identity.Identity} (default true). Turn it off to serve exactly the replication
+         * or healer service, e.g. to test how a client copes with a plugin without Identity.
+         */
+        public Builder serveIdentity(boolean serve) {
+            this.serveIdentity = serve;
             return this;
         }
 
@@ -335,11 +420,11 @@ public final class ReplicationServer implements AutoCloseable {
                 throw new IllegalStateException("listen(uri) is required");
             }
             ListenAddress address = ListenAddress.parse(listen);
-            SourceGuard guard = new SourceGuard();
-            List<ServerServiceDefinition> services = services(new CallRunner(guard));
-            if (services.isEmpty()) {
-                throw new IllegalStateException("driver(...) is required");
+            if (driver == null && healer == null) {
+                throw new IllegalStateException("driver(...) or healer(...) is required");
             }
+            SourceGuard guard = new SourceGuard();
+            List<ServerServiceDefinition> services = services(new CallRunner(guard, dialect.errorScheme()));
             List<EventLoopGroup> eventLoops = new ArrayList<>();
             io.grpc.ServerBuilder<?> builder = transport(address, eventLoops);
             services.forEach(service -> builder.addService(MalformedRequests.lenient(service)));
@@ -347,13 +432,30 @@ public final class ReplicationServer implements AutoCloseable {
             return new ReplicationServer(address, gracePeriod, builder.build(), guard, List.copyOf(eventLoops));
         }
 
-        /** The services to serve; the healer and identity services plug in here, sharing the runner. */
+        /** The services to serve, sharing one runner (and so one guard and one error scheme). */
         private List<ServerServiceDefinition> services(CallRunner runner) {
             List<ServerServiceDefinition> services = new ArrayList<>();
             if (driver != null) {
-                services.add(new ControllerService(driver, runner).bindService());
+                ControllerService controller = new ControllerService(driver, runner);
+                services.add(switch (dialect) {
+                    case CURRENT -> controller.bindService();
+                    case V0_1_3 -> new LegacyV013ControllerService(controller, runner).bindService();
+                    case V0_1_0 -> new LegacyV010ControllerService(controller, runner).bindService();
+                });
+            }
+            if (healer != null) {
+                services.add(new HealerService(healer, runner).bindService());
+            }
+            if (serveIdentity) {
+                services.add(new IdentityService(pluginName, pluginVersion, driver != null, healer != null, readiness)
+                        .bindService());
             }
             return services;
+        }
+
+        private static String defaultVersion() {
+            String version = ReplicationServer.class.getPackage().getImplementationVersion();
+            return version == null ? "unknown" : version;
         }
 
         private io.grpc.ServerBuilder<?> transport(ListenAddress address, List<EventLoopGroup> eventLoops) {

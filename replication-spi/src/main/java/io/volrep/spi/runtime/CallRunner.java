@@ -51,10 +51,25 @@ public final class CallRunner {
     private static final Logger LOG = LoggerFactory.getLogger(CallRunner.class);
 
     private final SourceGuard guard;
+    private final ErrorScheme scheme;
 
-    /** A runner whose calls share {@code guard}. */
+    /** A runner whose calls share {@code guard}, checking codes against the current spec's tables. */
     public CallRunner(SourceGuard guard) {
+        this(guard, ErrorScheme.spec());
+    }
+
+    /**
+     * A runner whose calls share {@code guard}, checking the codes drivers answer against {@code scheme} (the
+     * tables of the spec revision the server speaks: {@link ErrorScheme#forDialect}).
+     */
+    public CallRunner(SourceGuard guard, ErrorScheme scheme) {
         this.guard = Objects.requireNonNull(guard, "guard");
+        this.scheme = Objects.requireNonNull(scheme, "scheme");
+    }
+
+    /** The error tables this runner checks answers against. */
+    public ErrorScheme scheme() {
+        return scheme;
     }
 
     /** The guard of this runner's calls. */
@@ -93,6 +108,12 @@ public final class CallRunner {
             Objects.requireNonNull(subject, "subject");
             Objects.requireNonNull(secrets, "secrets");
             Objects.requireNonNull(invocation, "invocation");
+        }
+
+        /** The same call, its response converted by {@code conversion} (e.g. into a legacy dialect's message). */
+        public <T> Call<T> map(java.util.function.Function<? super R, ? extends T> conversion) {
+            Objects.requireNonNull(conversion, "conversion");
+            return new Call<>(guardKey, subject, secrets, () -> conversion.apply(invocation.get()));
         }
     }
 
@@ -165,7 +186,7 @@ public final class CallRunner {
         respond(rpc, observer, outcome, response);
     }
 
-    private static Outcome mapped(Rpc rpc, String subject, Secrets secrets, ReplicationException e) {
+    private Outcome mapped(Rpc rpc, String subject, Secrets secrets, ReplicationException e) {
         String message = SecretScrubber.scrub(e.getMessage() == null ? e.code().name() : e.getMessage(), secrets);
         StatusCode code = e.code();
         if (code == StatusCode.OK) {
@@ -173,7 +194,7 @@ public final class CallRunner {
                     e.getClass().getName());
             return new Outcome(StatusCode.UNKNOWN, "driver returned an invalid response: exception with code OK");
         }
-        if (!ErrorScheme.spec().lists(rpc, code) && !ErrorScheme.TRANSPORT_BACKOFF_CODES.contains(code)) {
+        if (!scheme.lists(rpc, code) && !ErrorScheme.TRANSPORT_BACKOFF_CODES.contains(code)) {
             LOG.warn("{} {}: the driver answered {}, which the spec's table for {} does not list", rpc.methodName(),
                     subject, code.display(), rpc.methodName());
         }

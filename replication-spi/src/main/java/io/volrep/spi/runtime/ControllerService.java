@@ -62,98 +62,116 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
     @Override
     public void enableVolumeReplication(EnableVolumeReplicationRequest request,
                                         StreamObserver<EnableVolumeReplicationResponse> observer) {
-        runner.unary(Rpc.ENABLE_VOLUME_REPLICATION, request, observer, r -> {
-            ReplicationSource source = RequestValidation.source(r.hasReplicationSource(), r.getReplicationSource(),
-                    r.getVolumeId(), kinds);
-            Map<String, String> parameters = RequestValidation.parameters(r.getParametersMap());
-            Secrets secrets = RequestValidation.secrets(r.getSecretsMap());
-            EnableRequest typed = new EnableRequest(source, parameters, secrets,
-                    RequestValidation.replicationId(r.getReplicationId()));
-            return call(source, secrets, () -> {
-                driver.enable(typed);
-                return EnableVolumeReplicationResponse.getDefaultInstance();
-            });
+        runner.unary(Rpc.ENABLE_VOLUME_REPLICATION, request, observer, this::enable);
+    }
+
+    /** Validates an EnableVolumeReplication request and prepares the driver call (shared with the legacy dialects). */
+    CallRunner.Call<EnableVolumeReplicationResponse> enable(EnableVolumeReplicationRequest r) {
+        ReplicationSource source = RequestValidation.source(r.hasReplicationSource(), r.getReplicationSource(),
+                r.getVolumeId(), kinds);
+        Map<String, String> parameters = RequestValidation.parameters(r.getParametersMap());
+        Secrets secrets = RequestValidation.secrets(r.getSecretsMap());
+        EnableRequest typed = new EnableRequest(source, parameters, secrets,
+                RequestValidation.replicationId(r.getReplicationId()));
+        return call(source, secrets, () -> {
+            driver.enable(typed);
+            return EnableVolumeReplicationResponse.getDefaultInstance();
         });
     }
 
     @Override
     public void disableVolumeReplication(DisableVolumeReplicationRequest request,
                                          StreamObserver<DisableVolumeReplicationResponse> observer) {
-        runner.unary(Rpc.DISABLE_VOLUME_REPLICATION, request, observer, r -> {
-            ReplicationSource source = RequestValidation.source(r.hasReplicationSource(), r.getReplicationSource(),
-                    r.getVolumeId(), kinds);
-            Map<String, String> parameters = RequestValidation.parameters(r.getParametersMap());
-            Secrets secrets = RequestValidation.secrets(r.getSecretsMap());
-            DisableRequest typed = new DisableRequest(source, parameters, secrets,
-                    RequestValidation.replicationId(r.getReplicationId()));
-            return call(source, secrets, () -> {
-                driver.disable(typed);
-                return DisableVolumeReplicationResponse.getDefaultInstance();
-            });
+        runner.unary(Rpc.DISABLE_VOLUME_REPLICATION, request, observer, this::disable);
+    }
+
+    /** Validates a DisableVolumeReplication request and prepares the driver call (shared with the legacy dialects). */
+    CallRunner.Call<DisableVolumeReplicationResponse> disable(DisableVolumeReplicationRequest r) {
+        ReplicationSource source = RequestValidation.source(r.hasReplicationSource(), r.getReplicationSource(),
+                r.getVolumeId(), kinds);
+        Map<String, String> parameters = RequestValidation.parameters(r.getParametersMap());
+        Secrets secrets = RequestValidation.secrets(r.getSecretsMap());
+        DisableRequest typed = new DisableRequest(source, parameters, secrets,
+                RequestValidation.replicationId(r.getReplicationId()));
+        return call(source, secrets, () -> {
+            driver.disable(typed);
+            return DisableVolumeReplicationResponse.getDefaultInstance();
         });
     }
 
     @Override
     public void promoteVolume(PromoteVolumeRequest request, StreamObserver<PromoteVolumeResponse> observer) {
-        runner.unary(Rpc.PROMOTE_VOLUME, request, observer, r -> {
-            ReplicationSource source = RequestValidation.source(r.hasReplicationSource(), r.getReplicationSource(),
-                    r.getVolumeId(), kinds);
-            Map<String, String> parameters = RequestValidation.parameters(r.getParametersMap());
-            Secrets secrets = RequestValidation.secrets(r.getSecretsMap());
-            PromoteRequest typed = new PromoteRequest(source, parameters, secrets,
-                    RequestValidation.replicationId(r.getReplicationId()), r.getForce());
-            return call(source, secrets, () -> {
-                driver.promote(typed);
-                return PromoteVolumeResponse.getDefaultInstance();
-            });
+        runner.unary(Rpc.PROMOTE_VOLUME, request, observer, this::promote);
+    }
+
+    /** Validates a PromoteVolume request and prepares the driver call (shared with the legacy dialects). */
+    CallRunner.Call<PromoteVolumeResponse> promote(PromoteVolumeRequest r) {
+        ReplicationSource source = RequestValidation.source(r.hasReplicationSource(), r.getReplicationSource(),
+                r.getVolumeId(), kinds);
+        Map<String, String> parameters = RequestValidation.parameters(r.getParametersMap());
+        Secrets secrets = RequestValidation.secrets(r.getSecretsMap());
+        PromoteRequest typed = new PromoteRequest(source, parameters, secrets,
+                RequestValidation.replicationId(r.getReplicationId()), r.getForce());
+        return call(source, secrets, () -> {
+            driver.promote(typed);
+            return PromoteVolumeResponse.getDefaultInstance();
         });
     }
 
     @Override
     public void demoteVolume(DemoteVolumeRequest request, StreamObserver<DemoteVolumeResponse> observer) {
-        runner.unary(Rpc.DEMOTE_VOLUME, request, observer, r -> {
-            ReplicationSource source = RequestValidation.source(r.hasReplicationSource(), r.getReplicationSource(),
-                    r.getVolumeId(), kinds);
-            Map<String, String> parameters = RequestValidation.parameters(r.getParametersMap());
-            Secrets secrets = RequestValidation.secrets(r.getSecretsMap());
-            DemoteRequest typed = new DemoteRequest(source, parameters, secrets,
-                    RequestValidation.replicationId(r.getReplicationId()), r.getForce());
-            return call(source, secrets, () -> {
-                driver.demote(typed);
-                return DemoteVolumeResponse.getDefaultInstance();
-            });
+        runner.unary(Rpc.DEMOTE_VOLUME, request, observer, this::demote);
+    }
+
+    /** Validates a DemoteVolume request and prepares the driver call (shared with the legacy dialects). */
+    CallRunner.Call<DemoteVolumeResponse> demote(DemoteVolumeRequest r) {
+        ReplicationSource source = RequestValidation.source(r.hasReplicationSource(), r.getReplicationSource(),
+                r.getVolumeId(), kinds);
+        Map<String, String> parameters = RequestValidation.parameters(r.getParametersMap());
+        Secrets secrets = RequestValidation.secrets(r.getSecretsMap());
+        DemoteRequest typed = new DemoteRequest(source, parameters, secrets,
+                RequestValidation.replicationId(r.getReplicationId()), r.getForce());
+        return call(source, secrets, () -> {
+            driver.demote(typed);
+            return DemoteVolumeResponse.getDefaultInstance();
         });
     }
 
     @Override
     public void resyncVolume(ResyncVolumeRequest request, StreamObserver<ResyncVolumeResponse> observer) {
-        runner.unary(Rpc.RESYNC_VOLUME, request, observer, r -> {
-            ReplicationSource source = RequestValidation.source(r.hasReplicationSource(), r.getReplicationSource(),
-                    r.getVolumeId(), kinds);
-            Map<String, String> parameters = RequestValidation.parameters(r.getParametersMap());
-            Secrets secrets = RequestValidation.secrets(r.getSecretsMap());
-            ResyncRequest typed = new ResyncRequest(source, parameters, secrets,
-                    RequestValidation.replicationId(r.getReplicationId()), r.getForce());
-            return call(source, secrets, () -> {
-                ResyncResult result = driver.resync(typed);
-                if (result == null) {
-                    throw new InvalidDriverResponseException("resync returned null instead of a ResyncResult");
-                }
-                return ResyncVolumeResponse.newBuilder().setReady(result.ready()).build();
-            });
+        runner.unary(Rpc.RESYNC_VOLUME, request, observer, this::resync);
+    }
+
+    /** Validates a ResyncVolume request and prepares the driver call (shared with the legacy dialects). */
+    CallRunner.Call<ResyncVolumeResponse> resync(ResyncVolumeRequest r) {
+        ReplicationSource source = RequestValidation.source(r.hasReplicationSource(), r.getReplicationSource(),
+                r.getVolumeId(), kinds);
+        Map<String, String> parameters = RequestValidation.parameters(r.getParametersMap());
+        Secrets secrets = RequestValidation.secrets(r.getSecretsMap());
+        ResyncRequest typed = new ResyncRequest(source, parameters, secrets,
+                RequestValidation.replicationId(r.getReplicationId()), r.getForce());
+        return call(source, secrets, () -> {
+            ResyncResult result = driver.resync(typed);
+            if (result == null) {
+                throw new InvalidDriverResponseException("resync returned null instead of a ResyncResult");
+            }
+            return ResyncVolumeResponse.newBuilder().setReady(result.ready()).build();
         });
     }
 
     @Override
     public void getVolumeReplicationInfo(GetVolumeReplicationInfoRequest request,
                                          StreamObserver<GetVolumeReplicationInfoResponse> observer) {
-        runner.unary(Rpc.GET_VOLUME_REPLICATION_INFO, request, observer, r -> {
-            ReplicationSource source = RequestValidation.source(r.hasReplicationSource(), r.getReplicationSource(),
-                    r.getVolumeId(), kinds);
-            Secrets secrets = RequestValidation.secrets(r.getSecretsMap());
-            InfoRequest typed = new InfoRequest(source, secrets, RequestValidation.replicationId(r.getReplicationId()));
-            return call(source, secrets, () -> WireMapping.toProto(checked(driver.info(typed))));
-        });
+        runner.unary(Rpc.GET_VOLUME_REPLICATION_INFO, request, observer, this::info);
+    }
+
+    /** Validates a GetVolumeReplicationInfo request and prepares the driver call (shared with the legacy dialects). */
+    CallRunner.Call<GetVolumeReplicationInfoResponse> info(GetVolumeReplicationInfoRequest r) {
+        ReplicationSource source = RequestValidation.source(r.hasReplicationSource(), r.getReplicationSource(),
+                r.getVolumeId(), kinds);
+        Secrets secrets = RequestValidation.secrets(r.getSecretsMap());
+        InfoRequest typed = new InfoRequest(source, secrets, RequestValidation.replicationId(r.getReplicationId()));
+        return call(source, secrets, () -> WireMapping.toProto(checked(driver.info(typed))));
     }
 
     /** The driver's info, if the spec allows it on the wire. */

@@ -65,6 +65,32 @@ public final class RequestValidation {
         return Secrets.of(CsiLimits.requireMapWithinLimit("secrets", secrets));
     }
 
+    /**
+     * A NodeHealer path: {@code required} paths must be non-empty; {@code absolute} paths (when given) must start
+     * with {@code /}; none may contain NUL or exceed {@code maxBytes} UTF-8 bytes (the spec exempts these paths
+     * from CSI's 128-byte limit).
+     */
+    public static String path(String field, String value, boolean required, boolean absolute, int maxBytes) {
+        if (value.isEmpty()) {
+            if (required) {
+                throw new InvalidArgumentException(field + ": required field is missing");
+            }
+            return value;
+        }
+        int bytes = CsiLimits.utf8Length(value);
+        if (bytes > maxBytes) {
+            throw new InvalidArgumentException(field + ": " + bytes + " bytes, more than the " + maxBytes
+                    + " bytes this plugin accepts");
+        }
+        if (value.indexOf('\0') >= 0) {
+            throw new InvalidArgumentException(field + ": contains a NUL character");
+        }
+        if (absolute && !value.startsWith("/")) {
+            throw new InvalidArgumentException(field + ": must be an absolute path, got \"" + value + "\"");
+        }
+        return value;
+    }
+
     /** The alpha {@code replication_id}, at most 128 bytes; empty when not sent. */
     public static Optional<String> replicationId(String replicationId) {
         CsiLimits.requireStringWithinLimit("replication_id", replicationId);

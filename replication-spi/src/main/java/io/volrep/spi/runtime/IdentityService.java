@@ -1,0 +1,84 @@
+package io.volrep.spi.runtime;
+
+import com.google.protobuf.BoolValue;
+import io.grpc.stub.StreamObserver;
+import io.volrep.proto.identity.Capability;
+import io.volrep.proto.identity.GetCapabilitiesRequest;
+import io.volrep.proto.identity.GetCapabilitiesResponse;
+import io.volrep.proto.identity.GetIdentityRequest;
+import io.volrep.proto.identity.GetIdentityResponse;
+import io.volrep.proto.identity.IdentityGrpc;
+import io.volrep.proto.identity.ProbeRequest;
+import io.volrep.proto.identity.ProbeResponse;
+import java.util.Objects;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * CSI-Addons {@code identity.Identity}, derived from what the server serves: GetIdentity answers the plugin's name
+ * and vendor version; GetCapabilities advertises {@code Service.CONTROLLER_SERVICE} and
+ * {@code VolumeReplication.VOLUME_REPLICATION} when {@code replication.Controller} is served, and
+ * {@code Service.NODE_SERVICE} when {@code healer.HealerNode} is; Probe answers the readiness check's verdict
+ * (a check that throws answers {@code ready = false}, logged). Identity calls take no secrets and name no
+ * volume: they bypass the per-source guard, so concurrent probes never see ABORTED.
+ *
+ * <pre>{@code
+ * new IdentityService("reference.volrep.io", "0.1.0", true, false, () -> true).bindService();
+ * }</pre>
+ */
+public final class IdentityService extends IdentityGrpc.IdentityImplBase {
+    private static final Logger LOG = LoggerFactory.getLogger(IdentityService.class);
+
+    private final GetIdentityResponse identity;
+    private final GetCapabilitiesResponse capabilities;
+    private final BooleanSupplier readiness;
+
+    public IdentityService(String name, String vendorVersion, boolean replication, boolean healer,
+                           BooleanSupplier readiness) {
+        this.identity = GetIdentityResponse.newBuilder().setName(Objects.requireNonNull(name, "name"))
+                .setVendorVersion(Objects.requireNonNull(vendorVersion, "vendorVersion")).build();
+        GetCapabilitiesResponse.Builder caps = GetCapabilitiesResponse.newBuilder();
+        if (replication) {
+            caps.addCapabilities(Capability.newBuilder().setService(Capability.Service.newBuilder()
+                    .setType(Capability.Service.Type.CONTROLLER_SERVICE)));
+        }
+        if (healer) {
+            caps.addCapabilities(Capability.newBuilder().setService(Capability.Service.newBuilder()
+                    .setType(Capability.Service.Type.NODE_SERVICE)));
+        }
+        if (replication) {
+            caps.addCapabilities(Capability.newBuilder().setVolumeReplication(Capability.VolumeReplication
+                    .newBuilder().setType(Capability.VolumeReplication.Type.VOLUME_REPLICATION)));
+        }
+        this.capabilities = caps.build();
+        this.readiness = Objects.requireNonNull(readiness, "readiness");
+    }
+
+    @Override
+    public void getIdentity(GetIdentityRequest request, StreamObserver<GetIdentityResponse> observer) {
+        LOG.debug("GetIdentity -> {} {}", identity.getName(), identity.getVendorVersion());
+        observer.onNext(identity);
+        observer.onCompleted();
+    }
+
+    @Override
+    public void getCapabilities(GetCapabilitiesRequest request, StreamObserver<GetCapabilitiesResponse> observer) {
+        observer.onNext(capabilities);
+        observer.onCompleted();
+    }
+
+    @Override
+    public void probe(ProbeRequest request, StreamObserver<ProbeResponse> observer) {
+        boolean ready;
+        try {
+            ready = readiness.getAsBoolean();
+        } catch (RuntimeException e) {
+            LOG.warn("Probe: the readiness check failed, answering ready = false: {}", e.toString());
+            ready = false;
+        }
+        LOG.debug("Probe -> ready = {}", ready);
+        observer.onNext(ProbeResponse.newBuilder().setReady(BoolValue.of(ready)).build());
+        observer.onCompleted();
+    }
+}

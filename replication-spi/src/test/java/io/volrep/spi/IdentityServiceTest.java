@@ -1,0 +1,92 @@
+package io.volrep.spi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.volrep.api.HealReport;
+import io.volrep.proto.identity.Capability;
+import io.volrep.proto.identity.GetCapabilitiesRequest;
+import io.volrep.proto.identity.GetIdentityRequest;
+import io.volrep.proto.identity.GetIdentityResponse;
+import io.volrep.proto.identity.IdentityGrpc;
+import io.volrep.proto.identity.ProbeRequest;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** identity.Identity derived from what the server serves. */
+class IdentityServiceTest {
+    private ReplicationServer server;
+    private ManagedChannel channel;
+
+    private IdentityGrpc.IdentityBlockingStub serve(ReplicationServer.Builder builder) {
+        String name = "identity-" + UUID.randomUUID();
+        server = builder.listen("inprocess:" + name).build().start();
+        channel = InProcessChannelBuilder.forName(name).build();
+        return IdentityGrpc.newBlockingStub(channel);
+    }
+
+    @AfterEach
+    void stop() {
+        channel.shutdownNow();
+        server.close();
+    }
+
+    private static List<String> capabilities(IdentityGrpc.IdentityBlockingStub stub) {
+        return stub.getCapabilities(GetCapabilitiesRequest.getDefaultInstance()).getCapabilitiesList().stream()
+                .map(c -> c.getTypeCase() == Capability.TypeCase.SERVICE ? c.getService().getType().name()
+                        : c.getTypeCase() + ":" + c.getVolumeReplication().getType().name())
+                .toList();
+    }
+
+    @Test
+    void replicationServerAdvertisesControllerAndVolumeReplication() {
+        var stub = serve(ReplicationServer.builder().driver(new ScriptedDriver()).identity("rbd.example.com", "1.2.3"));
+        GetIdentityResponse identity = stub.getIdentity(GetIdentityRequest.getDefaultInstance());
+        assertThat(identity.getName()).isEqualTo("rbd.example.com");
+        assertThat(identity.getVendorVersion()).isEqualTo("1.2.3");
+        assertThat(capabilities(stub)).containsExactly("CONTROLLER_SERVICE", "VOLUME_REPLICATION:VOLUME_REPLICATION");
+        assertThat(stub.probe(ProbeRequest.getDefaultInstance()).getReady().getValue()).isTrue();
+    }
+
+    @Test
+    void healerServerAdvertisesNodeServiceOnlyAndBothAdvertiseAll() {
+        var healerOnly = serve(ReplicationServer.builder().healer(r -> HealReport.healthy("ok")));
+        assertThat(capabilities(healerOnly)).containsExactly("NODE_SERVICE");
+        assertThat(healerOnly.getIdentity(GetIdentityRequest.getDefaultInstance()).getName())
+                .isEqualTo(ReplicationServer.Builder.DEFAULT_PLUGIN_NAME);
+        stop();
+
+        var both = serve(ReplicationServer.builder().driver(new ScriptedDriver()).healer(r -> HealReport.healthy("ok")));
+        assertThat(capabilities(both)).containsExactlyInAnyOrder("CONTROLLER_SERVICE", "NODE_SERVICE",
+                "VOLUME_REPLICATION:VOLUME_REPLICATION");
+    }
+
+    @Test
+    void probeAnswersTheReadinessCheckAndAFailingCheckIsNotReady() {
+        AtomicBoolean ready = new AtomicBoolean(false);
+        var stub = serve(ReplicationServer.builder().driver(new ScriptedDriver()).readiness(ready::get));
+        assertThat(stub.probe(ProbeRequest.getDefaultInstance()).getReady().getValue()).isFalse();
+        ready.set(true);
+        assertThat(stub.probe(ProbeRequest.getDefaultInstance()).getReady().getValue()).isTrue();
+        stop();
+
+        var failing = serve(ReplicationServer.builder().driver(new ScriptedDriver()).readiness(() -> {
+            throw new IllegalStateException("backend down");
+        }));
+        var probe = failing.probe(ProbeRequest.getDefaultInstance());
+        assertThat(probe.hasReady()).isTrue();
+        assertThat(probe.getReady().getValue()).isFalse();
+    }
+
+    @Test
+    void identityCanBeTurnedOff() {
+        var stub = serve(ReplicationServer.builder().driver(new ScriptedDriver()).serveIdentity(false));
+        Status status = InProcessHarness.statusOf(() -> stub.probe(ProbeRequest.getDefaultInstance()));
+        assertThat(status.getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
+    }
+}
