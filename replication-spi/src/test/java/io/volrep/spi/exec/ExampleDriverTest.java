@@ -1,0 +1,133 @@
+package io.volrep.spi.exec;
+
+import static io.volrep.spi.exec.ExecHarness.group;
+import static io.volrep.spi.exec.ExecHarness.statusOf;
+import static io.volrep.spi.exec.ExecHarness.volume;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.grpc.Status;
+import io.volrep.proto.replication.EnableVolumeReplicationRequest;
+import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
+import io.volrep.proto.replication.ReplicationSource;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The example driver of examples/exec-driver, served through {@link ExecDriver} on a unix socket: the spec's
+ * lifecycle and error rows, on the generated stubs.
+ */
+class ExampleDriverTest {
+    static final Path EXAMPLE = Path.of("..", "examples", "exec-driver", "volrep-exec-example");
+    private static final Map<String, String> NONE = Map.of();
+
+    @TempDir
+    Path dir;
+
+    private ExecHarness serve(Map<String, String> environment) {
+        ExecDriver.Builder b = ExecDriver.builder().executable(EXAMPLE).timeout(Duration.ofSeconds(20))
+                .environment("VOLREP_EXEC_STATE_DIR", dir.resolve("state").toString())
+                .environment("VOLREP_EXEC_VOLUMES", "4");
+        environment.forEach(b::environment);
+        return ExecHarness.unix(b.build(), dir.resolve("s.sock"));
+    }
+
+    @Test
+    void lifecycleAndErrorRows() throws Exception {
+        try (ExecHarness h = serve(NONE)) {
+            assertThat(Files.exists(dir.resolve("state/volume/vol-3.json"))).as("init created the fixtures").isTrue();
+            ReplicationSource vol = volume("vol-1");
+
+            // Unknown sources: NOT_FOUND on every RPC.
+            ReplicationSource missing = volume("no-such-volume");
+            assertThat(h.enable(missing, NONE).getCode()).isEqualTo(Status.Code.NOT_FOUND);
+            assertThat(h.disable(missing, NONE).getCode()).isEqualTo(Status.Code.NOT_FOUND);
+            assertThat(h.promote(missing, NONE).getCode()).isEqualTo(Status.Code.NOT_FOUND);
+            assertThat(h.demote(missing, NONE).getCode()).isEqualTo(Status.Code.NOT_FOUND);
+            assertThat(h.resync(missing, NONE)).extracting(s -> ((Status) s).getCode()).isEqualTo(Status.Code.NOT_FOUND);
+            assertThat(h.info(missing, NONE)).extracting(s -> ((Status) s).getCode()).isEqualTo(Status.Code.NOT_FOUND);
+
+            // Not enabled: FAILED_PRECONDITION for promote, demote, resync, info.
+            assertThat(h.promote(vol, NONE).getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
+            assertThat(h.demote(vol, NONE).getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
+            assertThat(code(h.resync(vol, NONE))).isEqualTo(Status.Code.FAILED_PRECONDITION);
+            assertThat(code(h.info(vol, NONE))).isEqualTo(Status.Code.FAILED_PRECONDITION);
+
+            // Enable twice (idempotent), info on the primary.
+            assertThat(h.enable(vol, NONE).getCode()).isEqualTo(Status.Code.OK);
+            assertThat(h.enable(vol, NONE).getCode()).isEqualTo(Status.Code.OK);
+            GetVolumeReplicationInfoResponse info = (GetVolumeReplicationInfoResponse) h.info(vol, NONE);
+            assertThat(Instant.ofEpochSecond(info.getLastSyncTime().getSeconds()))
+                    .isBetween(Instant.now().minusSeconds(60), Instant.now().plusSeconds(1));
+            assertThat(info.getLastSyncBytes()).isEqualTo(1024);
+            assertThat(info.getLastSyncDuration().getNanos()).isEqualTo(250_000_000);
+
+            // Resync needs a secondary; after demote it is ready on the second call, and stays ready.
+            assertThat(code(h.resync(vol, NONE))).isEqualTo(Status.Code.FAILED_PRECONDITION);
+            assertThat(h.demote(vol, NONE).getCode()).isEqualTo(Status.Code.OK);
+            assertThat(h.demote(vol, NONE).getCode()).isEqualTo(Status.Code.OK);
+            assertThat(code(h.info(vol, NONE))).isEqualTo(Status.Code.FAILED_PRECONDITION);
+            assertThat(h.resync(vol, NONE)).isEqualTo(false);
+            assertThat(h.resync(vol, NONE)).isEqualTo(true);
+            assertThat(h.resync(vol, NONE)).isEqualTo(true);
+
+            // Promote (idempotent), info again, disable (idempotent) back to the start.
+            assertThat(h.promote(vol, NONE).getCode()).isEqualTo(Status.Code.OK);
+            assertThat(h.promote(vol, NONE).getCode()).isEqualTo(Status.Code.OK);
+            assertThat(h.info(vol, NONE)).isInstanceOf(GetVolumeReplicationInfoResponse.class);
+            assertThat(h.disable(vol, NONE).getCode()).isEqualTo(Status.Code.OK);
+            assertThat(h.disable(vol, NONE).getCode()).isEqualTo(Status.Code.OK);
+            assertThat(h.promote(vol, NONE).getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
+
+            // Groups are served; snapshots are not (init's sourceKinds), answered by the runtime.
+            assertThat(h.enable(group("grp-0"), NONE).getCode()).isEqualTo(Status.Code.OK);
+            assertThat(h.disable(group("grp-0"), NONE).getCode()).isEqualTo(Status.Code.OK);
+            ReplicationSource snapshot = ReplicationSource.newBuilder().setVolumesnapshot(
+                    ReplicationSource.VolumeSnapshotSource.newBuilder().setVolumeSnapshotId("snap-1")).build();
+            assertThat(h.enable(snapshot, NONE).getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+
+            // The runtime's validation and normalization apply: no source, and the deprecated volume_id.
+            assertThat(statusOf(() -> h.stub().enableVolumeReplication(EnableVolumeReplicationRequest
+                    .getDefaultInstance())).getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+            assertThat(statusOf(() -> h.stub().enableVolumeReplication(EnableVolumeReplicationRequest.newBuilder()
+                    .setVolumeId("vol-2").build())).getCode()).isEqualTo(Status.Code.OK);
+            assertThat(h.disable(volume("vol-2"), NONE).getCode()).isEqualTo(Status.Code.OK);
+        }
+    }
+
+    @Test
+    void requiredSecretsComeFromAFileAndTravelOnStdin() throws Exception {
+        Path secretsFile = Files.writeString(dir.resolve("required.json"), "{\"user\":\"admin\",\"key\":\"k-123\"}");
+        try (ExecHarness h = serve(Map.of("VOLREP_EXEC_SECRETS_FILE", secretsFile.toString()))) {
+            Map<String, String> good = Map.of("user", "admin", "key", "k-123");
+            Function<Map<String, String>, Status.Code> enable = s -> h.enable(volume("vol-0"), s).getCode();
+            assertThat(enable.apply(NONE)).isEqualTo(Status.Code.UNAUTHENTICATED);
+            assertThat(enable.apply(Map.of("user", "admin", "key", "wrong"))).isEqualTo(Status.Code.UNAUTHENTICATED);
+            // Checked before existence: an unauthenticated caller learns nothing about sources.
+            assertThat(h.enable(volume("no-such-volume"), NONE).getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
+            assertThat(enable.apply(good)).isEqualTo(Status.Code.OK);
+            assertThat(h.disable(volume("vol-0"), good).getCode()).isEqualTo(Status.Code.OK);
+        }
+    }
+
+    @Test
+    void stateSurvivesARestartOfTheServer() throws Exception {
+        try (ExecHarness h = serve(NONE)) {
+            assertThat(h.enable("vol-3").getCode()).isEqualTo(Status.Code.OK);
+        }
+        try (ExecHarness h = serve(NONE)) {
+            assertThat(h.demote(volume("vol-3"), NONE).getCode()).as("still enabled").isEqualTo(Status.Code.OK);
+            assertThat(h.disable(volume("vol-3"), NONE).getCode()).isEqualTo(Status.Code.OK);
+        }
+    }
+
+    private static Status.Code code(Object result) {
+        assertThat(result).isInstanceOf(Status.class);
+        return ((Status) result).getCode();
+    }
+}

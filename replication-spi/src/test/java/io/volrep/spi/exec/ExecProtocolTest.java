@@ -1,0 +1,112 @@
+package io.volrep.spi.exec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.volrep.api.PreconditionFailedException;
+import io.volrep.api.ReplicationSource;
+import io.volrep.api.Secrets;
+import io.volrep.api.StatusCode;
+import io.volrep.api.UnimplementedException;
+import io.volrep.api.UnknownErrorException;
+import io.volrep.proto.csi.VolumeCapability;
+import io.volrep.proto.exec.Response;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The protocol's JSON, both ways, without processes. */
+class ExecProtocolTest {
+
+    private static Response parse(String json) {
+        return ExecProtocol.parse(json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void requestJsonPerOperation() {
+        ReplicationSource vol = ReplicationSource.volume("vol-1");
+        assertThat(ExecProtocol.initRequest()).isEqualTo("{}");
+        assertThat(ExecProtocol.sourceRequest(vol, Map.of(), Optional.empty(), Optional.empty()))
+                .isEqualTo("{\"source\":{\"kind\":\"volume\",\"id\":\"vol-1\"},\"parameters\":{}}");
+        assertThat(ExecProtocol.sourceRequest(ReplicationSource.volumeGroup("g\"1"), Map.of("a", "b"), Optional.of(true),
+                Optional.of("rep-7"))).isEqualTo("{\"source\":{\"kind\":\"volumegroup\",\"id\":\"g\\\"1\"},"
+                + "\"parameters\":{\"a\":\"b\"},\"force\":true,\"replicationId\":\"rep-7\"}");
+        assertThat(ExecProtocol.sourceRequest(vol, Map.of(), Optional.of(false), Optional.empty()))
+                .contains("\"force\":false");
+        assertThat(ExecProtocol.sourceRequest(vol, null, Optional.empty(), Optional.empty()))
+                .isEqualTo("{\"source\":{\"kind\":\"volume\",\"id\":\"vol-1\"}}");
+    }
+
+    @Test
+    void secretsAreOneFlatObject() {
+        assertThat(ExecProtocol.secrets(Secrets.empty())).isEqualTo("{}");
+        assertThat(ExecProtocol.secrets(Secrets.of(Map.of("pass", "a\"b\n")))).isEqualTo("{\"pass\":\"a\\\"b\\n\"}");
+    }
+
+    @Test
+    void healMappingIsReady() {
+        VolumeCapability cap = VolumeCapability.newBuilder()
+                .setMount(VolumeCapability.MountVolume.newBuilder().setFsType("ext4"))
+                .setAccessMode(VolumeCapability.AccessMode.newBuilder()
+                        .setMode(VolumeCapability.AccessMode.Mode.SINGLE_NODE_WRITER)).build();
+        assertThat(ExecProtocol.healRequest("vol-1", "/var/lib/kubelet/x", Optional.of("/staging"), cap,
+                Map.of("k", "v"))).isEqualTo("{\"volumeId\":\"vol-1\",\"volumePath\":\"/var/lib/kubelet/x\","
+                + "\"stagingTargetPath\":\"/staging\",\"volumeCapability\":{\"mount\":{\"fsType\":\"ext4\"},"
+                + "\"accessMode\":{\"mode\":\"SINGLE_NODE_WRITER\"}},\"volumeContext\":{\"k\":\"v\"}}");
+        assertThat(ExecProtocol.healRequest("vol-1", "/p", Optional.empty(), null, Map.of()))
+                .isEqualTo("{\"volumeId\":\"vol-1\",\"volumePath\":\"/p\",\"volumeContext\":{}}");
+        Response ok = ExecProtocol.judge("d (heal)", parse("{\"status\":\"Success\",\"abnormal\":true,"
+                + "\"message\":\"read-only remount\"}"), 0);
+        assertThat(ExecProtocol.healResult("d (heal)", ok)).isEqualTo(new ExecProtocol.HealResult(true,
+                "read-only remount"));
+        assertThatThrownBy(() -> ExecProtocol.healResult("d (heal)", parse("{\"status\":\"Success\"}")))
+                .isInstanceOf(UnknownErrorException.class).hasMessageContaining("without \"abnormal\"");
+    }
+
+    @Test
+    void parsingIsStrictJsonButToleratesUnknownFieldsAndSnakeCase() {
+        assertThat(parse(" {\"status\":\"Success\",\"extra\":1}\n").getStatus()).isEqualTo("Success");
+        assertThat(parse("{\"status\":\"Success\",\"last_sync_bytes\":5}").getLastSyncBytes()).isEqualTo(5);
+        assertThat(parse("{\"capabilities\":{\"promote\":false}}").getCapabilitiesMap()).containsEntry("promote", false);
+        for (String bad : new String[] {"", "  ", "null", "[]", "\"Success\"", "{status:\"Success\"}",
+            "{\"status\":\"Success\"} x", "{\"status\":\"Success\",}", "{\"ready\":\"yes\"}", "{\"lastSyncBytes\":1.5}",
+            "{\"capabilities\":{\"x\":\"yes\"}}"}) {
+            assertThatThrownBy(() -> parse(bad)).as(bad).isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+
+    @Test
+    void judging() {
+        assertThat(ExecProtocol.judge("d (enable)", parse("{\"status\":\"Success\",\"code\":\"OK\"}"), 0)).isNotNull();
+        assertThatThrownBy(() -> ExecProtocol.judge("d (enable)", parse("{\"status\":\"Success\",\"code\":"
+                + "\"NOT_FOUND\"}"), 0)).isInstanceOf(UnknownErrorException.class).hasMessageContaining("inconsistent");
+        assertThatThrownBy(() -> ExecProtocol.judge("d (promote)", parse("{\"status\":\"Failure\",\"code\":"
+                + "\"FAILED_PRECONDITION\",\"message\":\"not enabled\"}"), 1))
+                .isInstanceOf(PreconditionFailedException.class).hasMessage("not enabled");
+        assertThatThrownBy(() -> ExecProtocol.judge("d (promote)", parse("{\"status\":\"Failure\",\"code\":"
+                + "\"UNAVAILABLE\"}"), 0)).satisfies(e -> assertThat(((io.volrep.api.ReplicationException) e).code())
+                .isEqualTo(StatusCode.UNAVAILABLE)).hasMessage("d (promote): failed with UNAVAILABLE");
+        assertThatThrownBy(() -> ExecProtocol.judge("d (info)", parse("{\"status\":\"Not supported\"}"), 1))
+                .isInstanceOf(UnimplementedException.class).hasMessage("d (info): not supported by the driver");
+        assertThatThrownBy(() -> ExecProtocol.judge("d (info)", parse("{\"status\":\"Failure\",\"code\":\"not_found\"}"),
+                1)).isInstanceOf(UnknownErrorException.class).hasMessageContaining("unknown code");
+        assertThatThrownBy(() -> ExecProtocol.judge("d (info)", parse("{}"), 0))
+                .isInstanceOf(UnknownErrorException.class).hasMessageContaining("unknown status \"\"");
+        String longMessage = "m".repeat(10_000);
+        assertThatThrownBy(() -> ExecProtocol.judge("d", parse("{\"status\":\"Failure\",\"message\":\"" + longMessage
+                + "\"}"), 1)).satisfies(e -> assertThat(e.getMessage()).hasSize(ExecProtocol.MAX_MESSAGE_CHARS + 3));
+    }
+
+    @Test
+    void infoValues() {
+        var info = ExecProtocol.info("d", parse("{\"lastSyncTime\":\"2026-03-04T05:06:07.123456789Z\"}"));
+        assertThat(info.lastSyncTime()).isEqualTo(java.time.Instant.parse("2026-03-04T05:06:07.123456789Z"));
+        assertThat(info.lastSyncDuration()).isEmpty();
+        assertThat(info.lastSyncBytes()).isEmpty();
+        assertThatThrownBy(() -> ExecProtocol.info("d", parse("{\"lastSyncTime\":\"2026-03-04T05:06:07Z\","
+                + "\"lastSyncDurationSeconds\":-1}"))).hasMessageContaining("lastSyncDurationSeconds");
+        assertThatThrownBy(() -> ExecProtocol.info("d", parse("{\"lastSyncTime\":\"2026-03-04T05:06:07Z\","
+                + "\"lastSyncDurationSeconds\":\"NaN\"}"))).hasMessageContaining("lastSyncDurationSeconds");
+    }
+}
