@@ -1,6 +1,7 @@
 package io.volrep.cli;
 
 import io.volrep.api.ReplicationException;
+import io.volrep.api.SpecDialect;
 import io.volrep.client.ReplicationClient;
 import io.volrep.client.SourceClient;
 import java.io.PrintWriter;
@@ -44,13 +45,23 @@ abstract class CallCommand implements Callable<Integer> {
             out.flush();
             return 0;
         } catch (ReplicationException e) {
-            err.println("error: " + e.getMessage());
-            err.println("code: " + e.code().display()
-                    + (e.rpc() == null ? "" : " from " + e.rpc().methodName())
-                    + " after " + e.attempts() + " attempt(s)");
-            err.println("recovery (" + e.recovery() + "): " + e.recoveryText());
-            err.flush();
-            return EXIT_CALL_FAILED;
+            return printFailure(err, e, client.dialect);
         }
+    }
+
+    /**
+     * Prints a failed call: the message, the code with the RPC and attempts, and the recovery text of the spec
+     * revision the plugin speaks. Returns {@value #EXIT_CALL_FAILED}.
+     */
+    static int printFailure(PrintWriter err, ReplicationException e, SpecDialect dialect) {
+        err.println("error: " + e.getMessage());
+        err.println("code: " + e.code().display()
+                + (e.rpc() == null ? "" : " from " + e.rpc().methodName())
+                + " after " + e.attempts() + " attempt(s)");
+        String recoveryText = e.rpc() == null ? e.recoveryText()
+                : dialect.errorScheme().recoveryText(e.rpc(), e.code());
+        err.println("recovery (" + e.recovery() + "): " + recoveryText);
+        err.flush();
+        return EXIT_CALL_FAILED;
     }
 }

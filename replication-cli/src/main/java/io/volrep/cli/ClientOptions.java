@@ -1,5 +1,6 @@
 package io.volrep.cli;
 
+import io.volrep.api.SpecDialect;
 import io.volrep.client.AttemptListener;
 import io.volrep.client.ReplicationClient;
 import io.volrep.client.RetryPolicy;
@@ -8,6 +9,7 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 /**
@@ -31,6 +33,13 @@ public final class ClientOptions {
     @Option(names = "--timeout", paramLabel = "ISO-8601-DURATION", converter = DurationConverter.class,
             description = "Budget for all attempts and back-offs of the request, e.g. PT30S (default: PT10M).")
     Duration timeout;
+
+    @Option(names = "--dialect", paramLabel = "REVISION", defaultValue = "current",
+            converter = DialectConverter.class,
+            description = "The replication spec revision the plugin speaks: current, v0.1.3 or v0.1.0"
+                    + " (default: ${DEFAULT-VALUE}). A wrong revision can address the wrong source;"
+                    + " see docs/compatibility.md.")
+    SpecDialect dialect;
 
     @Option(names = {"-v", "--verbose"},
             description = "Print each attempt with its code and the back-off delay chosen (secrets never shown).")
@@ -56,6 +65,7 @@ public final class ClientOptions {
         ReplicationClient.Builder b = ReplicationClient.builder()
                 .target(endpoint)
                 .retry(retryPolicy())
+                .dialect(dialect)
                 .secrets(SecretsProvider.of(secrets));
         if (verbose) {
             AttemptListener printer = event -> {
@@ -67,5 +77,17 @@ public final class ClientOptions {
             b.listener(printer);
         }
         return b.build();
+    }
+
+    /** {@code current}, {@code v0.1.3}, {@code v0.1.0} (or the enum names). */
+    static final class DialectConverter implements CommandLine.ITypeConverter<SpecDialect> {
+        @Override
+        public SpecDialect convert(String value) {
+            try {
+                return SpecDialect.fromName(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
     }
 }

@@ -17,9 +17,10 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = VolrepCommand.Version.class,
         description = "Drive and test CSI-Addons volume replication plugins.",
-        subcommands = {CommandLine.HelpCommand.class, ServeReferenceCommand.class,
+        subcommands = {CommandLine.HelpCommand.class, ServeReferenceCommand.class, ServeExecCommand.class,
                 EnableCommand.class, DisableCommand.class, PromoteCommand.class, DemoteCommand.class,
-                ResyncCommand.class, InfoCommand.class, ConformanceCommand.class})
+                ResyncCommand.class, InfoCommand.class, ConformanceCommand.class, HealCommand.class,
+                ProbeCommand.class})
 public final class VolrepCommand implements Runnable {
 
     @CommandLine.Spec

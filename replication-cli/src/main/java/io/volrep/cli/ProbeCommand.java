@@ -1,0 +1,73 @@
+package io.volrep.cli;
+
+import io.volrep.api.ReplicationException;
+import io.volrep.api.UnimplementedException;
+import io.volrep.client.PluginCapabilities;
+import io.volrep.client.PluginIdentity;
+import io.volrep.client.ProbeResult;
+import io.volrep.client.ReplicationClient;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code volrep probe}: the plugin's CSI-Addons Identity (name, version, capabilities, readiness). Exit 0 when
+ * the plugin answers and is ready; {@value CallCommand#EXIT_CALL_FAILED} otherwise, also when it serves no
+ * Identity service.
+ */
+@Command(name = "probe", mixinStandardHelpOptions = true,
+        description = "Show a plugin's identity, capabilities and readiness (CSI-Addons identity.Identity).")
+public final class ProbeCommand implements Callable<Integer> {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--endpoint", paramLabel = "URI", defaultValue = ReplicationClient.DEFAULT_TARGET,
+            description = "The plugin: unix:///path, dns:///host:port or host:port (default: ${DEFAULT-VALUE}).")
+    String endpoint;
+
+    @Option(names = "--timeout", paramLabel = "ISO-8601-DURATION", converter = DurationConverter.class,
+            defaultValue = "PT10S", description = "Deadline of each Identity call (default: ${DEFAULT-VALUE}).")
+    Duration timeout;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        try (ReplicationClient c = ReplicationClient.builder().target(endpoint).deadline(timeout).build()) {
+            PluginIdentity identity = c.identity();
+            PluginCapabilities caps = c.capabilities();
+            ProbeResult probe = c.probe();
+            List<String> capabilities = new ArrayList<>();
+            caps.services().forEach(s -> capabilities.add(s.name()));
+            if (caps.volumeReplication()) {
+                capabilities.add("VOLUME_REPLICATION");
+            }
+            capabilities.addAll(caps.others());
+            out.println("name:         " + identity.name());
+            out.println("version:      " + (identity.vendorVersion().isEmpty() ? "(not reported)"
+                    : identity.vendorVersion()));
+            identity.manifest().forEach((k, v) -> out.println("manifest:     " + k + "=" + v));
+            out.println("capabilities: " + (capabilities.isEmpty() ? "(none)" : String.join(", ", capabilities)));
+            out.println("ready:        " + probe.ready() + (probe.reported() ? "" : " (not reported; ready by default)"));
+            out.flush();
+            return probe.ready() ? 0 : CallCommand.EXIT_CALL_FAILED;
+        } catch (UnimplementedException e) {
+            err.println("error: " + e.getMessage());
+            err.println("the plugin at " + endpoint + " may still serve replication: try volrep info or a call"
+                    + " with the right --dialect (see docs/compatibility.md)");
+            err.flush();
+            return CallCommand.EXIT_CALL_FAILED;
+        } catch (ReplicationException e) {
+            err.println("error: " + e.getMessage());
+            err.println("code: " + e.code().display());
+            err.flush();
+            return CallCommand.EXIT_CALL_FAILED;
+        }
+    }
+}
