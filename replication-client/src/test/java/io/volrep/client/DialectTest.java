@@ -162,6 +162,8 @@ class DialectTest {
         assertThat(parsed.getVolumeId()).isEmpty();
         // With the deprecated volume_id also sent, the plugin sees a volume id AND a group: contradictory.
         var both = plugin.enables.get(1);
+        assertThat(HexFormat.ofDelimiter(" ").formatHex(both.toByteArray()))
+                .isEqualTo("0a 05 76 6f 6c 2d 31 2a 09 0a 07 0a 05 76 6f 6c 2d 31");
         assertThat(both.getVolumeId()).isEqualTo("vol-1");
         assertThat(both.getReplicationSource().getTypeCase()).isEqualTo(TypeCase.VOLUMEGROUP);
     }
@@ -177,6 +179,21 @@ class DialectTest {
             o.onNext(io.volrep.proto.replication.EnableVolumeReplicationResponse.getDefaultInstance());
             o.onCompleted();
         }
+    }
+
+    @Test
+    void aV013VolumeSourceReadsAsAVolumeGroupToACurrentPlugin() throws Exception {
+        RecordingCurrent plugin = new RecordingCurrent();
+        try (TestServer server = TestServer.inProcess(plugin);
+             ReplicationClient client = client(server.target(), SpecDialect.V0_1_3)) {
+            client.volume("vol-1").enable().call();
+        }
+        var parsed = plugin.enables.get(0);
+        assertThat(HexFormat.ofDelimiter(" ").formatHex(parsed.toByteArray()))
+                .isEqualTo("0a 05 76 6f 6c 2d 31 2a 09 12 07 0a 05 76 6f 6c 2d 31");
+        assertThat(parsed.getReplicationSource().getTypeCase())
+                .isEqualTo(io.volrep.proto.replication.ReplicationSource.TypeCase.VOLUMEGROUP);
+        assertThat(parsed.getVolumeId()).isEqualTo("vol-1");
     }
 
     @Test
