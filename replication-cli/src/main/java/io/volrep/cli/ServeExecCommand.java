@@ -1,0 +1,105 @@
+package io.volrep.cli;
+
+import io.volrep.spi.ReplicationServer;
+import io.volrep.spi.exec.ExecDriver;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code volrep serve-exec}: serves a driver executable that follows the exec protocol (docs/exec-drivers.md)
+ * as a replication plugin until SIGTERM or SIGINT.
+ *
+ * <pre>
+ * volrep serve-exec --driver examples/exec-driver/volrep-exec-example --listen unix:///tmp/exec.sock --timeout 30s
+ * </pre>
+ */
+@Command(name = "serve-exec",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {"Serve a driver executable (exec protocol: <driver> <operation> <request-json>, secrets on "
+                + "stdin, one JSON object on stdout; see docs/exec-drivers.md) as a CSI-Addons replication plugin "
+                + "until SIGTERM or SIGINT.",
+                "Runs the driver's init once, then prints 'listening on <address>'. Exit status 1 when the driver "
+                        + "cannot be initialized or the address cannot be bound."})
+public final class ServeExecCommand implements Callable<Integer> {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--driver", paramLabel = "PATH", required = true,
+            description = "The driver executable.")
+    Path driver;
+
+    @Option(names = "--listen", paramLabel = "URI", required = true,
+            description = "unix:///path (e.g. unix:///csi/csi-addons.sock), host:port (port 0 picks one).")
+    String listen;
+
+    @Option(names = "--timeout", paramLabel = "DURATION", converter = ConformanceCommand.Durations.class,
+            description = "How long one driver call may run before its process tree is killed and the call answers "
+                    + "DEADLINE_EXCEEDED (30s, 2m, PT30S; default ${DEFAULT-VALUE}).")
+    Duration timeout = ExecDriver.DEFAULT_TIMEOUT;
+
+    @Option(names = "--env", paramLabel = "NAME=VALUE",
+            description = "An environment variable for the driver (configuration only, never secrets: those reach "
+                    + "the driver on stdin). Repeatable.")
+    Map<String, String> environment = new LinkedHashMap<>();
+
+    @Option(names = "--grace-period", paramLabel = "DURATION", converter = ConformanceCommand.Durations.class,
+            description = "How long shutdown lets calls in flight finish (default ${DEFAULT-VALUE}).")
+    Duration gracePeriod = Duration.ofSeconds(10);
+
+    @Override
+    public Integer call() throws InterruptedException {
+        Started started;
+        try {
+            started = start();
+        } catch (IllegalStateException | IllegalArgumentException | java.io.UncheckedIOException e) {
+            PrintWriter err = spec.commandLine().getErr();
+            err.println("volrep serve-exec: " + e.getMessage());
+            err.flush();
+            return 1;
+        }
+        // As serve-reference: a shutdown hook drains the server on SIGTERM/SIGINT; then the driver processes
+        // still running (past the grace period) are killed.
+        Runtime.getRuntime().addShutdownHook(new Thread(started::close, "volrep-serve-exec-shutdown"));
+        PrintWriter out = spec.commandLine().getOut();
+        out.println("listening on " + started.server().address());
+        out.flush();
+        started.server().awaitTermination();
+        return 0;
+    }
+
+    /** The server and its driver, closed together: the server drains first, then the driver kills what remains. */
+    record Started(ReplicationServer server, ExecDriver driver) implements AutoCloseable {
+        @Override
+        public void close() {
+            try {
+                server.close();
+            } finally {
+                driver.close();
+            }
+        }
+    }
+
+    /** Initializes the driver and starts serving it (tests use this without the shutdown hook). */
+    Started start() {
+        ExecDriver.Builder b = ExecDriver.builder().executable(driver).timeout(timeout);
+        environment.forEach(b::environment);
+        ExecDriver execDriver = b.build();
+        try {
+            ReplicationServer server = ReplicationServer.builder().driver(execDriver).listen(listen)
+                    .gracePeriod(gracePeriod).build().start();
+            return new Started(server, execDriver);
+        } catch (RuntimeException e) {
+            execDriver.close();
+            throw e;
+        }
+    }
+}

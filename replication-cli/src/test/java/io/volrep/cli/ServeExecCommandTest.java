@@ -1,0 +1,114 @@
+package io.volrep.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * {@code volrep serve-exec} with the example driver of examples/exec-driver: the conformance suite passes
+ * against it on a unix socket, bad drivers fail to start with a clear message, SIGTERM stops it cleanly.
+ */
+class ServeExecCommandTest {
+    static final Path EXAMPLE = Path.of("..", "examples", "exec-driver", "volrep-exec-example").toAbsolutePath();
+
+    @TempDir
+    Path dir;
+
+    private ServeExecCommand parse(String... args) {
+        ServeExecCommand command = new ServeExecCommand();
+        CommandLine cli = new CommandLine(command);
+        cli.parseArgs(args);
+        command.spec = cli.getCommandSpec();
+        return command;
+    }
+
+    @Test
+    void theConformanceSuitePassesAgainstTheServedExample() throws Exception {
+        Path secrets = Files.writeString(dir.resolve("secrets.json"), "{\"user\":\"admin\"}");
+        ServeExecCommand command = parse("--driver", EXAMPLE.toString(), "--listen", "unix://" + dir.resolve("x.sock"),
+                "--timeout", "20s", "--env", "VOLREP_EXEC_STATE_DIR=" + dir.resolve("state"),
+                "--env", "VOLREP_EXEC_VOLUMES=1", "--env", "VOLREP_EXEC_GROUPS=1",
+                "--env", "VOLREP_EXEC_SECRETS_FILE=" + secrets);
+        try (ServeExecCommand.Started started = command.start()) {
+            CommandLine cli = VolrepCommand.commandLine();
+            StringWriter out = new StringWriter();
+            cli.setOut(new PrintWriter(out));
+            cli.setErr(new PrintWriter(out));
+            int exit = cli.execute("conformance", "--endpoint", started.server().address(), "--volume", "vol-0",
+                    "--volume-group", "grp-0", "--secret", "user=admin", "--resync-timeout", "60s",
+                    "--call-timeout", "30s", "--reports-dir", dir.resolve("reports").toString());
+            System.out.println(out);
+            assertThat(exit).as(out.toString()).isZero();
+            assertThat(out.toString()).contains("COMPLIANT").doesNotContain("FAIL ");
+        }
+    }
+
+    @Test
+    void aDriverThatCannotInitializeFailsWithExitOne() throws Exception {
+        Path broken = dir.resolve("broken");
+        Files.writeString(broken, "#!/bin/sh\necho '{\"status\":\"Failure\",\"message\":\"no array configured\"}'\n"
+                + "exit 1\n");
+        broken.toFile().setExecutable(true);
+        for (String[] args : new String[][] {
+            {"serve-exec", "--driver", broken.toString(), "--listen", "unix://" + dir.resolve("b.sock")},
+            {"serve-exec", "--driver", dir.resolve("missing").toString(), "--listen", "unix://" + dir.resolve("b.sock")},
+        }) {
+            CommandLine cli = VolrepCommand.commandLine();
+            StringWriter err = new StringWriter();
+            cli.setErr(new PrintWriter(err));
+            assertThat(cli.execute(args)).isEqualTo(1);
+            assertThat(err.toString()).startsWith("volrep serve-exec: exec driver ");
+        }
+        assertThat(err(new String[] {"serve-exec", "--driver", EXAMPLE.toString(), "--listen", "x", "--timeout",
+            "soon"})).contains("not a duration");
+    }
+
+    private static String err(String[] args) {
+        CommandLine cli = VolrepCommand.commandLine();
+        StringWriter err = new StringWriter();
+        cli.setErr(new PrintWriter(err));
+        assertThat(cli.execute(args)).isEqualTo(2);
+        return err.toString();
+    }
+
+    @Test
+    void sigtermStopsTheServerCleanly() throws Exception {
+        Path socket = dir.resolve("t.sock");
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-cp", System.getProperty("java.class.path"), VolrepCommand.class.getName(), "serve-exec",
+                "--driver", EXAMPLE.toString(), "--listen", "unix://" + socket, "--timeout", "PT30S",
+                "--env", "VOLREP_EXEC_STATE_DIR=" + dir.resolve("state")));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                StandardCharsets.UTF_8))) {
+            String line;
+            String listening = null;
+            while ((line = out.readLine()) != null) {
+                if (line.startsWith("listening on ")) {
+                    listening = line;
+                    break;
+                }
+            }
+            assertThat(listening).isEqualTo("listening on unix://" + socket);
+            assertThat(Files.exists(socket)).isTrue();
+            process.destroy();      // SIGTERM
+            assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(process.exitValue()).isEqualTo(143);
+            assertThat(Files.exists(socket)).as("socket removed on shutdown").isFalse();
+        } finally {
+            process.destroyForcibly();
+        }
+    }
+}
