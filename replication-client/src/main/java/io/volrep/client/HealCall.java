@@ -30,7 +30,9 @@ import java.util.Objects;
  * {@code volume_id} present and at most 128 bytes; {@code volume_path} present (no 128-byte limit: the spec
  * exempts both paths, a 4096-byte path is sent as is); {@code staging_target_path} absolute when given;
  * {@code volume_context} and secrets within 4 KiB. Retries follow the NodeHealer rows of the error scheme, and
- * at most one NodeHealer call per volume id is in flight.
+ * at most one NodeHealer call per volume id is in flight. Secrets come from the client's {@link SecretsProvider}
+ * for {@code ReplicationSource.volume(volumeId)} unless {@link #secrets} overrides them; a NOT_FOUND answer is
+ * retried only when the {@link SourceVerifier} approves that volume.
  */
 public final class HealCall extends TypedCall<HealCall, HealReport> {
     private final String volumeId;

@@ -39,6 +39,10 @@ import org.slf4j.LoggerFactory;
  *     client.volumeGroup("vg-7").demote().callAsync()
  *           .thenCompose(v -> client.volumeGroup("vg-7").resync().awaitReady(Duration.ofMinutes(5)));
  * }
+ * // a plugin built on spec revision v0.1.3; a node plugin's healer; the CSI-Addons Identity service
+ * ReplicationClient legacy = ReplicationClient.builder().target(sock).dialect(SpecDialect.V0_1_3).build();
+ * HealReport report = nodeClient.node().heal("vol-3", Path.of("/mnt/vol-3")).call();
+ * PluginIdentity id = client.identity();
  * }</pre>
  *
  * <p>The client is thread-safe; share one per plugin. At most one call per source is in flight at a time
