@@ -1,0 +1,75 @@
+package io.volrep.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.volrep.api.HealReport;
+import io.volrep.api.SourceNotFoundException;
+import io.volrep.api.SpecDialect;
+import io.volrep.api.UnimplementedException;
+import io.volrep.spi.ReplicationServer;
+import io.volrep.testkit.reference.ReferenceDriver;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The client's dialects, healer and Identity calls against volrep's own server runtime (the SPI serving the
+ * reference driver in a legacy revision, a healer driver, the Identity service it derives), on unix sockets.
+ */
+class SpiInteropTest {
+    static final RetryPolicy FAST = RetryPolicy.spec().toBuilder()
+            .initialBackoff(Duration.ofMillis(10)).maxBackoff(Duration.ofMillis(50)).build();
+
+    @Test
+    void eachLegacyDialectAgainstTheRuntimeServingIt(@TempDir Path dir) {
+        for (SpecDialect dialect : new SpecDialect[] {SpecDialect.V0_1_3, SpecDialect.V0_1_0}) {
+            ReferenceDriver driver = ReferenceDriver.builder().volumes(1).build();
+            try (ReplicationServer server = ReplicationServer.builder().driver(driver).dialect(dialect)
+                    .listen("unix://" + dir.resolve(dialect.name() + ".sock")).build().start();
+                 ReplicationClient client = ReplicationClient.builder().target(server.address()).retry(FAST)
+                         .dialect(dialect).build()) {
+                client.volume("vol-0").enable().call();
+                client.volume("vol-0").demote().call();
+                assertThat(client.volume("vol-0").resync().awaitReadyBlocking(Duration.ofSeconds(20)).ready())
+                        .isTrue();
+                client.volume("vol-0").promote().force().call();
+                if (dialect.supports(io.volrep.api.Rpc.GET_VOLUME_REPLICATION_INFO)) {
+                    assertThat(client.volume("vol-0").info().lastSyncDuration()).isEmpty();
+                }
+                assertThat(driver.state(io.volrep.api.ReplicationSource.volume("vol-0")).role())
+                        .isEqualTo(ReferenceDriver.Role.PRIMARY);
+            }
+        }
+    }
+
+    @Test
+    void healerAndIdentityServedByTheRuntime(@TempDir Path dir) {
+        try (ReplicationServer server = ReplicationServer.builder()
+                .healer(r -> {
+                    if (r.volumeId().equals("vol-gone")) {
+                        throw new SourceNotFoundException("volume vol-gone does not exist");
+                    }
+                    return r.volumeId().equals("vol-bad") ? HealReport.abnormal("read-only remount")
+                            : HealReport.healthy("clean");
+                })
+                .identity("node.example.com", "1.2.3")
+                .listen("unix://" + dir.resolve("node.sock")).build().start();
+             ReplicationClient client = ReplicationClient.builder().target(server.address()).retry(FAST).build()) {
+            assertThat(client.node().heal("vol-1", Path.of("/mnt/vol-1")).call()).isEqualTo(HealReport.healthy("clean"));
+            assertThat(client.node().heal("vol-bad", Path.of("/" + "d".repeat(4095))).call().abnormal()).isTrue();
+            assertThatThrownBy(() -> client.node().heal("vol-gone", Path.of("/mnt/g")).call())
+                    .isInstanceOf(SourceNotFoundException.class).hasMessageContaining("vol-gone does not exist");
+
+            assertThat(client.identity().name()).isEqualTo("node.example.com");
+            assertThat(client.identity().vendorVersion()).isEqualTo("1.2.3");
+            PluginCapabilities caps = client.capabilities();
+            assertThat(caps.has(PluginCapabilities.Service.NODE_SERVICE)).isTrue();
+            assertThat(caps.volumeReplication()).isFalse();
+            assertThat(client.probe().ready()).isTrue();
+            // A healer-only plugin has no replication service.
+            assertThatThrownBy(() -> client.volume("vol-1").enable().call()).isInstanceOf(UnimplementedException.class);
+        }
+    }
+}
