@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * A named set of checks: the suite's extension point. The built-in groups cover {@code replication.Controller};
- * more groups (e.g. NodeHealer checks against {@link ConformanceConfig#healerEndpoint()}) are found with
+ * more groups (the built-in NodeHealer and Identity groups are examples) are found with
  * {@link java.util.ServiceLoader} under {@code META-INF/services/io.volrep.testkit.CheckGroup}, or added to
  * {@link ConformanceChecks#builtIn()}.
  *

@@ -18,9 +18,15 @@ public final class ConformanceChecks {
     private ConformanceChecks() {
     }
 
-    /** The built-in groups: Fixtures, one per replication RPC, Lifecycle, Response validity, Request forms. */
+    /**
+     * The built-in groups: Fixtures, one per replication RPC, Lifecycle, Response validity, Request forms,
+     * NodeHealer, Identity.
+     */
     public static List<CheckGroup> builtIn() {
-        return ControllerChecks.groups();
+        List<CheckGroup> groups = new ArrayList<>(ControllerChecks.groups());
+        groups.add(HealerChecks.group());
+        groups.add(IdentityChecks.group());
+        return List.copyOf(groups);
     }
 
     /** The built-in groups followed by those found with {@link ServiceLoader}. */

@@ -3,6 +3,8 @@ package io.volrep.testkit;
 import io.grpc.BindableService;
 import io.grpc.ServerInterceptor;
 import io.volrep.api.Secrets;
+import io.volrep.api.SpecDialect;
+import io.volrep.spi.HealerDriver;
 import io.volrep.spi.ReplicationDriver;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,6 +25,12 @@ import java.util.Optional;
  * <em>disabled</em> when the run starts; every check returns each volume it touched to that state
  * (replication disabled, primary). Volume groups, secrets and node volume paths are optional: the checks
  * that need them are skipped, with the reason, when they are missing.
+ *
+ * <p>{@linkplain Builder#dialect(SpecDialect) The dialect} says which revision of the replication spec the plugin
+ * speaks: the suite then sends that revision's messages and checks that revision's error rows (v0.1.0 has no
+ * GetVolumeReplicationInfo and no groups). NodeHealer checks run when {@linkplain Builder#healerVolume node
+ * volumes} are configured, against {@linkplain Builder#healerEndpoint the healer endpoint} (by default the
+ * target itself; for a driver target, the {@linkplain Builder#healerDriver healer driver} served beside it).
  * <pre>{@code
  * ConformanceConfig config = ConformanceConfig.builder()
  *         .endpoint("unix:///csi/csi-addons.sock")
@@ -48,7 +56,9 @@ public final class ConformanceConfig {
     private final Secrets secrets;
     private final Map<String, String> enableParameters;
     private final String healerEndpoint;
+    private final HealerDriver healerDriver;
     private final Map<String, String> healerVolumes;
+    private final SpecDialect dialect;
     private final Duration resyncTimeout;
     private final Duration callTimeout;
 
@@ -75,7 +85,16 @@ public final class ConformanceConfig {
         this.volumeGroups = List.copyOf(b.volumeGroups);
         this.secrets = Secrets.of(b.secrets);
         this.enableParameters = Map.copyOf(b.enableParameters);
+        if (b.healerDriver != null && b.driver == null) {
+            throw new IllegalArgumentException("healerDriver is served beside an in-process driver: configure"
+                    + " driver(...) too, or point healerEndpoint at a running node plugin");
+        }
+        if (b.dialect != SpecDialect.CURRENT && b.service != null) {
+            throw new IllegalArgumentException("a raw service target speaks the current dialect only");
+        }
         this.healerEndpoint = b.healerEndpoint;
+        this.healerDriver = b.healerDriver;
+        this.dialect = b.dialect;
         this.healerVolumes = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(b.healerVolumes));
         this.resyncTimeout = b.resyncTimeout;
         this.callTimeout = b.callTimeout;
@@ -104,6 +123,8 @@ public final class ConformanceConfig {
         b.secrets.putAll(secrets.asMap());
         b.enableParameters.putAll(enableParameters);
         b.healerEndpoint = healerEndpoint;
+        b.healerDriver = healerDriver;
+        b.dialect = dialect;
         b.healerVolumes.putAll(healerVolumes);
         b.resyncTimeout = resyncTimeout;
         b.callTimeout = callTimeout;
@@ -155,9 +176,19 @@ public final class ConformanceConfig {
         return Optional.ofNullable(healerEndpoint);
     }
 
-    /** Volume id to node volume path, for NodeHealer checks. */
+    /** The healer driver served in-process beside {@link #driver()}, if any. */
+    public Optional<HealerDriver> healerDriver() {
+        return Optional.ofNullable(healerDriver);
+    }
+
+    /** Volume id to node volume path, for NodeHealer checks; they are skipped when empty. */
     public Map<String, String> healerVolumes() {
         return healerVolumes;
+    }
+
+    /** The revision of the replication spec the plugin speaks (default {@link SpecDialect#CURRENT}). */
+    public SpecDialect dialect() {
+        return dialect;
     }
 
     /** How long a resync may take to report {@code ready}. */
@@ -184,7 +215,7 @@ public final class ConformanceConfig {
     @Override
     public String toString() {
         return "ConformanceConfig[target=" + targetDescription() + ", volumes=" + volumes + ", volumeGroups="
-                + volumeGroups + ", secrets=" + secrets + ", healerEndpoint=" + healerEndpoint + ", healerVolumes="
+                + volumeGroups + ", secrets=" + secrets + ", dialect=" + dialect + ", healerEndpoint=" + healerEndpoint + ", healerVolumes="
                 + healerVolumes + ", resyncTimeout=" + resyncTimeout + ", callTimeout=" + callTimeout + "]";
     }
 
@@ -199,6 +230,8 @@ public final class ConformanceConfig {
         private final Map<String, String> secrets = new LinkedHashMap<>();
         private final Map<String, String> enableParameters = new LinkedHashMap<>();
         private String healerEndpoint;
+        private HealerDriver healerDriver;
+        private SpecDialect dialect = SpecDialect.CURRENT;
         private final Map<String, String> healerVolumes = new LinkedHashMap<>();
         private Duration resyncTimeout = DEFAULT_RESYNC_TIMEOUT;
         private Duration callTimeout = DEFAULT_CALL_TIMEOUT;
@@ -267,6 +300,28 @@ public final class ConformanceConfig {
         /** The node plugin's endpoint for NodeHealer checks. */
         public Builder healerEndpoint(String endpoint) {
             this.healerEndpoint = Objects.requireNonNull(endpoint, "endpoint");
+            return this;
+        }
+
+        /**
+         * A healer driver served in-process beside {@link #driver} (same server), for NodeHealer checks.
+         *
+         * <pre>{@code
+         * ConformanceConfig.builder().driver(myDriver).healerDriver(myHealer)
+         *         .volumes("vol-a").healerVolume("vol-a", "/mnt/vol-a").build();
+         * }</pre>
+         */
+        public Builder healerDriver(HealerDriver healer) {
+            this.healerDriver = Objects.requireNonNull(healer, "healer");
+            return this;
+        }
+
+        /**
+         * The revision of the replication spec the plugin speaks (default current): requests use that revision's
+         * messages, expectations its error tables. An in-process driver is served in that dialect.
+         */
+        public Builder dialect(SpecDialect dialect) {
+            this.dialect = Objects.requireNonNull(dialect, "dialect");
             return this;
         }
 

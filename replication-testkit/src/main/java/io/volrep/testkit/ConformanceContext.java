@@ -6,6 +6,9 @@ import io.grpc.stub.ClientCalls;
 import io.volrep.api.ErrorScheme;
 import io.volrep.api.Rpc;
 import io.volrep.api.Secrets;
+import io.volrep.api.SpecDialect;
+import io.volrep.proto.healer.HealerNodeGrpc;
+import io.volrep.proto.healer.NodeHealerRequest;
 import io.volrep.api.StatusCode;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -49,16 +52,21 @@ public final class ConformanceContext {
     private static final int ABORTED_RETRIES = 4;
 
     private final Channel channel;
+    private final Channel healerChannel;
     private final ConformanceConfig config;
-    private final ErrorScheme scheme = ErrorScheme.spec();
+    private final SpecDialect dialect;
+    private final ErrorScheme scheme;
     /** Sources this check enabled, keyed by kind and id, in replication_source form. */
     private final Map<String, Addressing> enabled = new LinkedHashMap<>();
     /** Sources this check may have left demoted. */
     private final Set<String> demoted = new LinkedHashSet<>();
 
-    ConformanceContext(Channel channel, ConformanceConfig config) {
+    ConformanceContext(Channel channel, Channel healerChannel, ConformanceConfig config) {
         this.channel = channel;
+        this.healerChannel = healerChannel;
         this.config = config;
+        this.dialect = config.dialect();
+        this.scheme = ErrorScheme.forDialect(dialect);
     }
 
     /** The run's configuration. */
@@ -71,7 +79,17 @@ public final class ConformanceContext {
         return channel;
     }
 
-    /** The spec's error tables. */
+    /** The channel to the node plugin's {@code healer.HealerNode} (the target itself unless configured apart). */
+    public Channel healerChannel() {
+        return healerChannel;
+    }
+
+    /** The revision of the replication spec the plugin speaks. */
+    public SpecDialect dialect() {
+        return dialect;
+    }
+
+    /** The error tables of the plugin's spec revision. */
     public ErrorScheme scheme() {
         return scheme;
     }
@@ -83,6 +101,9 @@ public final class ConformanceContext {
 
     /** The first fixture volume group; skips the check when none is configured. */
     public Addressing volumeGroup() {
+        if (!dialect.supports(io.volrep.api.ReplicationSource.Kind.VOLUME_GROUP)) {
+            skip("spec " + dialect + " has no volume groups");
+        }
         if (config.volumeGroups().isEmpty()) {
             skip("no volume groups configured (--volume-group)");
         }
@@ -112,15 +133,31 @@ public final class ConformanceContext {
         return call(rpc, target, config.secrets().asMap(), true);
     }
 
+    /**
+     * Calls {@code rpc} addressing {@code target} exactly as given: under a legacy dialect {@code volume_id} is not
+     * filled in from the source (to check that a plugin requires it).
+     */
+    public Outcome callExact(Rpc rpc, Addressing target) {
+        return call(rpc, target, config.secrets().asMap(), false, true);
+    }
+
     private Outcome call(Rpc rpc, Addressing target, Map<String, String> secrets, boolean force) {
-        Message request = Wire.request(rpc, target, secrets, config.enableParameters(), force);
-        Outcome outcome = Wire.invoke(channel, rpc, request, config.callTimeout());
+        return call(rpc, target, secrets, force, false);
+    }
+
+    private Outcome call(Rpc rpc, Addressing target, Map<String, String> secrets, boolean force, boolean exact) {
+        if (!dialect.supports(rpc)) {
+            skip("spec " + dialect + " has no " + rpc.methodName());
+        }
+        Message request = Wire.request(dialect, rpc, Wire.inDialect(dialect, target, exact), secrets,
+                config.enableParameters(), force);
+        Outcome outcome = Wire.invoke(channel, dialect, rpc, request, config.callTimeout());
         // ABORTED means "another call is pending" (perhaps the plugin's own background work): back off.
         long backoffMillis = 10;
         for (int retry = 0; retry < ABORTED_RETRIES && outcome.code() == StatusCode.ABORTED; retry++) {
             sleep(backoffMillis);
             backoffMillis *= 2;
-            outcome = Wire.invoke(channel, rpc, request, config.callTimeout());
+            outcome = Wire.invoke(channel, dialect, rpc, request, config.callTimeout());
         }
         track(target, outcome);
         LOG.debug("{} {} -> {}", rpc, target, outcome.code());
@@ -132,10 +169,11 @@ public final class ConformanceContext {
      * for the "simultaneous calls on one source" checks.
      */
     public List<Outcome> callSimultaneously(Rpc rpc, Addressing target, int count) {
-        Message request = Wire.request(rpc, target, config.secrets().asMap(), config.enableParameters(), false);
+        Message request = Wire.request(dialect, rpc, Wire.inDialect(dialect, target, false),
+                config.secrets().asMap(), config.enableParameters(), false);
         List<Future<Message>> futures = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            futures.add(ClientCalls.futureUnaryCall(channel.newCall(Wire.method(rpc),
+            futures.add(ClientCalls.futureUnaryCall(channel.newCall(Wire.method(dialect, rpc),
                     Wire.options(config.callTimeout())), request));
         }
         List<Outcome> outcomes = new ArrayList<>();
@@ -230,6 +268,25 @@ public final class ConformanceContext {
     public void notImplemented(Rpc rpc) {
         throw new TestAbortedException(NOT_IMPLEMENTED_PREFIX + rpc.methodName()
                 + " answered 12 UNIMPLEMENTED (the spec allows it; not a pass)");
+    }
+
+    /** Reports the check as "not implemented": the plugin does not serve {@code what} (e.g. identity.Identity). */
+    public void notImplemented(String what) {
+        throw new TestAbortedException(NOT_IMPLEMENTED_PREFIX + what + " answered 12 UNIMPLEMENTED (optional; not a pass)");
+    }
+
+    /**
+     * Sends a NodeHealer request to {@link #healerChannel()} (no ABORTED retries: the suite sends one call at a time)
+     * and returns the answer.
+     */
+    public Outcome heal(NodeHealerRequest request) {
+        try {
+            Message response = ClientCalls.blockingUnaryCall(healerChannel, HealerNodeGrpc.getNodeHealerMethod(),
+                    Wire.options(config.callTimeout()), request);
+            return new Outcome(Rpc.NODE_HEALER, StatusCode.OK, "", response);
+        } catch (StatusRuntimeException e) {
+            return Wire.outcome(Rpc.NODE_HEALER, e.getStatus());
+        }
     }
 
     /** Skips the check: its fixtures are not configured. */

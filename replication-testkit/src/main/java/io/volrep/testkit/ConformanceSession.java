@@ -19,6 +19,8 @@ import org.opentest4j.TestAbortedException;
 final class ConformanceSession implements AutoCloseable {
     private final ConformanceConfig config;
     private final Endpoints.OpenChannel open;
+    /** The healer's own channel when {@link ConformanceConfig#healerEndpoint()} is set; else null. */
+    private final Endpoints.OpenChannel openHealer;
     private final List<AutoCloseable> resources = new ArrayList<>();
 
     private ConformanceSession(ConformanceConfig config) {
@@ -29,7 +31,9 @@ final class ConformanceSession implements AutoCloseable {
         } else if (config.driver().isPresent()) {
             String name = "volrep-conformance-" + UUID.randomUUID();
             ReplicationServer.Builder builder = ReplicationServer.builder().driver(config.driver().get())
-                    .listen("inprocess:" + name).gracePeriod(java.time.Duration.ofMillis(200));
+                    .dialect(config.dialect()).listen("inprocess:" + name)
+                    .gracePeriod(java.time.Duration.ofMillis(200));
+            config.healerDriver().ifPresent(builder::healer);
             // The SPI runs the last interceptor added first; the config's first is outermost.
             List<ServerInterceptor> outermostLast = new ArrayList<>(config.interceptors());
             java.util.Collections.reverse(outermostLast);
@@ -53,6 +57,7 @@ final class ConformanceSession implements AutoCloseable {
             endpoint = "inprocess:" + name;
         }
         this.open = Endpoints.open(endpoint);
+        this.openHealer = config.healerEndpoint().map(Endpoints::open).orElse(null);
     }
 
     static ConformanceSession open(ConformanceConfig config) {
@@ -69,7 +74,8 @@ final class ConformanceSession implements AutoCloseable {
 
     /** Runs one check, then restores what it enabled; a failed restore fails an otherwise passing check. */
     void run(Check check) throws Throwable {
-        ConformanceContext ctx = new ConformanceContext(open.channel(), config);
+        ConformanceContext ctx = new ConformanceContext(open.channel(),
+                openHealer == null ? open.channel() : openHealer.channel(), config);
         Throwable failure = null;
         try {
             check.body().run(ctx);
@@ -96,6 +102,9 @@ final class ConformanceSession implements AutoCloseable {
     @Override
     public void close() {
         open.close();
+        if (openHealer != null) {
+            openHealer.close();
+        }
         for (AutoCloseable r : resources) {
             try {
                 r.close();

@@ -1,10 +1,12 @@
 package io.volrep.testkit;
 
+import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.google.protobuf.Message;
 import io.volrep.api.ErrorScheme;
 import io.volrep.api.Rpc;
+import io.volrep.api.SpecDialect;
 import io.volrep.api.StatusCode;
 import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
-import io.volrep.proto.replication.ResyncVolumeResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,9 +14,10 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * The built-in checks of {@code replication.Controller}. Expected codes come from {@link ErrorScheme#spec()},
- * and each error check is named after its row ({@link ErrorScheme.Row#displayName()}) plus, in brackets,
- * the case it provokes.
+ * The built-in checks of {@code replication.Controller}. Expected codes come from the tables of the plugin's
+ * spec revision ({@link ErrorScheme#forDialect}), and each error check is named after its row
+ * ({@link ErrorScheme.Row#displayName()}) plus, in brackets, the case it provokes. Under a legacy dialect the
+ * RPCs and forms that revision lacks are left out (v0.1.0: no GetVolumeReplicationInfo, no replication_source).
  *
  * <p>Fixture assumption: every configured volume and group starts with replication disabled (the spec has
  * no "get state" RPC; the Fixtures checks probe it with GetVolumeReplicationInfo). A freshly enabled source
@@ -36,6 +39,7 @@ final class ControllerChecks {
     static final String RESYNC_READY = "ResyncVolume: ready becomes true within the resync timeout";
     static final String FORM_SOURCE = "Request form: replication_source alone -> 0 OK on every RPC";
     static final String FORM_DEPRECATED = "Request form: deprecated volume_id alone -> 0 OK on every RPC";
+    static final String FORM_VOLUME_ID = "Request form: volume_id alone -> 0 OK on every RPC";
 
     private static final ErrorScheme SCHEME = ErrorScheme.spec();
 
@@ -44,14 +48,23 @@ final class ControllerChecks {
 
     /** The row's display name, e.g. {@code "PromoteVolume: Replication Source is not replicated -> 9 FAILED_PRECONDITION"}. */
     static String row(Rpc rpc, StatusCode code) {
-        return SCHEME.find(rpc, code)
+        return row(SCHEME, rpc, code);
+    }
+
+    /** The display name of a row of {@code scheme}. */
+    static String row(ErrorScheme scheme, Rpc rpc, StatusCode code) {
+        return scheme.find(rpc, code)
                 .orElseThrow(() -> new IllegalStateException("the spec's table for " + rpc + " has no " + code))
                 .displayName();
     }
 
     /** Name of the check for a row and a case: {@code "<row> [<case>]"}. */
     static String rowCase(Rpc rpc, StatusCode code, String variant) {
-        return row(rpc, code) + " [" + variant + "]";
+        return rowCase(SCHEME, rpc, code, variant);
+    }
+
+    static String rowCase(ErrorScheme scheme, Rpc rpc, StatusCode code, String variant) {
+        return row(scheme, rpc, code) + " [" + variant + "]";
     }
 
     static String idempotent(Rpc rpc) {
@@ -62,11 +75,12 @@ final class ControllerChecks {
         List<CheckGroup> groups = new ArrayList<>();
         groups.add(group("Fixtures", ControllerChecks::fixtures));
         for (Rpc rpc : RPCS) {
-            groups.add(group(rpc.methodName(), config -> rpcChecks(rpc)));
+            groups.add(group(rpc.methodName(), config -> config.dialect().supports(rpc)
+                    ? rpcChecks(config.dialect(), rpc) : List.of()));
         }
         groups.add(group("Lifecycle", ControllerChecks::lifecycle));
-        groups.add(group("Response validity", config -> responseValidity()));
-        groups.add(group("Request forms", config -> requestForms()));
+        groups.add(group("Response validity", config -> responseValidity(config.dialect())));
+        groups.add(group("Request forms", config -> requestForms(config.dialect())));
         return groups;
     }
 
@@ -93,30 +107,35 @@ final class ControllerChecks {
                     ctx -> probeFixture(ctx, Addressing.volume(id))));
         }
         for (String id : config.volumeGroups()) {
-            checks.add(Check.required("Fixtures: volume group " + id + " exists with replication disabled",
-                    ctx -> probeFixture(ctx, Addressing.volumeGroup(id))));
+            checks.add(Check.required("Fixtures: volume group " + id + " exists with replication disabled", ctx -> {
+                ctx.volumeGroup();      // skips where the dialect has no groups
+                probeFixture(ctx, Addressing.volumeGroup(id));
+            }));
         }
         return checks;
     }
 
     private static void probeFixture(ConformanceContext ctx, Addressing target) {
-        // Read-only probe: a source with replication disabled cannot report replication info.
-        Outcome info = ctx.call(Rpc.GET_VOLUME_REPLICATION_INFO, target);
+        // Read-only probe: a source with replication disabled cannot report replication info (nor, in v0.1.0,
+        // which has no info, be promoted).
+        Rpc probe = ctx.dialect().supports(Rpc.GET_VOLUME_REPLICATION_INFO) ? Rpc.GET_VOLUME_REPLICATION_INFO
+                : Rpc.PROMOTE_VOLUME;
+        Outcome info = ctx.call(probe, target);
         switch (info.code()) {
             case FAILED_PRECONDITION:
                 return;
             case UNIMPLEMENTED:
-                ctx.skip("GetVolumeReplicationInfo is not implemented: cannot probe " + target);
+                ctx.skip(probe.methodName() + " is not implemented: cannot probe " + target);
                 return;
             case OK:
-                ctx.fail(target + " has replication enabled (GetVolumeReplicationInfo -> 0 OK): fixtures must start"
+                ctx.fail(target + " has replication enabled (" + probe.methodName() + " -> 0 OK): fixtures must start"
                         + " with replication disabled");
                 return;
             case NOT_FOUND:
-                ctx.fail(target + " does not exist (GetVolumeReplicationInfo -> " + info.describe() + ")");
+                ctx.fail(target + " does not exist (" + probe.methodName() + " -> " + info.describe() + ")");
                 return;
             default:
-                ctx.fail("probing " + target + ": GetVolumeReplicationInfo -> " + info.describe()
+                ctx.fail("probing " + target + ": " + probe.methodName() + " -> " + info.describe()
                         + "; expected 9 FAILED_PRECONDITION for a source with replication disabled");
         }
     }
@@ -141,33 +160,42 @@ final class ControllerChecks {
         }
     }
 
-    private static List<Check> rpcChecks(Rpc rpc) {
+    private static List<Check> rpcChecks(SpecDialect dialect, Rpc rpc) {
+        ErrorScheme scheme = dialect.errorScheme();
         List<Check> checks = new ArrayList<>();
         StatusCode invalid = StatusCode.INVALID_ARGUMENT;
-        for (Addressing malformed : List.of(Addressing.none(), Addressing.sourceWithoutType(),
-                Addressing.emptyVolumeId())) {
-            checks.add(Check.required(rowCase(rpc, invalid, malformed.label()),
+        List<Addressing> malformedForms = dialect == SpecDialect.V0_1_0 ? List.of(Addressing.none())
+                : List.of(Addressing.none(), Addressing.sourceWithoutType(), Addressing.emptyVolumeId());
+        for (Addressing malformed : malformedForms) {
+            checks.add(Check.required(rowCase(scheme, rpc, invalid, malformed.label()),
                     ctx -> ctx.expect(ctx.call(rpc, malformed), invalid)));
         }
-        checks.add(Check.required(rowCase(rpc, invalid, Addressing.emptyVolumeGroupId().label()), ctx -> {
-            ctx.volumeGroup();
-            ctx.expect(ctx.call(rpc, Addressing.emptyVolumeGroupId()), invalid);
-        }));
-        checks.add(Check.required(rowCase(rpc, StatusCode.NOT_FOUND, "volume " + MISSING_VOLUME),
+        if (dialect != SpecDialect.V0_1_0) {
+            checks.add(Check.required(rowCase(scheme, rpc, invalid, Addressing.emptyVolumeGroupId().label()), ctx -> {
+                ctx.volumeGroup();
+                ctx.expect(ctx.call(rpc, Addressing.emptyVolumeGroupId()), invalid);
+            }));
+        }
+        if (dialect == SpecDialect.V0_1_3) {
+            checks.add(Check.required(rowCase(scheme, rpc, invalid,
+                    "volume_id missing (REQUIRED in v0.1.3), replication_source.volume set"), ctx ->
+                    ctx.expect(ctx.callExact(rpc, ctx.volume()), invalid, rpc + " without volume_id")));
+        }
+        checks.add(Check.required(rowCase(scheme, rpc, StatusCode.NOT_FOUND, "volume " + MISSING_VOLUME),
                 ctx -> ctx.expect(ctx.call(rpc, Addressing.volume(MISSING_VOLUME)), StatusCode.NOT_FOUND)));
-        checks.add(Check.required(rowCase(rpc, StatusCode.NOT_FOUND, "volume group " + MISSING_GROUP), ctx -> {
+        checks.add(Check.required(rowCase(scheme, rpc, StatusCode.NOT_FOUND, "volume group " + MISSING_GROUP), ctx -> {
             ctx.volumeGroup();
             ctx.expect(ctx.call(rpc, Addressing.volumeGroup(MISSING_GROUP)), StatusCode.NOT_FOUND);
         }));
-        checks.addAll(preconditionChecks(rpc));
-        checks.add(Check.required(rowCase(rpc, StatusCode.UNAUTHENTICATED, "wrong secrets"), ctx -> {
+        checks.addAll(preconditionChecks(scheme, rpc));
+        checks.add(Check.required(rowCase(scheme, rpc, StatusCode.UNAUTHENTICATED, "wrong secrets"), ctx -> {
             Map<String, String> wrong = new java.util.LinkedHashMap<>();
             ctx.requireSecrets().keys().forEach(k -> wrong.put(k, "volrep-conformance-wrong-secret"));
             Addressing vol = ctx.volume();
             prepare(ctx, rpc, vol);
             ctx.expect(ctx.call(rpc, vol, wrong), StatusCode.UNAUTHENTICATED, rpc + " with wrong secret values");
         }));
-        checks.add(Check.required(rowCase(rpc, StatusCode.UNAUTHENTICATED, "missing secrets"), ctx -> {
+        checks.add(Check.required(rowCase(scheme, rpc, StatusCode.UNAUTHENTICATED, "missing secrets"), ctx -> {
             ctx.requireSecrets();
             Addressing vol = ctx.volume();
             prepare(ctx, rpc, vol);
@@ -183,7 +211,7 @@ final class ControllerChecks {
                         + ", the same call repeated answered " + second.describe());
             }
         }));
-        checks.add(Check.optional(rowCase(rpc, StatusCode.ABORTED,
+        checks.add(Check.optional(rowCase(scheme, rpc, StatusCode.ABORTED,
                 SIMULTANEOUS_CALLS + " simultaneous calls answer only 0 OK or 10 ABORTED"), ctx -> {
             Addressing vol = ctx.volume();
             prepare(ctx, rpc, vol);
@@ -206,14 +234,14 @@ final class ControllerChecks {
         return checks;
     }
 
-    private static List<Check> preconditionChecks(Rpc rpc) {
+    private static List<Check> preconditionChecks(ErrorScheme scheme, Rpc rpc) {
         StatusCode fp = StatusCode.FAILED_PRECONDITION;
         List<Check> checks = new ArrayList<>();
         switch (rpc) {
             case PROMOTE_VOLUME, DEMOTE_VOLUME, RESYNC_VOLUME, GET_VOLUME_REPLICATION_INFO -> {
-                checks.add(Check.required(rowCase(rpc, fp, "replication disabled"),
+                checks.add(Check.required(rowCase(scheme, rpc, fp, "replication disabled"),
                         ctx -> ctx.expect(ctx.call(rpc, ctx.volume()), fp, rpc + " on a volume with replication disabled")));
-                checks.add(Check.required(rowCase(rpc, fp, "volume group, replication disabled"), ctx -> {
+                checks.add(Check.required(rowCase(scheme, rpc, fp, "volume group, replication disabled"), ctx -> {
                     Addressing group = ctx.volumeGroup();
                     ctx.expect(ctx.call(rpc, group), fp, rpc + " on a group with replication disabled");
                 }));
@@ -221,7 +249,7 @@ final class ControllerChecks {
             default -> { }
         }
         if (rpc == Rpc.RESYNC_VOLUME) {
-            checks.add(Check.required(rowCase(rpc, fp, "replication enabled, primary: not demoted"), ctx -> {
+            checks.add(Check.required(rowCase(scheme, rpc, fp, "replication enabled, primary: not demoted"), ctx -> {
                 Addressing vol = ctx.volume();
                 ctx.step(Rpc.ENABLE_VOLUME_REPLICATION, vol);
                 ctx.step(Rpc.PROMOTE_VOLUME, vol);
@@ -229,7 +257,7 @@ final class ControllerChecks {
             }));
         }
         if (rpc == Rpc.GET_VOLUME_REPLICATION_INFO) {
-            checks.add(Check.required(rowCase(rpc, fp, "replication enabled, demoted: not promoted"), ctx -> {
+            checks.add(Check.required(rowCase(scheme, rpc, fp, "replication enabled, demoted: not promoted"), ctx -> {
                 Addressing vol = ctx.volume();
                 ctx.step(Rpc.ENABLE_VOLUME_REPLICATION, vol);
                 ctx.step(Rpc.PROMOTE_VOLUME, vol);
@@ -251,8 +279,10 @@ final class ControllerChecks {
             checks.add(Check.required(LIFECYCLE + " [volume group]", ctx -> ctx.volumeGroup()));
         }
         for (String id : config.volumeGroups()) {
-            checks.add(Check.required(LIFECYCLE + " [volume group " + id + "]",
-                    ctx -> runLifecycle(ctx, Addressing.volumeGroup(id))));
+            checks.add(Check.required(LIFECYCLE + " [volume group " + id + "]", ctx -> {
+                ctx.volumeGroup();      // skips where the dialect has no groups
+                runLifecycle(ctx, Addressing.volumeGroup(id));
+            }));
         }
         return checks;
     }
@@ -275,7 +305,7 @@ final class ControllerChecks {
         while (true) {
             Outcome resync = ctx.step(Rpc.RESYNC_VOLUME, target);
             calls++;
-            if (((ResyncVolumeResponse) resync.response()).getReady()) {
+            if (ready(resync.response())) {
                 return;
             }
             if (System.nanoTime() - deadline > 0) {
@@ -287,48 +317,60 @@ final class ControllerChecks {
         }
     }
 
+    /** ResyncVolumeResponse.ready in any dialect's message. */
+    static boolean ready(Message response) {
+        return (Boolean) response.getField(response.getDescriptorForType().findFieldByName("ready"));
+    }
+
     // ---------------------------------------------------------------- responses
 
-    private static GetVolumeReplicationInfoResponse primaryInfo(ConformanceContext ctx) {
+    private static Message primaryInfo(ConformanceContext ctx) {
         Addressing vol = ctx.volume();
         ctx.step(Rpc.ENABLE_VOLUME_REPLICATION, vol);
         ctx.step(Rpc.PROMOTE_VOLUME, vol);
-        return (GetVolumeReplicationInfoResponse) ctx.step(Rpc.GET_VOLUME_REPLICATION_INFO, vol).response();
+        return ctx.step(Rpc.GET_VOLUME_REPLICATION_INFO, vol).response();
     }
 
-    private static List<Check> responseValidity() {
-        return List.of(
-                Check.required(LAST_SYNC_TIME, ctx -> {
-                    GetVolumeReplicationInfoResponse info = primaryInfo(ctx);
-                    if (!info.hasLastSyncTime()) {
-                        ctx.fail("GetVolumeReplicationInfo answered without last_sync_time: " + info);
-                    }
-                    int nanos = info.getLastSyncTime().getNanos();
-                    if (nanos < 0 || nanos > 999_999_999) {
-                        ctx.fail("last_sync_time is not a valid Timestamp (nanos " + nanos + ")");
-                    }
-                }),
-                Check.required(LAST_SYNC_BYTES, ctx -> {
-                    long bytes = primaryInfo(ctx).getLastSyncBytes();
-                    if (bytes < 0) {
-                        ctx.fail("GetVolumeReplicationInfo answered last_sync_bytes = " + bytes);
-                    }
-                }),
-                Check.optional(LAST_SYNC_DURATION, ctx -> {
-                    GetVolumeReplicationInfoResponse info = primaryInfo(ctx);
-                    if (info.hasLastSyncDuration() && (info.getLastSyncDuration().getSeconds() < 0
-                            || info.getLastSyncDuration().getNanos() < 0)) {
-                        ctx.fail("GetVolumeReplicationInfo answered a negative last_sync_duration: "
-                                + info.getLastSyncDuration());
-                    }
-                }),
-                Check.required(RESYNC_READY, ctx -> {
-                    Addressing vol = ctx.volume();
-                    ctx.step(Rpc.ENABLE_VOLUME_REPLICATION, vol);
-                    ctx.step(Rpc.PROMOTE_VOLUME, vol);
-                    ctx.step(Rpc.DEMOTE_VOLUME, vol);
-                    resyncUntilReady(ctx, vol);
-                }));
+    private static List<Check> responseValidity(SpecDialect dialect) {
+        List<Check> checks = new ArrayList<>();
+        if (dialect.supports(Rpc.GET_VOLUME_REPLICATION_INFO)) {
+            checks.add(Check.required(LAST_SYNC_TIME, ctx -> {
+                Message info = primaryInfo(ctx);
+                FieldDescriptor field = info.getDescriptorForType().findFieldByName("last_sync_time");
+                if (!info.hasField(field)) {
+                    ctx.fail("GetVolumeReplicationInfo answered without last_sync_time: " + info);
+                }
+                com.google.protobuf.Timestamp time = (com.google.protobuf.Timestamp) info.getField(field);
+                int nanos = time.getNanos();
+                if (nanos < 0 || nanos > 999_999_999) {
+                    ctx.fail("last_sync_time is not a valid Timestamp (nanos " + nanos + ")");
+                }
+            }));
+        }
+        if (dialect == SpecDialect.CURRENT) {
+            checks.add(Check.required(LAST_SYNC_BYTES, ctx -> {
+                long bytes = ((GetVolumeReplicationInfoResponse) primaryInfo(ctx)).getLastSyncBytes();
+                if (bytes < 0) {
+                    ctx.fail("GetVolumeReplicationInfo answered last_sync_bytes = " + bytes);
+                }
+            }));
+            checks.add(Check.optional(LAST_SYNC_DURATION, ctx -> {
+                GetVolumeReplicationInfoResponse info = (GetVolumeReplicationInfoResponse) primaryInfo(ctx);
+                if (info.hasLastSyncDuration() && (info.getLastSyncDuration().getSeconds() < 0
+                        || info.getLastSyncDuration().getNanos() < 0)) {
+                    ctx.fail("GetVolumeReplicationInfo answered a negative last_sync_duration: "
+                            + info.getLastSyncDuration());
+                }
+            }));
+        }
+        checks.add(Check.required(RESYNC_READY, ctx -> {
+            Addressing vol = ctx.volume();
+            ctx.step(Rpc.ENABLE_VOLUME_REPLICATION, vol);
+            ctx.step(Rpc.PROMOTE_VOLUME, vol);
+            ctx.step(Rpc.DEMOTE_VOLUME, vol);
+            resyncUntilReady(ctx, vol);
+        }));
+        return checks;
     }
 
     // ---------------------------------------------------------------- request forms
@@ -336,17 +378,26 @@ final class ControllerChecks {
     private static void everyRpc(ConformanceContext ctx, Addressing target) {
         ctx.step(Rpc.ENABLE_VOLUME_REPLICATION, target);
         ctx.step(Rpc.PROMOTE_VOLUME, target);
-        ctx.step(Rpc.GET_VOLUME_REPLICATION_INFO, target);
+        if (ctx.dialect().supports(Rpc.GET_VOLUME_REPLICATION_INFO)) {
+            ctx.step(Rpc.GET_VOLUME_REPLICATION_INFO, target);
+        }
         ctx.step(Rpc.DEMOTE_VOLUME, target);
         ctx.step(Rpc.RESYNC_VOLUME, target);
         ctx.step(Rpc.PROMOTE_VOLUME, target);
         ctx.step(Rpc.DISABLE_VOLUME_REPLICATION, target);
     }
 
-    private static List<Check> requestForms() {
-        return List.of(
-                Check.required(FORM_SOURCE, ctx -> everyRpc(ctx, ctx.volume())),
-                Check.optional(FORM_DEPRECATED,
-                        ctx -> everyRpc(ctx, Addressing.deprecatedVolumeId(ctx.config().volumes().get(0)))));
+    private static List<Check> requestForms(SpecDialect dialect) {
+        Check.Body volumeIdAlone = ctx -> everyRpc(ctx, Addressing.deprecatedVolumeId(ctx.config().volumes().get(0)));
+        return switch (dialect) {
+            case CURRENT -> List.of(
+                    Check.required(FORM_SOURCE, ctx -> everyRpc(ctx, ctx.volume())),
+                    Check.optional(FORM_DEPRECATED, volumeIdAlone));
+            // volume_id is the revision's own (REQUIRED) field, not a deprecated one: a plugin must accept it alone.
+            case V0_1_3 -> List.of(
+                    Check.required(FORM_SOURCE, ctx -> everyRpc(ctx, ctx.volume())),
+                    Check.required(FORM_VOLUME_ID, volumeIdAlone));
+            case V0_1_0 -> List.of(Check.required(FORM_VOLUME_ID, volumeIdAlone));
+        };
     }
 }

@@ -9,9 +9,12 @@ import io.grpc.ServerMethodDefinition;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ClientCalls;
+import io.grpc.ServiceDescriptor;
 import io.volrep.api.Rpc;
+import io.volrep.api.SpecDialect;
 import io.volrep.api.StatusCode;
 import io.volrep.proto.replication.ControllerGrpc;
+import io.volrep.proto.replication.ReplicationSource;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
@@ -19,47 +22,77 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Builds raw requests for any replication RPC by field name and sends them through the generated method
- * descriptors: the suite must be able to send what a polite client refuses to send.
+ * descriptors of the plugin's spec revision: the suite must be able to send what a polite client refuses to send.
+ * Checks name sources in the current revision's form ({@link Addressing}); this class re-encodes them in the
+ * dialect's own messages (v0.1.3's {@code volumegroup = 1, volume = 2}; v0.1.0's {@code volume_id} only).
  */
 final class Wire {
-    private static final Map<Rpc, MethodDescriptor<Message, Message>> METHODS = new EnumMap<>(Rpc.class);
+    private static final Map<SpecDialect, Map<Rpc, MethodDescriptor<Message, Message>>> METHODS =
+            new EnumMap<>(SpecDialect.class);
 
     static {
-        for (Object o : ControllerGrpc.getServiceDescriptor().getMethods()) {
+        METHODS.put(SpecDialect.CURRENT, methods(ControllerGrpc.getServiceDescriptor()));
+        METHODS.put(SpecDialect.V0_1_3,
+                methods(io.volrep.proto.replication.v0_1_3.ControllerGrpc.getServiceDescriptor()));
+        METHODS.put(SpecDialect.V0_1_0,
+                methods(io.volrep.proto.replication.v0_1_0.ControllerGrpc.getServiceDescriptor()));
+    }
+
+    private static Map<Rpc, MethodDescriptor<Message, Message>> methods(ServiceDescriptor service) {
+        Map<Rpc, MethodDescriptor<Message, Message>> methods = new EnumMap<>(Rpc.class);
+        for (Object o : service.getMethods()) {
             @SuppressWarnings("unchecked")
             MethodDescriptor<Message, Message> method = (MethodDescriptor<Message, Message>) o;
-            Rpc.fromMethodName(method.getBareMethodName()).ifPresent(rpc -> METHODS.put(rpc, method));
+            Rpc.fromMethodName(method.getBareMethodName()).ifPresent(rpc -> methods.put(rpc, method));
         }
+        return methods;
     }
 
     private Wire() {
     }
 
     static MethodDescriptor<Message, Message> method(Rpc rpc) {
-        MethodDescriptor<Message, Message> method = METHODS.get(rpc);
+        return method(SpecDialect.CURRENT, rpc);
+    }
+
+    static MethodDescriptor<Message, Message> method(SpecDialect dialect, Rpc rpc) {
+        MethodDescriptor<Message, Message> method = METHODS.get(dialect).get(rpc);
         if (method == null) {
-            throw new IllegalArgumentException("not a replication.Controller method: " + rpc);
+            throw new IllegalArgumentException("not a replication.Controller method of spec " + dialect + ": " + rpc);
         }
         return method;
     }
 
-    /** The {@link Rpc} of a server-side method, if it is a replication method. */
-    static Rpc rpcOf(ServerMethodDefinition<?, ?> definition) {
-        return Rpc.fromMethodName(definition.getMethodDescriptor().getBareMethodName()).orElse(null);
+    /**
+     * The current-revision request for {@code target} as {@code dialect} names it. Legacy revisions require
+     * {@code volume_id}: unless {@code exact}, it is filled from the source's id when the target has none
+     * (a v0.1.3 group source carries the group's id there, as volrep's client sends it).
+     */
+    static Addressing inDialect(SpecDialect dialect, Addressing target, boolean exact) {
+        if (exact || !dialect.volumeIdRequired() || !target.volumeId().isEmpty() || target.source() == null) {
+            return target;
+        }
+        ReplicationSource source = target.source();
+        String id = source.hasVolume() ? source.getVolume().getVolumeId()
+                : source.hasVolumegroup() ? source.getVolumegroup().getVolumeGroupId() : "";
+        return new Addressing(source, id, target.label());
     }
 
-    /** A request for {@code rpc} addressing {@code target}, with {@code secrets} and, where the message has one, {@code force}. */
-    static Message request(Rpc rpc, Addressing target, Map<String, String> secrets, Map<String, String> parameters,
-                           boolean force) {
-        Message prototype = ((MethodDescriptor.PrototypeMarshaller<Message>) method(rpc).getRequestMarshaller())
-                .getMessagePrototype();
-        Message.Builder b = prototype.newBuilderForType();
+    static Message request(SpecDialect dialect, Rpc rpc, Addressing target, Map<String, String> secrets,
+                           Map<String, String> parameters, boolean force) {
+        Message.Builder b = method(dialect, rpc).getRequestMarshaller() instanceof
+                MethodDescriptor.PrototypeMarshaller<Message> proto ? proto.getMessagePrototype().newBuilderForType()
+                : null;
+        if (b == null) {
+            throw new IllegalStateException("no prototype for " + rpc);
+        }
         var type = b.getDescriptorForType();
         if (!target.volumeId().isEmpty()) {
             b.setField(type.findFieldByName("volume_id"), target.volumeId());
         }
-        if (target.source() != null) {
-            b.setField(type.findFieldByName("replication_source"), target.source());
+        FieldDescriptor sourceField = type.findFieldByName("replication_source");
+        if (target.source() != null && sourceField != null) {
+            b.setField(sourceField, reencode(target.source(), b.newBuilderForField(sourceField)));
         }
         putAll(b, type.findFieldByName("secrets"), secrets);
         FieldDescriptor params = type.findFieldByName("parameters");
@@ -71,6 +104,36 @@ final class Wire {
             b.setField(forceField, true);
         }
         return b.build();
+    }
+
+    /** The current-revision source in another revision's message, field by field name (numbers differ). */
+    private static Message reencode(ReplicationSource source, Message.Builder target) {
+        if (target.getDescriptorForType().equals(ReplicationSource.getDescriptor())) {
+            return source;
+        }
+        for (Map.Entry<FieldDescriptor, Object> e : source.getAllFields().entrySet()) {
+            FieldDescriptor field = target.getDescriptorForType().findFieldByName(e.getKey().getName());
+            if (field == null) {
+                throw new IllegalArgumentException("replication_source." + e.getKey().getName()
+                        + " does not exist in this spec revision");
+            }
+            Message.Builder inner = target.newBuilderForField(field);
+            ((Message) e.getValue()).getAllFields().forEach((f, v) ->
+                    inner.setField(inner.getDescriptorForType().findFieldByName(f.getName()), v));
+            target.setField(field, inner.build());
+        }
+        return target.build();
+    }
+
+    /** The {@link Rpc} of a server-side method, if it is a replication method. */
+    static Rpc rpcOf(ServerMethodDefinition<?, ?> definition) {
+        return Rpc.fromMethodName(definition.getMethodDescriptor().getBareMethodName()).orElse(null);
+    }
+
+    /** A request for {@code rpc} addressing {@code target}, with {@code secrets} and, where the message has one, {@code force}. */
+    static Message request(Rpc rpc, Addressing target, Map<String, String> secrets, Map<String, String> parameters,
+                           boolean force) {
+        return request(SpecDialect.CURRENT, rpc, target, secrets, parameters, force);
     }
 
     private static void putAll(Message.Builder b, FieldDescriptor mapField, Map<String, String> values) {
@@ -88,8 +151,13 @@ final class Wire {
 
     /** Sends one call and waits for its answer; never throws for a status. */
     static Outcome invoke(Channel channel, Rpc rpc, Message request, Duration timeout) {
+        return invoke(channel, SpecDialect.CURRENT, rpc, request, timeout);
+    }
+
+    /** Sends one call of {@code dialect}'s service and waits for its answer; never throws for a status. */
+    static Outcome invoke(Channel channel, SpecDialect dialect, Rpc rpc, Message request, Duration timeout) {
         try {
-            Message response = ClientCalls.blockingUnaryCall(channel, method(rpc), options(timeout), request);
+            Message response = ClientCalls.blockingUnaryCall(channel, method(dialect, rpc), options(timeout), request);
             return new Outcome(rpc, StatusCode.OK, "", response);
         } catch (StatusRuntimeException e) {
             return outcome(rpc, e.getStatus());

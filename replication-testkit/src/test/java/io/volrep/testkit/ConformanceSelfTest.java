@@ -38,6 +38,7 @@ class ConformanceSelfTest {
         ReferenceDriver reference = ReferenceDriver.builder().volumes(2).groups(1).requiredSecret("user", "admin")
                 .build();
         ComplianceReport report = ConformanceRunner.builder(ConformanceConfig.builder().driver(reference)
+                .healerDriver(reference).healerVolume("vol-0", "/var/lib/volrep/vol-0")
                 .volumes("vol-0", "vol-1").volumeGroups("grp-0").secrets(Map.of("user", "admin")).build()).run();
 
         assertThat(report.failed()).isEmpty();
@@ -105,9 +106,11 @@ class ConformanceSelfTest {
 
     @Test
     void suiteBodyTakesUnderTwoSecondsAgainstTheInProcessReference() {
-        ConformanceConfig config = ConformanceConfig.builder()
-                .driver(ReferenceDriver.builder().volumes(4).groups(1).requiredSecret("user", "admin").build())
+        ReferenceDriver reference = ReferenceDriver.builder().volumes(4).groups(1).requiredSecret("user", "admin")
+                .build();
+        ConformanceConfig config = ConformanceConfig.builder().driver(reference).healerDriver(reference)
                 .volumes("vol-0", "vol-1", "vol-2", "vol-3").volumeGroups("grp-0").secrets(Map.of("user", "admin"))
+                .healerVolume("vol-0", "/var/lib/volrep/vol-0")
                 .build();
         ConformanceRunner.builder(config).run();                       // warm-up: class loading, JIT
         ComplianceReport report = ConformanceRunner.builder(config).run();

@@ -10,8 +10,12 @@ import java.util.Map;
 class ReferenceConformanceTest extends ReplicationConformanceSuite {
     @Override
     protected ConformanceConfig config() {
+        ReferenceDriver reference = ReferenceDriver.builder().volumes(2).groups(1).requiredSecret("user", "admin")
+                .build();
         return ConformanceConfig.builder()
-                .driver(ReferenceDriver.builder().volumes(2).groups(1).requiredSecret("user", "admin").build())
+                .driver(reference)
+                .healerDriver(reference)                // NodeHealer served beside it
+                .healerVolume("vol-0", "/var/lib/volrep/vol-0")
                 .volumes("vol-0", "vol-1")
                 .volumeGroups("grp-0")
                 .secrets(Map.of("user", "admin"))

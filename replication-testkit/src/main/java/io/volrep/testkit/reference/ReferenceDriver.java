@@ -13,6 +13,9 @@ import io.volrep.spi.EnableRequest;
 import io.volrep.spi.InfoRequest;
 import io.volrep.spi.PromoteRequest;
 import io.volrep.spi.ReplicationDriver;
+import io.volrep.spi.HealRequest;
+import io.volrep.spi.HealerDriver;
+import io.volrep.api.HealReport;
 import io.volrep.spi.ResyncRequest;
 import io.volrep.spi.ResyncResult;
 import java.time.Clock;
@@ -42,6 +45,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>info needs replication enabled and the source primary; it returns the last sync time, duration and
  *       bytes.</li>
  * </ul>
+ * As a {@link HealerDriver} (NodeHealer), every fixture volume exists on the node at whatever path the
+ * orchestrator names: secrets are checked as above, other volume ids answer NOT_FOUND, and a volume is healthy
+ * unless the builder marked it {@link Builder#abnormalVolume abnormal}; the report always carries a message.
  * Every fixture starts disabled and primary. Every applied state change is recorded in an {@link #effects()
  * effect log} with a global and a per-source sequence number, so a load test can check that nothing was lost,
  * applied twice or reordered per source. Thread-safe.
@@ -55,7 +61,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * }
  * }</pre>
  */
-public final class ReferenceDriver implements ReplicationDriver {
+public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
     /** Which side of the replication a source is. */
     public enum Role { PRIMARY, SECONDARY }
 
@@ -110,6 +116,7 @@ public final class ReferenceDriver implements ReplicationDriver {
     }
 
     private final Map<ReplicationSource, Fixture> fixtures;
+    private final Set<String> abnormalVolumes;
     private final Secrets requiredSecrets;
     private final Duration latency;
     private final int resyncCallsUntilReady;
@@ -124,6 +131,7 @@ public final class ReferenceDriver implements ReplicationDriver {
             map.put(source, new Fixture(source));
         }
         this.fixtures = Collections.unmodifiableMap(map);
+        this.abnormalVolumes = Set.copyOf(b.abnormalVolumes);
         this.requiredSecrets = Secrets.of(b.requiredSecrets);
         this.latency = b.latency;
         this.resyncCallsUntilReady = b.resyncCallsUntilReady;
@@ -211,6 +219,24 @@ public final class ReferenceDriver implements ReplicationDriver {
             return ReplicationInfo.of(f.state.lastSyncTime()).withLastSyncDuration(Duration.ofMillis(250))
                     .withLastSyncBytes(lastSyncBytes);
         }
+    }
+
+    /** NodeHealer: the volume must be a fixture; healthy unless marked abnormal. */
+    @Override
+    public HealReport heal(HealRequest r) {
+        ReplicationSource volume = ReplicationSource.volume(r.volumeId());
+        enter(volume, r.secrets());
+        String where = r.stagingTargetPath().map(s -> " (staged at " + s + ")").orElse("");
+        if (abnormalVolumes.contains(r.volumeId())) {
+            return HealReport.abnormal("volume " + r.volumeId() + " at " + r.volumePath() + where
+                    + " is abnormal (marked by the fixture)");
+        }
+        return HealReport.healthy("volume " + r.volumeId() + " at " + r.volumePath() + where + " is healthy");
+    }
+
+    /** The volume ids NodeHealer reports abnormal. */
+    public Set<String> abnormalVolumes() {
+        return abnormalVolumes;
     }
 
     @Override
@@ -318,6 +344,7 @@ public final class ReferenceDriver implements ReplicationDriver {
     public static final class Builder {
         private final Set<ReplicationSource> sources = new LinkedHashSet<>();
         private final Map<String, String> requiredSecrets = new LinkedHashMap<>();
+        private final Set<String> abnormalVolumes = new LinkedHashSet<>();
         private Duration latency = Duration.ZERO;
         private int resyncCallsUntilReady = 2;
         private Clock clock = Clock.systemUTC();
@@ -351,6 +378,14 @@ public final class ReferenceDriver implements ReplicationDriver {
         /** Adds a volume group with this id. */
         public Builder group(String id) {
             sources.add(ReplicationSource.volumeGroup(id));
+            return this;
+        }
+
+        /**
+         * Marks a volume abnormal: NodeHealer reports it so (the volume must also be a fixture, else NOT_FOUND).
+         */
+        public Builder abnormalVolume(String id) {
+            abnormalVolumes.add(Objects.requireNonNull(id, "id"));
             return this;
         }
 

@@ -1,5 +1,6 @@
 package io.volrep.testkit.reference;
 
+import io.volrep.api.SpecDialect;
 import io.volrep.spi.ReplicationServer;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -8,7 +9,7 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * Serves a {@link ReferenceDriver} as a gRPC plugin: for tests in-process, for other languages' clients on a
+ * Serves a {@link ReferenceDriver} as a gRPC plugin (replication, NodeHealer and Identity; any spec dialect): for tests in-process, for other languages' clients on a
  * unix socket or TCP ({@code volrep serve-reference} runs {@link #runUntilShutdown}).
  *
  * <pre>{@code
@@ -32,10 +33,27 @@ public final class ReferencePlugin {
     private ReferencePlugin() {
     }
 
+    /** The name the reference plugin answers GetIdentity with. */
+    public static final String PLUGIN_NAME = "reference.volrep.io";
+
+    /**
+     * A server builder for {@code driver} serving replication (current dialect), NodeHealer and Identity
+     * ({@value #PLUGIN_NAME}); add the address and build.
+     */
+    public static ReplicationServer.Builder serverBuilder(ReferenceDriver driver) {
+        String version = ReferencePlugin.class.getPackage().getImplementationVersion();
+        return ReplicationServer.builder().driver(driver).healer(driver)
+                .identity(PLUGIN_NAME, version == null ? "dev" : version).gracePeriod(DEFAULT_GRACE_PERIOD);
+    }
+
     /** A started server for {@code driver} on {@code listen} ({@code unix:///path}, {@code host:port}, {@code inprocess:NAME}). */
     public static ReplicationServer start(ReferenceDriver driver, String listen) {
-        return ReplicationServer.builder().driver(driver).listen(listen).gracePeriod(DEFAULT_GRACE_PERIOD).build()
-                .start();
+        return start(driver, listen, SpecDialect.CURRENT);
+    }
+
+    /** A started server for {@code driver} on {@code listen} speaking the replication spec revision {@code dialect}. */
+    public static ReplicationServer start(ReferenceDriver driver, String listen, SpecDialect dialect) {
+        return serverBuilder(driver).dialect(dialect).listen(listen).build().start();
     }
 
     /**
@@ -48,7 +66,13 @@ public final class ReferencePlugin {
      */
     public static int runUntilShutdown(ReferenceDriver driver, String listen, Duration gracePeriod, PrintWriter out)
             throws InterruptedException {
-        ReplicationServer server = ReplicationServer.builder().driver(driver).listen(listen)
+        return runUntilShutdown(driver, listen, gracePeriod, SpecDialect.CURRENT, out);
+    }
+
+    /** As {@link #runUntilShutdown(ReferenceDriver, String, Duration, PrintWriter)}, speaking {@code dialect}. */
+    public static int runUntilShutdown(ReferenceDriver driver, String listen, Duration gracePeriod, SpecDialect dialect,
+                                       PrintWriter out) throws InterruptedException {
+        ReplicationServer server = serverBuilder(driver).dialect(dialect).listen(listen)
                 .gracePeriod(Objects.requireNonNull(gracePeriod, "gracePeriod")).build().start();
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "volrep-reference-shutdown"));
         out.println("listening on " + server.address());

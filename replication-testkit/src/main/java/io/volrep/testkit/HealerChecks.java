@@ -1,0 +1,126 @@
+package io.volrep.testkit;
+
+import io.volrep.api.ErrorScheme;
+import io.volrep.api.Rpc;
+import io.volrep.api.StatusCode;
+import io.volrep.proto.healer.NodeHealerRequest;
+import io.volrep.proto.healer.NodeHealerResponse;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The NodeHealer checks (seed 002), against {@link ConformanceContext#healerChannel()}: its error rows (missing
+ * {@code volume_id} or {@code volume_path}, a relative {@code staging_target_path}, a nonexistent volume, wrong
+ * and missing secrets), the REQUIRED message, and long paths. They need a node volume
+ * ({@link ConformanceConfig#healerVolumes()}) and are skipped without one. A plugin answering 12 UNIMPLEMENTED
+ * (the healer is a separate, optional service) gets "not implemented" on every check, never a pass.
+ */
+final class HealerChecks {
+    static final String GROUP = "NodeHealer";
+    static final String MISSING_VOLUME = ControllerChecks.MISSING_VOLUME;
+    static final String MESSAGE_REQUIRED = "NodeHealer: message is REQUIRED in every answer";
+    static final String PATH_128 = "NodeHealer: a volume_path of 128+ bytes is accepted (MUST: at least 128)";
+    static final String PATH_1024 = "NodeHealer: a volume_path of 1024+ bytes is accepted (SHOULD: the OS maximum)";
+
+    private static final ErrorScheme SCHEME = ErrorScheme.spec();
+
+    private HealerChecks() {
+    }
+
+    static String rowCase(StatusCode code, String variant) {
+        return SCHEME.find(Rpc.NODE_HEALER, code).orElseThrow().displayName() + " [" + variant + "]";
+    }
+
+    static CheckGroup group() {
+        return new CheckGroup() {
+            @Override
+            public String name() {
+                return GROUP;
+            }
+
+            @Override
+            public List<Check> checks(ConformanceConfig config) {
+                return HealerChecks.checks();
+            }
+        };
+    }
+
+    /** The first configured node volume; skips the check when there is none. */
+    private static Map.Entry<String, String> volume(ConformanceContext ctx) {
+        if (ctx.config().healerVolumes().isEmpty()) {
+            ctx.skip("no node volumes configured (--healer-volume ID=PATH): NodeHealer is not checked");
+        }
+        return ctx.config().healerVolumes().entrySet().iterator().next();
+    }
+
+    /** A valid request for the first node volume, with the configured secrets. */
+    private static NodeHealerRequest.Builder valid(ConformanceContext ctx) {
+        Map.Entry<String, String> volume = volume(ctx);
+        return NodeHealerRequest.newBuilder().setVolumeId(volume.getKey()).setVolumePath(volume.getValue())
+                .putAllSecrets(ctx.config().secrets().asMap());
+    }
+
+    /** Fails unless the answer has {@code expected}; UNIMPLEMENTED means "not implemented". */
+    private static Outcome expect(ConformanceContext ctx, NodeHealerRequest request, StatusCode expected, String what) {
+        Outcome outcome = ctx.heal(request);
+        ctx.expect(outcome, expected, what);
+        return outcome;
+    }
+
+    /** The same path, {@code bytes} long or longer, naming the same directory: "/." segments resolve to it. */
+    static String longPath(String path, int bytes) {
+        StringBuilder b = new StringBuilder(path.endsWith("/") ? path.substring(0, path.length() - 1) : path);
+        while (b.length() < bytes) {
+            b.append("/.");
+        }
+        return b.toString();
+    }
+
+    private static void expectMessage(ConformanceContext ctx, Outcome outcome) {
+        NodeHealerResponse response = (NodeHealerResponse) outcome.response();
+        if (response.getMessage().isBlank()) {
+            ctx.fail("NodeHealer answered " + (response.getAbnormal() ? "abnormal" : "normal")
+                    + " without the REQUIRED message");
+        }
+    }
+
+    static List<Check> checks() {
+        StatusCode invalid = StatusCode.INVALID_ARGUMENT;
+        List<Check> checks = new ArrayList<>();
+        checks.add(Check.required(rowCase(invalid, "volume_id missing"), ctx ->
+                expect(ctx, valid(ctx).clearVolumeId().build(), invalid, "NodeHealer without volume_id")));
+        checks.add(Check.required(rowCase(invalid, "volume_path missing"), ctx ->
+                expect(ctx, valid(ctx).clearVolumePath().build(), invalid, "NodeHealer without volume_path")));
+        checks.add(Check.required(rowCase(invalid, "staging_target_path relative"), ctx ->
+                expect(ctx, valid(ctx).setStagingTargetPath("relative/staging/path").build(), invalid,
+                        "NodeHealer with a relative staging_target_path")));
+        checks.add(Check.required(rowCase(StatusCode.NOT_FOUND, "volume " + MISSING_VOLUME), ctx ->
+                expect(ctx, valid(ctx).setVolumeId(MISSING_VOLUME).build(), StatusCode.NOT_FOUND,
+                        "NodeHealer for a volume that does not exist")));
+        checks.add(Check.required(rowCase(StatusCode.UNAUTHENTICATED, "wrong secrets"), ctx -> {
+            Map<String, String> wrong = new LinkedHashMap<>();
+            ctx.requireSecrets().keys().forEach(k -> wrong.put(k, "volrep-conformance-wrong-secret"));
+            expect(ctx, valid(ctx).clearSecrets().putAllSecrets(wrong).build(), StatusCode.UNAUTHENTICATED,
+                    "NodeHealer with wrong secret values");
+        }));
+        checks.add(Check.required(rowCase(StatusCode.UNAUTHENTICATED, "missing secrets"), ctx -> {
+            ctx.requireSecrets();
+            expect(ctx, valid(ctx).clearSecrets().build(), StatusCode.UNAUTHENTICATED, "NodeHealer without secrets");
+        }));
+        checks.add(Check.required(MESSAGE_REQUIRED, ctx -> expectMessage(ctx,
+                expect(ctx, valid(ctx).build(), StatusCode.OK, "NodeHealer for node volume " + volume(ctx)))));
+        checks.add(Check.required(PATH_128, ctx -> {
+            NodeHealerRequest.Builder b = valid(ctx);
+            expectMessage(ctx, expect(ctx, b.setVolumePath(longPath(b.getVolumePath(), 129)).build(), StatusCode.OK,
+                    "NodeHealer with a 129-byte volume_path naming the node volume's directory"));
+        }));
+        checks.add(Check.optional(PATH_1024, ctx -> {
+            NodeHealerRequest.Builder b = valid(ctx);
+            expectMessage(ctx, expect(ctx, b.setVolumePath(longPath(b.getVolumePath(), 1025)).build(), StatusCode.OK,
+                    "NodeHealer with a 1025-byte volume_path naming the node volume's directory"));
+        }));
+        return checks;
+    }
+}
