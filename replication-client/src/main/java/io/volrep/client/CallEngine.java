@@ -107,8 +107,23 @@ final class CallEngine {
             result.completeExceptionally(e);
             return result;
         }
-        singleFlight.submit(spec.flightKey(), spec.source(), spec.rpc(), result, () -> run(spec, result));
-        return result;
+        // The caller's future completes only after the single-flight slot is free, so a caller that saw its call
+        // finish never finds the source still active (and a next call never queues behind a finished one).
+        CompletableFuture<Response> visible = new CompletableFuture<>();
+        visible.whenComplete((v, t) -> {
+            if (visible.isCancelled()) {
+                result.cancel(true);
+            }
+        });
+        singleFlight.submit(spec.flightKey(), spec.source(), spec.rpc(), result, () -> run(spec, result),
+                () -> result.whenComplete((v, t) -> {
+                    if (t == null) {
+                        visible.complete(v);
+                    } else {
+                        visible.completeExceptionally(unwrap(t));
+                    }
+                }));
+        return visible;
     }
 
     /** The whole retry sequence of one call; completes when {@code result} does. */

@@ -29,13 +29,14 @@ final class SingleFlight {
     }
 
     /**
-     * Runs {@code task} when no other task for {@code source} runs; {@code result} is the caller's future: a task
+     * Runs {@code task} when no other task for {@code key} runs; {@code result} is the call's future: a task
      * whose result is already done (cancelled while waiting) is skipped. The slot is held until the task's
-     * future completes.
+     * future completes; {@code afterRelease} runs once the slot is free (or at once when the queue is full), so
+     * that whoever waits for the call never observes its own lane still held.
      */
     <T> void submit(Object key, ReplicationSource source, Rpc rpc, CompletableFuture<T> result,
-                    Supplier<CompletableFuture<?>> task) {
-        Runnable starter = () -> start(key, result, task);
+                    Supplier<CompletableFuture<?>> task, Runnable afterRelease) {
+        Runnable starter = () -> start(key, result, task, afterRelease);
         boolean[] runNow = {false};
         boolean[] overflow = {false};
         lanes.compute(key, (k, lane) -> {
@@ -52,15 +53,17 @@ final class SingleFlight {
         });
         if (overflow[0]) {
             result.completeExceptionally(new CallQueueFullException(rpc, source, maxQueued));
+            afterRelease.run();
         } else if (runNow[0]) {
             starter.run();
         }
     }
 
-    private <T> void start(Object key, CompletableFuture<T> result,
-                           Supplier<CompletableFuture<?>> task) {
+    private <T> void start(Object key, CompletableFuture<T> result, Supplier<CompletableFuture<?>> task,
+                           Runnable afterRelease) {
         if (result.isDone()) {
             release(key);
+            afterRelease.run();
             return;
         }
         CompletableFuture<?> running;
@@ -69,9 +72,13 @@ final class SingleFlight {
         } catch (RuntimeException e) {
             result.completeExceptionally(e);
             release(key);
+            afterRelease.run();
             return;
         }
-        running.whenComplete((v, t) -> release(key));
+        running.whenComplete((v, t) -> {
+            release(key);
+            afterRelease.run();
+        });
     }
 
     private void release(Object key) {
