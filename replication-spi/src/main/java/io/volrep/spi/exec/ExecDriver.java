@@ -1,6 +1,7 @@
 package io.volrep.spi.exec;
 
 import io.volrep.api.DeadlineExceededException;
+import io.volrep.api.HealReport;
 import io.volrep.api.ReplicationException;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
@@ -8,10 +9,13 @@ import io.volrep.api.Secrets;
 import io.volrep.api.UnavailableException;
 import io.volrep.api.UnimplementedException;
 import io.volrep.api.UnknownErrorException;
+import io.volrep.api.wire.WireMapping;
 import io.volrep.proto.exec.Response;
 import io.volrep.spi.DemoteRequest;
 import io.volrep.spi.DisableRequest;
 import io.volrep.spi.EnableRequest;
+import io.volrep.spi.HealRequest;
+import io.volrep.spi.HealerDriver;
 import io.volrep.spi.InfoRequest;
 import io.volrep.spi.PromoteRequest;
 import io.volrep.spi.ReplicationDriver;
@@ -51,7 +55,7 @@ import org.slf4j.LoggerFactory;
  *         .timeout(Duration.ofSeconds(30))                // per call; default 60 s
  *         .build();                                       // runs "my-driver init {}" once
  *      ReplicationServer server = ReplicationServer.builder().driver(driver)
- *         .listen("unix:///csi/csi-addons.sock").build().start()) {
+ *         .listen("unix:///csi/csi-addons.sock").build().start()) {    // + .healer(driver) if servesHealer()
  *     server.awaitTermination();
  * }
  * }</pre>
@@ -62,6 +66,10 @@ import org.slf4j.LoggerFactory;
  * source kinds the runtime accepts (default: volumes and volume groups). An {@code init} that fails, times
  * out or prints nonsense makes {@code build()} throw {@link IllegalStateException} naming the driver.
  *
+ * <p>It is also a {@link HealerDriver}: with {@code "heal": true} in {@code init}'s capabilities
+ * ({@link #servesHealer()}), serve it with {@code .healer(driver)} too and NodeHealer runs
+ * {@code <driver> heal <request-json>}.
+ *
  * <p>Answers: "Not supported" is UNIMPLEMENTED; a Failure carries its {@code code} (a gRPC code name), UNKNOWN
  * without one; a driver that cannot be started, prints malformed or over-long output, an unknown status or
  * code, or exits non-zero with Success answers UNKNOWN naming the driver and operation; a driver that runs past
@@ -69,7 +77,7 @@ import org.slf4j.LoggerFactory;
  * class's log (its first {@value #STDERR_LOG_BYTES} bytes, the call's secret values masked): WARN when the call
  * failed, DEBUG otherwise.
  */
-public final class ExecDriver implements ReplicationDriver, AutoCloseable {
+public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ExecDriver.class);
 
     /** The default per-call timeout. */
@@ -179,6 +187,24 @@ public final class ExecDriver implements ReplicationDriver, AutoCloseable {
         Response answer = invoke(ExecOperation.INFO, ExecProtocol.sourceRequest(r.source(), null, Optional.empty(),
                 r.replicationId()), r.secrets());
         return ExecProtocol.info(who(ExecOperation.INFO), answer);
+    }
+
+    /**
+     * NodeHealer, when {@code init} declared {@code "heal": true} (else UNIMPLEMENTED without running the driver).
+     * Serve it with {@code ReplicationServer.builder().healer(driver)}; {@link #servesHealer()} tells whether to.
+     */
+    @Override
+    public HealReport heal(HealRequest r) {
+        Response answer = invoke(ExecOperation.HEAL, ExecProtocol.healRequest(r.volumeId(), r.volumePath(),
+                r.stagingTargetPath(), r.capability().map(WireMapping::toProto).orElse(null), r.volumeContext()),
+                r.secrets());
+        ExecProtocol.HealResult result = ExecProtocol.healResult(who(ExecOperation.HEAL), answer);
+        return new HealReport(result.abnormal(), result.message());
+    }
+
+    /** True when {@code init} declared {@code "heal": true}: the driver should also be served as the healer. */
+    public boolean servesHealer() {
+        return supported.contains(ExecOperation.HEAL);
     }
 
     /** How many driver processes are running right now. */

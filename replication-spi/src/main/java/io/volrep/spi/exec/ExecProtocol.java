@@ -43,8 +43,7 @@ import java.util.Set;
  * {@code src/main/proto/exec/exec.proto}: requests printed, answers parsed and judged. No JSON is written or
  * read by hand here.
  *
- * <p>The heal mapping ({@link #healRequest}, {@link #healResult}) is ready for the NodeHealer side of the
- * bridge.
+ * <p>{@link #healRequest} and {@link #healResult} map NodeHealer.
  */
 final class ExecProtocol {
     /** The statuses a driver may print. */
@@ -276,6 +275,9 @@ final class ExecProtocol {
     static HealResult healResult(String who, Response r) {
         if (!r.hasAbnormal()) {
             throw new UnknownErrorException(who + ": invalid answer: Success without \"abnormal\"");
+        }
+        if (r.getMessage().isBlank()) {
+            throw new UnknownErrorException(who + ": invalid answer: heal needs a \"message\" (REQUIRED by the spec)");
         }
         return new HealResult(r.getAbnormal(), shorten(r.getMessage(), MAX_MESSAGE_CHARS));
     }
