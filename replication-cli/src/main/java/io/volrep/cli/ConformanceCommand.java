@@ -1,5 +1,7 @@
 package io.volrep.cli;
 
+import io.volrep.api.SpecDialect;
+
 import io.volrep.testkit.ComplianceReport;
 import io.volrep.testkit.ConformanceConfig;
 import io.volrep.testkit.ConformanceRunner;
@@ -24,6 +26,8 @@ import picocli.CommandLine.Option;
  * <pre>
  * volrep conformance --endpoint unix:///csi/csi-addons.sock --volume pvc-1 --secret user=admin --reports-dir out
  * volrep conformance                    # the embedded reference plugin: vol-0..vol-3, grp-0, user=admin
+ * volrep conformance --dialect v0.1.3 --endpoint unix:///csi/legacy.sock --volume pvc-1
+ * volrep conformance --endpoint unix:///csi/csi-addons.sock --volume pvc-1 --healer-volume pvc-1=/mnt/pvc-1
  * </pre>
  */
 @Command(name = "conformance",
@@ -31,7 +35,10 @@ import picocli.CommandLine.Option;
         sortOptions = false,
         description = {"Run the CSI-Addons replication conformance suite against a plugin.",
                 "Without --endpoint it tests the embedded reference plugin (in-process) with fixtures "
-                        + "vol-0..vol-3, grp-0 and secret user=admin.",
+                        + "vol-0..vol-3, grp-0, secret user=admin and node volume vol-0="
+                        + ConformanceCommand.EMBEDDED_HEALER_PATH + ".",
+                "NodeHealer checks run when --healer-volume is given (against --healer-endpoint, default --endpoint); "
+                        + "Identity checks always (not implemented when the plugin has no Identity).",
                 "Fixture volumes and groups must exist and have replication disabled; every check returns them "
                         + "to that state.",
                 "Exit status: 0 when every required check passed, 1 when one failed, 2 on a usage error."})
@@ -39,6 +46,7 @@ public final class ConformanceCommand implements Callable<Integer> {
     static final List<String> EMBEDDED_VOLUMES = List.of("vol-0", "vol-1", "vol-2", "vol-3");
     static final List<String> EMBEDDED_GROUPS = List.of("grp-0");
     static final Map<String, String> EMBEDDED_SECRETS = Map.of("user", "admin");
+    static final String EMBEDDED_HEALER_PATH = "/var/lib/volrep/vol-0";
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -65,7 +73,15 @@ public final class ConformanceCommand implements Callable<Integer> {
                     + "mirroringMode=snapshot). Repeatable.")
     Map<String, String> parameters = new LinkedHashMap<>();
 
-    @Option(names = "--healer-endpoint", paramLabel = "URI", description = "The node plugin, for NodeHealer checks.")
+    @Option(names = "--dialect", paramLabel = "REVISION", defaultValue = "current",
+            converter = ClientOptions.DialectConverter.class,
+            description = "The replication spec revision the plugin speaks: current, v0.1.3 or v0.1.0 (default "
+                    + "${DEFAULT-VALUE}). The suite sends that revision's messages and checks its error rows "
+                    + "(v0.1.0: no GetVolumeReplicationInfo, no groups). The embedded reference serves it too.")
+    SpecDialect dialect;
+
+    @Option(names = "--healer-endpoint", paramLabel = "URI",
+            description = "The node plugin, for NodeHealer checks (default: --endpoint).")
     String healerEndpoint;
 
     @Option(names = "--healer-volume", paramLabel = "ID=PATH",
@@ -113,10 +129,12 @@ public final class ConformanceCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
-        out.println("volrep conformance: " + (endpoint == null ? "embedded reference plugin (in-process)" : endpoint));
+        out.println("volrep conformance: " + (endpoint == null ? "embedded reference plugin (in-process)" : endpoint)
+                + ", spec " + config.dialect());
         out.println("  volumes " + config.volumes() + ", volume groups " + config.volumeGroups() + ", "
                 + config.secrets() + ", resync timeout " + config.resyncTimeout() + ", call timeout "
                 + config.callTimeout());
+        out.println("  node volumes " + config.healerVolumes() + config.healerEndpoint().map(e -> " on " + e).orElse(""));
         out.println();
         out.flush();
         ConformanceRunner runner = ConformanceRunner.builder(config).progress(out).includeTags(includeTags);
@@ -149,8 +167,13 @@ public final class ConformanceCommand implements Callable<Integer> {
             ReferenceDriver.Builder reference = ReferenceDriver.builder().requiredSecrets(s);
             vols.forEach(reference::volume);
             groups.forEach(reference::group);
-            b.driver(reference.build()).volumes(vols).volumeGroups(groups).secrets(s);
+            ReferenceDriver driver = reference.build();
+            b.driver(driver).healerDriver(driver).volumes(vols).volumeGroups(groups).secrets(s);
+            if (healerVolumes.isEmpty() && healerEndpoint == null) {
+                b.healerVolume(vols.get(0), EMBEDDED_HEALER_PATH);
+            }
         }
+        b.dialect(dialect);
         b.enableParameters(parameters).resyncTimeout(resyncTimeout).callTimeout(callTimeout);
         if (healerEndpoint != null) {
             b.healerEndpoint(healerEndpoint);

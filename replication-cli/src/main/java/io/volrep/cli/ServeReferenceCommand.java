@@ -1,10 +1,14 @@
 package io.volrep.cli;
 
+import io.volrep.api.SpecDialect;
+
 import io.volrep.testkit.reference.ReferenceDriver;
 import io.volrep.testkit.reference.ReferencePlugin;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -16,6 +20,7 @@ import picocli.CommandLine.Option;
  *
  * <pre>
  * volrep serve-reference --listen unix:///tmp/ref.sock --volumes 16 --groups 2 --secret user=admin
+ * volrep serve-reference --dialect v0.1.3 --abnormal-volume vol-3      # a legacy plugin with a sick volume
  * </pre>
  */
 @Command(name = "serve-reference",
@@ -23,14 +28,16 @@ import picocli.CommandLine.Option;
         versionProvider = VolrepCommand.Version.class,
         description = {"Serve the in-memory reference replication plugin (spec semantics) until SIGTERM or SIGINT.",
                 "Creates volumes vol-0..vol-(N-1) and groups grp-0..grp-(N-1), all disabled and primary, and "
-                        + "prints 'listening on <address>' once ready."})
+                        + "prints 'listening on <address>' once ready.",
+                "Also serves healer.HealerNode (every volume healthy at any path unless --abnormal-volume) and "
+                        + "identity.Identity (reference.volrep.io)."})
 public final class ServeReferenceCommand implements Callable<Integer> {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--listen", paramLabel = "URI", defaultValue = ReferencePlugin.DEFAULT_LISTEN,
-            description = "unix:///path, host:port (port 0 picks one) or tcp://host:port. Default: ${DEFAULT-VALUE}")
+            description = "unix:///path, host:port (port 0 picks one) or tcp://host:port.%nDefault: ${DEFAULT-VALUE}")
     String listen;
 
     @Option(names = "--volumes", paramLabel = "N", defaultValue = "16",
@@ -53,6 +60,15 @@ public final class ServeReferenceCommand implements Callable<Integer> {
             description = "Which ResyncVolume call reports ready (at least 1). Default: ${DEFAULT-VALUE}")
     int resyncCalls;
 
+    @Option(names = "--abnormal-volume", paramLabel = "ID",
+            description = "A volume NodeHealer reports abnormal (repeatable). Default: none")
+    List<String> abnormalVolumes = new ArrayList<>();
+
+    @Option(names = "--dialect", paramLabel = "REVISION", defaultValue = "current",
+            converter = ClientOptions.DialectConverter.class,
+            description = "The replication spec revision to serve: current, v0.1.3 or v0.1.0. Default: ${DEFAULT-VALUE}")
+    SpecDialect dialect;
+
     @Option(names = "--grace-period", paramLabel = "DURATION", defaultValue = "10s",
             description = "How long shutdown lets calls in flight finish. Default: ${DEFAULT-VALUE}")
     String gracePeriod;
@@ -70,9 +86,10 @@ public final class ServeReferenceCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
-        ReferenceDriver driver = ReferenceDriver.builder().volumes(volumes).groups(groups).requiredSecrets(secrets)
-                .latency(latencyValue).resyncCallsUntilReady(Math.max(1, resyncCalls)).build();
+        ReferenceDriver.Builder reference = ReferenceDriver.builder().volumes(volumes).groups(groups)
+                .requiredSecrets(secrets).latency(latencyValue).resyncCallsUntilReady(Math.max(1, resyncCalls));
+        abnormalVolumes.forEach(reference::abnormalVolume);
         PrintWriter out = spec.commandLine().getOut();
-        return ReferencePlugin.runUntilShutdown(driver, listen, grace, out);
+        return ReferencePlugin.runUntilShutdown(reference.build(), listen, grace, dialect, out);
     }
 }
