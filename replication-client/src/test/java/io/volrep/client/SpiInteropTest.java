@@ -9,6 +9,8 @@ import io.volrep.api.SpecDialect;
 import io.volrep.api.UnimplementedException;
 import io.volrep.spi.ReplicationServer;
 import io.volrep.testkit.reference.ReferenceDriver;
+import io.volrep.testkit.reference.ReferencePlugin;
+import io.volrep.api.VolumeCapability;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -25,7 +27,7 @@ class SpiInteropTest {
     @Test
     void eachLegacyDialectAgainstTheRuntimeServingIt(@TempDir Path dir) {
         for (SpecDialect dialect : new SpecDialect[] {SpecDialect.V0_1_3, SpecDialect.V0_1_0}) {
-            ReferenceDriver driver = ReferenceDriver.builder().volumes(1).build();
+            ReferenceDriver driver = ReferenceDriver.builder().volumes(1).resyncCallsUntilReady(2).build();
             try (ReplicationServer server = ReplicationServer.builder().driver(driver).dialect(dialect)
                     .listen("unix://" + dir.resolve(dialect.name() + ".sock")).build().start();
                  ReplicationClient client = ReplicationClient.builder().target(server.address()).retry(FAST)
@@ -70,6 +72,33 @@ class SpiInteropTest {
             assertThat(client.probe().ready()).isTrue();
             // A healer-only plugin has no replication service.
             assertThatThrownBy(() -> client.volume("vol-1").enable().call()).isInstanceOf(UnimplementedException.class);
+        }
+    }
+
+    @Test
+    void referenceHealerAndIdentityOverAUnixSocket(@TempDir Path dir) {
+        ReferenceDriver driver = ReferenceDriver.builder().volumes(2).abnormalVolume("vol-1")
+                .requiredSecret("user", "admin").build();
+        try (ReplicationServer server = ReferencePlugin.start(driver, "unix://" + dir.resolve("ref.sock"));
+             ReplicationClient client = ReplicationClient.builder().target(server.address()).retry(FAST)
+                     .secrets(SecretsProvider.of(java.util.Map.of("user", "admin"))).build()) {
+            HealReport healthy = client.node().heal("vol-0", Path.of("/mnt/vol-0"))
+                    .stagingPath(Path.of("/staging/vol-0"))
+                    .capability(VolumeCapability.mount("ext4", VolumeCapability.AccessMode.SINGLE_NODE_WRITER))
+                    .call();
+            assertThat(healthy.abnormal()).isFalse();
+            assertThat(healthy.message()).contains("vol-0").contains("/staging/vol-0");
+            HealReport abnormal = client.node().heal("vol-1", Path.of("/mnt/vol-1")).call();
+            assertThat(abnormal.abnormal()).isTrue();
+            assertThatThrownBy(() -> client.node().heal("vol-9", Path.of("/mnt/vol-9")).call())
+                    .isInstanceOf(SourceNotFoundException.class);
+            assertThatThrownBy(() -> client.node().heal("vol-0", Path.of("/mnt/vol-0"))
+                    .secrets(java.util.Map.of("user", "intruder")).call())
+                    .isInstanceOf(io.volrep.api.UnauthenticatedException.class);
+
+            assertThat(client.identity().name()).isNotBlank();
+            assertThat(client.capabilities().volumeReplication()).isTrue();
+            assertThat(client.probe().ready()).isTrue();
         }
     }
 }
