@@ -13,7 +13,11 @@ import io.grpc.netty.shaded.io.netty.channel.epoll.EpollEventLoopGroup;
 import io.grpc.netty.shaded.io.netty.channel.epoll.EpollServerDomainSocketChannel;
 import io.grpc.netty.shaded.io.netty.channel.unix.DomainSocketAddress;
 import io.grpc.stub.StreamObserver;
+import io.volrep.api.SpecDialect;
 import io.volrep.cli.CallCommandsTest.Run;
+import io.volrep.spi.ReplicationServer;
+import io.volrep.testkit.reference.ReferenceDriver;
+import io.volrep.testkit.reference.ReferencePlugin;
 import io.volrep.proto.healer.HealerNodeGrpc;
 import io.volrep.proto.healer.NodeHealerRequest;
 import io.volrep.proto.healer.NodeHealerResponse;
@@ -318,6 +322,33 @@ class LegacyAndNodeCommandsTest {
             Run r = run(s.endpoint(), "probe");
             assertThat(r.exit()).isEqualTo(1);
             assertThat(r.err()).contains("the plugin does not serve the CSI-Addons Identity service (12 UNIMPLEMENTED");
+        }
+    }
+
+    @Test
+    void againstTheReferencePluginServingALegacyDialectWithItsHealer(@TempDir Path dir) {
+        ReferenceDriver driver = ReferenceDriver.builder().volumes(2).abnormalVolume("vol-1").build();
+        try (ReplicationServer server = ReferencePlugin.start(driver, "unix://" + dir.resolve("ref.sock"),
+                SpecDialect.V0_1_3)) {
+            String endpoint = server.address();
+            assertThat(run(endpoint, "enable", "--volume", "vol-0", "--dialect", "v0.1.3").exit()).isZero();
+            assertThat(run(endpoint, "demote", "--volume", "vol-0", "--dialect", "v0.1.3").exit()).isZero();
+            Run resync = run(endpoint, "resync", "--volume", "vol-0", "--dialect", "v0.1.3", "--await-ready", "PT20S");
+            assertThat(resync.exit()).as(resync.all()).isZero();
+            Run info = run(endpoint, "info", "--volume", "vol-0", "--dialect", "v0.1.3");
+            assertThat(info.exit()).as(info.all()).isEqualTo(1); // demoted: the info precondition
+            assertThat(info.err()).contains("Caller SHOULD ensure that replication is enabled and the image is promoted.");
+
+            assertThat(run(endpoint, "heal", "--volume", "vol-0", "--path", "/mnt/vol-0").out().strip())
+                    .isEqualTo("healthy");
+            Run abnormal = run(endpoint, "heal", "--volume", "vol-1", "--path", "/mnt/vol-1");
+            assertThat(abnormal.exit()).isEqualTo(3);
+            assertThat(abnormal.out()).startsWith("abnormal: ").contains("vol-1");
+            assertThat(run(endpoint, "heal", "--volume", "vol-7", "--path", "/mnt/vol-7").exit()).isEqualTo(1);
+
+            Run probe = run(endpoint, "probe");
+            assertThat(probe.exit()).as(probe.all()).isZero();
+            assertThat(probe.out()).contains("VOLUME_REPLICATION").contains("ready:        true");
         }
     }
 }
