@@ -26,8 +26,9 @@ import picocli.CommandLine.Option;
         description = {"Serve a driver executable (exec protocol: <driver> <operation> <request-json>, secrets on "
                 + "stdin, one JSON object on stdout; see docs/exec-drivers.md) as a CSI-Addons replication plugin "
                 + "until SIGTERM or SIGINT.",
-                "Runs the driver's init once, then prints 'listening on <address>'. Exit status 1 when the driver "
-                        + "cannot be initialized or the address cannot be bound."})
+                "Runs the driver's init once, then prints 'listening on <address>'. Also serves NodeHealer when "
+                        + "init declares \"heal\": true. Exit status 1 when the driver cannot be initialized or the "
+                        + "address cannot be bound."})
 public final class ServeExecCommand implements Callable<Integer> {
 
     @CommandLine.Spec
@@ -94,9 +95,12 @@ public final class ServeExecCommand implements Callable<Integer> {
         environment.forEach(b::environment);
         ExecDriver execDriver = b.build();
         try {
-            ReplicationServer server = ReplicationServer.builder().driver(execDriver).listen(listen)
-                    .gracePeriod(gracePeriod).build().start();
-            return new Started(server, execDriver);
+            ReplicationServer.Builder server = ReplicationServer.builder().driver(execDriver).listen(listen)
+                    .gracePeriod(gracePeriod);
+            if (execDriver.servesHealer()) {
+                server.healer(execDriver);      // init declared "heal": true
+            }
+            return new Started(server.build().start(), execDriver);
         } catch (RuntimeException e) {
             execDriver.close();
             throw e;
