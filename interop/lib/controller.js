@@ -1,0 +1,126 @@
+'use strict';
+// The spec's replication semantics, shared by the current-revision and the legacy peers. Each revision
+// supplies `sourceOf(request)` (how its wire form names a source) and `infoResponse()` (its info shape).
+//
+// Order of checks, as a plugin naturally does it: request validation (INVALID_ARGUMENT), secrets
+// (UNAUTHENTICATED), one call in flight per source (ABORTED), existence (NOT_FOUND), preconditions
+// (FAILED_PRECONDITION), then the effect.
+const { status, checkString, checkMap, checkSecrets, sleep, unary } = require('./common');
+
+/** Fixtures vol-0..vol-(volumes-1) and grp-0..grp-(groups-1): replication disabled, primary. */
+function makeFixtures(volumes, groups) {
+  const sources = new Map();
+  for (let i = 0; i < volumes; i++) sources.set('volume/vol-' + i, fresh());
+  for (let i = 0; i < groups; i++) sources.set('volumegroup/grp-' + i, fresh());
+  return sources;
+}
+function fresh() { return { enabled: false, primary: true, resyncCalls: 0 }; }
+
+/**
+ * Handlers for the Controller RPCs named in `rpcs`.
+ * @param o.sourceOf      request -> {kind, id}; throws INVALID_ARGUMENT for a missing or malformed source
+ * @param o.infoResponse  () -> the revision's GetVolumeReplicationInfoResponse
+ * @param o.defect        the one spec defect to carry (see plugin.js --help), or undefined
+ */
+function makeController(o) {
+  const { sourceOf, sources, requiredSecrets, latencyMs, log, defect } = o;
+  const inFlight = new Set();
+
+  const describe = (req) => { try { const s = sourceOf(req); return s.kind + ' ' + s.id; } catch (e) { return '(no source)'; } };
+
+  function validate(req) {
+    if (defect === 'accept-missing-source' && !req.volume_id && !(req.replication_source && req.replication_source.type)) {
+      return null; // the defect: a request naming no source is "served"
+    }
+    const source = sourceOf(req);
+    checkString('replication_id', req.replication_id);
+    checkMap('parameters', req.parameters);
+    checkMap('secrets', req.secrets);
+    return source;
+  }
+
+  /** Runs `effect(state, source)` under the spec's checks; `effect` returns the response. */
+  function rpc(name, effect) {
+    return unary(name, log, async (req) => {
+      const source = validate(req);
+      if (source === null) return {};
+      if (defect !== 'ignore-secrets') checkSecrets(requiredSecrets, req.secrets);
+      const key = source.kind + '/' + source.id;
+      if (inFlight.has(key)) throw status('ABORTED', 'operation pending for ' + source.kind + ' ' + source.id);
+      inFlight.add(key);
+      try {
+        if (latencyMs > 0) await sleep(latencyMs);
+        const state = sources.get(key);
+        if (!state) {
+          if (defect === 'not-found-as-unknown') throw status('UNKNOWN', 'lookup failed');
+          throw status('NOT_FOUND', source.kind + ' ' + source.id + ' does not exist');
+        }
+        return effect(state, source);
+      } finally {
+        inFlight.delete(key);
+      }
+    }, describe);
+  }
+
+  function requireEnabled(state, source, rpcName) {
+    if (!state.enabled) {
+      if (defect === 'wrong-precondition-code' && rpcName === 'PromoteVolume') throw status('INVALID_ARGUMENT', 'not enabled');
+      throw status('FAILED_PRECONDITION', 'replication is not enabled on ' + source.kind + ' ' + source.id);
+    }
+  }
+
+  const handlers = {
+    EnableVolumeReplication: rpc('EnableVolumeReplication', (state, source) => {
+      if (defect === 'unimplemented-enable') throw status('UNIMPLEMENTED', 'enable is not implemented');
+      if (defect === 'not-idempotent-enable' && state.enabled) throw status('ALREADY_EXISTS', 'already enabled');
+      state.enabled = true;
+      return {};
+    }),
+    DisableVolumeReplication: rpc('DisableVolumeReplication', (state) => {
+      Object.assign(state, fresh()); // back to a standalone (primary) volume
+      return {};
+    }),
+    PromoteVolume: rpc('PromoteVolume', (state, source) => {
+      requireEnabled(state, source, 'PromoteVolume');
+      state.primary = true;
+      state.resyncCalls = 0;
+      return {};
+    }),
+    DemoteVolume: rpc('DemoteVolume', (state, source) => {
+      if (defect !== 'demote-skips-precondition') requireEnabled(state, source, 'DemoteVolume');
+      state.primary = false;
+      return {};
+    }),
+    ResyncVolume: rpc('ResyncVolume', (state, source) => {
+      requireEnabled(state, source, 'ResyncVolume');
+      if (state.primary && defect !== 'resync-without-demote') {
+        throw status('FAILED_PRECONDITION', source.kind + ' ' + source.id + ' is not demoted');
+      }
+      state.resyncCalls++;
+      // Ready only after progress: the second call on, never the first.
+      return { ready: defect !== 'resync-never-ready' && state.resyncCalls >= 2 };
+    }),
+    GetVolumeReplicationInfo: rpc('GetVolumeReplicationInfo', (state, source) => {
+      requireEnabled(state, source, 'GetVolumeReplicationInfo');
+      if (!state.primary && defect !== 'info-when-demoted') {
+        throw status('FAILED_PRECONDITION', source.kind + ' ' + source.id + ' is not promoted');
+      }
+      return o.infoResponse();
+    }),
+  };
+  const selected = {};
+  for (const name of o.rpcs) selected[name] = handlers[name];
+  return selected;
+}
+
+/** A Timestamp for "now" in the wire's shape. */
+function nowTimestamp() {
+  const ms = Date.now();
+  return { seconds: Math.floor(ms / 1000), nanos: (ms % 1000) * 1e6 };
+}
+
+const CONTROLLER_DEFECTS = ['wrong-precondition-code', 'not-idempotent-enable', 'info-without-last-sync-time',
+  'negative-bytes', 'ignore-secrets', 'resync-never-ready', 'unimplemented-enable', 'accept-missing-source',
+  'not-found-as-unknown', 'demote-skips-precondition', 'resync-without-demote', 'info-when-demoted'];
+
+module.exports = { makeController, makeFixtures, nowTimestamp, CONTROLLER_DEFECTS };

@@ -1,0 +1,76 @@
+package io.volrep.cli.interop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.volrep.cli.interop.Interop.Peer;
+import io.volrep.cli.interop.Interop.Result;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 3's criterion (and issue 6's healer half): {@code volrep serve-reference} probed by interop/client.js,
+ * an independent Node client written from the seed protos, gets the spec's code for every case.
+ */
+class ServeReferenceInteropIT {
+    private final List<Peer> peers = new ArrayList<>();
+
+    @BeforeEach
+    void requireNode() {
+        Interop.assumeNodeAndJar();
+    }
+
+    @AfterEach
+    void stopPeers() {
+        Interop.closeAll(peers);
+    }
+
+    @Test
+    void independentClientGetsTheSpecsCodeForEveryReplicationCase() {
+        var socket = Interop.socketPath();
+        Peer ref = Peer.start(socket, Interop.volrep("serve-reference", "--listen", "unix://" + socket,
+                "--volumes", "16", "--groups", "2", "--secret", "user=admin"));
+        peers.add(ref);
+
+        Result r = Interop.run(Interop.node("client.js", "--endpoint", ref.endpoint(), "--secret", "user=admin"),
+                Interop.RUN_TIMEOUT);
+
+        assertThat(r.output()).as("client.js against serve-reference:\n%s", r.output())
+                .doesNotContain("FAIL ").contains(" 0 mismatches");
+        assertThat(r.exit()).as(r.output()).isZero();
+    }
+
+    @Test
+    void independentClientGetsTheSpecsCodeForEveryHealerCase() {
+        assumeTrue(Interop.cliSupports("serve-reference", "--abnormal-volume"),
+                "serve-reference has no --abnormal-volume yet (issue 6 not landed)");
+        var socket = Interop.socketPath();
+        Peer ref = Peer.start(socket, Interop.volrep("serve-reference", "--listen", "unix://" + socket,
+                "--volumes", "16", "--groups", "2", "--secret", "user=admin", "--abnormal-volume", "vol-9"));
+        peers.add(ref);
+
+        Result r = Interop.run(Interop.node("client.js", "--endpoint", ref.endpoint(), "--secret", "user=admin",
+                "--healer", "--abnormal-volume", "vol-9", "--only", "NodeHealer"), Interop.RUN_TIMEOUT);
+
+        assertThat(r.output()).as(r.output()).doesNotContain("FAIL ").contains(" 0 mismatches");
+        assertThat(r.exit()).as(r.output()).isZero();
+    }
+
+    /** The client's expectations hold against a second, independent implementation too (Node plugin.js). */
+    @Test
+    void independentClientAgreesWithTheIndependentNodePlugin() {
+        var socket = Interop.socketPath();
+        Peer plugin = Peer.start(socket, Interop.node("plugin.js", "--listen", "unix://" + socket, "--secret",
+                "user=admin", "--abnormal-volume", "vol-9", "--quiet"));
+        peers.add(plugin);
+
+        Result r = Interop.run(Interop.node("client.js", "--endpoint", plugin.endpoint(), "--secret", "user=admin",
+                "--healer", "--abnormal-volume", "vol-9"), Interop.RUN_TIMEOUT);
+
+        assertThat(r.output()).as(r.output()).doesNotContain("FAIL ").contains(" 0 mismatches");
+        assertThat(r.exit()).isZero();
+    }
+}
