@@ -17,7 +17,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = VolrepCommand.Version.class,
         description = "Drive and test CSI-Addons volume replication plugins.",
-        subcommands = {CommandLine.HelpCommand.class, ServeReferenceCommand.class, ServeExecCommand.class, ServeExecCommand.class,
+        subcommands = {CommandLine.HelpCommand.class, ServeReferenceCommand.class, ServeExecCommand.class,
                 EnableCommand.class, DisableCommand.class, PromoteCommand.class, DemoteCommand.class,
                 ResyncCommand.class, InfoCommand.class, ConformanceCommand.class, HealCommand.class,
                 ProbeCommand.class})
