@@ -86,6 +86,11 @@ final class CallEngine {
         return defaultPolicy;
     }
 
+    /** The client's executor: where callbacks run when no caller drains them. */
+    Executor executor() {
+        return executor;
+    }
+
     ScheduledExecutorService scheduler() {
         return scheduler;
     }
@@ -99,6 +104,14 @@ final class CallEngine {
      * {@link ReplicationException}. Cancelling it cancels the RPC in flight and every later attempt.
      */
     CompletableFuture<Response> execute(CallSpec spec) {
+        return execute(spec, null);
+    }
+
+    /**
+     * {@link #execute(CallSpec)} for a caller that waits: with a {@code queue}, gRPC's callbacks and the
+     * scheduled retries run on the thread that drains it ({@link CallingThreadQueue#drainUntil}).
+     */
+    CompletableFuture<Response> execute(CallSpec spec, CallingThreadQueue queue) {
         CompletableFuture<Response> result = new CompletableFuture<>();
         try {
             spec.validate(wire);
@@ -115,7 +128,7 @@ final class CallEngine {
                 result.cancel(true);
             }
         });
-        singleFlight.submit(spec.flightKey(), spec.source(), spec.rpc(), result, () -> run(spec, result),
+        singleFlight.submit(spec.flightKey(), spec.source(), spec.rpc(), result, () -> run(spec, queue, result),
                 () -> result.whenComplete((v, t) -> {
                     if (t == null) {
                         visible.complete(v);
@@ -127,14 +140,14 @@ final class CallEngine {
     }
 
     /** The whole retry sequence of one call; completes when {@code result} does. */
-    private CompletableFuture<?> run(CallSpec spec, CompletableFuture<Response> result) {
+    private CompletableFuture<?> run(CallSpec spec, CallingThreadQueue queue, CompletableFuture<Response> result) {
         RetryPolicy policy = spec.policy() != null ? spec.policy() : defaultPolicy;
         CallState state;
         try {
             Secrets initial = spec.secretsOverride() != null ? spec.secretsOverride()
                     : secrets.secrets(spec.source());
             CsiLimits.requireMapWithinLimit("secrets", initial.asMap());
-            state = new CallState(spec, policy, initial, policy.clock().instant());
+            state = new CallState(spec, policy, initial, policy.clock().instant(), queue);
         } catch (InvalidArgumentException e) {
             result.completeExceptionally(e.withContext(spec.rpc(), 0));
             return result;
@@ -147,7 +160,8 @@ final class CallEngine {
                 state.cancel();
             }
         });
-        retryFor(policy).executeCompletionStage(scheduler, () -> attempt(state))
+        ScheduledExecutorService retryScheduler = queue == null ? scheduler : queue.scheduling(scheduler);
+        retryFor(policy).executeCompletionStage(retryScheduler, () -> attempt(state))
                 .whenComplete((message, failure) -> {
                     if (failure == null) {
                         result.complete(new Response(message, state.attempts.get()));
@@ -185,8 +199,11 @@ final class CallEngine {
             timeout = Duration.ofMillis(1);
         }
         Message request = state.spec.encode(wire, state.secrets);
-        ClientCall<Message, Message> call = channel.newCall(state.spec.method(wire),
-                CallOptions.DEFAULT.withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS));
+        CallOptions options = CallOptions.DEFAULT.withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        if (state.queue != null) {
+            options = options.withExecutor(state.queue);
+        }
+        ClientCall<Message, Message> call = channel.newCall(state.spec.method(wire), options);
         state.current = call;
         CompletableFuture<Message> response = new CompletableFuture<>();
         ClientCalls.asyncUnaryCall(call, request, new StreamObserver<>() {
@@ -403,9 +420,12 @@ final class CallEngine {
         volatile boolean renewed;
         volatile boolean cancelled;
         volatile ClientCall<?, ?> current;
+        /** The waiting caller's queue for a blocking call, else null (callbacks on the client's executor). */
+        final CallingThreadQueue queue;
 
-        CallState(CallSpec spec, RetryPolicy policy, Secrets secrets, Instant start) {
+        CallState(CallSpec spec, RetryPolicy policy, Secrets secrets, Instant start, CallingThreadQueue queue) {
             this.spec = spec;
+            this.queue = queue;
             this.policy = policy;
             this.secrets = secrets;
             this.deadline = start.plus(policy.totalTimeout());

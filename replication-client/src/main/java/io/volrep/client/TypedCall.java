@@ -68,7 +68,18 @@ public abstract class TypedCall<S extends TypedCall<S, R>, R> {
      *         {@link UnsupportedByDialectException} when the plugin's spec revision cannot express it
      */
     public R call() {
-        return await(callAsync());
+        // As grpc's blocking stub: the answer is processed on this thread, which waits for it anyway, instead of
+        // being handed over from the client's executor.
+        CallingThreadQueue queue = new CallingThreadQueue(engine.executor());
+        CompletableFuture<R> future = send(queue);
+        try {
+            queue.drainUntil(future);
+        } catch (InterruptedException e) {
+            future.cancel(true);
+            Thread.currentThread().interrupt();
+            throw new CancellationException("interrupted while waiting for the call");
+        }
+        return await(future);
     }
 
     /**
@@ -76,9 +87,13 @@ public abstract class TypedCall<S extends TypedCall<S, R>, R> {
      * cancelling it cancels the RPC in flight and every pending retry.
      */
     public CompletableFuture<R> callAsync() {
+        return send(null);
+    }
+
+    private CompletableFuture<R> send(CallingThreadQueue queue) {
         CompletableFuture<CallEngine.Response> inner;
         try {
-            inner = engine.execute(spec());
+            inner = engine.execute(spec(), queue);
         } catch (ReplicationException e) {
             return CompletableFuture.failedFuture(e);
         }
