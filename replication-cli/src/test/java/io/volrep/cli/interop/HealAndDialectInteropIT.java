@@ -3,9 +3,12 @@ package io.volrep.cli.interop;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.volrep.cli.VolrepCommand;
 import io.volrep.cli.interop.Interop.Peer;
 import io.volrep.cli.interop.Interop.Result;
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,12 +18,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import picocli.CommandLine;
 
 /**
  * Issue 6's {@code volrep heal} criterion against the independent node plugin (interop/plugin.js), and issue 7's
  * dialect criterion: {@code volrep enable|demote|resync --await-ready --dialect v0.1.3|v0.1.0} driving
  * independent plugins of those revisions (interop/legacy-v013.js, legacy-v010.js). Each test is skipped, with
- * the reason, while the CLI lacks the feature.
+ * the reason, while the CLI lacks the feature. The CLI runs in-process here (see {@link #cli}); the ClientRetry IT
+ * covers the jar's own process output.
  */
 class HealAndDialectInteropIT {
     private final List<Peer> peers = new ArrayList<>();
@@ -53,23 +58,23 @@ class HealAndDialectInteropIT {
         Peer p = start("plugin.js", "--abnormal-volume", "vol-7", "--secret", "user=admin");
         String[] common = {"--endpoint", p.endpoint(), "--secret", "user=admin"};
 
-        Result healthy = Interop.run(Interop.volrep(concat(new String[] {"heal", "--volume", "vol-0", "--path",
-                "/var/lib/kubelet/pods/i/vol-0", "--mount", "ext4"}, common)), Interop.RUN_TIMEOUT);
+        Result healthy = cli(concat(new String[] {"heal", "--volume", "vol-0", "--path",
+                "/var/lib/kubelet/pods/i/vol-0", "--mount", "ext4"}, common));
         assertThat(healthy.exit()).as(healthy.output()).isZero();
         assertThat(healthy.output()).contains("healthy").doesNotContain("admin");
 
-        Result abnormal = Interop.run(Interop.volrep(concat(new String[] {"heal", "--volume", "vol-7", "--path",
-                "/var/lib/kubelet/pods/i/vol-7"}, common)), Interop.RUN_TIMEOUT);
+        Result abnormal = cli(concat(new String[] {"heal", "--volume", "vol-7", "--path",
+                "/var/lib/kubelet/pods/i/vol-7"}, common));
         assertThat(abnormal.exit()).as(abnormal.output()).isEqualTo(3);
         assertThat(abnormal.output()).contains("abnormal: volume vol-7 has I/O errors");
 
-        Result missing = Interop.run(Interop.volrep(concat(new String[] {"heal", "--volume", "no-such-volume",
-                "--path", "/var/lib/kubelet/pods/i/x"}, common)), Interop.RUN_TIMEOUT);
+        Result missing = cli(concat(new String[] {"heal", "--volume", "no-such-volume",
+                "--path", "/var/lib/kubelet/pods/i/x"}, common));
         assertThat(missing.exit()).as(missing.output()).isNotIn(0, 3);
         assertThat(missing.output()).contains("5 NOT_FOUND");
 
-        Result relative = Interop.run(Interop.volrep(concat(new String[] {"heal", "--volume", "vol-0", "--path",
-                "/var/lib/kubelet/pods/i/vol-0", "--staging-path", "staging/vol-0"}, common)), Interop.RUN_TIMEOUT);
+        Result relative = cli(concat(new String[] {"heal", "--volume", "vol-0", "--path",
+                "/var/lib/kubelet/pods/i/vol-0", "--staging-path", "staging/vol-0"}, common));
         assertThat(relative.exit()).as(relative.output()).isNotIn(0, 3);
         assertThat(relative.output()).contains("3 INVALID_ARGUMENT").contains("staging");
     }
@@ -87,7 +92,7 @@ class HealAndDialectInteropIT {
             List<String> args = new ArrayList<>(List.of(step));
             args.addAll(List.of("--endpoint", p.endpoint(), "--dialect", dialect, "--volume", "vol-1",
                     "--secret", "user=admin"));
-            Result r = Interop.run(Interop.volrep(args.toArray(String[]::new)), Interop.RUN_TIMEOUT);
+            Result r = cli(args.toArray(String[]::new));
             assertThat(r.exit()).as(String.join(" ", step) + " --dialect " + dialect + ":\n" + r.output()).isZero();
         }
         CallsFile log = CallsFile.read(calls);
@@ -105,18 +110,17 @@ class HealAndDialectInteropIT {
         Path calls = dir.resolve("calls.json");
         Peer p = start("legacy-v013.js", "--calls-file", calls.toString());
 
-        Result group = Interop.run(Interop.volrep("enable", "--endpoint", p.endpoint(), "--dialect", "v0.1.3",
-                "--volume-group", "grp-1"), Interop.RUN_TIMEOUT);
+        Result group = cli("enable", "--endpoint", p.endpoint(), "--dialect", "v0.1.3", "--volume-group", "grp-1");
         assertThat(group.exit()).as(group.output()).isZero();
-        Result disable = Interop.run(Interop.volrep("disable", "--endpoint", p.endpoint(), "--dialect", "v0.1.3",
-                "--volume-group", "grp-1"), Interop.RUN_TIMEOUT);
+        Result disable = cli("disable", "--endpoint", p.endpoint(), "--dialect", "v0.1.3",
+                "--volume-group", "grp-1");
         assertThat(disable.exit()).as(disable.output()).isZero();
         assertThat(CallsFile.read(calls).calls()).extracting(CallsFile.Call::source)
                 .containsExactly("volumegroup grp-1", "volumegroup grp-1");
 
         // The wire hazard: a current-dialect volume source (volume = 1) reads as a volume group to v0.1.3.
-        Result wrongDialect = Interop.run(Interop.volrep("enable", "--endpoint", p.endpoint(), "--volume", "vol-1",
-                "--max-attempts", "1"), Interop.RUN_TIMEOUT);
+        Result wrongDialect = cli("enable", "--endpoint", p.endpoint(), "--volume", "vol-1",
+                "--max-attempts", "1");
         assertThat(wrongDialect.exit()).as(wrongDialect.output()).isNotZero();
         assertThat(CallsFile.read(calls).calls().get(2).source()).isEqualTo("volumegroup vol-1");
     }
@@ -127,11 +131,24 @@ class HealAndDialectInteropIT {
         Path calls = dir.resolve("calls.json");
         Peer p = start("legacy-v010.js", "--calls-file", calls.toString());
 
-        Result r = Interop.run(Interop.volrep("info", "--endpoint", p.endpoint(), "--dialect", "v0.1.0",
-                "--volume", "vol-0"), Interop.RUN_TIMEOUT);
+        Result r = cli("info", "--endpoint", p.endpoint(), "--dialect", "v0.1.0",
+                "--volume", "vol-0");
 
         assertThat(r.exit()).as(r.output()).isNotZero();
         assertThat(CallsFile.read(calls).calls()).isEmpty();
+    }
+
+    /**
+     * Runs {@code volrep args} in this JVM (the same command classes the jar holds): a JVM start per step would
+     * cost more than the steps. Output and error streams are captured together.
+     */
+    private static Result cli(String... args) {
+        CommandLine cli = VolrepCommand.commandLine();
+        StringWriter out = new StringWriter();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(out, true));
+        int exit = cli.execute(args);
+        return new Result(exit, out.toString());
     }
 
     private static String[] concat(String[] a, String[] b) {
