@@ -205,34 +205,55 @@ final class CallEngine {
         }
         ClientCall<Message, Message> call = channel.newCall(state.spec.method(wire), options);
         state.current = call;
-        CompletableFuture<Message> response = new CompletableFuture<>();
+        // The attempt's outcome is completed straight from the observer: on success no intermediate stages.
+        CompletableFuture<Message> outcome = new CompletableFuture<>();
         ClientCalls.asyncUnaryCall(call, request, new StreamObserver<>() {
             @Override
             public void onNext(Message value) {
-                response.complete(value);
+                succeeded(state, attempt, value, outcome);
             }
 
             @Override
             public void onError(Throwable t) {
-                response.completeExceptionally(t);
+                if (outcome.isDone()) {
+                    return;
+                }
+                CompletionStage<Message> decision;
+                try {
+                    decision = classify(state, attempt, t);
+                } catch (RuntimeException e) {
+                    outcome.completeExceptionally(e);
+                    return;
+                }
+                decision.whenComplete((message, failure) -> {
+                    if (failure == null) {
+                        outcome.complete(message);
+                    } else {
+                        outcome.completeExceptionally(failure);
+                    }
+                });
             }
 
             @Override
             public void onCompleted() {
-                response.complete(null);
+                succeeded(state, attempt, null, outcome);
             }
         });
         if (state.cancelled) {
             call.cancel("call cancelled by the caller", null);
         }
-        return response.handle((message, error) -> {
-            if (error == null) {
-                notify(new AttemptEvent(state.spec.rpc(), state.spec.source(), attempt, StatusCode.OK,
-                        Optional.empty(), Optional.empty(), "succeeded"));
-                return CompletableFuture.completedFuture(message);
-            }
-            return classify(state, attempt, error);
-        }).thenCompose(stage -> stage);
+        return outcome;
+    }
+
+    private void succeeded(CallState state, int attempt, Message message, CompletableFuture<Message> outcome) {
+        if (outcome.isDone()) {
+            return;
+        }
+        if (listener != null || LOG.isDebugEnabled()) {
+            notify(new AttemptEvent(state.spec.rpc(), state.spec.source(), attempt, StatusCode.OK,
+                    Optional.empty(), Optional.empty(), "succeeded"));
+        }
+        outcome.complete(message);
     }
 
     /** Decides, after a failed attempt, whether and when to retry; always completes exceptionally. */
