@@ -16,7 +16,12 @@ import java.util.function.Supplier;
 final class SingleFlight {
 
     private static final class Lane {
-        final ArrayDeque<Runnable> waiting = new ArrayDeque<>();
+        /** Created by the first call that has to wait: most lanes only ever hold their running call. */
+        ArrayDeque<Runnable> waiting;
+
+        int waitingCount() {
+            return waiting == null ? 0 : waiting.size();
+        }
     }
 
     private final ConcurrentHashMap<Object, Lane> lanes = new ConcurrentHashMap<>();
@@ -44,9 +49,12 @@ final class SingleFlight {
                 runNow[0] = true;
                 return new Lane();
             }
-            if (lane.waiting.size() >= maxQueued) {
+            if (lane.waitingCount() >= maxQueued) {
                 overflow[0] = true;
             } else {
+                if (lane.waiting == null) {
+                    lane.waiting = new ArrayDeque<>();
+                }
                 lane.waiting.add(starter);
             }
             return lane;
@@ -84,7 +92,7 @@ final class SingleFlight {
     private void release(Object key) {
         Runnable[] next = {null};
         lanes.computeIfPresent(key, (k, lane) -> {
-            next[0] = lane.waiting.poll();
+            next[0] = lane.waiting == null ? null : lane.waiting.poll();
             return next[0] == null ? null : lane;
         });
         if (next[0] != null) {
