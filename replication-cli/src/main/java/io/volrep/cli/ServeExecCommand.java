@@ -1,6 +1,7 @@
 package io.volrep.cli;
 
 import io.volrep.spi.ReplicationServer;
+import io.volrep.spi.ServeUntilSignal;
 import io.volrep.spi.exec.ExecDriver;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -28,7 +29,7 @@ import picocli.CommandLine.Option;
                 + "until SIGTERM or SIGINT.",
                 "Runs the driver's init once, then prints 'listening on <address>'. Also serves NodeHealer when "
                         + "init declares \"heal\": true. Exit status 1 when the driver cannot be initialized or the "
-                        + "address cannot be bound."})
+                        + "address cannot be bound; 0 after a clean drain on SIGTERM or SIGINT."})
 public final class ServeExecCommand implements Callable<Integer> {
 
     @CommandLine.Spec
@@ -67,14 +68,9 @@ public final class ServeExecCommand implements Callable<Integer> {
             err.flush();
             return 1;
         }
-        // As serve-reference: a shutdown hook drains the server on SIGTERM/SIGINT; then the driver processes
-        // still running (past the grace period) are killed.
-        Runtime.getRuntime().addShutdownHook(new Thread(started::close, "volrep-serve-exec-shutdown"));
-        PrintWriter out = spec.commandLine().getOut();
-        out.println("listening on " + started.server().address());
-        out.flush();
-        started.server().awaitTermination();
-        return 0;
+        // As serve-reference: SIGTERM/SIGINT drain the server, then the driver processes still running (past the
+        // grace period) are killed, and the command exits 0.
+        return ServeUntilSignal.run(started.server(), started::close, spec.commandLine().getOut());
     }
 
     /** The server and its driver, closed together: the server drains first, then the driver kills what remains. */
@@ -89,7 +85,7 @@ public final class ServeExecCommand implements Callable<Integer> {
         }
     }
 
-    /** Initializes the driver and starts serving it (tests use this without the shutdown hook). */
+    /** Initializes the driver and starts serving it (tests use this without waiting for a signal). */
     Started start() {
         ExecDriver.Builder b = ExecDriver.builder().executable(driver).timeout(timeout);
         environment.forEach(b::environment);

@@ -81,6 +81,7 @@ class ExecBridgeInteropIT {
                 .isNotEmpty();
         assertThat(scanner.carriers).as("processes whose arguments or environment held the secret value").isEmpty();
         assertThat(bridge.output()).doesNotContain(secret);
+        assertThat(bridge.terminate()).as("serve-exec exits 0 after a SIGTERM drain:\n%s", bridge.output()).isZero();
     }
 
     /** Polls every process's cmdline and environ for a byte string while the probe runs. */

@@ -199,6 +199,12 @@ final class Interop {
             }
         }
 
+        /** SIGTERM, and the exit status once the peer has stopped (at most 30 s); -1 when it did not stop. */
+        int terminate() throws InterruptedException {
+            process.destroy();
+            return process.waitFor(30, TimeUnit.SECONDS) ? process.exitValue() : -1;
+        }
+
         /** SIGTERM, then SIGKILL after 5 s; the socket file and the log are removed. */
         @Override
         public void close() {

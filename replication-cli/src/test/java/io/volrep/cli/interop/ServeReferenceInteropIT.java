@@ -29,7 +29,7 @@ class ServeReferenceInteropIT {
     }
 
     @Test
-    void independentClientGetsTheSpecsCodeForEveryReplicationCase() {
+    void independentClientGetsTheSpecsCodeForEveryReplicationCase() throws InterruptedException {
         var socket = Interop.socketPath();
         Peer ref = Peer.start(socket, Interop.volrep("serve-reference", "--listen", "unix://" + socket,
                 "--volumes", "16", "--groups", "2", "--secret", "user=admin"));
@@ -41,6 +41,8 @@ class ServeReferenceInteropIT {
         assertThat(r.output()).as("client.js against serve-reference:\n%s", r.output())
                 .doesNotContain("FAIL ").contains(" 0 mismatches");
         assertThat(r.exit()).as(r.output()).isZero();
+        assertThat(ref.terminate()).as("serve-reference exits 0 after a SIGTERM drain:\n%s", ref.output()).isZero();
+        assertThat(socket).as("socket removed").doesNotExist();
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.volrep.testkit.reference;
 
 import io.volrep.api.SpecDialect;
 import io.volrep.spi.ReplicationServer;
+import io.volrep.spi.ServeUntilSignal;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
@@ -58,11 +59,11 @@ public final class ReferencePlugin {
 
     /**
      * Serves until the JVM is asked to stop (SIGTERM, SIGINT): prints {@code listening on <address>} to
-     * {@code out} once the server is ready, then blocks; a shutdown hook closes the server gracefully (calls in
-     * flight finish within the grace period, a unix socket file is removed). The JVM then exits with the status
-     * it gives a signalled process (143 for SIGTERM, 130 for SIGINT), after a clean drain.
+     * {@code out} once the server is ready, then blocks; the signal closes the server gracefully (calls in
+     * flight finish within the grace period, a unix socket file is removed) and this returns 0
+     * ({@link ServeUntilSignal}, shared with {@code volrep serve-exec}).
      *
-     * @return 0, when the server stopped for another reason than a signal
+     * @return 0 after a clean drain
      */
     public static int runUntilShutdown(ReferenceDriver driver, String listen, Duration gracePeriod, PrintWriter out)
             throws InterruptedException {
@@ -74,11 +75,7 @@ public final class ReferencePlugin {
                                        PrintWriter out) throws InterruptedException {
         ReplicationServer server = serverBuilder(driver).dialect(dialect).listen(listen)
                 .gracePeriod(Objects.requireNonNull(gracePeriod, "gracePeriod")).build().start();
-        Runtime.getRuntime().addShutdownHook(new Thread(server::close, "volrep-reference-shutdown"));
-        out.println("listening on " + server.address());
-        out.flush();
-        server.awaitTermination();
-        return 0;
+        return ServeUntilSignal.run(server, server::close, out);
     }
 
     /**

@@ -15,7 +15,7 @@ public final class ServeReferenceMain {
     public static void main(String[] args) throws Exception {
         ReferenceDriver driver = ReferenceDriver.builder().volumes(4).groups(1).requiredSecret("user", "admin")
                 .latency(ReferencePlugin.parseDuration(args[1])).build();
-        ReferencePlugin.runUntilShutdown(driver, args[0], Duration.ofSeconds(10),
-                new PrintWriter(new java.io.OutputStreamWriter(System.out, StandardCharsets.UTF_8), true));
+        System.exit(ReferencePlugin.runUntilShutdown(driver, args[0], Duration.ofSeconds(10),
+                new PrintWriter(new java.io.OutputStreamWriter(System.out, StandardCharsets.UTF_8), true)));
     }
 }
