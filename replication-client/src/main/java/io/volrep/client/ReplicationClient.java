@@ -7,6 +7,8 @@ import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import io.grpc.TlsChannelCredentials;
 import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.shaded.io.netty.channel.ChannelOption;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.SpecDialect;
 import java.io.IOException;
@@ -225,6 +227,11 @@ public final class ReplicationClient implements AutoCloseable {
             if (target.startsWith("unix:")) {
                 // The socket path is no valid HTTP/2 :authority; some servers reject it.
                 mcb.overrideAuthority("localhost");
+                if (mcb instanceof NettyChannelBuilder) {
+                    // gRPC sets TCP keep-alive on every transport; a unix socket has none, and netty WARNs
+                    // "Unknown channel option 'SO_KEEPALIVE'" per connection (as the server, see ReplicationServer).
+                    ((NettyChannelBuilder) mcb).withOption(ChannelOption.SO_KEEPALIVE, null);
+                }
             }
         }
         if (b.authority != null) {
