@@ -34,6 +34,19 @@ public final class ClientOptions {
             description = "Budget for all attempts and back-offs of the request, e.g. PT30S (default: PT10M).")
     Duration timeout;
 
+    /*
+     * The CLI's default is equal jitter, not the library's full jitter: full jitter spreads out the retries of
+     * many callers hitting one plugin, but a CLI run is a single caller with nothing to de-synchronize from, and
+     * an operator reading -v output expects visibly growing back-off (with full jitter a later gap can be
+     * shorter than an earlier one). Equal jitter keeps some randomness and makes every gap longer than the last.
+     */
+    @Option(names = "--jitter", paramLabel = "full|equal|none", defaultValue = "equal",
+            converter = JitterConverter.class,
+            description = "How back-off delays are randomized: equal (in [cap/2, cap): every gap longer than the "
+                    + "last), full (in [0, cap], the library default, for many callers) or none (exactly the "
+                    + "exponential cap). Default: ${DEFAULT-VALUE}.")
+    RetryPolicy.Jitter jitter = RetryPolicy.Jitter.EQUAL;
+
     @Option(names = "--dialect", paramLabel = "REVISION", defaultValue = "current",
             converter = DialectConverter.class,
             description = "The replication spec revision the plugin speaks: current, v0.1.3 or v0.1.0"
@@ -45,9 +58,9 @@ public final class ClientOptions {
             description = "Print each attempt with its code and the back-off delay chosen (secrets never shown).")
     boolean verbose;
 
-    /** The retry policy the options ask for: the spec's, with the attempt and time budget applied. */
+    /** The retry policy the options ask for: the spec's, with the jitter and the attempt and time budget applied. */
     RetryPolicy retryPolicy() {
-        RetryPolicy.Builder b = RetryPolicy.spec().toBuilder();
+        RetryPolicy.Builder b = RetryPolicy.spec().toBuilder().jitter(jitter);
         if (maxAttempts != null) {
             b.maxAttempts(maxAttempts);
         }
@@ -77,6 +90,19 @@ public final class ClientOptions {
             b.listener(printer);
         }
         return b.build();
+    }
+
+    /** {@code full}, {@code equal}, {@code none}, in any case. */
+    static final class JitterConverter implements CommandLine.ITypeConverter<RetryPolicy.Jitter> {
+        @Override
+        public RetryPolicy.Jitter convert(String value) {
+            try {
+                return RetryPolicy.Jitter.valueOf(value.trim().toUpperCase(java.util.Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException("not a jitter: \"" + value
+                        + "\" (use full, equal or none)");
+            }
+        }
     }
 
     /** {@code current}, {@code v0.1.3}, {@code v0.1.0} (or the enum names). */

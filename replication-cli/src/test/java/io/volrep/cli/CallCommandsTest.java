@@ -114,6 +114,37 @@ class CallCommandsTest {
     }
 
     @Test
+    void abortedThreeTimesThenOkShowsStrictlyGrowingGapsByDefault(@TempDir Path dir) {
+        try (FakePlugin fake = FakePlugin.builder().volumes(1).listen("unix://" + dir.resolve("gaps.sock")).start()) {
+            assertThat(volrep("enable", "--volume", "vol-0", "--endpoint", fake.address()).exit()).isZero();
+            fake.failNext(Rpc.PROMOTE_VOLUME, 3, StatusCode.ABORTED);
+            Run run = volrep("promote", "--volume", "vol-0", "--endpoint", fake.address());   // default --jitter
+            assertThat(run.exit()).as(run.all()).isZero();
+            var calls = fake.calls(Rpc.PROMOTE_VOLUME);
+            assertThat(calls).extracting(c -> c.code()).containsExactly(StatusCode.ABORTED, StatusCode.ABORTED,
+                    StatusCode.ABORTED, StatusCode.OK);
+            List<Duration> gaps = new ArrayList<>();
+            for (int i = 1; i < calls.size(); i++) {
+                gaps.add(Duration.between(calls.get(i - 1).started(), calls.get(i).started()));
+            }
+            assertThat(gaps.get(1)).as("gaps seen by the plugin: %s", gaps).isGreaterThan(gaps.get(0));
+            assertThat(gaps.get(2)).as("gaps seen by the plugin: %s", gaps).isGreaterThan(gaps.get(1));
+        }
+    }
+
+    @Test
+    void jitterOptionChoosesThePolicysJitter() {
+        ClientOptions o = new ClientOptions();
+        assertThat(o.retryPolicy().jitter()).as("the CLI's default").isEqualTo(io.volrep.client.RetryPolicy.Jitter.EQUAL);
+        assertThat(new ClientOptions.JitterConverter().convert("Full")).isEqualTo(io.volrep.client.RetryPolicy.Jitter.FULL);
+        assertThat(new ClientOptions.JitterConverter().convert("none")).isEqualTo(io.volrep.client.RetryPolicy.Jitter.NONE);
+        Run bad = volrep("promote", "--volume", "vol-0", "--jitter", "some");
+        assertThat(bad.exit()).isEqualTo(2);
+        assertThat(bad.err()).contains("use full, equal or none");
+        assertThat(volrep("promote", "--help").out()).contains("--jitter").contains("Default: equal");
+    }
+
+    @Test
     void usageErrors() {
         assertThat(volrep("promote", "--volume", "a", "--volume-group", "b").exit()).isEqualTo(2);
         assertThat(volrep("promote").exit()).isEqualTo(2);

@@ -31,7 +31,8 @@ import java.util.random.RandomGenerator;
  *
  * <p>The delay before retry {@code n} (n = 1 for the first retry) is
  * {@code min(maxBackoff, initialBackoff * multiplier^(n-1))}; with {@link Jitter#FULL} it is a uniformly random
- * value between zero and that cap. A retry whose delay would end after {@code totalTimeout} (measured on
+ * value between zero and that cap, with {@link Jitter#EQUAL} one in {@code [cap/2, cap)}, with {@link Jitter#NONE}
+ * the cap itself. A retry whose delay would end after {@code totalTimeout} (measured on
  * {@link #clock()} from the first attempt) is not made. {@link #random()} and {@link #clock()} are injectable so
  * tests are deterministic.
  */
@@ -53,6 +54,12 @@ public final class RetryPolicy {
     public enum Jitter {
         /** A uniformly random delay between zero and the exponential cap ("full jitter"); the default. */
         FULL,
+        /**
+         * A uniformly random delay in {@code [cap/2, cap)} ("equal jitter"): still spread out, but with a
+         * multiplier of at least 2 each gap is longer than the one before (until {@code maxBackoff} caps them),
+         * which a single caller watching its own retries expects to see.
+         */
+        EQUAL,
         /** Exactly the exponential cap: deterministic, growing gaps. */
         NONE
     }
@@ -169,6 +176,11 @@ public final class RetryPolicy {
         long cap = backoffCap(retry).toMillis();
         if (jitter == Jitter.NONE || cap == 0) {
             return Duration.ofMillis(cap);
+        }
+        if (jitter == Jitter.EQUAL) {
+            long half = cap / 2;
+            // [half, cap): the next cap (>= 2 * cap) starts at or above this one's exclusive end: strictly growing.
+            return Duration.ofMillis(half + random.nextLong(cap - half));
         }
         return Duration.ofMillis(random.nextLong(cap + 1));
     }

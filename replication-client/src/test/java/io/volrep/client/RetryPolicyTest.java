@@ -53,6 +53,40 @@ class RetryPolicyTest {
     }
 
     @Test
+    void equalJitterStaysInTheUpperHalfOfTheCapSoGapsGrowStrictly() {
+        RetryPolicy p = RetryPolicy.builder().initialBackoff(Duration.ofMillis(100)).multiplier(2)
+                .maxBackoff(Duration.ofSeconds(10)).jitter(RetryPolicy.Jitter.EQUAL)
+                .random(new java.util.SplittableRandom(42)).build();
+        for (int round = 0; round < 500; round++) {
+            Duration previous = Duration.ofMillis(-1);
+            for (int retry = 1; retry <= 6; retry++) {
+                Duration cap = p.backoffCap(retry);
+                Duration delay = p.backoff(retry);
+                assertThat(delay).isGreaterThanOrEqualTo(cap.dividedBy(2)).isLessThan(cap);
+                assertThat(delay).as("retry %d after %s", retry, previous).isGreaterThan(previous);
+                previous = delay;
+            }
+        }
+        // Both ends are reached: a generator at its minimum gives cap/2, at its maximum cap - 1 ms.
+        RetryPolicy low = p.toBuilder().random(new java.util.Random() {
+            @Override
+            public long nextLong(long bound) {
+                return 0;
+            }
+        }).build();
+        RetryPolicy high = p.toBuilder().random(new java.util.Random() {
+            @Override
+            public long nextLong(long bound) {
+                return bound - 1;
+            }
+        }).build();
+        assertThat(low.backoff(3)).isEqualTo(Duration.ofMillis(200));
+        assertThat(high.backoff(3)).isEqualTo(Duration.ofMillis(399));
+        assertThat(high.backoff(2)).isLessThan(low.backoff(3));
+        assertThat(RetryPolicy.spec().jitter()).as("the library default stays full jitter").isEqualTo(RetryPolicy.Jitter.FULL);
+    }
+
+    @Test
     void invalidValuesAreRejected() {
         RetryPolicy.Builder b = RetryPolicy.builder();
         assertThatThrownBy(() -> b.maxAttempts(0)).isInstanceOf(IllegalArgumentException.class);
