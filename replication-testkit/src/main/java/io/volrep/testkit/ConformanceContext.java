@@ -141,16 +141,29 @@ public final class ConformanceContext {
         return call(rpc, target, config.secrets().asMap(), false, true);
     }
 
+    /**
+     * Calls {@code rpc} with {@code secrets} and, where the request has a {@code parameters} map, {@code parameters}
+     * instead of the configured ones (for the CSI size-limit checks).
+     */
+    public Outcome call(Rpc rpc, Addressing target, Map<String, String> secrets, Map<String, String> parameters) {
+        return call(rpc, target, secrets, parameters, false, false);
+    }
+
     private Outcome call(Rpc rpc, Addressing target, Map<String, String> secrets, boolean force) {
         return call(rpc, target, secrets, force, false);
     }
 
     private Outcome call(Rpc rpc, Addressing target, Map<String, String> secrets, boolean force, boolean exact) {
+        return call(rpc, target, secrets, config.enableParameters(), force, exact);
+    }
+
+    private Outcome call(Rpc rpc, Addressing target, Map<String, String> secrets, Map<String, String> parameters,
+                         boolean force, boolean exact) {
         if (!dialect.supports(rpc)) {
             skip("spec " + dialect + " has no " + rpc.methodName());
         }
         Message request = Wire.request(dialect, rpc, Wire.inDialect(dialect, target, exact), secrets,
-                config.enableParameters(), force);
+                parameters, force);
         Outcome outcome = Wire.invoke(channel, dialect, rpc, request, config.callTimeout());
         // ABORTED means "another call is pending" (perhaps the plugin's own background work): back off.
         long backoffMillis = 10;

@@ -2,6 +2,7 @@ package io.volrep.testkit;
 
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
+import io.volrep.api.CsiLimits;
 import io.volrep.api.ErrorScheme;
 import io.volrep.api.Rpc;
 import io.volrep.api.SpecDialect;
@@ -28,6 +29,10 @@ final class ControllerChecks {
     static final String MISSING_VOLUME = "volrep-conformance-no-such-volume";
     static final String MISSING_GROUP = "volrep-conformance-no-such-group";
     static final int SIMULTANEOUS_CALLS = 6;
+    /** The bracketed cases of the (optional) CSI size-limit checks, after each RPC's missing-field row. */
+    static final String ID_OVER_LIMIT = "volume_id of " + (CsiLimits.MAX_STRING_BYTES + 1) + " bytes";
+    static final String PARAMETERS_OVER_LIMIT = "parameters over 4 KiB";
+    static final String SECRETS_OVER_LIMIT = "secrets over 4 KiB";
 
     static final List<Rpc> RPCS = List.of(Rpc.ENABLE_VOLUME_REPLICATION, Rpc.DISABLE_VOLUME_REPLICATION,
             Rpc.PROMOTE_VOLUME, Rpc.DEMOTE_VOLUME, Rpc.RESYNC_VOLUME, Rpc.GET_VOLUME_REPLICATION_INFO);
@@ -187,6 +192,7 @@ final class ControllerChecks {
             ctx.volumeGroup();
             ctx.expect(ctx.call(rpc, Addressing.volumeGroup(MISSING_GROUP)), StatusCode.NOT_FOUND);
         }));
+        checks.addAll(sizeLimitChecks(scheme, rpc));
         checks.addAll(preconditionChecks(scheme, rpc));
         checks.add(Check.required(rowCase(scheme, rpc, StatusCode.UNAUTHENTICATED, "wrong secrets"), ctx -> {
             Map<String, String> wrong = new java.util.LinkedHashMap<>();
@@ -230,6 +236,54 @@ final class ControllerChecks {
                 ctx.fail(SIMULTANEOUS_CALLS + " simultaneous " + rpc + " calls on " + vol
                         + ": all answered 10 ABORTED; at least one should be served");
             }
+        }));
+        return checks;
+    }
+
+    /** A string of exactly {@code bytes} UTF-8 bytes. */
+    static String bytes(String prefix, int bytes) {
+        return prefix + "x".repeat(bytes - prefix.length());
+    }
+
+    /** A map of {@code extra} plus one padding entry, over 4 KiB in all (CSI: keys and values together). */
+    static Map<String, String> overMapLimit(Map<String, String> extra) {
+        Map<String, String> map = new java.util.LinkedHashMap<>(extra);
+        map.put("volrep-conformance-padding", "p".repeat(CsiLimits.MAX_MAP_BYTES));
+        return map;
+    }
+
+    /**
+     * The CSI size limits (an id over 128 bytes, a map over 4 KiB): optional, since the replication spec inherits
+     * them from CSI without restating them; the right answer is 3 INVALID_ARGUMENT (the request is malformed),
+     * not NOT_FOUND for the id nor UNAUTHENTICATED for the secrets.
+     */
+    private static List<Check> sizeLimitChecks(ErrorScheme scheme, Rpc rpc) {
+        StatusCode invalid = StatusCode.INVALID_ARGUMENT;
+        int overId = CsiLimits.MAX_STRING_BYTES + 1;
+        List<Check> checks = new ArrayList<>();
+        checks.add(Check.optional(rowCase(scheme, rpc, invalid, ID_OVER_LIMIT), ctx -> {
+            Addressing oversized = new Addressing(io.volrep.proto.replication.ReplicationSource.newBuilder()
+                    .setVolume(io.volrep.proto.replication.ReplicationSource.VolumeSource.newBuilder()
+                            .setVolumeId(bytes("volrep-conformance-", overId))).build(), "",
+                    "volume id of " + overId + " bytes");
+            ctx.expect(ctx.call(rpc, oversized), invalid, rpc + " naming a volume id of " + overId
+                    + " bytes (CSI: at most " + CsiLimits.MAX_STRING_BYTES + ")");
+        }));
+        if (rpc != Rpc.GET_VOLUME_REPLICATION_INFO) {       // the only request without a parameters map
+            checks.add(Check.optional(rowCase(scheme, rpc, invalid, PARAMETERS_OVER_LIMIT), ctx -> {
+                Addressing vol = ctx.volume();
+                prepare(ctx, rpc, vol);
+                ctx.expect(ctx.call(rpc, vol, ctx.config().secrets().asMap(),
+                                overMapLimit(ctx.config().enableParameters())), invalid,
+                        rpc + " with a parameters map over " + CsiLimits.MAX_MAP_BYTES + " bytes");
+            }));
+        }
+        checks.add(Check.optional(rowCase(scheme, rpc, invalid, SECRETS_OVER_LIMIT), ctx -> {
+            Addressing vol = ctx.volume();
+            prepare(ctx, rpc, vol);
+            ctx.expect(ctx.call(rpc, vol, overMapLimit(ctx.config().secrets().asMap())), invalid,
+                    rpc + " with a secrets map over " + CsiLimits.MAX_MAP_BYTES + " bytes (not 16 UNAUTHENTICATED:"
+                            + " the request is malformed)");
         }));
         return checks;
     }

@@ -96,6 +96,12 @@ final class HealerChecks {
         checks.add(Check.required(rowCase(invalid, "staging_target_path relative"), ctx ->
                 expect(ctx, valid(ctx).setStagingTargetPath("relative/staging/path").build(), invalid,
                         "NodeHealer with a relative staging_target_path")));
+        int overId = io.volrep.api.CsiLimits.MAX_STRING_BYTES + 1;
+        // Optional: the healer spec inherits CSI's 128-byte limit on ids without restating it.
+        checks.add(Check.optional(rowCase(invalid, ControllerChecks.ID_OVER_LIMIT), ctx ->
+                expect(ctx, valid(ctx).setVolumeId(ControllerChecks.bytes("volrep-conformance-", overId)).build(),
+                        invalid, "NodeHealer with a volume_id of " + overId + " bytes (CSI: at most "
+                                + io.volrep.api.CsiLimits.MAX_STRING_BYTES + ")")));
         checks.add(Check.required(rowCase(StatusCode.NOT_FOUND, "volume " + MISSING_VOLUME), ctx ->
                 expect(ctx, valid(ctx).setVolumeId(MISSING_VOLUME).build(), StatusCode.NOT_FOUND,
                         "NodeHealer for a volume that does not exist")));

@@ -270,6 +270,30 @@ enum Defect {
         boolean breaksCompliance() {
             return false;          // SHOULD: an optional check
         }
+    },
+    OVERSIZED_ID_LOOKED_UP(ControllerChecks.rowCase(Rpc.DEMOTE_VOLUME, StatusCode.INVALID_ARGUMENT,
+            ControllerChecks.ID_OVER_LIMIT)) {
+        @Override
+        ConformanceConfig.Builder target() {
+            // Defect below the runtime's validation: an id over CSI's 128 bytes is looked up as any other and
+            // answers 5 NOT_FOUND, where the malformed request deserves 3 INVALID_ARGUMENT.
+            return driver(SpecDriver.standard()).interceptor(new RequestDefect() {
+                @Override
+                Decision decide(Rpc rpc, Message request) {
+                    var source = (io.volrep.proto.replication.ReplicationSource) request.getField(
+                            request.getDescriptorForType().findFieldByName("replication_source"));
+                    return io.volrep.api.CsiLimits.utf8Length(source.getVolume().getVolumeId())
+                            > io.volrep.api.CsiLimits.MAX_STRING_BYTES
+                            ? Decision.answer(Status.NOT_FOUND.withDescription("no such volume"))
+                            : Decision.pass(request);
+                }
+            });
+        }
+
+        @Override
+        boolean breaksCompliance() {
+            return false;          // CSI's limits, inherited without restating: an optional check
+        }
     };
 
     static final Map<String, String> SECRETS = Map.of("user", "admin");
