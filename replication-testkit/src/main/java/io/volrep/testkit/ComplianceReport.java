@@ -23,7 +23,9 @@ import java.util.regex.Pattern;
  */
 public record ComplianceReport(String target, List<CheckResult> results, Duration duration) {
     private static final Pattern NOT_IMPLEMENTED_RPC =
-            Pattern.compile(Pattern.quote(ConformanceContext.NOT_IMPLEMENTED_PREFIX) + "(\\w+)");
+            // An RPC ("PromoteVolume") or, for an optional service, its qualified name ("identity.Identity/Probe"
+            // lists as "identity.Identity").
+            Pattern.compile(Pattern.quote(ConformanceContext.NOT_IMPLEMENTED_PREFIX) + "([\\w.]+)");
 
     public ComplianceReport {
         results = List.copyOf(results);
@@ -44,7 +46,7 @@ public record ComplianceReport(String target, List<CheckResult> results, Duratio
         return results.stream().filter(r -> r.name().equals(name)).findFirst();
     }
 
-    /** The RPCs that answered 12 UNIMPLEMENTED where the spec allows it. */
+    /** The RPCs (or, for Identity, the service) that answered 12 UNIMPLEMENTED where the spec allows it. */
     public Set<String> notImplementedRpcs() {
         Set<String> rpcs = new TreeSet<>();
         for (CheckResult r : results) {

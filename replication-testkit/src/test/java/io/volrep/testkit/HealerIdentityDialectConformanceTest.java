@@ -200,8 +200,15 @@ class HealerIdentityDialectConformanceTest {
         ComplianceReport withoutIdentity = ConformanceRunner.builder(ConformanceConfig.builder().endpoint(bare)
                 .volumes("vol-0", "vol-1").volumeGroups("grp-0").secrets(SECRETS).build()).run();
         assertThat(withoutIdentity.compliant()).isTrue();
-        assertThat(withoutIdentity.result(IdentityChecks.REPLICATION).orElseThrow().outcome())
-                .isEqualTo(CheckOutcome.NOT_IMPLEMENTED);
+        CheckResult replication = withoutIdentity.result(IdentityChecks.REPLICATION).orElseThrow();
+        assertThat(replication.outcome()).isEqualTo(CheckOutcome.NOT_IMPLEMENTED);
+        // Tagged required (when the service is served): the reason must not call the check optional.
+        assertThat(replication.requirement()).isEqualTo(Requirement.REQUIRED);
+        assertThat(replication.reason()).doesNotContain("optional;")
+                .contains("identity.Identity/GetCapabilities answered 12 UNIMPLEMENTED")
+                .contains("required only when the service is served");
+        assertThat(withoutIdentity.notImplementedRpcs()).containsExactly("identity.Identity");
+        assertThat(withoutIdentity.statement()).contains("(identity.Identity)");
     }
 
     @ParameterizedTest
