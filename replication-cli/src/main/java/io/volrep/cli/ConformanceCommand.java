@@ -99,9 +99,40 @@ public final class ConformanceCommand implements Callable<Integer> {
     @Option(names = "--reports-dir", paramLabel = "DIR", description = "Write JUnit XML reports into DIR.")
     Path reportsDir;
 
+    @Option(names = {"-v", "--verbose"},
+            description = "Without --endpoint: also print the embedded reference plugin's log line per call (INFO, "
+                    + "on stderr; quiet by default so the report stays readable).")
+    boolean verbose;
+
     @Option(names = "--include-tag", paramLabel = "TAG",
             description = "Run only checks with this tag: required or optional. Repeatable.")
     List<String> includeTags = new ArrayList<>();
+
+    /** The slf4j-simple property setting the level of the SPI runtime's loggers (one INFO line per call). */
+    static final String SPI_LOG_LEVEL_PROPERTY = "org.slf4j.simpleLogger.log.io.volrep.spi";
+
+    /**
+     * For {@code volrep conformance} without {@code --endpoint} and without {@code -v}: lowers the embedded
+     * reference plugin's SPI logging to WARN, since its one INFO line per call (hundreds) would drown the report on
+     * stderr. slf4j-simple fixes a logger's level when the logger is created, so this runs in {@code main} before
+     * any command (or logger) exists; an explicit {@code -D} setting wins, and other commands (serve-reference
+     * keeps its per-call lines) and in-process uses ({@link VolrepCommand#execute}) are left alone.
+     *
+     * @return true when the level was lowered
+     */
+    static boolean quietEmbeddedPluginLogs(String... args) {
+        if (args.length == 0 || !"conformance".equals(args[0]) || System.getProperty(SPI_LOG_LEVEL_PROPERTY) != null) {
+            return false;
+        }
+        for (String arg : args) {
+            if (arg.equals("--endpoint") || arg.startsWith("--endpoint=") || arg.equals("-v")
+                    || arg.equals("--verbose") || arg.equals("--")) {
+                return false;
+            }
+        }
+        System.setProperty(SPI_LOG_LEVEL_PROPERTY, "warn");
+        return true;
+    }
 
     /** Parses 250ms, 2s, 1m or ISO-8601 durations; positive only. */
     static final class Durations implements CommandLine.ITypeConverter<Duration> {

@@ -28,6 +28,7 @@ public final class VolrepCommand implements Runnable {
 
     /** Runs {@code volrep} with {@code args} and exits with its exit code. */
     public static void main(String[] args) {
+        ConformanceCommand.quietEmbeddedPluginLogs(args);      // before any logger exists
         System.exit(execute(args));
     }
 

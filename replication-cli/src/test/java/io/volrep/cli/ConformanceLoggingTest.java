@@ -1,0 +1,67 @@
+package io.volrep.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code volrep conformance} without {@code --endpoint} keeps the embedded reference's per-call INFO lines off
+ * stderr unless {@code -v}; run as the real command (a child JVM through {@code main}), since slf4j-simple fixes
+ * a logger's level when the logger is created.
+ */
+class ConformanceLoggingTest {
+
+    @TempDir
+    Path dir;
+
+    record Run(int exit, String stdout, String stderr) {
+    }
+
+    private Run volrep(String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-cp", System.getProperty("java.class.path"), VolrepCommand.class.getName()));
+        command.addAll(List.of(args));
+        Path out = dir.resolve("out-" + System.nanoTime());
+        Path err = dir.resolve("err-" + System.nanoTime());
+        Process p = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        return new Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+                Files.readString(err, StandardCharsets.UTF_8));
+    }
+
+    private static long spiInfoLines(String stderr) {
+        return stderr.lines().filter(l -> l.contains(" INFO io.volrep.spi.")).count();
+    }
+
+    @Test
+    void embeddedRunIsQuietByDefaultAndVerboseWithDashV() throws Exception {
+        Run quiet = volrep("conformance", "--include-tag", "optional");
+        assertThat(quiet.exit()).as(quiet.stdout() + quiet.stderr()).isZero();
+        assertThat(quiet.stdout()).contains("COMPLIANT");
+        assertThat(spiInfoLines(quiet.stderr())).as("stderr:\n%s", quiet.stderr()).isZero();
+
+        Run verbose = volrep("conformance", "--include-tag", "optional", "-v");
+        assertThat(verbose.exit()).isZero();
+        assertThat(spiInfoLines(verbose.stderr())).as("the per-call lines with -v").isGreaterThan(20);
+        assertThat(verbose.stderr()).contains("INFO io.volrep.spi.runtime.CallRunner - EnableVolumeReplication");
+    }
+
+    @Test
+    void onlyTheEmbeddedConformanceRunIsQuieted() {
+        assertThat(ConformanceCommand.quietEmbeddedPluginLogs("serve-reference", "--listen", "unix:///tmp/x.sock"))
+                .isFalse();
+        assertThat(ConformanceCommand.quietEmbeddedPluginLogs("conformance", "--endpoint", "unix:///tmp/x.sock",
+                "--volume", "vol-0")).isFalse();
+        assertThat(ConformanceCommand.quietEmbeddedPluginLogs("conformance", "--endpoint=unix:///tmp/x.sock"))
+                .isFalse();
+        assertThat(ConformanceCommand.quietEmbeddedPluginLogs("conformance", "--verbose")).isFalse();
+        assertThat(System.getProperty(ConformanceCommand.SPI_LOG_LEVEL_PROPERTY)).isNull();
+    }
+}
