@@ -16,6 +16,9 @@ import io.volrep.api.PreconditionFailedException;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.Rpc;
 import io.volrep.api.SourceNotFoundException;
+import io.volrep.proto.csi.VolumeCapability;
+import io.volrep.proto.healer.NodeHealerRequest;
+import io.volrep.proto.healer.NodeHealerResponse;
 import io.volrep.proto.replication.DemoteVolumeRequest;
 import io.volrep.proto.replication.DemoteVolumeResponse;
 import io.volrep.proto.replication.DisableVolumeReplicationRequest;
@@ -64,10 +67,11 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Fuzzes the SPI server with what a broken or hostile client could send, on each of the six
- * {@code replication.Controller} methods, through a raw {@code ClientCall} with a {@code byte[]} marshaller:
+ * {@code replication.Controller} methods and {@code healer.HealerNode/NodeHealer}, through a raw {@code ClientCall} with a {@code byte[]} marshaller:
  * random bytes, valid requests with their bytes mutated (bit flips, truncation, insertion, deletion, duplicated
  * slices), and well-formed requests with random field values (ids, maps, unicode, sizes at and over the CSI
- * limits of 128 bytes per string and 4 KiB per map). The driver never throws anything but the api's typed
+ * limits of 128 bytes per string and 4 KiB per map; for NodeHealer also paths, relative and long, volume
+ * capabilities with unknown access modes, and volume contexts). The drivers never throw anything but the api's typed
  * exceptions, so:
  * <ul>
  *   <li>every call gets an answer, within a deadline;</li>
@@ -82,7 +86,6 @@ import org.junit.jupiter.api.Timeout;
  * ./mvnw -B -pl replication-spi test -Dtest=SpiFuzzTest -Dsurefire.failIfNoSpecifiedTests=false \
  *     -Dvolrep.fuzz.iterations=1000000 -Dvolrep.fuzz.seed=$RANDOM
  * }</pre>
- * (NodeHealer joins the fuzzed methods once the healer service is part of the runtime.)
  */
 class SpiFuzzTest {
     static final int DEFAULT_ITERATIONS = 3_000;
@@ -90,13 +93,16 @@ class SpiFuzzTest {
     private static final Set<Status.Code> ALLOWED = EnumSet.of(Status.Code.OK, Status.Code.INVALID_ARGUMENT,
             Status.Code.NOT_FOUND, Status.Code.FAILED_PRECONDITION, Status.Code.ABORTED);
     private static final List<Rpc> RPCS = Arrays.stream(Rpc.values()).filter(Rpc::isReplication).toList();
+    /** What the fuzz loop sends: the replication methods and NodeHealer. */
+    private static final List<Rpc> FUZZED = java.util.stream.Stream.concat(RPCS.stream(),
+            java.util.stream.Stream.of(Rpc.NODE_HEALER)).toList();
 
     private ReplicationServer server;
     private ManagedChannel channel;
 
     @BeforeEach
     void start() {
-        server = ReplicationServer.builder().driver(new TypedOnlyDriver())
+        server = ReplicationServer.builder().driver(new TypedOnlyDriver()).healer(new TypedOnlyHealer())
                 .listen("inprocess:fuzz-" + UUID.randomUUID()).build().start();
         channel = InProcessChannelBuilder.forName(server.address().substring("inprocess:".length())).build();
     }
@@ -115,13 +121,14 @@ class SpiFuzzTest {
         long seed = Long.getLong("volrep.fuzz.seed", 0x5eed_2025L);
         Random random = new Random(seed);
         Map<Status.Code, AtomicLong> codes = new EnumMap<>(Status.Code.class);
+        Map<Status.Code, AtomicLong> healerCodes = java.util.Collections.synchronizedMap(new EnumMap<>(Status.Code.class));
         Map<String, AtomicLong> kinds = new LinkedHashMap<>();
         List<String> problems = new ArrayList<>();
         long start = System.nanoTime();
 
         List<CompletableFuture<String>> window = new ArrayList<>(WINDOW);
         for (int i = 0; i < iterations; i++) {
-            Rpc rpc = RPCS.get(random.nextInt(RPCS.size()));
+            Rpc rpc = FUZZED.get(random.nextInt(FUZZED.size()));
             String kind;
             byte[] input;
             switch (random.nextInt(3)) {
@@ -143,6 +150,9 @@ class SpiFuzzTest {
             window.add(send(rpc, input).handle((answer, error) -> {
                 Status status = error == null ? Status.OK : Status.fromThrowable(error);
                 codes.computeIfAbsent(status.getCode(), c -> new AtomicLong()).incrementAndGet();
+                if (rpc == Rpc.NODE_HEALER) {
+                    healerCodes.computeIfAbsent(status.getCode(), c -> new AtomicLong()).incrementAndGet();
+                }
                 String what = "#" + iteration + " " + rpc.methodName() + " " + kind + " (seed " + seed + ") -> "
                         + status.getCode() + ": " + status.getDescription();
                 if (!ALLOWED.contains(status.getCode())) {
@@ -168,16 +178,22 @@ class SpiFuzzTest {
             }
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        System.out.printf(Locale.ROOT, "fuzz: %,d calls (seed %d) in %.1f s, %,.0f/s; inputs %s; answers %s%n",
-                iterations, seed, seconds, iterations / seconds, kinds, codes);
+        System.out.printf(Locale.ROOT, "fuzz: %,d calls (seed %d) in %.1f s, %,.0f/s; inputs %s; answers %s;"
+                + " NodeHealer answers %s%n", iterations, seed, seconds, iterations / seconds, kinds, codes, healerCodes);
 
         assertThat(problems).as("answers outside the spec's codes").isEmpty();
         assertThat(codes.values().stream().mapToLong(AtomicLong::get).sum()).isEqualTo(iterations);
         assertThat(codes).containsKeys(Status.Code.OK, Status.Code.INVALID_ARGUMENT);
+        assertThat(healerCodes).as("NodeHealer was fuzzed and reached the healer driver")
+                .containsKeys(Status.Code.OK, Status.Code.INVALID_ARGUMENT, Status.Code.NOT_FOUND);
         // Still serving, nothing stuck in flight.
         byte[] valid = EnableVolumeReplicationRequest.newBuilder().setReplicationSource(volume("vol-after"))
                 .build().toByteArray();
         assertThat(send(Rpc.ENABLE_VOLUME_REPLICATION, valid).get(10, TimeUnit.SECONDS)).isNotNull();
+        byte[] heal = NodeHealerRequest.newBuilder().setVolumeId("vol-after").setVolumePath("/var/lib/vol-after")
+                .build().toByteArray();
+        assertThat(NodeHealerResponse.parseFrom(send(Rpc.NODE_HEALER, heal).get(10, TimeUnit.SECONDS)).getMessage())
+                .isNotBlank();
         assertThat(server.callsInFlight()).isZero();
         assertThat(server.isTerminated()).isFalse();
     }
@@ -289,6 +305,8 @@ class SpiFuzzTest {
                 return ResyncVolumeResponse.parser();
             case GET_VOLUME_REPLICATION_INFO:
                 return GetVolumeReplicationInfoResponse.parser();
+            case NODE_HEALER:
+                return NodeHealerResponse.parser();
             default:
                 throw new IllegalArgumentException(rpc.name());
         }
@@ -308,6 +326,8 @@ class SpiFuzzTest {
                 return ResyncVolumeRequest.getDefaultInstance();
             case GET_VOLUME_REPLICATION_INFO:
                 return GetVolumeReplicationInfoRequest.getDefaultInstance();
+            case NODE_HEALER:
+                return NodeHealerRequest.getDefaultInstance();
             default:
                 throw new IllegalArgumentException(rpc.name());
         }
@@ -329,6 +349,9 @@ class SpiFuzzTest {
     }
 
     private static Message randomRequest(Random random, Rpc rpc) {
+        if (rpc == Rpc.NODE_HEALER) {
+            return randomHealerRequest(random);
+        }
         Message.Builder b = prototype(rpc).toBuilder();
         if (random.nextInt(5) != 0) {
             b.setField(field(b, "replication_source"), randomSource(random));
@@ -350,6 +373,54 @@ class SpiFuzzTest {
             b.setField(force, random.nextBoolean());
         }
         return b.build();
+    }
+
+    /** NodeHealer: random ids, paths (absolute, relative, long), capabilities, secrets and volume contexts. */
+    private static NodeHealerRequest randomHealerRequest(Random random) {
+        NodeHealerRequest.Builder b = NodeHealerRequest.newBuilder();
+        if (random.nextInt(6) != 0) {
+            b.setVolumeId(randomString(random));
+        }
+        if (random.nextInt(6) != 0) {
+            b.setVolumePath(randomPath(random));
+        }
+        if (random.nextInt(3) == 0) {
+            b.setStagingTargetPath(randomPath(random));
+        }
+        if (random.nextInt(3) == 0) {
+            VolumeCapability.Builder capability = VolumeCapability.newBuilder();
+            if (random.nextBoolean()) {
+                capability.setMount(VolumeCapability.MountVolume.newBuilder().setFsType(randomString(random))
+                        .addMountFlags(randomString(random)));
+            } else if (random.nextBoolean()) {
+                capability.setBlock(VolumeCapability.BlockVolume.getDefaultInstance());
+            }
+            if (random.nextBoolean()) {
+                capability.setAccessMode(VolumeCapability.AccessMode.newBuilder().setModeValue(random.nextInt(12)));
+            }
+            b.setVolumeCapability(capability);
+        }
+        if (random.nextBoolean()) {
+            b.putAllSecrets(randomMap(random));
+        }
+        if (random.nextBoolean()) {
+            b.putAllVolumeContext(randomMap(random));
+        }
+        return b.build();
+    }
+
+    /** Absolute paths (some over PATH_MAX), relative ones, and the strings of {@link #randomString}. */
+    private static String randomPath(Random random) {
+        switch (random.nextInt(4)) {
+            case 0:
+                return "/var/lib/kubelet/pods/" + randomString(random) + "/volumes/mount";
+            case 1:
+                return "/" + "d/".repeat(random.nextBoolean() ? 60 : 2100);            // ~120 or 4200 bytes
+            case 2:
+                return "relative/" + randomString(random);
+            default:
+                return randomString(random);
+        }
     }
 
     private static ReplicationSource randomSource(Random random) {
@@ -518,6 +589,18 @@ class SpiFuzzTest {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
+        }
+    }
+
+    /** Every volume is healthy, except that ids starting with {@code missing} do not exist. */
+    private static final class TypedOnlyHealer implements io.volrep.spi.HealerDriver {
+        @Override
+        public io.volrep.api.HealReport heal(io.volrep.spi.HealRequest r) {
+            if (r.volumeId().startsWith("missing")) {
+                throw new SourceNotFoundException("volume " + r.volumeId() + " does not exist");
+            }
+            return (r.volumeId().hashCode() & 1) == 0 ? io.volrep.api.HealReport.healthy("healthy")
+                    : io.volrep.api.HealReport.abnormal("filesystem errors");
         }
     }
 
