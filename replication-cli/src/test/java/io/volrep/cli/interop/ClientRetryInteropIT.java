@@ -93,22 +93,28 @@ class ClientRetryInteropIT {
         assertThat(log.of("EnableVolumeReplication")).extracting(CallsFile.Call::code)
                 .containsExactly("ABORTED", "ABORTED", "ABORTED", "OK");
         assertThat(log.calls()).allSatisfy(c -> assertThat(c.secretKeys()).isEqualTo("\"password\""));
-        // Each printed delay stays within the policy's exponential cap (500 ms doubling: full jitter draws
-        // uniformly below it), and the plugin saw at least that gap between the calls.
+        // Each printed delay stays within the upper half of the policy's exponential cap (500 ms doubling; the
+        // CLI's default --jitter equal draws in [cap/2, cap)), the plugin saw at least that gap between the
+        // calls, and the gaps grow (the "growing gaps").
         Matcher m = RETRY_DELAY.matcher(r.output());
         List<Long> delays = new ArrayList<>();
         while (m.find()) {
             int attempt = Integer.parseInt(m.group(1));
             long delay = Long.parseLong(m.group(2));
-            assertThat(delay).as("delay after attempt %d", attempt).isBetween(0L, 500L << (attempt - 1));
+            assertThat(delay).as("delay after attempt %d", attempt).isBetween(250L << (attempt - 1),
+                    500L << (attempt - 1));
             delays.add(delay);
         }
         assertThat(delays).as(r.output()).hasSize(3);
         List<CallsFile.Call> c = log.calls();
+        List<Long> gaps = new ArrayList<>();
         for (int i = 1; i < c.size(); i++) {
-            assertThat(c.get(i).atMs() - c.get(i - 1).atMs()).as("gap before call %d", i + 1)
-                    .isGreaterThanOrEqualTo(delays.get(i - 1) - 5);
+            long gap = c.get(i).atMs() - c.get(i - 1).atMs();
+            assertThat(gap).as("gap before call %d", i + 1).isGreaterThanOrEqualTo(delays.get(i - 1) - 5);
+            gaps.add(gap);
         }
+        assertThat(gaps.get(1)).as("gaps seen by the plugin: %s", gaps).isGreaterThan(gaps.get(0));
+        assertThat(gaps.get(2)).as("gaps seen by the plugin: %s", gaps).isGreaterThan(gaps.get(1));
     }
 
     @Test
