@@ -6,7 +6,6 @@ import io.volrep.testkit.ComplianceReport;
 import io.volrep.testkit.ConformanceConfig;
 import io.volrep.testkit.ConformanceRunner;
 import io.volrep.testkit.reference.ReferenceDriver;
-import io.volrep.testkit.reference.ReferencePlugin;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -88,11 +87,11 @@ public final class ConformanceCommand implements Callable<Integer> {
             description = "A node volume and its path, for NodeHealer checks. Repeatable.")
     Map<String, String> healerVolumes = new LinkedHashMap<>();
 
-    @Option(names = "--resync-timeout", paramLabel = "DURATION", converter = Durations.class,
+    @Option(names = "--resync-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "How long a resync may take to report ready (250ms, 30s, 2m, PT30S; default ${DEFAULT-VALUE}).")
     Duration resyncTimeout = ConformanceConfig.DEFAULT_RESYNC_TIMEOUT;
 
-    @Option(names = "--call-timeout", paramLabel = "DURATION", converter = Durations.class,
+    @Option(names = "--call-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "The deadline of each call (default ${DEFAULT-VALUE}).")
     Duration callTimeout = ConformanceConfig.DEFAULT_CALL_TIMEOUT;
 
@@ -132,23 +131,6 @@ public final class ConformanceCommand implements Callable<Integer> {
         }
         System.setProperty(SPI_LOG_LEVEL_PROPERTY, "warn");
         return true;
-    }
-
-    /** Parses 250ms, 2s, 1m or ISO-8601 durations; positive only. */
-    static final class Durations implements CommandLine.ITypeConverter<Duration> {
-        @Override
-        public Duration convert(String value) {
-            Duration d;
-            try {
-                d = ReferencePlugin.parseDuration(value);
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.TypeConversionException(e.getMessage());
-            }
-            if (d.isZero() || d.isNegative()) {
-                throw new CommandLine.TypeConversionException("'" + value + "' must be a positive duration");
-            }
-            return d;
-        }
     }
 
     @Override

@@ -1,22 +1,25 @@
 package io.volrep.cli;
 
+import io.volrep.testkit.reference.ReferencePlugin;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import picocli.CommandLine;
 
-/** Parses ISO-8601 durations such as {@code PT30S} or {@code PT5M} for picocli options. */
+/**
+ * The CLI's one converter for positive durations: ISO-8601 ({@code PT30S}, {@code PT5M}) or the short forms
+ * {@code 250ms}, {@code 2s}, {@code 1m} (parsed by {@link ReferencePlugin#parseDuration}).
+ */
 public final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
     @Override
     public Duration convert(String value) {
+        Duration d;
         try {
-            Duration d = Duration.parse(value);
-            if (d.isNegative() || d.isZero()) {
-                throw new CommandLine.TypeConversionException("'" + value + "' must be a positive duration");
-            }
-            return d;
-        } catch (DateTimeParseException e) {
-            throw new CommandLine.TypeConversionException(
-                    "'" + value + "' is not an ISO-8601 duration (examples: PT30S, PT5M, PT1H)");
+            d = ReferencePlugin.parseDuration(value);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.TypeConversionException(e.getMessage());
         }
+        if (d.isNegative() || d.isZero()) {
+            throw new CommandLine.TypeConversionException("'" + value + "' must be a positive duration");
+        }
+        return d;
     }
 }

@@ -43,7 +43,7 @@ public final class ServeExecCommand implements Callable<Integer> {
             description = "unix:///path (e.g. unix:///csi/csi-addons.sock), host:port (port 0 picks one).")
     String listen;
 
-    @Option(names = "--timeout", paramLabel = "DURATION", converter = ConformanceCommand.Durations.class,
+    @Option(names = "--timeout", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "How long one driver call may run before its process tree is killed and the call answers "
                     + "DEADLINE_EXCEEDED (30s, 2m, PT30S; default ${DEFAULT-VALUE}).")
     Duration timeout = ExecDriver.DEFAULT_TIMEOUT;
@@ -53,7 +53,7 @@ public final class ServeExecCommand implements Callable<Integer> {
                     + "the driver on stdin). Repeatable.")
     Map<String, String> environment = new LinkedHashMap<>();
 
-    @Option(names = "--grace-period", paramLabel = "DURATION", converter = ConformanceCommand.Durations.class,
+    @Option(names = "--grace-period", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "How long shutdown lets calls in flight finish (default ${DEFAULT-VALUE}).")
     Duration gracePeriod = Duration.ofSeconds(10);
 
