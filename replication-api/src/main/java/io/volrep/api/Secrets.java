@@ -20,6 +20,11 @@ import java.util.TreeSet;
 public final class Secrets {
     /** What stands in for a secret value wherever volrep prints one. */
     public static final String MASK = "***";
+    /**
+     * The shortest value {@link #scrub} replaces: masking a one- or two-character value everywhere would garble
+     * ordinary words for nothing (such short values are no secrets anyway).
+     */
+    public static final int MIN_SCRUBBED_LENGTH = 3;
 
     private static final Secrets EMPTY = new Secrets(Map.of());
 
@@ -69,6 +74,30 @@ public final class Secrets {
     /** The values, unmodifiable. For sending on the wire; never print it. */
     public Map<String, String> asMap() {
         return values;
+    }
+
+    /**
+     * {@code text} with every occurrence of one of these secret values (of at least {@link #MIN_SCRUBBED_LENGTH}
+     * characters) replaced by {@link #MASK}: for text that came from elsewhere (a driver's exception message, a
+     * plugin's error description) before volrep writes it anywhere.
+     *
+     * <pre>{@code
+     * Secrets.of(Map.of("password", "s3cret")).scrub("login failed for s3cret");   // "login failed for ***"
+     * }</pre>
+     *
+     * @return the scrubbed text; null when {@code text} is null
+     */
+    public String scrub(String text) {
+        if (text == null || values.isEmpty()) {
+            return text;
+        }
+        String result = text;
+        for (String value : values.values()) {
+            if (value.length() >= MIN_SCRUBBED_LENGTH && result.contains(value)) {
+                result = result.replace(value, MASK);
+            }
+        }
+        return result;
     }
 
     @Override

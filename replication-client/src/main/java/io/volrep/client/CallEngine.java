@@ -392,7 +392,7 @@ final class CallEngine {
     private static ReplicationException exception(CallState state, StatusCode code, Status status, int attempt,
                                                   ErrorScheme scheme) {
         Rpc rpc = state.spec.rpc();
-        String description = Masking.scrub(status.getDescription(), state.secrets, state.spec.secretsOverride());
+        String description = state.secrets.scrub(status.getDescription());
         StringBuilder message = new StringBuilder()
                 .append(rpc.methodName()).append(" for ").append(state.spec.source()).append(" failed with ")
                 .append(code.display());

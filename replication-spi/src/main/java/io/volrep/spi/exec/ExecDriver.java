@@ -21,7 +21,6 @@ import io.volrep.spi.PromoteRequest;
 import io.volrep.spi.ReplicationDriver;
 import io.volrep.spi.ResyncRequest;
 import io.volrep.spi.ResyncResult;
-import io.volrep.spi.runtime.SecretScrubber;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -311,7 +310,7 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
 
     /** The bytes as text, secrets masked first, then cut to {@code maxChars}. */
     private static String excerpt(byte[] bytes, int maxChars, Secrets secrets) {
-        String text = SecretScrubber.scrub(new String(bytes, StandardCharsets.UTF_8), secrets);
+        String text = secrets.scrub(new String(bytes, StandardCharsets.UTF_8));
         return text.length() <= maxChars ? text : text.substring(0, maxChars);
     }
 

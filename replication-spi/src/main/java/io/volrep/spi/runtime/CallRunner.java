@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  *       exception become UNKNOWN, logged at ERROR with the stack trace, the client seeing a generic message;</li>
  *   <li>INFO: one line per call (RPC, subject, code, duration); DEBUG: the response, sanitized.</li>
  * </ol>
- * The request's secret values are scrubbed ({@link SecretScrubber}) from everything the runtime writes.
+ * The request's secret values are scrubbed ({@link Secrets#scrub}) from everything the runtime writes.
  *
  * <pre>{@code
  * public void promoteVolume(PromoteVolumeRequest request, StreamObserver<PromoteVolumeResponse> response) {
@@ -162,7 +162,7 @@ public final class CallRunner {
         } catch (ReplicationException e) {
             outcome = mapped(rpc, subject, secrets, e);
         } catch (InvalidDriverResponseException e) {
-            String message = "driver returned an invalid response: " + SecretScrubber.scrub(e.getMessage(), secrets);
+            String message = "driver returned an invalid response: " + secrets.scrub(e.getMessage());
             LOG.error("{} {}: {}", rpc.methodName(), subject, message);
             outcome = new Outcome(StatusCode.UNKNOWN, message);
         } catch (Throwable e) {
@@ -187,7 +187,7 @@ public final class CallRunner {
     }
 
     private Outcome mapped(Rpc rpc, String subject, Secrets secrets, ReplicationException e) {
-        String message = SecretScrubber.scrub(e.getMessage() == null ? e.code().name() : e.getMessage(), secrets);
+        String message = secrets.scrub(e.getMessage() == null ? e.code().name() : e.getMessage());
         StatusCode code = e.code();
         if (code == StatusCode.OK) {
             LOG.error("{} {}: the driver threw {} with code OK; answering UNKNOWN", rpc.methodName(), subject,
@@ -208,7 +208,7 @@ public final class CallRunner {
         StringWriter trace = new StringWriter();
         e.printStackTrace(new PrintWriter(trace));
         LOG.error("{} {}: unexpected {} from the driver (incident {}), answering UNKNOWN\n{}", rpc.methodName(),
-                subject, e.getClass().getName(), incident, SecretScrubber.scrub(trace.toString(), secrets));
+                subject, e.getClass().getName(), incident, secrets.scrub(trace.toString()));
         return new Outcome(StatusCode.UNKNOWN, "the driver failed unexpectedly (" + e.getClass().getSimpleName()
                 + ", incident " + incident + "); see the plugin's log");
     }
