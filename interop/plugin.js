@@ -1,19 +1,35 @@
 #!/usr/bin/env node
 'use strict';
-// A correct current-revision (seed 001) replication plugin with the NodeHealer (seed 002) on one socket,
-// written from the spec documents only. `--defect NAME` makes it carry exactly one spec defect.
-const { grpc, current, healer } = require('./lib/protos');
+// A correct replication plugin with the NodeHealer (seed 002) on one socket, written from the spec documents
+// only: the current revision (seed 001) by default, or with `--revision upstream-2026` upstream's 2026 form
+// (health status, GetReplicationDestinationInfo, Identity). `--defect NAME` makes it carry exactly one spec
+// defect. Two of them with different prefixes are the two sites of a failover (see README.md).
+const { grpc, current, upstream2026, healer, identity } = require('./lib/protos');
 const { parseArgs, keyValues, status, checkString, checkMap, checkSecrets, CallLog, unary, serve, lenientService } = require('./lib/common');
 const { makeController, makeFixtures, nowTimestamp, CONTROLLER_DEFECTS } = require('./lib/controller');
+const { UPSTREAM_DEFECTS, parseMembers, destinationIdOf, destinationResponseFor, withHealth, identityHandlers, peerGuard } = require('./lib/upstream');
 
 const HEALER_DEFECTS = ['healer-accepts-relative-staging', 'healer-empty-message', 'healer-accepts-missing-path',
   'healer-found-everything'];
 
-const USAGE = `usage: node plugin.js --listen unix:///path.sock [--volumes N] [--groups M] [--secret K=V]...
-        [--abnormal-volume ID]... [--latency MS] [--calls-file FILE] [--defect NAME] [--quiet]
-defects: ${CONTROLLER_DEFECTS.concat(HEALER_DEFECTS).join(', ')}`;
+const USAGE = `usage: node plugin.js --listen unix:///path.sock [--revision current|upstream-2026] [--volumes N] [--groups M]
+        [--secret K=V]... [--abnormal-volume ID]... [--latency MS] [--calls-file FILE] [--defect NAME] [--quiet]
+  site (both revisions):
+        [--volume-prefix P (vol-)] [--group-prefix P (grp-)] [--start-as disabled|secondary|primary (disabled)]
+        [--peer URI [--peer-secret K=V]...]   promote without force asks the peer first (see README.md)
+  upstream-2026 only:
+        [--destination-prefix P] [--destination-strip-prefix P] [--group-members GROUP=VOL,VOL]...
+        [--degraded-volume ID]... [--error-volume ID]... [--unknown-volume ID]...
+        [--destination-unavailable-calls N] [--name PLUGIN_NAME]
+defects (both revisions): ${CONTROLLER_DEFECTS.concat(HEALER_DEFECTS).join(', ')}
+defects (upstream-2026):
+${Object.entries(UPSTREAM_DEFECTS).map(([name, what]) => '  ' + name.padEnd(32) + what).join('\n')}`;
 
-/** The current revision's source: replication_source (volume = 1, volumegroup = 2, volumesnapshot = 3), or the deprecated volume_id alone. */
+/**
+ * The current revision's source: replication_source (volume = 1, volumegroup = 2, volumesnapshot = 3), or the
+ * deprecated volume_id alone. Under upstream-2026 the same function serves: that revision's parser never yields
+ * volume_id (field 1 reserved) nor volumesnapshot (not in its oneof), so such a request names no source.
+ */
 function sourceOf(req) {
   const rs = req.replication_source;
   if (rs) {
@@ -39,7 +55,7 @@ function sourceOf(req) {
 }
 
 function infoResponseFor(defect) {
-  return () => ({
+  return (source) => ({
     last_sync_time: defect === 'info-without-last-sync-time' ? null : nowTimestamp(),
     last_sync_duration: { seconds: 1, nanos: 500000000 },
     last_sync_bytes: defect === 'negative-bytes' ? -1 : 1048576,
@@ -47,7 +63,7 @@ function infoResponseFor(defect) {
 }
 
 /** NodeHealer: volume_id and volume_path REQUIRED; staging_target_path absolute when given; paths exempt from 128 bytes. */
-function nodeHealer({ volumes, abnormal, requiredSecrets, defect, log }) {
+function nodeHealer({ sources, abnormal, requiredSecrets, defect, log }) {
   return unary('NodeHealer', log, async (req) => {
     if (!req.volume_id) throw status('INVALID_ARGUMENT', 'volume_id is required');
     checkString('volume_id', req.volume_id);
@@ -58,7 +74,7 @@ function nodeHealer({ volumes, abnormal, requiredSecrets, defect, log }) {
     checkMap('secrets', req.secrets);
     checkMap('volume_context', req.volume_context);
     checkSecrets(requiredSecrets, req.secrets);
-    const exists = /^vol-\d+$/.test(req.volume_id) && Number(req.volume_id.slice(4)) < volumes;
+    const exists = sources.has('volume/' + req.volume_id);
     if (!exists && defect !== 'healer-found-everything') throw status('NOT_FOUND', 'volume ' + req.volume_id + ' does not exist');
     const sick = abnormal.includes(req.volume_id);
     if (defect === 'healer-empty-message') return { abnormal: sick, message: '' };
@@ -66,29 +82,62 @@ function nodeHealer({ volumes, abnormal, requiredSecrets, defect, log }) {
   }, (req) => 'volume ' + (req.volume_id || '(none)'));
 }
 
+const UPSTREAM_ONLY = ['destination-prefix', 'destination-strip-prefix', 'group-members', 'degraded-volume', 'error-volume',
+  'unknown-volume', 'destination-unavailable-calls', 'name'];
+
+function fail(message) { console.error(message + '\n' + USAGE); process.exit(2); }
+
 function main() {
-  const args = parseArgs(process.argv.slice(2), { repeatable: ['secret', 'abnormal-volume'], booleans: ['quiet', 'help'] });
+  const args = parseArgs(process.argv.slice(2), {
+    repeatable: ['secret', 'abnormal-volume', 'peer-secret', 'group-members', 'degraded-volume', 'error-volume', 'unknown-volume'],
+    booleans: ['quiet', 'help'],
+  });
   if (args.help || !args.listen) { console.log(USAGE); process.exit(args.help ? 0 : 2); }
+  const revision = args.revision || 'current';
+  if (revision !== 'current' && revision !== 'upstream-2026') fail('unknown revision ' + revision);
+  const upstream = revision === 'upstream-2026';
   const defect = args.defect;
-  if (defect && !CONTROLLER_DEFECTS.includes(defect) && !HEALER_DEFECTS.includes(defect)) {
-    console.error('unknown defect ' + defect + '\n' + USAGE);
-    process.exit(2);
-  }
+  if (defect && !CONTROLLER_DEFECTS.includes(defect) && !HEALER_DEFECTS.includes(defect) && !UPSTREAM_DEFECTS[defect]) fail('unknown defect ' + defect);
+  if (!upstream && UPSTREAM_DEFECTS[defect]) fail('defect ' + defect + ' needs --revision upstream-2026');
+  const misplaced = UPSTREAM_ONLY.filter((k) => args[k] !== undefined && [].concat(args[k]).length > 0);
+  if (!upstream && misplaced.length) fail('--' + misplaced.join(', --') + ': only with --revision upstream-2026');
+
   const volumes = Number(args.volumes || 16);
   const groups = Number(args.groups || 2);
   const requiredSecrets = keyValues(args.secret);
   const log = new CallLog(args['calls-file'], args.quiet);
+  const site = { volumePrefix: args['volume-prefix'] || 'vol-', groupPrefix: args['group-prefix'] || 'grp-', startAs: args['start-as'] || 'disabled' };
+  let sources;
+  try { sources = makeFixtures(volumes, groups, site); } catch (e) { fail(e.message); }
+  const members = parseMembers(args['group-members']);
+  for (const [group, ids] of members) {
+    if (!sources.has('volumegroup/' + group)) fail('--group-members: no group ' + group + ' among the fixtures');
+    for (const id of ids) if (!sources.has('volume/' + id)) fail('--group-members: member ' + id + ' of ' + group + ' is not a volume of this plugin');
+  }
+  const destinationId = destinationIdOf({ destinationPrefix: args['destination-prefix'], destinationStripPrefix: args['destination-strip-prefix'] });
 
+  const rpcs = ['EnableVolumeReplication', 'DisableVolumeReplication', 'PromoteVolume', 'DemoteVolume', 'ResyncVolume', 'GetVolumeReplicationInfo'];
+  const controller = makeController({
+    sourceOf, sources, requiredSecrets, latencyMs: Number(args.latency || 20), log, defect,
+    infoResponse: upstream
+      ? withHealth(infoResponseFor(defect), { degraded: args['degraded-volume'], error: args['error-volume'], unknown: args['unknown-volume'], defect })
+      : infoResponseFor(defect),
+    destinationResponse: destinationResponseFor({ destinationId, members, defect }),
+    destinationUnavailableCalls: Number(args['destination-unavailable-calls'] || 0),
+    promoteGuard: args.peer ? peerGuard({ peer: args.peer, secrets: args['peer-secret'].length ? keyValues(args['peer-secret']) : requiredSecrets, destinationId }) : undefined,
+    rpcs: upstream ? rpcs.concat('GetReplicationDestinationInfo') : rpcs,
+  });
   const server = new grpc.Server();
-  server.addService(lenientService(current().package.replication.Controller.service), makeController({
-    sourceOf, sources: makeFixtures(volumes, groups), requiredSecrets, latencyMs: Number(args.latency || 20), log, defect,
-    infoResponse: infoResponseFor(defect),
-    rpcs: ['EnableVolumeReplication', 'DisableVolumeReplication', 'PromoteVolume', 'DemoteVolume', 'ResyncVolume', 'GetVolumeReplicationInfo'],
-  }));
+  server.addService(lenientService((upstream ? upstream2026() : current()).package.replication.Controller.service), controller);
+  if (upstream) {
+    server.addService(lenientService(identity().package.identity.Identity.service),
+      identityHandlers({ name: args.name || 'plugin.interop.volrep.io', log, defect }));
+  }
   server.addService(lenientService(healer().package.healer.HealerNode.service), {
-    NodeHealer: nodeHealer({ volumes, abnormal: args['abnormal-volume'], requiredSecrets, defect, log }),
+    NodeHealer: nodeHealer({ sources, abnormal: args['abnormal-volume'], requiredSecrets, defect, log }),
   });
   serve(server, args.listen);
+  if (upstream) console.log('speaking revision upstream-2026');
   if (defect) console.log('carrying defect ' + defect);
 }
 

@@ -1,30 +1,44 @@
 'use strict';
-// The spec's replication semantics, shared by the current-revision and the legacy peers. Each revision
-// supplies `sourceOf(request)` (how its wire form names a source) and `infoResponse()` (its info shape).
+// The spec's replication semantics, shared by the current-revision, upstream-2026 and legacy peers. Each
+// revision supplies `sourceOf(request)` (how its wire form names a source), `infoResponse(source)` (its info
+// shape) and, when it has the seventh RPC, `destinationResponse(source)`.
 //
 // Order of checks, as a plugin naturally does it: request validation (INVALID_ARGUMENT), secrets
 // (UNAUTHENTICATED), one call in flight per source (ABORTED), existence (NOT_FOUND), preconditions
 // (FAILED_PRECONDITION), then the effect.
 const { status, checkString, checkMap, checkSecrets, sleep, unary } = require('./common');
 
-/** Fixtures vol-0..vol-(volumes-1) and grp-0..grp-(groups-1): replication disabled, primary. */
-function makeFixtures(volumes, groups) {
+/**
+ * Fixtures vol-0..vol-(volumes-1) and grp-0..grp-(groups-1), by default with replication disabled and primary.
+ * A site of a two-site setup names them with other prefixes and starts them replicating: `secondary` (enabled,
+ * demoted: a failover target) or `primary` (enabled, promoted: the site in use).
+ */
+function makeFixtures(volumes, groups, { volumePrefix = 'vol-', groupPrefix = 'grp-', startAs = 'disabled' } = {}) {
+  const start = { disabled: {}, secondary: { enabled: true, primary: false }, primary: { enabled: true, primary: true } }[startAs];
+  if (!start) throw new Error('--start-as must be disabled, secondary or primary, got ' + startAs);
   const sources = new Map();
-  for (let i = 0; i < volumes; i++) sources.set('volume/vol-' + i, fresh());
-  for (let i = 0; i < groups; i++) sources.set('volumegroup/grp-' + i, fresh());
+  for (let i = 0; i < volumes; i++) sources.set('volume/' + volumePrefix + i, { ...fresh(), ...start });
+  for (let i = 0; i < groups; i++) sources.set('volumegroup/' + groupPrefix + i, { ...fresh(), ...start });
   return sources;
 }
-function fresh() { return { enabled: false, primary: true, resyncCalls: 0 }; }
+function fresh() { return { enabled: false, primary: true, resyncCalls: 0, destinationUnavailableLeft: 0 }; }
 
 /**
  * Handlers for the Controller RPCs named in `rpcs`.
  * @param o.sourceOf      request -> {kind, id}; throws INVALID_ARGUMENT for a missing or malformed source
- * @param o.infoResponse  () -> the revision's GetVolumeReplicationInfoResponse
+ * @param o.infoResponse  (source) -> the revision's GetVolumeReplicationInfoResponse
+ * @param o.destinationResponse (source) -> GetReplicationDestinationInfoResponse (upstream-2026 only)
+ * @param o.destinationUnavailableCalls  the first N destination calls after each enable answer UNAVAILABLE
+ * @param o.promoteGuard  async (source) -> throws to refuse a promote without force (a site's peer check)
  * @param o.defect        the one spec defect to carry (see plugin.js --help), or undefined
  */
 function makeController(o) {
   const { sourceOf, sources, requiredSecrets, latencyMs, log, defect } = o;
+  const unavailableCalls = o.destinationUnavailableCalls || 0;
   const inFlight = new Set();
+  const everEnabled = new Set(); // only for the defect destination-after-disable
+  // Sources a site starts replicating count as just enabled: destination info needs time there too.
+  for (const state of sources.values()) if (state.enabled) state.destinationUnavailableLeft = unavailableCalls;
 
   const describe = (req) => { try { const s = sourceOf(req); return s.kind + ' ' + s.id; } catch (e) { return '(no source)'; } };
 
@@ -55,7 +69,7 @@ function makeController(o) {
           if (defect === 'not-found-as-unknown') throw status('UNKNOWN', 'lookup failed');
           throw status('NOT_FOUND', source.kind + ' ' + source.id + ' does not exist');
         }
-        return effect(state, source);
+        return await effect(state, source, req);
       } finally {
         inFlight.delete(key);
       }
@@ -73,6 +87,7 @@ function makeController(o) {
     EnableVolumeReplication: rpc('EnableVolumeReplication', (state, source) => {
       if (defect === 'unimplemented-enable') throw status('UNIMPLEMENTED', 'enable is not implemented');
       if (defect === 'not-idempotent-enable' && state.enabled) throw status('ALREADY_EXISTS', 'already enabled');
+      if (!state.enabled) state.destinationUnavailableLeft = unavailableCalls;
       state.enabled = true;
       return {};
     }),
@@ -80,8 +95,10 @@ function makeController(o) {
       Object.assign(state, fresh()); // back to a standalone (primary) volume
       return {};
     }),
-    PromoteVolume: rpc('PromoteVolume', (state, source) => {
+    PromoteVolume: rpc('PromoteVolume', async (state, source, req) => {
       requireEnabled(state, source, 'PromoteVolume');
+      // Already primary: nothing to confirm (a re-run of a failover changes nothing).
+      if (o.promoteGuard && !req.force && !state.primary) await o.promoteGuard(source);
       state.primary = true;
       state.resyncCalls = 0;
       return {};
@@ -105,7 +122,25 @@ function makeController(o) {
       if (!state.primary && defect !== 'info-when-demoted') {
         throw status('FAILED_PRECONDITION', source.kind + ' ' + source.id + ' is not promoted');
       }
-      return o.infoResponse();
+      return o.infoResponse(source);
+    }),
+    // upstream-2026: the destination of a replicated source; any role, as long as replication is enabled.
+    GetReplicationDestinationInfo: rpc('GetReplicationDestinationInfo', (state, source) => {
+      const key = source.kind + '/' + source.id;
+      if (!state.enabled) {
+        const answerAnyway = defect === 'destination-before-enable' || (defect === 'destination-after-disable' && everEnabled.has(key));
+        if (!answerAnyway) {
+          if (defect === 'destination-code-outside-table') throw status('INTERNAL', 'no replication for ' + source.kind + ' ' + source.id);
+          throw status('FAILED_PRECONDITION', 'replication is not enabled on ' + source.kind + ' ' + source.id);
+        }
+      } else {
+        everEnabled.add(key);
+        if (defect === 'destination-unavailable-forever' || state.destinationUnavailableLeft > 0) {
+          state.destinationUnavailableLeft = Math.max(0, state.destinationUnavailableLeft - 1);
+          throw status('UNAVAILABLE', 'destination info for ' + source.kind + ' ' + source.id + ' is not yet available');
+        }
+      }
+      return o.destinationResponse(source);
     }),
   };
   const selected = {};

@@ -1,6 +1,6 @@
 'use strict';
 // Loads the peers' own .proto files (written from the seed documents, see proto/) at run time.
-// Each spec revision is loaded separately: all three use the wire package `replication`.
+// Each spec revision is loaded separately: all four use the wire package `replication`.
 const path = require('path');
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
@@ -16,7 +16,9 @@ function load(file) {
 const cache = {};
 function revision(name) {
   if (!cache[name]) {
-    const file = { current: 'current/replication.proto', 'v0.1.3': 'v013/replication.proto', 'v0.1.0': 'v010/replication.proto', healer: 'healer/healer.proto' }[name];
+    const file = { current: 'current/replication.proto', 'upstream-2026': 'upstream2026/replication.proto',
+      'v0.1.3': 'v013/replication.proto', 'v0.1.0': 'v010/replication.proto', healer: 'healer/healer.proto',
+      identity: 'upstream2026/identity/identity.proto' }[name];
     if (!file) throw new Error('unknown proto set ' + name);
     cache[name] = load(file);
   }
@@ -26,6 +28,8 @@ function revision(name) {
 module.exports = {
   grpc,
   current: () => revision('current'),
+  upstream2026: () => revision('upstream-2026'),
+  identity: () => revision('identity'),
   v013: () => revision('v0.1.3'),
   v010: () => revision('v0.1.0'),
   healer: () => revision('healer'),
