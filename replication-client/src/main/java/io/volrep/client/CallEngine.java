@@ -115,16 +115,16 @@ final class CallEngine {
      */
     CompletableFuture<Response> execute(CallSpec spec, CallingThreadQueue queue) {
         CompletableFuture<Response> result = new CompletableFuture<>();
-        CallObservation observation = observer.onCall(spec.rpc(), spec.source());
         long accepted = System.nanoTime();
         try {
             spec.validate(wire);
         } catch (ReplicationException e) {
             // InvalidArgumentException or UnsupportedByDialectException: nothing was sent.
-            observation.onFinished(e.code(), 0);
+            observeRefusal(spec, e);
             result.completeExceptionally(e);
             return result;
         }
+        CallObservation observation = observer.onCall(spec.rpc(), spec.source());
         // The caller's future completes only after the single-flight slot is free, so a caller that saw its call
         // finish never finds the source still active (and a next call never queues behind a finished one).
         CompletableFuture<Response> visible = new CompletableFuture<>();
@@ -148,6 +148,20 @@ final class CallEngine {
                     }
                 }));
         return visible;
+    }
+
+    /** A call refused before sending is observed too, when its source can be named at all. */
+    private void observeRefusal(CallSpec spec, ReplicationException e) {
+        if (observer == CallObservers.NONE) {
+            return;
+        }
+        ReplicationSource source;
+        try {
+            source = spec.source();
+        } catch (RuntimeException invalidSource) {
+            return;
+        }
+        observer.onCall(spec.rpc(), source).onFinished(e.code(), 0);
     }
 
     private static void finished(CallObservation observation, Throwable failure) {
