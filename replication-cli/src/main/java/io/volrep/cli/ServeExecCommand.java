@@ -57,6 +57,9 @@ public final class ServeExecCommand implements Callable<Integer> {
             description = "How long shutdown lets calls in flight finish (default ${DEFAULT-VALUE}).")
     Duration gracePeriod = Duration.ofSeconds(10);
 
+    @picocli.CommandLine.Mixin
+    MetricsOptions metrics = new MetricsOptions();
+
     @Override
     public Integer call() throws InterruptedException {
         Started started;
@@ -70,7 +73,27 @@ public final class ServeExecCommand implements Callable<Integer> {
         }
         // As serve-reference: SIGTERM/SIGINT drain the server, then the driver processes still running (past the
         // grace period) are killed, and the command exits 0.
-        return ServeUntilSignal.run(started.server(), started::close, spec.commandLine().getOut());
+        MetricsOptions.Endpoint endpoint;
+        try {
+            endpoint = metrics.start();
+        } catch (RuntimeException e) {
+            started.close();
+            PrintWriter err = spec.commandLine().getErr();
+            err.println("volrep serve-exec: " + e.getMessage());
+            err.flush();
+            return 1;
+        }
+        if (endpoint.url() != null) {
+            spec.commandLine().getErr().println("metrics on " + endpoint.url());
+            spec.commandLine().getErr().flush();
+        }
+        return ServeUntilSignal.run(started.server(), () -> {
+            try {
+                started.close();
+            } finally {
+                endpoint.close();
+            }
+        }, spec.commandLine().getOut());
     }
 
     /** The server and its driver, closed together: the server drains first, then the driver kills what remains. */
@@ -91,8 +114,8 @@ public final class ServeExecCommand implements Callable<Integer> {
         environment.forEach(b::environment);
         ExecDriver execDriver = b.build();
         try {
-            ReplicationServer.Builder server = ReplicationServer.builder().driver(execDriver).listen(listen)
-                    .gracePeriod(gracePeriod);
+            ReplicationServer.Builder server = metrics.bind(ReplicationServer.builder().driver(execDriver)
+                    .listen(listen).gracePeriod(gracePeriod));
             if (execDriver.servesHealer()) {
                 server.healer(execDriver);      // init declared "heal": true
             }

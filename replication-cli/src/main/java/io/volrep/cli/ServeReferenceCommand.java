@@ -1,7 +1,8 @@
 package io.volrep.cli;
 
 import io.volrep.api.SpecDialect;
-
+import io.volrep.spi.ReplicationServer;
+import io.volrep.spi.ServeUntilSignal;
 import io.volrep.testkit.reference.ReferenceDriver;
 import io.volrep.testkit.reference.ReferencePlugin;
 import java.io.PrintWriter;
@@ -73,6 +74,9 @@ public final class ServeReferenceCommand implements Callable<Integer> {
             description = "How long shutdown lets calls in flight finish. Default: ${DEFAULT-VALUE}")
     String gracePeriod;
 
+    @CommandLine.Mixin
+    MetricsOptions metrics = new MetricsOptions();
+
     @Override
     public Integer call() throws Exception {
         if (volumes < 0 || groups < 0) {
@@ -83,6 +87,9 @@ public final class ServeReferenceCommand implements Callable<Integer> {
         try {
             latencyValue = ReferencePlugin.parseDuration(latency);
             grace = ReferencePlugin.parseDuration(gracePeriod);
+            if (metrics.metricsListen != null) {
+                MetricsOptions.parse(metrics.metricsListen);
+            }
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -90,6 +97,27 @@ public final class ServeReferenceCommand implements Callable<Integer> {
                 .requiredSecrets(secrets).latency(latencyValue).resyncCallsUntilReady(Math.max(1, resyncCalls));
         abnormalVolumes.forEach(reference::abnormalVolume);
         PrintWriter out = spec.commandLine().getOut();
-        return ReferencePlugin.runUntilShutdown(reference.build(), listen, grace, dialect, out);
+        if (metrics.metricsListen == null) {
+            return ReferencePlugin.runUntilShutdown(reference.build(), listen, grace, dialect, out);
+        }
+        ReplicationServer server = metrics.bind(ReferencePlugin.serverBuilder(reference.build()).dialect(dialect)
+                .listen(listen).gracePeriod(grace)).build().start();
+        MetricsOptions.Endpoint endpoint;
+        try {
+            endpoint = metrics.start();
+        } catch (RuntimeException e) {
+            server.close();
+            throw e;
+        }
+        PrintWriter err = spec.commandLine().getErr();
+        err.println("metrics on " + endpoint.url());
+        err.flush();
+        return ServeUntilSignal.run(server, () -> {
+            try {
+                server.close();
+            } finally {
+                endpoint.close();
+            }
+        }, out);
     }
 }

@@ -59,13 +59,14 @@ final class CallEngine {
     private final SecretsProvider secrets;
     private final SourceVerifier verifier;
     private final AttemptListener listener;
+    private final CallObserver observer;
     private final SingleFlight singleFlight;
     private final Map<Integer, Retry> retries = new ConcurrentHashMap<>();
     private final WireDialect wire;
 
     CallEngine(ManagedChannel channel, Executor executor, ScheduledExecutorService scheduler, RetryPolicy policy,
-               SecretsProvider secrets, SourceVerifier verifier, AttemptListener listener, int maxQueuedPerSource,
-               WireDialect wire) {
+               SecretsProvider secrets, SourceVerifier verifier, AttemptListener listener, CallObserver observer,
+               int maxQueuedPerSource, WireDialect wire) {
         this.channel = channel;
         this.wire = wire;
         this.executor = executor;
@@ -74,6 +75,7 @@ final class CallEngine {
         this.secrets = secrets;
         this.verifier = verifier;
         this.listener = listener;
+        this.observer = observer;
         this.singleFlight = new SingleFlight(maxQueuedPerSource, executor);
     }
 
@@ -113,13 +115,16 @@ final class CallEngine {
      */
     CompletableFuture<Response> execute(CallSpec spec, CallingThreadQueue queue) {
         CompletableFuture<Response> result = new CompletableFuture<>();
+        long accepted = System.nanoTime();
         try {
             spec.validate(wire);
         } catch (ReplicationException e) {
             // InvalidArgumentException or UnsupportedByDialectException: nothing was sent.
+            observeRefusal(spec, e);
             result.completeExceptionally(e);
             return result;
         }
+        CallObservation observation = observer.onCall(spec.rpc(), spec.source());
         // The caller's future completes only after the single-flight slot is free, so a caller that saw its call
         // finish never finds the source still active (and a next call never queues behind a finished one).
         CompletableFuture<Response> visible = new CompletableFuture<>();
@@ -128,26 +133,57 @@ final class CallEngine {
                 result.cancel(true);
             }
         });
-        singleFlight.submit(spec.flightKey(), spec.source(), spec.rpc(), result, () -> run(spec, queue, result),
+        singleFlight.submit(spec.flightKey(), spec.source(), spec.rpc(), result, () -> {
+                    observation.onStarted(Duration.ofNanos(System.nanoTime() - accepted));
+                    return run(spec, queue, result, observation);
+                },
                 () -> result.whenComplete((v, t) -> {
                     if (t == null) {
+                        observation.onFinished(StatusCode.OK, v.attempts());
                         visible.complete(v);
                     } else {
-                        visible.completeExceptionally(unwrap(t));
+                        Throwable failure = unwrap(t);
+                        finished(observation, failure);
+                        visible.completeExceptionally(failure);
                     }
                 }));
         return visible;
     }
 
+    /** A call refused before sending is observed too, when its source can be named at all. */
+    private void observeRefusal(CallSpec spec, ReplicationException e) {
+        if (observer == CallObservers.NONE) {
+            return;
+        }
+        ReplicationSource source;
+        try {
+            source = spec.source();
+        } catch (RuntimeException invalidSource) {
+            return;
+        }
+        observer.onCall(spec.rpc(), source).onFinished(e.code(), 0);
+    }
+
+    private static void finished(CallObservation observation, Throwable failure) {
+        if (failure instanceof ReplicationException e) {
+            observation.onFinished(e.code(), e.attempts());
+        } else if (failure instanceof CancellationException) {
+            observation.onFinished(StatusCode.CANCELLED, 0);
+        } else {
+            observation.onFinished(StatusCode.UNKNOWN, 0);
+        }
+    }
+
     /** The whole retry sequence of one call; completes when {@code result} does. */
-    private CompletableFuture<?> run(CallSpec spec, CallingThreadQueue queue, CompletableFuture<Response> result) {
+    private CompletableFuture<?> run(CallSpec spec, CallingThreadQueue queue, CompletableFuture<Response> result,
+                                     CallObservation observation) {
         RetryPolicy policy = spec.policy() != null ? spec.policy() : defaultPolicy;
         CallState state;
         try {
             Secrets initial = spec.secretsOverride() != null ? spec.secretsOverride()
                     : secrets.secrets(spec.source());
             CsiLimits.requireMapWithinLimit("secrets", initial.asMap());
-            state = new CallState(spec, policy, initial, policy.clock().instant(), queue);
+            state = new CallState(spec, policy, initial, policy.clock().instant(), queue, observation);
         } catch (InvalidArgumentException e) {
             result.completeExceptionally(e.withContext(spec.rpc(), 0));
             return result;
@@ -203,42 +239,49 @@ final class CallEngine {
         if (state.queue != null) {
             options = options.withExecutor(state.queue);
         }
-        ClientCall<Message, Message> call = channel.newCall(state.spec.method(wire), options);
-        state.current = call;
-        // The attempt's outcome is completed straight from the observer: on success no intermediate stages.
+        // The call's observation is current while the attempt starts: a tracing interceptor parents it there.
+        CallObservation.Scope scope = state.observation.openScope();
+        ClientCall<Message, Message> call;
         CompletableFuture<Message> outcome = new CompletableFuture<>();
-        ClientCalls.asyncUnaryCall(call, request, new StreamObserver<>() {
-            @Override
-            public void onNext(Message value) {
-                succeeded(state, attempt, value, outcome);
-            }
+        try {
+            call = channel.newCall(state.spec.method(wire), options);
+            state.current = call;
+            // The attempt's outcome is completed straight from the observer: on success no intermediate stages.
+            ClientCalls.asyncUnaryCall(call, request, new StreamObserver<>() {
+                @Override
+                public void onNext(Message value) {
+                    succeeded(state, attempt, value, outcome);
+                }
 
-            @Override
-            public void onError(Throwable t) {
-                if (outcome.isDone()) {
-                    return;
-                }
-                CompletionStage<Message> decision;
-                try {
-                    decision = classify(state, attempt, t);
-                } catch (RuntimeException e) {
-                    outcome.completeExceptionally(e);
-                    return;
-                }
-                decision.whenComplete((message, failure) -> {
-                    if (failure == null) {
-                        outcome.complete(message);
-                    } else {
-                        outcome.completeExceptionally(failure);
+                @Override
+                public void onError(Throwable t) {
+                    if (outcome.isDone()) {
+                        return;
                     }
-                });
-            }
+                    CompletionStage<Message> decision;
+                    try {
+                        decision = classify(state, attempt, t);
+                    } catch (RuntimeException e) {
+                        outcome.completeExceptionally(e);
+                        return;
+                    }
+                    decision.whenComplete((message, failure) -> {
+                        if (failure == null) {
+                            outcome.complete(message);
+                        } else {
+                            outcome.completeExceptionally(failure);
+                        }
+                    });
+                }
 
-            @Override
-            public void onCompleted() {
-                succeeded(state, attempt, null, outcome);
-            }
-        });
+                @Override
+                public void onCompleted() {
+                    succeeded(state, attempt, null, outcome);
+                }
+            });
+        } finally {
+            scope.close();
+        }
         if (state.cancelled) {
             call.cancel("call cancelled by the caller", null);
         }
@@ -249,8 +292,8 @@ final class CallEngine {
         if (outcome.isDone()) {
             return;
         }
-        if (listener != null || LOG.isDebugEnabled()) {
-            notify(new AttemptEvent(state.spec.rpc(), state.spec.source(), attempt, StatusCode.OK,
+        if (listener != null || state.observation != CallObservation.NONE || LOG.isDebugEnabled()) {
+            notify(state, new AttemptEvent(state.spec.rpc(), state.spec.source(), attempt, StatusCode.OK,
                     Optional.empty(), Optional.empty(), "succeeded"));
         }
         outcome.complete(message);
@@ -354,22 +397,23 @@ final class CallEngine {
                     "not retried: the next attempt would start after the total timeout of "
                             + state.policy.totalTimeout());
         }
-        notify(new AttemptEvent(state.spec.rpc(), state.spec.source(), attempt, exception.code(),
+        notify(state, new AttemptEvent(state.spec.rpc(), state.spec.source(), attempt, exception.code(),
                 Optional.of(exception.recovery()), Optional.of(delay), reason));
         return CompletableFuture.failedFuture(new AttemptFailure(exception, true, delay.toMillis()));
     }
 
     private CompletionStage<Message> stop(CallState state, int attempt, ReplicationException exception,
                                           String reason) {
-        notify(new AttemptEvent(state.spec.rpc(), state.spec.source(), attempt, exception.code(),
+        notify(state, new AttemptEvent(state.spec.rpc(), state.spec.source(), attempt, exception.code(),
                 Optional.of(exception.recovery()), Optional.empty(), reason));
         return CompletableFuture.failedFuture(new AttemptFailure(exception, false, 0));
     }
 
-    private void notify(AttemptEvent event) {
+    private void notify(CallState state, AttemptEvent event) {
         if (LOG.isDebugEnabled()) {
             LOG.debug("{}", event.describe());
         }
+        state.observation.onAttempt(event);
         if (listener != null) {
             try {
                 listener.onAttempt(event);
@@ -443,9 +487,12 @@ final class CallEngine {
         volatile ClientCall<?, ?> current;
         /** The waiting caller's queue for a blocking call, else null (callbacks on the client's executor). */
         final CallingThreadQueue queue;
+        final CallObservation observation;
 
-        CallState(CallSpec spec, RetryPolicy policy, Secrets secrets, Instant start, CallingThreadQueue queue) {
+        CallState(CallSpec spec, RetryPolicy policy, Secrets secrets, Instant start, CallingThreadQueue queue,
+                  CallObservation observation) {
             this.spec = spec;
+            this.observation = observation;
             this.queue = queue;
             this.policy = policy;
             this.secrets = secrets;

@@ -1,6 +1,7 @@
 package io.volrep.client;
 
 import io.grpc.ChannelCredentials;
+import io.grpc.ClientInterceptor;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
@@ -15,6 +16,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -95,7 +98,8 @@ public final class ReplicationClient implements AutoCloseable {
         }
         this.dialect = b.dialect;
         this.engine = new CallEngine(channel, executor, scheduler, policy, b.secrets, b.sourceVerifier,
-                b.listener, b.maxQueuedPerSource, WireDialect.of(b.dialect, b.alsoSendDeprecatedVolumeId));
+                b.listener, CallObservers.of(b.observers), b.maxQueuedPerSource,
+                WireDialect.of(b.dialect, b.alsoSendDeprecatedVolumeId));
         this.identity = new IdentityCalls(channel, policy);
     }
 
@@ -237,6 +241,9 @@ public final class ReplicationClient implements AutoCloseable {
         if (b.authority != null) {
             mcb.overrideAuthority(b.authority);
         }
+        if (!b.interceptors.isEmpty()) {
+            mcb.intercept(b.interceptors);
+        }
         return mcb.executor(executor).build();
     }
 
@@ -279,6 +286,8 @@ public final class ReplicationClient implements AutoCloseable {
         private SecretsProvider secrets = SecretsProvider.none();
         private SourceVerifier sourceVerifier;
         private AttemptListener listener;
+        private final List<CallObserver> observers = new ArrayList<>();
+        private final List<ClientInterceptor> interceptors = new ArrayList<>();
         private ExecutorService executor;
         private ScheduledExecutorService scheduler;
         private int maxQueuedPerSource = 64;
@@ -389,6 +398,32 @@ public final class ReplicationClient implements AutoCloseable {
         /** Sees every attempt (code, chosen delay). */
         public Builder listener(AttemptListener listener) {
             this.listener = Objects.requireNonNull(listener, "listener");
+            return this;
+        }
+
+        /**
+         * Adds an observer of whole calls (accepted, started, each attempt, finished): what metrics and tracing bind
+         * to, e.g. {@code replication-micrometer}'s {@code VolrepClientMetrics}. Observers are called in the order
+         * they were added.
+         *
+         * <pre>{@code
+         * ReplicationClient.builder().observer((rpc, source) -> (code, attempts) -> calls.increment()).build();
+         * }</pre>
+         */
+        public Builder observer(CallObserver observer) {
+            observers.add(Objects.requireNonNull(observer, "observer"));
+            return this;
+        }
+
+        /**
+         * Adds a gRPC interceptor to the channel: it sees every attempt (a tracing interceptor propagates its
+         * context in the attempt's metadata; the call's observation is current while an attempt starts, see
+         * {@link CallObservation#openScope()}). As with {@code ManagedChannelBuilder.intercept}, the last added
+         * runs first. An escape hatch: interceptors see the wire messages, secrets
+         * included, and must not log them.
+         */
+        public Builder interceptor(ClientInterceptor interceptor) {
+            interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
             return this;
         }
 

@@ -287,6 +287,7 @@ public final class ReplicationServer implements AutoCloseable {
         private BooleanSupplier readiness = () -> true;
         private String listen;
         private final List<ServerInterceptor> interceptors = new ArrayList<>();
+        private final List<ServerObserver> observers = new ArrayList<>();
         private Duration gracePeriod = Duration.ofSeconds(10);
         private Path certChain;
         private Path privateKey;
@@ -377,6 +378,19 @@ public final class ReplicationServer implements AutoCloseable {
         }
 
         /**
+         * Adds an observer of every served call (RPC, code, duration, why): what metrics bind to, e.g.
+         * {@code replication-micrometer}'s {@code VolrepServerMetrics}. Called in the order added.
+         *
+         * <pre>{@code
+         * ReplicationServer.builder().driver(driver).observer(event -> calls.increment()).listen(uri).build();
+         * }</pre>
+         */
+        public Builder observer(ServerObserver observer) {
+            observers.add(Objects.requireNonNull(observer, "observer"));
+            return this;
+        }
+
+        /**
          * An escape hatch: a gRPC interceptor around every service (fault injection, metrics, auth). Called
          * before the runtime's validation; the last one added runs first.
          */
@@ -424,12 +438,32 @@ public final class ReplicationServer implements AutoCloseable {
                 throw new IllegalStateException("driver(...) or healer(...) is required");
             }
             SourceGuard guard = new SourceGuard();
-            List<ServerServiceDefinition> services = services(new CallRunner(guard, dialect.errorScheme()));
+            List<ServerServiceDefinition> services = services(new CallRunner(guard, dialect.errorScheme(),
+                    observer()));
             List<EventLoopGroup> eventLoops = new ArrayList<>();
             io.grpc.ServerBuilder<?> builder = transport(address, eventLoops);
             services.forEach(service -> builder.addService(MalformedRequests.lenient(service)));
             interceptors.forEach(builder::intercept);
             return new ReplicationServer(address, gracePeriod, builder.build(), guard, List.copyOf(eventLoops));
+        }
+
+        /** The observers as one, or null without any. */
+        private ServerObserver observer() {
+            List<ServerObserver> all = List.copyOf(observers);
+            if (all.isEmpty()) {
+                return null;
+            }
+            return all.size() == 1 ? all.get(0) : new ServerObserver() {
+                @Override
+                public void onCallStarted(io.volrep.api.Rpc rpc) {
+                    all.forEach(o -> o.onCallStarted(rpc));
+                }
+
+                @Override
+                public void onCallFinished(ServerCallEvent event) {
+                    all.forEach(o -> o.onCallFinished(event));
+                }
+            };
         }
 
         /** The services to serve, sharing one runner (and so one guard and one error scheme). */

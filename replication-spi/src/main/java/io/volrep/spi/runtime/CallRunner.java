@@ -10,8 +10,12 @@ import io.volrep.api.Rpc;
 import io.volrep.api.SecretSanitizer;
 import io.volrep.api.Secrets;
 import io.volrep.api.StatusCode;
+import io.volrep.spi.ServerCallEvent;
+import io.volrep.spi.ServerObserver;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.time.Duration;
+import java.util.Optional;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
@@ -52,6 +56,7 @@ public final class CallRunner {
 
     private final SourceGuard guard;
     private final ErrorScheme scheme;
+    private final ServerObserver callObserver;
 
     /** A runner whose calls share {@code guard}, checking codes against the current spec's tables. */
     public CallRunner(SourceGuard guard) {
@@ -63,8 +68,14 @@ public final class CallRunner {
      * tables of the spec revision the server speaks: {@link ErrorScheme#forDialect}).
      */
     public CallRunner(SourceGuard guard, ErrorScheme scheme) {
+        this(guard, scheme, null);
+    }
+
+    /** {@link #CallRunner(SourceGuard, ErrorScheme)} that also tells {@code observer} (may be null) of every call. */
+    public CallRunner(SourceGuard guard, ErrorScheme scheme, ServerObserver observer) {
         this.guard = Objects.requireNonNull(guard, "guard");
         this.scheme = Objects.requireNonNull(scheme, "scheme");
+        this.callObserver = observer;
     }
 
     /** The error tables this runner checks answers against. */
@@ -120,15 +131,23 @@ public final class CallRunner {
     private record GuardKey(String service, Object key) {
     }
 
-    /** The outcome of one call, for the log line. */
-    private record Outcome(StatusCode code, String message) {
-        static final Outcome OK = new Outcome(StatusCode.OK, null);
+    /** The outcome of one call, for the log line and the observer. */
+    private record Outcome(StatusCode code, String message, ServerCallEvent.Cause cause) {
+        static final Outcome OK = new Outcome(StatusCode.OK, null, ServerCallEvent.Cause.OK);
     }
 
     /** Runs one unary call through the pipeline and answers {@code observer} exactly once. */
     public <Q extends Message, R extends Message> void unary(Rpc rpc, Q request, StreamObserver<R> observer,
                                                             Handler<Q, R> handler) {
         long start = System.nanoTime();
+        if (callObserver != null) {
+            try {
+                callObserver.onCallStarted(rpc);
+            } catch (RuntimeException e) {
+                LOG.warn("ServerObserver.onCallStarted threw {}; ignored", e.toString());
+            }
+        }
+        boolean driverCalled = false;
         if (LOG.isDebugEnabled()) {
             LOG.debug("{} request {}", rpc.methodName(), SecretSanitizer.lazy(request));
         }
@@ -146,9 +165,11 @@ public final class CallRunner {
             secrets = call.secrets();
             SourceGuard.Permit permit = guard.tryAcquire(new GuardKey(rpc.service(), call.guardKey()));
             if (permit == null) {
-                outcome = new Outcome(StatusCode.ABORTED, "operation pending for " + subject);
+                outcome = new Outcome(StatusCode.ABORTED, "operation pending for " + subject,
+                        ServerCallEvent.Cause.SOURCE_BUSY);
             } else {
                 try (permit) {
+                    driverCalled = true;
                     response = call.invocation().get();
                     if (response == null) {
                         throw new InvalidDriverResponseException("no response");
@@ -159,12 +180,15 @@ public final class CallRunner {
         } catch (InvalidArgumentException e) {
             // Validation failures are the runtime's own (or the driver's, which is just as fine).
             outcome = mapped(rpc, subject, secrets, e);
+            if (!driverCalled) {
+                outcome = new Outcome(outcome.code(), outcome.message(), ServerCallEvent.Cause.INVALID_REQUEST);
+            }
         } catch (ReplicationException e) {
             outcome = mapped(rpc, subject, secrets, e);
         } catch (InvalidDriverResponseException e) {
             String message = "driver returned an invalid response: " + secrets.scrub(e.getMessage());
             LOG.error("{} {}: {}", rpc.methodName(), subject, message);
-            outcome = new Outcome(StatusCode.UNKNOWN, message);
+            outcome = new Outcome(StatusCode.UNKNOWN, message, ServerCallEvent.Cause.DRIVER_FAILURE);
         } catch (Throwable e) {
             outcome = unexpected(rpc, subject, secrets, e);
             if (e instanceof VirtualMachineError vmError) {
@@ -183,7 +207,22 @@ public final class CallRunner {
             LOG.info("{} {} -> {} in {} ms: {}", rpc.methodName(), subject, outcome.code().display(), millis,
                     outcome.message());
         }
+        observe(rpc, outcome, start);
         respond(rpc, observer, outcome, response);
+    }
+
+    private void observe(Rpc rpc, Outcome outcome, long start) {
+        if (callObserver == null) {
+            return;
+        }
+        Optional<String> field = outcome.cause() == ServerCallEvent.Cause.INVALID_REQUEST
+                ? InvalidArgumentFields.field(outcome.message()) : Optional.empty();
+        try {
+            callObserver.onCallFinished(new ServerCallEvent(rpc, outcome.code(),
+                    Duration.ofNanos(System.nanoTime() - start), outcome.cause(), field));
+        } catch (RuntimeException e) {
+            LOG.warn("ServerObserver.onCallFinished threw {}; ignored", e.toString());
+        }
     }
 
     private Outcome mapped(Rpc rpc, String subject, Secrets secrets, ReplicationException e) {
@@ -192,13 +231,14 @@ public final class CallRunner {
         if (code == StatusCode.OK) {
             LOG.error("{} {}: the driver threw {} with code OK; answering UNKNOWN", rpc.methodName(), subject,
                     e.getClass().getName());
-            return new Outcome(StatusCode.UNKNOWN, "driver returned an invalid response: exception with code OK");
+            return new Outcome(StatusCode.UNKNOWN, "driver returned an invalid response: exception with code OK",
+                    ServerCallEvent.Cause.DRIVER_FAILURE);
         }
         if (!scheme.lists(rpc, code) && !ErrorScheme.TRANSPORT_BACKOFF_CODES.contains(code)) {
             LOG.warn("{} {}: the driver answered {}, which the spec's table for {} does not list", rpc.methodName(),
                     subject, code.display(), rpc.methodName());
         }
-        return new Outcome(code, message);
+        return new Outcome(code, message, ServerCallEvent.Cause.DRIVER_ERROR);
     }
 
     private static Outcome unexpected(Rpc rpc, String subject, Secrets secrets, Throwable e) {
@@ -210,7 +250,7 @@ public final class CallRunner {
         LOG.error("{} {}: unexpected {} from the driver (incident {}), answering UNKNOWN\n{}", rpc.methodName(),
                 subject, e.getClass().getName(), incident, secrets.scrub(trace.toString()));
         return new Outcome(StatusCode.UNKNOWN, "the driver failed unexpectedly (" + e.getClass().getSimpleName()
-                + ", incident " + incident + "); see the plugin's log");
+                + ", incident " + incident + "); see the plugin's log", ServerCallEvent.Cause.DRIVER_FAILURE);
     }
 
     private static <R> void respond(Rpc rpc, StreamObserver<R> observer, Outcome outcome, R response) {

@@ -1,0 +1,114 @@
+package io.volrep.cli;
+
+import com.sun.net.httpserver.HttpServer;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.volrep.micrometer.VolrepServerMetrics;
+import io.volrep.spi.ReplicationServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code --metrics-listen HOST:PORT} of the serve commands: the served plugin's meters
+ * ({@link VolrepServerMetrics}) in the Prometheus text format on {@code http://HOST:PORT/metrics}. A bare
+ * {@code PORT} or {@code :PORT} listens on 127.0.0.1 only: metrics name RPCs and codes, nothing secret, but a
+ * plugin's scrape endpoint is still not for every network.
+ */
+final class MetricsOptions {
+    static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+
+    @Option(names = "--metrics-listen", paramLabel = "HOST:PORT",
+            description = "Serve Prometheus metrics on http://HOST:PORT/metrics (PORT or :PORT: 127.0.0.1; "
+                    + "port 0 picks one). Default: no metrics endpoint.")
+    String metricsListen;
+
+    private PrometheusMeterRegistry registry;
+
+    /** Binds the server's meters when {@code --metrics-listen} was given. */
+    ReplicationServer.Builder bind(ReplicationServer.Builder server) {
+        if (metricsListen == null) {
+            return server;
+        }
+        registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        return VolrepServerMetrics.of(registry, ObservationRegistry.NOOP).bind(server);
+    }
+
+    /** The registry {@link #bind} created, or null. */
+    PrometheusMeterRegistry registry() {
+        return registry;
+    }
+
+    /**
+     * Starts the HTTP endpoint (after {@link #bind}); returns what stops it, a no-op without
+     * {@code --metrics-listen}.
+     *
+     * @throws IllegalArgumentException when the address cannot be parsed
+     * @throws UncheckedIOException when it cannot be bound
+     */
+    Endpoint start() {
+        if (metricsListen == null || registry == null) {
+            return new Endpoint(null, null);
+        }
+        InetSocketAddress address = parse(metricsListen);
+        HttpServer http;
+        try {
+            http = HttpServer.create(address, 16);
+        } catch (IOException e) {
+            throw new UncheckedIOException("--metrics-listen " + metricsListen + ": cannot listen: " + e.getMessage(), e);
+        }
+        PrometheusMeterRegistry scraped = registry;
+        http.createContext("/metrics", exchange -> {
+            try (exchange) {
+                if (!"GET".equals(exchange.getRequestMethod()) && !"HEAD".equals(exchange.getRequestMethod())) {
+                    exchange.sendResponseHeaders(405, -1);
+                    return;
+                }
+                byte[] body = scraped.scrape().getBytes(StandardCharsets.UTF_8);
+                exchange.getResponseHeaders().set("Content-Type", CONTENT_TYPE);
+                exchange.sendResponseHeaders(200, "HEAD".equals(exchange.getRequestMethod()) ? -1 : body.length);
+                if (!"HEAD".equals(exchange.getRequestMethod())) {
+                    try (OutputStream out = exchange.getResponseBody()) {
+                        out.write(body);
+                    }
+                }
+            }
+        });
+        http.start();
+        return new Endpoint(http, "http://" + address.getHostString() + ":" + http.getAddress().getPort() + "/metrics");
+    }
+
+    static InetSocketAddress parse(String text) {
+        String t = text.trim();
+        int colon = t.lastIndexOf(':');
+        String host = colon < 0 ? "" : t.substring(0, colon);
+        String port = colon < 0 ? t : t.substring(colon + 1);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        int number;
+        try {
+            number = Integer.parseInt(port);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--metrics-listen " + text + ": expected HOST:PORT, e.g. 127.0.0.1:9090");
+        }
+        if (number < 0 || number > 65535) {
+            throw new IllegalArgumentException("--metrics-listen " + text + ": port out of range");
+        }
+        return new InetSocketAddress(host.isEmpty() ? "127.0.0.1" : host, number);
+    }
+
+    /** The running endpoint; {@link #url()} is null when there is none. */
+    record Endpoint(HttpServer http, String url) implements AutoCloseable {
+        @Override
+        public void close() {
+            if (http != null) {
+                http.stop(0);
+            }
+        }
+    }
+}

@@ -1,0 +1,101 @@
+package io.volrep.micrometer;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.grpc.ObservationGrpcServerInterceptor;
+import io.micrometer.observation.ObservationRegistry;
+import io.volrep.api.Rpc;
+import io.volrep.spi.ReplicationServer;
+import io.volrep.spi.ServerCallEvent;
+import io.volrep.spi.ServerObserver;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Binds a {@link ReplicationServer} to Micrometer: meters per RPC and code, and (with an
+ * {@link ObservationRegistry} that has a tracer) one span per served call, continuing the caller's trace from
+ * the request's gRPC metadata through Micrometer's {@link ObservationGrpcServerInterceptor}.
+ *
+ * <table>
+ *   <caption>Server meters (tags: {@code rpc.system}, {@code rpc.service}, {@code rpc.method}, plus those listed)</caption>
+ *   <tr><th>name</th><th>type</th><th>extra tags</th><th>meaning</th></tr>
+ *   <tr><td>{@code volrep.server.calls}</td><td>timer (percentile histogram)</td>
+ *       <td>{@code rpc.grpc.status_code}, {@code volrep.outcome}</td>
+ *       <td>served calls; {@code volrep.outcome} is {@code ok}, {@code invalid_request}, {@code source_busy},
+ *           {@code driver_error} or {@code driver_failure}</td></tr>
+ *   <tr><td>{@code volrep.server.calls.active}</td><td>gauge</td><td>(none)</td><td>calls being served now</td></tr>
+ *   <tr><td>{@code volrep.server.aborted}</td><td>counter</td><td></td>
+ *       <td>ABORTED answers of the per-source guard (another call for the source was in flight)</td></tr>
+ *   <tr><td>{@code volrep.server.driver.failures}</td><td>counter</td><td></td>
+ *       <td>driver exceptions and invalid driver answers, answered 2 UNKNOWN</td></tr>
+ *   <tr><td>{@code volrep.server.rejections}</td><td>counter</td><td>{@code field}</td>
+ *       <td>requests rejected by validation (INVALID_ARGUMENT), by the field named (a path, never a value)</td></tr>
+ * </table>
+ *
+ * <pre>{@code
+ * ReplicationServer server = VolrepServerMetrics.of(meters, ObservationRegistry.NOOP)
+ *         .bind(ReplicationServer.builder().driver(driver).listen("unix:///csi/csi-addons.sock"))
+ *         .build().start();
+ * }</pre>
+ */
+public final class VolrepServerMetrics implements ServerObserver {
+    static final String CALLS = "volrep.server.calls";
+    static final String ACTIVE = "volrep.server.calls.active";
+    static final String ABORTED = "volrep.server.aborted";
+    static final String DRIVER_FAILURES = "volrep.server.driver.failures";
+    static final String REJECTIONS = "volrep.server.rejections";
+
+    private final MeterRegistry meters;
+    private final ObservationRegistry observations;
+    private final AtomicLong active = new AtomicLong();
+
+    private VolrepServerMetrics(MeterRegistry meters, ObservationRegistry observations) {
+        this.meters = Objects.requireNonNull(meters, "meters");
+        this.observations = Objects.requireNonNull(observations, "observations");
+        Gauge.builder(ACTIVE, active, AtomicLong::get).description("calls being served").register(meters);
+    }
+
+    /** Meters in {@code meters}; spans through {@code observations} ({@link ObservationRegistry#NOOP} for none). */
+    public static VolrepServerMetrics of(MeterRegistry meters, ObservationRegistry observations) {
+        return new VolrepServerMetrics(meters, observations);
+    }
+
+    /** Registers this observer on {@code builder} and, when tracing, Micrometer's gRPC server interceptor. */
+    public ReplicationServer.Builder bind(ReplicationServer.Builder builder) {
+        builder.observer(this);
+        if (!observations.isNoop()) {
+            builder.interceptor(new ObservationGrpcServerInterceptor(observations));
+        }
+        return builder;
+    }
+
+    @Override
+    public void onCallStarted(Rpc rpc) {
+        active.incrementAndGet();
+    }
+
+    @Override
+    public void onCallFinished(ServerCallEvent event) {
+        active.decrementAndGet();
+        Rpc rpc = event.rpc();
+        Timer.builder(CALLS).tags(RpcTags.of(rpc, event.code()))
+                .tag("volrep.outcome", event.cause().name().toLowerCase(Locale.ROOT))
+                .description("served calls")
+                .publishPercentileHistogram()
+                .register(meters).record(event.elapsed());
+        switch (event.cause()) {
+            case SOURCE_BUSY -> Counter.builder(ABORTED).tags(RpcTags.of(rpc))
+                    .description("ABORTED answers of the per-source guard").register(meters).increment();
+            case DRIVER_FAILURE -> Counter.builder(DRIVER_FAILURES).tags(RpcTags.of(rpc))
+                    .description("driver failures answered UNKNOWN").register(meters).increment();
+            case INVALID_REQUEST -> Counter.builder(REJECTIONS).tags(RpcTags.of(rpc))
+                    .tag("field", event.rejectedField().orElse("unknown"))
+                    .description("requests rejected by validation, by field").register(meters).increment();
+            default -> {
+            }
+        }
+    }
+}

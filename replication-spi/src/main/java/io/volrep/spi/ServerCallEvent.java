@@ -1,0 +1,42 @@
+package io.volrep.spi;
+
+import io.volrep.api.Rpc;
+import io.volrep.api.StatusCode;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One served call, as a {@link ServerObserver} sees it.
+ *
+ * @param rpc the RPC
+ * @param code the code answered
+ * @param elapsed from entering the pipeline to the answer
+ * @param cause why the call answered {@code code}
+ * @param rejectedField for {@link Cause#INVALID_REQUEST}: the request field the runtime named (a field path such as
+ *                      {@code replication_source.volume.volume_id}, never a value); else empty
+ */
+public record ServerCallEvent(Rpc rpc, StatusCode code, Duration elapsed, Cause cause,
+                              Optional<String> rejectedField) {
+    public ServerCallEvent {
+        Objects.requireNonNull(rpc, "rpc");
+        Objects.requireNonNull(code, "code");
+        Objects.requireNonNull(elapsed, "elapsed");
+        Objects.requireNonNull(cause, "cause");
+        Objects.requireNonNull(rejectedField, "rejectedField");
+    }
+
+    /** Why a call answered its code. */
+    public enum Cause {
+        /** The driver answered. */
+        OK,
+        /** The runtime rejected the request before the driver saw it (INVALID_ARGUMENT naming a field). */
+        INVALID_REQUEST,
+        /** The per-source guard answered ABORTED: another call for the same source was in flight. */
+        SOURCE_BUSY,
+        /** The driver threw a {@link io.volrep.api.ReplicationException}: its code is the answer. */
+        DRIVER_ERROR,
+        /** The driver failed (an unexpected exception, or an invalid answer): answered UNKNOWN. */
+        DRIVER_FAILURE
+    }
+}
