@@ -15,6 +15,7 @@ import io.volrep.proto.replication.ReplicationSource;
  * @param volumeId the deprecated {@code volume_id} field, or "" to leave it unset
  * @param label how reports name it, e.g. {@code volume pvc-1}
  */
+@io.volrep.api.WireLevel
 public record Addressing(ReplicationSource source, String volumeId, String label) {
 
     /** {@code replication_source.volume.volume_id = id}. */

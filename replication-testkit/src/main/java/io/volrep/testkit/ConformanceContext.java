@@ -295,6 +295,7 @@ public final class ConformanceContext {
      * Sends a NodeHealer request to {@link #healerChannel()} (no ABORTED retries: the suite sends one call at a time)
      * and returns the answer.
      */
+    @io.volrep.api.WireLevel
     public Outcome heal(NodeHealerRequest request) {
         try {
             Message response = ClientCalls.blockingUnaryCall(healerChannel, HealerNodeGrpc.getNodeHealerMethod(),

@@ -1,0 +1,23 @@
+/**
+ * The CSI-Addons replication spec as data: the typed model ({@code io.volrep.api}), the error scheme, the spec
+ * revisions. The generated protobuf and gRPC classes ({@code io.volrep.proto.*}, the spec's wire messages) are
+ * exported as a documented escape hatch for wire-level work; the client's and SPI's exported signatures never use
+ * them, and any other exported signature that does is marked {@link io.volrep.api.WireLevel}. The wire mapping
+ * ({@code io.volrep.api.wire}) is internal: exported only to volrep's own modules.
+ */
+module io.volrep.api {
+    requires transitive com.google.protobuf;
+    requires transitive io.grpc;
+    requires io.grpc.protobuf;
+    requires io.grpc.stub;
+    requires static com.google.common;
+
+    exports io.volrep.api;
+    exports io.volrep.api.wire to io.volrep.client, io.volrep.spi, io.volrep.testkit;
+    exports io.volrep.proto.replication;
+    exports io.volrep.proto.replication.v0_1_3;
+    exports io.volrep.proto.replication.v0_1_0;
+    exports io.volrep.proto.healer;
+    exports io.volrep.proto.identity;
+    exports io.volrep.proto.csi;
+}

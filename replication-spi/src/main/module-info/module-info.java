@@ -1,0 +1,35 @@
+/**
+ * The volrep server runtime for storage vendors: implement {@code io.volrep.spi.ReplicationDriver} (and
+ * {@code HealerDriver}), serve it with {@code io.volrep.spi.ReplicationServer}; or serve an executable through
+ * {@code io.volrep.spi.exec.ExecDriver}.
+ *
+ * <pre>{@code
+ * module my.plugin {
+ *     requires io.volrep.spi;
+ *     provides io.volrep.spi.ReplicationDriverProvider with my.plugin.MyDriverProvider;
+ * }
+ * }</pre>
+ * {@code io.volrep.spi.runtime} (the call pipeline) is exported only to volrep's own modules.
+ * {@code ReplicationServer.Builder.interceptor(io.grpc.ServerInterceptor)} is the escape hatch to gRPC.
+ */
+module io.volrep.spi {
+    requires transitive io.volrep.api;
+    requires transitive io.grpc;
+    requires io.grpc.stub;
+    requires io.grpc.inprocess;
+    requires io.grpc.netty.shaded;
+    requires io.grpc.util;
+    requires com.google.protobuf.util;
+    requires com.google.gson;
+    requires org.slf4j;
+    // ServeUntilSignal handles SIGTERM/SIGINT through sun.misc.Signal.
+    requires jdk.unsupported;
+
+    exports io.volrep.spi;
+    exports io.volrep.spi.exec;
+    exports io.volrep.spi.runtime to io.volrep.testkit, io.volrep.micrometer;
+    exports io.volrep.proto.exec to com.google.protobuf;
+
+    uses io.volrep.spi.ReplicationDriverProvider;
+    uses io.volrep.spi.HealerDriverProvider;
+}
