@@ -1,6 +1,8 @@
 package io.volrep.cli;
 
 import io.volrep.api.SpecDialect;
+import io.volrep.spi.ReplicationServer;
+import io.volrep.spi.ServeUntilSignal;
 
 import io.volrep.testkit.reference.ReferenceDriver;
 import io.volrep.testkit.reference.ReferencePlugin;
@@ -90,6 +92,13 @@ public final class ServeReferenceCommand implements Callable<Integer> {
                 .requiredSecrets(secrets).latency(latencyValue).resyncCallsUntilReady(Math.max(1, resyncCalls));
         abnormalVolumes.forEach(reference::abnormalVolume);
         PrintWriter out = spec.commandLine().getOut();
-        return ReferencePlugin.runUntilShutdown(reference.build(), listen, grace, dialect, out);
+        ReplicationServer server;
+        try {
+            server = ServeStart.start(ReferencePlugin.serverBuilder(reference.build()).dialect(dialect).listen(listen)
+                    .gracePeriod(grace));
+        } catch (ServeStart.CannotListen e) {
+            return ServeStart.report(spec, e);
+        }
+        return ServeUntilSignal.run(server, server::close, out);
     }
 }
