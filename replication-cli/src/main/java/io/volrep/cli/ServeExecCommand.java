@@ -65,6 +65,8 @@ public final class ServeExecCommand implements Callable<Integer> {
         Started started;
         try {
             started = start();
+        } catch (ServeStart.CannotListen e) {
+            return ServeStart.report(spec, e);
         } catch (IllegalStateException | IllegalArgumentException | java.io.UncheckedIOException e) {
             PrintWriter err = spec.commandLine().getErr();
             err.println("volrep serve-exec: " + e.getMessage());
@@ -119,7 +121,7 @@ public final class ServeExecCommand implements Callable<Integer> {
             if (execDriver.servesHealer()) {
                 server.healer(execDriver);      // init declared "heal": true
             }
-            return new Started(server.build().start(), execDriver);
+            return new Started(ServeStart.start(server), execDriver);
         } catch (RuntimeException e) {
             execDriver.close();
             throw e;

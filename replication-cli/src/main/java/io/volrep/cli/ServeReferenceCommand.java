@@ -3,6 +3,7 @@ package io.volrep.cli;
 import io.volrep.api.SpecDialect;
 import io.volrep.spi.ReplicationServer;
 import io.volrep.spi.ServeUntilSignal;
+
 import io.volrep.testkit.reference.ReferenceDriver;
 import io.volrep.testkit.reference.ReferencePlugin;
 import java.io.PrintWriter;
@@ -97,11 +98,13 @@ public final class ServeReferenceCommand implements Callable<Integer> {
                 .requiredSecrets(secrets).latency(latencyValue).resyncCallsUntilReady(Math.max(1, resyncCalls));
         abnormalVolumes.forEach(reference::abnormalVolume);
         PrintWriter out = spec.commandLine().getOut();
-        if (metrics.metricsListen == null) {
-            return ReferencePlugin.runUntilShutdown(reference.build(), listen, grace, dialect, out);
+        ReplicationServer server;
+        try {
+            server = ServeStart.start(metrics.bind(ReferencePlugin.serverBuilder(reference.build()).dialect(dialect)
+                    .listen(listen).gracePeriod(grace)));
+        } catch (ServeStart.CannotListen e) {
+            return ServeStart.report(spec, e);
         }
-        ReplicationServer server = metrics.bind(ReferencePlugin.serverBuilder(reference.build()).dialect(dialect)
-                .listen(listen).gracePeriod(grace)).build().start();
         MetricsOptions.Endpoint endpoint;
         try {
             endpoint = metrics.start();
@@ -109,9 +112,11 @@ public final class ServeReferenceCommand implements Callable<Integer> {
             server.close();
             throw e;
         }
-        PrintWriter err = spec.commandLine().getErr();
-        err.println("metrics on " + endpoint.url());
-        err.flush();
+        if (endpoint.url() != null) {
+            PrintWriter err = spec.commandLine().getErr();
+            err.println("metrics on " + endpoint.url());
+            err.flush();
+        }
         return ServeUntilSignal.run(server, () -> {
             try {
                 server.close();

@@ -1,18 +1,9 @@
 package io.volrep.spi;
 
 import io.grpc.Server;
-import io.grpc.ServerCredentials;
 import io.grpc.ServerInterceptor;
 import io.grpc.ServerServiceDefinition;
-import io.grpc.TlsServerCredentials;
-import io.grpc.inprocess.InProcessServerBuilder;
-import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
-import io.grpc.netty.shaded.io.netty.channel.ChannelOption;
-import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
-import io.grpc.netty.shaded.io.netty.channel.epoll.Epoll;
-import io.grpc.netty.shaded.io.netty.channel.epoll.EpollEventLoopGroup;
-import io.grpc.netty.shaded.io.netty.channel.epoll.EpollServerDomainSocketChannel;
-import io.grpc.netty.shaded.io.netty.channel.unix.DomainSocketAddress;
+import io.grpc.Status;
 import io.volrep.api.SpecDialect;
 import io.volrep.spi.runtime.CallRunner;
 import io.volrep.spi.runtime.ControllerService;
@@ -24,16 +15,7 @@ import io.volrep.spi.runtime.MalformedRequests;
 import io.volrep.spi.runtime.SourceGuard;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ConnectException;
-import java.net.InetSocketAddress;
-import java.net.SocketAddress;
-import java.net.StandardProtocolFamily;
-import java.net.UnixDomainSocketAddress;
-import java.nio.channels.SocketChannel;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,33 +47,34 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>Unix sockets: a stale socket file left by a crashed plugin is removed; a socket a live server answers on
- * is not (start fails); the socket is made mode 0660 and deleted on {@link #close()}.
+ * is not (start fails); the socket appears with mode 0660 from its first instant (whatever the umask) and is
+ * deleted on {@link #close()}.
  *
  * <p>{@link #close()} is a graceful shutdown: new calls are refused, calls in flight may finish within the
- * grace period, then the remaining ones are cancelled.
+ * grace period, then the remaining ones are answered 14 UNAVAILABLE (retryable).
  */
 public final class ReplicationServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ReplicationServer.class);
+    /** How long closing waits for the answers of calls ended at the grace period's expiry to be sent. */
+    private static final Duration FLUSH_TIMEOUT = Duration.ofSeconds(2);
 
-    private final ListenAddress listen;
+    private final ServerTransport transport;
     private final Duration gracePeriod;
     private final Server server;
     private final SourceGuard guard;
-    private final List<EventLoopGroup> eventLoops;
+    private final InFlightCalls calls;
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicBoolean closing = new AtomicBoolean();
     private final CountDownLatch terminated = new CountDownLatch(1);
     private volatile String address;
-    /** True once this server created its unix socket file: only then may it delete it. */
-    private volatile boolean ownsSocketFile;
 
-    private ReplicationServer(ListenAddress listen, Duration gracePeriod, Server server, SourceGuard guard,
-                              List<EventLoopGroup> eventLoops) {
-        this.listen = listen;
+    private ReplicationServer(ServerTransport transport, Duration gracePeriod, Server server, SourceGuard guard,
+                              InFlightCalls calls) {
+        this.transport = transport;
         this.gracePeriod = gracePeriod;
         this.server = server;
         this.guard = guard;
-        this.eventLoops = eventLoops;
+        this.calls = calls;
     }
 
     /** A new builder. */
@@ -111,22 +94,15 @@ public final class ReplicationServer implements AutoCloseable {
             throw new IllegalStateException("already started");
         }
         try {
-            if (listen instanceof ListenAddress.Unix unix) {
-                prepareSocketPath(unix.path());
-            }
-            server.start();
-            if (listen instanceof ListenAddress.Unix unix) {
-                ownsSocketFile = true;
-                Files.setPosixFilePermissions(unix.path(), PosixFilePermissions.fromString("rw-rw----"));
-            }
+            transport.start(server);
         } catch (IOException e) {
             releaseResources();
-            throw new UncheckedIOException("cannot listen on " + listen + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot listen on " + transport + ": " + e.getMessage(), e);
         } catch (RuntimeException e) {
             releaseResources();
             throw e;
         }
-        address = resolveAddress();
+        address = transport.address(server);
         LOG.info("replication server listening on {}", address);
         return this;
     }
@@ -141,7 +117,7 @@ public final class ReplicationServer implements AutoCloseable {
 
     /** The TCP port bound, or -1 for unix sockets and in-process servers. */
     public int port() {
-        return listen instanceof ListenAddress.Tcp ? server.getPort() : -1;
+        return transport.port(server);
     }
 
     /** How many sources have a call in flight right now (0 when idle: the guard keeps no idle entries). */
@@ -165,8 +141,9 @@ public final class ReplicationServer implements AutoCloseable {
     }
 
     /**
-     * Graceful shutdown: refuses new calls, lets calls in flight finish within the grace period, cancels what
-     * remains, releases the socket (deleting a unix socket file). Idempotent; a concurrent caller waits.
+     * Graceful shutdown: refuses new calls, lets calls in flight finish within the grace period, answers those
+     * still running then with 14 UNAVAILABLE "plugin shutting down" (retryable, so clients try again once the
+     * plugin is back), releases the socket (deleting a unix socket file). Idempotent; a concurrent caller waits.
      */
     @Override
     public void close() {
@@ -185,9 +162,7 @@ public final class ReplicationServer implements AutoCloseable {
                 server.shutdown();
                 try {
                     if (!server.awaitTermination(gracePeriod.toNanos(), TimeUnit.NANOSECONDS)) {
-                        LOG.warn("calls still in flight after the grace period of {}: cancelling them", gracePeriod);
-                        server.shutdownNow();
-                        server.awaitTermination(5, TimeUnit.SECONDS);
+                        endCallsStillRunning();
                     }
                 } catch (InterruptedException e) {
                     server.shutdownNow();
@@ -195,73 +170,31 @@ public final class ReplicationServer implements AutoCloseable {
                 }
             }
             releaseResources();
-            LOG.info("replication server on {} stopped", address == null ? listen : address);
+            LOG.info("replication server on {} stopped", address == null ? transport : address);
         } finally {
             terminated.countDown();
         }
     }
 
+    /**
+     * The grace period is over: answers the calls still running with UNAVAILABLE, gives those answers a moment
+     * to reach the clients, then stops the transport. {@code shutdownNow()} alone would reset the streams, which
+     * clients see as CANCELLED, a code they do not retry.
+     */
+    private void endCallsStillRunning() throws InterruptedException {
+        int ended = calls.closeAll(Status.UNAVAILABLE.withDescription("plugin shutting down: the call did not "
+                + "finish within the grace period of " + gracePeriod + "; retry"));
+        LOG.warn("{} call(s) still in flight after the grace period of {}: answered 14 UNAVAILABLE", ended,
+                gracePeriod);
+        if (!server.awaitTermination(FLUSH_TIMEOUT.toNanos(), TimeUnit.NANOSECONDS)) {
+            server.shutdownNow();
+            server.awaitTermination(5, TimeUnit.SECONDS);
+        }
+    }
+
     private void releaseResources() {
         server.shutdownNow();
-        for (EventLoopGroup group : eventLoops) {
-            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
-        }
-        if (listen instanceof ListenAddress.Unix unix && ownsSocketFile) {
-            try {
-                Files.deleteIfExists(unix.path());
-            } catch (IOException e) {
-                LOG.warn("could not delete the socket file {}: {}", unix.path(), e.toString());
-            }
-        }
-    }
-
-    private String resolveAddress() {
-        if (listen instanceof ListenAddress.Tcp tcp) {
-            int port = server.getPort();
-            for (SocketAddress a : server.getListenSockets()) {
-                if (a instanceof InetSocketAddress inet) {
-                    port = inet.getPort();
-                    break;
-                }
-            }
-            return new ListenAddress.Tcp(tcp.host(), port).toString();
-        }
-        return listen.toString();
-    }
-
-    /**
-     * Removes a stale socket file (nobody answers on it) and refuses a live one or anything that is not a
-     * socket: removing a regular file by mistake would be worse than failing to start.
-     */
-    private static void prepareSocketPath(Path path) throws IOException {
-        Path parent = path.getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
-        if (!Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
-            return;
-        }
-        if (!isSocket(path)) {
-            throw new IllegalStateException("cannot listen on unix://" + path + ": the path exists and is not a socket");
-        }
-        try (SocketChannel probe = SocketChannel.open(StandardProtocolFamily.UNIX)) {
-            probe.connect(UnixDomainSocketAddress.of(path));
-            throw new IllegalStateException("cannot listen on unix://" + path
-                    + ": another server is listening on it (stop it first)");
-        } catch (ConnectException stale) {
-            LOG.info("removing the stale socket file {}", path);
-            Files.delete(path);
-        }
-    }
-
-    private static boolean isSocket(Path path) {
-        try {
-            int mode = (Integer) Files.getAttribute(path, "unix:mode", LinkOption.NOFOLLOW_LINKS);
-            return (mode & 0170000) == 0140000;
-        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
-            return !Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)
-                    && !Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS);
-        }
+        transport.release();
     }
 
     /**
@@ -440,11 +373,14 @@ public final class ReplicationServer implements AutoCloseable {
             SourceGuard guard = new SourceGuard();
             List<ServerServiceDefinition> services = services(new CallRunner(guard, dialect.errorScheme(),
                     observer()));
-            List<EventLoopGroup> eventLoops = new ArrayList<>();
-            io.grpc.ServerBuilder<?> builder = transport(address, eventLoops);
+            ServerTransport transport = new ServerTransport(address, certChain == null ? null
+                    : new ServerTransport.TlsFiles(certChain, privateKey, trustCertificates));
+            io.grpc.ServerBuilder<?> builder = transport.builder();
             services.forEach(service -> builder.addService(MalformedRequests.lenient(service)));
             interceptors.forEach(builder::intercept);
-            return new ReplicationServer(address, gracePeriod, builder.build(), guard, List.copyOf(eventLoops));
+            InFlightCalls calls = new InFlightCalls();
+            builder.intercept(calls);       // added last, so it runs first: it must see the transport's own call
+            return new ReplicationServer(transport, gracePeriod, builder.build(), guard, calls);
         }
 
         /** The observers as one, or null without any. */
@@ -490,54 +426,6 @@ public final class ReplicationServer implements AutoCloseable {
         private static String defaultVersion() {
             String version = ReplicationServer.class.getPackage().getImplementationVersion();
             return version == null ? "unknown" : version;
-        }
-
-        private io.grpc.ServerBuilder<?> transport(ListenAddress address, List<EventLoopGroup> eventLoops) {
-            if (address instanceof ListenAddress.InProcess inProcess) {
-                if (certChain != null) {
-                    throw new IllegalArgumentException("TLS does not apply to in-process servers");
-                }
-                return InProcessServerBuilder.forName(inProcess.name());
-            }
-            NettyServerBuilder netty;
-            if (address instanceof ListenAddress.Unix unix) {
-                if (!Epoll.isAvailable()) {
-                    throw new IllegalStateException("unix sockets need netty's epoll transport (Linux): "
-                            + Epoll.unavailabilityCause());
-                }
-                SocketAddress socket = new DomainSocketAddress(unix.path().toString());
-                netty = certChain == null ? NettyServerBuilder.forAddress(socket)
-                        : NettyServerBuilder.forAddress(socket, credentials());
-                EpollEventLoopGroup boss = new EpollEventLoopGroup(1);
-                EpollEventLoopGroup workers = new EpollEventLoopGroup(Math.max(2, Runtime.getRuntime()
-                        .availableProcessors()));
-                eventLoops.add(boss);
-                eventLoops.add(workers);
-                netty.channelType(EpollServerDomainSocketChannel.class).bossEventLoopGroup(boss)
-                        .workerEventLoopGroup(workers)
-                        // TCP keep-alive means nothing on a unix socket; netty WARNs per connection otherwise.
-                        .withChildOption(ChannelOption.SO_KEEPALIVE, null);
-            } else {
-                ListenAddress.Tcp tcp = (ListenAddress.Tcp) address;
-                InetSocketAddress socket = new InetSocketAddress(tcp.host(), tcp.port());
-                netty = certChain == null ? NettyServerBuilder.forAddress(socket)
-                        : NettyServerBuilder.forAddress(socket, credentials());
-            }
-            return netty;
-        }
-
-        private ServerCredentials credentials() {
-            try {
-                TlsServerCredentials.Builder tls = TlsServerCredentials.newBuilder()
-                        .keyManager(certChain.toFile(), privateKey.toFile());
-                if (trustCertificates != null) {
-                    tls.trustManager(trustCertificates.toFile())
-                            .clientAuth(TlsServerCredentials.ClientAuth.REQUIRE);
-                }
-                return tls.build();
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read the TLS key material: " + e.getMessage(), e);
-            }
         }
     }
 }

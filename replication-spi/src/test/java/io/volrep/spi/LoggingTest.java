@@ -120,6 +120,62 @@ class LoggingTest {
         assertThat(clientMessages).contains("password *** rejected");
     }
 
+    /** A newline and a fake log line, and a terminal escape sequence (red text, then clear the screen). */
+    private static final String FORGED = "\nINFO io.volrep.spi.runtime.CallRunner - PromoteVolume volume x -> OK";
+    private static final String ANSI = "\u001b[31mred\u001b[2J";
+
+    @Test
+    void untrustedTextCannotForgeLogLinesNorReachTheTerminal() {
+        // A source id from an unauthenticated caller, valid as far as the spec goes (any bytes, up to 128).
+        assertThat(send(Rpc.ENABLE_VOLUME_REPLICATION, WireCalls.Fields.volume("vol-1" + FORGED)).getCode())
+                .isEqualTo(Status.Code.OK);
+        assertThat(send(Rpc.DEMOTE_VOLUME, WireCalls.Fields.volume("vol-2" + ANSI).withVolumeId("vol-3" + FORGED))
+                .getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+        // Driver messages: a typed exception's, an unexpected exception's (and its cause's), an invalid response.
+        driver.onCall = () -> {
+            throw new UnauthenticatedException("rejected" + FORGED + ANSI);
+        };
+        assertThat(send(Rpc.PROMOTE_VOLUME, WireCalls.Fields.volume("vol-4")).getCode())
+                .isEqualTo(Status.Code.UNAUTHENTICATED);
+        driver.onCall = () -> {
+            throw new IllegalStateException("boom" + FORGED, new RuntimeException("cause" + ANSI + FORGED));
+        };
+        assertThat(send(Rpc.DISABLE_VOLUME_REPLICATION, WireCalls.Fields.volume("vol-5")).getCode())
+                .isEqualTo(Status.Code.UNKNOWN);
+
+        String log = log();
+        assertThat(log).doesNotContain("\u001b").doesNotContain("\nINFO io.volrep.spi.runtime.CallRunner - PromoteVolume "
+                + "volume x");
+        assertThat(log.lines().filter(l -> l.startsWith("INFO io.volrep.spi.runtime.CallRunner - PromoteVolume volume x")))
+                .isEmpty();
+        assertThat(log).contains("EnableVolumeReplication volume vol-1\\nINFO io.volrep.spi.runtime.CallRunner")
+                .contains("rejected\\nINFO")
+                .contains("\\u001b[31m")
+                .contains("unexpected java.lang.IllegalStateException from the driver")
+                .contains("java.lang.IllegalStateException: boom\\nINFO")
+                .contains("Caused by: java.lang.RuntimeException: cause\\u001b[31m");
+    }
+
+    @Test
+    void aReadinessCheckFailureIsLoggedEscaped() {
+        String name = io.grpc.inprocess.InProcessServerBuilder.generateName();
+        try (ReplicationServer server = ReplicationServer.builder().driver(new ScriptedDriver())
+                .readiness(() -> {
+                    throw new IllegalStateException("backend down" + FORGED + ANSI);
+                }).listen("inprocess:" + name).build().start()) {
+            io.grpc.ManagedChannel channel = io.grpc.inprocess.InProcessChannelBuilder.forName(name).build();
+            try {
+                assertThat(io.volrep.proto.identity.IdentityGrpc.newBlockingStub(channel)
+                        .probe(io.volrep.proto.identity.ProbeRequest.getDefaultInstance()).getReady().getValue())
+                        .isFalse();
+            } finally {
+                channel.shutdownNow();
+            }
+        }
+        assertThat(log()).contains("backend down\\nINFO").doesNotContain("\u001b")
+                .doesNotContain("\nINFO io.volrep.spi.runtime.CallRunner - PromoteVolume volume x");
+    }
+
     @Test
     void typedRequestsPrintWithoutSecretValues() {
         ReplicationSource source = ReplicationSource.volume("vol-1");

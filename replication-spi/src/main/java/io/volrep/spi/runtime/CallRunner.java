@@ -7,6 +7,7 @@ import io.volrep.api.ErrorScheme;
 import io.volrep.api.InvalidArgumentException;
 import io.volrep.api.ReplicationException;
 import io.volrep.api.Rpc;
+import io.volrep.api.SafeText;
 import io.volrep.api.SecretSanitizer;
 import io.volrep.api.Secrets;
 import io.volrep.api.StatusCode;
@@ -36,7 +37,9 @@ import org.slf4j.LoggerFactory;
  *       exception become UNKNOWN, logged at ERROR with the stack trace, the client seeing a generic message;</li>
  *   <li>INFO: one line per call (RPC, subject, code, duration); DEBUG: the response, sanitized.</li>
  * </ol>
- * The request's secret values are scrubbed ({@link Secrets#scrub}) from everything the runtime writes.
+ * The request's secret values are scrubbed ({@link Secrets#scrub}) from everything the runtime writes, and
+ * untrusted text (source ids, driver messages) is escaped ({@link SafeText#escape}) before it is logged, so that
+ * nobody can forge a log line or send escape sequences to an operator's terminal.
  *
  * <pre>{@code
  * public void promoteVolume(PromoteVolumeRequest request, StreamObserver<PromoteVolumeResponse> response) {
@@ -161,7 +164,8 @@ public final class CallRunner {
                 throw new InvalidArgumentException("malformed request: " + parseError);
             }
             Call<R> call = handler.prepare(request);
-            subject = call.subject();
+            // Source ids come from unauthenticated callers: escaped once here, for the log and the ABORTED message.
+            subject = SafeText.escape(call.subject());
             secrets = call.secrets();
             SourceGuard.Permit permit = guard.tryAcquire(new GuardKey(rpc.service(), call.guardKey()));
             if (permit == null) {
@@ -186,7 +190,7 @@ public final class CallRunner {
         } catch (ReplicationException e) {
             outcome = mapped(rpc, subject, secrets, e);
         } catch (InvalidDriverResponseException e) {
-            String message = "driver returned an invalid response: " + secrets.scrub(e.getMessage());
+            String message = "driver returned an invalid response: " + SafeText.escape(secrets.scrub(e.getMessage()));
             LOG.error("{} {}: {}", rpc.methodName(), subject, message);
             outcome = new Outcome(StatusCode.UNKNOWN, message, ServerCallEvent.Cause.DRIVER_FAILURE);
         } catch (Throwable e) {
@@ -205,7 +209,7 @@ public final class CallRunner {
             }
         } else {
             LOG.info("{} {} -> {} in {} ms: {}", rpc.methodName(), subject, outcome.code().display(), millis,
-                    outcome.message());
+                    SafeText.escape(outcome.message()));
         }
         observe(rpc, outcome, start);
         respond(rpc, observer, outcome, response);
@@ -245,12 +249,56 @@ public final class CallRunner {
         String incident = Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffffffL);
         // The stack trace is rendered here, not by the logging backend, so that the request's secret values
         // can be scrubbed from it (drivers put all sorts of things into messages).
-        StringWriter trace = new StringWriter();
-        e.printStackTrace(new PrintWriter(trace));
         LOG.error("{} {}: unexpected {} from the driver (incident {}), answering UNKNOWN\n{}", rpc.methodName(),
-                subject, e.getClass().getName(), incident, secrets.scrub(trace.toString()));
+                subject, e.getClass().getName(), incident, stackTrace(e, secrets));
         return new Outcome(StatusCode.UNKNOWN, "the driver failed unexpectedly (" + e.getClass().getSimpleName()
                 + ", incident " + incident + "); see the plugin's log", ServerCallEvent.Cause.DRIVER_FAILURE);
+    }
+
+    /**
+     * {@code e}'s stack trace as {@link Throwable#printStackTrace()} writes it (causes and suppressed exceptions
+     * included), except that each message is scrubbed of the request's secrets and escaped ({@link SafeText}):
+     * a driver's message cannot start a line of its own. The frames come from the JVM and are left as they are.
+     */
+    static String stackTrace(Throwable e, Secrets secrets) {
+        StringBuilder out = new StringBuilder();
+        appendTrace(out, e, "", "", new StackTraceElement[0], java.util.Collections.newSetFromMap(
+                new java.util.IdentityHashMap<>()), secrets);
+        return out.toString();
+    }
+
+    private static void appendTrace(StringBuilder out, Throwable e, String caption, String indent,
+                                    StackTraceElement[] enclosing, java.util.Set<Throwable> seen, Secrets secrets) {
+        if (!seen.add(e)) {
+            out.append(indent).append(caption).append("[CIRCULAR REFERENCE: ").append(e.getClass().getName())
+                    .append("]\n");
+            return;
+        }
+        String message = e.getLocalizedMessage();
+        out.append(indent).append(caption).append(e.getClass().getName());
+        if (message != null) {
+            out.append(": ").append(SafeText.escape(secrets.scrub(message)));
+        }
+        out.append('\n');
+        StackTraceElement[] frames = e.getStackTrace();
+        int m = frames.length - 1;
+        int n = enclosing.length - 1;
+        while (m >= 0 && n >= 0 && frames[m].equals(enclosing[n])) {
+            m--;
+            n--;
+        }
+        for (int i = 0; i <= m; i++) {
+            out.append(indent).append("\tat ").append(frames[i]).append('\n');
+        }
+        if (m < frames.length - 1) {
+            out.append(indent).append("\t... ").append(frames.length - 1 - m).append(" more\n");
+        }
+        for (Throwable suppressed : e.getSuppressed()) {
+            appendTrace(out, suppressed, "Suppressed: ", indent + "\t", frames, seen, secrets);
+        }
+        if (e.getCause() != null) {
+            appendTrace(out, e.getCause(), "Caused by: ", indent, frames, seen, secrets);
+        }
     }
 
     private static <R> void respond(Rpc rpc, StreamObserver<R> observer, Outcome outcome, R response) {

@@ -2,6 +2,7 @@ package io.volrep.spi.runtime;
 
 import com.google.protobuf.BoolValue;
 import io.grpc.stub.StreamObserver;
+import io.volrep.api.SafeText;
 import io.volrep.proto.identity.Capability;
 import io.volrep.proto.identity.GetCapabilitiesRequest;
 import io.volrep.proto.identity.GetCapabilitiesResponse;
@@ -74,7 +75,7 @@ public final class IdentityService extends IdentityGrpc.IdentityImplBase {
         try {
             ready = readiness.getAsBoolean();
         } catch (RuntimeException e) {
-            LOG.warn("Probe: the readiness check failed, answering ready = false: {}", e.toString());
+            LOG.warn("Probe: the readiness check failed, answering ready = false: {}", SafeText.escape(e.toString()));
             ready = false;
         }
         LOG.debug("Probe -> ready = {}", ready);

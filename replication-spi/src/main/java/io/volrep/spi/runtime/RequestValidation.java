@@ -3,6 +3,7 @@ package io.volrep.spi.runtime;
 import io.volrep.api.CsiLimits;
 import io.volrep.api.InvalidArgumentException;
 import io.volrep.api.ReplicationSource;
+import io.volrep.api.SafeText;
 import io.volrep.api.Secrets;
 import io.volrep.api.wire.WireMapping;
 import java.util.Map;
@@ -12,7 +13,8 @@ import java.util.stream.Collectors;
 
 /**
  * The checks the runtime makes before a driver sees a replication request, each failing with an
- * {@link InvalidArgumentException} whose message names the wire field.
+ * {@link InvalidArgumentException} whose message names the wire field (and quotes the caller's text escaped,
+ * {@link SafeText#escape}: it is echoed to the client and logged).
  *
  * <pre>{@code
  * ReplicationSource source = RequestValidation.source(r.hasReplicationSource(), r.getReplicationSource(),
@@ -37,8 +39,9 @@ public final class RequestValidation {
             source = WireMapping.fromProto(replicationSource);
             if (!volumeId.isEmpty() && !(source.kind() == ReplicationSource.Kind.VOLUME
                     && source.id().equals(volumeId))) {
-                throw new InvalidArgumentException("volume_id: the deprecated volume_id \"" + volumeId
-                        + "\" disagrees with replication_source (" + source + "); send replication_source only");
+                throw new InvalidArgumentException("volume_id: the deprecated volume_id \"" + SafeText.escape(volumeId)
+                        + "\" disagrees with replication_source (" + SafeText.escape(source.toString())
+                        + "); send replication_source only");
             }
         } else if (volumeId.isEmpty()) {
             throw new InvalidArgumentException(
@@ -86,7 +89,7 @@ public final class RequestValidation {
             throw new InvalidArgumentException(field + ": contains a NUL character");
         }
         if (absolute && !value.startsWith("/")) {
-            throw new InvalidArgumentException(field + ": must be an absolute path, got \"" + value + "\"");
+            throw new InvalidArgumentException(field + ": must be an absolute path, got \"" + SafeText.escape(value) + "\"");
         }
         return value;
     }

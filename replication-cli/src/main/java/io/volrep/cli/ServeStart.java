@@ -1,0 +1,56 @@
+package io.volrep.cli;
+
+import io.volrep.api.SafeText;
+import io.volrep.spi.ReplicationServer;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import picocli.CommandLine;
+
+/**
+ * How {@code serve-reference} and {@code serve-exec} start listening, and fail to: an address that cannot be
+ * served (a live plugin on the socket, a port in use, a bad address) is one line on stderr and exit status 2,
+ * never a stack trace.
+ *
+ * <pre>{@code
+ * try {
+ *     server = ServeStart.start(builder.listen(listen));
+ * } catch (ServeStart.CannotListen e) {
+ *     return ServeStart.report(spec, e);
+ * }
+ * }</pre>
+ */
+final class ServeStart {
+    /** The exit status when the server cannot listen. */
+    static final int CANNOT_LISTEN = 2;
+
+    private ServeStart() {
+    }
+
+    /** The server could not be built for its address or could not bind it. */
+    static final class CannotListen extends RuntimeException {
+        CannotListen(RuntimeException cause) {
+            super(cause.getMessage(), cause);
+        }
+    }
+
+    /**
+     * Builds and starts the server.
+     *
+     * @throws CannotListen when the address is invalid or cannot be bound
+     */
+    static ReplicationServer start(ReplicationServer.Builder builder) {
+        try {
+            return builder.build().start();
+        } catch (IllegalStateException | IllegalArgumentException | UncheckedIOException e) {
+            throw new CannotListen(e);
+        }
+    }
+
+    /** Prints {@code volrep <command>: <why>} and returns {@link #CANNOT_LISTEN}. */
+    static int report(CommandLine.Model.CommandSpec spec, CannotListen e) {
+        PrintWriter err = spec.commandLine().getErr();
+        err.println("volrep " + spec.name() + ": " + SafeText.escape(e.getMessage()));
+        err.flush();
+        return CANNOT_LISTEN;
+    }
+}

@@ -1,0 +1,128 @@
+package io.volrep.spi;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The life cycle of a server's unix socket file: a stale file left by a crashed plugin is removed, a socket a
+ * live server answers on (or anything that is not a socket) is refused, and the socket appears at its path with
+ * its final mode 0660 from the first instant, whatever the process's umask.
+ *
+ * <p>Why not bind and then chmod: between the two, a socket created under a permissive umask (0777 under umask
+ * 000) lets any local user connect. Instead the server binds inside a private directory (mode 0700, created next
+ * to the target so that both are on one file system), the socket is chmod-ed there, where nobody else can reach
+ * it, and then linked into place atomically ({@code link(2)}, which, unlike {@code rename(2)}, never replaces a
+ * socket another server created meanwhile). The private directory is removed right after.
+ */
+final class UnixSocketFile {
+    private static final Logger LOG = LoggerFactory.getLogger(UnixSocketFile.class);
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final Path path;
+    private final Path stagingDirectory;
+    private final Path stagedSocket;
+    /** True once this server put its socket at {@link #path}: only then may it delete it. */
+    private volatile boolean owned;
+
+    UnixSocketFile(Path path) {
+        this.path = path;
+        Path parent = path.getParent() == null ? Path.of("/") : path.getParent();
+        // Short on purpose: sun_path holds 107 bytes, and the staged path is what the server binds.
+        this.stagingDirectory = parent.resolve(".volrep-" + Long.toString(RANDOM.nextLong() >>> 1, 36));
+        this.stagedSocket = stagingDirectory.resolve("s");
+        if (stagedSocket.toString().getBytes(StandardCharsets.UTF_8).length > ListenAddress.MAX_UNIX_PATH_BYTES) {
+            throw new IllegalArgumentException("invalid listen address \"unix://" + path + "\": the socket's directory "
+                    + "path is too long to bind in (at most " + (ListenAddress.MAX_UNIX_PATH_BYTES - 23) + " bytes)");
+        }
+    }
+
+    /** Where the server binds: inside the private directory {@link #prepare} creates. */
+    Path bindPath() {
+        return stagedSocket;
+    }
+
+    /**
+     * Before the server binds: refuses a live socket or a non-socket at the path, removes a stale socket, and
+     * creates the private directory (mode 0700) to bind in.
+     */
+    void prepare() throws IOException {
+        Path parent = stagingDirectory.getParent();
+        Files.createDirectories(parent);
+        refuseOrRemoveExisting();
+        Files.createDirectory(stagingDirectory, PosixFilePermissions.asFileAttribute(
+                PosixFilePermissions.fromString("rwx------")));
+    }
+
+    /** After the server has bound: gives the socket its final mode, then links it into place. */
+    void publish() throws IOException {
+        Files.setPosixFilePermissions(stagedSocket, PosixFilePermissions.fromString("rw-rw----"));
+        try {
+            Files.createLink(path, stagedSocket);
+        } catch (FileAlreadyExistsException e) {
+            throw new IllegalStateException("cannot listen on unix://" + path
+                    + ": another server created the socket while this one was starting (stop it first)");
+        }
+        owned = true;
+        removeStaging();
+    }
+
+    /** Removes what this server created: the socket at the path (only if it put it there) and the private directory. */
+    void delete() {
+        try {
+            removeStaging();
+            if (owned) {
+                Files.deleteIfExists(path);
+            }
+        } catch (IOException e) {
+            LOG.warn("could not delete the socket file {}: {}", path, e.toString());
+        }
+    }
+
+    private void removeStaging() throws IOException {
+        Files.deleteIfExists(stagedSocket);
+        Files.deleteIfExists(stagingDirectory);
+    }
+
+    /**
+     * Removes a stale socket file (nobody answers on it) and refuses a live one or anything that is not a
+     * socket: removing a regular file by mistake would be worse than failing to start.
+     */
+    private void refuseOrRemoveExisting() throws IOException {
+        if (!Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        if (!isSocket(path)) {
+            throw new IllegalStateException("cannot listen on unix://" + path + ": the path exists and is not a socket");
+        }
+        try (SocketChannel probe = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+            probe.connect(UnixDomainSocketAddress.of(path));
+            throw new IllegalStateException("cannot listen on unix://" + path
+                    + ": another server is listening on it (stop it first)");
+        } catch (ConnectException stale) {
+            LOG.info("removing the stale socket file {}", path);
+            Files.delete(path);
+        }
+    }
+
+    private static boolean isSocket(Path path) {
+        try {
+            int mode = (Integer) Files.getAttribute(path, "unix:mode", LinkOption.NOFOLLOW_LINKS);
+            return (mode & 0170000) == 0140000;
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            return !Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)
+                    && !Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS);
+        }
+    }
+}
