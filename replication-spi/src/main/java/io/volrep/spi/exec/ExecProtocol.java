@@ -2,6 +2,7 @@ package io.volrep.spi.exec;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonParseException;
+import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import com.google.gson.Strictness;
 import com.google.gson.stream.JsonReader;
@@ -16,6 +17,7 @@ import com.google.protobuf.util.JsonFormat;
 import io.volrep.api.ReplicationException;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
+import io.volrep.api.SafeText;
 import io.volrep.api.Secrets;
 import io.volrep.api.StatusCode;
 import io.volrep.api.UnimplementedException;
@@ -34,6 +36,10 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -59,6 +65,11 @@ final class ExecProtocol {
     private static final JsonFormat.Printer HEAL = COMPACT.includingDefaultValueFields(
             Set.of(field(HealRequest.getDescriptor().findFieldByName("volume_context"))));
     private static final JsonFormat.Parser PARSER = JsonFormat.parser().ignoringUnknownFields();
+    /** The answer's fields of type Timestamp, checked strictly before JsonFormat reads them. */
+    private static final List<FieldDescriptor> TIME_FIELDS = Response.getDescriptor().getFields().stream()
+            .filter(f -> f.getType() == FieldDescriptor.Type.MESSAGE
+                    && f.getMessageType().getFullName().equals(Timestamp.getDescriptor().getFullName()))
+            .toList();
 
     private ExecProtocol() {
     }
@@ -142,10 +153,11 @@ final class ExecProtocol {
         if (text.isEmpty()) {
             throw new IllegalArgumentException("printed nothing on stdout");
         }
+        JsonElement element;
         try {
             JsonReader reader = new JsonReader(new StringReader(text));
             reader.setStrictness(Strictness.STRICT);
-            JsonElement element = JsonParser.parseReader(reader);
+            element = JsonParser.parseReader(reader);
             if (!element.isJsonObject()) {
                 throw new IllegalArgumentException("stdout is not a JSON object");
             }
@@ -155,6 +167,7 @@ final class ExecProtocol {
         } catch (JsonParseException | IOException e) {
             throw new IllegalArgumentException("stdout is not valid JSON: " + rootMessage(e));
         }
+        checkTimes(element.getAsJsonObject());
         Response.Builder b = Response.newBuilder();
         try {
             PARSER.merge(text, b);
@@ -162,6 +175,35 @@ final class ExecProtocol {
             throw new IllegalArgumentException("stdout does not follow the exec protocol: " + rootMessage(e));
         }
         return b.build();
+    }
+
+    /**
+     * Every time in the answer must be a real RFC 3339 time. protobuf's parser alone is lenient: it rolls
+     * {@code 2026-13-45T25:61:61Z} over into 2027, so a driver bug would become a plausible but wrong answer.
+     */
+    private static void checkTimes(JsonObject answer) {
+        for (FieldDescriptor f : TIME_FIELDS) {
+            for (String name : new String[] {f.getJsonName(), f.getName()}) {
+                JsonElement value = answer.get(name);
+                if (value == null || !value.isJsonPrimitive() || !value.getAsJsonPrimitive().isString()) {
+                    continue;   // absent, or a wrong type that JsonFormat reports below
+                }
+                String time = value.getAsString();
+                try {
+                    OffsetDateTime.parse(time, DateTimeFormatter.ISO_OFFSET_DATE_TIME);
+                } catch (DateTimeParseException e) {
+                    throw new IllegalArgumentException("stdout does not follow the exec protocol: \"" + name
+                            + "\" is not a valid RFC 3339 time: \"" + SafeText.escape(shorten(time, 64)) + "\" ("
+                            + reason(e) + ")");
+                }
+            }
+        }
+    }
+
+    /** Why a time did not parse, e.g. "Invalid value for MonthOfYear (valid values 1 - 12): 13". */
+    private static String reason(DateTimeParseException e) {
+        return e.getCause() != null && e.getCause().getMessage() != null ? e.getCause().getMessage()
+                : "expected e.g. 2026-01-02T03:04:05.123Z";
     }
 
     private static String rootMessage(Throwable e) {

@@ -133,6 +133,12 @@ class ExecDriverTest {
             assertThat(h.info(volume("vol-1"), Map.of())).isInstanceOfSatisfying(Status.class,
                     s -> assertStatus(s, Status.Code.UNKNOWN, "(info)", "malformed output"));
         }
+        try (ExecHarness h = serve("echo '{\"status\":\"Success\",\"lastSyncTime\":\"2026-13-45T25:61:61Z\"}'")) {
+            // A driver bug: rejected, never rolled over into another date.
+            assertThat(h.info(volume("vol-1"), Map.of())).isInstanceOfSatisfying(Status.class,
+                    s -> assertStatus(s, Status.Code.UNKNOWN, "(info)", "malformed output",
+                            "\"lastSyncTime\" is not a valid RFC 3339 time: \"2026-13-45T25:61:61Z\""));
+        }
         try (ExecHarness h = serve("echo '{\"status\":\"Success\",\"lastSyncTime\":\"2026-01-02T03:04:05Z\","
                 + "\"lastSyncBytes\":-1}'")) {
             assertThat(h.info(volume("vol-1"), Map.of())).isInstanceOfSatisfying(Status.class,

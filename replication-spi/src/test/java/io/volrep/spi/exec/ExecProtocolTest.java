@@ -109,4 +109,20 @@ class ExecProtocolTest {
         assertThatThrownBy(() -> ExecProtocol.info("d", parse("{\"lastSyncTime\":\"2026-03-04T05:06:07Z\","
                 + "\"lastSyncDurationSeconds\":\"NaN\"}"))).hasMessageContaining("lastSyncDurationSeconds");
     }
+
+    @Test
+    void impossibleTimesAreProtocolViolationsNotRolledOver() {
+        // Issue 13.8: protobuf's own RFC 3339 parser is lenient and turned this into 2027-02-15T02:02:01Z.
+        for (String time : new String[] {"2026-13-45T25:61:61Z", "2026-02-30T00:00:00Z", "2026-01-02T24:00:00Z",
+                "2026-01-02T03:04:60Z"}) {
+            for (String field : new String[] {"lastSyncTime", "last_sync_time"}) {
+                assertThatThrownBy(() -> parse("{\"status\":\"Success\",\"" + field + "\":\"" + time + "\"}"))
+                        .as(field + " " + time)
+                        .isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining("\"" + field + "\" is not a valid RFC 3339 time: \"" + time + "\"");
+            }
+        }
+        assertThat(parse("{\"lastSyncTime\":\"2026-12-31T23:59:59.999999999-01:30\"}").getLastSyncTime().getSeconds())
+                .isEqualTo(java.time.Instant.parse("2027-01-01T01:29:59Z").getEpochSecond());
+    }
 }
