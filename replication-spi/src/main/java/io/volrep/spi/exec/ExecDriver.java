@@ -5,6 +5,7 @@ import io.volrep.api.HealReport;
 import io.volrep.api.ReplicationException;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
+import io.volrep.api.SafeText;
 import io.volrep.api.Secrets;
 import io.volrep.api.UnavailableException;
 import io.volrep.api.UnimplementedException;
@@ -197,7 +198,8 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
         Response answer = invoke(ExecOperation.HEAL, ExecProtocol.healRequest(r.volumeId(), r.volumePath(),
                 r.stagingTargetPath(), r.capability().map(WireMapping::toProto).orElse(null), r.volumeContext()),
                 r.secrets());
-        ExecProtocol.HealResult result = ExecProtocol.healResult(who(ExecOperation.HEAL), answer);
+        ExecProtocol.HealResult result = ExecProtocol.healResult(who(ExecOperation.HEAL), answer,
+                ExecProtocol.asPrinted(r.secrets()));
         return new HealReport(result.abnormal(), result.message());
     }
 
@@ -242,9 +244,10 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
         return run(op, requestJson, secrets);
     }
 
-    private Response run(ExecOperation op, String requestJson, Secrets secrets) {
+    private Response run(ExecOperation op, String requestJson, Secrets callSecrets) {
         String who = who(op);
-        byte[] stdin = ExecProtocol.secrets(secrets).getBytes(StandardCharsets.UTF_8);
+        byte[] stdin = ExecProtocol.secrets(callSecrets).getBytes(StandardCharsets.UTF_8);
+        Secrets secrets = ExecProtocol.asPrinted(callSecrets);     // what is masked in the driver's output
         ProcessRunner.Result result;
         long start = System.nanoTime();
         try {
@@ -270,6 +273,7 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
         }
     }
 
+    /** @param secrets the call's secrets {@linkplain ExecProtocol#asPrinted as printed} */
     private Response interpret(String who, ProcessRunner.Result result, Secrets secrets) {
         switch (result.ending()) {
             case TIMED_OUT:
@@ -286,11 +290,11 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
             answer = ExecProtocol.parse(result.stdout());
         } catch (IllegalArgumentException e) {
             LOG.warn("{}: malformed output (exit code {}): {}; stdout began with: {}", who, result.exitCode(),
-                    e.getMessage(), excerpt(result.stdout(), 512, secrets));
-            throw new UnknownErrorException(who + ": malformed output: " + e.getMessage() + " (exit code "
-                    + result.exitCode() + ")");
+                    secrets.scrub(e.getMessage()), excerpt(result.stdout(), 512, secrets));
+            throw new UnknownErrorException(who + ": malformed output: " + secrets.scrub(e.getMessage())
+                    + " (exit code " + result.exitCode() + ")");
         }
-        return ExecProtocol.judge(who, answer, result.exitCode());
+        return ExecProtocol.judge(who, answer, result.exitCode(), secrets);
     }
 
     private void logStderr(String who, ProcessRunner.Result result, Secrets secrets, boolean success, long millis) {
@@ -300,18 +304,22 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
         }
         String text = excerpt(result.stderr(), STDERR_LOG_BYTES, secrets);
         String cut = result.stderrBytes() > STDERR_LOG_BYTES
-                ? "\n[... " + (result.stderrBytes() - STDERR_LOG_BYTES) + " more bytes of stderr not logged]" : "";
+                ? " [... " + (result.stderrBytes() - STDERR_LOG_BYTES) + " more bytes of stderr not logged]" : "";
         if (success) {
-            LOG.debug("{}: exit code {} in {} ms; stderr:\n{}{}", who, result.exitCode(), millis, text, cut);
+            LOG.debug("{}: exit code {} in {} ms; stderr: {}{}", who, result.exitCode(), millis, text, cut);
         } else {
-            LOG.warn("{}: exit code {} in {} ms; stderr:\n{}{}", who, result.exitCode(), millis, text, cut);
+            LOG.warn("{}: exit code {} in {} ms; stderr: {}{}", who, result.exitCode(), millis, text, cut);
         }
     }
 
-    /** The bytes as text, secrets masked first, then cut to {@code maxChars}. */
+    /**
+     * The bytes as one line of text: secrets masked first (in every {@linkplain ExecProtocol#asPrinted printed
+     * form}), then cut to {@code maxChars}, then control characters escaped, so that a driver cannot forge log
+     * lines or send escape sequences to a terminal.
+     */
     private static String excerpt(byte[] bytes, int maxChars, Secrets secrets) {
         String text = secrets.scrub(new String(bytes, StandardCharsets.UTF_8));
-        return text.length() <= maxChars ? text : text.substring(0, maxChars);
+        return SafeText.escape(text.length() <= maxChars ? text : text.substring(0, maxChars));
     }
 
     private Response initialize() {
@@ -354,7 +362,7 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
             Optional<ExecOperation> op = ExecOperation.fromWireName(name);
             if (op.isEmpty()) {
                 LOG.warn("exec driver {}: ignoring unknown capability \"{}\"", executable,
-                        ExecProtocol.shorten(name, 40));
+                        ExecProtocol.untrusted(name, 40));
             } else {
                 declared.put(op.get(), value);
             }
@@ -378,7 +386,7 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
                 kinds.add(ReplicationSource.Kind.fromWireName(name));
             } catch (IllegalArgumentException e) {
                 throw new IllegalStateException("exec driver " + executable + " failed to initialize: unknown source"
-                        + " kind \"" + ExecProtocol.shorten(name, 40)
+                        + " kind \"" + ExecProtocol.untrusted(name, 40)
                         + "\" in sourceKinds (expected volume, volumegroup, volumesnapshot)");
             }
         }

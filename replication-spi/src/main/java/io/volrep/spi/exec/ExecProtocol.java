@@ -128,6 +128,57 @@ final class ExecProtocol {
         return print(COMPACT, b.build());
     }
 
+    /**
+     * The call's secrets in every form they can take in a driver's output, for {@link Secrets#scrub}: as they
+     * are, and JSON-escaped the ways common JSON libraries write them (protobuf and Gson, the form of the
+     * driver's stdin, escape {@code <>&='}; Go escapes {@code <>&}; Python and Jackson may escape non-ASCII in
+     * lower or upper case hex). A driver that echoes its input or logs its JSON must not unmask a secret.
+     */
+    static Secrets asPrinted(Secrets secrets) {
+        if (secrets.isEmpty()) {
+            return secrets;
+        }
+        Set<String> forms = new java.util.TreeSet<>(java.util.Comparator.comparingInt(String::length).reversed()
+                .thenComparing(java.util.Comparator.naturalOrder()));
+        for (String value : secrets.asMap().values()) {
+            forms.add(value);
+            for (String html : new String[] {"", "<>&", "<>&='"}) {
+                for (int nonAscii = 0; nonAscii < 3; nonAscii++) {
+                    forms.add(jsonEscaped(value, html, nonAscii));
+                }
+            }
+        }
+        // Longest first, so that a form is masked whole before a shorter one could mask a part of it.
+        Map<String, String> byForm = new java.util.LinkedHashMap<>();
+        for (String form : forms) {
+            byForm.put("form" + byForm.size(), form);
+        }
+        return Secrets.of(byForm);
+    }
+
+    /** {@code value} as a JSON string's content; {@code nonAscii} 0 keeps it, 1 and 2 escape it in lower/upper hex. */
+    private static String jsonEscaped(String value, String htmlChars, int nonAscii) {
+        StringBuilder out = new StringBuilder(value.length() + 16);
+        String hex = nonAscii == 2 ? "\\u%04X" : "\\u%04x";
+        for (char c : value.toCharArray()) {
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                case '\b' -> out.append("\\b");
+                case '\f' -> out.append("\\f");
+                default -> {
+                    boolean escape = c < 0x20 || htmlChars.indexOf(c) >= 0 || (nonAscii > 0 && c > 0x7e)
+                            || (!htmlChars.isEmpty() && (c == '\u2028' || c == '\u2029'));
+                    out.append(escape ? String.format(hex, (int) c) : String.valueOf(c));
+                }
+            }
+        }
+        return out.toString();
+    }
+
     private static String print(JsonFormat.Printer printer, MessageOrBuilder message) {
         try {
             return printer.print(message);
@@ -193,7 +244,7 @@ final class ExecProtocol {
                     OffsetDateTime.parse(time, DateTimeFormatter.ISO_OFFSET_DATE_TIME);
                 } catch (DateTimeParseException e) {
                     throw new IllegalArgumentException("stdout does not follow the exec protocol: \"" + name
-                            + "\" is not a valid RFC 3339 time: \"" + SafeText.escape(shorten(time, 64)) + "\" ("
+                            + "\" is not a valid RFC 3339 time: \"" + untrusted(time, 64) + "\" ("
                             + reason(e) + ")");
                 }
             }
@@ -212,7 +263,7 @@ final class ExecProtocol {
             t = t.getCause();
         }
         String m = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
-        return m.length() > 200 ? m.substring(0, 200) + "..." : m;
+        return untrusted(m, 200);     // parser messages may quote the driver's output
     }
 
     /**
@@ -223,7 +274,7 @@ final class ExecProtocol {
      * @throws ReplicationException with the driver's code for a Failure, UNKNOWN without one or when the
      *                              answer is inconsistent (unknown status or code, Success with a non-zero exit)
      */
-    static Response judge(String who, Response r, int exitCode) {
+    static Response judge(String who, Response r, int exitCode, Secrets printed) {
         switch (r.getStatus()) {
             case SUCCESS:
                 if (exitCode != 0) {
@@ -232,26 +283,26 @@ final class ExecProtocol {
                 }
                 if (!r.getCode().isEmpty() && !r.getCode().equals(StatusCode.OK.name())) {
                     throw new UnknownErrorException(who + ": inconsistent answer: status Success with code "
-                            + shorten(r.getCode(), 40));
+                            + untrusted(r.getCode(), 40));
                 }
                 return r;
             case NOT_SUPPORTED:
-                throw new UnimplementedException(message(r, who + ": not supported by the driver"));
+                throw new UnimplementedException(message(r, who + ": not supported by the driver", printed));
             case FAILURE:
                 if (r.getCode().isEmpty()) {
-                    throw new UnknownErrorException(message(r, who + ": failed (exit code " + exitCode + ")"));
+                    throw new UnknownErrorException(message(r, who + ": failed (exit code " + exitCode + ")", printed));
                 }
                 StatusCode code = statusCode(r.getCode());
                 if (code == null) {
-                    throw new UnknownErrorException(who + ": unknown code \"" + shorten(r.getCode(), 40)
+                    throw new UnknownErrorException(who + ": unknown code \"" + untrusted(r.getCode(), 40)
                             + "\" (expected a gRPC code name such as NOT_FOUND)");
                 }
                 if (code == StatusCode.OK) {
                     throw new UnknownErrorException(who + ": inconsistent answer: status Failure with code OK");
                 }
-                throw ReplicationException.of(code, message(r, who + ": failed with " + code.name()), null, 0, null);
+                throw ReplicationException.of(code, message(r, who + ": failed with " + code.name(), printed), null, 0, null);
             default:
-                throw new UnknownErrorException(who + ": unknown status \"" + shorten(r.getStatus(), 40)
+                throw new UnknownErrorException(who + ": unknown status \"" + untrusted(r.getStatus(), 40)
                         + "\" (expected Success, Failure or Not supported)");
         }
     }
@@ -264,12 +315,20 @@ final class ExecProtocol {
         }
     }
 
-    private static String message(Response r, String fallback) {
-        return r.getMessage().isBlank() ? fallback : shorten(r.getMessage(), MAX_MESSAGE_CHARS);
+    private static String message(Response r, String fallback, Secrets printed) {
+        return r.getMessage().isBlank() ? fallback : untrusted(printed.scrub(r.getMessage()), MAX_MESSAGE_CHARS);
     }
 
     static String shorten(String s, int max) {
         return s.length() <= max ? s : s.substring(0, max) + "...";
+    }
+
+    /**
+     * Text the driver wrote, fit for a log line or a status message: control characters escaped
+     * ({@link SafeText}), then cut at {@code max} characters. Scrub secrets before: escaping changes their form.
+     */
+    static String untrusted(String text, int max) {
+        return shorten(SafeText.escape(text), max);
     }
 
     /** resync's answer: {@code ready} is required. */
@@ -314,13 +373,13 @@ final class ExecProtocol {
     }
 
     /** heal's answer: {@code abnormal} is required. */
-    static HealResult healResult(String who, Response r) {
+    static HealResult healResult(String who, Response r, Secrets printed) {
         if (!r.hasAbnormal()) {
             throw new UnknownErrorException(who + ": invalid answer: Success without \"abnormal\"");
         }
         if (r.getMessage().isBlank()) {
             throw new UnknownErrorException(who + ": invalid answer: heal needs a \"message\" (REQUIRED by the spec)");
         }
-        return new HealResult(r.getAbnormal(), shorten(r.getMessage(), MAX_MESSAGE_CHARS));
+        return new HealResult(r.getAbnormal(), untrusted(printed.scrub(r.getMessage()), MAX_MESSAGE_CHARS));
     }
 }
