@@ -248,7 +248,7 @@ class ExecDriverTest {
         PrintStream originalErr = System.err;
         System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
         try (ExecHarness h = serve("cat > " + stdin + "\n"
-                + "{ printf '%s\\n' \"$0\" \"$@\"; tr '\\0' '\\n' < /proc/$$/environ; } > " + seen + "\n"
+                + "{ printf '%s\\n' \"$0\" \"$@\"; tr '\\0' '\\n' < /proc/self/environ; } > " + seen + "\n"
                 + "echo \"login with $(cat " + stdin + ") failed\" >&2\n"
                 + "head -c 20000 /dev/zero | tr '\\0' x >&2\n"
                 + "echo '{\"status\":\"Failure\",\"code\":\"UNAUTHENTICATED\",\"message\":\"bad password\"}'; exit 1")) {
@@ -283,7 +283,7 @@ class ExecDriverTest {
     @Test
     void closeKillsRunningDrivers() throws Exception {
         Path pid = dir.resolve("pid");
-        ExecHarness h = serve("echo $$ > " + pid + "; sleep 30; echo '{\"status\":\"Success\"}'");
+        ExecHarness h = serve(ExecHarness.HOST_PID + " > " + pid + "; sleep 30; echo '{\"status\":\"Success\"}'");
         Thread call = new Thread(() -> h.enable("vol-1"));
         call.start();
         ProcessTrees.awaitFile(pid);
