@@ -79,9 +79,14 @@ import org.slf4j.LoggerFactory;
  * <p>Answers: "Not supported" is UNIMPLEMENTED; a Failure carries its {@code code} (a gRPC code name), UNKNOWN
  * without one; a driver that cannot be started, prints malformed or over-long output, an unknown status or
  * code, or exits non-zero with Success answers UNKNOWN naming the driver and operation; a driver that runs past
- * the timeout has its whole process tree killed and answers DEADLINE_EXCEEDED. The driver's stderr goes to this
- * class's log (its first {@value #STDERR_LOG_BYTES} bytes, the call's secret values masked): WARN when the call
- * failed, DEBUG otherwise.
+ * the timeout is killed with every process it started and answers DEADLINE_EXCEEDED. The driver's stderr goes
+ * to this class's log as one line (its first {@value #STDERR_LOG_BYTES} bytes, the call's secret values masked
+ * also in their JSON-escaped forms, control characters escaped): WARN when the call failed, DEBUG otherwise.
+ *
+ * <p>Containment ({@link Builder#containment}): by default each call's driver runs in its own PID namespace, so
+ * nothing it starts, daemons included, outlives the driver, the timeout or {@link #close()}. Admission control
+ * ({@link Builder#maxConcurrentDrivers}): at most that many drivers run at once; a call waits for a slot within
+ * its deadline and answers UNAVAILABLE (retryable) when none frees in time; {@link #stats()} shows the load.
  */
 public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ExecDriver.class);
@@ -318,6 +323,8 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
+            // Calls waiting for a slot wake up, see the driver closed and answer UNAVAILABLE at once.
+            slots.release(Integer.MAX_VALUE - maxConcurrentDrivers);
             runner.close();
         }
     }
@@ -400,6 +407,10 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
             admitted = slots.tryAcquire(Math.max(0, wait), TimeUnit.NANOSECONDS);
         } finally {
             waiting.decrementAndGet();
+        }
+        if (admitted && closed.get()) {
+            slots.release();
+            throw new UnavailableException(who + ": the driver was stopped (the server is shutting down)");
         }
         if (!admitted) {
             rejected.incrementAndGet();

@@ -211,10 +211,11 @@ final class ProcessRunner implements AutoCloseable {
             // fall back to what we remembered
         }
         process.destroyForcibly();
-        Set<Long> killed = new HashSet<>();
+        Set<Long> seen = new HashSet<>();
+        List<ProcessHandle> killed = new ArrayList<>();
         while (!queue.isEmpty()) {
             ProcessHandle h = queue.poll();
-            if (!killed.add(h.pid()) || !h.isAlive()) {
+            if (!seen.add(h.pid()) || !h.isAlive()) {
                 continue;
             }
             try {
@@ -223,11 +224,20 @@ final class ProcessRunner implements AutoCloseable {
                 // it may have died meanwhile
             }
             h.destroyForcibly();
+            killed.add(h);
         }
+        // SIGKILL is delivered asynchronously: wait (bounded) until they are gone, so that what is killed when
+        // this returns is dead. The namespace's init only ends once the kernel has killed the whole namespace.
+        long end = System.nanoTime() + DRAIN_AFTER_KILL.toNanos();
         try {
             process.waitFor(DRAIN_AFTER_KILL.toMillis(), TimeUnit.MILLISECONDS);
+            for (ProcessHandle h : killed) {
+                h.onExit().get(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.debug("a killed driver process did not end within {}", DRAIN_AFTER_KILL);
         }
     }
 

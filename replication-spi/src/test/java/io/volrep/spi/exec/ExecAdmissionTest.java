@@ -103,6 +103,37 @@ class ExecAdmissionTest {
     }
 
     @Test
+    void callsWaitingForASlotAnswerUnavailableAtOnceWhenTheDriverCloses() throws Exception {
+        Path driver = driverScript(dir, "sleep 20; echo '{\"status\":\"Success\"}'");
+        ExecHarness h = ExecHarness.inProcess(ExecDriver.builder().executable(driver).maxConcurrentDrivers(1)
+                .build());
+        try {
+            Thread busy = new Thread(() -> h.enable("vol-busy"));
+            busy.start();
+            Future<Status> waiting = Executors.newSingleThreadExecutor().submit(() -> {
+                while (h.driver.processesRunning() == 0) {
+                    Thread.sleep(10);
+                }
+                return h.enable("vol-2");
+            });
+            long end = System.currentTimeMillis() + 10_000;
+            while (h.driver.stats().waiting() == 0 && System.currentTimeMillis() < end) {
+                Thread.sleep(10);
+            }
+            long start = System.nanoTime();
+            h.driver.close();
+            Status status = waiting.get(5, TimeUnit.SECONDS);
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
+            assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+            assertThat(status.getDescription()).contains("shutting down");
+            assertThat(h.driver.processesRunning()).isZero();
+            busy.join(10_000);
+        } finally {
+            h.close();
+        }
+    }
+
+    @Test
     void driversWhoseChildrenHoldTheirOutputPinNoThreadsOrFds() throws Exception {
         // Each driver leaves a child holding its stdout and stderr (issue 13.3: 200 such calls took threads
         // 32 -> 626 and fds 20 -> 412). Run them 8 at a time; afterwards threads and fds are back near where
