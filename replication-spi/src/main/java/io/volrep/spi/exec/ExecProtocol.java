@@ -270,6 +270,7 @@ final class ExecProtocol {
      * Judges a parsed answer: returns it when it is a consistent Success, else throws what the caller must see.
      *
      * @param who names the driver and the operation in messages, e.g. {@code "exec driver /x (promote)"}
+     * @param printed the call's secrets {@linkplain #asPrinted as printed}, masked in the driver's message
      * @throws UnimplementedException for "Not supported"
      * @throws ReplicationException with the driver's code for a Failure, UNKNOWN without one or when the
      *                              answer is inconsistent (unknown status or code, Success with a non-zero exit)
@@ -300,7 +301,8 @@ final class ExecProtocol {
                 if (code == StatusCode.OK) {
                     throw new UnknownErrorException(who + ": inconsistent answer: status Failure with code OK");
                 }
-                throw ReplicationException.of(code, message(r, who + ": failed with " + code.name(), printed), null, 0, null);
+                throw ReplicationException.of(code, message(r, who + ": failed with " + code.name(), printed), null,
+                        0, null);
             default:
                 throw new UnknownErrorException(who + ": unknown status \"" + untrusted(r.getStatus(), 40)
                         + "\" (expected Success, Failure or Not supported)");
@@ -372,7 +374,7 @@ final class ExecProtocol {
     record HealResult(boolean abnormal, String message) {
     }
 
-    /** heal's answer: {@code abnormal} is required. */
+    /** heal's answer: {@code abnormal} is required; the message is masked ({@code printed}) and escaped. */
     static HealResult healResult(String who, Response r, Secrets printed) {
         if (!r.hasAbnormal()) {
             throw new UnknownErrorException(who + ": invalid answer: Success without \"abnormal\"");

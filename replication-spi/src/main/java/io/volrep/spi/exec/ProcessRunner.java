@@ -116,7 +116,9 @@ final class ProcessRunner implements AutoCloseable {
 
             boolean exited = false;
             while (!exited) {
-                remember(process, tree);
+                if (!contained()) {
+                    remember(process, tree);    // a namespace needs no tracking: its init takes everything along
+                }
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     break;
@@ -142,8 +144,8 @@ final class ProcessRunner implements AutoCloseable {
             }
             if (contained() && cannotExecute(process.exitValue(), out, err)) {
                 // The launcher started, the driver did not (missing, not executable, bad interpreter).
-                throw new IOException(new String(err.bytes(), StandardCharsets.UTF_8).strip()
-                        .substring("unshare: ".length()));
+                throw new IOException(ExecProtocol.untrusted(new String(err.bytes(), StandardCharsets.UTF_8).strip()
+                        .substring(LAUNCH_FAILURE.length()), 200));
             }
             return result(Ending.EXITED, process.exitValue(), out, err, heldOpen);
         } catch (InterruptedException e) {
@@ -154,8 +156,11 @@ final class ProcessRunner implements AutoCloseable {
         }
     }
 
-    /** How unshare(1) reports a command it could not execute (exit code 126 or 127). */
-    private static final String LAUNCH_FAILURE = "unshare: failed to execute ";
+    /**
+     * How unshare(1) starts its report of a command it could not execute (exit code 126 or 127), e.g.
+     * {@code unshare: failed to execute /x: No such file or directory}; the rest may be translated.
+     */
+    private static final String LAUNCH_FAILURE = "unshare: ";
 
     private static boolean cannotExecute(int exitCode, Capture out, Capture err) {
         return (exitCode == 126 || exitCode == 127) && out.total() == 0
