@@ -53,6 +53,20 @@ public final class ServeExecCommand implements Callable<Integer> {
                     + "the driver on stdin). Repeatable.")
     Map<String, String> environment = new LinkedHashMap<>();
 
+    @Option(names = "--max-concurrent-drivers", paramLabel = "N",
+            description = "The most driver processes that run at once (default: 4 per processor, at least 4; "
+                    + "here ${DEFAULT-VALUE}). A call beyond it waits for a slot within its deadline and answers "
+                    + "UNAVAILABLE (retryable) when none frees in time.")
+    int maxConcurrentDrivers = ExecDriver.defaultMaxConcurrentDrivers();
+
+    @Option(names = "--containment", paramLabel = "auto|required|off", converter = ContainmentConverter.class,
+            description = "auto (default): each call's driver runs in its own PID namespace, so no process it "
+                    + "starts (daemons included) outlives the call, its timeout or the server; falls back to "
+                    + "killing the driver's descendants, with a warning, where namespaces are unavailable. "
+                    + "required: exit 1 where they are unavailable. off: descendants only; processes a driver "
+                    + "leaves behind keep running.")
+    ExecDriver.Containment containment = ExecDriver.Containment.AUTO;
+
     @Option(names = "--grace-period", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "How long shutdown lets calls in flight finish (default ${DEFAULT-VALUE}).")
     Duration gracePeriod = Duration.ofSeconds(10);
@@ -110,9 +124,27 @@ public final class ServeExecCommand implements Callable<Integer> {
         }
     }
 
+    /** {@code auto}, {@code required}, {@code off}, in any case. */
+    static final class ContainmentConverter implements CommandLine.ITypeConverter<ExecDriver.Containment> {
+        @Override
+        public ExecDriver.Containment convert(String value) {
+            try {
+                return ExecDriver.Containment.valueOf(value.trim().toUpperCase(java.util.Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException("not a containment: \"" + value
+                        + "\" (use auto, required or off)");
+            }
+        }
+    }
+
     /** Initializes the driver and starts serving it (tests use this without waiting for a signal). */
     Started start() {
-        ExecDriver.Builder b = ExecDriver.builder().executable(driver).timeout(timeout);
+        if (maxConcurrentDrivers < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--max-concurrent-drivers must be at least 1: " + maxConcurrentDrivers);
+        }
+        ExecDriver.Builder b = ExecDriver.builder().executable(driver).timeout(timeout)
+                .maxConcurrentDrivers(maxConcurrentDrivers).containment(containment);
         environment.forEach(b::environment);
         ExecDriver execDriver = b.build();
         try {

@@ -75,6 +75,29 @@ class ServeExecCommandTest {
             "soon"})).contains("not a duration");
     }
 
+    @Test
+    void admissionAndContainmentFlagsReachTheDriver() throws Exception {
+        Path driver = dir.resolve("driver");
+        Files.writeString(driver, "#!/bin/sh\necho '{\"status\":\"Success\"}'\n");
+        driver.toFile().setExecutable(true);
+        String listen = "unix://" + dir.resolve("f.sock");
+        try (ServeExecCommand.Started started = parse("--driver", driver.toString(), "--listen", listen,
+                "--max-concurrent-drivers", "3", "--containment", "OFF").start()) {
+            assertThat(started.driver().stats().limit()).isEqualTo(3);
+            assertThat(started.driver().contained()).isFalse();
+        }
+        try (ServeExecCommand.Started started = parse("--driver", driver.toString(), "--listen", listen,
+                "--containment", "required").start()) {
+            assertThat(started.driver().stats().limit()).isEqualTo(
+                    io.volrep.spi.exec.ExecDriver.defaultMaxConcurrentDrivers());
+            assertThat(started.driver().contained()).isTrue();
+        }
+        assertThat(err(new String[] {"serve-exec", "--driver", driver.toString(), "--listen", listen,
+            "--max-concurrent-drivers", "0"})).contains("--max-concurrent-drivers", "at least 1");
+        assertThat(err(new String[] {"serve-exec", "--driver", driver.toString(), "--listen", listen,
+            "--containment", "maybe"})).contains("not a containment", "auto, required or off");
+    }
+
     private static String err(String[] args) {
         CommandLine cli = VolrepCommand.commandLine();
         StringWriter err = new StringWriter();

@@ -1,10 +1,13 @@
 package io.volrep.spi.exec;
 
+import io.grpc.Context;
+import io.grpc.Deadline;
 import io.volrep.api.DeadlineExceededException;
 import io.volrep.api.HealReport;
 import io.volrep.api.ReplicationException;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
+import io.volrep.api.SafeText;
 import io.volrep.api.Secrets;
 import io.volrep.api.UnavailableException;
 import io.volrep.api.UnimplementedException;
@@ -35,7 +38,11 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,9 +79,14 @@ import org.slf4j.LoggerFactory;
  * <p>Answers: "Not supported" is UNIMPLEMENTED; a Failure carries its {@code code} (a gRPC code name), UNKNOWN
  * without one; a driver that cannot be started, prints malformed or over-long output, an unknown status or
  * code, or exits non-zero with Success answers UNKNOWN naming the driver and operation; a driver that runs past
- * the timeout has its whole process tree killed and answers DEADLINE_EXCEEDED. The driver's stderr goes to this
- * class's log (its first {@value #STDERR_LOG_BYTES} bytes, the call's secret values masked): WARN when the call
- * failed, DEBUG otherwise.
+ * the timeout is killed with every process it started and answers DEADLINE_EXCEEDED. The driver's stderr goes
+ * to this class's log as one line (its first {@value #STDERR_LOG_BYTES} bytes, the call's secret values masked
+ * also in their JSON-escaped forms, control characters escaped): WARN when the call failed, DEBUG otherwise.
+ *
+ * <p>Containment ({@link Builder#containment}): by default each call's driver runs in its own PID namespace, so
+ * nothing it starts, daemons included, outlives the driver, the timeout or {@link #close()}. Admission control
+ * ({@link Builder#maxConcurrentDrivers}): at most that many drivers run at once; a call waits for a slot within
+ * its deadline and answers UNAVAILABLE (retryable) when none frees in time; {@link #stats()} shows the load.
  */
 public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ExecDriver.class);
@@ -85,6 +97,12 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
     public static final int MAX_STDOUT_BYTES = 1024 * 1024;
     /** How much of a driver's stderr is logged per call. */
     public static final int STDERR_LOG_BYTES = 8 * 1024;
+    /**
+     * Time kept back from a call's deadline when waiting for a slot, so that UNAVAILABLE reaches the caller
+     * before its deadline does: a tenth of the time left, between these bounds.
+     */
+    private static final Duration MIN_ADMISSION_RESERVE = Duration.ofMillis(100);
+    private static final Duration MAX_ADMISSION_RESERVE = Duration.ofSeconds(1);
     /** Extra stderr kept beyond what is logged so that a secret cut by the limit is still masked whole. */
     private static final int STDERR_SCRUB_MARGIN = 4 * 1024;
 
@@ -99,13 +117,21 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
     private final Set<ExecOperation> supported;
     private final Set<ReplicationSource.Kind> sourceKinds;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final int maxConcurrentDrivers;
+    /** Admission control: one permit per driver process; fair, so that the longest waiter goes first. */
+    private final Semaphore slots;
+    private final AtomicInteger waiting = new AtomicInteger();
+    private final AtomicLong rejected = new AtomicLong();
 
     private ExecDriver(Builder b) {
         this.executable = b.executable;
         this.timeout = b.timeout;
         this.environment = Collections.unmodifiableMap(new LinkedHashMap<>(b.environment));
         this.workingDirectory = b.workingDirectory;
-        this.runner = new ProcessRunner(MAX_STDOUT_BYTES, STDERR_LOG_BYTES + STDERR_SCRUB_MARGIN);
+        this.maxConcurrentDrivers = b.maxConcurrentDrivers;
+        this.slots = new Semaphore(maxConcurrentDrivers, true);
+        this.runner = new ProcessRunner(MAX_STDOUT_BYTES, STDERR_LOG_BYTES + STDERR_SCRUB_MARGIN,
+                launcher(b.containment, b.executable));
         Response init;
         try {
             init = initialize();
@@ -115,12 +141,56 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
         }
         this.supported = Collections.unmodifiableSet(supportedOperations(init));
         this.sourceKinds = Collections.unmodifiableSet(sourceKinds(init));
-        LOG.info("exec driver {} initialized: operations {}, source kinds {}, timeout {}", executable, supported,
-                sourceKinds, timeout);
+        LOG.info("exec driver {} initialized: operations {}, source kinds {}, timeout {}, at most {} at once,"
+                + " containment {}", executable, supported, sourceKinds, timeout, maxConcurrentDrivers,
+                runner.contained() ? "a PID namespace per call" : "descendants only (off)");
         if (!supported.contains(ExecOperation.ENABLE) || !supported.contains(ExecOperation.DISABLE)) {
             LOG.warn("exec driver {} does not support enable and disable, which the replication spec requires",
                     executable);
         }
+    }
+
+    /**
+     * How the processes a driver starts are kept from outliving its call (docs/exec-drivers.md, "Containment").
+     *
+     * <pre>{@code
+     * ExecDriver.builder().executable(path).containment(ExecDriver.Containment.REQUIRED).build();
+     * }</pre>
+     */
+    public enum Containment {
+        /**
+         * Each call's driver runs as the init process of its own PID namespace ({@code unshare --pid --fork
+         * --kill-child}): when it exits, times out or the driver is closed, every process it started is killed
+         * by the kernel, daemons (setsid, double fork) included. The default.
+         */
+        AUTO,
+        /** As {@link #AUTO}, but {@link Builder#build()} fails when PID namespaces are unavailable. */
+        REQUIRED,
+        /**
+         * No namespace: on a timeout or close the driver's descendants are killed as far as polling the tree
+         * found them; a process that leaves the tree quickly (setsid, double fork) escapes. Processes a driver
+         * leaves behind after answering keep running. What {@link #AUTO} falls back to, with a warning, when PID
+         * namespaces are unavailable.
+         */
+        OFF
+    }
+
+    private static List<String> launcher(Containment containment, Path executable) {
+        if (containment == Containment.OFF) {
+            return List.of();
+        }
+        PidNamespaces.Probe probe = PidNamespaces.probe();
+        if (probe.available()) {
+            return probe.launcher();
+        }
+        if (containment == Containment.REQUIRED) {
+            throw new IllegalStateException("exec driver " + executable + ": containment REQUIRED, but PID"
+                    + " namespaces are unavailable: " + probe.failure());
+        }
+        LOG.warn("exec driver {}: PID namespaces are unavailable ({}); falling back to killing the driver's"
+                + " descendants on a timeout, which a daemonizing child (setsid, double fork) can escape",
+                executable, probe.failure());
+        return List.of();
     }
 
     /** A new builder; {@link Builder#executable} is required. */
@@ -197,7 +267,8 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
         Response answer = invoke(ExecOperation.HEAL, ExecProtocol.healRequest(r.volumeId(), r.volumePath(),
                 r.stagingTargetPath(), r.capability().map(WireMapping::toProto).orElse(null), r.volumeContext()),
                 r.secrets());
-        ExecProtocol.HealResult result = ExecProtocol.healResult(who(ExecOperation.HEAL), answer);
+        ExecProtocol.HealResult result = ExecProtocol.healResult(who(ExecOperation.HEAL), answer,
+                ExecProtocol.asPrinted(r.secrets()));
         return new HealReport(result.abnormal(), result.message());
     }
 
@@ -211,10 +282,49 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
         return runner.running();
     }
 
+    /**
+     * The default bound on concurrent driver processes: four per available processor, at least four. Drivers
+     * mostly wait on their storage, so a few per core keep the machine busy without letting a burst of calls
+     * start hundreds of processes.
+     */
+    public static int defaultMaxConcurrentDrivers() {
+        return Math.max(4, 4 * Runtime.getRuntime().availableProcessors());
+    }
+
+    /**
+     * A snapshot of the driver's load, e.g. for a metrics gauge.
+     *
+     * <pre>{@code
+     * ExecDriver.Stats s = driver.stats();
+     * if (s.waiting() > 0) { log.info("{} calls wait for one of {} driver slots", s.waiting(), s.limit()); }
+     * }</pre>
+     *
+     * @param running driver processes running now
+     * @param waiting calls waiting for a slot now
+     * @param limit the bound on concurrent driver processes
+     * @param killedOnTimeout driver runs killed at their timeout so far ({@code init} included)
+     * @param rejected calls answered UNAVAILABLE because no slot freed within their deadline, so far
+     */
+    public record Stats(int running, int waiting, int limit, long killedOnTimeout, long rejected) {
+    }
+
+    /** The driver's load now. */
+    public Stats stats() {
+        return new Stats(runner.running(), waiting.get(), maxConcurrentDrivers, runner.killedOnTimeout(),
+                rejected.get());
+    }
+
+    /** True when each call's driver runs in its own PID namespace ({@link Containment}). */
+    public boolean contained() {
+        return runner.contained();
+    }
+
     /** Kills every driver process still running and releases the I/O threads. Idempotent. */
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
+            // Calls waiting for a slot wake up, see the driver closed and answer UNAVAILABLE at once.
+            slots.release(Integer.MAX_VALUE - maxConcurrentDrivers);
             runner.close();
         }
     }
@@ -242,14 +352,20 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
         return run(op, requestJson, secrets);
     }
 
-    private Response run(ExecOperation op, String requestJson, Secrets secrets) {
+    private Response run(ExecOperation op, String requestJson, Secrets callSecrets) {
         String who = who(op);
-        byte[] stdin = ExecProtocol.secrets(secrets).getBytes(StandardCharsets.UTF_8);
+        byte[] stdin = ExecProtocol.secrets(callSecrets).getBytes(StandardCharsets.UTF_8);
+        Secrets secrets = ExecProtocol.asPrinted(callSecrets);     // what is masked in the driver's output
         ProcessRunner.Result result;
         long start = System.nanoTime();
         try {
-            result = runner.run(List.of(executable.toString(), op.wireName(), requestJson), environment,
-                    workingDirectory, stdin, timeout);
+            admit(who);
+            try {
+                result = runner.run(List.of(executable.toString(), op.wireName(), requestJson), environment,
+                        workingDirectory, stdin, timeout);
+            } finally {
+                slots.release();
+            }
         } catch (IOException e) {
             LOG.error("{}: cannot start the driver: {}", who, e.getMessage());
             throw new UnknownErrorException(who + ": cannot start the driver: " + e.getMessage());
@@ -270,6 +386,40 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
         }
     }
 
+    /** @param secrets the call's secrets {@linkplain ExecProtocol#asPrinted as printed} */
+    /**
+     * Waits for a driver slot, at most until shortly before the call's deadline (or the timeout, when the call
+     * has no deadline or a later one): a caller rather gets a retryable UNAVAILABLE it can act on than its own
+     * DEADLINE_EXCEEDED.
+     */
+    private void admit(String who) throws InterruptedException {
+        long wait = timeout.toNanos();
+        Deadline deadline = Context.current().getDeadline();
+        if (deadline != null) {
+            long left = deadline.timeRemaining(TimeUnit.NANOSECONDS);
+            long reserve = Math.min(Math.max(left / 10, MIN_ADMISSION_RESERVE.toNanos()),
+                    MAX_ADMISSION_RESERVE.toNanos());
+            wait = Math.min(wait, left - reserve);
+        }
+        waiting.incrementAndGet();
+        boolean admitted;
+        try {
+            admitted = slots.tryAcquire(Math.max(0, wait), TimeUnit.NANOSECONDS);
+        } finally {
+            waiting.decrementAndGet();
+        }
+        if (admitted && closed.get()) {
+            slots.release();
+            throw new UnavailableException(who + ": the driver was stopped (the server is shutting down)");
+        }
+        if (!admitted) {
+            rejected.incrementAndGet();
+            throw new UnavailableException(who + ": all " + maxConcurrentDrivers + " driver slots are busy and none"
+                    + " freed within " + Math.max(0, wait) / 1_000_000 + " ms of the call's deadline; retry later"
+                    + " (the bound is ExecDriver.Builder.maxConcurrentDrivers, serve-exec --max-concurrent-drivers)");
+        }
+    }
+
     private Response interpret(String who, ProcessRunner.Result result, Secrets secrets) {
         switch (result.ending()) {
             case TIMED_OUT:
@@ -286,11 +436,11 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
             answer = ExecProtocol.parse(result.stdout());
         } catch (IllegalArgumentException e) {
             LOG.warn("{}: malformed output (exit code {}): {}; stdout began with: {}", who, result.exitCode(),
-                    e.getMessage(), excerpt(result.stdout(), 512, secrets));
-            throw new UnknownErrorException(who + ": malformed output: " + e.getMessage() + " (exit code "
-                    + result.exitCode() + ")");
+                    secrets.scrub(e.getMessage()), excerpt(result.stdout(), 512, secrets));
+            throw new UnknownErrorException(who + ": malformed output: " + secrets.scrub(e.getMessage())
+                    + " (exit code " + result.exitCode() + ")");
         }
-        return ExecProtocol.judge(who, answer, result.exitCode());
+        return ExecProtocol.judge(who, answer, result.exitCode(), secrets);
     }
 
     private void logStderr(String who, ProcessRunner.Result result, Secrets secrets, boolean success, long millis) {
@@ -300,18 +450,22 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
         }
         String text = excerpt(result.stderr(), STDERR_LOG_BYTES, secrets);
         String cut = result.stderrBytes() > STDERR_LOG_BYTES
-                ? "\n[... " + (result.stderrBytes() - STDERR_LOG_BYTES) + " more bytes of stderr not logged]" : "";
+                ? " [... " + (result.stderrBytes() - STDERR_LOG_BYTES) + " more bytes of stderr not logged]" : "";
         if (success) {
-            LOG.debug("{}: exit code {} in {} ms; stderr:\n{}{}", who, result.exitCode(), millis, text, cut);
+            LOG.debug("{}: exit code {} in {} ms; stderr: {}{}", who, result.exitCode(), millis, text, cut);
         } else {
-            LOG.warn("{}: exit code {} in {} ms; stderr:\n{}{}", who, result.exitCode(), millis, text, cut);
+            LOG.warn("{}: exit code {} in {} ms; stderr: {}{}", who, result.exitCode(), millis, text, cut);
         }
     }
 
-    /** The bytes as text, secrets masked first, then cut to {@code maxChars}. */
+    /**
+     * The bytes as one line of text: secrets masked first (in every {@linkplain ExecProtocol#asPrinted printed
+     * form}), then cut to {@code maxChars}, then control characters escaped, so that a driver cannot forge log
+     * lines or send escape sequences to a terminal.
+     */
     private static String excerpt(byte[] bytes, int maxChars, Secrets secrets) {
         String text = secrets.scrub(new String(bytes, StandardCharsets.UTF_8));
-        return text.length() <= maxChars ? text : text.substring(0, maxChars);
+        return SafeText.escape(text.length() <= maxChars ? text : text.substring(0, maxChars));
     }
 
     private Response initialize() {
@@ -354,7 +508,7 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
             Optional<ExecOperation> op = ExecOperation.fromWireName(name);
             if (op.isEmpty()) {
                 LOG.warn("exec driver {}: ignoring unknown capability \"{}\"", executable,
-                        ExecProtocol.shorten(name, 40));
+                        ExecProtocol.untrusted(name, 40));
             } else {
                 declared.put(op.get(), value);
             }
@@ -378,7 +532,7 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
                 kinds.add(ReplicationSource.Kind.fromWireName(name));
             } catch (IllegalArgumentException e) {
                 throw new IllegalStateException("exec driver " + executable + " failed to initialize: unknown source"
-                        + " kind \"" + ExecProtocol.shorten(name, 40)
+                        + " kind \"" + ExecProtocol.untrusted(name, 40)
                         + "\" in sourceKinds (expected volume, volumegroup, volumesnapshot)");
             }
         }
@@ -400,8 +554,19 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
         private Duration timeout = DEFAULT_TIMEOUT;
         private final Map<String, String> environment = new LinkedHashMap<>();
         private Path workingDirectory;
+        private Containment containment = Containment.AUTO;
+        private int maxConcurrentDrivers = defaultMaxConcurrentDrivers();
 
         private Builder() {
+        }
+
+        /**
+         * How the driver's processes are contained (default {@link Containment#AUTO}: a PID namespace per call
+         * when available).
+         */
+        public Builder containment(Containment containment) {
+            this.containment = Objects.requireNonNull(containment, "containment");
+            return this;
         }
 
         /** The driver executable (required): a file with execute permission, e.g. a script with a shebang. */
@@ -427,6 +592,19 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
          */
         public Builder environment(String name, String value) {
             environment.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
+            return this;
+        }
+
+        /**
+         * The most driver processes that run at once (default {@link #defaultMaxConcurrentDrivers()}). A call
+         * beyond it waits for a slot within its deadline (or the timeout) and answers UNAVAILABLE, which clients
+         * retry, when none frees in time.
+         */
+        public Builder maxConcurrentDrivers(int max) {
+            if (max < 1) {
+                throw new IllegalArgumentException("maxConcurrentDrivers must be at least 1: " + max);
+            }
+            this.maxConcurrentDrivers = max;
             return this;
         }
 

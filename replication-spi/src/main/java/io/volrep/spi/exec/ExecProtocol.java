@@ -2,6 +2,7 @@ package io.volrep.spi.exec;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonParseException;
+import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import com.google.gson.Strictness;
 import com.google.gson.stream.JsonReader;
@@ -16,6 +17,7 @@ import com.google.protobuf.util.JsonFormat;
 import io.volrep.api.ReplicationException;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
+import io.volrep.api.SafeText;
 import io.volrep.api.Secrets;
 import io.volrep.api.StatusCode;
 import io.volrep.api.UnimplementedException;
@@ -34,6 +36,10 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -59,6 +65,11 @@ final class ExecProtocol {
     private static final JsonFormat.Printer HEAL = COMPACT.includingDefaultValueFields(
             Set.of(field(HealRequest.getDescriptor().findFieldByName("volume_context"))));
     private static final JsonFormat.Parser PARSER = JsonFormat.parser().ignoringUnknownFields();
+    /** The answer's fields of type Timestamp, checked strictly before JsonFormat reads them. */
+    private static final List<FieldDescriptor> TIME_FIELDS = Response.getDescriptor().getFields().stream()
+            .filter(f -> f.getType() == FieldDescriptor.Type.MESSAGE
+                    && f.getMessageType().getFullName().equals(Timestamp.getDescriptor().getFullName()))
+            .toList();
 
     private ExecProtocol() {
     }
@@ -117,6 +128,57 @@ final class ExecProtocol {
         return print(COMPACT, b.build());
     }
 
+    /**
+     * The call's secrets in every form they can take in a driver's output, for {@link Secrets#scrub}: as they
+     * are, and JSON-escaped the ways common JSON libraries write them (protobuf and Gson, the form of the
+     * driver's stdin, escape {@code <>&='}; Go escapes {@code <>&}; Python and Jackson may escape non-ASCII in
+     * lower or upper case hex). A driver that echoes its input or logs its JSON must not unmask a secret.
+     */
+    static Secrets asPrinted(Secrets secrets) {
+        if (secrets.isEmpty()) {
+            return secrets;
+        }
+        Set<String> forms = new java.util.TreeSet<>(java.util.Comparator.comparingInt(String::length).reversed()
+                .thenComparing(java.util.Comparator.naturalOrder()));
+        for (String value : secrets.asMap().values()) {
+            forms.add(value);
+            for (String html : new String[] {"", "<>&", "<>&='"}) {
+                for (int nonAscii = 0; nonAscii < 3; nonAscii++) {
+                    forms.add(jsonEscaped(value, html, nonAscii));
+                }
+            }
+        }
+        // Longest first, so that a form is masked whole before a shorter one could mask a part of it.
+        Map<String, String> byForm = new java.util.LinkedHashMap<>();
+        for (String form : forms) {
+            byForm.put("form" + byForm.size(), form);
+        }
+        return Secrets.of(byForm);
+    }
+
+    /** {@code value} as a JSON string's content; {@code nonAscii} 0 keeps it, 1 and 2 escape it in lower/upper hex. */
+    private static String jsonEscaped(String value, String htmlChars, int nonAscii) {
+        StringBuilder out = new StringBuilder(value.length() + 16);
+        String hex = nonAscii == 2 ? "\\u%04X" : "\\u%04x";
+        for (char c : value.toCharArray()) {
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                case '\b' -> out.append("\\b");
+                case '\f' -> out.append("\\f");
+                default -> {
+                    boolean escape = c < 0x20 || htmlChars.indexOf(c) >= 0 || (nonAscii > 0 && c > 0x7e)
+                            || (!htmlChars.isEmpty() && (c == '\u2028' || c == '\u2029'));
+                    out.append(escape ? String.format(hex, (int) c) : String.valueOf(c));
+                }
+            }
+        }
+        return out.toString();
+    }
+
     private static String print(JsonFormat.Printer printer, MessageOrBuilder message) {
         try {
             return printer.print(message);
@@ -142,10 +204,11 @@ final class ExecProtocol {
         if (text.isEmpty()) {
             throw new IllegalArgumentException("printed nothing on stdout");
         }
+        JsonElement element;
         try {
             JsonReader reader = new JsonReader(new StringReader(text));
             reader.setStrictness(Strictness.STRICT);
-            JsonElement element = JsonParser.parseReader(reader);
+            element = JsonParser.parseReader(reader);
             if (!element.isJsonObject()) {
                 throw new IllegalArgumentException("stdout is not a JSON object");
             }
@@ -155,6 +218,7 @@ final class ExecProtocol {
         } catch (JsonParseException | IOException e) {
             throw new IllegalArgumentException("stdout is not valid JSON: " + rootMessage(e));
         }
+        checkTimes(element.getAsJsonObject());
         Response.Builder b = Response.newBuilder();
         try {
             PARSER.merge(text, b);
@@ -164,24 +228,54 @@ final class ExecProtocol {
         return b.build();
     }
 
+    /**
+     * Every time in the answer must be a real RFC 3339 time. protobuf's parser alone is lenient: it rolls
+     * {@code 2026-13-45T25:61:61Z} over into 2027, so a driver bug would become a plausible but wrong answer.
+     */
+    private static void checkTimes(JsonObject answer) {
+        for (FieldDescriptor f : TIME_FIELDS) {
+            for (String name : new String[] {f.getJsonName(), f.getName()}) {
+                JsonElement value = answer.get(name);
+                if (value == null || !value.isJsonPrimitive() || !value.getAsJsonPrimitive().isString()) {
+                    continue;   // absent, or a wrong type that JsonFormat reports below
+                }
+                String time = value.getAsString();
+                try {
+                    OffsetDateTime.parse(time, DateTimeFormatter.ISO_OFFSET_DATE_TIME);
+                } catch (DateTimeParseException e) {
+                    throw new IllegalArgumentException("stdout does not follow the exec protocol: \"" + name
+                            + "\" is not a valid RFC 3339 time: \"" + untrusted(time, 64) + "\" ("
+                            + reason(e) + ")");
+                }
+            }
+        }
+    }
+
+    /** Why a time did not parse, e.g. "Invalid value for MonthOfYear (valid values 1 - 12): 13". */
+    private static String reason(DateTimeParseException e) {
+        return e.getCause() != null && e.getCause().getMessage() != null ? e.getCause().getMessage()
+                : "expected e.g. 2026-01-02T03:04:05.123Z";
+    }
+
     private static String rootMessage(Throwable e) {
         Throwable t = e;
         while (t.getCause() != null && t.getCause() != t) {
             t = t.getCause();
         }
         String m = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
-        return m.length() > 200 ? m.substring(0, 200) + "..." : m;
+        return untrusted(m, 200);     // parser messages may quote the driver's output
     }
 
     /**
      * Judges a parsed answer: returns it when it is a consistent Success, else throws what the caller must see.
      *
      * @param who names the driver and the operation in messages, e.g. {@code "exec driver /x (promote)"}
+     * @param printed the call's secrets {@linkplain #asPrinted as printed}, masked in the driver's message
      * @throws UnimplementedException for "Not supported"
      * @throws ReplicationException with the driver's code for a Failure, UNKNOWN without one or when the
      *                              answer is inconsistent (unknown status or code, Success with a non-zero exit)
      */
-    static Response judge(String who, Response r, int exitCode) {
+    static Response judge(String who, Response r, int exitCode, Secrets printed) {
         switch (r.getStatus()) {
             case SUCCESS:
                 if (exitCode != 0) {
@@ -190,26 +284,27 @@ final class ExecProtocol {
                 }
                 if (!r.getCode().isEmpty() && !r.getCode().equals(StatusCode.OK.name())) {
                     throw new UnknownErrorException(who + ": inconsistent answer: status Success with code "
-                            + shorten(r.getCode(), 40));
+                            + untrusted(r.getCode(), 40));
                 }
                 return r;
             case NOT_SUPPORTED:
-                throw new UnimplementedException(message(r, who + ": not supported by the driver"));
+                throw new UnimplementedException(message(r, who + ": not supported by the driver", printed));
             case FAILURE:
                 if (r.getCode().isEmpty()) {
-                    throw new UnknownErrorException(message(r, who + ": failed (exit code " + exitCode + ")"));
+                    throw new UnknownErrorException(message(r, who + ": failed (exit code " + exitCode + ")", printed));
                 }
                 StatusCode code = statusCode(r.getCode());
                 if (code == null) {
-                    throw new UnknownErrorException(who + ": unknown code \"" + shorten(r.getCode(), 40)
+                    throw new UnknownErrorException(who + ": unknown code \"" + untrusted(r.getCode(), 40)
                             + "\" (expected a gRPC code name such as NOT_FOUND)");
                 }
                 if (code == StatusCode.OK) {
                     throw new UnknownErrorException(who + ": inconsistent answer: status Failure with code OK");
                 }
-                throw ReplicationException.of(code, message(r, who + ": failed with " + code.name()), null, 0, null);
+                throw ReplicationException.of(code, message(r, who + ": failed with " + code.name(), printed), null,
+                        0, null);
             default:
-                throw new UnknownErrorException(who + ": unknown status \"" + shorten(r.getStatus(), 40)
+                throw new UnknownErrorException(who + ": unknown status \"" + untrusted(r.getStatus(), 40)
                         + "\" (expected Success, Failure or Not supported)");
         }
     }
@@ -222,12 +317,20 @@ final class ExecProtocol {
         }
     }
 
-    private static String message(Response r, String fallback) {
-        return r.getMessage().isBlank() ? fallback : shorten(r.getMessage(), MAX_MESSAGE_CHARS);
+    private static String message(Response r, String fallback, Secrets printed) {
+        return r.getMessage().isBlank() ? fallback : untrusted(printed.scrub(r.getMessage()), MAX_MESSAGE_CHARS);
     }
 
     static String shorten(String s, int max) {
         return s.length() <= max ? s : s.substring(0, max) + "...";
+    }
+
+    /**
+     * Text the driver wrote, fit for a log line or a status message: control characters escaped
+     * ({@link SafeText}), then cut at {@code max} characters. Scrub secrets before: escaping changes their form.
+     */
+    static String untrusted(String text, int max) {
+        return shorten(SafeText.escape(text), max);
     }
 
     /** resync's answer: {@code ready} is required. */
@@ -271,14 +374,14 @@ final class ExecProtocol {
     record HealResult(boolean abnormal, String message) {
     }
 
-    /** heal's answer: {@code abnormal} is required. */
-    static HealResult healResult(String who, Response r) {
+    /** heal's answer: {@code abnormal} is required; the message is masked ({@code printed}) and escaped. */
+    static HealResult healResult(String who, Response r, Secrets printed) {
         if (!r.hasAbnormal()) {
             throw new UnknownErrorException(who + ": invalid answer: Success without \"abnormal\"");
         }
         if (r.getMessage().isBlank()) {
             throw new UnknownErrorException(who + ": invalid answer: heal needs a \"message\" (REQUIRED by the spec)");
         }
-        return new HealResult(r.getAbnormal(), shorten(r.getMessage(), MAX_MESSAGE_CHARS));
+        return new HealResult(r.getAbnormal(), untrusted(printed.scrub(r.getMessage()), MAX_MESSAGE_CHARS));
     }
 }

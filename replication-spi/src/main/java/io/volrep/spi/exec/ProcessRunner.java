@@ -4,35 +4,41 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Runs one driver process: secrets to stdin, stdout and stderr drained concurrently (so a chatty driver never
  * blocks on a full pipe while we wait for it), a deadline after which the whole process tree is killed, and
- * bounded capture of both streams.
+ * bounded capture of both streams. The threads that feed and read the pipes belong to the call: they are
+ * started for it and end with it.
  *
- * <p>The tree is remembered while the driver runs (polled every {@link #TREE_POLL}), because a child whose
- * parent dies is re-parented and can no longer be found through the parent: on a timeout every process of the
- * tree we saw is killed, not only those still attached to the driver.
+ * <p>With a {@linkplain PidNamespaces launcher} the driver is the init process of its own PID namespace: when it
+ * exits or is killed, the kernel kills every process left in the namespace, daemons included, and the pipes
+ * they held close, so nothing outlives the call. Without one (containment off, or unavailable) the tree is
+ * remembered while the driver runs (polled every {@link #TREE_POLL}), because a child whose parent dies is
+ * re-parented and can no longer be found through the parent: on a timeout every process of the tree we saw is
+ * killed, not only those still attached to the driver; a process that left the tree between two polls escapes.
  */
 final class ProcessRunner implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ProcessRunner.class);
@@ -57,21 +63,27 @@ final class ProcessRunner implements AutoCloseable {
     record Result(Ending ending, int exitCode, byte[] stdout, byte[] stderr, long stderrBytes, boolean heldOpen) {
     }
 
+    private static final AtomicInteger THREADS = new AtomicInteger();
+
     private final int maxStdoutBytes;
     private final int stderrCaptureBytes;
-    private final ExecutorService io;
+    private final List<String> launcher;
     private final Map<Process, Set<ProcessHandle>> running = new ConcurrentHashMap<>();
+    private final AtomicLong killedOnTimeout = new AtomicLong();
 
-    ProcessRunner(int maxStdoutBytes, int stderrCaptureBytes) {
+    /**
+     * @param launcher the command that runs the driver's command line in its own PID namespace
+     *                 ({@link PidNamespaces#probe()}), or empty to run it directly
+     */
+    ProcessRunner(int maxStdoutBytes, int stderrCaptureBytes, List<String> launcher) {
         this.maxStdoutBytes = maxStdoutBytes;
         this.stderrCaptureBytes = stderrCaptureBytes;
-        AtomicInteger n = new AtomicInteger();
-        ThreadFactory threads = r -> {
-            Thread t = new Thread(r, "volrep-exec-io-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
-        this.io = Executors.newCachedThreadPool(threads);
+        this.launcher = List.copyOf(launcher);
+    }
+
+    /** True when each driver runs in its own PID namespace. */
+    boolean contained() {
+        return !launcher.isEmpty();
     }
 
     /**
@@ -81,7 +93,9 @@ final class ProcessRunner implements AutoCloseable {
      */
     Result run(List<String> command, Map<String, String> environment, Path workingDirectory, byte[] stdin,
                Duration timeout) throws IOException, InterruptedException {
-        ProcessBuilder builder = new ProcessBuilder(command);
+        List<String> argv = new ArrayList<>(launcher);
+        argv.addAll(command);
+        ProcessBuilder builder = new ProcessBuilder(argv);
         builder.environment().putAll(environment);
         if (workingDirectory != null) {
             builder.directory(workingDirectory.toFile());
@@ -93,13 +107,18 @@ final class ProcessRunner implements AutoCloseable {
         try {
             Capture out = new Capture(maxStdoutBytes);
             Capture err = new Capture(stderrCaptureBytes);
-            io.submit(() -> writeStdin(process, stdin));
-            Future<?> outDone = io.submit(() -> out.drain(process.getInputStream(), () -> killTree(process, tree)));
-            Future<?> errDone = io.submit(() -> err.drain(process.getErrorStream(), null));
+            callThread(() -> {
+                writeStdin(process, stdin);
+                return null;
+            });
+            Future<?> outDone = callThread(() -> out.drain(process.getInputStream(), () -> killTree(process, tree)));
+            Future<?> errDone = callThread(() -> err.drain(process.getErrorStream(), null));
 
             boolean exited = false;
             while (!exited) {
-                remember(process, tree);
+                if (!contained()) {
+                    remember(process, tree);    // a namespace needs no tracking: its init takes everything along
+                }
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     break;
@@ -108,6 +127,7 @@ final class ProcessRunner implements AutoCloseable {
             }
             if (!exited) {
                 killTree(process, tree);
+                killedOnTimeout.incrementAndGet();
                 awaitQuietly(outDone, errDone);
                 return result(Ending.TIMED_OUT, -1, out, err, false);
             }
@@ -122,6 +142,11 @@ final class ProcessRunner implements AutoCloseable {
             if (out.overflowed()) {
                 return result(Ending.OUTPUT_TOO_LARGE, -1, out, err, heldOpen);
             }
+            if (contained() && cannotExecute(process.exitValue(), out, err)) {
+                // The launcher started, the driver did not (missing, not executable, bad interpreter).
+                throw new IOException(ExecProtocol.untrusted(new String(err.bytes(), StandardCharsets.UTF_8).strip()
+                        .substring(LAUNCH_FAILURE.length()), 200));
+            }
             return result(Ending.EXITED, process.exitValue(), out, err, heldOpen);
         } catch (InterruptedException e) {
             killTree(process, tree);
@@ -131,16 +156,40 @@ final class ProcessRunner implements AutoCloseable {
         }
     }
 
+    /**
+     * How unshare(1) starts its report of a command it could not execute (exit code 126 or 127), e.g.
+     * {@code unshare: failed to execute /x: No such file or directory}; the rest may be translated.
+     */
+    private static final String LAUNCH_FAILURE = "unshare: ";
+
+    private static boolean cannotExecute(int exitCode, Capture out, Capture err) {
+        return (exitCode == 126 || exitCode == 127) && out.total() == 0
+                && new String(err.bytes(), StandardCharsets.UTF_8).startsWith(LAUNCH_FAILURE);
+    }
+
+    /** Runs {@code task} on a new thread of this call (not a pool's: nothing of the call stays behind). */
+    private static <T> Future<T> callThread(Callable<T> task) {
+        FutureTask<T> future = new FutureTask<>(task);
+        Thread t = new Thread(future, "volrep-exec-io-" + THREADS.incrementAndGet());
+        t.setDaemon(true);
+        t.start();
+        return future;
+    }
+
     /** Kills every process still running (the server is going away). */
     @Override
     public void close() {
         running.forEach(ProcessRunner::killTree);
-        io.shutdownNow();
     }
 
     /** How many driver processes are running now. */
     int running() {
         return running.size();
+    }
+
+    /** How many runs were killed at their deadline so far. */
+    long killedOnTimeout() {
+        return killedOnTimeout.get();
     }
 
     private static Result result(Ending ending, int exitCode, Capture out, Capture err, boolean heldOpen) {
@@ -167,10 +216,11 @@ final class ProcessRunner implements AutoCloseable {
             // fall back to what we remembered
         }
         process.destroyForcibly();
-        Set<Long> killed = new HashSet<>();
+        Set<Long> seen = new HashSet<>();
+        List<ProcessHandle> killed = new ArrayList<>();
         while (!queue.isEmpty()) {
             ProcessHandle h = queue.poll();
-            if (!killed.add(h.pid()) || !h.isAlive()) {
+            if (!seen.add(h.pid()) || !h.isAlive()) {
                 continue;
             }
             try {
@@ -179,11 +229,20 @@ final class ProcessRunner implements AutoCloseable {
                 // it may have died meanwhile
             }
             h.destroyForcibly();
+            killed.add(h);
         }
+        // SIGKILL is delivered asynchronously: wait (bounded) until they are gone, so that what is killed when
+        // this returns is dead. The namespace's init only ends once the kernel has killed the whole namespace.
+        long end = System.nanoTime() + DRAIN_AFTER_KILL.toNanos();
         try {
             process.waitFor(DRAIN_AFTER_KILL.toMillis(), TimeUnit.MILLISECONDS);
+            for (ProcessHandle h : killed) {
+                h.onExit().get(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.debug("a killed driver process did not end within {}", DRAIN_AFTER_KILL);
         }
     }
 

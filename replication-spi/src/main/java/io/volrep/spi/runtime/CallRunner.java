@@ -13,8 +13,6 @@ import io.volrep.api.Secrets;
 import io.volrep.api.StatusCode;
 import io.volrep.spi.ServerCallEvent;
 import io.volrep.spi.ServerObserver;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Objects;

@@ -133,6 +133,12 @@ class ExecDriverTest {
             assertThat(h.info(volume("vol-1"), Map.of())).isInstanceOfSatisfying(Status.class,
                     s -> assertStatus(s, Status.Code.UNKNOWN, "(info)", "malformed output"));
         }
+        try (ExecHarness h = serve("echo '{\"status\":\"Success\",\"lastSyncTime\":\"2026-13-45T25:61:61Z\"}'")) {
+            // A driver bug: rejected, never rolled over into another date.
+            assertThat(h.info(volume("vol-1"), Map.of())).isInstanceOfSatisfying(Status.class,
+                    s -> assertStatus(s, Status.Code.UNKNOWN, "(info)", "malformed output",
+                            "\"lastSyncTime\" is not a valid RFC 3339 time: \"2026-13-45T25:61:61Z\""));
+        }
         try (ExecHarness h = serve("echo '{\"status\":\"Success\",\"lastSyncTime\":\"2026-01-02T03:04:05Z\","
                 + "\"lastSyncBytes\":-1}'")) {
             assertThat(h.info(volume("vol-1"), Map.of())).isInstanceOfSatisfying(Status.class,
@@ -242,7 +248,7 @@ class ExecDriverTest {
         PrintStream originalErr = System.err;
         System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
         try (ExecHarness h = serve("cat > " + stdin + "\n"
-                + "{ printf '%s\\n' \"$0\" \"$@\"; tr '\\0' '\\n' < /proc/$$/environ; } > " + seen + "\n"
+                + "{ printf '%s\\n' \"$0\" \"$@\"; tr '\\0' '\\n' < /proc/self/environ; } > " + seen + "\n"
                 + "echo \"login with $(cat " + stdin + ") failed\" >&2\n"
                 + "head -c 20000 /dev/zero | tr '\\0' x >&2\n"
                 + "echo '{\"status\":\"Failure\",\"code\":\"UNAUTHENTICATED\",\"message\":\"bad password\"}'; exit 1")) {
@@ -258,8 +264,11 @@ class ExecDriverTest {
         assertThat(Files.readString(seen)).contains("enable", "vol-1", "PATH=").doesNotContain(secret);
         assertThat(log).contains("(enable): exit code 1", "stderr:", "login with {\"", "\"password\":\"***\"",
                 "more bytes of stderr not logged").doesNotContain(secret);
-        String stderrLine = log.lines().filter(l -> l.startsWith("xxxx")).findFirst().orElseThrow();
-        assertThat(stderrLine.length()).isLessThanOrEqualTo(ExecDriver.STDERR_LOG_BYTES);
+        // stderr is logged as one escaped line (its newlines as \n), cut at the limit.
+        String stderrRun = log.substring(log.indexOf("xxxx"));
+        stderrRun = stderrRun.substring(0, stderrRun.indexOf(" [..."));
+        assertThat(stderrRun).matches("x+");
+        assertThat(stderrRun.length()).isLessThanOrEqualTo(ExecDriver.STDERR_LOG_BYTES);
     }
 
     @Test
@@ -274,7 +283,7 @@ class ExecDriverTest {
     @Test
     void closeKillsRunningDrivers() throws Exception {
         Path pid = dir.resolve("pid");
-        ExecHarness h = serve("echo $$ > " + pid + "; sleep 30; echo '{\"status\":\"Success\"}'");
+        ExecHarness h = serve(ExecHarness.HOST_PID + " > " + pid + "; sleep 30; echo '{\"status\":\"Success\"}'");
         Thread call = new Thread(() -> h.enable("vol-1"));
         call.start();
         ProcessTrees.awaitFile(pid);
@@ -283,5 +292,47 @@ class ExecDriverTest {
         assertThat(call.isAlive()).isFalse();
         assertThat(ProcessTrees.running(List.of(ProcessTrees.readPid(pid)))).isEmpty();
         h.close();
+    }
+
+    @Test
+    void driverTextIsEscapedAndSecretsAreMaskedInEveryFormTheyTake() throws Exception {
+        // Issue 13.6: a driver's stderr, stdout and messages are untrusted text. A secret reaches the driver
+        // JSON-escaped (on stdin) and drivers echo it back as their JSON library writes it.
+        String secret = "pa\"ss\\w\u00f6rd<1>=";
+        List<String> forms = List.of(secret,
+                "pa\\\"ss\\\\w\u00f6rd\\u003c1\\u003e\\u003d",    // protobuf / Gson (the driver's stdin)
+                "pa\\\"ss\\\\w\u00f6rd\\u003c1\\u003e=",             // Go's encoding/json
+                "pa\\\"ss\\\\w\\u00f6rd<1>=",                        // Python's json.dumps
+                "pa\\\"ss\\\\w\\u00F6rd<1>=");                       // Jackson, ESCAPE_NON_ASCII
+        Path formsFile = dir.resolve("forms");
+        Files.write(formsFile, forms, StandardCharsets.UTF_8);
+        Path answer = dir.resolve("answer.json");
+        Files.writeString(answer, "{\"status\":\"Failure\",\"code\":\"UNAUTHENTICATED\",\"message\":"
+                + "\"bad password " + forms.get(3) + "\\nINFO forged \\u001b[31mred\"}", StandardCharsets.UTF_8);
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        PrintStream originalErr = System.err;
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        Status enable;
+        Status disable;
+        try (ExecHarness h = serve("cat >&2\nprintf 'warn\\nINFO forged by stderr \\033[31mred\\n' >&2\n"
+                + "cat " + formsFile + " >&2\n"
+                + "case \"$1\" in enable) cat " + answer + ";; *) cat " + formsFile + ";; esac\nexit 1")) {
+            enable = h.enable(volume("vol-1"), Map.of("password", secret));
+            disable = h.disable(volume("vol-1"), Map.of("password", secret));
+        } finally {
+            System.setErr(originalErr);
+        }
+        String log = captured.toString(StandardCharsets.UTF_8);
+        originalErr.print(log);
+        assertStatus(enable, Status.Code.UNAUTHENTICATED, "bad password ***\\nINFO forged \\u001b[31mred");
+        assertStatus(disable, Status.Code.UNKNOWN, "(disable)", "malformed output");
+        for (Status status : List.of(enable, disable)) {
+            assertThat(status.getDescription()).doesNotContain("\n", "\u001b");
+            forms.forEach(form -> assertThat(status.getDescription()).doesNotContain(form));
+        }
+        assertThat(log).contains("(enable): exit code 1", "(disable): malformed output", "stdout began with: ***",
+                "\\nINFO forged by stderr \\u001b[31mred").doesNotContain("\u001b");
+        assertThat(log.lines()).noneMatch(l -> l.startsWith("INFO forged"));
+        forms.forEach(form -> assertThat(log).as(form).doesNotContain(form));
     }
 }

@@ -68,6 +68,13 @@ final class ExecHarness implements AutoCloseable {
         driver.close();
     }
 
+    /**
+     * Shell code printing the pid of the shell that runs it as the host sees it. A driver runs in its own PID
+     * namespace, where {@code $$} is 1; /proc there is still the host's, and the shell opens the redirection
+     * itself, so /proc/self is the shell.
+     */
+    static final String HOST_PID = "{ read -r hostpid _ < /proc/self/stat; echo \"$hostpid\"; }";
+
     /** Writes an executable /bin/sh script. */
     static Path script(Path dir, String name, String body) throws IOException {
         Path file = dir.resolve(name);

@@ -57,10 +57,10 @@ class ExecProtocolTest {
         assertThat(ExecProtocol.healRequest("vol-1", "/p", Optional.empty(), null, Map.of()))
                 .isEqualTo("{\"volumeId\":\"vol-1\",\"volumePath\":\"/p\",\"volumeContext\":{}}");
         Response ok = ExecProtocol.judge("d (heal)", parse("{\"status\":\"Success\",\"abnormal\":true,"
-                + "\"message\":\"read-only remount\"}"), 0);
-        assertThat(ExecProtocol.healResult("d (heal)", ok)).isEqualTo(new ExecProtocol.HealResult(true,
+                + "\"message\":\"read-only remount\"}"), 0, Secrets.empty());
+        assertThat(ExecProtocol.healResult("d (heal)", ok, Secrets.empty())).isEqualTo(new ExecProtocol.HealResult(true,
                 "read-only remount"));
-        assertThatThrownBy(() -> ExecProtocol.healResult("d (heal)", parse("{\"status\":\"Success\"}")))
+        assertThatThrownBy(() -> ExecProtocol.healResult("d (heal)", parse("{\"status\":\"Success\"}"), Secrets.empty()))
                 .isInstanceOf(UnknownErrorException.class).hasMessageContaining("without \"abnormal\"");
     }
 
@@ -78,24 +78,24 @@ class ExecProtocolTest {
 
     @Test
     void judging() {
-        assertThat(ExecProtocol.judge("d (enable)", parse("{\"status\":\"Success\",\"code\":\"OK\"}"), 0)).isNotNull();
+        assertThat(ExecProtocol.judge("d (enable)", parse("{\"status\":\"Success\",\"code\":\"OK\"}"), 0, Secrets.empty())).isNotNull();
         assertThatThrownBy(() -> ExecProtocol.judge("d (enable)", parse("{\"status\":\"Success\",\"code\":"
-                + "\"NOT_FOUND\"}"), 0)).isInstanceOf(UnknownErrorException.class).hasMessageContaining("inconsistent");
+                + "\"NOT_FOUND\"}"), 0, Secrets.empty())).isInstanceOf(UnknownErrorException.class).hasMessageContaining("inconsistent");
         assertThatThrownBy(() -> ExecProtocol.judge("d (promote)", parse("{\"status\":\"Failure\",\"code\":"
-                + "\"FAILED_PRECONDITION\",\"message\":\"not enabled\"}"), 1))
+                + "\"FAILED_PRECONDITION\",\"message\":\"not enabled\"}"), 1, Secrets.empty()))
                 .isInstanceOf(PreconditionFailedException.class).hasMessage("not enabled");
         assertThatThrownBy(() -> ExecProtocol.judge("d (promote)", parse("{\"status\":\"Failure\",\"code\":"
-                + "\"UNAVAILABLE\"}"), 0)).satisfies(e -> assertThat(((io.volrep.api.ReplicationException) e).code())
+                + "\"UNAVAILABLE\"}"), 0, Secrets.empty())).satisfies(e -> assertThat(((io.volrep.api.ReplicationException) e).code())
                 .isEqualTo(StatusCode.UNAVAILABLE)).hasMessage("d (promote): failed with UNAVAILABLE");
-        assertThatThrownBy(() -> ExecProtocol.judge("d (info)", parse("{\"status\":\"Not supported\"}"), 1))
+        assertThatThrownBy(() -> ExecProtocol.judge("d (info)", parse("{\"status\":\"Not supported\"}"), 1, Secrets.empty()))
                 .isInstanceOf(UnimplementedException.class).hasMessage("d (info): not supported by the driver");
         assertThatThrownBy(() -> ExecProtocol.judge("d (info)", parse("{\"status\":\"Failure\",\"code\":\"not_found\"}"),
-                1)).isInstanceOf(UnknownErrorException.class).hasMessageContaining("unknown code");
-        assertThatThrownBy(() -> ExecProtocol.judge("d (info)", parse("{}"), 0))
+                1, Secrets.empty())).isInstanceOf(UnknownErrorException.class).hasMessageContaining("unknown code");
+        assertThatThrownBy(() -> ExecProtocol.judge("d (info)", parse("{}"), 0, Secrets.empty()))
                 .isInstanceOf(UnknownErrorException.class).hasMessageContaining("unknown status \"\"");
         String longMessage = "m".repeat(10_000);
         assertThatThrownBy(() -> ExecProtocol.judge("d", parse("{\"status\":\"Failure\",\"message\":\"" + longMessage
-                + "\"}"), 1)).satisfies(e -> assertThat(e.getMessage()).hasSize(ExecProtocol.MAX_MESSAGE_CHARS + 3));
+                + "\"}"), 1, Secrets.empty())).satisfies(e -> assertThat(e.getMessage()).hasSize(ExecProtocol.MAX_MESSAGE_CHARS + 3));
     }
 
     @Test
@@ -108,5 +108,21 @@ class ExecProtocolTest {
                 + "\"lastSyncDurationSeconds\":-1}"))).hasMessageContaining("lastSyncDurationSeconds");
         assertThatThrownBy(() -> ExecProtocol.info("d", parse("{\"lastSyncTime\":\"2026-03-04T05:06:07Z\","
                 + "\"lastSyncDurationSeconds\":\"NaN\"}"))).hasMessageContaining("lastSyncDurationSeconds");
+    }
+
+    @Test
+    void impossibleTimesAreProtocolViolationsNotRolledOver() {
+        // Issue 13.8: protobuf's own RFC 3339 parser is lenient and turned this into 2027-02-15T02:02:01Z.
+        for (String time : new String[] {"2026-13-45T25:61:61Z", "2026-02-30T00:00:00Z", "2026-01-02T24:00:00Z",
+                "2026-01-02T03:04:60Z"}) {
+            for (String field : new String[] {"lastSyncTime", "last_sync_time"}) {
+                assertThatThrownBy(() -> parse("{\"status\":\"Success\",\"" + field + "\":\"" + time + "\"}"))
+                        .as(field + " " + time)
+                        .isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining("\"" + field + "\" is not a valid RFC 3339 time: \"" + time + "\"");
+            }
+        }
+        assertThat(parse("{\"lastSyncTime\":\"2026-12-31T23:59:59.999999999-01:30\"}").getLastSyncTime().getSeconds())
+                .isEqualTo(java.time.Instant.parse("2027-01-01T01:29:59Z").getEpochSecond());
     }
 }

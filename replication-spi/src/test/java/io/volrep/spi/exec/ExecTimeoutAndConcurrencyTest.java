@@ -27,9 +27,9 @@ class ExecTimeoutAndConcurrencyTest {
     void aSlowDriverPastItsTimeoutIsKilledWithItsWholeTree() throws Exception {
         Path pids = dir.resolve("pids");
         // The driver, a background child, and a grandchild (sh -c running sleep): all must go.
-        Path driver = driverScript(dir, "echo $$ >> " + pids + "\n"
-                + "sleep 60 & echo $! >> " + pids + "\n"
-                + "sh -c 'echo $$ >> " + pids + "; sleep 60; true' &\n"
+        Path driver = driverScript(dir, ExecHarness.HOST_PID + " >> " + pids + "\n"
+                + "sh -c '" + ExecHarness.HOST_PID + " >> " + pids + "; exec sleep 60' &\n"
+                + "sh -c '" + ExecHarness.HOST_PID + " >> " + pids + "; sleep 60; true' &\n"
                 + "sleep 60\necho '{\"status\":\"Success\"}'");
         try (ExecHarness h = ExecHarness.inProcess(ExecDriver.builder().executable(driver)
                 .timeout(Duration.ofMillis(1500)).build())) {
@@ -49,12 +49,13 @@ class ExecTimeoutAndConcurrencyTest {
 
     @Test
     void aBackgroundChildLeftByADriverThatAnsweredDoesNotHoldTheCall() throws Exception {
-        // Legitimate for e.g. a resync that continues in the background: the answer counts, the child lives on
-        // (the bridge reads what the driver printed, and stops waiting for the pipe shortly after the driver exits).
+        // Without containment (OFF): the answer counts, the child lives on (the bridge reads what the driver
+        // printed, and stops waiting for the pipe shortly after the driver exits). With containment the child
+        // ends with the driver: ExecContainmentTest.
         Path pids = dir.resolve("pids");
         Path driver = driverScript(dir, "sleep 60 & echo $! >> " + pids + "\necho '{\"status\":\"Success\"}'");
         try (ExecHarness h = ExecHarness.inProcess(ExecDriver.builder().executable(driver)
-                .timeout(Duration.ofSeconds(5)).build())) {
+                .containment(ExecDriver.Containment.OFF).timeout(Duration.ofSeconds(5)).build())) {
             long start = System.nanoTime();
             assertThat(h.enable("vol-1").getCode()).isEqualTo(Status.Code.OK);
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(4));
