@@ -28,8 +28,8 @@ import picocli.CommandLine.Option;
                 + "stdin, one JSON object on stdout; see docs/exec-drivers.md) as a CSI-Addons replication plugin "
                 + "until SIGTERM or SIGINT.",
                 "Runs the driver's init once, then prints 'listening on <address>'. Also serves NodeHealer when "
-                        + "init declares \"heal\": true. Exit status 1 when the driver cannot be initialized or the "
-                        + "address cannot be bound; 0 after a clean drain on SIGTERM or SIGINT."})
+                        + "init declares \"heal\": true. Exit status 1 when the driver cannot be initialized, 2 when the "
+                        + "address cannot be used; 0 after a clean drain on SIGTERM or SIGINT."})
 public final class ServeExecCommand implements Callable<Integer> {
 
     @CommandLine.Spec
@@ -39,8 +39,9 @@ public final class ServeExecCommand implements Callable<Integer> {
             description = "The driver executable.")
     Path driver;
 
-    @Option(names = "--listen", paramLabel = "URI", required = true,
-            description = "unix:///path (e.g. unix:///csi/csi-addons.sock), host:port (port 0 picks one).")
+    @Option(names = "--listen", paramLabel = "URI", required = true, converter = Endpoint.ListenConverter.class,
+            description = "unix:///path or /path (e.g. /csi/csi-addons.sock, in an existing directory), host:port "
+                    + "(port 0 picks one).")
     String listen;
 
     @Option(names = "--timeout", paramLabel = "DURATION", converter = DurationConverter.class,
@@ -62,6 +63,8 @@ public final class ServeExecCommand implements Callable<Integer> {
         Started started;
         try {
             started = start();
+        } catch (CannotListen e) {
+            return VolrepCommand.cannotStart(spec, e.getCause());      // an address problem: exit 2
         } catch (IllegalStateException | IllegalArgumentException | java.io.UncheckedIOException e) {
             PrintWriter err = spec.commandLine().getErr();
             err.println("volrep serve-exec: " + e.getMessage());
@@ -85,6 +88,13 @@ public final class ServeExecCommand implements Callable<Integer> {
         }
     }
 
+    /** The server could not bind its address (the driver is fine). */
+    static final class CannotListen extends RuntimeException {
+        CannotListen(RuntimeException cause) {
+            super(cause.getMessage(), cause);
+        }
+    }
+
     /** Initializes the driver and starts serving it (tests use this without waiting for a signal). */
     Started start() {
         ExecDriver.Builder b = ExecDriver.builder().executable(driver).timeout(timeout);
@@ -96,7 +106,11 @@ public final class ServeExecCommand implements Callable<Integer> {
             if (execDriver.servesHealer()) {
                 server.healer(execDriver);      // init declared "heal": true
             }
-            return new Started(server.build().start(), execDriver);
+            try {
+                return new Started(server.build().start(), execDriver);
+            } catch (IllegalStateException | java.io.UncheckedIOException e) {
+                throw new CannotListen(e);
+            }
         } catch (RuntimeException e) {
             execDriver.close();
             throw e;

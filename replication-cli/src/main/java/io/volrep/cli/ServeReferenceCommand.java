@@ -7,7 +7,6 @@ import io.volrep.testkit.reference.ReferencePlugin;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -37,7 +36,9 @@ public final class ServeReferenceCommand implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--listen", paramLabel = "URI", defaultValue = ReferencePlugin.DEFAULT_LISTEN,
-            description = "unix:///path, host:port (port 0 picks one) or tcp://host:port.%nDefault: ${DEFAULT-VALUE}")
+            converter = Endpoint.ListenConverter.class,
+            description = "unix:///path or /path (in an existing directory), host:port (port 0 picks one) or "
+                    + "tcp://host:port.%nDefault: ${DEFAULT-VALUE}")
     String listen;
 
     @Option(names = "--volumes", paramLabel = "N", defaultValue = "16",
@@ -48,12 +49,12 @@ public final class ServeReferenceCommand implements Callable<Integer> {
             description = "Volume groups grp-0..grp-(N-1). Default: ${DEFAULT-VALUE}")
     int groups;
 
-    @Option(names = "--secret", paramLabel = "KEY=VALUE",
-            description = "A secret every call must carry (repeatable); others get UNAUTHENTICATED. Default: none")
-    Map<String, String> secrets = new LinkedHashMap<>();
+    /** Secrets every call must carry; others get UNAUTHENTICATED. Default: none. */
+    @CommandLine.Mixin
+    SecretOptions secrets;
 
     @Option(names = "--latency", paramLabel = "DURATION", defaultValue = "0",
-            description = "How long every call takes, e.g. 250ms, 2s. Default: ${DEFAULT-VALUE}")
+            description = "How long every call takes: 250ms, 2s or PT2S. Default: ${DEFAULT-VALUE}")
     String latency;
 
     @Option(names = "--resync-calls", paramLabel = "N", defaultValue = "2",
@@ -70,7 +71,7 @@ public final class ServeReferenceCommand implements Callable<Integer> {
     SpecDialect dialect;
 
     @Option(names = "--grace-period", paramLabel = "DURATION", defaultValue = "10s",
-            description = "How long shutdown lets calls in flight finish. Default: ${DEFAULT-VALUE}")
+            description = "How long shutdown lets calls in flight finish: 30s, 2m or PT30S. Default: ${DEFAULT-VALUE}")
     String gracePeriod;
 
     @Override
@@ -80,16 +81,22 @@ public final class ServeReferenceCommand implements Callable<Integer> {
         }
         Duration latencyValue;
         Duration grace;
+        Map<String, String> requiredSecrets;
         try {
             latencyValue = ReferencePlugin.parseDuration(latency);
             grace = ReferencePlugin.parseDuration(gracePeriod);
+            requiredSecrets = secrets.secrets();
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         ReferenceDriver.Builder reference = ReferenceDriver.builder().volumes(volumes).groups(groups)
-                .requiredSecrets(secrets).latency(latencyValue).resyncCallsUntilReady(Math.max(1, resyncCalls));
+                .requiredSecrets(requiredSecrets).latency(latencyValue).resyncCallsUntilReady(Math.max(1, resyncCalls));
         abnormalVolumes.forEach(reference::abnormalVolume);
         PrintWriter out = spec.commandLine().getOut();
-        return ReferencePlugin.runUntilShutdown(reference.build(), listen, grace, dialect, out);
+        try {
+            return ReferencePlugin.runUntilShutdown(reference.build(), listen, grace, dialect, out);
+        } catch (IllegalStateException | java.io.UncheckedIOException e) {
+            return VolrepCommand.cannotStart(spec, e);      // e.g. another server listens there: one line
+        }
     }
 }

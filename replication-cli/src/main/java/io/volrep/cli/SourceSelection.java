@@ -14,6 +14,12 @@ public final class SourceSelection {
     @Option(names = "--volume-snapshot", paramLabel = "ID", required = true, description = "A volume snapshot.")
     String volumeSnapshot;
 
+    /** The selected source as a user reads it, e.g. {@code volume pvc-1}, even when it is not valid. */
+    String describe() {
+        return volume != null ? "volume " + volume
+                : volumeGroup != null ? "volume group " + volumeGroup : "volume snapshot " + volumeSnapshot;
+    }
+
     /** The selected source; an empty or oversize id fails with InvalidArgumentException before any call. */
     ReplicationSource source() {
         if (volume != null) {
