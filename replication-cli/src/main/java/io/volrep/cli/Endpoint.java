@@ -1,7 +1,6 @@
 package io.volrep.cli;
 
 import java.io.IOException;
-import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -124,8 +123,6 @@ final class Endpoint {
             try (SocketChannel probe = SocketChannel.open(StandardProtocolFamily.UNIX)) {
                 probe.connect(UnixDomainSocketAddress.of(path));
                 return Optional.empty();
-            } catch (ConnectException e) {
-                return Optional.of(reason(e, path.toString()));
             } catch (IOException e) {
                 return Optional.of(reason(e, path.toString()));
             }
@@ -159,15 +156,19 @@ final class Endpoint {
         return e.getMessage() + " on " + where;
     }
 
+    private static String convert(String value, java.util.function.UnaryOperator<String> parse, String forms) {
+        try {
+            return parse.apply(value);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.TypeConversionException(e.getMessage() + " (use " + forms + ")");
+        }
+    }
+
     /** {@code --endpoint}: every client target form, a plain absolute path being a unix socket. */
     static final class TargetConverter implements CommandLine.ITypeConverter<String> {
         @Override
         public String convert(String value) {
-            try {
-                return target(value);
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.TypeConversionException(e.getMessage() + " (use " + FORMS + ")");
-            }
+            return Endpoint.convert(value, Endpoint::target, FORMS);
         }
     }
 
@@ -175,11 +176,7 @@ final class Endpoint {
     static final class ListenConverter implements CommandLine.ITypeConverter<String> {
         @Override
         public String convert(String value) {
-            try {
-                return listen(value);
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.TypeConversionException(e.getMessage() + " (use " + LISTEN_FORMS + ")");
-            }
+            return Endpoint.convert(value, Endpoint::listen, LISTEN_FORMS);
         }
     }
 }
