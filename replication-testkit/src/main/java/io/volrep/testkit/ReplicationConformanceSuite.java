@@ -20,7 +20,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * with which fixtures, and run it with Surefire, Gradle or any JUnit Platform launcher.
  *
  * <pre>{@code
- * class MyDriverConformanceTest extends ReplicationConformanceSuite {
+ * public class MyDriverConformanceTest extends ReplicationConformanceSuite {
  *     @Override
  *     protected ConformanceConfig config() {
  *         return ConformanceConfig.builder()

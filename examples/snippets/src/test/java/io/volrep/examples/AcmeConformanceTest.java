@@ -5,7 +5,7 @@ import io.volrep.testkit.ConformanceConfig;
 import io.volrep.testkit.ReplicationConformanceSuite;
 import java.util.Map;
 
-class AcmeConformanceTest extends ReplicationConformanceSuite {
+public class AcmeConformanceTest extends ReplicationConformanceSuite {
     @Override protected ConformanceConfig config() {
         return ConformanceConfig.builder()
                 .driver(new AcmeDriver(TestArrays.acme()))        // or .endpoint("unix:///csi/csi-addons.sock")

@@ -7,7 +7,7 @@ import io.volrep.testkit.ReplicationConformanceSuite;
 import java.time.Duration;
 import java.util.Map;
 
-class MyDriverConformanceTest extends ReplicationConformanceSuite {
+public class MyDriverConformanceTest extends ReplicationConformanceSuite {
     @Override
     protected ConformanceConfig config() {
         return ConformanceConfig.builder()
