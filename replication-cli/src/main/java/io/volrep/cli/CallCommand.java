@@ -1,6 +1,8 @@
 package io.volrep.cli;
 
 import io.volrep.api.ReplicationException;
+import io.volrep.api.ReplicationSource;
+import io.volrep.api.StatusCode;
 import io.volrep.api.SpecDialect;
 import io.volrep.client.ReplicationClient;
 import io.volrep.client.SourceClient;
@@ -32,6 +34,9 @@ abstract class CallCommand implements Callable<Integer> {
     @Option(names = "--replication-id", paramLabel = "ID", description = "The (alpha) replication_id.")
     String replicationId;
 
+    /** Shows a wait that lasts on stderr; set while {@link #invoke} runs. */
+    Progress progress;
+
     /** Sends the call; returns what to print on success. */
     abstract String invoke(SourceClient source);
 
@@ -39,29 +44,49 @@ abstract class CallCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        try (ReplicationClient c = client.client(err)) {
-            String result = invoke(c.source(source.source()));
+        try (Progress p = client.progress(err, Progress.describe(spec.qualifiedName(), source.describe()));
+             ReplicationClient c = client.client(err, p)) {
+            ReplicationSource selected = source.source();   // an empty id fails here, before any call
+            progress = p;
+            String result = invoke(c.source(selected));
+            p.close();      // ends a live line before the result
             out.println(result);
             out.flush();
             return 0;
         } catch (ReplicationException e) {
-            return printFailure(err, e, client.dialect);
+            return printFailure(err, e, client);
         }
     }
 
     /**
-     * Prints a failed call: the message, the code with the RPC and attempts, and the recovery text of the spec
-     * revision the plugin speaks. Returns {@value #EXIT_CALL_FAILED}.
+     * Prints a failed call: the message, why the plugin cannot be reached when it cannot, the code with the RPC
+     * and attempts, and the recovery text of the spec revision the plugin speaks. Returns
+     * {@value #EXIT_CALL_FAILED}.
      */
-    static int printFailure(PrintWriter err, ReplicationException e, SpecDialect dialect) {
+    static int printFailure(PrintWriter err, ReplicationException e, ClientOptions options) {
+        SpecDialect dialect = options.dialect;
         err.println("error: " + e.getMessage());
+        explainUnreachable(err, e, options.endpoint);
         err.println("code: " + e.code().display()
                 + (e.rpc() == null ? "" : " from " + e.rpc().methodName())
                 + " after " + e.attempts() + " attempt(s)");
-        String recoveryText = e.rpc() == null ? e.recoveryText()
-                : dialect.errorScheme().recoveryText(e.rpc(), e.code());
-        err.println("recovery (" + e.recovery() + "): " + recoveryText);
+        if (e.attempts() == 0 && e.code() == StatusCode.INVALID_ARGUMENT) {
+            // Refused before sending: the table's text ("adding the missing required field") may not fit.
+            err.println("recovery: fix the request as the error says; nothing was sent to the plugin");
+        } else {
+            String recoveryText = e.rpc() == null ? e.recoveryText()
+                    : dialect.errorScheme().recoveryText(e.rpc(), e.code());
+            err.println("recovery (" + e.recovery() + "): " + recoveryText);
+        }
         err.flush();
         return EXIT_CALL_FAILED;
+    }
+
+    /** After a call that found nobody to answer: which endpoint, and why (no such socket file, refused, ...). */
+    static void explainUnreachable(PrintWriter err, ReplicationException e, String endpoint) {
+        if (e.code() == StatusCode.UNAVAILABLE || e.code() == StatusCode.DEADLINE_EXCEEDED) {
+            Endpoint.whyUnreachable(endpoint)
+                    .ifPresent(why -> err.println("unreachable: the plugin at " + endpoint + ": " + why));
+        }
     }
 }

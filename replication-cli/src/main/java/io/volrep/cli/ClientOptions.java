@@ -1,15 +1,14 @@
 package io.volrep.cli;
 
 import io.volrep.api.SpecDialect;
-import io.volrep.client.AttemptListener;
 import io.volrep.client.ReplicationClient;
 import io.volrep.client.RetryPolicy;
 import io.volrep.client.SecretsProvider;
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -18,20 +17,24 @@ import picocli.CommandLine.Option;
  */
 public final class ClientOptions {
 
+    @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
+    CommandLine.Model.CommandSpec spec;
+
     @Option(names = "--endpoint", paramLabel = "URI", defaultValue = ReplicationClient.DEFAULT_TARGET,
-            description = "The plugin: unix:///path, dns:///host:port or host:port (default: ${DEFAULT-VALUE}).")
+            converter = Endpoint.TargetConverter.class,
+            description = "The plugin: unix:///path, /path (a unix socket), dns:///host:port or host:port "
+                    + "(default: ${DEFAULT-VALUE}).")
     String endpoint;
 
-    @Option(names = "--secret", paramLabel = "K=V",
-            description = "A secret sent with the request; repeatable. Never printed.")
-    Map<String, String> secrets = new LinkedHashMap<>();
+    @Mixin
+    SecretOptions secrets;
 
     @Option(names = "--max-attempts", paramLabel = "N",
             description = "Most calls for the request, the first included (default: the spec policy's 5).")
     Integer maxAttempts;
 
-    @Option(names = "--timeout", paramLabel = "ISO-8601-DURATION", converter = DurationConverter.class,
-            description = "Budget for all attempts and back-offs of the request, e.g. PT30S (default: PT10M).")
+    @Option(names = "--timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Budget for all attempts and back-offs of the request: 30s, 2m or PT30S (default: 10m).")
     Duration timeout;
 
     /*
@@ -73,23 +76,35 @@ public final class ClientOptions {
         return b.build();
     }
 
-    /** A client for these options; with {@code -v}, each attempt is printed to {@code err}. */
-    ReplicationClient client(PrintWriter err) {
+    /**
+     * A client for these options; {@code progress} sees every attempt (a wait longer than a second shows on
+     * {@code err}); with {@code -v}, each attempt is printed to {@code err} as well.
+     */
+    ReplicationClient client(PrintWriter err, Progress progress) {
+        Map<String, String> secretValues;
+        try {
+            secretValues = secrets.secrets();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
         ReplicationClient.Builder b = ReplicationClient.builder()
                 .target(endpoint)
                 .retry(retryPolicy())
                 .dialect(dialect)
-                .secrets(SecretsProvider.of(secrets));
-        if (verbose) {
-            AttemptListener printer = event -> {
-                synchronized (err) {
-                    err.println(event.describe());
-                    err.flush();
-                }
-            };
-            b.listener(printer);
-        }
+                .secrets(SecretsProvider.of(secretValues))
+                .listener(verbose ? event -> {
+                    progress.onAttempt(event);
+                    synchronized (err) {
+                        err.println(event.describe());
+                        err.flush();
+                    }
+                } : progress);
         return b.build();
+    }
+
+    /** Shows the wait for {@code what} on {@code err} once it lasts (see {@link Progress}). */
+    Progress progress(PrintWriter err, String what) {
+        return Progress.start(err, what, endpoint);
     }
 
     /** {@code full}, {@code equal}, {@code none}, in any case. */

@@ -50,8 +50,9 @@ public final class ConformanceCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--endpoint", paramLabel = "URI",
-            description = "The plugin: unix:///path, host:port, dns:///host:port or inprocess:NAME.")
+    @Option(names = "--endpoint", paramLabel = "URI", converter = Endpoint.TargetConverter.class,
+            description = "The plugin: unix:///path, /path (a unix socket), host:port, dns:///host:port or "
+                    + "inprocess:NAME.")
     String endpoint;
 
     @Option(names = "--volume", paramLabel = "ID",
@@ -63,11 +64,11 @@ public final class ConformanceCommand implements Callable<Integer> {
                     + "skipped without one.")
     List<String> volumeGroups = new ArrayList<>();
 
-    @Option(names = "--secret", paramLabel = "K=V",
-            description = "A valid secret sent with every call. Repeatable; secret checks are skipped without one.")
-    Map<String, String> secrets = new LinkedHashMap<>();
+    /** Valid secrets sent with every call; secret checks are skipped without one. */
+    @picocli.CommandLine.Mixin
+    SecretOptions secretOptions;
 
-    @Option(names = "--parameter", paramLabel = "K=V",
+    @Option(names = {"--parameter", "--param"}, paramLabel = "K=V",
             description = "A plugin-specific parameter sent with every call that has parameters (e.g. "
                     + "mirroringMode=snapshot). Repeatable.")
     Map<String, String> parameters = new LinkedHashMap<>();
@@ -79,7 +80,7 @@ public final class ConformanceCommand implements Callable<Integer> {
                     + "(v0.1.0: no GetVolumeReplicationInfo, no groups). The embedded reference serves it too.")
     SpecDialect dialect;
 
-    @Option(names = "--healer-endpoint", paramLabel = "URI",
+    @Option(names = "--healer-endpoint", paramLabel = "URI", converter = Endpoint.TargetConverter.class,
             description = "The node plugin, for NodeHealer checks (default: --endpoint).")
     String healerEndpoint;
 
@@ -142,6 +143,13 @@ public final class ConformanceCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
+        for (String target : new String[] {endpoint, healerEndpoint}) {
+            String why = target == null ? null : Endpoint.whyUnreachable(target).orElse(null);
+            if (why != null) {      // one line, not a report of failed checks
+                return VolrepCommand.cannotStart(spec, new IllegalStateException("cannot reach the plugin at "
+                        + target + ": " + why));
+            }
+        }
         out.println("volrep conformance: " + (endpoint == null ? "embedded reference plugin (in-process)" : endpoint)
                 + ", spec " + config.dialect());
         out.println("  volumes " + config.volumes() + ", volume groups " + config.volumeGroups() + ", "
@@ -166,6 +174,7 @@ public final class ConformanceCommand implements Callable<Integer> {
 
     ConformanceConfig config() {
         ConformanceConfig.Builder b = ConformanceConfig.builder();
+        Map<String, String> secrets = secretOptions.secrets();
         if (endpoint != null) {
             if (volumes.isEmpty()) {
                 throw new IllegalArgumentException("--endpoint needs at least one --volume (an existing volume with "

@@ -15,7 +15,8 @@ public final class DurationConverter implements CommandLine.ITypeConverter<Durat
         try {
             d = ReferencePlugin.parseDuration(value);
         } catch (IllegalArgumentException e) {
-            throw new CommandLine.TypeConversionException(e.getMessage());
+            throw new CommandLine.TypeConversionException("not a duration: \"" + value
+                    + "\" (use 250ms, 30s, 2m or ISO-8601 such as PT30S)");
         }
         if (d.isNegative() || d.isZero()) {
             throw new CommandLine.TypeConversionException("'" + value + "' must be a positive duration");

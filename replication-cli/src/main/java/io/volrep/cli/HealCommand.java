@@ -68,7 +68,8 @@ public final class HealCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        try (ReplicationClient c = client.client(err)) {
+        try (Progress progress = client.progress(err, Progress.describe("volrep heal", "volume " + volume));
+             ReplicationClient c = client.client(err, progress)) {
             HealCall call = c.node().heal(volume, path).context(context);
             if (stagingPath != null) {
                 call.stagingPath(stagingPath);
@@ -78,11 +79,12 @@ public final class HealCommand implements Callable<Integer> {
                         : VolumeCapability.mount(accessType.mount, accessMode));
             }
             HealReport report = call.call();
+            progress.close();       // ends a live line before the result
             out.println(report.abnormal() ? "abnormal: " + report.message() : "healthy");
             out.flush();
             return report.abnormal() ? EXIT_ABNORMAL : 0;
         } catch (ReplicationException e) {
-            return CallCommand.printFailure(err, e, client.dialect);
+            return CallCommand.printFailure(err, e, client);
         }
     }
 }

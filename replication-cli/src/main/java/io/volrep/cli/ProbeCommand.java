@@ -28,11 +28,14 @@ public final class ProbeCommand implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--endpoint", paramLabel = "URI", defaultValue = ReplicationClient.DEFAULT_TARGET,
-            description = "The plugin: unix:///path, dns:///host:port or host:port (default: ${DEFAULT-VALUE}).")
+            converter = Endpoint.TargetConverter.class,
+            description = "The plugin: unix:///path, /path (a unix socket), dns:///host:port or host:port "
+                    + "(default: ${DEFAULT-VALUE}).")
     String endpoint;
 
-    @Option(names = "--timeout", paramLabel = "ISO-8601-DURATION", converter = DurationConverter.class,
-            defaultValue = "PT10S", description = "Deadline of each Identity call (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+            defaultValue = "10s", description = "Deadline of each Identity call: 30s, 2m or PT30S "
+                    + "(default: ${DEFAULT-VALUE}).")
     Duration timeout;
 
     @Override
@@ -65,6 +68,7 @@ public final class ProbeCommand implements Callable<Integer> {
             return CallCommand.EXIT_CALL_FAILED;
         } catch (ReplicationException e) {
             err.println("error: " + e.getMessage());
+            CallCommand.explainUnreachable(err, e, endpoint);
             err.println("code: " + e.code().display());
             err.flush();
             return CallCommand.EXIT_CALL_FAILED;

@@ -14,13 +14,15 @@ public final class ResyncCommand extends ParameterizedCallCommand {
     @Option(names = "--force", description = "Set the request's force flag.")
     boolean force;
 
-    @Option(names = "--await-ready", paramLabel = "ISO-8601-DURATION", converter = DurationConverter.class,
-            description = "Poll ResyncVolume with capped back-off until ready, at most this long, e.g. PT5M.")
+    @Option(names = "--await-ready", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Poll ResyncVolume with capped back-off until ready, at most this long: 30s, 5m or PT5M."
+                    + " The wait shows on stderr (elapsed, last answer, next poll).")
     Duration awaitReady;
 
     @Override
     String invoke(SourceClient source) {
-        ResyncCall call = source.resync().parameters(parameters).replicationId(replicationId).force(force);
+        ResyncCall call = source.resync().parameters(parameters).replicationId(replicationId).force(force)
+                .onPoll(progress);
         ResyncStatus status = awaitReady == null ? call.call() : call.awaitReadyBlocking(awaitReady);
         return "ResyncVolume " + source.source() + ": ready=" + status.ready();
     }

@@ -28,8 +28,8 @@ import picocli.CommandLine.Option;
                 + "stdin, one JSON object on stdout; see docs/exec-drivers.md) as a CSI-Addons replication plugin "
                 + "until SIGTERM or SIGINT.",
                 "Runs the driver's init once, then prints 'listening on <address>'. Also serves NodeHealer when "
-                        + "init declares \"heal\": true. Exit status 1 when the driver cannot be initialized or the "
-                        + "address cannot be bound; 0 after a clean drain on SIGTERM or SIGINT."})
+                        + "init declares \"heal\": true. Exit status 1 when the driver cannot be initialized, 2 when the "
+                        + "address cannot be used; 0 after a clean drain on SIGTERM or SIGINT."})
 public final class ServeExecCommand implements Callable<Integer> {
 
     @CommandLine.Spec
@@ -39,8 +39,9 @@ public final class ServeExecCommand implements Callable<Integer> {
             description = "The driver executable.")
     Path driver;
 
-    @Option(names = "--listen", paramLabel = "URI", required = true,
-            description = "unix:///path (e.g. unix:///csi/csi-addons.sock), host:port (port 0 picks one).")
+    @Option(names = "--listen", paramLabel = "URI", required = true, converter = Endpoint.ListenConverter.class,
+            description = "unix:///path or /path (e.g. /csi/csi-addons.sock, in an existing directory), host:port "
+                    + "(port 0 picks one).")
     String listen;
 
     @Option(names = "--timeout", paramLabel = "DURATION", converter = DurationConverter.class,

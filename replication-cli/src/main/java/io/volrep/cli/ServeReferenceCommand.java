@@ -9,7 +9,6 @@ import io.volrep.testkit.reference.ReferencePlugin;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -39,7 +38,9 @@ public final class ServeReferenceCommand implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--listen", paramLabel = "URI", defaultValue = ReferencePlugin.DEFAULT_LISTEN,
-            description = "unix:///path, host:port (port 0 picks one) or tcp://host:port.%nDefault: ${DEFAULT-VALUE}")
+            converter = Endpoint.ListenConverter.class,
+            description = "unix:///path or /path (in an existing directory), host:port (port 0 picks one) or "
+                    + "tcp://host:port.%nDefault: ${DEFAULT-VALUE}")
     String listen;
 
     @Option(names = "--volumes", paramLabel = "N", defaultValue = "16",
@@ -50,12 +51,12 @@ public final class ServeReferenceCommand implements Callable<Integer> {
             description = "Volume groups grp-0..grp-(N-1). Default: ${DEFAULT-VALUE}")
     int groups;
 
-    @Option(names = "--secret", paramLabel = "KEY=VALUE",
-            description = "A secret every call must carry (repeatable); others get UNAUTHENTICATED. Default: none")
-    Map<String, String> secrets = new LinkedHashMap<>();
+    /** Secrets every call must carry; others get UNAUTHENTICATED. Default: none. */
+    @CommandLine.Mixin
+    SecretOptions secrets;
 
     @Option(names = "--latency", paramLabel = "DURATION", defaultValue = "0",
-            description = "How long every call takes, e.g. 250ms, 2s. Default: ${DEFAULT-VALUE}")
+            description = "How long every call takes: 250ms, 2s or PT2S. Default: ${DEFAULT-VALUE}")
     String latency;
 
     @Option(names = "--resync-calls", paramLabel = "N", defaultValue = "2",
@@ -72,7 +73,7 @@ public final class ServeReferenceCommand implements Callable<Integer> {
     SpecDialect dialect;
 
     @Option(names = "--grace-period", paramLabel = "DURATION", defaultValue = "10s",
-            description = "How long shutdown lets calls in flight finish. Default: ${DEFAULT-VALUE}")
+            description = "How long shutdown lets calls in flight finish: 30s, 2m or PT30S. Default: ${DEFAULT-VALUE}")
     String gracePeriod;
 
     @CommandLine.Mixin
@@ -85,17 +86,19 @@ public final class ServeReferenceCommand implements Callable<Integer> {
         }
         Duration latencyValue;
         Duration grace;
+        Map<String, String> requiredSecrets;
         try {
             latencyValue = ReferencePlugin.parseDuration(latency);
             grace = ReferencePlugin.parseDuration(gracePeriod);
             if (metrics.metricsListen != null) {
                 MetricsOptions.parse(metrics.metricsListen);
             }
+            requiredSecrets = secrets.secrets();
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         ReferenceDriver.Builder reference = ReferenceDriver.builder().volumes(volumes).groups(groups)
-                .requiredSecrets(secrets).latency(latencyValue).resyncCallsUntilReady(Math.max(1, resyncCalls));
+                .requiredSecrets(requiredSecrets).latency(latencyValue).resyncCallsUntilReady(Math.max(1, resyncCalls));
         abnormalVolumes.forEach(reference::abnormalVolume);
         PrintWriter out = spec.commandLine().getOut();
         ReplicationServer server;

@@ -14,6 +14,12 @@ public final class SourceSelection {
     @Option(names = "--volume-snapshot", paramLabel = "ID", required = true, description = "A volume snapshot.")
     String volumeSnapshot;
 
+    /** The selected source as {@link ReplicationSource#toString()} reads, e.g. {@code volume pvc-1}, even invalid. */
+    String describe() {
+        return volume != null ? "volume " + volume
+                : volumeGroup != null ? "volumegroup " + volumeGroup : "volumesnapshot " + volumeSnapshot;
+    }
+
     /** The selected source; an empty or oversize id fails with InvalidArgumentException before any call. */
     ReplicationSource source() {
         if (volume != null) {

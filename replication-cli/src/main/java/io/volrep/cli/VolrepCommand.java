@@ -2,7 +2,9 @@ package io.volrep.cli;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PrintWriter;
 import java.util.Properties;
+import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -21,7 +23,10 @@ import picocli.CommandLine.Command;
                 EnableCommand.class, DisableCommand.class, PromoteCommand.class, DemoteCommand.class,
                 ResyncCommand.class, InfoCommand.class, ConformanceCommand.class, HealCommand.class,
                 ProbeCommand.class})
-public final class VolrepCommand implements Runnable {
+public final class VolrepCommand implements Callable<Integer> {
+    /** The exit code of a usage error: a wrong option, a missing argument, an endpoint that cannot be used. */
+    static final int EXIT_USAGE = 2;
+
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -29,6 +34,7 @@ public final class VolrepCommand implements Runnable {
     /** Runs {@code volrep} with {@code args} and exits with its exit code. */
     public static void main(String[] args) {
         ConformanceCommand.quietEmbeddedPluginLogs(args);      // before any logger exists
+        Progress.liveLineOnTerminal = System.console() != null;
         System.exit(execute(args));
     }
 
@@ -37,14 +43,47 @@ public final class VolrepCommand implements Runnable {
         return commandLine().execute(args);
     }
 
-    /** The configured command line, with every subcommand. */
+    /**
+     * The configured command line, with every subcommand. A usage error prints the error and one line pointing
+     * to {@code --help} (not the whole help, which would push the error off the screen) and exits 2.
+     */
     public static CommandLine commandLine() {
-        return new CommandLine(new VolrepCommand());
+        CommandLine cli = new CommandLine(new VolrepCommand());
+        cli.setParameterExceptionHandler(VolrepCommand::usageError);
+        return cli;
     }
 
+    private static int usageError(CommandLine.ParameterException e, String[] args) {
+        CommandLine cmd = e.getCommandLine();
+        PrintWriter err = cmd.getErr();
+        err.println(cmd.getColorScheme().errorText(e.getMessage()));
+        CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
+        err.println(helpHint(cmd));
+        err.flush();
+        return EXIT_USAGE;
+    }
+
+    /** The line that follows a usage error, e.g. {@code Try 'volrep info --help' for the options.} */
+    static String helpHint(CommandLine cmd) {
+        return "Try '" + cmd.getCommandSpec().qualifiedName() + " --help' for the options.";
+    }
+
+    /** {@code volrep} alone: the command list on stderr and exit 2 (a script that forgot its command fails). */
     @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
+    public Integer call() {
+        CommandLine cmd = spec.commandLine();
+        cmd.usage(cmd.getErr());
+        cmd.getErr().println("error: a command is required");
+        cmd.getErr().flush();
+        return EXIT_USAGE;
+    }
+
+    /** One line and {@link #EXIT_USAGE} for a command that cannot start (e.g. an address it cannot listen on). */
+    static int cannotStart(CommandLine.Model.CommandSpec spec, Throwable e) {
+        PrintWriter err = spec.commandLine().getErr();
+        err.println(spec.qualifiedName() + ": " + e.getMessage());
+        err.flush();
+        return EXIT_USAGE;
     }
 
     /** Reads the version Maven wrote into the jar. */

@@ -71,8 +71,8 @@ class ServeExecCommandTest {
             assertThat(cli.execute(args)).isEqualTo(1);
             assertThat(err.toString()).startsWith("volrep serve-exec: exec driver ");
         }
-        assertThat(err(new String[] {"serve-exec", "--driver", EXAMPLE.toString(), "--listen", "x", "--timeout",
-            "soon"})).contains("not a duration");
+        assertThat(err(new String[] {"serve-exec", "--driver", EXAMPLE.toString(), "--listen", "127.0.0.1:0",
+            "--timeout", "soon"})).contains("not a duration");
     }
 
     @Test

@@ -27,6 +27,23 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class ResyncCall extends ParameterizedCall<ResyncCall, ResyncStatus> {
     private boolean force;
+    private PollListener pollListener = (poll, status, nextPoll) -> { };
+
+    /**
+     * Sees each answer {@link #awaitReady(Duration)} gets: the poll number (1 for the first), the status, and the
+     * delay before the next poll (empty when no poll follows). Called on a client thread; must be quick.
+     *
+     * <pre>{@code
+     * client.volume("pvc-1").resync()
+     *         .onPoll((poll, status, next) -> log.info("poll {}: ready={}, next in {}", poll, status.ready(), next))
+     *         .awaitReadyBlocking(Duration.ofMinutes(5));
+     * }</pre>
+     */
+    @FunctionalInterface
+    public interface PollListener {
+        /** Called once per answered poll, before the next one is scheduled. */
+        void onPoll(int poll, ResyncStatus status, java.util.Optional<Duration> nextPoll);
+    }
 
     ResyncCall(CallEngine engine, ReplicationSource source) {
         super(engine, source, Rpc.RESYNC_VOLUME);
@@ -35,6 +52,12 @@ public final class ResyncCall extends ParameterizedCall<ResyncCall, ResyncStatus
     /** Sets {@code force}: resync even when the plugin would otherwise refuse (plugin-defined). */
     public ResyncCall force() {
         return force(true);
+    }
+
+    /** Reports each poll of {@link #awaitReady(Duration)} to {@code listener} (progress displays, logs). */
+    public ResyncCall onPoll(PollListener listener) {
+        this.pollListener = Objects.requireNonNull(listener, "listener");
+        return this;
     }
 
     /** Sets or clears {@code force}. */
@@ -96,10 +119,13 @@ public final class ResyncCall extends ParameterizedCall<ResyncCall, ResyncStatus
             if (failure != null) {
                 result.completeExceptionally(CallEngine.unwrap(failure));
             } else if (status.ready()) {
+                notifyPoll(n, status, null);
                 result.complete(status);
             } else {
                 Duration delay = p.backoffCap(n);
-                if (!p.clock().instant().plus(delay).isBefore(deadline)) {
+                boolean last = !p.clock().instant().plus(delay).isBefore(deadline);
+                notifyPoll(n, status, last ? null : delay);
+                if (last) {
                     result.completeExceptionally(new DeadlineExceededException(rpc.methodName() + " for " + source
                             + " not ready within " + timeout + " (" + n + " poll(s))", rpc, n, null));
                     return;
@@ -115,6 +141,14 @@ public final class ResyncCall extends ParameterizedCall<ResyncCall, ResyncStatus
                 }
             }
         });
+    }
+
+    private void notifyPoll(int poll, ResyncStatus status, Duration nextPoll) {
+        try {
+            pollListener.onPoll(poll, status, java.util.Optional.ofNullable(nextPoll));
+        } catch (RuntimeException ignored) {
+            // a display must not break the wait it displays
+        }
     }
 
     @Override

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * with which fixtures, and run it with Surefire, Gradle or any JUnit Platform launcher.
  *
  * <pre>{@code
- * class MyDriverConformanceTest extends ReplicationConformanceSuite {
+ * public class MyDriverConformanceTest extends ReplicationConformanceSuite {
  *     @Override
  *     protected ConformanceConfig config() {
  *         return ConformanceConfig.builder()
@@ -91,5 +91,22 @@ public abstract class ReplicationConformanceSuite {
             return tests.isEmpty() ? Stream.empty()
                     : Stream.of(DynamicContainer.dynamicContainer(group.name(), tests));
         });
+    }
+
+    /** What a runner without the JUnit Platform is told (see {@link #testRequiresTheJUnitPlatform()}). */
+    static final String NO_JUNIT_PLATFORM = "volrep's conformance suite is a JUnit 5 (JUnit Platform) test class,"
+            + " and this runner is not the JUnit Platform: no check ran. With Maven, use maven-surefire-plugin"
+            + " 3.x (Maven 3 defaults to 2.12, which runs 0 tests of it and reports success); with Gradle,"
+            + " useJUnitPlatform(). See docs/vendor-ci.md.";
+
+    /**
+     * Fails loudly where the suite would otherwise pass silently. The JUnit Platform never runs this method (it
+     * has no {@code @Test}); Surefire 2.12's default provider, which knows nothing of JUnit 5, runs every public
+     * {@code test*} method of a {@code *Test} class as a plain-Java test, so a vendor's
+     * {@code AcmeConformanceTest} on Maven's default Surefire fails here instead of reporting 0 tests and
+     * BUILD SUCCESS.
+     */
+    public final void testRequiresTheJUnitPlatform() {
+        throw new AssertionError(NO_JUNIT_PLATFORM);
     }
 }

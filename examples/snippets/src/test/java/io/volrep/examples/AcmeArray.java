@@ -1,0 +1,28 @@
+package io.volrep.examples;
+
+import java.time.Instant;
+import java.util.Optional;
+
+/** The storage array API the docs' AcmeDriver talks to (a stand-in: the docs' own code is what is compiled). */
+interface AcmeArray {
+    boolean login(String user, String password);
+
+    Optional<Mirror> find(String id);
+
+    boolean isConnected();
+}
+
+/** One mirrored volume or group on the array. */
+interface Mirror {
+    void enable(String schedule);
+
+    void disable();
+
+    boolean enabled();
+
+    void promote(boolean force);
+
+    Instant lastSync();
+
+    long lastSyncBytes();
+}

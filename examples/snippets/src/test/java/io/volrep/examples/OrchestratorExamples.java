@@ -1,0 +1,145 @@
+package io.volrep.examples;
+
+// snippet:start quickstart
+import io.volrep.api.ReplicationInfo;
+import io.volrep.client.ReplicationClient;
+import io.volrep.client.SecretsProvider;
+import java.util.Map;
+// snippet:end quickstart
+import io.volrep.api.HealReport;
+import io.volrep.api.Recovery;
+import io.volrep.api.SpecDialect;
+import io.volrep.api.VolumeCapability;
+// snippet:start heal
+import io.volrep.api.VolumeCapability.AccessMode;
+// snippet:end heal
+import io.volrep.client.PluginCapabilities;
+import io.volrep.client.PluginIdentity;
+import io.volrep.client.ProbeResult;
+import io.volrep.client.ResyncStatus;
+import io.volrep.client.RetryPolicy;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The Java snippets of docs/orchestrator-authors.md and docs/compatibility.md, compiled. */
+@SuppressWarnings("unused")
+final class OrchestratorExamples {
+    private static final Logger log = LoggerFactory.getLogger(OrchestratorExamples.class);
+
+    /** What an orchestrator has at hand in the snippets: an informer of PVCs, an event recorder. */
+    interface PvcInformer {
+        CompletableFuture<Boolean> existsAsync(String id);
+    }
+
+    interface Events {
+        void warn(Object pod, String reason, String message);
+    }
+
+    PvcInformer pvcInformer;
+    Events events;
+    Object pod;
+    Clock testClock;
+    Random testRandom;
+
+    void quickstart() {
+        // snippet:start quickstart
+        try (ReplicationClient client = ReplicationClient.builder()
+                .target("unix:///csi/csi-addons.sock")              // the default; or "dns:///host:port", "host:port"
+                .secrets(SecretsProvider.of(Map.of("user", "admin")))
+                .build()) {
+            client.volume("pvc-1").enable().parameter("mirroringMode", "snapshot").call();
+            client.volume("pvc-1").promote().force().call();
+            ReplicationInfo info = client.volume("pvc-1").info();   // Instant, Optional<Duration>, OptionalLong
+        }
+        // snippet:end quickstart
+    }
+
+    void retryPolicy() {
+        // snippet:start retry
+        RetryPolicy policy = RetryPolicy.spec().toBuilder()
+                .maxAttempts(8)
+                .initialBackoff(Duration.ofMillis(200)).maxBackoff(Duration.ofSeconds(10))
+                .totalTimeout(Duration.ofMinutes(5))
+                .onRecovery(Recovery.INSPECT_LOGS, RetryPolicy.Action.BACKOFF)   // override one class
+                .clock(testClock).random(testRandom)                              // deterministic tests
+                .build();
+
+        ReplicationClient client = ReplicationClient.builder()
+                .retry(policy)
+                .sourceVerifier(source -> pvcInformer.existsAsync(source.id()))   // enables NOT_FOUND retries
+                .listener(event -> log.debug("{}", event.describe()))             // every attempt: code, chosen delay
+                .build();
+        // snippet:end retry
+        client.close();
+    }
+
+    void failover() throws InterruptedException, ExecutionException {
+        // snippet:start failover
+        try (ReplicationClient siteA = ReplicationClient.builder().target("dns:///replication.site-a:9090").build();
+             ReplicationClient siteB = ReplicationClient.builder().target("dns:///replication.site-b:9090").build()) {
+
+            CompletableFuture<ResyncStatus> failover =
+                siteA.volumeGroup("vg-7").demote().callAsync()                              // 1. A steps down
+                     .thenCompose(v -> siteB.volumeGroup("vg-7").promote().callAsync())     // 2. B takes over
+                     .thenCompose(v -> siteA.volumeGroup("vg-7").resync()                   // 3. A follows B
+                                             .awaitReady(Duration.ofMinutes(5)));           // 4. until ready
+
+            failover.get();                                       // or compose further; nothing blocks meanwhile
+            ReplicationInfo info = siteB.volumeGroup("vg-7").info();
+        }
+        // snippet:end failover
+    }
+
+    void heal() {
+        // snippet:start heal
+        try (ReplicationClient node = ReplicationClient.builder().target("unix:///csi/csi-addons.sock").build()) {
+            HealReport report = node.node().heal("vol-3", Path.of("/var/lib/kubelet/pods/p1/volumes/vol-3"))
+                    .stagingPath(Path.of("/var/lib/kubelet/plugins/staging/vol-3"))    // OPTIONAL, absolute
+                    .capability(VolumeCapability.mount("ext4", AccessMode.SINGLE_NODE_WRITER)) // or block(mode)
+                    .context("pool", "replicapool")                                     // volume_context
+                    .call();                                                            // or callAsync()
+            if (report.abnormal()) {
+                events.warn(pod, "VolumeAbnormal", report.message());
+            }
+        }
+        // snippet:end heal
+    }
+
+    void legacy() {
+        // snippet:start legacy
+        ReplicationClient legacy = ReplicationClient.builder()
+                .target("unix:///csi/csi-addons.sock")
+                .dialect(SpecDialect.V0_1_3)                 // CURRENT (default), V0_1_3, V0_1_0
+                .build();
+        legacy.volume("pvc-1").enable().call();              // sends volume_id and v0.1.3's replication_source
+        ReplicationInfo info = legacy.volume("pvc-1").info(); // duration and bytes: not reported in v0.1.3
+        // snippet:end legacy
+        legacy.close();
+    }
+
+    void identity(ReplicationClient client) {
+        // snippet:start identity
+        PluginIdentity id = client.identity();           // name, vendorVersion, manifest
+        PluginCapabilities caps = client.capabilities(); // services (CONTROLLER_SERVICE, NODE_SERVICE), volumeReplication, others
+        ProbeResult probe = client.probe();              // ready (an unset ready means ready), reported
+        // snippet:end identity
+    }
+
+    void compatibility() {
+        // snippet:start compatibility
+        ReplicationClient client = ReplicationClient.builder()
+                .target("unix:///csi/csi-addons.sock")
+                .dialect(SpecDialect.V0_1_3)            // the plugin was built against csi-addons/spec v0.1.3
+                .build();
+        client.volume("pvc-1").enable().call();                       // the typed API is the same for every dialect
+        ReplicationInfo info = client.volume("pvc-1").info();         // v0.1.3: duration and bytes read as "not reported"
+        // snippet:end compatibility
+        client.close();
+    }
+}

@@ -1,0 +1,61 @@
+package io.volrep.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.volrep.api.Rpc;
+import io.volrep.api.StatusCode;
+import io.volrep.testkit.ComplianceReport;
+import io.volrep.testkit.ConformanceConfig;
+import io.volrep.testkit.ConformanceRunner;
+import io.volrep.testkit.fake.FakePlugin;
+import io.volrep.testkit.fake.FakePluginExtension;
+import io.volrep.testkit.fake.InfoViolation;
+import io.volrep.testkit.fake.RecordedCall;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The Java snippets of docs/vendor-ci.md, compiled. */
+@SuppressWarnings("unused")
+class VendorCiExamples {
+    /** The orchestrator under test in the docs. */
+    interface Controller {
+        void reconcile(String endpoint);
+    }
+
+    Controller myController;
+
+    void runner(ConformanceConfig config) {
+        // snippet:start runner
+        ComplianceReport report = ConformanceRunner.builder(config)
+                .progress(new PrintWriter(System.out, true))
+                .reportsDir(Path.of("target/conformance"))
+                .run();
+        System.out.println(report.statement());
+        boolean ok = report.compliant();
+        // snippet:end runner
+    }
+
+    // snippet:start fake
+    @RegisterExtension
+    static final FakePluginExtension fake = new FakePluginExtension(
+            () -> FakePlugin.builder().volumes(2).groups(1).requiredSecret("user", "admin"));
+            // .listen("unix:///tmp/x/csi-addons.sock") to serve another process
+
+    @Test
+    void retriesAbortedPromotes(FakePlugin plugin) {
+        plugin.failNext(Rpc.PROMOTE_VOLUME, 2, StatusCode.ABORTED);                         // then the real answer
+        plugin.failNext(Rpc.DEMOTE_VOLUME, 1, StatusCode.UNAVAILABLE, Duration.ofMillis(200)); // grpc-retry-pushback-ms
+        plugin.latency(Rpc.RESYNC_VOLUME, Duration.ofMillis(50));
+        plugin.violateInfo(InfoViolation.MISSING_LAST_SYNC_TIME);                           // below the runtime's checks
+
+        myController.reconcile(plugin.address());
+
+        assertThat(plugin.calls(Rpc.PROMOTE_VOLUME)).extracting(RecordedCall::code)
+                .containsExactly(StatusCode.ABORTED, StatusCode.ABORTED, StatusCode.OK);
+        assertThat(plugin.calls().get(0).request()).doesNotContain("admin");   // secrets masked: ***
+    }
+    // snippet:end fake
+}

@@ -1,0 +1,182 @@
+package io.volrep.cli;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.net.UnknownHostException;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.Optional;
+import picocli.CommandLine;
+
+/**
+ * The endpoint and listen forms the CLI accepts, checked when the command line is parsed so that a form that
+ * cannot work is one line and exit 2, never a stack trace or a failed conformance check. A plain absolute path
+ * is a unix socket, as the Go CSI tooling reads {@code --csi-address /csi/csi-addons.sock}.
+ *
+ * <pre>
+ * volrep info --endpoint /csi/csi-addons.sock --volume pvc-1        # = unix:///csi/csi-addons.sock
+ * </pre>
+ */
+final class Endpoint {
+    static final String FORMS = "unix:///path, /path, host:port or dns:///host:port";
+    static final String LISTEN_FORMS = "unix:///path, /path, host:port or tcp://host:port";
+
+    private Endpoint() {
+    }
+
+    /** A client target gRPC can dial, or {@link IllegalArgumentException} saying what is wrong. */
+    static String target(String value) {
+        String v = value.trim();
+        if (v.startsWith("/")) {
+            return "unix://" + v;
+        }
+        if (v.startsWith("unix:")) {
+            unixPath(v);
+            return v;
+        }
+        if (v.startsWith("dns:") || v.startsWith("inprocess:")) {
+            if (v.endsWith(":") || v.equals("dns:///")) {
+                throw invalid(value, "the name is missing");
+            }
+            return v;
+        }
+        checkHostPort(value, v);
+        return v;
+    }
+
+    /** A listen address the server accepts; a unix socket's directory must exist (none is created). */
+    static String listen(String value) {
+        String v = value.trim();
+        if (v.startsWith("/")) {
+            v = "unix://" + v;
+        }
+        if (v.startsWith("unix:")) {
+            Path dir = unixPath(v).getParent();
+            if (dir != null && !Files.isDirectory(dir)) {
+                throw invalid(value, Files.exists(dir) ? dir + " is not a directory"
+                        : "the directory " + dir + " does not exist (volrep creates none; create it first)");
+            }
+            return v;
+        }
+        if (v.startsWith("inprocess:")) {
+            return v;
+        }
+        checkHostPort(value, v.startsWith("tcp://") ? v.substring("tcp://".length()) : v);
+        return v;
+    }
+
+    /** The socket path of a {@code unix:} endpoint. */
+    static Path unixPath(String unixEndpoint) {
+        String rest = unixEndpoint.substring("unix:".length());
+        if (rest.startsWith("//")) {
+            rest = rest.substring(2);
+            if (!rest.startsWith("/")) {
+                throw invalid(unixEndpoint, "unix:// must be followed by an absolute path (unix:///path)");
+            }
+        }
+        if (rest.isEmpty()) {
+            throw invalid(unixEndpoint, "the socket path is missing");
+        }
+        return Path.of(rest).toAbsolutePath().normalize();
+    }
+
+    private static void checkHostPort(String value, String hostPort) {
+        int scheme = hostPort.indexOf("://");
+        if (scheme > 0) {
+            throw invalid(value, "unknown scheme \"" + hostPort.substring(0, scheme) + "\"");
+        }
+        int colon = hostPort.lastIndexOf(':');
+        if (colon < 0 || hostPort.contains("/")) {
+            throw invalid(value, "neither a socket path nor host:port (a relative path? write it absolute)");
+        }
+        String port = hostPort.substring(colon + 1);
+        if (!port.chars().allMatch(Character::isDigit) || port.isEmpty() || Integer.parseInt(port) > 65535) {
+            throw invalid(value, "the port must be a number 0..65535");
+        }
+    }
+
+    private static IllegalArgumentException invalid(String value, String why) {
+        return new IllegalArgumentException("unusable endpoint \"" + value + "\": " + why);
+    }
+
+    /**
+     * Why nothing answers at {@code target}, found by looking: no such socket file, not a socket, permission
+     * denied, connection refused, unknown host. Empty when a connection can be made (the plugin is there, the
+     * failure was its answer) or the form cannot be checked ({@code dns:}, {@code inprocess:}).
+     */
+    static Optional<String> whyUnreachable(String target) {
+        if (target.startsWith("unix:")) {
+            Path path = unixPath(target);
+            if (!Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
+                return Optional.of(Files.isDirectory(path.getParent() == null ? path : path.getParent())
+                        ? "no such socket file " + path : "no such directory " + path.getParent());
+            }
+            if (Files.isRegularFile(path) || Files.isDirectory(path)) {
+                return Optional.of(path + " is not a socket");
+            }
+            try (SocketChannel probe = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+                probe.connect(UnixDomainSocketAddress.of(path));
+                return Optional.empty();
+            } catch (IOException e) {
+                return Optional.of(reason(e, path.toString()));
+            }
+        }
+        if (target.startsWith("dns:") || target.startsWith("inprocess:")) {
+            return Optional.empty();
+        }
+        int colon = target.lastIndexOf(':');
+        String host = target.substring(0, colon).replace("[", "").replace("]", "");
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(host.isEmpty() ? "localhost" : host,
+                    Integer.parseInt(target.substring(colon + 1))), 2_000);
+            return Optional.empty();
+        } catch (UnknownHostException e) {
+            return Optional.of("unknown host " + host);
+        } catch (SocketTimeoutException e) {
+            return Optional.of("no answer from " + target + " within 2 s");
+        } catch (IOException | IllegalArgumentException e) {
+            return Optional.of(reason(e, target));
+        }
+    }
+
+    private static String reason(Exception e, String where) {
+        String m = String.valueOf(e.getMessage()).toLowerCase(java.util.Locale.ROOT);
+        if (m.contains("permission denied") || m.contains("access denied")) {
+            return "permission denied on " + where;
+        }
+        if (m.contains("refused")) {
+            return "connection refused on " + where + " (nobody listens there: is the plugin running?)";
+        }
+        return e.getMessage() + " on " + where;
+    }
+
+    private static String convert(String value, java.util.function.UnaryOperator<String> parse, String forms) {
+        try {
+            return parse.apply(value);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.TypeConversionException(e.getMessage() + " (use " + forms + ")");
+        }
+    }
+
+    /** {@code --endpoint}: every client target form, a plain absolute path being a unix socket. */
+    static final class TargetConverter implements CommandLine.ITypeConverter<String> {
+        @Override
+        public String convert(String value) {
+            return Endpoint.convert(value, Endpoint::target, FORMS);
+        }
+    }
+
+    /** {@code --listen}: a server address, a plain absolute path being a unix socket in an existing directory. */
+    static final class ListenConverter implements CommandLine.ITypeConverter<String> {
+        @Override
+        public String convert(String value) {
+            return Endpoint.convert(value, Endpoint::listen, LISTEN_FORMS);
+        }
+    }
+}
