@@ -13,6 +13,8 @@ final class ExecDriverExamples {
                 .executable(Path.of("/usr/libexec/my-driver"))
                 .timeout(Duration.ofSeconds(30))
                 .environment("MY_DRIVER_CONFIG", "/etc/my-driver.conf")
+                .maxConcurrentDrivers(16)                              // default: 4 per processor, at least 4
+                .containment(ExecDriver.Containment.REQUIRED)          // default AUTO
                 .build();                                              // runs init; IllegalStateException if it fails
              ReplicationServer server = ReplicationServer.builder().driver(driver)
                 .listen("unix:///csi/csi-addons.sock").build().start()) {
