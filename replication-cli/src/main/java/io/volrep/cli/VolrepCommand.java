@@ -20,7 +20,7 @@ import picocli.CommandLine.Command;
         subcommands = {CommandLine.HelpCommand.class, ServeReferenceCommand.class, ServeExecCommand.class,
                 EnableCommand.class, DisableCommand.class, PromoteCommand.class, DemoteCommand.class,
                 ResyncCommand.class, InfoCommand.class, ConformanceCommand.class, HealCommand.class,
-                ProbeCommand.class})
+                ProbeCommand.class, ReconcileCommand.class, FailoverCommand.class})
 public final class VolrepCommand implements Runnable {
 
     @CommandLine.Spec
