@@ -3,6 +3,7 @@ package io.volrep.client.reconcile;
 import io.volrep.api.ReplicationException;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
+import io.volrep.api.SafeText;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -56,7 +57,7 @@ public record ReconcileResult(ReplicationSource source, DesiredState desired, Op
 
     /** One line: the source, desired and reached state, and why not. */
     public String summary() {
-        return source + ": " + (done() ? desired + " reached"
+        return SafeText.escape(source.toString()) + ": " + (done() ? desired + " reached"
                 : desired + " not reached (" + reached.map(DesiredState::name).orElse("state unknown") + "): "
                 + whyNot.orElse(""));
     }
