@@ -2,8 +2,8 @@ package io.volrep.cli;
 
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.SafeText;
-import io.volrep.client.failover.FailoverProgress;
-import io.volrep.client.failover.FailoverStep;
+import io.volrep.client.reconcile.FailoverProgress;
+import io.volrep.client.reconcile.FailoverStep;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.Locale;

@@ -2,17 +2,13 @@ package io.volrep.client.reconcile;
 
 import io.volrep.api.ReplicationException;
 import io.volrep.api.ReplicationInfo;
-import io.volrep.api.SafeText;
 import io.volrep.api.StatusCode;
 import io.volrep.client.SourceClient;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -55,7 +51,7 @@ public final class Reconciler {
 
     /** Reconciles and waits for the result. */
     public ReconcileResult reconcile(DesiredState desired) {
-        return await(reconcileAsync(desired));
+        return Steps.await(reconcileAsync(desired), "reconciling");
     }
 
     /** Reconciles without blocking; cancelling the future stops after the call in flight. */
@@ -70,46 +66,6 @@ public final class Reconciler {
         };
     }
 
-    /** Waits for {@code future}, rethrowing its unchecked failure as it is. */
-    static <T> T await(CompletableFuture<T> future) {
-        try {
-            return future.get();
-        } catch (InterruptedException e) {
-            future.cancel(true);
-            Thread.currentThread().interrupt();
-            throw new CancellationException("interrupted while reconciling");
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException re) {
-                throw re;
-            }
-            if (cause instanceof Error err) {
-                throw err;
-            }
-            throw new IllegalStateException(cause);
-        }
-    }
-
-    /** The call failure behind {@code t}; anything else (cancellation, a closed client) is rethrown. */
-    static ReplicationException callFailure(Throwable t) {
-        Throwable cause = t;
-        while (cause instanceof CompletionException || cause instanceof ExecutionException) {
-            cause = cause.getCause();
-        }
-        if (cause instanceof ReplicationException e) {
-            return e;
-        }
-        if (cause instanceof RuntimeException re) {
-            throw re;
-        }
-        throw new CompletionException(cause);
-    }
-
-    /** {@code 9 FAILED_PRECONDITION: message} with the message escaped. */
-    static String describe(ReplicationException e) {
-        return e.code().display() + ": " + SafeText.escape(e.getMessage());
-    }
-
     /** The mutable trace of one reconciliation. */
     private final class Run {
         private final DesiredState desired;
@@ -121,29 +77,14 @@ public final class Reconciler {
             this.desired = desired;
         }
 
-        /** Sends one call; the future completes with its result, or null and {@code onFailure}'s result. */
         private <T> CompletableFuture<ReconcileResult> call(String label, Supplier<CompletableFuture<T>> send,
                                                             Function<T, CompletableFuture<ReconcileResult>> onOk,
                                                             Function<ReplicationException, CompletableFuture<ReconcileResult>> onFailure) {
-            CompletableFuture<T> sent;
-            try {
-                sent = send.get();
-            } catch (ReplicationException e) {
-                sent = CompletableFuture.failedFuture(e);
-            }
-            return sent.handle((value, t) -> {
-                if (t == null) {
-                    record(label, "OK");
-                    return onOk.apply(value);
-                }
-                ReplicationException e = callFailure(t);
-                record(label, e.code().display());
-                return onFailure.apply(e);
-            }).thenCompose(Function.identity());
+            return Steps.call(label, this::record, send, onOk, onFailure);
         }
 
-        private synchronized void record(String label, String outcome) {
-            calls.add(label + ": " + outcome);
+        private synchronized void record(String call) {
+            calls.add(call);
         }
 
         CompletableFuture<ReconcileResult> primary() {
@@ -216,7 +157,7 @@ public final class Reconciler {
 
         private CompletableFuture<ReconcileResult> failed(Optional<DesiredState> reached, String reason,
                                                           ReplicationException e, String suffix) {
-            String why = (e.rpc() == null ? "" : e.rpc().methodName() + " answered ") + describe(e) + suffix;
+            String why = (e.rpc() == null ? "" : e.rpc().methodName() + " answered ") + Steps.describe(e) + suffix;
             return CompletableFuture.completedFuture(result(reached, reason, why, Optional.of(why), Optional.of(e)));
         }
 

@@ -1,4 +1,4 @@
-package io.volrep.client.failover;
+package io.volrep.client.reconcile;
 
 import io.volrep.api.ReplicationSource;
 import java.util.Map;

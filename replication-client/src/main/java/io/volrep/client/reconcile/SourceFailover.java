@@ -1,8 +1,7 @@
-package io.volrep.client.failover;
+package io.volrep.client.reconcile;
 
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
-import io.volrep.client.reconcile.Condition;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;

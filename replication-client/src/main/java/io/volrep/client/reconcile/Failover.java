@@ -1,4 +1,4 @@
-package io.volrep.client.failover;
+package io.volrep.client.reconcile;
 
 import io.volrep.api.ReplicationException;
 import io.volrep.api.ReplicationInfo;
@@ -7,8 +7,6 @@ import io.volrep.api.SafeText;
 import io.volrep.api.StatusCode;
 import io.volrep.client.ReplicationClient;
 import io.volrep.client.RetryPolicy;
-import io.volrep.client.reconcile.Condition;
-import io.volrep.client.reconcile.ReconcileOptions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -16,10 +14,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -91,19 +87,7 @@ public final class Failover {
 
     /** Runs the failover and waits for the report. */
     public FailoverReport run() {
-        CompletableFuture<FailoverReport> future = runAsync();
-        try {
-            return future.get();
-        } catch (InterruptedException e) {
-            future.cancel(true);
-            Thread.currentThread().interrupt();
-            throw new CancellationException("interrupted during the failover");
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException re) {
-                throw re;
-            }
-            throw new IllegalStateException(e.getCause());
-        }
+        return Steps.await(runAsync(), "failing over");
     }
 
     /** Runs the failover without blocking; the report lists every source, whatever happened to it. */
@@ -146,24 +130,6 @@ public final class Failover {
             b.perAttemptTimeout(budget);
         }
         return b.build();
-    }
-
-    private static ReplicationException callFailure(Throwable t) {
-        Throwable cause = t;
-        while (cause instanceof CompletionException || cause instanceof ExecutionException) {
-            cause = cause.getCause();
-        }
-        if (cause instanceof ReplicationException e) {
-            return e;
-        }
-        if (cause instanceof RuntimeException re) {
-            throw re;
-        }
-        throw new CompletionException(cause);
-    }
-
-    private static String describe(ReplicationException e) {
-        return e.code().display() + ": " + SafeText.escape(e.getMessage());
     }
 
     /** The failover of one source. */
@@ -216,14 +182,14 @@ public final class Failover {
                             return disaster(e);
                         }
                         siteAOutcome = SourceFailover.SiteA.FAILED;
-                        return finished(FailoverStep.FAILED, "DemoteVolume on site A answered " + describe(e)
+                        return finished(FailoverStep.FAILED, "DemoteVolume on site A answered " + Steps.describe(e)
                                 + "; nothing promoted on site B");
                     });
         }
 
         /** A is down: B may already be primary (a re-run); else promote with force only when allowed. */
         private CompletableFuture<SourceFailover> disaster(ReplicationException unreachable) {
-            String why = "site A unreachable (" + describe(unreachable) + ")";
+            String why = "site A unreachable (" + Steps.describe(unreachable) + ")";
             step(FailoverStep.CHECKING_B, why);
             return call("B GetVolumeReplicationInfo", this::infoOnB,
                     known -> {
@@ -243,7 +209,7 @@ public final class Failover {
                         forced = force;
                         return verifyOnB();
                     },
-                    e -> finished(FailoverStep.FAILED, "PromoteVolume on site B answered " + describe(e)
+                    e -> finished(FailoverStep.FAILED, "PromoteVolume on site B answered " + Steps.describe(e)
                             + (siteAOutcome == SourceFailover.SiteA.DEMOTED
                             ? " (site A is demoted: re-run the failover once the cause is fixed)" : "")));
         }
@@ -256,7 +222,7 @@ public final class Failover {
                         return finished(FailoverStep.PRIMARY_ON_B, forced ? "promoted with force" : "");
                     },
                     e -> finished(FailoverStep.FAILED, "promoted, but GetVolumeReplicationInfo on site B answered "
-                            + describe(e)));
+                            + Steps.describe(e)));
         }
 
         private CompletableFuture<ReplicationInfo> infoOnB() {
@@ -266,21 +232,7 @@ public final class Failover {
         private <T> CompletableFuture<SourceFailover> call(String label, Supplier<CompletableFuture<T>> send,
                                                            Function<T, CompletableFuture<SourceFailover>> onOk,
                                                            Function<ReplicationException, CompletableFuture<SourceFailover>> onFailure) {
-            CompletableFuture<T> sent;
-            try {
-                sent = send.get();
-            } catch (ReplicationException e) {
-                sent = CompletableFuture.failedFuture(e);
-            }
-            return sent.handle((value, t) -> {
-                if (t == null) {
-                    record(label + ": OK");
-                    return onOk.apply(value);
-                }
-                ReplicationException e = callFailure(t);
-                record(label + ": " + e.code().display());
-                return onFailure.apply(e);
-            }).thenCompose(Function.identity());
+            return Steps.call(label, this::record, send, onOk, onFailure);
         }
 
         private synchronized void record(String call) {

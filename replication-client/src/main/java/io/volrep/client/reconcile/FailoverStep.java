@@ -1,4 +1,4 @@
-package io.volrep.client.failover;
+package io.volrep.client.reconcile;
 
 /**
  * Where one source of a {@link Failover} is; reported to the progress listener as it moves.

@@ -1,4 +1,4 @@
-package io.volrep.client.failover;
+package io.volrep.client.reconcile;
 
 import java.time.Duration;
 import java.util.List;

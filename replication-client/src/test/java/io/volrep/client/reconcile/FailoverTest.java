@@ -1,4 +1,4 @@
-package io.volrep.client.failover;
+package io.volrep.client.reconcile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
