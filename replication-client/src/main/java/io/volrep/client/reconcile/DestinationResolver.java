@@ -48,7 +48,8 @@ public interface DestinationResolver {
         Map<String, String> copy = Map.copyOf(sourceToDestinationId);
         return source -> {
             String id = copy.get(source.id());
-            return id != null ? CompletableFuture.completedFuture(Destination.of(ReplicationSource.of(source.kind(), id)))
+            return id != null
+                    ? CompletableFuture.completedFuture(Destination.of(ReplicationSource.of(source.kind(), id)))
                     : CompletableFuture.failedFuture(new IllegalArgumentException(
                             "no destination given for " + SafeText.escape(source.toString())));
         };

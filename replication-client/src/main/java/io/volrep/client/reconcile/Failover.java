@@ -19,7 +19,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
 /**
  * Fails replication sources over from site A's plugin to site B's: for each source, resolve its destination on B,
@@ -171,7 +170,8 @@ public final class Failover {
 
         private CompletableFuture<SourceFailover> demoteOnA() {
             step(FailoverStep.DEMOTING_ON_A, "");
-            return call("A DemoteVolume", () -> siteA.source(source).demote().retryPolicy(policyA).callAsync(),
+            return Steps.call(this::record, "A DemoteVolume",
+                    () -> siteA.source(source).demote().retryPolicy(policyA).callAsync(),
                     ok -> {
                         siteAOutcome = SourceFailover.SiteA.DEMOTED;
                         return promoteOnB(false);
@@ -191,7 +191,7 @@ public final class Failover {
         private CompletableFuture<SourceFailover> disaster(ReplicationException unreachable) {
             String why = "site A unreachable (" + Steps.describe(unreachable) + ")";
             step(FailoverStep.CHECKING_B, why);
-            return call("B GetVolumeReplicationInfo", this::infoOnB,
+            return Steps.call(this::record, "B GetVolumeReplicationInfo", this::infoOnB,
                     known -> {
                         info = known;
                         return finished(FailoverStep.PRIMARY_ON_B, why + "; already primary on site B");
@@ -203,7 +203,7 @@ public final class Failover {
 
         private CompletableFuture<SourceFailover> promoteOnB(boolean force) {
             step(FailoverStep.PROMOTING_ON_B, force ? "with force" : "");
-            return call(force ? "B PromoteVolume(force)" : "B PromoteVolume",
+            return Steps.call(this::record, force ? "B PromoteVolume(force)" : "B PromoteVolume",
                     () -> siteB.source(destination.source()).promote().force(force).retryPolicy(policyB).callAsync(),
                     ok -> {
                         forced = force;
@@ -216,7 +216,7 @@ public final class Failover {
 
         private CompletableFuture<SourceFailover> verifyOnB() {
             step(FailoverStep.VERIFYING_ON_B, "");
-            return call("B GetVolumeReplicationInfo", this::infoOnB,
+            return Steps.call(this::record, "B GetVolumeReplicationInfo", this::infoOnB,
                     known -> {
                         info = known;
                         return finished(FailoverStep.PRIMARY_ON_B, forced ? "promoted with force" : "");
@@ -227,12 +227,6 @@ public final class Failover {
 
         private CompletableFuture<ReplicationInfo> infoOnB() {
             return siteB.source(destination.source()).infoCall().retryPolicy(policyB).callAsync();
-        }
-
-        private <T> CompletableFuture<SourceFailover> call(String label, Supplier<CompletableFuture<T>> send,
-                                                           Function<T, CompletableFuture<SourceFailover>> onOk,
-                                                           Function<ReplicationException, CompletableFuture<SourceFailover>> onFailure) {
-            return Steps.call(label, this::record, send, onOk, onFailure);
         }
 
         private synchronized void record(String call) {

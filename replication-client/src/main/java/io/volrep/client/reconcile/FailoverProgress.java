@@ -7,7 +7,8 @@ import java.util.Optional;
  * One step of one source of a {@link Failover}, for a live display.
  *
  * <pre>{@code
- * listener(p -> err.println(p.source() + " -> " + p.destination().map(d -> d.source().id()).orElse("?") + ": " + p.step()))
+ * listener(p -> err.println(p.source() + " -> "
+ *         + p.destination().map(d -> d.source().id()).orElse("?") + ": " + p.step()))
  * }</pre>
  *
  * @param source      the source on site A

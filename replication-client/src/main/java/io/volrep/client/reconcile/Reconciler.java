@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -60,7 +59,8 @@ public final class Reconciler {
         Run run = new Run(desired);
         return switch (desired) {
             case PRIMARY -> run.primary();
-            case SECONDARY -> run.enableThen(() -> run.demoteThen(() -> run.reached(DesiredState.SECONDARY, "Demoted")));
+            case SECONDARY -> run.enableThen(() -> run.demoteThen(
+                    () -> run.reached(DesiredState.SECONDARY, "Demoted")));
             case RESYNC -> run.enableThen(() -> run.demoteThen(run::resync));
             case DISABLED -> run.disable();
         };
@@ -77,18 +77,12 @@ public final class Reconciler {
             this.desired = desired;
         }
 
-        private <T> CompletableFuture<ReconcileResult> call(String label, Supplier<CompletableFuture<T>> send,
-                                                            Function<T, CompletableFuture<ReconcileResult>> onOk,
-                                                            Function<ReplicationException, CompletableFuture<ReconcileResult>> onFailure) {
-            return Steps.call(label, this::record, send, onOk, onFailure);
-        }
-
         private synchronized void record(String call) {
             calls.add(call);
         }
 
         CompletableFuture<ReconcileResult> primary() {
-            return call("GetVolumeReplicationInfo", source::infoAsync,
+            return Steps.call(this::record, "GetVolumeReplicationInfo", source::infoAsync,
                     known -> {
                         info = known;
                         return reached(DesiredState.PRIMARY, "Promoted");
@@ -100,21 +94,22 @@ public final class Reconciler {
         }
 
         CompletableFuture<ReconcileResult> enableThen(Supplier<CompletableFuture<ReconcileResult>> next) {
-            return call("EnableVolumeReplication",
+            return Steps.call(this::record, "EnableVolumeReplication",
                     () -> source.enable().parameters(options.enableParameters()).callAsync(),
                     ok -> next.get(), e -> failed(Optional.empty(), "CallFailed", e, ""));
         }
 
         CompletableFuture<ReconcileResult> demoteThen(Supplier<CompletableFuture<ReconcileResult>> next) {
-            return call("DemoteVolume", () -> source.demote().callAsync(),
+            return Steps.call(this::record, "DemoteVolume", () -> source.demote().callAsync(),
                     ok -> next.get(), e -> failed(Optional.empty(), "CallFailed", e, ""));
         }
 
         private CompletableFuture<ReconcileResult> promote(boolean force) {
-            return call(force ? "PromoteVolume(force)" : "PromoteVolume", () -> source.promote().force(force).callAsync(),
+            return Steps.call(this::record, force ? "PromoteVolume(force)" : "PromoteVolume",
+                    () -> source.promote().force(force).callAsync(),
                     ok -> {
                         forced |= force;
-                        return call("GetVolumeReplicationInfo", source::infoAsync,
+                        return Steps.call(this::record, "GetVolumeReplicationInfo", source::infoAsync,
                                 known -> {
                                     info = known;
                                     return reached(DesiredState.PRIMARY, force ? "ForcePromoted" : "Promoted");
@@ -135,7 +130,7 @@ public final class Reconciler {
         }
 
         CompletableFuture<ReconcileResult> resync() {
-            return call("ResyncVolume(force) until ready",
+            return Steps.call(this::record, "ResyncVolume(force) until ready",
                     () -> source.resync().force().awaitReady(options.resyncTimeout()),
                     ready -> reached(DesiredState.RESYNC, "Resynced"),
                     // The source is demoted; the resync is what did not finish (not ready, or a poll failed).
@@ -143,7 +138,7 @@ public final class Reconciler {
         }
 
         CompletableFuture<ReconcileResult> disable() {
-            return call("DisableVolumeReplication", () -> source.disable().callAsync(),
+            return Steps.call(this::record, "DisableVolumeReplication", () -> source.disable().callAsync(),
                     ok -> reached(DesiredState.DISABLED, "Disabled"),
                     e -> e.code() == StatusCode.NOT_FOUND
                             ? reached(DesiredState.DISABLED, "SourceNotFound")

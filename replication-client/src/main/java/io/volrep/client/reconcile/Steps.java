@@ -22,7 +22,7 @@ final class Steps {
      * Sends one call; records {@code label: OK} or {@code label: <code>}, then continues with {@code onOk} or
      * {@code onFailure}. Only a failure that is no call failure (cancellation, a closed client) fails the future.
      */
-    static <T, R> CompletableFuture<R> call(String label, Consumer<String> record, Supplier<CompletableFuture<T>> send,
+    static <T, R> CompletableFuture<R> call(Consumer<String> record, String label, Supplier<CompletableFuture<T>> send,
                                             Function<T, CompletableFuture<R>> onOk,
                                             Function<ReplicationException, CompletableFuture<R>> onFailure) {
         CompletableFuture<T> sent;
