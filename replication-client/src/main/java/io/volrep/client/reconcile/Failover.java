@@ -1,6 +1,5 @@
 package io.volrep.client.reconcile;
 
-import io.volrep.api.ReplicationException;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.SafeText;
@@ -22,7 +21,8 @@ import java.util.function.Function;
 
 /**
  * Fails replication sources over from site A's plugin to site B's: for each source, resolve its destination on B,
- * demote it on A, promote the destination on B, verify B with GetVolumeReplicationInfo, and report.
+ * check B (GetVolumeReplicationInfo: reachable, the destination exists, already primary?), demote the source on A,
+ * promote the destination on B, verify B with GetVolumeReplicationInfo, and report.
  *
  * <pre>{@code
  * try (ReplicationClient a = ReplicationClient.builder().target("unix:///site-a/csi-addons.sock").build();
@@ -38,7 +38,9 @@ import java.util.function.Function;
  * }</pre>
  *
  * <p><b>Order.</b> B is promoted only after A answered DemoteVolume with OK: at no time are both primary, and a
- * plugin that checks its peer before an unforced promote (the storage's split-brain guard) agrees.
+ * plugin that checks its peer before an unforced promote (the storage's split-brain guard) agrees. A is demoted
+ * only after B answered the check: a wrong destination id, wrong secrets for B or an unreachable B fail the source
+ * with nothing changed on either site.
  *
  * <p><b>Disaster mode.</b> When DemoteVolume on A gets no answer within {@link Builder#callBudget(Duration)}
  * (14 UNAVAILABLE or 4 DEADLINE_EXCEEDED after the retries), site A is taken as down. A destination that already
@@ -164,41 +166,57 @@ public final class Failover {
                             + " is not of the source's kind; nothing sent to either site");
                 }
                 destination = d;
-                return demoteOnA();
+                return checkB();
             }).thenCompose(Function.identity());
         }
 
-        private CompletableFuture<SourceFailover> demoteOnA() {
+        /**
+         * Before anything changes: is B reachable, does the destination exist there, is it primary already? A wrong
+         * destination id or wrong secrets for B are caught here, before A is demoted and no site would be primary.
+         */
+        private CompletableFuture<SourceFailover> checkB() {
+            step(FailoverStep.CHECKING_B, "");
+            return Steps.call(this::record, "B GetVolumeReplicationInfo", this::infoOnB,
+                    known -> {
+                        info = known;
+                        return demoteOnA(true);
+                    },
+                    e -> switch (e.code()) {
+                        // 9: enabled secondary (or not replicated: the promote says which); 12: the plugin cannot tell
+                        case FAILED_PRECONDITION, UNIMPLEMENTED -> demoteOnA(false);
+                        default -> finished(FailoverStep.FAILED, "GetVolumeReplicationInfo on site B answered "
+                                + Steps.describe(e) + "; nothing changed on either site");
+                    });
+        }
+
+        /** Demotes on A; when B already is primary (a re-run), only so that A is not primary too. */
+        private CompletableFuture<SourceFailover> demoteOnA(boolean primaryOnB) {
             step(FailoverStep.DEMOTING_ON_A, "");
             return Steps.call(this::record, "A DemoteVolume",
                     () -> siteA.source(source).demote().retryPolicy(policyA).callAsync(),
                     ok -> {
                         siteAOutcome = SourceFailover.SiteA.DEMOTED;
-                        return promoteOnB(false);
+                        return primaryOnB ? finished(FailoverStep.PRIMARY_ON_B, "already primary on site B")
+                                : promoteOnB(false);
                     },
                     e -> {
-                        if (e.code() == StatusCode.UNAVAILABLE || e.code() == StatusCode.DEADLINE_EXCEEDED) {
-                            siteAOutcome = SourceFailover.SiteA.UNREACHABLE;
-                            return disaster(e);
+                        boolean unreachable = e.code() == StatusCode.UNAVAILABLE
+                                || e.code() == StatusCode.DEADLINE_EXCEEDED;
+                        siteAOutcome = unreachable ? SourceFailover.SiteA.UNREACHABLE : SourceFailover.SiteA.FAILED;
+                        if (primaryOnB) {
+                            return finished(FailoverStep.PRIMARY_ON_B, "already primary on site B; DemoteVolume on"
+                                    + " site A answered " + Steps.describe(e));
                         }
-                        siteAOutcome = SourceFailover.SiteA.FAILED;
-                        return finished(FailoverStep.FAILED, "DemoteVolume on site A answered " + Steps.describe(e)
-                                + "; nothing promoted on site B");
+                        if (!unreachable) {
+                            return finished(FailoverStep.FAILED, "DemoteVolume on site A answered " + Steps.describe(e)
+                                    + "; nothing promoted on site B");
+                        }
+                        String why = "site A unreachable (" + Steps.describe(e) + ")";
+                        return forceIfUnreachable ? promoteOnB(true)
+                                : finished(FailoverStep.REFUSED, why + " and force not allowed: nothing promoted on"
+                                        + " site B (promoting with force while A may still be primary can split the"
+                                        + " brain)");
                     });
-        }
-
-        /** A is down: B may already be primary (a re-run); else promote with force only when allowed. */
-        private CompletableFuture<SourceFailover> disaster(ReplicationException unreachable) {
-            String why = "site A unreachable (" + Steps.describe(unreachable) + ")";
-            step(FailoverStep.CHECKING_B, why);
-            return Steps.call(this::record, "B GetVolumeReplicationInfo", this::infoOnB,
-                    known -> {
-                        info = known;
-                        return finished(FailoverStep.PRIMARY_ON_B, why + "; already primary on site B");
-                    },
-                    e -> forceIfUnreachable ? promoteOnB(true)
-                            : finished(FailoverStep.REFUSED, why + " and force not allowed: nothing promoted on site B"
-                                    + " (promoting with force while A may still be primary can split the brain)"));
         }
 
         private CompletableFuture<SourceFailover> promoteOnB(boolean force) {

@@ -12,10 +12,10 @@ public enum FailoverStep {
     PENDING,
     /** Asking the {@link DestinationResolver}. */
     RESOLVING,
+    /** GetVolumeReplicationInfo on site B: reachable, the destination exists, already primary? */
+    CHECKING_B,
     /** DemoteVolume on site A. */
     DEMOTING_ON_A,
-    /** Site A did not answer within the budget: checking whether B already is primary. */
-    CHECKING_B,
     /** PromoteVolume on site B (with {@code force} in disaster mode). */
     PROMOTING_ON_B,
     /** GetVolumeReplicationInfo on site B. */

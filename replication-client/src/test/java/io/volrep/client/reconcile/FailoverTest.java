@@ -114,8 +114,8 @@ class FailoverTest {
             assertThat(s.siteA()).isEqualTo(SourceFailover.SiteA.DEMOTED);
             assertThat(s.forced()).isFalse();
             assertThat(s.lastSync()).isPresent();
-            assertThat(s.calls()).containsExactly("A DemoteVolume: OK", "B PromoteVolume: OK",
-                    "B GetVolumeReplicationInfo: OK");
+            assertThat(s.calls()).containsExactly("B GetVolumeReplicationInfo: 9 FAILED_PRECONDITION",
+                    "A DemoteVolume: OK", "B PromoteVolume: OK", "B GetVolumeReplicationInfo: OK");
             String destination = s.destination().orElseThrow().source().id();
             assertThat(destination).isEqualTo("b-" + s.source().id());
             // In order: B's promote started only after A's demote was answered.
@@ -129,7 +129,8 @@ class FailoverTest {
         }
         assertThat(report.sources().get(2).destination().orElseThrow().memberVolumeIds()).isEqualTo(MEMBERS);
         assertThat(progress.stream().filter(p -> p.source().equals(VOL0)).map(FailoverProgress::step))
-                .containsExactly(FailoverStep.PENDING, FailoverStep.RESOLVING, FailoverStep.DEMOTING_ON_A,
+                .containsExactly(FailoverStep.PENDING, FailoverStep.RESOLVING, FailoverStep.CHECKING_B,
+                        FailoverStep.DEMOTING_ON_A,
                         FailoverStep.PROMOTING_ON_B, FailoverStep.VERIFYING_ON_B, FailoverStep.PRIMARY_ON_B);
 
         int effectsA = driverA.effects().size();
@@ -138,7 +139,10 @@ class FailoverTest {
         assertThat(again.allPrimaryOnB()).isTrue();
         assertThat(driverA.effects()).hasSize(effectsA);
         assertThat(driverB.effects()).hasSize(effectsB);
-        assertThat(siteB.calls(Rpc.PROMOTE_VOLUME)).allSatisfy(c -> assertThat(c.request()).doesNotContain("force: true"));
+        assertThat(again.sources()).allSatisfy(s -> assertThat(s.calls())
+                .containsExactly("B GetVolumeReplicationInfo: OK", "A DemoteVolume: OK"));
+        assertThat(siteB.calls(Rpc.PROMOTE_VOLUME)).hasSize(3)
+                .allSatisfy(c -> assertThat(c.request()).doesNotContain("force: true"));
     }
 
     @Test
@@ -153,7 +157,8 @@ class FailoverTest {
             assertThat(s.siteA()).isEqualTo(SourceFailover.SiteA.UNREACHABLE);
             assertThat(s.whyNot()).hasValueSatisfying(w -> assertThat(w).startsWith("site A unreachable (14 UNAVAILABLE")
                     .contains("force not allowed: nothing promoted on site B"));
-            assertThat(s.calls()).containsExactly("A DemoteVolume: 14 UNAVAILABLE", "B GetVolumeReplicationInfo: 9 FAILED_PRECONDITION");
+            assertThat(s.calls()).containsExactly("B GetVolumeReplicationInfo: 9 FAILED_PRECONDITION",
+                    "A DemoteVolume: 14 UNAVAILABLE");
         }
         assertThat(siteB.calls(Rpc.PROMOTE_VOLUME)).isEmpty();
         assertThat(driverB.effects()).hasSize(effectsB);
@@ -169,7 +174,7 @@ class FailoverTest {
         assertThat(rerun.allPrimaryOnB()).isTrue();
         assertThat(rerun.sources()).allSatisfy(s -> {
             assertThat(s.forced()).isFalse();
-            assertThat(s.calls()).containsExactly("A DemoteVolume: 14 UNAVAILABLE", "B GetVolumeReplicationInfo: OK");
+            assertThat(s.calls()).containsExactly("B GetVolumeReplicationInfo: OK", "A DemoteVolume: 14 UNAVAILABLE");
         });
         assertThat(siteB.calls(Rpc.PROMOTE_VOLUME)).isEmpty();
     }
@@ -220,6 +225,25 @@ class FailoverTest {
         assertThat(notReplicated.whyNot()).hasValueSatisfying(w -> assertThat(w)
                 .startsWith("DemoteVolume on site A answered 9 FAILED_PRECONDITION").endsWith("nothing promoted on site B"));
         assertThat(siteB.calls(Rpc.PROMOTE_VOLUME)).hasSize(1);
+    }
+
+    @Test
+    void aWrongDestinationIdIsCaughtOnBBeforeADemotes() {
+        ReplicationClient a = client(siteA);
+        ReplicationClient b = client(siteB);
+        closeables.add(a);
+        closeables.add(b);
+        FailoverReport report = Failover.builder().from(a).to(b).source(VOL0)
+                .resolver(DestinationResolver.ids(Map.of("vol-0", "b-typo"))).build().run();
+        SourceFailover s = report.sources().get(0);
+        assertThat(s.step()).isEqualTo(FailoverStep.FAILED);
+        assertThat(s.siteA()).isEqualTo(SourceFailover.SiteA.NOT_TRIED);
+        assertThat(s.calls()).containsExactly("B GetVolumeReplicationInfo: 5 NOT_FOUND");
+        assertThat(s.whyNot()).hasValueSatisfying(w -> assertThat(w)
+                .startsWith("GetVolumeReplicationInfo on site B answered 5 NOT_FOUND")
+                .endsWith("nothing changed on either site"));
+        assertThat(siteA.calls()).isEmpty();
+        assertThat(driverA.state(VOL0).role()).isEqualTo(ReferenceDriver.Role.PRIMARY);
     }
 
     @Test
