@@ -24,8 +24,8 @@ import java.util.function.Supplier;
  *
  * <p>What it sends, per desired state (each step only after the previous one answered OK):
  * <ul>
- * <li>PRIMARY: GetVolumeReplicationInfo; an answer means the source already is an enabled primary and nothing
- *     else is sent. Otherwise EnableVolumeReplication, PromoteVolume, then GetVolumeReplicationInfo for the
+ * <li>PRIMARY: GetVolumeReplicationInfo; an answer means the source already is an enabled primary (the spec's
+ *     table answers 9 FAILED_PRECONDITION for a source not replicated or not promoted) and nothing else is sent. Otherwise EnableVolumeReplication, PromoteVolume, then GetVolumeReplicationInfo for the
  *     figures. A promote refused with 9 FAILED_PRECONDITION is sent again with {@code force} only when
  *     {@link ReconcileOptions#allowForcePromote()} (force can leave two primaries: a split brain).</li>
  * <li>SECONDARY: EnableVolumeReplication, DemoteVolume.</li>
