@@ -2,6 +2,10 @@ package io.volrep.client;
 
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
+import io.volrep.client.reconcile.DesiredState;
+import io.volrep.client.reconcile.ReconcileOptions;
+import io.volrep.client.reconcile.ReconcileResult;
+import io.volrep.client.reconcile.Reconciler;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -67,6 +71,24 @@ public final class SourceClient {
     /** GetVolumeReplicationInfo with the defaults, without blocking. */
     public CompletableFuture<ReplicationInfo> infoAsync() {
         return infoCall().callAsync();
+    }
+
+    /**
+     * Drives this source to {@code desired} with the default options (never forces) and waits for the result;
+     * see {@link Reconciler}. Example: {@code client.volume("pvc-1").reconcile(DesiredState.PRIMARY).done()}.
+     */
+    public ReconcileResult reconcile(DesiredState desired) {
+        return reconciler(ReconcileOptions.defaults()).reconcile(desired);
+    }
+
+    /** {@link #reconcile(DesiredState)} without blocking. */
+    public CompletableFuture<ReconcileResult> reconcileAsync(DesiredState desired) {
+        return reconciler(ReconcileOptions.defaults()).reconcileAsync(desired);
+    }
+
+    /** A {@link Reconciler} of this source with {@code options} (force, resync deadline, enable parameters). */
+    public Reconciler reconciler(ReconcileOptions options) {
+        return new Reconciler(this, options);
     }
 
     @Override

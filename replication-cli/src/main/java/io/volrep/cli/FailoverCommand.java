@@ -1,0 +1,170 @@
+package io.volrep.cli;
+
+import io.volrep.api.InvalidArgumentException;
+import io.volrep.api.ReplicationSource;
+import io.volrep.api.SafeText;
+import io.volrep.client.ReplicationClient;
+import io.volrep.client.RetryPolicy;
+import io.volrep.client.SecretsProvider;
+import io.volrep.client.reconcile.DestinationResolver;
+import io.volrep.client.reconcile.Failover;
+import io.volrep.client.reconcile.FailoverReport;
+import io.volrep.client.reconcile.SourceFailover;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code volrep failover}: fail sources over from site A's plugin to site B's ({@link Failover}): live progress on
+ * stderr, the per-source report on stdout. Exit 0 only when every source is primary on site B; 1 otherwise.
+ *
+ * <pre>
+ * volrep failover --from unix:///site-a.sock --to unix:///site-b.sock --volume vol-0 --volume-group grp-0 \
+ *     --destination vol-0=b-vol-0 --destination grp-0=b-grp-0 --secret user=admin
+ * </pre>
+ */
+@Command(name = "failover", mixinStandardHelpOptions = true,
+        description = {"Fail sources over from site A to site B: demote each on A, then promote its destination on B"
+                + " and verify it. Safe to re-run: what is done stays as it is.",
+                "With A unreachable, nothing is promoted unless --force-if-unreachable is given.",
+                "Exit 0 only when every source is primary on site B."})
+public final class FailoverCommand implements Callable<Integer> {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--from", required = true, paramLabel = "URI", converter = Endpoint.TargetConverter.class,
+            description = "Site A's plugin (primary now): unix:///path, /path, dns:///host:port or host:port.")
+    String from;
+
+    @Option(names = "--to", required = true, paramLabel = "URI", converter = Endpoint.TargetConverter.class,
+            description = "Site B's plugin (to become primary).")
+    String to;
+
+    @Option(names = "--volume", paramLabel = "ID", description = "A volume on site A; repeatable.")
+    List<String> volumes = new ArrayList<>();
+
+    @Option(names = "--volume-group", paramLabel = "ID", description = "A volume group on site A; repeatable.")
+    List<String> groups = new ArrayList<>();
+
+    @Option(names = "--destination", paramLabel = "SRC=DST",
+            description = "The id on site B of source SRC on site A; repeatable. Without any, site B uses the same"
+                    + " ids; with some, a source without one fails and nothing is sent for it.")
+    Map<String, String> destinations = new LinkedHashMap<>();
+
+    /** Site A's secrets: {@code --secret K=V}, {@code --secrets-file PATH}. */
+    @CommandLine.Mixin
+    SecretOptions secretOptions = new SecretOptions();
+
+    @Option(names = "--to-secret", paramLabel = "K=V",
+            description = "A secret for site B; repeatable (default: site A's). Never printed, but visible to other"
+                    + " users in the process list: prefer --to-secrets-file.")
+    Map<String, String> toSecrets = new LinkedHashMap<>();
+
+    @Option(names = "--to-secrets-file", paramLabel = "PATH",
+            description = "Site B's secrets from a KEY=VALUE file or a Kubernetes Secret directory.")
+    java.nio.file.Path toSecretsFile;
+
+    @Option(names = "--force-if-unreachable",
+            description = "When site A cannot be reached, promote on site B with force. Force can leave two primaries"
+                    + " if A is in fact still running: use it only when A is known down.")
+    boolean forceIfUnreachable;
+
+    @Option(names = "--parallel", paramLabel = "N", defaultValue = "4",
+            description = "How many sources are failed over at once (default: ${DEFAULT-VALUE}).")
+    int parallel;
+
+    @Option(names = "--timeout", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "30s",
+            description = "Budget of each call, retries included; a site silent that long counts as unreachable"
+                    + " (default: 30s).")
+    Duration timeout;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        List<ReplicationSource> sources = sources();
+        if (parallel < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--parallel must be at least 1");
+        }
+        DestinationResolver resolver = destinations.isEmpty() ? DestinationResolver.identity()
+                : DestinationResolver.ids(destinations);
+        FailoverReport report;
+        Map<String, String> secrets;
+        Map<String, String> bSecrets = new LinkedHashMap<>();
+        try {
+            secrets = secretOptions.secrets();
+            if (toSecretsFile != null) {
+                bSecrets.putAll(SecretOptions.read(toSecretsFile));
+            }
+        } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        bSecrets.putAll(toSecrets);
+        try (ReplicationClient a = client(from, secrets);
+             ReplicationClient b = client(to, bSecrets.isEmpty() ? secrets : bSecrets)) {
+            report = Failover.builder().from(a).to(b).sources(sources).resolver(resolver)
+                    .forceIfUnreachable(forceIfUnreachable).parallelism(parallel).callBudget(timeout)
+                    .listener(new FailoverProgressDisplay(err, System.console() != null)).build().run();
+        }
+        print(out, report);
+        if (report.allPrimaryOnB()) {
+            return 0;
+        }
+        long notDone = report.sources().stream().filter(s -> !s.primaryOnB()).count();
+        err.println("error: " + notDone + " of " + report.sources().size() + " source(s) not primary on site B: "
+                + report.sources().stream().filter(s -> !s.primaryOnB()).findFirst()
+                .flatMap(SourceFailover::whyNot).orElse("") + (notDone > 1 ? " (and others, see the report)" : ""));
+        err.flush();
+        return CallCommand.EXIT_CALL_FAILED;
+    }
+
+    private List<ReplicationSource> sources() {
+        if (volumes.isEmpty() && groups.isEmpty()) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "Missing required option: at least one '--volume=ID' or '--volume-group=ID'");
+        }
+        List<ReplicationSource> sources = new ArrayList<>();
+        try {
+            volumes.forEach(id -> sources.add(ReplicationSource.volume(id)));
+            groups.forEach(id -> sources.add(ReplicationSource.volumeGroup(id)));
+        } catch (InvalidArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        return sources;
+    }
+
+    private static ReplicationClient client(String target, Map<String, String> secrets) {
+        // The budget is the failover's (--timeout); the CLI's equal jitter keeps gaps growing (see ClientOptions).
+        return ReplicationClient.builder().target(target)
+                .retry(RetryPolicy.spec().toBuilder().jitter(RetryPolicy.Jitter.EQUAL).build())
+                .secrets(SecretsProvider.of(secrets)).build();
+    }
+
+    private static void print(PrintWriter out, FailoverReport report) {
+        out.printf("%-28s %-28s %-14s %-12s %-6s %s%n", "SOURCE (A)", "DESTINATION (B)", "RESULT", "SITE A", "FORCED",
+                "LAST SYNC (B)");
+        for (SourceFailover s : report.sources()) {
+            out.printf("%-28s %-28s %-14s %-12s %-6s %s%n", SafeText.escape(s.source().toString()),
+                    s.destination().map(d -> SafeText.escape(d.source().toString())).orElse("?"),
+                    s.step().name().toLowerCase(Locale.ROOT).replace('_', ' '),
+                    s.siteA().name().toLowerCase(Locale.ROOT).replace('_', ' '), s.forced() ? "yes" : "no",
+                    s.lastSync().map(i -> DateTimeFormatter.ISO_INSTANT.format(i.lastSyncTime())).orElse("-"));
+            s.whyNot().ifPresent(w -> out.println("  why not: " + w));
+            s.destination().filter(d -> !d.memberVolumeIds().isEmpty()).ifPresent(d -> d.memberVolumeIds()
+                    .forEach((m, dm) -> out.println("  member " + SafeText.escape(m) + " -> " + SafeText.escape(dm))));
+        }
+        out.println("failover: " + report.sources().stream().filter(SourceFailover::primaryOnB).count() + " of "
+                + report.sources().size() + " primary on site B (took " + report.took().toMillis() + " ms)");
+        out.flush();
+    }
+}

@@ -1,0 +1,64 @@
+package io.volrep.client.reconcile;
+
+import io.volrep.api.ReplicationSource;
+import io.volrep.api.SafeText;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Finds the destination on site B of a source on site A. Source and destination ids differ on most storage
+ * (each site names its own volumes), so a failover must never guess them.
+ *
+ * <pre>{@code
+ * DestinationResolver byMap = DestinationResolver.ids(Map.of("vol-0", "b-vol-0", "grp-0", "b-grp-0"));
+ * DestinationResolver sameIds = DestinationResolver.identity();
+ * DestinationResolver custom = source -> lookUpInMyInventory(source);   // any asynchronous look-up
+ * }</pre>
+ *
+ * <p>An implementation may ask anything, site A's plugin included (GetReplicationDestinationInfo); it is
+ * called once per source, before any call that changes a site. A future failed with any exception makes that
+ * source fail with nothing sent to either site. Keep in mind that a resolver asking site A cannot answer while
+ * A is down: for a disaster failover, give the destinations recorded beforehand (a map).
+ */
+@FunctionalInterface
+public interface DestinationResolver {
+
+    /** The destination of {@code sourceOnA} on site B. */
+    CompletableFuture<Destination> resolve(ReplicationSource sourceOnA);
+
+    /** The same id and kind on site B (sites that share ids). */
+    static DestinationResolver identity() {
+        return source -> CompletableFuture.completedFuture(Destination.of(source));
+    }
+
+    /** Exactly the given destinations; any other source fails to resolve. */
+    static DestinationResolver of(Map<ReplicationSource, Destination> destinations) {
+        Map<ReplicationSource, Destination> copy = Map.copyOf(destinations);
+        return source -> {
+            Destination d = copy.get(source);
+            return d != null ? CompletableFuture.completedFuture(d)
+                    : CompletableFuture.failedFuture(new IllegalArgumentException(
+                            "no destination given for " + SafeText.escape(source.toString())));
+        };
+    }
+
+    /** Source id -> destination id, of the same kind as the source; any other source fails to resolve. */
+    static DestinationResolver ids(Map<String, String> sourceToDestinationId) {
+        Map<String, String> copy = Map.copyOf(sourceToDestinationId);
+        return source -> {
+            String id = copy.get(source.id());
+            return id != null
+                    ? CompletableFuture.completedFuture(Destination.of(ReplicationSource.of(source.kind(), id)))
+                    : CompletableFuture.failedFuture(new IllegalArgumentException(
+                            "no destination given for " + SafeText.escape(source.toString())));
+        };
+    }
+
+    /** This resolver, and {@code fallback} for the sources it fails on. */
+    default DestinationResolver orElse(DestinationResolver fallback) {
+        Objects.requireNonNull(fallback, "fallback");
+        return source -> resolve(source).handle((d, t) -> t == null ? CompletableFuture.completedFuture(d)
+                : fallback.resolve(source)).thenCompose(f -> f);
+    }
+}

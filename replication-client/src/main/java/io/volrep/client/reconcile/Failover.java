@@ -1,0 +1,361 @@
+package io.volrep.client.reconcile;
+
+import io.volrep.api.ReplicationInfo;
+import io.volrep.api.ReplicationSource;
+import io.volrep.api.SafeText;
+import io.volrep.api.StatusCode;
+import io.volrep.client.ReplicationClient;
+import io.volrep.client.RetryPolicy;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * Fails replication sources over from site A's plugin to site B's: for each source, resolve its destination on B,
+ * check B (GetVolumeReplicationInfo: reachable, the destination exists, already primary?), demote the source on A,
+ * promote the destination on B, verify B with GetVolumeReplicationInfo, and report.
+ *
+ * <pre>{@code
+ * try (ReplicationClient a = ReplicationClient.builder().target("unix:///site-a/csi-addons.sock").build();
+ *      ReplicationClient b = ReplicationClient.builder().target("unix:///site-b/csi-addons.sock").build()) {
+ *     FailoverReport report = Failover.builder().from(a).to(b)
+ *             .source(ReplicationSource.volume("vol-0"))
+ *             .source(ReplicationSource.volumeGroup("grp-0"))
+ *             .resolver(DestinationResolver.ids(Map.of("vol-0", "b-vol-0", "grp-0", "b-grp-0")))
+ *             .parallelism(4)
+ *             .build().run();
+ *     System.exit(report.allPrimaryOnB() ? 0 : 1);
+ * }
+ * }</pre>
+ *
+ * <p><b>Order.</b> B is promoted only after A answered DemoteVolume with OK: at no time are both primary, and a
+ * plugin that checks its peer before an unforced promote (the storage's split-brain guard) agrees. A is demoted
+ * only after B answered the check: a wrong destination id, wrong secrets for B or an unreachable B fail the source
+ * with nothing changed on either site.
+ *
+ * <p><b>Disaster mode.</b> When DemoteVolume on A gets no answer within {@link Builder#callBudget(Duration)}
+ * (14 UNAVAILABLE or 4 DEADLINE_EXCEEDED after the retries), site A is taken as down. A destination that already
+ * is primary on B is reported done (a re-run after a forced failover forces nothing again). Otherwise B is
+ * promoted with {@code force} only when {@link Builder#forceIfUnreachable(boolean)} allows it; else the source is
+ * {@link FailoverStep#REFUSED} and nothing is promoted. Any other answer of A (a source not replicated, wrong
+ * secrets) fails the source without touching B.
+ *
+ * <p><b>Re-running.</b> Every step is idempotent (DemoteVolume of a secondary and PromoteVolume of a primary change
+ * nothing), so running the same failover again after an interruption completes what was left and leaves done
+ * sources as they are. At most {@link Builder#parallelism(int)} sources are in progress at once; no thread waits.
+ */
+public final class Failover {
+    private final ReplicationClient siteA;
+    private final ReplicationClient siteB;
+    private final List<ReplicationSource> sources;
+    private final DestinationResolver resolver;
+    private final boolean forceIfUnreachable;
+    private final int parallelism;
+    private final RetryPolicy policyA;
+    private final RetryPolicy policyB;
+    private final Function<ReplicationInfo, Condition.Status> replicating;
+    private final Consumer<FailoverProgress> listener;
+
+    private Failover(Builder b) {
+        this.siteA = Objects.requireNonNull(b.siteA, "from (site A's client)");
+        this.siteB = Objects.requireNonNull(b.siteB, "to (site B's client)");
+        if (b.sources.isEmpty()) {
+            throw new IllegalArgumentException("no source to fail over");
+        }
+        this.sources = List.copyOf(b.sources);
+        this.resolver = b.resolver;
+        this.forceIfUnreachable = b.forceIfUnreachable;
+        this.parallelism = b.parallelism;
+        this.policyA = withBudget(siteA.retryPolicy(), b.callBudget);
+        this.policyB = withBudget(siteB.retryPolicy(), b.callBudget);
+        this.replicating = b.replicating;
+        this.listener = b.listener;
+    }
+
+    /** A builder: no sources, identity resolver, no force, parallelism 4, 30 s per call. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Runs the failover and waits for the report. */
+    public FailoverReport run() {
+        return Steps.await(runAsync(), "failing over");
+    }
+
+    /** Runs the failover without blocking; the report lists every source, whatever happened to it. */
+    public CompletableFuture<FailoverReport> runAsync() {
+        Instant start = Instant.now();
+        SourceFailover[] outcomes = new SourceFailover[sources.size()];
+        for (ReplicationSource s : sources) {
+            notify(s, null, FailoverStep.PENDING, "");
+        }
+        AtomicInteger next = new AtomicInteger();
+        List<CompletableFuture<Void>> workers = new ArrayList<>();
+        for (int w = 0; w < Math.min(parallelism, sources.size()); w++) {
+            workers.add(work(next, outcomes));
+        }
+        return CompletableFuture.allOf(workers.toArray(CompletableFuture[]::new))
+                .thenApply(v -> new FailoverReport(List.of(outcomes), Duration.between(start, Instant.now())));
+    }
+
+    /** One worker: takes the next source when its last one is finished. */
+    private CompletableFuture<Void> work(AtomicInteger next, SourceFailover[] outcomes) {
+        int i = next.getAndIncrement();
+        if (i >= sources.size()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return new One(sources.get(i)).run().thenCompose(outcome -> {
+            outcomes[i] = outcome;
+            return work(next, outcomes);
+        });
+    }
+
+    private void notify(ReplicationSource source, Destination destination, FailoverStep step, String detail) {
+        if (listener != null) {
+            listener.accept(new FailoverProgress(source, Optional.ofNullable(destination), step, detail));
+        }
+    }
+
+    private static RetryPolicy withBudget(RetryPolicy policy, Duration budget) {
+        RetryPolicy.Builder b = policy.toBuilder().totalTimeout(budget);
+        if (budget.compareTo(policy.perAttemptTimeout()) < 0) {
+            b.perAttemptTimeout(budget);
+        }
+        return b.build();
+    }
+
+    /** The failover of one source. */
+    private final class One {
+        private final ReplicationSource source;
+        private final List<String> calls = new ArrayList<>();
+        private Destination destination;
+        private SourceFailover.SiteA siteAOutcome = SourceFailover.SiteA.NOT_TRIED;
+        private boolean forced;
+        private ReplicationInfo info;
+
+        One(ReplicationSource source) {
+            this.source = source;
+        }
+
+        CompletableFuture<SourceFailover> run() {
+            step(FailoverStep.RESOLVING, "");
+            CompletableFuture<Destination> resolved;
+            try {
+                resolved = Objects.requireNonNull(resolver.resolve(source), "resolver answered null");
+            } catch (RuntimeException e) {
+                resolved = CompletableFuture.failedFuture(e);
+            }
+            return resolved.handle((d, t) -> {
+                if (t != null || d == null) {
+                    Throwable cause = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+                    return finished(FailoverStep.FAILED, "destination not resolved: "
+                            + (cause == null ? "no destination" : SafeText.escape(String.valueOf(cause.getMessage())))
+                            + "; nothing sent to either site");
+                }
+                if (d.source().kind() != source.kind()) {
+                    return finished(FailoverStep.FAILED, "destination " + SafeText.escape(d.source().toString())
+                            + " is not of the source's kind; nothing sent to either site");
+                }
+                destination = d;
+                return checkB();
+            }).thenCompose(Function.identity());
+        }
+
+        /**
+         * Before anything changes: is B reachable, does the destination exist there, is it primary already? A wrong
+         * destination id or wrong secrets for B are caught here, before A is demoted and no site would be primary.
+         */
+        private CompletableFuture<SourceFailover> checkB() {
+            step(FailoverStep.CHECKING_B, "");
+            return Steps.call(this::record, "B GetVolumeReplicationInfo", this::infoOnB,
+                    known -> {
+                        info = known;
+                        return demoteOnA(true);
+                    },
+                    e -> switch (e.code()) {
+                        // 9: enabled secondary (or not replicated: the promote says which); 12: the plugin cannot tell
+                        case FAILED_PRECONDITION, UNIMPLEMENTED -> demoteOnA(false);
+                        default -> finished(FailoverStep.FAILED, "GetVolumeReplicationInfo on site B answered "
+                                + Steps.describe(e) + "; nothing changed on either site");
+                    });
+        }
+
+        /** Demotes on A; when B already is primary (a re-run), only so that A is not primary too. */
+        private CompletableFuture<SourceFailover> demoteOnA(boolean primaryOnB) {
+            step(FailoverStep.DEMOTING_ON_A, "");
+            return Steps.call(this::record, "A DemoteVolume",
+                    () -> siteA.source(source).demote().retryPolicy(policyA).callAsync(),
+                    ok -> {
+                        siteAOutcome = SourceFailover.SiteA.DEMOTED;
+                        return primaryOnB ? finished(FailoverStep.PRIMARY_ON_B, "already primary on site B")
+                                : promoteOnB(false);
+                    },
+                    e -> {
+                        boolean unreachable = e.code() == StatusCode.UNAVAILABLE
+                                || e.code() == StatusCode.DEADLINE_EXCEEDED;
+                        siteAOutcome = unreachable ? SourceFailover.SiteA.UNREACHABLE : SourceFailover.SiteA.FAILED;
+                        if (primaryOnB) {
+                            return finished(FailoverStep.PRIMARY_ON_B, "already primary on site B; DemoteVolume on"
+                                    + " site A answered " + Steps.describe(e));
+                        }
+                        if (!unreachable) {
+                            return finished(FailoverStep.FAILED, "DemoteVolume on site A answered " + Steps.describe(e)
+                                    + "; nothing promoted on site B");
+                        }
+                        String why = "site A unreachable (" + Steps.describe(e) + ")";
+                        return forceIfUnreachable ? promoteOnB(true)
+                                : finished(FailoverStep.REFUSED, why + " and force not allowed: nothing promoted on"
+                                        + " site B (promoting with force while A may still be primary can split the"
+                                        + " brain)");
+                    });
+        }
+
+        private CompletableFuture<SourceFailover> promoteOnB(boolean force) {
+            step(FailoverStep.PROMOTING_ON_B, force ? "with force" : "");
+            return Steps.call(this::record, force ? "B PromoteVolume(force)" : "B PromoteVolume",
+                    () -> siteB.source(destination.source()).promote().force(force).retryPolicy(policyB).callAsync(),
+                    ok -> {
+                        forced = force;
+                        return verifyOnB();
+                    },
+                    e -> finished(FailoverStep.FAILED, "PromoteVolume on site B answered " + Steps.describe(e)
+                            + (siteAOutcome == SourceFailover.SiteA.DEMOTED
+                            ? " (site A is demoted: re-run the failover once the cause is fixed)" : "")));
+        }
+
+        private CompletableFuture<SourceFailover> verifyOnB() {
+            step(FailoverStep.VERIFYING_ON_B, "");
+            return Steps.call(this::record, "B GetVolumeReplicationInfo", this::infoOnB,
+                    known -> {
+                        info = known;
+                        return finished(FailoverStep.PRIMARY_ON_B, forced ? "promoted with force" : "");
+                    },
+                    e -> finished(FailoverStep.FAILED, "promoted, but GetVolumeReplicationInfo on site B answered "
+                            + Steps.describe(e)));
+        }
+
+        private CompletableFuture<ReplicationInfo> infoOnB() {
+            return siteB.source(destination.source()).infoCall().retryPolicy(policyB).callAsync();
+        }
+
+        private synchronized void record(String call) {
+            calls.add(call);
+        }
+
+        private void step(FailoverStep step, String detail) {
+            Failover.this.notify(source, destination, step, detail);
+        }
+
+        private CompletableFuture<SourceFailover> finished(FailoverStep step, String why) {
+            return CompletableFuture.completedFuture(finish(step, why));
+        }
+
+        private synchronized SourceFailover finish(FailoverStep step, String why) {
+            step(step, why);
+            Condition.Status health = info == null ? Condition.Status.UNKNOWN : replicating.apply(info);
+            return new SourceFailover(source, Optional.ofNullable(destination), step, siteAOutcome, forced,
+                    Optional.ofNullable(info), health, calls,
+                    step == FailoverStep.PRIMARY_ON_B ? Optional.empty() : Optional.of(why));
+        }
+    }
+
+    /** Builds a {@link Failover}. */
+    public static final class Builder {
+        private ReplicationClient siteA;
+        private ReplicationClient siteB;
+        private final LinkedHashSet<ReplicationSource> sources = new LinkedHashSet<>();
+        private DestinationResolver resolver = DestinationResolver.identity();
+        private boolean forceIfUnreachable;
+        private int parallelism = 4;
+        private Duration callBudget = Duration.ofSeconds(30);
+        private Function<ReplicationInfo, Condition.Status> replicating = ReconcileOptions.UNKNOWN_HEALTH;
+        private Consumer<FailoverProgress> listener;
+
+        private Builder() {
+        }
+
+        /** Site A's client: the site the sources are primary on now. */
+        public Builder from(ReplicationClient siteA) {
+            this.siteA = Objects.requireNonNull(siteA, "siteA");
+            return this;
+        }
+
+        /** Site B's client: the site to make primary. */
+        public Builder to(ReplicationClient siteB) {
+            this.siteB = Objects.requireNonNull(siteB, "siteB");
+            return this;
+        }
+
+        /** Adds a source on site A (a volume or a volume group); duplicates are failed over once. */
+        public Builder source(ReplicationSource source) {
+            sources.add(Objects.requireNonNull(source, "source"));
+            return this;
+        }
+
+        /** Adds every source of {@code sources}. */
+        public Builder sources(Iterable<? extends ReplicationSource> sources) {
+            sources.forEach(this::source);
+            return this;
+        }
+
+        /** How destinations are found (default: the same ids). */
+        public Builder resolver(DestinationResolver resolver) {
+            this.resolver = Objects.requireNonNull(resolver, "resolver");
+            return this;
+        }
+
+        /** Whether site B may be promoted with {@code force} when site A cannot be reached (default false). */
+        public Builder forceIfUnreachable(boolean allow) {
+            this.forceIfUnreachable = allow;
+            return this;
+        }
+
+        /** How many sources are in progress at once (default 4, at least 1). */
+        public Builder parallelism(int parallelism) {
+            if (parallelism < 1) {
+                throw new IllegalArgumentException("parallelism must be at least 1: " + parallelism);
+            }
+            this.parallelism = parallelism;
+            return this;
+        }
+
+        /**
+         * The budget of each call, retries included (default 30 s): a site that does not answer within it is
+         * taken as unreachable.
+         */
+        public Builder callBudget(Duration budget) {
+            Objects.requireNonNull(budget, "budget");
+            if (budget.isNegative() || budget.isZero()) {
+                throw new IllegalArgumentException("callBudget must be positive: " + budget);
+            }
+            this.callBudget = budget;
+            return this;
+        }
+
+        /** Reads B's replication health from its info answer (default: unknown). */
+        public Builder replicating(Function<ReplicationInfo, Condition.Status> replicating) {
+            this.replicating = Objects.requireNonNull(replicating, "replicating");
+            return this;
+        }
+
+        /** Receives every step of every source, from the threads the calls complete on; must not block. */
+        public Builder listener(Consumer<FailoverProgress> listener) {
+            this.listener = listener;
+            return this;
+        }
+
+        /** The failover, ready to run (and to run again). */
+        public Failover build() {
+            return new Failover(this);
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package io.volrep.client.reconcile;
+
+import io.volrep.api.ReplicationInfo;
+import io.volrep.api.ReplicationSource;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The outcome of a {@link Failover} for one source.
+ *
+ * <pre>{@code
+ * for (SourceFailover s : report.sources()) {
+ *     System.out.println(s.source() + ": " + s.step() + s.whyNot().map(w -> " (" + w + ")").orElse(""));
+ * }
+ * }</pre>
+ *
+ * @param source      the source on site A
+ * @param destination its destination on site B, when resolved
+ * @param step        {@link FailoverStep#PRIMARY_ON_B}, {@link FailoverStep#REFUSED} or {@link FailoverStep#FAILED}
+ * @param siteA       what DemoteVolume on site A gave
+ * @param forced      whether PromoteVolume was sent to B with {@code force}
+ * @param lastSync    B's GetVolumeReplicationInfo answer (the verification), when it answered
+ * @param replicating B's replication health read from that answer (UNKNOWN until the plugin's status is read)
+ * @param calls       the RPCs sent, in order, with site and outcome, e.g. {@code A DemoteVolume: OK}
+ * @param whyNot      why the source is not primary on B (escaped, safe to print); empty when it is
+ */
+public record SourceFailover(ReplicationSource source, Optional<Destination> destination, FailoverStep step,
+                             SiteA siteA, boolean forced, Optional<ReplicationInfo> lastSync,
+                             Condition.Status replicating, List<String> calls, Optional<String> whyNot) {
+
+    /** What happened on site A. */
+    public enum SiteA {
+        /** DemoteVolume answered OK (also when the source already was secondary: the RPC is idempotent). */
+        DEMOTED,
+        /** No answer within the budget (14 UNAVAILABLE or 4 DEADLINE_EXCEEDED): disaster mode. */
+        UNREACHABLE,
+        /** DemoteVolume failed with another code: nothing was promoted. */
+        FAILED,
+        /** Nothing was sent to A (the destination was not resolved). */
+        NOT_TRIED
+    }
+
+    public SourceFailover {
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(destination, "destination");
+        Objects.requireNonNull(step, "step");
+        Objects.requireNonNull(siteA, "siteA");
+        Objects.requireNonNull(lastSync, "lastSync");
+        Objects.requireNonNull(replicating, "replicating");
+        calls = List.copyOf(calls);
+        Objects.requireNonNull(whyNot, "whyNot");
+    }
+
+    /** Whether the source is primary on B. */
+    public boolean primaryOnB() {
+        return step == FailoverStep.PRIMARY_ON_B;
+    }
+}
