@@ -20,4 +20,5 @@ module io.volrep.client {
     requires org.slf4j;
 
     exports io.volrep.client;
+    exports io.volrep.client.reconcile;
 }
