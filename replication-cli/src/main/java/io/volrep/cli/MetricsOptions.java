@@ -38,6 +38,15 @@ final class MetricsOptions {
         return VolrepServerMetrics.of(registry, ObservationRegistry.NOOP).bind(server);
     }
 
+    /** {@link #bind(ReplicationServer.Builder)}, also metering the exec bridge's driver processes. */
+    ReplicationServer.Builder bind(ReplicationServer.Builder server, io.volrep.spi.exec.ExecDriver exec) {
+        if (metricsListen == null) {
+            return server;
+        }
+        registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        return VolrepServerMetrics.of(registry, ObservationRegistry.NOOP).bindExec(exec).bind(server);
+    }
+
     /** The registry {@link #bind} created, or null. */
     PrometheusMeterRegistry registry() {
         return registry;

@@ -150,7 +150,7 @@ public final class ServeExecCommand implements Callable<Integer> {
         ExecDriver execDriver = b.build();
         try {
             ReplicationServer.Builder server = metrics.bind(ReplicationServer.builder().driver(execDriver)
-                    .listen(listen).gracePeriod(gracePeriod));
+                    .listen(listen).gracePeriod(gracePeriod), execDriver);
             if (execDriver.servesHealer()) {
                 server.healer(execDriver);      // init declared "heal": true
             }

@@ -76,6 +76,21 @@ class ServeExecCommandTest {
     }
 
     @Test
+    void metricsListenMetersTheDriverProcesses() throws Exception {
+        Path driver = dir.resolve("driver");
+        Files.writeString(driver, "#!/bin/sh\necho '{\"status\":\"Success\"}'\n");
+        driver.toFile().setExecutable(true);
+        ServeExecCommand command = parse("--driver", driver.toString(), "--listen", "unix://" + dir.resolve("m.sock"),
+                "--max-concurrent-drivers", "3", "--containment", "off", "--metrics-listen", "127.0.0.1:0");
+        try (ServeExecCommand.Started started = command.start()) {
+            var registry = command.metrics.registry();
+            assertThat(registry.get("volrep.exec.drivers.limit").gauge().value()).isEqualTo(3.0);
+            assertThat(registry.get("volrep.exec.drivers.running").gauge().value()).isZero();
+            assertThat(registry.scrape()).contains("volrep_exec_drivers_killed_total 0.0");
+        }
+    }
+
+    @Test
     void admissionAndContainmentFlagsReachTheDriver() throws Exception {
         Path driver = dir.resolve("driver");
         Files.writeString(driver, "#!/bin/sh\necho '{\"status\":\"Success\"}'\n");

@@ -10,6 +10,8 @@ import io.volrep.api.Rpc;
 import io.volrep.spi.ReplicationServer;
 import io.volrep.spi.ServerCallEvent;
 import io.volrep.spi.ServerObserver;
+import io.volrep.spi.exec.ExecDriver;
+import io.micrometer.core.instrument.FunctionCounter;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
@@ -34,6 +36,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <tr><td>{@code volrep.server.rejections}</td><td>counter</td><td>{@code field}</td>
  *       <td>requests rejected by validation (INVALID_ARGUMENT), by the field named (a path, never a value)</td></tr>
  * </table>
+ * With {@link #bindExec(ExecDriver)}, the exec bridge's driver processes too (no RPC tags):
+ * {@code volrep.exec.drivers.running}, {@code volrep.exec.drivers.waiting} and {@code volrep.exec.drivers.limit}
+ * (gauges), {@code volrep.exec.drivers.killed} (killed at the call's timeout) and {@code volrep.exec.drivers.rejected}
+ * (no slot within the call's deadline, answered UNAVAILABLE) (function counters).
  *
  * <pre>{@code
  * ReplicationServer server = VolrepServerMetrics.of(meters, ObservationRegistry.NOOP)
@@ -70,6 +76,24 @@ public final class VolrepServerMetrics implements ServerObserver {
             builder.interceptor(new ObservationGrpcServerInterceptor(observations));
         }
         return builder;
+    }
+
+    /**
+     * Also meters {@code driver}'s processes (see the class comment); the driver is read, never held alive by the
+     * registry beyond its own life.
+     */
+    public VolrepServerMetrics bindExec(ExecDriver driver) {
+        Gauge.builder("volrep.exec.drivers.running", driver, d -> d.stats().running())
+                .description("driver processes running").register(meters);
+        Gauge.builder("volrep.exec.drivers.waiting", driver, d -> d.stats().waiting())
+                .description("calls waiting for a driver process slot").register(meters);
+        Gauge.builder("volrep.exec.drivers.limit", driver, d -> d.stats().limit())
+                .description("the bound on concurrent driver processes").register(meters);
+        FunctionCounter.builder("volrep.exec.drivers.killed", driver, d -> d.stats().killedOnTimeout())
+                .description("driver processes killed at the call's timeout").register(meters);
+        FunctionCounter.builder("volrep.exec.drivers.rejected", driver, d -> d.stats().rejected())
+                .description("calls that found no driver slot within their deadline (UNAVAILABLE)").register(meters);
+        return this;
     }
 
     @Override
