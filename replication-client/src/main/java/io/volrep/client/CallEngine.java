@@ -10,12 +10,11 @@ import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.Status;
-import io.grpc.stub.ClientCalls;
-import io.grpc.stub.StreamObserver;
 import io.volrep.api.CsiLimits;
 import io.volrep.api.ErrorScheme;
 import io.volrep.api.InvalidArgumentException;
 import io.volrep.api.PreconditionFailedException;
+import io.volrep.api.ProtocolViolationException;
 import io.volrep.api.Recovery;
 import io.volrep.api.ReplicationException;
 import io.volrep.api.ReplicationSource;
@@ -205,44 +204,73 @@ final class CallEngine {
         }
         ClientCall<Message, Message> call = channel.newCall(state.spec.method(wire), options);
         state.current = call;
-        // The attempt's outcome is completed straight from the observer: on success no intermediate stages.
+        // The attempt's outcome is completed from the listener's onClose only: a call is done when its final
+        // status is OK, never on a response alone (a response may be followed by an error status, or by none).
         CompletableFuture<Message> outcome = new CompletableFuture<>();
-        ClientCalls.asyncUnaryCall(call, request, new StreamObserver<>() {
+        call.start(new ClientCall.Listener<>() {
+            private Message response;
+            private boolean secondResponse;
+
             @Override
-            public void onNext(Message value) {
-                succeeded(state, attempt, value, outcome);
+            public void onMessage(Message message) {
+                if (response == null) {
+                    response = message;
+                } else if (!secondResponse) {
+                    secondResponse = true;
+                    call.cancel("more than one response to a unary call", null);
+                }
             }
 
             @Override
-            public void onError(Throwable t) {
-                if (outcome.isDone()) {
-                    return;
+            public void onClose(Status status, Metadata trailers) {
+                if (secondResponse) {
+                    outcome.completeExceptionally(violation(state, attempt,
+                            "the plugin answered a unary call with more than one response"));
+                } else if (status.isOk() && response == null) {
+                    outcome.completeExceptionally(violation(state, attempt,
+                            "the plugin ended the call with OK but sent no response"));
+                } else if (status.isOk()) {
+                    succeeded(state, attempt, response, outcome);
+                } else {
+                    failed(state, attempt, status, trailers, outcome);
                 }
-                CompletionStage<Message> decision;
-                try {
-                    decision = classify(state, attempt, t);
-                } catch (RuntimeException e) {
-                    outcome.completeExceptionally(e);
-                    return;
-                }
-                decision.whenComplete((message, failure) -> {
-                    if (failure == null) {
-                        outcome.complete(message);
-                    } else {
-                        outcome.completeExceptionally(failure);
-                    }
-                });
             }
-
-            @Override
-            public void onCompleted() {
-                succeeded(state, attempt, null, outcome);
-            }
-        });
+        }, new Metadata());
+        call.sendMessage(request);
+        call.halfClose();
+        // Two, so that a second response is seen (and refused) rather than left unread.
+        call.request(2);
         if (state.cancelled) {
             call.cancel("call cancelled by the caller", null);
         }
         return outcome;
+    }
+
+    private void failed(CallState state, int attempt, Status status, Metadata trailers,
+                        CompletableFuture<Message> outcome) {
+        CompletionStage<Message> decision;
+        try {
+            decision = classify(state, attempt, status, trailers);
+        } catch (RuntimeException e) {
+            outcome.completeExceptionally(e);
+            return;
+        }
+        decision.whenComplete((message, failure) -> {
+            if (failure == null) {
+                outcome.complete(message);
+            } else {
+                outcome.completeExceptionally(failure);
+            }
+        });
+    }
+
+    /** A plugin that broke the gRPC protocol has a bug: surfaced at once, never retried. */
+    private AttemptFailure violation(CallState state, int attempt, String what) {
+        ProtocolViolationException e = new ProtocolViolationException(state.spec.rpc().methodName() + " for "
+                + state.spec.source() + ": " + what, state.spec.rpc(), attempt);
+        notify(new AttemptEvent(state.spec.rpc(), state.spec.source(), attempt, e.code(),
+                Optional.of(e.recovery()), Optional.empty(), "not retried: protocol violation"));
+        return new AttemptFailure(e, false, 0);
     }
 
     private void succeeded(CallState state, int attempt, Message message, CompletableFuture<Message> outcome) {
@@ -257,10 +285,8 @@ final class CallEngine {
     }
 
     /** Decides, after a failed attempt, whether and when to retry; always completes exceptionally. */
-    private CompletionStage<Message> classify(CallState state, int attempt, Throwable error) {
+    private CompletionStage<Message> classify(CallState state, int attempt, Status status, Metadata trailers) {
         Rpc rpc = state.spec.rpc();
-        Status status = Status.fromThrowable(error);
-        Metadata trailers = Status.trailersFromThrowable(error);
         StatusCode code = StatusCode.fromValue(status.getCode().value());
         ReplicationException exception = exception(state, code, status, attempt, wire.dialect().errorScheme());
         Recovery recovery = exception.recovery();
