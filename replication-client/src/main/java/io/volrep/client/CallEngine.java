@@ -61,11 +61,13 @@ final class CallEngine {
     private final SingleFlight singleFlight;
     private final Map<Integer, Retry> retries = new ConcurrentHashMap<>();
     private final WireDialect wire;
+    private final int maxInboundMessageSize;
 
     CallEngine(ManagedChannel channel, Executor executor, ScheduledExecutorService scheduler, RetryPolicy policy,
                SecretsProvider secrets, SourceVerifier verifier, AttemptListener listener, int maxQueuedPerSource,
-               WireDialect wire) {
+               WireDialect wire, int maxInboundMessageSize) {
         this.channel = channel;
+        this.maxInboundMessageSize = maxInboundMessageSize;
         this.wire = wire;
         this.executor = executor;
         this.scheduler = scheduler;
@@ -295,6 +297,13 @@ final class CallEngine {
         if (state.cancelled) {
             return stop(state, attempt, exception, "call cancelled");
         }
+        if (overInboundLimit(status)) {
+            ReplicationException tooLarge = ReplicationException.of(code, rpc.methodName() + " for "
+                    + state.spec.source() + ": the response is larger than the client's inbound message limit of "
+                    + maxInboundMessageSize + " bytes (" + status.getDescription() + "); raise the limit with "
+                    + "ReplicationClient.Builder.maxInboundMessageSize", rpc, attempt, status.getCause());
+            return stop(state, attempt, tooLarge, "not retried: the response exceeds the client's own limit");
+        }
         if (attempt >= state.policy.maxAttempts()) {
             return stop(state, attempt, exception,
                     "not retried: " + state.policy.maxAttempts() + " attempt(s) made (" + recovery + ")");
@@ -403,6 +412,17 @@ final class CallEngine {
                 LOG.warn("AttemptListener threw {}; ignored", e.toString());
             }
         }
+    }
+
+    /**
+     * True when gRPC refused the response for exceeding this client's inbound limit (its deframer's words): the
+     * same response would be refused again, so the back-off the code's table row asks for cannot help.
+     */
+    private boolean overInboundLimit(Status status) {
+        String description = status.getDescription();
+        return status.getCode() == Status.Code.RESOURCE_EXHAUSTED && description != null
+                && (description.startsWith("gRPC message exceeds maximum size " + maxInboundMessageSize)
+                || description.startsWith("Decompressed gRPC message exceeds maximum size " + maxInboundMessageSize));
     }
 
     /** gRPC's convention: a non-negative integer delays the retry; anything else means "do not retry". */

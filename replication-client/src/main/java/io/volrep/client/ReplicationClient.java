@@ -54,6 +54,8 @@ import org.slf4j.LoggerFactory;
 public final class ReplicationClient implements AutoCloseable {
     /** Where CSI-Addons plugins conventionally listen. */
     public static final String DEFAULT_TARGET = "unix:///csi/csi-addons.sock";
+    /** The default of {@link Builder#maxInboundMessageSize}: 4 MiB, gRPC's. */
+    public static final int DEFAULT_MAX_INBOUND_MESSAGE_SIZE = 4 << 20;
 
     private static final Logger LOG = LoggerFactory.getLogger(ReplicationClient.class);
     private static final AtomicInteger CLIENTS = new AtomicInteger();
@@ -95,7 +97,8 @@ public final class ReplicationClient implements AutoCloseable {
         }
         this.dialect = b.dialect;
         this.engine = new CallEngine(channel, executor, scheduler, policy, b.secrets, b.sourceVerifier,
-                b.listener, b.maxQueuedPerSource, WireDialect.of(b.dialect, b.alsoSendDeprecatedVolumeId));
+                b.listener, b.maxQueuedPerSource, WireDialect.of(b.dialect, b.alsoSendDeprecatedVolumeId),
+                b.maxInboundMessageSize);
         this.identity = new IdentityCalls(channel, policy);
     }
 
@@ -237,7 +240,7 @@ public final class ReplicationClient implements AutoCloseable {
         if (b.authority != null) {
             mcb.overrideAuthority(b.authority);
         }
-        return mcb.executor(executor).build();
+        return mcb.maxInboundMessageSize(b.maxInboundMessageSize).executor(executor).build();
     }
 
     private static ChannelCredentials credentials(Builder b) {
@@ -282,6 +285,7 @@ public final class ReplicationClient implements AutoCloseable {
         private ExecutorService executor;
         private ScheduledExecutorService scheduler;
         private int maxQueuedPerSource = 64;
+        private int maxInboundMessageSize = DEFAULT_MAX_INBOUND_MESSAGE_SIZE;
         private SpecDialect dialect = SpecDialect.CURRENT;
         private boolean alsoSendDeprecatedVolumeId = true;
 
@@ -419,6 +423,24 @@ public final class ReplicationClient implements AutoCloseable {
                 throw new IllegalArgumentException("maxQueuedPerSource must not be negative: " + max);
             }
             this.maxQueuedPerSource = max;
+            return this;
+        }
+
+        /**
+         * The largest response the client accepts, in bytes; default {@value #DEFAULT_MAX_INBOUND_MESSAGE_SIZE}
+         * (4 MiB, gRPC's). A larger response fails the call at once with
+         * {@link io.volrep.api.ResourceExhaustedException} naming this limit; it is not retried, since the same
+         * response would be refused again.
+         *
+         * <pre>{@code
+         * ReplicationClient.builder().maxInboundMessageSize(16 << 20).build();
+         * }</pre>
+         */
+        public Builder maxInboundMessageSize(int bytes) {
+            if (bytes < 1) {
+                throw new IllegalArgumentException("maxInboundMessageSize must be positive: " + bytes);
+            }
+            this.maxInboundMessageSize = bytes;
             return this;
         }
 

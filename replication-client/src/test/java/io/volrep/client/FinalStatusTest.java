@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.google.protobuf.Timestamp;
 import io.volrep.api.ProtocolViolationException;
 import io.volrep.api.ReplicationException;
+import io.volrep.api.ResourceExhaustedException;
 import io.volrep.api.StatusCode;
 import io.volrep.testkit.fake.RawHttp2Plugin.EndOnData;
 import io.volrep.testkit.fake.RawHttp2Plugin.Message;
@@ -91,6 +92,45 @@ class FinalStatusTest {
              ReplicationClient client = client(plugin)) {
             assertThat(client.volume("vol-1").infoCall().call().lastSyncTime().getEpochSecond())
                     .isEqualTo(1_700_000_000L);
+        }
+    }
+
+    /** An EnableVolumeReplicationResponse of {@code size} bytes: one unknown length-delimited field 15. */
+    private static byte[] response(int size) {
+        int body = size - 5;
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(size).put((byte) 0x7a);
+        for (int v = body; ; v >>>= 7) {
+            if ((v & ~0x7f) == 0) {
+                b.put((byte) v);
+                break;
+            }
+            b.put((byte) ((v & 0x7f) | 0x80));
+        }
+        return java.util.Arrays.copyOf(b.array(), b.position() + body);
+    }
+
+    @Test
+    void aResponseOverTheInboundLimitFailsAtOnceNamingTheLimitAndTheOption() throws Exception {
+        // Issue 13 point 9: the client's own limit; downloading it again after a back-off cannot help.
+        try (RawHttp2Plugin plugin = new RawHttp2Plugin(Script.of(new Message(response(5 << 20)),
+                new Trailers(0, null)));
+             ReplicationClient client = client(plugin)) {
+            assertThatThrownBy(() -> client.volume("vol-1").enable().call())
+                    .isInstanceOf(ResourceExhaustedException.class)
+                    .hasMessageContaining("4194304").hasMessageContaining("maxInboundMessageSize")
+                    .satisfies(e -> assertThat(((ReplicationException) e).attempts()).isEqualTo(1));
+            assertThat(plugin.requests()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void maxInboundMessageSizeRaisesTheLimit() throws Exception {
+        try (RawHttp2Plugin plugin = new RawHttp2Plugin(Script.of(new Message(response(5 << 20)),
+                new Trailers(0, null)));
+             ReplicationClient client = ReplicationClient.builder().target(plugin.target())
+                     .retry(RetryBehaviourTest.FAST).maxInboundMessageSize(8 << 20).build()) {
+            client.volume("vol-1").enable().call();
+            assertThat(plugin.requests()).isEqualTo(1);
         }
     }
 }
