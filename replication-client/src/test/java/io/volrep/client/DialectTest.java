@@ -118,6 +118,26 @@ class DialectTest {
     }
 
     @Test
+    void aLegacyTimestampOutOfRangeIsAProtocolViolation() throws Exception {
+        var plugin = new io.volrep.proto.replication.v0_1_3.ControllerGrpc.ControllerImplBase() {
+            @Override
+            public void getVolumeReplicationInfo(io.volrep.proto.replication.v0_1_3.GetVolumeReplicationInfoRequest r,
+                    StreamObserver<io.volrep.proto.replication.v0_1_3.GetVolumeReplicationInfoResponse> o) {
+                o.onNext(io.volrep.proto.replication.v0_1_3.GetVolumeReplicationInfoResponse.newBuilder()
+                        .setLastSyncTime(com.google.protobuf.Timestamp.newBuilder().setSeconds(1).setNanos(-3))
+                        .build());
+                o.onCompleted();
+            }
+        };
+        try (TestServer server = TestServer.inProcess(plugin);
+             ReplicationClient client = client(server.target(), SpecDialect.V0_1_3)) {
+            assertThatThrownBy(() -> client.volume("vol-1").info())
+                    .isInstanceOf(io.volrep.api.ProtocolViolationException.class)
+                    .hasMessageContaining("last_sync_time.nanos").hasMessageContaining("out of range");
+        }
+    }
+
+    @Test
     void legacyErrorsCarryTheRevisionsPreconditionText() throws Exception {
         LegacyPlugins.V013 plugin = new LegacyPlugins.V013("vol-1");
         try (TestServer server = TestServer.inProcess(plugin);
