@@ -6,6 +6,7 @@ import io.github.resilience4j.retry.Retry;
 import io.github.resilience4j.retry.RetryConfig;
 import io.grpc.CallOptions;
 import io.grpc.ClientCall;
+import io.grpc.ClientStreamTracer;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
@@ -19,6 +20,7 @@ import io.volrep.api.Recovery;
 import io.volrep.api.ReplicationException;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
+import io.volrep.api.SafeText;
 import io.volrep.api.Secrets;
 import io.volrep.api.StatusCode;
 import java.time.Duration;
@@ -59,14 +61,17 @@ final class CallEngine {
     private final SourceVerifier verifier;
     private final AttemptListener listener;
     private final SingleFlight singleFlight;
-    private final Map<Integer, Retry> retries = new ConcurrentHashMap<>();
     private final WireDialect wire;
     private final int maxInboundMessageSize;
+    private final String target;
+    private final ConnectionWatch connections;
 
-    CallEngine(ManagedChannel channel, Executor executor, ScheduledExecutorService scheduler, RetryPolicy policy,
-               SecretsProvider secrets, SourceVerifier verifier, AttemptListener listener, int maxQueuedPerSource,
-               WireDialect wire, int maxInboundMessageSize) {
+    CallEngine(ManagedChannel channel, String target, Executor executor, ScheduledExecutorService scheduler,
+               RetryPolicy policy, SecretsProvider secrets, SourceVerifier verifier, AttemptListener listener,
+               int maxQueuedPerSource, WireDialect wire, int maxInboundMessageSize) {
         this.channel = channel;
+        this.target = target;
+        this.connections = new ConnectionWatch(channel, scheduler, this::activeSources);
         this.maxInboundMessageSize = maxInboundMessageSize;
         this.wire = wire;
         this.executor = executor;
@@ -174,19 +179,21 @@ final class CallEngine {
     }
 
     private Retry retryFor(RetryPolicy policy) {
-        // Decisions live in AttemptFailure, so one Retry per maxAttempts serves every policy.
-        return retries.computeIfAbsent(policy.maxAttempts(), max -> Retry.of("volrep-" + max,
-                RetryConfig.<Message>custom()
-                        .maxAttempts(max)
-                        .retryOnException(t -> unwrap(t) instanceof AttemptFailure f && f.retry)
-                        .intervalBiFunction((IntervalBiFunction<Message>) (n, either) -> {
-                            if (either.isLeft() && unwrap(either.getLeft()) instanceof AttemptFailure f) {
-                                return f.delayMillis;
-                            }
-                            return 0L;
-                        })
-                        .build()));
+        // Decisions live in RetryDecisions (carried by AttemptFailure), budget included: attempts that never reached
+        // the plugin do not count, so resilience4j's own limit must never be the one that stops.
+        return RETRY;
     }
+
+    private static final Retry RETRY = Retry.of("volrep", RetryConfig.<Message>custom()
+            .maxAttempts(Integer.MAX_VALUE)
+            .retryOnException(t -> unwrap(t) instanceof AttemptFailure f && f.retry)
+            .intervalBiFunction((IntervalBiFunction<Message>) (n, either) -> {
+                if (either.isLeft() && unwrap(either.getLeft()) instanceof AttemptFailure f) {
+                    return f.delayMillis;
+                }
+                return 0L;
+            })
+            .build());
 
     private CompletionStage<Message> attempt(CallState state) {
         if (state.cancelled) {
@@ -200,7 +207,14 @@ final class CallEngine {
             timeout = Duration.ofMillis(1);
         }
         Message request = state.spec.encode(wire, state.secrets);
-        CallOptions options = CallOptions.DEFAULT.withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        AttemptTrace trace = new AttemptTrace();
+        CallOptions options = CallOptions.DEFAULT.withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS)
+                .withStreamTracerFactory(trace);
+        if (!state.policy.failFast()) {
+            // A plugin that is restarting is waited for (within the deadlines), not counted as an answer.
+            options = options.withWaitForReady();
+            connections.watch();
+        }
         if (state.queue != null) {
             options = options.withExecutor(state.queue);
         }
@@ -234,7 +248,7 @@ final class CallEngine {
                 } else if (status.isOk()) {
                     succeeded(state, attempt, response, outcome);
                 } else {
-                    failed(state, attempt, status, trailers, outcome);
+                    failed(state, attempt, status, trailers, trace, outcome);
                 }
             }
         }, new Metadata());
@@ -248,11 +262,11 @@ final class CallEngine {
         return outcome;
     }
 
-    private void failed(CallState state, int attempt, Status status, Metadata trailers,
+    private void failed(CallState state, int attempt, Status status, Metadata trailers, AttemptTrace trace,
                         CompletableFuture<Message> outcome) {
         CompletionStage<Message> decision;
         try {
-            decision = classify(state, attempt, status, trailers);
+            decision = classify(state, attempt, status, trailers, trace);
         } catch (RuntimeException e) {
             outcome.completeExceptionally(e);
             return;
@@ -286,90 +300,77 @@ final class CallEngine {
         outcome.complete(message);
     }
 
-    /** Decides, after a failed attempt, whether and when to retry; always completes exceptionally. */
-    private CompletionStage<Message> classify(CallState state, int attempt, Status status, Metadata trailers) {
-        Rpc rpc = state.spec.rpc();
+    /**
+     * Measures the failed attempt, asks {@link RetryDecisions} what to do and carries it out (asking the
+     * {@link SourceVerifier} or {@link SecretsProvider} where the decision says so); always completes exceptionally.
+     */
+    private CompletionStage<Message> classify(CallState state, int attempt, Status status, Metadata trailers,
+                                              AttemptTrace trace) {
         StatusCode code = StatusCode.fromValue(status.getCode().value());
-        ReplicationException exception = exception(state, code, status, attempt, wire.dialect().errorScheme());
-        Recovery recovery = exception.recovery();
-        RetryPolicy.Action action = state.policy.action(recovery);
-
-        if (state.cancelled) {
-            return stop(state, attempt, exception, "call cancelled");
+        boolean overLimit = overInboundLimit(status);
+        RetryDecisions.Outcome outcome = new RetryDecisions.Outcome(code,
+                wire.dialect().errorScheme().recovery(state.spec.rpc(), code), trace.answered, trace.sent,
+                trailers.get(PUSHBACK_KEY), overLimit);
+        ReplicationException exception = overLimit ? tooLarge(state, code, status, attempt)
+                : exception(state, code, status, attempt, outcome);
+        if (RetryDecisions.counts(state.policy, outcome)) {
+            state.counted.incrementAndGet();
+        } else {
+            state.connectionWaits.incrementAndGet();
         }
-        if (overInboundLimit(status)) {
-            ReplicationException tooLarge = ReplicationException.of(code, rpc.methodName() + " for "
-                    + state.spec.source() + ": the response is larger than the client's inbound message limit of "
-                    + maxInboundMessageSize + " bytes (" + status.getDescription() + "); raise the limit with "
-                    + "ReplicationClient.Builder.maxInboundMessageSize", rpc, attempt, status.getCause());
-            return stop(state, attempt, tooLarge, "not retried: the response exceeds the client's own limit");
-        }
-        if (attempt >= state.policy.maxAttempts()) {
-            return stop(state, attempt, exception,
-                    "not retried: " + state.policy.maxAttempts() + " attempt(s) made (" + recovery + ")");
-        }
-        Optional<Duration> pushback = Optional.empty();
-        String pushbackText = trailers == null ? null : trailers.get(PUSHBACK_KEY);
-        if (pushbackText != null) {
-            long millis = parsePushback(pushbackText);
-            if (millis < 0) {
-                return stop(state, attempt, exception, "not retried: the plugin's retry pushback says stop");
-            }
-            pushback = Optional.of(Duration.ofMillis(millis));
-        }
-        switch (action) {
-            case FAIL:
-                return stop(state, attempt, exception, "not retried (" + recovery + ")");
-            case BACKOFF:
-                return retry(state, attempt, exception, pushback.orElseGet(() -> state.policy.backoff(attempt)),
-                        recovery.name());
-            case VERIFY_THEN_BACKOFF: {
-                if (verifier == null) {
-                    return stop(state, attempt, exception, "not retried: no SourceVerifier configured (" + recovery
-                            + ")");
+        RetryDecision decision = RetryDecisions.decide(state.policy, outcome, progress(state));
+        if (decision instanceof RetryDecision.VerifySource verify) {
+            return safely(() -> verifier.verify(state.spec.source())).handle((approved, verifyError) -> {
+                if (verifyError != null) {
+                    LOG.debug("SourceVerifier failed for {}: {}", SafeText.escape(state.spec.source().toString()),
+                            SafeText.escape(verifyError.toString()));
                 }
-                Optional<Duration> delay = pushback;
-                return safely(() -> verifier.verify(state.spec.source())).handle((approved, verifyError) -> {
-                    if (verifyError != null) {
-                        LOG.debug("SourceVerifier failed for {}: {}", state.spec.source(), verifyError.toString());
-                    }
-                    if (Boolean.TRUE.equals(approved)) {
-                        return retry(state, attempt, exception, delay.orElseGet(() -> state.policy.backoff(attempt)),
-                                recovery + ", source verified");
-                    }
-                    return stop(state, attempt, exception, "not retried: SourceVerifier did not approve the source");
-                }).thenCompose(s -> s);
-            }
-            case RENEW_THEN_RETRY: {
-                if (state.spec.secretsOverride() != null) {
-                    return stop(state, attempt, exception, "not retried: the call's own secrets cannot be renewed");
+                return carryOut(state, attempt, exception, RetryDecisions.afterVerification(state.policy,
+                        Boolean.TRUE.equals(approved), verify, outcome, progress(state)));
+            }).thenCompose(s -> s);
+        }
+        if (decision instanceof RetryDecision.RenewSecrets renew) {
+            state.renewed = true;
+            return safely(() -> secrets.renew(state.spec.source())).handle((renewed, renewError) -> {
+                if (renewError != null) {
+                    LOG.debug("SecretsProvider.renew failed for {}: {}",
+                            SafeText.escape(state.spec.source().toString()), renewError.getClass().getName());
                 }
-                if (state.renewed) {
-                    return stop(state, attempt, exception, "not retried: secrets were renewed once already");
-                }
-                state.renewed = true;
-                Optional<Duration> delay = pushback;
-                return safely(() -> secrets.renew(state.spec.source())).handle((renewed, renewError) -> {
-                    if (renewError != null) {
-                        LOG.debug("SecretsProvider.renew failed for {}: {}", state.spec.source(),
-                                renewError.getClass().getName());
-                    }
-                    if (renewed != null && !renewed.equals(state.secrets)) {
-                        try {
-                            CsiLimits.requireMapWithinLimit("secrets", renewed.asMap());
-                        } catch (InvalidArgumentException e) {
-                            return stop(state, attempt, exception, "not retried: renewed secrets exceed the CSI limit");
-                        }
+                RetryDecisions.Renewal renewal = RetryDecisions.Renewal.NOTHING_NEW;
+                if (renewed != null && !renewed.equals(state.secrets)) {
+                    try {
+                        CsiLimits.requireMapWithinLimit("secrets", renewed.asMap());
                         state.secrets = renewed;
-                        return retry(state, attempt, exception, delay.orElse(Duration.ZERO),
-                                recovery + ", secrets renewed");
+                        renewal = RetryDecisions.Renewal.NEW;
+                    } catch (InvalidArgumentException e) {
+                        renewal = RetryDecisions.Renewal.TOO_LARGE;
                     }
-                    return stop(state, attempt, exception, "not retried: SecretsProvider gave no new secrets");
-                }).thenCompose(s -> s);
-            }
-            default:
-                throw new IllegalStateException("unknown action " + action);
+                }
+                return carryOut(state, attempt, exception, RetryDecisions.afterRenewal(state.policy, renewal, renew,
+                        outcome, progress(state)));
+            }).thenCompose(s -> s);
         }
+        return carryOut(state, attempt, exception, decision);
+    }
+
+    private RetryDecisions.Progress progress(CallState state) {
+        return new RetryDecisions.Progress(state.counted.get(), state.connectionWaits.get(), state.renewed,
+                state.spec.secretsOverride() != null, verifier != null, state.cancelled || channel.isShutdown(),
+                Duration.between(state.policy.clock().instant(), state.deadline));
+    }
+
+    /** Notifies the listener of a final decision and hands it to resilience4j. */
+    private CompletionStage<Message> carryOut(CallState state, int attempt, ReplicationException exception,
+                                              RetryDecision decision) {
+        if (decision instanceof RetryDecision.Retry retry) {
+            notify(new AttemptEvent(state.spec.rpc(), state.spec.source(), attempt, exception.code(),
+                    Optional.of(exception.recovery()), Optional.of(retry.delay()), retry.reason()));
+            return CompletableFuture.failedFuture(new AttemptFailure(exception, true, retry.delay().toMillis()));
+        }
+        String reason = decision instanceof RetryDecision.Stop stop ? stop.reason() : decision.toString();
+        notify(new AttemptEvent(state.spec.rpc(), state.spec.source(), attempt, exception.code(),
+                Optional.of(exception.recovery()), Optional.empty(), reason));
+        return CompletableFuture.failedFuture(new AttemptFailure(exception, false, 0));
     }
 
     private static <T> CompletionStage<T> safely(java.util.function.Supplier<CompletionStage<T>> stage) {
@@ -381,35 +382,15 @@ final class CallEngine {
         }
     }
 
-    private CompletionStage<Message> retry(CallState state, int attempt, ReplicationException exception,
-                                           Duration delay, String reason) {
-        Instant next = state.policy.clock().instant().plus(delay);
-        if (!next.isBefore(state.deadline)) {
-            return stop(state, attempt, exception,
-                    "not retried: the next attempt would start after the total timeout of "
-                            + state.policy.totalTimeout());
-        }
-        notify(new AttemptEvent(state.spec.rpc(), state.spec.source(), attempt, exception.code(),
-                Optional.of(exception.recovery()), Optional.of(delay), reason));
-        return CompletableFuture.failedFuture(new AttemptFailure(exception, true, delay.toMillis()));
-    }
-
-    private CompletionStage<Message> stop(CallState state, int attempt, ReplicationException exception,
-                                          String reason) {
-        notify(new AttemptEvent(state.spec.rpc(), state.spec.source(), attempt, exception.code(),
-                Optional.of(exception.recovery()), Optional.empty(), reason));
-        return CompletableFuture.failedFuture(new AttemptFailure(exception, false, 0));
-    }
-
     private void notify(AttemptEvent event) {
         if (LOG.isDebugEnabled()) {
-            LOG.debug("{}", event.describe());
+            LOG.debug("{}", SafeText.escape(event.describe()));
         }
         if (listener != null) {
             try {
                 listener.onAttempt(event);
             } catch (RuntimeException e) {
-                LOG.warn("AttemptListener threw {}; ignored", e.toString());
+                LOG.warn("AttemptListener threw {}; ignored", SafeText.escape(e.toString()));
             }
         }
     }
@@ -425,24 +406,34 @@ final class CallEngine {
                 || description.startsWith("Decompressed gRPC message exceeds maximum size " + maxInboundMessageSize));
     }
 
-    /** gRPC's convention: a non-negative integer delays the retry; anything else means "do not retry". */
-    static long parsePushback(String text) {
-        try {
-            long millis = Long.parseLong(text.trim());
-            return millis < 0 ? -1 : millis;
-        } catch (NumberFormatException e) {
-            return -1;
-        }
+    private ReplicationException tooLarge(CallState state, StatusCode code, Status status, int attempt) {
+        Rpc rpc = state.spec.rpc();
+        return ReplicationException.of(code, rpc.methodName() + " for " + state.spec.source()
+                + ": the response is larger than the client's inbound message limit of " + maxInboundMessageSize
+                + " bytes (" + status.getDescription() + "); raise the limit with "
+                + "ReplicationClient.Builder.maxInboundMessageSize", rpc, attempt, status.getCause());
     }
 
-    private static ReplicationException exception(CallState state, StatusCode code, Status status, int attempt,
-                                                  ErrorScheme scheme) {
+    /** gRPC's convention: a non-negative integer delays the retry; anything else means "do not retry". */
+    static long parsePushback(String text) {
+        return RetryDecisions.parsePushback(text);
+    }
+
+    private ReplicationException exception(CallState state, StatusCode code, Status status, int attempt,
+                                           RetryDecisions.Outcome outcome) {
         Rpc rpc = state.spec.rpc();
+        ErrorScheme scheme = wire.dialect().errorScheme();
         String description = state.secrets.scrub(status.getDescription());
         StringBuilder message = new StringBuilder()
                 .append(rpc.methodName()).append(" for ").append(state.spec.source()).append(" failed with ")
                 .append(code.display());
-        if (description != null && !description.isEmpty()) {
+        if (outcome.connectionFailure()) {
+            // Not the plugin's answer: say which plugin could not be reached.
+            message.append(": no answer from the plugin at ").append(target);
+            if (description != null && !description.isEmpty()) {
+                message.append(" (").append(description).append(')');
+            }
+        } else if (description != null && !description.isEmpty()) {
             message.append(": ").append(description);
         }
         if (code == StatusCode.FAILED_PRECONDITION) {
@@ -455,6 +446,34 @@ final class CallEngine {
         ReplicationException e = ReplicationException.of(code, message.toString(), rpc, attempt, cause);
         assert !(e instanceof PreconditionFailedException) || code == StatusCode.FAILED_PRECONDITION;
         return e;
+    }
+
+    /** What one attempt saw of its transport: whether the request went out, whether the plugin answered. */
+    private static final class AttemptTrace extends ClientStreamTracer.Factory {
+        volatile boolean sent;
+        volatile boolean answered;
+
+        @Override
+        public ClientStreamTracer newClientStreamTracer(ClientStreamTracer.StreamInfo info, Metadata headers) {
+            return new ClientStreamTracer() {
+                @Override
+                public void streamCreated(io.grpc.Attributes transportAttrs, Metadata headers) {
+                    sent = true;
+                }
+
+                @Override
+                public void inboundHeaders() {
+                    answered = true;
+                }
+
+                @Override
+                public void inboundTrailers(Metadata trailers) {
+                    // Only the plugin's trailers (a trailers-only answer included) get here; a status the
+                    // client's own transport made up (connection lost, deadline) does not.
+                    answered = true;
+                }
+            };
+        }
     }
 
     private static Throwable toResult(Throwable failure, CallState state) {
@@ -482,7 +501,12 @@ final class CallEngine {
         final CallSpec spec;
         final RetryPolicy policy;
         final Instant deadline;
+        /** Every request sent; what {@link ReplicationException#attempts()} reports. */
         final AtomicInteger attempts = new AtomicInteger();
+        /** Attempts that spent the budget ({@link RetryPolicy#maxAttempts()}). */
+        final AtomicInteger counted = new AtomicInteger();
+        /** Attempts that did not reach the plugin. */
+        final AtomicInteger connectionWaits = new AtomicInteger();
         volatile Secrets secrets;
         volatile boolean renewed;
         volatile boolean cancelled;

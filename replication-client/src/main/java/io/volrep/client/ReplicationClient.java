@@ -96,7 +96,7 @@ public final class ReplicationClient implements AutoCloseable {
             policy = policy.toBuilder().perAttemptTimeout(b.deadline).build();
         }
         this.dialect = b.dialect;
-        this.engine = new CallEngine(channel, executor, scheduler, policy, b.secrets, b.sourceVerifier,
+        this.engine = new CallEngine(channel, b.target, executor, scheduler, policy, b.secrets, b.sourceVerifier,
                 b.listener, b.maxQueuedPerSource, WireDialect.of(b.dialect, b.alsoSendDeprecatedVolumeId),
                 b.maxInboundMessageSize);
         this.identity = new IdentityCalls(channel, policy);
