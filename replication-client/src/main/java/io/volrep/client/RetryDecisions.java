@@ -83,9 +83,14 @@ final class RetryDecisions {
             return new RetryDecision.Stop("not retried: the response exceeds the client's own limit");
         }
         if (!counts(policy, outcome)) {
-            Duration cap = policy.backoff(progress.connectionWaits());
-            Duration delay = cap.compareTo(CONNECTION_RETRY_CAP) > 0 ? CONNECTION_RETRY_CAP : cap;
-            return retryIfInTime(policy, delay, false, "waiting for the plugin, attempt not counted", progress);
+            // Waiting for the plugin uses the whole total timeout: the last wait is cut short, not skipped.
+            if (progress.remaining().isNegative() || progress.remaining().isZero()) {
+                return new RetryDecision.Stop("not retried: the plugin could not be reached within the total "
+                        + "timeout of " + policy.totalTimeout());
+            }
+            Duration delay = min(min(policy.backoff(progress.connectionWaits()), CONNECTION_RETRY_CAP),
+                    progress.remaining());
+            return new RetryDecision.Retry(delay, false, "waiting for the plugin, attempt not counted");
         }
         Recovery recovery = outcome.recovery();
         if (progress.counted() >= policy.maxAttempts()) {
@@ -158,6 +163,10 @@ final class RetryDecisions {
                     + policy.totalTimeout());
         }
         return new RetryDecision.Retry(delay, counted, reason);
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
     }
 
     /** gRPC's convention: a non-negative integer delays the retry; anything else means "do not retry". */

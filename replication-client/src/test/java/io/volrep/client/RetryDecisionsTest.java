@@ -50,10 +50,14 @@ class RetryDecisionsTest {
         assertThat(RetryDecisions.decide(POLICY, connectionLost, spent)).isEqualTo(
                 new RetryDecision.Retry(RetryDecisions.CONNECTION_RETRY_CAP, false,
                         "waiting for the plugin, attempt not counted"));
-        // ... until the total timeout,
+        // ... the last pause cut to what is left, until the total timeout.
         RetryDecisions.Progress late = new RetryDecisions.Progress(1, 7, false, false, false, false,
                 Duration.ofMillis(10));
-        assertThat(RetryDecisions.decide(POLICY, neverConnected, late)).isInstanceOf(RetryDecision.Stop.class);
+        assertThat(RetryDecisions.decide(POLICY, neverConnected, late)).isEqualTo(new RetryDecision.Retry(
+                Duration.ofMillis(10), false, "waiting for the plugin, attempt not counted"));
+        RetryDecisions.Progress over = new RetryDecisions.Progress(1, 8, false, false, false, false, Duration.ZERO);
+        assertThat(RetryDecisions.decide(POLICY, neverConnected, over)).isEqualTo(new RetryDecision.Stop(
+                "not retried: the plugin could not be reached within the total timeout of PT10M"));
         // ... while a fail-fast policy counts it like an answer.
         RetryPolicy failFast = POLICY.toBuilder().failFast(true).build();
         assertThat(RetryDecisions.counts(failFast, connectionLost)).isTrue();
