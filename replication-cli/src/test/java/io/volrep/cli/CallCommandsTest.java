@@ -56,6 +56,26 @@ class CallCommandsTest {
     }
 
     @Test
+    void failFastGivesUpOnAMissingPluginWithinTheAttemptBudgetWhileTheDefaultWaits(@TempDir Path dir) {
+        String endpoint = "unix://" + dir.resolve("nobody.sock");
+        long start = System.nanoTime();
+        Run fast = volrep(args(endpoint, "enable", "--volume", "vol-0", "--fail-fast", "--max-attempts", "2",
+                "--timeout", "PT20S"));
+        long fastMillis = (System.nanoTime() - start) / 1_000_000;
+        assertThat(fast.exit()).as(fast.all()).isNotZero();
+        assertThat(fast.err()).contains("UNAVAILABLE").contains(endpoint);
+        assertThat(fastMillis).isLessThan(10_000);
+
+        start = System.nanoTime();
+        Run waiting = volrep(args(endpoint, "enable", "--volume", "vol-0", "--max-attempts", "2",
+                "--timeout", "PT2S"));
+        long waitedMillis = (System.nanoTime() - start) / 1_000_000;
+        assertThat(waiting.exit()).as(waiting.all()).isNotZero();
+        assertThat(waiting.err()).contains("DEADLINE_EXCEEDED").contains(endpoint);
+        assertThat(waitedMillis).isGreaterThanOrEqualTo(1_900);
+    }
+
+    @Test
     void failoverSequenceAgainstTheReferencePlugin(@TempDir Path dir) {
         ReferenceDriver driver = ReferenceDriver.builder().volumes(2).requiredSecret("password", SECRET).build();
         try (ReplicationServer server = ReferencePlugin.start(driver, "unix://" + dir.resolve("ref.sock"))) {
