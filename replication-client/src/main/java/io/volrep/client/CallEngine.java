@@ -129,11 +129,7 @@ final class CallEngine {
         // The caller's future completes only after the single-flight slot is free, so a caller that saw its call
         // finish never finds the source still active (and a next call never queues behind a finished one).
         CompletableFuture<Response> visible = new CompletableFuture<>();
-        visible.whenComplete((v, t) -> {
-            if (visible.isCancelled()) {
-                result.cancel(true);
-            }
-        });
+        Cancellation.propagate(visible, () -> result);
         singleFlight.submit(spec.flightKey(), spec.source(), spec.rpc(), result, () -> run(spec, queue, result),
                 () -> result.whenComplete((v, t) -> {
                     if (t == null) {
@@ -161,11 +157,7 @@ final class CallEngine {
             result.completeExceptionally(e);
             return result;
         }
-        result.whenComplete((v, t) -> {
-            if (result.isCancelled()) {
-                state.cancel();
-            }
-        });
+        Cancellation.onCancel(result, state::cancel);
         ScheduledExecutorService retryScheduler = queue == null ? scheduler : queue.scheduling(scheduler);
         retryFor(policy).executeCompletionStage(retryScheduler, () -> attempt(state))
                 .whenComplete((message, failure) -> {

@@ -25,22 +25,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * client.volume("pvc-1").resync().awaitReadyBlocking(Duration.ofMinutes(5));
  * }</pre>
  */
-public final class ResyncCall extends ParameterizedCall<ResyncCall, ResyncStatus> {
-    private boolean force;
-
+public final class ResyncCall extends ForceableCall<ResyncCall, ResyncStatus> {
     ResyncCall(CallEngine engine, ReplicationSource source) {
         super(engine, source, Rpc.RESYNC_VOLUME);
-    }
-
-    /** Sets {@code force}: resync even when the plugin would otherwise refuse (plugin-defined). */
-    public ResyncCall force() {
-        return force(true);
-    }
-
-    /** Sets or clears {@code force}. */
-    public ResyncCall force(boolean force) {
-        this.force = force;
-        return this;
     }
 
     /**
@@ -58,14 +45,7 @@ public final class ResyncCall extends ParameterizedCall<ResyncCall, ResyncStatus
         Instant deadline = p.clock().instant().plus(timeout);
         CompletableFuture<ResyncStatus> result = new CompletableFuture<>();
         AtomicReference<Future<?>> pending = new AtomicReference<>();
-        result.whenComplete((v, t) -> {
-            if (result.isCancelled()) {
-                Future<?> f = pending.get();
-                if (f != null) {
-                    f.cancel(true);
-                }
-            }
-        });
+        Cancellation.propagate(result, pending::get);
         poll(p, deadline, timeout, new AtomicInteger(), result, pending);
         return result;
     }
@@ -98,15 +78,15 @@ public final class ResyncCall extends ParameterizedCall<ResyncCall, ResyncStatus
             } else if (status.ready()) {
                 result.complete(status);
             } else {
-                Duration delay = p.backoffCap(n);
-                if (!p.clock().instant().plus(delay).isBefore(deadline)) {
+                RetryDecision next = RetryDecisions.pollAgain(p, n, Duration.between(p.clock().instant(), deadline));
+                if (!(next instanceof RetryDecision.Retry again)) {
                     result.completeExceptionally(new DeadlineExceededException(rpc.methodName() + " for " + source
                             + " not ready within " + timeout + " (" + n + " poll(s))", rpc, n, null));
                     return;
                 }
                 try {
                     pending.set(engine.scheduler().schedule(() -> poll(p, deadline, timeout, polls, result, pending),
-                            delay.toMillis(), TimeUnit.MILLISECONDS));
+                            again.delay().toMillis(), TimeUnit.MILLISECONDS));
                 } catch (RejectedExecutionException closed) {
                     result.completeExceptionally(closed);
                 }
@@ -115,11 +95,6 @@ public final class ResyncCall extends ParameterizedCall<ResyncCall, ResyncStatus
                 }
             }
         });
-    }
-
-    @Override
-    RequestSpec spec() {
-        return spec(force);
     }
 
     @Override
