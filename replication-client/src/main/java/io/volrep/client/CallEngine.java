@@ -274,8 +274,9 @@ final class CallEngine {
 
     /** A plugin that broke the gRPC protocol has a bug: surfaced at once, never retried. */
     private AttemptFailure violation(CallState state, int attempt, String what) {
-        ProtocolViolationException e = new ProtocolViolationException(state.spec.rpc().methodName() + " for "
-                + state.spec.source() + ": " + what, state.spec.rpc(), attempt);
+        ReplicationException e = new ProtocolViolationException(state.spec.rpc().methodName() + " for "
+                + state.spec.source() + ": " + what, state.spec.rpc(), attempt)
+                .inRevision(wire.dialect().errorScheme());
         notify(new AttemptEvent(state.spec.rpc(), state.spec.source(), attempt, e.code(),
                 Optional.of(e.recovery()), Optional.empty(), "not retried: protocol violation"));
         return new AttemptFailure(e, false, 0);
@@ -403,7 +404,8 @@ final class CallEngine {
         return ReplicationException.of(code, rpc.methodName() + " for " + state.spec.source()
                 + ": the response is larger than the client's inbound message limit of " + maxInboundMessageSize
                 + " bytes (" + status.getDescription() + "); raise the limit with "
-                + "ReplicationClient.Builder.maxInboundMessageSize", rpc, attempt, status.getCause());
+                + "ReplicationClient.Builder.maxInboundMessageSize", rpc, attempt, status.getCause())
+                .inRevision(wire.dialect().errorScheme());
     }
 
     /** gRPC's convention: a non-negative integer delays the retry; anything else means "do not retry". */
@@ -435,7 +437,8 @@ final class CallEngine {
                     .append(')');
         }
         Throwable cause = status.getCause();
-        ReplicationException e = ReplicationException.of(code, message.toString(), rpc, attempt, cause);
+        ReplicationException e = ReplicationException.of(code, message.toString(), rpc, attempt, cause)
+                .inRevision(scheme);
         assert !(e instanceof PreconditionFailedException) || code == StatusCode.FAILED_PRECONDITION;
         return e;
     }

@@ -145,7 +145,21 @@ class DialectTest {
             assertThatThrownBy(() -> client.volume("vol-1").resync().call())
                     .isInstanceOf(PreconditionFailedException.class)
                     .hasMessageContaining("is not demoted")
-                    .hasMessageContaining("Caller SHOULD ensure that replication is enabled and the image is demoted.");
+                    .hasMessageContaining("Caller SHOULD ensure that replication is enabled and the image is demoted.")
+                    .satisfies(e -> {
+                        // Issue 20 point 4: the exception reads the table of the revision the call was made in,
+                        // and keeps it (and its subclass) when re-attributed.
+                        io.volrep.api.ReplicationException r = (io.volrep.api.ReplicationException) e;
+                        String v013 = SpecDialect.V0_1_3.errorScheme().recoveryText(Rpc.RESYNC_VOLUME,
+                                StatusCode.FAILED_PRECONDITION);
+                        assertThat(v013).isNotEqualTo(io.volrep.api.ErrorScheme.spec().recoveryText(
+                                Rpc.RESYNC_VOLUME, StatusCode.FAILED_PRECONDITION));
+                        assertThat(r.recoveryText()).isEqualTo(v013);
+                        io.volrep.api.ReplicationException copy = r.withContext(Rpc.RESYNC_VOLUME, 7);
+                        assertThat(copy).isInstanceOf(PreconditionFailedException.class);
+                        assertThat(copy.attempts()).isEqualTo(7);
+                        assertThat(copy.recoveryText()).isEqualTo(v013);
+                    });
         }
     }
 
