@@ -9,7 +9,6 @@ import io.grpc.ClientCall;
 import io.grpc.ClientStreamTracer;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
-import io.grpc.MethodDescriptor;
 import io.grpc.Status;
 import io.volrep.api.CsiLimits;
 import io.volrep.api.ErrorScheme;
@@ -18,20 +17,17 @@ import io.volrep.api.PreconditionFailedException;
 import io.volrep.api.ProtocolViolationException;
 import io.volrep.api.Recovery;
 import io.volrep.api.ReplicationException;
-import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
 import io.volrep.api.SafeText;
 import io.volrep.api.Secrets;
 import io.volrep.api.StatusCode;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
@@ -41,11 +37,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs typed calls: single-flight per source, then a resilience4j retry loop whose decisions come from the
- * error scheme and the {@link RetryPolicy}. Each attempt classifies its own failure (asking the
- * {@link SourceVerifier} or {@link SecretsProvider} asynchronously where the policy says so) and hands
- * resilience4j an {@link AttemptFailure} that says whether to retry and after how long; resilience4j
- * schedules the retry on the {@link ScheduledExecutorService}, so no thread waits during a back-off.
+ * Runs typed calls: single-flight per source, then a resilience4j retry loop. Each attempt is done only when
+ * its final status is OK; a failed one is measured (code, recovery class of the call's revision, whether the
+ * plugin answered at all) and {@link RetryDecisions} decides, asking the {@link SourceVerifier} or
+ * {@link SecretsProvider} asynchronously where the decision says so. resilience4j gets an {@link AttemptFailure}
+ * that says whether to retry and after how long and schedules the retry on the {@link ScheduledExecutorService},
+ * so no thread waits during a back-off. Unless the policy fails fast, attempts wait for a plugin that is down
+ * (wait-for-ready) and such waits do not spend the attempt budget.
  */
 final class CallEngine {
     static final Metadata.Key<String> PUSHBACK_KEY =
@@ -159,7 +157,7 @@ final class CallEngine {
         }
         Cancellation.onCancel(result, state::cancel);
         ScheduledExecutorService retryScheduler = queue == null ? scheduler : queue.scheduling(scheduler);
-        retryFor(policy).executeCompletionStage(retryScheduler, () -> attempt(state))
+        RETRY.executeCompletionStage(retryScheduler, () -> attempt(state))
                 .whenComplete((message, failure) -> {
                     if (failure == null) {
                         result.complete(new Response(message, state.attempts.get()));
@@ -170,12 +168,10 @@ final class CallEngine {
         return result;
     }
 
-    private Retry retryFor(RetryPolicy policy) {
-        // Decisions live in RetryDecisions (carried by AttemptFailure), budget included: attempts that never reached
-        // the plugin do not count, so resilience4j's own limit must never be the one that stops.
-        return RETRY;
-    }
-
+    /**
+     * Decisions live in {@link RetryDecisions} (carried by {@link AttemptFailure}), the attempt budget included:
+     * attempts that never reached the plugin do not count, so resilience4j's own limit must never be what stops.
+     */
     private static final Retry RETRY = Retry.of("volrep", RetryConfig.<Message>custom()
             .maxAttempts(Integer.MAX_VALUE)
             .retryOnException(t -> unwrap(t) instanceof AttemptFailure f && f.retry)
@@ -406,11 +402,6 @@ final class CallEngine {
                 + " bytes (" + status.getDescription() + "); raise the limit with "
                 + "ReplicationClient.Builder.maxInboundMessageSize", rpc, attempt, status.getCause())
                 .inRevision(wire.dialect().errorScheme());
-    }
-
-    /** gRPC's convention: a non-negative integer delays the retry; anything else means "do not retry". */
-    static long parsePushback(String text) {
-        return RetryDecisions.parsePushback(text);
     }
 
     private ReplicationException exception(CallState state, StatusCode code, Status status, int attempt,
