@@ -14,11 +14,4 @@ public class ProtocolViolationException extends UnknownErrorException {
     public ProtocolViolationException(String message, Rpc rpc, int attempts) {
         super(message, rpc, attempts, null);
     }
-
-    @Override
-    public ReplicationException withContext(Rpc rpc, int attempts) {
-        ProtocolViolationException copy = new ProtocolViolationException(getMessage(), rpc, attempts);
-        copy.setStackTrace(getStackTrace());
-        return copy;
-    }
 }

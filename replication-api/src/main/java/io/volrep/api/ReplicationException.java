@@ -16,12 +16,14 @@ import java.util.Objects;
  * }</pre>
  * Messages never carry secret values.
  */
-public class ReplicationException extends RuntimeException {
+public class ReplicationException extends RuntimeException implements Cloneable {
     private static final long serialVersionUID = 1L;
 
-    private final transient Rpc rpc;
+    private transient Rpc rpc;
     private final StatusCode code;
-    private final int attempts;
+    private int attempts;
+    /** The error table of the revision the call was made in; null for the current spec's. */
+    private transient ErrorScheme scheme;
 
     /**
      * @param code the gRPC code
@@ -65,11 +67,42 @@ public class ReplicationException extends RuntimeException {
         };
     }
 
-    /** The same condition, attributed to {@code rpc} after {@code attempts} calls; keeps the subclass. */
+    /**
+     * The same condition, attributed to {@code rpc} after {@code attempts} calls: a copy that keeps the subclass,
+     * its fields and the revision's error table.
+     */
     public ReplicationException withContext(Rpc rpc, int attempts) {
-        ReplicationException copy = of(code, getMessage(), rpc, attempts, getCause());
-        copy.setStackTrace(getStackTrace());
+        ReplicationException copy = copy();
+        copy.rpc = rpc;
+        copy.attempts = attempts;
         return copy;
+    }
+
+    /**
+     * The same condition, read against {@code scheme}: the error table of the spec revision the call was made in
+     * ({@link SpecDialect#errorScheme()}), which {@link #recovery()} and {@link #recoveryText()} then read.
+     *
+     * <pre>{@code
+     * throw e.inRevision(SpecDialect.V0_1_3.errorScheme());
+     * }</pre>
+     */
+    public ReplicationException inRevision(ErrorScheme scheme) {
+        ReplicationException copy = copy();
+        copy.scheme = Objects.requireNonNull(scheme, "scheme");
+        return copy;
+    }
+
+    private ReplicationException copy() {
+        try {
+            // A field-for-field copy: every subclass's own fields come along, whatever the subclass.
+            return (ReplicationException) clone();
+        } catch (CloneNotSupportedException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private ErrorScheme scheme() {
+        return scheme != null ? scheme : ErrorScheme.spec();
     }
 
     /** The RPC that failed; null only for an exception a driver created that the runtime has not mapped yet. */
@@ -82,14 +115,14 @@ public class ReplicationException extends RuntimeException {
         return code;
     }
 
-    /** What the spec tells the caller to do, from {@link ErrorScheme}. */
+    /** What the spec tells the caller to do, from the {@link ErrorScheme} of the call's revision. */
     public Recovery recovery() {
-        return rpc == null ? Recovery.forCode(code) : ErrorScheme.spec().recovery(rpc, code);
+        return rpc == null ? Recovery.forCode(code) : scheme().recovery(rpc, code);
     }
 
     /** The spec's recovery behaviour for this RPC and code, verbatim where the spec has a row. */
     public String recoveryText() {
-        return rpc == null ? Recovery.forCode(code).advice() : ErrorScheme.spec().recoveryText(rpc, code);
+        return rpc == null ? Recovery.forCode(code).advice() : scheme().recoveryText(rpc, code);
     }
 
     /** How many calls were made before this was raised: 0 when the request never left the process. */

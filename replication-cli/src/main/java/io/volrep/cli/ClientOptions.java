@@ -57,13 +57,18 @@ public final class ClientOptions {
                     + " see docs/compatibility.md.")
     SpecDialect dialect;
 
+    @Option(names = "--fail-fast",
+            description = "Fail at once when the plugin cannot be reached, instead of waiting for it (within "
+                    + "--timeout) while it restarts; connection failures then count as attempts.")
+    boolean failFast;
+
     @Option(names = {"-v", "--verbose"},
             description = "Print each attempt with its code and the back-off delay chosen (secrets never shown).")
     boolean verbose;
 
     /** The retry policy the options ask for: the spec's, with the jitter and the attempt and time budget applied. */
     RetryPolicy retryPolicy() {
-        RetryPolicy.Builder b = RetryPolicy.spec().toBuilder().jitter(jitter);
+        RetryPolicy.Builder b = RetryPolicy.spec().toBuilder().jitter(jitter).failFast(failFast);
         if (maxAttempts != null) {
             b.maxAttempts(maxAttempts);
         }

@@ -6,6 +6,7 @@ import io.volrep.api.Rpc;
 import io.volrep.api.StatusCode;
 import io.volrep.spi.ReplicationServer;
 import io.volrep.testkit.fake.FakePlugin;
+import io.volrep.testkit.fake.RawHttp2Plugin;
 import io.volrep.testkit.reference.ReferenceDriver;
 import io.volrep.testkit.reference.ReferencePlugin;
 import java.io.PrintWriter;
@@ -41,6 +42,37 @@ class CallCommandsTest {
         List<String> all = new ArrayList<>(List.of(rest));
         all.addAll(List.of("--endpoint", endpoint, "--secret", "password=" + SECRET, "-v"));
         return all.toArray(String[]::new);
+    }
+
+    @Test
+    void aResponseFollowedByAnErrorStatusExitsNonZero() throws Exception {
+        // Issue 13 point 1: the plugin's final status decides, not the response that came before it.
+        try (RawHttp2Plugin plugin = new RawHttp2Plugin(RawHttp2Plugin.Script.of(
+                new RawHttp2Plugin.Message(new byte[0]), new RawHttp2Plugin.Trailers(13, "disk on fire")))) {
+            Run run = volrep(args(plugin.target(), "enable", "--volume", "vol-0"));
+            assertThat(run.exit()).as(run.all()).isNotZero();
+            assertThat(run.err()).contains("INTERNAL").contains("disk on fire");
+        }
+    }
+
+    @Test
+    void failFastGivesUpOnAMissingPluginWithinTheAttemptBudgetWhileTheDefaultWaits(@TempDir Path dir) {
+        String endpoint = "unix://" + dir.resolve("nobody.sock");
+        long start = System.nanoTime();
+        Run fast = volrep(args(endpoint, "enable", "--volume", "vol-0", "--fail-fast", "--max-attempts", "2",
+                "--timeout", "PT20S"));
+        long fastMillis = (System.nanoTime() - start) / 1_000_000;
+        assertThat(fast.exit()).as(fast.all()).isNotZero();
+        assertThat(fast.err()).contains("UNAVAILABLE").contains(endpoint);
+        assertThat(fastMillis).isLessThan(10_000);
+
+        start = System.nanoTime();
+        Run waiting = volrep(args(endpoint, "enable", "--volume", "vol-0", "--max-attempts", "2",
+                "--timeout", "PT2S"));
+        long waitedMillis = (System.nanoTime() - start) / 1_000_000;
+        assertThat(waiting.exit()).as(waiting.all()).isNotZero();
+        assertThat(waiting.err()).contains("DEADLINE_EXCEEDED").contains(endpoint);
+        assertThat(waitedMillis).isGreaterThanOrEqualTo(1_900);
     }
 
     @Test

@@ -120,7 +120,7 @@ class ReconcileAndFailoverCommandsTest {
             Run refused = volrep(args);
             assertThat(refused.exit()).isEqualTo(1);
             assertThat(refused.out()).containsPattern("volume vol-0 +volume vol-0 +refused +unreachable +no")
-                    .contains("why not: site A unreachable (14 UNAVAILABLE");
+                    .containsPattern("why not: site A unreachable \\((14 UNAVAILABLE|4 DEADLINE_EXCEEDED)");
             assertThat(refused.err()).contains("total: 0 of 1 primary on site B, 1 refused, 0 failed, 0 in progress");
             assertThat(b.state(ReplicationSource.volume("vol-0")).role()).isEqualTo(ReferenceDriver.Role.SECONDARY);
 

@@ -6,31 +6,29 @@ import io.github.resilience4j.retry.Retry;
 import io.github.resilience4j.retry.RetryConfig;
 import io.grpc.CallOptions;
 import io.grpc.ClientCall;
+import io.grpc.ClientStreamTracer;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
-import io.grpc.MethodDescriptor;
 import io.grpc.Status;
-import io.grpc.stub.ClientCalls;
-import io.grpc.stub.StreamObserver;
 import io.volrep.api.CsiLimits;
 import io.volrep.api.ErrorScheme;
 import io.volrep.api.InvalidArgumentException;
 import io.volrep.api.PreconditionFailedException;
+import io.volrep.api.ProtocolViolationException;
 import io.volrep.api.Recovery;
 import io.volrep.api.ReplicationException;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
+import io.volrep.api.SafeText;
 import io.volrep.api.Secrets;
 import io.volrep.api.StatusCode;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
@@ -40,11 +38,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs typed calls: single-flight per source, then a resilience4j retry loop whose decisions come from the
- * error scheme and the {@link RetryPolicy}. Each attempt classifies its own failure (asking the
- * {@link SourceVerifier} or {@link SecretsProvider} asynchronously where the policy says so) and hands
- * resilience4j an {@link AttemptFailure} that says whether to retry and after how long; resilience4j
- * schedules the retry on the {@link ScheduledExecutorService}, so no thread waits during a back-off.
+ * Runs typed calls: single-flight per source, then a resilience4j retry loop. Each attempt is done only when
+ * its final status is OK; a failed one is measured (code, recovery class of the call's revision, whether the
+ * plugin answered at all) and {@link RetryDecisions} decides, asking the {@link SourceVerifier} or
+ * {@link SecretsProvider} asynchronously where the decision says so. resilience4j gets an {@link AttemptFailure}
+ * that says whether to retry and after how long and schedules the retry on the {@link ScheduledExecutorService},
+ * so no thread waits during a back-off. Unless the policy fails fast, attempts wait for a plugin that is down
+ * (wait-for-ready) and such waits do not spend the attempt budget.
  */
 final class CallEngine {
     static final Metadata.Key<String> PUSHBACK_KEY =
@@ -61,13 +61,18 @@ final class CallEngine {
     private final AttemptListener listener;
     private final CallObserver observer;
     private final SingleFlight singleFlight;
-    private final Map<Integer, Retry> retries = new ConcurrentHashMap<>();
     private final WireDialect wire;
+    private final int maxInboundMessageSize;
+    private final String target;
+    private final ConnectionWatch connections;
 
-    CallEngine(ManagedChannel channel, Executor executor, ScheduledExecutorService scheduler, RetryPolicy policy,
-               SecretsProvider secrets, SourceVerifier verifier, AttemptListener listener, CallObserver observer,
-               int maxQueuedPerSource, WireDialect wire) {
+    CallEngine(ManagedChannel channel, String target, Executor executor, ScheduledExecutorService scheduler,
+               RetryPolicy policy, SecretsProvider secrets, SourceVerifier verifier, AttemptListener listener,
+               CallObserver observer, int maxQueuedPerSource, WireDialect wire, int maxInboundMessageSize) {
         this.channel = channel;
+        this.target = target;
+        this.connections = new ConnectionWatch(channel, scheduler, this::activeSources);
+        this.maxInboundMessageSize = maxInboundMessageSize;
         this.wire = wire;
         this.executor = executor;
         this.scheduler = scheduler;
@@ -128,11 +133,7 @@ final class CallEngine {
         // The caller's future completes only after the single-flight slot is free, so a caller that saw its call
         // finish never finds the source still active (and a next call never queues behind a finished one).
         CompletableFuture<Response> visible = new CompletableFuture<>();
-        visible.whenComplete((v, t) -> {
-            if (visible.isCancelled()) {
-                result.cancel(true);
-            }
-        });
+        Cancellation.propagate(visible, () -> result);
         singleFlight.submit(spec.flightKey(), spec.source(), spec.rpc(), result, () -> {
                     observation.onStarted(Duration.ofNanos(System.nanoTime() - accepted));
                     return run(spec, queue, result, observation);
@@ -191,13 +192,9 @@ final class CallEngine {
             result.completeExceptionally(e);
             return result;
         }
-        result.whenComplete((v, t) -> {
-            if (result.isCancelled()) {
-                state.cancel();
-            }
-        });
+        Cancellation.onCancel(result, state::cancel);
         ScheduledExecutorService retryScheduler = queue == null ? scheduler : queue.scheduling(scheduler);
-        retryFor(policy).executeCompletionStage(retryScheduler, () -> attempt(state))
+        RETRY.executeCompletionStage(retryScheduler, () -> attempt(state))
                 .whenComplete((message, failure) -> {
                     if (failure == null) {
                         result.complete(new Response(message, state.attempts.get()));
@@ -208,20 +205,20 @@ final class CallEngine {
         return result;
     }
 
-    private Retry retryFor(RetryPolicy policy) {
-        // Decisions live in AttemptFailure, so one Retry per maxAttempts serves every policy.
-        return retries.computeIfAbsent(policy.maxAttempts(), max -> Retry.of("volrep-" + max,
-                RetryConfig.<Message>custom()
-                        .maxAttempts(max)
-                        .retryOnException(t -> unwrap(t) instanceof AttemptFailure f && f.retry)
-                        .intervalBiFunction((IntervalBiFunction<Message>) (n, either) -> {
-                            if (either.isLeft() && unwrap(either.getLeft()) instanceof AttemptFailure f) {
-                                return f.delayMillis;
-                            }
-                            return 0L;
-                        })
-                        .build()));
-    }
+    /**
+     * Decisions live in {@link RetryDecisions} (carried by {@link AttemptFailure}), the attempt budget included:
+     * attempts that never reached the plugin do not count, so resilience4j's own limit must never be what stops.
+     */
+    private static final Retry RETRY = Retry.of("volrep", RetryConfig.<Message>custom()
+            .maxAttempts(Integer.MAX_VALUE)
+            .retryOnException(t -> unwrap(t) instanceof AttemptFailure f && f.retry)
+            .intervalBiFunction((IntervalBiFunction<Message>) (n, either) -> {
+                if (either.isLeft() && unwrap(either.getLeft()) instanceof AttemptFailure f) {
+                    return f.delayMillis;
+                }
+                return 0L;
+            })
+            .build());
 
     private CompletionStage<Message> attempt(CallState state) {
         if (state.cancelled) {
@@ -235,50 +232,60 @@ final class CallEngine {
             timeout = Duration.ofMillis(1);
         }
         Message request = state.spec.encode(wire, state.secrets);
-        CallOptions options = CallOptions.DEFAULT.withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        AttemptTrace trace = new AttemptTrace();
+        CallOptions options = CallOptions.DEFAULT.withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS)
+                .withStreamTracerFactory(trace);
+        if (!state.policy.failFast()) {
+            // A plugin that is restarting is waited for (within the deadlines), not counted as an answer.
+            options = options.withWaitForReady();
+            connections.watch();
+        }
         if (state.queue != null) {
             options = options.withExecutor(state.queue);
         }
         // The call's observation is current while the attempt starts: a tracing interceptor parents it there.
         CallObservation.Scope scope = state.observation.openScope();
         ClientCall<Message, Message> call;
-        CompletableFuture<Message> outcome = new CompletableFuture<>();
+        CompletableFuture<Message> outcome;
         try {
             call = channel.newCall(state.spec.method(wire), options);
             state.current = call;
-            // The attempt's outcome is completed straight from the observer: on success no intermediate stages.
-            ClientCalls.asyncUnaryCall(call, request, new StreamObserver<>() {
+            // The attempt's outcome is completed from the listener's onClose only: a call is done when its final
+            // status is OK, never on a response alone (a response may be followed by an error status, or by none).
+            outcome = new CompletableFuture<>();
+            call.start(new ClientCall.Listener<>() {
+                private Message response;
+                private boolean secondResponse;
+
                 @Override
-                public void onNext(Message value) {
-                    succeeded(state, attempt, value, outcome);
+                public void onMessage(Message message) {
+                    if (response == null) {
+                        response = message;
+                    } else if (!secondResponse) {
+                        secondResponse = true;
+                        call.cancel("more than one response to a unary call", null);
+                    }
                 }
 
                 @Override
-                public void onError(Throwable t) {
-                    if (outcome.isDone()) {
-                        return;
+                public void onClose(Status status, Metadata trailers) {
+                    if (secondResponse) {
+                        outcome.completeExceptionally(violation(state, attempt,
+                                "the plugin answered a unary call with more than one response"));
+                    } else if (status.isOk() && response == null) {
+                        outcome.completeExceptionally(violation(state, attempt,
+                                "the plugin ended the call with OK but sent no response"));
+                    } else if (status.isOk()) {
+                        succeeded(state, attempt, response, outcome);
+                    } else {
+                        failed(state, attempt, status, trailers, trace, outcome);
                     }
-                    CompletionStage<Message> decision;
-                    try {
-                        decision = classify(state, attempt, t);
-                    } catch (RuntimeException e) {
-                        outcome.completeExceptionally(e);
-                        return;
-                    }
-                    decision.whenComplete((message, failure) -> {
-                        if (failure == null) {
-                            outcome.complete(message);
-                        } else {
-                            outcome.completeExceptionally(failure);
-                        }
-                    });
                 }
-
-                @Override
-                public void onCompleted() {
-                    succeeded(state, attempt, null, outcome);
-                }
-            });
+            }, new Metadata());
+            call.sendMessage(request);
+            call.halfClose();
+            // Two, so that a second response is seen (and refused) rather than left unread.
+            call.request(2);
         } finally {
             scope.close();
         }
@@ -286,6 +293,34 @@ final class CallEngine {
             call.cancel("call cancelled by the caller", null);
         }
         return outcome;
+    }
+
+    private void failed(CallState state, int attempt, Status status, Metadata trailers, AttemptTrace trace,
+                        CompletableFuture<Message> outcome) {
+        CompletionStage<Message> decision;
+        try {
+            decision = classify(state, attempt, status, trailers, trace);
+        } catch (RuntimeException e) {
+            outcome.completeExceptionally(e);
+            return;
+        }
+        decision.whenComplete((message, failure) -> {
+            if (failure == null) {
+                outcome.complete(message);
+            } else {
+                outcome.completeExceptionally(failure);
+            }
+        });
+    }
+
+    /** A plugin that broke the gRPC protocol has a bug: surfaced at once, never retried. */
+    private AttemptFailure violation(CallState state, int attempt, String what) {
+        ReplicationException e = new ProtocolViolationException(state.spec.rpc().methodName() + " for "
+                + state.spec.source() + ": " + what, state.spec.rpc(), attempt)
+                .inRevision(wire.dialect().errorScheme());
+        notify(state, new AttemptEvent(state.spec.rpc(), state.spec.source(), attempt, e.code(),
+                Optional.of(e.recovery()), Optional.empty(), "not retried: protocol violation"));
+        return new AttemptFailure(e, false, 0);
     }
 
     private void succeeded(CallState state, int attempt, Message message, CompletableFuture<Message> outcome) {
@@ -299,85 +334,77 @@ final class CallEngine {
         outcome.complete(message);
     }
 
-    /** Decides, after a failed attempt, whether and when to retry; always completes exceptionally. */
-    private CompletionStage<Message> classify(CallState state, int attempt, Throwable error) {
-        Rpc rpc = state.spec.rpc();
-        Status status = Status.fromThrowable(error);
-        Metadata trailers = Status.trailersFromThrowable(error);
+    /**
+     * Measures the failed attempt, asks {@link RetryDecisions} what to do and carries it out (asking the
+     * {@link SourceVerifier} or {@link SecretsProvider} where the decision says so); always completes exceptionally.
+     */
+    private CompletionStage<Message> classify(CallState state, int attempt, Status status, Metadata trailers,
+                                              AttemptTrace trace) {
         StatusCode code = StatusCode.fromValue(status.getCode().value());
-        ReplicationException exception = exception(state, code, status, attempt, wire.dialect().errorScheme());
-        Recovery recovery = exception.recovery();
-        RetryPolicy.Action action = state.policy.action(recovery);
-
-        if (state.cancelled) {
-            return stop(state, attempt, exception, "call cancelled");
+        boolean overLimit = overInboundLimit(status);
+        RetryDecisions.Outcome outcome = new RetryDecisions.Outcome(code,
+                wire.dialect().errorScheme().recovery(state.spec.rpc(), code), trace.answered, trace.sent,
+                trailers.get(PUSHBACK_KEY), overLimit);
+        ReplicationException exception = overLimit ? tooLarge(state, code, status, attempt)
+                : exception(state, code, status, attempt, outcome);
+        if (RetryDecisions.counts(state.policy, outcome)) {
+            state.counted.incrementAndGet();
+        } else {
+            state.connectionWaits.incrementAndGet();
         }
-        if (attempt >= state.policy.maxAttempts()) {
-            return stop(state, attempt, exception,
-                    "not retried: " + state.policy.maxAttempts() + " attempt(s) made (" + recovery + ")");
+        RetryDecision decision = RetryDecisions.decide(state.policy, outcome, progress(state));
+        if (decision instanceof RetryDecision.VerifySource verify) {
+            return safely(() -> verifier.verify(state.spec.source())).handle((approved, verifyError) -> {
+                if (verifyError != null) {
+                    LOG.debug("SourceVerifier failed for {}: {}", SafeText.escape(state.spec.source().toString()),
+                            SafeText.escape(verifyError.toString()));
+                }
+                return carryOut(state, attempt, exception, RetryDecisions.afterVerification(state.policy,
+                        Boolean.TRUE.equals(approved), verify, outcome, progress(state)));
+            }).thenCompose(s -> s);
         }
-        Optional<Duration> pushback = Optional.empty();
-        String pushbackText = trailers == null ? null : trailers.get(PUSHBACK_KEY);
-        if (pushbackText != null) {
-            long millis = parsePushback(pushbackText);
-            if (millis < 0) {
-                return stop(state, attempt, exception, "not retried: the plugin's retry pushback says stop");
-            }
-            pushback = Optional.of(Duration.ofMillis(millis));
-        }
-        switch (action) {
-            case FAIL:
-                return stop(state, attempt, exception, "not retried (" + recovery + ")");
-            case BACKOFF:
-                return retry(state, attempt, exception, pushback.orElseGet(() -> state.policy.backoff(attempt)),
-                        recovery.name());
-            case VERIFY_THEN_BACKOFF: {
-                if (verifier == null) {
-                    return stop(state, attempt, exception, "not retried: no SourceVerifier configured (" + recovery
-                            + ")");
+        if (decision instanceof RetryDecision.RenewSecrets renew) {
+            state.renewed = true;
+            return safely(() -> secrets.renew(state.spec.source())).handle((renewed, renewError) -> {
+                if (renewError != null) {
+                    LOG.debug("SecretsProvider.renew failed for {}: {}",
+                            SafeText.escape(state.spec.source().toString()), renewError.getClass().getName());
                 }
-                Optional<Duration> delay = pushback;
-                return safely(() -> verifier.verify(state.spec.source())).handle((approved, verifyError) -> {
-                    if (verifyError != null) {
-                        LOG.debug("SourceVerifier failed for {}: {}", state.spec.source(), verifyError.toString());
-                    }
-                    if (Boolean.TRUE.equals(approved)) {
-                        return retry(state, attempt, exception, delay.orElseGet(() -> state.policy.backoff(attempt)),
-                                recovery + ", source verified");
-                    }
-                    return stop(state, attempt, exception, "not retried: SourceVerifier did not approve the source");
-                }).thenCompose(s -> s);
-            }
-            case RENEW_THEN_RETRY: {
-                if (state.spec.secretsOverride() != null) {
-                    return stop(state, attempt, exception, "not retried: the call's own secrets cannot be renewed");
-                }
-                if (state.renewed) {
-                    return stop(state, attempt, exception, "not retried: secrets were renewed once already");
-                }
-                state.renewed = true;
-                Optional<Duration> delay = pushback;
-                return safely(() -> secrets.renew(state.spec.source())).handle((renewed, renewError) -> {
-                    if (renewError != null) {
-                        LOG.debug("SecretsProvider.renew failed for {}: {}", state.spec.source(),
-                                renewError.getClass().getName());
-                    }
-                    if (renewed != null && !renewed.equals(state.secrets)) {
-                        try {
-                            CsiLimits.requireMapWithinLimit("secrets", renewed.asMap());
-                        } catch (InvalidArgumentException e) {
-                            return stop(state, attempt, exception, "not retried: renewed secrets exceed the CSI limit");
-                        }
+                RetryDecisions.Renewal renewal = RetryDecisions.Renewal.NOTHING_NEW;
+                if (renewed != null && !renewed.equals(state.secrets)) {
+                    try {
+                        CsiLimits.requireMapWithinLimit("secrets", renewed.asMap());
                         state.secrets = renewed;
-                        return retry(state, attempt, exception, delay.orElse(Duration.ZERO),
-                                recovery + ", secrets renewed");
+                        renewal = RetryDecisions.Renewal.NEW;
+                    } catch (InvalidArgumentException e) {
+                        renewal = RetryDecisions.Renewal.TOO_LARGE;
                     }
-                    return stop(state, attempt, exception, "not retried: SecretsProvider gave no new secrets");
-                }).thenCompose(s -> s);
-            }
-            default:
-                throw new IllegalStateException("unknown action " + action);
+                }
+                return carryOut(state, attempt, exception, RetryDecisions.afterRenewal(state.policy, renewal, renew,
+                        outcome, progress(state)));
+            }).thenCompose(s -> s);
         }
+        return carryOut(state, attempt, exception, decision);
+    }
+
+    private RetryDecisions.Progress progress(CallState state) {
+        return new RetryDecisions.Progress(state.counted.get(), state.connectionWaits.get(), state.renewed,
+                state.spec.secretsOverride() != null, verifier != null, state.cancelled || channel.isShutdown(),
+                Duration.between(state.policy.clock().instant(), state.deadline));
+    }
+
+    /** Notifies the listener of a final decision and hands it to resilience4j. */
+    private CompletionStage<Message> carryOut(CallState state, int attempt, ReplicationException exception,
+                                              RetryDecision decision) {
+        if (decision instanceof RetryDecision.Retry retry) {
+            notify(state, new AttemptEvent(state.spec.rpc(), state.spec.source(), attempt, exception.code(),
+                    Optional.of(exception.recovery()), Optional.of(retry.delay()), retry.reason()));
+            return CompletableFuture.failedFuture(new AttemptFailure(exception, true, retry.delay().toMillis()));
+        }
+        String reason = decision instanceof RetryDecision.Stop stop ? stop.reason() : decision.toString();
+        notify(state, new AttemptEvent(state.spec.rpc(), state.spec.source(), attempt, exception.code(),
+                Optional.of(exception.recovery()), Optional.empty(), reason));
+        return CompletableFuture.failedFuture(new AttemptFailure(exception, false, 0));
     }
 
     private static <T> CompletionStage<T> safely(java.util.function.Supplier<CompletionStage<T>> stage) {
@@ -389,58 +416,55 @@ final class CallEngine {
         }
     }
 
-    private CompletionStage<Message> retry(CallState state, int attempt, ReplicationException exception,
-                                           Duration delay, String reason) {
-        Instant next = state.policy.clock().instant().plus(delay);
-        if (!next.isBefore(state.deadline)) {
-            return stop(state, attempt, exception,
-                    "not retried: the next attempt would start after the total timeout of "
-                            + state.policy.totalTimeout());
-        }
-        notify(state, new AttemptEvent(state.spec.rpc(), state.spec.source(), attempt, exception.code(),
-                Optional.of(exception.recovery()), Optional.of(delay), reason));
-        return CompletableFuture.failedFuture(new AttemptFailure(exception, true, delay.toMillis()));
-    }
-
-    private CompletionStage<Message> stop(CallState state, int attempt, ReplicationException exception,
-                                          String reason) {
-        notify(state, new AttemptEvent(state.spec.rpc(), state.spec.source(), attempt, exception.code(),
-                Optional.of(exception.recovery()), Optional.empty(), reason));
-        return CompletableFuture.failedFuture(new AttemptFailure(exception, false, 0));
-    }
-
     private void notify(CallState state, AttemptEvent event) {
         if (LOG.isDebugEnabled()) {
-            LOG.debug("{}", event.describe());
+            LOG.debug("{}", SafeText.escape(event.describe()));
         }
         state.observation.onAttempt(event);
         if (listener != null) {
             try {
                 listener.onAttempt(event);
             } catch (RuntimeException e) {
-                LOG.warn("AttemptListener threw {}; ignored", e.toString());
+                LOG.warn("AttemptListener threw {}; ignored", SafeText.escape(e.toString()));
             }
         }
     }
 
-    /** gRPC's convention: a non-negative integer delays the retry; anything else means "do not retry". */
-    static long parsePushback(String text) {
-        try {
-            long millis = Long.parseLong(text.trim());
-            return millis < 0 ? -1 : millis;
-        } catch (NumberFormatException e) {
-            return -1;
-        }
+    /**
+     * True when gRPC refused the response for exceeding this client's inbound limit (its deframer's words): the
+     * same response would be refused again, so the back-off the code's table row asks for cannot help.
+     */
+    private boolean overInboundLimit(Status status) {
+        String description = status.getDescription();
+        return status.getCode() == Status.Code.RESOURCE_EXHAUSTED && description != null
+                && (description.startsWith("gRPC message exceeds maximum size " + maxInboundMessageSize)
+                || description.startsWith("Decompressed gRPC message exceeds maximum size " + maxInboundMessageSize));
     }
 
-    private static ReplicationException exception(CallState state, StatusCode code, Status status, int attempt,
-                                                  ErrorScheme scheme) {
+    private ReplicationException tooLarge(CallState state, StatusCode code, Status status, int attempt) {
         Rpc rpc = state.spec.rpc();
+        return ReplicationException.of(code, rpc.methodName() + " for " + state.spec.source()
+                + ": the response is larger than the client's inbound message limit of " + maxInboundMessageSize
+                + " bytes (" + status.getDescription() + "); raise the limit with "
+                + "ReplicationClient.Builder.maxInboundMessageSize", rpc, attempt, status.getCause())
+                .inRevision(wire.dialect().errorScheme());
+    }
+
+    private ReplicationException exception(CallState state, StatusCode code, Status status, int attempt,
+                                           RetryDecisions.Outcome outcome) {
+        Rpc rpc = state.spec.rpc();
+        ErrorScheme scheme = wire.dialect().errorScheme();
         String description = state.secrets.scrub(status.getDescription());
         StringBuilder message = new StringBuilder()
                 .append(rpc.methodName()).append(" for ").append(state.spec.source()).append(" failed with ")
                 .append(code.display());
-        if (description != null && !description.isEmpty()) {
+        if (outcome.connectionFailure()) {
+            // Not the plugin's answer: say which plugin could not be reached.
+            message.append(": no answer from the plugin at ").append(target);
+            if (description != null && !description.isEmpty()) {
+                message.append(" (").append(description).append(')');
+            }
+        } else if (description != null && !description.isEmpty()) {
             message.append(": ").append(description);
         }
         if (code == StatusCode.FAILED_PRECONDITION) {
@@ -450,9 +474,38 @@ final class CallEngine {
                     .append(')');
         }
         Throwable cause = status.getCause();
-        ReplicationException e = ReplicationException.of(code, message.toString(), rpc, attempt, cause);
+        ReplicationException e = ReplicationException.of(code, message.toString(), rpc, attempt, cause)
+                .inRevision(scheme);
         assert !(e instanceof PreconditionFailedException) || code == StatusCode.FAILED_PRECONDITION;
         return e;
+    }
+
+    /** What one attempt saw of its transport: whether the request went out, whether the plugin answered. */
+    private static final class AttemptTrace extends ClientStreamTracer.Factory {
+        volatile boolean sent;
+        volatile boolean answered;
+
+        @Override
+        public ClientStreamTracer newClientStreamTracer(ClientStreamTracer.StreamInfo info, Metadata headers) {
+            return new ClientStreamTracer() {
+                @Override
+                public void streamCreated(io.grpc.Attributes transportAttrs, Metadata headers) {
+                    sent = true;
+                }
+
+                @Override
+                public void inboundHeaders() {
+                    answered = true;
+                }
+
+                @Override
+                public void inboundTrailers(Metadata trailers) {
+                    // Only the plugin's trailers (a trailers-only answer included) get here; a status the
+                    // client's own transport made up (connection lost, deadline) does not.
+                    answered = true;
+                }
+            };
+        }
     }
 
     private static Throwable toResult(Throwable failure, CallState state) {
@@ -480,7 +533,12 @@ final class CallEngine {
         final CallSpec spec;
         final RetryPolicy policy;
         final Instant deadline;
+        /** Every request sent; what {@link ReplicationException#attempts()} reports. */
         final AtomicInteger attempts = new AtomicInteger();
+        /** Attempts that spent the budget ({@link RetryPolicy#maxAttempts()}). */
+        final AtomicInteger counted = new AtomicInteger();
+        /** Attempts that did not reach the plugin. */
+        final AtomicInteger connectionWaits = new AtomicInteger();
         volatile Secrets secrets;
         volatile boolean renewed;
         volatile boolean cancelled;

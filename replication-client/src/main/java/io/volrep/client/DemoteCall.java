@@ -11,27 +11,9 @@ import io.volrep.api.Rpc;
  * client.volume("pvc-1").demote().force().call();
  * }</pre>
  */
-public final class DemoteCall extends ParameterizedCall<DemoteCall, Void> {
-    private boolean force;
-
+public final class DemoteCall extends ForceableCall<DemoteCall, Void> {
     DemoteCall(CallEngine engine, ReplicationSource source) {
         super(engine, source, Rpc.DEMOTE_VOLUME);
-    }
-
-    /** Sets {@code force}: demote even when the plugin would otherwise refuse (plugin-defined). */
-    public DemoteCall force() {
-        return force(true);
-    }
-
-    /** Sets or clears {@code force}. */
-    public DemoteCall force(boolean force) {
-        this.force = force;
-        return this;
-    }
-
-    @Override
-    RequestSpec spec() {
-        return spec(force);
     }
 
     @Override

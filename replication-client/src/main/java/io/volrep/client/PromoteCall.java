@@ -11,27 +11,9 @@ import io.volrep.api.Rpc;
  * client.volume("pvc-1").promote().force().call();
  * }</pre>
  */
-public final class PromoteCall extends ParameterizedCall<PromoteCall, Void> {
-    private boolean force;
-
+public final class PromoteCall extends ForceableCall<PromoteCall, Void> {
     PromoteCall(CallEngine engine, ReplicationSource source) {
         super(engine, source, Rpc.PROMOTE_VOLUME);
-    }
-
-    /** Sets {@code force}: promote even when the plugin would otherwise refuse (plugin-defined). */
-    public PromoteCall force() {
-        return force(true);
-    }
-
-    /** Sets or clears {@code force}. */
-    public PromoteCall force(boolean force) {
-        this.force = force;
-        return this;
-    }
-
-    @Override
-    RequestSpec spec() {
-        return spec(force);
     }
 
     @Override

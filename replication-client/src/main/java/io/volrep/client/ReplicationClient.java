@@ -57,6 +57,8 @@ import org.slf4j.LoggerFactory;
 public final class ReplicationClient implements AutoCloseable {
     /** Where CSI-Addons plugins conventionally listen. */
     public static final String DEFAULT_TARGET = "unix:///csi/csi-addons.sock";
+    /** The default of {@link Builder#maxInboundMessageSize}: 4 MiB, gRPC's. */
+    public static final int DEFAULT_MAX_INBOUND_MESSAGE_SIZE = 4 << 20;
 
     private static final Logger LOG = LoggerFactory.getLogger(ReplicationClient.class);
     private static final AtomicInteger CLIENTS = new AtomicInteger();
@@ -97,9 +99,9 @@ public final class ReplicationClient implements AutoCloseable {
             policy = policy.toBuilder().perAttemptTimeout(b.deadline).build();
         }
         this.dialect = b.dialect;
-        this.engine = new CallEngine(channel, executor, scheduler, policy, b.secrets, b.sourceVerifier,
+        this.engine = new CallEngine(channel, b.target, executor, scheduler, policy, b.secrets, b.sourceVerifier,
                 b.listener, CallObservers.of(b.observers), b.maxQueuedPerSource,
-                WireDialect.of(b.dialect, b.alsoSendDeprecatedVolumeId));
+                WireDialect.of(b.dialect, b.alsoSendDeprecatedVolumeId), b.maxInboundMessageSize);
         this.identity = new IdentityCalls(channel, policy);
     }
 
@@ -244,7 +246,7 @@ public final class ReplicationClient implements AutoCloseable {
         if (!b.interceptors.isEmpty()) {
             mcb.intercept(b.interceptors);
         }
-        return mcb.executor(executor).build();
+        return mcb.maxInboundMessageSize(b.maxInboundMessageSize).executor(executor).build();
     }
 
     private static ChannelCredentials credentials(Builder b) {
@@ -291,6 +293,7 @@ public final class ReplicationClient implements AutoCloseable {
         private ExecutorService executor;
         private ScheduledExecutorService scheduler;
         private int maxQueuedPerSource = 64;
+        private int maxInboundMessageSize = DEFAULT_MAX_INBOUND_MESSAGE_SIZE;
         private SpecDialect dialect = SpecDialect.CURRENT;
         private boolean alsoSendDeprecatedVolumeId = true;
 
@@ -454,6 +457,24 @@ public final class ReplicationClient implements AutoCloseable {
                 throw new IllegalArgumentException("maxQueuedPerSource must not be negative: " + max);
             }
             this.maxQueuedPerSource = max;
+            return this;
+        }
+
+        /**
+         * The largest response the client accepts, in bytes; default {@value #DEFAULT_MAX_INBOUND_MESSAGE_SIZE}
+         * (4 MiB, gRPC's). A larger response fails the call at once with
+         * {@link io.volrep.api.ResourceExhaustedException} naming this limit; it is not retried, since the same
+         * response would be refused again.
+         *
+         * <pre>{@code
+         * ReplicationClient.builder().maxInboundMessageSize(16 << 20).build();
+         * }</pre>
+         */
+        public Builder maxInboundMessageSize(int bytes) {
+            if (bytes < 1) {
+                throw new IllegalArgumentException("maxInboundMessageSize must be positive: " + bytes);
+            }
+            this.maxInboundMessageSize = bytes;
             return this;
         }
 

@@ -25,8 +25,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * client.volume("pvc-1").resync().awaitReadyBlocking(Duration.ofMinutes(5));
  * }</pre>
  */
-public final class ResyncCall extends ParameterizedCall<ResyncCall, ResyncStatus> {
-    private boolean force;
+public final class ResyncCall extends ForceableCall<ResyncCall, ResyncStatus> {
     private PollListener pollListener = (poll, status, nextPoll) -> { };
 
     /**
@@ -49,20 +48,9 @@ public final class ResyncCall extends ParameterizedCall<ResyncCall, ResyncStatus
         super(engine, source, Rpc.RESYNC_VOLUME);
     }
 
-    /** Sets {@code force}: resync even when the plugin would otherwise refuse (plugin-defined). */
-    public ResyncCall force() {
-        return force(true);
-    }
-
     /** Reports each poll of {@link #awaitReady(Duration)} to {@code listener} (progress displays, logs). */
     public ResyncCall onPoll(PollListener listener) {
         this.pollListener = Objects.requireNonNull(listener, "listener");
-        return this;
-    }
-
-    /** Sets or clears {@code force}. */
-    public ResyncCall force(boolean force) {
-        this.force = force;
         return this;
     }
 
@@ -81,14 +69,7 @@ public final class ResyncCall extends ParameterizedCall<ResyncCall, ResyncStatus
         Instant deadline = p.clock().instant().plus(timeout);
         CompletableFuture<ResyncStatus> result = new CompletableFuture<>();
         AtomicReference<Future<?>> pending = new AtomicReference<>();
-        result.whenComplete((v, t) -> {
-            if (result.isCancelled()) {
-                Future<?> f = pending.get();
-                if (f != null) {
-                    f.cancel(true);
-                }
-            }
-        });
+        Cancellation.propagate(result, pending::get);
         poll(p, deadline, timeout, new AtomicInteger(), result, pending);
         return result;
     }
@@ -122,17 +103,16 @@ public final class ResyncCall extends ParameterizedCall<ResyncCall, ResyncStatus
                 notifyPoll(n, status, null);
                 result.complete(status);
             } else {
-                Duration delay = p.backoffCap(n);
-                boolean last = !p.clock().instant().plus(delay).isBefore(deadline);
-                notifyPoll(n, status, last ? null : delay);
-                if (last) {
+                RetryDecision next = RetryDecisions.pollAgain(p, n, Duration.between(p.clock().instant(), deadline));
+                notifyPoll(n, status, next instanceof RetryDecision.Retry r ? r.delay() : null);
+                if (!(next instanceof RetryDecision.Retry again)) {
                     result.completeExceptionally(new DeadlineExceededException(rpc.methodName() + " for " + source
                             + " not ready within " + timeout + " (" + n + " poll(s))", rpc, n, null));
                     return;
                 }
                 try {
                     pending.set(engine.scheduler().schedule(() -> poll(p, deadline, timeout, polls, result, pending),
-                            delay.toMillis(), TimeUnit.MILLISECONDS));
+                            again.delay().toMillis(), TimeUnit.MILLISECONDS));
                 } catch (RejectedExecutionException closed) {
                     result.completeExceptionally(closed);
                 }
@@ -149,11 +129,6 @@ public final class ResyncCall extends ParameterizedCall<ResyncCall, ResyncStatus
         } catch (RuntimeException ignored) {
             // a display must not break the wait it displays
         }
-    }
-
-    @Override
-    RequestSpec spec() {
-        return spec(force);
     }
 
     @Override

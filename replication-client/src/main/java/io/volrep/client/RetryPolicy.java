@@ -77,8 +77,10 @@ public final class RetryPolicy {
     private final Map<Recovery, Action> actions;
     private final Clock clock;
     private final RandomGenerator random;
+    private final boolean failFast;
 
     private RetryPolicy(Builder b) {
+        this.failFast = b.failFast;
         this.maxAttempts = b.maxAttempts;
         this.initialBackoff = b.initialBackoff;
         this.multiplier = b.multiplier;
@@ -164,6 +166,16 @@ public final class RetryPolicy {
         return random;
     }
 
+    /**
+     * False by default: a call that cannot reach the plugin waits for it (gRPC's wait-for-ready), within
+     * {@link #perAttemptTimeout()} and {@link #totalTimeout()}, and such attempts do not count against
+     * {@link #maxAttempts()}. True: a connection failure fails the attempt at once and counts like an
+     * UNAVAILABLE answer. See {@link Builder#failFast(boolean)}.
+     */
+    public boolean failFast() {
+        return failFast;
+    }
+
     /** The exponential cap for retry {@code retry} (1 = the first retry), before jitter. */
     public Duration backoffCap(int retry) {
         double millis = initialBackoff.toMillis() * Math.pow(multiplier, Math.max(0, retry - 1));
@@ -185,11 +197,27 @@ public final class RetryPolicy {
         return Duration.ofMillis(random.nextLong(cap + 1));
     }
 
+    /** Equal when every setting is, the clock and random generator compared with their own {@code equals}. */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof RetryPolicy p && maxAttempts == p.maxAttempts && multiplier == p.multiplier
+                && failFast == p.failFast && initialBackoff.equals(p.initialBackoff) && maxBackoff.equals(p.maxBackoff)
+                && totalTimeout.equals(p.totalTimeout) && perAttemptTimeout.equals(p.perAttemptTimeout)
+                && jitter == p.jitter && actions.equals(p.actions) && clock.equals(p.clock) && random.equals(p.random);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(maxAttempts, initialBackoff, multiplier, maxBackoff, totalTimeout, perAttemptTimeout,
+                jitter, actions, failFast, clock, random);
+    }
+
     @Override
     public String toString() {
         return "RetryPolicy[maxAttempts=" + maxAttempts + ", initialBackoff=" + initialBackoff + ", multiplier="
                 + multiplier + ", maxBackoff=" + maxBackoff + ", totalTimeout=" + totalTimeout
-                + ", perAttemptTimeout=" + perAttemptTimeout + ", jitter=" + jitter + ", actions=" + actions + "]";
+                + ", perAttemptTimeout=" + perAttemptTimeout + ", jitter=" + jitter + ", failFast=" + failFast
+                + ", actions=" + actions + "]";
     }
 
     /** Builds a {@link RetryPolicy}; starts from the spec's defaults. */
@@ -203,7 +231,9 @@ public final class RetryPolicy {
         private Jitter jitter = Jitter.FULL;
         private final Map<Recovery, Action> actions = new EnumMap<>(Recovery.class);
         private Clock clock = Clock.systemUTC();
-        private RandomGenerator random = RandomGenerator.getDefault();
+        // One shared, thread-safe generator: default policies compare equal and may serve many threads.
+        private RandomGenerator random = java.util.concurrent.ThreadLocalRandom.current();
+        private boolean failFast;
 
         private Builder() {
             actions.put(Recovery.FIX_REQUEST, Action.FAIL);
@@ -226,6 +256,7 @@ public final class RetryPolicy {
             this.actions.putAll(p.actions);
             this.clock = p.clock;
             this.random = p.random;
+            this.failFast = p.failFast;
         }
 
         /** The most calls for one request, the first included; at least 1. */
@@ -303,6 +334,25 @@ public final class RetryPolicy {
         /** The source of jitter (tests inject a seeded or constant generator). */
         public Builder random(RandomGenerator random) {
             this.random = Objects.requireNonNull(random, "random");
+            return this;
+        }
+
+        /**
+         * Whether a call that cannot reach the plugin fails at once. By default (false) it waits for the plugin
+         * (gRPC's wait-for-ready) within the per-attempt and total timeouts, and neither the wait nor a connection
+         * lost before the plugin answered spends an attempt: a restarting plugin costs the caller time, not a
+         * failure. Answers from the plugin (ABORTED, UNAVAILABLE it sent, ...) follow the recovery table either way.
+         *
+         * <p>The trade-off: with {@code true}, an outage is reported within the back-off budget (seconds), so a
+         * caller that can do something else (another plugin, a status report) learns at once; but calls made during
+         * a restart fail, and whoever made them must retry.
+         *
+         * <pre>{@code
+         * RetryPolicy.spec().toBuilder().failFast(true).build();
+         * }</pre>
+         */
+        public Builder failFast(boolean failFast) {
+            this.failFast = failFast;
             return this;
         }
 

@@ -99,11 +99,7 @@ public abstract class TypedCall<S extends TypedCall<S, R>, R> {
         }
         CompletableFuture<R> outer = inner.thenApply(r -> result(r.message(), r.attempts()));
         // thenApply's future does not pass cancellation upstream; the RPC must stop too.
-        outer.whenComplete((v, t) -> {
-            if (outer.isCancelled()) {
-                inner.cancel(true);
-            }
-        });
+        Cancellation.propagate(outer, () -> inner);
         return outer;
     }
 

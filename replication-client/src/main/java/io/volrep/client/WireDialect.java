@@ -1,7 +1,6 @@
 package io.volrep.client;
 
 import com.google.protobuf.Message;
-import com.google.protobuf.Timestamp;
 import io.grpc.MethodDescriptor;
 import io.volrep.api.ProtocolViolationException;
 import io.volrep.api.ReplicationInfo;
@@ -10,7 +9,6 @@ import io.volrep.api.Rpc;
 import io.volrep.api.Secrets;
 import io.volrep.api.SpecDialect;
 import io.volrep.api.wire.WireMapping;
-import java.time.Instant;
 import java.util.Map;
 
 /**
@@ -213,8 +211,8 @@ abstract class WireDialect {
                 throw new ProtocolViolationException("last_sync_time is REQUIRED but the plugin did not set it",
                         Rpc.GET_VOLUME_REPLICATION_INFO, attempts);
             }
-            Timestamp t = r.getLastSyncTime();
-            return ReplicationInfo.of(Instant.ofEpochSecond(t.getSeconds(), t.getNanos()));
+            return ReplicationInfo.of(WireMapping.instant(r.getLastSyncTime(), "last_sync_time",
+                    Rpc.GET_VOLUME_REPLICATION_INFO, attempts));
         }
     }
 

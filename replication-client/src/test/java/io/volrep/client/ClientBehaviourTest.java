@@ -101,6 +101,40 @@ class ClientBehaviourTest {
     }
 
     @Test
+    void timestampsAndDurationsOutOfRangeAreProtocolViolations() throws Exception {
+        // Issue 13 point 8: never rolled into another instant, never an exception of the JDK's.
+        start(ReplicationClient.builder());
+        Timestamp ok = Timestamp.newBuilder().setSeconds(5).build();
+        plugin.script(Rpc.GET_VOLUME_REPLICATION_INFO,
+                Outcome.respond(GetVolumeReplicationInfoResponse.newBuilder()
+                        .setLastSyncTime(Timestamp.newBuilder().setSeconds(5).setNanos(1_000_000_000)).build()),
+                Outcome.respond(GetVolumeReplicationInfoResponse.newBuilder()
+                        .setLastSyncTime(Timestamp.newBuilder().setSeconds(5).setNanos(-1)).build()),
+                Outcome.respond(GetVolumeReplicationInfoResponse.newBuilder()
+                        .setLastSyncTime(Timestamp.newBuilder().setSeconds(253_402_300_800L)).build()),
+                Outcome.respond(GetVolumeReplicationInfoResponse.newBuilder()
+                        .setLastSyncTime(Timestamp.newBuilder().setSeconds(Long.MIN_VALUE)).build()),
+                Outcome.respond(GetVolumeReplicationInfoResponse.newBuilder().setLastSyncTime(ok)
+                        .setLastSyncDuration(com.google.protobuf.Duration.newBuilder().setSeconds(1)
+                                .setNanos(1_000_000_000)).build()),
+                Outcome.respond(GetVolumeReplicationInfoResponse.newBuilder().setLastSyncTime(ok)
+                        .setLastSyncDuration(com.google.protobuf.Duration.newBuilder()
+                                .setSeconds(315_576_000_001L)).build()),
+                Outcome.respond(GetVolumeReplicationInfoResponse.newBuilder().setLastSyncTime(ok)
+                        .setLastSyncDuration(com.google.protobuf.Duration.newBuilder().setSeconds(1).setNanos(-5))
+                        .build()));
+        String[] expected = {"last_sync_time.nanos", "last_sync_time.nanos", "last_sync_time.seconds",
+                "last_sync_time.seconds", "last_sync_duration.nanos", "last_sync_duration.seconds",
+                "last_sync_duration"};
+        for (String field : expected) {
+            assertThatThrownBy(() -> client.volume("vol-1").info())
+                    .isInstanceOf(ProtocolViolationException.class).hasMessageContaining(field)
+                    .hasMessageContaining("out of range");
+        }
+        assertThat(plugin.calls(Rpc.GET_VOLUME_REPLICATION_INFO)).hasSize(expected.length);
+    }
+
+    @Test
     void requestsCarrySourceKindParametersAndReplicationId() throws Exception {
         start(ReplicationClient.builder().secrets(SecretsProvider.of(Map.of("user", "admin"))));
         client.volumeGroup("grp-1").enable().parameter("mode", "snapshot").replicationId("rid-9").call();

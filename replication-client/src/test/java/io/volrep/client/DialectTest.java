@@ -118,6 +118,26 @@ class DialectTest {
     }
 
     @Test
+    void aLegacyTimestampOutOfRangeIsAProtocolViolation() throws Exception {
+        var plugin = new io.volrep.proto.replication.v0_1_3.ControllerGrpc.ControllerImplBase() {
+            @Override
+            public void getVolumeReplicationInfo(io.volrep.proto.replication.v0_1_3.GetVolumeReplicationInfoRequest r,
+                    StreamObserver<io.volrep.proto.replication.v0_1_3.GetVolumeReplicationInfoResponse> o) {
+                o.onNext(io.volrep.proto.replication.v0_1_3.GetVolumeReplicationInfoResponse.newBuilder()
+                        .setLastSyncTime(com.google.protobuf.Timestamp.newBuilder().setSeconds(1).setNanos(-3))
+                        .build());
+                o.onCompleted();
+            }
+        };
+        try (TestServer server = TestServer.inProcess(plugin);
+             ReplicationClient client = client(server.target(), SpecDialect.V0_1_3)) {
+            assertThatThrownBy(() -> client.volume("vol-1").info())
+                    .isInstanceOf(io.volrep.api.ProtocolViolationException.class)
+                    .hasMessageContaining("last_sync_time.nanos").hasMessageContaining("out of range");
+        }
+    }
+
+    @Test
     void legacyErrorsCarryTheRevisionsPreconditionText() throws Exception {
         LegacyPlugins.V013 plugin = new LegacyPlugins.V013("vol-1");
         try (TestServer server = TestServer.inProcess(plugin);
@@ -125,7 +145,21 @@ class DialectTest {
             assertThatThrownBy(() -> client.volume("vol-1").resync().call())
                     .isInstanceOf(PreconditionFailedException.class)
                     .hasMessageContaining("is not demoted")
-                    .hasMessageContaining("Caller SHOULD ensure that replication is enabled and the image is demoted.");
+                    .hasMessageContaining("Caller SHOULD ensure that replication is enabled and the image is demoted.")
+                    .satisfies(e -> {
+                        // Issue 20 point 4: the exception reads the table of the revision the call was made in,
+                        // and keeps it (and its subclass) when re-attributed.
+                        io.volrep.api.ReplicationException r = (io.volrep.api.ReplicationException) e;
+                        String v013 = SpecDialect.V0_1_3.errorScheme().recoveryText(Rpc.RESYNC_VOLUME,
+                                StatusCode.FAILED_PRECONDITION);
+                        assertThat(v013).isNotEqualTo(io.volrep.api.ErrorScheme.spec().recoveryText(
+                                Rpc.RESYNC_VOLUME, StatusCode.FAILED_PRECONDITION));
+                        assertThat(r.recoveryText()).isEqualTo(v013);
+                        io.volrep.api.ReplicationException copy = r.withContext(Rpc.RESYNC_VOLUME, 7);
+                        assertThat(copy).isInstanceOf(PreconditionFailedException.class);
+                        assertThat(copy.attempts()).isEqualTo(7);
+                        assertThat(copy.recoveryText()).isEqualTo(v013);
+                    });
         }
     }
 

@@ -101,9 +101,9 @@ class RetryPolicyTest {
 
     @Test
     void pushbackFollowsTheGrpcConvention() {
-        assertThat(CallEngine.parsePushback("250")).isEqualTo(250);
-        assertThat(CallEngine.parsePushback("0")).isZero();
-        assertThat(CallEngine.parsePushback("-1")).isNegative();
-        assertThat(CallEngine.parsePushback("later")).isNegative();
+        assertThat(RetryDecisions.parsePushback("250")).isEqualTo(250);
+        assertThat(RetryDecisions.parsePushback("0")).isZero();
+        assertThat(RetryDecisions.parsePushback("-1")).isNegative();
+        assertThat(RetryDecisions.parsePushback("later")).isNegative();
     }
 }

@@ -36,4 +36,23 @@ class UnixSocketLoggingTest {
                 .contains("EnableVolumeReplication volume vol-0 -> OK");
         assertThat(logs).doesNotContain("Unknown channel option").doesNotContain("SO_KEEPALIVE");
     }
+
+    @Test
+    void untrustedTextIsEscapedInTheClientsLog(@TempDir Path dir) {
+        // Issue 13 point 6, client side: text the client logs cannot forge a log line.
+        ReferenceDriver driver = ReferenceDriver.builder().volumes(1).groups(0).build();
+        PrintStream original = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try (ReplicationServer server = ReferencePlugin.start(driver, "unix://" + dir.resolve("e.sock"));
+             ReplicationClient client = ReplicationClient.builder().target(server.address()).listener(e -> {
+                 throw new IllegalStateException("listener failed\nINFO forged line");
+             }).build()) {
+            client.volume("vol-0").enable().call();
+        } finally {
+            System.setErr(original);
+        }
+        String logs = captured.toString(StandardCharsets.UTF_8);
+        assertThat(logs).contains("listener failed\\nINFO forged line").doesNotContain("\nINFO forged line");
+    }
 }

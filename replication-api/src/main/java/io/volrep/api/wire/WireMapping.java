@@ -80,19 +80,68 @@ public final class WireMapping {
         }
         Optional<Duration> duration = Optional.empty();
         if (response.hasLastSyncDuration()) {
-            var d = response.getLastSyncDuration();
-            Duration value = Duration.ofSeconds(d.getSeconds(), d.getNanos());
+            Duration value = duration(response.getLastSyncDuration(), "last_sync_duration", rpc, attempts);
             if (value.isNegative()) {
                 throw new ProtocolViolationException("last_sync_duration MUST NOT be negative, got " + value, rpc,
                         attempts);
             }
             duration = Optional.of(value);
         }
-        Timestamp t = response.getLastSyncTime();
+        Instant lastSync = instant(response.getLastSyncTime(), "last_sync_time", rpc, attempts);
         // proto3 cannot tell 0 from unset; the spec calls 0 "no bytes reported" as well as "zero bytes".
         OptionalLong bytes = response.getLastSyncBytes() == 0 ? OptionalLong.empty()
                 : OptionalLong.of(response.getLastSyncBytes());
-        return new ReplicationInfo(Instant.ofEpochSecond(t.getSeconds(), t.getNanos()), duration, bytes);
+        return new ReplicationInfo(lastSync, duration, bytes);
+    }
+
+    /** Timestamp's range: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999999Z, nanos in [0, 999999999]. */
+    private static final long MIN_TIMESTAMP_SECONDS = -62_135_596_800L;
+    private static final long MAX_TIMESTAMP_SECONDS = 253_402_300_799L;
+    /** Duration's range: about +-10,000 years, nanos of the seconds' sign. */
+    private static final long MAX_DURATION_SECONDS = 315_576_000_000L;
+    private static final int MAX_NANOS = 999_999_999;
+
+    /**
+     * A received {@code google.protobuf.Timestamp} as an instant.
+     *
+     * <pre>{@code
+     * Instant t = WireMapping.instant(response.getLastSyncTime(), "last_sync_time", rpc, attempts);
+     * }</pre>
+     *
+     * @throws ProtocolViolationException when its seconds or nanos are outside the range the type defines
+     *         (never rolled over into another instant)
+     */
+    public static Instant instant(Timestamp t, String field, Rpc rpc, int attempts) {
+        if (t.getSeconds() < MIN_TIMESTAMP_SECONDS || t.getSeconds() > MAX_TIMESTAMP_SECONDS) {
+            throw new ProtocolViolationException(field + ".seconds " + t.getSeconds() + " is out of range ["
+                    + MIN_TIMESTAMP_SECONDS + ", " + MAX_TIMESTAMP_SECONDS + "] (years 0001 to 9999)", rpc, attempts);
+        }
+        if (t.getNanos() < 0 || t.getNanos() > MAX_NANOS) {
+            throw new ProtocolViolationException(field + ".nanos " + t.getNanos() + " is out of range [0, "
+                    + MAX_NANOS + "]", rpc, attempts);
+        }
+        return Instant.ofEpochSecond(t.getSeconds(), t.getNanos());
+    }
+
+    /**
+     * A received {@code google.protobuf.Duration} as a duration.
+     *
+     * @throws ProtocolViolationException when its seconds or nanos are out of range, or their signs differ
+     */
+    public static Duration duration(com.google.protobuf.Duration d, String field, Rpc rpc, int attempts) {
+        if (Math.abs(d.getSeconds()) > MAX_DURATION_SECONDS) {
+            throw new ProtocolViolationException(field + ".seconds " + d.getSeconds() + " is out of range [-"
+                    + MAX_DURATION_SECONDS + ", " + MAX_DURATION_SECONDS + "]", rpc, attempts);
+        }
+        if (Math.abs(d.getNanos()) > MAX_NANOS) {
+            throw new ProtocolViolationException(field + ".nanos " + d.getNanos() + " is out of range [-"
+                    + MAX_NANOS + ", " + MAX_NANOS + "]", rpc, attempts);
+        }
+        if ((d.getSeconds() > 0 && d.getNanos() < 0) || (d.getSeconds() < 0 && d.getNanos() > 0)) {
+            throw new ProtocolViolationException(field + " is out of range: seconds " + d.getSeconds()
+                    + " and nanos " + d.getNanos() + " must have the same sign", rpc, attempts);
+        }
+        return Duration.ofSeconds(d.getSeconds(), d.getNanos());
     }
 
     /** The wire form of a typed capability. */

@@ -162,7 +162,7 @@ class FailoverInteropIT {
         assertThat(refused.exit()).as(refused.output()).isEqualTo(1);
         assertThat(refused.output()).containsPattern("volume vol-0 +volume b-vol-0 +refused +unreachable +no")
                 .contains("force not allowed: nothing promoted on site B")
-                .contains("error: 2 of 2 source(s) not primary on site B: site A unreachable (14 UNAVAILABLE");
+                .containsPattern("error: 2 of 2 source\\(s\\) not primary on site B: site A unreachable \\((14 UNAVAILABLE|4 DEADLINE_EXCEEDED)");
         assertThat(calls("b.json")).extracting(Call::rpc).doesNotContain("PromoteVolume");
 
         Result forced = failover("--volume", "vol-0", "--volume-group", "grp-0", "--destination", "vol-0=b-vol-0",

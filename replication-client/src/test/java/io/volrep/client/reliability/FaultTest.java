@@ -154,76 +154,9 @@ class FaultTest {
 
     private Process startChild(Path socket, List<Path> opLogs) throws IOException, InterruptedException {
         Path opLog = dir.resolve("ops-" + (opLogs.size() + 1) + ".log");
-        Files.createFile(opLog);
         opLogs.add(opLog);
-        String classPath = testClassPath();
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder builder = new ProcessBuilder(java, "-cp", classPath, "-Xmx256m", "-XX:TieredStopAtLevel=1",
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Dorg.slf4j.simpleLogger.log.io.volrep=warn",
-                ReferenceChild.class.getName(), socket.toString(), opLog.toString(), Integer.toString(VOLUMES))
-                .redirectError(dir.resolve("child-" + opLogs.size() + ".err").toFile());
-        Process process = builder.start();
+        Process process = ReferenceChild.start(socket, opLog, VOLUMES, dir.resolve("child-" + opLogs.size() + ".err"));
         children.add(process);
-        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                StandardCharsets.UTF_8));
-        CompletableFuture<String> ready = new CompletableFuture<>();
-        Thread reader = new Thread(() -> {
-            try {
-                ready.complete(out.readLine());
-                // Keep draining, so the child never blocks on a full pipe.
-                while (out.readLine() != null) {
-                    Thread.onSpinWait();
-                }
-            } catch (IOException e) {
-                ready.complete(null);
-            }
-        }, "child-stdout");
-        reader.setDaemon(true);
-        reader.start();
-        String line;
-        try {
-            line = ready.get(30, TimeUnit.SECONDS);
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-            line = null;
-        }
-        // A stale socket file is left by the killed incarnation: only the child's own word says it is ready.
-        assertThat(line).as("child ready within 30 s; its stderr: %s",
-                readQuietly(dir.resolve("child-" + opLogs.size() + ".err").toFile())).startsWith("listening on");
         return process;
-    }
-
-    /**
-     * This JVM's class path for a child JVM. Surefire starts tests from a manifest-only jar whose
-     * {@code Class-Path} holds the real entries (as URIs relative to the jar): expand it.
-     */
-    static String testClassPath() throws IOException {
-        String classPath = System.getProperty("java.class.path");
-        String[] entries = classPath.split(File.pathSeparator);
-        if (entries.length != 1 || !entries[0].endsWith(".jar")) {
-            return classPath;
-        }
-        Path jar = Path.of(entries[0]).toAbsolutePath();
-        try (java.util.jar.JarFile file = new java.util.jar.JarFile(jar.toFile())) {
-            java.util.jar.Manifest manifest = file.getManifest();
-            String manifestPath = manifest == null ? null
-                    : manifest.getMainAttributes().getValue(java.util.jar.Attributes.Name.CLASS_PATH);
-            if (manifestPath == null || manifestPath.isBlank()) {
-                return classPath;
-            }
-            List<String> expanded = new ArrayList<>();
-            expanded.add(jar.toString());
-            for (String uri : manifestPath.trim().split("\\s+")) {
-                expanded.add(Path.of(jar.getParent().toUri().resolve(uri)).toString());
-            }
-            return String.join(File.pathSeparator, expanded);
-        }
-    }
-
-    private static String readQuietly(File file) {
-        try {
-            return Files.readString(file.toPath());
-        } catch (IOException e) {
-            return "(unreadable)";
-        }
     }
 }

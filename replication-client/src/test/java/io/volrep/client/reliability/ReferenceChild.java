@@ -12,7 +12,18 @@ import io.volrep.spi.ResyncRequest;
 import io.volrep.spi.ResyncResult;
 import io.volrep.testkit.reference.ReferenceDriver;
 import io.volrep.testkit.reference.ReferencePlugin;
+import java.io.BufferedReader;
+import java.io.File;
 import java.io.FileOutputStream;
+import java.io.InputStreamReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -35,6 +46,51 @@ public final class ReferenceChild {
     static final String OP_PARAMETER = "op";
 
     private ReferenceChild() {
+    }
+
+    /**
+     * Starts the reference plugin in a child JVM on {@code socket}, its completed operations appended to
+     * {@code opLog} (created), its stderr to {@code errFile}; returns once the child says it listens.
+     */
+    static Process start(Path socket, Path opLog, int volumes, Path errFile) throws IOException {
+        Files.createFile(opLog);
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        ProcessBuilder builder = new ProcessBuilder(java, "-cp", testClassPath(), "-Xmx256m",
+                "-XX:TieredStopAtLevel=1", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                "-Dorg.slf4j.simpleLogger.log.io.volrep=warn", ReferenceChild.class.getName(), socket.toString(),
+                opLog.toString(), Integer.toString(volumes)).redirectError(errFile.toFile());
+        Process process = builder.start();
+        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                StandardCharsets.UTF_8));
+        CompletableFuture<String> ready = new CompletableFuture<>();
+        Thread reader = new Thread(() -> {
+            try {
+                ready.complete(out.readLine());
+                // Keep draining, so the child never blocks on a full pipe.
+                while (out.readLine() != null) {
+                    Thread.onSpinWait();
+                }
+            } catch (IOException e) {
+                ready.complete(null);
+            }
+        }, "child-stdout");
+        reader.setDaemon(true);
+        reader.start();
+        String line;
+        try {
+            line = ready.get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            line = null;
+        } catch (ExecutionException | TimeoutException e) {
+            line = null;
+        }
+        // A stale socket file is left by a killed incarnation: only the child's own word says it is ready.
+        if (line == null || !line.startsWith("listening on")) {
+            process.destroyForcibly();
+            throw new IllegalStateException("child not ready within 30 s; its stderr: " + readQuietly(errFile));
+        }
+        return process;
     }
 
     public static void main(String[] args) throws Exception {
@@ -112,6 +168,41 @@ public final class ReferenceChild {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
+        }
+    }
+
+    /**
+     * This JVM's class path for a child JVM. Surefire starts tests from a manifest-only jar whose
+     * {@code Class-Path} holds the real entries (as URIs relative to the jar): expand it.
+     */
+    static String testClassPath() throws IOException {
+        String classPath = System.getProperty("java.class.path");
+        String[] entries = classPath.split(File.pathSeparator);
+        if (entries.length != 1 || !entries[0].endsWith(".jar")) {
+            return classPath;
+        }
+        Path jar = Path.of(entries[0]).toAbsolutePath();
+        try (java.util.jar.JarFile file = new java.util.jar.JarFile(jar.toFile())) {
+            java.util.jar.Manifest manifest = file.getManifest();
+            String manifestPath = manifest == null ? null
+                    : manifest.getMainAttributes().getValue(java.util.jar.Attributes.Name.CLASS_PATH);
+            if (manifestPath == null || manifestPath.isBlank()) {
+                return classPath;
+            }
+            List<String> expanded = new ArrayList<>();
+            expanded.add(jar.toString());
+            for (String uri : manifestPath.trim().split("\\s+")) {
+                expanded.add(Path.of(jar.getParent().toUri().resolve(uri)).toString());
+            }
+            return String.join(File.pathSeparator, expanded);
+        }
+    }
+
+    private static String readQuietly(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            return "(unreadable)";
         }
     }
 }

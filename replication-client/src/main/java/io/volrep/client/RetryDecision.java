@@ -1,0 +1,31 @@
+package io.volrep.client;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * What the client does after a failed attempt, as decided by {@link RetryDecisions}: one of four answers, so the
+ * engine that carries it out (resilience4j's retry loop, the secrets provider, the source verifier) holds no
+ * policy of its own.
+ */
+sealed interface RetryDecision {
+
+    /**
+     * Make another attempt after {@code delay}. {@code counted} is false for an attempt that never reached the
+     * plugin (no connection, or the connection was lost before any answer): it does not spend the attempt budget.
+     */
+    record Retry(Duration delay, boolean counted, String reason) implements RetryDecision {
+    }
+
+    /** Ask {@link SecretsProvider#renew} first; then {@link RetryDecisions#afterRenewal} decides. */
+    record RenewSecrets(Optional<Duration> pushback) implements RetryDecision {
+    }
+
+    /** Ask the {@link SourceVerifier} first; then {@link RetryDecisions#afterVerification} decides. */
+    record VerifySource(Optional<Duration> pushback) implements RetryDecision {
+    }
+
+    /** Surface the attempt's error; {@code reason} says why no retry follows. */
+    record Stop(String reason) implements RetryDecision {
+    }
+}

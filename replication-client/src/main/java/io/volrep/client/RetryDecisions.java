@@ -1,0 +1,181 @@
+package io.volrep.client;
+
+import io.volrep.api.Recovery;
+import io.volrep.api.StatusCode;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * The client's retry decisions as pure functions: given how an attempt ended ({@link Outcome}) and where the
+ * call stands ({@link Progress}), what to do next ({@link RetryDecision}). No gRPC, no clock, no threads: the
+ * engine measures, these decide, resilience4j runs the attempts and waits. {@link ResyncCall#awaitReady} asks
+ * {@link #pollAgain} the same way.
+ */
+final class RetryDecisions {
+    /**
+     * The longest pause between two tries to reach a plugin that is not there. Short, because a waiting call
+     * waits on the channel anyway (gRPC's wait-for-ready); the pause only keeps a plugin that accepts and
+     * drops connections from being hammered.
+     */
+    static final Duration CONNECTION_RETRY_CAP = Duration.ofSeconds(1);
+
+    private RetryDecisions() {
+    }
+
+    /**
+     * How one attempt failed.
+     *
+     * @param code the final status
+     * @param recovery the spec's recovery class for the code in the call's revision
+     * @param answered the plugin answered (its headers or trailers arrived): the code is the plugin's
+     * @param sent the request went out on a connection (it may have reached the plugin)
+     * @param pushback the plugin's {@code grpc-retry-pushback-ms} trailer, or null
+     * @param overInboundLimit gRPC refused the response for exceeding the client's own inbound limit
+     */
+    record Outcome(StatusCode code, Recovery recovery, boolean answered, boolean sent, String pushback,
+                   boolean overInboundLimit) {
+
+        /**
+         * The plugin could not be reached, or the connection was lost before it answered: UNAVAILABLE from the
+         * transport, or a deadline that expired before the request could be sent. Not an answer from the plugin.
+         */
+        boolean connectionFailure() {
+            return !answered && (code == StatusCode.UNAVAILABLE || (code == StatusCode.DEADLINE_EXCEEDED && !sent));
+        }
+    }
+
+    /**
+     * Where the call stands after the attempt.
+     *
+     * @param counted attempts that spent the budget, this one included when it counts
+     * @param connectionWaits attempts that did not reach the plugin so far, this one included when it is one
+     * @param renewed the secrets were renewed once already
+     * @param ownSecrets the call carries its own secrets (nothing to renew)
+     * @param verifier a {@link SourceVerifier} is configured
+     * @param cancelled the caller cancelled the call, or the client was closed
+     * @param remaining what is left of the total timeout
+     */
+    record Progress(int counted, int connectionWaits, boolean renewed, boolean ownSecrets, boolean verifier,
+                    boolean cancelled, Duration remaining) {
+    }
+
+    /** What {@link SecretsProvider#renew} gave. */
+    enum Renewal {
+        /** Nothing, an error, or the same secrets. */
+        NOTHING_NEW,
+        /** New secrets over the CSI size limit. */
+        TOO_LARGE,
+        /** New secrets. */
+        NEW
+    }
+
+    /** Whether this attempt spends the attempt budget under {@code policy}. */
+    static boolean counts(RetryPolicy policy, Outcome outcome) {
+        return policy.failFast() || !outcome.connectionFailure();
+    }
+
+    /** The decision after a failed attempt. */
+    static RetryDecision decide(RetryPolicy policy, Outcome outcome, Progress progress) {
+        if (progress.cancelled()) {
+            return new RetryDecision.Stop("call cancelled");
+        }
+        if (outcome.overInboundLimit()) {
+            return new RetryDecision.Stop("not retried: the response exceeds the client's own limit");
+        }
+        if (!counts(policy, outcome)) {
+            // Waiting for the plugin uses the whole total timeout: the last wait is cut short, not skipped.
+            if (progress.remaining().isNegative() || progress.remaining().isZero()) {
+                return new RetryDecision.Stop("not retried: the plugin could not be reached within the total "
+                        + "timeout of " + policy.totalTimeout());
+            }
+            Duration delay = min(min(policy.backoff(progress.connectionWaits()), CONNECTION_RETRY_CAP),
+                    progress.remaining());
+            return new RetryDecision.Retry(delay, false, "waiting for the plugin, attempt not counted");
+        }
+        Recovery recovery = outcome.recovery();
+        if (progress.counted() >= policy.maxAttempts()) {
+            return new RetryDecision.Stop("not retried: " + policy.maxAttempts() + " attempt(s) made (" + recovery
+                    + ")");
+        }
+        Optional<Duration> pushback = Optional.empty();
+        if (outcome.pushback() != null) {
+            long millis = parsePushback(outcome.pushback());
+            if (millis < 0) {
+                return new RetryDecision.Stop("not retried: the plugin's retry pushback says stop");
+            }
+            pushback = Optional.of(Duration.ofMillis(millis));
+        }
+        return switch (policy.action(recovery)) {
+            case FAIL -> new RetryDecision.Stop("not retried (" + recovery + ")");
+            case BACKOFF -> retryIfInTime(policy, pushback.orElseGet(() -> policy.backoff(progress.counted())), true,
+                    recovery.name(), progress);
+            case VERIFY_THEN_BACKOFF -> progress.verifier() ? new RetryDecision.VerifySource(pushback)
+                    : new RetryDecision.Stop("not retried: no SourceVerifier configured (" + recovery + ")");
+            case RENEW_THEN_RETRY -> {
+                if (progress.ownSecrets()) {
+                    yield new RetryDecision.Stop("not retried: the call's own secrets cannot be renewed");
+                }
+                if (progress.renewed()) {
+                    yield new RetryDecision.Stop("not retried: secrets were renewed once already");
+                }
+                yield new RetryDecision.RenewSecrets(pushback);
+            }
+        };
+    }
+
+    /** The decision once the {@link SourceVerifier} answered a {@link RetryDecision.VerifySource}. */
+    static RetryDecision afterVerification(RetryPolicy policy, boolean approved, RetryDecision.VerifySource asked,
+                                           Outcome outcome, Progress progress) {
+        if (!approved) {
+            return new RetryDecision.Stop("not retried: SourceVerifier did not approve the source");
+        }
+        return retryIfInTime(policy, asked.pushback().orElseGet(() -> policy.backoff(progress.counted())), true,
+                outcome.recovery() + ", source verified", progress);
+    }
+
+    /** The decision once {@link SecretsProvider#renew} answered a {@link RetryDecision.RenewSecrets}. */
+    static RetryDecision afterRenewal(RetryPolicy policy, Renewal renewal, RetryDecision.RenewSecrets asked,
+                                      Outcome outcome, Progress progress) {
+        return switch (renewal) {
+            case NEW -> retryIfInTime(policy, asked.pushback().orElse(Duration.ZERO), true,
+                    outcome.recovery() + ", secrets renewed", progress);
+            case TOO_LARGE -> new RetryDecision.Stop("not retried: renewed secrets exceed the CSI limit");
+            case NOTHING_NEW -> new RetryDecision.Stop("not retried: SecretsProvider gave no new secrets");
+        };
+    }
+
+    /**
+     * For {@link ResyncCall#awaitReady}: after poll {@code polls} answered "not ready", poll again after the
+     * policy's capped back-off (no jitter), or stop when that would end after the {@code remaining} time.
+     */
+    static RetryDecision pollAgain(RetryPolicy policy, int polls, Duration remaining) {
+        Duration delay = policy.backoffCap(polls);
+        if (delay.compareTo(remaining) >= 0) {
+            return new RetryDecision.Stop("not ready within the timeout (" + polls + " poll(s))");
+        }
+        return new RetryDecision.Retry(delay, true, "not ready yet");
+    }
+
+    private static RetryDecision retryIfInTime(RetryPolicy policy, Duration delay, boolean counted, String reason,
+                                               Progress progress) {
+        if (delay.compareTo(progress.remaining()) >= 0) {
+            return new RetryDecision.Stop("not retried: the next attempt would start after the total timeout of "
+                    + policy.totalTimeout());
+        }
+        return new RetryDecision.Retry(delay, counted, reason);
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+
+    /** gRPC's convention: a non-negative integer delays the retry; anything else means "do not retry". */
+    static long parsePushback(String text) {
+        try {
+            long millis = Long.parseLong(text.trim());
+            return millis < 0 ? -1 : millis;
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+}

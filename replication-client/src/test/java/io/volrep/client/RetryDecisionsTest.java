@@ -1,0 +1,140 @@
+package io.volrep.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.volrep.api.Recovery;
+import io.volrep.api.StatusCode;
+import java.time.Duration;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The retry decisions as the pure functions they are: no gRPC, no clock, no threads. */
+class RetryDecisionsTest {
+    private static final RetryPolicy POLICY = RetryPolicy.spec().toBuilder().jitter(RetryPolicy.Jitter.NONE).build();
+    private static final Duration PLENTY = Duration.ofMinutes(5);
+
+    private static RetryDecisions.Outcome answer(StatusCode code, Recovery recovery) {
+        return new RetryDecisions.Outcome(code, recovery, true, true, null, false);
+    }
+
+    private static RetryDecisions.Progress progress(int counted) {
+        return new RetryDecisions.Progress(counted, 0, false, false, false, false, PLENTY);
+    }
+
+    @Test
+    void backoffAnswersAreRetriedWithTheGrowingCapUntilTheBudgetIsSpent() {
+        RetryDecisions.Outcome aborted = answer(StatusCode.ABORTED, Recovery.BACKOFF);
+        assertThat(RetryDecisions.decide(POLICY, aborted, progress(1)))
+                .isEqualTo(new RetryDecision.Retry(Duration.ofMillis(500), true, "BACKOFF"));
+        assertThat(RetryDecisions.decide(POLICY, aborted, progress(3)))
+                .isEqualTo(new RetryDecision.Retry(Duration.ofSeconds(2), true, "BACKOFF"));
+        assertThat(RetryDecisions.decide(POLICY, aborted, progress(5)))
+                .isEqualTo(new RetryDecision.Stop("not retried: 5 attempt(s) made (BACKOFF)"));
+    }
+
+    @Test
+    void unavailableSentByThePluginCountsButAConnectionFailureDoesNot() {
+        RetryDecisions.Outcome fromPlugin = answer(StatusCode.UNAVAILABLE, Recovery.BACKOFF);
+        RetryDecisions.Outcome connectionLost = new RetryDecisions.Outcome(StatusCode.UNAVAILABLE, Recovery.BACKOFF,
+                false, true, null, false);
+        RetryDecisions.Outcome neverConnected = new RetryDecisions.Outcome(StatusCode.DEADLINE_EXCEEDED,
+                Recovery.BACKOFF, false, false, null, false);
+        RetryDecisions.Outcome hungPlugin = new RetryDecisions.Outcome(StatusCode.DEADLINE_EXCEEDED,
+                Recovery.BACKOFF, false, true, null, false);
+        assertThat(RetryDecisions.counts(POLICY, fromPlugin)).isTrue();
+        assertThat(RetryDecisions.counts(POLICY, hungPlugin)).isTrue();
+        assertThat(RetryDecisions.counts(POLICY, connectionLost)).isFalse();
+        assertThat(RetryDecisions.counts(POLICY, neverConnected)).isFalse();
+        // With the budget spent, a connection failure still waits for the plugin (capped pause) ...
+        RetryDecisions.Progress spent = new RetryDecisions.Progress(5, 7, false, false, false, false, PLENTY);
+        assertThat(RetryDecisions.decide(POLICY, connectionLost, spent)).isEqualTo(
+                new RetryDecision.Retry(RetryDecisions.CONNECTION_RETRY_CAP, false,
+                        "waiting for the plugin, attempt not counted"));
+        // ... the last pause cut to what is left, until the total timeout.
+        RetryDecisions.Progress late = new RetryDecisions.Progress(1, 7, false, false, false, false,
+                Duration.ofMillis(10));
+        assertThat(RetryDecisions.decide(POLICY, neverConnected, late)).isEqualTo(new RetryDecision.Retry(
+                Duration.ofMillis(10), false, "waiting for the plugin, attempt not counted"));
+        RetryDecisions.Progress over = new RetryDecisions.Progress(1, 8, false, false, false, false, Duration.ZERO);
+        assertThat(RetryDecisions.decide(POLICY, neverConnected, over)).isEqualTo(new RetryDecision.Stop(
+                "not retried: the plugin could not be reached within the total timeout of PT10M"));
+        // ... while a fail-fast policy counts it like an answer.
+        RetryPolicy failFast = POLICY.toBuilder().failFast(true).build();
+        assertThat(RetryDecisions.counts(failFast, connectionLost)).isTrue();
+        assertThat(RetryDecisions.decide(failFast, connectionLost, spent))
+                .isEqualTo(new RetryDecision.Stop("not retried: 5 attempt(s) made (BACKOFF)"));
+    }
+
+    @Test
+    void tableActionsAndTheirFollowUps() {
+        assertThat(RetryDecisions.decide(POLICY, answer(StatusCode.FAILED_PRECONDITION,
+                Recovery.ENSURE_PRECONDITION), progress(1)))
+                .isEqualTo(new RetryDecision.Stop("not retried (ENSURE_PRECONDITION)"));
+        RetryDecisions.Outcome notFound = answer(StatusCode.NOT_FOUND, Recovery.VERIFY_THEN_BACKOFF);
+        assertThat(RetryDecisions.decide(POLICY, notFound, progress(1))).isEqualTo(
+                new RetryDecision.Stop("not retried: no SourceVerifier configured (VERIFY_THEN_BACKOFF)"));
+        RetryDecisions.Progress withVerifier = new RetryDecisions.Progress(1, 0, false, false, true, false, PLENTY);
+        RetryDecision verify = RetryDecisions.decide(POLICY, notFound, withVerifier);
+        assertThat(verify).isEqualTo(new RetryDecision.VerifySource(Optional.empty()));
+        assertThat(RetryDecisions.afterVerification(POLICY, true, (RetryDecision.VerifySource) verify, notFound,
+                withVerifier)).isEqualTo(new RetryDecision.Retry(Duration.ofMillis(500), true,
+                "VERIFY_THEN_BACKOFF, source verified"));
+        assertThat(RetryDecisions.afterVerification(POLICY, false, (RetryDecision.VerifySource) verify, notFound,
+                withVerifier)).isInstanceOf(RetryDecision.Stop.class);
+
+        RetryDecisions.Outcome unauthenticated = new RetryDecisions.Outcome(StatusCode.UNAUTHENTICATED,
+                Recovery.RENEW_SECRETS, true, true, "25", false);
+        RetryDecision renew = RetryDecisions.decide(POLICY, unauthenticated, progress(1));
+        assertThat(renew).isEqualTo(new RetryDecision.RenewSecrets(Optional.of(Duration.ofMillis(25))));
+        assertThat(RetryDecisions.afterRenewal(POLICY, RetryDecisions.Renewal.NEW, (RetryDecision.RenewSecrets) renew,
+                unauthenticated, progress(1))).isEqualTo(new RetryDecision.Retry(Duration.ofMillis(25), true,
+                "RENEW_SECRETS, secrets renewed"));
+        assertThat(RetryDecisions.afterRenewal(POLICY, RetryDecisions.Renewal.TOO_LARGE,
+                (RetryDecision.RenewSecrets) renew, unauthenticated, progress(1)))
+                .isEqualTo(new RetryDecision.Stop("not retried: renewed secrets exceed the CSI limit"));
+        RetryDecisions.Progress renewedOnce = new RetryDecisions.Progress(2, 0, true, false, false, false, PLENTY);
+        assertThat(RetryDecisions.decide(POLICY, unauthenticated, renewedOnce))
+                .isEqualTo(new RetryDecision.Stop("not retried: secrets were renewed once already"));
+        RetryDecisions.Progress ownSecrets = new RetryDecisions.Progress(1, 0, false, true, false, false, PLENTY);
+        assertThat(RetryDecisions.decide(POLICY, unauthenticated, ownSecrets))
+                .isEqualTo(new RetryDecision.Stop("not retried: the call's own secrets cannot be renewed"));
+    }
+
+    @Test
+    void pushbackCancellationTheInboundLimitAndTheTotalTimeoutStop() {
+        RetryDecisions.Outcome negativePushback = new RetryDecisions.Outcome(StatusCode.ABORTED, Recovery.BACKOFF,
+                true, true, "-1", false);
+        assertThat(RetryDecisions.decide(POLICY, negativePushback, progress(1)))
+                .isEqualTo(new RetryDecision.Stop("not retried: the plugin's retry pushback says stop"));
+        RetryDecisions.Outcome tooLarge = new RetryDecisions.Outcome(StatusCode.RESOURCE_EXHAUSTED, Recovery.BACKOFF,
+                false, true, null, true);
+        assertThat(RetryDecisions.decide(POLICY, tooLarge, progress(1)))
+                .isEqualTo(new RetryDecision.Stop("not retried: the response exceeds the client's own limit"));
+        RetryDecisions.Progress cancelled = new RetryDecisions.Progress(1, 0, false, false, false, true, PLENTY);
+        assertThat(RetryDecisions.decide(POLICY, answer(StatusCode.ABORTED, Recovery.BACKOFF), cancelled))
+                .isEqualTo(new RetryDecision.Stop("call cancelled"));
+        RetryDecisions.Progress late = new RetryDecisions.Progress(1, 0, false, false, false, false,
+                Duration.ofMillis(499));
+        assertThat(RetryDecisions.decide(POLICY, answer(StatusCode.ABORTED, Recovery.BACKOFF), late)).isEqualTo(
+                new RetryDecision.Stop("not retried: the next attempt would start after the total timeout of PT10M"));
+    }
+
+    @Test
+    void resyncPollsUseTheCapWithoutJitterUntilTheTimeout() {
+        assertThat(RetryDecisions.pollAgain(POLICY, 2, PLENTY))
+                .isEqualTo(new RetryDecision.Retry(Duration.ofSeconds(1), true, "not ready yet"));
+        assertThat(RetryDecisions.pollAgain(POLICY, 2, Duration.ofMillis(900)))
+                .isInstanceOf(RetryDecision.Stop.class);
+    }
+
+    @Test
+    void policiesWithTheSameSettingsAreEqual() {
+        RetryPolicy a = RetryPolicy.builder().maxAttempts(7).failFast(true).build();
+        RetryPolicy b = RetryPolicy.spec().toBuilder().maxAttempts(7).failFast(true).build();
+        assertThat(a).isEqualTo(b).hasSameHashCodeAs(b);
+        assertThat(RetryPolicy.builder().build()).isEqualTo(RetryPolicy.spec());
+        assertThat(a).isNotEqualTo(b.toBuilder().failFast(false).build())
+                .isNotEqualTo(b.toBuilder().onRecovery(Recovery.INSPECT_LOGS, RetryPolicy.Action.BACKOFF).build());
+        assertThat(RetryPolicy.spec().failFast()).isFalse();
+    }
+}
