@@ -18,8 +18,6 @@ import io.volrep.spi.runtime.CallRunner;
 import io.volrep.spi.runtime.ControllerService;
 import io.volrep.spi.runtime.HealerService;
 import io.volrep.spi.runtime.IdentityService;
-import io.volrep.spi.runtime.LegacyV010ControllerService;
-import io.volrep.spi.runtime.LegacyV013ControllerService;
 import io.volrep.spi.runtime.MalformedRequests;
 import io.volrep.spi.runtime.SourceGuard;
 import java.io.IOException;
@@ -436,12 +434,7 @@ public final class ReplicationServer implements AutoCloseable {
         private List<ServerServiceDefinition> services(CallRunner runner) {
             List<ServerServiceDefinition> services = new ArrayList<>();
             if (driver != null) {
-                ControllerService controller = new ControllerService(driver, runner);
-                services.add(switch (dialect) {
-                    case CURRENT -> controller.bindService();
-                    case V0_1_3 -> new LegacyV013ControllerService(controller, runner).bindService();
-                    case V0_1_0 -> new LegacyV010ControllerService(controller, runner).bindService();
-                });
+                services.add(new ControllerService(driver, runner, dialect).bindService());
             }
             if (healer != null) {
                 services.add(new HealerService(healer, runner).bindService());
