@@ -13,6 +13,7 @@ import io.grpc.netty.shaded.io.netty.channel.epoll.Epoll;
 import io.grpc.netty.shaded.io.netty.channel.epoll.EpollEventLoopGroup;
 import io.grpc.netty.shaded.io.netty.channel.epoll.EpollServerDomainSocketChannel;
 import io.grpc.netty.shaded.io.netty.channel.unix.DomainSocketAddress;
+import io.volrep.api.Rpc;
 import io.volrep.api.SpecDialect;
 import io.volrep.spi.runtime.CallRunner;
 import io.volrep.spi.runtime.ControllerService;
@@ -440,7 +441,9 @@ public final class ReplicationServer implements AutoCloseable {
                 services.add(new HealerService(healer, runner).bindService());
             }
             if (serveIdentity) {
-                services.add(new IdentityService(pluginName, pluginVersion, driver != null, healer != null, readiness)
+                services.add(new IdentityService(pluginName, pluginVersion, driver != null,
+                        driver != null && dialect.supports(Rpc.GET_REPLICATION_DESTINATION_INFO)
+                                && ControllerService.servesDestinations(driver), healer != null, readiness)
                         .bindService());
             }
             return services;

@@ -50,7 +50,7 @@ class TranscoderTest {
                         ? WireMapping.toProto(ReplicationSource.volume(fields.volumeId())) : fields.source()))
                         .as("%s %s %s", dialect, rpc, kind).isEqualTo(source);
                 assertThat(fields.secrets()).containsEntry("user", "admin");
-                assertThat(fields.replicationId()).isEqualTo(rid);
+                assertThat(fields.replicationId()).isEqualTo(RequestFields.of(current).replicationId());
                 assertThat(fields.force()).isEqualTo(RequestFields.of(current).force());
             }
         }

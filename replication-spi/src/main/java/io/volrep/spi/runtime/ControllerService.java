@@ -4,6 +4,7 @@ import com.google.protobuf.Message;
 import io.grpc.BindableService;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.stub.ServerCalls;
+import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
@@ -18,6 +19,7 @@ import io.volrep.proto.replication.EnableVolumeReplicationResponse;
 import io.volrep.proto.replication.PromoteVolumeResponse;
 import io.volrep.proto.replication.ResyncVolumeResponse;
 import io.volrep.spi.DemoteRequest;
+import io.volrep.spi.DestinationRequest;
 import io.volrep.spi.DisableRequest;
 import io.volrep.spi.EnableRequest;
 import io.volrep.spi.InfoRequest;
@@ -119,8 +121,26 @@ public final class ControllerService implements BindableService {
             });
             case GET_VOLUME_REPLICATION_INFO -> v.call(() -> WireMapping.toProto(
                     checked(driver.info(new InfoRequest(source, v.secrets(), v.replicationId())))));
+            case GET_REPLICATION_DESTINATION_INFO -> v.call(() -> {
+                ReplicationDestination destination = driver.destination(new DestinationRequest(source, v.secrets()));
+                String problem = WireMapping.destinationProblem(destination, source.kind());
+                if (problem != null) {
+                    throw new InvalidDriverResponseException("destination: " + problem);
+                }
+                return WireMapping.toProto(destination);
+            });
             case NODE_HEALER -> throw new IllegalArgumentException(rpc + " is not a replication.Controller method");
         };
+    }
+
+    /** True when {@code driver} implements GetReplicationDestinationInfo (overrides the UNIMPLEMENTED default). */
+    public static boolean servesDestinations(ReplicationDriver driver) {
+        try {
+            return driver.getClass().getMethod("destination", DestinationRequest.class).getDeclaringClass()
+                    != ReplicationDriver.class;
+        } catch (NoSuchMethodException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** The driver's info, if the spec allows it on the wire. */
