@@ -2,6 +2,7 @@ package io.volrep.client;
 
 import com.google.protobuf.Message;
 import io.grpc.MethodDescriptor;
+import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
@@ -11,6 +12,7 @@ import io.volrep.api.wire.NotExpressibleException;
 import io.volrep.api.wire.RequestFields;
 import io.volrep.api.wire.Transcoder;
 import io.volrep.api.wire.WireMapping;
+import io.volrep.proto.replication.GetReplicationDestinationInfoResponse;
 import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
 import io.volrep.proto.replication.ResyncVolumeResponse;
 
@@ -74,6 +76,12 @@ final class WireDialect {
     ReplicationInfo info(Message response, int attempts) {
         return WireMapping.fromProto((GetVolumeReplicationInfoResponse) transcoder.responseFromWire(
                 Rpc.GET_VOLUME_REPLICATION_INFO, response), attempts);
+    }
+
+    /** The destination answered for a source of {@code sourceKind}, checked ({@link WireMapping#destinationProblem}). */
+    ReplicationDestination destination(Message response, ReplicationSource.Kind sourceKind, int attempts) {
+        return WireMapping.fromProto((GetReplicationDestinationInfoResponse) transcoder.responseFromWire(
+                Rpc.GET_REPLICATION_DESTINATION_INFO, response), sourceKind, attempts);
     }
 
     @SuppressWarnings("unchecked")
