@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The spec's error tables as one immutable table: for each RPC and condition, the gRPC code, the spec's
@@ -35,10 +36,8 @@ public final class ErrorScheme {
     public static final Set<StatusCode> TRANSPORT_BACKOFF_CODES = Collections.unmodifiableSet(
             EnumSet.of(StatusCode.UNAVAILABLE, StatusCode.DEADLINE_EXCEEDED, StatusCode.RESOURCE_EXHAUSTED));
 
-    private static final ErrorScheme SPEC = new ErrorScheme(load("error-scheme.tsv"));
-    /** Legacy revisions: their own replication tables, plus the NodeHealer table, which they do not change. */
-    private static final ErrorScheme V0_1_3 = legacy("error-scheme-v0_1_3.tsv");
-    private static final ErrorScheme V0_1_0 = legacy("error-scheme-v0_1_0.tsv");
+    private static final ErrorScheme SPEC = new ErrorScheme(load(SpecDialect.CURRENT.errorTable()));
+    private static final Map<SpecDialect, ErrorScheme> BY_DIALECT = new ConcurrentHashMap<>();
 
     /**
      * One row of a spec table.
@@ -90,11 +89,8 @@ public final class ErrorScheme {
      * their own replication tables (v0.1.0 has five RPCs and speaks of volumes) and share the NodeHealer table.
      */
     public static ErrorScheme forDialect(SpecDialect dialect) {
-        return switch (dialect) {
-            case CURRENT -> SPEC;
-            case V0_1_3 -> V0_1_3;
-            case V0_1_0 -> V0_1_0;
-        };
+        return dialect == SpecDialect.CURRENT ? SPEC
+                : BY_DIALECT.computeIfAbsent(dialect, d -> legacy(d.errorTable()));
     }
 
     /** Every row, in spec order. */
@@ -170,6 +166,7 @@ public final class ErrorScheme {
         return text.replace("|", "\\|");
     }
 
+    /** A legacy revision's replication tables, plus the NodeHealer table, which no revision changes. */
     private static ErrorScheme legacy(String resource) {
         List<Row> rows = new ArrayList<>(load(resource));
         rows.addAll(SPEC.rows(Rpc.NODE_HEALER));

@@ -18,6 +18,8 @@ public enum Rpc {
     DEMOTE_VOLUME("replication.Controller", "DemoteVolume"),
     RESYNC_VOLUME("replication.Controller", "ResyncVolume"),
     GET_VOLUME_REPLICATION_INFO("replication.Controller", "GetVolumeReplicationInfo"),
+    /** Upstream 2026: the destination of a replicated source; the legacy revisions do not have it. */
+    GET_REPLICATION_DESTINATION_INFO("replication.Controller", "GetReplicationDestinationInfo"),
     NODE_HEALER("healer.HealerNode", "NodeHealer");
 
     private final String service;
@@ -43,7 +45,7 @@ public enum Rpc {
         return service + "/" + methodName;
     }
 
-    /** True for the six {@code replication.Controller} methods. */
+    /** True for the seven {@code replication.Controller} methods. */
     public boolean isReplication() {
         return service.equals("replication.Controller");
     }

@@ -1,13 +1,18 @@
 package io.volrep.api;
 
+import io.grpc.ServiceDescriptor;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
- * The revisions of the replication spec that volrep speaks. Two are not wire-compatible with the current
- * one, so a client must know which revision a plugin speaks (see docs/compatibility.md).
+ * The revisions of the replication spec that volrep speaks, each as data: its generated service (which RPCs and
+ * fields exist), its error tables, the source kinds it can name and whether {@code volume_id} carries the source. Two are not
+ * wire-compatible with the current one, so a client must know which revision a plugin speaks (see
+ * docs/compatibility.md, "Adding a spec revision"). {@link io.volrep.api.wire.Transcoder} turns these rules into
+ * messages.
  *
  * <pre>{@code
  * SpecDialect d = SpecDialect.fromName("v0.1.3");
@@ -17,22 +22,28 @@ import java.util.stream.Collectors;
  */
 public enum SpecDialect {
     /** Seed 001: ReplicationSource (volume = 1, volumegroup = 2, volumesnapshot = 3); volume_id deprecated; csi_secret. */
-    CURRENT("current", EnumSet.allOf(ReplicationSource.Kind.class), false, true),
+    CURRENT("current", io.volrep.proto.replication.ControllerGrpc::getServiceDescriptor,
+            "error-scheme.tsv", EnumSet.allOf(ReplicationSource.Kind.class), false),
     /** Seed 003: volume_id REQUIRED; ReplicationSource numbered volumegroup = 1, volume = 2; info has last_sync_time only. */
-    V0_1_3("v0.1.3", EnumSet.of(ReplicationSource.Kind.VOLUME, ReplicationSource.Kind.VOLUME_GROUP), true, true),
-    /** Seed 000: volume_id only, no ReplicationSource, no GetVolumeReplicationInfo. */
-    V0_1_0("v0.1.0", EnumSet.of(ReplicationSource.Kind.VOLUME), true, false);
+    V0_1_3("v0.1.3", io.volrep.proto.replication.v0_1_3.ControllerGrpc::getServiceDescriptor,
+            "error-scheme-v0_1_3.tsv", EnumSet.of(ReplicationSource.Kind.VOLUME, ReplicationSource.Kind.VOLUME_GROUP), true),
+    /** Seed 000: volume_id only, no ReplicationSource, no replication_id, no GetVolumeReplicationInfo. */
+    V0_1_0("v0.1.0", io.volrep.proto.replication.v0_1_0.ControllerGrpc::getServiceDescriptor,
+            "error-scheme-v0_1_0.tsv", EnumSet.of(ReplicationSource.Kind.VOLUME), true);
 
     private final String cliName;
+    private final Supplier<ServiceDescriptor> service;
+    private final String errorTable;
     private final Set<ReplicationSource.Kind> kinds;
     private final boolean volumeIdRequired;
-    private final boolean hasInfo;
 
-    SpecDialect(String cliName, Set<ReplicationSource.Kind> kinds, boolean volumeIdRequired, boolean hasInfo) {
+    SpecDialect(String cliName, Supplier<ServiceDescriptor> service, String errorTable,
+                Set<ReplicationSource.Kind> kinds, boolean volumeIdRequired) {
         this.cliName = cliName;
+        this.service = service;
+        this.errorTable = errorTable;
         this.kinds = kinds;
         this.volumeIdRequired = volumeIdRequired;
-        this.hasInfo = hasInfo;
     }
 
     /** The name the CLI's {@code --dialect} takes: {@code current}, {@code v0.1.3}, {@code v0.1.0}. */
@@ -51,9 +62,18 @@ public enum SpecDialect {
                 + Arrays.stream(values()).map(SpecDialect::cliName).collect(Collectors.joining(", ")));
     }
 
+    /**
+     * This revision's {@code replication.Controller} as its own protos generate it: which RPCs and fields exist.
+     * A wire-level escape hatch for the transcoder and the testkit; applications never need it.
+     */
+    public ServiceDescriptor wireService() {
+        return service.get();
+    }
+
     /** True when this revision defines the RPC (v0.1.0 has no GetVolumeReplicationInfo; NodeHealer is separate). */
     public boolean supports(Rpc rpc) {
-        return rpc != Rpc.GET_VOLUME_REPLICATION_INFO || hasInfo;
+        return !rpc.isReplication() || wireService().getMethods().stream()
+                .anyMatch(m -> rpc.fullMethodName().equals(m.getFullMethodName()));
     }
 
     /** True when this revision can name a source of this kind on the wire. */
@@ -61,9 +81,17 @@ public enum SpecDialect {
         return kinds.contains(kind);
     }
 
-    /** True when every request must carry {@code volume_id} (the legacy revisions). */
+    /**
+     * True when every request must carry {@code volume_id} (the legacy revisions): it carries the source's id,
+     * a group's id too, and {@code replication_source} (where the revision has one) says what kind it names.
+     */
     public boolean volumeIdRequired() {
         return volumeIdRequired;
+    }
+
+    /** The resource (next to {@link ErrorScheme}) holding this revision's error tables, one row a line. */
+    String errorTable() {
+        return errorTable;
     }
 
     /** This revision's error tables. */

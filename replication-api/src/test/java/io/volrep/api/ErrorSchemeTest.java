@@ -13,8 +13,9 @@ class ErrorSchemeTest {
 
     @Test
     void holdsEveryRowOfTheSpecsTables() {
-        assertThat(scheme.rows()).hasSize(44);
-        assertThat(scheme.rows().stream().filter(r -> r.rpc().isReplication())).hasSize(38);
+        // Seed 001's 38 replication rows, upstream 2026's 8 GetReplicationDestinationInfo rows, the healer's 6.
+        assertThat(scheme.rows()).hasSize(52);
+        assertThat(scheme.rows().stream().filter(r -> r.rpc().isReplication())).hasSize(46);
         assertThat(scheme.rows(Rpc.NODE_HEALER)).hasSize(6);
         assertThat(scheme.rows(Rpc.ENABLE_VOLUME_REPLICATION)).extracting(ErrorScheme.Row::code).containsExactly(
                 StatusCode.INVALID_ARGUMENT, StatusCode.NOT_FOUND, StatusCode.ABORTED, StatusCode.UNAUTHENTICATED,
@@ -35,7 +36,23 @@ class ErrorSchemeTest {
     void unimplementedIsListedOnlyWhereTheSpecAllowsIt() {
         String allowed = Arrays.stream(Rpc.values()).filter(r -> scheme.lists(r, StatusCode.UNIMPLEMENTED))
                 .map(Rpc::methodName).collect(Collectors.joining(","));
-        assertThat(allowed).isEqualTo("PromoteVolume,DemoteVolume,ResyncVolume,GetVolumeReplicationInfo,NodeHealer");
+        assertThat(allowed).isEqualTo("PromoteVolume,DemoteVolume,ResyncVolume,GetVolumeReplicationInfo,GetReplicationDestinationInfo,NodeHealer");
+    }
+
+    @Test
+    void theDestinationTableIsUpstreams() {
+        assertThat(scheme.rows(Rpc.GET_REPLICATION_DESTINATION_INFO)).extracting(ErrorScheme.Row::code)
+                .containsExactly(StatusCode.INVALID_ARGUMENT, StatusCode.NOT_FOUND, StatusCode.FAILED_PRECONDITION,
+                        StatusCode.UNAVAILABLE, StatusCode.ABORTED, StatusCode.UNIMPLEMENTED,
+                        StatusCode.UNAUTHENTICATED, StatusCode.UNKNOWN);
+        // Destination info not yet available is transient: retried with back-off.
+        assertThat(scheme.recovery(Rpc.GET_REPLICATION_DESTINATION_INFO, StatusCode.UNAVAILABLE))
+                .isEqualTo(Recovery.BACKOFF);
+        assertThat(scheme.find(Rpc.GET_REPLICATION_DESTINATION_INFO, StatusCode.UNAVAILABLE).orElseThrow()
+                .condition()).isEqualTo("Destination info not yet available");
+        // The legacy revisions have no such RPC, hence no table.
+        assertThat(ErrorScheme.forDialect(SpecDialect.V0_1_3).rows(Rpc.GET_REPLICATION_DESTINATION_INFO)).isEmpty();
+        assertThat(ErrorScheme.forDialect(SpecDialect.V0_1_0).rows(Rpc.GET_REPLICATION_DESTINATION_INFO)).isEmpty();
     }
 
     @Test

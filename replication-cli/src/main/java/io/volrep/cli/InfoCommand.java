@@ -1,14 +1,15 @@
 package io.volrep.cli;
 
 import io.volrep.api.ReplicationInfo;
+import io.volrep.api.SafeText;
 import io.volrep.client.SourceClient;
 import java.time.format.DateTimeFormatter;
 import picocli.CommandLine.Command;
 
-/** {@code volrep info}: GetVolumeReplicationInfo, printed as ISO-8601 time, duration and bytes. */
+/** {@code volrep info}: GetVolumeReplicationInfo, printed as ISO-8601 time, duration, bytes and health status. */
 @Command(name = "info", mixinStandardHelpOptions = true,
-        description = "Show when the last sync happened, how long it took and how many bytes it moved"
-                + " (GetVolumeReplicationInfo).")
+        description = "Show when the last sync happened, how long it took, how many bytes it moved and the"
+                + " replication's health: HEALTHY, DEGRADED, ERROR or UNKNOWN (GetVolumeReplicationInfo).")
 public final class InfoCommand extends CallCommand {
 
     @Override
@@ -20,6 +21,11 @@ public final class InfoCommand extends CallCommand {
                 + "last sync duration: " + info.lastSyncDuration().map(Object::toString).orElse("not reported")
                 + System.lineSeparator()
                 + "last sync bytes:    " + (info.lastSyncBytes().isPresent()
-                        ? String.valueOf(info.lastSyncBytes().getAsLong()) : "not reported");
+                        ? String.valueOf(info.lastSyncBytes().getAsLong()) : "not reported")
+                + System.lineSeparator()
+                + "status:             " + info.status()
+                // The plugin's text, escaped: it must not write control sequences to the terminal.
+                + (info.statusMessage().isEmpty() ? "" : System.lineSeparator()
+                        + "status message:     " + SafeText.escape(info.statusMessage()));
     }
 }

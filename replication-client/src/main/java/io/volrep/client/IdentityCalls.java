@@ -55,7 +55,10 @@ final class IdentityCalls {
                             == Capability.VolumeReplication.Type.VOLUME_REPLICATION) {
                         replication = true;
                     } else {
-                        others.add("volume_replication." + c.getVolumeReplication().getTypeValue());
+                        // Named when this build knows the type (GET_REPLICATION_DESTINATION_INFO), else numbered.
+                        var type = c.getVolumeReplication().getType();
+                        others.add("volume_replication." + (type == Capability.VolumeReplication.Type.UNRECOGNIZED
+                                ? String.valueOf(c.getVolumeReplication().getTypeValue()) : type.name()));
                     }
                 }
                 case RECLAIM_SPACE -> others.add("reclaim_space." + c.getReclaimSpace().getType());

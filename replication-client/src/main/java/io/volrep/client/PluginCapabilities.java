@@ -37,6 +37,17 @@ public record PluginCapabilities(Set<Service> services, boolean volumeReplicatio
         others = others == null ? List.of() : List.copyOf(others);
     }
 
+    /** {@code VolumeReplication.GET_REPLICATION_DESTINATION_INFO} as {@link #others()} names it. */
+    public static final String DESTINATION_INFO = "volume_replication.GET_REPLICATION_DESTINATION_INFO";
+
+    /**
+     * True when {@code VolumeReplication.GET_REPLICATION_DESTINATION_INFO} (upstream 2026) is advertised: the plugin
+     * answers {@link SourceClient#destination()}.
+     */
+    public boolean destinationInfo() {
+        return others.contains(DESTINATION_INFO);
+    }
+
     /** True when the plugin runs {@code service} here. */
     public boolean has(Service service) {
         return services.contains(service);

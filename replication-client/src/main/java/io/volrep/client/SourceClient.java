@@ -1,5 +1,6 @@
 package io.volrep.client;
 
+import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
 import io.volrep.client.reconcile.DesiredState;
@@ -16,7 +17,8 @@ import java.util.concurrent.CompletableFuture;
  * SourceClient vol = client.volume("pvc-1");
  * vol.enable().call();
  * vol.promote().force().call();
- * ReplicationInfo info = vol.info();
+ * ReplicationInfo info = vol.info();                 // info.status(): HEALTHY, DEGRADED, ERROR or UNKNOWN
+ * ReplicationDestination where = vol.destination();  // the id on the other site, for a failover
  * }</pre>
  */
 public final class SourceClient {
@@ -89,6 +91,24 @@ public final class SourceClient {
     /** A {@link Reconciler} of this source with {@code options} (force, resync deadline, enable parameters). */
     public Reconciler reconciler(ReconcileOptions options) {
         return new Reconciler(this, options);
+    }
+
+    /** GetReplicationDestinationInfo (upstream 2026), configurable (secrets, retry policy). */
+    public DestinationCall destinationCall() {
+        return new DestinationCall(engine, source);
+    }
+
+    /**
+     * GetReplicationDestinationInfo with the defaults, waiting for the answer: the destination volume, or the
+     * destination group with its member map. Not expressible in the legacy revisions.
+     */
+    public ReplicationDestination destination() {
+        return destinationCall().call();
+    }
+
+    /** GetReplicationDestinationInfo with the defaults, without blocking. */
+    public CompletableFuture<ReplicationDestination> destinationAsync() {
+        return destinationCall().callAsync();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.volrep.spi;
 
+import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.UnimplementedException;
@@ -8,7 +9,7 @@ import java.util.Set;
 
 /**
  * What a storage vendor implements to become a CSI-Addons replication plugin. {@link #enable} and
- * {@link #disable} are required; the spec allows a plugin to answer UNIMPLEMENTED for the other four, which
+ * {@link #disable} are required; the spec allows a plugin to answer UNIMPLEMENTED for the other five, which
  * is what their defaults do.
  *
  * <p>The runtime ({@link ReplicationServer}) validates every request before calling the driver, guarantees at
@@ -65,11 +66,26 @@ public interface ReplicationDriver {
     }
 
     /**
-     * GetVolumeReplicationInfo: when the last sync happened. Must not return null (the runtime answers
-     * UNKNOWN "driver returned an invalid response" if it does).
+     * GetVolumeReplicationInfo: when the last sync happened, and the replication's health
+     * ({@link ReplicationInfo#withStatus}). Must not return null (the runtime answers UNKNOWN "driver returned an
+     * invalid response" if it does). A driver that reports no status answers
+     * {@link ReplicationInfo.Status#UNKNOWN}: the runtime never claims HEALTHY on the driver's silence.
      */
     default ReplicationInfo info(InfoRequest request) {
         throw new UnimplementedException("GetVolumeReplicationInfo is not implemented by this driver");
+    }
+
+    /**
+     * GetReplicationDestinationInfo (upstream 2026): where the source is replicated to, of the source's kind; for a
+     * group, optionally the destination of every current member (complete, or not at all). Throw
+     * {@link io.volrep.api.PreconditionFailedException} when replication is not enabled, and
+     * {@link io.volrep.api.UnavailableException} while the destination is not known yet (transient). The runtime
+     * checks the answer (non-null, the source's kind, non-empty ids and member ids) and answers UNKNOWN "driver
+     * returned an invalid response" otherwise. Identity advertises
+     * {@code VolumeReplication.GET_REPLICATION_DESTINATION_INFO} exactly when a driver overrides this method.
+     */
+    default ReplicationDestination destination(DestinationRequest request) {
+        throw new UnimplementedException("GetReplicationDestinationInfo is not implemented by this driver");
     }
 
     /**

@@ -4,13 +4,12 @@ import io.grpc.Server;
 import io.grpc.ServerInterceptor;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
+import io.volrep.api.Rpc;
 import io.volrep.api.SpecDialect;
 import io.volrep.spi.runtime.CallRunner;
 import io.volrep.spi.runtime.ControllerService;
 import io.volrep.spi.runtime.HealerService;
 import io.volrep.spi.runtime.IdentityService;
-import io.volrep.spi.runtime.LegacyV010ControllerService;
-import io.volrep.spi.runtime.LegacyV013ControllerService;
 import io.volrep.spi.runtime.MalformedRequests;
 import io.volrep.spi.runtime.SourceGuard;
 import java.io.IOException;
@@ -406,18 +405,15 @@ public final class ReplicationServer implements AutoCloseable {
         private List<ServerServiceDefinition> services(CallRunner runner) {
             List<ServerServiceDefinition> services = new ArrayList<>();
             if (driver != null) {
-                ControllerService controller = new ControllerService(driver, runner);
-                services.add(switch (dialect) {
-                    case CURRENT -> controller.bindService();
-                    case V0_1_3 -> new LegacyV013ControllerService(controller, runner).bindService();
-                    case V0_1_0 -> new LegacyV010ControllerService(controller, runner).bindService();
-                });
+                services.add(new ControllerService(driver, runner, dialect).bindService());
             }
             if (healer != null) {
                 services.add(new HealerService(healer, runner).bindService());
             }
             if (serveIdentity) {
-                services.add(new IdentityService(pluginName, pluginVersion, driver != null, healer != null, readiness)
+                services.add(new IdentityService(pluginName, pluginVersion, driver != null,
+                        driver != null && dialect.supports(Rpc.GET_REPLICATION_DESTINATION_INFO)
+                                && ControllerService.servesDestinations(driver), healer != null, readiness)
                         .bindService());
             }
             return services;

@@ -43,9 +43,32 @@ class IdentityServiceTest {
                 .toList();
     }
 
+    /** A driver with enable and disable only: no GetReplicationDestinationInfo. */
+    private static final ReplicationDriver WITHOUT_DESTINATIONS = new ReplicationDriver() {
+        @Override
+        public void enable(EnableRequest request) {
+        }
+
+        @Override
+        public void disable(DisableRequest request) {
+        }
+    };
+
+    @Test
+    void theDestinationCapabilityIsAdvertisedExactlyWhenTheDriverImplementsTheRpc() {
+        var stub = serve(ReplicationServer.builder().driver(new ScriptedDriver()));
+        assertThat(capabilities(stub)).containsExactly("CONTROLLER_SERVICE", "VOLUME_REPLICATION:VOLUME_REPLICATION",
+                "VOLUME_REPLICATION:GET_REPLICATION_DESTINATION_INFO");
+        stop();
+        // The legacy revisions have no such RPC: never advertised there.
+        var legacy = serve(ReplicationServer.builder().driver(new ScriptedDriver())
+                .dialect(io.volrep.api.SpecDialect.V0_1_3));
+        assertThat(capabilities(legacy)).containsExactly("CONTROLLER_SERVICE", "VOLUME_REPLICATION:VOLUME_REPLICATION");
+    }
+
     @Test
     void replicationServerAdvertisesControllerAndVolumeReplication() {
-        var stub = serve(ReplicationServer.builder().driver(new ScriptedDriver()).identity("rbd.example.com", "1.2.3"));
+        var stub = serve(ReplicationServer.builder().driver(WITHOUT_DESTINATIONS).identity("rbd.example.com", "1.2.3"));
         GetIdentityResponse identity = stub.getIdentity(GetIdentityRequest.getDefaultInstance());
         assertThat(identity.getName()).isEqualTo("rbd.example.com");
         assertThat(identity.getVendorVersion()).isEqualTo("1.2.3");
@@ -61,7 +84,7 @@ class IdentityServiceTest {
                 .isEqualTo(ReplicationServer.Builder.DEFAULT_PLUGIN_NAME);
         stop();
 
-        var both = serve(ReplicationServer.builder().driver(new ScriptedDriver()).healer(r -> HealReport.healthy("ok")));
+        var both = serve(ReplicationServer.builder().driver(WITHOUT_DESTINATIONS).healer(r -> HealReport.healthy("ok")));
         assertThat(capabilities(both)).containsExactlyInAnyOrder("CONTROLLER_SERVICE", "NODE_SERVICE",
                 "VOLUME_REPLICATION:VOLUME_REPLICATION");
     }

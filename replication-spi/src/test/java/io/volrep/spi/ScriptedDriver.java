@@ -1,5 +1,6 @@
 package io.volrep.spi;
 
+import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
 import java.time.Instant;
@@ -15,6 +16,11 @@ final class ScriptedDriver implements ReplicationDriver {
     volatile Runnable onCall = () -> { };
     volatile Function<Object, ResyncResult> resync = r -> ResyncResult.READY;
     volatile Function<Object, ReplicationInfo> info = r -> ReplicationInfo.of(Instant.parse("2026-01-01T00:00:00Z"));
+    /** Same kind as the source, id {@code dst-<source id>}, no member map. */
+    volatile Function<DestinationRequest, ReplicationDestination> destination = r ->
+            r.source().kind() == ReplicationSource.Kind.VOLUME_GROUP
+                    ? ReplicationDestination.volumeGroup("dst-" + r.source().id(), java.util.Map.of())
+                    : ReplicationDestination.volume("dst-" + r.source().id());
     volatile Set<ReplicationSource.Kind> kinds = EnumSet.of(ReplicationSource.Kind.VOLUME,
             ReplicationSource.Kind.VOLUME_GROUP);
 
@@ -53,6 +59,12 @@ final class ScriptedDriver implements ReplicationDriver {
     public ReplicationInfo info(InfoRequest request) {
         record(request);
         return info.apply(request);
+    }
+
+    @Override
+    public ReplicationDestination destination(DestinationRequest request) {
+        record(request);
+        return destination.apply(request);
     }
 
     @Override

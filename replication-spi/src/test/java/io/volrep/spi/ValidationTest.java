@@ -69,7 +69,9 @@ class ValidationTest {
         String tooLong = "v".repeat(129);
         assertRejected(rpc, WireCalls.Fields.volume(tooLong), "replication_source.volume.volume_id", "129 bytes");
         assertRejected(rpc, WireCalls.Fields.group(tooLong), "volume_group_id", "128");
-        assertRejected(rpc, new WireCalls.Fields(tooLong, null, null, null, null), "volume_id", "129 bytes");
+        if (rpc != Rpc.GET_REPLICATION_DESTINATION_INFO) {      // upstream's destination request has no volume_id
+            assertRejected(rpc, new WireCalls.Fields(tooLong, null, null, null, null), "volume_id", "129 bytes");
+        }
         // 64 two-byte characters are 128 bytes: fine; 65 are not.
         assertThat(send(rpc, WireCalls.Fields.volume("é".repeat(64))).getCode()).isEqualTo(Status.Code.OK);
         driver.requests.clear();
@@ -84,8 +86,8 @@ class ValidationTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Rpc.class, names = {"NODE_HEALER", "GET_VOLUME_REPLICATION_INFO"},
-            mode = EnumSource.Mode.EXCLUDE)
+    @EnumSource(value = Rpc.class, names = {"NODE_HEALER", "GET_VOLUME_REPLICATION_INFO",
+            "GET_REPLICATION_DESTINATION_INFO"}, mode = EnumSource.Mode.EXCLUDE)
     void parametersOver4KiB(Rpc rpc) {
         assertRejected(rpc, WireCalls.Fields.volume("vol-1").withParameters(Map.of("k", "v".repeat(4096))),
                 "parameters", "4097 bytes");
@@ -94,13 +96,15 @@ class ValidationTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Rpc.class, names = "NODE_HEALER", mode = EnumSource.Mode.EXCLUDE)
+    @EnumSource(value = Rpc.class, names = {"NODE_HEALER", "GET_REPLICATION_DESTINATION_INFO"},
+            mode = EnumSource.Mode.EXCLUDE)       // upstream's destination request has no volume_id, no replication_id
     void replicationIdOver128Bytes(Rpc rpc) {
         assertRejected(rpc, WireCalls.Fields.volume("vol-1").withReplicationId("r".repeat(129)), "replication_id");
     }
 
     @ParameterizedTest
-    @EnumSource(value = Rpc.class, names = "NODE_HEALER", mode = EnumSource.Mode.EXCLUDE)
+    @EnumSource(value = Rpc.class, names = {"NODE_HEALER", "GET_REPLICATION_DESTINATION_INFO"},
+            mode = EnumSource.Mode.EXCLUDE)       // upstream's destination request has no volume_id, no replication_id
     void volumeIdDisagreeingWithReplicationSource(Rpc rpc) {
         assertRejected(rpc, WireCalls.Fields.volume("vol-1").withVolumeId("vol-2"), "volume_id",
                 "replication_source");
@@ -118,7 +122,8 @@ class ValidationTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Rpc.class, names = "NODE_HEALER", mode = EnumSource.Mode.EXCLUDE)
+    @EnumSource(value = Rpc.class, names = {"NODE_HEALER", "GET_REPLICATION_DESTINATION_INFO"},
+            mode = EnumSource.Mode.EXCLUDE)       // upstream's destination request has no volume_id, no replication_id
     void onlyTheDeprecatedVolumeIdIsNormalizedIntoAVolumeSource(Rpc rpc) {
         assertThat(send(rpc, new WireCalls.Fields("legacy-vol", null, null, null, null)).getCode())
                 .isEqualTo(Status.Code.OK);
@@ -127,7 +132,8 @@ class ValidationTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Rpc.class, names = "NODE_HEALER", mode = EnumSource.Mode.EXCLUDE)
+    @EnumSource(value = Rpc.class, names = {"NODE_HEALER", "GET_REPLICATION_DESTINATION_INFO"},
+            mode = EnumSource.Mode.EXCLUDE)       // upstream's destination request has no volume_id, no replication_id
     void bothEqualIsFine(Rpc rpc) {
         assertThat(send(rpc, WireCalls.Fields.volume("vol-1").withVolumeId("vol-1")).getCode())
                 .isEqualTo(Status.Code.OK);
@@ -175,6 +181,8 @@ class ValidationTest {
         } else if (request instanceof DemoteRequest r) {
             return r.source();
         } else if (request instanceof ResyncRequest r) {
+            return r.source();
+        } else if (request instanceof DestinationRequest r) {
             return r.source();
         }
         return ((InfoRequest) request).source();

@@ -5,6 +5,7 @@ import io.volrep.proto.replication.ControllerGrpc;
 import io.volrep.proto.replication.DemoteVolumeRequest;
 import io.volrep.proto.replication.DisableVolumeReplicationRequest;
 import io.volrep.proto.replication.EnableVolumeReplicationRequest;
+import io.volrep.proto.replication.GetReplicationDestinationInfoRequest;
 import io.volrep.proto.replication.GetVolumeReplicationInfoRequest;
 import io.volrep.proto.replication.PromoteVolumeRequest;
 import io.volrep.proto.replication.ReplicationSource;
@@ -105,6 +106,14 @@ final class WireCalls {
                     b.setReplicationSource(f.source());
                 }
                 return stub.getVolumeReplicationInfo(b.build());
+            }
+            case GET_REPLICATION_DESTINATION_INFO: {
+                // Upstream's message: no volume_id, parameters or replication_id.
+                var b = GetReplicationDestinationInfoRequest.newBuilder().putAllSecrets(secrets);
+                if (f.source() != null) {
+                    b.setReplicationSource(f.source());
+                }
+                return stub.getReplicationDestinationInfo(b.build());
             }
             default:
                 throw new IllegalArgumentException("not a replication RPC: " + rpc);

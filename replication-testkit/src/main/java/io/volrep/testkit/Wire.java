@@ -1,6 +1,5 @@
 package io.volrep.testkit;
 
-import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
@@ -9,14 +8,13 @@ import io.grpc.ServerMethodDefinition;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ClientCalls;
-import io.grpc.ServiceDescriptor;
 import io.volrep.api.Rpc;
 import io.volrep.api.SpecDialect;
 import io.volrep.api.StatusCode;
-import io.volrep.proto.replication.ControllerGrpc;
+import io.volrep.api.wire.RequestFields;
+import io.volrep.api.wire.Transcoder;
 import io.volrep.proto.replication.ReplicationSource;
 import java.time.Duration;
-import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -27,27 +25,6 @@ import java.util.concurrent.TimeUnit;
  * dialect's own messages (v0.1.3's {@code volumegroup = 1, volume = 2}; v0.1.0's {@code volume_id} only).
  */
 final class Wire {
-    private static final Map<SpecDialect, Map<Rpc, MethodDescriptor<Message, Message>>> METHODS =
-            new EnumMap<>(SpecDialect.class);
-
-    static {
-        METHODS.put(SpecDialect.CURRENT, methods(ControllerGrpc.getServiceDescriptor()));
-        METHODS.put(SpecDialect.V0_1_3,
-                methods(io.volrep.proto.replication.v0_1_3.ControllerGrpc.getServiceDescriptor()));
-        METHODS.put(SpecDialect.V0_1_0,
-                methods(io.volrep.proto.replication.v0_1_0.ControllerGrpc.getServiceDescriptor()));
-    }
-
-    private static Map<Rpc, MethodDescriptor<Message, Message>> methods(ServiceDescriptor service) {
-        Map<Rpc, MethodDescriptor<Message, Message>> methods = new EnumMap<>(Rpc.class);
-        for (Object o : service.getMethods()) {
-            @SuppressWarnings("unchecked")
-            MethodDescriptor<Message, Message> method = (MethodDescriptor<Message, Message>) o;
-            Rpc.fromMethodName(method.getBareMethodName()).ifPresent(rpc -> methods.put(rpc, method));
-        }
-        return methods;
-    }
-
     private Wire() {
     }
 
@@ -56,11 +33,11 @@ final class Wire {
     }
 
     static MethodDescriptor<Message, Message> method(SpecDialect dialect, Rpc rpc) {
-        MethodDescriptor<Message, Message> method = METHODS.get(dialect).get(rpc);
-        if (method == null) {
+        Transcoder transcoder = Transcoder.of(dialect);
+        if (!transcoder.defines(rpc)) {
             throw new IllegalArgumentException("not a replication.Controller method of spec " + dialect + ": " + rpc);
         }
-        return method;
+        return transcoder.method(rpc);
     }
 
     /**
@@ -80,49 +57,9 @@ final class Wire {
 
     static Message request(SpecDialect dialect, Rpc rpc, Addressing target, Map<String, String> secrets,
                            Map<String, String> parameters, boolean force) {
-        Message.Builder b = method(dialect, rpc).getRequestMarshaller() instanceof
-                MethodDescriptor.PrototypeMarshaller<Message> proto ? proto.getMessagePrototype().newBuilderForType()
-                : null;
-        if (b == null) {
-            throw new IllegalStateException("no prototype for " + rpc);
-        }
-        var type = b.getDescriptorForType();
-        if (!target.volumeId().isEmpty()) {
-            b.setField(type.findFieldByName("volume_id"), target.volumeId());
-        }
-        FieldDescriptor sourceField = type.findFieldByName("replication_source");
-        if (target.source() != null && sourceField != null) {
-            b.setField(sourceField, reencode(target.source(), b.newBuilderForField(sourceField)));
-        }
-        putAll(b, type.findFieldByName("secrets"), secrets);
-        FieldDescriptor params = type.findFieldByName("parameters");
-        if (params != null) {
-            putAll(b, params, parameters);
-        }
-        FieldDescriptor forceField = type.findFieldByName("force");
-        if (forceField != null && force) {
-            b.setField(forceField, true);
-        }
-        return b.build();
-    }
-
-    /** The current-revision source in another revision's message, field by field name (numbers differ). */
-    private static Message reencode(ReplicationSource source, Message.Builder target) {
-        if (target.getDescriptorForType().equals(ReplicationSource.getDescriptor())) {
-            return source;
-        }
-        for (Map.Entry<FieldDescriptor, Object> e : source.getAllFields().entrySet()) {
-            FieldDescriptor field = target.getDescriptorForType().findFieldByName(e.getKey().getName());
-            if (field == null) {
-                throw new IllegalArgumentException("replication_source." + e.getKey().getName()
-                        + " does not exist in this spec revision");
-            }
-            Message.Builder inner = target.newBuilderForField(field);
-            ((Message) e.getValue()).getAllFields().forEach((f, v) ->
-                    inner.setField(inner.getDescriptorForType().findFieldByName(f.getName()), v));
-            target.setField(field, inner.build());
-        }
-        return target.build();
+        Message current = new RequestFields(target.source(), target.volumeId(), parameters, secrets, "", force)
+                .toRequest(rpc);
+        return Transcoder.of(dialect).requestAsIs(rpc, current);
     }
 
     /** The {@link Rpc} of a server-side method, if it is a replication method. */
@@ -134,15 +71,6 @@ final class Wire {
     static Message request(Rpc rpc, Addressing target, Map<String, String> secrets, Map<String, String> parameters,
                            boolean force) {
         return request(SpecDialect.CURRENT, rpc, target, secrets, parameters, force);
-    }
-
-    private static void putAll(Message.Builder b, FieldDescriptor mapField, Map<String, String> values) {
-        for (Map.Entry<String, String> e : values.entrySet()) {
-            Message.Builder entry = b.newBuilderForField(mapField);
-            entry.setField(entry.getDescriptorForType().findFieldByName("key"), e.getKey());
-            entry.setField(entry.getDescriptorForType().findFieldByName("value"), e.getValue());
-            b.addRepeatedField(mapField, entry.build());
-        }
     }
 
     static CallOptions options(Duration timeout) {

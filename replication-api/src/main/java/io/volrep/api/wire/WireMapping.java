@@ -4,14 +4,18 @@ import com.google.protobuf.Timestamp;
 import io.volrep.api.HealReport;
 import io.volrep.api.InvalidArgumentException;
 import io.volrep.api.ProtocolViolationException;
+import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
+import io.volrep.api.SafeText;
 import io.volrep.api.VolumeCapability;
 import io.volrep.proto.healer.NodeHealerResponse;
+import io.volrep.proto.replication.GetReplicationDestinationInfoResponse;
 import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -60,7 +64,7 @@ public final class WireMapping {
         info.lastSyncDuration().ifPresent(d -> b.setLastSyncDuration(
                 com.google.protobuf.Duration.newBuilder().setSeconds(d.getSeconds()).setNanos(d.getNano())));
         info.lastSyncBytes().ifPresent(b::setLastSyncBytes);
-        return b.build();
+        return b.setStatusValue(info.status().wireNumber()).setStatusMessage(info.statusMessage()).build();
     }
 
     /**
@@ -87,11 +91,18 @@ public final class WireMapping {
             }
             duration = Optional.of(value);
         }
+        ReplicationInfo.Status status;
+        try {
+            status = ReplicationInfo.Status.fromWireNumber(response.getStatusValue());
+        } catch (IllegalArgumentException e) {
+            throw new ProtocolViolationException(e.getMessage(), rpc, attempts);
+        }
         Instant lastSync = instant(response.getLastSyncTime(), "last_sync_time", rpc, attempts);
         // proto3 cannot tell 0 from unset; the spec calls 0 "no bytes reported" as well as "zero bytes".
         OptionalLong bytes = response.getLastSyncBytes() == 0 ? OptionalLong.empty()
                 : OptionalLong.of(response.getLastSyncBytes());
-        return new ReplicationInfo(lastSync, duration, bytes);
+        return new ReplicationInfo(lastSync, duration, bytes, status,
+                response.getStatusMessage());
     }
 
     /** Timestamp's range: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999999Z, nanos in [0, 999999999]. */
@@ -142,6 +153,69 @@ public final class WireMapping {
                     + " and nanos " + d.getNanos() + " must have the same sign", rpc, attempts);
         }
         return Duration.ofSeconds(d.getSeconds(), d.getNanos());
+    }
+
+    /** The wire form of a typed destination. */
+    public static GetReplicationDestinationInfoResponse toProto(ReplicationDestination destination) {
+        var b = GetReplicationDestinationInfoResponse.newBuilder();
+        if (destination instanceof ReplicationDestination.VolumeGroup g) {
+            b.getReplicationDestinationBuilder().getVolumegroupBuilder().setVolumeGroupId(g.volumeGroupId())
+                    .putAllVolumeIds(g.volumeIds());
+        } else {
+            b.getReplicationDestinationBuilder().getVolumeBuilder().setVolumeId(destination.id());
+        }
+        return b.build();
+    }
+
+    /**
+     * What is wrong with a destination answered for a source of {@code sourceKind}, or null when nothing is:
+     * REQUIRED ids non-empty, the destination's kind equals the source's, no empty member id in the map.
+     */
+    public static String destinationProblem(ReplicationDestination destination, ReplicationSource.Kind sourceKind) {
+        if (destination == null) {
+            return "replication_destination is REQUIRED but missing";
+        }
+        String field = "replication_destination." + destination.kind().wireName();
+        if (destination.kind() != sourceKind) {
+            return field + " answered for a " + sourceKind.wireName() + " source: the destination's kind must be the"
+                    + " source's";
+        }
+        if (destination.id().isEmpty()) {
+            return field + (destination.kind() == ReplicationSource.Kind.VOLUME ? ".volume_id" : ".volume_group_id")
+                    + " is REQUIRED but empty";
+        }
+        if (destination instanceof ReplicationDestination.VolumeGroup g) {
+            for (Map.Entry<String, String> e : g.volumeIds().entrySet()) {
+                if (e.getKey().isEmpty() || e.getValue().isEmpty()) {
+                    return field + ".volume_ids has an empty " + (e.getKey().isEmpty() ? "source volume id (key)"
+                            : "destination volume id (value) for " + SafeText.escape(e.getKey()));
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The typed form of a destination response for a source of {@code sourceKind}.
+     *
+     * @throws ProtocolViolationException when the destination is missing, of another kind than the source, or
+     *                                    has an empty id
+     */
+    public static ReplicationDestination fromProto(GetReplicationDestinationInfoResponse response,
+                                                   ReplicationSource.Kind sourceKind, int attempts) {
+        var d = response.getReplicationDestination();
+        ReplicationDestination destination = !response.hasReplicationDestination() ? null
+                : switch (d.getTypeCase()) {
+                    case VOLUME -> ReplicationDestination.volume(d.getVolume().getVolumeId());
+                    case VOLUMEGROUP -> ReplicationDestination.volumeGroup(d.getVolumegroup().getVolumeGroupId(),
+                            d.getVolumegroup().getVolumeIdsMap());
+                    case TYPE_NOT_SET -> null;
+                };
+        String problem = destinationProblem(destination, sourceKind);
+        if (problem != null) {
+            throw new ProtocolViolationException(problem, Rpc.GET_REPLICATION_DESTINATION_INFO, attempts);
+        }
+        return destination;
     }
 
     /** The wire form of a typed capability. */

@@ -1,25 +1,25 @@
 package io.volrep.spi.runtime;
 
-import io.grpc.stub.StreamObserver;
+import com.google.protobuf.Message;
+import io.grpc.BindableService;
+import io.grpc.ServerServiceDefinition;
+import io.grpc.stub.ServerCalls;
+import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
 import io.volrep.api.Secrets;
+import io.volrep.api.SpecDialect;
+import io.volrep.api.wire.RequestFields;
+import io.volrep.api.wire.Transcoder;
 import io.volrep.api.wire.WireMapping;
-import io.volrep.proto.replication.ControllerGrpc;
-import io.volrep.proto.replication.DemoteVolumeRequest;
 import io.volrep.proto.replication.DemoteVolumeResponse;
-import io.volrep.proto.replication.DisableVolumeReplicationRequest;
 import io.volrep.proto.replication.DisableVolumeReplicationResponse;
-import io.volrep.proto.replication.EnableVolumeReplicationRequest;
 import io.volrep.proto.replication.EnableVolumeReplicationResponse;
-import io.volrep.proto.replication.GetVolumeReplicationInfoRequest;
-import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
-import io.volrep.proto.replication.PromoteVolumeRequest;
 import io.volrep.proto.replication.PromoteVolumeResponse;
-import io.volrep.proto.replication.ResyncVolumeRequest;
 import io.volrep.proto.replication.ResyncVolumeResponse;
 import io.volrep.spi.DemoteRequest;
+import io.volrep.spi.DestinationRequest;
 import io.volrep.spi.DisableRequest;
 import io.volrep.spi.EnableRequest;
 import io.volrep.spi.InfoRequest;
@@ -30,148 +30,117 @@ import io.volrep.spi.ResyncResult;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 
 /**
- * {@code replication.Controller} served by a {@link ReplicationDriver} through the {@link CallRunner}.
+ * {@code replication.Controller} served by a {@link ReplicationDriver} through the {@link CallRunner}, in any spec
+ * revision: each request is transcoded ({@link Transcoder}) into the current revision's message, validated once
+ * and turned into the driver's typed request; the answer is transcoded back. The driver sees the same typed
+ * requests in every revision. An RPC the revision does not define is not bound, so gRPC answers
+ * 12 UNIMPLEMENTED (v0.1.0's GetVolumeReplicationInfo).
  *
  * <pre>{@code
- * ServerServiceDefinition service = new ControllerService(driver, runner).bindService();
+ * ServerServiceDefinition current = new ControllerService(driver, runner).bindService();
+ * ServerServiceDefinition legacy = new ControllerService(driver, runner, SpecDialect.V0_1_3).bindService();
  * }</pre>
  */
-public final class ControllerService extends ControllerGrpc.ControllerImplBase {
+public final class ControllerService implements BindableService {
     /** protobuf's Timestamp range: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999999Z. */
     private static final Instant MIN_TIMESTAMP = Instant.parse("0001-01-01T00:00:00Z");
     private static final Instant MAX_TIMESTAMP = Instant.parse("9999-12-31T23:59:59.999999999Z");
 
     private final ReplicationDriver driver;
     private final CallRunner runner;
+    private final Transcoder transcoder;
     private final Set<ReplicationSource.Kind> kinds;
 
+    /** The current revision's service. */
     public ControllerService(ReplicationDriver driver, CallRunner runner) {
+        this(driver, runner, SpecDialect.CURRENT);
+    }
+
+    /** The service of spec revision {@code dialect}. */
+    public ControllerService(ReplicationDriver driver, CallRunner runner, SpecDialect dialect) {
         this.driver = Objects.requireNonNull(driver, "driver");
         this.runner = Objects.requireNonNull(runner, "runner");
+        this.transcoder = Transcoder.of(Objects.requireNonNull(dialect, "dialect"));
         this.kinds = Set.copyOf(Objects.requireNonNull(driver.supportedSourceKinds(), "supportedSourceKinds()"));
     }
 
-    private static <R> CallRunner.Call<R> call(ReplicationSource source, Secrets secrets, Supplier<R> invocation) {
-        return new CallRunner.Call<>(source, source.toString(), secrets, invocation);
-    }
-
     @Override
-    public void enableVolumeReplication(EnableVolumeReplicationRequest request,
-                                        StreamObserver<EnableVolumeReplicationResponse> observer) {
-        runner.unary(Rpc.ENABLE_VOLUME_REPLICATION, request, observer, this::enable);
+    public ServerServiceDefinition bindService() {
+        ServerServiceDefinition.Builder service = ServerServiceDefinition.builder(transcoder.service());
+        for (Rpc rpc : transcoder.rpcs()) {
+            service.addMethod(transcoder.method(rpc), ServerCalls.asyncUnaryCall(
+                    (request, observer) -> runner.unary(rpc, request, observer, wire -> prepare(rpc,
+                            transcoder.requestFromWire(rpc, wire)).map(r -> transcoder.responseToWire(rpc, r)))));
+        }
+        return service.build();
     }
 
-    /** Validates an EnableVolumeReplication request and prepares the driver call (shared with the legacy dialects). */
-    CallRunner.Call<EnableVolumeReplicationResponse> enable(EnableVolumeReplicationRequest r) {
-        ReplicationSource source = RequestValidation.source(r.hasReplicationSource(), r.getReplicationSource(),
-                r.getVolumeId(), kinds);
-        Map<String, String> parameters = RequestValidation.parameters(r.getParametersMap());
-        Secrets secrets = RequestValidation.secrets(r.getSecretsMap());
-        EnableRequest typed = new EnableRequest(source, parameters, secrets,
-                RequestValidation.replicationId(r.getReplicationId()));
-        return call(source, secrets, () -> {
-            driver.enable(typed);
-            return EnableVolumeReplicationResponse.getDefaultInstance();
-        });
+    /** A validated current-revision request: what every RPC's driver request is made of. */
+    private record Validated(ReplicationSource source, Map<String, String> parameters, Secrets secrets,
+                             Optional<String> replicationId, boolean force) {
+        CallRunner.Call<Message> call(Supplier<Message> invocation) {
+            return new CallRunner.Call<>(source, source.toString(), secrets, invocation);
+        }
     }
 
-    @Override
-    public void disableVolumeReplication(DisableVolumeReplicationRequest request,
-                                         StreamObserver<DisableVolumeReplicationResponse> observer) {
-        runner.unary(Rpc.DISABLE_VOLUME_REPLICATION, request, observer, this::disable);
+    /** Validates a current-revision request (the same checks for every RPC) and prepares the driver call. */
+    CallRunner.Call<Message> prepare(Rpc rpc, Message request) {
+        RequestFields f = RequestFields.of(request);
+        ReplicationSource source = RequestValidation.source(f.source() != null, f.source(), f.volumeId(), kinds);
+        Validated v = new Validated(source, RequestValidation.parameters(f.parameters()),
+                RequestValidation.secrets(f.secrets()), RequestValidation.replicationId(f.replicationId()), f.force());
+        return switch (rpc) {
+            case ENABLE_VOLUME_REPLICATION -> v.call(() -> {
+                driver.enable(new EnableRequest(source, v.parameters(), v.secrets(), v.replicationId()));
+                return EnableVolumeReplicationResponse.getDefaultInstance();
+            });
+            case DISABLE_VOLUME_REPLICATION -> v.call(() -> {
+                driver.disable(new DisableRequest(source, v.parameters(), v.secrets(), v.replicationId()));
+                return DisableVolumeReplicationResponse.getDefaultInstance();
+            });
+            case PROMOTE_VOLUME -> v.call(() -> {
+                driver.promote(new PromoteRequest(source, v.parameters(), v.secrets(), v.replicationId(), v.force()));
+                return PromoteVolumeResponse.getDefaultInstance();
+            });
+            case DEMOTE_VOLUME -> v.call(() -> {
+                driver.demote(new DemoteRequest(source, v.parameters(), v.secrets(), v.replicationId(), v.force()));
+                return DemoteVolumeResponse.getDefaultInstance();
+            });
+            case RESYNC_VOLUME -> v.call(() -> {
+                ResyncResult result = driver.resync(new ResyncRequest(source, v.parameters(), v.secrets(),
+                        v.replicationId(), v.force()));
+                if (result == null) {
+                    throw new InvalidDriverResponseException("resync returned null instead of a ResyncResult");
+                }
+                return ResyncVolumeResponse.newBuilder().setReady(result.ready()).build();
+            });
+            case GET_VOLUME_REPLICATION_INFO -> v.call(() -> WireMapping.toProto(
+                    checked(driver.info(new InfoRequest(source, v.secrets(), v.replicationId())))));
+            case GET_REPLICATION_DESTINATION_INFO -> v.call(() -> {
+                ReplicationDestination destination = driver.destination(new DestinationRequest(source, v.secrets()));
+                String problem = WireMapping.destinationProblem(destination, source.kind());
+                if (problem != null) {
+                    throw new InvalidDriverResponseException("destination: " + problem);
+                }
+                return WireMapping.toProto(destination);
+            });
+            case NODE_HEALER -> throw new IllegalArgumentException(rpc + " is not a replication.Controller method");
+        };
     }
 
-    /** Validates a DisableVolumeReplication request and prepares the driver call (shared with the legacy dialects). */
-    CallRunner.Call<DisableVolumeReplicationResponse> disable(DisableVolumeReplicationRequest r) {
-        ReplicationSource source = RequestValidation.source(r.hasReplicationSource(), r.getReplicationSource(),
-                r.getVolumeId(), kinds);
-        Map<String, String> parameters = RequestValidation.parameters(r.getParametersMap());
-        Secrets secrets = RequestValidation.secrets(r.getSecretsMap());
-        DisableRequest typed = new DisableRequest(source, parameters, secrets,
-                RequestValidation.replicationId(r.getReplicationId()));
-        return call(source, secrets, () -> {
-            driver.disable(typed);
-            return DisableVolumeReplicationResponse.getDefaultInstance();
-        });
-    }
-
-    @Override
-    public void promoteVolume(PromoteVolumeRequest request, StreamObserver<PromoteVolumeResponse> observer) {
-        runner.unary(Rpc.PROMOTE_VOLUME, request, observer, this::promote);
-    }
-
-    /** Validates a PromoteVolume request and prepares the driver call (shared with the legacy dialects). */
-    CallRunner.Call<PromoteVolumeResponse> promote(PromoteVolumeRequest r) {
-        ReplicationSource source = RequestValidation.source(r.hasReplicationSource(), r.getReplicationSource(),
-                r.getVolumeId(), kinds);
-        Map<String, String> parameters = RequestValidation.parameters(r.getParametersMap());
-        Secrets secrets = RequestValidation.secrets(r.getSecretsMap());
-        PromoteRequest typed = new PromoteRequest(source, parameters, secrets,
-                RequestValidation.replicationId(r.getReplicationId()), r.getForce());
-        return call(source, secrets, () -> {
-            driver.promote(typed);
-            return PromoteVolumeResponse.getDefaultInstance();
-        });
-    }
-
-    @Override
-    public void demoteVolume(DemoteVolumeRequest request, StreamObserver<DemoteVolumeResponse> observer) {
-        runner.unary(Rpc.DEMOTE_VOLUME, request, observer, this::demote);
-    }
-
-    /** Validates a DemoteVolume request and prepares the driver call (shared with the legacy dialects). */
-    CallRunner.Call<DemoteVolumeResponse> demote(DemoteVolumeRequest r) {
-        ReplicationSource source = RequestValidation.source(r.hasReplicationSource(), r.getReplicationSource(),
-                r.getVolumeId(), kinds);
-        Map<String, String> parameters = RequestValidation.parameters(r.getParametersMap());
-        Secrets secrets = RequestValidation.secrets(r.getSecretsMap());
-        DemoteRequest typed = new DemoteRequest(source, parameters, secrets,
-                RequestValidation.replicationId(r.getReplicationId()), r.getForce());
-        return call(source, secrets, () -> {
-            driver.demote(typed);
-            return DemoteVolumeResponse.getDefaultInstance();
-        });
-    }
-
-    @Override
-    public void resyncVolume(ResyncVolumeRequest request, StreamObserver<ResyncVolumeResponse> observer) {
-        runner.unary(Rpc.RESYNC_VOLUME, request, observer, this::resync);
-    }
-
-    /** Validates a ResyncVolume request and prepares the driver call (shared with the legacy dialects). */
-    CallRunner.Call<ResyncVolumeResponse> resync(ResyncVolumeRequest r) {
-        ReplicationSource source = RequestValidation.source(r.hasReplicationSource(), r.getReplicationSource(),
-                r.getVolumeId(), kinds);
-        Map<String, String> parameters = RequestValidation.parameters(r.getParametersMap());
-        Secrets secrets = RequestValidation.secrets(r.getSecretsMap());
-        ResyncRequest typed = new ResyncRequest(source, parameters, secrets,
-                RequestValidation.replicationId(r.getReplicationId()), r.getForce());
-        return call(source, secrets, () -> {
-            ResyncResult result = driver.resync(typed);
-            if (result == null) {
-                throw new InvalidDriverResponseException("resync returned null instead of a ResyncResult");
-            }
-            return ResyncVolumeResponse.newBuilder().setReady(result.ready()).build();
-        });
-    }
-
-    @Override
-    public void getVolumeReplicationInfo(GetVolumeReplicationInfoRequest request,
-                                         StreamObserver<GetVolumeReplicationInfoResponse> observer) {
-        runner.unary(Rpc.GET_VOLUME_REPLICATION_INFO, request, observer, this::info);
-    }
-
-    /** Validates a GetVolumeReplicationInfo request and prepares the driver call (shared with the legacy dialects). */
-    CallRunner.Call<GetVolumeReplicationInfoResponse> info(GetVolumeReplicationInfoRequest r) {
-        ReplicationSource source = RequestValidation.source(r.hasReplicationSource(), r.getReplicationSource(),
-                r.getVolumeId(), kinds);
-        Secrets secrets = RequestValidation.secrets(r.getSecretsMap());
-        InfoRequest typed = new InfoRequest(source, secrets, RequestValidation.replicationId(r.getReplicationId()));
-        return call(source, secrets, () -> WireMapping.toProto(checked(driver.info(typed))));
+    /** True when {@code driver} implements GetReplicationDestinationInfo (overrides the UNIMPLEMENTED default). */
+    public static boolean servesDestinations(ReplicationDriver driver) {
+        try {
+            return driver.getClass().getMethod("destination", DestinationRequest.class).getDeclaringClass()
+                    != ReplicationDriver.class;
+        } catch (NoSuchMethodException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** The driver's info, if the spec allows it on the wire. */

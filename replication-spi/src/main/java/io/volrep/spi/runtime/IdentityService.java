@@ -19,8 +19,10 @@ import org.slf4j.LoggerFactory;
 /**
  * CSI-Addons {@code identity.Identity}, derived from what the server serves: GetIdentity answers the plugin's name
  * and vendor version; GetCapabilities advertises {@code Service.CONTROLLER_SERVICE} and
- * {@code VolumeReplication.VOLUME_REPLICATION} when {@code replication.Controller} is served, and
- * {@code Service.NODE_SERVICE} when {@code healer.HealerNode} is; Probe answers the readiness check's verdict
+ * {@code VolumeReplication.VOLUME_REPLICATION} when {@code replication.Controller} is served,
+ * {@code VolumeReplication.GET_REPLICATION_DESTINATION_INFO} when its driver implements the destination RPC, and
+ * {@code Service.NODE_SERVICE} when {@code healer.HealerNode} is (the healer has no capability of its own: the
+ * oneof number an upstream draft gave it, 4, is {@code volume_replication}); Probe answers the readiness check's verdict
  * (a check that throws answers {@code ready = false}, logged). Identity calls take no secrets and name no
  * volume: they bypass the per-source guard, so concurrent probes never see ABORTED.
  *
@@ -37,6 +39,15 @@ public final class IdentityService extends IdentityGrpc.IdentityImplBase {
 
     public IdentityService(String name, String vendorVersion, boolean replication, boolean healer,
                            BooleanSupplier readiness) {
+        this(name, vendorVersion, replication, false, healer, readiness);
+    }
+
+    /**
+     * As above; {@code destinations} also advertises {@code VolumeReplication.GET_REPLICATION_DESTINATION_INFO}
+     * (the driver implements GetReplicationDestinationInfo).
+     */
+    public IdentityService(String name, String vendorVersion, boolean replication, boolean destinations,
+                           boolean healer, BooleanSupplier readiness) {
         this.identity = GetIdentityResponse.newBuilder().setName(Objects.requireNonNull(name, "name"))
                 .setVendorVersion(Objects.requireNonNull(vendorVersion, "vendorVersion")).build();
         GetCapabilitiesResponse.Builder caps = GetCapabilitiesResponse.newBuilder();
@@ -51,6 +62,10 @@ public final class IdentityService extends IdentityGrpc.IdentityImplBase {
         if (replication) {
             caps.addCapabilities(Capability.newBuilder().setVolumeReplication(Capability.VolumeReplication
                     .newBuilder().setType(Capability.VolumeReplication.Type.VOLUME_REPLICATION)));
+        }
+        if (replication && destinations) {
+            caps.addCapabilities(Capability.newBuilder().setVolumeReplication(Capability.VolumeReplication
+                    .newBuilder().setType(Capability.VolumeReplication.Type.GET_REPLICATION_DESTINATION_INFO)));
         }
         this.capabilities = caps.build();
         this.readiness = Objects.requireNonNull(readiness, "readiness");

@@ -224,6 +224,9 @@ class SpiFuzzTest {
                         mapOfBytes(CsiLimits.MAX_MAP_BYTES + 1)))).as("%s %s of 4097 bytes", rpc, map)
                         .isEqualTo(Status.Code.INVALID_ARGUMENT);
             }
+            if (prototype(rpc).getDescriptorForType().findFieldByName("replication_id") == null) {
+                continue;                                   // upstream's GetReplicationDestinationInfo has none
+            }
             assertThat(code(rpc, request(rpc, volume("vol-1"), Map.of(), ascii128))).as("%s replication_id", rpc)
                     .isEqualTo(Status.Code.OK);
             assertThat(code(rpc, request(rpc, volume("vol-1"), Map.of(), ascii128 + "v")))
@@ -305,6 +308,8 @@ class SpiFuzzTest {
                 return ResyncVolumeResponse.parser();
             case GET_VOLUME_REPLICATION_INFO:
                 return GetVolumeReplicationInfoResponse.parser();
+            case GET_REPLICATION_DESTINATION_INFO:
+                return io.volrep.proto.replication.GetReplicationDestinationInfoResponse.parser();
             case NODE_HEALER:
                 return NodeHealerResponse.parser();
             default:
@@ -326,6 +331,8 @@ class SpiFuzzTest {
                 return ResyncVolumeRequest.getDefaultInstance();
             case GET_VOLUME_REPLICATION_INFO:
                 return GetVolumeReplicationInfoRequest.getDefaultInstance();
+            case GET_REPLICATION_DESTINATION_INFO:
+                return io.volrep.proto.replication.GetReplicationDestinationInfoRequest.getDefaultInstance();
             case NODE_HEALER:
                 return NodeHealerRequest.getDefaultInstance();
             default:
@@ -344,7 +351,10 @@ class SpiFuzzTest {
         if (params != null) {
             putAll(b, params, parameters);
         }
-        b.setField(field(b, "replication_id"), replicationId);
+        FieldDescriptor rid = b.getDescriptorForType().findFieldByName("replication_id");
+        if (rid != null) {
+            b.setField(rid, replicationId);
+        }
         return b.build();
     }
 
@@ -356,8 +366,9 @@ class SpiFuzzTest {
         if (random.nextInt(5) != 0) {
             b.setField(field(b, "replication_source"), randomSource(random));
         }
-        if (random.nextInt(4) == 0) {
-            b.setField(field(b, "volume_id"), randomString(random));
+        FieldDescriptor volumeId = b.getDescriptorForType().findFieldByName("volume_id");
+        if (volumeId != null && random.nextInt(4) == 0) {
+            b.setField(volumeId, randomString(random));
         }
         for (String map : List.of("parameters", "secrets")) {
             FieldDescriptor fd = b.getDescriptorForType().findFieldByName(map);
@@ -365,8 +376,9 @@ class SpiFuzzTest {
                 putAll(b, fd, randomMap(random));
             }
         }
-        if (random.nextInt(3) == 0) {
-            b.setField(field(b, "replication_id"), randomString(random));
+        FieldDescriptor replicationId = b.getDescriptorForType().findFieldByName("replication_id");
+        if (replicationId != null && random.nextInt(3) == 0) {
+            b.setField(replicationId, randomString(random));
         }
         FieldDescriptor force = b.getDescriptorForType().findFieldByName("force");
         if (force != null) {
@@ -648,6 +660,14 @@ class SpiFuzzTest {
         public ReplicationInfo info(InfoRequest r) {
             check(r.source());
             return ReplicationInfo.of(Instant.parse("2025-01-01T00:00:00Z"));
+        }
+
+        @Override
+        public io.volrep.api.ReplicationDestination destination(io.volrep.spi.DestinationRequest r) {
+            check(r.source());
+            return r.source().kind() == io.volrep.api.ReplicationSource.Kind.VOLUME
+                    ? io.volrep.api.ReplicationDestination.volume("dst-" + r.source().id())
+                    : io.volrep.api.ReplicationDestination.volumeGroup("dst-" + r.source().id(), Map.of());
         }
     }
 }
