@@ -57,8 +57,9 @@ public final class FailoverCommand implements Callable<Integer> {
     List<String> groups = new ArrayList<>();
 
     @Option(names = "--destination", paramLabel = "SRC=DST",
-            description = "The id on site B of source SRC on site A; repeatable. Without any, site B uses the same"
-                    + " ids; with some, a source without one fails and nothing is sent for it.")
+            description = "The id on site B of source SRC on site A; repeatable. Without any, site A is asked"
+                    + " (GetReplicationDestinationInfo) and, if it does not implement it, site B uses the same ids;"
+                    + " with some, a source without one fails and nothing is sent for it.")
     Map<String, String> destinations = new LinkedHashMap<>();
 
     /** Site A's secrets: {@code --secret K=V}, {@code --secrets-file PATH}. */
@@ -96,8 +97,6 @@ public final class FailoverCommand implements Callable<Integer> {
         if (parallel < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--parallel must be at least 1");
         }
-        DestinationResolver resolver = destinations.isEmpty() ? DestinationResolver.identity()
-                : DestinationResolver.ids(destinations);
         FailoverReport report;
         Map<String, String> secrets;
         Map<String, String> bSecrets = new LinkedHashMap<>();
@@ -110,8 +109,13 @@ public final class FailoverCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         bSecrets.putAll(toSecrets);
-        try (ReplicationClient a = client(from, secrets);
-             ReplicationClient b = client(to, bSecrets.isEmpty() ? secrets : bSecrets)) {
+        try (ReplicationClient a = client(from, secrets, timeout);
+             ReplicationClient b = client(to, bSecrets.isEmpty() ? secrets : bSecrets, timeout)) {
+            // Without --destination: ask site A (GetReplicationDestinationInfo); a plugin without that RPC keeps
+            // the ids as they are.
+            DestinationResolver resolver = destinations.isEmpty()
+                    ? DestinationResolver.askSiteA(a).orElse(DestinationResolver.identity())
+                    : DestinationResolver.ids(destinations);
             report = Failover.builder().from(a).to(b).sources(sources).resolver(resolver)
                     .forceIfUnreachable(forceIfUnreachable).parallelism(parallel).callBudget(timeout)
                     .listener(new FailoverProgressDisplay(err, System.console() != null)).build().run();
@@ -143,10 +147,15 @@ public final class FailoverCommand implements Callable<Integer> {
         return sources;
     }
 
-    private static ReplicationClient client(String target, Map<String, String> secrets) {
-        // The budget is the failover's (--timeout); the CLI's equal jitter keeps gaps growing (see ClientOptions).
+    private static ReplicationClient client(String target, Map<String, String> secrets, Duration budget) {
+        // Every call, the destination look-up on site A included, within the failover's budget (--timeout); the
+        // CLI's equal jitter keeps gaps growing (see ClientOptions).
+        RetryPolicy.Builder policy = RetryPolicy.spec().toBuilder().jitter(RetryPolicy.Jitter.EQUAL).totalTimeout(budget);
+        if (budget.compareTo(RetryPolicy.spec().perAttemptTimeout()) < 0) {
+            policy.perAttemptTimeout(budget);
+        }
         return ReplicationClient.builder().target(target)
-                .retry(RetryPolicy.spec().toBuilder().jitter(RetryPolicy.Jitter.EQUAL).build())
+                .retry(policy.build())
                 .secrets(SecretsProvider.of(secrets)).build();
     }
 

@@ -55,6 +55,25 @@ public interface DestinationResolver {
         };
     }
 
+    /**
+     * Asks site A's plugin (GetReplicationDestinationInfo, upstream 2026): the destination volume, or the
+     * destination group with its member map. Fails for a plugin that does not implement it (12 UNIMPLEMENTED) or
+     * cannot be reached; combine with {@link #orElse} and a recorded map for a disaster failover.
+     *
+     * <pre>{@code
+     * DestinationResolver resolver = DestinationResolver.askSiteA(siteA).orElse(DestinationResolver.ids(recorded));
+     * }</pre>
+     */
+    static DestinationResolver askSiteA(io.volrep.client.ReplicationClient siteA) {
+        Objects.requireNonNull(siteA, "siteA");
+        return source -> siteA.source(source).destinationAsync().thenApply(d -> {
+            ReplicationSource onB = ReplicationSource.of(source.kind(), d.id());
+            Destination destination = Destination.of(onB);
+            return d instanceof io.volrep.api.ReplicationDestination.VolumeGroup g
+                    ? destination.withMembers(g.volumeIds()) : destination;
+        });
+    }
+
     /** This resolver, and {@code fallback} for the sources it fails on. */
     default DestinationResolver orElse(DestinationResolver fallback) {
         Objects.requireNonNull(fallback, "fallback");

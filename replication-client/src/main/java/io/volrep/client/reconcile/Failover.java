@@ -277,7 +277,7 @@ public final class Failover {
         private boolean forceIfUnreachable;
         private int parallelism = 4;
         private Duration callBudget = Duration.ofSeconds(30);
-        private Function<ReplicationInfo, Condition.Status> replicating = ReconcileOptions.UNKNOWN_HEALTH;
+        private Function<ReplicationInfo, Condition.Status> replicating = ReconcileOptions.HEALTH;
         private Consumer<FailoverProgress> listener;
 
         private Builder() {

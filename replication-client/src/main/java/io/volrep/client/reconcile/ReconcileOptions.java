@@ -25,8 +25,8 @@ import java.util.function.Function;
  * @param resyncTimeout     the deadline for a resync to become ready (polled with the retry policy's capped
  *                          back-off)
  * @param enableParameters  the {@code parameters} of EnableVolumeReplication (e.g. the replication class's)
- * @param replicating       reads the Replicating condition from an info answer; {@link #UNKNOWN_HEALTH} until
- *                          the plugin's health status is read (a plugin of the upstream-2026 revision reports it)
+ * @param replicating       reads the Replicating condition from an info answer; by default {@link #HEALTH}
+ *                          (the plugin's health status: HEALTHY is TRUE, DEGRADED and ERROR FALSE, UNKNOWN UNKNOWN)
  */
 public record ReconcileOptions(boolean allowForcePromote, Duration resyncTimeout, Map<String, String> enableParameters,
                                Function<ReplicationInfo, Condition.Status> replicating) {
@@ -36,6 +36,16 @@ public record ReconcileOptions(boolean allowForcePromote, Duration resyncTimeout
 
     /** Health not read: Replicating is UNKNOWN whatever the plugin answered. */
     public static final Function<ReplicationInfo, Condition.Status> UNKNOWN_HEALTH = info -> Condition.Status.UNKNOWN;
+
+    /**
+     * The plugin's health status (upstream 2026): HEALTHY is TRUE, DEGRADED and ERROR are FALSE, UNKNOWN (also what
+     * a plugin that does not report health answers) is UNKNOWN. The default.
+     */
+    public static final Function<ReplicationInfo, Condition.Status> HEALTH = info -> switch (info.status()) {
+        case HEALTHY -> Condition.Status.TRUE;
+        case DEGRADED, ERROR -> Condition.Status.FALSE;
+        case UNKNOWN -> Condition.Status.UNKNOWN;
+    };
 
     public ReconcileOptions {
         Objects.requireNonNull(resyncTimeout, "resyncTimeout");
@@ -71,7 +81,7 @@ public record ReconcileOptions(boolean allowForcePromote, Duration resyncTimeout
         private boolean allowForcePromote;
         private Duration resyncTimeout = DEFAULT_RESYNC_TIMEOUT;
         private final Map<String, String> enableParameters = new LinkedHashMap<>();
-        private Function<ReplicationInfo, Condition.Status> replicating = UNKNOWN_HEALTH;
+        private Function<ReplicationInfo, Condition.Status> replicating = HEALTH;
 
         private Builder() {
         }

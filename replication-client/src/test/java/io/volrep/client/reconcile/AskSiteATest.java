@@ -1,0 +1,72 @@
+package io.volrep.client.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.grpc.inprocess.InProcessServerBuilder;
+import io.volrep.api.ReplicationDestination;
+import io.volrep.api.ReplicationSource;
+import io.volrep.api.UnimplementedException;
+import io.volrep.client.ReplicationClient;
+import io.volrep.spi.DestinationRequest;
+import io.volrep.spi.DisableRequest;
+import io.volrep.spi.EnableRequest;
+import io.volrep.spi.ReplicationDriver;
+import io.volrep.spi.ReplicationServer;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** {@link DestinationResolver#askSiteA}: the seventh RPC on site A gives the ids on site B, members included. */
+class AskSiteATest {
+    private static class Base implements ReplicationDriver {
+        @Override
+        public void enable(EnableRequest request) {
+        }
+
+        @Override
+        public void disable(DisableRequest request) {
+        }
+    }
+
+    @Test
+    void theDestinationAndTheGroupsMembersComeFromSiteA() throws Exception {
+        String name = InProcessServerBuilder.generateName();
+        ReplicationDriver driver = new Base() {
+            @Override
+            public ReplicationDestination destination(DestinationRequest request) {
+                return request.source().kind() == ReplicationSource.Kind.VOLUME
+                        ? ReplicationDestination.volume("b-" + request.source().id())
+                        : ReplicationDestination.volumeGroup("b-" + request.source().id(), Map.of("vol-1", "b-vol-1"));
+            }
+        };
+        try (ReplicationServer server = ReplicationServer.builder().driver(driver).listen("inprocess:" + name)
+                .gracePeriod(Duration.ZERO).build().start();
+             ReplicationClient a = ReplicationClient.builder().target("inprocess:" + name).build()) {
+            DestinationResolver resolver = DestinationResolver.askSiteA(a);
+
+            assertThat(resolver.resolve(ReplicationSource.volume("vol-0")).get(5, TimeUnit.SECONDS))
+                    .isEqualTo(Destination.of(ReplicationSource.volume("b-vol-0")));
+            assertThat(resolver.resolve(ReplicationSource.volumeGroup("grp-0")).get(5, TimeUnit.SECONDS))
+                    .isEqualTo(Destination.of(ReplicationSource.volumeGroup("b-grp-0"))
+                            .withMembers(Map.of("vol-1", "b-vol-1")));
+        }
+    }
+
+    @Test
+    void aPluginWithoutTheRpcFailsTheResolutionAndOrElseFallsBack() throws Exception {
+        String name = InProcessServerBuilder.generateName();
+        try (ReplicationServer server = ReplicationServer.builder().driver(new Base()).listen("inprocess:" + name)
+                .gracePeriod(Duration.ZERO).build().start();
+             ReplicationClient a = ReplicationClient.builder().target("inprocess:" + name).build()) {
+            assertThatThrownBy(() -> DestinationResolver.askSiteA(a).resolve(ReplicationSource.volume("vol-0"))
+                    .get(5, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(UnimplementedException.class);
+            assertThat(DestinationResolver.askSiteA(a).orElse(DestinationResolver.identity())
+                    .resolve(ReplicationSource.volume("vol-0")).get(5, TimeUnit.SECONDS))
+                    .isEqualTo(Destination.of(ReplicationSource.volume("vol-0")));
+        }
+    }
+}
