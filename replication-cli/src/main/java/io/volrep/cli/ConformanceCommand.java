@@ -113,7 +113,8 @@ public final class ConformanceCommand implements Callable<Integer> {
     List<String> includeTags = new ArrayList<>();
 
     @Option(names = "--skip", paramLabel = "ID",
-            description = "Skip the check with this id (or every id starting with PREFIX when given as PREFIX*); "
+            description = "Skip the check with this id; * stands for any run of characters ('isolation/*', "
+                    + "'*/group/*'); "
                     + "the statement lists it as skipped on request. Repeatable. Ids: see --list-checks, or the "
                     + "\"check ID\" line under a failure.")
     List<String> skip = new ArrayList<>();

@@ -74,8 +74,15 @@ public record Check(String id, String name, Requirement requirement, String hint
         return name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("^-|-$", "");
     }
 
-    /** True when {@code pattern} selects this check: its id exactly, or a prefix ending in {@code *}. */
+    /**
+     * True when {@code pattern} selects this check: its id, where {@code *} stands for any run of characters
+     * ({@code "isolation/*"}, {@code "*}{@code /group/*"}).
+     */
     public boolean matches(String pattern) {
-        return pattern.endsWith("*") ? id.startsWith(pattern.substring(0, pattern.length() - 1)) : id.equals(pattern);
+        StringBuilder regex = new StringBuilder();
+        for (String part : pattern.split("\\*", -1)) {
+            regex.append(regex.isEmpty() ? "" : ".*").append(java.util.regex.Pattern.quote(part));
+        }
+        return id.matches(regex.toString());
     }
 }

@@ -204,7 +204,7 @@ public final class ConformanceConfig {
         return callTimeout;
     }
 
-    /** The check ids (or id prefixes ending in {@code *}) skipped on request. */
+    /** The check ids (or id patterns with {@code *}) skipped on request. */
     public List<String> skipChecks() {
         return skipChecks;
     }
@@ -359,8 +359,8 @@ public final class ConformanceConfig {
         }
 
         /**
-         * Skip checks on request: each entry a {@link Check#id() check id}, or an id prefix ending in {@code *}
-         * ({@code "isolation/*"}). The statement lists them as skipped on request.
+         * Skip checks on request: each entry a {@link Check#id() check id}, where {@code *} stands for any run of
+         * characters ({@code "isolation/*"}). The statement lists them as skipped on request.
          *
          * <pre>{@code
          * ConformanceConfig.builder().endpoint("unix:///csi/csi-addons.sock").volumes("pvc-1")
