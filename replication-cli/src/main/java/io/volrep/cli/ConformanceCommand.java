@@ -1,8 +1,11 @@
 package io.volrep.cli;
 
+import io.volrep.api.SafeText;
 import io.volrep.api.SpecDialect;
 
+import io.volrep.testkit.Check;
 import io.volrep.testkit.ComplianceReport;
+import io.volrep.testkit.ConformanceChecks;
 import io.volrep.testkit.ConformanceConfig;
 import io.volrep.testkit.ConformanceRunner;
 import io.volrep.testkit.reference.ReferenceDriver;
@@ -27,6 +30,8 @@ import picocli.CommandLine.Option;
  * volrep conformance                    # the embedded reference plugin: vol-0..vol-3, grp-0, user=admin
  * volrep conformance --dialect v0.1.3 --endpoint unix:///csi/legacy.sock --volume pvc-1
  * volrep conformance --endpoint unix:///csi/csi-addons.sock --volume pvc-1 --healer-volume pvc-1=/mnt/pvc-1
+ * volrep conformance --list-checks                       # every check's id, level and name
+ * volrep conformance --skip isolation/concurrent --skip 'PromoteVolume/group/*'
  * </pre>
  */
 @Command(name = "conformance",
@@ -108,6 +113,17 @@ public final class ConformanceCommand implements Callable<Integer> {
             description = "Run only checks with this tag: required or optional. Repeatable.")
     List<String> includeTags = new ArrayList<>();
 
+    @Option(names = "--skip", paramLabel = "ID",
+            description = "Skip the check with this id; * stands for any run of characters ('isolation/*', "
+                    + "'*/group/*'); "
+                    + "the statement lists it as skipped on request. Repeatable. Ids: see --list-checks, or the "
+                    + "\"check ID\" line under a failure.")
+    List<String> skip = new ArrayList<>();
+
+    @Option(names = "--list-checks",
+            description = "Print every check of this configuration (id, level, name) and exit without running them.")
+    boolean listChecks;
+
     /** The slf4j-simple property setting the level of the SPI runtime's loggers (one INFO line per call). */
     static final String SPI_LOG_LEVEL_PROPERTY = "org.slf4j.simpleLogger.log.io.volrep.spi";
 
@@ -142,6 +158,18 @@ public final class ConformanceCommand implements Callable<Integer> {
             config = config();
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        List<Check> checks = ConformanceChecks.all().stream().flatMap(g -> g.checks(config).stream()).toList();
+        for (String id : skip) {
+            if (checks.stream().noneMatch(c -> c.matches(id))) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--skip " + SafeText.escape(id)
+                        + ": no check has this id (see --list-checks)");
+            }
+        }
+        if (listChecks) {
+            checks.forEach(c -> out.printf("%-40s %-8s %s%n", c.id(), c.requirement().tag(), c.name()));
+            out.flush();
+            return 0;
         }
         for (String target : new String[] {endpoint, healerEndpoint}) {
             String why = target == null ? null : Endpoint.whyUnreachable(target).orElse(null);
@@ -196,7 +224,7 @@ public final class ConformanceCommand implements Callable<Integer> {
             }
         }
         b.dialect(dialect);
-        b.enableParameters(parameters).resyncTimeout(resyncTimeout).callTimeout(callTimeout);
+        b.enableParameters(parameters).resyncTimeout(resyncTimeout).callTimeout(callTimeout).skipChecks(skip);
         if (healerEndpoint != null) {
             b.healerEndpoint(healerEndpoint);
         }

@@ -46,12 +46,19 @@ class ServeExecCommandTest {
             StringWriter out = new StringWriter();
             cli.setOut(new PrintWriter(out));
             cli.setErr(new PrintWriter(out));
+            // One process per call: the required checks, the lifecycle walk and authentication for volumes, not the
+            // group walk, isolation and round trips (the whole suite passes against the example too, but takes
+            // minutes); this keeps the test at about the size it had before the walk.
             int exit = cli.execute("conformance", "--endpoint", started.server().address(), "--volume", "vol-0",
                     "--volume-group", "grp-0", "--secret", "user=admin", "--resync-timeout", "60s",
-                    "--call-timeout", "30s", "--reports-dir", dir.resolve("reports").toString());
+                    "--call-timeout", "30s", "--reports-dir", dir.resolve("reports").toString(),
+                    "--include-tag", "required", "--skip", "*/group/*", "--skip", "isolation/*",
+                    "--skip", "response-validity/*");
             System.out.println(out);
             assertThat(exit).as(out.toString()).isZero();
-            assertThat(out.toString()).contains("COMPLIANT").doesNotContain("FAIL ");
+            assertThat(out.toString()).contains("COMPLIANT").doesNotContain("FAIL ")
+                    .contains("PASS            required PromoteVolume: allowed -> 0 OK, then primary [volume, "
+                            + "replication enabled, secondary]");
         }
     }
 

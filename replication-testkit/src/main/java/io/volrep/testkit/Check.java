@@ -1,9 +1,11 @@
 package io.volrep.testkit;
 
+import java.util.Locale;
 import java.util.Objects;
 
 /**
- * One conformance check: a name (the spec row it verifies), how strongly the spec demands it, and its body.
+ * One conformance check: a stable id (what {@code --skip} and vendor CI refer to), a name (the spec row it verifies),
+ * how strongly the spec demands it, a short hint ("if this fails, check ..."), and its body.
  *
  * <p>A body passes by returning, fails by throwing an {@link AssertionError} (use
  * {@link ConformanceContext#fail(String)}), and reports "not implemented" or "skipped" through
@@ -11,19 +13,30 @@ import java.util.Objects;
  * returns every source the body enabled to "replication disabled".
  * <pre>{@code
  * Check.required("PromoteVolume: Replication Source is not replicated -> 9 FAILED_PRECONDITION", ctx ->
- *         ctx.expect(ctx.call(Rpc.PROMOTE_VOLUME, ctx.volume()), StatusCode.FAILED_PRECONDITION));
+ *         ctx.expect(ctx.call(Rpc.PROMOTE_VOLUME, ctx.volume()), StatusCode.FAILED_PRECONDITION))
+ *      .withId("PromoteVolume/volume/disabled")
+ *      .withHint("promote must check that replication is enabled");
  * }</pre>
  *
+ * @param id the stable id, e.g. {@code "PromoteVolume/volume/disabled"}; by default derived from the name
  * @param name the check's name, e.g. {@code "PromoteVolume: Replication Source is not replicated -> 9 FAILED_PRECONDITION"}
  * @param requirement required (MUST) or optional (SHOULD/MAY)
+ * @param hint what to look at when the check fails; may be empty
  * @param body what the check does
  */
-public record Check(String name, Requirement requirement, Body body) {
+public record Check(String id, String name, Requirement requirement, String hint, Body body) {
 
     public Check {
+        Objects.requireNonNull(id, "id");
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(requirement, "requirement");
+        Objects.requireNonNull(hint, "hint");
         Objects.requireNonNull(body, "body");
+    }
+
+    /** A check whose id is derived from its name and which has no hint. */
+    public Check(String name, Requirement requirement, Body body) {
+        this(idOf(name), name, requirement, "", body);
     }
 
     /** A check's body. */
@@ -41,5 +54,35 @@ public record Check(String name, Requirement requirement, Body body) {
     /** A check of something the spec says SHOULD or MAY. */
     public static Check optional(String name, Body body) {
         return new Check(name, Requirement.OPTIONAL, body);
+    }
+
+    /** This check with another id. */
+    public Check withId(String newId) {
+        return new Check(newId, name, requirement, hint, body);
+    }
+
+    /** This check with a hint. */
+    public Check withHint(String newHint) {
+        return new Check(id, name, requirement, newHint, body);
+    }
+
+    /**
+     * The id derived from a name: lower case, every run of other characters than letters and digits one dash,
+     * e.g. {@code "Fixtures: volume vol-0 exists"} becomes {@code "fixtures-volume-vol-0-exists"}.
+     */
+    public static String idOf(String name) {
+        return name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("^-|-$", "");
+    }
+
+    /**
+     * True when {@code pattern} selects this check: its id, where {@code *} stands for any run of characters
+     * ({@code "isolation/*"}, {@code "*}{@code /group/*"}).
+     */
+    public boolean matches(String pattern) {
+        StringBuilder regex = new StringBuilder();
+        for (String part : pattern.split("\\*", -1)) {
+            regex.append(regex.isEmpty() ? "" : ".*").append(java.util.regex.Pattern.quote(part));
+        }
+        return id.matches(regex.toString());
     }
 }

@@ -12,12 +12,20 @@ import java.time.Duration;
  * }</pre>
  *
  * @param group the check's group, e.g. {@code PromoteVolume} or {@code Lifecycle}
- * @param name the check's name, e.g. {@code "PromoteVolume: Replication Source is not replicated -> 9 FAILED_PRECONDITION [replication disabled]"}
+ * @param name the check's name, e.g. {@code "PromoteVolume: Replication Source is not replicated -> 9 FAILED_PRECONDITION [volume, replication disabled]"}
  * @param requirement required or optional
  * @param outcome passed, failed, not implemented or skipped
  * @param reason why it failed, was skipped or is not implemented; empty when it passed
  * @param duration how long it took
+ * @param id the check's stable id (what {@code --skip} takes), e.g. {@code "PromoteVolume/volume/disabled"}
+ * @param hint what to look at when it fails; may be empty
  */
 public record CheckResult(String group, String name, Requirement requirement, CheckOutcome outcome, String reason,
-                          Duration duration) {
+                          Duration duration, String id, String hint) {
+
+    /** A result whose id is derived from its name, without a hint. */
+    public CheckResult(String group, String name, Requirement requirement, CheckOutcome outcome, String reason,
+                       Duration duration) {
+        this(group, name, requirement, outcome, reason, duration, Check.idOf(name), "");
+    }
 }

@@ -20,8 +20,11 @@ import java.util.regex.Pattern;
  * @param target what was tested
  * @param results every check, in run order (plus, as failed required results, any suite-level error)
  * @param duration wall time of the run
+ * @param walk the size of the lifecycle model walked, e.g. {@code "3 states x 6 RPCs x 2 source kinds"}; may be empty
+ * @param calls how many calls the run sent to the target (0 when not counted)
  */
-public record ComplianceReport(String target, List<CheckResult> results, Duration duration) {
+public record ComplianceReport(String target, List<CheckResult> results, Duration duration, String walk,
+                               long calls) {
     private static final Pattern NOT_IMPLEMENTED_RPC =
             // An RPC ("PromoteVolume") or, for an optional service, its qualified name ("identity.Identity/Probe"
             // lists as "identity.Identity").
@@ -30,6 +33,30 @@ public record ComplianceReport(String target, List<CheckResult> results, Duratio
     public ComplianceReport {
         results = List.copyOf(results);
     }
+
+    /** A report without walk figures. */
+    public ComplianceReport(String target, List<CheckResult> results, Duration duration) {
+        this(target, results, duration, "", 0);
+    }
+
+    /** The ids of the checks skipped on request ({@code --skip}). */
+    public List<String> skippedOnRequest() {
+        return results.stream().filter(ComplianceReport::onRequest).map(CheckResult::id).toList();
+    }
+
+    private static boolean onRequest(CheckResult r) {
+        return r.outcome() == CheckOutcome.SKIPPED
+                && r.reason().startsWith(ConformanceContext.SKIPPED_PREFIX + ReplicationConformanceSuite.ON_REQUEST);
+    }
+
+    /** How many of the lifecycle walk's checks (every RPC in every state, per kind) ran, i.e. were not skipped. */
+    public long walkChecks() {
+        return results.stream().filter(r -> r.id().matches("[A-Za-z]+/(volume|group)/(" + STATE_IDS + ")")
+                && r.outcome() != CheckOutcome.SKIPPED).count();
+    }
+
+    private static final String STATE_IDS = String.join("|", java.util.Arrays.stream(LifecycleModel.State.values())
+            .map(LifecycleModel.State::id).toList());
 
     /** How many checks at {@code requirement} ended with {@code outcome}. */
     public long count(Requirement requirement, CheckOutcome outcome) {
@@ -68,7 +95,8 @@ public record ComplianceReport(String target, List<CheckResult> results, Duratio
     /** The compliance statement, several lines. */
     public String statement() {
         long notImplemented = results.stream().filter(r -> r.outcome() == CheckOutcome.NOT_IMPLEMENTED).count();
-        long skipped = results.stream().filter(r -> r.outcome() == CheckOutcome.SKIPPED).count();
+        List<String> onRequest = skippedOnRequest();
+        long skipped = results.stream().filter(r -> r.outcome() == CheckOutcome.SKIPPED).count() - onRequest.size();
         StringBuilder sb = new StringBuilder();
         sb.append(compliant() ? "COMPLIANT" : "NOT COMPLIANT")
           .append(": ").append(target).append(" against the CSI-Addons replication spec\n")
@@ -81,8 +109,16 @@ public record ComplianceReport(String target, List<CheckResult> results, Duratio
         if (!rpcs.isEmpty()) {
             sb.append(" (").append(String.join(", ", rpcs)).append(')');
         }
-        sb.append('\n').append("  skipped (fixtures not configured): ").append(skipped).append(" checks\n")
-          .append("  time: ").append(duration.toMillis()).append(" ms");
+        sb.append('\n').append("  skipped (fixtures not configured): ").append(skipped).append(" checks\n");
+        if (!onRequest.isEmpty()) {
+            sb.append("  skipped on request: ").append(onRequest.size()).append(" checks (")
+              .append(String.join(", ", onRequest)).append(")\n");
+        }
+        if (!walk.isEmpty()) {
+            sb.append("  lifecycle walk: ").append(walk).append(": ").append(walkChecks()).append(" checks; ")
+              .append(calls).append(" calls in the whole run\n");
+        }
+        sb.append("  time: ").append(duration.toMillis()).append(" ms");
         return sb.toString();
     }
 }

@@ -18,17 +18,34 @@ public class ConfiguredConformanceSuite extends ReplicationConformanceSuite {
     public static final String CONFIG_PARAMETER = "volrep.conformance.config";
 
     private static final Map<String, ConformanceConfig> REGISTRY = new ConcurrentHashMap<>();
+    private static final Map<String, java.util.concurrent.atomic.AtomicLong> CALLS = new ConcurrentHashMap<>();
 
     private ConformanceConfig config;
+    private String key;
 
     static String register(ConformanceConfig config) {
         String key = UUID.randomUUID().toString();
         REGISTRY.put(key, config);
+        CALLS.put(key, new java.util.concurrent.atomic.AtomicLong());
         return key;
+    }
+
+    /** How many calls the run registered under {@code key} sent. */
+    static long calls(String key) {
+        java.util.concurrent.atomic.AtomicLong calls = CALLS.get(key);
+        return calls == null ? 0 : calls.get();
+    }
+
+    @Override
+    void sessionClosing(long calls) {
+        if (key != null && CALLS.containsKey(key)) {
+            CALLS.get(key).set(calls);
+        }
     }
 
     static void unregister(String key) {
         REGISTRY.remove(key);
+        CALLS.remove(key);
     }
 
     @Override
@@ -44,8 +61,11 @@ public class ConfiguredConformanceSuite extends ReplicationConformanceSuite {
     static final class Configure implements TestInstancePostProcessor {
         @Override
         public void postProcessTestInstance(Object testInstance, ExtensionContext context) {
-            context.getConfigurationParameter(CONFIG_PARAMETER).map(REGISTRY::get)
-                    .ifPresent(c -> ((ConfiguredConformanceSuite) testInstance).config = c);
+            ConfiguredConformanceSuite suite = (ConfiguredConformanceSuite) testInstance;
+            context.getConfigurationParameter(CONFIG_PARAMETER).filter(REGISTRY::containsKey).ifPresent(k -> {
+                suite.key = k;
+                suite.config = REGISTRY.get(k);
+            });
         }
     }
 }

@@ -61,6 +61,7 @@ public final class ConformanceConfig {
     private final SpecDialect dialect;
     private final Duration resyncTimeout;
     private final Duration callTimeout;
+    private final List<String> skipChecks;
 
     private ConformanceConfig(Builder b) {
         int targets = (b.endpoint != null ? 1 : 0) + (b.driver != null ? 1 : 0) + (b.service != null ? 1 : 0);
@@ -98,6 +99,7 @@ public final class ConformanceConfig {
         this.healerVolumes = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(b.healerVolumes));
         this.resyncTimeout = b.resyncTimeout;
         this.callTimeout = b.callTimeout;
+        this.skipChecks = List.copyOf(b.skipChecks);
     }
 
     private static void requirePositive(String name, Duration d) {
@@ -128,6 +130,7 @@ public final class ConformanceConfig {
         b.healerVolumes.putAll(healerVolumes);
         b.resyncTimeout = resyncTimeout;
         b.callTimeout = callTimeout;
+        b.skipChecks.addAll(skipChecks);
         return b;
     }
 
@@ -201,6 +204,16 @@ public final class ConformanceConfig {
         return callTimeout;
     }
 
+    /** The check ids (or id patterns with {@code *}) skipped on request. */
+    public List<String> skipChecks() {
+        return skipChecks;
+    }
+
+    /** True when {@code check} is skipped on request. */
+    public boolean skipped(Check check) {
+        return skipChecks.stream().anyMatch(check::matches);
+    }
+
     /** A short description of the target for reports: never secrets. */
     public String targetDescription() {
         if (endpoint != null) {
@@ -216,7 +229,8 @@ public final class ConformanceConfig {
     public String toString() {
         return "ConformanceConfig[target=" + targetDescription() + ", volumes=" + volumes + ", volumeGroups="
                 + volumeGroups + ", secrets=" + secrets + ", dialect=" + dialect + ", healerEndpoint=" + healerEndpoint + ", healerVolumes="
-                + healerVolumes + ", resyncTimeout=" + resyncTimeout + ", callTimeout=" + callTimeout + "]";
+                + healerVolumes + ", resyncTimeout=" + resyncTimeout + ", callTimeout=" + callTimeout
+                + (skipChecks.isEmpty() ? "" : ", skipChecks=" + skipChecks) + "]";
     }
 
     /** Builds a {@link ConformanceConfig}. */
@@ -235,6 +249,7 @@ public final class ConformanceConfig {
         private final Map<String, String> healerVolumes = new LinkedHashMap<>();
         private Duration resyncTimeout = DEFAULT_RESYNC_TIMEOUT;
         private Duration callTimeout = DEFAULT_CALL_TIMEOUT;
+        private final List<String> skipChecks = new ArrayList<>();
 
         private Builder() {
         }
@@ -340,6 +355,20 @@ public final class ConformanceConfig {
         /** The deadline of each call (default 10 s). */
         public Builder callTimeout(Duration timeout) {
             this.callTimeout = timeout;
+            return this;
+        }
+
+        /**
+         * Skip checks on request: each entry a {@link Check#id() check id}, where {@code *} stands for any run of
+         * characters ({@code "isolation/*"}). The statement lists them as skipped on request.
+         *
+         * <pre>{@code
+         * ConformanceConfig.builder().endpoint("unix:///csi/csi-addons.sock").volumes("pvc-1")
+         *         .skipChecks(List.of("isolation/concurrent")).build();
+         * }</pre>
+         */
+        public Builder skipChecks(List<String> ids) {
+            ids.forEach(id -> skipChecks.add(requireNonBlank("check id", id)));
             return this;
         }
 

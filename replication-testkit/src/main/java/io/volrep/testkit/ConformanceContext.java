@@ -60,8 +60,18 @@ public final class ConformanceContext {
     private final Map<String, Addressing> enabled = new LinkedHashMap<>();
     /** Sources this check may have left demoted. */
     private final Set<String> demoted = new LinkedHashSet<>();
+    /** Every call this run sent, for the statement's walk size. */
+    private final java.util.concurrent.atomic.LongAdder calls;
+    /** False inside checks that judge ABORTED themselves (a call after the previous one was answered). */
+    private volatile boolean retryAborted = true;
 
     ConformanceContext(Channel channel, Channel healerChannel, ConformanceConfig config) {
+        this(channel, healerChannel, config, new java.util.concurrent.atomic.LongAdder());
+    }
+
+    ConformanceContext(Channel channel, Channel healerChannel, ConformanceConfig config,
+                       java.util.concurrent.atomic.LongAdder calls) {
+        this.calls = calls;
         this.channel = channel;
         this.healerChannel = healerChannel;
         this.config = config;
@@ -108,6 +118,20 @@ public final class ConformanceContext {
             skip("no volume groups configured (--volume-group)");
         }
         return Addressing.volumeGroup(config.volumeGroups().get(0));
+    }
+
+    /** The first fixture of {@code kind}: {@link #volume()} or {@link #volumeGroup()} (which may skip). */
+    public Addressing source(io.volrep.api.ReplicationSource.Kind kind) {
+        return kind == io.volrep.api.ReplicationSource.Kind.VOLUME ? volume() : volumeGroup();
+    }
+
+    /**
+     * From now on this check's calls are not retried on 10 ABORTED: the suite sends one call at a time, so a call
+     * made after the previous one was answered has nothing pending and must never draw ABORTED.
+     */
+    public ConformanceContext sequential() {
+        retryAborted = false;
+        return this;
     }
 
     /** The configured secrets; skips the check when none are configured. */
@@ -165,12 +189,14 @@ public final class ConformanceContext {
         Message request = Wire.request(dialect, rpc, Wire.inDialect(dialect, target, exact), secrets,
                 parameters, force);
         Outcome outcome = Wire.invoke(channel, dialect, rpc, request, config.callTimeout());
+        calls.increment();
         // ABORTED means "another call is pending" (perhaps the plugin's own background work): back off.
         long backoffMillis = 10;
-        for (int retry = 0; retry < ABORTED_RETRIES && outcome.code() == StatusCode.ABORTED; retry++) {
+        for (int retry = 0; retryAborted && retry < ABORTED_RETRIES && outcome.code() == StatusCode.ABORTED; retry++) {
             sleep(backoffMillis);
             backoffMillis *= 2;
             outcome = Wire.invoke(channel, dialect, rpc, request, config.callTimeout());
+            calls.increment();
         }
         track(target, outcome);
         LOG.debug("{} {} -> {}", rpc, target, outcome.code());
@@ -188,6 +214,7 @@ public final class ConformanceContext {
         for (int i = 0; i < count; i++) {
             futures.add(ClientCalls.futureUnaryCall(channel.newCall(Wire.method(dialect, rpc),
                     Wire.options(config.callTimeout())), request));
+            calls.increment();
         }
         List<Outcome> outcomes = new ArrayList<>();
         for (Future<Message> f : futures) {
@@ -210,7 +237,7 @@ public final class ConformanceContext {
         return outcomes;
     }
 
-    private void track(Addressing target, Outcome outcome) {
+    private synchronized void track(Addressing target, Outcome outcome) {
         String key = key(target);
         if (key == null || !outcome.ok()) {
             return;
@@ -267,9 +294,23 @@ public final class ConformanceContext {
         if (outcome.code() == StatusCode.UNIMPLEMENTED && scheme.lists(outcome.rpc(), StatusCode.UNIMPLEMENTED)) {
             notImplemented(outcome.rpc());
         }
-        String unimplementedNote = outcome.code() == StatusCode.UNIMPLEMENTED
-                ? " (the spec does not allow " + outcome.rpc().methodName() + " to be unimplemented)" : "";
-        fail(what + ": expected " + expected.display() + ", got " + outcome.describe() + unimplementedNote);
+        fail(what + ": expected " + expected.display() + ", got " + outcome.describe() + note(outcome));
+    }
+
+    /** Why an unexpected code is wrong beyond "not the expected one": outside the table, or ABORTED with nothing pending. */
+    String note(Outcome outcome) {
+        if (outcome.code() == StatusCode.UNIMPLEMENTED && !scheme.lists(outcome.rpc(), StatusCode.UNIMPLEMENTED)) {
+            return " (the spec does not allow " + outcome.rpc().methodName() + " to be unimplemented)";
+        }
+        if (outcome.code() != StatusCode.OK && !scheme.lists(outcome.rpc(), outcome.code())
+                && !ErrorScheme.TRANSPORT_BACKOFF_CODES.contains(outcome.code())) {
+            return " (" + outcome.code().display() + " is not a row of " + outcome.rpc().methodName() + "'s table)";
+        }
+        if (outcome.code() == StatusCode.ABORTED && !retryAborted) {
+            return " (10 ABORTED means an operation is pending, but the previous call on it had been answered:"
+                    + " nothing was pending)";
+        }
+        return "";
     }
 
     /** Same as {@link #expect(Outcome, StatusCode, String)}, describing the call by its RPC. */
@@ -331,6 +372,7 @@ public final class ConformanceContext {
      * be demoted, then disable. Returns the problems, empty when all is restored.
      */
     List<String> restore() {
+        retryAborted = true;
         List<String> problems = new ArrayList<>();
         for (Map.Entry<String, Addressing> e : new ArrayList<>(enabled.entrySet())) {
             Addressing target = e.getValue();

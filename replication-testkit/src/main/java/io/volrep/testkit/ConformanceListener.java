@@ -30,11 +30,20 @@ public final class ConformanceListener implements TestExecutionListener {
     private final PrintWriter out;
     private final List<CheckResult> results = new ArrayList<>();
     private final Map<String, Long> started = new ConcurrentHashMap<>();
+    private final Map<String, Check> checksByName;
     private TestPlan plan;
 
     /** A listener that prints progress to {@code out}, or only collects when {@code out} is null. */
     public ConformanceListener(PrintWriter out) {
+        this(out, List.of());
+    }
+
+    /** Same, knowing the run's checks, so results carry their ids and hints. */
+    public ConformanceListener(PrintWriter out, List<Check> checks) {
         this.out = out;
+        Map<String, Check> byName = new java.util.HashMap<>();
+        checks.forEach(c -> byName.putIfAbsent(c.name(), c));
+        this.checksByName = byName;
     }
 
     /** The results so far, in completion order. */
@@ -85,20 +94,37 @@ public final class ConformanceListener implements TestExecutionListener {
 
     private static String describe(Throwable t) {
         String m = t.getMessage();
-        return m == null || m.isBlank() ? t.getClass().getName() : m;
+        if (m == null || m.isBlank()) {
+            return t.getClass().getName();
+        }
+        int idLine = m.indexOf(CHECK_LINE);     // the id and hint the session appends; results carry them apart
+        return idLine < 0 ? m : m.substring(0, idLine);
     }
+
+    /** How the session's failure messages introduce the check's id and hint. */
+    static final String CHECK_LINE = "\n  check ";
 
     private synchronized void record(TestIdentifier id, CheckOutcome outcome, String reason) {
         Long start = started.remove(id.getUniqueId());
         Duration duration = start == null ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - start);
         Requirement requirement = requirementOf(id);
-        String group = plan == null ? "" : plan.getParent(id).map(TestIdentifier::getDisplayName).orElse("");
-        CheckResult r = new CheckResult(group, id.getDisplayName(), requirement, outcome, reason, duration);
+        String container = plan == null ? "" : plan.getParent(id).map(TestIdentifier::getDisplayName).orElse("");
+        String group = container.endsWith(ReplicationConformanceSuite.OPTIONAL_SUFFIX)
+                ? container.substring(0, container.length() - ReplicationConformanceSuite.OPTIONAL_SUFFIX.length())
+                : container;
+        Check check = checksByName.get(id.getDisplayName());
+        CheckResult r = check == null
+                ? new CheckResult(group, id.getDisplayName(), requirement, outcome, reason, duration)
+                : new CheckResult(group, id.getDisplayName(), requirement, outcome, reason, duration, check.id(),
+                        check.hint());
         results.add(r);
         if (out != null) {
             out.printf("%-15s %-8s %s (%d ms)%n", outcome.label(), requirement.tag(), r.name(), duration.toMillis());
             if (!reason.isEmpty()) {
                 out.printf("%-15s -> %s%n", "", reason.replace("\n", " "));
+            }
+            if (outcome == CheckOutcome.FAILED && check != null) {
+                out.printf("%-15s check %s%s%n", "", r.id(), r.hint().isEmpty() ? "" : ": " + r.hint());
             }
             out.flush();
         }

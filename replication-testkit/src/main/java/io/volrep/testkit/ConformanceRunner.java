@@ -11,10 +11,8 @@ import java.util.Objects;
 import org.junit.platform.launcher.Launcher;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
 import org.junit.platform.launcher.TagFilter;
-import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
-import org.junit.platform.reporting.legacy.xml.LegacyXmlReportGeneratingListener;
 
 /**
  * Runs the conformance suite on the JUnit Platform Launcher, outside any build tool: what
@@ -50,7 +48,10 @@ public final class ConformanceRunner {
         return this;
     }
 
-    /** Write JUnit XML (the legacy Ant/Surefire format CI servers read) into {@code dir}. */
+    /**
+     * Write JUnit XML (the Ant/Surefire format CI servers read) into {@code dir}: one file per check group, each
+     * test case named after its check, its class after the group.
+     */
     public ConformanceRunner reportsDir(Path dir) {
         this.reportsDir = dir;
         return this;
@@ -80,17 +81,19 @@ public final class ConformanceRunner {
                 request.filters(TagFilter.includeTags(includeTags));
             }
             LauncherDiscoveryRequest discovery = request.build();
-            ConformanceListener listener = new ConformanceListener(progress);
-            List<TestExecutionListener> listeners = new ArrayList<>();
-            listeners.add(listener);
-            if (reportsDir != null) {
-                listeners.add(new LegacyXmlReportGeneratingListener(reportsDir,
-                        progress != null ? progress : new PrintWriter(java.io.Writer.nullWriter())));
-            }
+            List<Check> checks = ConformanceChecks.all().stream().flatMap(g -> g.checks(config).stream()).toList();
+            ConformanceListener listener = new ConformanceListener(progress, checks);
             Launcher launcher = LauncherFactory.create();
-            launcher.execute(discovery, listeners.toArray(new TestExecutionListener[0]));
-            return new ComplianceReport(config.targetDescription(), listener.results(),
-                    Duration.ofNanos(System.nanoTime() - start));
+            launcher.execute(discovery, listener);
+            LifecycleModel model = LifecycleModel.forDialect(config.dialect());
+            ComplianceReport report = new ComplianceReport(config.targetDescription(), listener.results(),
+                    Duration.ofNanos(System.nanoTime() - start), model.reachable().size() + " states x "
+                    + model.rpcs().size() + " RPCs x " + LifecycleChecks.KINDS.size() + " source kinds",
+                    ConfiguredConformanceSuite.calls(key));
+            if (reportsDir != null) {
+                JUnitXmlReport.write(report, reportsDir);
+            }
+            return report;
         } finally {
             ConfiguredConformanceSuite.unregister(key);
         }

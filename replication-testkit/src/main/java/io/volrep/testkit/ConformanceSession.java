@@ -22,6 +22,8 @@ final class ConformanceSession implements AutoCloseable {
     /** The healer's own channel when {@link ConformanceConfig#healerEndpoint()} is set; else null. */
     private final Endpoints.OpenChannel openHealer;
     private final List<AutoCloseable> resources = new ArrayList<>();
+    /** Every call the run sent to the target. */
+    private final java.util.concurrent.atomic.LongAdder calls = new java.util.concurrent.atomic.LongAdder();
 
     private ConformanceSession(ConformanceConfig config) {
         this.config = config;
@@ -75,7 +77,7 @@ final class ConformanceSession implements AutoCloseable {
     /** Runs one check, then restores what it enabled; a failed restore fails an otherwise passing check. */
     void run(Check check) throws Throwable {
         ConformanceContext ctx = new ConformanceContext(open.channel(),
-                openHealer == null ? open.channel() : openHealer.channel(), config);
+                openHealer == null ? open.channel() : openHealer.channel(), config, calls);
         Throwable failure = null;
         try {
             check.body().run(ctx);
@@ -94,9 +96,21 @@ final class ConformanceSession implements AutoCloseable {
                 failure.addSuppressed(restoreFailure);
             }
         }
+        if (failure instanceof AssertionError && !(failure instanceof TestAbortedException)) {
+            // The id and hint travel with the failure, so every JUnit XML report (Surefire's too) carries them.
+            AssertionFailedError named = new AssertionFailedError(failure.getMessage() + ConformanceListener.CHECK_LINE + check.id()
+                    + (check.hint().isEmpty() ? "" : ": " + check.hint()), failure);
+            named.setStackTrace(new StackTraceElement[0]);
+            throw named;
+        }
         if (failure != null) {
             throw failure;
         }
+    }
+
+    /** How many calls the run has sent so far. */
+    long calls() {
+        return calls.sum();
     }
 
     @Override

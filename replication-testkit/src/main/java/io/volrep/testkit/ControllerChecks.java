@@ -34,8 +34,8 @@ final class ControllerChecks {
     static final String PARAMETERS_OVER_LIMIT = "parameters over 4 KiB";
     static final String SECRETS_OVER_LIMIT = "secrets over 4 KiB";
 
-    static final List<Rpc> RPCS = List.of(Rpc.ENABLE_VOLUME_REPLICATION, Rpc.DISABLE_VOLUME_REPLICATION,
-            Rpc.PROMOTE_VOLUME, Rpc.DEMOTE_VOLUME, Rpc.RESYNC_VOLUME, Rpc.GET_VOLUME_REPLICATION_INFO);
+    /** The replication RPCs: those of the lifecycle model, so an RPC added there gets its group here. */
+    static final List<Rpc> RPCS = LifecycleModel.spec().rpcs();
 
     static final String LIFECYCLE = "Lifecycle: enable, promote, demote, resync until ready, promote, disable -> 0 OK";
     static final String LAST_SYNC_TIME = "GetVolumeReplicationInfo: last_sync_time is REQUIRED";
@@ -72,10 +72,6 @@ final class ControllerChecks {
         return row(scheme, rpc, code) + " [" + variant + "]";
     }
 
-    static String idempotent(Rpc rpc) {
-        return rpc.methodName() + ": idempotent: the same call twice -> the same answer";
-    }
-
     static List<CheckGroup> groups() {
         List<CheckGroup> groups = new ArrayList<>();
         groups.add(group("Fixtures", ControllerChecks::fixtures));
@@ -84,8 +80,14 @@ final class ControllerChecks {
                     ? rpcChecks(config.dialect(), rpc) : List.of()));
         }
         groups.add(group("Lifecycle", ControllerChecks::lifecycle));
-        groups.add(group("Response validity", config -> responseValidity(config.dialect())));
+        groups.add(group(LifecycleChecks.ISOLATION, LifecycleChecks::isolation));
+        groups.add(group("Response validity", config -> {
+            List<Check> checks = new ArrayList<>(responseValidity(config.dialect()));
+            checks.addAll(LifecycleChecks.roundTripValidity(config));
+            return checks;
+        }));
         groups.add(group("Request forms", config -> requestForms(config.dialect())));
+        groups.add(group("Fixtures restored", LifecycleChecks::fixturesRestored));
         return groups;
     }
 
@@ -147,22 +149,10 @@ final class ControllerChecks {
 
     // ---------------------------------------------------------------- per RPC
 
-    /** Puts {@code target} (replication disabled) in the state where {@code rpc} with valid secrets succeeds. */
+    /** Puts {@code target} (replication disabled) in a state where {@code rpc} with valid secrets succeeds. */
     static void prepare(ConformanceContext ctx, Rpc rpc, Addressing target) {
-        if (rpc == Rpc.ENABLE_VOLUME_REPLICATION) {
-            return;
-        }
-        ctx.step(Rpc.ENABLE_VOLUME_REPLICATION, target);
-        if (rpc == Rpc.DISABLE_VOLUME_REPLICATION) {
-            return;
-        }
-        if (rpc == Rpc.PROMOTE_VOLUME) {
-            return;
-        }
-        ctx.step(Rpc.PROMOTE_VOLUME, target);
-        if (rpc == Rpc.RESYNC_VOLUME) {
-            ctx.step(Rpc.DEMOTE_VOLUME, target);
-        }
+        LifecycleModel model = LifecycleModel.forDialect(ctx.dialect());
+        LifecycleChecks.reach(ctx, model, target, LifecycleChecks.stateWhereAllowed(model, rpc));
     }
 
     private static List<Check> rpcChecks(SpecDialect dialect, Rpc rpc) {
@@ -193,30 +183,8 @@ final class ControllerChecks {
             ctx.expect(ctx.call(rpc, Addressing.volumeGroup(MISSING_GROUP)), StatusCode.NOT_FOUND);
         }));
         checks.addAll(sizeLimitChecks(scheme, rpc));
-        checks.addAll(preconditionChecks(scheme, rpc));
-        checks.add(Check.required(rowCase(scheme, rpc, StatusCode.UNAUTHENTICATED, "wrong secrets"), ctx -> {
-            Map<String, String> wrong = new java.util.LinkedHashMap<>();
-            ctx.requireSecrets().keys().forEach(k -> wrong.put(k, "volrep-conformance-wrong-secret"));
-            Addressing vol = ctx.volume();
-            prepare(ctx, rpc, vol);
-            ctx.expect(ctx.call(rpc, vol, wrong), StatusCode.UNAUTHENTICATED, rpc + " with wrong secret values");
-        }));
-        checks.add(Check.required(rowCase(scheme, rpc, StatusCode.UNAUTHENTICATED, "missing secrets"), ctx -> {
-            ctx.requireSecrets();
-            Addressing vol = ctx.volume();
-            prepare(ctx, rpc, vol);
-            ctx.expect(ctx.call(rpc, vol, Map.of()), StatusCode.UNAUTHENTICATED, rpc + " without secrets");
-        }));
-        checks.add(Check.required(idempotent(rpc), ctx -> {
-            Addressing vol = ctx.volume();
-            prepare(ctx, rpc, vol);
-            Outcome first = ctx.step(rpc, vol);
-            Outcome second = ctx.call(rpc, vol);
-            if (second.code() != first.code()) {
-                ctx.fail("not idempotent: " + rpc + " on " + vol + " answered " + first.describe()
-                        + ", the same call repeated answered " + second.describe());
-            }
-        }));
+        checks.addAll(LifecycleChecks.walk(dialect, rpc));
+        checks.addAll(LifecycleChecks.authentication(dialect, rpc));
         checks.add(Check.optional(rowCase(scheme, rpc, StatusCode.ABORTED,
                 SIMULTANEOUS_CALLS + " simultaneous calls answer only 0 OK or 10 ABORTED"), ctx -> {
             Addressing vol = ctx.volume();
@@ -288,40 +256,6 @@ final class ControllerChecks {
         return checks;
     }
 
-    private static List<Check> preconditionChecks(ErrorScheme scheme, Rpc rpc) {
-        StatusCode fp = StatusCode.FAILED_PRECONDITION;
-        List<Check> checks = new ArrayList<>();
-        switch (rpc) {
-            case PROMOTE_VOLUME, DEMOTE_VOLUME, RESYNC_VOLUME, GET_VOLUME_REPLICATION_INFO -> {
-                checks.add(Check.required(rowCase(scheme, rpc, fp, "replication disabled"),
-                        ctx -> ctx.expect(ctx.call(rpc, ctx.volume()), fp, rpc + " on a volume with replication disabled")));
-                checks.add(Check.required(rowCase(scheme, rpc, fp, "volume group, replication disabled"), ctx -> {
-                    Addressing group = ctx.volumeGroup();
-                    ctx.expect(ctx.call(rpc, group), fp, rpc + " on a group with replication disabled");
-                }));
-            }
-            default -> { }
-        }
-        if (rpc == Rpc.RESYNC_VOLUME) {
-            checks.add(Check.required(rowCase(scheme, rpc, fp, "replication enabled, primary: not demoted"), ctx -> {
-                Addressing vol = ctx.volume();
-                ctx.step(Rpc.ENABLE_VOLUME_REPLICATION, vol);
-                ctx.step(Rpc.PROMOTE_VOLUME, vol);
-                ctx.expect(ctx.call(rpc, vol), fp, "ResyncVolume on a primary (not demoted) volume");
-            }));
-        }
-        if (rpc == Rpc.GET_VOLUME_REPLICATION_INFO) {
-            checks.add(Check.required(rowCase(scheme, rpc, fp, "replication enabled, demoted: not promoted"), ctx -> {
-                Addressing vol = ctx.volume();
-                ctx.step(Rpc.ENABLE_VOLUME_REPLICATION, vol);
-                ctx.step(Rpc.PROMOTE_VOLUME, vol);
-                ctx.step(Rpc.DEMOTE_VOLUME, vol);
-                ctx.expect(ctx.call(rpc, vol), fp, "GetVolumeReplicationInfo on a demoted volume");
-            }));
-        }
-        return checks;
-    }
-
     // ---------------------------------------------------------------- lifecycle
 
     private static List<Check> lifecycle(ConformanceConfig config) {
@@ -388,26 +322,12 @@ final class ControllerChecks {
     private static List<Check> responseValidity(SpecDialect dialect) {
         List<Check> checks = new ArrayList<>();
         if (dialect.supports(Rpc.GET_VOLUME_REPLICATION_INFO)) {
-            checks.add(Check.required(LAST_SYNC_TIME, ctx -> {
-                Message info = primaryInfo(ctx);
-                FieldDescriptor field = info.getDescriptorForType().findFieldByName("last_sync_time");
-                if (!info.hasField(field)) {
-                    ctx.fail("GetVolumeReplicationInfo answered without last_sync_time: " + info);
-                }
-                com.google.protobuf.Timestamp time = (com.google.protobuf.Timestamp) info.getField(field);
-                int nanos = time.getNanos();
-                if (nanos < 0 || nanos > 999_999_999) {
-                    ctx.fail("last_sync_time is not a valid Timestamp (nanos " + nanos + ")");
-                }
-            }));
+            checks.add(Check.required(LAST_SYNC_TIME, ctx ->
+                    ResponseRules.lastSyncTimeProblem(primaryInfo(ctx)).ifPresent(ctx::fail)));
         }
         if (dialect == SpecDialect.CURRENT) {
-            checks.add(Check.required(LAST_SYNC_BYTES, ctx -> {
-                long bytes = ((GetVolumeReplicationInfoResponse) primaryInfo(ctx)).getLastSyncBytes();
-                if (bytes < 0) {
-                    ctx.fail("GetVolumeReplicationInfo answered last_sync_bytes = " + bytes);
-                }
-            }));
+            checks.add(Check.required(LAST_SYNC_BYTES, ctx ->
+                    ResponseRules.lastSyncBytesProblem(primaryInfo(ctx)).ifPresent(ctx::fail)));
             checks.add(Check.optional(LAST_SYNC_DURATION, ctx -> {
                 GetVolumeReplicationInfoResponse info = (GetVolumeReplicationInfoResponse) primaryInfo(ctx);
                 if (info.hasLastSyncDuration() && (info.getLastSyncDuration().getSeconds() < 0

@@ -1,5 +1,7 @@
 package io.volrep.testkit;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -14,6 +16,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.opentest4j.TestAbortedException;
 
 /**
  * The CSI-Addons replication conformance suite as a JUnit 5 test class: extend it, say what to test and
@@ -59,8 +62,13 @@ public abstract class ReplicationConformanceSuite {
     @AfterAll
     protected final void stopConformanceTarget() {
         if (session != null) {
+            sessionClosing(session.calls());
             session.close();
         }
+    }
+
+    /** Called once before the session closes, with the number of calls the run sent. */
+    void sessionClosing(long calls) {
     }
 
     /** The checks of what the spec says MUST, and of the codes its error tables fix. */
@@ -86,10 +94,20 @@ public abstract class ReplicationConformanceSuite {
         return checkGroups().stream().flatMap(group -> {
             List<DynamicNode> tests = group.checks(config).stream()
                     .filter(check -> check.requirement() == requirement)
-                    .map(check -> (DynamicNode) DynamicTest.dynamicTest(check.name(), () -> session.run(check)))
+                    .map(check -> (DynamicNode) DynamicTest.dynamicTest(check.name(), checkSource(check), () -> {
+                        if (config.skipped(check)) {
+                            throw new TestAbortedException(ConformanceContext.SKIPPED_PREFIX + ON_REQUEST
+                                    + check.id() + ")");
+                        }
+                        session.run(check);
+                    }))
                     .toList();
+            // Sources for Surefire's report: the group container is a "class" named as it is displayed (one report
+            // file per group and level), each check a URI source (neither class nor method), so Surefire names the
+            // test case after the check and its class after the group instead of "required()[2][9]".
+            String container = containerName(group.name(), requirement);
             return tests.isEmpty() ? Stream.empty()
-                    : Stream.of(DynamicContainer.dynamicContainer(group.name(), tests));
+                    : Stream.of(DynamicContainer.dynamicContainer(container, uri("class", container), tests.stream()));
         });
     }
 
@@ -108,5 +126,29 @@ public abstract class ReplicationConformanceSuite {
      */
     public final void testRequiresTheJUnitPlatform() {
         throw new AssertionError(NO_JUNIT_PLATFORM);
+    }
+
+    /** The reason prefix (after {@value ConformanceContext#SKIPPED_PREFIX}) of a check skipped on request. */
+    static final String ON_REQUEST = "on request (--skip ";
+
+    /** The suffix of an optional group's container: {@code "PromoteVolume (optional)"}. */
+    static final String OPTIONAL_SUFFIX = " (optional)";
+
+    /** The group's container (and reported class) name: the group's, marked when it holds optional checks. */
+    static String containerName(String group, Requirement requirement) {
+        return requirement == Requirement.OPTIONAL ? group + OPTIONAL_SUFFIX : group;
+    }
+
+    /** {@code volrep:check/<id>}: the check's test source. */
+    static URI checkSource(Check check) {
+        return uri("volrep", "check/" + check.id());
+    }
+
+    private static URI uri(String scheme, String part) {
+        try {
+            return new URI(scheme, part, null);
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException(scheme + ":" + part, e);
+        }
     }
 }

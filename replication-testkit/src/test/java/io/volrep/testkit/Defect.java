@@ -2,13 +2,11 @@ package io.volrep.testkit;
 
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
-import io.grpc.ForwardingServerCall;
-import io.grpc.Metadata;
-import io.grpc.ServerCall;
-import io.grpc.ServerCallHandler;
-import io.grpc.ServerInterceptor;
 import io.grpc.Status;
+import io.volrep.api.ErrorScheme;
 import io.volrep.api.PreconditionFailedException;
+import io.volrep.api.ReplicationSource.Kind;
+import io.volrep.testkit.LifecycleModel.State;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.Rpc;
 import io.volrep.api.StatusCode;
@@ -24,7 +22,6 @@ import io.volrep.testkit.fake.FaultInjector;
 import io.volrep.testkit.fake.InfoViolation;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Plugins with exactly one spec defect each, and the check that must catch it. Driver defects go through
@@ -32,8 +29,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * injected below it with an interceptor.
  */
 enum Defect {
-    PROMOTE_WITHOUT_REPLICATION(ControllerChecks.rowCase(Rpc.PROMOTE_VOLUME, StatusCode.FAILED_PRECONDITION,
-            "replication disabled")) {
+    PROMOTE_WITHOUT_REPLICATION(walk(Rpc.PROMOTE_VOLUME, Kind.VOLUME, State.DISABLED)) {
         @Override
         ConformanceConfig.Builder target() {
             return driver(new SpecDriver(SECRETS, IDS) {
@@ -59,8 +55,7 @@ enum Defect {
             });
         }
     },
-    RESYNC_OF_PRIMARY_ACCEPTED(ControllerChecks.rowCase(Rpc.RESYNC_VOLUME, StatusCode.FAILED_PRECONDITION,
-            "replication enabled, primary: not demoted")) {
+    RESYNC_OF_PRIMARY_ACCEPTED(walk(Rpc.RESYNC_VOLUME, Kind.VOLUME, State.PRIMARY)) {
         @Override
         ConformanceConfig.Builder target() {
             return driver(new SpecDriver(SECRETS, IDS) {
@@ -72,8 +67,7 @@ enum Defect {
             });
         }
     },
-    INFO_OF_DEMOTED_ANSWERED(ControllerChecks.rowCase(Rpc.GET_VOLUME_REPLICATION_INFO, StatusCode.FAILED_PRECONDITION,
-            "replication enabled, demoted: not promoted")) {
+    INFO_OF_DEMOTED_ANSWERED(walk(Rpc.GET_VOLUME_REPLICATION_INFO, Kind.VOLUME, State.SECONDARY)) {
         @Override
         ConformanceConfig.Builder target() {
             return driver(new SpecDriver(SECRETS, IDS) {
@@ -85,7 +79,7 @@ enum Defect {
             });
         }
     },
-    ENABLE_NOT_IDEMPOTENT(ControllerChecks.idempotent(Rpc.ENABLE_VOLUME_REPLICATION)) {
+    ENABLE_NOT_IDEMPOTENT(walk(Rpc.ENABLE_VOLUME_REPLICATION, Kind.VOLUME, State.DISABLED)) {
         @Override
         ConformanceConfig.Builder target() {
             return driver(new SpecDriver(SECRETS, IDS) {
@@ -100,7 +94,7 @@ enum Defect {
             });
         }
     },
-    DEMOTE_NOT_IDEMPOTENT(ControllerChecks.idempotent(Rpc.DEMOTE_VOLUME)) {
+    DEMOTE_NOT_IDEMPOTENT(walk(Rpc.DEMOTE_VOLUME, Kind.VOLUME, State.PRIMARY)) {
         @Override
         ConformanceConfig.Builder target() {
             return driver(new SpecDriver(SECRETS, IDS) {
@@ -114,7 +108,7 @@ enum Defect {
             });
         }
     },
-    DISABLE_NOT_IDEMPOTENT(ControllerChecks.idempotent(Rpc.DISABLE_VOLUME_REPLICATION)) {
+    DISABLE_NOT_IDEMPOTENT(walk(Rpc.DISABLE_VOLUME_REPLICATION, Kind.VOLUME, State.PRIMARY)) {
         @Override
         ConformanceConfig.Builder target() {
             return driver(new SpecDriver(SECRETS, IDS) {
@@ -126,14 +120,13 @@ enum Defect {
             });
         }
     },
-    SECRETS_IGNORED(ControllerChecks.rowCase(Rpc.PROMOTE_VOLUME, StatusCode.UNAUTHENTICATED, "wrong secrets")) {
+    SECRETS_IGNORED(auth(Rpc.PROMOTE_VOLUME, Kind.VOLUME, "wrong")) {
         @Override
         ConformanceConfig.Builder target() {
             return driver(new SpecDriver(Map.of(), IDS));               // defect: requires nothing
         }
     },
-    MISSING_SECRETS_ACCEPTED(ControllerChecks.rowCase(Rpc.DEMOTE_VOLUME, StatusCode.UNAUTHENTICATED,
-            "missing secrets")) {
+    MISSING_SECRETS_ACCEPTED(auth(Rpc.DEMOTE_VOLUME, Kind.VOLUME, "missing")) {
         @Override
         ConformanceConfig.Builder target() {
             // Defect: a request without secrets is served as if it carried the right ones.
@@ -230,27 +223,22 @@ enum Defect {
             ControllerChecks.SIMULTANEOUS_CALLS + " simultaneous calls answer only 0 OK or 10 ABORTED")) {
         @Override
         ConformanceConfig.Builder target() {
-            AtomicInteger inFlight = new AtomicInteger();
-            // Defect below the runtime's per-source guard: a busy plugin answers 2 UNKNOWN instead of 10 ABORTED.
-            ServerInterceptor busy = new ServerInterceptor() {
+            // Defect below the runtime's per-source guard: a plugin busy with a source answers 2 UNKNOWN instead
+            // of 10 ABORTED to another call for that source (per source: calls on other sources are served).
+            java.util.Set<String> inFlight = java.util.concurrent.ConcurrentHashMap.newKeySet();
+            RequestDefect busy = new RequestDefect() {
                 @Override
-                public <Q, A> ServerCall.Listener<Q> interceptCall(ServerCall<Q, A> call, Metadata headers,
-                                                                   ServerCallHandler<Q, A> next) {
-                    if (!call.getMethodDescriptor().getBareMethodName().equals("PromoteVolume")) {
-                        return next.startCall(call, headers);
+                Decision decide(Rpc rpc, Message request) {
+                    if (rpc != Rpc.PROMOTE_VOLUME) {
+                        return Decision.pass(request);
                     }
-                    if (inFlight.incrementAndGet() > 1) {
-                        inFlight.decrementAndGet();
-                        call.close(Status.UNKNOWN.withDescription("busy"), new Metadata());
-                        return new ServerCall.Listener<>() { };
-                    }
-                    return next.startCall(new ForwardingServerCall.SimpleForwardingServerCall<>(call) {
-                        @Override
-                        public void close(Status status, Metadata trailers) {
-                            inFlight.decrementAndGet();
-                            super.close(status, trailers);
-                        }
-                    }, headers);
+                    var source = (io.volrep.proto.replication.ReplicationSource) request.getField(
+                            request.getDescriptorForType().findFieldByName("replication_source"));
+                    String key = source.getVolume().getVolumeId() + "/" + source.getVolumegroup().getVolumeGroupId();
+                    boolean named = !source.getVolume().getVolumeId().isEmpty()
+                            || !source.getVolumegroup().getVolumeGroupId().isEmpty();
+                    return !named || inFlight.add(key) ? Decision.pass(request)
+                            : Decision.answer(Status.UNKNOWN.withDescription("busy"));
                 }
             };
             return driver(new SpecDriver(SECRETS, IDS) {
@@ -258,10 +246,14 @@ enum Defect {
                 public void promote(PromoteRequest r) {
                     try {
                         Thread.sleep(20);
+                        super.promote(r);
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
+                    } finally {
+                        String key = r.source().kind() == io.volrep.api.ReplicationSource.Kind.VOLUME
+                                ? r.source().id() + "/" : "/" + r.source().id();
+                        inFlight.remove(key);
                     }
-                    super.promote(r);
                 }
             }).interceptor(busy);
         }
@@ -317,6 +309,17 @@ enum Defect {
 
     /** The defective target with the standard fixtures. */
     abstract ConformanceConfig.Builder target();
+
+    /** The name of the lifecycle walk's check of {@code rpc} in {@code state} for {@code kind}. */
+    static String walk(Rpc rpc, Kind kind, State state) {
+        return LifecycleChecks.walkName(ErrorScheme.spec(), rpc, kind, state,
+                LifecycleModel.spec().expect(rpc, state));
+    }
+
+    /** The name of the authentication check of {@code rpc} for {@code kind}: {@code "wrong"} or {@code "missing"}. */
+    static String auth(Rpc rpc, Kind kind, String variant) {
+        return LifecycleChecks.authName(ErrorScheme.spec(), rpc, kind, variant);
+    }
 
     static ConformanceConfig.Builder driver(SpecDriver driver) {
         return ConformanceConfig.builder().driver(driver).volumes("vol-0", "vol-1").volumeGroups("grp-0")

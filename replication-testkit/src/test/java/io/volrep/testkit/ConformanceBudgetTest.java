@@ -1,0 +1,41 @@
+package io.volrep.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.volrep.api.ReplicationSource;
+import io.volrep.spi.ReplicationServer;
+import io.volrep.testkit.reference.ReferenceDriver;
+import io.volrep.testkit.reference.ReferencePlugin;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The walk's budget: a plugin over a unix socket with 16 volumes and 2 groups is judged in under a minute. */
+class ConformanceBudgetTest {
+
+    @Test
+    void sixteenVolumesAndTwoGroupsOverAUnixSocketUnderAMinuteEndingWhereTheyStarted(@TempDir Path dir) {
+        ReferenceDriver reference = ReferenceDriver.builder().volumes(16).groups(2).requiredSecret("user", "admin")
+                .build();
+        List<String> volumes = IntStream.range(0, 16).mapToObj(i -> "vol-" + i).toList();
+        try (ReplicationServer server = ReferencePlugin.start(reference, "unix://" + dir.resolve("ref.sock"))) {
+            ComplianceReport report = ConformanceRunner.builder(ConformanceConfig.builder()
+                    .endpoint(server.address()).volumes(volumes).volumeGroups("grp-0", "grp-1")
+                    .secrets(Map.of("user", "admin")).healerVolume("vol-0", "/var/lib/volrep/vol-0").build()).run();
+            System.out.println(report.statement());
+
+            assertThat(report.failed()).isEmpty();
+            assertThat(report.duration()).isLessThan(Duration.ofSeconds(60));
+            assertThat(report.walkChecks()).isEqualTo(36);
+            assertThat(report.calls()).isGreaterThan(500);          // counted: the statement reports it
+            assertThat(report.statement()).contains("lifecycle walk: 3 states x 6 RPCs x 2 source kinds: 36 checks; ");
+        }
+        for (ReplicationSource source : reference.sources()) {
+            assertThat(reference.state(source).enabled()).as("%s left enabled", source).isFalse();
+        }
+    }
+}

@@ -1,0 +1,45 @@
+package io.volrep.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A vendor's own Surefire run of {@link ReplicationConformanceSuite} names each test case after its check and its
+ * class after the check group. The proof is this module's real Surefire report: {@link ReferenceConformanceTest}
+ * extends the suite exactly as a vendor does, Surefire runs it in the test phase, and this IT (integration-test
+ * phase) reads what Surefire wrote.
+ */
+class VendorSurefireReportIT {
+    private static final Path REPORTS = Path.of("target", "surefire-reports");
+
+    @Test
+    void surefireNamesEachTestCaseAfterItsCheckAndItsClassAfterTheGroup() throws IOException {
+        assumeTrue(Files.exists(REPORTS.resolve("TEST-io.volrep.testkit.ReferenceConformanceTest.xml")),
+                "ReferenceConformanceTest did not run in this build (test phase skipped or filtered)");
+
+        String promote = Files.readString(REPORTS.resolve("TEST-PromoteVolume.xml"));
+        assertThat(promote).contains("<testsuite").contains("name=\"PromoteVolume\"").contains("failures=\"0\"")
+                .contains("<testcase name=\"PromoteVolume: Replication Source is not replicated -&gt; 9 "
+                        + "FAILED_PRECONDITION [volume group, replication disabled]\" classname=\"PromoteVolume\"")
+                .contains("<testcase name=\"PromoteVolume: allowed -&gt; 0 OK, then primary [volume, replication enabled,"
+                        + " secondary]\" classname=\"PromoteVolume\"")
+                .doesNotContain("required()[").doesNotContain("name=\"\"");
+        assertThat(Files.readString(REPORTS.resolve("TEST-Isolation.xml")))
+                .contains("classname=\"Isolation\"").contains("concurrent calls on distinct sources never draw 10 ABORTED");
+        assertThat(Files.readString(REPORTS.resolve("TEST-PromoteVolume _optional_.xml")))
+                .contains("classname=\"PromoteVolume (optional)\"");
+
+        try (Stream<Path> files = Files.list(REPORTS)) {
+            List<String> names = files.map(p -> p.getFileName().toString()).toList();
+            assertThat(names).contains("TEST-Lifecycle.xml", "TEST-Fixtures restored.xml", "TEST-Response validity.xml",
+                    "TEST-NodeHealer.xml", "TEST-Identity.xml");
+        }
+    }
+}
