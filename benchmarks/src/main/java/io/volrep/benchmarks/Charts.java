@@ -21,18 +21,23 @@ final class Charts {
         System.setProperty("java.awt.headless", "true");
     }
 
+    /** Put before every title; "development run: " for short runs, whose charts show shapes, not figures. */
+    static volatile String titlePrefix = "";
+
     private Charts() {
     }
 
     /** A line chart; {@code series} maps a series name to its y values at {@code x}. */
     static void lines(Path file, String title, String xTitle, String yTitle, double[] x,
                       Map<String, double[]> series, boolean logX, boolean logY) throws IOException {
-        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle(xTitle)
+        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(titlePrefix + title).xAxisTitle(xTitle)
                 .yAxisTitle(yTitle).build();
         XYStyler styler = chart.getStyler();
         styler.setXAxisLogarithmic(logX);
         styler.setYAxisLogarithmic(logY);
         styler.setMarkerSize(7);
+        styler.setYAxisDecimalPattern("#,##0.#");
+        styler.setXAxisDecimalPattern("#,##0");
         styler.setLegendPosition(Styler.LegendPosition.OutsideS);
         styler.setChartTitleFont(styler.getChartTitleFont().deriveFont(14f));
         series.forEach((name, y) -> chart.addSeries(name, x, y));
@@ -40,11 +45,12 @@ final class Charts {
     }
 
     /** A grouped bar chart: one group per category, one bar per series. */
-    static void bars(Path file, String title, String yTitle, List<String> categories, Map<String, List<Double>> series)
-            throws IOException {
-        CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(title).yAxisTitle(yTitle)
-                .build();
+    static void bars(Path file, String title, String xTitle, String yTitle, List<String> categories,
+                     Map<String, List<Double>> series) throws IOException {
+        CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(titlePrefix + title)
+                .xAxisTitle(xTitle).yAxisTitle(yTitle).build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+        chart.getStyler().setYAxisDecimalPattern("#,##0");
         chart.getStyler().setChartTitleFont(chart.getStyler().getChartTitleFont().deriveFont(14f));
         series.forEach((name, values) -> chart.addSeries(name, categories, values));
         BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);

@@ -50,7 +50,7 @@ import java.util.function.Consumer;
  * </ul>
  *
  * <pre>{@code
- * java -cp benchmarks/target/benchmarks.jar io.volrep.benchmarks.Curves --seconds 5 --out benchmarks/target/results/curves
+ * java -cp benchmarks/target/benchmarks.jar io.volrep.benchmarks.Curves --seconds 5 --out target/curves
  * }</pre>
  */
 public final class Curves {
@@ -98,6 +98,9 @@ public final class Curves {
         }
         BenchmarkLogging.init();
         Files.createDirectories(out);
+        if (seconds < 5) {
+            Charts.titlePrefix = "Development run: ";
+        }
         Curves curves = new Curves(seconds, Math.max(seconds, maxSeconds), out, System.out);
         if (only.contains("client")) {
             curves.client();
@@ -154,9 +157,9 @@ public final class Curves {
                                 : clientPoint(side.getKey(), side.getValue(), IN_FLIGHT_FOR_SOURCES, SOURCES[i]);
                     }
                 }
-                writeClient("client-inflight", "calls in flight", IN_FLIGHT, byInFlight,
+                writeClient("client-inflight", "calls in flight", IN_FLIGHT, byInFlight, true,
                         "Client latency vs calls in flight (" + SOURCES_FOR_IN_FLIGHT + " sources, unix socket)");
-                writeClient("client-sources", "distinct sources", SOURCES, bySources,
+                writeClient("client-sources", "distinct sources", SOURCES, bySources, false,
                         "Client latency vs distinct sources (" + IN_FLIGHT_FOR_SOURCES + " in flight, unix socket)");
                 List<String> categories = new ArrayList<>();
                 Map<String, List<Double>> alloc = new LinkedHashMap<>();
@@ -180,8 +183,8 @@ public final class Curves {
                     }
                     alloc.put(side, values);
                 }
-                Charts.bars(out.resolve("client-alloc.png"), "Client allocation per call, unix socket ("
-                        + subtitle + ")", "bytes per call, every thread (server's included)", categories, alloc);
+                Charts.bars(out.resolve("client-alloc.png"), "Client allocation per call, unix socket", subtitle,
+                        "bytes per call, every thread (server's included)", categories, alloc);
                 ClientPoint fewest = bySources.get("volrep")[0];
                 ClientPoint most = bySources.get("volrep")[SOURCES.length - 1];
                 double growth = most.p99Micros() / fewest.p99Micros();
@@ -194,8 +197,8 @@ public final class Curves {
         }
     }
 
-    private void writeClient(String name, String xTitle, int[] xs, Map<String, ClientPoint[]> points, String title)
-            throws IOException {
+    private void writeClient(String name, String xTitle, int[] xs, Map<String, ClientPoint[]> points, boolean logY,
+                             String title) throws IOException {
         try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(out.resolve(name + ".csv")))) {
             csv.println("side,x,calls,p50_us,p99_us,bytes_per_call");
             points.forEach((side, ps) -> {
@@ -211,7 +214,7 @@ public final class Curves {
             series.put(side + " p99", java.util.Arrays.stream(ps).mapToDouble(ClientPoint::p99Micros).toArray());
         });
         Charts.lines(out.resolve(name + ".png"), title, xTitle + " (" + subtitle + ")", "latency per call (us)",
-                toDoubles(xs), series, true, true);
+                toDoubles(xs), series, true, logY);
     }
 
     /**

@@ -20,8 +20,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * The SPI runtime's cost: {@code ReplicationServer} serving {@link InMemoryDriver} (validation, per-source guard,
  * exception mapping, one INFO line per call formatted and written by slf4j-simple to a file) against a
- * hand-written {@code ControllerImplBase} with the same in-memory behaviour ({@link InMemoryController}), served
- * on the transport thread (a direct executor: it never blocks). The caller is the same raw blocking call
+ * bare grpc-java handler with the same in-memory behaviour ({@link InMemoryController}), served on the transport
+ * thread (a direct executor: it never blocks). The caller is the same raw blocking call
  * ({@link RawUnary#enable}) for both.
  */
 @State(Scope.Benchmark)
