@@ -500,10 +500,9 @@ public final class Curves {
                 csv.printf(Locale.ROOT, "%d,%.3f%n", FIXTURES[i], durations[i]);
             }
         }
-        Charts.lines(out.resolve("conformance.png"), "Conformance suite duration vs fixture volumes (reference"
-                + " plugin, one group)", "fixture volumes (fastest of 3 runs, load average " + loadAverage() + ")",
-                "seconds",
-                toDoubles(FIXTURES), Map.of("volrep conformance", durations), true, false);
+        Charts.lines(out.resolve("conformance.png"), "Conformance suite duration vs fixture volumes",
+                "fixture volumes (reference plugin, one group; fastest of 3 runs, load average " + loadAverage()
+                        + ")", "seconds", toDoubles(FIXTURES), Map.of("volrep conformance", durations), true, false);
     }
 
     /** One suite run against a fresh reference plugin holding {@code n} fixture volumes and one group. */
