@@ -1,14 +1,12 @@
 package io.volrep.benchmarks;
 
 import io.grpc.ManagedChannel;
-import io.grpc.stub.StreamObserver;
 import io.volrep.client.ReplicationClient;
-import io.volrep.proto.replication.ControllerGrpc;
-import io.volrep.proto.replication.EnableVolumeReplicationResponse;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -29,7 +27,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * in-memory server ({@link InMemoryController}) over the same transport. Pairs: {@code rawBlocking} /
  * {@code volrepBlocking} (one call at a time) and {@code rawAsync64} / {@code volrepAsync64} (64 calls in
  * flight, each on its own volume; time per call). Both sides set the same 3-minute deadline on every call
- * (the client's default per-attempt deadline), as a careful orchestrator would.
+ * (the client's default per-attempt deadline), as a careful orchestrator would. The raw side is the strongest
+ * baseline grpc-java allows ({@link RawUnary}, {@link Transports#rawChannel}); docs/benchmarks.md says why.
+ * {@code benchmarks/run} runs each pair's sides in alternating forks ({@link Harness}).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -39,15 +39,12 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(2)
 public class ClientBenchmark {
     static final int IN_FLIGHT = 64;
-    private static final long DEADLINE_MINUTES = 3;
 
     @Param({"inprocess", "unix"})
     public String transport;
 
     private Transports.RawServer server;
     private ManagedChannel rawChannel;
-    private ControllerGrpc.ControllerBlockingStub blockingStub;
-    private ControllerGrpc.ControllerStub asyncStub;
     private ReplicationClient client;
     private int next;
 
@@ -57,8 +54,6 @@ public class ClientBenchmark {
         String address = Transports.address(transport);
         server = Transports.startRaw(address, new InMemoryController());
         rawChannel = Transports.rawChannel(address);
-        blockingStub = ControllerGrpc.newBlockingStub(rawChannel);
-        asyncStub = ControllerGrpc.newStub(rawChannel);
         client = ReplicationClient.builder().target(address).build();
     }
 
@@ -75,8 +70,7 @@ public class ClientBenchmark {
 
     @Benchmark
     public Object rawBlocking() {
-        return blockingStub.withDeadlineAfter(DEADLINE_MINUTES, TimeUnit.MINUTES)
-                .enableVolumeReplication(Transports.enableRequest(nextVolume()));
+        return RawUnary.enable(rawChannel, nextVolume());
     }
 
     @Benchmark
@@ -89,25 +83,14 @@ public class ClientBenchmark {
     public void rawAsync64() throws InterruptedException {
         CountDownLatch done = new CountDownLatch(IN_FLIGHT);
         AtomicReference<Throwable> failure = new AtomicReference<>();
-        StreamObserver<EnableVolumeReplicationResponse> observer = new StreamObserver<>() {
-            @Override
-            public void onNext(EnableVolumeReplicationResponse value) {
+        Consumer<Throwable> onDone = t -> {
+            if (t != null) {
+                failure.compareAndSet(null, t);
             }
-
-            @Override
-            public void onError(Throwable t) {
-                failure.set(t);
-                done.countDown();
-            }
-
-            @Override
-            public void onCompleted() {
-                done.countDown();
-            }
+            done.countDown();
         };
         for (int i = 0; i < IN_FLIGHT; i++) {
-            asyncStub.withDeadlineAfter(DEADLINE_MINUTES, TimeUnit.MINUTES)
-                    .enableVolumeReplication(Transports.enableRequest(nextVolume()), observer);
+            RawUnary.enableAsync(rawChannel, nextVolume(), onDone);
         }
         done.await();
         if (failure.get() != null) {

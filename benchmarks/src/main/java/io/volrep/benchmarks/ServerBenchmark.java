@@ -1,7 +1,6 @@
 package io.volrep.benchmarks;
 
 import io.grpc.ManagedChannel;
-import io.volrep.proto.replication.ControllerGrpc;
 import io.volrep.spi.ReplicationServer;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -21,8 +20,9 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * The SPI runtime's cost: {@code ReplicationServer} serving {@link InMemoryDriver} (validation, per-source guard,
  * exception mapping, one INFO line per call formatted and written by slf4j-simple to a file) against a
- * hand-written {@code ControllerImplBase} with the same in-memory behaviour ({@link InMemoryController}). The
- * caller is the same raw blocking stub for both.
+ * bare grpc-java handler with the same in-memory behaviour ({@link InMemoryController}), served on the transport
+ * thread (a direct executor: it never blocks). The caller is the same raw blocking call
+ * ({@link RawUnary#enable}) for both.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -38,8 +38,6 @@ public class ServerBenchmark {
     private ReplicationServer volrepServer;
     private ManagedChannel rawChannel;
     private ManagedChannel volrepChannel;
-    private ControllerGrpc.ControllerBlockingStub rawStub;
-    private ControllerGrpc.ControllerBlockingStub volrepStub;
     private int next;
 
     @Setup(Level.Trial)
@@ -48,12 +46,10 @@ public class ServerBenchmark {
         String rawAddress = Transports.address(transport);
         rawServer = Transports.startRaw(rawAddress, new InMemoryController());
         rawChannel = Transports.rawChannel(rawAddress);
-        rawStub = ControllerGrpc.newBlockingStub(rawChannel);
 
         volrepServer = ReplicationServer.builder().driver(new InMemoryDriver()).listen(Transports.address(transport))
                 .build().start();
         volrepChannel = Transports.rawChannel(volrepServer.address());
-        volrepStub = ControllerGrpc.newBlockingStub(volrepChannel);
     }
 
     @TearDown(Level.Trial)
@@ -70,11 +66,11 @@ public class ServerBenchmark {
 
     @Benchmark
     public Object raw() {
-        return rawStub.enableVolumeReplication(Transports.enableRequest(nextVolume()));
+        return RawUnary.enable(rawChannel, nextVolume());
     }
 
     @Benchmark
     public Object volrep() {
-        return volrepStub.enableVolumeReplication(Transports.enableRequest(nextVolume()));
+        return RawUnary.enable(volrepChannel, nextVolume());
     }
 }

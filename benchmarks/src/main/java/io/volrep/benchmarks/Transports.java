@@ -1,6 +1,7 @@
 package io.volrep.benchmarks;
 
 import io.grpc.BindableService;
+import io.grpc.CallOptions;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
@@ -28,6 +29,8 @@ final class Transports {
     /** How many distinct volumes the benchmarks cycle through (a power of two). */
     static final int VOLUMES = 1024;
     static final String[] VOLUME_IDS = new String[VOLUMES];
+    /** The per-attempt deadline every client side sets on every call: {@code ReplicationClient}'s default. */
+    static final long DEADLINE_MINUTES = 3;
 
     static {
         for (int i = 0; i < VOLUMES; i++) {
@@ -57,21 +60,31 @@ final class Transports {
         }
     }
 
-    /** A raw grpc-java channel to {@code address}, as an orchestrator without volrep would build it. */
+    /**
+     * The raw baseline's channel to {@code address}, as a careful hand-written client builds it: once, with a
+     * direct executor, because its callbacks (count down a latch, record a time) never block, so handing them to
+     * a thread pool would only add a thread hop per call. (The blocking stub ignores the channel's executor: it
+     * runs callbacks on the calling thread.)
+     */
     static ManagedChannel rawChannel(String address) {
         if (address.startsWith("inprocess:")) {
-            return InProcessChannelBuilder.forName(address.substring("inprocess:".length())).build();
+            return InProcessChannelBuilder.forName(address.substring("inprocess:".length())).directExecutor()
+                    .build();
         }
         return Grpc.newChannelBuilder(address, InsecureChannelCredentials.create()).overrideAuthority("localhost")
-                .build();
+                .directExecutor().build();
     }
 
-    /** The raw baseline server on {@code address}, with the same netty set-up as {@code ReplicationServer}. */
+    /**
+     * The raw baseline server on {@code address}, with the same netty set-up as {@code ReplicationServer} and a
+     * direct executor: its in-memory service never blocks, so a careful hand-written server runs it on the
+     * transport thread rather than hopping to a pool.
+     */
     static RawServer startRaw(String address, BindableService service) {
         try {
             if (address.startsWith("inprocess:")) {
                 Server server = InProcessServerBuilder.forName(address.substring("inprocess:".length()))
-                        .addService(service).build().start();
+                        .directExecutor().addService(service).build().start();
                 return new RawServer(server, List.of());
             }
             String path = address.substring("unix://".length());
@@ -81,7 +94,7 @@ final class Transports {
             Server server = NettyServerBuilder.forAddress(new DomainSocketAddress(path))
                     .channelType(EpollServerDomainSocketChannel.class).bossEventLoopGroup(boss)
                     .workerEventLoopGroup(workers).withChildOption(ChannelOption.SO_KEEPALIVE, null)
-                    .addService(service).build().start();
+                    .directExecutor().addService(service).build().start();
             return new RawServer(server, List.of(boss, workers));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -92,6 +105,15 @@ final class Transports {
     static EnableVolumeReplicationRequest enableRequest(String id) {
         return EnableVolumeReplicationRequest.newBuilder().setReplicationSource(ReplicationSource.newBuilder()
                 .setVolume(ReplicationSource.VolumeSource.newBuilder().setVolumeId(id))).build();
+    }
+
+    /**
+     * The call options of one raw call, the cheapest correct way to set its deadline: no stub object per call
+     * (the generated stub's {@code withDeadlineAfter} allocates a new stub as well as these options); the
+     * options themselves must be new per call, because a deadline is relative to the call's start.
+     */
+    static CallOptions deadlineFromNow() {
+        return CallOptions.DEFAULT.withDeadlineAfter(DEADLINE_MINUTES, TimeUnit.MINUTES);
     }
 
     static void shutdown(ManagedChannel channel) throws InterruptedException {
