@@ -46,6 +46,8 @@ public class ClientBenchmark {
     private Transports.RawServer server;
     private ManagedChannel rawChannel;
     private ReplicationClient client;
+    /** The same client bound to Micrometer (meters in a SimpleMeterRegistry, no tracer): the binding's cost. */
+    private ReplicationClient metered;
     private int next;
 
     @Setup(Level.Trial)
@@ -55,11 +57,15 @@ public class ClientBenchmark {
         server = Transports.startRaw(address, new InMemoryController());
         rawChannel = Transports.rawChannel(address);
         client = ReplicationClient.builder().target(address).build();
+        metered = io.volrep.micrometer.VolrepClientMetrics.of(new io.micrometer.core.instrument.simple.SimpleMeterRegistry(),
+                io.micrometer.observation.ObservationRegistry.NOOP).bind(ReplicationClient.builder().target(address))
+                .build();
     }
 
     @TearDown(Level.Trial)
     public void tearDown() throws InterruptedException {
         client.close();
+        metered.close();
         Transports.shutdown(rawChannel);
         server.close();
     }
@@ -76,6 +82,11 @@ public class ClientBenchmark {
     @Benchmark
     public Object volrepBlocking() {
         return client.volume(nextVolume()).enable().call();
+    }
+
+    @Benchmark
+    public Object meteredBlocking() {
+        return metered.volume(nextVolume()).enable().call();
     }
 
     @Benchmark

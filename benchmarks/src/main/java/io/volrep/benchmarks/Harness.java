@@ -66,6 +66,9 @@ public final class Harness {
                     transport));
             pairs.add(new Pair("server-" + transport, ServerBenchmark.class, "raw", "volrep", transport));
         }
+        // The Micrometer binding's cost per call: the bound client against the same client unbound.
+        pairs.add(new Pair("micrometer-binding-inprocess", ClientBenchmark.class, "volrepBlocking", "meteredBlocking",
+                "inprocess"));
         return List.copyOf(pairs);
     }
 
