@@ -67,6 +67,11 @@ public final class ServeReferenceCommand implements Callable<Integer> {
             description = "A volume NodeHealer reports abnormal (repeatable). Default: none")
     List<String> abnormalVolumes = new ArrayList<>();
 
+    @Option(names = "--degraded-volume", paramLabel = "ID",
+            description = "A volume whose replication info reports status DEGRADED with a message (repeatable)."
+                    + " Default: none")
+    List<String> degradedVolumes = new ArrayList<>();
+
     @Option(names = "--dialect", paramLabel = "REVISION", defaultValue = "current",
             converter = ClientOptions.DialectConverter.class,
             description = "The replication spec revision to serve: current, v0.1.3 or v0.1.0. Default: ${DEFAULT-VALUE}")
@@ -100,6 +105,7 @@ public final class ServeReferenceCommand implements Callable<Integer> {
         ReferenceDriver.Builder reference = ReferenceDriver.builder().volumes(volumes).groups(groups)
                 .requiredSecrets(requiredSecrets).latency(latencyValue).resyncCallsUntilReady(Math.max(1, resyncCalls));
         abnormalVolumes.forEach(reference::abnormalVolume);
+        degradedVolumes.forEach(reference::degradedVolume);
         PrintWriter out = spec.commandLine().getOut();
         ReplicationServer server;
         try {

@@ -21,7 +21,7 @@ import picocli.CommandLine.Command;
         description = "Drive and test CSI-Addons volume replication plugins.",
         subcommands = {CommandLine.HelpCommand.class, ServeReferenceCommand.class, ServeExecCommand.class,
                 EnableCommand.class, DisableCommand.class, PromoteCommand.class, DemoteCommand.class,
-                ResyncCommand.class, InfoCommand.class, ConformanceCommand.class, HealCommand.class,
+                ResyncCommand.class, InfoCommand.class, DestinationCommand.class, ConformanceCommand.class, HealCommand.class,
                 ProbeCommand.class, ReconcileCommand.class, FailoverCommand.class})
 public final class VolrepCommand implements Callable<Integer> {
     /** The exit code of a usage error: a wrong option, a missing argument, an endpoint that cannot be used. */

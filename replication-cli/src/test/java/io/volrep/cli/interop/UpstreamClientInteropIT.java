@@ -76,4 +76,40 @@ class UpstreamClientInteropIT {
                     .isInstanceOf(PreconditionFailedException.class);
         }
     }
+
+    @Test
+    void theCommandLineShowsDegradedHealthAndPrintsDestinationsAfterATransientUnavailable() {
+        Peer plugin = upstreamPlugin();
+        String[] common = {"--endpoint", plugin.endpoint(), "--secret", SECRET};
+        Duration timeout = Duration.ofSeconds(60);
+        assertThat(Interop.run(Interop.volrep(concat(new String[] {"enable", "--volume", "vol-0"}, common)), timeout)
+                .exit()).isZero();
+        Interop.Result info = Interop.run(Interop.volrep(concat(new String[] {"info", "--volume", "vol-0"}, common)),
+                timeout);
+        assertThat(info.exit()).as(info.output()).isZero();
+        assertThat(info.output()).contains("status:             DEGRADED").contains("status message:");
+
+        Interop.Result volume = Interop.run(Interop.volrep(
+                concat(new String[] {"destination", "--volume", "vol-0"}, common)), timeout);
+        assertThat(volume.exit()).as(volume.output()).isZero();
+        assertThat(volume.output()).contains("destination: b-vol-0");
+
+        assertThat(Interop.run(Interop.volrep(concat(new String[] {"enable", "--volume-group", "grp-0"}, common)),
+                timeout).exit()).isZero();
+        Interop.Result group = Interop.run(Interop.volrep(
+                concat(new String[] {"destination", "--volume-group", "grp-0"}, common)), timeout);
+        assertThat(group.exit()).as(group.output()).isZero();
+        assertThat(group.output()).contains("destination: b-grp-0", "vol-1 -> b-vol-1", "vol-2 -> b-vol-2");
+
+        Interop.Result refused = Interop.run(Interop.volrep(
+                concat(new String[] {"destination", "--volume", "vol-3"}, common)), timeout);
+        assertThat(refused.exit()).as(refused.output()).isNotZero();
+        assertThat(refused.output()).contains("9 FAILED_PRECONDITION");
+    }
+
+    private static String[] concat(String[] a, String[] b) {
+        String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, all, a.length, b.length);
+        return all;
+    }
 }

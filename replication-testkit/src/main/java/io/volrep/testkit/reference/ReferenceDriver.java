@@ -117,6 +117,7 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
 
     private final Map<ReplicationSource, Fixture> fixtures;
     private final Set<String> abnormalVolumes;
+    private final Set<String> degradedVolumes;
     private final Secrets requiredSecrets;
     private final Duration latency;
     private final int resyncCallsUntilReady;
@@ -132,6 +133,7 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
         }
         this.fixtures = Collections.unmodifiableMap(map);
         this.abnormalVolumes = Set.copyOf(b.abnormalVolumes);
+        this.degradedVolumes = Set.copyOf(b.degradedVolumes);
         this.requiredSecrets = Secrets.of(b.requiredSecrets);
         this.latency = b.latency;
         this.resyncCallsUntilReady = b.resyncCallsUntilReady;
@@ -216,8 +218,13 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
             if (f.state.role() != Role.PRIMARY) {
                 throw new PreconditionFailedException(f.state.source() + " is not promoted: info needs the primary");
             }
-            return ReplicationInfo.of(f.state.lastSyncTime()).withLastSyncDuration(Duration.ofMillis(250))
+            ReplicationInfo info = ReplicationInfo.of(f.state.lastSyncTime()).withLastSyncDuration(Duration.ofMillis(250))
                     .withLastSyncBytes(lastSyncBytes);
+            if (f.state.source().kind() == ReplicationSource.Kind.VOLUME
+                    && degradedVolumes.contains(f.state.source().id())) {
+                return info.withStatus(ReplicationInfo.Status.DEGRADED, "peer site lagging (marked degraded by the fixture)");
+            }
+            return info;
         }
     }
 
@@ -345,6 +352,7 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
         private final Set<ReplicationSource> sources = new LinkedHashSet<>();
         private final Map<String, String> requiredSecrets = new LinkedHashMap<>();
         private final Set<String> abnormalVolumes = new LinkedHashSet<>();
+        private final Set<String> degradedVolumes = new LinkedHashSet<>();
         private Duration latency = Duration.ZERO;
         private int resyncCallsUntilReady = 2;
         private Clock clock = Clock.systemUTC();
@@ -386,6 +394,15 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
          */
         public Builder abnormalVolume(String id) {
             abnormalVolumes.add(Objects.requireNonNull(id, "id"));
+            return this;
+        }
+
+        /**
+         * Marks a volume's replication DEGRADED: GetVolumeReplicationInfo answers status DEGRADED with a message
+         * (upstream 2026's health status); other sources report no health (UNKNOWN).
+         */
+        public Builder degradedVolume(String id) {
+            degradedVolumes.add(Objects.requireNonNull(id, "id"));
             return this;
         }
 
