@@ -155,8 +155,9 @@ class ExecAdmissionTest {
             System.out.printf("200 calls whose child holds the output (contained %s): %d ms; threads %d -> %d,"
                     + " fds %d -> %d%n", h.driver.contained(), millis, threadsBefore, threadsAfter, fdsBefore,
                     fdsAfter);
-            assertThat(threadsAfter).isLessThanOrEqualTo(threadsBefore + 4);
-            assertThat(fdsAfter).isLessThanOrEqualTo(fdsBefore + 4);
+            // The defect grew by hundreds; a few transient pool threads (gRPC's, the JVM's) may come and go.
+            assertThat(threadsAfter).isLessThanOrEqualTo(threadsBefore + 16);
+            assertThat(fdsAfter).isLessThanOrEqualTo(fdsBefore + 16);
         } finally {
             pool.shutdownNow();
         }
