@@ -120,7 +120,8 @@ class SpiFuzzTest {
         int iterations = Integer.getInteger("volrep.fuzz.iterations", DEFAULT_ITERATIONS);
         long seed = Long.getLong("volrep.fuzz.seed", 0x5eed_2025L);
         Random random = new Random(seed);
-        Map<Status.Code, AtomicLong> codes = new EnumMap<>(Status.Code.class);
+        // Answers arrive on gRPC threads: the tallies must be thread-safe (a plain EnumMap lost a count).
+        Map<Status.Code, AtomicLong> codes = java.util.Collections.synchronizedMap(new EnumMap<>(Status.Code.class));
         Map<Status.Code, AtomicLong> healerCodes = java.util.Collections.synchronizedMap(new EnumMap<>(Status.Code.class));
         Map<String, AtomicLong> kinds = new LinkedHashMap<>();
         List<String> problems = new ArrayList<>();
