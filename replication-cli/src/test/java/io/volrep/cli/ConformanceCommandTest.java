@@ -83,7 +83,7 @@ class ConformanceCommandTest {
             // The checks whose preparation needs PromoteVolume fail too (that step answers 2 UNKNOWN): PromoteVolume's
             // own, the deprecated form and the duration check; the others reach their state along the lifecycle
             // model's shortest path (enable makes a source primary), without a promote.
-            assertThat(required.out()).contains("optional checks: 19 passed, 6 failed");
+            assertThat(required.out()).contains("optional checks: 22 passed, 6 failed");
         }
     }
 
@@ -99,7 +99,7 @@ class ConformanceCommandTest {
                         + "PromoteVolume/group/auth-missing, isolation/concurrent)")
                 .contains("SKIPPED         required Isolation: concurrent calls on distinct sources never draw 10 ABORTED")
                 .contains("on request (--skip isolation/concurrent)")
-                .containsPattern("lifecycle walk: 3 states x 6 RPCs x 2 source kinds: 33 checks; \\d+ calls in the whole run")
+                .containsPattern("lifecycle walk: 3 states x 7 RPCs x 2 source kinds: \\d+ checks; \\d+ calls in the whole run")
                 .contains("skipped (fixtures not configured): 0 checks");
         assertThat(millis).as("the whole embedded run, in ms").isLessThan(10_000);
     }

@@ -237,7 +237,8 @@ final class ControllerChecks {
             ctx.expect(ctx.call(rpc, oversized), invalid, rpc + " naming a volume id of " + overId
                     + " bytes (CSI: at most " + CsiLimits.MAX_STRING_BYTES + ")");
         }));
-        if (rpc != Rpc.GET_VOLUME_REPLICATION_INFO) {       // the only request without a parameters map
+        // GetVolumeReplicationInfo and GetReplicationDestinationInfo carry no parameters map.
+        if (rpc != Rpc.GET_VOLUME_REPLICATION_INFO && rpc != Rpc.GET_REPLICATION_DESTINATION_INFO) {
             checks.add(Check.optional(rowCase(scheme, rpc, invalid, PARAMETERS_OVER_LIMIT), ctx -> {
                 Addressing vol = ctx.volume();
                 prepare(ctx, rpc, vol);

@@ -112,7 +112,8 @@ public final class LifecycleModel {
             rule(Rpc.PROMOTE_VOLUME,             refused(),         stay(),          to(State.PRIMARY)),
             rule(Rpc.DEMOTE_VOLUME,              refused(),         to(State.SECONDARY), stay()),
             rule(Rpc.RESYNC_VOLUME,              refused(),         refused(),       stay()),
-            rule(Rpc.GET_VOLUME_REPLICATION_INFO, refused(),        stay(),          refused()));
+            rule(Rpc.GET_VOLUME_REPLICATION_INFO, refused(),        stay(),          refused()),
+            rule(Rpc.GET_REPLICATION_DESTINATION_INFO, refused(),   stay(),          stay()));
 
     private static final List<Rpc> ROUND_TRIP = List.of(Rpc.ENABLE_VOLUME_REPLICATION, Rpc.DEMOTE_VOLUME,
             Rpc.RESYNC_VOLUME, Rpc.PROMOTE_VOLUME, Rpc.DISABLE_VOLUME_REPLICATION);

@@ -30,9 +30,9 @@ class ConformanceBudgetTest {
 
             assertThat(report.failed()).isEmpty();
             assertThat(report.duration()).isLessThan(Duration.ofSeconds(60));
-            assertThat(report.walkChecks()).isEqualTo(36);
+            assertThat(report.walkChecks()).isEqualTo(42);
             assertThat(report.calls()).isGreaterThan(500);          // counted: the statement reports it
-            assertThat(report.statement()).contains("lifecycle walk: 3 states x 6 RPCs x 2 source kinds: 36 checks; ");
+            assertThat(report.statement()).contains("lifecycle walk: 3 states x 7 RPCs x 2 source kinds: 42 checks; ");
         }
         for (ReplicationSource source : reference.sources()) {
             assertThat(reference.state(source).enabled()).as("%s left enabled", source).isFalse();

@@ -74,7 +74,7 @@ class ConformanceSelfTest {
         assertThat(report.failed()).isEmpty();
         assertThat(report.compliant()).isTrue();
         assertThat(report.notImplementedRpcs()).containsExactlyInAnyOrder("PromoteVolume", "DemoteVolume",
-                "ResyncVolume", "GetVolumeReplicationInfo");
+                "ResyncVolume", "GetVolumeReplicationInfo", "GetReplicationDestinationInfo");
         assertThat(report.result(ControllerChecks.LIFECYCLE + " [volume vol-0]").orElseThrow().outcome())
                 .isEqualTo(CheckOutcome.NOT_IMPLEMENTED);
         assertThat(report.result(Defect.walk(io.volrep.api.Rpc.ENABLE_VOLUME_REPLICATION,

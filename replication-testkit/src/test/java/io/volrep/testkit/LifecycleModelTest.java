@@ -18,14 +18,16 @@ class LifecycleModelTest {
     void theSpecsStatesPathsAndProbes() {
         assertThat(model.reachable()).containsExactly(State.DISABLED, State.PRIMARY, State.SECONDARY);
         assertThat(model.pathTo(State.SECONDARY)).containsExactly(Rpc.ENABLE_VOLUME_REPLICATION, Rpc.DEMOTE_VOLUME);
-        assertThat(model.probes()).containsExactly(Rpc.RESYNC_VOLUME, Rpc.GET_VOLUME_REPLICATION_INFO);
+        // The seventh RPC changes nothing, so it is a probe too: 9 while disabled, OK when enabled in either role.
+        assertThat(model.probes()).containsExactly(Rpc.RESYNC_VOLUME, Rpc.GET_VOLUME_REPLICATION_INFO,
+                Rpc.GET_REPLICATION_DESTINATION_INFO);
         assertThat(model.expect(Rpc.RESYNC_VOLUME, State.PRIMARY))
                 .isEqualTo(new Expectation(StatusCode.FAILED_PRECONDITION, State.PRIMARY));
         assertThat(model.expect(Rpc.PROMOTE_VOLUME, State.SECONDARY))
                 .isEqualTo(new Expectation(StatusCode.OK, State.PRIMARY));
         assertThat(model.roundTrip()).containsExactly(Rpc.ENABLE_VOLUME_REPLICATION, Rpc.DEMOTE_VOLUME,
                 Rpc.RESYNC_VOLUME, Rpc.PROMOTE_VOLUME, Rpc.DISABLE_VOLUME_REPLICATION);
-        assertThat(model.size()).isEqualTo("3 states, 6 RPCs");
+        assertThat(model.size()).isEqualTo("3 states, 7 RPCs");
     }
 
     @Test

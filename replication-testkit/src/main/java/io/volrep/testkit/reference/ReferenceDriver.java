@@ -1,6 +1,7 @@
 package io.volrep.testkit.reference;
 
 import io.volrep.api.PreconditionFailedException;
+import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.Secrets;
@@ -8,6 +9,7 @@ import io.volrep.api.SourceNotFoundException;
 import io.volrep.api.UnauthenticatedException;
 import io.volrep.api.UnknownErrorException;
 import io.volrep.spi.DemoteRequest;
+import io.volrep.spi.DestinationRequest;
 import io.volrep.spi.DisableRequest;
 import io.volrep.spi.EnableRequest;
 import io.volrep.spi.InfoRequest;
@@ -225,6 +227,22 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
                 return info.withStatus(ReplicationInfo.Status.DEGRADED, "peer site lagging (marked degraded by the fixture)");
             }
             return info;
+        }
+    }
+
+    /**
+     * GetReplicationDestinationInfo (upstream 2026): the destination on the other site has the same id (a group's
+     * members are not modelled, so its member map is empty); 9 FAILED_PRECONDITION while replication is disabled.
+     */
+    @Override
+    public ReplicationDestination destination(DestinationRequest r) {
+        Fixture f = enter(r.source(), r.secrets());
+        synchronized (f) {
+            requireEnabled(f);
+            ReplicationSource source = f.state.source();
+            return source.kind() == ReplicationSource.Kind.VOLUME_GROUP
+                    ? ReplicationDestination.volumeGroup(source.id(), java.util.Map.of())
+                    : ReplicationDestination.volume(source.id());
         }
     }
 
