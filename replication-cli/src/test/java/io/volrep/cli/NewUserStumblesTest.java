@@ -88,14 +88,15 @@ class NewUserStumblesTest {
     @Test
     void anUnreachablePluginIsNamedWithItsReasonAndTheWaitShows(@TempDir Path dir) throws IOException {
         Path missing = dir.resolve("missing.sock");
-        Run noFile = volrep("info", "--volume", "vol-0", "--endpoint", missing.toString(), "--max-attempts", "4");
+        // The client waits for a plugin it cannot reach (a restart, issue 21) within the call's budget.
+        Run noFile = volrep("info", "--volume", "vol-0", "--endpoint", missing.toString(), "--timeout", "3s");
         assertThat(noFile.exit()).as(noFile.all()).isEqualTo(1);
         assertThat(noFile.err()).contains("unreachable: the plugin at unix://" + missing + ": no such socket file "
-                + missing).contains("code: 14 UNAVAILABLE");
-        // four attempts take more than a second: the wait showed without -v
+                + missing).containsPattern("code: (14 UNAVAILABLE|4 DEADLINE_EXCEEDED)");
+        // three seconds of waiting: the wait showed without -v
+        // (waiting for the plugin, gRPC holds the attempt until its deadline: no answer comes in between)
         assertThat(noFile.err()).contains("waiting for volrep info volume vol-0 at unix://" + missing)
-                .containsPattern("last answer 14 UNAVAILABLE \\(attempt \\d; no such socket file [^)]+\\), next try"
-                        + " in \\d\\.\\d s")
+                .containsPattern("\\d\\.\\d s elapsed, last answer ")
                 .doesNotContain(" attempt 1: ");     // the -v line format: not printed without -v
         assertThat(noFile.out()).isEmpty();
 
@@ -103,7 +104,7 @@ class NewUserStumblesTest {
         try (ServerSocketChannel gone = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
             gone.bind(UnixDomainSocketAddress.of(stale));
         }   // closed: the file stays, nobody listens
-        Run refused = volrep("promote", "--volume", "vol-0", "--endpoint", "unix://" + stale, "--max-attempts", "1");
+        Run refused = volrep("promote", "--volume", "vol-0", "--endpoint", "unix://" + stale, "--timeout", "2s");
         assertThat(refused.err()).contains("unreachable: the plugin at unix://" + stale + ": connection refused");
 
         assertThat(Endpoint.whyUnreachable("unix://" + dir)).hasValue(dir + " is not a socket");
