@@ -36,8 +36,9 @@ class VolrepJarIT {
         assertThat(version.exit()).isZero();
         assertThat(version.err()).doesNotContain("SLF4J");
 
+        // The client waits for an unreachable plugin within --timeout (issue 21), then names it and why.
         Result unreachable = run("info", "--endpoint", "/nonexistent/csi-addons.sock", "--volume", "pvc-1",
-                "--max-attempts", "1");
+                "--timeout", "2s");
         assertThat(unreachable.exit()).isEqualTo(1);
         assertThat(unreachable.err()).doesNotContain("SLF4J").doesNotContain("\tat ")
                 .contains("unreachable: the plugin at unix:///nonexistent/csi-addons.sock: no such directory");
