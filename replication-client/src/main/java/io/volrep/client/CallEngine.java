@@ -462,7 +462,10 @@ final class CallEngine {
             // Not the plugin's answer: say which plugin could not be reached.
             message.append(": no answer from the plugin at ").append(target);
             if (description != null && !description.isEmpty()) {
-                message.append(" (").append(description).append(')');
+                // gRPC's transport text can carry a whole stack trace (the last pick failure's cause): one line.
+                int newline = description.indexOf('\n');
+                message.append(" (").append(newline < 0 ? description : description.substring(0, newline).strip()
+                        + " ...").append(')');
             }
         } else if (description != null && !description.isEmpty()) {
             message.append(": ").append(description);
