@@ -113,15 +113,9 @@ public final class ClientOptions {
     }
 
     /** {@code full}, {@code equal}, {@code none}, in any case. */
-    static final class JitterConverter implements CommandLine.ITypeConverter<RetryPolicy.Jitter> {
-        @Override
-        public RetryPolicy.Jitter convert(String value) {
-            try {
-                return RetryPolicy.Jitter.valueOf(value.trim().toUpperCase(java.util.Locale.ROOT));
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.TypeConversionException("not a jitter: \"" + value
-                        + "\" (use full, equal or none)");
-            }
+    static final class JitterConverter extends EnumConverter<RetryPolicy.Jitter> {
+        JitterConverter() {
+            super(RetryPolicy.Jitter.class, "jitter", "full, equal or none");
         }
     }
 

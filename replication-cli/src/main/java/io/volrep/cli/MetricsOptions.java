@@ -31,20 +31,20 @@ final class MetricsOptions {
 
     /** Binds the server's meters when {@code --metrics-listen} was given. */
     ReplicationServer.Builder bind(ReplicationServer.Builder server) {
-        if (metricsListen == null) {
-            return server;
-        }
-        registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        return VolrepServerMetrics.of(registry, ObservationRegistry.NOOP).bind(server);
+        return bind(server, null);
     }
 
-    /** {@link #bind(ReplicationServer.Builder)}, also metering the exec bridge's driver processes. */
+    /** {@link #bind(ReplicationServer.Builder)}, also metering the exec bridge's driver processes (when not null). */
     ReplicationServer.Builder bind(ReplicationServer.Builder server, io.volrep.spi.exec.ExecDriver exec) {
         if (metricsListen == null) {
             return server;
         }
         registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        return VolrepServerMetrics.of(registry, ObservationRegistry.NOOP).bindExec(exec).bind(server);
+        VolrepServerMetrics metrics = VolrepServerMetrics.of(registry, ObservationRegistry.NOOP);
+        if (exec != null) {
+            metrics.bindExec(exec);
+        }
+        return metrics.bind(server);
     }
 
     /** The registry {@link #bind} created, or null. */
@@ -91,6 +91,16 @@ final class MetricsOptions {
         return new Endpoint(http, "http://" + address.getHostString() + ":" + http.getAddress().getPort() + "/metrics");
     }
 
+    /** {@link #start()}, then {@code metrics on URL} on {@code err} when there is an endpoint. */
+    Endpoint startAnnounced(java.io.PrintWriter err) {
+        Endpoint endpoint = start();
+        if (endpoint.url() != null) {
+            err.println("metrics on " + endpoint.url());
+            err.flush();
+        }
+        return endpoint;
+    }
+
     static InetSocketAddress parse(String text) {
         String t = text.trim();
         int colon = t.lastIndexOf(':');
@@ -113,6 +123,17 @@ final class MetricsOptions {
 
     /** The running endpoint; {@link #url()} is null when there is none. */
     record Endpoint(HttpServer http, String url) implements AutoCloseable {
+        /** What stops the server: {@code stop}, then this endpoint, even when {@code stop} throws. */
+        Runnable after(Runnable stop) {
+            return () -> {
+                try {
+                    stop.run();
+                } finally {
+                    close();
+                }
+            };
+        }
+
         @Override
         public void close() {
             if (http != null) {

@@ -92,7 +92,7 @@ public final class ServeExecCommand implements Callable<Integer> {
         // grace period) are killed, and the command exits 0.
         MetricsOptions.Endpoint endpoint;
         try {
-            endpoint = metrics.start();
+            endpoint = metrics.startAnnounced(spec.commandLine().getErr());
         } catch (RuntimeException e) {
             started.close();
             PrintWriter err = spec.commandLine().getErr();
@@ -100,17 +100,7 @@ public final class ServeExecCommand implements Callable<Integer> {
             err.flush();
             return 1;
         }
-        if (endpoint.url() != null) {
-            spec.commandLine().getErr().println("metrics on " + endpoint.url());
-            spec.commandLine().getErr().flush();
-        }
-        return ServeUntilSignal.run(started.server(), () -> {
-            try {
-                started.close();
-            } finally {
-                endpoint.close();
-            }
-        }, spec.commandLine().getOut());
+        return ServeUntilSignal.run(started.server(), endpoint.after(started::close), spec.commandLine().getOut());
     }
 
     /** The server and its driver, closed together: the server drains first, then the driver kills what remains. */
@@ -126,15 +116,9 @@ public final class ServeExecCommand implements Callable<Integer> {
     }
 
     /** {@code auto}, {@code required}, {@code off}, in any case. */
-    static final class ContainmentConverter implements CommandLine.ITypeConverter<ExecDriver.Containment> {
-        @Override
-        public ExecDriver.Containment convert(String value) {
-            try {
-                return ExecDriver.Containment.valueOf(value.trim().toUpperCase(java.util.Locale.ROOT));
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.TypeConversionException("not a containment: \"" + value
-                        + "\" (use auto, required or off)");
-            }
+    static final class ContainmentConverter extends EnumConverter<ExecDriver.Containment> {
+        ContainmentConverter() {
+            super(ExecDriver.Containment.class, "containment", "auto, required or off");
         }
     }
 

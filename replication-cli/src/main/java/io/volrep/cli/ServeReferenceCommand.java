@@ -116,22 +116,11 @@ public final class ServeReferenceCommand implements Callable<Integer> {
         }
         MetricsOptions.Endpoint endpoint;
         try {
-            endpoint = metrics.start();
+            endpoint = metrics.startAnnounced(spec.commandLine().getErr());
         } catch (RuntimeException e) {
             server.close();
             throw e;
         }
-        if (endpoint.url() != null) {
-            PrintWriter err = spec.commandLine().getErr();
-            err.println("metrics on " + endpoint.url());
-            err.flush();
-        }
-        return ServeUntilSignal.run(server, () -> {
-            try {
-                server.close();
-            } finally {
-                endpoint.close();
-            }
-        }, out);
+        return ServeUntilSignal.run(server, endpoint.after(server::close), out);
     }
 }

@@ -4,7 +4,7 @@ package io.volrep.client.reconcile;
  * Where one source of a {@link Failover} is; reported to the progress listener as it moves.
  *
  * <pre>{@code
- * Failover.builder()...listener(p -> System.err.println(p.source() + " " + p.step())).build().run();
+ * Failover.builder()...listener(p -> log.info("{} {}", p.source(), p.step())).build().run();
  * }</pre>
  */
 public enum FailoverStep {

@@ -19,7 +19,7 @@ import java.util.function.Supplier;
  * <pre>{@code
  * ReconcileResult r = client.volume("pvc-1").reconcile(DesiredState.PRIMARY);          // blocking
  * client.volumeGroup("vg-7").reconcileAsync(DesiredState.RESYNC)                        // no blocked thread
- *       .thenAccept(result -> System.out.println(result.summary()));
+ *       .thenAccept(result -> log.info("{}", result.summary()));
  * }</pre>
  *
  * <p>What it sends, per desired state (each step only after the previous one answered OK):

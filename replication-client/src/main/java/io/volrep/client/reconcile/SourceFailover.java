@@ -11,7 +11,7 @@ import java.util.Optional;
  *
  * <pre>{@code
  * for (SourceFailover s : report.sources()) {
- *     System.out.println(s.source() + ": " + s.step() + s.whyNot().map(w -> " (" + w + ")").orElse(""));
+ *     log.info("{}: {}{}", s.source(), s.step(), s.whyNot().map(w -> " (" + w + ")").orElse(""));
  * }
  * }</pre>
  *
