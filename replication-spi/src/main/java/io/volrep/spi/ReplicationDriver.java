@@ -89,6 +89,25 @@ public interface ReplicationDriver {
     }
 
     /**
+     * Whether Identity advertises {@code VolumeReplication.GET_REPLICATION_DESTINATION_INFO}: by default exactly
+     * when this class overrides {@link #destination}. Read once, when the server is built. A driver that decides at
+     * start (the exec bridge asks its executable) overrides this too, so the capability never promises an RPC that
+     * answers UNIMPLEMENTED.
+     *
+     * <pre>{@code
+     * public boolean servesDestinations() { return array.supportsDestinations(); }   // in a driver class
+     * }</pre>
+     */
+    default boolean servesDestinations() {
+        try {
+            return getClass().getMethod("destination", DestinationRequest.class).getDeclaringClass()
+                    != ReplicationDriver.class;
+        } catch (NoSuchMethodException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
      * The kinds of source this driver replicates. A request for another kind is answered INVALID_ARGUMENT
      * before the driver sees it. Read once, when the server is built. Volumes and volume groups by default.
      */

@@ -50,6 +50,12 @@ public final class ConformanceContext {
 
     private static final Logger LOG = LoggerFactory.getLogger(ConformanceContext.class);
     private static final int ABORTED_RETRIES = 4;
+    /** Retries of a listed 14 UNAVAILABLE, doubling from the first back-off: about 3 s in all. */
+    private static final int UNAVAILABLE_RETRIES = 6;
+    private static final long UNAVAILABLE_FIRST_BACKOFF_MILLIS = 50;
+    /** Marks an outcome that stayed 14 UNAVAILABLE through every retry (appended to the plugin's message). */
+    private static final String STILL_UNAVAILABLE = " [still 14 UNAVAILABLE after " + UNAVAILABLE_RETRIES
+            + " retries with back-off over about 3 s]";
 
     private final Channel channel;
     private final Channel healerChannel;
@@ -198,6 +204,19 @@ public final class ConformanceContext {
             outcome = Wire.invoke(channel, dialect, rpc, request, config.callTimeout());
             calls.increment();
         }
+        // 14 UNAVAILABLE where the table lists it ("not known yet") is transient: retried with back-off, and a plugin
+        // that never gets past it is judged on its last answer (note() says why that is a failure).
+        backoffMillis = UNAVAILABLE_FIRST_BACKOFF_MILLIS;
+        for (int retry = 0; retry < UNAVAILABLE_RETRIES && outcome.code() == StatusCode.UNAVAILABLE
+                && scheme.lists(rpc, StatusCode.UNAVAILABLE); retry++) {
+            sleep(backoffMillis);
+            backoffMillis *= 2;
+            outcome = Wire.invoke(channel, dialect, rpc, request, config.callTimeout());
+            calls.increment();
+            if (outcome.code() == StatusCode.UNAVAILABLE && retry == UNAVAILABLE_RETRIES - 1) {
+                outcome = new Outcome(rpc, outcome.code(), outcome.message() + STILL_UNAVAILABLE, null);
+            }
+        }
         track(target, outcome);
         LOG.debug("{} {} -> {}", rpc, target, outcome.code());
         return outcome;
@@ -305,6 +324,10 @@ public final class ConformanceContext {
         if (outcome.code() != StatusCode.OK && !scheme.lists(outcome.rpc(), outcome.code())
                 && !ErrorScheme.TRANSPORT_BACKOFF_CODES.contains(outcome.code())) {
             return " (" + outcome.code().display() + " is not a row of " + outcome.rpc().methodName() + "'s table)";
+        }
+        if (outcome.code() == StatusCode.UNAVAILABLE && scheme.lists(outcome.rpc(), StatusCode.UNAVAILABLE)) {
+            return " (14 UNAVAILABLE says the answer is not known yet, which is transient: the plugin must answer once"
+                    + " it knows, and it kept answering 14 to every retry)";
         }
         if (outcome.code() == StatusCode.ABORTED && !retryAborted) {
             return " (10 ABORTED means an operation is pending, but the previous call on it had been answered:"

@@ -42,6 +42,11 @@ final class ControllerChecks {
     static final String LAST_SYNC_BYTES = "GetVolumeReplicationInfo: last_sync_bytes MUST NOT be negative";
     static final String LAST_SYNC_DURATION = "GetVolumeReplicationInfo: last_sync_duration is not negative";
     static final String RESYNC_READY = "ResyncVolume: ready becomes true within the resync timeout";
+    static final String HEALTH_STATUS = "GetVolumeReplicationInfo: status is one of UNKNOWN, HEALTHY, DEGRADED, ERROR";
+    static final String DESTINATION_VOLUME = "GetReplicationDestinationInfo: a volume's destination is a volume with"
+            + " a non-empty id";
+    static final String DESTINATION_GROUP = "GetReplicationDestinationInfo: a volume group's destination is a volume"
+            + " group with a non-empty id and no empty member id";
     static final String FORM_SOURCE = "Request form: replication_source alone -> 0 OK on every RPC";
     static final String FORM_DEPRECATED = "Request form: deprecated volume_id alone -> 0 OK on every RPC";
     static final String FORM_VOLUME_ID = "Request form: volume_id alone -> 0 OK on every RPC";
@@ -189,6 +194,9 @@ final class ControllerChecks {
                 SIMULTANEOUS_CALLS + " simultaneous calls answer only 0 OK or 10 ABORTED"), ctx -> {
             Addressing vol = ctx.volume();
             prepare(ctx, rpc, vol);
+            if (ctx.scheme().lists(rpc, StatusCode.UNAVAILABLE)) {
+                ctx.call(rpc, vol);     // past a transient "not known yet" first: this check is about concurrency
+            }
             List<Outcome> outcomes = ctx.callSimultaneously(rpc, vol, SIMULTANEOUS_CALLS);
             long ok = outcomes.stream().filter(Outcome::ok).count();
             for (Outcome o : outcomes) {
@@ -320,6 +328,14 @@ final class ControllerChecks {
         return ctx.step(Rpc.GET_VOLUME_REPLICATION_INFO, vol).response();
     }
 
+    /** Enables {@code target} and checks its destination (after any transient 14 UNAVAILABLE, as every call). */
+    private static void destinationIsValid(ConformanceContext ctx, Addressing target) {
+        ctx.step(Rpc.ENABLE_VOLUME_REPLICATION, target);
+        Outcome o = ctx.step(Rpc.GET_REPLICATION_DESTINATION_INFO, target);
+        ResponseRules.destinationProblem(o.response(), target.isGroup())
+                .ifPresent(p -> ctx.fail("GetReplicationDestinationInfo on " + target + " " + p));
+    }
+
     private static List<Check> responseValidity(SpecDialect dialect) {
         List<Check> checks = new ArrayList<>();
         if (dialect.supports(Rpc.GET_VOLUME_REPLICATION_INFO)) {
@@ -337,6 +353,17 @@ final class ControllerChecks {
                             + info.getLastSyncDuration());
                 }
             }));
+        }
+        if (dialect.supports(Rpc.GET_REPLICATION_DESTINATION_INFO)) {
+            checks.add(Check.required(HEALTH_STATUS, ctx ->
+                    ResponseRules.statusProblem(primaryInfo(ctx)).ifPresent(ctx::fail))
+                    .withHint("report the replication's health as one of the enum's values; UNKNOWN when unsure"));
+            checks.add(Check.required(DESTINATION_VOLUME, ctx -> destinationIsValid(ctx, ctx.volume()))
+                    .withHint("answer a VolumeDestination with the destination volume's id; answer 14 UNAVAILABLE"
+                            + " only while it is not known yet"));
+            checks.add(Check.required(DESTINATION_GROUP, ctx -> destinationIsValid(ctx, ctx.volumeGroup()))
+                    .withHint("answer a VolumeGroupDestination for a group, with its id and either every member's"
+                            + " destination or none; answer 14 UNAVAILABLE only while it is not known yet"));
         }
         checks.add(Check.required(RESYNC_READY, ctx -> {
             Addressing vol = ctx.volume();

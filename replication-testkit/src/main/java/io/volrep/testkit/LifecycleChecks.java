@@ -78,13 +78,13 @@ final class LifecycleChecks {
         reach(ctx, model, target, state);
         Expectation e = model.expect(rpc, state);
         Outcome first = ctx.call(rpc, target);
-        judge(ctx, first, e.code(), rpc.methodName() + " on " + target + " (" + state.label() + ")");
+        judge(ctx, first, e.code(), target, rpc.methodName() + " on " + target + " (" + state.label() + ")");
         observe(ctx, model, target, e.after(), rpc.methodName() + " answered " + first.code().display() + " in "
                 + state.label());
         if (e.ok()) {
             Outcome again = ctx.call(rpc, target);
-            judge(ctx, again, model.expect(rpc, e.after()).code(), "not idempotent: " + rpc.methodName() + " on "
-                    + target + " repeated (" + e.after().label() + ")");
+            judge(ctx, again, model.expect(rpc, e.after()).code(), target, "not idempotent: " + rpc.methodName()
+                    + " on " + target + " repeated (" + e.after().label() + ")");
             observe(ctx, model, target, e.after(), "the same " + rpc.methodName() + " repeated");
         }
     }
@@ -100,10 +100,10 @@ final class LifecycleChecks {
      * Fails unless {@code outcome} has {@code expected}; 12 UNIMPLEMENTED where the table allows it becomes "not
      * implemented"; an OK response must also satisfy every response-validity rule.
      */
-    static void judge(ConformanceContext ctx, Outcome outcome, StatusCode expected, String what) {
+    static void judge(ConformanceContext ctx, Outcome outcome, StatusCode expected, Addressing target, String what) {
         ctx.expect(outcome, expected, what);
         if (outcome.ok()) {
-            ResponseRules.requireValid(ctx, outcome);
+            ResponseRules.requireValid(ctx, outcome, target);
         }
     }
 
@@ -127,7 +127,7 @@ final class LifecycleChecks {
                 continue;       // this probe cannot tell; the others still can
             }
             if (o.ok()) {
-                ResponseRules.requireValid(ctx, o);
+                ResponseRules.requireValid(ctx, o, target);
             }
             seen.put(probe, o);
             consistent = consistent(model, seen);
@@ -272,12 +272,12 @@ final class LifecycleChecks {
             for (Rpc refused : model.rpcs()) {
                 Expectation e = model.expect(refused, at);
                 if (!e.ok()) {
-                    judge(ctx, ctx.call(refused, target), e.code(), refused.methodName() + " on " + target + " ("
-                            + at.label() + ")");
+                    judge(ctx, ctx.call(refused, target), e.code(), target, refused.methodName() + " on " + target
+                            + " (" + at.label() + ")");
                 }
             }
-            judge(ctx, ctx.call(step, target), StatusCode.OK, step.methodName() + " on " + target + " right after"
-                    + " the refused calls (" + at.label() + ")");
+            judge(ctx, ctx.call(step, target), StatusCode.OK, target, step.methodName() + " on " + target
+                    + " right after the refused calls (" + at.label() + ")");
             at = model.expect(step, at).after();
         }
     }
@@ -369,7 +369,8 @@ final class LifecycleChecks {
                         ctx.sequential();
                         State at = State.DISABLED;
                         for (Rpc step : roundTripAndBack(model)) {
-                            judge(ctx, ctx.call(step, target), StatusCode.OK, step.methodName() + " on " + target);
+                            judge(ctx, ctx.call(step, target), StatusCode.OK, target,
+                                    step.methodName() + " on " + target);
                             at = model.expect(step, at).after();
                             observe(ctx, model, target, at, step.methodName());
                         }

@@ -3,7 +3,9 @@ package io.volrep.testkit;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
 import io.volrep.api.Rpc;
+import io.volrep.proto.replication.GetReplicationDestinationInfoResponse;
 import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
+import io.volrep.proto.replication.ReplicationDestination;
 import java.util.Optional;
 
 /**
@@ -14,12 +16,65 @@ final class ResponseRules {
     private ResponseRules() {
     }
 
-    /** Fails the check when an OK response breaks a required rule. */
-    static void requireValid(ConformanceContext ctx, Outcome outcome) {
-        Optional<String> problem = outcome.rpc() == Rpc.GET_VOLUME_REPLICATION_INFO
-                ? lastSyncTimeProblem(outcome.response()).or(() -> lastSyncBytesProblem(outcome.response()))
-                : Optional.empty();
+    /** Fails the check when an OK response to a call on {@code target} breaks a required rule. */
+    static void requireValid(ConformanceContext ctx, Outcome outcome, Addressing target) {
+        Optional<String> problem = switch (outcome.rpc()) {
+            case GET_VOLUME_REPLICATION_INFO -> lastSyncTimeProblem(outcome.response())
+                    .or(() -> lastSyncBytesProblem(outcome.response()))
+                    .or(() -> statusProblem(outcome.response()));
+            case GET_REPLICATION_DESTINATION_INFO -> destinationProblem(outcome.response(), target.isGroup());
+            default -> Optional.empty();
+        };
         problem.ifPresent(p -> ctx.fail(outcome.rpc().methodName() + ": " + p));
+    }
+
+    /**
+     * The health status (upstream 2026, REQUIRED) must be one of the enum's values; 0 UNKNOWN is a value ("the
+     * plugin does not know"), a number outside the enum is a plugin bug a client cannot read.
+     */
+    static Optional<String> statusProblem(Message info) {
+        if (info instanceof GetVolumeReplicationInfoResponse current
+                && current.getStatus() == GetVolumeReplicationInfoResponse.Status.UNRECOGNIZED) {
+            return Optional.of("GetVolumeReplicationInfo answered status " + current.getStatusValue()
+                    + ", which is none of UNKNOWN (0), HEALTHY (1), DEGRADED (2), ERROR (3)");
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The destination is REQUIRED, of the source's kind, with a non-empty id; a group's member map (optional) has no
+     * empty source or destination id.
+     */
+    static Optional<String> destinationProblem(Message response, boolean group) {
+        if (!(response instanceof GetReplicationDestinationInfoResponse r)) {
+            return Optional.empty();
+        }
+        if (!r.hasReplicationDestination()) {
+            return Optional.of("answered without the REQUIRED replication_destination");
+        }
+        ReplicationDestination d = r.getReplicationDestination();
+        String want = group ? "volumegroup" : "volume";
+        if (d.getTypeCase() == ReplicationDestination.TypeCase.TYPE_NOT_SET) {
+            return Optional.of("answered a replication_destination of no kind (expected " + want + ")");
+        }
+        if (group != (d.getTypeCase() == ReplicationDestination.TypeCase.VOLUMEGROUP)) {
+            return Optional.of("answered a " + (group ? "volume" : "volumegroup") + " destination for a " + want
+                    + " source (the destination has the source's kind)");
+        }
+        if (!group) {
+            return d.getVolume().getVolumeId().isEmpty()
+                    ? Optional.of("answered an empty destination volume_id (REQUIRED)") : Optional.empty();
+        }
+        if (d.getVolumegroup().getVolumeGroupId().isEmpty()) {
+            return Optional.of("answered an empty destination volume_group_id (REQUIRED)");
+        }
+        for (var member : d.getVolumegroup().getVolumeIdsMap().entrySet()) {
+            if (member.getKey().isEmpty() || member.getValue().isEmpty()) {
+                return Optional.of("answered a member map with an empty id: \"" + member.getKey() + "\" -> \""
+                        + member.getValue() + "\"");
+            }
+        }
+        return Optional.empty();
     }
 
     /** last_sync_time is REQUIRED and must be a valid Timestamp. */

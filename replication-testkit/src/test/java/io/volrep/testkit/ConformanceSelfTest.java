@@ -85,6 +85,50 @@ class ConformanceSelfTest {
     }
 
     @Test
+    void aDestinationThatIsNotKnownForAWhileAfterEnableIsCompliant() {
+        // Correct: 14 UNAVAILABLE for the first two asks after each Enable (the peer site has not answered yet).
+        java.util.Map<String, Integer> asks = new java.util.concurrent.ConcurrentHashMap<>();
+        SpecDriver transientDestination = new SpecDriver(Defect.SECRETS, Defect.IDS) {
+            @Override
+            public void enable(io.volrep.spi.EnableRequest r) {
+                super.enable(r);
+                asks.putIfAbsent(r.source().id(), 0);
+            }
+
+            @Override
+            public void disable(io.volrep.spi.DisableRequest r) {
+                super.disable(r);
+                asks.remove(r.source().id());
+            }
+
+            @Override
+            public io.volrep.api.ReplicationDestination destination(io.volrep.spi.DestinationRequest r) {
+                enabled(r.source(), r.secrets());
+                if (asks.merge(r.source().id(), 1, Integer::sum) <= 2) {
+                    throw new io.volrep.api.UnavailableException("the peer site has not reported the destination yet");
+                }
+                return super.destination(r);
+            }
+        };
+        ComplianceReport report = ConformanceRunner.builder(Defect.driver(transientDestination).build()).run();
+
+        assertThat(report.failed()).as("failed: %s", report.failed().stream()
+                .map(r -> r.name() + ": " + r.reason()).toList()).isEmpty();
+        assertThat(report.compliant()).isTrue();
+        assertThat(report.result(ControllerChecks.DESTINATION_GROUP).orElseThrow().outcome())
+                .isEqualTo(CheckOutcome.PASSED);
+    }
+
+    @Test
+    void aDestinationNeverKnownFailsSayingWhy() {
+        ComplianceReport report = ConformanceRunner.builder(Defect.DESTINATION_NEVER_KNOWN.target().build()).run();
+        assertThat(report.result(ControllerChecks.DESTINATION_VOLUME).orElseThrow().reason())
+                .contains("expected 0 OK, got 14 UNAVAILABLE")
+                .contains("still 14 UNAVAILABLE after 6 retries")
+                .contains("which is transient");
+    }
+
+    @Test
     void unreachableTargetIsNotCompliant() {
         ComplianceReport report = ConformanceRunner.builder(ConformanceConfig.builder()
                 .endpoint("unix:///nonexistent/volrep.sock").volumes("vol-0")

@@ -2,6 +2,11 @@ package io.volrep.testkit;
 
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
+import io.grpc.ForwardingServerCall;
+import io.grpc.Metadata;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
 import io.grpc.Status;
 import io.volrep.api.ErrorScheme;
 import io.volrep.api.PreconditionFailedException;
@@ -10,18 +15,24 @@ import io.volrep.testkit.LifecycleModel.State;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.Rpc;
 import io.volrep.api.StatusCode;
+import io.volrep.api.UnavailableException;
 import io.volrep.api.UnimplementedException;
 import io.volrep.spi.DemoteRequest;
+import io.volrep.spi.DestinationRequest;
 import io.volrep.spi.DisableRequest;
 import io.volrep.spi.EnableRequest;
 import io.volrep.spi.InfoRequest;
 import io.volrep.spi.PromoteRequest;
 import io.volrep.spi.ResyncRequest;
 import io.volrep.spi.ResyncResult;
+import io.volrep.proto.replication.GetReplicationDestinationInfoResponse;
+import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
+import io.volrep.proto.replication.ReplicationDestination;
 import io.volrep.testkit.fake.FaultInjector;
 import io.volrep.testkit.fake.InfoViolation;
 import java.time.Duration;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * Plugins with exactly one spec defect each, and the check that must catch it. Driver defects go through
@@ -174,6 +185,68 @@ enum Defect {
                     .interceptor(new FaultInjector().violateInfo(InfoViolation.NEGATIVE_LAST_SYNC_BYTES));
         }
     },
+    INFO_STATUS_OUTSIDE_THE_ENUM(ControllerChecks.HEALTH_STATUS) {
+        @Override
+        ConformanceConfig.Builder target() {
+            // Below the runtime, whose typed status cannot express a number outside the enum.
+            return driver(SpecDriver.standard()).interceptor(rewriteResponse(Rpc.GET_VOLUME_REPLICATION_INFO,
+                    m -> ((GetVolumeReplicationInfoResponse) m).toBuilder().setStatusValue(7).build()));
+        }
+    },
+    DESTINATION_EMPTY_VOLUME_ID(ControllerChecks.DESTINATION_VOLUME) {
+        @Override
+        ConformanceConfig.Builder target() {
+            // Below the runtime, which rejects a driver's empty id.
+            return driver(SpecDriver.standard()).interceptor(rewriteResponse(Rpc.GET_REPLICATION_DESTINATION_INFO,
+                    m -> destination(m).hasVolume() ? volumeDestination("") : m));
+        }
+    },
+    DESTINATION_OF_A_GROUP_IS_A_VOLUME(ControllerChecks.DESTINATION_GROUP) {
+        @Override
+        ConformanceConfig.Builder target() {
+            return driver(SpecDriver.standard()).interceptor(rewriteResponse(Rpc.GET_REPLICATION_DESTINATION_INFO,
+                    m -> destination(m).hasVolumegroup()
+                            ? volumeDestination(destination(m).getVolumegroup().getVolumeGroupId()) : m));
+        }
+    },
+    DESTINATION_MEMBER_WITHOUT_ID(ControllerChecks.DESTINATION_GROUP) {
+        @Override
+        ConformanceConfig.Builder target() {
+            return driver(SpecDriver.standard()).interceptor(rewriteResponse(Rpc.GET_REPLICATION_DESTINATION_INFO,
+                    m -> {
+                        if (!destination(m).hasVolumegroup()) {
+                            return m;
+                        }
+                        var b = ((GetReplicationDestinationInfoResponse) m).toBuilder();
+                        b.getReplicationDestinationBuilder().getVolumegroupBuilder().putVolumeIds("vol-0", "");
+                        return b.build();
+                    }));
+        }
+    },
+    DESTINATION_BEFORE_ENABLE(walk(Rpc.GET_REPLICATION_DESTINATION_INFO, Kind.VOLUME_GROUP, State.DISABLED)) {
+        @Override
+        ConformanceConfig.Builder target() {
+            return driver(new SpecDriver(SECRETS, IDS) {
+                @Override
+                public io.volrep.api.ReplicationDestination destination(DestinationRequest r) {
+                    find(r.source(), r.secrets());                           // defect: no "enabled" check
+                    return io.volrep.api.ReplicationDestination.volumeGroup(r.source().id() + "-b", Map.of());
+                }
+            });
+        }
+    },
+    DESTINATION_NEVER_KNOWN(walk(Rpc.GET_REPLICATION_DESTINATION_INFO, Kind.VOLUME, State.PRIMARY)) {
+        @Override
+        ConformanceConfig.Builder target() {
+            return driver(new SpecDriver(SECRETS, IDS) {
+                @Override
+                public io.volrep.api.ReplicationDestination destination(DestinationRequest r) {
+                    enabled(r.source(), r.secrets());
+                    throw new UnavailableException("destination not known yet");   // defect: forever
+                }
+            });
+        }
+    },
     MISSING_SOURCE_ACCEPTED(ControllerChecks.rowCase(Rpc.ENABLE_VOLUME_REPLICATION, StatusCode.INVALID_ARGUMENT,
             Addressing.none().label())) {
         @Override
@@ -319,6 +392,48 @@ enum Defect {
     /** The name of the authentication check of {@code rpc} for {@code kind}: {@code "wrong"} or {@code "missing"}. */
     static String auth(Rpc rpc, Kind kind, String variant) {
         return LifecycleChecks.authName(ErrorScheme.spec(), rpc, kind, variant);
+    }
+
+    /** The destination in a GetReplicationDestinationInfo response. */
+    static ReplicationDestination destination(Message response) {
+        return ((GetReplicationDestinationInfoResponse) response).getReplicationDestination();
+    }
+
+    /** A GetReplicationDestinationInfo answer naming a volume destination. */
+    static Message volumeDestination(String volumeId) {
+        return GetReplicationDestinationInfoResponse.newBuilder().setReplicationDestination(ReplicationDestination
+                .newBuilder().setVolume(ReplicationDestination.VolumeDestination.newBuilder().setVolumeId(volumeId)))
+                .build();
+    }
+
+    /** Replaces the responses of {@code rpc} by {@code edit}'s, below the runtime's own response checks. */
+    static ServerInterceptor rewriteResponse(Rpc rpc, UnaryOperator<Message> edit) {
+        return rewrite(rpc, edit, UnaryOperator.identity());
+    }
+
+    /** Replaces the responses and the final status of {@code rpc}'s calls, below the runtime's own checks. */
+    static ServerInterceptor rewrite(Rpc rpc, UnaryOperator<Message> response, UnaryOperator<Status> status) {
+        return new ServerInterceptor() {
+            @Override
+            public <Q, A> ServerCall.Listener<Q> interceptCall(ServerCall<Q, A> call, Metadata headers,
+                                                               ServerCallHandler<Q, A> next) {
+                if (!call.getMethodDescriptor().getBareMethodName().equals(rpc.methodName())) {
+                    return next.startCall(call, headers);
+                }
+                return next.startCall(new ForwardingServerCall.SimpleForwardingServerCall<>(call) {
+                    @Override
+                    @SuppressWarnings("unchecked")
+                    public void sendMessage(A message) {
+                        super.sendMessage((A) response.apply((Message) message));
+                    }
+
+                    @Override
+                    public void close(Status s, Metadata trailers) {
+                        super.close(status.apply(s), trailers);
+                    }
+                }, headers);
+            }
+        };
     }
 
     static ConformanceConfig.Builder driver(SpecDriver driver) {

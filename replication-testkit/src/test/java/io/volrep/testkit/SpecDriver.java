@@ -1,12 +1,14 @@
 package io.volrep.testkit;
 
 import io.volrep.api.PreconditionFailedException;
+import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.Secrets;
 import io.volrep.api.SourceNotFoundException;
 import io.volrep.api.UnauthenticatedException;
 import io.volrep.spi.DemoteRequest;
+import io.volrep.spi.DestinationRequest;
 import io.volrep.spi.DisableRequest;
 import io.volrep.spi.EnableRequest;
 import io.volrep.spi.InfoRequest;
@@ -124,6 +126,16 @@ class SpecDriver implements ReplicationDriver {
         if (!s.primary) {
             throw new PreconditionFailedException(r.source() + " is not promoted");
         }
-        return ReplicationInfo.of(Instant.now()).withLastSyncDuration(Duration.ofMillis(3)).withLastSyncBytes(4096);
+        return ReplicationInfo.of(Instant.now()).withLastSyncDuration(Duration.ofMillis(3)).withLastSyncBytes(4096)
+                .withStatus(ReplicationInfo.Status.HEALTHY, "");
+    }
+
+    /** The other site names its copy "<id>-b"; a group's member map is left out (allowed: all members or none). */
+    @Override
+    public ReplicationDestination destination(DestinationRequest r) {
+        enabled(r.source(), r.secrets());
+        return r.source().kind() == ReplicationSource.Kind.VOLUME_GROUP
+                ? ReplicationDestination.volumeGroup(r.source().id() + "-b", Map.of())
+                : ReplicationDestination.volume(r.source().id() + "-b");
     }
 }

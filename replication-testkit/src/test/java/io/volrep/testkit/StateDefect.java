@@ -1,9 +1,5 @@
 package io.volrep.testkit;
 
-import io.grpc.ForwardingServerCall;
-import io.grpc.Metadata;
-import io.grpc.ServerCall;
-import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
 import io.volrep.api.OperationPendingException;
@@ -21,6 +17,7 @@ import io.volrep.spi.ResyncResult;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.UnaryOperator;
 
 /**
  * State and sequencing defects real plugins have, one per plugin, each with the lifecycle check that must catch it:
@@ -269,20 +266,6 @@ enum StateDefect {
 
     /** Answers {@code replacement} where the runtime would have answered {@code code} to {@code rpc}. */
     static ServerInterceptor rewrite(Rpc rpc, Status.Code code, Status replacement) {
-        return new ServerInterceptor() {
-            @Override
-            public <Q, A> ServerCall.Listener<Q> interceptCall(ServerCall<Q, A> call, Metadata headers,
-                                                               ServerCallHandler<Q, A> next) {
-                if (!call.getMethodDescriptor().getBareMethodName().equals(rpc.methodName())) {
-                    return next.startCall(call, headers);
-                }
-                return next.startCall(new ForwardingServerCall.SimpleForwardingServerCall<>(call) {
-                    @Override
-                    public void close(Status status, Metadata trailers) {
-                        super.close(status.getCode() == code ? replacement : status, trailers);
-                    }
-                }, headers);
-            }
-        };
+        return Defect.rewrite(rpc, UnaryOperator.identity(), s -> s.getCode() == code ? replacement : s);
     }
 }

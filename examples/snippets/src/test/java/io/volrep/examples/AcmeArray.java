@@ -25,4 +25,16 @@ interface Mirror {
     Instant lastSync();
 
     long lastSyncBytes();
+
+    /** True when the peer falls behind the configured schedule. */
+    boolean lagging();
+
+    /** The peer array's name. */
+    String peer();
+
+    /** How far the peer lags. */
+    java.time.Duration lag();
+
+    /** The id of the copy on the peer array; null until the peer has reported it. */
+    String peerId();
 }

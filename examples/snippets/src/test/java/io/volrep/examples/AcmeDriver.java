@@ -31,7 +31,16 @@ public final class AcmeDriver implements ReplicationDriver {
 
     @Override public ReplicationInfo info(InfoRequest r) {
         Mirror m = mirror(r.source(), r.secrets());
-        return ReplicationInfo.of(m.lastSync()).withLastSyncBytes(m.lastSyncBytes());
+        return ReplicationInfo.of(m.lastSync()).withLastSyncBytes(m.lastSyncBytes())
+                .withStatus(m.lagging() ? ReplicationInfo.Status.DEGRADED : ReplicationInfo.Status.HEALTHY,
+                        m.lagging() ? "peer " + m.peer() + " lags " + m.lag() : "");
+    }
+
+    @Override public ReplicationDestination destination(DestinationRequest r) {
+        Mirror m = mirror(r.source(), r.secrets());
+        if (!m.enabled()) throw new PreconditionFailedException("replication is not enabled");  // 9
+        if (m.peerId() == null) throw new UnavailableException("destination not known yet");     // 14, transient
+        return ReplicationDestination.volume(m.peerId());   // a group: volumeGroup(id, Map of member ids)
     }
 }
 // snippet:end driver

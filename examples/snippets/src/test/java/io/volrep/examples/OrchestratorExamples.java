@@ -1,6 +1,7 @@
 package io.volrep.examples;
 
 // snippet:start quickstart
+import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.client.ReplicationClient;
 import io.volrep.client.SecretsProvider;
@@ -18,6 +19,14 @@ import io.volrep.client.PluginIdentity;
 import io.volrep.client.ProbeResult;
 import io.volrep.client.ResyncStatus;
 import io.volrep.client.RetryPolicy;
+import io.volrep.api.ReplicationSource;
+import io.volrep.client.reconcile.DesiredState;
+import io.volrep.client.reconcile.DestinationResolver;
+import io.volrep.client.reconcile.Failover;
+import io.volrep.client.reconcile.FailoverReport;
+import io.volrep.client.reconcile.ReconcileOptions;
+import io.volrep.client.reconcile.ReconcileResult;
+import io.volrep.client.reconcile.SourceFailover;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -41,6 +50,16 @@ final class OrchestratorExamples {
         void warn(Object pod, String reason, String message);
     }
 
+    /** The status subresource a controller writes. */
+    interface VolumeStatus {
+        void setLastSyncTime(java.time.Instant time);
+    }
+
+    VolumeStatus status;
+
+    void updateConditions(Object conditions) {
+    }
+
     PvcInformer pvcInformer;
     Events events;
     Object pod;
@@ -56,6 +75,7 @@ final class OrchestratorExamples {
             client.volume("pvc-1").enable().parameter("mirroringMode", "snapshot").call();
             client.volume("pvc-1").promote().force().call();
             ReplicationInfo info = client.volume("pvc-1").info();   // Instant, Optional<Duration>, OptionalLong
+            ReplicationDestination where = client.volumeGroup("vg-7").destination();  // ids on the other site
         }
         // snippet:end quickstart
     }
@@ -94,6 +114,44 @@ final class OrchestratorExamples {
             ReplicationInfo info = siteB.volumeGroup("vg-7").info();
         }
         // snippet:end failover
+    }
+
+    void reconcile(ReplicationClient client) {
+        // snippet:start reconcile
+        ReconcileResult r = client.volume("pvc-1").reconcile(DesiredState.PRIMARY);        // blocking
+        if (!r.done()) {
+            log.warn("{}", r.summary());                  // "volume pvc-1: PRIMARY not reached (...): PromoteVolume answered 9 ..."
+        }
+        r.lastSync().ifPresent(info -> status.setLastSyncTime(info.lastSyncTime()));
+
+        ReconcileOptions opts = ReconcileOptions.builder()
+                .allowForcePromote(false)                 // the default: see "What force means" below
+                .resyncTimeout(Duration.ofMinutes(10))
+                .parameter("schedulingInterval", "1m")    // EnableVolumeReplication's parameters
+                .build();
+        client.volumeGroup("vg-7").reconciler(opts).reconcileAsync(DesiredState.RESYNC)    // no blocked thread
+              .thenAccept(result -> updateConditions(result.conditions()));
+        // snippet:end reconcile
+    }
+
+    void twoSiteFailover() {
+        // snippet:start two-site-failover
+        try (ReplicationClient a = ReplicationClient.builder().target("unix:///site-a/csi-addons.sock").build();
+             ReplicationClient b = ReplicationClient.builder().target("unix:///site-b/csi-addons.sock").build()) {
+            FailoverReport report = Failover.builder().from(a).to(b)
+                    .source(ReplicationSource.volume("vol-0"))
+                    .source(ReplicationSource.volumeGroup("grp-0"))
+                    .resolver(DestinationResolver.ids(Map.of("vol-0", "b-vol-0", "grp-0", "b-grp-0")))
+                    .parallelism(4)                            // sources in progress at once
+                    .callBudget(Duration.ofSeconds(30))        // per call, retries included; silence that long = unreachable
+                    .forceIfUnreachable(false)                 // the default
+                    .listener(p -> log.info("{} {}", p.source(), p.step()))
+                    .build().run();                            // or runAsync()
+            for (SourceFailover s : report.sources()) {
+                log.info("{} -> {}: {} {}", s.source(), s.destination(), s.step(), s.whyNot().orElse(""));
+            }
+        }
+        // snippet:end two-site-failover
     }
 
     void heal() {

@@ -4,6 +4,7 @@ import io.grpc.Context;
 import io.grpc.Deadline;
 import io.volrep.api.DeadlineExceededException;
 import io.volrep.api.HealReport;
+import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationException;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
@@ -15,6 +16,7 @@ import io.volrep.api.UnknownErrorException;
 import io.volrep.api.wire.WireMapping;
 import io.volrep.proto.exec.Response;
 import io.volrep.spi.DemoteRequest;
+import io.volrep.spi.DestinationRequest;
 import io.volrep.spi.DisableRequest;
 import io.volrep.spi.EnableRequest;
 import io.volrep.spi.HealRequest;
@@ -255,7 +257,24 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
     public ReplicationInfo info(InfoRequest r) {
         Response answer = invoke(ExecOperation.INFO, ExecProtocol.sourceRequest(r.source(), null, Optional.empty(),
                 r.replicationId()), r.secrets());
-        return ExecProtocol.info(who(ExecOperation.INFO), answer);
+        return ExecProtocol.info(who(ExecOperation.INFO), answer, ExecProtocol.asPrinted(r.secrets()));
+    }
+
+    /**
+     * GetReplicationDestinationInfo, when {@code init} declared {@code "destination": true} (else UNIMPLEMENTED
+     * without running the driver, and Identity does not advertise the capability).
+     */
+    @Override
+    public ReplicationDestination destination(DestinationRequest r) {
+        Response answer = invoke(ExecOperation.DESTINATION, ExecProtocol.sourceRequest(r.source(), null,
+                Optional.empty(), Optional.empty()), r.secrets());
+        return ExecProtocol.destination(who(ExecOperation.DESTINATION), r.source(), answer);
+    }
+
+    /** True when {@code init} declared {@code "destination": true}. */
+    @Override
+    public boolean servesDestinations() {
+        return supported.contains(ExecOperation.DESTINATION);
     }
 
     /**

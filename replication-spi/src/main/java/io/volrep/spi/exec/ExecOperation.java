@@ -28,6 +28,12 @@ public enum ExecOperation {
     /** GetVolumeReplicationInfo. */
     INFO(true),
     /**
+     * GetReplicationDestinationInfo (upstream 2026). Off unless {@code init} says {@code "destination": true}:
+     * Identity advertises the capability exactly when the driver serves it, and a driver written before the
+     * operation existed must not be called with a name it does not know.
+     */
+    DESTINATION(false),
+    /**
      * NodeHealer (the healer service). Off unless {@code init} says {@code "heal": true}: serving it means
      * running a node plugin, which a replication driver usually is not.
      */

@@ -14,6 +14,7 @@ import com.google.protobuf.Struct;
 import com.google.protobuf.Timestamp;
 import com.google.protobuf.Value;
 import com.google.protobuf.util.JsonFormat;
+import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationException;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
@@ -341,8 +342,12 @@ final class ExecProtocol {
         return r.getReady();
     }
 
-    /** info's answer: {@code lastSyncTime} required, duration and bytes optional and not negative. */
-    static ReplicationInfo info(String who, Response r) {
+    /**
+     * info's answer: {@code lastSyncTime} required, duration and bytes optional and not negative,
+     * {@code replicationStatus} one of the health names (absent: UNKNOWN), {@code replicationStatusMessage} masked
+     * ({@code printed}) and escaped.
+     */
+    static ReplicationInfo info(String who, Response r, Secrets printed) {
         if (!r.hasLastSyncTime()) {
             throw new UnknownErrorException(who + ": invalid answer: Success without \"lastSyncTime\"");
         }
@@ -362,7 +367,35 @@ final class ExecProtocol {
             }
             info = info.withLastSyncBytes(r.getLastSyncBytes());
         }
-        return info;
+        ReplicationInfo.Status status = ReplicationInfo.Status.UNKNOWN;
+        if (!r.getReplicationStatus().isEmpty()) {
+            try {
+                status = ReplicationInfo.Status.valueOf(r.getReplicationStatus());
+            } catch (IllegalArgumentException e) {
+                throw new UnknownErrorException(who + ": invalid answer: \"replicationStatus\" is \""
+                        + untrusted(r.getReplicationStatus(), 40)
+                        + "\" (expected HEALTHY, DEGRADED, ERROR or UNKNOWN)");
+            }
+        }
+        return info.withStatus(status, untrusted(printed.scrub(r.getReplicationStatusMessage()), MAX_MESSAGE_CHARS));
+    }
+
+    /**
+     * destination's answer: {@code destinationId} required; {@code destinationVolumeIds} only for a group (every
+     * member or none). The destination has the source's kind; the runtime then checks it like any driver's answer.
+     */
+    static ReplicationDestination destination(String who, ReplicationSource source, Response r) {
+        if (r.getDestinationId().isEmpty()) {
+            throw new UnknownErrorException(who + ": invalid answer: Success without \"destinationId\"");
+        }
+        if (source.kind() == ReplicationSource.Kind.VOLUME_GROUP) {
+            return ReplicationDestination.volumeGroup(r.getDestinationId(), r.getDestinationVolumeIdsMap());
+        }
+        if (r.getDestinationVolumeIdsCount() > 0) {
+            throw new UnknownErrorException(who + ": invalid answer: \"destinationVolumeIds\" belongs to a volume"
+                    + " group's destination, not to a " + source.kind().wireName() + "'s");
+        }
+        return ReplicationDestination.volume(r.getDestinationId());
     }
 
     /**

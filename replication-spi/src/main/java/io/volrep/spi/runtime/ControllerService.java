@@ -133,14 +133,9 @@ public final class ControllerService implements BindableService {
         };
     }
 
-    /** True when {@code driver} implements GetReplicationDestinationInfo (overrides the UNIMPLEMENTED default). */
+    /** True when {@code driver} serves GetReplicationDestinationInfo ({@link ReplicationDriver#servesDestinations}). */
     public static boolean servesDestinations(ReplicationDriver driver) {
-        try {
-            return driver.getClass().getMethod("destination", DestinationRequest.class).getDeclaringClass()
-                    != ReplicationDriver.class;
-        } catch (NoSuchMethodException e) {
-            throw new IllegalStateException(e);
-        }
+        return driver.servesDestinations();
     }
 
     /** The driver's info, if the spec allows it on the wire. */

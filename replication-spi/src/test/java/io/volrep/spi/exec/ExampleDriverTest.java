@@ -101,6 +101,32 @@ class ExampleDriverTest {
     }
 
     @Test
+    void healthAndDestinations() throws Exception {
+        try (ExecHarness h = serve(Map.of("VOLREP_EXEC_DEGRADED", "vol-2"))) {
+            assertThat(h.capabilities()).contains("GET_REPLICATION_DESTINATION_INFO");
+            assertThat(code(h.destination(volume("vol-1"), NONE))).isEqualTo(Status.Code.FAILED_PRECONDITION);
+            for (String id : new String[] {"vol-1", "vol-2"}) {
+                assertThat(h.enable(volume(id), NONE).getCode()).isEqualTo(Status.Code.OK);
+            }
+            var healthy = (io.volrep.proto.replication.GetVolumeReplicationInfoResponse) h.info(volume("vol-1"), NONE);
+            assertThat(healthy.getStatus().name()).isEqualTo("HEALTHY");
+            var degraded = (io.volrep.proto.replication.GetVolumeReplicationInfoResponse) h.info(volume("vol-2"), NONE);
+            assertThat(degraded.getStatus().name()).isEqualTo("DEGRADED");
+            assertThat(degraded.getStatusMessage()).isEqualTo("volume vol-2: the peer site is not reachable");
+
+            assertThat(h.demote(volume("vol-1"), NONE).getCode()).isEqualTo(Status.Code.OK);   // either role
+            var v = (io.volrep.proto.replication.GetReplicationDestinationInfoResponse)
+                    h.destination(volume("vol-1"), NONE);
+            assertThat(v.getReplicationDestination().getVolume().getVolumeId()).isEqualTo("vol-1");
+            assertThat(h.enable(ExecHarness.group("grp-0"), NONE).getCode()).isEqualTo(Status.Code.OK);
+            var g = (io.volrep.proto.replication.GetReplicationDestinationInfoResponse)
+                    h.destination(ExecHarness.group("grp-0"), NONE);
+            assertThat(g.getReplicationDestination().getVolumegroup().getVolumeGroupId()).isEqualTo("grp-0");
+            assertThat(g.getReplicationDestination().getVolumegroup().getVolumeIdsMap()).isEmpty();
+        }
+    }
+
+    @Test
     void requiredSecretsComeFromAFileAndTravelOnStdin() throws Exception {
         Path secretsFile = Files.writeString(dir.resolve("required.json"), "{\"user\":\"admin\",\"key\":\"k-123\"}");
         try (ExecHarness h = serve(Map.of("VOLREP_EXEC_SECRETS_FILE", secretsFile.toString()))) {

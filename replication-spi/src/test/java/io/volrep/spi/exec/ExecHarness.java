@@ -10,6 +10,9 @@ import io.volrep.proto.replication.ControllerGrpc;
 import io.volrep.proto.replication.DemoteVolumeRequest;
 import io.volrep.proto.replication.DisableVolumeReplicationRequest;
 import io.volrep.proto.replication.EnableVolumeReplicationRequest;
+import io.volrep.proto.identity.GetCapabilitiesRequest;
+import io.volrep.proto.identity.IdentityGrpc;
+import io.volrep.proto.replication.GetReplicationDestinationInfoRequest;
 import io.volrep.proto.replication.GetVolumeReplicationInfoRequest;
 import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
 import io.volrep.proto.replication.PromoteVolumeRequest;
@@ -26,7 +29,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * An {@link ExecDriver} served by the real runtime (in-process, or on a unix socket), a blocking stub to it,
- * and shorthand for the six RPCs on the generated stubs.
+ * and shorthand for the seven RPCs and Identity's capabilities on the generated stubs.
  */
 final class ExecHarness implements AutoCloseable {
     final ExecDriver driver;
@@ -140,6 +143,22 @@ final class ExecHarness implements AutoCloseable {
         } catch (StatusRuntimeException e) {
             return e.getStatus();
         }
+    }
+
+    /** GetReplicationDestinationInfo: the response, or the failure status. */
+    Object destination(ReplicationSource source, Map<String, String> secrets) {
+        try {
+            return stub().getReplicationDestinationInfo(GetReplicationDestinationInfoRequest.newBuilder()
+                    .setReplicationSource(source).putAllSecrets(secrets).build());
+        } catch (StatusRuntimeException e) {
+            return e.getStatus();
+        }
+    }
+
+    /** The Identity capabilities the server advertises, as protobuf text (for assertions on their presence). */
+    String capabilities() {
+        return IdentityGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS)
+                .getCapabilities(GetCapabilitiesRequest.getDefaultInstance()).toString();
     }
 
     /** GetVolumeReplicationInfo: the response, or the failure status. */

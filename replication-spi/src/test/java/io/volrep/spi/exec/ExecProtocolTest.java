@@ -100,14 +100,16 @@ class ExecProtocolTest {
 
     @Test
     void infoValues() {
-        var info = ExecProtocol.info("d", parse("{\"lastSyncTime\":\"2026-03-04T05:06:07.123456789Z\"}"));
+        var info = ExecProtocol.info("d", parse("{\"lastSyncTime\":\"2026-03-04T05:06:07.123456789Z\"}"),
+                io.volrep.api.Secrets.empty());
+        assertThat(info.status()).isEqualTo(io.volrep.api.ReplicationInfo.Status.UNKNOWN);
         assertThat(info.lastSyncTime()).isEqualTo(java.time.Instant.parse("2026-03-04T05:06:07.123456789Z"));
         assertThat(info.lastSyncDuration()).isEmpty();
         assertThat(info.lastSyncBytes()).isEmpty();
         assertThatThrownBy(() -> ExecProtocol.info("d", parse("{\"lastSyncTime\":\"2026-03-04T05:06:07Z\","
-                + "\"lastSyncDurationSeconds\":-1}"))).hasMessageContaining("lastSyncDurationSeconds");
+                + "\"lastSyncDurationSeconds\":-1}"), io.volrep.api.Secrets.empty())).hasMessageContaining("lastSyncDurationSeconds");
         assertThatThrownBy(() -> ExecProtocol.info("d", parse("{\"lastSyncTime\":\"2026-03-04T05:06:07Z\","
-                + "\"lastSyncDurationSeconds\":\"NaN\"}"))).hasMessageContaining("lastSyncDurationSeconds");
+                + "\"lastSyncDurationSeconds\":\"NaN\"}"), io.volrep.api.Secrets.empty())).hasMessageContaining("lastSyncDurationSeconds");
     }
 
     @Test
