@@ -6,12 +6,18 @@ import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
 import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,10 +31,18 @@ import org.slf4j.LoggerFactory;
  * to the target so that both are on one file system), the socket is chmod-ed there, where nobody else can reach
  * it, and then linked into place atomically ({@code link(2)}, which, unlike {@code rename(2)}, never replaces a
  * socket another server created meanwhile). The private directory is removed right after.
+ *
+ * <p>A server killed between bind and link leaves its private directory behind; the next server preparing a
+ * socket in the same directory removes such leftovers when they are its user's, older than
+ * {@link #LEFTOVER_AGE} (so that no server can still be starting in them) and hold nothing but a socket nobody
+ * answers on.
  */
 final class UnixSocketFile {
     private static final Logger LOG = LoggerFactory.getLogger(UnixSocketFile.class);
     private static final SecureRandom RANDOM = new SecureRandom();
+    private static final String STAGING_PREFIX = ".volrep-";
+    /** How old a staging directory must be before it counts as a crashed server's leftover. */
+    static final Duration LEFTOVER_AGE = Duration.ofMinutes(1);
 
     private final Path path;
     private final Path stagingDirectory;
@@ -40,7 +54,7 @@ final class UnixSocketFile {
         this.path = path;
         Path parent = path.getParent() == null ? Path.of("/") : path.getParent();
         // Short on purpose: sun_path holds 107 bytes, and the staged path is what the server binds.
-        this.stagingDirectory = parent.resolve(".volrep-" + Long.toString(RANDOM.nextLong() >>> 1, 36));
+        this.stagingDirectory = parent.resolve(STAGING_PREFIX + Long.toString(RANDOM.nextLong() >>> 1, 36));
         this.stagedSocket = stagingDirectory.resolve("s");
         if (stagedSocket.toString().getBytes(StandardCharsets.UTF_8).length > ListenAddress.MAX_UNIX_PATH_BYTES) {
             throw new IllegalArgumentException("invalid listen address \"unix://" + path + "\": the socket's directory "
@@ -61,6 +75,7 @@ final class UnixSocketFile {
         Path parent = stagingDirectory.getParent();
         Files.createDirectories(parent);
         refuseOrRemoveExisting();
+        removeLeftovers(parent);
         Files.createDirectory(stagingDirectory, PosixFilePermissions.asFileAttribute(
                 PosixFilePermissions.fromString("rwx------")));
     }
@@ -113,6 +128,52 @@ final class UnixSocketFile {
         } catch (ConnectException stale) {
             LOG.info("removing the stale socket file {}", path);
             Files.delete(path);
+        }
+    }
+
+    /** Removes the staging directories crashed servers left in {@code parent} (see the class comment). */
+    private static void removeLeftovers(Path parent) {
+        Instant before = Instant.now().minus(LEFTOVER_AGE);
+        try (DirectoryStream<Path> candidates = Files.newDirectoryStream(parent, STAGING_PREFIX + "*")) {
+            UserPrincipal me = parent.getFileSystem().getUserPrincipalLookupService()
+                    .lookupPrincipalByName(System.getProperty("user.name"));
+            for (Path staging : candidates) {
+                if (isLeftover(staging, me, before)) {
+                    Files.deleteIfExists(staging.resolve("s"));
+                    Files.delete(staging);
+                    LOG.info("removed {}, left behind by a server that stopped while starting", staging);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // Tidying only: a leftover that cannot be judged or removed stays, and the server starts anyway.
+            LOG.debug("could not remove leftover staging directories in {}: {}", parent, e.toString());
+        }
+    }
+
+    private static boolean isLeftover(Path staging, UserPrincipal me, Instant before) throws IOException {
+        BasicFileAttributes attributes = Files.readAttributes(staging, BasicFileAttributes.class,
+                LinkOption.NOFOLLOW_LINKS);
+        if (!attributes.isDirectory() || attributes.lastModifiedTime().toInstant().isAfter(before)
+                || !me.equals(Files.getOwner(staging, LinkOption.NOFOLLOW_LINKS))) {
+            return false;
+        }
+        try (Stream<Path> entries = Files.list(staging)) {
+            if (!entries.allMatch(e -> e.getFileName().toString().equals("s"))) {
+                return false;
+            }
+        }
+        Path socket = staging.resolve("s");
+        if (!Files.exists(socket, LinkOption.NOFOLLOW_LINKS)) {
+            return true;
+        }
+        if (!isSocket(socket)) {
+            return false;
+        }
+        try (SocketChannel probe = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+            probe.connect(UnixDomainSocketAddress.of(socket));
+            return false;                                   // someone answers: not a leftover
+        } catch (ConnectException dead) {
+            return true;
         }
     }
 
