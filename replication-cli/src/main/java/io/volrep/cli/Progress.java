@@ -31,6 +31,7 @@ import java.util.concurrent.TimeUnit;
 final class Progress implements AttemptListener, ResyncCall.PollListener, AutoCloseable {
     static final Duration QUIET_PERIOD = Duration.ofSeconds(1);
     static final Duration PLAIN_REPEAT = Duration.ofSeconds(10);
+    private static final String NO_ANSWER = "none yet";
 
     private final PrintWriter err;
     private final boolean liveLine;
@@ -40,7 +41,7 @@ final class Progress implements AttemptListener, ResyncCall.PollListener, AutoCl
     private final ScheduledExecutorService display;
 
     // written by client threads, read on the display thread
-    private volatile String lastAnswer = "none yet";
+    private volatile String lastAnswer = NO_ANSWER;
     private volatile String next = "";
     private volatile long nextAtNanos;
     private volatile boolean unavailable;
@@ -119,6 +120,12 @@ final class Progress implements AttemptListener, ResyncCall.PollListener, AutoCl
             return;
         }
         String answer = lastAnswer;
+        if (change == startNanos) {
+            // No answer yet: the client is waiting for the plugin (wait-for-ready). Say why, looking again each
+            // time, since a restarting plugin's socket comes and goes.
+            String why = Endpoint.whyUnreachable(endpoint).orElse("");
+            answer = answer + (why.isEmpty() ? "" : " (waiting for the plugin: " + why + ")");
+        }
         if (unavailable && reason == null) {
             reason = Endpoint.whyUnreachable(endpoint).orElse("");
         }

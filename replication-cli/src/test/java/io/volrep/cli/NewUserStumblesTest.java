@@ -97,7 +97,10 @@ class NewUserStumblesTest {
         // (waiting for the plugin, gRPC holds the attempt until its deadline: no answer comes in between)
         assertThat(noFile.err()).contains("waiting for volrep info volume vol-0 at unix://" + missing)
                 .containsPattern("\\d\\.\\d s elapsed, last answer ")
-                .doesNotContain(" attempt 1: ");     // the -v line format: not printed without -v
+                // while no answer has come, the line says why the plugin cannot be reached, found by looking
+                .contains("last answer none yet (waiting for the plugin: no such socket file " + missing + ")")
+                .doesNotContain(" attempt 1: ")     // the -v line format: not printed without -v
+                .doesNotContain("Name resolution delay");  // gRPC's internal dump, replaced by what happened
         assertThat(noFile.out()).isEmpty();
 
         Path stale = dir.resolve("stale.sock");

@@ -34,6 +34,8 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,6 +49,10 @@ import org.slf4j.LoggerFactory;
  * (wait-for-ready) and such waits do not spend the attempt budget.
  */
 final class CallEngine {
+    /** gRPC's text for a deadline that ran out waiting for a connection; groups: the last failure's code, text. */
+    private static final Pattern WAITED_FOR_READY = Pattern.compile(
+            "wait_for_ready, Last Pick Failure=Status\\{code=(\\w+), description=([^,}]*)");
+
     static final Metadata.Key<String> PUSHBACK_KEY =
             Metadata.Key.of("grpc-retry-pushback-ms", Metadata.ASCII_STRING_MARSHALLER);
 
@@ -461,7 +467,14 @@ final class CallEngine {
         if (outcome.connectionFailure()) {
             // Not the plugin's answer: say which plugin could not be reached.
             message.append(": no answer from the plugin at ").append(target);
-            if (description != null && !description.isEmpty()) {
+            Matcher waited = description == null ? null : WAITED_FOR_READY.matcher(description);
+            if (waited != null && waited.find()) {
+                // The deadline ran out while the call waited for a connection (wait-for-ready): gRPC's text is a
+                // dump of its load balancer's state; say what happened and the last connection failure.
+                message.append(" within the call's deadline: it waited for the plugin to accept connections (last"
+                        + " connection failure: ").append(waited.group(1)).append(' ')
+                        .append(waited.group(2)).append(')');
+            } else if (description != null && !description.isEmpty()) {
                 // gRPC's transport text can carry a whole stack trace (the last pick failure's cause): one line.
                 int newline = description.indexOf('\n');
                 message.append(" (").append(newline < 0 ? description : description.substring(0, newline).strip()
