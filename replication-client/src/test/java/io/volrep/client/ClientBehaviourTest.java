@@ -15,6 +15,7 @@ import io.volrep.api.Rpc;
 import io.volrep.client.ScriptedPlugin.Outcome;
 import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
 import io.volrep.proto.replication.ResyncVolumeResponse;
+import io.volrep.testsupport.GrpcCleanup;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,26 +24,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class ClientBehaviourTest {
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
     ScriptedPlugin plugin;
     ReplicationClient client;
 
-    @AfterEach
-    void tearDown() throws Exception {
-        if (client != null) {
-            client.close();
-        }
-        if (plugin != null) {
-            plugin.close();
-        }
-    }
-
     ReplicationClient start(ReplicationClient.Builder builder) throws Exception {
-        plugin = ScriptedPlugin.inProcess();
-        client = builder.target(plugin.target()).retry(RetryBehaviourTest.FAST).build();
+        plugin = grpc.register(ScriptedPlugin.inProcess());
+        client = grpc.register(builder.target(plugin.target()).retry(RetryBehaviourTest.FAST).build());
         return client;
     }
 
@@ -74,7 +67,8 @@ class ClientBehaviourTest {
                 .isInstanceOf(InvalidArgumentException.class);
         // The provider's secrets are checked too.
         client.close();
-        client = ReplicationClient.builder().target(plugin.target()).secrets(SecretsProvider.of(big)).build();
+        client = grpc.register(ReplicationClient.builder().target(plugin.target()).secrets(SecretsProvider.of(big))
+                .build());
         assertThatThrownBy(() -> client.volume("vol-1").demote().call())
                 .isInstanceOfSatisfying(InvalidArgumentException.class, e -> assertThat(e.attempts()).isZero());
         assertThat(plugin.calls).isEmpty();

@@ -34,7 +34,6 @@ import java.util.Deque;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -103,7 +102,7 @@ final class ScriptedPlugin implements AutoCloseable {
     /** Starts in-process. */
     static ScriptedPlugin inProcess() throws Exception {
         ScriptedPlugin p = new ScriptedPlugin();
-        String name = "scripted-" + UUID.randomUUID();
+        String name = InProcessServerBuilder.generateName();
         p.server = InProcessServerBuilder.forName(name).executor(p.serverExecutor).addService(p.service()).build()
                 .start();
         p.target = "inprocess:" + name;

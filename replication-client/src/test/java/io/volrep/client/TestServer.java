@@ -9,7 +9,6 @@ import io.grpc.netty.shaded.io.netty.channel.epoll.EpollEventLoopGroup;
 import io.grpc.netty.shaded.io.netty.channel.epoll.EpollServerDomainSocketChannel;
 import io.grpc.netty.shaded.io.netty.channel.unix.DomainSocketAddress;
 import java.nio.file.Path;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 /** Serves raw gRPC services (independent plugins written on the generated stubs) in-process or on a unix socket. */
@@ -25,7 +24,7 @@ final class TestServer implements AutoCloseable {
     }
 
     static TestServer inProcess(BindableService... services) throws Exception {
-        String name = "raw-" + UUID.randomUUID();
+        String name = InProcessServerBuilder.generateName();
         InProcessServerBuilder b = InProcessServerBuilder.forName(name).directExecutor();
         for (BindableService s : services) {
             b.addService(s);

@@ -27,6 +27,7 @@ import io.volrep.spi.PromoteRequest;
 import io.volrep.spi.ReplicationDriver;
 import io.volrep.spi.ReplicationServer;
 import io.volrep.testkit.fake.FaultInjector;
+import io.volrep.testsupport.GrpcCleanup;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -34,6 +35,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Scripted calls through a real (in-process) gRPC server and client, each bound to its own registry: the
@@ -42,9 +44,11 @@ import org.junit.jupiter.api.Test;
 class MetricsTest {
     private static final String SECRET = "s3cr3t-do-not-tag";
 
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
     private final MeterRegistry clientMeters = new SimpleMeterRegistry();
     private final MeterRegistry serverMeters = new SimpleMeterRegistry();
-    private final FaultInjector faults = new FaultInjector();
+    private final FaultInjector faults = grpc.register(new FaultInjector());
     private final CountDownLatch releaseEnable = new CountDownLatch(1);
     private final CountDownLatch enableEntered = new CountDownLatch(1);
     private ReplicationServer server;
@@ -89,22 +93,21 @@ class MetricsTest {
     @BeforeEach
     void start() {
         name = InProcessServerBuilder.generateName();
-        server = VolrepServerMetrics.of(serverMeters, ObservationRegistry.NOOP)
+        server = grpc.register(VolrepServerMetrics.of(serverMeters, ObservationRegistry.NOOP)
                 .bind(ReplicationServer.builder().driver(driver).interceptor(faults).listen("inprocess:" + name)
                         .gracePeriod(Duration.ZERO))
-                .build().start();
-        client = VolrepClientMetrics.of(clientMeters, ObservationRegistry.NOOP)
+                .build().start());
+        client = grpc.register(VolrepClientMetrics.of(clientMeters, ObservationRegistry.NOOP)
                 .bind(ReplicationClient.builder().target("inprocess:" + name)
                         .retry(RetryPolicy.spec().toBuilder().initialBackoff(Duration.ofMillis(1))
                                 .maxBackoff(Duration.ofMillis(5)).maxAttempts(3).build()))
-                .build();
+                .build());
     }
 
+    /** Before the extension closes the client and the server: a call held in the driver may end. */
     @AfterEach
-    void stop() {
+    void releaseHeldCalls() {
         releaseEnable.countDown();
-        client.close();
-        server.close();
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.grpc.Status;
 import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
 import io.volrep.api.PreconditionFailedException;
 import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationInfo;
@@ -14,21 +15,18 @@ import io.volrep.proto.replication.GetReplicationDestinationInfoRequest;
 import io.volrep.proto.replication.GetReplicationDestinationInfoResponse;
 import io.volrep.proto.replication.GetVolumeReplicationInfoRequest;
 import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
+import io.volrep.testsupport.GrpcCleanup;
 import java.time.Instant;
 import java.util.Map;
-import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Upstream 2026 on the SPI: GetReplicationDestinationInfo validated and checked, the health status served. */
 class DestinationAndHealthTest {
     private final ScriptedDriver driver = new ScriptedDriver();
-    private final InProcessHarness harness = new InProcessHarness(driver);
-
-    @AfterEach
-    void stop() {
-        harness.close();
-    }
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
+    private final InProcessHarness harness = grpc.register(new InProcessHarness(driver));
 
     private static GetReplicationDestinationInfoRequest request(WireCalls.Fields f) {
         var b = GetReplicationDestinationInfoRequest.newBuilder().putAllSecrets(Map.of("user", "admin"));
@@ -131,7 +129,7 @@ class DestinationAndHealthTest {
 
     @Test
     void legacyRevisionsDoNotServeIt() {
-        String name = "legacy-" + UUID.randomUUID();
+        String name = InProcessServerBuilder.generateName();
         try (ReplicationServer server = ReplicationServer.builder().driver(driver).dialect(SpecDialect.V0_1_3)
                 .listen("inprocess:" + name).build().start()) {
             var channel = InProcessChannelBuilder.forName(name).build();

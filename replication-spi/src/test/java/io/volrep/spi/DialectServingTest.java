@@ -5,17 +5,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
 import io.volrep.api.PreconditionFailedException;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.SpecDialect;
 import io.volrep.proto.replication.v0_1_3.GetVolumeReplicationInfoResponse;
+import io.volrep.testsupport.GrpcCleanup;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Legacy revisions served on their own generated stubs; the driver sees the same typed requests. */
 class DialectServingTest {
@@ -37,25 +38,16 @@ class DialectServingTest {
             };
 
     private final ScriptedDriver driver = new ScriptedDriver();
-    private ReplicationServer server;
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
     private ManagedChannel channel;
 
     private ManagedChannel serve(SpecDialect dialect) {
-        String name = "dialect-" + UUID.randomUUID();
-        server = ReplicationServer.builder().driver(driver).dialect(dialect).listen("inprocess:" + name).build()
-                .start();
-        channel = InProcessChannelBuilder.forName(name).build();
+        String name = InProcessServerBuilder.generateName();
+        grpc.register(ReplicationServer.builder().driver(driver).dialect(dialect).listen("inprocess:" + name).build()
+                .start());
+        channel = grpc.register(InProcessChannelBuilder.forName(name).build());
         return channel;
-    }
-
-    @AfterEach
-    void stop() {
-        if (channel != null) {
-            channel.shutdownNow();
-        }
-        if (server != null) {
-            server.close();
-        }
     }
 
     private io.volrep.proto.replication.v0_1_3.ControllerGrpc.ControllerBlockingStub v013() {

@@ -25,6 +25,7 @@ import io.volrep.api.UnimplementedException;
 import io.volrep.api.UnknownErrorException;
 import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
 import io.volrep.proto.replication.ResyncVolumeResponse;
+import io.volrep.testsupport.GrpcCleanup;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -32,9 +33,9 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -43,16 +44,13 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ErrorMappingTest {
     private ScriptedDriver driver;
     private InProcessHarness harness;
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
 
     @BeforeEach
     void start() {
         driver = new ScriptedDriver();
-        harness = new InProcessHarness(driver);
-    }
-
-    @AfterEach
-    void stop() {
-        harness.close();
+        harness = grpc.register(new InProcessHarness(driver));
     }
 
     static Stream<ReplicationException> driverExceptions() {

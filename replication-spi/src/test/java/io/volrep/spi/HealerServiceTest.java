@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
 import io.volrep.api.HealReport;
 import io.volrep.api.SourceNotFoundException;
 import io.volrep.api.UnauthenticatedException;
@@ -14,41 +15,37 @@ import io.volrep.proto.healer.HealerNodeGrpc;
 import io.volrep.proto.healer.NodeHealerRequest;
 import io.volrep.proto.healer.NodeHealerResponse;
 import io.volrep.proto.replication.ControllerGrpc;
+import io.volrep.testsupport.GrpcCleanup;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** healer.HealerNode through the runtime: validation before the driver, mapping, the per-volume guard. */
 class HealerServiceTest {
     private final List<HealRequest> seen = new CopyOnWriteArrayList<>();
     private volatile Function<HealRequest, HealReport> answer = r -> HealReport.healthy("clean");
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
     private ReplicationServer server;
     private ManagedChannel channel;
     private HealerNodeGrpc.HealerNodeBlockingStub stub;
 
     @BeforeEach
     void start() {
-        String name = "healer-" + UUID.randomUUID();
-        server = ReplicationServer.builder().healer(r -> {
+        String name = InProcessServerBuilder.generateName();
+        server = grpc.register(ReplicationServer.builder().healer(r -> {
             seen.add(r);
             return answer.apply(r);
-        }).listen("inprocess:" + name).build().start();
-        channel = InProcessChannelBuilder.forName(name).build();
+        }).listen("inprocess:" + name).build().start());
+        channel = grpc.register(InProcessChannelBuilder.forName(name).build());
         stub = HealerNodeGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS);
-    }
-
-    @AfterEach
-    void stop() {
-        channel.shutdownNow();
-        server.close();
     }
 
     private static NodeHealerRequest.Builder valid() {

@@ -2,9 +2,9 @@ package io.volrep.spi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
 import io.volrep.api.HealReport;
 import io.volrep.proto.identity.Capability;
 import io.volrep.proto.identity.GetCapabilitiesRequest;
@@ -12,28 +12,21 @@ import io.volrep.proto.identity.GetIdentityRequest;
 import io.volrep.proto.identity.GetIdentityResponse;
 import io.volrep.proto.identity.IdentityGrpc;
 import io.volrep.proto.identity.ProbeRequest;
+import io.volrep.testsupport.GrpcCleanup;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** identity.Identity derived from what the server serves. */
 class IdentityServiceTest {
-    private ReplicationServer server;
-    private ManagedChannel channel;
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
 
     private IdentityGrpc.IdentityBlockingStub serve(ReplicationServer.Builder builder) {
-        String name = "identity-" + UUID.randomUUID();
-        server = builder.listen("inprocess:" + name).build().start();
-        channel = InProcessChannelBuilder.forName(name).build();
-        return IdentityGrpc.newBlockingStub(channel);
-    }
-
-    @AfterEach
-    void stop() {
-        channel.shutdownNow();
-        server.close();
+        String name = InProcessServerBuilder.generateName();
+        grpc.register(builder.listen("inprocess:" + name).build().start());
+        return IdentityGrpc.newBlockingStub(grpc.register(InProcessChannelBuilder.forName(name).build()));
     }
 
     private static List<String> capabilities(IdentityGrpc.IdentityBlockingStub stub) {
@@ -59,7 +52,6 @@ class IdentityServiceTest {
         var stub = serve(ReplicationServer.builder().driver(new ScriptedDriver()));
         assertThat(capabilities(stub)).containsExactly("CONTROLLER_SERVICE", "VOLUME_REPLICATION:VOLUME_REPLICATION",
                 "VOLUME_REPLICATION:GET_REPLICATION_DESTINATION_INFO");
-        stop();
         // The legacy revisions have no such RPC: never advertised there.
         var legacy = serve(ReplicationServer.builder().driver(new ScriptedDriver())
                 .dialect(io.volrep.api.SpecDialect.V0_1_3));
@@ -82,7 +74,6 @@ class IdentityServiceTest {
         assertThat(capabilities(healerOnly)).containsExactly("NODE_SERVICE");
         assertThat(healerOnly.getIdentity(GetIdentityRequest.getDefaultInstance()).getName())
                 .isEqualTo(ReplicationServer.Builder.DEFAULT_PLUGIN_NAME);
-        stop();
 
         var both = serve(ReplicationServer.builder().driver(WITHOUT_DESTINATIONS).healer(r -> HealReport.healthy("ok")));
         assertThat(capabilities(both)).containsExactlyInAnyOrder("CONTROLLER_SERVICE", "NODE_SERVICE",
@@ -96,7 +87,6 @@ class IdentityServiceTest {
         assertThat(stub.probe(ProbeRequest.getDefaultInstance()).getReady().getValue()).isFalse();
         ready.set(true);
         assertThat(stub.probe(ProbeRequest.getDefaultInstance()).getReady().getValue()).isTrue();
-        stop();
 
         var failing = serve(ReplicationServer.builder().driver(new ScriptedDriver()).readiness(() -> {
             throw new IllegalStateException("backend down");

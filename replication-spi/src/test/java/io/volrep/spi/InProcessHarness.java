@@ -4,8 +4,8 @@ import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
 import io.volrep.proto.replication.ControllerGrpc;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 /** A server with a driver on the in-process transport, and a blocking stub to it. */
@@ -15,7 +15,7 @@ final class InProcessHarness implements AutoCloseable {
     final ControllerGrpc.ControllerBlockingStub stub;
 
     InProcessHarness(ReplicationDriver driver) {
-        String name = "spi-test-" + UUID.randomUUID();
+        String name = InProcessServerBuilder.generateName();
         server = ReplicationServer.builder().driver(driver).listen("inprocess:" + name).build().start();
         channel = InProcessChannelBuilder.forName(name).build();
         stub = ControllerGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);

@@ -12,6 +12,7 @@ import io.grpc.Status;
 import io.grpc.TlsChannelCredentials;
 import io.volrep.api.Rpc;
 import io.volrep.proto.replication.ControllerGrpc;
+import io.volrep.testsupport.GrpcCleanup;
 import java.io.FileInputStream;
 import java.io.InputStream;
 import java.net.StandardProtocolFamily;
@@ -29,8 +30,8 @@ import java.util.Base64;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Real sockets: unix socket life cycle, TCP with an ephemeral port, TLS and mutual TLS, graceful shutdown. */
@@ -38,21 +39,16 @@ class TransportTest {
     @TempDir
     Path dir;
 
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
     private ManagedChannel channel;
-
-    @AfterEach
-    void closeChannel() {
-        if (channel != null) {
-            channel.shutdownNow();
-        }
-    }
 
     private ControllerGrpc.ControllerBlockingStub stub(String target, ChannelCredentials credentials) {
         var builder = Grpc.newChannelBuilder(target, credentials);
         if (target.startsWith("unix:")) {
             builder.overrideAuthority("localhost");
         }
-        channel = builder.build();
+        channel = grpc.register(builder.build());
         return ControllerGrpc.newBlockingStub(channel).withDeadlineAfter(20, TimeUnit.SECONDS);
     }
 

@@ -7,12 +7,13 @@ import io.grpc.Status;
 import io.volrep.api.ReplicationSource.Kind;
 import io.volrep.api.Rpc;
 import io.volrep.proto.replication.ReplicationSource;
+import io.volrep.testsupport.GrpcCleanup;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -20,16 +21,13 @@ import org.junit.jupiter.params.provider.EnumSource;
 class ValidationTest {
     private ScriptedDriver driver;
     private InProcessHarness harness;
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
 
     @BeforeEach
     void start() {
         driver = new ScriptedDriver();
-        harness = new InProcessHarness(driver);
-    }
-
-    @AfterEach
-    void stop() {
-        harness.close();
+        harness = grpc.register(new InProcessHarness(driver));
     }
 
     private Status send(Rpc rpc, WireCalls.Fields fields) {

@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.opentest4j.AssertionFailedError;
 import org.opentest4j.TestAbortedException;
@@ -31,7 +30,7 @@ final class ConformanceSession implements AutoCloseable {
         if (config.endpoint().isPresent()) {
             endpoint = config.endpoint().get();
         } else if (config.driver().isPresent()) {
-            String name = "volrep-conformance-" + UUID.randomUUID();
+            String name = "volrep-conformance-" + InProcessServerBuilder.generateName();
             ReplicationServer.Builder builder = ReplicationServer.builder().driver(config.driver().get())
                     .dialect(config.dialect()).listen("inprocess:" + name)
                     .gracePeriod(java.time.Duration.ofMillis(200));
@@ -44,7 +43,7 @@ final class ConformanceSession implements AutoCloseable {
             resources.add(server);
             endpoint = "inprocess:" + name;
         } else {
-            String name = "volrep-conformance-" + UUID.randomUUID();
+            String name = "volrep-conformance-" + InProcessServerBuilder.generateName();
             // ServerInterceptors.intercept calls the last one first; the config's first is outermost.
             List<ServerInterceptor> outermostLast = new ArrayList<>(config.interceptors());
             java.util.Collections.reverse(outermostLast);

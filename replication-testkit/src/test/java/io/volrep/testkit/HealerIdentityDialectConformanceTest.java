@@ -3,7 +3,6 @@ package io.volrep.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.grpc.BindableService;
-import io.grpc.Server;
 import io.grpc.Status;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.stub.StreamObserver;
@@ -20,11 +19,11 @@ import io.volrep.spi.runtime.CallRunner;
 import io.volrep.spi.runtime.ControllerService;
 import io.volrep.spi.runtime.SourceGuard;
 import io.volrep.testkit.reference.ReferenceDriver;
+import io.volrep.testsupport.GrpcCleanup;
 import java.util.Map;
-import java.util.UUID;
 import java.util.function.Function;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -32,14 +31,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 class HealerIdentityDialectConformanceTest {
     private static final Map<String, String> SECRETS = Map.of("user", "admin");
     private static final String PATH = "/var/lib/volrep/vol-0";
-    private Server extra;
-
-    @AfterEach
-    void stop() {
-        if (extra != null) {
-            extra.shutdownNow();
-        }
-    }
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
 
     private static ReferenceDriver reference() {
         return ReferenceDriver.builder().volumes(2).groups(1).requiredSecrets(SECRETS).build();
@@ -52,12 +45,12 @@ class HealerIdentityDialectConformanceTest {
 
     /** Starts {@code services} on a fresh in-process server; returns its endpoint. */
     private String serve(BindableService... services) throws Exception {
-        String name = "extra-" + UUID.randomUUID();
+        String name = InProcessServerBuilder.generateName();
         InProcessServerBuilder builder = InProcessServerBuilder.forName(name);
         for (BindableService s : services) {
             builder.addService(s);
         }
-        extra = builder.build().start();
+        grpc.register(builder.build().start());
         return "inprocess:" + name;
     }
 
@@ -194,7 +187,6 @@ class HealerIdentityDialectConformanceTest {
         assertThat(report.failed()).extracting(CheckResult::name)
                 .containsExactlyInAnyOrder(IdentityChecks.REPLICATION, IdentityChecks.CONTROLLER);
         assertThat(report.result(IdentityChecks.PROBE).orElseThrow().outcome()).isEqualTo(CheckOutcome.NOT_IMPLEMENTED);
-        stop();
 
         String bare = serve(new ControllerService(reference(), new CallRunner(new SourceGuard())));
         ComplianceReport withoutIdentity = ConformanceRunner.builder(ConformanceConfig.builder().endpoint(bare)
@@ -243,7 +235,7 @@ class HealerIdentityDialectConformanceTest {
         ComplianceReport report = ConformanceRunner.builder(referenceConfig(reference).build().toBuilder()
                 .driver(reference).dialect(SpecDialect.CURRENT).build()).run();
         assertThat(report.compliant()).isTrue();
-        String name = "inprocess-" + UUID.randomUUID();
+        String name = InProcessServerBuilder.generateName();
         try (var server = io.volrep.testkit.reference.ReferencePlugin.start(reference(), "inprocess:" + name)) {
             ComplianceReport wrong = ConformanceRunner.builder(ConformanceConfig.builder().endpoint("inprocess:" + name)
                     .dialect(SpecDialect.V0_1_3).volumes("vol-0", "vol-1").volumeGroups("grp-0").secrets(SECRETS)

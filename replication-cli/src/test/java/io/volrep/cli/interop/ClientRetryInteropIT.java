@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.volrep.cli.VolrepCommand;
 import io.volrep.cli.interop.Interop.Peer;
 import io.volrep.cli.interop.Interop.Result;
+import io.volrep.testsupport.GrpcCleanup;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -17,9 +18,9 @@ import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
@@ -30,7 +31,8 @@ import picocli.CommandLine;
  */
 class ClientRetryInteropIT {
     private static final Pattern RETRY_DELAY = Pattern.compile("attempt (\\d+): 10 ABORTED -> retry in (\\d+) ms");
-    private final List<Peer> peers = new ArrayList<>();
+    @RegisterExtension
+    final GrpcCleanup cleanup = new GrpcCleanup();
     private final String secretValue = "s3cr3t-" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
 
     @TempDir
@@ -41,11 +43,6 @@ class ClientRetryInteropIT {
         Interop.assumeNodeAndJar();
     }
 
-    @AfterEach
-    void stopPeers() {
-        Interop.closeAll(peers);
-    }
-
     private Peer faulty(Path calls, String... scripts) {
         var socket = Interop.socketPath();
         List<String> args = new ArrayList<>(List.of("--listen", "unix://" + socket, "--calls-file", calls.toString()));
@@ -53,7 +50,7 @@ class ClientRetryInteropIT {
             args.addAll(List.of("--script", s));
         }
         Peer p = Peer.start(socket, Interop.node("faulty.js", args.toArray(String[]::new)));
-        peers.add(p);
+        cleanup.register(p);
         return p;
     }
 
@@ -173,7 +170,7 @@ class ClientRetryInteropIT {
         Path calls = dir.resolve("calls.json");
         Peer p = Peer.start(socket, Interop.node("plugin.js", "--listen", "unix://" + socket, "--secret",
                 "password=" + secretValue, "--calls-file", calls.toString(), "--quiet"));
-        peers.add(p);
+        cleanup.register(p);
 
         StringBuilder all = new StringBuilder();
         for (String[] step : List.of(new String[] {"enable"}, new String[] {"promote"}, new String[] {"demote"},

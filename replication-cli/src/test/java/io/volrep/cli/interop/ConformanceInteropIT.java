@@ -5,14 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.volrep.cli.VolrepCommand;
 import io.volrep.cli.interop.Interop.Peer;
 import io.volrep.cli.interop.Interop.Result;
+import io.volrep.testsupport.GrpcCleanup;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -27,16 +28,12 @@ import picocli.CommandLine;
 class ConformanceInteropIT {
     private static final String[] FIXTURES = {"--volume", "vol-0", "--volume", "vol-1", "--volume-group", "grp-0",
             "--secret", "user=admin", "--resync-timeout", "3s"};
-    private final List<Peer> peers = new ArrayList<>();
+    @RegisterExtension
+    final GrpcCleanup cleanup = new GrpcCleanup();
 
     @BeforeEach
     void requireNode() {
         Interop.assumeNodeAndJar();
-    }
-
-    @AfterEach
-    void stopPeers() {
-        Interop.closeAll(peers);
     }
 
     private Peer plugin(String... extra) {
@@ -44,7 +41,7 @@ class ConformanceInteropIT {
         List<String> args = new ArrayList<>(List.of("--listen", "unix://" + socket, "--secret", "user=admin", "--quiet"));
         args.addAll(List.of(extra));
         Peer p = Peer.start(socket, Interop.node("plugin.js", args.toArray(String[]::new)));
-        peers.add(p);
+        cleanup.register(p);
         return p;
     }
 

@@ -5,20 +5,20 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.volrep.cli.interop.Interop.Peer;
 import io.volrep.cli.interop.Interop.Result;
+import io.volrep.testsupport.GrpcCleanup;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -32,7 +32,8 @@ class ExecBridgeInteropIT {
             "wrong secret values", "no secrets", "volume with replication disabled", "replication enabled, primary",
             "lifecycle volume vol-3", "16 simultaneous EnableVolumeReplication on vol-5", "malformed",
             "still serves", "unknown method", "over 4 KiB");
-    private final List<Peer> peers = new ArrayList<>();
+    @RegisterExtension
+    final GrpcCleanup cleanup = new GrpcCleanup();
 
     @TempDir
     Path dir;
@@ -46,11 +47,6 @@ class ExecBridgeInteropIT {
         assumeTrue(Files.isDirectory(Path.of("/proc/self")), "no /proc: cannot scan process arguments");
     }
 
-    @AfterEach
-    void stopPeers() {
-        Interop.closeAll(peers);
-    }
-
     @Test
     void servedDriverAnswersTheIndependentProbeAndNoProcessCarriesTheSecret() throws Exception {
         String secret = "exec-" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
@@ -60,7 +56,7 @@ class ExecBridgeInteropIT {
                 "--driver", Interop.repoRoot().resolve("examples/exec-driver/volrep-exec-example").toString(),
                 "--listen", "unix://" + socket, "--env", "VOLREP_EXEC_STATE_DIR=" + dir.resolve("state"),
                 "--env", "VOLREP_EXEC_SECRETS_FILE=" + secrets));
-        peers.add(bridge);
+        cleanup.register(bridge);
 
         ProcessScanner scanner = new ProcessScanner(secret.getBytes(StandardCharsets.UTF_8));
         Thread scan = new Thread(scanner, "proc-scan");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.volrep.cli.VolrepCommand;
 import io.volrep.cli.interop.Interop.Peer;
 import io.volrep.cli.interop.Interop.Result;
+import io.volrep.testsupport.GrpcCleanup;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -17,9 +18,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
@@ -40,7 +41,8 @@ class FailoverInteropIT {
             "--destination", "vol-0=b-vol-0", "--destination", "vol-1=b-vol-1", "--destination", "grp-0=b-grp-0",
             "--secret", "user=admin"};
 
-    private final List<Peer> peers = new ArrayList<>();
+    @RegisterExtension
+    final GrpcCleanup cleanup = new GrpcCleanup();
     @TempDir
     Path dir;
     Path socketA;
@@ -55,17 +57,12 @@ class FailoverInteropIT {
         socketB = Interop.socketPath();
     }
 
-    @AfterEach
-    void stop() {
-        Interop.closeAll(peers);
-    }
-
     private Peer startA(String callsFile) {
         Peer p = Peer.start(socketA, Interop.node("plugin.js", "--revision", "upstream-2026", "--listen",
                 "unix://" + socketA, "--name", "site-a.interop.volrep.io", "--volumes", "3", "--groups", "1",
                 "--start-as", "primary", "--destination-prefix", "b-", "--group-members", "grp-0=vol-0,vol-1",
                 "--peer", "unix://" + socketB, "--secret", "user=admin", "--calls-file", dir.resolve(callsFile).toString()));
-        peers.add(p);
+        cleanup.register(p);
         return p;
     }
 
@@ -77,7 +74,7 @@ class FailoverInteropIT {
                 "--calls-file", dir.resolve("b.json").toString()));
         args.addAll(List.of(extra));
         Peer p = Peer.start(socketB, Interop.node("plugin.js", args.toArray(String[]::new)));
-        peers.add(p);
+        cleanup.register(p);
         return p;
     }
 

@@ -6,15 +6,16 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.volrep.cli.VolrepCommand;
 import io.volrep.cli.interop.Interop.Peer;
 import io.volrep.cli.interop.Interop.Result;
+import io.volrep.testsupport.GrpcCleanup;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -28,7 +29,8 @@ import picocli.CommandLine;
  * covers the jar's own process output.
  */
 class HealAndDialectInteropIT {
-    private final List<Peer> peers = new ArrayList<>();
+    @RegisterExtension
+    final GrpcCleanup cleanup = new GrpcCleanup();
 
     @TempDir
     Path dir;
@@ -38,17 +40,12 @@ class HealAndDialectInteropIT {
         Interop.assumeNodeAndJar();
     }
 
-    @AfterEach
-    void stopPeers() {
-        Interop.closeAll(peers);
-    }
-
     private Peer start(String script, String... extra) {
         var socket = Interop.socketPath();
         List<String> args = new ArrayList<>(List.of("--listen", "unix://" + socket, "--quiet"));
         args.addAll(List.of(extra));
         Peer p = Peer.start(socket, Interop.node(script, args.toArray(String[]::new)));
-        peers.add(p);
+        cleanup.register(p);
         return p;
     }
 

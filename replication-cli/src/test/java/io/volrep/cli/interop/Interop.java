@@ -20,7 +20,8 @@ import picocli.CommandLine;
 /**
  * Shared plumbing of the interop ITs: where the repository, the volrep jar and the Node peers are, starting
  * peers as child processes with bounded waits, and running one-shot commands. Every process started here is
- * owned by a {@link Peer} or waited for; tests close their peers in {@code @AfterEach}.
+ * owned by a {@link Peer} or waited for; tests register their peers with {@code GrpcCleanup}, which closes them
+ * after each test.
  */
 final class Interop {
     static final Duration START_TIMEOUT = Duration.ofSeconds(20);
@@ -226,15 +227,5 @@ final class Interop {
                 // best effort: /tmp is cleaned by the system
             }
         }
-    }
-
-    /** Closes every peer, ignoring nulls; for {@code @AfterEach}. */
-    static void closeAll(List<Peer> peers) {
-        for (Peer p : peers) {
-            if (p != null) {
-                p.close();
-            }
-        }
-        peers.clear();
     }
 }

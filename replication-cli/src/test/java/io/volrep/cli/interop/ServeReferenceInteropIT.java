@@ -5,27 +5,22 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.volrep.cli.interop.Interop.Peer;
 import io.volrep.cli.interop.Interop.Result;
-import java.util.ArrayList;
-import java.util.List;
-import org.junit.jupiter.api.AfterEach;
+import io.volrep.testsupport.GrpcCleanup;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue 3's criterion (and issue 6's healer half): {@code volrep serve-reference} probed by interop/client.js,
  * an independent Node client written from the seed protos, gets the spec's code for every case.
  */
 class ServeReferenceInteropIT {
-    private final List<Peer> peers = new ArrayList<>();
+    @RegisterExtension
+    final GrpcCleanup cleanup = new GrpcCleanup();
 
     @BeforeEach
     void requireNode() {
         Interop.assumeNodeAndJar();
-    }
-
-    @AfterEach
-    void stopPeers() {
-        Interop.closeAll(peers);
     }
 
     @Test
@@ -33,7 +28,7 @@ class ServeReferenceInteropIT {
         var socket = Interop.socketPath();
         Peer ref = Peer.start(socket, Interop.volrep("serve-reference", "--listen", "unix://" + socket,
                 "--volumes", "16", "--groups", "2", "--secret", "user=admin"));
-        peers.add(ref);
+        cleanup.register(ref);
 
         Result r = Interop.run(Interop.node("client.js", "--endpoint", ref.endpoint(), "--secret", "user=admin"),
                 Interop.RUN_TIMEOUT);
@@ -52,7 +47,7 @@ class ServeReferenceInteropIT {
         var socket = Interop.socketPath();
         Peer ref = Peer.start(socket, Interop.volrep("serve-reference", "--listen", "unix://" + socket,
                 "--volumes", "16", "--groups", "2", "--secret", "user=admin", "--abnormal-volume", "vol-9"));
-        peers.add(ref);
+        cleanup.register(ref);
 
         Result r = Interop.run(Interop.node("client.js", "--endpoint", ref.endpoint(), "--secret", "user=admin",
                 "--healer", "--abnormal-volume", "vol-9", "--only", "NodeHealer"), Interop.RUN_TIMEOUT);
@@ -67,7 +62,7 @@ class ServeReferenceInteropIT {
         var socket = Interop.socketPath();
         Peer plugin = Peer.start(socket, Interop.node("plugin.js", "--listen", "unix://" + socket, "--secret",
                 "user=admin", "--abnormal-volume", "vol-9", "--quiet"));
-        peers.add(plugin);
+        cleanup.register(plugin);
 
         Result r = Interop.run(Interop.node("client.js", "--endpoint", plugin.endpoint(), "--secret", "user=admin",
                 "--healer", "--abnormal-volume", "vol-9"), Interop.RUN_TIMEOUT);

@@ -10,13 +10,12 @@ import io.volrep.cli.interop.Interop.Peer;
 import io.volrep.client.ReplicationClient;
 import io.volrep.client.RetryPolicy;
 import io.volrep.client.SecretsProvider;
+import io.volrep.testsupport.GrpcCleanup;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue 14: volrep's client against an independent plugin built on the upstream 2026 protos
@@ -26,16 +25,12 @@ import org.junit.jupiter.api.Test;
  */
 class UpstreamClientInteropIT {
     private static final String SECRET = "password=upstream-2026";
-    private final List<Peer> peers = new ArrayList<>();
+    @RegisterExtension
+    final GrpcCleanup cleanup = new GrpcCleanup();
 
     @BeforeEach
     void requireNode() {
         Interop.assumeNodeAndJar();
-    }
-
-    @AfterEach
-    void stopPeers() {
-        Interop.closeAll(peers);
     }
 
     private Peer upstreamPlugin() {
@@ -44,7 +39,7 @@ class UpstreamClientInteropIT {
                 "unix://" + socket, "--volumes", "4", "--groups", "1", "--secret", SECRET, "--degraded-volume",
                 "vol-0", "--group-members", "grp-0=vol-1,vol-2", "--destination-prefix", "b-",
                 "--destination-unavailable-calls", "1", "--quiet"));
-        peers.add(p);
+        cleanup.register(p);
         return p;
     }
 

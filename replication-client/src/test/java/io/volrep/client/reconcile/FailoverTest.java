@@ -10,6 +10,7 @@ import io.volrep.client.SecretsProvider;
 import io.volrep.testkit.fake.FakePlugin;
 import io.volrep.testkit.fake.RecordedCall;
 import io.volrep.testkit.reference.ReferenceDriver;
+import io.volrep.testsupport.GrpcCleanup;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,9 +20,9 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -47,7 +48,8 @@ class FailoverTest {
     ReferenceDriver driverB;
     FakePlugin siteA;
     FakePlugin siteB;
-    final List<AutoCloseable> closeables = new ArrayList<>();
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
     final List<FailoverProgress> progress = Collections.synchronizedList(new ArrayList<>());
 
     @BeforeEach
@@ -57,7 +59,7 @@ class FailoverTest {
         driverB = ReferenceDriver.builder().volume("b-vol-0").volume("b-vol-1").volume("b-vol-2").group("b-grp-0")
                 .requiredSecret("user", "admin").build();
         siteA = startA();
-        siteB = FakePlugin.builder().driver(driverB).listen("unix://" + dir.resolve("b.sock")).start();
+        siteB = grpc.register(FakePlugin.builder().driver(driverB).listen("unix://" + dir.resolve("b.sock")).start());
         try (ReplicationClient a = client(siteA); ReplicationClient b = client(siteB)) {
             for (ReplicationSource s : List.of(VOL0, VOL1, GRP0)) {
                 a.source(s).enable().call();                  // primary on A
@@ -74,16 +76,7 @@ class FailoverTest {
     }
 
     private FakePlugin startA() {
-        return FakePlugin.builder().driver(driverA).listen("unix://" + dir.resolve("a.sock")).start();
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        for (AutoCloseable c : closeables) {
-            c.close();
-        }
-        siteA.close();
-        siteB.close();
+        return grpc.register(FakePlugin.builder().driver(driverA).listen("unix://" + dir.resolve("a.sock")).start());
     }
 
     private ReplicationClient client(FakePlugin site) {
@@ -94,8 +87,8 @@ class FailoverTest {
     private Failover.Builder failover(ReplicationSource... sources) {
         ReplicationClient a = client(siteA);
         ReplicationClient b = client(siteB);
-        closeables.add(a);
-        closeables.add(b);
+        grpc.register(a);
+        grpc.register(b);
         return Failover.builder().from(a).to(b).sources(List.of(sources)).resolver(RESOLVER)
                 .callBudget(Duration.ofSeconds(1)).listener(progress::add);
     }
@@ -234,8 +227,8 @@ class FailoverTest {
     void aWrongDestinationIdIsCaughtOnBBeforeADemotes() {
         ReplicationClient a = client(siteA);
         ReplicationClient b = client(siteB);
-        closeables.add(a);
-        closeables.add(b);
+        grpc.register(a);
+        grpc.register(b);
         FailoverReport report = Failover.builder().from(a).to(b).source(VOL0)
                 .resolver(DestinationResolver.ids(Map.of("vol-0", "b-typo"))).build().run();
         SourceFailover s = report.sources().get(0);

@@ -11,13 +11,14 @@ import io.volrep.client.SecretsProvider;
 import io.volrep.testkit.fake.FakePlugin;
 import io.volrep.testkit.fake.RecordedCall;
 import io.volrep.testkit.reference.ReferenceDriver;
+import io.volrep.testsupport.GrpcCleanup;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Desired-state reconciliation against the reference plugin, served by the fault-injecting fake over a unix socket. */
@@ -28,6 +29,8 @@ class ReconcilerTest {
 
     @TempDir
     Path dir;
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
     FakePlugin plugin;
     ReplicationClient client;
     ReferenceDriver driver;
@@ -35,19 +38,9 @@ class ReconcilerTest {
     void start(int resyncCallsUntilReady) {
         driver = ReferenceDriver.builder().volumes(2).groups(1).requiredSecret("user", "admin")
                 .resyncCallsUntilReady(resyncCallsUntilReady).build();
-        plugin = FakePlugin.builder().driver(driver).listen("unix://" + dir.resolve("p.sock")).start();
-        client = ReplicationClient.builder().target(plugin.address()).retry(FAST)
-                .secrets(SecretsProvider.of(Map.of("user", "admin"))).build();
-    }
-
-    @AfterEach
-    void stop() {
-        if (client != null) {
-            client.close();
-        }
-        if (plugin != null) {
-            plugin.close();
-        }
+        plugin = grpc.register(FakePlugin.builder().driver(driver).listen("unix://" + dir.resolve("p.sock")).start());
+        client = grpc.register(ReplicationClient.builder().target(plugin.address()).retry(FAST)
+                .secrets(SecretsProvider.of(Map.of("user", "admin"))).build());
     }
 
     private List<Rpc> rpcs() {

@@ -7,6 +7,7 @@ import io.volrep.api.StatusCode;
 import io.volrep.client.AttemptEvent;
 import io.volrep.client.ReplicationClient;
 import io.volrep.client.RetryPolicy;
+import io.volrep.testsupport.GrpcCleanup;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
@@ -26,9 +27,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -51,15 +52,8 @@ class FaultTest {
     @TempDir
     Path dir;
 
-    private final List<Process> children = new ArrayList<>();
-
-    @AfterEach
-    void killChildren() throws InterruptedException {
-        for (Process p : children) {
-            p.destroyForcibly();
-            p.waitFor(10, TimeUnit.SECONDS);
-        }
-    }
+    @RegisterExtension
+    final GrpcCleanup cleanup = new GrpcCleanup();
 
     @Test
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
@@ -155,8 +149,7 @@ class FaultTest {
     private Process startChild(Path socket, List<Path> opLogs) throws IOException, InterruptedException {
         Path opLog = dir.resolve("ops-" + (opLogs.size() + 1) + ".log");
         opLogs.add(opLog);
-        Process process = ReferenceChild.start(socket, opLog, VOLUMES, dir.resolve("child-" + opLogs.size() + ".err"));
-        children.add(process);
-        return process;
+        return cleanup.register(ReferenceChild.start(socket, opLog, VOLUMES,
+                dir.resolve("child-" + opLogs.size() + ".err")));
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.volrep.api.ReplicationException;
 import io.volrep.client.ReplicationClient;
 import io.volrep.client.RetryPolicy;
+import io.volrep.testsupport.GrpcCleanup;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,9 +20,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -41,15 +42,10 @@ class RestartTest {
     @TempDir
     Path dir;
 
+    @RegisterExtension
+    final GrpcCleanup cleanup = new GrpcCleanup();
+    /** Every incarnation started, the current one last (the restarter kills it). */
     private final List<Process> children = new ArrayList<>();
-
-    @AfterEach
-    void killChildren() throws InterruptedException {
-        for (Process p : children) {
-            p.destroyForcibly();
-            p.waitFor(10, TimeUnit.SECONDS);
-        }
-    }
 
     /** What one run saw. */
     record Run(int calls, int failed, List<Throwable> failures) {
@@ -191,7 +187,8 @@ class RestartTest {
     private Process start(Path socket, List<Path> opLogs) throws Exception {
         Path opLog = dir.resolve("ops-" + (opLogs.size() + 1) + ".log");
         opLogs.add(opLog);
-        Process p = ReferenceChild.start(socket, opLog, VOLUMES, dir.resolve("child-" + opLogs.size() + ".err"));
+        Process p = cleanup.register(ReferenceChild.start(socket, opLog, VOLUMES,
+                dir.resolve("child-" + opLogs.size() + ".err")));
         children.add(p);
         return p;
     }

@@ -51,7 +51,7 @@ final class ExecHarness implements AutoCloseable {
 
     /** Serves {@code driver} in-process. */
     static ExecHarness inProcess(ExecDriver driver) {
-        return new ExecHarness(driver, "inprocess:exec-" + UUID.randomUUID());
+        return new ExecHarness(driver, "inprocess:" + io.grpc.inprocess.InProcessServerBuilder.generateName());
     }
 
     /** Serves {@code driver} on a unix socket at {@code socket}. */

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
 import io.volrep.proto.csi.VolumeCapability;
 import io.volrep.proto.healer.HealerNodeGrpc;
 import io.volrep.proto.healer.NodeHealerRequest;
@@ -13,7 +14,6 @@ import io.volrep.proto.healer.NodeHealerResponse;
 import io.volrep.spi.ReplicationServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,7 +32,7 @@ class ExecHealTest {
             .putSecrets("token", "heal-s3cret").putVolumeContext("pool", "fast").build();
 
     private Object heal(ExecDriver driver) {
-        String name = "heal-" + UUID.randomUUID();
+        String name = InProcessServerBuilder.generateName();
         try (ReplicationServer server = ReplicationServer.builder().healer(driver).listen("inprocess:" + name).build()
                 .start()) {
             ManagedChannel channel = InProcessChannelBuilder.forName(name).build();

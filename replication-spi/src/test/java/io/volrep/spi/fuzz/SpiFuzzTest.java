@@ -9,6 +9,7 @@ import io.grpc.ManagedChannel;
 import io.grpc.MethodDescriptor;
 import io.grpc.Status;
 import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.StreamObserver;
 import io.volrep.api.CsiLimits;
@@ -41,6 +42,7 @@ import io.volrep.spi.ReplicationDriver;
 import io.volrep.spi.ReplicationServer;
 import io.volrep.spi.ResyncRequest;
 import io.volrep.spi.ResyncResult;
+import io.volrep.testsupport.GrpcCleanup;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -56,14 +58,13 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Fuzzes the SPI server with what a broken or hostile client could send, on each of the six
@@ -97,21 +98,17 @@ class SpiFuzzTest {
     private static final List<Rpc> FUZZED = java.util.stream.Stream.concat(RPCS.stream(),
             java.util.stream.Stream.of(Rpc.NODE_HEALER)).toList();
 
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
     private ReplicationServer server;
     private ManagedChannel channel;
 
     @BeforeEach
     void start() {
-        server = ReplicationServer.builder().driver(new TypedOnlyDriver()).healer(new TypedOnlyHealer())
-                .listen("inprocess:fuzz-" + UUID.randomUUID()).build().start();
-        channel = InProcessChannelBuilder.forName(server.address().substring("inprocess:".length())).build();
-    }
-
-    @AfterEach
-    void stop() throws InterruptedException {
-        channel.shutdownNow();
-        channel.awaitTermination(5, TimeUnit.SECONDS);
-        server.close();
+        server = grpc.register(ReplicationServer.builder().driver(new TypedOnlyDriver()).healer(new TypedOnlyHealer())
+                .listen("inprocess:" + InProcessServerBuilder.generateName()).build().start());
+        channel = grpc.register(InProcessChannelBuilder.forName(server.address().substring("inprocess:".length()))
+                .build());
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.volrep.testkit.fake;
 
+import io.grpc.inprocess.InProcessServerBuilder;
 import io.volrep.api.Rpc;
 import io.volrep.api.StatusCode;
 import io.volrep.spi.ReplicationServer;
@@ -7,7 +8,6 @@ import io.volrep.testkit.reference.ReferenceDriver;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.UUID;
 
 /**
  * A scriptable replication plugin for testing orchestrators: the reference driver (spec semantics, in
@@ -185,7 +185,7 @@ public final class FakePlugin implements AutoCloseable {
         public FakePlugin start() {
             ReferenceDriver d = prebuilt != null ? prebuilt : driver.build();
             FaultInjector faults = new FaultInjector();
-            String address = listen != null ? listen : "inprocess:volrep-fake-" + UUID.randomUUID();
+            String address = listen != null ? listen : "inprocess:volrep-fake-" + InProcessServerBuilder.generateName();
             ReplicationServer server = ReplicationServer.builder().driver(d).interceptor(faults).listen(address)
                     .gracePeriod(Duration.ZERO).build().start();
             return new FakePlugin(d, faults, server);
