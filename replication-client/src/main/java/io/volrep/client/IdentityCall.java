@@ -16,9 +16,9 @@ import java.util.function.Function;
  * call: listeners and observers see it, it waits for a plugin that is not up yet (unless the policy fails fast)
  * and transport failures are retried with back-off within the policy's timeouts. The spec has no error table
  * for Identity: {@link io.volrep.api.ErrorScheme#recovery} classes 12 UNIMPLEMENTED (the plugin does not serve
- * the service) {@code NEVER} and every other non-transport code {@code INSPECT_LOGS}, not retried by default. Not public: {@link ReplicationClient#identity()},
- * {@link ReplicationClient#capabilities()} and {@link ReplicationClient#probe()} and their async variants send
- * these.
+ * the service) {@code NEVER} and every other non-transport code {@code INSPECT_LOGS}, not retried by default.
+ * Not public: {@link ReplicationClient#identity()}, {@link ReplicationClient#capabilities()},
+ * {@link ReplicationClient#probe()} and their async variants send these.
  *
  * @param <R> the typed answer
  */

@@ -56,8 +56,8 @@ final class RetryDecisions {
      * @param cancelled the caller cancelled the call, or the client was closed
      * @param remaining what is left of the total timeout
      */
-    record Progress(boolean source, int counted, int connectionWaits, boolean renewed, boolean ownSecrets, boolean verifier,
-                    boolean cancelled, Duration remaining) {
+    record Progress(boolean source, int counted, int connectionWaits, boolean renewed, boolean ownSecrets,
+                    boolean verifier, boolean cancelled, Duration remaining) {
     }
 
     /** What {@link SecretsProvider#renew} gave. */

@@ -55,7 +55,8 @@ class RetryDecisionsTest {
                 Duration.ofMillis(10));
         assertThat(RetryDecisions.decide(POLICY, neverConnected, late)).isEqualTo(new RetryDecision.Retry(
                 Duration.ofMillis(10), false, "waiting for the plugin, attempt not counted"));
-        RetryDecisions.Progress over = new RetryDecisions.Progress(true, 1, 8, false, false, false, false, Duration.ZERO);
+        RetryDecisions.Progress over = new RetryDecisions.Progress(
+                true, 1, 8, false, false, false, false, Duration.ZERO);
         assertThat(RetryDecisions.decide(POLICY, neverConnected, over)).isEqualTo(new RetryDecision.Stop(
                 "not retried: the plugin could not be reached within the total timeout of PT10M"));
         // ... while a fail-fast policy counts it like an answer.
@@ -73,7 +74,8 @@ class RetryDecisionsTest {
         RetryDecisions.Outcome notFound = answer(StatusCode.NOT_FOUND, Recovery.VERIFY_THEN_BACKOFF);
         assertThat(RetryDecisions.decide(POLICY, notFound, progress(1))).isEqualTo(
                 new RetryDecision.Stop("not retried: no SourceVerifier configured (VERIFY_THEN_BACKOFF)"));
-        RetryDecisions.Progress withVerifier = new RetryDecisions.Progress(true, 1, 0, false, false, true, false, PLENTY);
+        RetryDecisions.Progress withVerifier = new RetryDecisions.Progress(
+                true, 1, 0, false, false, true, false, PLENTY);
         RetryDecision verify = RetryDecisions.decide(POLICY, notFound, withVerifier);
         assertThat(verify).isEqualTo(new RetryDecision.VerifySource(Optional.empty()));
         assertThat(RetryDecisions.afterVerification(POLICY, true, (RetryDecision.VerifySource) verify, notFound,
@@ -92,7 +94,8 @@ class RetryDecisionsTest {
         assertThat(RetryDecisions.afterRenewal(POLICY, RetryDecisions.Renewal.TOO_LARGE,
                 (RetryDecision.RenewSecrets) renew, unauthenticated, progress(1)))
                 .isEqualTo(new RetryDecision.Stop("not retried: renewed secrets exceed the CSI limit"));
-        RetryDecisions.Progress renewedOnce = new RetryDecisions.Progress(true, 2, 0, true, false, false, false, PLENTY);
+        RetryDecisions.Progress renewedOnce = new RetryDecisions.Progress(
+                true, 2, 0, true, false, false, false, PLENTY);
         assertThat(RetryDecisions.decide(POLICY, unauthenticated, renewedOnce))
                 .isEqualTo(new RetryDecision.Stop("not retried: secrets were renewed once already"));
         RetryDecisions.Progress ownSecrets = new RetryDecisions.Progress(true, 1, 0, false, true, false, false, PLENTY);

@@ -39,7 +39,7 @@ class ValidationTest {
         return Arrays.stream(Rpc.values()).filter(Rpc::isReplication);
     }
 
-    /** Those whose request has {@code volume_id} and {@code replication_id}: upstream's destination request has neither. */
+    /** Those whose request has {@code volume_id} and {@code replication_id} (not upstream's destination request). */
     static Stream<Rpc> rpcsWithVolumeId() {
         return replicationRpcs().filter(rpc -> rpc != Rpc.GET_REPLICATION_DESTINATION_INFO);
     }
