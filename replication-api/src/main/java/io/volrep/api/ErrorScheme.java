@@ -7,6 +7,7 @@ import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.EnumSet;
@@ -120,10 +121,29 @@ public final class ErrorScheme {
 
     /**
      * What a caller should do after {@code code} from {@code rpc}: the row's class, the back-off class for
-     * the transport codes, and {@link Recovery#forCode} for codes outside the table.
+     * the transport codes, and {@link Recovery#forCode} for codes outside the table. The Identity RPCs have no
+     * table in the spec: their transport codes are {@link Recovery#BACKOFF} as for every method, 12 UNIMPLEMENTED
+     * (the plugin serves no Identity service) is {@link Recovery#NEVER}, and every other code is
+     * {@link Recovery#INSPECT_LOGS}, since an Identity request carries nothing to fix, concerns no source to
+     * verify or wait for, and sends no secrets to renew.
+     *
+     * <pre>{@code
+     * scheme.recovery(Rpc.PROBE, StatusCode.UNAVAILABLE);  // BACKOFF
+     * scheme.recovery(Rpc.PROBE, StatusCode.ABORTED);      // INSPECT_LOGS (PromoteVolume: BACKOFF)
+     * }</pre>
      */
     public Recovery recovery(Rpc rpc, StatusCode code) {
+        if (rpc.isIdentity()) {
+            return identityRecovery(code);
+        }
         return find(rpc, code).map(Row::recovery).orElseGet(() -> Recovery.forCode(code));
+    }
+
+    private static Recovery identityRecovery(StatusCode code) {
+        if (TRANSPORT_BACKOFF_CODES.contains(code)) {
+            return Recovery.BACKOFF;
+        }
+        return code == StatusCode.UNIMPLEMENTED ? Recovery.NEVER : Recovery.INSPECT_LOGS;
     }
 
     /** The spec's recovery text for the code, or a generic phrase for codes outside the table. */
@@ -151,6 +171,13 @@ public final class ErrorScheme {
           .append("Transport codes in no table (");
         md.append(String.join(", ", TRANSPORT_BACKOFF_CODES.stream().map(StatusCode::display).toList()));
         md.append(") are classed `BACKOFF`: the spec says every method is idempotent.\n");
+        md.append("\nThe Identity service (")
+          .append(String.join(", ", Arrays.stream(Rpc.values()).filter(Rpc::isIdentity).map(Rpc::methodName).toList()))
+          .append(") has no table: its transport codes are `BACKOFF` as everywhere, ")
+          .append(StatusCode.UNIMPLEMENTED.display()).append(" (no Identity service) is `")
+          .append(identityRecovery(StatusCode.UNIMPLEMENTED)).append("`, and every other code is `")
+          .append(identityRecovery(StatusCode.ABORTED))
+          .append("`: its calls concern no source and send no secrets.\n");
         for (Rpc rpc : byRpc.keySet()) {
             md.append("\n## ").append(rpc.methodName()).append("\n\n")
               .append("| Condition | gRPC code | Recovery | Spec's recovery behaviour |\n|---|---|---|---|\n");

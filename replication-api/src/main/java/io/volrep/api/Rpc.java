@@ -4,11 +4,15 @@ import java.util.Arrays;
 import java.util.Optional;
 
 /**
- * The RPCs of the CSI-Addons replication ({@code replication.Controller}) and healer
- * ({@code healer.HealerNode}) services.
+ * The RPCs of the CSI-Addons replication ({@code replication.Controller}), healer ({@code healer.HealerNode})
+ * and identity ({@code identity.Identity}) services.
+ *
+ * <p>The Identity RPCs concern the plugin itself, not a replication source, and the spec gives them no error
+ * table: {@link ErrorScheme#recovery} classes their codes without one.
  *
  * <pre>{@code
  * Rpc.PROMOTE_VOLUME.fullMethodName();   // "replication.Controller/PromoteVolume"
+ * Rpc.PROBE.isIdentity();                // true
  * }</pre>
  */
 public enum Rpc {
@@ -20,7 +24,13 @@ public enum Rpc {
     GET_VOLUME_REPLICATION_INFO("replication.Controller", "GetVolumeReplicationInfo"),
     /** Upstream 2026: the destination of a replicated source; the legacy revisions do not have it. */
     GET_REPLICATION_DESTINATION_INFO("replication.Controller", "GetReplicationDestinationInfo"),
-    NODE_HEALER("healer.HealerNode", "NodeHealer");
+    NODE_HEALER("healer.HealerNode", "NodeHealer"),
+    /** The plugin's name, vendor version and manifest. */
+    GET_IDENTITY("identity.Identity", "GetIdentity"),
+    /** The services and capabilities the plugin declares. */
+    GET_CAPABILITIES("identity.Identity", "GetCapabilities"),
+    /** Whether the plugin is ready to serve. */
+    PROBE("identity.Identity", "Probe");
 
     private final String service;
     private final String methodName;
@@ -48,6 +58,11 @@ public enum Rpc {
     /** True for the seven {@code replication.Controller} methods. */
     public boolean isReplication() {
         return service.equals("replication.Controller");
+    }
+
+    /** True for the three {@code identity.Identity} methods, which concern no replication source. */
+    public boolean isIdentity() {
+        return service.equals("identity.Identity");
     }
 
     /** The RPC the spec calls {@code methodName}, if any. */

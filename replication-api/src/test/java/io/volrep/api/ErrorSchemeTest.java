@@ -40,6 +40,29 @@ class ErrorSchemeTest {
     }
 
     @Test
+    void identityHasNoTableTransportCodesBackOffAndEveryOtherCodeStops() {
+        List<Rpc> identity = Arrays.stream(Rpc.values()).filter(Rpc::isIdentity).toList();
+        assertThat(identity).containsExactly(Rpc.GET_IDENTITY, Rpc.GET_CAPABILITIES, Rpc.PROBE);
+        assertThat(identity).allSatisfy(rpc -> {
+            assertThat(rpc.isReplication()).isFalse();
+            assertThat(rpc.service()).isEqualTo("identity.Identity");
+            assertThat(scheme.rows(rpc)).isEmpty();
+            for (StatusCode code : StatusCode.values()) {
+                Recovery expected = ErrorScheme.TRANSPORT_BACKOFF_CODES.contains(code) ? Recovery.BACKOFF
+                        : code == StatusCode.UNIMPLEMENTED ? Recovery.NEVER : Recovery.INSPECT_LOGS;
+                if (code != StatusCode.OK) {
+                    assertThat(scheme.recovery(rpc, code)).as("%s %s", rpc, code).isEqualTo(expected);
+                    assertThat(SpecDialect.V0_1_0.errorScheme().recovery(rpc, code)).isEqualTo(expected);
+                }
+            }
+        });
+        // Where a table has the code, it decides: ABORTED is retried for PromoteVolume, not for Probe.
+        assertThat(scheme.recovery(Rpc.PROMOTE_VOLUME, StatusCode.ABORTED)).isEqualTo(Recovery.BACKOFF);
+        assertThat(Rpc.fromMethodName("Probe")).contains(Rpc.PROBE);
+        assertThat(Rpc.GET_IDENTITY.fullMethodName()).isEqualTo("identity.Identity/GetIdentity");
+    }
+
+    @Test
     void theDestinationTableIsUpstreams() {
         assertThat(scheme.rows(Rpc.GET_REPLICATION_DESTINATION_INFO)).extracting(ErrorScheme.Row::code)
                 .containsExactly(StatusCode.INVALID_ARGUMENT, StatusCode.NOT_FOUND, StatusCode.FAILED_PRECONDITION,

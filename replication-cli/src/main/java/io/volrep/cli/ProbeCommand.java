@@ -6,6 +6,7 @@ import io.volrep.client.PluginCapabilities;
 import io.volrep.client.PluginIdentity;
 import io.volrep.client.ProbeResult;
 import io.volrep.client.ReplicationClient;
+import io.volrep.client.RetryPolicy;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,15 +35,17 @@ public final class ProbeCommand implements Callable<Integer> {
     String endpoint;
 
     @Option(names = "--timeout", paramLabel = "DURATION", converter = DurationConverter.class,
-            defaultValue = "10s", description = "Deadline of each Identity call: 30s, 2m or PT30S "
-                    + "(default: ${DEFAULT-VALUE}).")
+            defaultValue = "10s", description = "Budget of each Identity call, a wait for a plugin that is not up "
+                    + "yet and retries included: 30s, 2m or PT30S (default: ${DEFAULT-VALUE}).")
     Duration timeout;
 
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        try (ReplicationClient c = ReplicationClient.builder().target(endpoint).deadline(timeout).build()) {
+        // The client retries Identity calls like any other; --timeout bounds each call as a whole.
+        RetryPolicy policy = RetryPolicy.spec().toBuilder().perAttemptTimeout(timeout).totalTimeout(timeout).build();
+        try (ReplicationClient c = ReplicationClient.builder().target(endpoint).retry(policy).build()) {
             PluginIdentity identity = c.identity();
             PluginCapabilities caps = c.capabilities();
             ProbeResult probe = c.probe();

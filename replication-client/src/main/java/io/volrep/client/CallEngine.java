@@ -34,15 +34,17 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs typed calls: single-flight per source, then a resilience4j retry loop. Each attempt is done only when
- * its final status is OK; a failed one is measured (code, recovery class of the call's revision, whether the
- * plugin answered at all) and {@link RetryDecisions} decides, asking the {@link SourceVerifier} or
+ * Runs typed calls: single-flight per source (a call without a source, such as an Identity call, starts at
+ * once), then a resilience4j retry loop. Each attempt is done only when its final status is OK; a failed one
+ * is measured (code, recovery class of the call's revision, whether the plugin answered at all) and
+ * {@link RetryDecisions} decides, asking the {@link SourceVerifier} or
  * {@link SecretsProvider} asynchronously where the decision says so. resilience4j gets an {@link AttemptFailure}
  * that says whether to retry and after how long and schedules the retry on the {@link ScheduledExecutorService},
  * so no thread waits during a back-off. Unless the policy fails fast, attempts wait for a plugin that is down
@@ -71,13 +73,15 @@ final class CallEngine {
     private final int maxInboundMessageSize;
     private final String target;
     private final ConnectionWatch connections;
+    /** Calls without a single-flight slot (no source) that are in flight: the {@link ConnectionWatch} counts them. */
+    private final AtomicInteger callsWithoutSlot = new AtomicInteger();
 
     CallEngine(ManagedChannel channel, String target, Executor executor, ScheduledExecutorService scheduler,
                RetryPolicy policy, SecretsProvider secrets, SourceVerifier verifier, AttemptListener listener,
                CallObserver observer, int maxQueuedPerSource, WireDialect wire, int maxInboundMessageSize) {
         this.channel = channel;
         this.target = target;
-        this.connections = new ConnectionWatch(channel, scheduler, this::activeSources);
+        this.connections = new ConnectionWatch(channel, scheduler, this::activeCalls);
         this.maxInboundMessageSize = maxInboundMessageSize;
         this.wire = wire;
         this.executor = executor;
@@ -112,6 +116,11 @@ final class CallEngine {
         return singleFlight.activeSources();
     }
 
+    /** Calls running or waiting: those of every active source and those without a source. */
+    private int activeCalls() {
+        return singleFlight.activeSources() + callsWithoutSlot.get();
+    }
+
     /**
      * Sends {@code spec} with retries; the future completes with the response message or a
      * {@link ReplicationException}. Cancelling it cancels the RPC in flight and every later attempt.
@@ -135,26 +144,48 @@ final class CallEngine {
             result.completeExceptionally(e);
             return result;
         }
-        CallObservation observation = observer.onCall(spec.rpc(), spec.source());
+        CallObservation observation = observer.onCall(spec.rpc(), spec.concerns());
         // The caller's future completes only after the single-flight slot is free, so a caller that saw its call
         // finish never finds the source still active (and a next call never queues behind a finished one).
         CompletableFuture<Response> visible = new CompletableFuture<>();
         Cancellation.propagate(visible, () -> result);
-        singleFlight.submit(spec.flightKey(), spec.source(), spec.rpc(), result, () -> {
-                    observation.onStarted(Duration.ofNanos(System.nanoTime() - accepted));
-                    return run(spec, queue, result, observation);
-                },
-                () -> result.whenComplete((v, t) -> {
-                    if (t == null) {
-                        observation.onFinished(StatusCode.OK, v.attempts());
-                        visible.complete(v);
-                    } else {
-                        Throwable failure = unwrap(t);
-                        finished(observation, failure);
-                        visible.completeExceptionally(failure);
-                    }
-                }));
+        Supplier<CompletableFuture<?>> start = () -> {
+            observation.onStarted(Duration.ofNanos(System.nanoTime() - accepted));
+            return run(spec, queue, result, observation);
+        };
+        Runnable afterRelease = () -> result.whenComplete((v, t) -> {
+            if (t == null) {
+                observation.onFinished(StatusCode.OK, v.attempts());
+                visible.complete(v);
+            } else {
+                Throwable failure = unwrap(t);
+                finished(observation, failure);
+                visible.completeExceptionally(failure);
+            }
+        });
+        Optional<Object> flightKey = spec.flightKey();
+        if (flightKey.isPresent()) {
+            // Keyed calls concern a source: it names the source in a CallQueueFullException.
+            singleFlight.submit(flightKey.get(), spec.concerns().orElseThrow(), spec.rpc(), result, start,
+                    afterRelease);
+        } else {
+            // No source, no slot to wait for.
+            callsWithoutSlot.incrementAndGet();
+            result.whenComplete((v, t) -> callsWithoutSlot.decrementAndGet());
+            try {
+                start.get();
+            } catch (RuntimeException e) {
+                result.completeExceptionally(e);
+            }
+            afterRelease.run();
+        }
         return visible;
+    }
+
+    /** How messages name a call: {@code PromoteVolume for volume pvc-1}, or {@code identity.Identity/Probe}. */
+    private static String subject(CallSpec spec) {
+        Rpc rpc = spec.rpc();
+        return spec.concerns().map(source -> rpc.methodName() + " for " + source).orElseGet(rpc::fullMethodName);
     }
 
     /** A call refused before sending is observed too, when its source can be named at all. */
@@ -162,9 +193,9 @@ final class CallEngine {
         if (observer == CallObservers.NONE) {
             return;
         }
-        ReplicationSource source;
+        Optional<ReplicationSource> source;
         try {
-            source = spec.source();
+            source = spec.concerns();
         } catch (RuntimeException invalidSource) {
             return;
         }
@@ -187,8 +218,10 @@ final class CallEngine {
         RetryPolicy policy = spec.policy() != null ? spec.policy() : defaultPolicy;
         CallState state;
         try {
+            Optional<ReplicationSource> source = spec.concerns();
+            // A call without a source (Identity) sends no secrets.
             Secrets initial = spec.secretsOverride() != null ? spec.secretsOverride()
-                    : secrets.secrets(spec.source());
+                    : source.isPresent() ? secrets.secrets(source.get()) : Secrets.empty();
             CsiLimits.requireMapWithinLimit("secrets", initial.asMap());
             state = new CallState(spec, policy, initial, policy.clock().instant(), queue, observation);
         } catch (InvalidArgumentException e) {
@@ -321,10 +354,10 @@ final class CallEngine {
 
     /** A plugin that broke the gRPC protocol has a bug: surfaced at once, never retried. */
     private AttemptFailure violation(CallState state, int attempt, String what) {
-        ReplicationException e = new ProtocolViolationException(state.spec.rpc().methodName() + " for "
-                + state.spec.source() + ": " + what, state.spec.rpc(), attempt)
+        ReplicationException e = new ProtocolViolationException(subject(state.spec) + ": " + what,
+                state.spec.rpc(), attempt)
                 .inRevision(wire.dialect().errorScheme());
-        notify(state, new AttemptEvent(state.spec.rpc(), state.spec.source(), attempt, e.code(),
+        notify(state, new AttemptEvent(state.spec.rpc(), state.spec.concerns(), attempt, e.code(),
                 Optional.of(e.recovery()), Optional.empty(), "not retried: protocol violation"));
         return new AttemptFailure(e, false, 0);
     }
@@ -334,7 +367,7 @@ final class CallEngine {
             return;
         }
         if (listener != null || state.observation != CallObservation.NONE || LOG.isDebugEnabled()) {
-            notify(state, new AttemptEvent(state.spec.rpc(), state.spec.source(), attempt, StatusCode.OK,
+            notify(state, new AttemptEvent(state.spec.rpc(), state.spec.concerns(), attempt, StatusCode.OK,
                     Optional.empty(), Optional.empty(), "succeeded"));
         }
         outcome.complete(message);
@@ -360,9 +393,11 @@ final class CallEngine {
         }
         RetryDecision decision = RetryDecisions.decide(state.policy, outcome, progress(state));
         if (decision instanceof RetryDecision.VerifySource verify) {
-            return safely(() -> verifier.verify(state.spec.source())).handle((approved, verifyError) -> {
+            // RetryDecisions asks to verify or renew only for a call that concerns a source.
+            ReplicationSource source = state.spec.concerns().orElseThrow();
+            return safely(() -> verifier.verify(source)).handle((approved, verifyError) -> {
                 if (verifyError != null) {
-                    LOG.debug("SourceVerifier failed for {}: {}", SafeText.escape(state.spec.source().toString()),
+                    LOG.debug("SourceVerifier failed for {}: {}", SafeText.escape(source.toString()),
                             SafeText.escape(verifyError.toString()));
                 }
                 return carryOut(state, attempt, exception, RetryDecisions.afterVerification(state.policy,
@@ -371,10 +406,11 @@ final class CallEngine {
         }
         if (decision instanceof RetryDecision.RenewSecrets renew) {
             state.renewed = true;
-            return safely(() -> secrets.renew(state.spec.source())).handle((renewed, renewError) -> {
+            ReplicationSource source = state.spec.concerns().orElseThrow();
+            return safely(() -> secrets.renew(source)).handle((renewed, renewError) -> {
                 if (renewError != null) {
                     LOG.debug("SecretsProvider.renew failed for {}: {}",
-                            SafeText.escape(state.spec.source().toString()), renewError.getClass().getName());
+                            SafeText.escape(source.toString()), renewError.getClass().getName());
                 }
                 RetryDecisions.Renewal renewal = RetryDecisions.Renewal.NOTHING_NEW;
                 if (renewed != null && !renewed.equals(state.secrets)) {
@@ -394,21 +430,22 @@ final class CallEngine {
     }
 
     private RetryDecisions.Progress progress(CallState state) {
-        return new RetryDecisions.Progress(state.counted.get(), state.connectionWaits.get(), state.renewed,
-                state.spec.secretsOverride() != null, verifier != null, state.cancelled || channel.isShutdown(),
-                Duration.between(state.policy.clock().instant(), state.deadline));
+        return new RetryDecisions.Progress(state.spec.concerns().isPresent(), state.counted.get(),
+                state.connectionWaits.get(), state.renewed, state.spec.secretsOverride() != null, verifier != null,
+                state.cancelled || channel.isShutdown(), Duration.between(state.policy.clock().instant(),
+                state.deadline));
     }
 
     /** Notifies the listener of a final decision and hands it to resilience4j. */
     private CompletionStage<Message> carryOut(CallState state, int attempt, ReplicationException exception,
                                               RetryDecision decision) {
         if (decision instanceof RetryDecision.Retry retry) {
-            notify(state, new AttemptEvent(state.spec.rpc(), state.spec.source(), attempt, exception.code(),
+            notify(state, new AttemptEvent(state.spec.rpc(), state.spec.concerns(), attempt, exception.code(),
                     Optional.of(exception.recovery()), Optional.of(retry.delay()), retry.reason()));
             return CompletableFuture.failedFuture(new AttemptFailure(exception, true, retry.delay().toMillis()));
         }
         String reason = decision instanceof RetryDecision.Stop stop ? stop.reason() : decision.toString();
-        notify(state, new AttemptEvent(state.spec.rpc(), state.spec.source(), attempt, exception.code(),
+        notify(state, new AttemptEvent(state.spec.rpc(), state.spec.concerns(), attempt, exception.code(),
                 Optional.of(exception.recovery()), Optional.empty(), reason));
         return CompletableFuture.failedFuture(new AttemptFailure(exception, false, 0));
     }
@@ -449,7 +486,7 @@ final class CallEngine {
 
     private ReplicationException tooLarge(CallState state, StatusCode code, Status status, int attempt) {
         Rpc rpc = state.spec.rpc();
-        return ReplicationException.of(code, rpc.methodName() + " for " + state.spec.source()
+        return ReplicationException.of(code, subject(state.spec)
                 + ": the response is larger than the client's inbound message limit of " + maxInboundMessageSize
                 + " bytes (" + status.getDescription() + "); raise the limit with "
                 + "ReplicationClient.Builder.maxInboundMessageSize", rpc, attempt, status.getCause())
@@ -461,10 +498,13 @@ final class CallEngine {
         Rpc rpc = state.spec.rpc();
         ErrorScheme scheme = wire.dialect().errorScheme();
         String description = state.secrets.scrub(status.getDescription());
-        StringBuilder message = new StringBuilder()
-                .append(rpc.methodName()).append(" for ").append(state.spec.source()).append(" failed with ")
+        StringBuilder message = new StringBuilder().append(subject(state.spec)).append(" failed with ")
                 .append(code.display());
-        if (outcome.connectionFailure()) {
+        if (code == StatusCode.UNIMPLEMENTED && rpc.isIdentity()) {
+            // Not "this call failed" but "no Identity service": the plugin may still serve replication.
+            message = new StringBuilder("the plugin does not serve the CSI-Addons Identity service (")
+                    .append(code.display()).append(" from ").append(rpc.fullMethodName()).append(')');
+        } else if (outcome.connectionFailure()) {
             // Not the plugin's answer: say which plugin could not be reached.
             message.append(": no answer from the plugin at ").append(target);
             Matcher waited = description == null ? null : WAITED_FOR_READY.matcher(description);

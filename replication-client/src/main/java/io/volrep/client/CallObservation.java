@@ -5,10 +5,10 @@ import java.time.Duration;
 
 /**
  * One call as a {@link CallObserver} follows it. The client calls {@link #onStarted} once when the call leaves
- * its source's single-flight queue, {@link #onAttempt} after every attempt, {@link #openScope()} around the
- * start of every attempt (so that a tracer's gRPC interceptor sees the call as the attempt's parent), and
- * {@link #onFinished} exactly once, also for calls that never started (rejected before sending, queue full,
- * cancelled while waiting).
+ * its source's single-flight queue (at once, with a zero wait, for a call without a source), {@link #onAttempt}
+ * after every attempt, {@link #openScope()} around the start of every attempt (so that a tracer's gRPC
+ * interceptor sees the call as the attempt's parent), and {@link #onFinished} exactly once, also for calls that
+ * never started (rejected before sending, queue full, cancelled while waiting).
  *
  * <pre>{@code
  * CallObservation observation = (code, attempts) -> finishedCalls.increment();

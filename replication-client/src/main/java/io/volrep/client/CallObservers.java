@@ -5,6 +5,7 @@ import io.volrep.api.Rpc;
 import io.volrep.api.StatusCode;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,7 +29,7 @@ final class CallObservers implements CallObserver {
     }
 
     @Override
-    public CallObservation onCall(Rpc rpc, ReplicationSource source) {
+    public CallObservation onCall(Rpc rpc, Optional<ReplicationSource> source) {
         CallObservation[] calls = new CallObservation[observers.length];
         for (int i = 0; i < observers.length; i++) {
             CallObservation call = null;

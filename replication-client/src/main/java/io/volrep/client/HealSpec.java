@@ -12,6 +12,7 @@ import io.volrep.api.wire.WireMapping;
 import io.volrep.proto.healer.HealerNodeGrpc;
 import io.volrep.proto.healer.NodeHealerRequest;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What one NodeHealer call sends. The spec revision of the replication service does not apply: the healer
@@ -31,13 +32,13 @@ record HealSpec(String volumeId, String volumePath, String stagingTargetPath, Vo
 
     /** The volume, so that {@link SecretsProvider}, {@link SourceVerifier} and events see what they know. */
     @Override
-    public ReplicationSource source() {
-        return ReplicationSource.volume(volumeId);
+    public Optional<ReplicationSource> concerns() {
+        return Optional.of(ReplicationSource.volume(volumeId));
     }
 
     @Override
-    public Object flightKey() {
-        return new FlightKey(volumeId);
+    public Optional<Object> flightKey() {
+        return Optional.of(new FlightKey(volumeId));
     }
 
     /**

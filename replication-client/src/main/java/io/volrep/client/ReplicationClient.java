@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -69,7 +70,6 @@ public final class ReplicationClient implements AutoCloseable {
     private final ExecutorService ownedExecutor;
     private final ScheduledExecutorService ownedScheduler;
     private final SpecDialect dialect;
-    private final IdentityCalls identity;
 
     private ReplicationClient(Builder b) {
         this.target = b.target;
@@ -102,7 +102,6 @@ public final class ReplicationClient implements AutoCloseable {
         this.engine = new CallEngine(channel, b.target, executor, scheduler, policy, b.secrets, b.sourceVerifier,
                 b.listener, CallObservers.of(b.observers), b.maxQueuedPerSource,
                 WireDialect.of(b.dialect, b.alsoSendDeprecatedVolumeId), b.maxInboundMessageSize);
-        this.identity = new IdentityCalls(channel, policy);
     }
 
     /** A builder with the defaults: {@value #DEFAULT_TARGET}, plaintext, {@link RetryPolicy#spec()}. */
@@ -139,32 +138,85 @@ public final class ReplicationClient implements AutoCloseable {
     }
 
     /**
-     * {@code identity.Identity/GetIdentity}: the plugin's name, version and manifest. One attempt, within the
-     * retry policy's per-attempt timeout.
+     * {@code identity.Identity/GetIdentity}: the plugin's name, version and manifest. Sent like every call: seen by
+     * the {@link Builder#listener listener} and {@link Builder#observer observers}, waiting for a plugin that is not
+     * up yet unless the policy {@link RetryPolicy#failFast() fails fast}, and retried with back-off after transport
+     * failures (14 UNAVAILABLE, 4 DEADLINE_EXCEEDED, 8 RESOURCE_EXHAUSTED), all within the retry policy's timeouts.
+     * The spec has no error table for Identity: any other code is surfaced at once.
+     *
+     * <pre>{@code
+     * PluginIdentity id = client.identity();
+     * log.info("{} {}", id.name(), id.vendorVersion());
+     * }</pre>
      *
      * @throws io.volrep.api.UnimplementedException when the plugin does not serve the CSI-Addons Identity service
      * @throws io.volrep.api.ReplicationException (the code's subclass) for any other failure
      */
     public PluginIdentity identity() {
-        return identity.identity();
+        return IdentityCall.identity(engine).call();
     }
 
     /**
-     * {@code identity.Identity/GetCapabilities}, typed.
+     * {@link #identity()} without blocking: the future completes with the identity or the
+     * {@link io.volrep.api.ReplicationException}; cancelling it cancels the call and its retries.
+     *
+     * <pre>{@code
+     * client.identityAsync().thenAccept(id -> log.info("plugin {} {}", id.name(), id.vendorVersion()));
+     * }</pre>
+     */
+    public CompletableFuture<PluginIdentity> identityAsync() {
+        return IdentityCall.identity(engine).callAsync();
+    }
+
+    /**
+     * {@code identity.Identity/GetCapabilities}, typed; sent and retried as {@link #identity()}.
+     *
+     * <pre>{@code
+     * if (client.capabilities().destinationInfo()) { ... }
+     * }</pre>
      *
      * @throws io.volrep.api.UnimplementedException when the plugin does not serve the CSI-Addons Identity service
      */
     public PluginCapabilities capabilities() {
-        return identity.capabilities();
+        return IdentityCall.capabilities(engine).call();
     }
 
     /**
-     * {@code identity.Identity/Probe}; an unset {@code ready} means ready.
+     * {@link #capabilities()} without blocking.
+     *
+     * <pre>{@code
+     * client.capabilitiesAsync().thenAccept(caps -> useDestinations(caps.destinationInfo()));
+     * }</pre>
+     */
+    public CompletableFuture<PluginCapabilities> capabilitiesAsync() {
+        return IdentityCall.capabilities(engine).callAsync();
+    }
+
+    /**
+     * {@code identity.Identity/Probe}; an unset {@code ready} means ready. Sent and retried as {@link #identity()}:
+     * a plugin that is still starting is waited for (within the policy's total timeout), not reported as down.
+     *
+     * <pre>{@code
+     * ProbeResult probe = client.probe();
+     * if (!probe.ready()) { retryLater(); }
+     * }</pre>
      *
      * @throws io.volrep.api.UnimplementedException when the plugin does not serve the CSI-Addons Identity service
      */
     public ProbeResult probe() {
-        return identity.probe();
+        return IdentityCall.probe(engine).call();
+    }
+
+    /**
+     * {@link #probe()} without blocking.
+     *
+     * <pre>{@code
+     * client.probeAsync().orTimeout(30, TimeUnit.SECONDS)
+     *       .thenAccept(p -> health.set(p.ready()));
+     * }</pre>
+     */
+    public CompletableFuture<ProbeResult> probeAsync() {
+        return IdentityCall.probe(engine).callAsync();
     }
 
     /** The spec revision this client speaks on the replication service. */

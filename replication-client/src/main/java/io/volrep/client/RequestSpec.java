@@ -8,6 +8,7 @@ import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
 import io.volrep.api.Secrets;
 import java.util.Map;
+import java.util.Optional;
 
 /** What one typed replication call sends, validated against the CSI limits before anything goes on the wire. */
 record RequestSpec(Rpc rpc, ReplicationSource source, Map<String, String> parameters, boolean force,
@@ -37,8 +38,13 @@ record RequestSpec(Rpc rpc, ReplicationSource source, Map<String, String> parame
 
     /** The replication service serializes per source (the spec's "one call in flight per replication_source"). */
     @Override
-    public Object flightKey() {
-        return source;
+    public Optional<Object> flightKey() {
+        return Optional.of(source);
+    }
+
+    @Override
+    public Optional<ReplicationSource> concerns() {
+        return Optional.of(source);
     }
 
     @Override

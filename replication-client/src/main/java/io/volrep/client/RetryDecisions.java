@@ -47,6 +47,7 @@ final class RetryDecisions {
     /**
      * Where the call stands after the attempt.
      *
+     * @param source the call concerns a source (an Identity call does not: nothing to verify, no secrets to renew)
      * @param counted attempts that spent the budget, this one included when it counts
      * @param connectionWaits attempts that did not reach the plugin so far, this one included when it is one
      * @param renewed the secrets were renewed once already
@@ -55,8 +56,8 @@ final class RetryDecisions {
      * @param cancelled the caller cancelled the call, or the client was closed
      * @param remaining what is left of the total timeout
      */
-    record Progress(int counted, int connectionWaits, boolean renewed, boolean ownSecrets, boolean verifier,
-                    boolean cancelled, Duration remaining) {
+    record Progress(boolean source, int counted, int connectionWaits, boolean renewed, boolean ownSecrets,
+                    boolean verifier, boolean cancelled, Duration remaining) {
     }
 
     /** What {@link SecretsProvider#renew} gave. */
@@ -109,9 +110,14 @@ final class RetryDecisions {
             case FAIL -> new RetryDecision.Stop("not retried (" + recovery + ")");
             case BACKOFF -> retryIfInTime(policy, pushback.orElseGet(() -> policy.backoff(progress.counted())), true,
                     recovery.name(), progress);
-            case VERIFY_THEN_BACKOFF -> progress.verifier() ? new RetryDecision.VerifySource(pushback)
+            case VERIFY_THEN_BACKOFF -> !progress.source()
+                    ? new RetryDecision.Stop("not retried: the call concerns no source to verify (" + recovery + ")")
+                    : progress.verifier() ? new RetryDecision.VerifySource(pushback)
                     : new RetryDecision.Stop("not retried: no SourceVerifier configured (" + recovery + ")");
             case RENEW_THEN_RETRY -> {
+                if (!progress.source()) {
+                    yield new RetryDecision.Stop("not retried: the call sends no secrets to renew (" + recovery + ")");
+                }
                 if (progress.ownSecrets()) {
                     yield new RetryDecision.Stop("not retried: the call's own secrets cannot be renewed");
                 }

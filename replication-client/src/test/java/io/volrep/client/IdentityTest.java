@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.BoolValue;
 import io.grpc.stub.StreamObserver;
+import io.volrep.api.Recovery;
+import io.volrep.api.ReplicationException;
+import io.volrep.api.Rpc;
 import io.volrep.api.StatusCode;
 import io.volrep.api.UnimplementedException;
 import io.volrep.proto.identity.Capability;
@@ -15,16 +18,30 @@ import io.volrep.proto.identity.GetIdentityResponse;
 import io.volrep.proto.identity.IdentityGrpc;
 import io.volrep.proto.identity.ProbeRequest;
 import io.volrep.proto.identity.ProbeResponse;
+import io.volrep.testkit.fake.FakePlugin;
+import io.volrep.testkit.fake.RecordedCall;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The CSI-Addons Identity calls against a raw Identity service, and against a plugin without one. */
+/**
+ * The CSI-Addons Identity calls against a raw Identity service, and against a plugin without one: typed answers,
+ * and the same engine as every call (listeners, observers, async variants, retries, wait-for-ready).
+ */
 class IdentityTest {
 
     static final class RawIdentity extends IdentityGrpc.IdentityImplBase {
         volatile ProbeResponse probe = ProbeResponse.getDefaultInstance();
+        /** When set, Probe answers only once it is counted down. */
+        volatile CountDownLatch probeGate;
 
         @Override
         public void getIdentity(GetIdentityRequest request, StreamObserver<GetIdentityResponse> o) {
@@ -48,6 +65,14 @@ class IdentityTest {
 
         @Override
         public void probe(ProbeRequest request, StreamObserver<ProbeResponse> o) {
+            CountDownLatch gate = probeGate;
+            if (gate != null) {
+                try {
+                    gate.await(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
             o.onNext(probe);
             o.onCompleted();
         }
@@ -74,15 +99,141 @@ class IdentityTest {
 
     @Test
     void aPluginWithoutIdentityIsUnimplemented() throws Exception {
+        List<AttemptEvent> events = new CopyOnWriteArrayList<>();
         try (TestServer server = TestServer.inProcess(new LegacyPlugins.V013("vol-1"));
-             ReplicationClient client = ReplicationClient.builder().target(server.target()).build()) {
+             ReplicationClient client = ReplicationClient.builder().target(server.target()).listener(events::add)
+                     .build()) {
             assertThatThrownBy(client::probe).isInstanceOfSatisfying(UnimplementedException.class, e -> {
                 assertThat(e.code()).isEqualTo(StatusCode.UNIMPLEMENTED);
                 assertThat(e.getMessage()).isEqualTo("the plugin does not serve the CSI-Addons Identity service"
                         + " (12 UNIMPLEMENTED from identity.Identity/Probe)");
+                assertThat(e.rpc()).isEqualTo(Rpc.PROBE);
+                assertThat(e.attempts()).as("never retried").isEqualTo(1);
+                assertThat(e.recovery()).isEqualTo(Recovery.NEVER);
+            });
+            assertThat(events).singleElement().satisfies(event -> {
+                assertThat(event.willRetry()).isFalse();
+                assertThat(event.describe()).isEqualTo("Probe attempt 1: 12 UNIMPLEMENTED -> not retried (NEVER)");
             });
             assertThatThrownBy(client::identity).isInstanceOf(UnimplementedException.class);
             assertThatThrownBy(client::capabilities).isInstanceOf(UnimplementedException.class);
+            assertThatThrownBy(() -> client.identityAsync().get(10, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class).cause()
+                    .isInstanceOf(UnimplementedException.class)
+                    .hasMessage("the plugin does not serve the CSI-Addons Identity service"
+                            + " (12 UNIMPLEMENTED from identity.Identity/GetIdentity)");
         }
+    }
+
+    @Test
+    void listenersAndObserversSeeIdentityCallsWithoutASource() throws Exception {
+        List<AttemptEvent> events = new CopyOnWriteArrayList<>();
+        List<String> observed = new CopyOnWriteArrayList<>();
+        CallObserver observer = (rpc, source) -> {
+            observed.add("accepted " + rpc.fullMethodName() + " " + source);
+            return new CallObservation() {
+                @Override
+                public void onStarted(Duration waited) {
+                    observed.add("started " + rpc);
+                }
+
+                @Override
+                public void onAttempt(AttemptEvent event) {
+                    observed.add("attempt " + event.describe());
+                }
+
+                @Override
+                public void onFinished(StatusCode code, int attempts) {
+                    observed.add("finished " + rpc + ": " + code.display() + " after " + attempts);
+                }
+            };
+        };
+        try (TestServer server = TestServer.inProcess(new RawIdentity());
+             ReplicationClient client = ReplicationClient.builder().target(server.target()).listener(events::add)
+                     .observer(observer).build()) {
+            client.identity();
+            client.capabilities();
+            client.probe();
+            assertThat(client.activeSources()).isZero();
+        }
+        assertThat(events).extracting(AttemptEvent::rpc)
+                .containsExactly(Rpc.GET_IDENTITY, Rpc.GET_CAPABILITIES, Rpc.PROBE);
+        assertThat(events).allSatisfy(e -> {
+            assertThat(e.source()).isEmpty();
+            assertThat(e.code()).isEqualTo(StatusCode.OK);
+            assertThat(e.attempt()).isEqualTo(1);
+        });
+        assertThat(observed).containsExactly(
+                "accepted identity.Identity/GetIdentity Optional.empty", "started GetIdentity",
+                "attempt GetIdentity attempt 1: 0 OK", "finished GetIdentity: 0 OK after 1",
+                "accepted identity.Identity/GetCapabilities Optional.empty", "started GetCapabilities",
+                "attempt GetCapabilities attempt 1: 0 OK", "finished GetCapabilities: 0 OK after 1",
+                "accepted identity.Identity/Probe Optional.empty", "started Probe",
+                "attempt Probe attempt 1: 0 OK", "finished Probe: 0 OK after 1");
+    }
+
+    @Test
+    void asyncVariantsReturnBeforeThePluginAnswers(@TempDir Path dir) throws Exception {
+        RawIdentity identity = new RawIdentity();
+        identity.probeGate = new CountDownLatch(1);
+        try (TestServer server = TestServer.unixSocket(dir.resolve("id.sock"), identity);
+             ReplicationClient client = ReplicationClient.builder().target(server.target()).build()) {
+            assertThat(client.identityAsync().get(10, TimeUnit.SECONDS).manifest()).containsEntry("commit", "abc123");
+            assertThat(client.capabilitiesAsync().get(10, TimeUnit.SECONDS).volumeReplication()).isTrue();
+            CompletableFuture<ProbeResult> probe = client.probeAsync();
+            Thread.sleep(100);
+            assertThat(probe).as("the plugin has not answered yet").isNotDone();
+            identity.probeGate.countDown();
+            assertThat(probe.get(10, TimeUnit.SECONDS)).isEqualTo(new ProbeResult(true, false));
+        }
+    }
+
+    @Test
+    void transientUnavailableIsRetriedAndOtherCodesAreNot() {
+        List<AttemptEvent> events = new CopyOnWriteArrayList<>();
+        try (FakePlugin fake = FakePlugin.builder().volumes(1).start();
+             ReplicationClient client = ReplicationClient.builder().target(fake.address()).listener(events::add)
+                     .retry(RetryBehaviourTest.FAST).sourceVerifier(source -> CompletableFuture.completedFuture(true))
+                     .build()) {
+            fake.failNext(Rpc.PROBE, 2, StatusCode.UNAVAILABLE);
+            assertThat(client.probe().ready()).isTrue();
+            assertThat(fake.calls(Rpc.PROBE)).extracting(RecordedCall::code)
+                    .containsExactly(StatusCode.UNAVAILABLE, StatusCode.UNAVAILABLE, StatusCode.OK);
+            assertThat(events).extracting(AttemptEvent::describe).containsExactly(
+                    "Probe attempt 1: 14 UNAVAILABLE -> retry in 20 ms (BACKOFF)",
+                    "Probe attempt 2: 14 UNAVAILABLE -> retry in 40 ms (BACKOFF)",
+                    "Probe attempt 3: 0 OK");
+
+            // The spec has no Identity table: no source to verify (even with a verifier), nothing pending to wait for.
+            for (StatusCode code : new StatusCode[] {StatusCode.NOT_FOUND, StatusCode.ABORTED}) {
+                fake.failNext(Rpc.GET_IDENTITY, 1, code);
+                assertThatThrownBy(client::identity).isInstanceOfSatisfying(ReplicationException.class, e -> {
+                    assertThat(e.code()).isEqualTo(code);
+                    assertThat(e.attempts()).isEqualTo(1);
+                    assertThat(e.recovery()).isEqualTo(Recovery.INSPECT_LOGS);
+                    assertThat(e.getMessage()).startsWith("identity.Identity/GetIdentity failed with "
+                            + code.display() + ": injected by FakePlugin");
+                });
+            }
+            assertThat(fake.calls(Rpc.GET_IDENTITY)).hasSize(2);
+        }
+    }
+
+    @Test
+    void aPluginThatStartsLateIsWaitedFor(@TempDir Path dir) throws Exception {
+        Path socket = dir.resolve("late.sock");
+        List<AttemptEvent> events = new CopyOnWriteArrayList<>();
+        try (ReplicationClient client = ReplicationClient.builder().target("unix://" + socket)
+                .listener(events::add).retry(RetryPolicy.spec().toBuilder().totalTimeout(Duration.ofSeconds(30))
+                        .build()).build()) {
+            CompletableFuture<ProbeResult> probe = client.probeAsync();
+            Thread.sleep(300);
+            assertThat(probe).as("nobody listens yet: the call waits").isNotDone();
+            try (TestServer server = TestServer.unixSocket(socket, new RawIdentity())) {
+                assertThat(probe.get(20, TimeUnit.SECONDS)).isEqualTo(new ProbeResult(true, false));
+            }
+        }
+        // Wait-for-ready: the one attempt waited on the channel until the plugin was up, instead of failing.
+        assertThat(events).extracting(AttemptEvent::describe).containsExactly("Probe attempt 1: 0 OK");
     }
 }

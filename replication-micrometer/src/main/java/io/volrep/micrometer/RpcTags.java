@@ -9,6 +9,7 @@ import io.volrep.api.StatusCode;
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The tags every volrep meter carries, after OpenTelemetry's RPC semantic conventions: {@code rpc.system=grpc},
@@ -53,8 +54,8 @@ final class RpcTags {
         return Integer.toString(code.value());
     }
 
-    /** {@code volume}, {@code volume_group}, ...: the kind, never the id. */
-    static String kind(ReplicationSource source) {
-        return source == null ? "none" : source.kind().name().toLowerCase(Locale.ROOT);
+    /** {@code volume}, {@code volume_group}, ...: the kind, never the id; {@code none} for an Identity call. */
+    static String kind(Optional<ReplicationSource> source) {
+        return source.map(s -> s.kind().name().toLowerCase(Locale.ROOT)).orElse("none");
     }
 }

@@ -18,6 +18,7 @@ import io.volrep.client.CallObserver;
 import io.volrep.client.ReplicationClient;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -29,7 +30,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <caption>Client meters (tags: {@code rpc.system}, {@code rpc.service}, {@code rpc.method}, plus those listed)</caption>
  *   <tr><th>name</th><th>type</th><th>extra tags</th><th>meaning</th></tr>
  *   <tr><td>{@code volrep.client.calls}</td><td>timer (percentile histogram)</td>
- *       <td>{@code rpc.grpc.status_code}, {@code volrep.source.kind}</td>
+ *       <td>{@code rpc.grpc.status_code}, {@code volrep.source.kind} ({@code none} for the Identity calls)</td>
  *       <td>whole calls, from acceptance to the final outcome, retries and single-flight wait included</td></tr>
  *   <tr><td>{@code volrep.client.call.attempts}</td><td>distribution summary</td><td>{@code rpc.grpc.status_code}</td>
  *       <td>attempts per finished call (0: refused before sending)</td></tr>
@@ -93,7 +94,7 @@ public final class VolrepClientMetrics implements CallObserver {
     }
 
     @Override
-    public CallObservation onCall(Rpc rpc, ReplicationSource source) {
+    public CallObservation onCall(Rpc rpc, Optional<ReplicationSource> source) {
         return new Call(rpc, source);
     }
 
@@ -104,7 +105,7 @@ public final class VolrepClientMetrics implements CallObserver {
         private final Observation observation;
         private boolean started;
 
-        Call(Rpc rpc, ReplicationSource source) {
+        Call(Rpc rpc, Optional<ReplicationSource> source) {
             this.rpc = rpc;
             this.kind = RpcTags.kind(source);
             queued.incrementAndGet();

@@ -137,6 +137,28 @@ class MetricsTest {
     }
 
     @Test
+    void identityCallsAreMeteredLikeEveryCallWithoutASourceKind() {
+        faults.failNext(Rpc.GET_IDENTITY, 1, StatusCode.UNAVAILABLE);
+
+        assertThat(client.identity().name()).isNotEmpty();
+        client.probe();
+
+        awaitCalls(Rpc.GET_IDENTITY, 2);
+        assertThat(clientMeters.get(VolrepClientMetrics.RETRIES).tags(RpcTags.STATUS_CODE, "14",
+                RpcTags.METHOD, "GetIdentity").counter().count()).isEqualTo(1.0);
+        for (String method : new String[] {"GetIdentity", "Probe"}) {
+            var calls = clientMeters.get(VolrepClientMetrics.CALLS).tags(RpcTags.SYSTEM, "grpc",
+                    RpcTags.SERVICE, "identity.Identity", RpcTags.METHOD, method,
+                    RpcTags.STATUS_CODE, "0", RpcTags.SOURCE_KIND, "none").timer();
+            assertThat(calls.count()).as(method).isEqualTo(1);
+        }
+        assertThat(clientMeters.get(VolrepClientMetrics.ATTEMPTS).tags(RpcTags.METHOD, "GetIdentity").summary()
+                .totalAmount()).isEqualTo(2.0);
+        assertThat(gauge(clientMeters, VolrepClientMetrics.ACTIVE)).isZero();
+        assertThat(gauge(clientMeters, VolrepClientMetrics.QUEUED)).isZero();
+    }
+
+    @Test
     void driverFailureIsCountedAsUnknownOnBothSidesAndNotRetried() {
         assertThatThrownBy(() -> client.volume("vol-2").info())
                 .isInstanceOfSatisfying(ReplicationException.class, e -> assertThat(e.code()).isEqualTo(StatusCode.UNKNOWN));

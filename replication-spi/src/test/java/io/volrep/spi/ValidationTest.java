@@ -8,14 +8,16 @@ import io.volrep.api.ReplicationSource.Kind;
 import io.volrep.api.Rpc;
 import io.volrep.proto.replication.ReplicationSource;
 import io.volrep.testsupport.GrpcCleanup;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** Every request check the runtime makes before the driver, for every replication RPC. */
 class ValidationTest {
@@ -30,6 +32,21 @@ class ValidationTest {
         harness = grpc.register(new InProcessHarness(driver));
     }
 
+    /** The replication.Controller RPCs: the runtime's request checks are theirs (not NodeHealer's, not Identity's). */
+    static Stream<Rpc> replicationRpcs() {
+        return Arrays.stream(Rpc.values()).filter(Rpc::isReplication);
+    }
+
+    /** Those whose request has {@code volume_id} and {@code replication_id} (not upstream's destination request). */
+    static Stream<Rpc> rpcsWithVolumeId() {
+        return replicationRpcs().filter(rpc -> rpc != Rpc.GET_REPLICATION_DESTINATION_INFO);
+    }
+
+    /** Those whose request has {@code parameters}. */
+    static Stream<Rpc> rpcsWithParameters() {
+        return rpcsWithVolumeId().filter(rpc -> rpc != Rpc.GET_VOLUME_REPLICATION_INFO);
+    }
+
     private Status send(Rpc rpc, WireCalls.Fields fields) {
         return statusOf(() -> WireCalls.call(harness.stub, rpc, fields));
     }
@@ -42,27 +59,27 @@ class ValidationTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Rpc.class, names = "NODE_HEALER", mode = EnumSource.Mode.EXCLUDE)
+    @MethodSource("replicationRpcs")
     void noSourceAtAll(Rpc rpc) {
         assertRejected(rpc, new WireCalls.Fields(null, null, null, null, null), "replication_source", "volume_id");
     }
 
     @ParameterizedTest
-    @EnumSource(value = Rpc.class, names = "NODE_HEALER", mode = EnumSource.Mode.EXCLUDE)
+    @MethodSource("replicationRpcs")
     void sourceWithoutKind(Rpc rpc) {
         assertRejected(rpc, WireCalls.Fields.volume("x").withSource(ReplicationSource.getDefaultInstance()),
                 "replication_source");
     }
 
     @ParameterizedTest
-    @EnumSource(value = Rpc.class, names = "NODE_HEALER", mode = EnumSource.Mode.EXCLUDE)
+    @MethodSource("replicationRpcs")
     void emptyIds(Rpc rpc) {
         assertRejected(rpc, WireCalls.Fields.volume(""), "replication_source.volume.volume_id");
         assertRejected(rpc, WireCalls.Fields.group(""), "replication_source.volumegroup.volume_group_id");
     }
 
     @ParameterizedTest
-    @EnumSource(value = Rpc.class, names = "NODE_HEALER", mode = EnumSource.Mode.EXCLUDE)
+    @MethodSource("replicationRpcs")
     void idsOver128Bytes(Rpc rpc) {
         String tooLong = "v".repeat(129);
         assertRejected(rpc, WireCalls.Fields.volume(tooLong), "replication_source.volume.volume_id", "129 bytes");
@@ -77,15 +94,14 @@ class ValidationTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Rpc.class, names = "NODE_HEALER", mode = EnumSource.Mode.EXCLUDE)
+    @MethodSource("replicationRpcs")
     void secretsOver4KiB(Rpc rpc) {
         assertRejected(rpc, WireCalls.Fields.volume("vol-1").withSecrets(Map.of("password", "p".repeat(4089))),
                 "secrets", "4097 bytes");
     }
 
     @ParameterizedTest
-    @EnumSource(value = Rpc.class, names = {"NODE_HEALER", "GET_VOLUME_REPLICATION_INFO",
-            "GET_REPLICATION_DESTINATION_INFO"}, mode = EnumSource.Mode.EXCLUDE)
+    @MethodSource("rpcsWithParameters")
     void parametersOver4KiB(Rpc rpc) {
         assertRejected(rpc, WireCalls.Fields.volume("vol-1").withParameters(Map.of("k", "v".repeat(4096))),
                 "parameters", "4097 bytes");
@@ -94,15 +110,13 @@ class ValidationTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Rpc.class, names = {"NODE_HEALER", "GET_REPLICATION_DESTINATION_INFO"},
-            mode = EnumSource.Mode.EXCLUDE)       // upstream's destination request has no volume_id, no replication_id
+    @MethodSource("rpcsWithVolumeId")
     void replicationIdOver128Bytes(Rpc rpc) {
         assertRejected(rpc, WireCalls.Fields.volume("vol-1").withReplicationId("r".repeat(129)), "replication_id");
     }
 
     @ParameterizedTest
-    @EnumSource(value = Rpc.class, names = {"NODE_HEALER", "GET_REPLICATION_DESTINATION_INFO"},
-            mode = EnumSource.Mode.EXCLUDE)       // upstream's destination request has no volume_id, no replication_id
+    @MethodSource("rpcsWithVolumeId")
     void volumeIdDisagreeingWithReplicationSource(Rpc rpc) {
         assertRejected(rpc, WireCalls.Fields.volume("vol-1").withVolumeId("vol-2"), "volume_id",
                 "replication_source");
@@ -111,7 +125,7 @@ class ValidationTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Rpc.class, names = "NODE_HEALER", mode = EnumSource.Mode.EXCLUDE)
+    @MethodSource("replicationRpcs")
     void unsupportedSourceKind(Rpc rpc) {
         var snapshot = ReplicationSource.newBuilder().setVolumesnapshot(
                 ReplicationSource.VolumeSnapshotSource.newBuilder().setVolumeSnapshotId("snap-1")).build();
@@ -120,8 +134,7 @@ class ValidationTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Rpc.class, names = {"NODE_HEALER", "GET_REPLICATION_DESTINATION_INFO"},
-            mode = EnumSource.Mode.EXCLUDE)       // upstream's destination request has no volume_id, no replication_id
+    @MethodSource("rpcsWithVolumeId")
     void onlyTheDeprecatedVolumeIdIsNormalizedIntoAVolumeSource(Rpc rpc) {
         assertThat(send(rpc, new WireCalls.Fields("legacy-vol", null, null, null, null)).getCode())
                 .isEqualTo(Status.Code.OK);
@@ -130,8 +143,7 @@ class ValidationTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Rpc.class, names = {"NODE_HEALER", "GET_REPLICATION_DESTINATION_INFO"},
-            mode = EnumSource.Mode.EXCLUDE)       // upstream's destination request has no volume_id, no replication_id
+    @MethodSource("rpcsWithVolumeId")
     void bothEqualIsFine(Rpc rpc) {
         assertThat(send(rpc, WireCalls.Fields.volume("vol-1").withVolumeId("vol-1")).getCode())
                 .isEqualTo(Status.Code.OK);

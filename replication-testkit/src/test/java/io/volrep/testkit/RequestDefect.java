@@ -35,7 +35,9 @@ abstract class RequestDefect implements ServerInterceptor {
     @Override
     public <Q, A> ServerCall.Listener<Q> interceptCall(ServerCall<Q, A> call, Metadata headers,
                                                        ServerCallHandler<Q, A> next) {
-        Rpc rpc = Rpc.fromMethodName(call.getMethodDescriptor().getBareMethodName()).orElse(null);
+        // Defects concern requests about a source: Identity calls pass untouched.
+        Rpc rpc = Rpc.fromMethodName(call.getMethodDescriptor().getBareMethodName()).filter(r -> !r.isIdentity())
+                .orElse(null);
         if (rpc == null) {
             return next.startCall(call, headers);
         }

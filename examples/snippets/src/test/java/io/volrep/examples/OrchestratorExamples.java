@@ -186,6 +186,8 @@ final class OrchestratorExamples {
         PluginIdentity id = client.identity();           // name, vendorVersion, manifest
         PluginCapabilities caps = client.capabilities(); // services (CONTROLLER_SERVICE, NODE_SERVICE), volumeReplication, others
         ProbeResult probe = client.probe();              // ready (an unset ready means ready), reported
+        client.probeAsync()                              // or identityAsync(), capabilitiesAsync(): nothing blocks
+              .thenAccept(p -> log.info("plugin ready: {}", p.ready()));
         // snippet:end identity
     }
 

@@ -129,7 +129,8 @@ public final class ControllerService implements BindableService {
                 }
                 return WireMapping.toProto(destination);
             });
-            case NODE_HEALER -> throw new IllegalArgumentException(rpc + " is not a replication.Controller method");
+            case NODE_HEALER, GET_IDENTITY, GET_CAPABILITIES, PROBE ->
+                    throw new IllegalArgumentException(rpc + " is not a replication.Controller method");
         };
     }
 

@@ -25,10 +25,10 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A scriptable gRPC {@link ServerInterceptor} for replication and healer plugins: fails the next N calls of
- * an RPC with a code (optionally with a {@code grpc-retry-pushback-ms} trailer), delays calls, breaks info
- * answers, and records every call with its request, secrets masked. {@link FakePlugin} puts one in front of
- * the reference driver; it can wrap any server too.
+ * A scriptable gRPC {@link ServerInterceptor} for replication and healer plugins, their Identity service
+ * included: fails the next N calls of an RPC with a code (optionally with a {@code grpc-retry-pushback-ms}
+ * trailer), delays calls, breaks info answers, and records every call with its request, secrets masked.
+ * {@link FakePlugin} puts one in front of the reference driver; it can wrap any server too.
  *
  * <pre>{@code
  * FaultInjector faults = new FaultInjector();
