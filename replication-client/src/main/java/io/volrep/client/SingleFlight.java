@@ -36,8 +36,9 @@ final class SingleFlight {
     /**
      * Runs {@code task} when no other task for {@code key} runs; {@code result} is the call's future: a task
      * whose result is already done (cancelled while waiting) is skipped. The slot is held until the task's
-     * future completes; {@code afterRelease} runs once the slot is free (or at once when the queue is full), so
-     * that whoever waits for the call never observes its own lane still held.
+     * future completes; {@code afterRelease} runs once the slot is free or handed to the next waiting call, and
+     * before that call starts (or at once when the queue is full), so that whoever waits for the call never
+     * observes its own lane still held, and calls on one source are reported in the order they ran.
      */
     <T> void submit(Object key, ReplicationSource source, Rpc rpc, CompletableFuture<T> result,
                     Supplier<CompletableFuture<?>> task, Runnable afterRelease) {
@@ -70,8 +71,7 @@ final class SingleFlight {
     private <T> void start(Object key, CompletableFuture<T> result, Supplier<CompletableFuture<?>> task,
                            Runnable afterRelease) {
         if (result.isDone()) {
-            release(key);
-            afterRelease.run();
+            releaseThenReport(key, afterRelease);
             return;
         }
         CompletableFuture<?> running;
@@ -79,30 +79,40 @@ final class SingleFlight {
             running = task.get();
         } catch (RuntimeException e) {
             result.completeExceptionally(e);
-            release(key);
-            afterRelease.run();
+            releaseThenReport(key, afterRelease);
             return;
         }
-        running.whenComplete((v, t) -> {
-            release(key);
-            afterRelease.run();
-        });
+        running.whenComplete((v, t) -> releaseThenReport(key, afterRelease));
     }
 
-    private void release(Object key) {
+    /**
+     * Frees the slot (or hands it to the next waiting call), reports this call ({@code afterRelease}), and only then
+     * starts the next one: the next call can never finish, as its caller sees it, before this one.
+     */
+    private void releaseThenReport(Object key, Runnable afterRelease) {
+        Runnable next = release(key);
+        try {
+            afterRelease.run();
+        } finally {
+            if (next != null) {
+                // Not inline: keeps stacks flat when many queued calls were cancelled and finish at once.
+                try {
+                    executor.execute(next);
+                } catch (java.util.concurrent.RejectedExecutionException closing) {
+                    next.run();
+                }
+            }
+        }
+    }
+
+    /** Frees {@code key}'s slot, or keeps it for the next waiting call, which is returned (null when none). */
+    private Runnable release(Object key) {
         Runnable[] next = {null};
         lanes.computeIfPresent(key, (k, lane) -> {
             next[0] = lane.waiting == null ? null : lane.waiting.poll();
             return next[0] == null ? null : lane;
         });
-        if (next[0] != null) {
-            // Not inline: keeps stacks flat when many queued calls were cancelled and finish at once.
-            try {
-                executor.execute(next[0]);
-            } catch (java.util.concurrent.RejectedExecutionException closing) {
-                next[0].run();
-            }
-        }
+        return next[0];
     }
 
     /** How many sources have a call running or waiting (for tests and metrics). */
