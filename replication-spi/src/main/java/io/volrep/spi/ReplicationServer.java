@@ -20,8 +20,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,18 +67,21 @@ public final class ReplicationServer implements AutoCloseable {
     private final Server server;
     private final SourceGuard guard;
     private final InFlightCalls calls;
+    /** The executor of driver calls when the server made it (shut down with the server), else null. */
+    private final ExecutorService ownExecutor;
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicBoolean closing = new AtomicBoolean();
     private final CountDownLatch terminated = new CountDownLatch(1);
     private volatile String address;
 
     private ReplicationServer(ServerTransport transport, Duration gracePeriod, Server server, SourceGuard guard,
-                              InFlightCalls calls) {
+                              InFlightCalls calls, ExecutorService ownExecutor) {
         this.transport = transport;
         this.gracePeriod = gracePeriod;
         this.server = server;
         this.guard = guard;
         this.calls = calls;
+        this.ownExecutor = ownExecutor;
     }
 
     /** A new builder. */
@@ -194,6 +202,10 @@ public final class ReplicationServer implements AutoCloseable {
     private void releaseResources() {
         server.shutdownNow();
         transport.release();
+        if (ownExecutor != null) {
+            // Driver calls still running (past the grace period) finish on their daemon threads.
+            ownExecutor.shutdown();
+        }
     }
 
     /**
@@ -224,6 +236,7 @@ public final class ReplicationServer implements AutoCloseable {
         private Path certChain;
         private Path privateKey;
         private Path trustCertificates;
+        private Executor executor;
 
         private Builder() {
         }
@@ -331,6 +344,23 @@ public final class ReplicationServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Where driver calls (and the readiness check) run. By default a pool of the server's own, shut down with
+         * it, because a driver may block: gRPC's transport threads then only parse, guard the stream and hand
+         * each call over once. A driver whose every method returns at once, without I/O or locks held by
+         * others (an in-memory driver, a driver that only queues work), may run on the transport thread with
+         * {@code Runnable::run} and save that hand-over (a thread wake-up per call); a driver that blocks there
+         * stalls every call of its connection. An executor given here is not shut down by the server.
+         *
+         * <pre>{@code
+         * ReplicationServer.builder().driver(new InMemoryDriver()).executor(Runnable::run).listen(uri).build();
+         * }</pre>
+         */
+        public Builder executor(Executor executor) {
+            this.executor = Objects.requireNonNull(executor, "executor");
+            return this;
+        }
+
         /** How long {@link ReplicationServer#close()} lets calls in flight finish (default 10 s). */
         public Builder gracePeriod(Duration gracePeriod) {
             if (gracePeriod.isNegative()) {
@@ -370,16 +400,31 @@ public final class ReplicationServer implements AutoCloseable {
                 throw new IllegalStateException("driver(...) or healer(...) is required");
             }
             SourceGuard guard = new SourceGuard();
+            ExecutorService ownExecutor = executor == null ? driverPool() : null;
+            Executor driverExecutor = executor == null ? ownExecutor : executor;
             List<ServerServiceDefinition> services = services(new CallRunner(guard, dialect.errorScheme(),
-                    observer()));
+                    observer(), driverExecutor), driverExecutor);
             ServerTransport transport = new ServerTransport(address, certChain == null ? null
                     : new ServerTransport.TlsFiles(certChain, privateKey, trustCertificates));
-            io.grpc.ServerBuilder<?> builder = transport.builder();
+            // The transport thread delivers each call to the runtime, which hands it to the driver executor once
+            // (CallRunner); gRPC's own default executor would add a hand-over per stream event.
+            io.grpc.ServerBuilder<?> builder = transport.builder().directExecutor();
             services.forEach(service -> builder.addService(MalformedRequests.lenient(service)));
             interceptors.forEach(builder::intercept);
             InFlightCalls calls = new InFlightCalls();
             builder.intercept(calls);       // added last, so it runs first: it must see the transport's own call
-            return new ReplicationServer(transport, gracePeriod, builder.build(), guard, calls);
+            return new ReplicationServer(transport, gracePeriod, builder.build(), guard, calls, ownExecutor);
+        }
+
+        /** The default executor of driver calls: a cached pool of daemon threads, as gRPC's default executor. */
+        private static ExecutorService driverPool() {
+            AtomicInteger threads = new AtomicInteger();
+            return new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
+                    task -> {
+                        Thread thread = new Thread(task, "volrep-driver-" + threads.incrementAndGet());
+                        thread.setDaemon(true);
+                        return thread;
+                    });
         }
 
         /** The observers as one, or null without any. */
@@ -402,7 +447,7 @@ public final class ReplicationServer implements AutoCloseable {
         }
 
         /** The services to serve, sharing one runner (and so one guard and one error scheme). */
-        private List<ServerServiceDefinition> services(CallRunner runner) {
+        private List<ServerServiceDefinition> services(CallRunner runner, Executor driverExecutor) {
             List<ServerServiceDefinition> services = new ArrayList<>();
             if (driver != null) {
                 services.add(new ControllerService(driver, runner, dialect).bindService());
@@ -413,8 +458,8 @@ public final class ReplicationServer implements AutoCloseable {
             if (serveIdentity) {
                 services.add(new IdentityService(pluginName, pluginVersion, driver != null,
                         driver != null && dialect.supports(Rpc.GET_REPLICATION_DESTINATION_INFO)
-                                && ControllerService.servesDestinations(driver), healer != null, readiness)
-                        .bindService());
+                                && ControllerService.servesDestinations(driver), healer != null, readiness,
+                        driverExecutor).bindService());
             }
             return services;
         }
