@@ -337,7 +337,9 @@ public final class ReplicationServer implements AutoCloseable {
 
         /**
          * An escape hatch: a gRPC interceptor around every service (fault injection, metrics, auth). Called
-         * before the runtime's validation; the last one added runs first.
+         * before the runtime's validation; the last one added runs first. Interceptors run on gRPC's transport
+         * thread, before the call is handed to the driver {@link #executor}: one that must block (a remote auth
+         * check) hands its work to a thread of its own.
          */
         public Builder interceptor(ServerInterceptor interceptor) {
             interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
