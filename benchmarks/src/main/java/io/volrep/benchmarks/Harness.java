@@ -65,7 +65,7 @@ public final class Harness {
             pairs.add(new Pair("client-async64-" + transport, ClientBenchmark.class, "rawAsync64", "volrepAsync64",
                     transport));
             pairs.add(new Pair("server-" + transport, ServerBenchmark.class, "raw", "volrep", transport));
-            // The same, the driver declared non-blocking (executor(Runnable::run)), as the raw handler is.
+            // The same, the driver declared non-blocking (directExecutor()), as the raw handler is.
             pairs.add(new Pair("server-direct-" + transport, ServerBenchmark.class, "raw", "volrepDirect",
                     transport));
         }

@@ -54,7 +54,7 @@ public class ServerBenchmark {
         volrepChannel = Transports.rawChannel(volrepServer.address());
 
         // The driver never blocks, as the raw handler: it may run on the transport thread, as the raw one does.
-        volrepDirectServer = ReplicationServer.builder().driver(new InMemoryDriver()).executor(Runnable::run)
+        volrepDirectServer = ReplicationServer.builder().driver(new InMemoryDriver()).directExecutor()
                 .listen(Transports.address(transport)).build().start();
         volrepDirectChannel = Transports.rawChannel(volrepDirectServer.address());
     }
@@ -78,13 +78,13 @@ public class ServerBenchmark {
         return RawUnary.enable(rawChannel, nextVolume());
     }
 
-    /** The default server: driver calls handed over to the server's pool, since a driver may block. */
+    /** The default server: calls handed to gRPC's default executor (a pool), since a driver may block. */
     @Benchmark
     public Object volrep() {
         return RawUnary.enable(volrepChannel, nextVolume());
     }
 
-    /** A server told its driver never blocks ({@code executor(Runnable::run)}): no hand-over at all. */
+    /** A server told its driver never blocks ({@code directExecutor()}): no hand-over at all. */
     @Benchmark
     public Object volrepDirect() {
         return RawUnary.enable(volrepDirectChannel, nextVolume());

@@ -20,13 +20,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -67,21 +62,18 @@ public final class ReplicationServer implements AutoCloseable {
     private final Server server;
     private final SourceGuard guard;
     private final InFlightCalls calls;
-    /** The executor of driver calls when the server made it (shut down with the server), else null. */
-    private final ExecutorService ownExecutor;
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicBoolean closing = new AtomicBoolean();
     private final CountDownLatch terminated = new CountDownLatch(1);
     private volatile String address;
 
     private ReplicationServer(ServerTransport transport, Duration gracePeriod, Server server, SourceGuard guard,
-                              InFlightCalls calls, ExecutorService ownExecutor) {
+                              InFlightCalls calls) {
         this.transport = transport;
         this.gracePeriod = gracePeriod;
         this.server = server;
         this.guard = guard;
         this.calls = calls;
-        this.ownExecutor = ownExecutor;
     }
 
     /** A new builder. */
@@ -202,10 +194,6 @@ public final class ReplicationServer implements AutoCloseable {
     private void releaseResources() {
         server.shutdownNow();
         transport.release();
-        if (ownExecutor != null) {
-            // Driver calls still running (past the grace period) finish on their daemon threads.
-            ownExecutor.shutdown();
-        }
     }
 
     /**
@@ -236,7 +224,7 @@ public final class ReplicationServer implements AutoCloseable {
         private Path certChain;
         private Path privateKey;
         private Path trustCertificates;
-        private Executor executor;
+        private boolean directExecutor;
 
         private Builder() {
         }
@@ -337,9 +325,7 @@ public final class ReplicationServer implements AutoCloseable {
 
         /**
          * An escape hatch: a gRPC interceptor around every service (fault injection, metrics, auth). Called
-         * before the runtime's validation; the last one added runs first. Interceptors run on gRPC's transport
-         * thread, before the call is handed to the driver {@link #executor}: one that must block (a remote auth
-         * check) hands its work to a thread of its own.
+         * before the runtime's validation; the last one added runs first.
          */
         public Builder interceptor(ServerInterceptor interceptor) {
             interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
@@ -347,19 +333,19 @@ public final class ReplicationServer implements AutoCloseable {
         }
 
         /**
-         * Where driver calls (and the readiness check) run. By default a pool of the server's own, shut down with
-         * it, because a driver may block: gRPC's transport threads then only parse, guard the stream and hand
-         * each call over once. A driver whose every method returns at once, without I/O or locks held by
-         * others (an in-memory driver, a driver that only queues work), may run on the transport thread with
-         * {@code Runnable::run} and save that hand-over (a thread wake-up per call); a driver that blocks there
-         * stalls every call of its connection. An executor given here is not shut down by the server.
+         * Runs calls on gRPC's transport thread (netty's event loop; in-process, the caller's thread) instead of
+         * handing them to gRPC's default executor (a cached pool), as gRPC's {@code ServerBuilder.directExecutor()}
+         * does: it saves thread hand-overs per call, but only a driver whose every method returns at once, without
+         * I/O, sleeps or contended locks (an in-memory driver, a driver that only queues work), and interceptors
+         * and a readiness check that do not block either, may be served so. A blocking call there stalls every
+         * call of its connection. Never for the exec bridge ({@code ExecDriver} waits for processes).
          *
          * <pre>{@code
-         * ReplicationServer.builder().driver(new InMemoryDriver()).executor(Runnable::run).listen(uri).build();
+         * ReplicationServer.builder().driver(new InMemoryDriver()).directExecutor().listen(uri).build();
          * }</pre>
          */
-        public Builder executor(Executor executor) {
-            this.executor = Objects.requireNonNull(executor, "executor");
+        public Builder directExecutor() {
+            this.directExecutor = true;
             return this;
         }
 
@@ -402,31 +388,19 @@ public final class ReplicationServer implements AutoCloseable {
                 throw new IllegalStateException("driver(...) or healer(...) is required");
             }
             SourceGuard guard = new SourceGuard();
-            ExecutorService ownExecutor = executor == null ? driverPool() : null;
-            Executor driverExecutor = executor == null ? ownExecutor : executor;
             List<ServerServiceDefinition> services = services(new CallRunner(guard, dialect.errorScheme(),
-                    observer(), driverExecutor), driverExecutor);
+                    observer()));
             ServerTransport transport = new ServerTransport(address, certChain == null ? null
                     : new ServerTransport.TlsFiles(certChain, privateKey, trustCertificates));
-            // The transport thread delivers each call to the runtime, which hands it to the driver executor once
-            // (CallRunner); gRPC's own default executor would add a hand-over per stream event.
-            io.grpc.ServerBuilder<?> builder = transport.builder().directExecutor();
+            io.grpc.ServerBuilder<?> builder = transport.builder();
+            if (directExecutor) {
+                builder.directExecutor();
+            }
             services.forEach(service -> builder.addService(MalformedRequests.lenient(service)));
             interceptors.forEach(builder::intercept);
             InFlightCalls calls = new InFlightCalls();
             builder.intercept(calls);       // added last, so it runs first: it must see the transport's own call
-            return new ReplicationServer(transport, gracePeriod, builder.build(), guard, calls, ownExecutor);
-        }
-
-        /** The default executor of driver calls: a cached pool of daemon threads, as gRPC's default executor. */
-        private static ExecutorService driverPool() {
-            AtomicInteger threads = new AtomicInteger();
-            return new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
-                    task -> {
-                        Thread thread = new Thread(task, "volrep-driver-" + threads.incrementAndGet());
-                        thread.setDaemon(true);
-                        return thread;
-                    });
+            return new ReplicationServer(transport, gracePeriod, builder.build(), guard, calls);
         }
 
         /** The observers as one, or null without any. */
@@ -449,7 +423,7 @@ public final class ReplicationServer implements AutoCloseable {
         }
 
         /** The services to serve, sharing one runner (and so one guard and one error scheme). */
-        private List<ServerServiceDefinition> services(CallRunner runner, Executor driverExecutor) {
+        private List<ServerServiceDefinition> services(CallRunner runner) {
             List<ServerServiceDefinition> services = new ArrayList<>();
             if (driver != null) {
                 services.add(new ControllerService(driver, runner, dialect).bindService());
@@ -460,8 +434,8 @@ public final class ReplicationServer implements AutoCloseable {
             if (serveIdentity) {
                 services.add(new IdentityService(pluginName, pluginVersion, driver != null,
                         driver != null && dialect.supports(Rpc.GET_REPLICATION_DESTINATION_INFO)
-                                && ControllerService.servesDestinations(driver), healer != null, readiness,
-                        driverExecutor).bindService());
+                                && ControllerService.servesDestinations(driver), healer != null, readiness)
+                        .bindService());
             }
             return services;
         }

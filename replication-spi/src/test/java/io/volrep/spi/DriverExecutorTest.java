@@ -9,23 +9,17 @@ import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.volrep.api.Rpc;
-import io.volrep.proto.identity.IdentityGrpc;
-import io.volrep.proto.identity.ProbeRequest;
 import io.volrep.proto.replication.ControllerGrpc;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Where driver code runs: never on the transport thread by default, on {@code Builder.executor} when given. */
+/** Where driver code runs: never on the transport thread by default, there with {@code Builder.directExecutor}. */
 class DriverExecutorTest {
     @TempDir
     Path dir;
@@ -69,74 +63,57 @@ class DriverExecutorTest {
     }
 
     @Test
-    void driverCallsAndProbesRunOnTheGivenExecutorInTheCallsContext() throws Exception {
-        AtomicInteger handedOver = new AtomicInteger();
-        Executor executor = task -> {
-            handedOver.incrementAndGet();
-            Thread thread = new Thread(task, "given-executor");
-            thread.start();
-        };
-        List<String> threads = new CopyOnWriteArrayList<>();
-        AtomicReference<Deadline> deadline = new AtomicReference<>();
-        ReplicationDriver driver = new ReplicationDriver() {
-            @Override
-            public void enable(EnableRequest request) {
-                threads.add(Thread.currentThread().getName());
-                deadline.set(Context.current().getDeadline());
-            }
-
-            @Override
-            public void disable(DisableRequest request) {
-            }
-        };
+    void theDefaultExecutorIsNotTheCallersThread() throws Exception {
+        AtomicReference<Thread> driverThread = new AtomicReference<>();
         String name = "executor-test-" + UUID.randomUUID();
-        try (ReplicationServer server = ReplicationServer.builder().driver(driver).executor(executor)
-                .readiness(() -> threads.add(Thread.currentThread().getName()))
+        try (ReplicationServer server = ReplicationServer.builder().driver(recording(driverThread, null))
                 .listen("inprocess:" + name).build().start()) {
-            ManagedChannel channel = InProcessChannelBuilder.forName(name).build();
-            try {
-                WireCalls.call(ControllerGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS),
-                        Rpc.ENABLE_VOLUME_REPLICATION, WireCalls.Fields.volume("vol-1"));
-                assertThat(IdentityGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS)
-                        .probe(ProbeRequest.getDefaultInstance()).getReady().getValue()).isTrue();
-            } finally {
-                channel.shutdownNow();
-            }
+            enableOverDirectChannel(name);
         }
-        assertThat(threads).containsExactly("given-executor", "given-executor");
-        assertThat(handedOver).hasValue(2);
-        // The driver sees the call's deadline (the exec bridge bounds its process by it).
+        assertThat(driverThread.get()).isNotNull().isNotSameAs(Thread.currentThread());
+    }
+
+    @Test
+    void directExecutorRunsTheDriverOnTheTransportThreadInTheCallsContext() throws Exception {
+        AtomicReference<Thread> driverThread = new AtomicReference<>();
+        AtomicReference<Deadline> deadline = new AtomicReference<>();
+        String name = "executor-test-" + UUID.randomUUID();
+        try (ReplicationServer server = ReplicationServer.builder().driver(recording(driverThread, deadline))
+                .directExecutor().listen("inprocess:" + name).build().start()) {
+            enableOverDirectChannel(name);
+        }
+        // In-process, the transport thread is the caller's.
+        assertThat(driverThread.get()).isSameAs(Thread.currentThread());
+        // The driver still sees the call's deadline (the exec bridge bounds its process by it).
         assertThat(deadline.get()).isNotNull();
         assertThat(deadline.get().timeRemaining(TimeUnit.SECONDS)).isBetween(1L, 30L);
     }
 
-    @Test
-    void theDefaultExecutorIsNotTheCallersThread() throws Exception {
-        AtomicReference<Thread> driverThread = new AtomicReference<>();
-        ReplicationDriver driver = new ReplicationDriver() {
+    /** Enables vol-1 over a direct in-process channel: gRPC runs the client's side on this very thread. */
+    private static void enableOverDirectChannel(String name) {
+        ManagedChannel channel = InProcessChannelBuilder.forName(name).directExecutor().build();
+        try {
+            WireCalls.call(ControllerGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS),
+                    Rpc.ENABLE_VOLUME_REPLICATION, WireCalls.Fields.volume("vol-1"));
+        } finally {
+            channel.shutdownNow();
+        }
+    }
+
+    private static ReplicationDriver recording(AtomicReference<Thread> thread, AtomicReference<Deadline> deadline) {
+        return new ReplicationDriver() {
             @Override
             public void enable(EnableRequest request) {
-                driverThread.set(Thread.currentThread());
+                thread.set(Thread.currentThread());
+                if (deadline != null) {
+                    deadline.set(Context.current().getDeadline());
+                }
             }
 
             @Override
             public void disable(DisableRequest request) {
             }
         };
-        String name = "executor-test-" + UUID.randomUUID();
-        try (ReplicationServer server = ReplicationServer.builder().driver(driver).listen("inprocess:" + name)
-                .build().start()) {
-            // A direct in-process channel: gRPC would run the server's handler on this very thread.
-            ManagedChannel channel = InProcessChannelBuilder.forName(name).directExecutor().build();
-            try {
-                WireCalls.call(ControllerGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS),
-                        Rpc.ENABLE_VOLUME_REPLICATION, WireCalls.Fields.volume("vol-1"));
-            } finally {
-                channel.shutdownNow();
-            }
-        }
-        assertThat(driverThread.get()).isNotNull().isNotSameAs(Thread.currentThread());
-        assertThat(driverThread.get().isDaemon()).isTrue();
     }
 
     private static void awaitInFlight(ReplicationServer server) throws InterruptedException {

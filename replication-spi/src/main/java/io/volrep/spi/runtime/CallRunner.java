@@ -1,7 +1,6 @@
 package io.volrep.spi.runtime;
 
 import com.google.protobuf.Message;
-import io.grpc.Context;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import io.volrep.api.ErrorScheme;
@@ -17,8 +16,6 @@ import io.volrep.spi.ServerObserver;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Objects;
-import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -61,8 +58,6 @@ public final class CallRunner {
     private final SourceGuard guard;
     private final ErrorScheme scheme;
     private final ServerObserver callObserver;
-    /** Where the pipeline runs, or null to run it on the calling thread. */
-    private final Executor executor;
 
     /** A runner whose calls share {@code guard}, checking codes against the current spec's tables. */
     public CallRunner(SourceGuard guard) {
@@ -79,20 +74,9 @@ public final class CallRunner {
 
     /** {@link #CallRunner(SourceGuard, ErrorScheme)} that also tells {@code observer} (may be null) of every call. */
     public CallRunner(SourceGuard guard, ErrorScheme scheme, ServerObserver observer) {
-        this(guard, scheme, observer, null);
-    }
-
-    /**
-     * {@link #CallRunner(SourceGuard, ErrorScheme, ServerObserver)} whose calls run on {@code executor} (null: on
-     * the thread that calls {@link #unary}), in the gRPC {@link Context} of the call (its deadline and
-     * cancellation). A server on gRPC's direct executor hands each call over here exactly once, so that the
-     * transport thread never runs driver code, which may block.
-     */
-    public CallRunner(SourceGuard guard, ErrorScheme scheme, ServerObserver observer, Executor executor) {
         this.guard = Objects.requireNonNull(guard, "guard");
         this.scheme = Objects.requireNonNull(scheme, "scheme");
         this.callObserver = observer;
-        this.executor = executor;
     }
 
     /** The error tables this runner checks answers against. */
@@ -153,28 +137,9 @@ public final class CallRunner {
         static final Outcome OK = new Outcome(StatusCode.OK, null, ServerCallEvent.Cause.OK);
     }
 
-    /**
-     * Runs one unary call through the pipeline (on the runner's executor, if it has one) and answers
-     * {@code observer} exactly once.
-     */
+    /** Runs one unary call through the pipeline and answers {@code observer} exactly once. */
     public <Q extends Message, R extends Message> void unary(Rpc rpc, Q request, StreamObserver<R> observer,
                                                             Handler<Q, R> handler) {
-        if (executor == null) {
-            run(rpc, request, observer, handler);
-            return;
-        }
-        try {
-            executor.execute(Context.current().wrap(() -> run(rpc, request, observer, handler)));
-        } catch (RejectedExecutionException e) {
-            // Only once the server is shutting down: retryable, as the calls ended at the grace period's expiry.
-            LOG.debug("{}: rejected by the executor: {}", rpc.methodName(), e.toString());
-            respond(rpc, observer, new Outcome(StatusCode.UNAVAILABLE, "plugin shutting down; retry",
-                    ServerCallEvent.Cause.DRIVER_FAILURE), null);
-        }
-    }
-
-    private <Q extends Message, R extends Message> void run(Rpc rpc, Q request, StreamObserver<R> observer,
-                                                           Handler<Q, R> handler) {
         long start = System.nanoTime();
         if (callObserver != null) {
             try {

@@ -1,8 +1,6 @@
 package io.volrep.spi.runtime;
 
 import com.google.protobuf.BoolValue;
-import io.grpc.Context;
-import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import io.volrep.api.SafeText;
 import io.volrep.proto.identity.Capability;
@@ -14,8 +12,6 @@ import io.volrep.proto.identity.IdentityGrpc;
 import io.volrep.proto.identity.ProbeRequest;
 import io.volrep.proto.identity.ProbeResponse;
 import java.util.Objects;
-import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,7 +36,6 @@ public final class IdentityService extends IdentityGrpc.IdentityImplBase {
     private final GetIdentityResponse identity;
     private final GetCapabilitiesResponse capabilities;
     private final BooleanSupplier readiness;
-    private final Executor executor;
 
     public IdentityService(String name, String vendorVersion, boolean replication, boolean healer,
                            BooleanSupplier readiness) {
@@ -53,16 +48,6 @@ public final class IdentityService extends IdentityGrpc.IdentityImplBase {
      */
     public IdentityService(String name, String vendorVersion, boolean replication, boolean destinations,
                            boolean healer, BooleanSupplier readiness) {
-        this(name, vendorVersion, replication, destinations, healer, readiness, null);
-    }
-
-    /**
-     * As above; Probe runs the readiness check on {@code executor} (null: on the calling thread), since it is
-     * the plugin's code and may block, as {@link CallRunner} runs driver calls.
-     */
-    public IdentityService(String name, String vendorVersion, boolean replication, boolean destinations,
-                           boolean healer, BooleanSupplier readiness, Executor executor) {
-        this.executor = executor;
         this.identity = GetIdentityResponse.newBuilder().setName(Objects.requireNonNull(name, "name"))
                 .setVendorVersion(Objects.requireNonNull(vendorVersion, "vendorVersion")).build();
         GetCapabilitiesResponse.Builder caps = GetCapabilitiesResponse.newBuilder();
@@ -101,18 +86,6 @@ public final class IdentityService extends IdentityGrpc.IdentityImplBase {
 
     @Override
     public void probe(ProbeRequest request, StreamObserver<ProbeResponse> observer) {
-        if (executor == null) {
-            answerProbe(observer);
-            return;
-        }
-        try {
-            executor.execute(Context.current().wrap(() -> answerProbe(observer)));
-        } catch (RejectedExecutionException e) {
-            observer.onError(Status.UNAVAILABLE.withDescription("plugin shutting down; retry").asRuntimeException());
-        }
-    }
-
-    private void answerProbe(StreamObserver<ProbeResponse> observer) {
         boolean ready;
         try {
             ready = readiness.getAsBoolean();
