@@ -65,6 +65,9 @@ public final class Harness {
             pairs.add(new Pair("client-async64-" + transport, ClientBenchmark.class, "rawAsync64", "volrepAsync64",
                     transport));
             pairs.add(new Pair("server-" + transport, ServerBenchmark.class, "raw", "volrep", transport));
+            // The same, the driver declared non-blocking (directExecutor()), as the raw handler is.
+            pairs.add(new Pair("server-direct-" + transport, ServerBenchmark.class, "raw", "volrepDirect",
+                    transport));
         }
         // The Micrometer binding's cost per call: the bound client against the same client unbound.
         pairs.add(new Pair("micrometer-binding-inprocess", ClientBenchmark.class, "volrepBlocking", "meteredBlocking",

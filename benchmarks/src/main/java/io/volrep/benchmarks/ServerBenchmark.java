@@ -36,8 +36,10 @@ public class ServerBenchmark {
 
     private Transports.RawServer rawServer;
     private ReplicationServer volrepServer;
+    private ReplicationServer volrepDirectServer;
     private ManagedChannel rawChannel;
     private ManagedChannel volrepChannel;
+    private ManagedChannel volrepDirectChannel;
     private int next;
 
     @Setup(Level.Trial)
@@ -50,14 +52,21 @@ public class ServerBenchmark {
         volrepServer = ReplicationServer.builder().driver(new InMemoryDriver()).listen(Transports.address(transport))
                 .build().start();
         volrepChannel = Transports.rawChannel(volrepServer.address());
+
+        // The driver never blocks, as the raw handler: it may run on the transport thread, as the raw one does.
+        volrepDirectServer = ReplicationServer.builder().driver(new InMemoryDriver()).directExecutor()
+                .listen(Transports.address(transport)).build().start();
+        volrepDirectChannel = Transports.rawChannel(volrepDirectServer.address());
     }
 
     @TearDown(Level.Trial)
     public void tearDown() throws InterruptedException {
         Transports.shutdown(rawChannel);
         Transports.shutdown(volrepChannel);
+        Transports.shutdown(volrepDirectChannel);
         rawServer.close();
         volrepServer.close();
+        volrepDirectServer.close();
     }
 
     private String nextVolume() {
@@ -69,8 +78,15 @@ public class ServerBenchmark {
         return RawUnary.enable(rawChannel, nextVolume());
     }
 
+    /** The default server: calls handed to gRPC's default executor (a pool), since a driver may block. */
     @Benchmark
     public Object volrep() {
         return RawUnary.enable(volrepChannel, nextVolume());
+    }
+
+    /** A server told its driver never blocks ({@code directExecutor()}): no hand-over at all. */
+    @Benchmark
+    public Object volrepDirect() {
+        return RawUnary.enable(volrepDirectChannel, nextVolume());
     }
 }

@@ -17,7 +17,8 @@ import java.util.Set;
  * ({@link io.volrep.api.SourceNotFoundException}, {@link io.volrep.api.PreconditionFailedException},
  * {@link io.volrep.api.UnauthenticatedException}, ...) become their gRPC code with their message; anything else
  * becomes UNKNOWN with a generic message, and its stack trace goes to the plugin's log. Methods are called on
- * gRPC's executor threads, concurrently for different sources: implementations must be thread-safe.
+ * gRPC's executor threads (a pool, so they may block; see {@link ReplicationServer.Builder#directExecutor}),
+ * concurrently for different sources: implementations must be thread-safe.
  *
  * <pre>{@code
  * public final class MyDriver implements ReplicationDriver {

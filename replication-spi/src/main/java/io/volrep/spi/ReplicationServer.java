@@ -224,6 +224,7 @@ public final class ReplicationServer implements AutoCloseable {
         private Path certChain;
         private Path privateKey;
         private Path trustCertificates;
+        private boolean directExecutor;
 
         private Builder() {
         }
@@ -331,6 +332,23 @@ public final class ReplicationServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Runs calls on gRPC's transport thread (netty's event loop; in-process, the caller's thread) instead of
+         * handing them to gRPC's default executor (a cached pool), as gRPC's {@code ServerBuilder.directExecutor()}
+         * does: it saves thread hand-overs per call, but only a driver whose every method returns at once, without
+         * I/O, sleeps or contended locks (an in-memory driver, a driver that only queues work), and interceptors
+         * and a readiness check that do not block either, may be served so. A blocking call there stalls every
+         * call of its connection. Never for the exec bridge ({@code ExecDriver} waits for processes).
+         *
+         * <pre>{@code
+         * ReplicationServer.builder().driver(new InMemoryDriver()).directExecutor().listen(uri).build();
+         * }</pre>
+         */
+        public Builder directExecutor() {
+            this.directExecutor = true;
+            return this;
+        }
+
         /** How long {@link ReplicationServer#close()} lets calls in flight finish (default 10 s). */
         public Builder gracePeriod(Duration gracePeriod) {
             if (gracePeriod.isNegative()) {
@@ -375,6 +393,9 @@ public final class ReplicationServer implements AutoCloseable {
             ServerTransport transport = new ServerTransport(address, certChain == null ? null
                     : new ServerTransport.TlsFiles(certChain, privateKey, trustCertificates));
             io.grpc.ServerBuilder<?> builder = transport.builder();
+            if (directExecutor) {
+                builder.directExecutor();
+            }
             services.forEach(service -> builder.addService(MalformedRequests.lenient(service)));
             interceptors.forEach(builder::intercept);
             InFlightCalls calls = new InFlightCalls();
