@@ -32,17 +32,7 @@ final class IdentityChecks {
     }
 
     static CheckGroup group() {
-        return new CheckGroup() {
-            @Override
-            public String name() {
-                return GROUP;
-            }
-
-            @Override
-            public List<Check> checks(ConformanceConfig config) {
-                return IdentityChecks.checks();
-            }
-        };
+        return CheckGroup.of(GROUP, config -> checks());
     }
 
     private static <Q, R> R call(ConformanceContext ctx, Channel channel, MethodDescriptor<Q, R> method, Q request) {

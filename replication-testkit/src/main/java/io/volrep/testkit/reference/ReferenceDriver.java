@@ -1,5 +1,6 @@
 package io.volrep.testkit.reference;
 
+import io.volrep.api.Arguments;
 import io.volrep.api.PreconditionFailedException;
 import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationInfo;
@@ -438,19 +439,13 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
 
         /** How long every call takes (default none), e.g. to provoke ABORTED or test drains. */
         public Builder latency(Duration latency) {
-            if (latency.isNegative()) {
-                throw new IllegalArgumentException("latency must not be negative");
-            }
-            this.latency = latency;
+            this.latency = Arguments.requireNotNegative("latency", latency);
             return this;
         }
 
         /** Which resync call reports ready (default 2: the first call never does). At least 1. */
         public Builder resyncCallsUntilReady(int calls) {
-            if (calls < 1) {
-                throw new IllegalArgumentException("resyncCallsUntilReady must be at least 1");
-            }
-            this.resyncCallsUntilReady = calls;
+            this.resyncCallsUntilReady = Arguments.requireAtLeast("resyncCallsUntilReady", calls, 1);
             return this;
         }
 
@@ -462,10 +457,7 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
 
         /** The {@code last_sync_bytes} info reports (default 1024). */
         public Builder lastSyncBytes(long bytes) {
-            if (bytes < 0) {
-                throw new IllegalArgumentException("bytes must not be negative");
-            }
-            this.lastSyncBytes = bytes;
+            this.lastSyncBytes = Arguments.requireNotNegative("bytes", bytes);
             return this;
         }
 
