@@ -174,34 +174,19 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
 
     @Override
     public void promote(PromoteRequest r) {
-        Fixture f = enter(r.source(), r.secrets());
-        synchronized (f) {
-            requireEnabled(f);
-            if (f.state.role() != Role.PRIMARY) {
-                apply(f, Change.PROMOTED, with(f.state, Role.PRIMARY, 0, f.state.lastSyncTime()));
-            }
-        }
+        changeRole(enter(r.source(), r.secrets()), Role.PRIMARY, Change.PROMOTED);
     }
 
     @Override
     public void demote(DemoteRequest r) {
-        Fixture f = enter(r.source(), r.secrets());
-        synchronized (f) {
-            requireEnabled(f);
-            if (f.state.role() != Role.SECONDARY) {
-                apply(f, Change.DEMOTED, with(f.state, Role.SECONDARY, 0, f.state.lastSyncTime()));
-            }
-        }
+        changeRole(enter(r.source(), r.secrets()), Role.SECONDARY, Change.DEMOTED);
     }
 
     @Override
     public ResyncResult resync(ResyncRequest r) {
         Fixture f = enter(r.source(), r.secrets());
         synchronized (f) {
-            requireEnabled(f);
-            if (f.state.role() != Role.SECONDARY) {
-                throw new PreconditionFailedException(f.state.source() + " is not demoted: resync needs a secondary");
-            }
+            requireRole(f, Role.SECONDARY, "is not demoted: resync needs a secondary");
             if (f.state.resyncProgress() >= resyncCallsUntilReady) {
                 return ResyncResult.READY;      // already complete: idempotent
             }
@@ -217,10 +202,7 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
     public ReplicationInfo info(InfoRequest r) {
         Fixture f = enter(r.source(), r.secrets());
         synchronized (f) {
-            requireEnabled(f);
-            if (f.state.role() != Role.PRIMARY) {
-                throw new PreconditionFailedException(f.state.source() + " is not promoted: info needs the primary");
-            }
+            requireRole(f, Role.PRIMARY, "is not promoted: info needs the primary");
             ReplicationInfo info = ReplicationInfo.of(f.state.lastSyncTime()).withLastSyncDuration(Duration.ofMillis(250))
                     .withLastSyncBytes(lastSyncBytes);
             if (f.state.source().kind() == ReplicationSource.Kind.VOLUME
@@ -343,6 +325,24 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
     private static void requireEnabled(Fixture f) {
         if (!f.state.enabled()) {
             throw new PreconditionFailedException("replication is not enabled for " + f.state.source());
+        }
+    }
+
+    /** Resync and info: 9 FAILED_PRECONDITION unless enabled and in {@code role}; {@code why} follows the source. */
+    private static void requireRole(Fixture f, Role role, String why) {
+        requireEnabled(f);
+        if (f.state.role() != role) {
+            throw new PreconditionFailedException(f.state.source() + " " + why);
+        }
+    }
+
+    /** Promote and demote: idempotent once in {@code role}; 9 FAILED_PRECONDITION while replication is disabled. */
+    private void changeRole(Fixture f, Role role, Change change) {
+        synchronized (f) {
+            requireEnabled(f);
+            if (f.state.role() != role) {
+                apply(f, change, with(f.state, role, 0, f.state.lastSyncTime()));
+            }
         }
     }
 
