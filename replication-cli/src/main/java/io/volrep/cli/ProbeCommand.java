@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -27,11 +28,8 @@ public final class ProbeCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--endpoint", paramLabel = "URI", defaultValue = ReplicationClient.DEFAULT_TARGET,
-            converter = Endpoint.TargetConverter.class,
-            description = "The plugin: unix:///path, /path (a unix socket), dns:///host:port or host:port "
-                    + "(default: ${DEFAULT-VALUE}).")
-    String endpoint;
+    @Mixin
+    TargetOption target;
 
     @Option(names = "--timeout", paramLabel = "DURATION", converter = DurationConverter.class,
             defaultValue = "10s", description = "Deadline of each Identity call: 30s, 2m or PT30S "
@@ -42,7 +40,7 @@ public final class ProbeCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        try (ReplicationClient c = ReplicationClient.builder().target(endpoint).deadline(timeout).build()) {
+        try (ReplicationClient c = ReplicationClient.builder().target(target.endpoint).deadline(timeout).build()) {
             PluginIdentity identity = c.identity();
             PluginCapabilities caps = c.capabilities();
             ProbeResult probe = c.probe();
@@ -62,13 +60,13 @@ public final class ProbeCommand implements Callable<Integer> {
             return probe.ready() ? 0 : CallCommand.EXIT_CALL_FAILED;
         } catch (UnimplementedException e) {
             err.println("error: " + e.getMessage());
-            err.println("the plugin at " + endpoint + " may still serve replication: try volrep info or a call"
+            err.println("the plugin at " + target.endpoint + " may still serve replication: try volrep info or a call"
                     + " with the right --dialect (see docs/compatibility.md)");
             err.flush();
             return CallCommand.EXIT_CALL_FAILED;
         } catch (ReplicationException e) {
             err.println("error: " + e.getMessage());
-            CallCommand.explainUnreachable(err, e, endpoint);
+            CallCommand.explainUnreachable(err, e, target.endpoint);
             err.println("code: " + e.code().display());
             err.flush();
             return CallCommand.EXIT_CALL_FAILED;
