@@ -67,11 +67,7 @@ public final class CsiLimits {
     /** Checks an OPTIONAL string against the 128-byte limit; null and empty pass. */
     public static String requireStringWithinLimit(String field, String value) {
         if (value != null) {
-            int bytes = utf8Length(value);
-            if (bytes > MAX_STRING_BYTES) {
-                throw new InvalidArgumentException(
-                        field + ": " + bytes + " bytes exceeds the CSI limit of " + MAX_STRING_BYTES + " bytes");
-            }
+            requireWithin(field, utf8Length(value), "bytes", MAX_STRING_BYTES);
         }
         return value;
     }
@@ -82,12 +78,16 @@ public final class CsiLimits {
      */
     public static Map<String, String> requireMapWithinLimit(String field, Map<String, String> map) {
         if (map != null) {
-            int bytes = mapBytes(map);
-            if (bytes > MAX_MAP_BYTES) {
-                throw new InvalidArgumentException(
-                        field + ": " + bytes + " bytes in total exceeds the CSI limit of " + MAX_MAP_BYTES + " bytes");
-            }
+            requireWithin(field, mapBytes(map), "bytes in total", MAX_MAP_BYTES);
         }
         return map;
+    }
+
+    /** The message names the field and the sizes only, never the value. */
+    private static void requireWithin(String field, int bytes, String unit, int limit) {
+        if (bytes > limit) {
+            throw new InvalidArgumentException(
+                    field + ": " + bytes + " " + unit + " exceeds the CSI limit of " + limit + " bytes");
+        }
     }
 }

@@ -66,7 +66,7 @@ abstract class CallCommand implements Callable<Integer> {
     static int printFailure(PrintWriter err, ReplicationException e, ClientOptions options) {
         SpecDialect dialect = options.dialect;
         err.println("error: " + e.getMessage());
-        explainUnreachable(err, e, options.endpoint);
+        explainUnreachable(err, e, options.target.endpoint);
         err.println("code: " + e.code().display()
                 + (e.rpc() == null ? "" : " from " + e.rpc().methodName())
                 + " after " + e.attempts() + " attempt(s)");

@@ -20,11 +20,8 @@ public final class ClientOptions {
     @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--endpoint", paramLabel = "URI", defaultValue = ReplicationClient.DEFAULT_TARGET,
-            converter = Endpoint.TargetConverter.class,
-            description = "The plugin: unix:///path, /path (a unix socket), dns:///host:port or host:port "
-                    + "(default: ${DEFAULT-VALUE}).")
-    String endpoint;
+    @Mixin
+    TargetOption target;
 
     @Mixin
     SecretOptions secrets;
@@ -93,7 +90,7 @@ public final class ClientOptions {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         ReplicationClient.Builder b = ReplicationClient.builder()
-                .target(endpoint)
+                .target(target.endpoint)
                 .retry(retryPolicy())
                 .dialect(dialect)
                 .secrets(SecretsProvider.of(secretValues))
@@ -109,7 +106,7 @@ public final class ClientOptions {
 
     /** Shows the wait for {@code what} on {@code err} once it lasts (see {@link Progress}). */
     Progress progress(PrintWriter err, String what) {
-        return Progress.start(err, what, endpoint);
+        return Progress.start(err, what, target.endpoint);
     }
 
     /** {@code full}, {@code equal}, {@code none}, in any case. */

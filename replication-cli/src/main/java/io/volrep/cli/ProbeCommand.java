@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -28,11 +29,8 @@ public final class ProbeCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--endpoint", paramLabel = "URI", defaultValue = ReplicationClient.DEFAULT_TARGET,
-            converter = Endpoint.TargetConverter.class,
-            description = "The plugin: unix:///path, /path (a unix socket), dns:///host:port or host:port "
-                    + "(default: ${DEFAULT-VALUE}).")
-    String endpoint;
+    @Mixin
+    TargetOption target;
 
     @Option(names = "--timeout", paramLabel = "DURATION", converter = DurationConverter.class,
             defaultValue = "10s", description = "Budget of each Identity call, a wait for a plugin that is not up "
@@ -45,7 +43,7 @@ public final class ProbeCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         // The client retries Identity calls like any other; --timeout bounds each call as a whole.
         RetryPolicy policy = RetryPolicy.spec().toBuilder().perAttemptTimeout(timeout).totalTimeout(timeout).build();
-        try (ReplicationClient c = ReplicationClient.builder().target(endpoint).retry(policy).build()) {
+        try (ReplicationClient c = ReplicationClient.builder().target(target.endpoint).retry(policy).build()) {
             PluginIdentity identity = c.identity();
             PluginCapabilities caps = c.capabilities();
             ProbeResult probe = c.probe();
@@ -65,13 +63,13 @@ public final class ProbeCommand implements Callable<Integer> {
             return probe.ready() ? 0 : CallCommand.EXIT_CALL_FAILED;
         } catch (UnimplementedException e) {
             err.println("error: " + e.getMessage());
-            err.println("the plugin at " + endpoint + " may still serve replication: try volrep info or a call"
+            err.println("the plugin at " + target.endpoint + " may still serve replication: try volrep info or a call"
                     + " with the right --dialect (see docs/compatibility.md)");
             err.flush();
             return CallCommand.EXIT_CALL_FAILED;
         } catch (ReplicationException e) {
             err.println("error: " + e.getMessage());
-            CallCommand.explainUnreachable(err, e, endpoint);
+            CallCommand.explainUnreachable(err, e, target.endpoint);
             err.println("code: " + e.code().display());
             err.flush();
             return CallCommand.EXIT_CALL_FAILED;

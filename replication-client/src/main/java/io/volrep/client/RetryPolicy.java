@@ -1,5 +1,6 @@
 package io.volrep.client;
 
+import io.volrep.api.Arguments;
 import io.volrep.api.ErrorScheme;
 import io.volrep.api.Recovery;
 import java.time.Clock;
@@ -270,7 +271,7 @@ public final class RetryPolicy {
 
         /** The delay cap before the first retry; not negative. */
         public Builder initialBackoff(Duration initialBackoff) {
-            this.initialBackoff = requireNotNegative("initialBackoff", initialBackoff);
+            this.initialBackoff = Arguments.requireNotNegative("initialBackoff", initialBackoff);
             return this;
         }
 
@@ -285,19 +286,19 @@ public final class RetryPolicy {
 
         /** The largest delay between two attempts; not negative. */
         public Builder maxBackoff(Duration maxBackoff) {
-            this.maxBackoff = requireNotNegative("maxBackoff", maxBackoff);
+            this.maxBackoff = Arguments.requireNotNegative("maxBackoff", maxBackoff);
             return this;
         }
 
         /** The budget for all attempts and delays of one request; positive. */
         public Builder totalTimeout(Duration totalTimeout) {
-            this.totalTimeout = requirePositive("totalTimeout", totalTimeout);
+            this.totalTimeout = Arguments.requirePositive("totalTimeout", totalTimeout);
             return this;
         }
 
         /** The gRPC deadline of each attempt; positive. */
         public Builder perAttemptTimeout(Duration perAttemptTimeout) {
-            this.perAttemptTimeout = requirePositive("perAttemptTimeout", perAttemptTimeout);
+            this.perAttemptTimeout = Arguments.requirePositive("perAttemptTimeout", perAttemptTimeout);
             return this;
         }
 
@@ -363,22 +364,6 @@ public final class RetryPolicy {
                         "maxBackoff " + maxBackoff + " is smaller than initialBackoff " + initialBackoff);
             }
             return new RetryPolicy(this);
-        }
-
-        private static Duration requireNotNegative(String name, Duration d) {
-            Objects.requireNonNull(d, name);
-            if (d.isNegative()) {
-                throw new IllegalArgumentException(name + " must not be negative: " + d);
-            }
-            return d;
-        }
-
-        private static Duration requirePositive(String name, Duration d) {
-            Objects.requireNonNull(d, name);
-            if (d.isNegative() || d.isZero()) {
-                throw new IllegalArgumentException(name + " must be positive: " + d);
-            }
-            return d;
         }
     }
 }

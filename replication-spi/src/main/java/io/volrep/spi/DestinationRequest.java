@@ -2,7 +2,6 @@ package io.volrep.spi;
 
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.Secrets;
-import java.util.Objects;
 
 /**
  * A {@code GetReplicationDestinationInfo} request, validated by the runtime (source kind and id, secrets within
@@ -19,8 +18,7 @@ import java.util.Objects;
  */
 public record DestinationRequest(ReplicationSource source, Secrets secrets) {
     public DestinationRequest {
-        Objects.requireNonNull(source, "source");
-        Objects.requireNonNull(secrets, "secrets");
+        RequestParts.requireSourceAndSecrets(source, secrets);
     }
 
     /** A request for {@code source} with no secrets (handy in tests). */

@@ -45,7 +45,7 @@ public record HealRequest(String volumeId, String volumePath, Optional<String> s
                 .filter(p -> !p.isEmpty());
         Objects.requireNonNull(capability, "capability (use Optional.empty())");
         Objects.requireNonNull(secrets, "secrets");
-        volumeContext = RequestMaps.copy(volumeContext);
+        volumeContext = RequestParts.copy(volumeContext);
     }
 
     /** A request for {@code volumeId} at {@code volumePath}, with nothing else (handy in tests). */

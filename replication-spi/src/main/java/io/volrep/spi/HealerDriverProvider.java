@@ -1,6 +1,5 @@
 package io.volrep.spi;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -31,13 +30,11 @@ public interface HealerDriverProvider {
 
     /** Every provider on the class path of the context class loader, in discovery order. */
     static List<HealerDriverProvider> discover() {
-        List<HealerDriverProvider> providers = new ArrayList<>();
-        ServiceLoader.load(HealerDriverProvider.class).forEach(providers::add);
-        return providers;
+        return Providers.discover(HealerDriverProvider.class);
     }
 
     /** The discovered provider called {@code name}. */
     static Optional<HealerDriverProvider> find(String name) {
-        return discover().stream().filter(p -> p.name().equals(name)).findFirst();
+        return Providers.find(HealerDriverProvider.class, HealerDriverProvider::name, name);
     }
 }

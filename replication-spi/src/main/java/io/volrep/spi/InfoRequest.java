@@ -2,7 +2,6 @@ package io.volrep.spi;
 
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.Secrets;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -22,9 +21,8 @@ import java.util.Optional;
  */
 public record InfoRequest(ReplicationSource source, Secrets secrets, Optional<String> replicationId) {
     public InfoRequest {
-        Objects.requireNonNull(source, "source");
-        Objects.requireNonNull(secrets, "secrets");
-        replicationId = RequestMaps.replicationId(replicationId);
+        RequestParts.requireSourceAndSecrets(source, secrets);
+        replicationId = RequestParts.replicationId(replicationId);
     }
 
     /** A request for {@code source} with no secrets or replication id (handy in tests). */

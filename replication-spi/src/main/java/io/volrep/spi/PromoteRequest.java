@@ -3,7 +3,6 @@ package io.volrep.spi;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.Secrets;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -25,10 +24,9 @@ import java.util.Optional;
 public record PromoteRequest(ReplicationSource source, Map<String, String> parameters, Secrets secrets,
                             Optional<String> replicationId, boolean force) {
     public PromoteRequest {
-        Objects.requireNonNull(source, "source");
-        parameters = RequestMaps.copy(parameters);
-        Objects.requireNonNull(secrets, "secrets");
-        replicationId = RequestMaps.replicationId(replicationId);
+        RequestParts.requireSourceAndSecrets(source, secrets);
+        parameters = RequestParts.copy(parameters);
+        replicationId = RequestParts.replicationId(replicationId);
     }
 
     /** A request for {@code source} with no parameters, secrets or replication id, not forced (handy in tests). */

@@ -1,6 +1,5 @@
 package io.volrep.spi;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -39,13 +38,11 @@ public interface ReplicationDriverProvider {
 
     /** Every provider on the class path of the context class loader, in discovery order. */
     static List<ReplicationDriverProvider> discover() {
-        List<ReplicationDriverProvider> providers = new ArrayList<>();
-        ServiceLoader.load(ReplicationDriverProvider.class).forEach(providers::add);
-        return providers;
+        return Providers.discover(ReplicationDriverProvider.class);
     }
 
     /** The discovered provider called {@code name}. */
     static Optional<ReplicationDriverProvider> find(String name) {
-        return discover().stream().filter(p -> p.name().equals(name)).findFirst();
+        return Providers.find(ReplicationDriverProvider.class, ReplicationDriverProvider::name, name);
     }
 }

@@ -4,6 +4,7 @@ import io.grpc.Server;
 import io.grpc.ServerInterceptor;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
+import io.volrep.api.Arguments;
 import io.volrep.api.Rpc;
 import io.volrep.api.SpecDialect;
 import io.volrep.spi.runtime.CallRunner;
@@ -351,10 +352,7 @@ public final class ReplicationServer implements AutoCloseable {
 
         /** How long {@link ReplicationServer#close()} lets calls in flight finish (default 10 s). */
         public Builder gracePeriod(Duration gracePeriod) {
-            if (gracePeriod.isNegative()) {
-                throw new IllegalArgumentException("gracePeriod must not be negative");
-            }
-            this.gracePeriod = gracePeriod;
+            this.gracePeriod = Arguments.requireNotNegative("gracePeriod", gracePeriod);
             return this;
         }
 

@@ -1,6 +1,8 @@
 package io.volrep.testkit;
 
 import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * A named set of checks: the suite's extension point. The built-in groups cover {@code replication.Controller};
@@ -26,4 +28,28 @@ public interface CheckGroup {
      * should still be listed and call {@link ConformanceContext#skip(String)}, so reports say what did not run.
      */
     List<Check> checks(ConformanceConfig config);
+
+    /**
+     * A group named {@code name} whose checks {@code checks} lists for a configuration.
+     *
+     * <pre>{@code
+     * CheckGroup healer = CheckGroup.of("NodeHealer", config -> List.of(
+     *         Check.required("NodeHealer: Volume does not exist -> 5 NOT_FOUND", ctx -> ...)));
+     * }</pre>
+     */
+    static CheckGroup of(String name, Function<ConformanceConfig, List<Check>> checks) {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(checks, "checks");
+        return new CheckGroup() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public List<Check> checks(ConformanceConfig config) {
+                return checks.apply(config);
+            }
+        };
+    }
 }

@@ -12,7 +12,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 
 /**
  * The built-in checks of {@code replication.Controller}. Expected codes come from the tables of the plugin's
@@ -79,35 +78,21 @@ final class ControllerChecks {
 
     static List<CheckGroup> groups() {
         List<CheckGroup> groups = new ArrayList<>();
-        groups.add(group("Fixtures", ControllerChecks::fixtures));
+        groups.add(CheckGroup.of("Fixtures", ControllerChecks::fixtures));
         for (Rpc rpc : RPCS) {
-            groups.add(group(rpc.methodName(), config -> config.dialect().supports(rpc)
+            groups.add(CheckGroup.of(rpc.methodName(), config -> config.dialect().supports(rpc)
                     ? rpcChecks(config.dialect(), rpc) : List.of()));
         }
-        groups.add(group("Lifecycle", ControllerChecks::lifecycle));
-        groups.add(group(LifecycleChecks.ISOLATION, LifecycleChecks::isolation));
-        groups.add(group("Response validity", config -> {
+        groups.add(CheckGroup.of("Lifecycle", ControllerChecks::lifecycle));
+        groups.add(CheckGroup.of(LifecycleChecks.ISOLATION, LifecycleChecks::isolation));
+        groups.add(CheckGroup.of("Response validity", config -> {
             List<Check> checks = new ArrayList<>(responseValidity(config.dialect()));
             checks.addAll(LifecycleChecks.roundTripValidity(config));
             return checks;
         }));
-        groups.add(group("Request forms", config -> requestForms(config.dialect())));
-        groups.add(group("Fixtures restored", LifecycleChecks::fixturesRestored));
+        groups.add(CheckGroup.of("Request forms", config -> requestForms(config.dialect())));
+        groups.add(CheckGroup.of("Fixtures restored", LifecycleChecks::fixturesRestored));
         return groups;
-    }
-
-    private static CheckGroup group(String name, Function<ConformanceConfig, List<Check>> checks) {
-        return new CheckGroup() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public List<Check> checks(ConformanceConfig config) {
-                return checks.apply(config);
-            }
-        };
     }
 
     // ---------------------------------------------------------------- fixtures

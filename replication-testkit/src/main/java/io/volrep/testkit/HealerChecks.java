@@ -1,6 +1,5 @@
 package io.volrep.testkit;
 
-import io.volrep.api.ErrorScheme;
 import io.volrep.api.Rpc;
 import io.volrep.api.StatusCode;
 import io.volrep.proto.healer.NodeHealerRequest;
@@ -24,27 +23,15 @@ final class HealerChecks {
     static final String PATH_128 = "NodeHealer: a volume_path of 128+ bytes is accepted (MUST: at least 128)";
     static final String PATH_1024 = "NodeHealer: a volume_path of 1024+ bytes is accepted (SHOULD: the OS maximum)";
 
-    private static final ErrorScheme SCHEME = ErrorScheme.spec();
-
     private HealerChecks() {
     }
 
     static String rowCase(StatusCode code, String variant) {
-        return SCHEME.find(Rpc.NODE_HEALER, code).orElseThrow().displayName() + " [" + variant + "]";
+        return ControllerChecks.rowCase(Rpc.NODE_HEALER, code, variant);
     }
 
     static CheckGroup group() {
-        return new CheckGroup() {
-            @Override
-            public String name() {
-                return GROUP;
-            }
-
-            @Override
-            public List<Check> checks(ConformanceConfig config) {
-                return HealerChecks.checks();
-            }
-        };
+        return CheckGroup.of(GROUP, config -> checks());
     }
 
     /** The first configured node volume; skips the check when there is none. */

@@ -14,6 +14,7 @@ import io.volrep.proto.identity.IdentityGrpc;
 import io.volrep.proto.identity.ProbeRequest;
 import io.volrep.proto.identity.ProbeResponse;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * The CSI-Addons {@code identity.Identity} checks. Identity is optional for a plugin: 12 UNIMPLEMENTED reports
@@ -32,17 +33,7 @@ final class IdentityChecks {
     }
 
     static CheckGroup group() {
-        return new CheckGroup() {
-            @Override
-            public String name() {
-                return GROUP;
-            }
-
-            @Override
-            public List<Check> checks(ConformanceConfig config) {
-                return IdentityChecks.checks();
-            }
-        };
+        return CheckGroup.of(GROUP, config -> checks());
     }
 
     private static <Q, R> R call(ConformanceContext ctx, Channel channel, MethodDescriptor<Q, R> method, Q request) {
@@ -58,9 +49,14 @@ final class IdentityChecks {
         }
     }
 
-    private static GetCapabilitiesResponse capabilities(ConformanceContext ctx) {
-        return call(ctx, ctx.channel(), IdentityGrpc.getGetCapabilitiesMethod(),
+    /** Fails unless GetCapabilities lists a capability {@code advertises} accepts ({@code what} names it). */
+    private static void requireAdvertised(ConformanceContext ctx, String what, Predicate<Capability> advertises) {
+        GetCapabilitiesResponse caps = call(ctx, ctx.channel(), IdentityGrpc.getGetCapabilitiesMethod(),
                 GetCapabilitiesRequest.getDefaultInstance());
+        if (caps.getCapabilitiesList().stream().noneMatch(advertises)) {
+            ctx.fail("the plugin serves replication.Controller but GetCapabilities does not advertise " + what + ": "
+                    + caps.getCapabilitiesList());
+        }
     }
 
     static List<Check> checks() {
@@ -72,24 +68,11 @@ final class IdentityChecks {
                         ctx.fail("GetIdentity answered an empty name (REQUIRED)");
                     }
                 }),
-                Check.required(REPLICATION, ctx -> {
-                    GetCapabilitiesResponse caps = capabilities(ctx);
-                    boolean advertised = caps.getCapabilitiesList().stream().anyMatch(c -> c.hasVolumeReplication()
-                            && c.getVolumeReplication().getType() == Capability.VolumeReplication.Type.VOLUME_REPLICATION);
-                    if (!advertised) {
-                        ctx.fail("the plugin serves replication.Controller but GetCapabilities does not advertise"
-                                + " VolumeReplication.VOLUME_REPLICATION: " + caps.getCapabilitiesList());
-                    }
-                }),
-                Check.required(CONTROLLER, ctx -> {
-                    GetCapabilitiesResponse caps = capabilities(ctx);
-                    boolean advertised = caps.getCapabilitiesList().stream().anyMatch(c -> c.hasService()
-                            && c.getService().getType() == Capability.Service.Type.CONTROLLER_SERVICE);
-                    if (!advertised) {
-                        ctx.fail("the plugin serves replication.Controller but GetCapabilities does not advertise"
-                                + " Service.CONTROLLER_SERVICE: " + caps.getCapabilitiesList());
-                    }
-                }),
+                Check.required(REPLICATION, ctx -> requireAdvertised(ctx, "VolumeReplication.VOLUME_REPLICATION",
+                        c -> c.hasVolumeReplication()
+                                && c.getVolumeReplication().getType() == Capability.VolumeReplication.Type.VOLUME_REPLICATION)),
+                Check.required(CONTROLLER, ctx -> requireAdvertised(ctx, "Service.CONTROLLER_SERVICE",
+                        c -> c.hasService() && c.getService().getType() == Capability.Service.Type.CONTROLLER_SERVICE)),
                 Check.required(PROBE, ctx -> {
                     ProbeResponse probe = call(ctx, ctx.channel(), IdentityGrpc.getProbeMethod(),
                             ProbeRequest.getDefaultInstance());

@@ -1,5 +1,7 @@
 package io.volrep.testkit;
 
+import java.util.Locale;
+
 /**
  * How strongly the spec demands what a check verifies. Each level is also a JUnit tag, so a run can be
  * narrowed with {@code --include-tag required} (CLI) or {@code <groups>required</groups>} (Surefire).
@@ -11,18 +13,12 @@ package io.volrep.testkit;
  */
 public enum Requirement {
     /** The spec says MUST, or an error table fixes the code: a failure means the plugin is not compliant. */
-    REQUIRED("required"),
+    REQUIRED,
     /** The spec says SHOULD or MAY: a failure is reported but does not break compliance. */
-    OPTIONAL("optional");
-
-    private final String tag;
-
-    Requirement(String tag) {
-        this.tag = tag;
-    }
+    OPTIONAL;
 
     /** The JUnit tag of the level: {@code required} or {@code optional}. */
     public String tag() {
-        return tag;
+        return name().toLowerCase(Locale.ROOT);
     }
 }

@@ -1,5 +1,6 @@
 package io.volrep.client.reconcile;
 
+import io.volrep.api.Arguments;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.SafeText;
@@ -321,10 +322,7 @@ public final class Failover {
 
         /** How many sources are in progress at once (default 4, at least 1). */
         public Builder parallelism(int parallelism) {
-            if (parallelism < 1) {
-                throw new IllegalArgumentException("parallelism must be at least 1: " + parallelism);
-            }
-            this.parallelism = parallelism;
+            this.parallelism = Arguments.requireAtLeast("parallelism", parallelism, 1);
             return this;
         }
 
@@ -333,11 +331,7 @@ public final class Failover {
          * taken as unreachable.
          */
         public Builder callBudget(Duration budget) {
-            Objects.requireNonNull(budget, "budget");
-            if (budget.isNegative() || budget.isZero()) {
-                throw new IllegalArgumentException("callBudget must be positive: " + budget);
-            }
-            this.callBudget = budget;
+            this.callBudget = Arguments.requirePositive("callBudget", budget);
             return this;
         }
 

@@ -1,5 +1,6 @@
 package io.volrep.client.reconcile;
 
+import io.volrep.api.Arguments;
 import io.volrep.api.ReplicationInfo;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -48,10 +49,7 @@ public record ReconcileOptions(boolean allowForcePromote, Duration resyncTimeout
     };
 
     public ReconcileOptions {
-        Objects.requireNonNull(resyncTimeout, "resyncTimeout");
-        if (resyncTimeout.isNegative() || resyncTimeout.isZero()) {
-            throw new IllegalArgumentException("resyncTimeout must be positive: " + resyncTimeout);
-        }
+        Arguments.requirePositive("resyncTimeout", resyncTimeout);
         enableParameters = Map.copyOf(enableParameters);
         Objects.requireNonNull(replicating, "replicating");
     }

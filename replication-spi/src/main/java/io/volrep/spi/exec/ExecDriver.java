@@ -2,6 +2,7 @@ package io.volrep.spi.exec;
 
 import io.grpc.Context;
 import io.grpc.Deadline;
+import io.volrep.api.Arguments;
 import io.volrep.api.DeadlineExceededException;
 import io.volrep.api.HealReport;
 import io.volrep.api.ReplicationDestination;
@@ -596,11 +597,7 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
 
         /** How long one call (and {@code init}) may run before its process tree is killed (default 60 s). */
         public Builder timeout(Duration timeout) {
-            Objects.requireNonNull(timeout, "timeout");
-            if (timeout.isZero() || timeout.isNegative()) {
-                throw new IllegalArgumentException("timeout must be positive: " + timeout);
-            }
-            this.timeout = timeout;
+            this.timeout = Arguments.requirePositive("timeout", timeout);
             return this;
         }
 
@@ -620,10 +617,7 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
          * retry, when none frees in time.
          */
         public Builder maxConcurrentDrivers(int max) {
-            if (max < 1) {
-                throw new IllegalArgumentException("maxConcurrentDrivers must be at least 1: " + max);
-            }
-            this.maxConcurrentDrivers = max;
+            this.maxConcurrentDrivers = Arguments.requireAtLeast("maxConcurrentDrivers", max, 1);
             return this;
         }
 

@@ -1,5 +1,6 @@
 package io.volrep.testkit.reference;
 
+import io.volrep.api.Arguments;
 import io.volrep.api.PreconditionFailedException;
 import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationInfo;
@@ -173,34 +174,19 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
 
     @Override
     public void promote(PromoteRequest r) {
-        Fixture f = enter(r.source(), r.secrets());
-        synchronized (f) {
-            requireEnabled(f);
-            if (f.state.role() != Role.PRIMARY) {
-                apply(f, Change.PROMOTED, with(f.state, Role.PRIMARY, 0, f.state.lastSyncTime()));
-            }
-        }
+        changeRole(enter(r.source(), r.secrets()), Role.PRIMARY, Change.PROMOTED);
     }
 
     @Override
     public void demote(DemoteRequest r) {
-        Fixture f = enter(r.source(), r.secrets());
-        synchronized (f) {
-            requireEnabled(f);
-            if (f.state.role() != Role.SECONDARY) {
-                apply(f, Change.DEMOTED, with(f.state, Role.SECONDARY, 0, f.state.lastSyncTime()));
-            }
-        }
+        changeRole(enter(r.source(), r.secrets()), Role.SECONDARY, Change.DEMOTED);
     }
 
     @Override
     public ResyncResult resync(ResyncRequest r) {
         Fixture f = enter(r.source(), r.secrets());
         synchronized (f) {
-            requireEnabled(f);
-            if (f.state.role() != Role.SECONDARY) {
-                throw new PreconditionFailedException(f.state.source() + " is not demoted: resync needs a secondary");
-            }
+            requireRole(f, Role.SECONDARY, "is not demoted: resync needs a secondary");
             if (f.state.resyncProgress() >= resyncCallsUntilReady) {
                 return ResyncResult.READY;      // already complete: idempotent
             }
@@ -216,10 +202,7 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
     public ReplicationInfo info(InfoRequest r) {
         Fixture f = enter(r.source(), r.secrets());
         synchronized (f) {
-            requireEnabled(f);
-            if (f.state.role() != Role.PRIMARY) {
-                throw new PreconditionFailedException(f.state.source() + " is not promoted: info needs the primary");
-            }
+            requireRole(f, Role.PRIMARY, "is not promoted: info needs the primary");
             ReplicationInfo info = ReplicationInfo.of(f.state.lastSyncTime()).withLastSyncDuration(Duration.ofMillis(250))
                     .withLastSyncBytes(lastSyncBytes);
             if (f.state.source().kind() == ReplicationSource.Kind.VOLUME
@@ -345,6 +328,24 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
         }
     }
 
+    /** Resync and info: 9 FAILED_PRECONDITION unless enabled and in {@code role}; {@code why} follows the source. */
+    private static void requireRole(Fixture f, Role role, String why) {
+        requireEnabled(f);
+        if (f.state.role() != role) {
+            throw new PreconditionFailedException(f.state.source() + " " + why);
+        }
+    }
+
+    /** Promote and demote: idempotent once in {@code role}; 9 FAILED_PRECONDITION while replication is disabled. */
+    private void changeRole(Fixture f, Role role, Change change) {
+        synchronized (f) {
+            requireEnabled(f);
+            if (f.state.role() != role) {
+                apply(f, change, with(f.state, role, 0, f.state.lastSyncTime()));
+            }
+        }
+    }
+
     private static SourceState with(SourceState s, Role role, int progress, Instant lastSync) {
         return new SourceState(s.source(), s.enabled(), role, progress, lastSync, s.parameters());
     }
@@ -438,19 +439,13 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
 
         /** How long every call takes (default none), e.g. to provoke ABORTED or test drains. */
         public Builder latency(Duration latency) {
-            if (latency.isNegative()) {
-                throw new IllegalArgumentException("latency must not be negative");
-            }
-            this.latency = latency;
+            this.latency = Arguments.requireNotNegative("latency", latency);
             return this;
         }
 
         /** Which resync call reports ready (default 2: the first call never does). At least 1. */
         public Builder resyncCallsUntilReady(int calls) {
-            if (calls < 1) {
-                throw new IllegalArgumentException("resyncCallsUntilReady must be at least 1");
-            }
-            this.resyncCallsUntilReady = calls;
+            this.resyncCallsUntilReady = Arguments.requireAtLeast("resyncCallsUntilReady", calls, 1);
             return this;
         }
 
@@ -462,10 +457,7 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
 
         /** The {@code last_sync_bytes} info reports (default 1024). */
         public Builder lastSyncBytes(long bytes) {
-            if (bytes < 0) {
-                throw new IllegalArgumentException("bytes must not be negative");
-            }
-            this.lastSyncBytes = bytes;
+            this.lastSyncBytes = Arguments.requireNotNegative("bytes", bytes);
             return this;
         }
 

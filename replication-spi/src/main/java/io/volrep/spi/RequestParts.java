@@ -1,5 +1,7 @@
 package io.volrep.spi;
 
+import io.volrep.api.ReplicationSource;
+import io.volrep.api.Secrets;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -7,8 +9,14 @@ import java.util.Objects;
 import java.util.Optional;
 
 /** Shared checks of the request records' compact constructors. */
-final class RequestMaps {
-    private RequestMaps() {
+final class RequestParts {
+    private RequestParts() {
+    }
+
+    /** Every replication.Controller request names its source and carries the orchestrator's secrets. */
+    static void requireSourceAndSecrets(ReplicationSource source, Secrets secrets) {
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(secrets, "secrets");
     }
 
     static Map<String, String> copy(Map<String, String> parameters) {
