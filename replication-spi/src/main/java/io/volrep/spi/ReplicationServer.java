@@ -432,7 +432,7 @@ public final class ReplicationServer implements AutoCloseable {
             if (serveIdentity) {
                 services.add(new IdentityService(pluginName, pluginVersion, driver != null,
                         driver != null && dialect.supports(Rpc.GET_REPLICATION_DESTINATION_INFO)
-                                && ControllerService.servesDestinations(driver), healer != null, readiness)
+                                && driver.servesDestinations(), healer != null, readiness)
                         .bindService());
             }
             return services;

@@ -121,14 +121,12 @@ final class UnixSocketFile {
         if (!isSocket(path)) {
             throw new IllegalStateException("cannot listen on unix://" + path + ": the path exists and is not a socket");
         }
-        try (SocketChannel probe = SocketChannel.open(StandardProtocolFamily.UNIX)) {
-            probe.connect(UnixDomainSocketAddress.of(path));
+        if (answers(path)) {
             throw new IllegalStateException("cannot listen on unix://" + path
                     + ": another server is listening on it (stop it first)");
-        } catch (ConnectException stale) {
-            LOG.info("removing the stale socket file {}", path);
-            Files.delete(path);
         }
+        LOG.info("removing the stale socket file {}", path);
+        Files.delete(path);
     }
 
     /** Removes the staging directories crashed servers left in {@code parent} (see the class comment). */
@@ -169,11 +167,16 @@ final class UnixSocketFile {
         if (!isSocket(socket)) {
             return false;
         }
+        return !answers(socket);                            // someone answers: not a leftover
+    }
+
+    /** Whether a server answers on the unix socket at {@code socket} (false: nobody listens, a stale file). */
+    private static boolean answers(Path socket) throws IOException {
         try (SocketChannel probe = SocketChannel.open(StandardProtocolFamily.UNIX)) {
             probe.connect(UnixDomainSocketAddress.of(socket));
-            return false;                                   // someone answers: not a leftover
-        } catch (ConnectException dead) {
             return true;
+        } catch (ConnectException dead) {
+            return false;
         }
     }
 

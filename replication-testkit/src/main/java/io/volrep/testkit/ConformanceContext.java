@@ -50,6 +50,7 @@ public final class ConformanceContext {
 
     private static final Logger LOG = LoggerFactory.getLogger(ConformanceContext.class);
     private static final int ABORTED_RETRIES = 4;
+    private static final long ABORTED_FIRST_BACKOFF_MILLIS = 10;
     /** Retries of a listed 14 UNAVAILABLE, doubling from the first back-off: about 3 s in all. */
     private static final int UNAVAILABLE_RETRIES = 6;
     private static final long UNAVAILABLE_FIRST_BACKOFF_MILLIS = 50;
@@ -197,28 +198,33 @@ public final class ConformanceContext {
         Outcome outcome = Wire.invoke(channel, dialect, rpc, request, config.callTimeout());
         calls.increment();
         // ABORTED means "another call is pending" (perhaps the plugin's own background work): back off.
-        long backoffMillis = 10;
-        for (int retry = 0; retryAborted && retry < ABORTED_RETRIES && outcome.code() == StatusCode.ABORTED; retry++) {
-            sleep(backoffMillis);
-            backoffMillis *= 2;
-            outcome = Wire.invoke(channel, dialect, rpc, request, config.callTimeout());
-            calls.increment();
+        if (retryAborted) {
+            outcome = retryWhile(StatusCode.ABORTED, ABORTED_RETRIES, ABORTED_FIRST_BACKOFF_MILLIS, outcome, request);
         }
         // 14 UNAVAILABLE where the table lists it ("not known yet") is transient: retried with back-off, and a plugin
         // that never gets past it is judged on its last answer (note() says why that is a failure).
-        backoffMillis = UNAVAILABLE_FIRST_BACKOFF_MILLIS;
-        for (int retry = 0; retry < UNAVAILABLE_RETRIES && outcome.code() == StatusCode.UNAVAILABLE
-                && scheme.lists(rpc, StatusCode.UNAVAILABLE); retry++) {
-            sleep(backoffMillis);
-            backoffMillis *= 2;
-            outcome = Wire.invoke(channel, dialect, rpc, request, config.callTimeout());
-            calls.increment();
-            if (outcome.code() == StatusCode.UNAVAILABLE && retry == UNAVAILABLE_RETRIES - 1) {
+        if (outcome.code() == StatusCode.UNAVAILABLE && scheme.lists(rpc, StatusCode.UNAVAILABLE)) {
+            outcome = retryWhile(StatusCode.UNAVAILABLE, UNAVAILABLE_RETRIES, UNAVAILABLE_FIRST_BACKOFF_MILLIS,
+                    outcome, request);
+            if (outcome.code() == StatusCode.UNAVAILABLE) {
                 outcome = new Outcome(rpc, outcome.code(), outcome.message() + STILL_UNAVAILABLE, null);
             }
         }
         track(target, outcome);
         LOG.debug("{} {} -> {}", rpc, target, outcome.code());
+        return outcome;
+    }
+
+    /** Sends {@code request} again while it answers {@code code}, at most {@code retries} times, doubling the pause. */
+    private Outcome retryWhile(StatusCode code, int retries, long firstBackoffMillis, Outcome first, Message request) {
+        Outcome outcome = first;
+        long backoffMillis = firstBackoffMillis;
+        for (int retry = 0; retry < retries && outcome.code() == code; retry++) {
+            sleep(backoffMillis);
+            backoffMillis *= 2;
+            outcome = Wire.invoke(channel, dialect, outcome.rpc(), request, config.callTimeout());
+            calls.increment();
+        }
         return outcome;
     }
 

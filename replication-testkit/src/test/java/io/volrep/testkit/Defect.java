@@ -230,7 +230,7 @@ enum Defect {
                 @Override
                 public io.volrep.api.ReplicationDestination destination(DestinationRequest r) {
                     find(r.source(), r.secrets());                           // defect: no "enabled" check
-                    return io.volrep.api.ReplicationDestination.volumeGroup(r.source().id() + "-b", Map.of());
+                    return SpecDriver.destinationOf(r.source());
                 }
             });
         }

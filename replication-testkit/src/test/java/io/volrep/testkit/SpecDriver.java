@@ -130,12 +130,16 @@ class SpecDriver implements ReplicationDriver {
                 .withStatus(ReplicationInfo.Status.HEALTHY, "");
     }
 
-    /** The other site names its copy "<id>-b"; a group's member map is left out (allowed: all members or none). */
     @Override
     public ReplicationDestination destination(DestinationRequest r) {
         enabled(r.source(), r.secrets());
-        return r.source().kind() == ReplicationSource.Kind.VOLUME_GROUP
-                ? ReplicationDestination.volumeGroup(r.source().id() + "-b", Map.of())
-                : ReplicationDestination.volume(r.source().id() + "-b");
+        return destinationOf(r.source());
+    }
+
+    /** The other site names its copy "<id>-b"; a group's member map is left out (allowed: all members or none). */
+    static ReplicationDestination destinationOf(ReplicationSource source) {
+        return source.kind() == ReplicationSource.Kind.VOLUME_GROUP
+                ? ReplicationDestination.volumeGroup(source.id() + "-b", Map.of())
+                : ReplicationDestination.volume(source.id() + "-b");
     }
 }

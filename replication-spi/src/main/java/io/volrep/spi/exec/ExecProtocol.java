@@ -319,7 +319,12 @@ final class ExecProtocol {
     }
 
     private static String message(Response r, String fallback, Secrets printed) {
-        return r.getMessage().isBlank() ? fallback : untrusted(printed.scrub(r.getMessage()), MAX_MESSAGE_CHARS);
+        return r.getMessage().isBlank() ? fallback : driverText(r.getMessage(), printed);
+    }
+
+    /** Text a driver wrote for the caller: secrets masked ({@code printed}), then escaped and cut. */
+    private static String driverText(String text, Secrets printed) {
+        return untrusted(printed.scrub(text), MAX_MESSAGE_CHARS);
     }
 
     static String shorten(String s, int max) {
@@ -377,7 +382,7 @@ final class ExecProtocol {
                         + "\" (expected HEALTHY, DEGRADED, ERROR or UNKNOWN)");
             }
         }
-        return info.withStatus(status, untrusted(printed.scrub(r.getReplicationStatusMessage()), MAX_MESSAGE_CHARS));
+        return info.withStatus(status, driverText(r.getReplicationStatusMessage(), printed));
     }
 
     /**
@@ -415,6 +420,6 @@ final class ExecProtocol {
         if (r.getMessage().isBlank()) {
             throw new UnknownErrorException(who + ": invalid answer: heal needs a \"message\" (REQUIRED by the spec)");
         }
-        return new HealResult(r.getAbnormal(), untrusted(printed.scrub(r.getMessage()), MAX_MESSAGE_CHARS));
+        return new HealResult(r.getAbnormal(), driverText(r.getMessage(), printed));
     }
 }

@@ -134,11 +134,6 @@ public final class ControllerService implements BindableService {
         };
     }
 
-    /** True when {@code driver} serves GetReplicationDestinationInfo ({@link ReplicationDriver#servesDestinations}). */
-    public static boolean servesDestinations(ReplicationDriver driver) {
-        return driver.servesDestinations();
-    }
-
     /** The driver's info, if the spec allows it on the wire. */
     static ReplicationInfo checked(ReplicationInfo info) {
         if (info == null) {
