@@ -74,4 +74,33 @@ public final class Arguments {
         }
         return value;
     }
+
+    /**
+     * Checks that none of a record's components is null, naming the first that is: one line instead of one
+     * {@link Objects#requireNonNull(Object, String)} a component.
+     *
+     * <pre>{@code
+     * public record Row(Rpc rpc, String condition) {
+     *     public Row {
+     *         Arguments.requireNonNull("rpc", rpc, "condition", condition);   // NPE "condition" when it is null
+     *     }
+     * }
+     * }</pre>
+     *
+     * @param namesAndValues pairs of a component's name and its value
+     * @throws NullPointerException with the first null component's name as its message
+     * @throws IllegalArgumentException when {@code namesAndValues} is not pairs of a name and a value
+     */
+    public static void requireNonNull(Object... namesAndValues) {
+        if (namesAndValues.length % 2 != 0) {
+            throw new IllegalArgumentException("namesAndValues must be pairs of a name and a value: "
+                    + namesAndValues.length + " arguments");
+        }
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            if (!(namesAndValues[i] instanceof String name)) {
+                throw new IllegalArgumentException("namesAndValues[" + i + "] must be a component's name");
+            }
+            Objects.requireNonNull(namesAndValues[i + 1], name);
+        }
+    }
 }

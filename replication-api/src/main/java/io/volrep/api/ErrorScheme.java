@@ -13,7 +13,6 @@ import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -53,12 +52,8 @@ public final class ErrorScheme {
     public record Row(Rpc rpc, String condition, StatusCode code, String description, String recoveryText,
                       Recovery recovery) {
         public Row {
-            Objects.requireNonNull(rpc, "rpc");
-            Objects.requireNonNull(condition, "condition");
-            Objects.requireNonNull(code, "code");
-            Objects.requireNonNull(description, "description");
-            Objects.requireNonNull(recoveryText, "recoveryText");
-            Objects.requireNonNull(recovery, "recovery");
+            Arguments.requireNonNull("rpc", rpc, "condition", condition, "code", code, "description", description,
+                    "recoveryText", recoveryText, "recovery", recovery);
         }
 
         /** The row's name as checks and reports use it: {@code "PromoteVolume: Call not implemented -> 12 UNIMPLEMENTED"}. */

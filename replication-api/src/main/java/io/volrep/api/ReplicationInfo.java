@@ -78,10 +78,8 @@ public record ReplicationInfo(Instant lastSyncTime, Optional<Duration> lastSyncD
 
     public ReplicationInfo {
         Objects.requireNonNull(lastSyncTime, "lastSyncTime is REQUIRED");
-        Objects.requireNonNull(lastSyncDuration, "lastSyncDuration");
-        Objects.requireNonNull(lastSyncBytes, "lastSyncBytes");
-        Objects.requireNonNull(status, "status");
-        Objects.requireNonNull(statusMessage, "statusMessage");
+        Arguments.requireNonNull("lastSyncDuration", lastSyncDuration, "lastSyncBytes", lastSyncBytes,
+                "status", status, "statusMessage", statusMessage);
         lastSyncDuration.ifPresent(d -> {
             if (d.isNegative()) {
                 throw new IllegalArgumentException("last_sync_duration must not be negative: " + d);

@@ -1,11 +1,11 @@
 package io.volrep.client;
 
+import io.volrep.api.Arguments;
 import io.volrep.api.Recovery;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
 import io.volrep.api.StatusCode;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -22,12 +22,8 @@ import java.util.Optional;
 public record AttemptEvent(Rpc rpc, Optional<ReplicationSource> source, int attempt, StatusCode code,
                            Optional<Recovery> recovery, Optional<Duration> retryDelay, String decision) {
     public AttemptEvent {
-        Objects.requireNonNull(rpc, "rpc");
-        Objects.requireNonNull(source, "source");
-        Objects.requireNonNull(code, "code");
-        Objects.requireNonNull(recovery, "recovery");
-        Objects.requireNonNull(retryDelay, "retryDelay");
-        Objects.requireNonNull(decision, "decision");
+        Arguments.requireNonNull("rpc", rpc, "source", source, "code", code, "recovery", recovery,
+                "retryDelay", retryDelay, "decision", decision);
     }
 
     /** True when another attempt will follow. */

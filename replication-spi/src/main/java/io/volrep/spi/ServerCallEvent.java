@@ -1,9 +1,9 @@
 package io.volrep.spi;
 
+import io.volrep.api.Arguments;
 import io.volrep.api.Rpc;
 import io.volrep.api.StatusCode;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -19,11 +19,8 @@ import java.util.Optional;
 public record ServerCallEvent(Rpc rpc, StatusCode code, Duration elapsed, Cause cause,
                               Optional<String> rejectedField) {
     public ServerCallEvent {
-        Objects.requireNonNull(rpc, "rpc");
-        Objects.requireNonNull(code, "code");
-        Objects.requireNonNull(elapsed, "elapsed");
-        Objects.requireNonNull(cause, "cause");
-        Objects.requireNonNull(rejectedField, "rejectedField");
+        Arguments.requireNonNull("rpc", rpc, "code", code, "elapsed", elapsed, "cause", cause,
+                "rejectedField", rejectedField);
     }
 
     /** Why a call answered its code. */

@@ -1,7 +1,8 @@
 package io.volrep.testkit;
 
+import io.volrep.api.Arguments;
+
 import java.util.Locale;
-import java.util.Objects;
 
 /**
  * One conformance check: a stable id (what {@code --skip} and vendor CI refer to), a name (the spec row it verifies),
@@ -27,11 +28,7 @@ import java.util.Objects;
 public record Check(String id, String name, Requirement requirement, String hint, Body body) {
 
     public Check {
-        Objects.requireNonNull(id, "id");
-        Objects.requireNonNull(name, "name");
-        Objects.requireNonNull(requirement, "requirement");
-        Objects.requireNonNull(hint, "hint");
-        Objects.requireNonNull(body, "body");
+        Arguments.requireNonNull("id", id, "name", name, "requirement", requirement, "hint", hint, "body", body);
     }
 
     /** A check whose id is derived from its name and which has no hint. */

@@ -108,7 +108,7 @@ public final class Transcoder {
         if (dialect == SpecDialect.CURRENT) {
             return current;
         }
-        Message.Builder wire = prototype(method.getRequestMarshaller()).newBuilderForType();
+        Message.Builder wire = newBuilder(method.getRequestMarshaller());
         FieldDescriptor sourceField = current.getDescriptorForType().findFieldByName(SOURCE);
         boolean addressedByVolumeId = false;
         if (sourceField != null && current.hasField(sourceField)) {
@@ -146,7 +146,7 @@ public final class Transcoder {
         if (dialect == SpecDialect.CURRENT) {
             return current;
         }
-        Message.Builder wire = prototype(method.getRequestMarshaller()).newBuilderForType();
+        Message.Builder wire = newBuilder(method.getRequestMarshaller());
         copyFields(current, wire, null, "", path -> {
             if (path.indexOf('.') >= 0) {
                 throw new IllegalArgumentException(path + " does not exist in spec revision " + dialect.cliName());
@@ -164,8 +164,7 @@ public final class Transcoder {
         if (dialect == SpecDialect.CURRENT) {
             return wire;
         }
-        Message.Builder current = prototype(Transcoder.of(SpecDialect.CURRENT).method(rpc).getRequestMarshaller())
-                .newBuilderForType();
+        Message.Builder current = newBuilder(Transcoder.of(SpecDialect.CURRENT).method(rpc).getRequestMarshaller());
         if (dialect.volumeIdRequired()) {
             String volumeId = (String) wire.getField(wire.getDescriptorForType().findFieldByName(VOLUME_ID));
             if (volumeId.isEmpty()) {
@@ -189,7 +188,7 @@ public final class Transcoder {
         if (dialect == SpecDialect.CURRENT) {
             return current;
         }
-        Message.Builder wire = prototype(method(rpc).getResponseMarshaller()).newBuilderForType();
+        Message.Builder wire = newBuilder(method(rpc).getResponseMarshaller());
         copyPresent(current, wire);
         return wire.build();
     }
@@ -199,8 +198,7 @@ public final class Transcoder {
         if (dialect == SpecDialect.CURRENT) {
             return wire;
         }
-        Message.Builder current = prototype(Transcoder.of(SpecDialect.CURRENT).method(rpc).getResponseMarshaller())
-                .newBuilderForType();
+        Message.Builder current = newBuilder(Transcoder.of(SpecDialect.CURRENT).method(rpc).getResponseMarshaller());
         copy(wire, current, null, rpc, "");
         return current.build();
     }
@@ -287,9 +285,10 @@ public final class Transcoder {
         };
     }
 
-    private static Message prototype(MethodDescriptor.Marshaller<Message> marshaller) {
+    /** An empty builder of the message a method's marshaller reads and writes. */
+    private static Message.Builder newBuilder(MethodDescriptor.Marshaller<Message> marshaller) {
         if (marshaller instanceof MethodDescriptor.PrototypeMarshaller<Message> proto) {
-            return proto.getMessagePrototype();
+            return proto.getMessagePrototype().newBuilderForType();
         }
         throw new IllegalStateException("not a protobuf marshaller: " + marshaller);
     }

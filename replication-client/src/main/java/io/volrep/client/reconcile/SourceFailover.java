@@ -1,9 +1,9 @@
 package io.volrep.client.reconcile;
 
+import io.volrep.api.Arguments;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -42,14 +42,9 @@ public record SourceFailover(ReplicationSource source, Optional<Destination> des
     }
 
     public SourceFailover {
-        Objects.requireNonNull(source, "source");
-        Objects.requireNonNull(destination, "destination");
-        Objects.requireNonNull(step, "step");
-        Objects.requireNonNull(siteA, "siteA");
-        Objects.requireNonNull(lastSync, "lastSync");
-        Objects.requireNonNull(replicating, "replicating");
+        Arguments.requireNonNull("source", source, "destination", destination, "step", step, "siteA", siteA,
+                "lastSync", lastSync, "replicating", replicating, "whyNot", whyNot);
         calls = List.copyOf(calls);
-        Objects.requireNonNull(whyNot, "whyNot");
     }
 
     /** Whether the source is primary on B. */

@@ -3,6 +3,7 @@ package io.volrep.spi.runtime;
 import com.google.protobuf.Message;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
+import io.volrep.api.Arguments;
 import io.volrep.api.ErrorScheme;
 import io.volrep.api.InvalidArgumentException;
 import io.volrep.api.ReplicationException;
@@ -116,10 +117,8 @@ public final class CallRunner {
      */
     public record Call<R>(Object guardKey, String subject, Secrets secrets, Supplier<R> invocation) {
         public Call {
-            Objects.requireNonNull(guardKey, "guardKey");
-            Objects.requireNonNull(subject, "subject");
-            Objects.requireNonNull(secrets, "secrets");
-            Objects.requireNonNull(invocation, "invocation");
+            Arguments.requireNonNull("guardKey", guardKey, "subject", subject, "secrets", secrets,
+                    "invocation", invocation);
         }
 
         /** The same call, its response converted by {@code conversion} (e.g. into a legacy dialect's message). */
