@@ -7,10 +7,6 @@ import io.volrep.api.SpecDialect;
 import io.volrep.client.ReplicationClient;
 import io.volrep.client.SourceClient;
 import java.io.PrintWriter;
-import java.util.concurrent.Callable;
-import picocli.CommandLine;
-import picocli.CommandLine.ArgGroup;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -18,18 +14,9 @@ import picocli.CommandLine.Option;
  * {@link ClientOptions}, send one typed call, print the result. Exit 0 on success; {@value #EXIT_CALL_FAILED}
  * when the call failed, printing the code and the spec's recovery text.
  */
-abstract class CallCommand implements Callable<Integer> {
+abstract class CallCommand extends SourceCommand {
     /** The exit code of a call that failed (the plugin's answer or a request rejected before sending). */
     static final int EXIT_CALL_FAILED = 1;
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
-    @Mixin
-    ClientOptions client;
-
-    @ArgGroup(exclusive = true, multiplicity = "1")
-    SourceSelection source;
 
     @Option(names = "--replication-id", paramLabel = "ID", description = "The (alpha) replication_id.")
     String replicationId;

@@ -6,10 +6,8 @@ import picocli.CommandLine.Command;
 /** {@code volrep disable}: Disable replication of a source (DisableVolumeReplication). */
 @Command(name = "disable", mixinStandardHelpOptions = true, description = "Disable replication of a source (DisableVolumeReplication).")
 public final class DisableCommand extends ParameterizedCallCommand {
-
     @Override
     String invoke(SourceClient source) {
-        source.disable().parameters(parameters).replicationId(replicationId).call();
-        return "DisableVolumeReplication " + source.source() + ": OK";
+        return callForOk(source.disable());
     }
 }

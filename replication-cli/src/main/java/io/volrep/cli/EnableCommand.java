@@ -6,10 +6,8 @@ import picocli.CommandLine.Command;
 /** {@code volrep enable}: Enable replication of a source (EnableVolumeReplication). */
 @Command(name = "enable", mixinStandardHelpOptions = true, description = "Enable replication of a source (EnableVolumeReplication).")
 public final class EnableCommand extends ParameterizedCallCommand {
-
     @Override
     String invoke(SourceClient source) {
-        source.enable().parameters(parameters).replicationId(replicationId).call();
-        return "EnableVolumeReplication " + source.source() + ": OK";
+        return callForOk(source.enable());
     }
 }

@@ -12,11 +12,8 @@ import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine;
-import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -30,16 +27,7 @@ import picocli.CommandLine.Option;
 @Command(name = "reconcile", mixinStandardHelpOptions = true,
         description = "Drive a source to a desired state (primary, secondary, resync, disabled) from any state,"
                 + " and report the conditions reached. Safe to repeat.")
-public final class ReconcileCommand implements Callable<Integer> {
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
-    @Mixin
-    ClientOptions client;
-
-    @ArgGroup(exclusive = true, multiplicity = "1")
-    SourceSelection source;
+public final class ReconcileCommand extends SourceCommand {
 
     @Option(names = "--state", required = true, paramLabel = "primary|secondary|resync|disabled",
             converter = StateConverter.class, description = "The desired state.")

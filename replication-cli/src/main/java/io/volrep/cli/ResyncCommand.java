@@ -10,10 +10,7 @@ import picocli.CommandLine.Option;
 /** {@code volrep resync}: ResyncVolume once, or until ready with {@code --await-ready}. */
 @Command(name = "resync", mixinStandardHelpOptions = true,
         description = "Resync a demoted source (ResyncVolume); with --await-ready, repeat until it is ready.")
-public final class ResyncCommand extends ParameterizedCallCommand {
-    @Option(names = "--force", description = "Set the request's force flag.")
-    boolean force;
-
+public final class ResyncCommand extends ForceableCallCommand {
     @Option(names = "--await-ready", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "Poll ResyncVolume with capped back-off until ready, at most this long: 30s, 5m or PT5M."
                     + " The wait shows on stderr (elapsed, last answer, next poll).")

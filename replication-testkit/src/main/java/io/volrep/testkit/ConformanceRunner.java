@@ -59,8 +59,7 @@ public final class ConformanceRunner {
 
     /** Run only the checks with these tags: {@code required}, {@code optional}. */
     public ConformanceRunner includeTags(String... tags) {
-        this.includeTags.addAll(List.of(tags));
-        return this;
+        return includeTags(List.of(tags));
     }
 
     /** Run only the checks with these tags. */

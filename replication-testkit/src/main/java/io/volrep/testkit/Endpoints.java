@@ -27,31 +27,26 @@ public final class Endpoints {
     }
 
     /** A channel and whatever it needs closed with it. */
-    public static final class OpenChannel implements AutoCloseable {
-        private final ManagedChannel channel;
-        private final EventLoopGroup group;
-
-        OpenChannel(ManagedChannel channel, EventLoopGroup group) {
-            this.channel = channel;
-            this.group = group;
-        }
-
+    public interface OpenChannel extends AutoCloseable {
         /** The channel. */
-        public ManagedChannel channel() {
-            return channel;
-        }
+        ManagedChannel channel();
 
         /** Shuts the channel (and its event loop, for unix sockets) down and waits briefly. */
         @Override
+        void close();
+    }
+
+    /** An {@link OpenChannel}; {@code eventLoop} is the unix socket channel's own, null for the other transports. */
+    private record Opened(ManagedChannel channel, EventLoopGroup eventLoop) implements OpenChannel {
+        @Override
         public void close() {
-            channel.shutdownNow();
             try {
-                channel.awaitTermination(5, TimeUnit.SECONDS);
+                channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            if (group != null) {
-                group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            if (eventLoop != null) {
+                eventLoop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             }
         }
     }
@@ -60,7 +55,7 @@ public final class Endpoints {
     public static OpenChannel open(String endpoint) {
         Objects.requireNonNull(endpoint, "endpoint");
         if (endpoint.startsWith("inprocess:")) {
-            return new OpenChannel(InProcessChannelBuilder.forName(endpoint.substring("inprocess:".length()))
+            return new Opened(InProcessChannelBuilder.forName(endpoint.substring("inprocess:".length()))
                     .build(), null);
         }
         if (endpoint.startsWith("unix:")) {
@@ -79,8 +74,8 @@ public final class Endpoints {
                     .overrideAuthority("localhost")
                     .usePlaintext()
                     .build();
-            return new OpenChannel(channel, group);
+            return new Opened(channel, group);
         }
-        return new OpenChannel(NettyChannelBuilder.forTarget(endpoint).usePlaintext().build(), null);
+        return new Opened(NettyChannelBuilder.forTarget(endpoint).usePlaintext().build(), null);
     }
 }

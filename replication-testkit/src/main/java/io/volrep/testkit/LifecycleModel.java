@@ -10,6 +10,7 @@ import java.util.Deque;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -47,25 +48,24 @@ public final class LifecycleModel {
     /** The states a client can tell apart. Every fixture starts (and must end) in {@link #DISABLED}. */
     public enum State {
         /** Replication disabled: the fixture's starting state. */
-        DISABLED("replication disabled", "disabled", "replication disabled"),
+        DISABLED("replication disabled"),
         /** Replication enabled, the source is the primary (after enable, or promote). */
-        PRIMARY("replication enabled, primary", "primary", "primary"),
+        PRIMARY("replication enabled, primary"),
         /** Replication enabled, the source is the secondary (after demote; resync keeps it here). */
-        SECONDARY("replication enabled, secondary", "secondary", "secondary");
+        SECONDARY("replication enabled, secondary");
+
+        /** What {@link #label()} says before the role of an enabled source, which {@link #shortLabel()} leaves out. */
+        private static final String ENABLED = "replication enabled, ";
 
         private final String label;
-        private final String id;
-        private final String shortLabel;
 
-        State(String label, String id, String shortLabel) {
+        State(String label) {
             this.label = label;
-            this.id = id;
-            this.shortLabel = shortLabel;
         }
 
         /** The label where the context says replication is enabled: {@code "primary"}, {@code "replication disabled"}. */
         public String shortLabel() {
-            return shortLabel;
+            return label.startsWith(ENABLED) ? label.substring(ENABLED.length()) : label;
         }
 
         /** How check names write it, e.g. {@code "replication enabled, secondary"}. */
@@ -75,7 +75,7 @@ public final class LifecycleModel {
 
         /** How check ids write it, e.g. {@code "secondary"}. */
         public String id() {
-            return id;
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 

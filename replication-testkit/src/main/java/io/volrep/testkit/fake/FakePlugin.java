@@ -8,6 +8,7 @@ import io.volrep.testkit.reference.ReferenceDriver;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * A scriptable replication plugin for testing orchestrators: the reference driver (spec semantics, in
@@ -35,10 +36,17 @@ public final class FakePlugin implements AutoCloseable {
     private final FaultInjector faults;
     private final ReplicationServer server;
 
-    private FakePlugin(ReferenceDriver driver, FaultInjector faults, ReplicationServer server) {
+    /** Serves {@code driver} on {@code listen} behind a new fault injector. */
+    private FakePlugin(ReferenceDriver driver, String listen) {
         this.driver = driver;
-        this.faults = faults;
-        this.server = server;
+        this.faults = new FaultInjector();
+        try {
+            this.server = ReplicationServer.builder().driver(driver).interceptor(faults).listen(listen)
+                    .gracePeriod(Duration.ZERO).build().start();
+        } catch (RuntimeException e) {
+            faults.close();     // its scheduler thread would outlive a fake that never started
+            throw e;
+        }
     }
 
     /** A new builder: no fixtures yet, in-process address, no secrets. */
@@ -63,25 +71,27 @@ public final class FakePlugin implements AutoCloseable {
 
     /** The next {@code n} calls of {@code rpc} fail with {@code code}; the driver never sees them. */
     public FakePlugin failNext(Rpc rpc, int n, StatusCode code) {
-        faults.failNext(rpc, n, code);
-        return this;
+        return script(f -> f.failNext(rpc, n, code));
     }
 
     /** As {@link #failNext(Rpc, int, StatusCode)}, with a {@code grpc-retry-pushback-ms} trailer of {@code pushback}. */
     public FakePlugin failNext(Rpc rpc, int n, StatusCode code, Duration pushback) {
-        faults.failNext(rpc, n, code, pushback);
-        return this;
+        return script(f -> f.failNext(rpc, n, code, pushback));
     }
 
     /** Every call of {@code rpc} is answered {@code delay} late (zero removes it). */
     public FakePlugin latency(Rpc rpc, Duration delay) {
-        faults.latency(rpc, delay);
-        return this;
+        return script(f -> f.latency(rpc, delay));
     }
 
     /** Every info answer from now on breaks the protocol this way ({@link InfoViolation#NONE} to stop). */
     public FakePlugin violateInfo(InfoViolation violation) {
-        faults.violateInfo(violation);
+        return script(f -> f.violateInfo(violation));
+    }
+
+    /** Runs one step on the fault injector (a scripted fault, or forgetting the record), then returns this fake. */
+    private FakePlugin script(Consumer<FaultInjector> step) {
+        step.accept(faults);
         return this;
     }
 
@@ -97,8 +107,7 @@ public final class FakePlugin implements AutoCloseable {
 
     /** Forgets recorded calls. */
     public FakePlugin clearCalls() {
-        faults.clearCalls();
-        return this;
+        return script(FaultInjector::clearCalls);
     }
 
     /** Back to the start: every source disabled and primary, no scripted faults, no recorded calls. */
@@ -135,38 +144,32 @@ public final class FakePlugin implements AutoCloseable {
 
         /** Volumes {@code vol-0} .. {@code vol-(n-1)}. */
         public Builder volumes(int n) {
-            driver.volumes(n);
-            return this;
+            return fixture(d -> d.volumes(n));
         }
 
         /** A volume with this id. */
         public Builder volume(String id) {
-            driver.volume(id);
-            return this;
+            return fixture(d -> d.volume(id));
         }
 
         /** Volume groups {@code grp-0} .. {@code grp-(n-1)}. */
         public Builder groups(int n) {
-            driver.groups(n);
-            return this;
+            return fixture(d -> d.groups(n));
         }
 
         /** A volume group with this id. */
         public Builder group(String id) {
-            driver.group(id);
-            return this;
+            return fixture(d -> d.group(id));
         }
 
         /** Every call must carry this secret (else 16 UNAUTHENTICATED). */
         public Builder requiredSecret(String key, String value) {
-            driver.requiredSecret(key, value);
-            return this;
+            return fixture(d -> d.requiredSecret(key, value));
         }
 
         /** Which resync call reports ready (default 2). */
         public Builder resyncCallsUntilReady(int calls) {
-            driver.resyncCallsUntilReady(calls);
-            return this;
+            return fixture(d -> d.resyncCallsUntilReady(calls));
         }
 
         /** Use this driver instead of building one from the fixture settings above. */
@@ -181,14 +184,16 @@ public final class FakePlugin implements AutoCloseable {
             return this;
         }
 
+        /** Sets one fixture on the reference driver's builder, then returns this builder. */
+        private Builder fixture(Consumer<ReferenceDriver.Builder> setting) {
+            setting.accept(driver);
+            return this;
+        }
+
         /** Starts the plugin. */
         public FakePlugin start() {
-            ReferenceDriver d = prebuilt != null ? prebuilt : driver.build();
-            FaultInjector faults = new FaultInjector();
-            String address = listen != null ? listen : "inprocess:volrep-fake-" + InProcessServerBuilder.generateName();
-            ReplicationServer server = ReplicationServer.builder().driver(d).interceptor(faults).listen(address)
-                    .gracePeriod(Duration.ZERO).build().start();
-            return new FakePlugin(d, faults, server);
+            return new FakePlugin(prebuilt != null ? prebuilt : driver.build(),
+                    listen != null ? listen : "inprocess:volrep-fake-" + InProcessServerBuilder.generateName());
         }
     }
 }

@@ -23,6 +23,7 @@ import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * A scriptable gRPC {@link ServerInterceptor} for replication and healer plugins, their Identity service
@@ -286,23 +287,24 @@ public final class FaultInjector implements ServerInterceptor, AutoCloseable {
         @Override
         public synchronized void onCancel() {
             cancelled = true;
-            if (delegate != null) {
-                delegate.onCancel();
-            }
+            toDelegate(ServerCall.Listener::onCancel);
         }
 
         @Override
         public synchronized void onComplete() {
-            if (delegate != null) {
-                delegate.onComplete();
-            }
+            toDelegate(ServerCall.Listener::onComplete);
         }
 
         @Override
         public synchronized void onReady() {
-            ready = true;
+            ready = true;       // replayed when the real handler starts later
+            toDelegate(ServerCall.Listener::onReady);
+        }
+
+        /** Passes an event on to the real handler's listener once it has started; before, there is none. */
+        private void toDelegate(Consumer<ServerCall.Listener<Q>> event) {
             if (delegate != null) {
-                delegate.onReady();
+                event.accept(delegate);
             }
         }
     }

@@ -412,8 +412,7 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
          * Marks a volume abnormal: NodeHealer reports it so (the volume must also be a fixture, else NOT_FOUND).
          */
         public Builder abnormalVolume(String id) {
-            abnormalVolumes.add(Objects.requireNonNull(id, "id"));
-            return this;
+            return mark(abnormalVolumes, id);
         }
 
         /**
@@ -421,7 +420,12 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
          * (upstream 2026's health status); other sources report no health (UNKNOWN).
          */
         public Builder degradedVolume(String id) {
-            degradedVolumes.add(Objects.requireNonNull(id, "id"));
+            return mark(degradedVolumes, id);
+        }
+
+        /** Adds volume {@code id} to {@code marked}: the abnormal or the degraded volumes. */
+        private Builder mark(Set<String> marked, String id) {
+            marked.add(Objects.requireNonNull(id, "id"));
             return this;
         }
 
