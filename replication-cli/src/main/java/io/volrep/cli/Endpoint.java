@@ -1,5 +1,6 @@
 package io.volrep.cli;
 
+import io.volrep.api.UnixTargets;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -73,17 +74,7 @@ final class Endpoint {
 
     /** The socket path of a {@code unix:} endpoint. */
     static Path unixPath(String unixEndpoint) {
-        String rest = unixEndpoint.substring("unix:".length());
-        if (rest.startsWith("//")) {
-            rest = rest.substring(2);
-            if (!rest.startsWith("/")) {
-                throw invalid(unixEndpoint, "unix:// must be followed by an absolute path (unix:///path)");
-            }
-        }
-        if (rest.isEmpty()) {
-            throw invalid(unixEndpoint, "the socket path is missing");
-        }
-        return Path.of(rest).toAbsolutePath().normalize();
+        return UnixTargets.socketPath(unixEndpoint, why -> invalid(unixEndpoint, why));
     }
 
     private static void checkHostPort(String value, String hostPort) {

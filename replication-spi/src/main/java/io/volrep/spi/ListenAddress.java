@@ -1,5 +1,6 @@
 package io.volrep.spi;
 
+import io.volrep.api.UnixTargets;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Objects;
@@ -37,17 +38,7 @@ sealed interface ListenAddress {
     static ListenAddress parse(String uri) {
         Objects.requireNonNull(uri, "listen address");
         if (uri.startsWith("unix:")) {
-            String rest = uri.substring("unix:".length());
-            if (rest.startsWith("//")) {
-                rest = rest.substring(2);
-                if (!rest.startsWith("/")) {
-                    throw invalid(uri, "unix:// must be followed by an absolute path (unix:///path)");
-                }
-            }
-            if (rest.isEmpty()) {
-                throw invalid(uri, "missing socket path");
-            }
-            Path path = Path.of(rest).toAbsolutePath().normalize();
+            Path path = UnixTargets.socketPath(uri, why -> invalid(uri, why));
             if (path.toString().getBytes(StandardCharsets.UTF_8).length > MAX_UNIX_PATH_BYTES) {
                 throw invalid(uri, "unix socket paths are limited to " + MAX_UNIX_PATH_BYTES + " bytes");
             }
