@@ -3,6 +3,7 @@ package io.volrep.client;
 import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
+import io.volrep.api.Rpc;
 import io.volrep.client.reconcile.DesiredState;
 import io.volrep.client.reconcile.ReconcileOptions;
 import io.volrep.client.reconcile.ReconcileResult;
@@ -36,23 +37,23 @@ public final class SourceClient {
     }
 
     /** EnableVolumeReplication. */
-    public EnableCall enable() {
-        return new EnableCall(engine, source);
+    public ToggleCall enable() {
+        return new ToggleCall(engine, source, Rpc.ENABLE_VOLUME_REPLICATION);
     }
 
     /** DisableVolumeReplication. */
-    public DisableCall disable() {
-        return new DisableCall(engine, source);
+    public ToggleCall disable() {
+        return new ToggleCall(engine, source, Rpc.DISABLE_VOLUME_REPLICATION);
     }
 
     /** PromoteVolume. */
-    public PromoteCall promote() {
-        return new PromoteCall(engine, source);
+    public RoleCall promote() {
+        return new RoleCall(engine, source, Rpc.PROMOTE_VOLUME);
     }
 
     /** DemoteVolume. */
-    public DemoteCall demote() {
-        return new DemoteCall(engine, source);
+    public RoleCall demote() {
+        return new RoleCall(engine, source, Rpc.DEMOTE_VOLUME);
     }
 
     /** ResyncVolume; see {@link ResyncCall#awaitReady}. */
