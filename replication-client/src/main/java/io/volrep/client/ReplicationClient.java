@@ -127,7 +127,7 @@ public final class ReplicationClient implements AutoCloseable {
 
     /** Operations on any source. */
     public SourceClient source(ReplicationSource source) {
-        return new SourceClient(engine, Objects.requireNonNull(source, "source"));
+        return new SourceClient(engine, source);
     }
 
     /**

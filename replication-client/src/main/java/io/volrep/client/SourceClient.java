@@ -8,6 +8,7 @@ import io.volrep.client.reconcile.DesiredState;
 import io.volrep.client.reconcile.ReconcileOptions;
 import io.volrep.client.reconcile.ReconcileResult;
 import io.volrep.client.reconcile.Reconciler;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -28,7 +29,7 @@ public final class SourceClient {
 
     SourceClient(CallEngine engine, ReplicationSource source) {
         this.engine = engine;
-        this.source = source;
+        this.source = Objects.requireNonNull(source, "source");
     }
 
     /** The source. */
