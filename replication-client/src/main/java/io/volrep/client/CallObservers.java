@@ -43,6 +43,15 @@ final class CallObservers implements CallObserver {
         return calls.length == 1 ? new Guarded(calls[0]) : new Fanout(calls);
     }
 
+    /** Runs one observer callback; what it throws is logged and ignored. */
+    private static void guarded(String what, Runnable callback) {
+        try {
+            callback.run();
+        } catch (RuntimeException e) {
+            ignored(what, e);
+        }
+    }
+
     private static void ignored(String what, RuntimeException e) {
         LOG.warn("CallObserver.{} threw {}; ignored", what, e.toString());
     }
@@ -51,33 +60,19 @@ final class CallObservers implements CallObserver {
     private record Guarded(CallObservation call) implements CallObservation {
         @Override
         public void onStarted(Duration waited) {
-            try {
-                call.onStarted(waited);
-            } catch (RuntimeException e) {
-                ignored("onStarted", e);
-            }
+            guarded("onStarted", () -> call.onStarted(waited));
         }
 
         @Override
         public void onAttempt(AttemptEvent event) {
-            try {
-                call.onAttempt(event);
-            } catch (RuntimeException e) {
-                ignored("onAttempt", e);
-            }
+            guarded("onAttempt", () -> call.onAttempt(event));
         }
 
         @Override
         public Scope openScope() {
             try {
                 Scope scope = call.openScope();
-                return scope == null ? Scope.NOOP : () -> {
-                    try {
-                        scope.close();
-                    } catch (RuntimeException e) {
-                        ignored("Scope.close", e);
-                    }
-                };
+                return scope == null ? Scope.NOOP : () -> guarded("Scope.close", scope::close);
             } catch (RuntimeException e) {
                 ignored("openScope", e);
                 return Scope.NOOP;
@@ -86,11 +81,7 @@ final class CallObservers implements CallObserver {
 
         @Override
         public void onFinished(StatusCode code, int attempts) {
-            try {
-                call.onFinished(code, attempts);
-            } catch (RuntimeException e) {
-                ignored("onFinished", e);
-            }
+            guarded("onFinished", () -> call.onFinished(code, attempts));
         }
     }
 

@@ -10,6 +10,7 @@ import io.grpc.TlsChannelCredentials;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.netty.channel.ChannelOption;
+import io.volrep.api.Arguments;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.SpecDialect;
 import java.io.IOException;
@@ -126,7 +127,7 @@ public final class ReplicationClient implements AutoCloseable {
 
     /** Operations on any source. */
     public SourceClient source(ReplicationSource source) {
-        return new SourceClient(engine, Objects.requireNonNull(source, "source"));
+        return new SourceClient(engine, source);
     }
 
     /**
@@ -424,11 +425,7 @@ public final class ReplicationClient implements AutoCloseable {
          * {@link RetryPolicy.Builder#perAttemptTimeout}, applied over whatever {@link #retry} sets.
          */
         public Builder deadline(Duration deadline) {
-            Objects.requireNonNull(deadline, "deadline");
-            if (deadline.isNegative() || deadline.isZero()) {
-                throw new IllegalArgumentException("deadline must be positive: " + deadline);
-            }
-            this.deadline = deadline;
+            this.deadline = Arguments.requirePositive("deadline", deadline);
             return this;
         }
 
@@ -505,10 +502,7 @@ public final class ReplicationClient implements AutoCloseable {
          * {@link CallQueueFullException}. Default 64.
          */
         public Builder maxQueuedPerSource(int max) {
-            if (max < 0) {
-                throw new IllegalArgumentException("maxQueuedPerSource must not be negative: " + max);
-            }
-            this.maxQueuedPerSource = max;
+            this.maxQueuedPerSource = Arguments.requireAtLeast("maxQueuedPerSource", max, 0);
             return this;
         }
 
@@ -523,10 +517,7 @@ public final class ReplicationClient implements AutoCloseable {
          * }</pre>
          */
         public Builder maxInboundMessageSize(int bytes) {
-            if (bytes < 1) {
-                throw new IllegalArgumentException("maxInboundMessageSize must be positive: " + bytes);
-            }
-            this.maxInboundMessageSize = bytes;
+            this.maxInboundMessageSize = Arguments.requireAtLeast("maxInboundMessageSize", bytes, 1);
             return this;
         }
 

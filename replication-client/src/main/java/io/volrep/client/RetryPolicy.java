@@ -5,6 +5,7 @@ import io.volrep.api.ErrorScheme;
 import io.volrep.api.Recovery;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Objects;
@@ -36,8 +37,26 @@ import java.util.random.RandomGenerator;
  * the cap itself. A retry whose delay would end after {@code totalTimeout} (measured on
  * {@link #clock()} from the first attempt) is not made. {@link #random()} and {@link #clock()} are injectable so
  * tests are deterministic.
+ *
+ * @param maxAttempts       the most calls made for one request, the first included; at least 1
+ * @param initialBackoff    the delay cap before the first retry; not negative
+ * @param multiplier        the factor by which the delay cap grows per retry; at least 1
+ * @param maxBackoff        the largest delay between two attempts; not smaller than {@code initialBackoff}
+ * @param totalTimeout      the budget for all attempts and delays of one request, from its first attempt
+ * @param perAttemptTimeout the gRPC deadline of each attempt (capped by what is left of {@code totalTimeout})
+ * @param jitter            how delays are randomized
+ * @param actions           what is done after an error of each {@link Recovery} class (every class mapped;
+ *                          {@link Recovery#NEVER} only to {@link Action#FAIL}); see {@link #action(Recovery)}
+ * @param clock             the clock deadlines are measured on
+ * @param random            the source of jitter
+ * @param failFast          false by default: a call that cannot reach the plugin waits for it (gRPC's
+ *                          wait-for-ready), within {@code perAttemptTimeout} and {@code totalTimeout}, and such
+ *                          attempts do not count against {@code maxAttempts}. True: a connection failure fails the
+ *                          attempt at once and counts like an UNAVAILABLE answer. See {@link Builder#failFast(boolean)}.
  */
-public final class RetryPolicy {
+public record RetryPolicy(int maxAttempts, Duration initialBackoff, double multiplier, Duration maxBackoff,
+                          Duration totalTimeout, Duration perAttemptTimeout, Jitter jitter,
+                          Map<Recovery, Action> actions, Clock clock, RandomGenerator random, boolean failFast) {
 
     /** What the client does after an error of a {@link Recovery} class. */
     public enum Action {
@@ -68,30 +87,22 @@ public final class RetryPolicy {
     private static final RetryPolicy SPEC = new Builder().build();
     private static final RetryPolicy NO_RETRY = SPEC.toBuilder().maxAttempts(1).build();
 
-    private final int maxAttempts;
-    private final Duration initialBackoff;
-    private final double multiplier;
-    private final Duration maxBackoff;
-    private final Duration totalTimeout;
-    private final Duration perAttemptTimeout;
-    private final Jitter jitter;
-    private final Map<Recovery, Action> actions;
-    private final Clock clock;
-    private final RandomGenerator random;
-    private final boolean failFast;
-
-    private RetryPolicy(Builder b) {
-        this.failFast = b.failFast;
-        this.maxAttempts = b.maxAttempts;
-        this.initialBackoff = b.initialBackoff;
-        this.multiplier = b.multiplier;
-        this.maxBackoff = b.maxBackoff;
-        this.totalTimeout = b.totalTimeout;
-        this.perAttemptTimeout = b.perAttemptTimeout;
-        this.jitter = b.jitter;
-        this.actions = new EnumMap<>(b.actions);
-        this.clock = b.clock;
-        this.random = b.random;
+    /** Checks every setting as the builder's setters do; the builder is the usual way to make one. */
+    public RetryPolicy {
+        requireAttempts(maxAttempts);
+        Arguments.requireNotNegative("initialBackoff", initialBackoff);
+        requireMultiplier(multiplier);
+        Arguments.requireNotNegative("maxBackoff", maxBackoff);
+        if (maxBackoff.compareTo(initialBackoff) < 0) {
+            throw new IllegalArgumentException(
+                    "maxBackoff " + maxBackoff + " is smaller than initialBackoff " + initialBackoff);
+        }
+        Arguments.requirePositive("totalTimeout", totalTimeout);
+        Arguments.requirePositive("perAttemptTimeout", perAttemptTimeout);
+        Objects.requireNonNull(jitter, "jitter");
+        Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(random, "random");
+        actions = requireActions(actions);
     }
 
     /**
@@ -117,64 +128,9 @@ public final class RetryPolicy {
         return new Builder(this);
     }
 
-    /** The most calls made for one request, the first included. */
-    public int maxAttempts() {
-        return maxAttempts;
-    }
-
-    /** The delay cap before the first retry. */
-    public Duration initialBackoff() {
-        return initialBackoff;
-    }
-
-    /** The factor by which the delay cap grows per retry. */
-    public double multiplier() {
-        return multiplier;
-    }
-
-    /** The largest delay between two attempts. */
-    public Duration maxBackoff() {
-        return maxBackoff;
-    }
-
-    /** The budget for all attempts and delays of one request, from its first attempt. */
-    public Duration totalTimeout() {
-        return totalTimeout;
-    }
-
-    /** The gRPC deadline of each attempt (capped by what is left of {@link #totalTimeout()}). */
-    public Duration perAttemptTimeout() {
-        return perAttemptTimeout;
-    }
-
-    /** How delays are randomized. */
-    public Jitter jitter() {
-        return jitter;
-    }
-
     /** What is done after an error of class {@code recovery}. */
     public Action action(Recovery recovery) {
         return actions.get(recovery);
-    }
-
-    /** The clock deadlines are measured on. */
-    public Clock clock() {
-        return clock;
-    }
-
-    /** The source of jitter. */
-    public RandomGenerator random() {
-        return random;
-    }
-
-    /**
-     * False by default: a call that cannot reach the plugin waits for it (gRPC's wait-for-ready), within
-     * {@link #perAttemptTimeout()} and {@link #totalTimeout()}, and such attempts do not count against
-     * {@link #maxAttempts()}. True: a connection failure fails the attempt at once and counts like an
-     * UNAVAILABLE answer. See {@link Builder#failFast(boolean)}.
-     */
-    public boolean failFast() {
-        return failFast;
     }
 
     /** The exponential cap for retry {@code retry} (1 = the first retry), before jitter. */
@@ -198,21 +154,7 @@ public final class RetryPolicy {
         return Duration.ofMillis(random.nextLong(cap + 1));
     }
 
-    /** Equal when every setting is, the clock and random generator compared with their own {@code equals}. */
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof RetryPolicy p && maxAttempts == p.maxAttempts && multiplier == p.multiplier
-                && failFast == p.failFast && initialBackoff.equals(p.initialBackoff) && maxBackoff.equals(p.maxBackoff)
-                && totalTimeout.equals(p.totalTimeout) && perAttemptTimeout.equals(p.perAttemptTimeout)
-                && jitter == p.jitter && actions.equals(p.actions) && clock.equals(p.clock) && random.equals(p.random);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(maxAttempts, initialBackoff, multiplier, maxBackoff, totalTimeout, perAttemptTimeout,
-                jitter, actions, failFast, clock, random);
-    }
-
+    /** The settings; the clock and the random generator are left out, as their own text says nothing useful. */
     @Override
     public String toString() {
         return "RetryPolicy[maxAttempts=" + maxAttempts + ", initialBackoff=" + initialBackoff + ", multiplier="
@@ -262,10 +204,7 @@ public final class RetryPolicy {
 
         /** The most calls for one request, the first included; at least 1. */
         public Builder maxAttempts(int maxAttempts) {
-            if (maxAttempts < 1) {
-                throw new IllegalArgumentException("maxAttempts counts the first call and must be >= 1: " + maxAttempts);
-            }
-            this.maxAttempts = maxAttempts;
+            this.maxAttempts = requireAttempts(maxAttempts);
             return this;
         }
 
@@ -277,10 +216,7 @@ public final class RetryPolicy {
 
         /** The growth factor of the delay cap per retry; at least 1. */
         public Builder multiplier(double multiplier) {
-            if (!(multiplier >= 1.0) || Double.isInfinite(multiplier)) {
-                throw new IllegalArgumentException("multiplier must be a finite number >= 1: " + multiplier);
-            }
-            this.multiplier = multiplier;
+            this.multiplier = requireMultiplier(multiplier);
             return this;
         }
 
@@ -317,12 +253,7 @@ public final class RetryPolicy {
          * }</pre>
          */
         public Builder onRecovery(Recovery recovery, Action action) {
-            Objects.requireNonNull(recovery, "recovery");
-            Objects.requireNonNull(action, "action");
-            if (recovery == Recovery.NEVER && action != Action.FAIL) {
-                throw new IllegalArgumentException("the spec says UNIMPLEMENTED MUST NOT be retried");
-            }
-            actions.put(recovery, action);
+            actions.put(Objects.requireNonNull(recovery, "recovery"), requireAllowed(recovery, action));
             return this;
         }
 
@@ -359,11 +290,44 @@ public final class RetryPolicy {
 
         /** The policy. */
         public RetryPolicy build() {
-            if (maxBackoff.compareTo(initialBackoff) < 0) {
-                throw new IllegalArgumentException(
-                        "maxBackoff " + maxBackoff + " is smaller than initialBackoff " + initialBackoff);
-            }
-            return new RetryPolicy(this);
+            return new RetryPolicy(maxAttempts, initialBackoff, multiplier, maxBackoff, totalTimeout, perAttemptTimeout,
+                    jitter, actions, clock, random, failFast);
         }
+    }
+
+    private static int requireAttempts(int maxAttempts) {
+        if (maxAttempts < 1) {
+            throw new IllegalArgumentException("maxAttempts counts the first call and must be >= 1: " + maxAttempts);
+        }
+        return maxAttempts;
+    }
+
+    private static double requireMultiplier(double multiplier) {
+        if (!(multiplier >= 1.0) || Double.isInfinite(multiplier)) {
+            throw new IllegalArgumentException("multiplier must be a finite number >= 1: " + multiplier);
+        }
+        return multiplier;
+    }
+
+    private static Action requireAllowed(Recovery recovery, Action action) {
+        Objects.requireNonNull(action, "action");
+        if (recovery == Recovery.NEVER && action != Action.FAIL) {
+            throw new IllegalArgumentException("the spec says UNIMPLEMENTED MUST NOT be retried");
+        }
+        return action;
+    }
+
+    /** An unmodifiable copy holding an allowed action for every {@link Recovery} class. */
+    private static Map<Recovery, Action> requireActions(Map<Recovery, Action> actions) {
+        Objects.requireNonNull(actions, "actions");
+        Map<Recovery, Action> copy = new EnumMap<>(Recovery.class);
+        for (Recovery recovery : Recovery.values()) {
+            Action action = actions.get(recovery);
+            if (action == null) {
+                throw new IllegalArgumentException("actions: no action for " + recovery);
+            }
+            copy.put(recovery, requireAllowed(recovery, action));
+        }
+        return Collections.unmodifiableMap(copy);
     }
 }

@@ -3,10 +3,12 @@ package io.volrep.client;
 import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
+import io.volrep.api.Rpc;
 import io.volrep.client.reconcile.DesiredState;
 import io.volrep.client.reconcile.ReconcileOptions;
 import io.volrep.client.reconcile.ReconcileResult;
 import io.volrep.client.reconcile.Reconciler;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -27,7 +29,7 @@ public final class SourceClient {
 
     SourceClient(CallEngine engine, ReplicationSource source) {
         this.engine = engine;
-        this.source = source;
+        this.source = Objects.requireNonNull(source, "source");
     }
 
     /** The source. */
@@ -36,23 +38,23 @@ public final class SourceClient {
     }
 
     /** EnableVolumeReplication. */
-    public EnableCall enable() {
-        return new EnableCall(engine, source);
+    public ToggleCall enable() {
+        return new ToggleCall(engine, source, Rpc.ENABLE_VOLUME_REPLICATION);
     }
 
     /** DisableVolumeReplication. */
-    public DisableCall disable() {
-        return new DisableCall(engine, source);
+    public ToggleCall disable() {
+        return new ToggleCall(engine, source, Rpc.DISABLE_VOLUME_REPLICATION);
     }
 
     /** PromoteVolume. */
-    public PromoteCall promote() {
-        return new PromoteCall(engine, source);
+    public RoleCall promote() {
+        return new RoleCall(engine, source, Rpc.PROMOTE_VOLUME);
     }
 
     /** DemoteVolume. */
-    public DemoteCall demote() {
-        return new DemoteCall(engine, source);
+    public RoleCall demote() {
+        return new RoleCall(engine, source, Rpc.DEMOTE_VOLUME);
     }
 
     /** ResyncVolume; see {@link ResyncCall#awaitReady}. */

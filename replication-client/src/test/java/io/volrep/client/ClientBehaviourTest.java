@@ -139,6 +139,59 @@ class ClientBehaviourTest {
     }
 
     @Test
+    void anObserverThatThrowsIsIgnoredAndTheOthersStillSeeTheCall() throws Exception {
+        CallObservation throwing = new CallObservation() {
+            @Override
+            public void onStarted(Duration waited) {
+                throw new IllegalStateException("onStarted");
+            }
+
+            @Override
+            public void onAttempt(AttemptEvent event) {
+                throw new IllegalStateException("onAttempt");
+            }
+
+            @Override
+            public Scope openScope() {
+                return () -> {
+                    throw new IllegalStateException("Scope.close");
+                };
+            }
+
+            @Override
+            public void onFinished(io.volrep.api.StatusCode code, int attempts) {
+                throw new IllegalStateException("onFinished");
+            }
+        };
+        List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        start(ReplicationClient.builder()
+                .observer((rpc, source) -> throwing)
+                .observer((rpc, source) -> new CallObservation() {
+                    @Override
+                    public void onStarted(Duration waited) {
+                        seen.add("started");
+                    }
+
+                    @Override
+                    public void onAttempt(AttemptEvent event) {
+                        seen.add("attempt " + event.code());
+                    }
+
+                    @Override
+                    public Scope openScope() {
+                        return () -> seen.add("scope closed");
+                    }
+
+                    @Override
+                    public void onFinished(io.volrep.api.StatusCode code, int attempts) {
+                        seen.add("finished " + code + " " + attempts);
+                    }
+                }));
+        client.volume("vol-1").enable().callAsync().get(10, TimeUnit.SECONDS);
+        assertThat(seen).containsExactly("started", "scope closed", "attempt OK", "finished OK 1");
+    }
+
+    @Test
     void awaitReadyPollsUntilReadyWithGrowingDelays() throws Exception {
         start(ReplicationClient.builder());
         ResyncVolumeResponse notReady = ResyncVolumeResponse.newBuilder().setReady(false).build();

@@ -37,15 +37,16 @@ import java.util.function.Supplier;
  * Unlike the reference orchestrator, codes the spec calls terminal are not retried: they end the reconciliation
  * with {@link ReconcileResult#whyNot()}. A call failure never escapes as an exception; the future fails only
  * when it is cancelled or the client is closed.
+ *
+ * @param source  the source it drives
+ * @param options how it may act (force, resync deadline, enable parameters)
  */
-public final class Reconciler {
-    private final SourceClient source;
-    private final ReconcileOptions options;
+public record Reconciler(SourceClient source, ReconcileOptions options) {
 
     /** A reconciler of {@code source}; usually from {@link SourceClient#reconciler(ReconcileOptions)}. */
-    public Reconciler(SourceClient source, ReconcileOptions options) {
-        this.source = Objects.requireNonNull(source, "source");
-        this.options = Objects.requireNonNull(options, "options");
+    public Reconciler {
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(options, "options");
     }
 
     /** Reconciles and waits for the result. */
