@@ -9,7 +9,8 @@ module io.volrep.api {
     requires transitive com.google.protobuf;
     requires transitive io.grpc;
     requires io.grpc.protobuf;
-    requires io.grpc.stub;
+    // The exported generated stubs extend io.grpc.stub types: whoever reads this module reads that one too.
+    requires transitive io.grpc.stub;
     requires static com.google.common;
 
     exports io.volrep.api;

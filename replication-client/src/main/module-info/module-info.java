@@ -12,7 +12,6 @@
 module io.volrep.client {
     requires transitive io.volrep.api;
     requires transitive io.grpc;
-    requires io.grpc.stub;
     requires io.grpc.inprocess;
     requires io.grpc.netty.shaded;
     requires io.github.resilience4j.retry;

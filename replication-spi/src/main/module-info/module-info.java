@@ -15,7 +15,6 @@
 module io.volrep.spi {
     requires transitive io.volrep.api;
     requires transitive io.grpc;
-    requires io.grpc.stub;
     requires io.grpc.inprocess;
     requires io.grpc.netty.shaded;
     requires io.grpc.util;

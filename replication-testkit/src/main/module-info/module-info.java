@@ -12,7 +12,6 @@ module io.volrep.testkit {
     requires transitive io.volrep.api;
     requires transitive io.volrep.spi;
     requires transitive org.junit.jupiter.api;
-    requires io.grpc.stub;
     requires io.grpc.inprocess;
     requires io.grpc.netty.shaded;
     requires org.junit.platform.engine;
