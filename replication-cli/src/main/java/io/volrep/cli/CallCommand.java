@@ -29,8 +29,8 @@ abstract class CallCommand extends SourceCommand {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = out();
+        PrintWriter err = err();
         try (Progress p = client.progress(err, Progress.describe(spec.qualifiedName(), source.describe()));
              ReplicationClient c = client.client(err, p)) {
             ReplicationSource selected = source.source();   // an empty id fails here, before any call

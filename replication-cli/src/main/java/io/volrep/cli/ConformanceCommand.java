@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -46,14 +45,11 @@ import picocli.CommandLine.Option;
                 "Fixture volumes and groups must exist and have replication disabled; every check returns them "
                         + "to that state.",
                 "Exit status: 0 when every required check passed, 1 when one failed, 2 on a usage error."})
-public final class ConformanceCommand implements Callable<Integer> {
+public final class ConformanceCommand extends Subcommand {
     static final List<String> EMBEDDED_VOLUMES = List.of("vol-0", "vol-1", "vol-2", "vol-3");
     static final List<String> EMBEDDED_GROUPS = List.of("grp-0");
     static final Map<String, String> EMBEDDED_SECRETS = Map.of("user", "admin");
     static final String EMBEDDED_HEALER_PATH = "/var/lib/volrep/vol-0";
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--endpoint", paramLabel = "URI", converter = Endpoint.TargetConverter.class,
             description = "The plugin: unix:///path, /path (a unix socket), host:port, dns:///host:port or "
@@ -152,17 +148,17 @@ public final class ConformanceCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         ConformanceConfig config;
         try {
             config = config();
         } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            throw usageError(e.getMessage());
         }
         List<Check> checks = ConformanceChecks.all().stream().flatMap(g -> g.checks(config).stream()).toList();
         for (String id : skip) {
             if (checks.stream().noneMatch(c -> c.matches(id))) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--skip " + SafeText.escape(id)
+                throw usageError("--skip " + SafeText.escape(id)
                         + ": no check has this id (see --list-checks)");
             }
         }

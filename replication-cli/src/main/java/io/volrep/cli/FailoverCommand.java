@@ -18,7 +18,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -37,10 +36,7 @@ import picocli.CommandLine.Option;
                 + " and verify it. Safe to re-run: what is done stays as it is.",
                 "With A unreachable, nothing is promoted unless --force-if-unreachable is given.",
                 "Exit 0 only when every source is primary on site B."})
-public final class FailoverCommand implements Callable<Integer> {
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
+public final class FailoverCommand extends Subcommand {
 
     @Option(names = "--from", required = true, paramLabel = "URI", converter = Endpoint.TargetConverter.class,
             description = "Site A's plugin (primary now): unix:///path, /path, dns:///host:port or host:port.")
@@ -91,11 +87,9 @@ public final class FailoverCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
         List<ReplicationSource> sources = sources();
         if (parallel < 1) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--parallel must be at least 1");
+            throw usageError("--parallel must be at least 1");
         }
         FailoverReport report;
         Map<String, String> secrets;
@@ -106,7 +100,7 @@ public final class FailoverCommand implements Callable<Integer> {
                 bSecrets.putAll(SecretOptions.read(toSecretsFile));
             }
         } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            throw usageError(e.getMessage());
         }
         bSecrets.putAll(toSecrets);
         try (ReplicationClient a = client(from, secrets, timeout);
@@ -118,12 +112,13 @@ public final class FailoverCommand implements Callable<Integer> {
                     : DestinationResolver.ids(destinations);
             report = Failover.builder().from(a).to(b).sources(sources).resolver(resolver)
                     .forceIfUnreachable(forceIfUnreachable).parallelism(parallel).callBudget(timeout)
-                    .listener(new FailoverProgressDisplay(err, System.console() != null)).build().run();
+                    .listener(new FailoverProgressDisplay(err(), System.console() != null)).build().run();
         }
-        print(out, report);
+        print(out(), report);
         if (report.allPrimaryOnB()) {
             return 0;
         }
+        PrintWriter err = err();
         long notDone = report.sources().stream().filter(s -> !s.primaryOnB()).count();
         err.println("error: " + notDone + " of " + report.sources().size() + " source(s) not primary on site B: "
                 + report.sources().stream().filter(s -> !s.primaryOnB()).findFirst()
@@ -134,15 +129,14 @@ public final class FailoverCommand implements Callable<Integer> {
 
     private List<ReplicationSource> sources() {
         if (volumes.isEmpty() && groups.isEmpty()) {
-            throw new CommandLine.ParameterException(spec.commandLine(),
-                    "Missing required option: at least one '--volume=ID' or '--volume-group=ID'");
+            throw usageError("Missing required option: at least one '--volume=ID' or '--volume-group=ID'");
         }
         List<ReplicationSource> sources = new ArrayList<>();
         try {
             volumes.forEach(id -> sources.add(ReplicationSource.volume(id)));
             groups.forEach(id -> sources.add(ReplicationSource.volumeGroup(id)));
         } catch (InvalidArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            throw usageError(e.getMessage());
         }
         return sources;
     }

@@ -8,7 +8,6 @@ import io.volrep.client.HealCall;
 import io.volrep.client.ReplicationClient;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -22,12 +21,9 @@ import picocli.CommandLine.Option;
 @Command(name = "heal", mixinStandardHelpOptions = true,
         description = "Check (and let the node plugin heal) a staged or published volume (NodeHealer)."
                 + " Prints 'healthy' (exit 0) or 'abnormal: <message>' (exit 3).")
-public final class HealCommand implements Callable<Integer> {
+public final class HealCommand extends Subcommand {
     /** The exit code of a volume the plugin reports abnormal. */
     static final int EXIT_ABNORMAL = 3;
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
 
     @Mixin
     ClientOptions client;
@@ -66,8 +62,8 @@ public final class HealCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = out();
+        PrintWriter err = err();
         try (Progress progress = client.progress(err, Progress.describe("volrep heal", "volume " + volume));
              ReplicationClient c = client.client(err, progress)) {
             HealCall call = c.node().heal(volume, path).context(context);

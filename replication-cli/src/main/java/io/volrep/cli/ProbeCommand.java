@@ -11,7 +11,6 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -24,10 +23,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "probe", mixinStandardHelpOptions = true,
         description = "Show a plugin's identity, capabilities and readiness (CSI-Addons identity.Identity).")
-public final class ProbeCommand implements Callable<Integer> {
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
+public final class ProbeCommand extends Subcommand {
 
     @Mixin
     TargetOption target;
@@ -39,8 +35,8 @@ public final class ProbeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = out();
+        PrintWriter err = err();
         // The client retries Identity calls like any other; --timeout bounds each call as a whole.
         RetryPolicy policy = RetryPolicy.spec().toBuilder().perAttemptTimeout(timeout).totalTimeout(timeout).build();
         try (ReplicationClient c = ReplicationClient.builder().target(target.endpoint).retry(policy).build()) {

@@ -47,8 +47,8 @@ public final class ReconcileCommand extends SourceCommand {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = out();
+        PrintWriter err = err();
         ReconcileOptions options = ReconcileOptions.builder().allowForcePromote(allowForce)
                 .resyncTimeout(resyncTimeout).parameters(parameters).build();
         ReconcileResult r;

@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -30,10 +29,7 @@ import picocli.CommandLine.Option;
                 "Runs the driver's init once, then prints 'listening on <address>'. Also serves NodeHealer when "
                         + "init declares \"heal\": true. Exit status 1 when the driver cannot be initialized, 2 when the "
                         + "address cannot be used; 0 after a clean drain on SIGTERM or SIGINT."})
-public final class ServeExecCommand implements Callable<Integer> {
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
+public final class ServeExecCommand extends Subcommand {
 
     @Option(names = "--driver", paramLabel = "PATH", required = true,
             description = "The driver executable.")
@@ -83,7 +79,7 @@ public final class ServeExecCommand implements Callable<Integer> {
         } catch (ServeStart.CannotListen e) {
             return ServeStart.report(spec, e);
         } catch (IllegalStateException | IllegalArgumentException | java.io.UncheckedIOException e) {
-            PrintWriter err = spec.commandLine().getErr();
+            PrintWriter err = err();
             err.println("volrep serve-exec: " + e.getMessage());
             err.flush();
             return 1;
@@ -92,15 +88,15 @@ public final class ServeExecCommand implements Callable<Integer> {
         // grace period) are killed, and the command exits 0.
         MetricsOptions.Endpoint endpoint;
         try {
-            endpoint = metrics.startAnnounced(spec.commandLine().getErr());
+            endpoint = metrics.startAnnounced(err());
         } catch (RuntimeException e) {
             started.close();
-            PrintWriter err = spec.commandLine().getErr();
+            PrintWriter err = err();
             err.println("volrep serve-exec: " + e.getMessage());
             err.flush();
             return 1;
         }
-        return ServeUntilSignal.run(started.server(), endpoint.after(started::close), spec.commandLine().getOut());
+        return ServeUntilSignal.run(started.server(), endpoint.after(started::close), out());
     }
 
     /** The server and its driver, closed together: the server drains first, then the driver kills what remains. */
@@ -125,8 +121,7 @@ public final class ServeExecCommand implements Callable<Integer> {
     /** Initializes the driver and starts serving it (tests use this without waiting for a signal). */
     Started start() {
         if (maxConcurrentDrivers < 1) {
-            throw new CommandLine.ParameterException(spec.commandLine(),
-                    "--max-concurrent-drivers must be at least 1: " + maxConcurrentDrivers);
+            throw usageError("--max-concurrent-drivers must be at least 1: " + maxConcurrentDrivers);
         }
         ExecDriver.Builder b = ExecDriver.builder().executable(driver).timeout(timeout)
                 .maxConcurrentDrivers(maxConcurrentDrivers).containment(containment);

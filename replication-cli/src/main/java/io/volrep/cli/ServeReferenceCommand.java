@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -32,10 +31,7 @@ import picocli.CommandLine.Option;
                         + "prints 'listening on <address>' once ready.",
                 "Also serves healer.HealerNode (every volume healthy at any path unless --abnormal-volume) and "
                         + "identity.Identity (reference.volrep.io)."})
-public final class ServeReferenceCommand implements Callable<Integer> {
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
+public final class ServeReferenceCommand extends Subcommand {
 
     @Option(names = "--listen", paramLabel = "URI", defaultValue = ReferencePlugin.DEFAULT_LISTEN,
             converter = Endpoint.ListenConverter.class,
@@ -87,7 +83,7 @@ public final class ServeReferenceCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (volumes < 0 || groups < 0) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--volumes and --groups must not be negative");
+            throw usageError("--volumes and --groups must not be negative");
         }
         Duration latencyValue;
         Duration grace;
@@ -100,13 +96,13 @@ public final class ServeReferenceCommand implements Callable<Integer> {
             }
             requiredSecrets = secrets.secrets();
         } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            throw usageError(e.getMessage());
         }
         ReferenceDriver.Builder reference = ReferenceDriver.builder().volumes(volumes).groups(groups)
                 .requiredSecrets(requiredSecrets).latency(latencyValue).resyncCallsUntilReady(Math.max(1, resyncCalls));
         abnormalVolumes.forEach(reference::abnormalVolume);
         degradedVolumes.forEach(reference::degradedVolume);
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         ReplicationServer server;
         try {
             server = ServeStart.start(metrics.bind(ReferencePlugin.serverBuilder(reference.build()).dialect(dialect)
@@ -116,7 +112,7 @@ public final class ServeReferenceCommand implements Callable<Integer> {
         }
         MetricsOptions.Endpoint endpoint;
         try {
-            endpoint = metrics.startAnnounced(spec.commandLine().getErr());
+            endpoint = metrics.startAnnounced(err());
         } catch (RuntimeException e) {
             server.close();
             throw e;

@@ -1,6 +1,5 @@
 package io.volrep.cli;
 
-import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Mixin;
@@ -10,10 +9,7 @@ import picocli.CommandLine.Mixin;
  * It holds their shared options: the plugin and how to call it ({@link ClientOptions}) and exactly one source
  * ({@link SourceSelection}).
  */
-abstract class SourceCommand implements Callable<Integer> {
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
+abstract class SourceCommand extends Subcommand {
     @Mixin
     ClientOptions client;
 
