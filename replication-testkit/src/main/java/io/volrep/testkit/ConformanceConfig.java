@@ -2,6 +2,7 @@ package io.volrep.testkit;
 
 import io.grpc.BindableService;
 import io.grpc.ServerInterceptor;
+import io.volrep.api.Arguments;
 import io.volrep.api.Secrets;
 import io.volrep.api.SpecDialect;
 import io.volrep.spi.HealerDriver;
@@ -76,8 +77,6 @@ public final class ConformanceConfig {
         if (!b.interceptors.isEmpty() && b.endpoint != null) {
             throw new IllegalArgumentException("server interceptors apply to in-process targets only");
         }
-        requirePositive("resyncTimeout", b.resyncTimeout);
-        requirePositive("callTimeout", b.callTimeout);
         this.endpoint = b.endpoint;
         this.driver = b.driver;
         this.service = b.service;
@@ -100,12 +99,6 @@ public final class ConformanceConfig {
         this.resyncTimeout = b.resyncTimeout;
         this.callTimeout = b.callTimeout;
         this.skipChecks = List.copyOf(b.skipChecks);
-    }
-
-    private static void requirePositive(String name, Duration d) {
-        if (d == null || d.isZero() || d.isNegative()) {
-            throw new IllegalArgumentException(name + " must be positive: " + d);
-        }
     }
 
     /** A new builder. */
@@ -348,13 +341,13 @@ public final class ConformanceConfig {
 
         /** How long a resync may take to report {@code ready} (default 30 s). */
         public Builder resyncTimeout(Duration timeout) {
-            this.resyncTimeout = timeout;
+            this.resyncTimeout = Arguments.requirePositive("resyncTimeout", timeout);
             return this;
         }
 
         /** The deadline of each call (default 10 s). */
         public Builder callTimeout(Duration timeout) {
-            this.callTimeout = timeout;
+            this.callTimeout = Arguments.requirePositive("callTimeout", timeout);
             return this;
         }
 
