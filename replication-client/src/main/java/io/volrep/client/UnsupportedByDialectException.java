@@ -1,8 +1,8 @@
 package io.volrep.client;
 
-import io.volrep.api.Rpc;
 import io.volrep.api.SpecDialect;
 import io.volrep.api.UnimplementedException;
+import io.volrep.api.wire.NotExpressibleException;
 
 /**
  * The request cannot be expressed in the spec revision the client was built for
@@ -27,10 +27,10 @@ public final class UnsupportedByDialectException extends UnimplementedException 
 
     private final SpecDialect dialect;
 
-    UnsupportedByDialectException(String what, Rpc rpc, SpecDialect dialect) {
-        super(rpc.methodName() + ": " + what + " cannot be expressed in spec revision " + dialect.cliName()
-                + "; not sent", rpc, 0, null);
-        this.dialect = dialect;
+    /** The transcoder's refusal, reported as a call that was not sent. */
+    UnsupportedByDialectException(NotExpressibleException refusal) {
+        super(refusal.getMessage() + "; not sent", refusal.rpc(), 0, null);
+        this.dialect = refusal.dialect();
     }
 
     /** The revision the client speaks. */

@@ -90,6 +90,6 @@ final class WireDialect {
     }
 
     private static UnsupportedByDialectException unsupported(NotExpressibleException e) {
-        return new UnsupportedByDialectException(e.what(), e.rpc(), e.dialect());
+        return new UnsupportedByDialectException(e);
     }
 }

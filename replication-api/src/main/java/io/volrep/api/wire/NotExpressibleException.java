@@ -12,27 +12,24 @@ import io.volrep.api.SpecDialect;
  * try {
  *     Transcoder.of(SpecDialect.V0_1_0).requestToWire(Rpc.PROMOTE_VOLUME, request);
  * } catch (NotExpressibleException e) {
- *     e.what();   // "replication_id"
+ *     e.getMessage();   // "PromoteVolume: replication_id cannot be expressed in spec revision v0.1.0"
  * }
  * }</pre>
  */
 public final class NotExpressibleException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;
 
-    private final String what;
     private final transient Rpc rpc;
     private final SpecDialect dialect;
 
+    /**
+     * @param what what cannot be expressed, e.g. {@code "the RPC does not exist"}, {@code "a volumegroup source"},
+     *             {@code "replication_id"}: the message says it
+     */
     public NotExpressibleException(String what, Rpc rpc, SpecDialect dialect) {
         super(rpc.methodName() + ": " + what + " cannot be expressed in spec revision " + dialect.cliName());
-        this.what = what;
         this.rpc = rpc;
         this.dialect = dialect;
-    }
-
-    /** What cannot be expressed, e.g. {@code "the RPC does not exist"}, {@code "a volumegroup source"}, {@code "replication_id"}. */
-    public String what() {
-        return what;
     }
 
     /** The RPC of the request. */

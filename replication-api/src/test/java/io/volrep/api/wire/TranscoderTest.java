@@ -90,18 +90,21 @@ class TranscoderTest {
         assertThatThrownBy(() -> v010.requestToWire(Rpc.PROMOTE_VOLUME,
                 request(Rpc.PROMOTE_VOLUME, ReplicationSource.volumeGroup("g"), "")))
                 .isInstanceOfSatisfying(NotExpressibleException.class, e -> {
-                    assertThat(e.what()).isEqualTo("a volumegroup source");
+                    assertThat(e).hasMessage("PromoteVolume: a volumegroup source cannot be expressed in spec "
+                            + "revision v0.1.0");
                     assertThat(e.dialect()).isEqualTo(SpecDialect.V0_1_0);
                     assertThat(e.rpc()).isEqualTo(Rpc.PROMOTE_VOLUME);
                 });
         assertThatThrownBy(() -> v010.requestToWire(Rpc.ENABLE_VOLUME_REPLICATION,
                 request(Rpc.ENABLE_VOLUME_REPLICATION, ReplicationSource.volume("v"), "rep-1")))
                 .isInstanceOfSatisfying(NotExpressibleException.class,
-                        e -> assertThat(e.what()).isEqualTo("replication_id"));
+                        e -> assertThat(e).hasMessage("EnableVolumeReplication: replication_id cannot be expressed "
+                                + "in spec revision v0.1.0"));
         assertThatThrownBy(() -> Transcoder.of(SpecDialect.V0_1_3).requestToWire(Rpc.DEMOTE_VOLUME,
                 request(Rpc.DEMOTE_VOLUME, ReplicationSource.volumeSnapshot("s"), "")))
                 .isInstanceOfSatisfying(NotExpressibleException.class,
-                        e -> assertThat(e.what()).isEqualTo("a volumesnapshot source"));
+                        e -> assertThat(e).hasMessage("DemoteVolume: a volumesnapshot source cannot be expressed in "
+                                + "spec revision v0.1.3"));
     }
 
     @Test
