@@ -73,13 +73,13 @@ public final class GrpcCleanup implements BeforeAllCallback, BeforeEachCallback,
 
     /** Shuts {@code server} down after the test; returns it. */
     public <T extends Server> T register(T server) {
-        add(new ServerResource(Objects.requireNonNull(server, "server")));
+        add(GrpcResource.of(Objects.requireNonNull(server, "server")));
         return server;
     }
 
     /** Shuts {@code channel} down after the test; returns it. */
     public <T extends ManagedChannel> T register(T channel) {
-        add(new ChannelResource(Objects.requireNonNull(channel, "channel")));
+        add(GrpcResource.of(Objects.requireNonNull(channel, "channel")));
         return channel;
     }
 
@@ -212,8 +212,33 @@ public final class GrpcCleanup implements BeforeAllCallback, BeforeEachCallback,
 
     /** Something registered, shut down gracefully, then forcibly. */
     abstract static class Resource {
+        private final Object target;
+        private final String name;
+        private final String graceful;
+        private final String forced;
+
+        /**
+         * @param target   what was registered
+         * @param name     how messages name it
+         * @param graceful what the graceful shutdown is called, for messages
+         * @param forced   what the forced shutdown is called, for messages
+         */
+        Resource(Object target, String name, String graceful, String forced) {
+            this.target = target;
+            this.name = name;
+            this.graceful = graceful;
+            this.forced = forced;
+        }
+
         /** What was registered (two registrations of the same object are one resource). */
-        abstract Object target();
+        final Object target() {
+            return target;
+        }
+
+        @Override
+        public final String toString() {
+            return name;
+        }
 
         /** Starts the graceful shutdown. */
         abstract void shutdown() throws Exception;
@@ -225,10 +250,14 @@ public final class GrpcCleanup implements BeforeAllCallback, BeforeEachCallback,
         abstract void shutdownNow();
 
         /** What the graceful shutdown is called, for messages. */
-        abstract String graceful();
+        final String graceful() {
+            return graceful;
+        }
 
         /** What the forced shutdown is called, for messages. */
-        abstract String forced();
+        final String forced() {
+            return forced;
+        }
 
         /** What the graceful shutdown threw on another thread (the close of an {@link AutoCloseable}). */
         Optional<Throwable> failure() {
@@ -236,107 +265,64 @@ public final class GrpcCleanup implements BeforeAllCallback, BeforeEachCallback,
         }
     }
 
-    private static final class ServerResource extends Resource {
-        private final Server server;
-
-        ServerResource(Server server) {
-            this.server = server;
+    /**
+     * A gRPC server or channel. Both shut down with {@code shutdown()}, {@code awaitTermination} and
+     * {@code shutdownNow()}, but grpc-java gives them no common type: the three are passed in.
+     */
+    private static final class GrpcResource extends Resource {
+        /** {@code awaitTermination(long, TimeUnit)} of a server or channel. */
+        private interface Termination {
+            boolean await(long timeout, TimeUnit unit) throws InterruptedException;
         }
 
-        @Override
-        Object target() {
-            return server;
+        private final Runnable shutdown;
+        private final Termination termination;
+        private final Runnable shutdownNow;
+
+        private GrpcResource(Object target, String name, Runnable shutdown, Termination termination,
+                             Runnable shutdownNow) {
+            super(target, name, "shutdown()", "shutdownNow()");
+            this.shutdown = shutdown;
+            this.termination = termination;
+            this.shutdownNow = shutdownNow;
         }
 
-        @Override
-        void shutdown() {
-            server.shutdown();
+        static GrpcResource of(Server server) {
+            return new GrpcResource(server, "server " + server, server::shutdown, server::awaitTermination,
+                    server::shutdownNow);
         }
 
-        @Override
-        boolean awaitTermination(Duration timeout) throws InterruptedException {
-            return server.awaitTermination(timeout.toNanos(), TimeUnit.NANOSECONDS);
-        }
-
-        @Override
-        void shutdownNow() {
-            server.shutdownNow();
-        }
-
-        @Override
-        String graceful() {
-            return "shutdown()";
-        }
-
-        @Override
-        String forced() {
-            return "shutdownNow()";
-        }
-
-        @Override
-        public String toString() {
-            return "server " + server;
-        }
-    }
-
-    private static final class ChannelResource extends Resource {
-        private final ManagedChannel channel;
-
-        ChannelResource(ManagedChannel channel) {
-            this.channel = channel;
-        }
-
-        @Override
-        Object target() {
-            return channel;
+        static GrpcResource of(ManagedChannel channel) {
+            return new GrpcResource(channel, "channel " + channel, channel::shutdown, channel::awaitTermination,
+                    channel::shutdownNow);
         }
 
         @Override
         void shutdown() {
-            channel.shutdown();
+            shutdown.run();
         }
 
         @Override
         boolean awaitTermination(Duration timeout) throws InterruptedException {
-            return channel.awaitTermination(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            return termination.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
         }
 
         @Override
         void shutdownNow() {
-            channel.shutdownNow();
-        }
-
-        @Override
-        String graceful() {
-            return "shutdown()";
-        }
-
-        @Override
-        String forced() {
-            return "shutdownNow()";
-        }
-
-        @Override
-        public String toString() {
-            return "channel " + channel;
+            shutdownNow.run();
         }
     }
 
     /** A child process and the descendants it had when shut down (a child JVM's own children, a shell's command). */
     private static final class ProcessResource extends Resource {
         private final Process process;
-        private final String name;
         private final List<ProcessHandle> descendants = new ArrayList<>();
 
         ProcessResource(Process process) {
-            this.process = process;
             // The command is known only while the process lives: take it now.
-            this.name = "process " + process.pid() + process.info().command().map(c -> " (" + c + ")").orElse("");
-        }
-
-        @Override
-        Object target() {
-            return process;
+            super(process, "process " + process.pid() + process.info().command().map(c -> " (" + c + ")").orElse(""),
+                    "destroy()", "destroyForcibly()");
+            this.process = process;
         }
 
         @Override
@@ -375,21 +361,6 @@ public final class GrpcCleanup implements BeforeAllCallback, BeforeEachCallback,
         private void rememberDescendants() {
             process.descendants().filter(h -> !descendants.contains(h)).forEach(descendants::add);
         }
-
-        @Override
-        String graceful() {
-            return "destroy()";
-        }
-
-        @Override
-        String forced() {
-            return "destroyForcibly()";
-        }
-
-        @Override
-        public String toString() {
-            return name;
-        }
     }
 
     /** {@code close()} runs on a daemon thread: a close that hangs stays within the bound, and can be interrupted. */
@@ -399,12 +370,15 @@ public final class GrpcCleanup implements BeforeAllCallback, BeforeEachCallback,
         private volatile Throwable failure;
 
         CloseableResource(AutoCloseable closeable) {
+            super(closeable, nameOf(closeable), "close()", "an interrupt of close()");
             this.closeable = closeable;
         }
 
-        @Override
-        Object target() {
-            return closeable;
+        /** Its {@code toString()}, led by its class name unless it already starts with it. */
+        private static String nameOf(AutoCloseable closeable) {
+            String named = String.valueOf(closeable);
+            return named.startsWith(closeable.getClass().getName()) ? named
+                    : closeable.getClass().getName() + " " + named;
         }
 
         @Override
@@ -437,23 +411,6 @@ public final class GrpcCleanup implements BeforeAllCallback, BeforeEachCallback,
         @Override
         Optional<Throwable> failure() {
             return Optional.ofNullable(failure);
-        }
-
-        @Override
-        String graceful() {
-            return "close()";
-        }
-
-        @Override
-        String forced() {
-            return "an interrupt of close()";
-        }
-
-        @Override
-        public String toString() {
-            String named = String.valueOf(closeable);
-            return named.startsWith(closeable.getClass().getName()) ? named
-                    : closeable.getClass().getName() + " " + named;
         }
     }
 }
