@@ -68,6 +68,10 @@ public final class Harness {
             // The same, the driver declared non-blocking (directExecutor()), as the raw handler is.
             pairs.add(new Pair("server-direct-" + transport, ServerBenchmark.class, "raw", "volrepDirect",
                     transport));
+            // A diagnostic, not a target: both sides on gRPC's default executor, so the ratio is what volrep's
+            // runtime adds to a server that hands calls over as ReplicationServer does by default.
+            pairs.add(new Pair("server-same-executor-" + transport, ServerBenchmark.class, "rawDefaultExecutor",
+                    "volrep", transport));
         }
         // The Micrometer binding's cost per call: the bound client against the same client unbound.
         pairs.add(new Pair("micrometer-binding-inprocess", ClientBenchmark.class, "volrepBlocking", "meteredBlocking",

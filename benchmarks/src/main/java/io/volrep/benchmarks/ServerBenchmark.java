@@ -22,7 +22,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * exception mapping, one INFO line per call formatted and written by slf4j-simple to a file) against a
  * bare grpc-java handler with the same in-memory behaviour ({@link InMemoryController}), served on the transport
  * thread (a direct executor: it never blocks). The caller is the same raw blocking call
- * ({@link RawUnary#enable}) for both.
+ * ({@link RawUnary#enable}) for both. {@link #rawDefaultExecutor()} is the same raw handler on gRPC's default
+ * executor, the one {@code ReplicationServer} uses by default: a diagnostic, not a baseline (it is slower than
+ * {@link #raw()}), that separates the executor's hand-over from what volrep's runtime adds.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -35,9 +37,11 @@ public class ServerBenchmark {
     public String transport;
 
     private Transports.RawServer rawServer;
+    private Transports.RawServer rawDefaultExecutorServer;
     private ReplicationServer volrepServer;
     private ReplicationServer volrepDirectServer;
     private ManagedChannel rawChannel;
+    private ManagedChannel rawDefaultExecutorChannel;
     private ManagedChannel volrepChannel;
     private ManagedChannel volrepDirectChannel;
     private int next;
@@ -48,6 +52,9 @@ public class ServerBenchmark {
         String rawAddress = Transports.address(transport);
         rawServer = Transports.startRaw(rawAddress, new InMemoryController());
         rawChannel = Transports.rawChannel(rawAddress);
+        String rawDefaultAddress = Transports.address(transport);
+        rawDefaultExecutorServer = Transports.startRaw(rawDefaultAddress, new InMemoryController(), false);
+        rawDefaultExecutorChannel = Transports.rawChannel(rawDefaultAddress);
 
         volrepServer = ReplicationServer.builder().driver(new InMemoryDriver()).listen(Transports.address(transport))
                 .build().start();
@@ -62,9 +69,11 @@ public class ServerBenchmark {
     @TearDown(Level.Trial)
     public void tearDown() throws InterruptedException {
         Transports.shutdown(rawChannel);
+        Transports.shutdown(rawDefaultExecutorChannel);
         Transports.shutdown(volrepChannel);
         Transports.shutdown(volrepDirectChannel);
         rawServer.close();
+        rawDefaultExecutorServer.close();
         volrepServer.close();
         volrepDirectServer.close();
     }
@@ -79,6 +88,12 @@ public class ServerBenchmark {
     }
 
     /** The default server: calls handed to gRPC's default executor (a pool), since a driver may block. */
+    /** The raw handler on gRPC's default executor, as {@code ReplicationServer} runs its driver by default. */
+    @Benchmark
+    public Object rawDefaultExecutor() {
+        return RawUnary.enable(rawDefaultExecutorChannel, nextVolume());
+    }
+
     @Benchmark
     public Object volrep() {
         return RawUnary.enable(volrepChannel, nextVolume());

@@ -81,21 +81,35 @@ final class Transports {
      * transport thread rather than hopping to a pool.
      */
     static RawServer startRaw(String address, BindableService service) {
+        return startRaw(address, service, true);
+    }
+
+    /**
+     * The raw server, on a direct executor or (for {@code direct} false) on gRPC's default executor, the one
+     * {@code ReplicationServer} uses unless told {@code directExecutor()}: what a raw server pays for the
+     * hand-over a blocking handler needs.
+     */
+    static RawServer startRaw(String address, BindableService service, boolean direct) {
         try {
             if (address.startsWith("inprocess:")) {
-                Server server = InProcessServerBuilder.forName(address.substring("inprocess:".length()))
-                        .directExecutor().addService(service).build().start();
-                return new RawServer(server, List.of());
+                InProcessServerBuilder builder = InProcessServerBuilder.forName(
+                        address.substring("inprocess:".length()));
+                if (direct) {
+                    builder.directExecutor();
+                }
+                return new RawServer(builder.addService(service).build().start(), List.of());
             }
             String path = address.substring("unix://".length());
             EpollEventLoopGroup boss = new EpollEventLoopGroup(1);
             EpollEventLoopGroup workers = new EpollEventLoopGroup(Math.max(2,
                     Runtime.getRuntime().availableProcessors()));
-            Server server = NettyServerBuilder.forAddress(new DomainSocketAddress(path))
+            NettyServerBuilder builder = NettyServerBuilder.forAddress(new DomainSocketAddress(path))
                     .channelType(EpollServerDomainSocketChannel.class).bossEventLoopGroup(boss)
-                    .workerEventLoopGroup(workers).withChildOption(ChannelOption.SO_KEEPALIVE, null)
-                    .directExecutor().addService(service).build().start();
-            return new RawServer(server, List.of(boss, workers));
+                    .workerEventLoopGroup(workers).withChildOption(ChannelOption.SO_KEEPALIVE, null);
+            if (direct) {
+                builder.directExecutor();
+            }
+            return new RawServer(builder.addService(service).build().start(), List.of(boss, workers));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

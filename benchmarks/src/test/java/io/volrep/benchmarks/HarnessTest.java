@@ -23,8 +23,9 @@ class HarnessTest {
         assertThat(s.maxWidth()).isEqualTo(0.10);
         assertThat(harness().selected()).extracting(Harness.Pair::name).containsExactly(
                 "client-blocking-inprocess", "client-async64-inprocess", "server-inprocess",
-                "server-direct-inprocess", "client-blocking-unix", "client-async64-unix", "server-unix",
-                "server-direct-unix", "micrometer-binding-inprocess");
+                "server-direct-inprocess", "server-same-executor-inprocess", "client-blocking-unix",
+                "client-async64-unix", "server-unix", "server-direct-unix", "server-same-executor-unix",
+                "micrometer-binding-inprocess");
     }
 
     @Test
