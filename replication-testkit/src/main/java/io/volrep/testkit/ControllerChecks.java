@@ -318,7 +318,7 @@ final class ControllerChecks {
         ctx.step(Rpc.ENABLE_VOLUME_REPLICATION, target);
         Outcome o = ctx.step(Rpc.GET_REPLICATION_DESTINATION_INFO, target);
         ResponseRules.destinationProblem(o.response(), target.isGroup())
-                .ifPresent(p -> ctx.fail("GetReplicationDestinationInfo on " + target + " " + p));
+                .ifPresent(p -> ctx.fail("GetReplicationDestinationInfo on " + target + ": " + p));
     }
 
     private static List<Check> responseValidity(SpecDialect dialect) {

@@ -2,10 +2,11 @@ package io.volrep.testkit;
 
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
+import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
+import io.volrep.api.wire.WireMapping;
 import io.volrep.proto.replication.GetReplicationDestinationInfoResponse;
 import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
-import io.volrep.proto.replication.ReplicationDestination;
 import java.util.Optional;
 
 /**
@@ -43,38 +44,15 @@ final class ResponseRules {
 
     /**
      * The destination is REQUIRED, of the source's kind, with a non-empty id; a group's member map (optional) has no
-     * empty source or destination id.
+     * empty source or destination id. The same rules the client and the SPI runtime apply
+     * ({@link WireMapping#destinationProblem}), so the three never disagree.
      */
     static Optional<String> destinationProblem(Message response, boolean group) {
         if (!(response instanceof GetReplicationDestinationInfoResponse r)) {
             return Optional.empty();
         }
-        if (!r.hasReplicationDestination()) {
-            return Optional.of("answered without the REQUIRED replication_destination");
-        }
-        ReplicationDestination d = r.getReplicationDestination();
-        String want = group ? "volumegroup" : "volume";
-        if (d.getTypeCase() == ReplicationDestination.TypeCase.TYPE_NOT_SET) {
-            return Optional.of("answered a replication_destination of no kind (expected " + want + ")");
-        }
-        if (group != (d.getTypeCase() == ReplicationDestination.TypeCase.VOLUMEGROUP)) {
-            return Optional.of("answered a " + (group ? "volume" : "volumegroup") + " destination for a " + want
-                    + " source (the destination has the source's kind)");
-        }
-        if (!group) {
-            return d.getVolume().getVolumeId().isEmpty()
-                    ? Optional.of("answered an empty destination volume_id (REQUIRED)") : Optional.empty();
-        }
-        if (d.getVolumegroup().getVolumeGroupId().isEmpty()) {
-            return Optional.of("answered an empty destination volume_group_id (REQUIRED)");
-        }
-        for (var member : d.getVolumegroup().getVolumeIdsMap().entrySet()) {
-            if (member.getKey().isEmpty() || member.getValue().isEmpty()) {
-                return Optional.of("answered a member map with an empty id: \"" + member.getKey() + "\" -> \""
-                        + member.getValue() + "\"");
-            }
-        }
-        return Optional.empty();
+        return Optional.ofNullable(WireMapping.destinationResponseProblem(r,
+                group ? ReplicationSource.Kind.VOLUME_GROUP : ReplicationSource.Kind.VOLUME));
     }
 
     /** last_sync_time is REQUIRED and must be a valid Timestamp. */

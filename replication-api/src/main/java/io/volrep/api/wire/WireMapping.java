@@ -203,19 +203,35 @@ public final class WireMapping {
      */
     public static ReplicationDestination fromProto(GetReplicationDestinationInfoResponse response,
                                                    ReplicationSource.Kind sourceKind, int attempts) {
-        var d = response.getReplicationDestination();
-        ReplicationDestination destination = !response.hasReplicationDestination() ? null
-                : switch (d.getTypeCase()) {
-                    case VOLUME -> ReplicationDestination.volume(d.getVolume().getVolumeId());
-                    case VOLUMEGROUP -> ReplicationDestination.volumeGroup(d.getVolumegroup().getVolumeGroupId(),
-                            d.getVolumegroup().getVolumeIdsMap());
-                    case TYPE_NOT_SET -> null;
-                };
+        ReplicationDestination destination = destinationOf(response);
         String problem = destinationProblem(destination, sourceKind);
         if (problem != null) {
             throw new ProtocolViolationException(problem, Rpc.GET_REPLICATION_DESTINATION_INFO, attempts);
         }
         return destination;
+    }
+
+    /**
+     * What is wrong with a destination response for a source of {@code sourceKind}, or null when nothing is: the
+     * rules of {@link #destinationProblem(ReplicationDestination, ReplicationSource.Kind)}, read off the wire.
+     */
+    public static String destinationResponseProblem(GetReplicationDestinationInfoResponse response,
+                                                    ReplicationSource.Kind sourceKind) {
+        return destinationProblem(destinationOf(response), sourceKind);
+    }
+
+    /** The typed destination as answered, unchecked; null when none (or one of no kind) was answered. */
+    private static ReplicationDestination destinationOf(GetReplicationDestinationInfoResponse response) {
+        if (!response.hasReplicationDestination()) {
+            return null;
+        }
+        var d = response.getReplicationDestination();
+        return switch (d.getTypeCase()) {
+            case VOLUME -> ReplicationDestination.volume(d.getVolume().getVolumeId());
+            case VOLUMEGROUP -> ReplicationDestination.volumeGroup(d.getVolumegroup().getVolumeGroupId(),
+                    d.getVolumegroup().getVolumeIdsMap());
+            case TYPE_NOT_SET -> null;
+        };
     }
 
     /** The wire form of a typed capability. */
