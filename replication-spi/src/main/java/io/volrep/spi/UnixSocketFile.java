@@ -41,6 +41,8 @@ final class UnixSocketFile {
     private static final Logger LOG = LoggerFactory.getLogger(UnixSocketFile.class);
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final String STAGING_PREFIX = ".volrep-";
+    /** The staged socket's name inside its staging directory; short, as the whole path must fit in sun_path. */
+    private static final String STAGED_SOCKET = "s";
     /** How old a staging directory must be before it counts as a crashed server's leftover. */
     static final Duration LEFTOVER_AGE = Duration.ofMinutes(1);
 
@@ -55,7 +57,7 @@ final class UnixSocketFile {
         Path parent = path.getParent() == null ? Path.of("/") : path.getParent();
         // Short on purpose: sun_path holds 107 bytes, and the staged path is what the server binds.
         this.stagingDirectory = parent.resolve(STAGING_PREFIX + Long.toString(RANDOM.nextLong() >>> 1, 36));
-        this.stagedSocket = stagingDirectory.resolve("s");
+        this.stagedSocket = stagingDirectory.resolve(STAGED_SOCKET);
         if (stagedSocket.toString().getBytes(StandardCharsets.UTF_8).length > ListenAddress.MAX_UNIX_PATH_BYTES) {
             throw new IllegalArgumentException("invalid listen address \"unix://" + path + "\": the socket's directory "
                     + "path is too long to bind in (at most " + (ListenAddress.MAX_UNIX_PATH_BYTES - 23) + " bytes)");
@@ -137,7 +139,7 @@ final class UnixSocketFile {
                     .lookupPrincipalByName(System.getProperty("user.name"));
             for (Path staging : candidates) {
                 if (isLeftover(staging, me, before)) {
-                    Files.deleteIfExists(staging.resolve("s"));
+                    Files.deleteIfExists(staging.resolve(STAGED_SOCKET));
                     Files.delete(staging);
                     LOG.info("removed {}, left behind by a server that stopped while starting", staging);
                 }
@@ -156,11 +158,11 @@ final class UnixSocketFile {
             return false;
         }
         try (Stream<Path> entries = Files.list(staging)) {
-            if (!entries.allMatch(e -> e.getFileName().toString().equals("s"))) {
+            if (!entries.allMatch(e -> e.getFileName().toString().equals(STAGED_SOCKET))) {
                 return false;
             }
         }
-        Path socket = staging.resolve("s");
+        Path socket = staging.resolve(STAGED_SOCKET);
         if (!Files.exists(socket, LinkOption.NOFOLLOW_LINKS)) {
             return true;
         }
