@@ -30,6 +30,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -55,6 +56,9 @@ final class CallEngine {
     private static final Pattern WAITED_FOR_READY = Pattern.compile(
             "wait_for_ready, Last Pick Failure=Status\\{code=(\\w+), description=([^,}]*)");
 
+    /** Runs a callback on the thread that delivers it: gRPC's transport thread. */
+    private static final Executor DIRECT = Runnable::run;
+
     static final Metadata.Key<String> PUSHBACK_KEY =
             Metadata.Key.of("grpc-retry-pushback-ms", Metadata.ASCII_STRING_MARSHALLER);
 
@@ -71,6 +75,11 @@ final class CallEngine {
     private final SingleFlight singleFlight;
     private final WireDialect wire;
     private final int maxInboundMessageSize;
+    /**
+     * {@link ReplicationClient.Builder#directExecutor()}: an attempt's callbacks, and a success's completion, run
+     * on gRPC's transport thread; a failure is handed to {@link #executor} before anything decides about it.
+     */
+    private final boolean direct;
     private final String target;
     private final ConnectionWatch connections;
     /** Calls without a single-flight slot (no source) that are in flight: the {@link ConnectionWatch} counts them. */
@@ -78,8 +87,10 @@ final class CallEngine {
 
     CallEngine(ManagedChannel channel, String target, Executor executor, ScheduledExecutorService scheduler,
                RetryPolicy policy, SecretsProvider secrets, SourceVerifier verifier, AttemptListener listener,
-               CallObserver observer, int maxQueuedPerSource, WireDialect wire, int maxInboundMessageSize) {
+               CallObserver observer, int maxQueuedPerSource, WireDialect wire, int maxInboundMessageSize,
+               boolean direct) {
         this.channel = channel;
+        this.direct = direct;
         this.target = target;
         this.connections = new ConnectionWatch(channel, scheduler, this::activeCalls);
         this.maxInboundMessageSize = maxInboundMessageSize;
@@ -281,6 +292,8 @@ final class CallEngine {
         }
         if (state.queue != null) {
             options = options.withExecutor(state.queue);
+        } else if (direct) {
+            options = options.withExecutor(DIRECT);
         }
         // The call's observation is current while the attempt starts: a tracing interceptor parents it there.
         CallObservation.Scope scope = state.observation.openScope();
@@ -308,6 +321,16 @@ final class CallEngine {
 
                 @Override
                 public void onClose(Status status, Metadata trailers) {
+                    if (direct && state.queue == null && !(status.isOk() && response != null && !secondResponse)) {
+                        // On the transport thread: the verifier, the secrets' renewal, listeners and the caller's
+                        // continuations of a failure may block, so a failure is decided on the client's executor.
+                        executeOrRun(executor, () -> closed(status, trailers));
+                    } else {
+                        closed(status, trailers);
+                    }
+                }
+
+                private void closed(Status status, Metadata trailers) {
                     if (secondResponse) {
                         outcome.completeExceptionally(violation(state, attempt,
                                 "the plugin answered a unary call with more than one response"));
@@ -332,6 +355,15 @@ final class CallEngine {
             call.cancel("call cancelled by the caller", null);
         }
         return outcome;
+    }
+
+    /** Runs {@code task} on {@code executor}; inline when it no longer takes work (the client is closing). */
+    static void executeOrRun(Executor executor, Runnable task) {
+        try {
+            executor.execute(task);
+        } catch (RejectedExecutionException closing) {
+            task.run();
+        }
     }
 
     private void failed(CallState state, int attempt, Status status, Metadata trailers, AttemptTrace trace,

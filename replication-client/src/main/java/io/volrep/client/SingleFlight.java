@@ -96,11 +96,7 @@ final class SingleFlight {
         } finally {
             if (next != null) {
                 // Not inline: keeps stacks flat when many queued calls were cancelled and finish at once.
-                try {
-                    executor.execute(next);
-                } catch (java.util.concurrent.RejectedExecutionException closing) {
-                    next.run();
-                }
+                CallEngine.executeOrRun(executor, next);
             }
         }
     }

@@ -1,0 +1,143 @@
+package io.volrep.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.grpc.Status;
+import io.volrep.api.PreconditionFailedException;
+import io.volrep.api.Rpc;
+import io.volrep.api.SourceNotFoundException;
+import io.volrep.client.ScriptedPlugin.Outcome;
+import io.volrep.testsupport.GrpcCleanup;
+import java.nio.file.Path;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@link ReplicationClient.Builder#directExecutor()} over a real unix socket: a success completes on the
+ * transport thread (netty's event loop), everything a failure runs stays on the client's executor, and without
+ * the option every answer is handed to the executor.
+ */
+class DirectExecutorTest {
+    private static final String EXECUTOR_THREAD = "client-executor-";
+
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
+    @TempDir
+    Path dir;
+
+    private final AtomicInteger threads = new AtomicInteger();
+    private final ExecutorService executor = Executors.newFixedThreadPool(2, r -> {
+        Thread t = new Thread(r, EXECUTOR_THREAD + threads.incrementAndGet());
+        t.setDaemon(true);
+        return t;
+    });
+
+    @AfterEach
+    void stopExecutor() throws InterruptedException {
+        executor.shutdownNow();
+        assertThat(executor.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+    }
+
+    private ScriptedPlugin plugin() throws Exception {
+        return grpc.register(ScriptedPlugin.unixSocket(dir.resolve("p.sock")));
+    }
+
+    private ReplicationClient client(ScriptedPlugin plugin, ReplicationClient.Builder builder) {
+        return grpc.register(builder.target(plugin.target()).executor(executor).retry(RetryBehaviourTest.FAST)
+                .build());
+    }
+
+    /** The thread that runs a continuation registered while the call is still in flight (its answer is delayed). */
+    private static String continuationThread(CompletableFuture<?> call) {
+        AtomicReference<String> thread = new AtomicReference<>();
+        CompletableFuture<?> observed = call.handle((v, t) -> {
+            thread.set(Thread.currentThread().getName());
+            return null;
+        });
+        observed.join();
+        return thread.get();
+    }
+
+    @Test
+    void aSuccessCompletesOnTheTransportThread() throws Exception {
+        ScriptedPlugin plugin = plugin();
+        plugin.byDefault(Rpc.ENABLE_VOLUME_REPLICATION, request -> Outcome.ok().delayed(200));
+        Queue<String> listenerThreads = new ConcurrentLinkedQueue<>();
+        ReplicationClient client = client(plugin, ReplicationClient.builder().directExecutor()
+                .listener(event -> listenerThreads.add(Thread.currentThread().getName())));
+
+        CompletableFuture<?> call = client.volume("vol-0").enable().callAsync();
+        String thread = continuationThread(call);
+
+        assertThat(call).isCompleted();
+        assertThat(thread).as("netty's event loop, not the executor nor the caller")
+                .doesNotStartWith(EXECUTOR_THREAD).isNotEqualTo(Thread.currentThread().getName())
+                .contains("ELG");
+        assertThat(listenerThreads).containsExactly(thread);
+        assertThat(client.activeSources()).isZero();
+    }
+
+    @Test
+    void withoutTheOptionEveryAnswerIsHandedToTheExecutor() throws Exception {
+        ScriptedPlugin plugin = plugin();
+        plugin.byDefault(Rpc.ENABLE_VOLUME_REPLICATION, request -> Outcome.ok().delayed(200));
+        ReplicationClient client = client(plugin, ReplicationClient.builder());
+
+        assertThat(continuationThread(client.volume("vol-0").enable().callAsync())).startsWith(EXECUTOR_THREAD);
+    }
+
+    @Test
+    void aFailureIsDecidedAndReportedOnTheExecutor() throws Exception {
+        ScriptedPlugin plugin = plugin();
+        plugin.byDefault(Rpc.PROMOTE_VOLUME, request -> Outcome.fail(Status.Code.FAILED_PRECONDITION).delayed(200));
+        plugin.byDefault(Rpc.ENABLE_VOLUME_REPLICATION, request -> Outcome.fail(Status.Code.NOT_FOUND).delayed(200));
+        Queue<String> verifierThreads = new ConcurrentLinkedQueue<>();
+        Queue<String> listenerThreads = new ConcurrentLinkedQueue<>();
+        ReplicationClient client = client(plugin, ReplicationClient.builder().directExecutor()
+                .listener(event -> listenerThreads.add(Thread.currentThread().getName()))
+                .sourceVerifier(SourceVerifier.of(source -> {
+                    verifierThreads.add(Thread.currentThread().getName());
+                    return false;
+                })));
+
+        CompletableFuture<?> promote = client.volume("vol-0").promote().callAsync();
+        assertThat(continuationThread(promote)).startsWith(EXECUTOR_THREAD);
+        assertThatThrownBy(promote::join).hasCauseInstanceOf(PreconditionFailedException.class);
+
+        CompletableFuture<?> enable = client.volume("vol-1").enable().callAsync();
+        assertThat(continuationThread(enable)).startsWith(EXECUTOR_THREAD);
+        assertThatThrownBy(enable::join).hasCauseInstanceOf(SourceNotFoundException.class);
+
+        assertThat(verifierThreads).hasSize(1).allSatisfy(t -> assertThat(t).startsWith(EXECUTOR_THREAD));
+        assertThat(listenerThreads).hasSize(2).allSatisfy(t -> assertThat(t).startsWith(EXECUTOR_THREAD));
+        assertThat(plugin.calls(Rpc.PROMOTE_VOLUME)).hasSize(1);
+        assertThat(plugin.calls(Rpc.ENABLE_VOLUME_REPLICATION)).hasSize(1);
+    }
+
+    @Test
+    void aRetriedCallSucceedsAndBlockingCallsAreUnchanged() throws Exception {
+        ScriptedPlugin plugin = plugin();
+        plugin.script(Rpc.ENABLE_VOLUME_REPLICATION, Outcome.fail(Status.Code.UNAVAILABLE),
+                Outcome.fail(Status.Code.ABORTED));
+        ReplicationClient client = client(plugin, ReplicationClient.builder().directExecutor());
+
+        CompletableFuture<?> call = client.volume("vol-0").enable().callAsync();
+        call.get(10, TimeUnit.SECONDS);
+        assertThat(call).isCompletedWithValueMatching(v -> true);
+        assertThat(plugin.calls(Rpc.ENABLE_VOLUME_REPLICATION)).hasSize(3);
+        client.volume("vol-0").enable().call();
+        assertThat(plugin.calls(Rpc.ENABLE_VOLUME_REPLICATION)).hasSize(4);
+        assertThat(client.activeSources()).isZero();
+    }
+}
