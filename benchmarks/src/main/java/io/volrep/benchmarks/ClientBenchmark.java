@@ -25,8 +25,9 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * The client's cost: {@code ReplicationClient} against the raw grpc-java stubs, both calling the same raw
  * in-memory server ({@link InMemoryController}) over the same transport. Pairs: {@code rawBlocking} /
- * {@code volrepBlocking} (one call at a time) and {@code rawAsync64} / {@code volrepAsync64} (64 calls in
- * flight, each on its own volume; time per call). Both sides set the same 3-minute deadline on every call
+ * {@code volrepBlocking} (one call at a time), {@code rawAsync64} / {@code volrepAsync64} (64 calls in
+ * flight, each on its own volume; time per call) and {@code rawAsync64} / {@code volrepDirectAsync64} (the same,
+ * the client built with {@code directExecutor()}). Both sides set the same 3-minute deadline on every call
  * (the client's default per-attempt deadline), as a careful orchestrator would. The raw side is the strongest
  * baseline grpc-java allows ({@link RawUnary}, {@link Transports#rawChannel}); docs/benchmarks.md says why.
  * {@code benchmarks/run} runs each pair's sides in alternating forks ({@link Harness}).
@@ -48,6 +49,8 @@ public class ClientBenchmark {
     private ReplicationClient client;
     /** The same client bound to Micrometer (meters in a SimpleMeterRegistry, no tracer): the binding's cost. */
     private ReplicationClient metered;
+    /** The same client completing successes on the transport thread ({@code Builder.directExecutor()}). */
+    private ReplicationClient direct;
     private int next;
 
     @Setup(Level.Trial)
@@ -60,12 +63,14 @@ public class ClientBenchmark {
         metered = io.volrep.micrometer.VolrepClientMetrics.of(new io.micrometer.core.instrument.simple.SimpleMeterRegistry(),
                 io.micrometer.observation.ObservationRegistry.NOOP).bind(ReplicationClient.builder().target(address))
                 .build();
+        direct = ReplicationClient.builder().target(address).directExecutor().build();
     }
 
     @TearDown(Level.Trial)
     public void tearDown() throws InterruptedException {
         client.close();
         metered.close();
+        direct.close();
         Transports.shutdown(rawChannel);
         server.close();
     }
@@ -112,6 +117,16 @@ public class ClientBenchmark {
     @Benchmark
     @OperationsPerInvocation(IN_FLIGHT)
     public void volrepAsync64() {
+        async64(client);
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(IN_FLIGHT)
+    public void volrepDirectAsync64() {
+        async64(direct);
+    }
+
+    private void async64(ReplicationClient client) {
         CompletableFuture<?>[] calls = new CompletableFuture<?>[IN_FLIGHT];
         for (int i = 0; i < IN_FLIGHT; i++) {
             calls[i] = client.volume(nextVolume()).enable().callAsync();

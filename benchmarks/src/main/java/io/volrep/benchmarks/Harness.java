@@ -64,6 +64,9 @@ public final class Harness {
                     transport));
             pairs.add(new Pair("client-async64-" + transport, ClientBenchmark.class, "rawAsync64", "volrepAsync64",
                     transport));
+            // The same, successes completed on the transport thread (directExecutor()), as the raw listener is.
+            pairs.add(new Pair("client-direct-async64-" + transport, ClientBenchmark.class, "rawAsync64",
+                    "volrepDirectAsync64", transport));
             pairs.add(new Pair("server-" + transport, ServerBenchmark.class, "raw", "volrep", transport));
             // The same, the driver declared non-blocking (directExecutor()), as the raw handler is.
             pairs.add(new Pair("server-direct-" + transport, ServerBenchmark.class, "raw", "volrepDirect",

@@ -22,16 +22,16 @@ class HarnessTest {
         assertThat(s.target()).isEqualTo(1.05);
         assertThat(s.maxWidth()).isEqualTo(0.10);
         assertThat(harness().selected()).extracting(Harness.Pair::name).containsExactly(
-                "client-blocking-inprocess", "client-async64-inprocess", "server-inprocess",
-                "server-direct-inprocess", "server-same-executor-inprocess", "client-blocking-unix",
-                "client-async64-unix", "server-unix", "server-direct-unix", "server-same-executor-unix",
-                "micrometer-binding-inprocess");
+                "client-blocking-inprocess", "client-async64-inprocess", "client-direct-async64-inprocess",
+                "server-inprocess", "server-direct-inprocess", "server-same-executor-inprocess",
+                "client-blocking-unix", "client-async64-unix", "client-direct-async64-unix", "server-unix",
+                "server-direct-unix", "server-same-executor-unix", "micrometer-binding-inprocess");
     }
 
     @Test
     void onlySelectsPairsByName() {
         assertThat(harness("--only", "client-.*-unix", "--rounds", "3").selected()).extracting(Harness.Pair::name)
-                .containsExactly("client-blocking-unix", "client-async64-unix");
+                .containsExactly("client-blocking-unix", "client-async64-unix", "client-direct-async64-unix");
     }
 
     @Test
