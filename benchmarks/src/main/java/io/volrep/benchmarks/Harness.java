@@ -84,7 +84,7 @@ public final class Harness {
 
     /** The options of a run; see {@link #usage()}. */
     record Settings(int rounds, Pattern only, int warmupIterations, int iterations, int seconds, double target,
-                    double maxWidth, Path outDir, boolean list) {
+                    double maxWidth, Path outDir, boolean list, List<String> jvmArgs) {
         static Settings parse(String... args) {
             int rounds = 10;
             Pattern only = Pattern.compile(".*");
@@ -95,6 +95,7 @@ public final class Harness {
             double maxWidth = 0.10;
             Path outDir = Path.of("benchmarks/target/results");
             boolean list = false;
+            List<String> jvmArgs = new ArrayList<>();
             for (int i = 0; i < args.length; i++) {
                 String a = args[i];
                 switch (a) {
@@ -107,10 +108,12 @@ public final class Harness {
                     case "--max-width" -> maxWidth = Double.parseDouble(value(a, args, ++i));
                     case "--out" -> outDir = Path.of(value(a, args, ++i));
                     case "--list" -> list = true;
+                    case "--jvm-arg" -> jvmArgs.add(value(a, args, ++i));
                     default -> throw new IllegalArgumentException("unknown option " + a + "\n" + usage());
                 }
             }
-            return new Settings(rounds, only, warmup, iterations, seconds, target, maxWidth, outDir, list);
+            return new Settings(rounds, only, warmup, iterations, seconds, target, maxWidth, outDir, list,
+                    List.copyOf(jvmArgs));
         }
 
         private static String value(String option, String[] args, int i) {
@@ -140,7 +143,7 @@ public final class Harness {
     static String usage() {
         return """
                 usage: Harness [--rounds N] [--only REGEX] [--warmup N] [--iterations N] [--time SECONDS]
-                               [--target RATIO] [--max-width FRACTION] [--out DIR] [--list]
+                               [--target RATIO] [--max-width FRACTION] [--out DIR] [--jvm-arg ARG]... [--list]
                   --rounds N        rounds; each runs both sides of every pair once, in alternating order (10)
                   --only REGEX      only the pairs whose name matches (see --list)
                   --warmup N        JMH warm-up iterations per fork (3)
@@ -148,7 +151,9 @@ public final class Harness {
                   --time SECONDS    length of each iteration (1)
                   --target RATIO    a resolved ratio at most this passes (1.05)
                   --max-width F     an interval wider than this (HIGH/LOW - 1) is unresolved (0.10)
-                  --out DIR         where rounds.csv and ratios.txt go (benchmarks/target/results)""";
+                  --out DIR         where rounds.csv and ratios.txt go (benchmarks/target/results)
+                  --jvm-arg ARG     one more JVM argument for every fork of both sides (repeatable), e.g. a
+                                    diagnostic: -Dorg.slf4j.simpleLogger.log.io.volrep.spi.runtime.CallRunner=warn""";
     }
 
     public static void main(String[] args) throws Exception {
@@ -245,7 +250,7 @@ public final class Harness {
                 .measurementIterations(settings.iterations())
                 .measurementTime(TimeValue.seconds(settings.seconds()))
                 .addProfiler(GCProfiler.class)
-                .jvmArgsAppend("-Dorg.slf4j.simpleLogger.logFile=" + log.toAbsolutePath())
+                .jvmArgsAppend(jvmArgs(log))
                 .shouldFailOnError(true)
                 .verbosity(VerboseMode.SILENT)
                 .build();
@@ -253,6 +258,13 @@ public final class Harness {
         Result<?> primary = result.getPrimaryResult();
         Result<?> alloc = result.getSecondaryResults().get("gc.alloc.rate.norm");
         return new Score(primary.getScore(), primary.getScoreUnit(), alloc == null ? Double.NaN : alloc.getScore());
+    }
+
+    private String[] jvmArgs(Path log) {
+        List<String> args = new ArrayList<>();
+        args.add("-Dorg.slf4j.simpleLogger.logFile=" + log.toAbsolutePath());
+        args.addAll(settings.jvmArgs());
+        return args.toArray(String[]::new);
     }
 
     private static double[] times(Score[] scores) {

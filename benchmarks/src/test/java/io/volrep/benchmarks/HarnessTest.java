@@ -35,6 +35,15 @@ class HarnessTest {
     }
 
     @Test
+    void jvmArgumentsAreCollectedInOrder() {
+        assertThat(Harness.Settings.parse().jvmArgs()).isEmpty();
+        assertThat(Harness.Settings.parse("--jvm-arg", "-Da=1", "--rounds", "2", "--jvm-arg", "-Xmx1g").jvmArgs())
+                .containsExactly("-Da=1", "-Xmx1g");
+        assertThatThrownBy(() -> Harness.Settings.parse("--jvm-arg"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--jvm-arg needs a value");
+    }
+
+    @Test
     void badOptionsAreNamed() {
         assertThatThrownBy(() -> Harness.Settings.parse("--rounds", "0"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--rounds");
