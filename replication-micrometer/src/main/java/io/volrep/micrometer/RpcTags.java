@@ -24,6 +24,16 @@ final class RpcTags {
     static final String STATUS_CODE = "rpc.grpc.status_code";
     static final String SOURCE_KIND = "volrep.source.kind";
 
+    private static final Rpc[] RPCS = Rpc.values();
+    private static final StatusCode[] CODES = StatusCode.values();
+    private static final ReplicationSource.Kind[] KINDS = ReplicationSource.Kind.values();
+    /** How many RPCs there are: a {@link MeterTable} slot per RPC is its ordinal. */
+    static final int RPC_COUNT = RPCS.length;
+    /** How many {@link #index(Rpc, StatusCode)} values there are. */
+    static final int RPC_CODES = RPCS.length * CODES.length;
+    /** How many {@link #kindIndex} values there are: each source kind, and none. */
+    static final int KIND_COUNT = KINDS.length + 1;
+
     private static final Map<Rpc, Tags> BY_RPC = new EnumMap<>(Rpc.class);
     private static final Map<Rpc, KeyValues> KEY_VALUES = new EnumMap<>(Rpc.class);
 
@@ -56,6 +66,31 @@ final class RpcTags {
 
     /** {@code volume}, {@code volume_group}, ...: the kind, never the id; {@code none} for an Identity call. */
     static String kind(Optional<ReplicationSource> source) {
-        return source.map(s -> s.kind().name().toLowerCase(Locale.ROOT)).orElse("none");
+        return kindName(kindIndex(source));
+    }
+
+    /** A {@link MeterTable} slot per source kind: 0 for none, else 1 + the kind's ordinal. */
+    static int kindIndex(Optional<ReplicationSource> source) {
+        return source.isEmpty() ? 0 : 1 + source.get().kind().ordinal();
+    }
+
+    /** The tag value of a {@link #kindIndex}. */
+    static String kindName(int kindIndex) {
+        return kindIndex == 0 ? "none" : KINDS[kindIndex - 1].name().toLowerCase(Locale.ROOT);
+    }
+
+    /** A {@link MeterTable} slot per RPC and code, below {@link #RPC_CODES}. */
+    static int index(Rpc rpc, StatusCode code) {
+        return rpc.ordinal() * CODES.length + code.ordinal();
+    }
+
+    /** The tags of the RPC with this ordinal: those of {@link #of(Rpc)}. */
+    static Tags ofOrdinal(int rpc) {
+        return of(RPCS[rpc]);
+    }
+
+    /** The tags of an {@link #index(Rpc, StatusCode)}: those of {@link #of(Rpc, StatusCode)}. */
+    static Tags ofIndex(int index) {
+        return of(RPCS[index / CODES.length], CODES[index % CODES.length]);
     }
 }

@@ -4,7 +4,6 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.grpc.ObservationGrpcClientInterceptor;
 import io.micrometer.observation.Observation;
@@ -61,14 +60,30 @@ public final class VolrepClientMetrics implements CallObserver {
     /** The call's observation (span) name; attempts are Micrometer's {@code grpc.client} observations. */
     static final String CALL_OBSERVATION = "volrep.client.call";
 
-    private final MeterRegistry meters;
     private final ObservationRegistry observations;
     private final AtomicLong queued = new AtomicLong();
     private final AtomicLong active = new AtomicLong();
+    private final MeterTable<Timer> waits;
+    private final MeterTable<Counter> retries;
+    /** Per RPC, code and source kind ({@link RpcTags#kindIndex}). */
+    private final MeterTable<Timer> calls;
+    private final MeterTable<DistributionSummary> attempts;
 
     private VolrepClientMetrics(MeterRegistry meters, ObservationRegistry observations) {
-        this.meters = Objects.requireNonNull(meters, "meters");
+        Objects.requireNonNull(meters, "meters");
         this.observations = Objects.requireNonNull(observations, "observations");
+        waits = new MeterTable<>(RpcTags.RPC_COUNT, rpc -> Timer.builder(WAIT).tags(RpcTags.ofOrdinal(rpc))
+                .description("time a call waited for its source's single-flight slot").register(meters));
+        retries = new MeterTable<>(RpcTags.RPC_CODES, i -> Counter.builder(RETRIES).tags(RpcTags.ofIndex(i))
+                .description("retries scheduled, by the code that caused them").register(meters));
+        calls = new MeterTable<>(RpcTags.RPC_CODES * RpcTags.KIND_COUNT, i -> Timer.builder(CALLS)
+                .tags(RpcTags.ofIndex(i / RpcTags.KIND_COUNT))
+                .tag(RpcTags.SOURCE_KIND, RpcTags.kindName(i % RpcTags.KIND_COUNT))
+                .description("whole calls: acceptance to final outcome, retries included")
+                .publishPercentileHistogram()
+                .register(meters));
+        attempts = new MeterTable<>(RpcTags.RPC_CODES, i -> DistributionSummary.builder(ATTEMPTS)
+                .tags(RpcTags.ofIndex(i)).description("attempts per finished call").register(meters));
         Gauge.builder(QUEUED, queued, AtomicLong::get)
                 .description("calls waiting for their source's single-flight slot").register(meters);
         Gauge.builder(ACTIVE, active, AtomicLong::get).description("calls in flight").register(meters);
@@ -100,14 +115,14 @@ public final class VolrepClientMetrics implements CallObserver {
 
     private final class Call implements CallObservation {
         private final Rpc rpc;
-        private final String kind;
+        private final int kind;
         private final long accepted = System.nanoTime();
         private final Observation observation;
         private boolean started;
 
         Call(Rpc rpc, Optional<ReplicationSource> source) {
             this.rpc = rpc;
-            this.kind = RpcTags.kind(source);
+            this.kind = RpcTags.kindIndex(source);
             queued.incrementAndGet();
             if (observations.isNoop()) {
                 observation = null;
@@ -115,7 +130,7 @@ public final class VolrepClientMetrics implements CallObserver {
                 observation = Observation.createNotStarted(CALL_OBSERVATION, observations)
                         .contextualName(rpc.service() + "/" + rpc.methodName())
                         .lowCardinalityKeyValues(RpcTags.keyValues(rpc))
-                        .lowCardinalityKeyValue(RpcTags.SOURCE_KIND, kind)
+                        .lowCardinalityKeyValue(RpcTags.SOURCE_KIND, RpcTags.kindName(kind))
                         .start();
             }
         }
@@ -125,17 +140,13 @@ public final class VolrepClientMetrics implements CallObserver {
             started = true;
             queued.decrementAndGet();
             active.incrementAndGet();
-            Timer.builder(WAIT).tags(RpcTags.of(rpc))
-                    .description("time a call waited for its source's single-flight slot")
-                    .register(meters).record(waited);
+            waits.get(rpc.ordinal()).record(waited);
         }
 
         @Override
         public void onAttempt(AttemptEvent event) {
             if (event.willRetry()) {
-                Counter.builder(RETRIES).tags(RpcTags.of(rpc, event.code()))
-                        .description("retries scheduled, by the code that caused them")
-                        .register(meters).increment();
+                retries.get(RpcTags.index(rpc, event.code())).increment();
             }
             if (observation != null && event.code() != StatusCode.OK) {
                 observation.event(Observation.Event.of("attempt." + event.attempt(), event.describe()));
@@ -160,14 +171,10 @@ public final class VolrepClientMetrics implements CallObserver {
                     queued.decrementAndGet();
                 }
             }
-            Tags tags = RpcTags.of(rpc, code);
-            Timer.builder(CALLS).tags(tags).tag(RpcTags.SOURCE_KIND, kind)
-                    .description("whole calls: acceptance to final outcome, retries included")
-                    .publishPercentileHistogram()
-                    .register(meters).record(System.nanoTime() - accepted, java.util.concurrent.TimeUnit.NANOSECONDS);
-            DistributionSummary.builder(ATTEMPTS).tags(tags)
-                    .description("attempts per finished call")
-                    .register(meters).record(attempts);
+            int index = RpcTags.index(rpc, code);
+            calls.get(index * RpcTags.KIND_COUNT + kind)
+                    .record(System.nanoTime() - accepted, java.util.concurrent.TimeUnit.NANOSECONDS);
+            VolrepClientMetrics.this.attempts.get(index).record(attempts);
             if (observation != null) {
                 observation.lowCardinalityKeyValue(RpcTags.STATUS_CODE, RpcTags.code(code));
                 if (code != StatusCode.OK) {

@@ -54,13 +54,31 @@ public final class VolrepServerMetrics implements ServerObserver {
     static final String DRIVER_FAILURES = "volrep.server.driver.failures";
     static final String REJECTIONS = "volrep.server.rejections";
 
+    private static final ServerCallEvent.Cause[] CAUSES = ServerCallEvent.Cause.values();
+
     private final MeterRegistry meters;
     private final ObservationRegistry observations;
     private final AtomicLong active = new AtomicLong();
+    /** Per RPC, code and cause. */
+    private final MeterTable<Timer> calls;
+    private final MeterTable<Counter> aborted;
+    private final MeterTable<Counter> driverFailures;
 
     private VolrepServerMetrics(MeterRegistry meters, ObservationRegistry observations) {
         this.meters = Objects.requireNonNull(meters, "meters");
         this.observations = Objects.requireNonNull(observations, "observations");
+        calls = new MeterTable<>(RpcTags.RPC_CODES * CAUSES.length, i -> Timer.builder(CALLS)
+                .tags(RpcTags.ofIndex(i / CAUSES.length))
+                .tag("volrep.outcome", CAUSES[i % CAUSES.length].name().toLowerCase(Locale.ROOT))
+                .description("served calls")
+                .publishPercentileHistogram()
+                .register(meters));
+        aborted = new MeterTable<>(RpcTags.RPC_COUNT, rpc -> Counter.builder(ABORTED)
+                .tags(RpcTags.ofOrdinal(rpc)).description("ABORTED answers of the per-source guard")
+                .register(meters));
+        driverFailures = new MeterTable<>(RpcTags.RPC_COUNT, rpc -> Counter.builder(DRIVER_FAILURES)
+                .tags(RpcTags.ofOrdinal(rpc)).description("driver failures answered UNKNOWN")
+                .register(meters));
         Gauge.builder(ACTIVE, active, AtomicLong::get).description("calls being served").register(meters);
     }
 
@@ -105,16 +123,10 @@ public final class VolrepServerMetrics implements ServerObserver {
     public void onCallFinished(ServerCallEvent event) {
         active.decrementAndGet();
         Rpc rpc = event.rpc();
-        Timer.builder(CALLS).tags(RpcTags.of(rpc, event.code()))
-                .tag("volrep.outcome", event.cause().name().toLowerCase(Locale.ROOT))
-                .description("served calls")
-                .publishPercentileHistogram()
-                .register(meters).record(event.elapsed());
+        calls.get(RpcTags.index(rpc, event.code()) * CAUSES.length + event.cause().ordinal()).record(event.elapsed());
         switch (event.cause()) {
-            case SOURCE_BUSY -> Counter.builder(ABORTED).tags(RpcTags.of(rpc))
-                    .description("ABORTED answers of the per-source guard").register(meters).increment();
-            case DRIVER_FAILURE -> Counter.builder(DRIVER_FAILURES).tags(RpcTags.of(rpc))
-                    .description("driver failures answered UNKNOWN").register(meters).increment();
+            case SOURCE_BUSY -> aborted.get(rpc.ordinal()).increment();
+            case DRIVER_FAILURE -> driverFailures.get(rpc.ordinal()).increment();
             case INVALID_REQUEST -> Counter.builder(REJECTIONS).tags(RpcTags.of(rpc))
                     .tag("field", event.rejectedField().orElse("unknown"))
                     .description("requests rejected by validation, by field").register(meters).increment();
