@@ -24,7 +24,8 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * one {@code ratio NAME VALUE [LOW, HIGH] pass|fail|unresolved} line per pair ({@link Stats}).
  *
  * <p>A run is {@code rounds} rounds; in each round every pair runs its raw side and its volrep side once, one
- * JMH fork each, raw first in even rounds and volrep first in odd ones. A load change on the machine therefore
+ * JMH fork each, raw first in even rounds and volrep first in odd ones. Then, up to {@code maxRounds}, more rounds
+ * run for the pairs whose interval is still wider than {@code maxWidth}. A load change on the machine therefore
  * lands on both sides of a pair in turn instead of on one block of forks, and fork-to-fork variation (JIT
  * decisions, memory layout) shows in the interval instead of in the value.
  *
@@ -82,11 +83,14 @@ public final class Harness {
         return List.copyOf(pairs);
     }
 
+    static final int DEFAULT_MAX_ROUNDS = 20;
+
     /** The options of a run; see {@link #usage()}. */
-    record Settings(int rounds, Pattern only, int warmupIterations, int iterations, int seconds, double target,
-                    double maxWidth, Path outDir, boolean list, List<String> jvmArgs) {
+    record Settings(int rounds, int maxRounds, Pattern only, int warmupIterations, int iterations, int seconds,
+                    double target, double maxWidth, Path outDir, boolean list, List<String> jvmArgs) {
         static Settings parse(String... args) {
             int rounds = 10;
+            Integer maxRounds = null;
             Pattern only = Pattern.compile(".*");
             int warmup = 3;
             int iterations = 3;
@@ -100,6 +104,7 @@ public final class Harness {
                 String a = args[i];
                 switch (a) {
                     case "--rounds" -> rounds = positive(a, args, ++i);
+                    case "--max-rounds" -> maxRounds = positive(a, args, ++i);
                     case "--only" -> only = Pattern.compile(value(a, args, ++i));
                     case "--warmup" -> warmup = nonNegative(a, args, ++i);
                     case "--iterations" -> iterations = positive(a, args, ++i);
@@ -112,7 +117,12 @@ public final class Harness {
                     default -> throw new IllegalArgumentException("unknown option " + a + "\n" + usage());
                 }
             }
-            return new Settings(rounds, only, warmup, iterations, seconds, target, maxWidth, outDir, list,
+            if (maxRounds != null && maxRounds < rounds) {
+                throw new IllegalArgumentException("--max-rounds " + maxRounds + " is below --rounds " + rounds);
+            }
+            // Unless told, a run adds rounds up to 20 (or none beyond --rounds when more were asked for).
+            int max = maxRounds != null ? maxRounds : Math.max(rounds, DEFAULT_MAX_ROUNDS);
+            return new Settings(rounds, max, only, warmup, iterations, seconds, target, maxWidth, outDir, list,
                     List.copyOf(jvmArgs));
         }
 
@@ -142,9 +152,11 @@ public final class Harness {
 
     static String usage() {
         return """
-                usage: Harness [--rounds N] [--only REGEX] [--warmup N] [--iterations N] [--time SECONDS]
+                usage: Harness [--rounds N] [--max-rounds N] [--only REGEX] [--warmup N] [--iterations N] [--time SECONDS]
                                [--target RATIO] [--max-width FRACTION] [--out DIR] [--jvm-arg ARG]... [--list]
                   --rounds N        rounds; each runs both sides of every pair once, in alternating order (10)
+                  --max-rounds N    then more rounds, only for the pairs whose ratio is still unresolved, until
+                                    each is resolved or has N rounds (20, or --rounds when that is more)
                   --only REGEX      only the pairs whose name matches (see --list)
                   --warmup N        JMH warm-up iterations per fork (3)
                   --iterations N    JMH measured iterations per fork (3)
@@ -184,32 +196,74 @@ public final class Harness {
         Files.createDirectories(settings.outDir());
         Path log = settings.outDir().resolve("server.log");
         int rounds = settings.rounds();
-        Score[][] raw = new Score[pairs.size()][rounds];
-        Score[][] volrep = new Score[pairs.size()][rounds];
-        progress.printf(Locale.ROOT, "%d pairs x %d rounds x 2 forks of %d+%d iterations of %d s%n", pairs.size(),
-                rounds, settings.warmupIterations(), settings.iterations(), settings.seconds());
+        List<List<Score>> raw = new ArrayList<>();
+        List<List<Score>> volrep = new ArrayList<>();
+        for (int p = 0; p < pairs.size(); p++) {
+            raw.add(new ArrayList<>());
+            volrep.add(new ArrayList<>());
+        }
+        progress.printf(Locale.ROOT, "%d pairs x %d rounds (up to %d for unresolved ratios) x 2 forks of %d+%d"
+                        + " iterations of %d s%n", pairs.size(), rounds, settings.maxRounds(),
+                settings.warmupIterations(), settings.iterations(), settings.seconds());
         try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(settings.outDir().resolve("rounds.csv")))) {
             csv.println("round,pair,side,time,unit,bytesPerOp");
-            for (int round = 0; round < rounds; round++) {
-                for (int p = 0; p < pairs.size(); p++) {
+            for (int round = 0; round < settings.maxRounds(); round++) {
+                List<Integer> active = round < rounds ? allIndexes(pairs.size()) : unresolved(raw, volrep);
+                if (active.isEmpty()) {
+                    break;
+                }
+                if (round == rounds) {
+                    progress.printf(Locale.ROOT, "%d of %d ratios unresolved after %d rounds: more rounds for them,"
+                            + " up to %d%n", active.size(), pairs.size(), rounds, settings.maxRounds());
+                }
+                for (int p : active) {
                     Pair pair = pairs.get(p);
                     boolean rawFirst = round % 2 == 0;
                     for (boolean rawSide : rawFirst ? new boolean[] {true, false} : new boolean[] {false, true}) {
                         Score s = fork(pair, rawSide ? pair.rawMethod() : pair.volrepMethod(), log);
-                        (rawSide ? raw : volrep)[p][round] = s;
+                        (rawSide ? raw : volrep).get(p).add(s);
                         String side = rawSide ? "raw" : "volrep";
                         csv.printf(Locale.ROOT, "%d,%s,%s,%.4f,%s,%.1f%n", round + 1, pair.name(), side, s.time(),
                                 s.unit(), s.bytesPerOp());
                         csv.flush();
-                        progress.printf(Locale.ROOT, "round %d/%d %s %s: %.3f %s, %.0f B/op%n", round + 1, rounds,
-                                pair.name(), side, s.time(), s.unit(), s.bytesPerOp());
+                        progress.printf(Locale.ROOT, "round %d/%d %s %s: %.3f %s, %.0f B/op%n", round + 1,
+                                round < rounds ? rounds : settings.maxRounds(), pair.name(), side, s.time(),
+                                s.unit(), s.bytesPerOp());
                     }
                 }
             }
         }
-        List<String> lines = report(pairs, raw, volrep);
+        List<String> lines = report(pairs, toArrays(raw), toArrays(volrep));
         Files.write(settings.outDir().resolve("ratios.txt"), lines);
         lines.forEach(out::println);
+    }
+
+    private static List<Integer> allIndexes(int n) {
+        List<Integer> all = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            all.add(i);
+        }
+        return all;
+    }
+
+    /**
+     * The pairs whose ratio is unresolved so far. Only the interval's width decides, never its value, so adding
+     * rounds cannot steer a ratio towards a pass or a fail.
+     */
+    List<Integer> unresolved(List<List<Score>> raw, List<List<Score>> volrep) {
+        List<Integer> pairs = new ArrayList<>();
+        for (int p = 0; p < raw.size(); p++) {
+            Stats.Interval ratio = Stats.ratio(times(raw.get(p).toArray(Score[]::new)),
+                    times(volrep.get(p).toArray(Score[]::new)));
+            if (Stats.verdict(ratio, settings.target(), settings.maxWidth()) == Stats.Verdict.UNRESOLVED) {
+                pairs.add(p);
+            }
+        }
+        return pairs;
+    }
+
+    private static Score[][] toArrays(List<List<Score>> scores) {
+        return scores.stream().map(s -> s.toArray(Score[]::new)).toArray(Score[][]::new);
     }
 
     List<String> report(List<Pair> pairs, Score[][] raw, Score[][] volrep) {
@@ -233,7 +287,7 @@ public final class Harness {
         List<String> lines = new ArrayList<>(details);
         if (unresolved > 0) {
             lines.add(String.format(Locale.ROOT, "note %d of %d ratios unresolved (interval wider than %.0f %%):"
-                    + " the machine was too noisy for this many rounds; rerun with more --rounds or on a quieter"
+                    + " the machine was too noisy for this many rounds; rerun with more --max-rounds or on a quieter"
                     + " machine", unresolved, pairs.size(), settings.maxWidth() * 100));
         }
         lines.addAll(ratios);

@@ -19,6 +19,7 @@ class HarnessTest {
     void defaultsRunEveryPairTenRounds() {
         Harness.Settings s = Harness.Settings.parse();
         assertThat(s.rounds()).isEqualTo(10);
+        assertThat(s.maxRounds()).isEqualTo(20);
         assertThat(s.target()).isEqualTo(1.05);
         assertThat(s.maxWidth()).isEqualTo(0.10);
         assertThat(harness().selected()).extracting(Harness.Pair::name).containsExactly(
@@ -41,6 +42,26 @@ class HarnessTest {
                 .containsExactly("-Da=1", "-Xmx1g");
         assertThatThrownBy(() -> Harness.Settings.parse("--jvm-arg"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--jvm-arg needs a value");
+    }
+
+    @Test
+    void moreRoundsGoOnlyToUnresolvedPairsUpToTheMaximum() {
+        assertThat(Harness.Settings.parse("--rounds", "30").maxRounds()).isEqualTo(30);
+        assertThat(Harness.Settings.parse("--rounds", "3", "--max-rounds", "3").maxRounds()).isEqualTo(3);
+        assertThatThrownBy(() -> Harness.Settings.parse("--rounds", "10", "--max-rounds", "5"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--max-rounds 5 is below --rounds 10");
+
+        Harness h = harness("--rounds", "3");
+        List<List<Harness.Score>> raw = List.of(
+                List.of(score(10), score(10), score(10)),
+                List.of(score(10), score(20), score(10)),
+                List.of(score(10), score(10), score(10)));
+        List<List<Harness.Score>> volrep = List.of(
+                List.of(score(20), score(20), score(20)),
+                List.of(score(10), score(10), score(20)),
+                List.of(score(10.1), score(9.9), score(10)));
+        // A steady 2.0 is resolved (a fail), so is a steady 1.0 (a pass); the noisy pair is not, whatever its value.
+        assertThat(h.unresolved(raw, volrep)).containsExactly(1);
     }
 
     @Test
