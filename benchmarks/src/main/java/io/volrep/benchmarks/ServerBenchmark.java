@@ -87,13 +87,13 @@ public class ServerBenchmark {
         return RawUnary.enable(rawChannel, nextVolume());
     }
 
-    /** The default server: calls handed to gRPC's default executor (a pool), since a driver may block. */
     /** The raw handler on gRPC's default executor, as {@code ReplicationServer} runs its driver by default. */
     @Benchmark
     public Object rawDefaultExecutor() {
         return RawUnary.enable(rawDefaultExecutorChannel, nextVolume());
     }
 
+    /** The default server: calls handed to gRPC's default executor (a pool), since a driver may block. */
     @Benchmark
     public Object volrep() {
         return RawUnary.enable(volrepChannel, nextVolume());
