@@ -290,9 +290,12 @@ final class CallEngine {
             options = options.withWaitForReady();
             connections.watch();
         }
+        // Callbacks run on the waiting caller's thread (blocking call), the transport thread (directExecutor()), or
+        // by default the channel's executor.
+        boolean onTransportThread = state.queue == null && direct;
         if (state.queue != null) {
             options = options.withExecutor(state.queue);
-        } else if (direct) {
+        } else if (onTransportThread) {
             options = options.withExecutor(DIRECT);
         }
         // The call's observation is current while the attempt starts: a tracing interceptor parents it there.
@@ -321,7 +324,7 @@ final class CallEngine {
 
                 @Override
                 public void onClose(Status status, Metadata trailers) {
-                    if (direct && state.queue == null && !(status.isOk() && response != null && !secondResponse)) {
+                    if (onTransportThread && !(status.isOk() && response != null && !secondResponse)) {
                         // On the transport thread: the verifier, the secrets' renewal, listeners and the caller's
                         // continuations of a failure may block, so a failure is decided on the client's executor.
                         executeOrRun(executor, () -> closed(status, trailers));

@@ -51,7 +51,7 @@ final class WireDialect {
         try {
             return transcoder.method(rpc);
         } catch (NotExpressibleException e) {
-            throw unsupported(e);
+            throw new UnsupportedByDialectException(e);
         }
     }
 
@@ -64,7 +64,7 @@ final class WireDialect {
                     volumeId, spec.parameters(), secrets.asMap(), spec.replicationId(), spec.force())
                     .toRequest(spec.rpc()));
         } catch (NotExpressibleException e) {
-            throw unsupported(e);
+            throw new UnsupportedByDialectException(e);
         }
     }
 
@@ -87,9 +87,5 @@ final class WireDialect {
     @SuppressWarnings("unchecked")
     static MethodDescriptor<Message, Message> cast(MethodDescriptor<?, ?> m) {
         return (MethodDescriptor<Message, Message>) m;
-    }
-
-    private static UnsupportedByDialectException unsupported(NotExpressibleException e) {
-        return new UnsupportedByDialectException(e);
     }
 }
