@@ -64,17 +64,15 @@ final class RpcTags {
         return Integer.toString(code.value());
     }
 
-    /** {@code volume}, {@code volume_group}, ...: the kind, never the id; {@code none} for an Identity call. */
-    static String kind(Optional<ReplicationSource> source) {
-        return kindName(kindIndex(source));
-    }
-
     /** A {@link MeterTable} slot per source kind: 0 for none, else 1 + the kind's ordinal. */
     static int kindIndex(Optional<ReplicationSource> source) {
         return source.isEmpty() ? 0 : 1 + source.get().kind().ordinal();
     }
 
-    /** The tag value of a {@link #kindIndex}. */
+    /**
+     * The tag value of a {@link #kindIndex}: {@code volume}, {@code volume_group}, ...: the kind, never the id;
+     * {@code none} for an Identity call.
+     */
     static String kindName(int kindIndex) {
         return kindIndex == 0 ? "none" : KINDS[kindIndex - 1].name().toLowerCase(Locale.ROOT);
     }
