@@ -35,14 +35,16 @@ final class AttemptRunner {
             Metadata.Key.of("grpc-retry-pushback-ms", Metadata.ASCII_STRING_MARSHALLER);
 
     private final ManagedChannel channel;
+    /** Where a failure is decided when callbacks run on the transport thread. */
     private final Executor executor;
+    /** {@link ReplicationClient.Builder#directExecutor()}: an asynchronous call's callbacks on the transport thread. */
     private final boolean direct;
     private final ConnectionWatch connections;
 
-    AttemptRunner(ManagedChannel channel, Executor executor, boolean direct, ConnectionWatch connections) {
+    AttemptRunner(ManagedChannel channel, CallSettings settings, ConnectionWatch connections) {
         this.channel = channel;
-        this.executor = executor;
-        this.direct = direct;
+        this.executor = settings.executor();
+        this.direct = settings.directExecutor();
         this.connections = connections;
     }
 

@@ -37,9 +37,8 @@ final class CallEngine {
         this.settings = settings;
         this.singleFlight = new SingleFlight(settings.maxQueuedPerSource(), settings.executor());
         ConnectionWatch connections = new ConnectionWatch(channel, settings, this::activeCalls);
-        AttemptRunner runner = new AttemptRunner(channel, settings.executor(), settings.directExecutor(),
-                connections);
-        this.loop = new RetryLoop(settings, runner, connections, channel::isShutdown);
+        this.loop = new RetryLoop(settings, new AttemptRunner(channel, settings, connections), connections,
+                channel::isShutdown);
     }
 
     /** The spec revision's codec every replication call goes through. */
