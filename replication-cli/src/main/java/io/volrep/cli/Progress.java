@@ -51,8 +51,15 @@ final class Progress implements AttemptListener, ResyncCall.PollListener, AutoCl
     private final long startNanos;
     private final ScheduledExecutorService display;
 
-    /** What the command waits for after an answer; written by client threads, read on the display thread. */
-    private record Pending(String lastAnswer, String label, long nextAtNanos, long answeredNanos) {
+    /**
+     * What the command waits for after the last answer (none: {@code lastAnswer} null); {@code transport} when that
+     * answer was a transport code, which says the plugin may not be reached. Written by client threads, read on the
+     * display thread.
+     */
+    private record Pending(String lastAnswer, boolean transport, String label, long nextAtNanos, long answeredNanos) {
+        static Pending none() {
+            return new Pending(null, false, "", 0, System.nanoTime());
+        }
     }
 
     private volatile Pending pending;
@@ -71,7 +78,7 @@ final class Progress implements AttemptListener, ResyncCall.PollListener, AutoCl
         this.endpoint = endpoint;
         this.callTimeout = callTimeout;
         this.startNanos = System.nanoTime();
-        this.pending = new Pending(null, "", 0, startNanos);
+        this.pending = Pending.none();
         this.display = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "volrep-progress");
             t.setDaemon(true);
@@ -97,18 +104,19 @@ final class Progress implements AttemptListener, ResyncCall.PollListener, AutoCl
         if (event.code() == StatusCode.OK || !event.willRetry()) {
             // An answer that ends its call: the result goes to stdout, a refusal to the command (a reconciliation
             // goes on from it). Either way nothing is awaited any more.
-            changed(new Pending(null, "", 0, System.nanoTime()));
+            changed(Pending.none());
             return;
         }
         String answer = event.code().display() + " (attempt " + event.attempt() + ")";
-        changed(new Pending(answer, "next try in ", deadline(event.retryDelay()), System.nanoTime()));
+        boolean transport = event.code() == StatusCode.UNAVAILABLE || event.code() == StatusCode.DEADLINE_EXCEEDED;
+        changed(new Pending(answer, transport, "next try in ", deadline(event.retryDelay()), System.nanoTime()));
     }
 
     @Override
     public void onPoll(int poll, ResyncStatus status, Optional<Duration> nextPoll) {
         String answer = "ready=" + status.ready() + " (poll " + poll + ")";
-        changed(nextPoll.isPresent() ? new Pending(answer, "next poll in ", deadline(nextPoll), System.nanoTime())
-                : new Pending(null, "", 0, System.nanoTime()));
+        changed(nextPoll.isPresent()
+                ? new Pending(answer, false, "next poll in ", deadline(nextPoll), System.nanoTime()) : Pending.none());
     }
 
     private static long deadline(Optional<Duration> delay) {
@@ -165,11 +173,9 @@ final class Progress implements AttemptListener, ResyncCall.PollListener, AutoCl
         printedKey = key;
     }
 
-    /** After an answer that did not come from the plugin (it was not reached): why, when looking finds a reason. */
+    /** After a transport code (the plugin may not have been reached): why, when looking finds a reason. */
     private String unreachableAfter(Pending p, long now) {
-        boolean transport = p.lastAnswer().startsWith(StatusCode.UNAVAILABLE.display())
-                || p.lastAnswer().startsWith(StatusCode.DEADLINE_EXCEEDED.display());
-        return transport ? look(now).map(why -> " (" + why + ")").orElse("") : "";
+        return p.transport() ? look(now).map(why -> " (" + why + ")").orElse("") : "";
     }
 
     /** Why the endpoint cannot be reached, looked at again at most once a second (a restarting plugin comes back). */
