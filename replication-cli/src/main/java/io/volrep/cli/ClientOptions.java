@@ -30,9 +30,17 @@ public final class ClientOptions {
             description = "Most calls for the request, the first included (default: the spec policy's 5).")
     Integer maxAttempts;
 
-    @Option(names = "--timeout", paramLabel = "DURATION", converter = DurationConverter.class,
-            description = "Budget for all attempts and back-offs of the request: 30s, 2m or PT30S (default: 10m).")
-    Duration timeout;
+    /**
+     * A minute: enough for a plugin's slow answer with a few back-offs, or for a plugin that restarts, and what a
+     * person at a terminal can wait for, watching what is awaited (the library's default, 10 minutes, is for
+     * controllers that have nobody waiting).
+     */
+    static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(1);
+
+    @Option(names = "--timeout", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "60s",
+            description = "Budget for all attempts and back-offs of each call, waiting for a plugin that is not up"
+                    + " included: 30s, 2m or PT30S (default: ${DEFAULT-VALUE}).")
+    Duration timeout = DEFAULT_TIMEOUT;
 
     /*
      * The CLI's default is equal jitter, not the library's full jitter: full jitter spreads out the retries of
@@ -69,17 +77,16 @@ public final class ClientOptions {
         if (maxAttempts != null) {
             b.maxAttempts(maxAttempts);
         }
-        if (timeout != null) {
-            b.totalTimeout(timeout);
-            if (timeout.compareTo(RetryPolicy.spec().perAttemptTimeout()) < 0) {
-                b.perAttemptTimeout(timeout);
-            }
+        Duration total = timeout != null ? timeout : DEFAULT_TIMEOUT;
+        b.totalTimeout(total);
+        if (total.compareTo(RetryPolicy.spec().perAttemptTimeout()) < 0) {
+            b.perAttemptTimeout(total);
         }
         return b.build();
     }
 
     /**
-     * A client for these options; {@code progress} sees every attempt (a wait longer than a second shows on
+     * A client for these options; {@code progress} sees every attempt (a real wait longer than a second shows on
      * {@code err}); with {@code -v}, each attempt is printed to {@code err} as well.
      */
     ReplicationClient client(PrintWriter err, Progress progress) {
@@ -104,9 +111,9 @@ public final class ClientOptions {
         return b.build();
     }
 
-    /** Shows the wait for {@code what} on {@code err} once it lasts (see {@link Progress}). */
+    /** Shows the waits for {@code what} on {@code err} that are real and last (see {@link Progress}). */
     Progress progress(PrintWriter err, String what) {
-        return Progress.start(err, what, target.endpoint);
+        return Progress.start(err, what, target.endpoint, retryPolicy().totalTimeout());
     }
 
     /** {@code full}, {@code equal}, {@code none}, in any case. */

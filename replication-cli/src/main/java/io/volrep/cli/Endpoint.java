@@ -1,16 +1,8 @@
 package io.volrep.cli;
 
 import io.volrep.api.UnixTargets;
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.net.SocketTimeoutException;
-import java.net.StandardProtocolFamily;
-import java.net.UnixDomainSocketAddress;
-import java.net.UnknownHostException;
-import java.nio.channels.SocketChannel;
+import io.volrep.client.ReplicationClient;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Optional;
 import picocli.CommandLine;
@@ -99,52 +91,11 @@ final class Endpoint {
     /**
      * Why nothing answers at {@code target}, found by looking: no such socket file, not a socket, permission
      * denied, connection refused, unknown host. Empty when a connection can be made (the plugin is there, the
-     * failure was its answer) or the form cannot be checked ({@code dns:}, {@code inprocess:}).
+     * failure was its answer) or the form cannot be checked ({@code inprocess:}). The client library's look, which
+     * its connection warnings and exceptions use too.
      */
     static Optional<String> whyUnreachable(String target) {
-        if (target.startsWith("unix:")) {
-            Path path = unixPath(target);
-            if (!Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
-                return Optional.of(Files.isDirectory(path.getParent() == null ? path : path.getParent())
-                        ? "no such socket file " + path : "no such directory " + path.getParent());
-            }
-            if (Files.isRegularFile(path) || Files.isDirectory(path)) {
-                return Optional.of(path + " is not a socket");
-            }
-            try (SocketChannel probe = SocketChannel.open(StandardProtocolFamily.UNIX)) {
-                probe.connect(UnixDomainSocketAddress.of(path));
-                return Optional.empty();
-            } catch (IOException e) {
-                return Optional.of(reason(e, path.toString()));
-            }
-        }
-        if (target.startsWith("dns:") || target.startsWith("inprocess:")) {
-            return Optional.empty();
-        }
-        int colon = target.lastIndexOf(':');
-        String host = target.substring(0, colon).replace("[", "").replace("]", "");
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress(host.isEmpty() ? "localhost" : host,
-                    Integer.parseInt(target.substring(colon + 1))), 2_000);
-            return Optional.empty();
-        } catch (UnknownHostException e) {
-            return Optional.of("unknown host " + host);
-        } catch (SocketTimeoutException e) {
-            return Optional.of("no answer from " + target + " within 2 s");
-        } catch (IOException | IllegalArgumentException e) {
-            return Optional.of(reason(e, target));
-        }
-    }
-
-    private static String reason(Exception e, String where) {
-        String m = String.valueOf(e.getMessage()).toLowerCase(java.util.Locale.ROOT);
-        if (m.contains("permission denied") || m.contains("access denied")) {
-            return "permission denied on " + where;
-        }
-        if (m.contains("refused")) {
-            return "connection refused on " + where + " (nobody listens there: is the plugin running?)";
-        }
-        return e.getMessage() + " on " + where;
+        return ReplicationClient.whyUnreachable(target);
     }
 
     private static String convert(String value, java.util.function.UnaryOperator<String> parse, String forms) {

@@ -4,62 +4,81 @@ import io.volrep.api.SafeText;
 import io.volrep.api.StatusCode;
 import io.volrep.client.AttemptEvent;
 import io.volrep.client.AttemptListener;
+import io.volrep.client.ReplicationClient;
 import io.volrep.client.ResyncCall;
 import io.volrep.client.ResyncStatus;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * What a call is waiting for, on stderr (never stdout, which stays for results), once it has waited
- * {@link #QUIET_PERIOD}: what is awaited, the time elapsed, the last answer and the next try or poll. On a
- * terminal it is one live line rewritten every second; otherwise (a log, a pipe, a test) plain lines, one per
- * new answer and one per {@link #PLAIN_REPEAT} of silence.
+ * What a command is waiting for, on stderr (never stdout, which stays for results), when the wait is real and has
+ * lasted {@link #QUIET_PERIOD}: a back-off before the next try, a poll of {@code --await-ready}, or a plugin that
+ * does not accept connections (looked at, not guessed). A plugin that is there and answers is no wait: a slow answer
+ * shows only after {@link #SLOW_ANSWER}, and an answer that ends a call (a refusal a reconciliation goes on from
+ * included) shows nothing. On a terminal it is one live line rewritten every second; otherwise (a log, a pipe, a
+ * test) plain lines, one per change and one per {@link #PLAIN_REPEAT} of sameness.
  *
  * <pre>
- * waiting for EnableVolumeReplication volume pvc-1 at unix:///csi/csi-addons.sock: 3 s elapsed, last answer
- *   14 UNAVAILABLE (attempt 3; no such socket file /csi/csi-addons.sock), next try in 1.6 s
+ * waiting for the plugin at unix:///csi/csi-addons.sock to accept connections: no such socket file
+ *   /csi/csi-addons.sock (1.0 s elapsed; each call gives up after 60 s, see --timeout)
+ * waiting for volrep promote volume pvc-1 at unix:///csi/csi-addons.sock: 1.5 s elapsed, last answer 10 ABORTED
+ *   (attempt 2), next try in 0.9 s
  * </pre>
  *
  * Events arrive on client threads ({@link AttemptListener} must not block); everything is printed, and the
- * endpoint probed, on the one display thread.
+ * endpoint looked at, on the one display thread.
  */
 final class Progress implements AttemptListener, ResyncCall.PollListener, AutoCloseable {
     static final Duration QUIET_PERIOD = Duration.ofSeconds(1);
+    static final Duration SLOW_ANSWER = Duration.ofSeconds(10);
     static final Duration PLAIN_REPEAT = Duration.ofSeconds(10);
-    private static final String NO_ANSWER = "none yet";
+    /** The commands whose waits this class shows. */
+    private static final Set<String> SHOWS_PROGRESS = Set.of("enable", "disable", "promote", "demote", "resync",
+            "info", "destination", "heal", "reconcile");
 
     private final PrintWriter err;
     private final boolean liveLine;
     private final String what;
     private final String endpoint;
+    private final Duration callTimeout;
     private final long startNanos;
     private final ScheduledExecutorService display;
 
-    // written by client threads, read on the display thread
-    private volatile String lastAnswer = NO_ANSWER;
-    private volatile String next = "";
-    private volatile long nextAtNanos;
-    private volatile boolean unavailable;
-    private volatile long changedNanos;
+    /**
+     * What the command waits for after the last answer (none: {@code lastAnswer} null); {@code transport} when that
+     * answer was a transport code, which says the plugin may not be reached. Written by client threads, read on the
+     * display thread.
+     */
+    private record Pending(String lastAnswer, boolean transport, String label, long nextAtNanos, long answeredNanos) {
+        static Pending none() {
+            return new Pending(null, false, "", 0, System.nanoTime());
+        }
+    }
+
+    private volatile Pending pending;
 
     // display thread only
-    private long printedNanos = Long.MIN_VALUE;
-    private long printedChange = -1;
-    private String reason;
+    private long printedNanos;
+    private String printedKey = "";
+    private long lookedNanos;
+    private Optional<String> unreachable;
     private boolean lineOpen;
 
-    private Progress(PrintWriter err, boolean liveLine, String what, String endpoint) {
+    private Progress(PrintWriter err, boolean liveLine, String what, String endpoint, Duration callTimeout) {
         this.err = err;
         this.liveLine = liveLine;
         this.what = what;
         this.endpoint = endpoint;
+        this.callTimeout = callTimeout;
         this.startNanos = System.nanoTime();
-        this.changedNanos = startNanos;
+        this.pending = Pending.none();
         this.display = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "volrep-progress");
             t.setDaemon(true);
@@ -73,67 +92,76 @@ final class Progress implements AttemptListener, ResyncCall.PollListener, AutoCl
      */
     static volatile boolean liveLineOnTerminal;
 
-    /** Starts showing the wait for {@code what} at {@code endpoint} on {@code err}. */
-    static Progress start(PrintWriter err, String what, String endpoint) {
-        Progress p = new Progress(err, liveLineOnTerminal, what, endpoint);
+    /** Starts showing the waits for {@code what} at {@code endpoint}, whose calls each give up after {@code callTimeout}. */
+    static Progress start(PrintWriter err, String what, String endpoint, Duration callTimeout) {
+        Progress p = new Progress(err, liveLineOnTerminal, what, endpoint, callTimeout);
         p.display.scheduleAtFixedRate(p::render, QUIET_PERIOD.toMillis(), 1000, TimeUnit.MILLISECONDS);
         return p;
     }
 
     @Override
     public void onAttempt(AttemptEvent event) {
-        if (event.code() == StatusCode.OK) {
-            return;     // a poll's answer comes through onPoll, a call's result through stdout
+        if (event.code() == StatusCode.OK || !event.willRetry()) {
+            // An answer that ends its call: the result goes to stdout, a refusal to the command (a reconciliation
+            // goes on from it). Either way nothing is awaited any more.
+            changed(Pending.none());
+            return;
         }
-        unavailable = event.code() == StatusCode.UNAVAILABLE;
-        lastAnswer = event.code().display() + " (attempt " + event.attempt() + ")";
-        changed(event.retryDelay(), "next try in ");
+        String answer = event.code().display() + " (attempt " + event.attempt() + ")";
+        boolean transport = event.code() == StatusCode.UNAVAILABLE || event.code() == StatusCode.DEADLINE_EXCEEDED;
+        changed(new Pending(answer, transport, "next try in ", deadline(event.retryDelay()), System.nanoTime()));
     }
 
     @Override
     public void onPoll(int poll, ResyncStatus status, Optional<Duration> nextPoll) {
-        unavailable = false;
-        lastAnswer = "ready=" + status.ready() + " (poll " + poll + ")";
-        changed(nextPoll, "next poll in ");
+        String answer = "ready=" + status.ready() + " (poll " + poll + ")";
+        changed(nextPoll.isPresent()
+                ? new Pending(answer, false, "next poll in ", deadline(nextPoll), System.nanoTime()) : Pending.none());
     }
 
-    private void changed(Optional<Duration> delay, String label) {
-        long now = System.nanoTime();
-        next = delay.isPresent() ? label : "";
-        nextAtNanos = now + delay.map(Duration::toNanos).orElse(0L);
-        changedNanos = now;
+    private static long deadline(Optional<Duration> delay) {
+        return System.nanoTime() + delay.map(Duration::toNanos).orElse(0L);
+    }
+
+    private void changed(Pending now) {
+        pending = now;
         try {
             display.execute(this::render);
-        } catch (java.util.concurrent.RejectedExecutionException closed) {
+        } catch (RejectedExecutionException closed) {
             // the command is done
         }
     }
 
     private void render() {
         long now = System.nanoTime();
-        long elapsed = now - startNanos;
-        if (elapsed < QUIET_PERIOD.toNanos()) {
+        if (now - startNanos < QUIET_PERIOD.toNanos()) {
             return;
         }
-        long change = changedNanos;
-        if (!liveLine && change == printedChange && now - printedNanos < PLAIN_REPEAT.toNanos()) {
+        Pending p = pending;
+        String line;
+        String key;
+        if (p.lastAnswer() != null && now < p.nextAtNanos()) {
+            // A back-off or the pause between polls: a wait by definition.
+            line = "waiting for " + what + " at " + endpoint + ": " + seconds(now - startNanos) + " elapsed, last answer "
+                    + p.lastAnswer() + unreachableAfter(p, now) + ", " + p.label() + seconds(p.nextAtNanos() - now);
+            key = "answer " + p.answeredNanos();
+        } else if (now - p.answeredNanos() >= QUIET_PERIOD.toNanos() && look(now).isPresent()) {
+            // A call is out and nothing has come back: a plugin that does not accept connections is a wait.
+            line = "waiting for the plugin at " + endpoint + " to accept connections: " + unreachable.get() + " ("
+                    + seconds(now - startNanos) + " elapsed; each call gives up after " + duration(callTimeout)
+                    + ", see --timeout)";
+            key = "unreachable " + unreachable.get();
+        } else if (now - p.answeredNanos() >= SLOW_ANSWER.toNanos()) {
+            // The plugin is there (or cannot be looked at) and has been silent for a while.
+            line = "waiting for " + what + " at " + endpoint + ": " + seconds(now - startNanos) + " elapsed, no answer"
+                    + " for " + seconds(now - p.answeredNanos());
+            key = "silent " + p.answeredNanos();
+        } else {
             return;
         }
-        String answer = lastAnswer;
-        if (change == startNanos) {
-            // No answer yet: the client is waiting for the plugin (wait-for-ready). Say why, looking again each
-            // time, since a restarting plugin's socket comes and goes.
-            String why = Endpoint.whyUnreachable(endpoint).orElse("");
-            answer = answer + (why.isEmpty() ? "" : " (waiting for the plugin: " + why + ")");
+        if (!liveLine && key.equals(printedKey) && now - printedNanos < PLAIN_REPEAT.toNanos()) {
+            return;
         }
-        if (unavailable && reason == null) {
-            reason = Endpoint.whyUnreachable(endpoint).orElse("");
-        }
-        if (unavailable && !reason.isEmpty()) {
-            answer = answer.substring(0, answer.length() - 1) + "; " + reason + ")";
-        }
-        String line = "waiting for " + what + " at " + endpoint + ": " + seconds(elapsed) + " elapsed, last answer "
-                + answer + (next.isEmpty() ? "" : ", " + next + seconds(Math.max(0, nextAtNanos - now)));
         if (liveLine) {
             err.print("\r" + line + "\u001b[K");
             lineOpen = true;
@@ -142,7 +170,29 @@ final class Progress implements AttemptListener, ResyncCall.PollListener, AutoCl
         }
         err.flush();
         printedNanos = now;
-        printedChange = change;
+        printedKey = key;
+    }
+
+    /** After a transport code (the plugin may not have been reached): why, when looking finds a reason. */
+    private String unreachableAfter(Pending p, long now) {
+        return p.transport() ? look(now).map(why -> " (" + why + ")").orElse("") : "";
+    }
+
+    /** Why the endpoint cannot be reached, looked at again at most once a second (a restarting plugin comes back). */
+    private Optional<String> look(long now) {
+        if (unreachable == null || now - lookedNanos >= QUIET_PERIOD.toNanos()) {
+            unreachable = Endpoint.whyUnreachable(endpoint);
+            lookedNanos = now;
+        }
+        return unreachable;
+    }
+
+    /** {@code 3 s}, {@code 60 s}, {@code 10 min}; a fraction as {@link #seconds}. */
+    static String duration(Duration d) {
+        if (d.toNanos() % 1_000_000_000L != 0) {
+            return seconds(d.toNanos());
+        }
+        return d.getSeconds() > 120 && d.getSeconds() % 60 == 0 ? d.toMinutes() + " min" : d.getSeconds() + " s";
     }
 
     static String seconds(long nanos) {
@@ -169,5 +219,23 @@ final class Progress implements AttemptListener, ResyncCall.PollListener, AutoCl
     /** {@code what} with untrusted parts (ids) made safe to print. */
     static String describe(String rpc, Object source) {
         return rpc + " " + SafeText.escape(String.valueOf(source));
+    }
+
+    /**
+     * The client library's own warnings about a wait for a connection ({@code Still connecting to ...}) repeat what
+     * the progress line says; a command that shows one keeps them out of the way, unless {@code -v} asks for all.
+     * Set before any logger exists.
+     */
+    static void quietLibraryConnectionWarnings(String... args) {
+        String property = "org.slf4j.simpleLogger.log." + ReplicationClient.class.getPackageName() + ".ConnectionWatch";
+        if (System.getProperty(property) != null || args.length == 0 || !SHOWS_PROGRESS.contains(args[0])) {
+            return;
+        }
+        for (String arg : args) {
+            if (arg.equals("-v") || arg.equals("--verbose")) {
+                return;
+            }
+        }
+        System.setProperty(property, "error");
     }
 }

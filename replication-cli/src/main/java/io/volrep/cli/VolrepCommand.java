@@ -34,6 +34,7 @@ public final class VolrepCommand implements Callable<Integer> {
     /** Runs {@code volrep} with {@code args} and exits with its exit code. */
     public static void main(String[] args) {
         ConformanceCommand.quietEmbeddedPluginLogs(args);      // before any logger exists
+        Progress.quietLibraryConnectionWarnings(args);
         Progress.liveLineOnTerminal = System.console() != null;
         System.exit(execute(args));
     }

@@ -1,35 +1,20 @@
 package io.volrep.client;
 
-import io.grpc.ChannelCredentials;
 import io.grpc.ClientInterceptor;
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
-import io.grpc.ManagedChannelBuilder;
-import io.grpc.TlsChannelCredentials;
-import io.grpc.inprocess.InProcessChannelBuilder;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
-import io.grpc.netty.shaded.io.netty.channel.ChannelOption;
 import io.volrep.api.Arguments;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.SpecDialect;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A typed client for a CSI-Addons replication plugin, whose retries follow the spec's recovery table.
@@ -62,7 +47,6 @@ public final class ReplicationClient implements AutoCloseable {
     /** The default of {@link Builder#maxInboundMessageSize}: 4 MiB, gRPC's. */
     public static final int DEFAULT_MAX_INBOUND_MESSAGE_SIZE = 4 << 20;
 
-    private static final Logger LOG = LoggerFactory.getLogger(ReplicationClient.class);
     private static final AtomicInteger CLIENTS = new AtomicInteger();
 
     private final String target;
@@ -75,34 +59,21 @@ public final class ReplicationClient implements AutoCloseable {
     private ReplicationClient(Builder b) {
         this.target = b.target;
         int id = CLIENTS.incrementAndGet();
-        ExecutorService executor = b.executor;
-        this.ownedExecutor = executor == null
-                ? Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()),
-                        daemonThreads("volrep-client-" + id + "-"))
-                : null;
-        if (executor == null) {
-            executor = ownedExecutor;
-        }
-        ScheduledExecutorService scheduler = b.scheduler;
-        if (scheduler == null) {
-            ScheduledThreadPoolExecutor stpe = new ScheduledThreadPoolExecutor(1,
-                    daemonThreads("volrep-client-" + id + "-backoff-"));
-            // Cancelled retries must not linger in the queue until their delay expires.
-            stpe.setRemoveOnCancelPolicy(true);
-            this.ownedScheduler = stpe;
-            scheduler = stpe;
-        } else {
-            this.ownedScheduler = null;
-        }
-        this.channel = buildChannel(b, executor);
+        this.ownedExecutor = b.executor == null ? ClientResources.executor(id) : null;
+        this.ownedScheduler = b.scheduler == null ? ClientResources.scheduler(id) : null;
+        ExecutorService executor = b.executor != null ? b.executor : ownedExecutor;
+        ScheduledExecutorService scheduler = b.scheduler != null ? b.scheduler : ownedScheduler;
+        this.channel = ClientResources.channel(b.target, ClientResources.credentials(b.trustedCaPem, b.certChainPem,
+                b.privateKeyPem), b.authority, b.interceptors, b.maxInboundMessageSize, executor);
         RetryPolicy policy = b.retry;
         if (b.deadline != null) {
             policy = policy.toBuilder().perAttemptTimeout(b.deadline).build();
         }
         this.dialect = b.dialect;
-        this.engine = new CallEngine(channel, b.target, executor, scheduler, policy, b.secrets, b.sourceVerifier,
-                b.listener, CallObservers.of(b.observers), b.maxQueuedPerSource,
-                WireDialect.of(b.dialect, b.alsoSendDeprecatedVolumeId), b.maxInboundMessageSize, b.directExecutor);
+        this.engine = new CallEngine(channel, new CallSettings(b.target, executor, scheduler, policy, b.secrets,
+                b.sourceVerifier, b.listener, CallObservers.of(b.observers), b.maxQueuedPerSource,
+                WireDialect.of(b.dialect, b.alsoSendDeprecatedVolumeId), b.maxInboundMessageSize, b.directExecutor,
+                b.connectionWarnings));
     }
 
     /** A builder with the defaults: {@value #DEFAULT_TARGET}, plaintext, {@link RetryPolicy#spec()}. */
@@ -241,80 +212,31 @@ public final class ReplicationClient implements AutoCloseable {
     }
 
     /**
+     * Why nothing answers at {@code target}, found by looking (no such socket file, permission denied, connection
+     * refused, unknown host, ...), as the client's connection warnings and the exception of a call that never
+     * reached its plugin say it. Empty when a connection can be made or the form cannot be checked
+     * ({@code inprocess:}, resolvers other than {@code dns:///}); may block for a 2 s TCP connect.
+     *
+     * <pre>{@code
+     * ReplicationClient.whyUnreachable("unix:///csi/csi-addons.sock").ifPresent(why -> log.warn("plugin: {}", why));
+     * }</pre>
+     */
+    public static Optional<String> whyUnreachable(String target) {
+        return Reachability.whyUnreachable(Objects.requireNonNull(target, "target"));
+    }
+
+    /**
      * Shuts the channel (calls in flight are cancelled) and the executors this client created; executors passed
      * to the builder are left running.
      */
     @Override
     public void close() {
-        channel.shutdownNow();
-        try {
-            if (!channel.awaitTermination(5, TimeUnit.SECONDS)) {
-                LOG.warn("channel to {} did not terminate within 5 s", target);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        if (ownedScheduler != null) {
-            ownedScheduler.shutdownNow();
-        }
-        if (ownedExecutor != null) {
-            ownedExecutor.shutdown();
-        }
+        ClientResources.release(channel, target, ownedScheduler, ownedExecutor);
     }
 
     @Override
     public String toString() {
         return "ReplicationClient[" + target + "]";
-    }
-
-    private static ThreadFactory daemonThreads(String prefix) {
-        AtomicInteger n = new AtomicInteger();
-        return r -> {
-            Thread t = new Thread(r, prefix + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
-    }
-
-    private static ManagedChannel buildChannel(Builder b, ExecutorService executor) {
-        String target = b.target;
-        ManagedChannelBuilder<?> mcb;
-        if (target.startsWith("inprocess:")) {
-            mcb = InProcessChannelBuilder.forName(target.substring("inprocess:".length()));
-        } else {
-            mcb = Grpc.newChannelBuilder(target, credentials(b));
-            if (target.startsWith("unix:")) {
-                // The socket path is no valid HTTP/2 :authority; some servers reject it.
-                mcb.overrideAuthority("localhost");
-                if (mcb instanceof NettyChannelBuilder) {
-                    // gRPC sets TCP keep-alive on every transport; a unix socket has none, and netty WARNs
-                    // "Unknown channel option 'SO_KEEPALIVE'" per connection (as the server, see ReplicationServer).
-                    ((NettyChannelBuilder) mcb).withOption(ChannelOption.SO_KEEPALIVE, null);
-                }
-            }
-        }
-        if (b.authority != null) {
-            mcb.overrideAuthority(b.authority);
-        }
-        if (!b.interceptors.isEmpty()) {
-            mcb.intercept(b.interceptors);
-        }
-        return mcb.maxInboundMessageSize(b.maxInboundMessageSize).executor(executor).build();
-    }
-
-    private static ChannelCredentials credentials(Builder b) {
-        if (b.trustedCaPem == null) {
-            return InsecureChannelCredentials.create();
-        }
-        try {
-            TlsChannelCredentials.Builder tls = TlsChannelCredentials.newBuilder().trustManager(b.trustedCaPem.toFile());
-            if (b.certChainPem != null) {
-                tls.keyManager(b.certChainPem.toFile(), b.privateKeyPem.toFile());
-            }
-            return tls.build();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read TLS material: " + e.getMessage(), e);
-        }
     }
 
     /**
@@ -350,8 +272,15 @@ public final class ReplicationClient implements AutoCloseable {
         private SpecDialect dialect = SpecDialect.CURRENT;
         private boolean alsoSendDeprecatedVolumeId = true;
         private boolean directExecutor;
+        private CallSettings.ConnectionWarnings connectionWarnings = CallSettings.ConnectionWarnings.DEFAULT;
 
         private Builder() {
+        }
+
+        /** When waits for a connection are logged (tests shorten the intervals). */
+        Builder connectionWarnings(Duration first, Duration every) {
+            this.connectionWarnings = new CallSettings.ConnectionWarnings(first, every);
+            return this;
         }
 
         /**

@@ -11,10 +11,10 @@ import java.util.Optional;
 sealed interface RetryDecision {
 
     /**
-     * Make another attempt after {@code delay}. {@code counted} is false for an attempt that never reached the
-     * plugin (no connection, or the connection was lost before any answer): it does not spend the attempt budget.
+     * Make another attempt after {@code delay}. Whether the failed attempt spent the attempt budget is not a decision
+     * but a fact of the attempt ({@link RetryDecisions.Outcome#spendsBudget()}).
      */
-    record Retry(Duration delay, boolean counted, String reason) implements RetryDecision {
+    record Retry(Duration delay, String reason) implements RetryDecision {
     }
 
     /** Ask {@link SecretsProvider#renew} first; then {@link RetryDecisions#afterRenewal} decides. */

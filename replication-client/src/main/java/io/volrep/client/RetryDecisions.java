@@ -8,7 +8,8 @@ import java.util.Optional;
 /**
  * The client's retry decisions as pure functions: given how an attempt ended ({@link Outcome}) and where the
  * call stands ({@link Progress}), what to do next ({@link RetryDecision}). No gRPC, no clock, no threads: the
- * engine measures, these decide, resilience4j runs the attempts and waits. {@link ResyncCall#awaitReady} asks
+ * {@link AttemptRunner} measures, these decide, the {@link RetryLoop} carries out (resilience4j runs the attempts
+ * and waits). {@link ResyncCall#awaitReady} asks
  * {@link #pollAgain} the same way.
  */
 final class RetryDecisions {
@@ -23,17 +24,20 @@ final class RetryDecisions {
     }
 
     /**
-     * How one attempt failed.
+     * How one attempt failed, in facts the attempt runner observed (never gRPC's message text): the final code, who
+     * made it, and how far the request got. Pinned against grpc-java by {@code GrpcFactsTest}.
      *
      * @param code the final status
      * @param recovery the spec's recovery class for the code in the call's revision
-     * @param answered the plugin answered (its headers or trailers arrived): the code is the plugin's
-     * @param sent the request went out on a connection (it may have reached the plugin)
+     * @param waitedForReady the attempt was sent wait-for-ready: it waited for a connection instead of failing
+     * @param sent the request went out on a connection (gRPC created the stream on a transport)
+     * @param answered the plugin answered something (its headers or trailers arrived)
+     * @param pluginStatus the final status is the plugin's (it arrived in the plugin's trailers), not one the client's
+     *        own gRPC made up (a deadline, a lost connection, its own inbound limit)
      * @param pushback the plugin's {@code grpc-retry-pushback-ms} trailer, or null
-     * @param overInboundLimit gRPC refused the response for exceeding the client's own inbound limit
      */
-    record Outcome(StatusCode code, Recovery recovery, boolean answered, boolean sent, String pushback,
-                   boolean overInboundLimit) {
+    record Outcome(StatusCode code, Recovery recovery, boolean waitedForReady, boolean sent, boolean answered,
+                   boolean pluginStatus, String pushback) {
 
         /**
          * The plugin could not be reached, or the connection was lost before it answered: UNAVAILABLE from the
@@ -41,6 +45,23 @@ final class RetryDecisions {
          */
         boolean connectionFailure() {
             return !answered && (code == StatusCode.UNAVAILABLE || (code == StatusCode.DEADLINE_EXCEEDED && !sent));
+        }
+
+        /**
+         * The client's own gRPC refused what the plugin sent for one of its limits (8 RESOURCE_EXHAUSTED that the
+         * plugin did not send: its inbound message size): the same answer would be refused again.
+         */
+        boolean refusedByClient() {
+            return code == StatusCode.RESOURCE_EXHAUSTED && !pluginStatus;
+        }
+
+        /**
+         * Whether this attempt spends the attempt budget ({@link RetryPolicy#maxAttempts()}): every attempt does,
+         * except one that waited for a connection (wait-for-ready, the default unless the policy fails fast) and
+         * never reached the plugin. The one place this is decided; the loop counts by it, the decisions read it.
+         */
+        boolean spendsBudget() {
+            return !(waitedForReady && connectionFailure());
         }
     }
 
@@ -70,20 +91,15 @@ final class RetryDecisions {
         NEW
     }
 
-    /** Whether this attempt spends the attempt budget under {@code policy}. */
-    static boolean counts(RetryPolicy policy, Outcome outcome) {
-        return policy.failFast() || !outcome.connectionFailure();
-    }
-
     /** The decision after a failed attempt. */
     static RetryDecision decide(RetryPolicy policy, Outcome outcome, Progress progress) {
         if (progress.cancelled()) {
             return new RetryDecision.Stop("call cancelled");
         }
-        if (outcome.overInboundLimit()) {
+        if (outcome.refusedByClient()) {
             return new RetryDecision.Stop("not retried: the response exceeds the client's own limit");
         }
-        if (!counts(policy, outcome)) {
+        if (!outcome.spendsBudget()) {
             // Waiting for the plugin uses the whole total timeout: the last wait is cut short, not skipped.
             if (progress.remaining().isNegative() || progress.remaining().isZero()) {
                 return new RetryDecision.Stop("not retried: the plugin could not be reached within the total "
@@ -91,7 +107,7 @@ final class RetryDecisions {
             }
             Duration delay = min(min(policy.backoff(progress.connectionWaits()), CONNECTION_RETRY_CAP),
                     progress.remaining());
-            return new RetryDecision.Retry(delay, false, "waiting for the plugin, attempt not counted");
+            return new RetryDecision.Retry(delay, "waiting for the plugin, attempt not counted");
         }
         Recovery recovery = outcome.recovery();
         if (progress.counted() >= policy.maxAttempts()) {
@@ -108,7 +124,7 @@ final class RetryDecisions {
         }
         return switch (policy.action(recovery)) {
             case FAIL -> new RetryDecision.Stop("not retried (" + recovery + ")");
-            case BACKOFF -> retryIfInTime(policy, pushback.orElseGet(() -> policy.backoff(progress.counted())), true,
+            case BACKOFF -> retryIfInTime(policy, pushback.orElseGet(() -> policy.backoff(progress.counted())),
                     recovery.name(), progress);
             case VERIFY_THEN_BACKOFF -> !progress.source()
                     ? new RetryDecision.Stop("not retried: the call concerns no source to verify (" + recovery + ")")
@@ -135,7 +151,7 @@ final class RetryDecisions {
         if (!approved) {
             return new RetryDecision.Stop("not retried: SourceVerifier did not approve the source");
         }
-        return retryIfInTime(policy, asked.pushback().orElseGet(() -> policy.backoff(progress.counted())), true,
+        return retryIfInTime(policy, asked.pushback().orElseGet(() -> policy.backoff(progress.counted())),
                 outcome.recovery() + ", source verified", progress);
     }
 
@@ -143,7 +159,7 @@ final class RetryDecisions {
     static RetryDecision afterRenewal(RetryPolicy policy, Renewal renewal, RetryDecision.RenewSecrets asked,
                                       Outcome outcome, Progress progress) {
         return switch (renewal) {
-            case NEW -> retryIfInTime(policy, asked.pushback().orElse(Duration.ZERO), true,
+            case NEW -> retryIfInTime(policy, asked.pushback().orElse(Duration.ZERO),
                     outcome.recovery() + ", secrets renewed", progress);
             case TOO_LARGE -> new RetryDecision.Stop("not retried: renewed secrets exceed the CSI limit");
             case NOTHING_NEW -> new RetryDecision.Stop("not retried: SecretsProvider gave no new secrets");
@@ -159,16 +175,16 @@ final class RetryDecisions {
         if (delay.compareTo(remaining) >= 0) {
             return new RetryDecision.Stop("not ready within the timeout (" + polls + " poll(s))");
         }
-        return new RetryDecision.Retry(delay, true, "not ready yet");
+        return new RetryDecision.Retry(delay, "not ready yet");
     }
 
-    private static RetryDecision retryIfInTime(RetryPolicy policy, Duration delay, boolean counted, String reason,
+    private static RetryDecision retryIfInTime(RetryPolicy policy, Duration delay, String reason,
                                                Progress progress) {
         if (delay.compareTo(progress.remaining()) >= 0) {
             return new RetryDecision.Stop("not retried: the next attempt would start after the total timeout of "
                     + policy.totalTimeout());
         }
-        return new RetryDecision.Retry(delay, counted, reason);
+        return new RetryDecision.Retry(delay, reason);
     }
 
     private static Duration min(Duration a, Duration b) {

@@ -96,7 +96,7 @@ class FinalStatusTest {
     }
 
     /** An EnableVolumeReplicationResponse of {@code size} bytes: one unknown length-delimited field 15. */
-    private static byte[] response(int size) {
+    static byte[] response(int size) {
         int body = size - 5;
         java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(size).put((byte) 0x7a);
         for (int v = body; ; v >>>= 7) {

@@ -14,7 +14,17 @@ class RetryDecisionsTest {
     private static final Duration PLENTY = Duration.ofMinutes(5);
 
     private static RetryDecisions.Outcome answer(StatusCode code, Recovery recovery) {
-        return new RetryDecisions.Outcome(code, recovery, true, true, null, false);
+        return answer(code, recovery, null);
+    }
+
+    /** An answer the plugin sent (its headers and trailers arrived) to a wait-for-ready attempt. */
+    private static RetryDecisions.Outcome answer(StatusCode code, Recovery recovery, String pushback) {
+        return new RetryDecisions.Outcome(code, recovery, true, true, true, true, pushback);
+    }
+
+    /** A failure the client's own gRPC made up (no trailers from the plugin), to a wait-for-ready attempt. */
+    private static RetryDecisions.Outcome local(StatusCode code, boolean waitedForReady, boolean sent) {
+        return new RetryDecisions.Outcome(code, Recovery.BACKOFF, waitedForReady, sent, false, false, null);
     }
 
     private static RetryDecisions.Progress progress(int counted) {
@@ -25,9 +35,9 @@ class RetryDecisionsTest {
     void backoffAnswersAreRetriedWithTheGrowingCapUntilTheBudgetIsSpent() {
         RetryDecisions.Outcome aborted = answer(StatusCode.ABORTED, Recovery.BACKOFF);
         assertThat(RetryDecisions.decide(POLICY, aborted, progress(1)))
-                .isEqualTo(new RetryDecision.Retry(Duration.ofMillis(500), true, "BACKOFF"));
+                .isEqualTo(new RetryDecision.Retry(Duration.ofMillis(500), "BACKOFF"));
         assertThat(RetryDecisions.decide(POLICY, aborted, progress(3)))
-                .isEqualTo(new RetryDecision.Retry(Duration.ofSeconds(2), true, "BACKOFF"));
+                .isEqualTo(new RetryDecision.Retry(Duration.ofSeconds(2), "BACKOFF"));
         assertThat(RetryDecisions.decide(POLICY, aborted, progress(5)))
                 .isEqualTo(new RetryDecision.Stop("not retried: 5 attempt(s) made (BACKOFF)"));
     }
@@ -35,34 +45,32 @@ class RetryDecisionsTest {
     @Test
     void unavailableSentByThePluginCountsButAConnectionFailureDoesNot() {
         RetryDecisions.Outcome fromPlugin = answer(StatusCode.UNAVAILABLE, Recovery.BACKOFF);
-        RetryDecisions.Outcome connectionLost = new RetryDecisions.Outcome(StatusCode.UNAVAILABLE, Recovery.BACKOFF,
-                false, true, null, false);
-        RetryDecisions.Outcome neverConnected = new RetryDecisions.Outcome(StatusCode.DEADLINE_EXCEEDED,
-                Recovery.BACKOFF, false, false, null, false);
-        RetryDecisions.Outcome hungPlugin = new RetryDecisions.Outcome(StatusCode.DEADLINE_EXCEEDED,
-                Recovery.BACKOFF, false, true, null, false);
-        assertThat(RetryDecisions.counts(POLICY, fromPlugin)).isTrue();
-        assertThat(RetryDecisions.counts(POLICY, hungPlugin)).isTrue();
-        assertThat(RetryDecisions.counts(POLICY, connectionLost)).isFalse();
-        assertThat(RetryDecisions.counts(POLICY, neverConnected)).isFalse();
+        RetryDecisions.Outcome connectionLost = local(StatusCode.UNAVAILABLE, true, true);
+        RetryDecisions.Outcome neverConnected = local(StatusCode.DEADLINE_EXCEEDED, true, false);
+        RetryDecisions.Outcome hungPlugin = local(StatusCode.DEADLINE_EXCEEDED, true, true);
+        assertThat(fromPlugin.spendsBudget()).isTrue();
+        assertThat(hungPlugin.spendsBudget()).isTrue();
+        assertThat(connectionLost.spendsBudget()).isFalse();
+        assertThat(neverConnected.spendsBudget()).isFalse();
         // With the budget spent, a connection failure still waits for the plugin (capped pause) ...
         RetryDecisions.Progress spent = new RetryDecisions.Progress(true, 5, 7, false, false, false, false, PLENTY);
         assertThat(RetryDecisions.decide(POLICY, connectionLost, spent)).isEqualTo(
-                new RetryDecision.Retry(RetryDecisions.CONNECTION_RETRY_CAP, false,
+                new RetryDecision.Retry(RetryDecisions.CONNECTION_RETRY_CAP,
                         "waiting for the plugin, attempt not counted"));
         // ... the last pause cut to what is left, until the total timeout.
         RetryDecisions.Progress late = new RetryDecisions.Progress(true, 1, 7, false, false, false, false,
                 Duration.ofMillis(10));
         assertThat(RetryDecisions.decide(POLICY, neverConnected, late)).isEqualTo(new RetryDecision.Retry(
-                Duration.ofMillis(10), false, "waiting for the plugin, attempt not counted"));
+                Duration.ofMillis(10), "waiting for the plugin, attempt not counted"));
         RetryDecisions.Progress over = new RetryDecisions.Progress(
                 true, 1, 8, false, false, false, false, Duration.ZERO);
         assertThat(RetryDecisions.decide(POLICY, neverConnected, over)).isEqualTo(new RetryDecision.Stop(
                 "not retried: the plugin could not be reached within the total timeout of PT10M"));
-        // ... while a fail-fast policy counts it like an answer.
+        // ... while a fail-fast policy (its attempts do not wait for a connection) counts it like an answer.
         RetryPolicy failFast = POLICY.toBuilder().failFast(true).build();
-        assertThat(RetryDecisions.counts(failFast, connectionLost)).isTrue();
-        assertThat(RetryDecisions.decide(failFast, connectionLost, spent))
+        RetryDecisions.Outcome lostFailingFast = local(StatusCode.UNAVAILABLE, false, true);
+        assertThat(lostFailingFast.spendsBudget()).isTrue();
+        assertThat(RetryDecisions.decide(failFast, lostFailingFast, spent))
                 .isEqualTo(new RetryDecision.Stop("not retried: 5 attempt(s) made (BACKOFF)"));
     }
 
@@ -79,17 +87,17 @@ class RetryDecisionsTest {
         RetryDecision verify = RetryDecisions.decide(POLICY, notFound, withVerifier);
         assertThat(verify).isEqualTo(new RetryDecision.VerifySource(Optional.empty()));
         assertThat(RetryDecisions.afterVerification(POLICY, true, (RetryDecision.VerifySource) verify, notFound,
-                withVerifier)).isEqualTo(new RetryDecision.Retry(Duration.ofMillis(500), true,
+                withVerifier)).isEqualTo(new RetryDecision.Retry(Duration.ofMillis(500),
                 "VERIFY_THEN_BACKOFF, source verified"));
         assertThat(RetryDecisions.afterVerification(POLICY, false, (RetryDecision.VerifySource) verify, notFound,
                 withVerifier)).isInstanceOf(RetryDecision.Stop.class);
 
-        RetryDecisions.Outcome unauthenticated = new RetryDecisions.Outcome(StatusCode.UNAUTHENTICATED,
-                Recovery.RENEW_SECRETS, true, true, "25", false);
+        RetryDecisions.Outcome unauthenticated = answer(StatusCode.UNAUTHENTICATED,
+                Recovery.RENEW_SECRETS, "25");
         RetryDecision renew = RetryDecisions.decide(POLICY, unauthenticated, progress(1));
         assertThat(renew).isEqualTo(new RetryDecision.RenewSecrets(Optional.of(Duration.ofMillis(25))));
         assertThat(RetryDecisions.afterRenewal(POLICY, RetryDecisions.Renewal.NEW, (RetryDecision.RenewSecrets) renew,
-                unauthenticated, progress(1))).isEqualTo(new RetryDecision.Retry(Duration.ofMillis(25), true,
+                unauthenticated, progress(1))).isEqualTo(new RetryDecision.Retry(Duration.ofMillis(25),
                 "RENEW_SECRETS, secrets renewed"));
         assertThat(RetryDecisions.afterRenewal(POLICY, RetryDecisions.Renewal.TOO_LARGE,
                 (RetryDecision.RenewSecrets) renew, unauthenticated, progress(1)))
@@ -118,17 +126,18 @@ class RetryDecisionsTest {
                 new RetryDecision.Stop("not retried: the call sends no secrets to renew (INSPECT_LOGS)"));
         // Back-off still applies: a transport failure of an Identity call is retried like any other.
         assertThat(RetryDecisions.decide(POLICY, answer(StatusCode.UNAVAILABLE, Recovery.BACKOFF), noSource))
-                .isEqualTo(new RetryDecision.Retry(Duration.ofMillis(500), true, "BACKOFF"));
+                .isEqualTo(new RetryDecision.Retry(Duration.ofMillis(500), "BACKOFF"));
     }
 
     @Test
     void pushbackCancellationTheInboundLimitAndTheTotalTimeoutStop() {
-        RetryDecisions.Outcome negativePushback = new RetryDecisions.Outcome(StatusCode.ABORTED, Recovery.BACKOFF,
-                true, true, "-1", false);
+        RetryDecisions.Outcome negativePushback = answer(StatusCode.ABORTED,
+                Recovery.BACKOFF, "-1");
         assertThat(RetryDecisions.decide(POLICY, negativePushback, progress(1)))
                 .isEqualTo(new RetryDecision.Stop("not retried: the plugin's retry pushback says stop"));
+        // The plugin's headers came, then the client's own gRPC refused the response (no trailers from the plugin).
         RetryDecisions.Outcome tooLarge = new RetryDecisions.Outcome(StatusCode.RESOURCE_EXHAUSTED, Recovery.BACKOFF,
-                false, true, null, true);
+                true, true, true, false, null);
         assertThat(RetryDecisions.decide(POLICY, tooLarge, progress(1)))
                 .isEqualTo(new RetryDecision.Stop("not retried: the response exceeds the client's own limit"));
         RetryDecisions.Progress cancelled = new RetryDecisions.Progress(true, 1, 0, false, false, false, true, PLENTY);
@@ -143,7 +152,7 @@ class RetryDecisionsTest {
     @Test
     void resyncPollsUseTheCapWithoutJitterUntilTheTimeout() {
         assertThat(RetryDecisions.pollAgain(POLICY, 2, PLENTY))
-                .isEqualTo(new RetryDecision.Retry(Duration.ofSeconds(1), true, "not ready yet"));
+                .isEqualTo(new RetryDecision.Retry(Duration.ofSeconds(1), "not ready yet"));
         assertThat(RetryDecisions.pollAgain(POLICY, 2, Duration.ofMillis(900)))
                 .isInstanceOf(RetryDecision.Stop.class);
     }

@@ -189,7 +189,7 @@ final class ScriptedPlugin implements AutoCloseable {
             } else {
                 Metadata trailers = new Metadata();
                 if (outcome.pushback() != null) {
-                    trailers.put(CallEngine.PUSHBACK_KEY, outcome.pushback());
+                    trailers.put(AttemptRunner.PUSHBACK_KEY, outcome.pushback());
                 }
                 observer.onError(outcome.status().asRuntimeException(trailers));
             }

@@ -175,7 +175,7 @@ public final class ReferenceChild {
      * This JVM's class path for a child JVM. Surefire starts tests from a manifest-only jar whose
      * {@code Class-Path} holds the real entries (as URIs relative to the jar): expand it.
      */
-    static String testClassPath() throws IOException {
+    public static String testClassPath() throws IOException {
         String classPath = System.getProperty("java.class.path");
         String[] entries = classPath.split(File.pathSeparator);
         if (entries.length != 1 || !entries[0].endsWith(".jar")) {

@@ -1,0 +1,203 @@
+package io.volrep.client;
+
+import com.google.protobuf.Message;
+import io.grpc.CallOptions;
+import io.grpc.ClientCall;
+import io.grpc.ClientStreamTracer;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
+import io.grpc.Status;
+import io.volrep.api.ErrorScheme;
+import io.volrep.api.Rpc;
+import io.volrep.api.StatusCode;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs one attempt: one {@link ClientCall} in, one {@link AttemptOutcome} out, built from facts only: the final
+ * status code, whether the attempt waited for a connection ({@link CallOptions#withWaitForReady()}), and what its
+ * {@link ClientStreamTracer} saw (the stream created on a transport, the plugin's headers, the plugin's trailers).
+ * Never from gRPC's message text, whose wording an upgrade may change; {@code GrpcFactsTest} pins the facts.
+ *
+ * <p>Where the call's callbacks run is decided here, once per attempt: on the waiting caller's thread (a blocking
+ * call's {@link CallingThreadQueue}), on gRPC's transport thread ({@link ReplicationClient.Builder#directExecutor()},
+ * a success only: a failure is handed to the client's executor before anything decides about it), or on the
+ * channel's executor.
+ */
+final class AttemptRunner {
+    /** Runs a callback on the thread that delivers it: gRPC's transport thread. */
+    private static final Executor DIRECT = Runnable::run;
+
+    static final Metadata.Key<String> PUSHBACK_KEY =
+            Metadata.Key.of("grpc-retry-pushback-ms", Metadata.ASCII_STRING_MARSHALLER);
+
+    private final ManagedChannel channel;
+    /** Where a failure is decided when callbacks run on the transport thread. */
+    private final Executor executor;
+    /** {@link ReplicationClient.Builder#directExecutor()}: an asynchronous call's callbacks on the transport thread. */
+    private final boolean direct;
+    private final ConnectionWatch connections;
+
+    AttemptRunner(ManagedChannel channel, CallSettings settings, ConnectionWatch connections) {
+        this.channel = channel;
+        this.executor = settings.executor();
+        this.direct = settings.directExecutor();
+        this.connections = connections;
+    }
+
+    /**
+     * One attempt to make.
+     *
+     * @param waitForReady wait for a connection (within {@code timeout}) instead of failing at once without one
+     * @param queue the waiting caller's queue for a blocking call, else null
+     * @param scheme the call's revision's error scheme, for the code's recovery class
+     */
+    record Attempt(Rpc rpc, MethodDescriptor<Message, Message> method, Message request, Duration timeout,
+                   boolean waitForReady, CallingThreadQueue queue, ErrorScheme scheme,
+                   CallObservation observation) {
+    }
+
+    /** What came of one attempt. */
+    sealed interface AttemptOutcome {
+        /** The plugin answered OK with exactly one response. */
+        record Succeeded(Message response) implements AttemptOutcome {
+        }
+
+        /** The attempt failed: the facts decisions read, and gRPC's status for what a message shows. */
+        record Failed(RetryDecisions.Outcome facts, Status status) implements AttemptOutcome {
+        }
+
+        /** The plugin broke the gRPC protocol for a unary call ({@code what}): a bug, never retried. */
+        record Violated(String what) implements AttemptOutcome {
+        }
+    }
+
+    /** A started attempt: its call (to cancel) and its outcome, completed from the call's {@code onClose} only. */
+    record Running(ClientCall<Message, Message> call, CompletableFuture<AttemptOutcome> outcome) {
+    }
+
+    /** Starts {@code attempt}. */
+    Running start(Attempt attempt) {
+        Trace trace = new Trace();
+        Duration timeout = attempt.timeout();
+        CallOptions options = CallOptions.DEFAULT.withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS)
+                .withStreamTracerFactory(trace);
+        if (attempt.waitForReady()) {
+            // A plugin that is restarting is waited for (within the deadlines), not counted as an answer.
+            options = options.withWaitForReady();
+            connections.watch();
+        }
+        boolean onTransportThread = attempt.queue() == null && direct;
+        if (attempt.queue() != null) {
+            options = options.withExecutor(attempt.queue());
+        } else if (onTransportThread) {
+            options = options.withExecutor(DIRECT);
+        }
+        CompletableFuture<AttemptOutcome> outcome = new CompletableFuture<>();
+        // The call's observation is current while the attempt starts: a tracing interceptor parents it there.
+        CallObservation.Scope scope = attempt.observation().openScope();
+        ClientCall<Message, Message> call;
+        try {
+            call = channel.newCall(attempt.method(), options);
+            call.start(new Listener(call, attempt, trace, onTransportThread, outcome), new Metadata());
+            call.sendMessage(attempt.request());
+            call.halfClose();
+            // Two, so that a second response is seen (and refused) rather than left unread.
+            call.request(2);
+        } finally {
+            scope.close();
+        }
+        return new Running(call, outcome);
+    }
+
+    /** Collects one attempt's response and completes its outcome once the call is closed. */
+    private final class Listener extends ClientCall.Listener<Message> {
+        private final ClientCall<Message, Message> call;
+        private final Attempt attempt;
+        private final Trace trace;
+        private final boolean onTransportThread;
+        private final CompletableFuture<AttemptOutcome> outcome;
+        private Message response;
+        private boolean secondResponse;
+
+        Listener(ClientCall<Message, Message> call, Attempt attempt, Trace trace, boolean onTransportThread,
+                 CompletableFuture<AttemptOutcome> outcome) {
+            this.call = call;
+            this.attempt = attempt;
+            this.trace = trace;
+            this.onTransportThread = onTransportThread;
+            this.outcome = outcome;
+        }
+
+        @Override
+        public void onMessage(Message message) {
+            if (response == null) {
+                response = message;
+            } else if (!secondResponse) {
+                secondResponse = true;
+                call.cancel("more than one response to a unary call", null);
+            }
+        }
+
+        @Override
+        public void onClose(Status status, Metadata trailers) {
+            // Done only when the final status is OK, never on a response alone (an error status, or none, may
+            // follow it).
+            AttemptOutcome result = outcome(status, trailers);
+            if (onTransportThread && !(result instanceof AttemptOutcome.Succeeded)) {
+                // On the transport thread: the verifier, the secrets' renewal, listeners and the caller's
+                // continuations of a failure may block, so a failure is decided on the client's executor.
+                CallEngine.executeOrRun(executor, () -> outcome.complete(result));
+            } else {
+                outcome.complete(result);
+            }
+        }
+
+        private AttemptOutcome outcome(Status status, Metadata trailers) {
+            if (secondResponse) {
+                return new AttemptOutcome.Violated("the plugin answered a unary call with more than one response");
+            }
+            if (status.isOk()) {
+                return response == null
+                        ? new AttemptOutcome.Violated("the plugin ended the call with OK but sent no response")
+                        : new AttemptOutcome.Succeeded(response);
+            }
+            StatusCode code = StatusCode.fromValue(status.getCode().value());
+            return new AttemptOutcome.Failed(new RetryDecisions.Outcome(code,
+                    attempt.scheme().recovery(attempt.rpc(), code), attempt.waitForReady(), trace.sent,
+                    trace.headers || trace.trailers, trace.trailers, trailers.get(PUSHBACK_KEY)), status);
+        }
+    }
+
+    /** What one attempt saw of its transport: whether the request went out, what came back from the plugin. */
+    private static final class Trace extends ClientStreamTracer.Factory {
+        volatile boolean sent;
+        volatile boolean headers;
+        volatile boolean trailers;
+
+        @Override
+        public ClientStreamTracer newClientStreamTracer(ClientStreamTracer.StreamInfo info, Metadata headers) {
+            return new ClientStreamTracer() {
+                @Override
+                public void streamCreated(io.grpc.Attributes transportAttrs, Metadata headers) {
+                    sent = true;
+                }
+
+                @Override
+                public void inboundHeaders() {
+                    Trace.this.headers = true;
+                }
+
+                @Override
+                public void inboundTrailers(Metadata trailers) {
+                    // Only the plugin's trailers (a trailers-only answer included) get here; a status the
+                    // client's own gRPC made up (connection lost, deadline, its inbound limit) does not.
+                    Trace.this.trailers = true;
+                }
+            };
+        }
+    }
+}

@@ -1,0 +1,319 @@
+package io.volrep.client;
+
+import com.google.protobuf.Message;
+import io.github.resilience4j.core.IntervalBiFunction;
+import io.github.resilience4j.retry.Retry;
+import io.github.resilience4j.retry.RetryConfig;
+import io.grpc.ClientCall;
+import io.volrep.api.CsiLimits;
+import io.volrep.api.ErrorScheme;
+import io.volrep.api.InvalidArgumentException;
+import io.volrep.api.Recovery;
+import io.volrep.api.ReplicationException;
+import io.volrep.api.ReplicationSource;
+import io.volrep.api.SafeText;
+import io.volrep.api.Secrets;
+import io.volrep.api.StatusCode;
+import io.volrep.client.AttemptRunner.AttemptOutcome;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The retry sequence of one call: attempts made by the {@link AttemptRunner}, each failed one decided by
+ * {@link RetryDecisions} (asking the {@link SourceVerifier} or {@link SecretsProvider} asynchronously where the
+ * decision says so), every decision reported to the listener and the call's observation, and the last failure worded
+ * by {@link CallFailures}. resilience4j runs the sequence: it gets an {@link AttemptFailure} that says whether to
+ * retry and after how long, and schedules the retry on the {@link ScheduledExecutorService}, so no thread waits
+ * during a back-off.
+ */
+final class RetryLoop {
+    /** The documented logger of every attempt ({@code io.volrep.client.CallEngine}, see docs/orchestrator-authors.md). */
+    private static final Logger LOG = LoggerFactory.getLogger(CallEngine.class);
+
+    /**
+     * Decisions live in {@link RetryDecisions} (carried by {@link AttemptFailure}), the attempt budget included:
+     * attempts that never reached the plugin do not count, so resilience4j's own limit must never be what stops.
+     */
+    private static final Retry RETRY = Retry.of("volrep", RetryConfig.<Message>custom()
+            .maxAttempts(Integer.MAX_VALUE)
+            .retryOnException(t -> CallEngine.unwrap(t) instanceof AttemptFailure f && f.retry)
+            .intervalBiFunction((IntervalBiFunction<Message>) (n, either) -> {
+                if (either.isLeft() && CallEngine.unwrap(either.getLeft()) instanceof AttemptFailure f) {
+                    return f.delayMillis;
+                }
+                return 0L;
+            })
+            .build());
+
+    private final CallSettings settings;
+    private final AttemptRunner runner;
+    private final CallFailures failures;
+    private final ConnectionWatch connections;
+    private final ErrorScheme scheme;
+    private final BooleanSupplier closed;
+
+    RetryLoop(CallSettings settings, AttemptRunner runner, ConnectionWatch connections, BooleanSupplier closed) {
+        this.settings = settings;
+        this.runner = runner;
+        this.connections = connections;
+        this.closed = closed;
+        this.scheme = settings.wire().dialect().errorScheme();
+        this.failures = new CallFailures(settings.target(), settings.maxInboundMessageSize(), scheme);
+    }
+
+    /** The whole retry sequence of one call; completes {@code result}, and returns it. */
+    CompletableFuture<?> run(CallSpec spec, CallingThreadQueue queue, CompletableFuture<CallEngine.Response> result,
+                             CallObservation observation) {
+        RetryPolicy policy = spec.policy() != null ? spec.policy() : settings.defaultPolicy();
+        CallState state;
+        try {
+            Optional<ReplicationSource> source = spec.concerns();
+            // A call without a source (Identity) sends no secrets.
+            Secrets initial = spec.secretsOverride() != null ? spec.secretsOverride()
+                    : source.isPresent() ? settings.secrets().secrets(source.get()) : Secrets.empty();
+            CsiLimits.requireMapWithinLimit("secrets", initial.asMap());
+            state = new CallState(spec, policy, initial, policy.clock().instant(), queue, observation);
+        } catch (InvalidArgumentException e) {
+            result.completeExceptionally(e.withContext(spec.rpc(), 0));
+            return result;
+        } catch (RuntimeException e) {
+            result.completeExceptionally(e);
+            return result;
+        }
+        Cancellation.onCancel(result, state::cancel);
+        ScheduledExecutorService retryScheduler = queue == null ? settings.scheduler()
+                : queue.scheduling(settings.scheduler());
+        RETRY.executeCompletionStage(retryScheduler, () -> attempt(state))
+                .whenComplete((message, failure) -> {
+                    if (failure == null) {
+                        result.complete(new CallEngine.Response(message, state.attempts.get()));
+                    } else {
+                        result.completeExceptionally(toResult(failure, state));
+                    }
+                });
+        return result;
+    }
+
+    private CompletionStage<Message> attempt(CallState state) {
+        if (state.cancelled) {
+            return CompletableFuture.failedFuture(new CancellationException("call cancelled"));
+        }
+        int attempt = state.attempts.incrementAndGet();
+        Duration remaining = Duration.between(state.policy.clock().instant(), state.deadline);
+        Duration timeout = remaining.compareTo(state.policy.perAttemptTimeout()) < 0 ? remaining
+                : state.policy.perAttemptTimeout();
+        if (timeout.isNegative() || timeout.isZero()) {
+            timeout = Duration.ofMillis(1);
+        }
+        CallSpec spec = state.spec;
+        AttemptRunner.Running running = runner.start(new AttemptRunner.Attempt(spec.rpc(),
+                spec.method(settings.wire()), spec.encode(settings.wire(), state.secrets), timeout,
+                !state.policy.failFast(), state.queue, scheme, state.observation));
+        state.current = running.call();
+        if (state.cancelled) {
+            running.call().cancel("call cancelled by the caller", null);
+        }
+        return running.outcome().thenCompose(outcome -> judge(state, attempt, outcome));
+    }
+
+    /** Completes with the response, or fails with an {@link AttemptFailure} saying what happens next. */
+    private CompletionStage<Message> judge(CallState state, int attempt, AttemptOutcome outcome) {
+        if (outcome instanceof AttemptOutcome.Succeeded succeeded) {
+            if (settings.listener() != null || state.observation != CallObservation.NONE || LOG.isDebugEnabled()) {
+                notify(state, attempt, StatusCode.OK, null, Optional.empty(), "succeeded");
+            }
+            return CompletableFuture.completedFuture(succeeded.response());
+        }
+        if (outcome instanceof AttemptOutcome.Violated violated) {
+            ReplicationException e = failures.violation(state.spec, violated.what(), attempt);
+            notify(state, attempt, e.code(), e.recovery(), Optional.empty(), "not retried: protocol violation");
+            return CompletableFuture.failedFuture(AttemptFailure.stop(e));
+        }
+        AttemptOutcome.Failed failed = (AttemptOutcome.Failed) outcome;
+        try {
+            return decide(state, attempt, failed);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** Asks {@link RetryDecisions} what to do after a failed attempt, asking the verifier or the secrets first. */
+    private CompletionStage<Message> decide(CallState state, int attempt, AttemptOutcome.Failed failed) {
+        RetryDecisions.Outcome facts = failed.facts();
+        if (facts.spendsBudget()) {
+            state.counted.incrementAndGet();
+        } else {
+            state.connectionWaits.incrementAndGet();
+        }
+        RetryDecision decision = RetryDecisions.decide(state.policy, facts, progress(state));
+        if (decision instanceof RetryDecision.VerifySource verify) {
+            // RetryDecisions asks to verify or renew only for a call that concerns a source.
+            ReplicationSource source = state.spec.concerns().orElseThrow();
+            return safely(() -> settings.verifier().verify(source)).handle((approved, verifyError) -> {
+                if (verifyError != null) {
+                    LOG.debug("SourceVerifier failed for {}: {}", SafeText.escape(source.toString()),
+                            SafeText.escape(verifyError.toString()));
+                }
+                return carryOut(state, attempt, failed, RetryDecisions.afterVerification(state.policy,
+                        Boolean.TRUE.equals(approved), verify, facts, progress(state)));
+            }).thenCompose(s -> s);
+        }
+        if (decision instanceof RetryDecision.RenewSecrets renew) {
+            state.renewed = true;
+            ReplicationSource source = state.spec.concerns().orElseThrow();
+            return safely(() -> settings.secrets().renew(source)).handle((renewed, renewError) -> {
+                if (renewError != null) {
+                    LOG.debug("SecretsProvider.renew failed for {}: {}",
+                            SafeText.escape(source.toString()), renewError.getClass().getName());
+                }
+                return carryOut(state, attempt, failed, RetryDecisions.afterRenewal(state.policy,
+                        renewal(state, renewed), renew, facts, progress(state)));
+            }).thenCompose(s -> s);
+        }
+        return carryOut(state, attempt, failed, decision);
+    }
+
+    /** What {@link SecretsProvider#renew} gave; new secrets within the CSI limit replace the call's. */
+    private static RetryDecisions.Renewal renewal(CallState state, Secrets renewed) {
+        if (renewed == null || renewed.equals(state.secrets)) {
+            return RetryDecisions.Renewal.NOTHING_NEW;
+        }
+        try {
+            CsiLimits.requireMapWithinLimit("secrets", renewed.asMap());
+        } catch (InvalidArgumentException e) {
+            return RetryDecisions.Renewal.TOO_LARGE;
+        }
+        state.secrets = renewed;
+        return RetryDecisions.Renewal.NEW;
+    }
+
+    private RetryDecisions.Progress progress(CallState state) {
+        return new RetryDecisions.Progress(state.spec.concerns().isPresent(), state.counted.get(),
+                state.connectionWaits.get(), state.renewed, state.spec.secretsOverride() != null,
+                settings.verifier() != null, state.cancelled || closed.getAsBoolean(),
+                Duration.between(state.policy.clock().instant(), state.deadline));
+    }
+
+    /** Reports a final decision and hands it to resilience4j; a stop carries the call's exception. */
+    private CompletionStage<Message> carryOut(CallState state, int attempt, AttemptOutcome.Failed failed,
+                                              RetryDecision decision) {
+        RetryDecisions.Outcome facts = failed.facts();
+        if (decision instanceof RetryDecision.Retry retry) {
+            notify(state, attempt, facts.code(), facts.recovery(), Optional.of(retry.delay()), retry.reason());
+            return CompletableFuture.failedFuture(AttemptFailure.retry(retry.delay()));
+        }
+        String reason = decision instanceof RetryDecision.Stop stop ? stop.reason() : decision.toString();
+        notify(state, attempt, facts.code(), facts.recovery(), Optional.empty(), reason);
+        // Looking at the target is for a call that never reached its plugin, and only once, for its last words.
+        Optional<String> unreachable = facts.connectionFailure() ? connections.whyUnreachable() : Optional.empty();
+        return CompletableFuture.failedFuture(AttemptFailure.stop(failures.failed(state.spec, facts,
+                failed.status(), attempt, state.secrets, unreachable)));
+    }
+
+    private static <T> CompletionStage<T> safely(Supplier<CompletionStage<T>> stage) {
+        try {
+            CompletionStage<T> s = stage.get();
+            return s == null ? CompletableFuture.failedFuture(new NullPointerException("null stage")) : s;
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    private void notify(CallState state, int attempt, StatusCode code, Recovery recovery,
+                        Optional<Duration> retryDelay, String decision) {
+        AttemptEvent event = new AttemptEvent(state.spec.rpc(), state.spec.concerns(), attempt, code,
+                Optional.ofNullable(recovery), retryDelay, decision);
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("{}", SafeText.escape(event.describe()));
+        }
+        state.observation.onAttempt(event);
+        AttemptListener listener = settings.listener();
+        if (listener != null) {
+            try {
+                listener.onAttempt(event);
+            } catch (RuntimeException e) {
+                LOG.warn("AttemptListener threw {}; ignored", SafeText.escape(e.toString()));
+            }
+        }
+    }
+
+    private static Throwable toResult(Throwable failure, CallState state) {
+        Throwable t = CallEngine.unwrap(failure);
+        if (t instanceof AttemptFailure f && f.exception != null) {
+            ReplicationException e = f.exception;
+            return e.attempts() == state.attempts.get() ? e : e.withContext(state.spec.rpc(), state.attempts.get());
+        }
+        return t;
+    }
+
+    /** The per-call state of one retry sequence. */
+    private static final class CallState {
+        final CallSpec spec;
+        final RetryPolicy policy;
+        final Instant deadline;
+        /** Every request sent; what {@link ReplicationException#attempts()} reports. */
+        final AtomicInteger attempts = new AtomicInteger();
+        /** Attempts that spent the budget ({@link RetryPolicy#maxAttempts()}). */
+        final AtomicInteger counted = new AtomicInteger();
+        /** Attempts that waited for a connection and never reached the plugin. */
+        final AtomicInteger connectionWaits = new AtomicInteger();
+        volatile Secrets secrets;
+        volatile boolean renewed;
+        volatile boolean cancelled;
+        volatile ClientCall<?, ?> current;
+        /** The waiting caller's queue for a blocking call, else null (callbacks on the client's executor). */
+        final CallingThreadQueue queue;
+        final CallObservation observation;
+
+        CallState(CallSpec spec, RetryPolicy policy, Secrets secrets, Instant start, CallingThreadQueue queue,
+                  CallObservation observation) {
+            this.spec = spec;
+            this.observation = observation;
+            this.queue = queue;
+            this.policy = policy;
+            this.secrets = secrets;
+            this.deadline = start.plus(policy.totalTimeout());
+        }
+
+        void cancel() {
+            cancelled = true;
+            ClientCall<?, ?> call = current;
+            if (call != null) {
+                call.cancel("call cancelled by the caller", null);
+            }
+        }
+    }
+
+    /** The outcome of one failed attempt, for resilience4j: retry after a delay, or stop with the call's exception. */
+    static final class AttemptFailure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final transient ReplicationException exception;
+        final boolean retry;
+        final long delayMillis;
+
+        private AttemptFailure(ReplicationException exception, boolean retry, long delayMillis) {
+            super(retry ? "retry" : exception.getMessage(), null, false, false);
+            this.exception = exception;
+            this.retry = retry;
+            this.delayMillis = delayMillis;
+        }
+
+        static AttemptFailure retry(Duration delay) {
+            return new AttemptFailure(null, true, delay.toMillis());
+        }
+
+        static AttemptFailure stop(ReplicationException exception) {
+            return new AttemptFailure(exception, false, 0);
+        }
+    }
+}

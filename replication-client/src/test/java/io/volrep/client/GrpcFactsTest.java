@@ -1,0 +1,269 @@
+package io.volrep.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.grpc.CallOptions;
+import io.grpc.ClientCall;
+import io.grpc.ClientStreamTracer;
+import io.grpc.ConnectivityState;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
+import io.grpc.Server;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerServiceDefinition;
+import io.grpc.Status;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.shaded.io.netty.channel.epoll.EpollEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.epoll.EpollServerDomainSocketChannel;
+import io.grpc.netty.shaded.io.netty.channel.unix.DomainSocketAddress;
+import io.grpc.stub.ServerCalls;
+import io.volrep.testsupport.GrpcCleanup;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The grpc-java behaviours the client's attempt runner ({@link AttemptRunner}) builds its outcomes on, pinned with
+ * raw gRPC (no volrep code) so that an upgrade that changes one fails here, by name, instead of silently turning a
+ * failure that must not be retried into a retried one, or a connection wait into a spent attempt:
+ * <ul>
+ *   <li>a status the plugin sent arrives with {@link ClientStreamTracer#inboundTrailers}; a status the client's own
+ *       gRPC made up (deadline, lost connection, its own inbound limit) never does;</li>
+ *   <li>a request that never reached a transport never saw {@link ClientStreamTracer#streamCreated};</li>
+ *   <li>the codes of each case, and the channel's state while nothing listens.</li>
+ * </ul>
+ * Over real unix sockets (netty, as plugins are reached) and in-process (as most tests reach them).
+ */
+class GrpcFactsTest {
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
+
+    @TempDir
+    Path dir;
+
+    /** What one call's stream tracer saw, in order. */
+    static final class Seen extends ClientStreamTracer.Factory {
+        final List<String> events = new CopyOnWriteArrayList<>();
+
+        @Override
+        public ClientStreamTracer newClientStreamTracer(ClientStreamTracer.StreamInfo info, Metadata headers) {
+            return new ClientStreamTracer() {
+                @Override
+                public void createPendingStream() {
+                    events.add("pending");
+                }
+
+                @Override
+                public void streamCreated(io.grpc.Attributes transportAttrs, Metadata headers) {
+                    events.add("created");
+                }
+
+                @Override
+                public void inboundHeaders() {
+                    events.add("headers");
+                }
+
+                @Override
+                public void inboundMessage(int seqNo) {
+                    events.add("message");
+                }
+
+                @Override
+                public void inboundTrailers(Metadata trailers) {
+                    events.add("trailers");
+                }
+            };
+        }
+    }
+
+    /** A call's final status and what its tracer saw. */
+    record Ended(Status status, List<String> events) {
+        Status.Code code() {
+            return status.getCode();
+        }
+    }
+
+    private static final MethodDescriptor.Marshaller<byte[]> BYTES = new MethodDescriptor.Marshaller<>() {
+        @Override
+        public InputStream stream(byte[] value) {
+            return new ByteArrayInputStream(value);
+        }
+
+        @Override
+        public byte[] parse(InputStream stream) {
+            try {
+                return stream.readAllBytes();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    };
+
+    private static final MethodDescriptor<byte[], byte[]> CALL = MethodDescriptor.<byte[], byte[]>newBuilder()
+            .setType(MethodDescriptor.MethodType.UNARY).setFullMethodName("facts.Facts/Call")
+            .setRequestMarshaller(BYTES).setResponseMarshaller(BYTES).build();
+
+    /** Holds calls that asked to be held, so a test can cut the connection under them. */
+    private final CountDownLatch held = new CountDownLatch(1);
+
+    /**
+     * The plugin: a request {@code {'S', code}} is answered with that status and no message (trailers-only);
+     * {@code {'B', kib}} with a response of {@code kib} KiB; {@code {'H'}} is never answered.
+     */
+    private ServerServiceDefinition service() {
+        ServerCallHandler<byte[], byte[]> handler = ServerCalls.asyncUnaryCall((request, response) -> {
+            switch (request[0]) {
+                case 'S' -> response.onError(Status.fromCodeValue(request[1]).withDescription("from the plugin")
+                        .asRuntimeException());
+                case 'B' -> {
+                    response.onNext(new byte[request[1] * 1024]);
+                    response.onCompleted();
+                }
+                default -> held.countDown();
+            }
+        });
+        return ServerServiceDefinition.builder("facts.Facts").addMethod(CALL, handler).build();
+    }
+
+    private Server unixServer(Path socket) throws IOException {
+        EpollEventLoopGroup loop = new EpollEventLoopGroup(1);
+        grpc.register((AutoCloseable) () -> loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(5, TimeUnit.SECONDS));
+        return grpc.register(unixServer(socket, loop));
+    }
+
+    private Server unixServer(Path socket, EpollEventLoopGroup loop) throws IOException {
+        return NettyServerBuilder.forAddress(new DomainSocketAddress(socket.toString()))
+                .channelType(EpollServerDomainSocketChannel.class).bossEventLoopGroup(loop).workerEventLoopGroup(loop)
+                .addService(service()).build().start();
+    }
+
+    private ManagedChannel unixChannel(Path socket, int maxInbound) {
+        return grpc.register(Grpc.newChannelBuilder("unix://" + socket, InsecureChannelCredentials.create())
+                .overrideAuthority("localhost").maxInboundMessageSize(maxInbound).build());
+    }
+
+    private static Ended call(ManagedChannel channel, CallOptions options, byte... request) throws Exception {
+        Seen seen = new Seen();
+        CompletableFuture<Status> closed = new CompletableFuture<>();
+        ClientCall<byte[], byte[]> call = channel.newCall(CALL, options.withStreamTracerFactory(seen));
+        call.start(new ClientCall.Listener<>() {
+            @Override
+            public void onClose(Status status, Metadata trailers) {
+                closed.complete(status);
+            }
+        }, new Metadata());
+        call.sendMessage(request);
+        call.halfClose();
+        call.request(2);
+        return new Ended(closed.get(30, TimeUnit.SECONDS), seen.events);
+    }
+
+    private static CallOptions deadline(long millis) {
+        return CallOptions.DEFAULT.withDeadlineAfter(millis, TimeUnit.MILLISECONDS);
+    }
+
+    @Test
+    void aWaitForReadyDeadlineWithoutAConnectionIsDeadlineExceededOnAStreamNeverCreated() throws Exception {
+        // AttemptRunner: "waited for a connection" = wait-for-ready, DEADLINE_EXCEEDED, no streamCreated.
+        ManagedChannel channel = unixChannel(dir.resolve("missing.sock"), 4 << 20);
+        Ended ended = call(channel, deadline(500).withWaitForReady(), (byte) 'H');
+        assertThat(ended.code()).isEqualTo(Status.Code.DEADLINE_EXCEEDED);
+        assertThat(ended.events()).contains("pending").doesNotContain("created", "headers", "trailers");
+        // ConnectionWatch: a channel whose plugin is not there reports TRANSIENT_FAILURE (not CONNECTING forever).
+        assertThat(channel.getState(false)).isEqualTo(ConnectivityState.TRANSIENT_FAILURE);
+    }
+
+    @Test
+    void failFastWithoutAConnectionIsUnavailableOnAStreamNeverCreated() throws Exception {
+        Path refused = dir.resolve("refused.sock");
+        try (ServerSocketChannel gone = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+            gone.bind(UnixDomainSocketAddress.of(refused));
+        }   // the file stays, nobody listens
+        for (Path socket : new Path[] {dir.resolve("missing.sock"), refused}) {
+            Ended ended = call(unixChannel(socket, 4 << 20), deadline(5_000), (byte) 'H');
+            assertThat(ended.code()).as(socket.toString()).isEqualTo(Status.Code.UNAVAILABLE);
+            assertThat(ended.events()).as(socket.toString()).doesNotContain("created", "headers", "trailers");
+        }
+    }
+
+    @Test
+    void aResponseOverTheClientsInboundLimitIsResourceExhaustedWithoutTrailers() throws Exception {
+        // AttemptRunner: RESOURCE_EXHAUSTED the plugin did not send = the client's own limit; never retried.
+        Path socket = dir.resolve("big.sock");
+        unixServer(socket);
+        Ended ended = call(unixChannel(socket, 1024), deadline(10_000), (byte) 'B', (byte) 2);
+        assertThat(ended.code()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+        assertThat(ended.events()).contains("created", "headers").doesNotContain("message", "trailers");
+    }
+
+    @Test
+    void everyStatusThePluginSendsArrivesWithTrailers() throws Exception {
+        Path socket = dir.resolve("codes.sock");
+        unixServer(socket);
+        ManagedChannel unix = unixChannel(socket, 4 << 20);
+        String name = InProcessServerBuilder.generateName();
+        grpc.register(InProcessServerBuilder.forName(name).directExecutor().addService(service()).build().start());
+        ManagedChannel inProcess = grpc.register(InProcessChannelBuilder.forName(name).directExecutor().build());
+        for (Status.Code code : new Status.Code[] {Status.Code.UNAVAILABLE, Status.Code.DEADLINE_EXCEEDED,
+                Status.Code.RESOURCE_EXHAUSTED, Status.Code.ABORTED, Status.Code.CANCELLED}) {
+            for (ManagedChannel channel : new ManagedChannel[] {unix, inProcess}) {
+                Ended ended = call(channel, deadline(10_000).withWaitForReady(), (byte) 'S', (byte) code.value());
+                assertThat(ended.code()).as(code + " " + channel).isEqualTo(code);
+                assertThat(ended.events()).as(code + " " + channel).contains("created", "trailers");
+            }
+        }
+    }
+
+    @Test
+    void aConnectionLostAfterTheRequestWentOutIsUnavailableWithoutAnAnswer() throws Exception {
+        // AttemptRunner: sent, never answered, UNAVAILABLE = the connection was lost; the plugin may restart.
+        Path socket = dir.resolve("lost.sock");
+        EpollEventLoopGroup loop = new EpollEventLoopGroup(1);
+        Server server = unixServer(socket, loop);
+        // Its event loop is stopped below; shutdownNow() then only releases what is left (nothing to wait for).
+        grpc.register((AutoCloseable) server::shutdownNow);
+        ManagedChannel channel = unixChannel(socket, 4 << 20);
+        CompletableFuture<Ended> ended = CompletableFuture.supplyAsync(() -> {
+            try {
+                return call(channel, deadline(20_000).withWaitForReady(), (byte) 'H');
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        assertThat(held.await(10, TimeUnit.SECONDS)).as("the request reached the plugin").isTrue();
+        // The plugin's connections close under it, as when its process dies: no GOAWAY, no RST_STREAM (a server's
+        // shutdownNow() would cancel the stream instead, which the client sees as CANCELLED).
+        loop.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+        Ended lost = ended.get(20, TimeUnit.SECONDS);
+        assertThat(lost.code()).isEqualTo(Status.Code.UNAVAILABLE);
+        assertThat(lost.events()).contains("created").doesNotContain("headers", "trailers");
+    }
+
+    @Test
+    void aDeadlineWhileThePluginHoldsTheCallIsDeadlineExceededOnACreatedStream() throws Exception {
+        // AttemptRunner: the request reached the plugin, so this attempt spends the budget.
+        Path socket = dir.resolve("held.sock");
+        unixServer(socket);
+        Ended ended = call(unixChannel(socket, 4 << 20), deadline(300).withWaitForReady(), (byte) 'H');
+        assertThat(ended.code()).isEqualTo(Status.Code.DEADLINE_EXCEEDED);
+        assertThat(ended.events()).contains("created").doesNotContain("trailers");
+    }
+}
