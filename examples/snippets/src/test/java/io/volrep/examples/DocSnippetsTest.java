@@ -154,6 +154,23 @@ class DocSnippetsTest {
         assertThat(problems).isEmpty();
     }
 
+    /** The one-download archive's name carries the version too: {@code volrep-VERSION-linux-x64.tar.gz}. */
+    @Test
+    void distArchiveNamesCarryTheVersionTheBuildMakes() throws IOException {
+        String version = System.getProperty("volrep.version");
+        Pattern archive = Pattern.compile("volrep-(\\d[\\w.-]*?)(-linux-x64|/bin/volrep)");
+        List<String> problems = new ArrayList<>();
+        for (Path doc : docs()) {
+            Matcher m = archive.matcher(Files.readString(doc));
+            while (m.find()) {
+                if (!m.group(1).equals(version)) {
+                    problems.add(ROOT.relativize(doc) + ": " + m.group() + ", but the build makes " + version);
+                }
+            }
+        }
+        assertThat(problems).isEmpty();
+    }
+
     @Test
     void theReadmeSaysHowToGetTheVersionTheDocsName() throws IOException {
         String readme = Files.readString(ROOT.resolve("README.md"));
