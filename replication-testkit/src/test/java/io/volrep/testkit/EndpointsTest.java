@@ -8,9 +8,7 @@ import io.volrep.proto.replication.ReplicationSource;
 import io.volrep.spi.ReplicationServer;
 import io.volrep.testkit.reference.ReferenceDriver;
 import io.volrep.testkit.reference.ReferencePlugin;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import io.volrep.testsupport.CapturedStderr;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,20 +20,16 @@ import org.junit.jupiter.api.io.TempDir;
 class EndpointsTest {
 
     @Test
-    void aUnixSocketChannelLogsNoUnknownChannelOptionWarning(@TempDir Path dir) {
+    void aUnixSocketChannelLogsNoUnknownChannelOptionWarning(@TempDir Path dir) throws Exception {
         ReferenceDriver driver = ReferenceDriver.builder().volumes(1).groups(0).build();
-        PrintStream original = System.err;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try (ReplicationServer server = ReferencePlugin.start(driver, "unix://" + dir.resolve("e.sock"));
-             Endpoints.OpenChannel open = Endpoints.open(server.address())) {
-            ControllerGrpc.newBlockingStub(open.channel()).enableVolumeReplication(EnableVolumeReplicationRequest
-                    .newBuilder().setReplicationSource(ReplicationSource.newBuilder().setVolume(
-                            ReplicationSource.VolumeSource.newBuilder().setVolumeId("vol-0"))).build());
-        } finally {
-            System.setErr(original);
-        }
-        String logs = captured.toString(StandardCharsets.UTF_8);
+        String logs = CapturedStderr.during(() -> {
+            try (ReplicationServer server = ReferencePlugin.start(driver, "unix://" + dir.resolve("e.sock"));
+                 Endpoints.OpenChannel open = Endpoints.open(server.address())) {
+                ControllerGrpc.newBlockingStub(open.channel()).enableVolumeReplication(EnableVolumeReplicationRequest
+                        .newBuilder().setReplicationSource(ReplicationSource.newBuilder().setVolume(
+                                ReplicationSource.VolumeSource.newBuilder().setVolumeId("vol-0"))).build());
+            }
+        });
         assertThat(logs).as("the call was logged (else the capture proves nothing)")
                 .contains("EnableVolumeReplication volume vol-0 -> OK");
         assertThat(logs).doesNotContain("Unknown channel option").doesNotContain("SO_KEEPALIVE");
