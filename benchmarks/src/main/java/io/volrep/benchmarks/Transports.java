@@ -11,7 +11,8 @@ import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.netty.shaded.io.netty.channel.ChannelOption;
 import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
-import io.grpc.netty.shaded.io.netty.channel.epoll.EpollEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.epoll.EpollIoHandler;
 import io.grpc.netty.shaded.io.netty.channel.epoll.EpollServerDomainSocketChannel;
 import io.grpc.netty.shaded.io.netty.channel.unix.DomainSocketAddress;
 import io.volrep.proto.replication.EnableVolumeReplicationRequest;
@@ -100,9 +101,9 @@ final class Transports {
                 return new RawServer(builder.addService(service).build().start(), List.of());
             }
             String path = address.substring("unix://".length());
-            EpollEventLoopGroup boss = new EpollEventLoopGroup(1);
-            EpollEventLoopGroup workers = new EpollEventLoopGroup(Math.max(2,
-                    Runtime.getRuntime().availableProcessors()));
+            EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
+            EventLoopGroup workers = new MultiThreadIoEventLoopGroup(Math.max(2,
+                    Runtime.getRuntime().availableProcessors()), EpollIoHandler.newFactory());
             NettyServerBuilder builder = NettyServerBuilder.forAddress(new DomainSocketAddress(path))
                     .channelType(EpollServerDomainSocketChannel.class).bossEventLoopGroup(boss)
                     .workerEventLoopGroup(workers).withChildOption(ChannelOption.SO_KEEPALIVE, null);

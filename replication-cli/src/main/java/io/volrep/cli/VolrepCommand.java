@@ -57,11 +57,25 @@ public final class VolrepCommand implements Callable<Integer> {
     private static int usageError(CommandLine.ParameterException e, String[] args) {
         CommandLine cmd = e.getCommandLine();
         PrintWriter err = cmd.getErr();
-        err.println(cmd.getColorScheme().errorText(e.getMessage()));
+        err.println(cmd.getColorScheme().errorText(message(e)));
         CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
         err.println(helpHint(cmd));
         err.flush();
         return EXIT_USAGE;
+    }
+
+    /**
+     * A usage error's message. picocli words a {@code KEY=VALUE} option's missing '=' as "Value for option option
+     * '--secret' (KEY=VALUE) should be in KEY=VALUE format but was ..." (its option description already starts
+     * with "option"), and repeats the value, which for {@code --secret} may be the secret itself.
+     */
+    static String message(CommandLine.ParameterException e) {
+        String m = String.valueOf(e.getMessage());
+        if (e.getArgSpec() instanceof CommandLine.Model.OptionSpec option && m.contains("should be in KEY=VALUE format")) {
+            return "option '" + option.longestName() + "' takes KEY=VALUE; the value given has no '=' (not shown:"
+                    + " it may be a secret)";
+        }
+        return m;
     }
 
     /** The line that follows a usage error, e.g. {@code Try 'volrep info --help' for the options.} */

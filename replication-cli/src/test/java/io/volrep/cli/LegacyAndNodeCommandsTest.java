@@ -9,7 +9,8 @@ import io.grpc.Server;
 import io.grpc.Status;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
-import io.grpc.netty.shaded.io.netty.channel.epoll.EpollEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.epoll.EpollIoHandler;
 import io.grpc.netty.shaded.io.netty.channel.epoll.EpollServerDomainSocketChannel;
 import io.grpc.netty.shaded.io.netty.channel.unix.DomainSocketAddress;
 import io.grpc.stub.StreamObserver;
@@ -47,7 +48,7 @@ class LegacyAndNodeCommandsTest {
     /** A raw gRPC server on a unix socket. */
     record Served(Server server, EventLoopGroup loop, String endpoint) implements AutoCloseable {
         static Served on(Path socket, BindableService... services) throws Exception {
-            EventLoopGroup loop = new EpollEventLoopGroup(1);
+            EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
             NettyServerBuilder b = NettyServerBuilder.forAddress(new DomainSocketAddress(socket.toString()))
                     .channelType(EpollServerDomainSocketChannel.class).bossEventLoopGroup(loop)
                     .workerEventLoopGroup(loop);

@@ -63,6 +63,17 @@ class NewUserStumblesTest {
     }
 
     @Test
+    void aKeyValueOptionWithoutEqualsSaysSoOnceAndNeverEchoesTheValue() {
+        // issue 34 item 5: picocli said "Value for option option '--secret' ... but was <the value>"
+        Run secret = volrep("info", "--volume", "v", "--secret", SECRET);
+        assertOneLineUsageError(secret, "volrep info", "--secret", "KEY=VALUE");
+        assertThat(secret.err()).doesNotContain("option option").doesNotContain(SECRET);
+        Run parameter = volrep("enable", "--volume", "v", "--parameter", "schedulingInterval");
+        assertOneLineUsageError(parameter, "volrep enable", "--parameter", "KEY=VALUE");
+        assertThat(parameter.err()).doesNotContain("option option");
+    }
+
+    @Test
     void listenNeverCreatesADirectory(@TempDir Path dir) {
         Path missing = dir.resolve("no-such-dir");
         assertOneLineUsageError(volrep("serve-reference", "--listen", missing.resolve("x.sock").toString()),

@@ -28,7 +28,7 @@ class ReconcileAndFailoverCommandsTest {
                     "--secret", "password=" + SECRET, "--parameter", "mode=snapshot");
             assertThat(primary.exit()).as(primary.all()).isZero();
             assertThat(primary.out()).contains("reached:    primary").contains("Completed:  True (Promoted)")
-                    .contains("Degraded:   False").contains("Replicating: Unknown").containsPattern("last sync:  \\d{4}-")
+                    .contains("Degraded:   False").contains("Replicating: True").containsPattern("last sync:  \\d{4}-")
                     .contains("calls:      GetVolumeReplicationInfo: 9 FAILED_PRECONDITION, EnableVolumeReplication: OK,"
                             + " PromoteVolume: OK, GetVolumeReplicationInfo: OK");
             assertThat(primary.all()).doesNotContain(SECRET);

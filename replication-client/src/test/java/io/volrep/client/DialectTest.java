@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The client against independent plugins of the legacy revisions, and what a wrong dialect does on the wire. */
+@SuppressWarnings("deprecation")     // sends or reads the deprecated volume_id (field 1) on purpose
 class DialectTest {
     static final RetryPolicy FAST = RetryPolicy.spec().toBuilder()
             .initialBackoff(Duration.ofMillis(10)).multiplier(2).maxBackoff(Duration.ofMillis(40))

@@ -6,7 +6,8 @@ import io.grpc.Status;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
-import io.grpc.netty.shaded.io.netty.channel.epoll.EpollEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.epoll.EpollIoHandler;
 import io.grpc.netty.shaded.io.netty.channel.epoll.EpollServerDomainSocketChannel;
 import io.grpc.netty.shaded.io.netty.channel.unix.DomainSocketAddress;
 import io.grpc.stub.ServerCallStreamObserver;
@@ -112,7 +113,7 @@ final class ScriptedPlugin implements AutoCloseable {
     /** Starts on a unix socket at {@code socket}. */
     static ScriptedPlugin unixSocket(Path socket) throws Exception {
         ScriptedPlugin p = new ScriptedPlugin();
-        p.eventLoop = new EpollEventLoopGroup(1);
+        p.eventLoop = new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
         p.server = NettyServerBuilder.forAddress(new DomainSocketAddress(socket.toString()))
                 .channelType(EpollServerDomainSocketChannel.class)
                 .bossEventLoopGroup(p.eventLoop).workerEventLoopGroup(p.eventLoop)

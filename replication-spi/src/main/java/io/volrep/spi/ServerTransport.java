@@ -9,7 +9,8 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.netty.shaded.io.netty.channel.ChannelOption;
 import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
 import io.grpc.netty.shaded.io.netty.channel.epoll.Epoll;
-import io.grpc.netty.shaded.io.netty.channel.epoll.EpollEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.epoll.EpollIoHandler;
 import io.grpc.netty.shaded.io.netty.channel.epoll.EpollServerDomainSocketChannel;
 import io.grpc.netty.shaded.io.netty.channel.unix.DomainSocketAddress;
 import java.io.IOException;
@@ -134,9 +135,9 @@ final class ServerTransport {
             SocketAddress socket = new DomainSocketAddress(socketFile.bindPath().toString());
             netty = tls == null ? NettyServerBuilder.forAddress(socket)
                     : NettyServerBuilder.forAddress(socket, credentials(tls));
-            EpollEventLoopGroup boss = new EpollEventLoopGroup(1);
-            EpollEventLoopGroup workers = new EpollEventLoopGroup(Math.max(2, Runtime.getRuntime()
-                    .availableProcessors()));
+            EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
+            EventLoopGroup workers = new MultiThreadIoEventLoopGroup(Math.max(2, Runtime.getRuntime()
+                    .availableProcessors()), EpollIoHandler.newFactory());
             eventLoops.add(boss);
             eventLoops.add(workers);
             netty.channelType(EpollServerDomainSocketChannel.class).bossEventLoopGroup(boss)

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Legacy revisions served on their own generated stubs; the driver sees the same typed requests. */
+@SuppressWarnings("deprecation")     // sends or reads the deprecated volume_id (field 1) on purpose
 class DialectServingTest {
     private static final io.grpc.MethodDescriptor.Marshaller<byte[]> BYTES =
             new io.grpc.MethodDescriptor.Marshaller<>() {

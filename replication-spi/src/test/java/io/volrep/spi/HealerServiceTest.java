@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** healer.HealerNode through the runtime: validation before the driver, mapping, the per-volume guard. */
+@SuppressWarnings("deprecation")     // sends or reads the deprecated volume_id (field 1) on purpose
 class HealerServiceTest {
     private final List<HealRequest> seen = new CopyOnWriteArrayList<>();
     private volatile Function<HealRequest, HealReport> answer = r -> HealReport.healthy("clean");

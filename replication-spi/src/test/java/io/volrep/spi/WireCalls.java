@@ -13,6 +13,7 @@ import io.volrep.proto.replication.ResyncVolumeRequest;
 import java.util.Map;
 
 /** Builds and sends any of the six replication requests from the same fields. */
+@SuppressWarnings("deprecation")     // sends or reads the deprecated volume_id (field 1) on purpose
 final class WireCalls {
     private WireCalls() {
     }

@@ -108,7 +108,8 @@ public final class ConformanceListener implements TestExecutionListener {
         Long start = started.remove(id.getUniqueId());
         Duration duration = start == null ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - start);
         Requirement requirement = requirementOf(id);
-        String container = plan == null ? "" : plan.getParent(id).map(TestIdentifier::getDisplayName).orElse("");
+        String container = plan == null ? ""
+                : plan.getParent(id).map(c -> ReplicationConformanceSuite.containerName(plan, c)).orElse("");
         String group = container.endsWith(ReplicationConformanceSuite.OPTIONAL_SUFFIX)
                 ? container.substring(0, container.length() - ReplicationConformanceSuite.OPTIONAL_SUFFIX.length())
                 : container;

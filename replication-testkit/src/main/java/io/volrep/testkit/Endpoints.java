@@ -3,6 +3,7 @@ package io.volrep.testkit;
 import io.grpc.ManagedChannel;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.shaded.io.netty.channel.ChannelOption;
 import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
 import io.grpc.netty.shaded.io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.grpc.netty.shaded.io.netty.channel.epoll.EpollDomainSocketChannel;
@@ -71,6 +72,9 @@ public final class Endpoints {
             ManagedChannel channel = NettyChannelBuilder.forAddress(new DomainSocketAddress(path))
                     .eventLoopGroup(group)
                     .channelType(EpollDomainSocketChannel.class)
+                    // gRPC sets TCP keep-alive on every transport; a unix socket has none, and netty would WARN
+                    // "Unknown channel option 'SO_KEEPALIVE'" per connection (as the client and the server do)
+                    .withOption(ChannelOption.SO_KEEPALIVE, null)
                     .overrideAuthority("localhost")
                     .usePlaintext()
                     .build();

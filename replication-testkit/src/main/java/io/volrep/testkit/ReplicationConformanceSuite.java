@@ -3,6 +3,7 @@ package io.volrep.testkit;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -16,6 +17,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.platform.engine.support.descriptor.ClassSource;
+import org.junit.platform.launcher.TestIdentifier;
+import org.junit.platform.launcher.TestPlan;
 import org.opentest4j.TestAbortedException;
 
 /**
@@ -103,9 +107,11 @@ public abstract class ReplicationConformanceSuite {
                     }))
                     .toList();
             // Sources for Surefire's report: the group container is a "class" named as it is displayed (one report
-            // file per group and level), each check a URI source (neither class nor method), so Surefire names the
-            // test case after the check and its class after the group instead of "required()[2][9]".
-            String container = containerName(group.name(), requirement);
+            // file per suite class, group and level), each check a URI source (neither class nor method), so
+            // Surefire names the test case after the check and its class after the suite and the group instead of
+            // "required()[2][9]". Surefire takes a check's class from its container's display name: both must
+            // carry the suite class, or two suite classes' checks merge into one report ("Run 1: ... Run 2: PASS").
+            String container = reportedClassName(getClass(), containerName(group.name(), requirement));
             return tests.isEmpty() ? Stream.empty()
                     : Stream.of(DynamicContainer.dynamicContainer(container, uri("class", container), tests.stream()));
         });
@@ -137,6 +143,32 @@ public abstract class ReplicationConformanceSuite {
     /** The group's container (and reported class) name: the group's, marked when it holds optional checks. */
     static String containerName(String group, Requirement requirement) {
         return requirement == Requirement.OPTIONAL ? group + OPTIONAL_SUFFIX : group;
+    }
+
+    /**
+     * The class a group's container is reported as: the suite class's name, a dot and the container's name, e.g.
+     * {@code com.acme.AcmeConformanceTest.PromoteVolume}. With the suite class in it, two suite classes of one
+     * module (a correct and a buggy driver) stay apart in Surefire's console, its report files and its counts.
+     */
+    static String reportedClassName(Class<?> suite, String container) {
+        return suite.getName() + "." + container;
+    }
+
+    /**
+     * The container name ({@link #containerName}) in a group container's display name: what follows the suite
+     * class's name, found as the nearest enclosing class node of {@code container} in {@code plan}.
+     */
+    static String containerName(TestPlan plan, TestIdentifier container) {
+        String display = container.getDisplayName();
+        for (Optional<TestIdentifier> p = plan.getParent(container); p.isPresent(); p = plan.getParent(p.get())) {
+            Optional<String> suite = p.get().getSource().filter(ClassSource.class::isInstance)
+                    .map(source -> ((ClassSource) source).getClassName());
+            if (suite.isPresent()) {
+                String prefix = suite.get() + ".";
+                return display.startsWith(prefix) ? display.substring(prefix.length()) : display;
+            }
+        }
+        return display;
     }
 
     /** {@code volrep:check/<id>}: the check's test source. */

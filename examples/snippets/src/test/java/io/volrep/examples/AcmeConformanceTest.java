@@ -1,10 +1,10 @@
 package io.volrep.examples;
 
-// snippet:start suite
 import io.volrep.testkit.ConformanceConfig;
 import io.volrep.testkit.ReplicationConformanceSuite;
 import java.util.Map;
 
+// snippet:start suite
 public class AcmeConformanceTest extends ReplicationConformanceSuite {
     @Override protected ConformanceConfig config() {
         return ConformanceConfig.builder()

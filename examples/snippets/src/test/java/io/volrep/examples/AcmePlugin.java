@@ -1,11 +1,11 @@
 package io.volrep.examples;
 
-// snippet:start main
 import io.volrep.spi.ReplicationServer;
 import io.volrep.spi.ServeUntilSignal;
 import java.io.PrintWriter;
 import java.time.Duration;
 
+// snippet:start main
 public final class AcmePlugin {
     public static void main(String[] args) throws InterruptedException {
         AcmeArray array = AcmeArrays.connect(args);                  // your storage's API

@@ -1,16 +1,11 @@
 package io.volrep.examples;
 
-// snippet:start client-metrics
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import io.volrep.client.ReplicationClient;
 import io.volrep.micrometer.VolrepClientMetrics;
-// snippet:end client-metrics
-// snippet:start server-metrics
-import io.micrometer.observation.ObservationRegistry;
 import io.volrep.micrometer.VolrepServerMetrics;
 import io.volrep.spi.ReplicationServer;
-// snippet:end server-metrics
 
 /** The metrics snippets of docs/orchestrator-authors.md and docs/storage-vendors.md, compiled. */
 @SuppressWarnings("unused")

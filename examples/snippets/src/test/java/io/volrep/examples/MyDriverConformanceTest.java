@@ -1,12 +1,12 @@
 package io.volrep.examples;
 
-// snippet:start suite
 import io.volrep.api.SpecDialect;
 import io.volrep.testkit.ConformanceConfig;
 import io.volrep.testkit.ReplicationConformanceSuite;
 import java.time.Duration;
 import java.util.Map;
 
+// snippet:start suite
 public class MyDriverConformanceTest extends ReplicationConformanceSuite {
     @Override
     protected ConformanceConfig config() {
@@ -24,21 +24,3 @@ public class MyDriverConformanceTest extends ReplicationConformanceSuite {
     }
 }
 // snippet:end suite
-
-/** A vendor's driver and healer, for the docs. */
-final class MyDriver implements io.volrep.spi.ReplicationDriver {
-    @Override
-    public void enable(io.volrep.spi.EnableRequest request) {
-    }
-
-    @Override
-    public void disable(io.volrep.spi.DisableRequest request) {
-    }
-}
-
-final class MyHealer implements io.volrep.spi.HealerDriver {
-    @Override
-    public io.volrep.api.HealReport heal(io.volrep.spi.HealRequest request) {
-        return io.volrep.api.HealReport.healthy("clean");
-    }
-}

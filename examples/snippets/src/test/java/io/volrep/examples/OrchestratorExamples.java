@@ -1,25 +1,20 @@
 package io.volrep.examples;
 
-// snippet:start quickstart
-import io.volrep.api.ReplicationDestination;
-import io.volrep.api.ReplicationInfo;
-import io.volrep.client.ReplicationClient;
-import io.volrep.client.SecretsProvider;
-import java.util.Map;
-// snippet:end quickstart
 import io.volrep.api.HealReport;
 import io.volrep.api.Recovery;
+import io.volrep.api.ReplicationDestination;
+import io.volrep.api.ReplicationInfo;
+import io.volrep.api.ReplicationSource;
 import io.volrep.api.SpecDialect;
 import io.volrep.api.VolumeCapability;
-// snippet:start heal
 import io.volrep.api.VolumeCapability.AccessMode;
-// snippet:end heal
 import io.volrep.client.PluginCapabilities;
 import io.volrep.client.PluginIdentity;
 import io.volrep.client.ProbeResult;
+import io.volrep.client.ReplicationClient;
 import io.volrep.client.ResyncStatus;
 import io.volrep.client.RetryPolicy;
-import io.volrep.api.ReplicationSource;
+import io.volrep.client.SecretsProvider;
 import io.volrep.client.reconcile.DesiredState;
 import io.volrep.client.reconcile.DestinationResolver;
 import io.volrep.client.reconcile.Failover;
@@ -30,6 +25,7 @@ import io.volrep.client.reconcile.SourceFailover;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -148,7 +144,8 @@ final class OrchestratorExamples {
                     .listener(p -> log.info("{} {}", p.source(), p.step()))
                     .build().run();                            // or runAsync()
             for (SourceFailover s : report.sources()) {
-                log.info("{} -> {}: {} {}", s.source(), s.destination(), s.step(), s.whyNot().orElse(""));
+                log.info("{} -> {}: {} {}", s.source(), s.destination().map(d -> d.source().toString()).orElse("?"),
+                        s.step(), s.whyNot().orElse(""));
             }
         }
         // snippet:end two-site-failover

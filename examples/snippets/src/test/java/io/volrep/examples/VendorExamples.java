@@ -1,6 +1,5 @@
 package io.volrep.examples;
 
-import io.volrep.spi.ReplicationServer;
 import io.volrep.api.HealReport;
 import io.volrep.api.SourceNotFoundException;
 import io.volrep.api.SpecDialect;
@@ -8,6 +7,7 @@ import io.volrep.api.VolumeCapability;
 import io.volrep.spi.HealRequest;
 import io.volrep.spi.HealerDriver;
 import io.volrep.spi.ReplicationDriver;
+import io.volrep.spi.ReplicationServer;
 
 /** The Java snippets of docs/storage-vendors.md, compiled. */
 @SuppressWarnings("unused")

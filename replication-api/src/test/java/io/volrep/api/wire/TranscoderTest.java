@@ -18,6 +18,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** One descriptor-driven transcoder between the current revision and each legacy one. */
+@SuppressWarnings("deprecation")     // sends or reads the deprecated volume_id (field 1) on purpose
 class TranscoderTest {
     private static Message request(Rpc rpc, ReplicationSource source, String replicationId) {
         return new RequestFields(WireMapping.toProto(source), "", Map.of("mode", "snapshot"),

@@ -54,7 +54,7 @@ final class Interop {
     static void assumeNodeAndJar() {
         assumeTrue(nodeVersion() != null, "node is not on the PATH: Node interop tests skipped");
         assumeTrue(Files.isDirectory(interopDir().resolve("node_modules/@grpc/grpc-js")),
-                "interop/node_modules is missing (run: cd interop && npm ci): Node interop tests skipped");
+                "interop/node_modules is missing (run: cd interop && npm ci --ignore-scripts): Node interop tests skipped");
         assumeTrue(Files.isRegularFile(jar()), "replication-cli/target/volrep.jar is missing: build the module first");
     }
 

@@ -35,7 +35,7 @@ public final class InteropPeers {
         String why = install(dir, offline);
         if (why != null) {
             System.out.println("[WARNING] interop: " + why + ": the Node interop integration tests (replication-cli"
-                    + " *IT) will be SKIPPED. Install Node.js 18+ with npm, or run: cd interop && npm ci");
+                    + " *IT) will be SKIPPED. Install Node.js 18+ with npm, or run: cd interop && npm ci --ignore-scripts");
         }
     }
 
@@ -54,7 +54,9 @@ public final class InteropPeers {
             System.out.println("[INFO] interop: node_modules matches package-lock.json (npm ci not needed)");
             return null;
         }
-        List<String> command = new ArrayList<>(List.of(npm, "ci", "--no-audit", "--no-fund"));
+        // --ignore-scripts: the only install script in the tree is protobufjs's postinstall, which checks how its
+        // dependents spell its version (none here does); npm 11 warns about every unapproved install script.
+        List<String> command = new ArrayList<>(List.of(npm, "ci", "--no-audit", "--no-fund", "--ignore-scripts"));
         if (offline) {
             command.add("--offline");     // mvn -o: the npm cache only
         }

@@ -62,7 +62,7 @@ class ReconcilerTest {
         assertThat(r.condition(Condition.Type.COMPLETED).status()).isEqualTo(Condition.Status.TRUE);
         assertThat(r.condition(Condition.Type.DEGRADED).status()).isEqualTo(Condition.Status.FALSE);
         assertThat(r.condition(Condition.Type.RESYNCING).status()).isEqualTo(Condition.Status.FALSE);
-        assertThat(r.condition(Condition.Type.REPLICATING).status()).isEqualTo(Condition.Status.UNKNOWN);
+        assertThat(r.condition(Condition.Type.REPLICATING).status()).isEqualTo(Condition.Status.TRUE);
         int effects = driver.effects().size();
 
         plugin.clearCalls();

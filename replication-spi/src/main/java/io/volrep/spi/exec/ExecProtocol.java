@@ -44,6 +44,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The exec protocol's JSON (docs/exec-drivers.md), through protobuf's {@link JsonFormat} on the schema in
@@ -217,7 +219,7 @@ final class ExecProtocol {
                 throw new IllegalArgumentException("stdout has more after the JSON object");
             }
         } catch (JsonParseException | IOException e) {
-            throw new IllegalArgumentException("stdout is not valid JSON: " + rootMessage(e));
+            throw new IllegalArgumentException(notJson(e));
         }
         checkTimes(element.getAsJsonObject());
         Response.Builder b = Response.newBuilder();
@@ -256,6 +258,19 @@ final class ExecProtocol {
     private static String reason(DateTimeParseException e) {
         return e.getCause() != null && e.getCause().getMessage() != null ? e.getCause().getMessage()
                 : "expected e.g. 2026-01-02T03:04:05.123Z";
+    }
+
+    /** Where the JSON parser stopped, from its message ("... at line 1 column 7 path $.status ..."). */
+    private static final Pattern PARSER_POSITION = Pattern.compile("at line (\\d+) column (\\d+)");
+
+    /**
+     * One line saying where stdout stops being JSON. The parser's own message is advice to its programmers
+     * ("Use JsonReader.setStrictness(...)", a troubleshooting link on a second line), not to a driver's author.
+     */
+    private static String notJson(Exception e) {
+        Matcher at = PARSER_POSITION.matcher(String.valueOf(rootMessage(e)));
+        String where = at.find() ? " (at line " + at.group(1) + ", column " + at.group(2) + ")" : "";
+        return "stdout is not JSON" + where + ": the exec protocol expects one JSON object, e.g. {\"status\":\"Success\"}";
     }
 
     private static String rootMessage(Throwable e) {

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The example driver of examples/exec-driver, served through {@link ExecDriver} on a unix socket: the spec's
  * lifecycle and error rows, on the generated stubs.
  */
+@SuppressWarnings("deprecation")     // sends or reads the deprecated volume_id (field 1) on purpose
 class ExampleDriverTest {
     static final Path EXAMPLE = Path.of("..", "examples", "exec-driver", "volrep-exec-example");
     private static final Map<String, String> NONE = Map.of();

@@ -77,6 +77,23 @@ class ExecProtocolTest {
     }
 
     @Test
+    void outputThatIsNotJsonIsOneClearLineWithoutTheParsersAdvice() {
+        // issue 34 item 5: a driver printing "hello" got Gson's "Use JsonReader.setStrictness ..." and its
+        // Troubleshooting link, with a literal \n, instead of what is wrong
+        assertThatThrownBy(() -> parse("hello from the driver")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("stdout is not JSON (at line 1, column 1): the exec protocol expects one JSON object,"
+                        + " e.g. {\"status\":\"Success\"}");
+        for (String bad : new String[] {"{\"status\":\"Success\"", "{status:\"Success\"}", "{\"status\":\"Success\",}",
+            "Success\n{\"status\":\"Success\"}"}) {
+            assertThatThrownBy(() -> parse(bad)).as(bad).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("stdout is not JSON (at line ").hasMessageContaining("column ")
+                    .hasMessageNotContaining("JsonReader").hasMessageNotContaining("Strictness")
+                    .hasMessageNotContaining("Troubleshooting").hasMessageNotContaining("\\n")
+                    .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+        }
+    }
+
+    @Test
     void judging() {
         assertThat(ExecProtocol.judge("d (enable)", parse("{\"status\":\"Success\",\"code\":\"OK\"}"), 0, Secrets.empty())).isNotNull();
         assertThatThrownBy(() -> ExecProtocol.judge("d (enable)", parse("{\"status\":\"Success\",\"code\":"

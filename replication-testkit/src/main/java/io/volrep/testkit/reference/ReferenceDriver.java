@@ -46,7 +46,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>resync needs replication enabled and the source demoted, and reports {@code ready} only after
  *       progress: on the {@link Builder#resyncCallsUntilReady n}-th call (2 by default), never the first;</li>
  *   <li>info needs replication enabled and the source primary; it returns the last sync time, duration and
- *       bytes.</li>
+ *       bytes, and status HEALTHY (DEGRADED for a volume the builder marked {@link Builder#degradedVolume
+ *       degraded}).</li>
  * </ul>
  * As a {@link HealerDriver} (NodeHealer), every fixture volume exists on the node at whatever path the
  * orchestrator names: secrets are checked as above, other volume ids answer NOT_FOUND, and a volume is healthy
@@ -209,7 +210,8 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
                     && degradedVolumes.contains(f.state.source().id())) {
                 return info.withStatus(ReplicationInfo.Status.DEGRADED, "peer site lagging (marked degraded by the fixture)");
             }
-            return info;
+            // info answers only for an enabled primary, which has synced (at enable, or at the last resync)
+            return info.withStatus(ReplicationInfo.Status.HEALTHY, "");
         }
     }
 

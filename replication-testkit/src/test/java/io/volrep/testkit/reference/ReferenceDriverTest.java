@@ -64,6 +64,8 @@ class ReferenceDriverTest {
         assertThat(info.lastSyncTime()).isEqualTo(T0);
         assertThat(info.lastSyncBytes()).isPresent();
         assertThat(info.lastSyncDuration()).isPresent();
+        // a replicating primary that has synced is healthy (was UNKNOWN: "reconcile" showed "Replicating: Unknown")
+        assertThat(info.status()).isEqualTo(ReplicationInfo.Status.HEALTHY);
 
         driver.demote(DemoteRequest.of(vol));
         driver.demote(DemoteRequest.of(vol));

@@ -35,6 +35,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The reference plugin over a real unix socket, as another language's client would see it, and its SIGTERM drain. */
+@SuppressWarnings("deprecation")     // sends or reads the deprecated volume_id (field 1) on purpose
 class ReferencePluginTest {
     private static final Map<String, String> GOOD = Map.of("user", "admin");
 
