@@ -80,7 +80,8 @@ public final class ServeExecCommand extends Subcommand {
             return ServeStart.report(spec, e);
         } catch (IllegalStateException | IllegalArgumentException | java.io.UncheckedIOException e) {
             PrintWriter err = err();
-            err.println("volrep serve-exec: " + e.getMessage());
+            // May quote what the driver printed at init: escaped.
+            err.println("volrep serve-exec: " + io.volrep.api.SafeText.escape(e.getMessage()));
             err.flush();
             return 1;
         }
