@@ -108,7 +108,7 @@ public final class FailoverCommand extends Subcommand {
         try {
             secrets = secretOptions.secrets();
             if (toSecretsFile != null) {
-                bSecrets.putAll(SecretOptions.read(toSecretsFile));
+                bSecrets.putAll(SecretOptions.read(toSecretsFile, SecretOptions.warnings(spec)));
             }
         } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
             throw usageError(e.getMessage());
