@@ -50,7 +50,8 @@ import java.util.function.Function;
  * only after B answered the check: a wrong destination id, wrong secrets for B or an unreachable B fail the source
  * with nothing changed on either site.
  *
- * <p><b>Disaster mode.</b> When DemoteVolume on A gets no answer within {@link Builder#callBudget(Duration)}
+ * <p><b>Disaster mode.</b> Give the destinations ({@link Builder#resolver}, a map recorded beforehand) or assume
+ * the same ids: asking site A needs site A. When DemoteVolume on A gets no answer within {@link Builder#callBudget(Duration)}
  * (14 UNAVAILABLE or 4 DEADLINE_EXCEEDED after the retries), site A is taken as down. A destination that already
  * is primary on B is reported done (a re-run after a forced failover forces nothing again). Otherwise B is
  * promoted with {@code force} only when {@link Builder#forceIfUnreachable(boolean)} allows it; else the source is
