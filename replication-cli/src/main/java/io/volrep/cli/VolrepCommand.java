@@ -51,8 +51,8 @@ public final class VolrepCommand implements Callable<Integer> {
 
     /** Runs {@code volrep} with {@code args} and exits with its exit code. */
     public static void main(String[] args) {
-        keepFrameLoggersOff();                                  // before any logger exists
         ConformanceCommand.quietEmbeddedPluginLogs(args);      // before any logger exists
+        keepFrameLoggersOff();      // before gRPC's exist (it creates ReplicationServer's own logger: so second)
         Progress.liveLineOnTerminal = System.console() != null;
         System.exit(execute(args));
     }
