@@ -55,6 +55,22 @@ import org.slf4j.LoggerFactory;
  */
 public final class ReplicationServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ReplicationServer.class);
+
+    /**
+     * The loggers that write whole HTTP/2 frames, payloads and so the requests' secrets included, as hex at DEBUG
+     * (JUL: FINE): gRPC's Netty handlers (shaded and plain), through Netty's frame logger. Keep them at INFO or
+     * above in production; {@link #start()} warns when one is on, and the {@code volrep} jar never turns them on.
+     *
+     * <pre>{@code
+     * // logback.xml: <logger name="io.grpc.netty.shaded.io.grpc.netty.NettyServerHandler" level="INFO"/>
+     * ReplicationServer.RAW_FRAME_LOGGERS.forEach(name -> java.util.logging.Logger.getLogger(name).setLevel(Level.INFO));
+     * }</pre>
+     */
+    public static final List<String> RAW_FRAME_LOGGERS = List.of(
+            "io.grpc.netty.shaded.io.grpc.netty.NettyServerHandler",
+            "io.grpc.netty.shaded.io.grpc.netty.NettyClientHandler",
+            "io.grpc.netty.NettyServerHandler",
+            "io.grpc.netty.NettyClientHandler");
     /** How long closing waits for the answers of calls ended at the grace period's expiry to be sent. */
     private static final Duration FLUSH_TIMEOUT = Duration.ofSeconds(2);
 
@@ -104,7 +120,27 @@ public final class ReplicationServer implements AutoCloseable {
         }
         address = transport.address(server);
         LOG.info("replication server listening on {}", address);
+        List<String> frameDumps = rawFrameLoggersOn();
+        if (!frameDumps.isEmpty()) {
+            LOG.warn("{} log at DEBUG: they write every HTTP/2 frame, secrets included, as hex; set them to INFO"
+                    + " (see the guide's logging section)", frameDumps);
+        }
         return this;
+    }
+
+    /**
+     * The {@link #RAW_FRAME_LOGGERS} that are on, through SLF4J (when Netty finds a binding it logs there) or
+     * java.util.logging (its fallback).
+     */
+    static List<String> rawFrameLoggersOn() {
+        List<String> on = new ArrayList<>();
+        for (String name : RAW_FRAME_LOGGERS) {
+            if (LoggerFactory.getLogger(name).isDebugEnabled()
+                    || java.util.logging.Logger.getLogger(name).isLoggable(java.util.logging.Level.FINE)) {
+                on.add(name);
+            }
+        }
+        return on;
     }
 
     /** A target a client can dial: {@code unix:///path}, {@code host:port} (the bound port), {@code inprocess:NAME}. */
