@@ -60,7 +60,9 @@ class TypedModelTest {
             assertThat(WireMapping.fromProto(WireMapping.toProto(s))).isEqualTo(s);
         }
         assertThatThrownBy(() -> WireMapping.fromProto(io.volrep.proto.replication.ReplicationSource.getDefaultInstance()))
-                .isInstanceOf(InvalidArgumentException.class).hasMessageStartingWith("replication_source:");
+                .isInstanceOfSatisfying(InvalidArgumentException.class,
+                        e -> assertThat(e.field()).contains("replication_source"))
+                .hasMessageStartingWith("replication_source:");
     }
 
     @Test
@@ -72,7 +74,9 @@ class TypedModelTest {
         assertThat(WireMapping.toProto(block).getAccessMode().getModeValue()).isEqualTo(5);
         assertThat(WireMapping.fromProto(WireMapping.toProto(block))).isEqualTo(block);
         assertThatThrownBy(() -> WireMapping.fromProto(io.volrep.proto.csi.VolumeCapability.getDefaultInstance()))
-                .isInstanceOf(InvalidArgumentException.class).hasMessageStartingWith("volume_capability.access_type");
+                .isInstanceOfSatisfying(InvalidArgumentException.class,
+                        e -> assertThat(e.field()).contains("volume_capability.access_type"))
+                .hasMessageStartingWith("volume_capability.access_type");
         var report = HealReport.abnormal("fsck found errors");
         assertThat(WireMapping.fromProto(WireMapping.toProto(report), 1)).isEqualTo(report);
         assertThatThrownBy(() -> WireMapping.fromProto(io.volrep.proto.healer.NodeHealerResponse.getDefaultInstance(), 1))

@@ -53,8 +53,8 @@ public final class WireMapping {
             case VOLUME -> ReplicationSource.volume(source.getVolume().getVolumeId());
             case VOLUMEGROUP -> ReplicationSource.volumeGroup(source.getVolumegroup().getVolumeGroupId());
             case VOLUMESNAPSHOT -> ReplicationSource.volumeSnapshot(source.getVolumesnapshot().getVolumeSnapshotId());
-            case TYPE_NOT_SET -> throw new InvalidArgumentException(
-                    "replication_source: one of volume, volumegroup or volumesnapshot is required");
+            case TYPE_NOT_SET -> throw InvalidArgumentException.ofField("replication_source",
+                    "one of volume, volumegroup or volumesnapshot is required");
         };
     }
 
@@ -258,8 +258,8 @@ public final class WireMapping {
             case BLOCK -> VolumeCapability.block(mode);
             case MOUNT -> VolumeCapability.mount(capability.getMount().getFsType(), mode)
                     .withMountFlags(capability.getMount().getMountFlagsList());
-            case ACCESSTYPE_NOT_SET -> throw new InvalidArgumentException(
-                    "volume_capability.access_type: one of block or mount is required");
+            case ACCESSTYPE_NOT_SET -> throw InvalidArgumentException.ofField("volume_capability.access_type",
+                    "one of block or mount is required");
         };
     }
 
