@@ -268,14 +268,15 @@ public final class ReplicationServer implements AutoCloseable {
         }
 
         /**
-         * What GetIdentity answers: the plugin's name (CSI's domain-name notation, e.g.
-         * {@code "rbd.example.com"}) and vendor version. Defaults: {@value #DEFAULT_PLUGIN_NAME} and the version of
-         * this jar. Set them: orchestrators use the name to tell plugins apart.
+         * What GetIdentity answers: the plugin's name (the spec's domain-name notation: at most 63 characters,
+         * alphanumeric at both ends, dashes, dots and alphanumerics between, e.g. {@code "rbd.example.com"}) and vendor
+         * version (REQUIRED, not empty). Defaults: {@value #DEFAULT_PLUGIN_NAME} and the version of this jar. Set
+         * them: orchestrators use the name to tell plugins apart.
+         *
+         * @throws IllegalArgumentException naming the field when the spec does not allow the answer
          */
         public Builder identity(String name, String vendorVersion) {
-            if (Objects.requireNonNull(name, "name").isBlank()) {
-                throw new IllegalArgumentException("the plugin name must not be blank");
-            }
+            IdentityService.requireValidIdentity(name, vendorVersion);
             this.pluginName = name;
             this.pluginVersion = Objects.requireNonNull(vendorVersion, "vendorVersion");
             return this;
