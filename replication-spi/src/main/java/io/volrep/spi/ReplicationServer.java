@@ -2,6 +2,7 @@ package io.volrep.spi;
 
 import io.grpc.Server;
 import io.grpc.ServerInterceptor;
+import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.volrep.api.Arguments;
@@ -303,14 +304,15 @@ public final class ReplicationServer implements AutoCloseable {
         }
 
         /**
-         * What GetIdentity answers: the plugin's name (CSI's domain-name notation, e.g.
-         * {@code "rbd.example.com"}) and vendor version. Defaults: {@value #DEFAULT_PLUGIN_NAME} and the version of
-         * this jar. Set them: orchestrators use the name to tell plugins apart.
+         * What GetIdentity answers: the plugin's name (the spec's domain-name notation: at most 63 characters,
+         * alphanumeric at both ends, dashes, dots and alphanumerics between, e.g. {@code "rbd.example.com"}) and vendor
+         * version (REQUIRED, not empty). Defaults: {@value #DEFAULT_PLUGIN_NAME} and the version of this jar. Set
+         * them: orchestrators use the name to tell plugins apart.
+         *
+         * @throws IllegalArgumentException naming the field when the spec does not allow the answer
          */
         public Builder identity(String name, String vendorVersion) {
-            if (Objects.requireNonNull(name, "name").isBlank()) {
-                throw new IllegalArgumentException("the plugin name must not be blank");
-            }
+            IdentityService.requireValidIdentity(name, vendorVersion);
             this.pluginName = name;
             this.pluginVersion = Objects.requireNonNull(vendorVersion, "vendorVersion");
             return this;
@@ -362,7 +364,8 @@ public final class ReplicationServer implements AutoCloseable {
 
         /**
          * An escape hatch: a gRPC interceptor around every service (fault injection, metrics, auth). Called
-         * before the runtime's validation; the last one added runs first.
+         * before the runtime's validation; the last one added runs first. As with plain gRPC, a request whose bytes do
+         * not parse never reaches it (the runtime answers it INVALID_ARGUMENT "malformed request").
          */
         public Builder interceptor(ServerInterceptor interceptor) {
             interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
@@ -422,16 +425,18 @@ public final class ReplicationServer implements AutoCloseable {
                 throw new IllegalStateException("driver(...) or healer(...) is required");
             }
             SourceGuard guard = new SourceGuard();
-            List<ServerServiceDefinition> services = services(new CallRunner(guard, dialect.errorScheme(),
-                    observer()));
+            CallRunner runner = new CallRunner(guard, dialect.errorScheme(), observer());
+            List<ServerServiceDefinition> services = services(runner);
             ServerTransport transport = new ServerTransport(address, certChain == null ? null
                     : new ServerTransport.TlsFiles(certChain, privateKey, trustCertificates));
             io.grpc.ServerBuilder<?> builder = transport.builder();
             if (directExecutor) {
                 builder.directExecutor();
             }
-            services.forEach(service -> builder.addService(MalformedRequests.lenient(service)));
-            interceptors.forEach(builder::intercept);
+            // The caller's interceptors wrap each service inside the malformed-request path: like plain gRPC, they
+            // never see a request that did not parse (it is answered INVALID_ARGUMENT before them).
+            services.forEach(service -> builder.addService(MalformedRequests.lenient(
+                    ServerInterceptors.intercept(service, interceptors), runner)));
             InFlightCalls calls = new InFlightCalls();
             builder.intercept(calls);       // added last, so it runs first: it must see the transport's own call
             return new ReplicationServer(transport, gracePeriod, builder.build(), guard, calls);

@@ -5,11 +5,11 @@ import io.grpc.MethodDescriptor;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ClientCalls;
+import io.volrep.api.Rpc;
 import io.volrep.proto.identity.Capability;
 import io.volrep.proto.identity.GetCapabilitiesRequest;
 import io.volrep.proto.identity.GetCapabilitiesResponse;
 import io.volrep.proto.identity.GetIdentityRequest;
-import io.volrep.proto.identity.GetIdentityResponse;
 import io.volrep.proto.identity.IdentityGrpc;
 import io.volrep.proto.identity.ProbeRequest;
 import io.volrep.proto.identity.ProbeResponse;
@@ -18,9 +18,10 @@ import java.util.function.Predicate;
 
 /**
  * The CSI-Addons {@code identity.Identity} checks. Identity is optional for a plugin: 12 UNIMPLEMENTED reports
- * "not implemented". When served, it must name the plugin, advertise {@code CONTROLLER_SERVICE} and
- * {@code VolumeReplication.VOLUME_REPLICATION} (the target serves replication), and answer Probe with
- * {@code ready} true or absent.
+ * "not implemented". When served, it must name the plugin as the spec's rules say (domain-name notation, at most 63
+ * characters, with a vendor version: the {@link io.volrep.api.wire.AnswerRules} volrep's client applies too), advertise
+ * {@code CONTROLLER_SERVICE} and {@code VolumeReplication.VOLUME_REPLICATION} (the target serves replication), and
+ * answer Probe with {@code ready} true or absent.
  */
 final class IdentityChecks {
     static final String GROUP = "Identity";
@@ -53,6 +54,7 @@ final class IdentityChecks {
     private static void requireAdvertised(ConformanceContext ctx, String what, Predicate<Capability> advertises) {
         GetCapabilitiesResponse caps = call(ctx, ctx.channel(), IdentityGrpc.getGetCapabilitiesMethod(),
                 GetCapabilitiesRequest.getDefaultInstance());
+        ResponseRules.requireValid(ctx, Rpc.GET_CAPABILITIES, caps);
         if (caps.getCapabilitiesList().stream().noneMatch(advertises)) {
             ctx.fail("the plugin serves replication.Controller but GetCapabilities does not advertise " + what + ": "
                     + caps.getCapabilitiesList());
@@ -61,13 +63,10 @@ final class IdentityChecks {
 
     static List<Check> checks() {
         return List.of(
-                Check.required(NAME, ctx -> {
-                    GetIdentityResponse identity = call(ctx, ctx.channel(), IdentityGrpc.getGetIdentityMethod(),
-                            GetIdentityRequest.getDefaultInstance());
-                    if (identity.getName().isBlank()) {
-                        ctx.fail("GetIdentity answered an empty name (REQUIRED)");
-                    }
-                }),
+                Check.required(NAME, ctx -> ResponseRules.requireValid(ctx, Rpc.GET_IDENTITY, call(ctx, ctx.channel(),
+                        IdentityGrpc.getGetIdentityMethod(), GetIdentityRequest.getDefaultInstance())))
+                        .withHint("answer a name in domain-name notation (at most 63 characters, alphanumeric at both"
+                                + " ends, dashes, dots and alphanumerics between) and a vendor version"),
                 Check.required(REPLICATION, ctx -> requireAdvertised(ctx, "VolumeReplication.VOLUME_REPLICATION",
                         c -> c.hasVolumeReplication()
                                 && c.getVolumeReplication().getType() == Capability.VolumeReplication.Type.VOLUME_REPLICATION)),
@@ -76,6 +75,7 @@ final class IdentityChecks {
                 Check.required(PROBE, ctx -> {
                     ProbeResponse probe = call(ctx, ctx.channel(), IdentityGrpc.getProbeMethod(),
                             ProbeRequest.getDefaultInstance());
+                    ResponseRules.requireValid(ctx, Rpc.PROBE, probe);
                     if (probe.hasReady() && !probe.getReady().getValue()) {
                         ctx.fail("Probe answered ready = false: the plugin is not ready to serve");
                     }
