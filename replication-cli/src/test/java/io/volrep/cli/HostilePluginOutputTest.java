@@ -61,14 +61,19 @@ class HostilePluginOutputTest {
         target = "inprocess:" + name;
     }
 
-    /** Nothing raw: no control character but our own line ends, no bidi override, no forged line. */
+    /** Nothing raw, and the hostile text shown escaped. */
     static void neutralised(Run run) {
+        nothingRaw(run);
+        assertThat(run.all()).contains("\\u001b[2J\\u001b]0;owned\\u0007\\rforged\\nERROR: forged line\\u202etxt.exe");
+    }
+
+    /** Nothing raw: no control character but our own line ends, no bidi override, no forged line. */
+    static void nothingRaw(Run run) {
         for (String stream : List.of(run.out(), run.err())) {
             assertThat(stream).doesNotContain("\u001b", "\u0007", "\r", "\u202e");
             assertThat(stream.lines()).noneMatch(line -> line.startsWith("ERROR: forged line"));
             assertThat(stream.chars().filter(c -> c != '\n' && Character.isISOControl(c))).isEmpty();
         }
-        assertThat(run.all()).contains("\\u001b[2J\\u001b]0;owned\\u0007\\rforged\\nERROR: forged line\\u202etxt.exe");
     }
 
     @Test
@@ -91,12 +96,25 @@ class HostilePluginOutputTest {
     }
 
     @Test
-    void probeEscapesNameVersionAndManifest() {
+    void probeEscapesVersionAndManifest() {
         Run run = volrep("probe", "--endpoint", target);
         assertThat(run.exit()).as(run.all()).isZero();
         neutralised(run);
-        assertThat(run.out()).contains("name:         \\u001b[2J").contains("version:      \\u001b[2J")
+        assertThat(run.out()).contains("name:         " + VALID_NAME).contains("version:      \\u001b[2J")
                 .contains("manifest:     \\u001b[2J");
+    }
+
+    /** A hostile name breaks the spec's domain-name rule: the answer is refused, and the refusal is escaped too. */
+    @Test
+    void probeRefusesAHostileNameAndEscapesIt() throws Exception {
+        String name = InProcessServerBuilder.generateName();
+        grpc.register(InProcessServerBuilder.forName(name).directExecutor()
+                .addService(new Identity(HOSTILE)).build().start());
+        Run run = volrep("probe", "--endpoint", "inprocess:" + name);
+        assertThat(run.exit()).as(run.all()).isNotZero();
+        // The rule's message quotes the name escaped, and the CLI escapes the whole message once more: still inert.
+        nothingRaw(run);
+        assertThat(run.err()).contains("error: name: MUST be 63 characters or less").contains("forged line");
     }
 
     @Test
@@ -158,11 +176,24 @@ class HostilePluginOutputTest {
         }
     }
 
-    /** Identity whose name, version and manifest are hostile. */
+    /** A name the spec's domain-name rule accepts, for the identity whose other texts are hostile. */
+    static final String VALID_NAME = "hostile.example.com";
+
+    /** Identity whose version and manifest (and, if asked, name) are hostile. */
     static final class Identity extends IdentityGrpc.IdentityImplBase {
+        private final String name;
+
+        Identity() {
+            this(VALID_NAME);
+        }
+
+        Identity(String name) {
+            this.name = name;
+        }
+
         @Override
         public void getIdentity(GetIdentityRequest r, StreamObserver<GetIdentityResponse> o) {
-            o.onNext(GetIdentityResponse.newBuilder().setName(HOSTILE).setVendorVersion(HOSTILE)
+            o.onNext(GetIdentityResponse.newBuilder().setName(name).setVendorVersion(HOSTILE)
                     .putManifest(HOSTILE, HOSTILE).build());
             o.onCompleted();
         }
