@@ -304,7 +304,7 @@ public final class Failover {
                     e -> !force && (e.code() == StatusCode.FAILED_PRECONDITION || e.code() == StatusCode.ABORTED),
                     demotionWait, policyB, detail -> step(FailoverStep.PROMOTING_ON_B, detail));
             return Steps.callUntil(this::record, force ? "B PromoteVolume(force)" : "B PromoteVolume",
-                    left -> siteB.source(destination.source()).promote().force(force).retryPolicy(policyB).callAsync(),
+                    () -> siteB.source(destination.source()).promote().force(force).retryPolicy(policyB).callAsync(),
                     window,
                     ok -> {
                         forced = force;
@@ -321,8 +321,8 @@ public final class Failover {
 
         /**
          * GetVolumeReplicationInfo on B after the promote: 5 NOT_FOUND ("details not available at the moment"), 14
-         * UNAVAILABLE or a deadline mean B has no completed sync to report yet; polled within the call budget. No
-         * completed sync within it fails the source, though B is primary.
+         * UNAVAILABLE or a deadline mean B has no completed sync to report yet; polled within the call budget (no
+         * poll starts after it). No completed sync within it fails the source, though B is primary.
          */
         private CompletableFuture<SourceFailover> verifyOnB() {
             step(FailoverStep.VERIFYING_ON_B, "");
@@ -331,9 +331,8 @@ public final class Failover {
                             || e.code() == StatusCode.DEADLINE_EXCEEDED,
                     callBudget, policyB, detail -> step(FailoverStep.VERIFYING_ON_B, detail));
             return Steps.callUntil(this::record, "B GetVolumeReplicationInfo",
-                    left -> siteB.source(destination.source()).infoCall()
-                            .retryPolicy(withBudget(policyB, left.compareTo(callBudget) < 0 ? left : callBudget))
-                            .callAsync(),
+                    // Each poll gets the whole call budget: a poll cut short would report the cut, not B's answer.
+                    this::infoOnB,
                     firstSync,
                     known -> {
                         info = known;

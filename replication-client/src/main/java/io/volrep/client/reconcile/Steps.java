@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -79,46 +80,42 @@ final class Steps {
     }
 
     /**
-     * {@link #call}, sent again while it answers what {@code wait} calls "not yet", within the wait's length; each
-     * call gets what is left of it. Continues with {@code onOk} at the first answer, with {@code onFailure} at an
-     * answer that is not "not yet", and with {@code onGiveUp} (the last answer, the number of calls) when the next
-     * call would start after the wait's end. No thread waits between calls.
+     * {@link #call}, sent again while it answers what {@code wait} calls "not yet", within the wait's length (no call
+     * starts after it; one that started runs to its own end). Continues with {@code onOk} at the first answer, with
+     * {@code onFailure} at an answer that is not "not yet", and with {@code onGiveUp} (the last answer, the number of
+     * calls) when the next call would start after the wait's end. No thread waits between calls.
      */
     static <T, R> CompletableFuture<R> callUntil(Consumer<String> record, String label,
-                                                 Function<Duration, CompletableFuture<T>> send, Wait wait,
+                                                 Supplier<CompletableFuture<T>> send, Wait wait,
                                                  Function<T, CompletableFuture<R>> onOk,
                                                  Function<ReplicationException, CompletableFuture<R>> onFailure,
-                                                 java.util.function.BiFunction<ReplicationException, Integer,
+                                                 BiFunction<ReplicationException, Integer,
                                                          CompletableFuture<R>> onGiveUp) {
         return callUntil(record, label, send, wait, onOk, onFailure, onGiveUp, wait.clock().instant(), 1);
     }
 
     private static <T, R> CompletableFuture<R> callUntil(Consumer<String> record, String label,
-                                                         Function<Duration, CompletableFuture<T>> send, Wait wait,
+                                                         Supplier<CompletableFuture<T>> send, Wait wait,
                                                          Function<T, CompletableFuture<R>> onOk,
                                                          Function<ReplicationException, CompletableFuture<R>> onFailure,
-                                                         java.util.function.BiFunction<ReplicationException, Integer,
+                                                         BiFunction<ReplicationException, Integer,
                                                                  CompletableFuture<R>> onGiveUp,
                                                          Instant start, int tries) {
-        Duration left = wait.length().minus(Duration.between(start, wait.clock().instant()));
-        return call(record, label, () -> send.apply(left.isNegative() || left.isZero() ? Duration.ofMillis(1) : left),
-                onOk, e -> {
-                    if (!wait.notYet().test(e)) {
-                        return onFailure.apply(e);
-                    }
-                    Duration waited = Duration.between(start, wait.clock().instant());
-                    Duration delay = wait.backoff().backoffCap(tries);
-                    if (waited.plus(delay).compareTo(wait.length()) >= 0) {
-                        return onGiveUp.apply(e, tries);
-                    }
-                    wait.onWait().accept("waiting for " + wait.what() + ": " + answered(e) + " (try " + tries
-                            + ", again in " + duration(delay) + "; " + duration(waited) + " of "
-                            + duration(wait.length()) + ")");
-                    return CompletableFuture.supplyAsync(() -> null,
-                                    CompletableFuture.delayedExecutor(delay.toMillis(), TimeUnit.MILLISECONDS))
-                            .thenCompose(v -> callUntil(record, label, send, wait, onOk, onFailure, onGiveUp, start,
-                                    tries + 1));
-                });
+        return call(record, label, send, onOk, e -> {
+            if (!wait.notYet().test(e)) {
+                return onFailure.apply(e);
+            }
+            Duration waited = Duration.between(start, wait.clock().instant());
+            Duration delay = wait.backoff().backoffCap(tries);
+            if (waited.plus(delay).compareTo(wait.length()) >= 0) {
+                return onGiveUp.apply(e, tries);
+            }
+            wait.onWait().accept("waiting for " + wait.what() + ": " + answered(e) + " (try " + tries + ", again in "
+                    + duration(delay) + "; " + duration(waited) + " of " + duration(wait.length()) + ")");
+            return CompletableFuture.supplyAsync(() -> null,
+                            CompletableFuture.delayedExecutor(delay.toMillis(), TimeUnit.MILLISECONDS))
+                    .thenCompose(v -> callUntil(record, label, send, wait, onOk, onFailure, onGiveUp, start, tries + 1));
+        });
     }
 
     /** {@code PromoteVolume answered 9 FAILED_PRECONDITION}. */
