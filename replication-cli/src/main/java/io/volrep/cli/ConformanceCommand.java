@@ -30,7 +30,7 @@ import picocli.CommandLine.Option;
  * volrep conformance --dialect v0.1.3 --endpoint unix:///csi/legacy.sock --volume pvc-1
  * volrep conformance --endpoint unix:///csi/csi-addons.sock --volume pvc-1 --healer-volume pvc-1=/mnt/pvc-1
  * volrep conformance --list-checks                       # every check's id, level and name
- * volrep conformance --skip isolation/concurrent --skip 'PromoteVolume/group/*'
+ * volrep conformance --skip isolation/all-fixtures/concurrent --skip 'PromoteVolume/group/*' --skip '*&#47;group/*'
  * </pre>
  */
 @Command(name = "conformance",
@@ -111,9 +111,9 @@ public final class ConformanceCommand extends Subcommand {
 
     @Option(names = "--skip", paramLabel = "ID",
             description = "Skip the check with this id; * stands for any run of characters ('isolation/*', "
-                    + "'*/group/*'); "
-                    + "the statement lists it as skipped on request. Repeatable. Ids: see --list-checks, or the "
-                    + "\"check ID\" line under a failure.")
+                    + "'*/group/*' for every check of a volume group, '*/auth-*' for every authentication check); "
+                    + "the statement lists it as skipped on request. Repeatable. Ids: see --list-checks, the "
+                    + "\"check ID\" line under a failure, or docs/check-ids.md.")
     List<String> skip = new ArrayList<>();
 
     @Option(names = "--list-checks",
@@ -157,13 +157,18 @@ public final class ConformanceCommand extends Subcommand {
         }
         List<Check> checks = ConformanceChecks.all().stream().flatMap(g -> g.checks(config).stream()).toList();
         for (String id : skip) {
-            if (checks.stream().noneMatch(c -> c.matches(id))) {
+            if (checks.stream().noneMatch(c -> c.selectedBy(id))) {
                 throw usageError("--skip " + SafeText.escape(id)
                         + ": no check has this id (see --list-checks)");
             }
+            // A former id still works for one release; say what it is called now, so the vendor can update.
+            checks.stream().filter(c -> !c.matches(id) && c.formerlyKnownAs(id)).forEach(c -> err().println(
+                    "volrep conformance: --skip " + SafeText.escape(id) + " is the former id of " + c.id()
+                            + "; former ids are accepted until the next release"));
         }
         if (listChecks) {
-            checks.forEach(c -> out.printf("%-40s %-8s %s%n", c.id(), c.requirement().tag(), c.name()));
+            int width = checks.stream().mapToInt(c -> c.id().length()).max().orElse(0);
+            checks.forEach(c -> out.printf("%-" + width + "s %-8s %s%n", c.id(), c.requirement().tag(), c.name()));
             out.flush();
             return 0;
         }

@@ -202,9 +202,9 @@ public final class ConformanceConfig {
         return skipChecks;
     }
 
-    /** True when {@code check} is skipped on request. */
+    /** True when {@code check} is skipped on request: an entry matches its id, or is one of its former ids. */
     public boolean skipped(Check check) {
-        return skipChecks.stream().anyMatch(check::matches);
+        return skipChecks.stream().anyMatch(check::selectedBy);
     }
 
     /** A short description of the target for reports: never secrets. */
@@ -353,11 +353,12 @@ public final class ConformanceConfig {
 
         /**
          * Skip checks on request: each entry a {@link Check#id() check id}, where {@code *} stands for any run of
-         * characters ({@code "isolation/*"}). The statement lists them as skipped on request.
+         * characters ({@code "isolation/*"}, {@code "*}{@code /group/*"}), or a check's former id
+         * ({@link Check#formerlyKnownAs}). The statement lists them as skipped on request.
          *
          * <pre>{@code
          * ConformanceConfig.builder().endpoint("unix:///csi/csi-addons.sock").volumes("pvc-1")
-         *         .skipChecks(List.of("isolation/concurrent")).build();
+         *         .skipChecks(List.of("isolation/all-fixtures/concurrent", "PromoteVolume/group/*")).build();
          * }</pre>
          */
         public Builder skipChecks(List<String> ids) {

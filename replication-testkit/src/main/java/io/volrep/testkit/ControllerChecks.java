@@ -101,13 +101,13 @@ final class ControllerChecks {
         List<Check> checks = new ArrayList<>();
         for (String id : config.volumes()) {
             checks.add(Check.required("Fixtures: volume " + id + " exists with replication disabled",
-                    ctx -> probeFixture(ctx, Addressing.volume(id))));
+                    ctx -> probeFixture(ctx, Addressing.volume(id))).withId("fixtures/volume/" + id));
         }
         for (String id : config.volumeGroups()) {
             checks.add(Check.required("Fixtures: volume group " + id + " exists with replication disabled", ctx -> {
                 ctx.volumeGroup();      // skips where the dialect has no groups
                 probeFixture(ctx, Addressing.volumeGroup(id));
-            }));
+            }).withId("fixtures/group/" + id));
         }
         return checks;
     }
@@ -149,29 +149,35 @@ final class ControllerChecks {
         ErrorScheme scheme = dialect.errorScheme();
         List<Check> checks = new ArrayList<>();
         StatusCode invalid = StatusCode.INVALID_ARGUMENT;
-        List<Addressing> malformedForms = dialect == SpecDialect.V0_1_0 ? List.of(Addressing.none())
-                : List.of(Addressing.none(), Addressing.sourceWithoutType(), Addressing.emptyVolumeId());
-        for (Addressing malformed : malformedForms) {
-            checks.add(Check.required(rowCase(scheme, rpc, invalid, malformed.label()),
-                    ctx -> ctx.expect(ctx.call(rpc, malformed), invalid)));
+        // The case each malformed form provokes, as the id's subject and condition.
+        Map<Addressing, String> malformedForms = new java.util.LinkedHashMap<>();
+        malformedForms.put(Addressing.none(), "request/no-source");
+        if (dialect != SpecDialect.V0_1_0) {
+            malformedForms.put(Addressing.sourceWithoutType(), "request/source-without-type");
+            malformedForms.put(Addressing.emptyVolumeId(), "volume/empty-id");
         }
+        malformedForms.forEach((malformed, idTail) -> checks.add(Check.required(
+                rowCase(scheme, rpc, invalid, malformed.label()), ctx -> ctx.expect(ctx.call(rpc, malformed), invalid))
+                .withId(rpc.methodName() + "/" + idTail)));
         if (dialect != SpecDialect.V0_1_0) {
             checks.add(Check.required(rowCase(scheme, rpc, invalid, Addressing.emptyVolumeGroupId().label()), ctx -> {
                 ctx.volumeGroup();
                 ctx.expect(ctx.call(rpc, Addressing.emptyVolumeGroupId()), invalid);
-            }));
+            }).withId(rpc.methodName() + "/group/empty-id"));
         }
         if (dialect == SpecDialect.V0_1_3) {
             checks.add(Check.required(rowCase(scheme, rpc, invalid,
                     "volume_id missing (REQUIRED in v0.1.3), replication_source.volume set"), ctx ->
-                    ctx.expect(ctx.callExact(rpc, ctx.volume()), invalid, rpc + " without volume_id")));
+                    ctx.expect(ctx.callExact(rpc, ctx.volume()), invalid, rpc + " without volume_id"))
+                    .withId(rpc.methodName() + "/volume/no-volume-id"));
         }
         checks.add(Check.required(rowCase(scheme, rpc, StatusCode.NOT_FOUND, "volume " + MISSING_VOLUME),
-                ctx -> ctx.expect(ctx.call(rpc, Addressing.volume(MISSING_VOLUME)), StatusCode.NOT_FOUND)));
+                ctx -> ctx.expect(ctx.call(rpc, Addressing.volume(MISSING_VOLUME)), StatusCode.NOT_FOUND))
+                .withId(rpc.methodName() + "/volume/not-found"));
         checks.add(Check.required(rowCase(scheme, rpc, StatusCode.NOT_FOUND, "volume group " + MISSING_GROUP), ctx -> {
             ctx.volumeGroup();
             ctx.expect(ctx.call(rpc, Addressing.volumeGroup(MISSING_GROUP)), StatusCode.NOT_FOUND);
-        }));
+        }).withId(rpc.methodName() + "/group/not-found"));
         checks.addAll(sizeLimitChecks(scheme, rpc));
         checks.addAll(LifecycleChecks.walk(dialect, rpc));
         checks.addAll(LifecycleChecks.authentication(dialect, rpc));
@@ -197,7 +203,7 @@ final class ControllerChecks {
                 ctx.fail(SIMULTANEOUS_CALLS + " simultaneous " + rpc + " calls on " + vol
                         + ": all answered 10 ABORTED; at least one should be served");
             }
-        }));
+        }).withId(rpc.methodName() + "/volume/simultaneous-calls"));
         return checks;
     }
 
@@ -229,7 +235,7 @@ final class ControllerChecks {
                     "volume id of " + overId + " bytes");
             ctx.expect(ctx.call(rpc, oversized), invalid, rpc + " naming a volume id of " + overId
                     + " bytes (CSI: at most " + CsiLimits.MAX_STRING_BYTES + ")");
-        }));
+        }).withId(rpc.methodName() + "/volume/id-over-limit"));
         // GetVolumeReplicationInfo and GetReplicationDestinationInfo carry no parameters map.
         if (rpc != Rpc.GET_VOLUME_REPLICATION_INFO && rpc != Rpc.GET_REPLICATION_DESTINATION_INFO) {
             checks.add(Check.optional(rowCase(scheme, rpc, invalid, PARAMETERS_OVER_LIMIT), ctx -> {
@@ -238,7 +244,7 @@ final class ControllerChecks {
                 ctx.expect(ctx.call(rpc, vol, ctx.config().secrets().asMap(),
                                 overMapLimit(ctx.config().enableParameters())), invalid,
                         rpc + " with a parameters map over " + CsiLimits.MAX_MAP_BYTES + " bytes");
-            }));
+            }).withId(rpc.methodName() + "/volume/parameters-over-limit"));
         }
         checks.add(Check.optional(rowCase(scheme, rpc, invalid, SECRETS_OVER_LIMIT), ctx -> {
             Addressing vol = ctx.volume();
@@ -246,7 +252,7 @@ final class ControllerChecks {
             ctx.expect(ctx.call(rpc, vol, overMapLimit(ctx.config().secrets().asMap())), invalid,
                     rpc + " with a secrets map over " + CsiLimits.MAX_MAP_BYTES + " bytes (not 16 UNAUTHENTICATED:"
                             + " the request is malformed)");
-        }));
+        }).withId(rpc.methodName() + "/volume/secrets-over-limit"));
         return checks;
     }
 
@@ -255,16 +261,19 @@ final class ControllerChecks {
     private static List<Check> lifecycle(ConformanceConfig config) {
         List<Check> checks = new ArrayList<>();
         for (String id : config.volumes()) {
-            checks.add(Check.required(LIFECYCLE + " [volume " + id + "]", ctx -> runLifecycle(ctx, Addressing.volume(id))));
+            checks.add(Check.required(LIFECYCLE + " [volume " + id + "]", ctx -> runLifecycle(ctx, Addressing.volume(id)))
+                    .withId("lifecycle/volume/" + id));
         }
         if (config.volumeGroups().isEmpty()) {
-            checks.add(Check.required(LIFECYCLE + " [volume group]", ctx -> ctx.volumeGroup()));
+            // Only without group fixtures, so "none" never clashes with a fixture's name.
+            checks.add(Check.required(LIFECYCLE + " [volume group]", ctx -> ctx.volumeGroup())
+                    .withId("lifecycle/group/none"));
         }
         for (String id : config.volumeGroups()) {
             checks.add(Check.required(LIFECYCLE + " [volume group " + id + "]", ctx -> {
                 ctx.volumeGroup();      // skips where the dialect has no groups
                 runLifecycle(ctx, Addressing.volumeGroup(id));
-            }));
+            }).withId("lifecycle/group/" + id));
         }
         return checks;
     }
@@ -325,11 +334,13 @@ final class ControllerChecks {
         List<Check> checks = new ArrayList<>();
         if (dialect.supports(Rpc.GET_VOLUME_REPLICATION_INFO)) {
             checks.add(Check.required(LAST_SYNC_TIME, ctx ->
-                    ResponseRules.lastSyncTimeProblem(primaryInfo(ctx)).ifPresent(ctx::fail)));
+                    ResponseRules.lastSyncTimeProblem(primaryInfo(ctx)).ifPresent(ctx::fail))
+                    .withId("response-validity/volume/last-sync-time"));
         }
         if (dialect == SpecDialect.CURRENT) {
             checks.add(Check.required(LAST_SYNC_BYTES, ctx ->
-                    ResponseRules.lastSyncBytesProblem(primaryInfo(ctx)).ifPresent(ctx::fail)));
+                    ResponseRules.lastSyncBytesProblem(primaryInfo(ctx)).ifPresent(ctx::fail))
+                    .withId("response-validity/volume/last-sync-bytes"));
             checks.add(Check.optional(LAST_SYNC_DURATION, ctx -> {
                 GetVolumeReplicationInfoResponse info = (GetVolumeReplicationInfoResponse) primaryInfo(ctx);
                 if (info.hasLastSyncDuration() && (info.getLastSyncDuration().getSeconds() < 0
@@ -337,16 +348,19 @@ final class ControllerChecks {
                     ctx.fail("GetVolumeReplicationInfo answered a negative last_sync_duration: "
                             + info.getLastSyncDuration());
                 }
-            }));
+            }).withId("response-validity/volume/last-sync-duration"));
         }
         if (dialect.supports(Rpc.GET_REPLICATION_DESTINATION_INFO)) {
             checks.add(Check.required(HEALTH_STATUS, ctx ->
                     ResponseRules.statusProblem(primaryInfo(ctx)).ifPresent(ctx::fail))
+                    .withId("response-validity/volume/health-status")
                     .withHint("report the replication's health as one of the enum's values; UNKNOWN when unsure"));
             checks.add(Check.required(DESTINATION_VOLUME, ctx -> destinationIsValid(ctx, ctx.volume()))
+                    .withId("response-validity/volume/destination")
                     .withHint("answer a VolumeDestination with the destination volume's id; answer 14 UNAVAILABLE"
                             + " only while it is not known yet"));
             checks.add(Check.required(DESTINATION_GROUP, ctx -> destinationIsValid(ctx, ctx.volumeGroup()))
+                    .withId("response-validity/group/destination")
                     .withHint("answer a VolumeGroupDestination for a group, with its id and either every member's"
                             + " destination or none; answer 14 UNAVAILABLE only while it is not known yet"));
         }
@@ -356,7 +370,7 @@ final class ControllerChecks {
             ctx.step(Rpc.PROMOTE_VOLUME, vol);
             ctx.step(Rpc.DEMOTE_VOLUME, vol);
             resyncUntilReady(ctx, vol);
-        }));
+        }).withId("response-validity/volume/resync-ready"));
         return checks;
     }
 
@@ -376,15 +390,17 @@ final class ControllerChecks {
 
     private static List<Check> requestForms(SpecDialect dialect) {
         Check.Body volumeIdAlone = ctx -> everyRpc(ctx, Addressing.deprecatedVolumeId(ctx.config().volumes().get(0)));
+        String sourceId = "request-forms/volume/replication-source";
+        String volumeIdId = "request-forms/volume/volume-id";
         return switch (dialect) {
             case CURRENT -> List.of(
-                    Check.required(FORM_SOURCE, ctx -> everyRpc(ctx, ctx.volume())),
-                    Check.optional(FORM_DEPRECATED, volumeIdAlone));
+                    Check.required(FORM_SOURCE, ctx -> everyRpc(ctx, ctx.volume())).withId(sourceId),
+                    Check.optional(FORM_DEPRECATED, volumeIdAlone).withId(volumeIdId));
             // volume_id is the revision's own (REQUIRED) field, not a deprecated one: a plugin must accept it alone.
             case V0_1_3 -> List.of(
-                    Check.required(FORM_SOURCE, ctx -> everyRpc(ctx, ctx.volume())),
-                    Check.required(FORM_VOLUME_ID, volumeIdAlone));
-            case V0_1_0 -> List.of(Check.required(FORM_VOLUME_ID, volumeIdAlone));
+                    Check.required(FORM_SOURCE, ctx -> everyRpc(ctx, ctx.volume())).withId(sourceId),
+                    Check.required(FORM_VOLUME_ID, volumeIdAlone).withId(volumeIdId));
+            case V0_1_0 -> List.of(Check.required(FORM_VOLUME_ID, volumeIdAlone).withId(volumeIdId));
         };
     }
 }

@@ -18,6 +18,8 @@ import java.util.Map;
  */
 final class HealerChecks {
     static final String GROUP = "NodeHealer";
+    /** How every id of the group begins: {@code NodeHealer/<subject>/<condition>}. */
+    private static final String ID = GROUP + "/";
     static final String MISSING_VOLUME = ControllerChecks.MISSING_VOLUME;
     static final String MESSAGE_REQUIRED = "NodeHealer: message is REQUIRED in every answer";
     static final String PATH_128 = "NodeHealer: a volume_path of 128+ bytes is accepted (MUST: at least 128)";
@@ -77,43 +79,49 @@ final class HealerChecks {
         StatusCode invalid = StatusCode.INVALID_ARGUMENT;
         List<Check> checks = new ArrayList<>();
         checks.add(Check.required(rowCase(invalid, "volume_id missing"), ctx ->
-                expect(ctx, valid(ctx).clearVolumeId().build(), invalid, "NodeHealer without volume_id")));
+                expect(ctx, valid(ctx).clearVolumeId().build(), invalid, "NodeHealer without volume_id"))
+                .withId(ID + "request/no-volume-id"));
         checks.add(Check.required(rowCase(invalid, "volume_path missing"), ctx ->
-                expect(ctx, valid(ctx).clearVolumePath().build(), invalid, "NodeHealer without volume_path")));
+                expect(ctx, valid(ctx).clearVolumePath().build(), invalid, "NodeHealer without volume_path"))
+                .withId(ID + "request/no-volume-path"));
         checks.add(Check.required(rowCase(invalid, "staging_target_path relative"), ctx ->
                 expect(ctx, valid(ctx).setStagingTargetPath("relative/staging/path").build(), invalid,
-                        "NodeHealer with a relative staging_target_path")));
+                        "NodeHealer with a relative staging_target_path"))
+                .withId(ID + "request/relative-staging-path"));
         int overId = io.volrep.api.CsiLimits.MAX_STRING_BYTES + 1;
         // Optional: the healer spec inherits CSI's 128-byte limit on ids without restating it.
         checks.add(Check.optional(rowCase(invalid, ControllerChecks.ID_OVER_LIMIT), ctx ->
                 expect(ctx, valid(ctx).setVolumeId(ControllerChecks.bytes("volrep-conformance-", overId)).build(),
                         invalid, "NodeHealer with a volume_id of " + overId + " bytes (CSI: at most "
-                                + io.volrep.api.CsiLimits.MAX_STRING_BYTES + ")")));
+                                + io.volrep.api.CsiLimits.MAX_STRING_BYTES + ")"))
+                .withId(ID + "volume/id-over-limit"));
         checks.add(Check.required(rowCase(StatusCode.NOT_FOUND, "volume " + MISSING_VOLUME), ctx ->
                 expect(ctx, valid(ctx).setVolumeId(MISSING_VOLUME).build(), StatusCode.NOT_FOUND,
-                        "NodeHealer for a volume that does not exist")));
+                        "NodeHealer for a volume that does not exist"))
+                .withId(ID + "volume/not-found"));
         checks.add(Check.required(rowCase(StatusCode.UNAUTHENTICATED, "wrong secrets"), ctx -> {
             Map<String, String> wrong = new LinkedHashMap<>();
             ctx.requireSecrets().keys().forEach(k -> wrong.put(k, "volrep-conformance-wrong-secret"));
             expect(ctx, valid(ctx).clearSecrets().putAllSecrets(wrong).build(), StatusCode.UNAUTHENTICATED,
                     "NodeHealer with wrong secret values");
-        }));
+        }).withId(ID + "volume/auth-wrong"));
         checks.add(Check.required(rowCase(StatusCode.UNAUTHENTICATED, "missing secrets"), ctx -> {
             ctx.requireSecrets();
             expect(ctx, valid(ctx).clearSecrets().build(), StatusCode.UNAUTHENTICATED, "NodeHealer without secrets");
-        }));
+        }).withId(ID + "volume/auth-missing"));
         checks.add(Check.required(MESSAGE_REQUIRED, ctx -> expectMessage(ctx,
-                expect(ctx, valid(ctx).build(), StatusCode.OK, "NodeHealer for node volume " + volume(ctx)))));
+                expect(ctx, valid(ctx).build(), StatusCode.OK, "NodeHealer for node volume " + volume(ctx))))
+                .withId(ID + "volume/message-required"));
         checks.add(Check.required(PATH_128, ctx -> {
             NodeHealerRequest.Builder b = valid(ctx);
             expectMessage(ctx, expect(ctx, b.setVolumePath(longPath(b.getVolumePath(), 129)).build(), StatusCode.OK,
                     "NodeHealer with a 129-byte volume_path naming the node volume's directory"));
-        }));
+        }).withId(ID + "volume/path-over-128-bytes"));
         checks.add(Check.optional(PATH_1024, ctx -> {
             NodeHealerRequest.Builder b = valid(ctx);
             expectMessage(ctx, expect(ctx, b.setVolumePath(longPath(b.getVolumePath(), 1025)).build(), StatusCode.OK,
                     "NodeHealer with a 1025-byte volume_path naming the node volume's directory"));
-        }));
+        }).withId(ID + "volume/path-over-1024-bytes"));
         return checks;
     }
 }

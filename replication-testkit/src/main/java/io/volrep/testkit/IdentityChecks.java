@@ -67,18 +67,20 @@ final class IdentityChecks {
                     if (identity.getName().isBlank()) {
                         ctx.fail("GetIdentity answered an empty name (REQUIRED)");
                     }
-                }),
+                }).withId("identity/plugin/name"),
                 Check.required(REPLICATION, ctx -> requireAdvertised(ctx, "VolumeReplication.VOLUME_REPLICATION",
                         c -> c.hasVolumeReplication()
-                                && c.getVolumeReplication().getType() == Capability.VolumeReplication.Type.VOLUME_REPLICATION)),
+                                && c.getVolumeReplication().getType() == Capability.VolumeReplication.Type.VOLUME_REPLICATION))
+                        .withId("identity/plugin/volume-replication-advertised"),
                 Check.required(CONTROLLER, ctx -> requireAdvertised(ctx, "Service.CONTROLLER_SERVICE",
-                        c -> c.hasService() && c.getService().getType() == Capability.Service.Type.CONTROLLER_SERVICE)),
+                        c -> c.hasService() && c.getService().getType() == Capability.Service.Type.CONTROLLER_SERVICE))
+                        .withId("identity/plugin/controller-service-advertised"),
                 Check.required(PROBE, ctx -> {
                     ProbeResponse probe = call(ctx, ctx.channel(), IdentityGrpc.getProbeMethod(),
                             ProbeRequest.getDefaultInstance());
                     if (probe.hasReady() && !probe.getReady().getValue()) {
                         ctx.fail("Probe answered ready = false: the plugin is not ready to serve");
                     }
-                }));
+                }).withId("identity/plugin/probe-ready"));
     }
 }
