@@ -66,6 +66,11 @@ public record ComplianceReport(String target, List<CheckResult> results, Duratio
         return results.stream().filter(r -> r.requirement() == requirement && r.outcome() == outcome).count();
     }
 
+    /** The checks that ended with a warning: not failures, but worth reading. */
+    public List<CheckResult> warnings() {
+        return results.stream().filter(r -> r.outcome() == CheckOutcome.WARNING).toList();
+    }
+
     /** The checks that failed. */
     public List<CheckResult> failed() {
         return results.stream().filter(r -> r.outcome() == CheckOutcome.FAILED).toList();
@@ -112,7 +117,13 @@ public record ComplianceReport(String target, List<CheckResult> results, Duratio
         if (!rpcs.isEmpty()) {
             sb.append(" (").append(String.join(", ", rpcs)).append(')');
         }
-        sb.append('\n').append("  skipped (fixtures not configured): ").append(skipped).append(" checks\n");
+        sb.append('\n');
+        List<CheckResult> warnings = warnings();
+        if (!warnings.isEmpty()) {
+            sb.append("  warnings (not failures): ").append(warnings.size()).append(" checks (")
+              .append(String.join(", ", warnings.stream().map(CheckResult::id).toList())).append(")\n");
+        }
+        sb.append("  skipped (fixtures not configured): ").append(skipped).append(" checks\n");
         if (!onRequest.isEmpty()) {
             sb.append("  skipped on request: ").append(onRequest.size()).append(" checks (")
               .append(String.join(", ", onRequest)).append(")\n");

@@ -203,6 +203,67 @@ class HealerIdentityDialectConformanceTest {
         assertThat(withoutIdentity.statement()).contains("(identity.Identity)");
     }
 
+    @Test
+    void anRpcServedWithoutItsCapabilityIsAWarningShownEverywhereNeverAFailure(@org.junit.jupiter.api.io.TempDir
+                                                                                  java.nio.file.Path reports)
+            throws Exception {
+        SpecDriver unadvertised = new SpecDriver(SECRETS, "vol-0", "vol-1", "grp-0") {
+            @Override
+            public boolean servesDestinations() {
+                return false;                  // served, but Identity does not advertise it
+            }
+        };
+        java.io.StringWriter progress = new java.io.StringWriter();
+        ComplianceReport report = ConformanceRunner.builder(ConformanceConfig.builder().driver(unadvertised)
+                        .volumes("vol-0", "vol-1").volumeGroups("grp-0").secrets(SECRETS).build())
+                .progress(new java.io.PrintWriter(progress, true)).reportsDir(reports).run();
+
+        CheckResult warning = report.result(IdentityChecks.SERVED_ADVERTISED).orElseThrow();
+        assertThat(warning.outcome()).isEqualTo(CheckOutcome.WARNING);
+        assertThat(warning.reason()).startsWith("WARNING: GetReplicationDestinationInfo is served but GetCapabilities"
+                + " does not advertise VolumeReplication.GET_REPLICATION_DESTINATION_INFO");
+        assertThat(report.warnings()).containsExactly(warning);
+        assertThat(report.failed()).isEmpty();
+        assertThat(report.compliant()).isTrue();
+        assertThat(report.statement()).startsWith("COMPLIANT")
+                .contains("\n  warnings (not failures): 1 checks (identity/plugin/served-rpcs-advertised)\n")
+                .contains("skipped (fixtures not configured): " + report.results().stream()
+                        .filter(r -> r.outcome() == CheckOutcome.SKIPPED).count() + " checks");   // a warning is no skip
+        assertThat(progress.toString()).contains("WARNING         optional " + IdentityChecks.SERVED_ADVERTISED)
+                .contains("-> WARNING: GetReplicationDestinationInfo is served");
+        String xml = java.nio.file.Files.readString(reports.resolve("TEST-Identity_optional_.xml"));
+        assertThat(xml).contains("skipped=\"1\"").contains("failures=\"0\"")
+                .contains("<skipped message=\"WARNING: GetReplicationDestinationInfo is served");
+        assertThat(report.result(IdentityChecks.ADVERTISED_SERVED).orElseThrow().outcome())
+                .isEqualTo(CheckOutcome.PASSED);
+    }
+
+    @Test
+    void aCapabilityAdvertisedAndServedOrNeitherIsNoWarning() {
+        // Neither advertised nor served: GetReplicationDestinationInfo answers 12, which the spec allows.
+        SpecDriver minimal = SpecDriver.standard();
+        io.volrep.spi.ReplicationDriver withoutDestinations = new io.volrep.spi.ReplicationDriver() {
+            @Override
+            public void enable(io.volrep.spi.EnableRequest r) {
+                minimal.enable(r);
+            }
+
+            @Override
+            public void disable(io.volrep.spi.DisableRequest r) {
+                minimal.disable(r);
+            }
+        };
+        for (io.volrep.spi.ReplicationDriver driver : new io.volrep.spi.ReplicationDriver[] {withoutDestinations,
+                SpecDriver.standard()}) {
+            ComplianceReport report = ConformanceRunner.builder(ConformanceConfig.builder().driver(driver)
+                    .volumes("vol-0").secrets(SECRETS).build()).run();
+            assertThat(report.warnings()).isEmpty();
+            for (String name : new String[] {IdentityChecks.SERVED_ADVERTISED, IdentityChecks.ADVERTISED_SERVED}) {
+                assertThat(report.result(name).orElseThrow().outcome()).as(name).isEqualTo(CheckOutcome.PASSED);
+            }
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(SpecDialect.class)
     void referenceServedInEachDialectPassesThatDialectsChecks(SpecDialect dialect) {
