@@ -38,8 +38,9 @@ import picocli.CommandLine.Option;
         sortOptions = false,
         description = {"Run the CSI-Addons replication conformance suite against a plugin.",
                 "Without --endpoint it tests the embedded reference plugin (in-process) with fixtures "
-                        + "vol-0..vol-3, grp-0, secret user=admin and node volume vol-0="
-                        + ConformanceCommand.EMBEDDED_HEALER_PATH + ".",
+                        + "vol-0..vol-3, grp-0, secret user=admin, node volume vol-0="
+                        + ConformanceCommand.EMBEDDED_HEALER_PATH + " (staged at "
+                        + ConformanceCommand.EMBEDDED_STAGING_PATH + ") and block volume vol-1=/dev/volrep/vol-1.",
                 "NodeHealer checks run when --healer-volume is given (against --healer-endpoint, default --endpoint); "
                         + "Identity checks always (not implemented when the plugin has no Identity).",
                 "Fixture volumes and groups must exist and have replication disabled; every check returns them "
@@ -50,6 +51,8 @@ public final class ConformanceCommand extends Subcommand {
     static final List<String> EMBEDDED_GROUPS = List.of("grp-0");
     static final Map<String, String> EMBEDDED_SECRETS = Map.of("user", "admin");
     static final String EMBEDDED_HEALER_PATH = "/var/lib/volrep/vol-0";
+    static final String EMBEDDED_STAGING_PATH = "/var/lib/volrep/staging/vol-0";
+    static final Map<String, String> EMBEDDED_VOLUME_CONTEXT = Map.of("volrep.io/pool", "reference");
 
     @Option(names = "--endpoint", paramLabel = "URI", converter = Endpoint.TargetConverter.class,
             description = "The plugin: unix:///path, /path (a unix socket), host:port, dns:///host:port or "
@@ -88,6 +91,21 @@ public final class ConformanceCommand extends Subcommand {
     @Option(names = "--healer-volume", paramLabel = "ID=PATH",
             description = "A node volume and its path, for NodeHealer checks. Repeatable.")
     Map<String, String> healerVolumes = new LinkedHashMap<>();
+
+    @Option(names = "--healer-block-volume", paramLabel = "ID=PATH",
+            description = "A raw block volume on the node and its device path, for the NodeHealer check of a block "
+                    + "volume_capability (skipped without one).")
+    Map<String, String> healerBlockVolumes = new LinkedHashMap<>();
+
+    @Option(names = "--healer-staging-path", paramLabel = "PATH",
+            description = "Where the first --healer-volume is staged, for the NodeHealer checks of long "
+                    + "staging_target_path values (skipped without it; leave it out if the plugin does not stage).")
+    String healerStagingPath;
+
+    @Option(names = "--healer-volume-context", paramLabel = "K=V",
+            description = "The first --healer-volume's volume context (as CreateVolume answered it), for the NodeHealer "
+                    + "check that sends it (skipped without one). Repeatable.")
+    Map<String, String> healerVolumeContext = new LinkedHashMap<>();
 
     @Option(names = "--resync-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "How long a resync may take to report ready (250ms, 30s, 2m, PT30S; default ${DEFAULT-VALUE}).")
@@ -184,7 +202,10 @@ public final class ConformanceCommand extends Subcommand {
         out.println("  volumes " + config.volumes() + ", volume groups " + config.volumeGroups() + ", "
                 + config.secrets() + ", resync timeout " + config.resyncTimeout() + ", call timeout "
                 + config.callTimeout());
-        out.println("  node volumes " + config.healerVolumes() + config.healerEndpoint().map(e -> " on " + e).orElse(""));
+        out.println("  node volumes " + config.healerVolumes()
+                + config.healerStagingPath().map(p -> ", staged at " + p).orElse("")
+                + (config.healerBlockVolumes().isEmpty() ? "" : ", block volumes " + config.healerBlockVolumes())
+                + config.healerEndpoint().map(e -> " on " + e).orElse(""));
         out.println();
         out.flush();
         ConformanceRunner runner = ConformanceRunner.builder(config).progress(out).includeTags(includeTags);
@@ -221,7 +242,17 @@ public final class ConformanceCommand extends Subcommand {
             ReferenceDriver driver = reference.build();
             b.driver(driver).healerDriver(driver).volumes(vols).volumeGroups(groups).secrets(s);
             if (healerVolumes.isEmpty() && healerEndpoint == null) {
+                // Every NodeHealer input: a mounted volume, staged, with its context, and a block volume.
                 b.healerVolume(vols.get(0), EMBEDDED_HEALER_PATH);
+                if (healerStagingPath == null) {
+                    b.healerStagingPath(EMBEDDED_STAGING_PATH);
+                }
+                if (healerVolumeContext.isEmpty()) {
+                    b.healerVolumeContext(EMBEDDED_VOLUME_CONTEXT);
+                }
+                if (healerBlockVolumes.isEmpty() && vols.size() > 1) {
+                    b.healerBlockVolume(vols.get(1), "/dev/volrep/" + vols.get(1));
+                }
             }
         }
         b.dialect(dialect);
@@ -230,6 +261,11 @@ public final class ConformanceCommand extends Subcommand {
             b.healerEndpoint(healerEndpoint);
         }
         healerVolumes.forEach(b::healerVolume);
+        healerBlockVolumes.forEach(b::healerBlockVolume);
+        if (healerStagingPath != null) {
+            b.healerStagingPath(healerStagingPath);
+        }
+        b.healerVolumeContext(healerVolumeContext);
         return b.build();
     }
 }
