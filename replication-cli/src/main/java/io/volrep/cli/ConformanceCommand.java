@@ -79,9 +79,10 @@ public final class ConformanceCommand extends Subcommand {
 
     @Option(names = "--dialect", paramLabel = "REVISION", defaultValue = "current",
             converter = ClientOptions.DialectConverter.class,
-            description = "The replication spec revision the plugin speaks: current, v0.1.3 or v0.1.0 (default "
-                    + "${DEFAULT-VALUE}). The suite sends that revision's messages and checks its error rows "
-                    + "(v0.1.0: no GetVolumeReplicationInfo, no groups). The embedded reference serves it too.")
+            description = "The replication spec revision the plugin speaks: current, upstream-2026, v0.1.3 or v0.1.0 "
+                    + "(default ${DEFAULT-VALUE}). The suite sends that revision's messages and checks its rules and "
+                    + "error rows (upstream-2026: field 1 volume_id is reserved; v0.1.0: no GetVolumeReplicationInfo, "
+                    + "no groups). The embedded reference serves it too.")
     SpecDialect dialect;
 
     @Option(names = "--healer-endpoint", paramLabel = "URI", converter = Endpoint.TargetConverter.class,

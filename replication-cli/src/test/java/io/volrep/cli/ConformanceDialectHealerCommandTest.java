@@ -52,6 +52,13 @@ class ConformanceDialectHealerCommandTest {
         assertThat(v013.out()).contains("spec v0.1.3").contains("volume_id missing (REQUIRED in v0.1.3)")
                 .contains("GetVolumeReplicationInfo").doesNotContain("FAIL ");
 
+        Run head = run("conformance", "--dialect", "upstream-2026");
+        assertThat(head.exit()).as(head.out()).isZero();
+        assertThat(head.out()).contains("spec upstream-2026").doesNotContain("FAIL ")
+                .contains("PASS            required Request form: reserved field 1 (volume_id) alone names no source")
+                .contains("PASS            required Request form: reserved field 1 (volume_id) beside replication_source")
+                .doesNotContain("deprecated volume_id alone");
+
         Run v010 = run("conformance", "--dialect", "v0.1.0", "--include-tag", "required");
         assertThat(v010.exit()).as(v010.out()).isZero();
         assertThat(v010.out()).contains("spec v0.1.0").contains("Volume does not exist")

@@ -19,15 +19,30 @@ final class CheckCatalog {
     private CheckCatalog() {
     }
 
-    /** One id: its level in each dialect that has it, its group, and its name (in the first such dialect). */
-    record Entry(String id, String group, String name, Map<SpecDialect, Requirement> levels) {
+    /** One id: its level in each dialect that has it, its group, and its name in each dialect. */
+    record Entry(String id, String group, Map<SpecDialect, String> names, Map<SpecDialect, Requirement> levels) {
+
+        /**
+         * The name, or where the dialects name (and so judge) it differently, each name followed by its dialects:
+         * {@code "... -> 0 OK (current); ... -> 3 INVALID_ARGUMENT (upstream-2026)"}.
+         */
+        String name() {
+            Map<String, List<String>> dialectsByName = new LinkedHashMap<>();
+            names.forEach((d, n) -> dialectsByName.computeIfAbsent(n, k -> new ArrayList<>()).add(d.cliName()));
+            if (dialectsByName.size() == 1) {
+                return dialectsByName.keySet().iterator().next();
+            }
+            List<String> parts = new ArrayList<>();
+            dialectsByName.forEach((n, ds) -> parts.add(n + " (" + String.join(", ", ds) + ")"));
+            return String.join("; ", parts);
+        }
     }
 
     /** Every built-in check of every dialect, in run order (an id only some dialects have, after its predecessor). */
     static List<Entry> entries() {
         List<String> order = new ArrayList<>();
         Map<String, String> groups = new LinkedHashMap<>();
-        Map<String, String> names = new LinkedHashMap<>();
+        Map<String, Map<SpecDialect, String>> names = new LinkedHashMap<>();
         Map<String, Map<SpecDialect, Requirement>> levels = new LinkedHashMap<>();
         for (SpecDialect dialect : SpecDialect.values()) {
             String previous = null;
@@ -36,8 +51,8 @@ final class CheckCatalog {
                     if (!levels.containsKey(check.id())) {
                         order.add(previous == null ? 0 : order.indexOf(previous) + 1, check.id());
                         groups.put(check.id(), group.name());
-                        names.put(check.id(), check.name());
                     }
+                    names.computeIfAbsent(check.id(), id -> new EnumMap<>(SpecDialect.class)).put(dialect, check.name());
                     levels.computeIfAbsent(check.id(), id -> new EnumMap<>(SpecDialect.class))
                             .put(dialect, check.requirement());
                     previous = check.id();
@@ -91,7 +106,7 @@ final class CheckCatalog {
         for (SpecDialect d : SpecDialect.values()) {
             md.append(' ').append(d.cliName()).append(" |");
         }
-        md.append(" group | check (its name in the first dialect listed) |\n|---|");
+        md.append(" group | check (its name, per dialect where they differ) |\n|---|");
         for (int i = 0; i < SpecDialect.values().length; i++) {
             md.append("---|");
         }

@@ -92,8 +92,9 @@ public final class ConformanceConfig {
             throw new IllegalArgumentException("healerDriver is served beside an in-process driver: configure"
                     + " driver(...) too, or point healerEndpoint at a running node plugin");
         }
-        if (b.dialect != SpecDialect.CURRENT && b.service != null) {
-            throw new IllegalArgumentException("a raw service target speaks the current dialect only");
+        if (!b.dialect.speaksCurrentMessages() && b.service != null) {
+            throw new IllegalArgumentException("a raw service target speaks the current messages only (dialect current"
+                    + " or upstream-2026)");
         }
         this.healerEndpoint = b.healerEndpoint;
         this.healerDriver = b.healerDriver;

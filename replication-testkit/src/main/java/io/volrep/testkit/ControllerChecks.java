@@ -49,6 +49,10 @@ final class ControllerChecks {
     static final String FORM_SOURCE = "Request form: replication_source alone -> 0 OK on every RPC";
     static final String FORM_DEPRECATED = "Request form: deprecated volume_id alone -> 0 OK on every RPC";
     static final String FORM_VOLUME_ID = "Request form: volume_id alone -> 0 OK on every RPC";
+    static final String FORM_RESERVED_ALONE = "Request form: reserved field 1 (volume_id) alone names no source -> 3"
+            + " INVALID_ARGUMENT on every RPC";
+    static final String FORM_RESERVED_BESIDE = "Request form: reserved field 1 (volume_id) beside replication_source"
+            + " is ignored -> 0 OK on every RPC [field 1 names a volume that does not exist]";
 
     private static final ErrorScheme SCHEME = ErrorScheme.spec();
 
@@ -152,20 +156,21 @@ final class ControllerChecks {
         // The case each malformed form provokes, as the id's subject and condition.
         Map<Addressing, String> malformedForms = new java.util.LinkedHashMap<>();
         malformedForms.put(Addressing.none(), "request/no-source");
-        if (dialect != SpecDialect.V0_1_0) {
+        boolean hasSource = Wire.requestHas(dialect, rpc, "replication_source");
+        if (hasSource) {
             malformedForms.put(Addressing.sourceWithoutType(), "request/source-without-type");
             malformedForms.put(Addressing.emptyVolumeId(), "volume/empty-id");
         }
         malformedForms.forEach((malformed, idTail) -> checks.add(Check.required(
                 rowCase(scheme, rpc, invalid, malformed.label()), ctx -> ctx.expect(ctx.call(rpc, malformed), invalid))
                 .withId(rpc.methodName() + "/" + idTail)));
-        if (dialect != SpecDialect.V0_1_0) {
+        if (hasSource) {
             checks.add(Check.required(rowCase(scheme, rpc, invalid, Addressing.emptyVolumeGroupId().label()), ctx -> {
                 ctx.volumeGroup();
                 ctx.expect(ctx.call(rpc, Addressing.emptyVolumeGroupId()), invalid);
             }).withId(rpc.methodName() + "/group/empty-id"));
         }
-        if (dialect == SpecDialect.V0_1_3) {
+        if (hasSource && dialect.volumeIdRequired()) {
             checks.add(Check.required(rowCase(scheme, rpc, invalid,
                     "volume_id missing (REQUIRED in v0.1.3), replication_source.volume set"), ctx ->
                     ctx.expect(ctx.callExact(rpc, ctx.volume()), invalid, rpc + " without volume_id"))
@@ -337,7 +342,9 @@ final class ControllerChecks {
                     ResponseRules.lastSyncTimeProblem(primaryInfo(ctx)).ifPresent(ctx::fail))
                     .withId("response-validity/volume/last-sync-time"));
         }
-        if (dialect == SpecDialect.CURRENT) {
+        // The revision's own info answer says which fields it has (v0.1.3: last_sync_time only).
+        if (dialect.supports(Rpc.GET_VOLUME_REPLICATION_INFO)
+                && Wire.responseHas(dialect, Rpc.GET_VOLUME_REPLICATION_INFO, "last_sync_bytes")) {
             checks.add(Check.required(LAST_SYNC_BYTES, ctx ->
                     ResponseRules.lastSyncBytesProblem(primaryInfo(ctx)).ifPresent(ctx::fail))
                     .withId("response-validity/volume/last-sync-bytes"));
@@ -388,6 +395,32 @@ final class ControllerChecks {
         ctx.step(Rpc.DISABLE_VOLUME_REPLICATION, target);
     }
 
+    /**
+     * Upstream HEAD reserves field 1: a request naming its source only there names none, so every RPC that had the
+     * field answers the missing-field row.
+     */
+    private static void reservedVolumeIdAlone(ConformanceContext ctx) {
+        Addressing fieldOneOnly = Addressing.deprecatedVolumeId(ctx.config().volumes().get(0));
+        for (Rpc rpc : LifecycleModel.forDialect(ctx.dialect()).rpcs()) {
+            if (!Wire.requestHas(ctx.dialect(), rpc, "volume_id")) {
+                continue;           // never had it (GetReplicationDestinationInfo: its field 1 is secrets)
+            }
+            Outcome o = ctx.call(rpc, fieldOneOnly);
+            if (o.code() == StatusCode.UNIMPLEMENTED && ctx.scheme().lists(rpc, StatusCode.UNIMPLEMENTED)) {
+                continue;           // a plugin without the RPC says nothing about its fields
+            }
+            ctx.expect(o, StatusCode.INVALID_ARGUMENT, rpc.methodName() + " naming "
+                    + ctx.config().volumes().get(0) + " only in the reserved field 1 (volume_id): no source");
+        }
+    }
+
+    /** Field 1 naming a volume that does not exist, beside the real source: a plugin that ignores it serves the source. */
+    private static Addressing besideReservedVolumeId(ConformanceContext ctx) {
+        Addressing volume = ctx.volume();
+        return new Addressing(volume.source(), MISSING_VOLUME, volume.label() + " (reserved field 1 volume_id: "
+                + MISSING_VOLUME + ")");
+    }
+
     private static List<Check> requestForms(SpecDialect dialect) {
         Check.Body volumeIdAlone = ctx -> everyRpc(ctx, Addressing.deprecatedVolumeId(ctx.config().volumes().get(0)));
         String sourceId = "request-forms/volume/replication-source";
@@ -396,6 +429,16 @@ final class ControllerChecks {
             case CURRENT -> List.of(
                     Check.required(FORM_SOURCE, ctx -> everyRpc(ctx, ctx.volume())).withId(sourceId),
                     Check.optional(FORM_DEPRECATED, volumeIdAlone).withId(volumeIdId));
+            // Field 1 is reserved upstream: the same id, the opposite expectation (0.1's check expected it to work).
+            case UPSTREAM_2026 -> List.of(
+                    Check.required(FORM_SOURCE, ctx -> everyRpc(ctx, ctx.volume())).withId(sourceId),
+                    Check.required(FORM_RESERVED_ALONE, ControllerChecks::reservedVolumeIdAlone).withId(volumeIdId)
+                            .withHint("upstream HEAD reserves field 1: a plugin built on it never reads volume_id; one"
+                                    + " that does speaks the current revision (--dialect current)"),
+                    Check.required(FORM_RESERVED_BESIDE, ctx -> everyRpc(ctx, besideReservedVolumeId(ctx)))
+                            .withId("request-forms/volume/volume-id-beside-source")
+                            .withHint("clients that predate upstream HEAD (volrep's by default) still send field 1:"
+                                    + " it must change nothing, replication_source names the source"));
             // volume_id is the revision's own (REQUIRED) field, not a deprecated one: a plugin must accept it alone.
             case V0_1_3 -> List.of(
                     Check.required(FORM_SOURCE, ctx -> everyRpc(ctx, ctx.volume())).withId(sourceId),

@@ -404,6 +404,45 @@ class HealerIdentityDialectConformanceTest {
         }
     }
 
+    /** A reference plugin served in-process in {@code served}, tested as {@code tested}. */
+    private static ComplianceReport referenceServedAs(SpecDialect served, SpecDialect tested) {
+        String name = InProcessServerBuilder.generateName();
+        try (var server = io.volrep.testkit.reference.ReferencePlugin.start(reference(), "inprocess:" + name, served)) {
+            return ConformanceRunner.builder(ConformanceConfig.builder().endpoint("inprocess:" + name)
+                    .dialect(tested).volumes("vol-0", "vol-1").volumeGroups("grp-0").secrets(SECRETS).build()).run();
+        }
+    }
+
+    @Test
+    void anUpstreamHeadPluginIsHeldToHeadsRuleForFieldOne() {
+        ComplianceReport asHead = referenceServedAs(SpecDialect.UPSTREAM_2026, SpecDialect.UPSTREAM_2026);
+        assertThat(asHead.failed()).isEmpty();
+        assertThat(asHead.result(ControllerChecks.FORM_RESERVED_ALONE).orElseThrow().outcome())
+                .isEqualTo(CheckOutcome.PASSED);
+        assertThat(asHead.result(ControllerChecks.FORM_RESERVED_BESIDE).orElseThrow().outcome())
+                .isEqualTo(CheckOutcome.PASSED);
+        assertThat(asHead.result(ControllerChecks.FORM_DEPRECATED)).isEmpty();
+
+        // What 0.1 did to every HEAD plugin: judged by the current revision's rule, it fails the deprecated form.
+        ComplianceReport asCurrent = referenceServedAs(SpecDialect.UPSTREAM_2026, SpecDialect.CURRENT);
+        assertThat(asCurrent.failed()).extracting(CheckResult::name).containsExactly(ControllerChecks.FORM_DEPRECATED);
+        assertThat(asCurrent.failed().get(0).reason()).contains("expected 0 OK, got 3 INVALID_ARGUMENT");
+    }
+
+    @Test
+    void aPluginThatReadsFieldOneFailsUpstreamHeadsRule() {
+        // A current-revision plugin (field 1 deprecated but read) claimed to speak upstream HEAD.
+        ComplianceReport report = referenceServedAs(SpecDialect.CURRENT, SpecDialect.UPSTREAM_2026);
+
+        assertThat(report.failed()).extracting(CheckResult::name).containsExactlyInAnyOrder(
+                ControllerChecks.FORM_RESERVED_ALONE, ControllerChecks.FORM_RESERVED_BESIDE);
+        assertThat(report.compliant()).isFalse();
+        assertThat(report.result(ControllerChecks.FORM_RESERVED_ALONE).orElseThrow().reason())
+                .contains("only in the reserved field 1 (volume_id): no source: expected 3 INVALID_ARGUMENT, got 0 OK");
+        assertThat(report.result(ControllerChecks.FORM_RESERVED_BESIDE).orElseThrow().reason())
+                .contains("expected 0 OK, got 3 INVALID_ARGUMENT");
+    }
+
     @Test
     void aCurrentPluginTestedAsV013IsNotCompliant() {
         // What goes wrong with the wrong dialect: v0.1.3's volume source (field 2) reads as a group to this plugin.
