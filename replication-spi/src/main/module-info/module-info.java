@@ -21,6 +21,8 @@ module io.volrep.spi {
     requires com.google.protobuf.util;
     requires com.google.gson;
     requires org.slf4j;
+    // ReplicationServer looks at gRPC's frame loggers through java.util.logging too (Netty's fallback).
+    requires java.logging;
     // ServeUntilSignal handles SIGTERM/SIGINT through sun.misc.Signal.
     requires jdk.unsupported;
 

@@ -6,7 +6,9 @@ import io.volrep.spi.exec.ExecDriver;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -50,10 +52,16 @@ public final class ServeExecCommand extends Subcommand {
                     + "the driver on stdin). Repeatable.")
     Map<String, String> environment = new LinkedHashMap<>();
 
+    @Option(names = "--pass-env", paramLabel = "NAME",
+            description = "Pass this variable of the server's environment to the driver; repeatable. By default a"
+                    + " driver gets only PATH, HOME, LANG, LC_ALL, LC_CTYPE, TZ and TMPDIR of it (and --env values):"
+                    + " credentials in the server's environment stay there.")
+    List<String> passEnv = new ArrayList<>();
+
     @Option(names = "--max-concurrent-drivers", paramLabel = "N",
             description = "The most driver processes that run at once (default: 4 per processor, at least 4; "
-                    + "here ${DEFAULT-VALUE}). A call beyond it waits for a slot within its deadline and answers "
-                    + "UNAVAILABLE (retryable) when none frees in time.")
+                    + "here ${DEFAULT-VALUE}). A call beyond it waits for a slot until shortly before its deadline or "
+                    + "for --timeout, whichever comes first, and answers UNAVAILABLE (retryable) when none frees.")
     int maxConcurrentDrivers = ExecDriver.defaultMaxConcurrentDrivers();
 
     @Option(names = "--containment", paramLabel = "auto|required|off", converter = ContainmentConverter.class,
@@ -80,7 +88,8 @@ public final class ServeExecCommand extends Subcommand {
             return ServeStart.report(spec, e);
         } catch (IllegalStateException | IllegalArgumentException | java.io.UncheckedIOException e) {
             PrintWriter err = err();
-            err.println("volrep serve-exec: " + e.getMessage());
+            // May quote what the driver printed at init: escaped.
+            err.println("volrep serve-exec: " + io.volrep.api.SafeText.escape(e.getMessage()));
             err.flush();
             return 1;
         }
@@ -126,6 +135,11 @@ public final class ServeExecCommand extends Subcommand {
         ExecDriver.Builder b = ExecDriver.builder().executable(driver).timeout(timeout)
                 .maxConcurrentDrivers(maxConcurrentDrivers).containment(containment);
         environment.forEach(b::environment);
+        try {
+            passEnv.forEach(b::passEnvironment);
+        } catch (IllegalArgumentException e) {
+            throw usageError("--pass-env: " + e.getMessage());
+        }
         ExecDriver execDriver = b.build();
         try {
             ReplicationServer.Builder server = metrics.bind(ReplicationServer.builder().driver(execDriver)

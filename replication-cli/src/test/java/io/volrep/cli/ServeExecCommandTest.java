@@ -63,6 +63,29 @@ class ServeExecCommandTest {
     }
 
     @Test
+    void theDriverGetsTheMinimalEnvironmentAndWhatPassEnvNames() throws Exception {
+        java.util.List<String> others = System.getenv().keySet().stream()
+                .filter(n -> !io.volrep.spi.exec.ExecDriver.DEFAULT_PASSED_ENVIRONMENT.contains(n))
+                .filter(n -> !java.util.Set.of("PWD", "OLDPWD", "SHLVL", "_").contains(n)).sorted().toList();
+        org.assertj.core.api.Assumptions.assumeThat(others).hasSizeGreaterThan(1);
+        Path seen = dir.resolve("env");
+        Path driver = dir.resolve("env-driver");
+        Files.writeString(driver, "#!/bin/sh\nenv > '" + seen + "'\necho '{\"status\":\"Success\"}'\n");
+        driver.toFile().setExecutable(true);
+        ServeExecCommand command = parse("--driver", driver.toString(), "--listen", "unix://" + dir.resolve("e.sock"),
+                "--pass-env", others.get(0), "--env", "MY_DRIVER_CONFIG=/etc/my.conf");
+        try (ServeExecCommand.Started started = command.start()) {
+            java.util.List<String> names = Files.readAllLines(seen).stream().filter(l -> l.indexOf('=') > 0)
+                    .map(l -> l.substring(0, l.indexOf('='))).toList();
+            assertThat(names).contains(others.get(0), "MY_DRIVER_CONFIG", "PATH")
+                    .doesNotContainAnyElementsOf(others.subList(1, others.size()));
+        }
+        assertThat(parse("--driver", driver.toString(), "--listen", "unix://" + dir.resolve("f.sock"),
+                "--pass-env", "A=B")).satisfies(c -> org.assertj.core.api.Assertions
+                .assertThatThrownBy(c::start).hasMessageContaining("--pass-env"));
+    }
+
+    @Test
     void aDriverThatCannotInitializeFailsWithExitOne() throws Exception {
         Path broken = dir.resolve("broken");
         Files.writeString(broken, "#!/bin/sh\necho '{\"status\":\"Failure\",\"message\":\"no array configured\"}'\n"

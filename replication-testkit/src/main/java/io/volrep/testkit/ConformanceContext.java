@@ -5,6 +5,7 @@ import io.grpc.Channel;
 import io.grpc.stub.ClientCalls;
 import io.volrep.api.ErrorScheme;
 import io.volrep.api.Rpc;
+import io.volrep.api.SafeText;
 import io.volrep.api.Secrets;
 import io.volrep.api.SpecDialect;
 import io.volrep.proto.healer.HealerNodeGrpc;
@@ -419,7 +420,8 @@ public final class ConformanceContext {
                 // Leave the source primary, as it was before replication was enabled.
                 Outcome promote = callForce(Rpc.PROMOTE_VOLUME, target);
                 if (!promote.ok() && promote.code() != StatusCode.UNIMPLEMENTED) {
-                    LOG.warn("restoring {}: PromoteVolume(force) -> {}", target, promote.describe());
+                    LOG.warn("restoring {}: PromoteVolume(force) -> {}", target,
+                            SafeText.escape(config.secrets().scrub(promote.describe())));
                 }
             }
             Outcome disable = call(Rpc.DISABLE_VOLUME_REPLICATION, target);

@@ -1,5 +1,7 @@
 package io.volrep.testkit;
 
+import io.volrep.api.SafeText;
+import io.volrep.api.Secrets;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,6 +33,7 @@ public final class ConformanceListener implements TestExecutionListener {
     private final List<CheckResult> results = new ArrayList<>();
     private final Map<String, Long> started = new ConcurrentHashMap<>();
     private final Map<String, Check> checksByName;
+    private final Secrets secrets;
     private TestPlan plan;
 
     /** A listener that prints progress to {@code out}, or only collects when {@code out} is null. */
@@ -40,7 +43,16 @@ public final class ConformanceListener implements TestExecutionListener {
 
     /** Same, knowing the run's checks, so results carry their ids and hints. */
     public ConformanceListener(PrintWriter out, List<Check> checks) {
+        this(out, checks, Secrets.empty());
+    }
+
+    /**
+     * Same, masking {@code secrets}' values in what it prints and records. A check's failure arrives masked and
+     * escaped already (the suite's session does it, for every runner); a failure outside any check is made so here.
+     */
+    public ConformanceListener(PrintWriter out, List<Check> checks, Secrets secrets) {
         this.out = out;
+        this.secrets = java.util.Objects.requireNonNull(secrets, "secrets");
         Map<String, Check> byName = new java.util.HashMap<>();
         checks.forEach(c -> byName.putIfAbsent(c.name(), c));
         this.checksByName = byName;
@@ -84,13 +96,18 @@ public final class ConformanceListener implements TestExecutionListener {
                             ? CheckOutcome.NOT_IMPLEMENTED : message.startsWith(ConformanceContext.WARNING_PREFIX)
                             ? CheckOutcome.WARNING : CheckOutcome.SKIPPED, message);
                 } else if (!(error.orElse(null) instanceof TestAbortedException)) {
-                    record(id, CheckOutcome.FAILED, "suite aborted: " + message);
+                    record(id, CheckOutcome.FAILED, "suite aborted: " + outsideAnyCheck(message));
                 }
             }
             case FAILED -> record(id, CheckOutcome.FAILED,
-                    id.isTest() ? message : "suite error in " + id.getDisplayName() + ": " + message);
+                    id.isTest() ? message : "suite error in " + id.getDisplayName() + ": " + outsideAnyCheck(message));
             default -> { }
         }
+    }
+
+    /** A failure outside any check (no session made it safe): secrets masked, control characters escaped. */
+    private String outsideAnyCheck(String message) {
+        return SafeText.escape(secrets.scrub(message));
     }
 
     private static String describe(Throwable t) {

@@ -81,7 +81,7 @@ public final class ConformanceRunner {
             }
             LauncherDiscoveryRequest discovery = request.build();
             List<Check> checks = ConformanceChecks.all().stream().flatMap(g -> g.checks(config).stream()).toList();
-            ConformanceListener listener = new ConformanceListener(progress, checks);
+            ConformanceListener listener = new ConformanceListener(progress, checks, config.secrets());
             Launcher launcher = LauncherFactory.create();
             launcher.execute(discovery, listener);
             LifecycleModel model = LifecycleModel.forDialect(config.dialect());

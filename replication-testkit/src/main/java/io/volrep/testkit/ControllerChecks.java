@@ -7,7 +7,6 @@ import io.volrep.api.ErrorScheme;
 import io.volrep.api.Rpc;
 import io.volrep.api.SpecDialect;
 import io.volrep.api.StatusCode;
-import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -320,56 +319,53 @@ final class ControllerChecks {
 
     // ---------------------------------------------------------------- responses
 
-    private static Message primaryInfo(ConformanceContext ctx) {
+    /**
+     * Enables and promotes the main volume and judges its info by the rules of {@code fields}
+     * ({@link ResponseRules}).
+     */
+    private static void primaryInfoIsValid(ConformanceContext ctx, String... fields) {
         Addressing vol = ctx.volume();
         ctx.step(Rpc.ENABLE_VOLUME_REPLICATION, vol);
         ctx.step(Rpc.PROMOTE_VOLUME, vol);
-        return ctx.step(Rpc.GET_VOLUME_REPLICATION_INFO, vol).response();
+        ResponseRules.requireValid(ctx, ctx.step(Rpc.GET_VOLUME_REPLICATION_INFO, vol), vol, fields);
     }
 
     /** Enables {@code target} and checks its destination (after any transient 14 UNAVAILABLE, as every call). */
     private static void destinationIsValid(ConformanceContext ctx, Addressing target) {
         ctx.step(Rpc.ENABLE_VOLUME_REPLICATION, target);
-        Outcome o = ctx.step(Rpc.GET_REPLICATION_DESTINATION_INFO, target);
-        ResponseRules.destinationProblem(o.response(), target.isGroup())
-                .ifPresent(p -> ctx.fail("GetReplicationDestinationInfo on " + target + ": " + p));
+        ResponseRules.requireValid(ctx, ctx.step(Rpc.GET_REPLICATION_DESTINATION_INFO, target), target);
     }
 
     private static List<Check> responseValidity(SpecDialect dialect) {
         List<Check> checks = new ArrayList<>();
         if (dialect.supports(Rpc.GET_VOLUME_REPLICATION_INFO)) {
-            checks.add(Check.required(LAST_SYNC_TIME, ctx ->
-                    ResponseRules.lastSyncTimeProblem(primaryInfo(ctx)).ifPresent(ctx::fail))
-                    .withId("response-validity/volume/last-sync-time"));
+            checks.add(Check.required(LAST_SYNC_TIME, ctx -> primaryInfoIsValid(ctx, "last_sync_time"))
+                    .withId("response-validity/volume/last-sync-time")
+                    .withHint("answer a Timestamp between the years 0001 and 9999, nanos in [0, 999999999]"));
         }
         // The revision's own info answer says which fields it has (v0.1.3: last_sync_time only).
         if (dialect.supports(Rpc.GET_VOLUME_REPLICATION_INFO)
                 && Wire.responseHas(dialect, Rpc.GET_VOLUME_REPLICATION_INFO, "last_sync_bytes")) {
-            checks.add(Check.required(LAST_SYNC_BYTES, ctx ->
-                    ResponseRules.lastSyncBytesProblem(primaryInfo(ctx)).ifPresent(ctx::fail))
+            checks.add(Check.required(LAST_SYNC_BYTES, ctx -> primaryInfoIsValid(ctx, "last_sync_bytes"))
                     .withId("response-validity/volume/last-sync-bytes"));
-            checks.add(Check.optional(LAST_SYNC_DURATION, ctx -> {
-                GetVolumeReplicationInfoResponse info = (GetVolumeReplicationInfoResponse) primaryInfo(ctx);
-                if (info.hasLastSyncDuration() && (info.getLastSyncDuration().getSeconds() < 0
-                        || info.getLastSyncDuration().getNanos() < 0)) {
-                    ctx.fail("GetVolumeReplicationInfo answered a negative last_sync_duration: "
-                            + info.getLastSyncDuration());
-                }
-            }).withId("response-validity/volume/last-sync-duration"));
+            // Required as the client rejects it: a negative duration, or none a Duration can hold, is no sync time.
+            checks.add(Check.required(LAST_SYNC_DURATION, ctx -> primaryInfoIsValid(ctx, "last_sync_duration"))
+                    .withId("response-validity/volume/last-sync-duration")
+                    .withHint("answer the time the last sync took: not negative, seconds and nanos of one sign"));
         }
         if (dialect.supports(Rpc.GET_REPLICATION_DESTINATION_INFO)) {
-            checks.add(Check.required(HEALTH_STATUS, ctx ->
-                    ResponseRules.statusProblem(primaryInfo(ctx)).ifPresent(ctx::fail))
+            checks.add(Check.required(HEALTH_STATUS, ctx -> primaryInfoIsValid(ctx, "status"))
                     .withId("response-validity/volume/health-status")
                     .withHint("report the replication's health as one of the enum's values; UNKNOWN when unsure"));
             checks.add(Check.required(DESTINATION_VOLUME, ctx -> destinationIsValid(ctx, ctx.volume()))
                     .withId("response-validity/volume/destination")
-                    .withHint("answer a VolumeDestination with the destination volume's id; answer 14 UNAVAILABLE"
-                            + " only while it is not known yet"));
+                    .withHint("answer a VolumeDestination with the destination volume's id (at most 128 bytes);"
+                            + " answer 14 UNAVAILABLE only while it is not known yet"));
             checks.add(Check.required(DESTINATION_GROUP, ctx -> destinationIsValid(ctx, ctx.volumeGroup()))
                     .withId("response-validity/group/destination")
                     .withHint("answer a VolumeGroupDestination for a group, with its id and either every member's"
-                            + " destination or none; answer 14 UNAVAILABLE only while it is not known yet"));
+                            + " destination or none (ids at most 128 bytes, the map at most 4 KiB); answer 14"
+                            + " UNAVAILABLE only while it is not known yet"));
         }
         checks.add(Check.required(RESYNC_READY, ctx -> {
             Addressing vol = ctx.volume();

@@ -3,7 +3,6 @@ package io.volrep.testkit;
 import io.volrep.api.Rpc;
 import io.volrep.api.StatusCode;
 import io.volrep.proto.healer.NodeHealerRequest;
-import io.volrep.proto.healer.NodeHealerResponse;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -155,12 +154,9 @@ final class HealerChecks {
         }
     }
 
+    /** The answer's rules ({@link ResponseRules}): the message REQUIRED, also for a normal volume. */
     private static void expectMessage(ConformanceContext ctx, Outcome outcome) {
-        NodeHealerResponse response = (NodeHealerResponse) outcome.response();
-        if (response.getMessage().isBlank()) {
-            ctx.fail("NodeHealer answered " + (response.getAbnormal() ? "abnormal" : "normal")
-                    + " without the REQUIRED message");
-        }
+        ResponseRules.requireValid(ctx, Rpc.NODE_HEALER, outcome.response());
     }
 
     static List<Check> checks() {

@@ -11,7 +11,6 @@ import io.volrep.proto.identity.Capability;
 import io.volrep.proto.identity.GetCapabilitiesRequest;
 import io.volrep.proto.identity.GetCapabilitiesResponse;
 import io.volrep.proto.identity.GetIdentityRequest;
-import io.volrep.proto.identity.GetIdentityResponse;
 import io.volrep.proto.identity.IdentityGrpc;
 import io.volrep.proto.identity.ProbeRequest;
 import io.volrep.proto.identity.ProbeResponse;
@@ -21,9 +20,10 @@ import java.util.function.Predicate;
 
 /**
  * The CSI-Addons {@code identity.Identity} checks. Identity is optional for a plugin: 12 UNIMPLEMENTED reports
- * "not implemented". When served, it must name the plugin, advertise {@code CONTROLLER_SERVICE} and
- * {@code VolumeReplication.VOLUME_REPLICATION} (the target serves replication), and answer Probe with
- * {@code ready} true or absent. What it advertises is held against what the plugin does ({@link #PROMISES}): an
+ * "not implemented". When served, it must name the plugin as the spec's rules say (domain-name notation, at most 63
+ * characters, with a vendor version: the {@link io.volrep.api.wire.AnswerRules} volrep's client applies too), advertise
+ * {@code CONTROLLER_SERVICE} and {@code VolumeReplication.VOLUME_REPLICATION} (the target serves replication), and
+ * answer Probe with {@code ready} true or absent. What it advertises is held against what the plugin does ({@link #PROMISES}): an
  * advertised capability whose RPC answers 12 UNIMPLEMENTED fails, an RPC served without its capability is a warning.
  */
 final class IdentityChecks {
@@ -88,9 +88,12 @@ final class IdentityChecks {
         }
     }
 
+    /** GetCapabilities' answer, held to the answer rules. */
     private static GetCapabilitiesResponse capabilities(ConformanceContext ctx) {
-        return call(ctx, ctx.channel(), IdentityGrpc.getGetCapabilitiesMethod(),
+        GetCapabilitiesResponse caps = call(ctx, ctx.channel(), IdentityGrpc.getGetCapabilitiesMethod(),
                 GetCapabilitiesRequest.getDefaultInstance());
+        ResponseRules.requireValid(ctx, Rpc.GET_CAPABILITIES, caps);
+        return caps;
     }
 
     /**
@@ -147,16 +150,13 @@ final class IdentityChecks {
 
     static List<Check> checks() {
         return List.of(
-                // The name's rules (domain-name notation, at most 63 characters) belong to replication-api's one
-                // rule set for Identity answers (AnswerRules, branch 'rules'): call it here, its one call site in the
-                // kit, once it lands; never a second validator.
-                Check.required(NAME, ctx -> {
-                    GetIdentityResponse identity = call(ctx, ctx.channel(), IdentityGrpc.getGetIdentityMethod(),
-                            GetIdentityRequest.getDefaultInstance());
-                    if (identity.getName().isBlank()) {
-                        ctx.fail("GetIdentity answered an empty name (REQUIRED)");
-                    }
-                }).withId("identity/plugin/name"),
+                // The name's rules (domain-name notation, at most 63 characters) are replication-api's rule set for
+                // Identity answers (AnswerRules), as volrep's client applies them: this is their one call site here.
+                Check.required(NAME, ctx -> ResponseRules.requireValid(ctx, Rpc.GET_IDENTITY, call(ctx, ctx.channel(),
+                        IdentityGrpc.getGetIdentityMethod(), GetIdentityRequest.getDefaultInstance())))
+                        .withId("identity/plugin/name")
+                        .withHint("answer a name in domain-name notation (at most 63 characters, alphanumeric at both"
+                                + " ends, dashes, dots and alphanumerics between) and a vendor version"),
                 Check.required(REPLICATION, ctx -> requireAdvertised(ctx, VOLUME_REPLICATION))
                         .withId("identity/plugin/volume-replication-advertised"),
                 Check.required(CONTROLLER, ctx -> requireAdvertised(ctx, CONTROLLER_SERVICE))
@@ -164,6 +164,7 @@ final class IdentityChecks {
                 Check.required(PROBE, ctx -> {
                     ProbeResponse probe = call(ctx, ctx.channel(), IdentityGrpc.getProbeMethod(),
                             ProbeRequest.getDefaultInstance());
+                    ResponseRules.requireValid(ctx, Rpc.PROBE, probe);
                     if (probe.hasReady() && !probe.getReady().getValue()) {
                         ctx.fail("Probe answered ready = false: the plugin is not ready to serve");
                     }

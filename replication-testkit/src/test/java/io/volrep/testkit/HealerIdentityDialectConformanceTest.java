@@ -278,7 +278,7 @@ class HealerIdentityDialectConformanceTest {
         assertThat(report.result(HealerChecks.MESSAGE_REQUIRED).orElseThrow().outcome())
                 .isEqualTo(CheckOutcome.FAILED);
         assertThat(report.result(HealerChecks.MESSAGE_REQUIRED).orElseThrow().reason())
-                .contains("without the REQUIRED message");
+                .contains("NodeHealer answered against the spec: message: REQUIRED but empty");
         assertThat(report.result(HealerChecks.rowCase(StatusCode.INVALID_ARGUMENT, "staging_target_path relative"))
                 .orElseThrow().outcome()).isEqualTo(CheckOutcome.PASSED);
     }

@@ -195,7 +195,7 @@ public final class Transcoder {
         if (dialect.volumeIdRequired()) {
             String volumeId = (String) wire.getField(wire.getDescriptorForType().findFieldByName(VOLUME_ID));
             if (volumeId.isEmpty()) {
-                throw new InvalidArgumentException("volume_id: required field is missing (REQUIRED in spec "
+                throw InvalidArgumentException.ofField(VOLUME_ID, "required field is missing (REQUIRED in spec "
                         + dialect.cliName() + ")");
             }
             CsiLimits.requireStringWithinLimit(VOLUME_ID, volumeId);

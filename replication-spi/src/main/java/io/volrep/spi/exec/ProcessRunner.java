@@ -87,7 +87,7 @@ final class ProcessRunner implements AutoCloseable {
     }
 
     /**
-     * Runs {@code command} to its end or its deadline.
+     * Runs {@code command} to its end or its deadline, with exactly {@code environment} (nothing inherited).
      *
      * @throws IOException when the process cannot be started
      */
@@ -96,6 +96,8 @@ final class ProcessRunner implements AutoCloseable {
         List<String> argv = new ArrayList<>(launcher);
         argv.addAll(command);
         ProcessBuilder builder = new ProcessBuilder(argv);
+        // The whole environment of the driver: nothing of the server's is inherited (see ExecDriver).
+        builder.environment().clear();
         builder.environment().putAll(environment);
         if (workingDirectory != null) {
             builder.directory(workingDirectory.toFile());
