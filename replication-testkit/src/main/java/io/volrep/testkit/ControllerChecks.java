@@ -396,7 +396,8 @@ final class ControllerChecks {
      * field answers the missing-field row.
      */
     private static void reservedVolumeIdAlone(ConformanceContext ctx) {
-        Addressing fieldOneOnly = Addressing.deprecatedVolumeId(ctx.config().volumes().get(0));
+        String volumeId = ctx.volume().source().getVolume().getVolumeId();
+        Addressing fieldOneOnly = Addressing.deprecatedVolumeId(volumeId);
         for (Rpc rpc : LifecycleModel.forDialect(ctx.dialect()).rpcs()) {
             if (!Wire.requestHas(ctx.dialect(), rpc, "volume_id")) {
                 continue;           // never had it (GetReplicationDestinationInfo: its field 1 is secrets)
@@ -405,8 +406,8 @@ final class ControllerChecks {
             if (o.code() == StatusCode.UNIMPLEMENTED && ctx.scheme().lists(rpc, StatusCode.UNIMPLEMENTED)) {
                 continue;           // a plugin without the RPC says nothing about its fields
             }
-            ctx.expect(o, StatusCode.INVALID_ARGUMENT, rpc.methodName() + " naming "
-                    + ctx.config().volumes().get(0) + " only in the reserved field 1 (volume_id): no source");
+            ctx.expect(o, StatusCode.INVALID_ARGUMENT, rpc.methodName() + " naming " + volumeId
+                    + " only in the reserved field 1 (volume_id): no source");
         }
     }
 
