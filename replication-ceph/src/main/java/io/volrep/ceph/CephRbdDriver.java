@@ -631,8 +631,15 @@ public final class CephRbdDriver implements ReplicationDriver, AutoCloseable {
                 }
             }
         }
-        JsonElement current = json(budget, id, "read the snapshot schedule of", "mirror", "snapshot", "schedule", "ls",
-                "--pool", pool, "--image", id);
+        JsonElement current;
+        try {
+            current = local.json(budget, "mirror", "snapshot", "schedule", "ls", "--pool", pool, "--image", id);
+        } catch (RbdException e) {
+            if (e.errno() != RbdException.ENOENT) {
+                throw failure(e, id, "read the snapshot schedule of");
+            }
+            current = new com.google.gson.JsonArray();     // rbd answers ENOENT, printing nothing, for no schedule
+        }
         if (current.isJsonArray() && current.getAsJsonArray().size() == 1) {
             JsonObject only = current.getAsJsonArray().get(0).getAsJsonObject();
             if (schedule.interval().equals(string(only, "interval"))

@@ -346,7 +346,7 @@ class CephRbdDriverTest {
                 .on("local mirror image enable rbd/vol-0 snapshot", FakeRbd.ok("Mirroring enabled\n"))
                 .on("local image-meta list rbd/vol-0", FakeRbd.ok("{}"))
                 .on("local image-meta set", FakeRbd.ok(""))
-                .on("local mirror snapshot schedule ls --pool rbd --image vol-0", FakeRbd.ok("[]"))
+                .on("local mirror snapshot schedule ls --pool rbd --image vol-0", FakeRbd.fail(2, ""))
                 .on("local mirror snapshot schedule add", FakeRbd.ok("")));
 
         stub.enableVolumeReplication(EnableVolumeReplicationRequest.newBuilder()
