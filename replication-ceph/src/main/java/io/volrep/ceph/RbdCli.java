@@ -41,6 +41,8 @@ final class RbdCli {
     static final int STDERR_BYTES = 16 * 1024;
     /** The prefix of a Ceph log line: {@code 2026-11-26T04:11:08.723+0000 7f5e8a4866c0 -1 }. */
     private static final Pattern LOG_PREFIX = Pattern.compile("^\\d{4}-\\d\\d-\\d\\dT[0-9:.+]+ [0-9a-f]+ +-?\\d+ ");
+    private static final Pattern LOG_LINE_START =
+            Pattern.compile("(?=\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:[0-9.]+\\+\\d{4} [0-9a-f]+ )");
     /** Timestamps in {@code rbd snap ls} are the C library's local time: read them in UTC. */
     private static final Map<String, String> ENVIRONMENT = Map.of("TZ", "UTC", "LC_ALL", "C");
 
@@ -181,7 +183,8 @@ final class RbdCli {
      */
     static String errorText(String stderr) {
         List<String> lines = new ArrayList<>();
-        for (String line : stderr.split("\n")) {
+        // rbd's threads can write a log line right after an unterminated one: split before every Ceph timestamp
+        for (String line : LOG_LINE_START.matcher(stderr).replaceAll("\n").split("\n")) {
             String text = LOG_PREFIX.matcher(line.strip()).replaceFirst("").strip();
             if (text.isEmpty() || text.startsWith("auth: unable to find a keyring")
                     || text.startsWith("AuthRegistry(") || lines.contains(text)) {

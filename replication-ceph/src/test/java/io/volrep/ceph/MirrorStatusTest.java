@@ -91,8 +91,10 @@ class MirrorStatusTest {
                 2026-11-26T04:12:33.787+0000 7faac48bf380 -1 auth: unable to find a keyring on /etc/ceph/x: (2) No such file
                 2026-11-26T04:11:08.723+0000 7f5e8a4866c0 -1 librbd::mirror::PromoteRequest: 0x1 handle_get_info: image is\
                  primary within a remote cluster or demotion is not propagated yet
-                rbd: error promoting image to primary\u001b[31m
+                rbd: error promoting image to primary\u001b[31m2026-11-26T04:43:38.315+0000 7f72fa491380 -1 \
+                librbd::api::Mirror: image_promote: failed to promote image
                 """)).isEqualTo("librbd::mirror::PromoteRequest: 0x1 handle_get_info: image is primary within a remote"
-                + " cluster or demotion is not propagated yet; rbd: error promoting image to primary\\u001b[31m");
+                + " cluster or demotion is not propagated yet; rbd: error promoting image to primary\\u001b[31m;"
+                + " librbd::api::Mirror: image_promote: failed to promote image");
     }
 }
