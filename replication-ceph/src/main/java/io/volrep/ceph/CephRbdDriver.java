@@ -91,6 +91,8 @@ public final class CephRbdDriver implements ReplicationDriver, AutoCloseable {
     private static final Duration READINESS_CACHE = Duration.ofSeconds(10);
     private static final Duration READINESS_TIMEOUT = Duration.ofSeconds(5);
     private static final String PEER_KEY_FILE = "peer.key";
+    /** Where Promote keeps, in the image's metadata, when the promoted copy was last in sync (epoch seconds). */
+    static final String META_LAST_SYNC = "volrep.lastSyncTime";
 
     private final RbdCli local;
     private final String pool;
@@ -248,6 +250,7 @@ public final class CephRbdDriver implements ReplicationDriver, AutoCloseable {
             }
         }
         removeSchedule(budget, id);
+        forgetMetadata(budget, id);
         run(budget, id, "disable mirroring of", "mirror", "image", "disable", spec(id));
     }
 
@@ -259,6 +262,8 @@ public final class CephRbdDriver implements ReplicationDriver, AutoCloseable {
         RbdImage image = image(budget, id);
         requireEnabled(image, id);
         if (!image.primary()) {
+            // When this copy was last in sync, read before promoting: a forced promote drops its received snapshots.
+            Optional<Instant> inSyncAt = lastReceivedSync(budget, id);
             try {
                 if (r.force()) {
                     local.run(budget, "mirror", "image", "promote", "--force", spec(id));
@@ -271,6 +276,7 @@ public final class CephRbdDriver implements ReplicationDriver, AutoCloseable {
                 }
                 throw failure(e, id, r.force() ? "promote (forced)" : "promote");
             }
+            inSyncAt.ifPresent(t -> recordLastSync(budget, id, t));
         }
         // The schedule follows the primary: the one asked for, else the one the former primary recorded.
         Optional<SnapshotSchedule> schedule = asked.isPresent() ? asked : SnapshotSchedule.fromMetadata(metadata(budget, id));
@@ -366,9 +372,10 @@ public final class CephRbdDriver implements ReplicationDriver, AutoCloseable {
             }
             return info.withStatus(health.status(), health.message());
         }
-        // No peer has synced from this primary yet. An image promoted from a copy holds the snapshots it received:
-        // the last one is when its data was last in sync with the other site (what a failover keeps).
-        Optional<Instant> received = lastReceivedSnapshot(budget, id);
+        // No peer has synced from this primary yet. An image promoted from a copy was last in sync with the other
+        // site when its last received snapshot was taken (what a failover keeps): Promote recorded it.
+        Optional<Instant> received = Optional.ofNullable(metadata(budget, id).get(META_LAST_SYNC))
+                .flatMap(CephRbdDriver::epochSeconds);
         if (received.isPresent()) {
             return ReplicationInfo.of(received.get()).withStatus(
                     health.status() == ReplicationInfo.Status.ERROR ? ReplicationInfo.Status.ERROR
@@ -667,6 +674,15 @@ public final class CephRbdDriver implements ReplicationDriver, AutoCloseable {
         }
     }
 
+    /** Removes what this driver kept in the image's metadata (schedule, last sync), so that no later era reads it. */
+    private void forgetMetadata(CallBudget budget, String id) {
+        for (String key : metadata(budget, id).keySet()) {
+            if (key.startsWith("volrep.")) {
+                run(budget, id, "remove the metadata of", "image-meta", "remove", spec(id), key);
+            }
+        }
+    }
+
     private void removeSchedule(CallBudget budget, String id) {
         run(budget, id, "remove the snapshot schedule of", "mirror", "snapshot", "schedule", "remove", "--pool", pool,
                 "--image", id);
@@ -684,6 +700,40 @@ public final class CephRbdDriver implements ReplicationDriver, AutoCloseable {
             }
         }
         return false;
+    }
+
+    /**
+     * When this non-primary copy was last in sync: the primary's time of the last snapshot it completed, from its
+     * replayer's report, else the newest complete snapshot it received ({@code rbd snap ls --all}, the copy's own
+     * time of it); empty when neither is known. Best effort: a failure here never stops a promote.
+     */
+    private Optional<Instant> lastReceivedSync(CallBudget budget, String id) {
+        try {
+            Optional<MirrorStatus.Sync> own = MirrorStatus.parse(local.json(budget, "mirror", "image", "status",
+                    spec(id))).localSync();
+            return own.isPresent() ? Optional.of(own.get().snapshotTime()) : lastReceivedSnapshot(budget, id);
+        } catch (RbdException e) {
+            LOG.debug("{}: cannot tell when {} was last in sync: {}", local.site(), id, e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    /** Keeps {@code time} in the image's metadata for Info (best effort: the promote has happened). */
+    private void recordLastSync(CallBudget budget, String id, Instant time) {
+        try {
+            local.run(budget, "image-meta", "set", spec(id), META_LAST_SYNC, Long.toString(time.getEpochSecond()));
+        } catch (RuntimeException e) {
+            LOG.warn("{}: {} promoted, but its last sync time ({}) could not be recorded: {}", local.site(), id, time,
+                    e.getMessage());
+        }
+    }
+
+    private static Optional<Instant> epochSeconds(String text) {
+        try {
+            return Optional.of(Instant.ofEpochSecond(Long.parseLong(text.strip())));
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
     }
 
     /**

@@ -81,9 +81,6 @@ class CephRbdDriverTest {
             {"name":"vol-0","global_id":"06288f3d","state":"up+stopped","description":"local image is primary",\
             "peer_sites":[{"site_name":"site-b","mirror_uuids":"a8f9dedb","state":"up+error","description":\
             "split-brain detected","last_update":"2026-11-26 04:18:44"}]}""";
-    static final String ONLY_OWN_SNAPSHOTS = """
-            [{"id":4,"name":".mirror.primary.06288f3d.5e1a1145","size":67108864,"timestamp":"Thu Nov 26 04:10:34 2026",\
-            "namespace":{"type":"mirror","state":"primary","mirror_peer_uuids":["2a281d4e"],"complete":true}}]""";
 
     @RegisterExtension
     final GrpcCleanup grpc = new GrpcCleanup();
@@ -210,6 +207,32 @@ class CephRbdDriverTest {
     }
 
     @Test
+    void aForcedPromoteRecordsWhenTheCopyWasLastInSyncWhichInfoAnswersUntilThePeerSyncs() throws Exception {
+        String copyReplaying = STATUS_SYNCED.replace("\"state\":\"up+stopped\",\"description\":\"local image is primary\"",
+                "\"state\":\"up+replaying\",\"description\":\"replaying, {\\\"local_snapshot_timestamp\\\":1795666342,"
+                        + "\\\"remote_snapshot_timestamp\\\":1795666342,\\\"replay_state\\\":\\\"idle\\\"}\"");
+        String peerGone = """
+                {"name":"vol-0","state":"up+stopped","description":"local image is primary","peer_sites":[{"site_name":\
+                "site-a","state":"down+stopped","description":"local image is primary","last_update":"2026-11-26 04:45:45"}]}""";
+        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY), FakeRbd.ok(PRIMARY))
+                .on("local mirror image status rbd/vol-0", FakeRbd.ok(copyReplaying), FakeRbd.ok(peerGone))
+                .on("local mirror image promote --force rbd/vol-0", FakeRbd.ok("Image promoted to primary\n"))
+                .on("local image-meta set rbd/vol-0 volrep.lastSyncTime 1795666342", FakeRbd.ok(""))
+                .on("local image-meta list rbd/vol-0", FakeRbd.ok("{}"),
+                        FakeRbd.ok("{\"volrep.lastSyncTime\":\"1795666342\"}")));
+
+        stub.promoteVolume(promote(true));
+        GetVolumeReplicationInfoResponse info = info();
+
+        assertThat(rbd.calls()).containsSubsequence("local mirror image status rbd/vol-0 --format json",
+                "local mirror image promote --force rbd/vol-0",
+                "local image-meta set rbd/vol-0 volrep.lastSyncTime 1795666342");
+        assertThat(Timestamps.toSeconds(info.getLastSyncTime())).isEqualTo(1795666342L);
+        assertThat(info.getStatus()).isEqualTo(GetVolumeReplicationInfoResponse.Status.ERROR);
+        assertThat(info.getStatusMessage()).contains("site site-a's rbd-mirror stopped reporting on vol-0");
+    }
+
+    @Test
     void promoteOfAnImageThatIsNotMirroredIs9AndOfAMissingOneIs5() throws Exception {
         serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NOT_MIRRORED))
                 .on("local info rbd/vol-9", FakeRbd.fail(2, NO_SUCH_IMAGE)));
@@ -272,7 +295,7 @@ class CephRbdDriverTest {
     void infoBeforeThePeersFirstCompletedSyncIs5DetailsNotAvailable() throws Exception {
         serve(fake().on("local info rbd/vol-0", FakeRbd.ok(PRIMARY))
                 .on("local mirror image status rbd/vol-0", FakeRbd.ok(STATUS_NOT_SYNCED_YET))
-                .on("local snap ls --all rbd/vol-0", FakeRbd.ok(ONLY_OWN_SNAPSHOTS)));
+                .on("local image-meta list rbd/vol-0", FakeRbd.ok("{\"volrep.schedulingInterval\":\"1m\"}")));
 
         Status status = statusOf(this::info);
 
@@ -298,16 +321,14 @@ class CephRbdDriverTest {
     void infoOfASplitBrainIsErrorNamingIt() throws Exception {
         serve(fake().on("local info rbd/vol-0", FakeRbd.ok(PRIMARY))
                 .on("local mirror image status rbd/vol-0", FakeRbd.ok(STATUS_SPLIT_BRAIN))
-                .on("local snap ls --all rbd/vol-0", FakeRbd.ok("""
-                        [{"id":19,"name":".mirror.non_primary.x","timestamp":"Thu Nov 26 04:12:22 2026",\
-                        "namespace":{"type":"mirror","state":"demoted","complete":true,"primary_mirror_uuid":"59bc",\
-                        "primary_snap_id":19}}]""")));
+                .on("local image-meta list rbd/vol-0", FakeRbd.ok("{\"volrep.lastSyncTime\":\"1795666342\"}")));
 
         GetVolumeReplicationInfoResponse info = info();
 
         assertThat(info.getStatus()).isEqualTo(GetVolumeReplicationInfoResponse.Status.ERROR);
         assertThat(info.getStatusMessage()).contains("split-brain detected");
         assertThat(Timestamps.toString(info.getLastSyncTime())).isEqualTo("2026-11-26T04:12:22Z");
+        assertThat(info.getStatusMessage()).contains("no peer has synced vol-0 since it became primary here");
     }
 
     @Test
@@ -363,13 +384,15 @@ class CephRbdDriverTest {
                 .on("local mirror image promote rbd/vol-0", FakeRbd.ok("Image promoted to primary\n"))
                 .on("local mirror image status rbd/vol-0", FakeRbd.ok(STATUS_SYNCED))
                 .on("local mirror snapshot schedule remove", FakeRbd.ok(""))
+                .on("local image-meta list rbd/vol-0", FakeRbd.ok("{\"volrep.schedulingInterval\":\"1m\"}"))
+                .on("local image-meta remove rbd/vol-0 volrep.schedulingInterval", FakeRbd.ok(""))
                 .on("local mirror image disable rbd/vol-0", FakeRbd.ok("Mirroring disabled\n")));
 
         stub.disableVolumeReplication(DisableVolumeReplicationRequest.newBuilder()
                 .setReplicationSource(volume("vol-0")).build());
 
         assertThat(rbd.calls()).containsSubsequence("local mirror image promote rbd/vol-0",
-                "local mirror image disable rbd/vol-0");
+                "local image-meta remove rbd/vol-0 volrep.schedulingInterval", "local mirror image disable rbd/vol-0");
         assertThat(rbd.calls()).noneMatch(c -> c.contains("--force"));
     }
 
