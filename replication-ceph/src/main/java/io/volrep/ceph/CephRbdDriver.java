@@ -313,8 +313,10 @@ public final class CephRbdDriver implements ReplicationDriver, AutoCloseable {
         try {
             image = RbdImage.parse(id, local.json(budget, "info", spec(id)));
         } catch (RbdException e) {
-            if (e.errno() == RbdException.ENOENT && resyncUnderWay(budget, id)) {
-                return ResyncResult.IN_PROGRESS;    // rbd-mirror moved the image to the trash and recreates it
+            // rbd-mirror moves the image to the trash, removes it and creates it anew: between the two it exists
+            // nowhere, so an image this driver flagged counts as being resynced too
+            if (e.errno() == RbdException.ENOENT && (resyncRequested.containsKey(id) || resyncUnderWay(budget, id))) {
+                return ResyncResult.IN_PROGRESS;
             }
             throw failure(e, id, "read");
         }

@@ -447,21 +447,38 @@ class CephRbdDriverTest {
                 "\"state\":\"up+replaying\",\"description\":\"replaying, {\\\"local_snapshot_timestamp\\\":1795666384,"
                         + "\\\"remote_snapshot_timestamp\\\":1795666384,\\\"replay_state\\\":\\\"idle\\\"}\"");
         serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY), FakeRbd.ok(NON_PRIMARY),
-                        FakeRbd.fail(2, NO_SUCH_IMAGE), FakeRbd.ok(recreated))
+                        FakeRbd.fail(2, NO_SUCH_IMAGE), FakeRbd.fail(2, NO_SUCH_IMAGE), FakeRbd.ok(recreated))
                 .on("local mirror image status rbd/vol-0", FakeRbd.ok(STATUS_SPLIT_BRAIN.replace(
                         "\"state\":\"up+stopped\",\"description\":\"local image is primary\"",
                         "\"state\":\"up+error\",\"description\":\"split-brain detected\"")), FakeRbd.ok(replaying))
                 .on("local mirror image resync rbd/vol-0", FakeRbd.ok("Flagged image for resync from primary\n"))
                 .on("local trash ls rbd --all --long", FakeRbd.ok("[{\"id\":\"10273612c730\",\"name\":\"vol-0\","
-                        + "\"source\":\"MIRRORING\"}]")));
+                        + "\"source\":\"MIRRORING\"}]"), FakeRbd.ok("[]")));
         Supplier<Boolean> resync = () -> stub.resyncVolume(ResyncVolumeRequest.newBuilder()
                 .setReplicationSource(volume("vol-0")).build()).getReady();
 
         assertThat(resync.get()).as("split-brain: flagged").isFalse();
         assertThat(resync.get()).as("flagged, not recreated yet").isFalse();
         assertThat(resync.get()).as("in the trash: being recreated").isFalse();
+        assertThat(resync.get()).as("out of the trash, not created yet: still being recreated").isFalse();
         assertThat(resync.get()).as("recreated, replaying the latest").isTrue();
         assertThat(rbd.calls().stream().filter(c -> c.startsWith("local mirror image resync"))).hasSize(1);
+    }
+
+    @Test
+    void aMissingImageThatRbdMirrorHasInTheTrashIsBeingResyncedAnyOtherIs5() throws Exception {
+        serve(fake().on("local info rbd/vol-0", FakeRbd.fail(2, NO_SUCH_IMAGE))
+                .on("local info rbd/vol-1", FakeRbd.fail(2, NO_SUCH_IMAGE))
+                .on("local trash ls rbd --all --long", FakeRbd.ok("[{\"id\":\"1\",\"name\":\"vol-0\",\"source\":"
+                        + "\"MIRRORING\"},{\"id\":\"2\",\"name\":\"vol-1\",\"source\":\"USER\"}]")));
+
+        boolean ready = stub.resyncVolume(ResyncVolumeRequest.newBuilder().setReplicationSource(volume("vol-0"))
+                .build()).getReady();
+        Status trashedByAUser = statusOf(() -> stub.resyncVolume(ResyncVolumeRequest.newBuilder()
+                .setReplicationSource(volume("vol-1")).build()));
+
+        assertThat(ready).isFalse();
+        assertThat(trashedByAUser.getCode()).isEqualTo(Status.Code.NOT_FOUND);
     }
 
     @Test
