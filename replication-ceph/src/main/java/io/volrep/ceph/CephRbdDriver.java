@@ -210,32 +210,31 @@ public final class CephRbdDriver implements ReplicationDriver, AutoCloseable {
             // rbd disables only a primary; forcing it on a copy whose peer is not primary leaves the peer's copy
             // behind for ever (rbd-mirror never deletes it) and the next enable finds a split-brain. Promote first,
             // then disable as the primary: rbd-mirror then deletes the peer's copy.
+            PeerSite.Answer there = askPeer(budget, id);
+            if (there.role() == PeerSite.Role.PRIMARY) {
+                // The peer holds the primary: this copy is detached (disabled with force) and stays as a plain image
+                // here; the peer keeps its primary.
+                LOG.warn("{}: {} is non-primary and primary on {}: disabling this copy with force", local.site(), id,
+                        peerName());
+                removeSchedule(budget, id);
+                run(budget, id, "disable mirroring of (forced)", "mirror", "image", "disable", "--force", spec(id));
+                return;
+            }
             try {
                 local.run(budget, "mirror", "image", "promote", spec(id));
             } catch (RbdException e) {
                 if (!isPromoteRefusal(e)) {
                     throw failure(e, id, "promote (before disabling)");
                 }
-                PeerSite.Answer there = askPeer(budget, id);
-                switch (there.role()) {
-                    case PRIMARY -> {
-                        // The peer holds the primary: this copy is detached (disabled with force) and stays as a
-                        // plain image here; the peer keeps its primary.
-                        LOG.warn("{}: {} is non-primary and primary on {}: disabling this copy with force",
-                                local.site(), id, peerName());
-                        removeSchedule(budget, id);
-                        run(budget, id, "disable mirroring of (forced)", "mirror", "image", "disable", "--force",
-                                spec(id));
-                        return;
-                    }
-                    case UNREACHABLE -> throw new UnavailableException(local.site() + ": " + id + " is non-primary and"
-                            + " cannot be promoted before disabling (" + e.detail() + "); " + peerName()
-                            + " does not answer, so whether it holds the primary is unknown and disabling now could"
-                            + " orphan a copy; retry once it answers (" + there.why() + ")");
-                    default -> throw new OperationPendingException(local.site() + ": " + id + " is non-primary and"
-                            + " cannot be promoted before disabling yet: the peer's demotion has not arrived ("
-                            + e.detail() + "); retry with back-off");
+                if (there.role() == PeerSite.Role.UNREACHABLE) {
+                    throw new UnavailableException(local.site() + ": " + id + " is non-primary and cannot be promoted"
+                            + " before disabling (" + e.detail() + "); " + peerName() + " does not answer, so whether"
+                            + " it holds the primary is unknown and disabling now could orphan a copy; retry once it"
+                            + " answers (" + there.why() + ")");
                 }
+                throw new OperationPendingException(local.site() + ": " + id + " is non-primary and cannot be promoted"
+                        + " before disabling yet: the peer's demotion has not arrived (" + e.detail() + "); retry"
+                        + " with back-off");
             }
         }
         // A peer that is still creating its first copy would keep it, in error, if mirroring went away under it.
@@ -264,17 +263,10 @@ public final class CephRbdDriver implements ReplicationDriver, AutoCloseable {
         if (!image.primary()) {
             // When this copy was last in sync, read before promoting: a forced promote drops its received snapshots.
             Optional<Instant> inSyncAt = lastReceivedSync(budget, id);
-            try {
-                if (r.force()) {
-                    local.run(budget, "mirror", "image", "promote", "--force", spec(id));
-                } else {
-                    local.run(budget, "mirror", "image", "promote", spec(id));
-                }
-            } catch (RbdException e) {
-                if (!r.force() && isPromoteRefusal(e)) {
-                    throw promoteRefusal(budget, id, e);
-                }
-                throw failure(e, id, r.force() ? "promote (forced)" : "promote");
+            if (r.force()) {
+                run(budget, id, "promote (forced)", "mirror", "image", "promote", "--force", spec(id));
+            } else {
+                promoteUnforced(budget, id);
             }
             inSyncAt.ifPresent(t -> recordLastSync(budget, id, t));
         }
@@ -465,16 +457,13 @@ public final class CephRbdDriver implements ReplicationDriver, AutoCloseable {
      * source, which the caller retries with back-off). Answering 9 in the window would invite a forced promote,
      * which there throws away what the demotion was carrying; so the peer is asked directly.
      */
-    private RuntimeException promoteRefusal(CallBudget budget, String id, RbdException e) {
+    private RuntimeException promoteRefusal(PeerSite.Answer there, String id, RbdException e) {
         if (e.errno() == RbdException.EROFS) {
             return new OperationPendingException(local.site() + ": the peer's demotion of " + id + " has arrived but"
                     + " rbd-mirror still holds the image here (" + e.detail() + "); retry with back-off");
         }
-        PeerSite.Answer there = askPeer(budget, id);
         return switch (there.role()) {
-            case PRIMARY -> new PreconditionFailedException(local.site() + ": " + id + " cannot be promoted without"
-                    + " force: it is primary on " + peerName() + " (promote with force only when that site is lost:"
-                    + " both sites would be primary)");
+            case PRIMARY -> peerHoldsThePrimary(id);
             case UNREACHABLE -> new PreconditionFailedException(local.site() + ": " + id + " cannot be promoted"
                     + " without force: " + peerName() + " does not answer, so no demotion can arrive from it ("
                     + there.why() + ")");
@@ -483,6 +472,32 @@ public final class CephRbdDriver implements ReplicationDriver, AutoCloseable {
             case NON_PRIMARY -> new OperationPendingException(local.site() + ": " + peerName() + " has demoted " + id
                     + ", but the demotion has not reached this site yet (" + e.detail() + "); retry with back-off");
         };
+    }
+
+    /**
+     * An unforced promote of a non-primary copy. The peer is asked first: rbd itself promotes a copy whose last
+     * snapshot is its own demotion, which right after a failover to the peer (before the peer's promotion has
+     * arrived here) makes two primaries. Then rbd's refusals are told apart by that answer ({@link #promoteRefusal}).
+     */
+    private void promoteUnforced(CallBudget budget, String id) {
+        PeerSite.Answer there = askPeer(budget, id);
+        if (there.role() == PeerSite.Role.PRIMARY) {
+            throw peerHoldsThePrimary(id);
+        }
+        try {
+            local.run(budget, "mirror", "image", "promote", spec(id));
+        } catch (RbdException e) {
+            if (isPromoteRefusal(e)) {
+                throw promoteRefusal(there, id, e);
+            }
+            throw failure(e, id, "promote");
+        }
+    }
+
+    private PreconditionFailedException peerHoldsThePrimary(String id) {
+        return new PreconditionFailedException(local.site() + ": " + id + " cannot be promoted without force: it is"
+                + " primary on " + peerName() + " (promote with force only when that site is lost: both sites would be"
+                + " primary)");
     }
 
     /** The peer's answer about {@code id}; without readable peer credentials, a non-primary guess (never a force). */
