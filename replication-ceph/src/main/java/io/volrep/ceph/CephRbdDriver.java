@@ -237,15 +237,16 @@ public final class CephRbdDriver implements ReplicationDriver, AutoCloseable {
                         + " with back-off");
             }
         }
-        // A peer that is still creating its first copy would keep it, in error, if mirroring went away under it.
+        // rbd-mirror deletes a peer's copy only once it replays this primary: one still creating its first copy,
+        // or not switched to this site after a failback, would be left behind for ever.
         MirrorStatus status = MirrorStatus.parse(json(budget, id, "read the mirror status of", "mirror", "image",
                 "status", spec(id)));
         for (MirrorStatus.Peer p : status.peers()) {
-            if (p.creatingFirstCopy()) {
+            if (p.notYetReplayingThisPrimary()) {
                 throw new OperationPendingException(local.site() + ": site " + SafeText.escape(p.site())
-                        + " is still creating its first copy of " + id + " (" + SafeText.escape(p.state()) + ": "
-                        + SafeText.escape(RbdCli.shorten(p.description(), 120)) + "); disabling now would leave it"
-                        + " behind; retry with back-off");
+                        + " is not replaying " + id + " from this site yet (" + SafeText.escape(p.state()) + ": "
+                        + SafeText.escape(RbdCli.shorten(p.description(), 120)) + "); disabling now would leave its"
+                        + " copy behind; retry with back-off");
             }
         }
         removeSchedule(budget, id);

@@ -437,7 +437,25 @@ class CephRbdDriverTest {
                 .setReplicationSource(volume("vol-0")).build()));
 
         assertThat(status.getCode()).isEqualTo(Status.Code.ABORTED);
-        assertThat(status.getDescription()).contains("site site-b is still creating its first copy of vol-0");
+        assertThat(status.getDescription()).contains("site site-b is not replaying vol-0 from this site yet");
+        assertThat(rbd.calls()).noneMatch(c -> c.contains("mirror image disable"));
+    }
+
+    @Test
+    void disableRightAfterAFailbackWaitsUntilThePeerReplaysThisPrimarySoThatItsCopyIsDeleted() throws Exception {
+        // Seen on the lab: disabled while site B still reported "remote image is not primary" (it had not started
+        // replaying the new primary), B's demoted copy stayed for ever.
+        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(PRIMARY))
+                .on("local mirror image status rbd/vol-0", FakeRbd.ok(STATUS_SYNCED.replace("\"state\":\"up+replaying\"",
+                        "\"state\":\"up+unknown\"").replaceFirst("\"description\":\"replaying, [^}]*}\"",
+                        "\"description\":\"remote image is not primary\""))));
+
+        Status status = statusOf(() -> stub.disableVolumeReplication(DisableVolumeReplicationRequest.newBuilder()
+                .setReplicationSource(volume("vol-0")).build()));
+
+        assertThat(status.getCode()).isEqualTo(Status.Code.ABORTED);
+        assertThat(status.getDescription()).contains("site site-b is not replaying vol-0 from this site yet",
+                "remote image is not primary");
         assertThat(rbd.calls()).noneMatch(c -> c.contains("mirror image disable"));
     }
 
