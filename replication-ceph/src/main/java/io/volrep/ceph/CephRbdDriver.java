@@ -237,17 +237,13 @@ public final class CephRbdDriver implements ReplicationDriver, AutoCloseable {
                         + " with back-off");
             }
         }
-        // rbd-mirror deletes a peer's copy only once it replays this primary: one still creating its first copy,
-        // or not switched to this site after a failback, would be left behind for ever.
-        MirrorStatus status = MirrorStatus.parse(json(budget, id, "read the mirror status of", "mirror", "image",
-                "status", spec(id)));
-        for (MirrorStatus.Peer p : status.peers()) {
-            if (p.notYetReplayingThisPrimary()) {
-                throw new OperationPendingException(local.site() + ": site " + SafeText.escape(p.site())
-                        + " is not replaying " + id + " from this site yet (" + SafeText.escape(p.state()) + ": "
-                        + SafeText.escape(RbdCli.shorten(p.description(), 120)) + "); disabling now would leave its"
-                        + " copy behind; retry with back-off");
-            }
+        // rbd-mirror deletes the peer's copy only if it is a copy of this primary: right after a failback, a peer
+        // whose copy still ends with its own demotion (it has not replayed this site yet) would keep it for ever.
+        Optional<PeerSite> site = peer(budget);
+        if (site.isPresent() && site.get().endsWithItsOwnDemotion(id, budget)) {
+            throw new OperationPendingException(local.site() + ": site " + site.get().name() + "'s copy of " + id
+                    + " still ends with its own demotion: it has not replayed this site's promotion yet, and disabling"
+                    + " now would leave it behind; retry with back-off");
         }
         removeSchedule(budget, id);
         forgetMetadata(budget, id);
@@ -400,17 +396,20 @@ public final class CephRbdDriver implements ReplicationDriver, AutoCloseable {
         switch (there.role()) {
             case ABSENT -> throw new UnavailableException(local.site() + ": " + site.get().name() + " has no copy of "
                     + id + " yet (rbd-mirror creates it after the image is enabled); retry");
+            case NOT_MIRRORED -> throw new UnavailableException(local.site() + ": " + site.get().name() + "'s " + id
+                    + " is not mirrored (yet): rbd-mirror creates the copy, then mirrors it; retry (if this lasts, it"
+                    + " is a leftover image of that name on " + site.get().name() + ")");
             case UNREACHABLE -> throw new UnavailableException(local.site() + ": " + site.get().name()
                     + " does not answer, so " + id + "'s copy there cannot be verified; retry (" + there.why() + ")");
             default -> {
             }
         }
         RbdImage copy = there.image().orElseThrow();
-        if (!copy.enabled() || !copy.globalId().equals(image.globalId())) {
+        if (!copy.globalId().equals(image.globalId())) {
             throw new UnknownErrorException(local.site() + ": " + site.get().name() + "'s " + id + " is not this"
-                    + " image's copy (" + (copy.enabled() ? "mirroring global id " + SafeText.escape(copy.globalId())
-                    + ", here " + SafeText.escape(image.globalId()) : "not mirrored there") + "): a leftover of an"
-                    + " earlier mirroring, or a split-brain; inspect both sites");
+                    + " image's copy (mirroring global id " + SafeText.escape(copy.globalId()) + ", here "
+                    + SafeText.escape(image.globalId()) + "): a leftover of an earlier mirroring, or a split-brain;"
+                    + " inspect both sites");
         }
         return ReplicationDestination.volume(id);
     }
@@ -604,9 +603,13 @@ public final class CephRbdDriver implements ReplicationDriver, AutoCloseable {
         }
     }
 
-    /** An rbd failure the RPC has no special row for: 5, 14 or 2, naming the condition and what rbd said. */
+    /**
+     * An rbd failure the RPC has no special row for: 5 when the image is missing, 14 when Ceph cannot be reached, else
+     * 2, naming the condition and what rbd said. (rbd answers ENOENT for other things too: a schedule or a metadata key
+     * that does not exist, which are not the source's absence.)
+     */
     private RuntimeException failure(RbdException e, String id, String what) {
-        if (e.errno() == RbdException.ENOENT) {
+        if (e.errno() == RbdException.ENOENT && (e.command().startsWith("info ") || e.says("error opening image"))) {
             return new SourceNotFoundException(local.site() + ": image " + id + " does not exist in pool " + pool);
         }
         if (e.unreachable()) {
@@ -702,8 +705,13 @@ public final class CephRbdDriver implements ReplicationDriver, AutoCloseable {
     }
 
     private void removeSchedule(CallBudget budget, String id) {
-        run(budget, id, "remove the snapshot schedule of", "mirror", "snapshot", "schedule", "remove", "--pool", pool,
-                "--image", id);
+        try {
+            local.run(budget, "mirror", "snapshot", "schedule", "remove", "--pool", pool, "--image", id);
+        } catch (RbdException e) {
+            if (e.errno() != RbdException.ENOENT) {     // ENOENT: the pool never had a schedule
+                throw failure(e, id, "remove the snapshot schedule of");
+            }
+        }
     }
 
     /** True when rbd-mirror has the image in the trash: it deletes and recreates an image to resync it. */

@@ -63,20 +63,6 @@ record MirrorStatus(String state, String description, List<Peer> peers) {
         boolean up() {
             return state.startsWith("up+");
         }
-
-        /**
-         * The peer's daemon is up and its copy is not (yet) a replica of this primary: it is creating its first copy,
-         * or, after a role change, has not started replaying this site (e.g. {@code up+unknown: remote image is not
-         * primary}). Mirroring disabled now would leave that copy behind: rbd-mirror deletes only a copy it replays.
-         * A peer in error, or primary itself, is not waited for: nothing it does next makes its copy deletable.
-         */
-        boolean notYetReplayingThisPrimary() {
-            if (!up() || state.equals("up+error")
-                    || (state.equals("up+stopped") && description.contains("local image is primary"))) {
-                return false;
-            }
-            return !(state.equals("up+replaying") && sync().isPresent());
-        }
     }
 
     /**

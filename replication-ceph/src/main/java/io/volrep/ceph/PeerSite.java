@@ -116,6 +116,38 @@ final class PeerSite {
         }
     }
 
+    /**
+     * True when the peer's copy of {@code image} ends with its own demotion: its newest mirror snapshot is a primary
+     * snapshot it took when it was demoted, not one received from this site ({@code rbd snap ls --all}: received
+     * snapshots name their primary). Such a copy has not replayed this site's promotion yet. False when it has, when
+     * the peer has no such image, and when the peer does not answer (nothing to wait for then).
+     */
+    boolean endsWithItsOwnDemotion(String image, CallBudget budget) {
+        JsonElement snaps;
+        try {
+            snaps = cli.json(budget.capped(QUESTION_TIME), "snap", "ls", "--all", pool + "/" + image);
+        } catch (RbdException | ReplicationException e) {
+            return false;
+        }
+        JsonObject newest = null;
+        if (snaps.isJsonArray()) {
+            for (JsonElement e : snaps.getAsJsonArray()) {
+                JsonObject s = e.getAsJsonObject();
+                JsonObject ns = s.has("namespace") && s.get("namespace").isJsonObject() ? s.getAsJsonObject("namespace")
+                        : null;
+                if (ns != null && ns.has("type") && "mirror".equals(ns.get("type").getAsString())
+                        && (newest == null || s.get("id").getAsLong() > newest.get("id").getAsLong())) {
+                    newest = s;
+                }
+            }
+        }
+        if (newest == null) {
+            return false;
+        }
+        JsonObject ns = newest.getAsJsonObject("namespace");
+        return !ns.has("primary_mirror_uuid") && ns.has("state") && "demoted".equals(ns.get("state").getAsString());
+    }
+
     private static void writeKey(Path keyFile, String key) {
         try {
             if (!Files.exists(keyFile)) {

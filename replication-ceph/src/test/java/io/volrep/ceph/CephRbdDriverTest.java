@@ -399,7 +399,6 @@ class CephRbdDriverTest {
     void disableOfACopyPromotesItFirstSoThatThePeersCopyIsDeletedNotOrphaned() throws Exception {
         serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY))
                 .on("local mirror image promote rbd/vol-0", FakeRbd.ok("Image promoted to primary\n"))
-                .on("local mirror image status rbd/vol-0", FakeRbd.ok(STATUS_SYNCED))
                 .on("local mirror snapshot schedule remove", FakeRbd.ok(""))
                 .on("local image-meta list rbd/vol-0", FakeRbd.ok("{\"volrep.schedulingInterval\":\"1m\"}"))
                 .on("local image-meta remove rbd/vol-0 volrep.schedulingInterval", FakeRbd.ok(""))
@@ -428,35 +427,54 @@ class CephRbdDriverTest {
         assertThat(rbd.calls()).contains("local mirror image disable --force rbd/vol-0");
     }
 
-    @Test
-    void disableWhileThePeerIsCreatingItsFirstCopyIs10SoThatNoPartialCopyIsLeftBehind() throws Exception {
-        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(PRIMARY))
-                .on("local mirror image status rbd/vol-0", FakeRbd.ok(STATUS_NOT_SYNCED_YET)));
-
-        Status status = statusOf(() -> stub.disableVolumeReplication(DisableVolumeReplicationRequest.newBuilder()
-                .setReplicationSource(volume("vol-0")).build()));
-
-        assertThat(status.getCode()).isEqualTo(Status.Code.ABORTED);
-        assertThat(status.getDescription()).contains("site site-b is not replaying vol-0 from this site yet");
-        assertThat(rbd.calls()).noneMatch(c -> c.contains("mirror image disable"));
-    }
+    static final String PEER_OWN_DEMOTION = """
+            [{"id":7,"name":".mirror.primary.g.a","timestamp":"Thu Nov 26 05:15:09 2026","namespace":{"type":"mirror",\
+            "state":"primary","mirror_peer_uuids":["x"],"complete":true}},{"id":8,"name":".mirror.primary.g.b",\
+            "timestamp":"Thu Nov 26 05:15:15 2026","namespace":{"type":"mirror","state":"demoted",\
+            "mirror_peer_uuids":["x"],"complete":true}}]""";
+    static final String PEER_REPLAYING = PEER_OWN_DEMOTION.replace("}}]", "}},{\"id\":10,\"name\":\".mirror.non_primary.g.c\","
+            + "\"timestamp\":\"Thu Nov 26 05:15:22 2026\",\"namespace\":{\"type\":\"mirror\",\"state\":\"non-primary\","
+            + "\"complete\":true,\"primary_mirror_uuid\":\"59bc\",\"primary_snap_id\":9}}]");
 
     @Test
     void disableRightAfterAFailbackWaitsUntilThePeerReplaysThisPrimarySoThatItsCopyIsDeleted() throws Exception {
-        // Seen on the lab: disabled while site B still reported "remote image is not primary" (it had not started
-        // replaying the new primary), B's demoted copy stayed for ever.
+        // Seen on the lab: disabled right after a failback, while site B's copy still ended with its own demotion
+        // (it had not replayed the new primary yet), B's copy stayed for ever: rbd-mirror deletes only a copy it
+        // replays.
         serve(fake().on("local info rbd/vol-0", FakeRbd.ok(PRIMARY))
-                .on("local mirror image status rbd/vol-0", FakeRbd.ok(STATUS_SYNCED.replace("\"state\":\"up+replaying\"",
-                        "\"state\":\"up+unknown\"").replaceFirst("\"description\":\"replaying, [^}]*}\"",
-                        "\"description\":\"remote image is not primary\""))));
+                .on("local mirror pool info rbd --all", FakeRbd.ok(POOL_INFO))
+                .on("peer snap ls --all rbd/vol-0", FakeRbd.ok(PEER_OWN_DEMOTION), FakeRbd.ok(PEER_REPLAYING))
+                .on("local mirror snapshot schedule remove", FakeRbd.ok(""))
+                .on("local image-meta list rbd/vol-0", FakeRbd.ok("{}"))
+                .on("local mirror image disable rbd/vol-0", FakeRbd.ok("Mirroring disabled\n")));
+        Supplier<Status> disable = () -> statusOf(() -> stub.disableVolumeReplication(
+                DisableVolumeReplicationRequest.newBuilder().setReplicationSource(volume("vol-0")).build()));
 
-        Status status = statusOf(() -> stub.disableVolumeReplication(DisableVolumeReplicationRequest.newBuilder()
-                .setReplicationSource(volume("vol-0")).build()));
-
-        assertThat(status.getCode()).isEqualTo(Status.Code.ABORTED);
-        assertThat(status.getDescription()).contains("site site-b is not replaying vol-0 from this site yet",
-                "remote image is not primary");
+        Status first = disable.get();
+        assertThat(first.getCode()).isEqualTo(Status.Code.ABORTED);
+        assertThat(first.getDescription()).contains("site site-b's copy of vol-0 still ends with its own demotion");
         assertThat(rbd.calls()).noneMatch(c -> c.contains("mirror image disable"));
+
+        assertThat(disable.get().getCode()).as("once B replays it").isEqualTo(Status.Code.OK);
+        assertThat(rbd.calls()).contains("local mirror image disable rbd/vol-0");
+    }
+
+    @Test
+    void disableWithoutAnyScheduleEverMadeInThePoolDisables() throws Exception {
+        // Seen on the lab: rbd answers ENOENT for removing a schedule when the pool never had one.
+        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(PRIMARY))
+                .on("local mirror pool info rbd --all", FakeRbd.ok(POOL_INFO))
+                .on("peer snap ls --all rbd/vol-0", FakeRbd.ok(PEER_REPLAYING))
+                .on("local mirror snapshot schedule remove", FakeRbd.fail(2, "rbd: rbd mirror snapshot schedule remove"
+                        + " failed: (2) No such file or directory: [errno 2] RADOS object not found (Failed to operate"
+                        + " write op for oid rbd_mirror_snapshot_schedule)\n"))
+                .on("local image-meta list rbd/vol-0", FakeRbd.ok("{}"))
+                .on("local mirror image disable rbd/vol-0", FakeRbd.ok("Mirroring disabled\n")));
+
+        stub.disableVolumeReplication(DisableVolumeReplicationRequest.newBuilder()
+                .setReplicationSource(volume("vol-0")).build());
+
+        assertThat(rbd.calls()).contains("local mirror image disable rbd/vol-0");
     }
 
     @Test
@@ -537,7 +555,9 @@ class CephRbdDriverTest {
                 .on("local mirror pool info rbd --all", FakeRbd.ok(POOL_INFO))
                 .on("peer info rbd/vol-0", FakeRbd.ok(NON_PRIMARY))
                 .on("peer info rbd/vol-1", FakeRbd.fail(2, NO_SUCH_IMAGE))
-                .on("peer info rbd/vol-2", FakeRbd.ok(NON_PRIMARY.replace("06288f3d-", "ffffffff-"))));
+                .on("peer info rbd/vol-2", FakeRbd.ok(NON_PRIMARY.replace("06288f3d-", "ffffffff-")))
+                .on("local info rbd/vol-3", FakeRbd.ok(PRIMARY.replace("vol-0", "vol-3")))
+                .on("peer info rbd/vol-3", FakeRbd.ok(NOT_MIRRORED.replace("vol-0", "vol-3"))));
 
         String destination = stub.getReplicationDestinationInfo(GetReplicationDestinationInfoRequest.newBuilder()
                 .setReplicationSource(volume("vol-0")).build()).getReplicationDestination().getVolume().getVolumeId();
@@ -546,7 +566,12 @@ class CephRbdDriverTest {
         Status another = statusOf(() -> stub.getReplicationDestinationInfo(GetReplicationDestinationInfoRequest
                 .newBuilder().setReplicationSource(volume("vol-2")).build()));
 
+        Status beingCreated = statusOf(() -> stub.getReplicationDestinationInfo(GetReplicationDestinationInfoRequest
+                .newBuilder().setReplicationSource(volume("vol-3")).build()));
+
         assertThat(destination).isEqualTo("vol-0");
+        assertThat(beingCreated.getCode()).as("rbd-mirror creates the copy, then mirrors it: a moment without")
+                .isEqualTo(Status.Code.UNAVAILABLE);
         assertThat(notYet.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
         assertThat(notYet.getDescription()).contains("site-b has no copy of vol-1 yet");
         assertThat(another.getCode()).isEqualTo(Status.Code.UNKNOWN);
