@@ -406,10 +406,12 @@ public final class CephRbdDriver implements ReplicationDriver, AutoCloseable {
         }
         RbdImage copy = there.image().orElseThrow();
         if (!copy.globalId().equals(image.globalId())) {
-            throw new UnknownErrorException(local.site() + ": " + site.get().name() + "'s " + id + " is not this"
-                    + " image's copy (mirroring global id " + SafeText.escape(copy.globalId()) + ", here "
-                    + SafeText.escape(image.globalId()) + "): a leftover of an earlier mirroring, or a split-brain;"
-                    + " inspect both sites");
+            // After a disable and a new enable, the peer deletes its copy of the earlier mirroring (a few seconds)
+            // before it creates this one: not known yet, as the table's 14 says. A copy that stays is an orphan.
+            throw new UnavailableException(local.site() + ": " + site.get().name() + " still holds a copy of an earlier"
+                    + " mirroring of " + id + " (mirroring global id " + SafeText.escape(copy.globalId()) + ", here "
+                    + SafeText.escape(image.globalId()) + "); rbd-mirror deletes it before it creates this one; retry"
+                    + " (if this lasts, that copy is an orphan: inspect " + site.get().name() + ")");
         }
         return ReplicationDestination.volume(id);
     }

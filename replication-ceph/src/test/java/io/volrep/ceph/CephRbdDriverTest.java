@@ -574,8 +574,9 @@ class CephRbdDriverTest {
                 .isEqualTo(Status.Code.UNAVAILABLE);
         assertThat(notYet.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
         assertThat(notYet.getDescription()).contains("site-b has no copy of vol-1 yet");
-        assertThat(another.getCode()).isEqualTo(Status.Code.UNKNOWN);
-        assertThat(another.getDescription()).contains("is not this image's copy");
+        assertThat(another.getCode()).as("an earlier era's copy, which rbd-mirror deletes before it creates this one")
+                .isEqualTo(Status.Code.UNAVAILABLE);
+        assertThat(another.getDescription()).contains("site-b still holds a copy of an earlier mirroring of vol-2");
     }
 
     @Test
