@@ -3,8 +3,6 @@ package io.volrep.cli;
 import io.volrep.api.SafeText;
 import io.volrep.ceph.CephRbdDriver;
 import io.volrep.spi.ReplicationServer;
-import io.volrep.spi.ServeUntilSignal;
-import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -64,39 +62,18 @@ public final class ServeCephCommand extends Subcommand {
 
     @Override
     public Integer call() throws InterruptedException {
-        Started started;
+        ServeStart.Served<CephRbdDriver> started;
         try {
             started = start();
         } catch (ServeStart.CannotListen e) {
             return ServeStart.report(spec, e);
         }
-        MetricsOptions.Endpoint endpoint;
-        try {
-            endpoint = metrics.startAnnounced(err());
-        } catch (RuntimeException e) {
-            started.close();
-            PrintWriter err = err();
-            err.println("volrep serve-ceph: " + e.getMessage());
-            err.flush();
-            return 1;
-        }
-        return ServeUntilSignal.run(started.server(), endpoint.after(started::close), out());
-    }
-
-    /** The server and its driver, closed together: the server drains first, then the driver kills what remains. */
-    record Started(ReplicationServer server, CephRbdDriver driver) implements AutoCloseable {
-        @Override
-        public void close() {
-            try {
-                server.close();
-            } finally {
-                driver.close();
-            }
-        }
+        // SIGTERM/SIGINT drain the server, then the rbd commands still running are killed; exit 0.
+        return ServeStart.serveUntilSignal(spec, metrics, started);
     }
 
     /** Builds the driver and starts serving it (tests use this without waiting for a signal). */
-    Started start() {
+    ServeStart.Served<CephRbdDriver> start() {
         if (!Files.isRegularFile(cephConf) || !Files.isReadable(cephConf)) {
             throw usageError("--ceph-conf: " + cephConf + " is not a readable file");
         }
@@ -109,7 +86,7 @@ public final class ServeCephCommand extends Subcommand {
             ReplicationServer.Builder server = metrics.bind(ReplicationServer.builder().driver(driver)
                     .identity(CephRbdDriver.PLUGIN_NAME, version()).readiness(driver.readiness())
                     .listen(listen).gracePeriod(gracePeriod));
-            return new Started(ServeStart.start(server), driver);
+            return new ServeStart.Served<>(ServeStart.start(server), driver);
         } catch (RuntimeException e) {
             driver.close();
             throw e;

@@ -60,7 +60,7 @@ class ServeCephCommandTest {
         cli.parseArgs("--listen", socket, "--ceph-conf", conf.toString(), "--pool", "rbd", "--rbd", rbd.toString());
         command.spec = cli.getCommandSpec();
 
-        try (ServeCephCommand.Started started = command.start()) {
+        try (ServeStart.Served<?> started = command.start()) {
             CommandResult probe = run("probe", "--endpoint", socket);
             CommandResult notMirrored = run("demote", "--endpoint", socket, "--volume", "vol-0");
             CommandResult missing = run("info", "--endpoint", socket, "--volume", "vol-7");
