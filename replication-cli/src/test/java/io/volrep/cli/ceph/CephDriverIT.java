@@ -24,6 +24,7 @@ import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * codes exactly as the plugins answer them, no client retries. Images: {@code vol-2}, {@code vol-3}, {@code vol-6}.
  */
 @ExtendWith(CephLab.class)
+@Order(1)
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class CephDriverIT {
     private static final Duration SYNC_TIMEOUT = Duration.ofSeconds(120);

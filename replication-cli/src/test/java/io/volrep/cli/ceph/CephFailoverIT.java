@@ -13,7 +13,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -25,6 +28,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Images: {@code vol-0} (planned), {@code vol-4} (disaster).
  */
 @ExtendWith(CephLab.class)
+@Order(2)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class CephFailoverIT {
     private static final Duration SYNC_TIMEOUT = Duration.ofSeconds(120);
@@ -61,6 +66,7 @@ class CephFailoverIT {
     }
 
     @Test
+    @Order(1)
     void aPlannedFailoverMovesTheSameBytesToSiteBInOneRun(Lab lab) {
         String onA = lab.sha256("site-a", "vol-0");
 
@@ -78,6 +84,7 @@ class CephFailoverIT {
     }
 
     @Test
+    @Order(2)
     void aDisasterFailsOverWithForceLosingOnlyWhatFollowedTheLastSyncAndSiteAComesBackEqual(Lab lab) {
         Instant lastSync = Instant.ofEpochSecond(info(lab, "site-a", "vol-4").getLastSyncTime().getSeconds());
         String synced = lab.sha256("site-a", "vol-4");

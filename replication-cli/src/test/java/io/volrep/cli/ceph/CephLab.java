@@ -29,8 +29,14 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -55,6 +61,7 @@ public final class CephLab implements BeforeAllCallback, ParameterResolver {
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(CephLab.class);
     static final Duration UP_TIMEOUT = Duration.ofMinutes(4);
     static final Duration COMMAND_TIMEOUT = Duration.ofMinutes(3);
+    static final Duration BACKGROUND_TIMEOUT = Duration.ofMinutes(15);
 
     @Override
     public void beforeAll(ExtensionContext context) {
@@ -75,7 +82,13 @@ public final class CephLab implements BeforeAllCallback, ParameterResolver {
     }
 
     private static Lab lab(ExtensionContext context) {
-        return context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(Lab.class, k -> Lab.start(), Lab.class);
+        return context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(Lab.class, k -> {
+            Lab lab = Lab.start();
+            // The conformance suite mostly waits on Ceph: it runs beside the other tests from the start, on its own
+            // image; stopSite waits for it (a stopped site would disturb it). CephConformanceIT judges its result.
+            lab.conformance = lab.inBackground(() -> CephConformanceIT.run(lab));
+            return lab;
+        }, Lab.class);
     }
 
     /** The repository root: the nearest directory upwards holding {@code lab/ceph-two-sites}. */
@@ -110,6 +123,13 @@ public final class CephLab implements BeforeAllCallback, ParameterResolver {
         private final Thread downOnExit;
         private final List<ManagedChannel> channels = new ArrayList<>();
         private final Duration upTook;
+        private final ExecutorService background = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "ceph-lab-background");
+            t.setDaemon(true);
+            return t;
+        });
+        private final List<CompletableFuture<?>> backgroundWork = new ArrayList<>();
+        private volatile CompletableFuture<CephConformanceIT.Run> conformance;
 
         private Lab(Path dir, Duration upTook) {
             this.dir = dir;
@@ -136,6 +156,37 @@ public final class CephLab implements BeforeAllCallback, ParameterResolver {
             }
             System.out.println("[ceph lab] up in " + took.toMillis() + " ms: " + up.out().strip().replace('\n', ' '));
             return new Lab(dir, took);
+        }
+
+        /** Runs {@code work} beside the tests, from now; {@link #stopSite} waits for it first. */
+        synchronized <T> CompletableFuture<T> inBackground(Supplier<T> work) {
+            CompletableFuture<T> f = CompletableFuture.supplyAsync(work, background);
+            backgroundWork.add(f);
+            return f;
+        }
+
+        /** The conformance run started beside the tests when the lab came up ({@link CephConformanceIT#run}). */
+        CompletableFuture<CephConformanceIT.Run> conformance() {
+            return conformance;
+        }
+
+        private void awaitBackground() {
+            List<CompletableFuture<?>> work;
+            synchronized (this) {
+                work = List.copyOf(backgroundWork);
+            }
+            for (CompletableFuture<?> f : work) {
+                try {
+                    f.get(BACKGROUND_TIMEOUT.toMinutes(), TimeUnit.MINUTES);
+                } catch (ExecutionException e) {
+                    // its test reports it
+                } catch (TimeoutException e) {
+                    fail("background work did not finish within " + BACKGROUND_TIMEOUT);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    fail("interrupted waiting for background work");
+                }
+            }
         }
 
         /** How long {@code up} took. */
@@ -229,8 +280,9 @@ public final class CephLab implements BeforeAllCallback, ParameterResolver {
             }
         }
 
-        /** Stops a site's Ceph daemons (its plugin keeps serving): a disaster. */
+        /** Stops a site's Ceph daemons (its plugin keeps serving): a disaster. Background work finishes first. */
         void stopSite(String site) {
+            awaitBackground();
             script(COMMAND_TIMEOUT, "stop-site", dir.toString(), site).requireSuccess("stop-site " + site);
         }
 
@@ -275,6 +327,7 @@ public final class CephLab implements BeforeAllCallback, ParameterResolver {
                 // the JVM is exiting: the hook runs down
             }
             down();
+            background.shutdownNow();
         }
 
         private synchronized void down() {
