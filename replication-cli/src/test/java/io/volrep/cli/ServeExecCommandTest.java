@@ -75,7 +75,7 @@ class ServeExecCommandTest {
         driver.toFile().setExecutable(true);
         ServeExecCommand command = parse("--driver", driver.toString(), "--listen", "unix://" + dir.resolve("e.sock"),
                 "--pass-env", others.get(0), "--env", "MY_DRIVER_CONFIG=/etc/my.conf");
-        try (ServeExecCommand.Started started = command.start()) {
+        try (ServeStart.Served<ExecDriver> started = command.start()) {
             java.util.List<String> names = Files.readAllLines(seen).stream().filter(l -> l.indexOf('=') > 0)
                     .map(l -> l.substring(0, l.indexOf('='))).toList();
             assertThat(names).contains(others.get(0), "MY_DRIVER_CONFIG", "PATH")
