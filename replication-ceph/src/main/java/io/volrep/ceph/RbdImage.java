@@ -42,11 +42,6 @@ record RbdImage(String name, String id, Optional<String> mirroringState, String 
         return mirroringState.filter("disabling"::equals).isPresent();
     }
 
-    /** The role as messages name it. */
-    String role() {
-        return !enabled() ? "not mirrored" : primary ? "primary" : "non-primary";
-    }
-
     private static String string(JsonObject o, String key) {
         JsonElement e = o.get(key);
         return e == null || e.isJsonNull() ? "" : e.getAsString();
