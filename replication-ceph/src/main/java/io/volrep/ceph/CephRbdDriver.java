@@ -30,14 +30,9 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -672,8 +667,8 @@ public final class CephRbdDriver implements ReplicationDriver, AutoCloseable {
         }
         if (current.isJsonArray() && current.getAsJsonArray().size() == 1) {
             JsonObject only = current.getAsJsonArray().get(0).getAsJsonObject();
-            if (schedule.interval().equals(string(only, "interval"))
-                    && schedule.startTime().equals(string(only, "start_time"))) {
+            if (schedule.interval().equals(RbdJson.string(only, "interval"))
+                    && schedule.startTime().equals(RbdJson.string(only, "start_time"))) {
                 return;
             }
         }
@@ -722,7 +717,7 @@ public final class CephRbdDriver implements ReplicationDriver, AutoCloseable {
         if (trash.isJsonArray()) {
             for (JsonElement e : trash.getAsJsonArray()) {
                 JsonObject o = e.getAsJsonObject();
-                if (id.equals(string(o, "name")) && "MIRRORING".equalsIgnoreCase(string(o, "source"))) {
+                if (id.equals(RbdJson.string(o, "name")) && "MIRRORING".equalsIgnoreCase(RbdJson.string(o, "source"))) {
                     return true;
                 }
             }
@@ -764,51 +759,10 @@ public final class CephRbdDriver implements ReplicationDriver, AutoCloseable {
         }
     }
 
-    /**
-     * The newest complete mirror snapshot this image received as a non-primary copy ({@code rbd snap ls --all}: a
-     * mirror snapshot naming its primary), or empty.
-     */
+    /** The newest complete mirror snapshot this image received as a non-primary copy, or empty. */
     private Optional<Instant> lastReceivedSnapshot(CallBudget budget, String id) {
-        JsonElement snaps = json(budget, id, "list the snapshots of", "snap", "ls", "--all", spec(id));
-        Instant newest = null;
-        if (snaps.isJsonArray()) {
-            for (JsonElement e : snaps.getAsJsonArray()) {
-                JsonObject s = e.getAsJsonObject();
-                JsonObject ns = s.has("namespace") && s.get("namespace").isJsonObject()
-                        ? s.getAsJsonObject("namespace") : null;
-                if (ns == null || !"mirror".equals(string(ns, "type")) || !ns.has("primary_mirror_uuid")
-                        || !(ns.has("complete") && ns.get("complete").getAsBoolean())) {
-                    continue;
-                }
-                Optional<Instant> t = snapshotTime(string(s, "timestamp"));
-                if (t.isPresent() && (newest == null || t.get().isAfter(newest))) {
-                    newest = t.get();
-                }
-            }
-        }
-        return Optional.ofNullable(newest);
-    }
-
-    private static final DateTimeFormatter SNAPSHOT_TIME = DateTimeFormatter.ofPattern("MMM d yyyy HH:mm:ss",
-            Locale.ROOT);
-
-    /** rbd's {@code Thu Nov 26 04:13:02 2026} (ctime format, UTC: rbd runs with TZ=UTC). */
-    static Optional<Instant> snapshotTime(String text) {
-        String[] p = text.strip().split("\\s+");
-        if (p.length != 5) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(LocalDateTime.parse(p[1] + " " + p[2] + " " + p[4] + " " + p[3], SNAPSHOT_TIME)
-                    .toInstant(ZoneOffset.UTC));
-        } catch (DateTimeParseException e) {
-            return Optional.empty();
-        }
-    }
-
-    private static String string(JsonObject o, String key) {
-        JsonElement e = o.get(key);
-        return e == null || e.isJsonNull() ? "" : e.getAsString();
+        return MirrorSnapshots.parse(json(budget, id, "list the snapshots of", "snap", "ls", "--all", spec(id)))
+                .lastReceived();
     }
 
     /** {@code /etc/ceph/site-a.conf} → {@code site-a}. */
