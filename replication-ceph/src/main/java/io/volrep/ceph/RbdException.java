@@ -3,7 +3,7 @@ package io.volrep.ceph;
 /**
  * An {@code rbd} command that exited non-zero. rbd's exit code is the errno of the failure (16 EBUSY, 22 EINVAL,
  * 30 EROFS, 110 ETIMEDOUT, ...); the driver decides what it means for the RPC at hand, so this never leaves the
- * driver: {@link CephRbdDriver} maps it to the RPC's row of the error scheme.
+ * driver: the class serving the RPC maps it to a row of the error scheme, its own or {@link LocalPool#failure}'s.
  *
  * <pre>{@code
  * } catch (RbdException e) {
