@@ -35,9 +35,6 @@ public record ReconcileOptions(boolean allowForcePromote, Duration resyncTimeout
     /** The default resync deadline. */
     public static final Duration DEFAULT_RESYNC_TIMEOUT = Duration.ofMinutes(5);
 
-    /** Health not read: Replicating is UNKNOWN whatever the plugin answered. */
-    public static final Function<ReplicationInfo, Condition.Status> UNKNOWN_HEALTH = info -> Condition.Status.UNKNOWN;
-
     /**
      * The plugin's health status (upstream 2026): HEALTHY is TRUE, DEGRADED and ERROR are FALSE, UNKNOWN (also what
      * a plugin that does not report health answers) is UNKNOWN. The default.
@@ -54,7 +51,7 @@ public record ReconcileOptions(boolean allowForcePromote, Duration resyncTimeout
         Objects.requireNonNull(replicating, "replicating");
     }
 
-    /** Never forces, resync deadline {@link #DEFAULT_RESYNC_TIMEOUT}, no parameters, health unknown. */
+    /** Never forces, resync deadline {@link #DEFAULT_RESYNC_TIMEOUT}, no parameters, Replicating read by {@link #HEALTH}. */
     public static ReconcileOptions defaults() {
         return builder().build();
     }

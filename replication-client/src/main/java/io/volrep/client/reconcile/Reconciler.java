@@ -54,7 +54,10 @@ public record Reconciler(SourceClient source, ReconcileOptions options) {
         return Steps.await(reconcileAsync(desired), "reconciling");
     }
 
-    /** Reconciles without blocking; cancelling the future stops after the call in flight. */
+    /**
+     * Reconciles without blocking. Cancelling the returned future abandons the result only: the steps already
+     * chained (the call in flight and the ones its answer calls for) still run; close the client to stop them.
+     */
     public CompletableFuture<ReconcileResult> reconcileAsync(DesiredState desired) {
         Objects.requireNonNull(desired, "desired");
         Run run = new Run(desired);

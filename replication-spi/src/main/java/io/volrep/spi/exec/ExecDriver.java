@@ -326,11 +326,6 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
         return supported.contains(ExecOperation.HEAL);
     }
 
-    /** How many driver processes are running right now. */
-    public int processesRunning() {
-        return runner.running();
-    }
-
     /**
      * The default bound on concurrent driver processes: four per available processor, at least four. Drivers
      * mostly wait on their storage, so a few per core keep the machine busy without letting a burst of calls
@@ -435,7 +430,6 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
         }
     }
 
-    /** @param secrets the call's secrets {@linkplain ExecProtocol#asPrinted as printed} */
     /**
      * Waits for a driver slot until shortly before the call's deadline or until the timeout, whichever comes first
      * (the timeout alone when the call has no deadline): a caller rather gets a retryable UNAVAILABLE it can act on
@@ -474,6 +468,11 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
         }
     }
 
+    /**
+     * The driver's answer, judged by its ending and output.
+     *
+     * @param secrets the call's secrets {@linkplain ExecProtocol#asPrinted as printed}
+     */
     private Response interpret(String who, ProcessRunner.Result result, Secrets secrets) {
         switch (result.ending()) {
             case TIMED_OUT:

@@ -23,8 +23,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The pipeline every unary RPC of the runtime goes through, so that all services (replication now, healer and
- * identity later) validate, guard, map and log the same way:
+ * The pipeline the runtime's replication and NodeHealer RPCs go through, so that both services validate, guard, map
+ * and log the same way (Identity does not: its calls take no secrets and name no volume, see {@link IdentityService}):
  * <ol>
  *   <li>DEBUG: the request, sanitized ({@link SecretSanitizer});</li>
  *   <li>bytes that did not parse never reach it: {@link MalformedRequests} answers them INVALID_ARGUMENT through
@@ -63,32 +63,18 @@ public final class CallRunner {
 
     /** A runner whose calls share {@code guard}, checking codes against the current spec's tables. */
     public CallRunner(SourceGuard guard) {
-        this(guard, ErrorScheme.spec());
+        this(guard, ErrorScheme.spec(), null);
     }
 
     /**
      * A runner whose calls share {@code guard}, checking the codes drivers answer against {@code scheme} (the
-     * tables of the spec revision the server speaks: {@link ErrorScheme#forDialect}).
+     * tables of the spec revision the server speaks: {@link ErrorScheme#forDialect}), and telling {@code observer}
+     * (may be null) of every call.
      */
-    public CallRunner(SourceGuard guard, ErrorScheme scheme) {
-        this(guard, scheme, null);
-    }
-
-    /** {@link #CallRunner(SourceGuard, ErrorScheme)} that also tells {@code observer} (may be null) of every call. */
     public CallRunner(SourceGuard guard, ErrorScheme scheme, ServerObserver observer) {
         this.guard = Objects.requireNonNull(guard, "guard");
         this.scheme = Objects.requireNonNull(scheme, "scheme");
         this.callObserver = observer;
-    }
-
-    /** The error tables this runner checks answers against. */
-    public ErrorScheme scheme() {
-        return scheme;
-    }
-
-    /** The guard of this runner's calls. */
-    public SourceGuard guard() {
-        return guard;
     }
 
     /**
