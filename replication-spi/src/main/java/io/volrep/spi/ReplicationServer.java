@@ -157,9 +157,26 @@ public final class ReplicationServer implements AutoCloseable {
         return transport.port(server);
     }
 
-    /** How many sources have a call in flight right now (0 when idle: the guard keeps no idle entries). */
+    /**
+     * How many sources (replication sources and healer volumes) have a guarded call in flight right now: 0 when idle.
+     * Identity calls, and calls answered before the guard (invalid requests) or by it (ABORTED), are not counted.
+     *
+     * <pre>{@code
+     * assertThat(server.busySources()).isZero();     // every driver call has returned
+     * }</pre>
+     */
+    public int busySources() {
+        return guard.busyKeys();
+    }
+
+    /**
+     * The number of busy sources, under a name that said calls.
+     *
+     * @deprecated use {@link #busySources()}: it counts sources with a guarded call in flight, not calls
+     */
+    @Deprecated(since = "0.1.0")
     public int callsInFlight() {
-        return guard.inFlight();
+        return busySources();
     }
 
     /** Blocks until the server has shut down and released its socket. */
@@ -194,8 +211,8 @@ public final class ReplicationServer implements AutoCloseable {
         }
         try {
             if (started.get()) {
-                LOG.info("replication server on {} shutting down ({} call(s) in flight, grace period {})",
-                        address, guard.inFlight(), gracePeriod);
+                LOG.info("replication server on {} shutting down ({} source(s) with a call in flight, grace period {})",
+                        address, guard.busyKeys(), gracePeriod);
                 server.shutdown();
                 try {
                     if (!server.awaitTermination(gracePeriod.toNanos(), TimeUnit.NANOSECONDS)) {

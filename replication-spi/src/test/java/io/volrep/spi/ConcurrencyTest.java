@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.grpc.Status;
 import io.volrep.api.Rpc;
 import io.volrep.spi.runtime.SourceGuard;
+import io.volrep.testsupport.CapturedStderr;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -62,7 +63,7 @@ class ConcurrencyTest {
         blockFirstCall();
         CompletableFuture<Status> first = async(Rpc.PROMOTE_VOLUME, WireCalls.Fields.volume("vol-1"));
         assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(harness.server.callsInFlight()).isEqualTo(1);
+        assertThat(harness.server.busySources()).isEqualTo(1);
 
         // Any RPC for the same source, including the deprecated volume_id spelling of it.
         for (Rpc rpc : List.of(Rpc.PROMOTE_VOLUME, Rpc.DEMOTE_VOLUME, Rpc.GET_VOLUME_REPLICATION_INFO)) {
@@ -81,10 +82,25 @@ class ConcurrencyTest {
 
         release.countDown();
         assertThat(first.get(10, TimeUnit.SECONDS).getCode()).isEqualTo(Status.Code.OK);
-        assertThat(harness.server.callsInFlight()).isZero();
+        assertThat(harness.server.busySources()).isZero();
         // Once the first is done, the source is free again.
         assertThat(InProcessHarness.statusOf(() -> WireCalls.call(harness.stub, Rpc.DEMOTE_VOLUME,
                 WireCalls.Fields.volume("vol-1"))).getCode()).isEqualTo(Status.Code.OK);
+    }
+
+    @Test
+    void theShutdownLogCountsTheSourcesWithACallInFlight() throws Exception {
+        blockFirstCall();
+        CompletableFuture<Status> first = async(Rpc.PROMOTE_VOLUME, WireCalls.Fields.volume("vol-1"));
+        assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+        // A second call for the source is answered ABORTED at once: it never held the source.
+        assertThat(async(Rpc.DEMOTE_VOLUME, WireCalls.Fields.volume("vol-1")).get(10, TimeUnit.SECONDS).getCode())
+                .isEqualTo(Status.Code.ABORTED);
+        String log = CapturedStderr.during(harness::close);
+
+        assertThat(log).contains("shutting down (1 source(s) with a call in flight, grace period");
+        release.countDown();
+        first.get(10, TimeUnit.SECONDS);
     }
 
     @Test
@@ -96,7 +112,7 @@ class ConcurrencyTest {
             assertThat(InProcessHarness.statusOf(() -> WireCalls.call(harness.stub, Rpc.ENABLE_VOLUME_REPLICATION,
                     WireCalls.Fields.volume("vol-1"))).getCode()).isEqualTo(Status.Code.UNKNOWN);
         }
-        assertThat(harness.server.callsInFlight()).isZero();
+        assertThat(harness.server.busySources()).isZero();
     }
 
     @Test
@@ -120,7 +136,7 @@ class ConcurrencyTest {
         }
         assertThat(ok).isPositive();
         assertThat(driver.requests).hasSize(ok);
-        assertThat(harness.server.callsInFlight()).isZero();
+        assertThat(harness.server.busySources()).isZero();
     }
 
     @Test
@@ -128,7 +144,7 @@ class ConcurrencyTest {
         for (int i = 0; i < 1000; i++) {
             WireCalls.call(harness.stub, Rpc.ENABLE_VOLUME_REPLICATION, WireCalls.Fields.volume("vol-" + i));
         }
-        assertThat(harness.server.callsInFlight()).isZero();
+        assertThat(harness.server.busySources()).isZero();
     }
 
     @Test
@@ -138,7 +154,7 @@ class ConcurrencyTest {
         assertThat(first).isNotNull();
         assertThat(guard.tryAcquire("a")).isNull();
         SourceGuard.Permit other = guard.tryAcquire("b");
-        assertThat(guard.inFlight()).isEqualTo(2);
+        assertThat(guard.busyKeys()).isEqualTo(2);
         first.close();
         first.close();   // idempotent, and never releases someone else's permit
         SourceGuard.Permit again = guard.tryAcquire("a");
@@ -146,6 +162,6 @@ class ConcurrencyTest {
         assertThat(guard.tryAcquire("a")).isNull();
         again.close();
         other.close();
-        assertThat(guard.inFlight()).isZero();
+        assertThat(guard.busyKeys()).isZero();
     }
 }

@@ -40,8 +40,8 @@ public final class SourceGuard {
         return inFlight.putIfAbsent(key, permit) == null ? permit : null;
     }
 
-    /** How many keys have a call in flight (0 when the plugin is idle). */
-    public int inFlight() {
+    /** How many keys are held, i.e. have a call in flight (0 when the plugin is idle). */
+    public int busyKeys() {
         return inFlight.size();
     }
 }
