@@ -18,7 +18,7 @@ import java.util.function.Function;
  *         .resyncTimeout(Duration.ofMinutes(10))
  *         .parameter("mirroringMode", "snapshot")
  *         .build();
- * client.volume("pvc-1").reconciler(opts).reconcile(DesiredState.PRIMARY);
+ * new Reconciler(client.volume("pvc-1"), opts).reconcile(DesiredState.PRIMARY);
  * }</pre>
  *
  * @param allowForcePromote whether a PromoteVolume refused with FAILED_PRECONDITION is sent again with

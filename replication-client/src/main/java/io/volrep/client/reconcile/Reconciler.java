@@ -43,10 +43,28 @@ import java.util.function.Supplier;
  */
 public record Reconciler(SourceClient source, ReconcileOptions options) {
 
-    /** A reconciler of {@code source}; usually from {@link SourceClient#reconciler(ReconcileOptions)}. */
+    /**
+     * A reconciler of {@code source} acting as {@code options} allow.
+     *
+     * <pre>{@code
+     * new Reconciler(client.volumeGroup("vg-7"), ReconcileOptions.builder().allowForcePromote(true).build())
+     *         .reconcile(DesiredState.PRIMARY);
+     * }</pre>
+     */
     public Reconciler {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(options, "options");
+    }
+
+    /**
+     * A reconciler of {@code source} with the default options ({@link ReconcileOptions#defaults()}: never forces).
+     *
+     * <pre>{@code
+     * ReconcileResult r = Reconciler.of(client.volume("pvc-1")).reconcile(DesiredState.PRIMARY);
+     * }</pre>
+     */
+    public static Reconciler of(SourceClient source) {
+        return new Reconciler(source, ReconcileOptions.defaults());
     }
 
     /** Reconciles and waits for the result. */
