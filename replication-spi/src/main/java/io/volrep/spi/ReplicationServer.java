@@ -211,8 +211,8 @@ public final class ReplicationServer implements AutoCloseable {
         }
         try {
             if (started.get()) {
-                LOG.info("replication server on {} shutting down ({} source(s) with a call in flight, grace period {})",
-                        address, guard.busyKeys(), gracePeriod);
+                LOG.info("replication server on {} shutting down ({} call(s) in flight, grace period {})",
+                        address, calls.size(), gracePeriod);
                 server.shutdown();
                 try {
                     if (!server.awaitTermination(gracePeriod.toNanos(), TimeUnit.NANOSECONDS)) {

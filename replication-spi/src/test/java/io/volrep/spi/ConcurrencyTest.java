@@ -88,19 +88,58 @@ class ConcurrencyTest {
                 WireCalls.Fields.volume("vol-1"))).getCode()).isEqualTo(Status.Code.OK);
     }
 
+    /**
+     * Two calls in flight, one source busy: an Identity probe (never guarded) waits on the readiness check while a
+     * promote holds vol-1. The shutdown log counts calls, busySources() counts sources.
+     */
     @Test
-    void theShutdownLogCountsTheSourcesWithACallInFlight() throws Exception {
+    void theShutdownLogCountsCallsAndBusySourcesCountsSources() throws Exception {
         blockFirstCall();
-        CompletableFuture<Status> first = async(Rpc.PROMOTE_VOLUME, WireCalls.Fields.volume("vol-1"));
-        assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
-        // A second call for the source is answered ABORTED at once: it never held the source.
-        assertThat(async(Rpc.DEMOTE_VOLUME, WireCalls.Fields.volume("vol-1")).get(10, TimeUnit.SECONDS).getCode())
-                .isEqualTo(Status.Code.ABORTED);
-        String log = CapturedStderr.during(harness::close);
+        CountDownLatch probing = new CountDownLatch(1);
+        String name = io.grpc.inprocess.InProcessServerBuilder.generateName();
+        ReplicationServer server = ReplicationServer.builder().driver(driver).identity("test.volrep.io", "1.0")
+                .readiness(() -> {
+                    probing.countDown();
+                    try {
+                        return release.await(20, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return false;
+                    }
+                }).listen("inprocess:" + name).build().start();
+        io.grpc.ManagedChannel channel = io.grpc.inprocess.InProcessChannelBuilder.forName(name).build();
+        try {
+            var controller = io.volrep.proto.replication.ControllerGrpc.newBlockingStub(channel)
+                    .withDeadlineAfter(30, TimeUnit.SECONDS);
+            CompletableFuture<Status> promote = CompletableFuture.supplyAsync(() -> InProcessHarness.statusOf(
+                    () -> WireCalls.call(controller, Rpc.PROMOTE_VOLUME, WireCalls.Fields.volume("vol-1"))), pool);
+            CompletableFuture<Boolean> probe = CompletableFuture.supplyAsync(() -> io.volrep.proto.identity
+                    .IdentityGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS)
+                    .probe(io.volrep.proto.identity.ProbeRequest.getDefaultInstance()).getReady().getValue(), pool);
+            assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(probing.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(server.busySources()).isEqualTo(1);
+            CompletableFuture.runAsync(() -> {
+                try {
+                    Thread.sleep(300);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                release.countDown();
+            }, pool);
 
-        assertThat(log).contains("shutting down (1 source(s) with a call in flight, grace period");
-        release.countDown();
-        first.get(10, TimeUnit.SECONDS);
+            String log = CapturedStderr.during(server::close);
+
+            assertThat(log).contains("shutting down (2 call(s) in flight, grace period PT10S)");
+            // Both were let finish within the grace period.
+            assertThat(promote.get(10, TimeUnit.SECONDS).getCode()).isEqualTo(Status.Code.OK);
+            assertThat(probe.get(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(server.busySources()).isZero();
+        } finally {
+            release.countDown();
+            channel.shutdownNow();
+            server.close();
+        }
     }
 
     @Test
