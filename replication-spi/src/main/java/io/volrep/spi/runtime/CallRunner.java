@@ -37,6 +37,11 @@ import org.slf4j.LoggerFactory;
  *       exception become UNKNOWN, logged at ERROR with the stack trace, the client seeing a generic message;</li>
  *   <li>INFO: one line per call (RPC, subject, code, duration); DEBUG: the response, sanitized.</li>
  * </ol>
+ * The log line and the {@link ServerObserver} event are written here, not by a {@code ServerInterceptor}: what they
+ * say (the subject, the field a rejection named, whether the guard, the validation or the driver answered, the
+ * request's secrets to scrub) is known only inside the pipeline, and an interceptor would need a side channel to
+ * learn it. What only needs the transport's view is an interceptor: the calls in flight at shutdown, tracing
+ * (Micrometer's {@code ObservationGrpcServerInterceptor}), a caller's own {@code Builder.interceptor}.
  * The request's secret values are scrubbed ({@link Secrets#scrub}) from everything the runtime writes, and
  * untrusted text (source ids, driver messages) is escaped ({@link SafeText#escape}) before it is logged, so that
  * nobody can forge a log line or send escape sequences to an operator's terminal.
