@@ -2,10 +2,14 @@ package io.volrep.spi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.grpc.ManagedChannel;
 import io.grpc.Status;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
 import io.volrep.api.Rpc;
 import io.volrep.spi.runtime.SourceGuard;
 import io.volrep.testsupport.CapturedStderr;
+import io.volrep.testsupport.GrpcCleanup;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -17,9 +21,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The per-source guard: one call in flight per source, ABORTED for the second, nothing kept when idle. */
 class ConcurrencyTest {
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
     private final ExecutorService pool = Executors.newCachedThreadPool();
     private ScriptedDriver driver;
     private InProcessHarness harness;
@@ -29,13 +36,12 @@ class ConcurrencyTest {
     @BeforeEach
     void start() {
         driver = new ScriptedDriver();
-        harness = new InProcessHarness(driver);
+        harness = grpc.register(new InProcessHarness(driver));
     }
 
     @AfterEach
     void stop() {
-        release.countDown();
-        harness.close();
+        release.countDown();        // before GrpcCleanup closes the server: no call is left waiting on the driver
         pool.shutdownNow();
     }
 
@@ -96,9 +102,9 @@ class ConcurrencyTest {
     void theShutdownLogCountsCallsAndBusySourcesCountsSources() throws Exception {
         blockFirstCall();
         CountDownLatch probing = new CountDownLatch(1);
-        String name = io.grpc.inprocess.InProcessServerBuilder.generateName();
-        ReplicationServer server = ReplicationServer.builder().driver(driver).identity("test.volrep.io", "1.0")
-                .readiness(() -> {
+        String name = InProcessServerBuilder.generateName();
+        ReplicationServer server = grpc.register(ReplicationServer.builder().driver(driver)
+                .identity("test.volrep.io", "1.0").readiness(() -> {
                     probing.countDown();
                     try {
                         return release.await(20, TimeUnit.SECONDS);
@@ -106,40 +112,34 @@ class ConcurrencyTest {
                         Thread.currentThread().interrupt();
                         return false;
                     }
-                }).listen("inprocess:" + name).build().start();
-        io.grpc.ManagedChannel channel = io.grpc.inprocess.InProcessChannelBuilder.forName(name).build();
-        try {
-            var controller = io.volrep.proto.replication.ControllerGrpc.newBlockingStub(channel)
-                    .withDeadlineAfter(30, TimeUnit.SECONDS);
-            CompletableFuture<Status> promote = CompletableFuture.supplyAsync(() -> InProcessHarness.statusOf(
-                    () -> WireCalls.call(controller, Rpc.PROMOTE_VOLUME, WireCalls.Fields.volume("vol-1"))), pool);
-            CompletableFuture<Boolean> probe = CompletableFuture.supplyAsync(() -> io.volrep.proto.identity
-                    .IdentityGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS)
-                    .probe(io.volrep.proto.identity.ProbeRequest.getDefaultInstance()).getReady().getValue(), pool);
-            assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
-            assertThat(probing.await(10, TimeUnit.SECONDS)).isTrue();
-            assertThat(server.busySources()).isEqualTo(1);
-            CompletableFuture.runAsync(() -> {
-                try {
-                    Thread.sleep(300);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                release.countDown();
-            }, pool);
-
-            String log = CapturedStderr.during(server::close);
-
-            assertThat(log).contains("shutting down (2 call(s) in flight, grace period PT10S)");
-            // Both were let finish within the grace period.
-            assertThat(promote.get(10, TimeUnit.SECONDS).getCode()).isEqualTo(Status.Code.OK);
-            assertThat(probe.get(10, TimeUnit.SECONDS)).isTrue();
-            assertThat(server.busySources()).isZero();
-        } finally {
+                }).listen("inprocess:" + name).build().start());
+        ManagedChannel channel = grpc.register(InProcessChannelBuilder.forName(name).build());
+        var controller = io.volrep.proto.replication.ControllerGrpc.newBlockingStub(channel)
+                .withDeadlineAfter(30, TimeUnit.SECONDS);
+        CompletableFuture<Status> promote = CompletableFuture.supplyAsync(() -> InProcessHarness.statusOf(
+                () -> WireCalls.call(controller, Rpc.PROMOTE_VOLUME, WireCalls.Fields.volume("vol-1"))), pool);
+        CompletableFuture<Boolean> probe = CompletableFuture.supplyAsync(() -> io.volrep.proto.identity
+                .IdentityGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS)
+                .probe(io.volrep.proto.identity.ProbeRequest.getDefaultInstance()).getReady().getValue(), pool);
+        assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(probing.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(server.busySources()).isEqualTo(1);
+        CompletableFuture.runAsync(() -> {
+            try {
+                Thread.sleep(300);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             release.countDown();
-            channel.shutdownNow();
-            server.close();
-        }
+        }, pool);
+
+        String log = CapturedStderr.during(server::close);
+
+        assertThat(log).contains("shutting down (2 call(s) in flight, grace period PT10S)");
+        // Both were let finish within the grace period.
+        assertThat(promote.get(10, TimeUnit.SECONDS).getCode()).isEqualTo(Status.Code.OK);
+        assertThat(probe.get(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(server.busySources()).isZero();
     }
 
     @Test
