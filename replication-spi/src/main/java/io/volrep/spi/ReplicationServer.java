@@ -158,21 +158,16 @@ public final class ReplicationServer implements AutoCloseable {
     }
 
     /**
-     * How many sources (replication sources and healer volumes) have a guarded call in flight right now: 0 when idle.
-     * Identity calls, and calls answered before the guard (invalid requests) or by it (ABORTED), are not counted.
-     *
-     * <pre>{@code
-     * assertThat(server.busySources()).isZero();     // every driver call has returned
-     * }</pre>
+     * How many sources (replication sources, healer volumes) have a guarded call in flight, e.g. {@code 0} once every
+     * driver call has returned. Identity calls and calls answered before or by the guard (ABORTED) do not count.
      */
     public int busySources() {
         return guard.busyKeys();
     }
 
     /**
-     * The number of busy sources, under a name that said calls.
-     *
-     * @deprecated use {@link #busySources()}: it counts sources with a guarded call in flight, not calls
+     * The old name of {@link #busySources()}: it counts sources, not calls.
+     * @deprecated use {@link #busySources()}
      */
     @Deprecated(since = "0.1.0")
     public int callsInFlight() {

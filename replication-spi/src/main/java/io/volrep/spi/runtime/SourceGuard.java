@@ -14,7 +14,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *     ... call the driver ...
  * }
  * }</pre>
- * Internal to the runtime; public so other services of the runtime (healer, identity) can share it.
+ * Internal to the runtime; public so that the runtime's services in other packages can share it (replication and
+ * healer; Identity calls are not guarded).
  */
 public final class SourceGuard {
     private final ConcurrentHashMap<Object, Permit> inFlight = new ConcurrentHashMap<>();
