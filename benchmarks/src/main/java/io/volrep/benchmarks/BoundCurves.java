@@ -124,6 +124,24 @@ final class BoundCurves {
                 heap.put(latency + " ms", h);
             }
         }
+        Map<String, double[]> ratios = new LinkedHashMap<>();
+        for (Map.Entry<String, double[]> e : wall.entrySet()) {
+            String latency = e.getKey().replace(" measured", "");
+            double[] b = bounds.get(latency + " bound");
+            if (b != null) {
+                double[] r = new double[b.length];
+                for (int i = 0; i < b.length; i++) {
+                    r[i] = e.getValue()[i] / b[i];
+                }
+                ratios.put(latency, r);
+            }
+        }
+        double[] target = new double[FAILOVER_VOLUMES.length];
+        java.util.Arrays.fill(target, FAILOVER_TARGET);
+        ratios.put("target " + FAILOVER_TARGET, target);
+        Charts.lines(out.resolve("failover-bound.png"), "Failover: wall time / (calls x latency / parallelism)",
+                "volumes (parallelism " + FAILOVER_PARALLELISM + ", load average " + Curves.loadAverage() + " at end)",
+                "x the bound", Curves.toDoubles(FAILOVER_VOLUMES), without(ratios), true, false);
         Map<String, double[]> both = new LinkedHashMap<>(wall);
         both.putAll(bounds);
         double[] x = Curves.toDoubles(FAILOVER_VOLUMES);

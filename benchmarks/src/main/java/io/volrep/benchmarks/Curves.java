@@ -46,7 +46,9 @@ import java.util.function.Consumer;
  *       connections), {@code ReplicationServer} and the raw baseline server;</li>
  *   <li>exec: time per call of the exec bridge (gRPC in-process, SPI runtime, {@link ExecDriver}) against starting
  *       the same executable with a plain {@link ProcessBuilder}, at 1, 4 and 16 calls in parallel;</li>
- *   <li>conformance: the suite's duration against the number of fixture volumes (1, 4, 16, 64).</li>
+ *   <li>conformance: the suite's duration against the number of fixture volumes (1, 4, 16, 64);</li>
+ *   <li>failover, conformance-latency, reconcile, ceph: wall time against the bound the plugin's latency and the
+ *       allowed concurrency set, printed as {@code bound NAME VALUE} ({@link BoundCurves}).</li>
  * </ul>
  *
  * <pre>{@code
