@@ -462,12 +462,13 @@ public final class Harness {
                     judged++;
                     Stats.Verdict verdict = Stats.budgetVerdict(added, settings.budgetNanos());
                     unresolved += verdict == Stats.Verdict.UNRESOLVED ? 1 : 0;
-                    costs.add(String.format(Locale.ROOT, "cost %s %.0f ns/call [%.0f, %.0f] %s (budget %.0f ns)",
-                            pair.name(), added.value(), added.low(), added.high(), verdict, settings.budgetNanos()));
+                    costs.add(String.format(Locale.ROOT, "cost %s %.0f ns/call [%s, %s] %s (budget %.0f ns)",
+                            pair.name(), added.value(), nanos(added.low()), nanos(added.high()), verdict,
+                            settings.budgetNanos()));
                 }
                 case DIAGNOSTIC -> diagnostics.add(String.format(Locale.ROOT, "diagnostic %s ratio %.3f [%s, %s]"
-                                + " adds %.0f ns/call [%.0f, %.0f]", pair.name(), ratio.value(), bound(ratio.low()),
-                        bound(ratio.high()), added.value(), added.low(), added.high()));
+                                + " adds %.0f ns/call [%s, %s]", pair.name(), ratio.value(), bound(ratio.low()),
+                        bound(ratio.high()), added.value(), nanos(added.low()), nanos(added.high())));
             }
         }
         List<String> lines = new ArrayList<>(details);
@@ -481,6 +482,11 @@ public final class Harness {
         lines.addAll(costs);
         lines.addAll(ratios);
         return lines;
+    }
+
+    /** An interval's end in ns; "-inf" and "inf" for one round, whose interval is unknown. */
+    private static String nanos(double value) {
+        return Double.isInfinite(value) ? (value < 0 ? "-inf" : "inf") : String.format(Locale.ROOT, "%.0f", value);
     }
 
     private static String bound(double value) {

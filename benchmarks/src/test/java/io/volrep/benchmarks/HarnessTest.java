@@ -163,6 +163,12 @@ class HarnessTest {
         assertThat(lines.get(10)).isEqualTo("cost server-inprocess 400 ns/call [152, 648] pass (budget 1000 ns)");
         assertThat(lines.get(11)).isEqualTo("ratio client-blocking-unix 1.020 [1.020, 1.020] pass");
         assertThat(lines.get(12)).startsWith("ratio client-async64-unix 1.000 [").endsWith("] unresolved");
+
+        // One round: the interval is unknown, and says so.
+        List<String> one = h.report(List.of(pair("server-inprocess")), new Harness.Score[][] {{score(10)}},
+                new Harness.Score[][] {{score(10.5)}});
+        assertThat(one.get(one.size() - 1)).isEqualTo("cost server-inprocess 500 ns/call [-inf, inf] unresolved"
+                + " (budget 1000 ns)");
     }
 
     private static Harness.Score score(double time) {
