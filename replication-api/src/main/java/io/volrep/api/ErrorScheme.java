@@ -44,16 +44,30 @@ public final class ErrorScheme {
      *
      * @param rpc the RPC whose table holds the row
      * @param condition the spec's condition, e.g. "Replication Source is not replicated"
-     * @param code the gRPC code
+     * @param code the gRPC code volrep sends and expects for the condition
      * @param description the spec's description of the condition
      * @param recoveryText the spec's recovery behaviour, verbatim
      * @param recovery the recovery class
+     * @param alsoAccepted other codes read as this row when a plugin answers them (the spec's text names a code
+     *                     that does not fit, e.g. upstream's "7 FAILED_PRECONDITION"); empty for almost every row
      */
     public record Row(Rpc rpc, String condition, StatusCode code, String description, String recoveryText,
-                      Recovery recovery) {
+                      Recovery recovery, Set<StatusCode> alsoAccepted) {
         public Row {
             Arguments.requireNonNull("rpc", rpc, "condition", condition, "code", code, "description", description,
-                    "recoveryText", recoveryText, "recovery", recovery);
+                    "recoveryText", recoveryText, "recovery", recovery, "alsoAccepted", alsoAccepted);
+            alsoAccepted = alsoAccepted.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(alsoAccepted));
+        }
+
+        /** A row whose code is the only one accepted for it. */
+        public Row(Rpc rpc, String condition, StatusCode code, String description, String recoveryText,
+                   Recovery recovery) {
+            this(rpc, condition, code, description, recoveryText, recovery, Set.of());
+        }
+
+        /** True when a plugin answering {@code answered} reports this row's condition: its code, or one also accepted. */
+        public boolean accepts(StatusCode answered) {
+            return code == answered || alsoAccepted.contains(answered);
         }
 
         /** The row's name as checks and reports use it: {@code "PromoteVolume: Call not implemented -> 12 UNIMPLEMENTED"}. */
@@ -75,14 +89,18 @@ public final class ErrorScheme {
         this.byRpc = Collections.unmodifiableMap(grouped);
     }
 
-    /** The tables of the current replication spec (seed 001) and the NodeHealer spec (seed 002). */
+    /**
+     * The tables of the current replication spec (seed 001), the NodeHealer spec (seed 002) and upstream's
+     * {@code volumegroup.Controller}.
+     */
     public static ErrorScheme spec() {
         return SPEC;
     }
 
     /**
      * The tables of a spec revision: {@link SpecDialect#CURRENT} is {@link #spec()}; the legacy revisions have
-     * their own replication tables (v0.1.0 has five RPCs and speaks of volumes) and share the NodeHealer table.
+     * their own replication tables (v0.1.0 has five RPCs and speaks of volumes) and share the NodeHealer and volume
+     * group tables, services with one revision.
      */
     public static ErrorScheme forDialect(SpecDialect dialect) {
         return dialect == SpecDialect.CURRENT ? SPEC
@@ -99,19 +117,50 @@ public final class ErrorScheme {
         return byRpc.getOrDefault(rpc, List.of());
     }
 
-    /** The row of {@code rpc}'s table with {@code code}, if the table has one. */
+    /**
+     * The row of {@code rpc}'s table with {@code code}, if the table has one: the first row of that code, else the
+     * row that also accepts it ({@link Row#alsoAccepted()}: upstream's "7" for CreateVolumeGroup finds its 9 row).
+     */
     public Optional<Row> find(Rpc rpc, StatusCode code) {
+        Row accepting = null;
         for (Row row : rows(rpc)) {
             if (row.code() == code) {
                 return Optional.of(row);
             }
+            if (accepting == null && row.alsoAccepted().contains(code)) {
+                accepting = row;
+            }
         }
-        return Optional.empty();
+        return Optional.ofNullable(accepting);
     }
 
-    /** True when the spec's table for {@code rpc} lists {@code code}. */
+    /**
+     * The row of {@code rpc}'s table whose condition is {@code condition}, for tables with two rows of one code
+     * (CreateVolumeGroup's "Missing required field" and "Not supported" are both 3 INVALID_ARGUMENT).
+     *
+     * <pre>{@code
+     * scheme.find(Rpc.CREATE_VOLUME_GROUP, "Not supported").orElseThrow().recoveryText();  // "Caller MUST use different parameters."
+     * }</pre>
+     */
+    public Optional<Row> find(Rpc rpc, String condition) {
+        return rows(rpc).stream().filter(r -> r.condition().equals(condition)).findFirst();
+    }
+
+    /** True when the spec's table for {@code rpc} lists {@code code}, as a row's code or a code it also accepts. */
     public boolean lists(Rpc rpc, StatusCode code) {
         return find(rpc, code).isPresent();
+    }
+
+    /**
+     * The code volrep reads {@code code} from {@code rpc} as: the row's own code when the row only also accepts
+     * {@code code}, else {@code code} itself.
+     *
+     * <pre>{@code
+     * scheme.canonical(Rpc.CREATE_VOLUME_GROUP, StatusCode.PERMISSION_DENIED);   // FAILED_PRECONDITION
+     * }</pre>
+     */
+    public StatusCode canonical(Rpc rpc, StatusCode code) {
+        return find(rpc, code).map(Row::code).orElse(code);
     }
 
     /**
@@ -141,9 +190,21 @@ public final class ErrorScheme {
         return code == StatusCode.UNIMPLEMENTED ? Recovery.NEVER : Recovery.INSPECT_LOGS;
     }
 
-    /** The spec's recovery text for the code, or a generic phrase for codes outside the table. */
+    /**
+     * The spec's recovery text for the code, or a generic phrase for codes outside the table. Where the table has
+     * several rows of the code, each row's text after its condition, e.g. {@code "Missing required field: Caller MUST
+     * fix the request ...; Not supported: Caller MUST use different parameters."}.
+     */
     public String recoveryText(Rpc rpc, StatusCode code) {
-        return find(rpc, code).map(Row::recoveryText).orElseGet(() -> recovery(rpc, code).advice());
+        Optional<Row> found = find(rpc, code);
+        if (found.isEmpty()) {
+            return recovery(rpc, code).advice();
+        }
+        List<Row> same = rows(rpc).stream().filter(r -> r.code() == found.get().code()).toList();
+        if (same.size() < 2) {
+            return found.get().recoveryText();
+        }
+        return String.join(" ", same.stream().map(r -> r.condition() + ": " + r.recoveryText()).toList());
     }
 
     /** The table as Markdown, exactly as {@code docs/recovery-table.md} holds it. */
@@ -177,8 +238,11 @@ public final class ErrorScheme {
             md.append("\n## ").append(rpc.methodName()).append("\n\n")
               .append("| Condition | gRPC code | Recovery | Spec's recovery behaviour |\n|---|---|---|---|\n");
             for (Row row : rows(rpc)) {
-                md.append("| ").append(cell(row.condition())).append(" | ").append(row.code().display())
-                  .append(" | `").append(row.recovery()).append("` | ").append(cell(row.recoveryText())).append(" |\n");
+                md.append("| ").append(cell(row.condition())).append(" | ").append(row.code().display());
+                for (StatusCode accepted : row.alsoAccepted()) {
+                    md.append(" (").append(accepted.display()).append(" accepted)");
+                }
+                md.append(" | `").append(row.recovery()).append("` | ").append(cell(row.recoveryText())).append(" |\n");
             }
         }
         return md.toString();
@@ -188,11 +252,16 @@ public final class ErrorScheme {
         return text.replace("|", "\\|");
     }
 
-    /** A legacy revision's replication tables, plus the NodeHealer table, which no revision changes. */
+    /** A legacy revision's replication tables, plus the tables of the services no revision changes. */
     private static ErrorScheme legacy(String resource) {
         List<Row> rows = new ArrayList<>(load(resource));
-        rows.addAll(SPEC.rows(Rpc.NODE_HEALER));
+        SPEC.rows().stream().filter(r -> !r.rpc().isReplication()).forEach(rows::add);
         return new ErrorScheme(rows);
+    }
+
+    /** A code as the tables write it: {@code "9 FAILED_PRECONDITION"}. */
+    private static StatusCode code(String cell) {
+        return StatusCode.valueOf(cell.substring(cell.indexOf(' ') + 1));
     }
 
     private static List<Row> load(String resource) {
@@ -208,13 +277,21 @@ public final class ErrorScheme {
                     continue;
                 }
                 String[] cells = line.split("\t", -1);
-                if (cells.length != 5) {
+                if (cells.length < 5 || cells.length > 7) {
                     throw new IllegalStateException("malformed error-scheme row: " + line);
                 }
                 Rpc rpc = Rpc.fromMethodName(cells[0])
                         .orElseThrow(() -> new IllegalStateException("unknown RPC in error scheme: " + cells[0]));
-                StatusCode code = StatusCode.valueOf(cells[2].substring(cells[2].indexOf(' ') + 1));
-                rows.add(new Row(rpc, cells[1], code, cells[3], cells[4], Recovery.forCode(code)));
+                StatusCode code = code(cells[2]);
+                Recovery recovery = cells.length > 5 && !cells[5].isEmpty() ? Recovery.valueOf(cells[5])
+                        : Recovery.forCode(code);
+                Set<StatusCode> accepted = EnumSet.noneOf(StatusCode.class);
+                if (cells.length > 6) {
+                    for (String other : cells[6].split(",")) {
+                        accepted.add(code(other.strip()));
+                    }
+                }
+                rows.add(new Row(rpc, cells[1], code, cells[3], cells[4], recovery, accepted));
             }
             return rows;
         } catch (IOException e) {
