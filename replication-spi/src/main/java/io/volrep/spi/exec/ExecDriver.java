@@ -14,19 +14,27 @@ import io.volrep.api.Secrets;
 import io.volrep.api.UnavailableException;
 import io.volrep.api.UnimplementedException;
 import io.volrep.api.UnknownErrorException;
+import io.volrep.api.VolumeGroup;
+import io.volrep.api.VolumeGroupCapability;
 import io.volrep.api.wire.WireMapping;
 import io.volrep.proto.exec.Response;
+import io.volrep.spi.CreateGroupRequest;
+import io.volrep.spi.DeleteGroupRequest;
 import io.volrep.spi.DemoteRequest;
 import io.volrep.spi.DestinationRequest;
 import io.volrep.spi.DisableRequest;
 import io.volrep.spi.EnableRequest;
+import io.volrep.spi.GetGroupRequest;
 import io.volrep.spi.HealRequest;
 import io.volrep.spi.HealerDriver;
 import io.volrep.spi.InfoRequest;
+import io.volrep.spi.ListGroupsRequest;
+import io.volrep.spi.ModifyGroupRequest;
 import io.volrep.spi.PromoteRequest;
 import io.volrep.spi.ReplicationDriver;
 import io.volrep.spi.ResyncRequest;
 import io.volrep.spi.ResyncResult;
+import io.volrep.spi.VolumeGroupDriver;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -77,7 +85,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>It is also a {@link HealerDriver}: with {@code "heal": true} in {@code init}'s capabilities
  * ({@link #servesHealer()}), serve it with {@code .healer(driver)} too and NodeHealer runs
- * {@code <driver> heal <request-json>}.
+ * {@code <driver> heal <request-json>}. And a {@link VolumeGroupDriver}: with {@code "create-group": true} and
+ * {@code "delete-group": true} ({@link #servesVolumeGroups()}), serve it with {@code .volumeGroups(driver)} and the
+ * five volume group RPCs run {@code create-group}, {@code modify-group}, {@code delete-group}, {@code get-group} and
+ * {@code list-groups}, each only when {@code init} turned it on.
  *
  * <p>Answers: "Not supported" is UNIMPLEMENTED; a Failure carries its {@code code} (a gRPC code name), UNKNOWN
  * without one; a driver that cannot be started, prints malformed or over-long output, an unknown status or
@@ -96,7 +107,7 @@ import org.slf4j.LoggerFactory;
  * {@link Builder#passEnvironment} from the server's environment, and the values given to
  * {@link Builder#environment}; nothing else (a server started with credentials in its environment keeps them).
  */
-public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCloseable {
+public final class ExecDriver implements ReplicationDriver, HealerDriver, VolumeGroupDriver, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ExecDriver.class);
 
     /**
@@ -133,6 +144,7 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
     private final ProcessRunner runner;
     private final Set<ExecOperation> supported;
     private final Set<ReplicationSource.Kind> sourceKinds;
+    private final Set<VolumeGroupCapability> groupBehaviours;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final int maxConcurrentDrivers;
     /** Admission control: one permit per driver process; fair, so that the longest waiter goes first. */
@@ -158,12 +170,18 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
         }
         this.supported = Collections.unmodifiableSet(supportedOperations(init));
         this.sourceKinds = Collections.unmodifiableSet(sourceKinds(init));
-        LOG.info("exec driver {} initialized: operations {}, source kinds {}, timeout {}, at most {} at once,"
-                + " containment {}, environment {}", executable, supported, sourceKinds, timeout, maxConcurrentDrivers,
+        this.groupBehaviours = Collections.unmodifiableSet(groupBehaviours(init));
+        LOG.info("exec driver {} initialized: operations {}, source kinds {}, volume group behaviours {}, timeout {},"
+                + " at most {} at once, containment {}, environment {}", executable, supported, sourceKinds,
+                groupBehaviours, timeout, maxConcurrentDrivers,
                 runner.contained() ? "a PID namespace per call" : "descendants only (off)", environment.keySet());
         if (!supported.contains(ExecOperation.ENABLE) || !supported.contains(ExecOperation.DISABLE)) {
             LOG.warn("exec driver {} does not support enable and disable, which the replication spec requires",
                     executable);
+        }
+        if (supported.contains(ExecOperation.CREATE_GROUP) != supported.contains(ExecOperation.DELETE_GROUP)) {
+            LOG.warn("exec driver {}: volume groups need both create-group and delete-group; the volume group"
+                    + " service is not served", executable);
         }
     }
 
@@ -318,6 +336,77 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
         ExecProtocol.HealResult result = ExecProtocol.healResult(who(ExecOperation.HEAL), answer,
                 ExecProtocol.asPrinted(r.secrets()));
         return new HealReport(result.abnormal(), result.message());
+    }
+
+    /**
+     * CreateVolumeGroup, when {@code init} turned {@code create-group} on: {@code <driver> create-group
+     * {"name":...,"volumeIds":[...],"parameters":{...}}} answering {@code "volumeGroup"}.
+     */
+    @Override
+    public VolumeGroup create(CreateGroupRequest r) {
+        Response answer = invoke(ExecOperation.CREATE_GROUP, ExecProtocol.groupRequest(r.name(), null, r.volumeIds(),
+                r.parameters()), r.secrets());
+        return ExecProtocol.volumeGroup(who(ExecOperation.CREATE_GROUP), answer);
+    }
+
+    /** ModifyVolumeGroupMembership ({@code modify-group}): the whole new membership, answering {@code "volumeGroup"}. */
+    @Override
+    public VolumeGroup modify(ModifyGroupRequest r) {
+        Response answer = invoke(ExecOperation.MODIFY_GROUP, ExecProtocol.groupRequest(null, r.volumeGroupId(),
+                r.volumeIds(), r.parameters()), r.secrets());
+        return ExecProtocol.volumeGroup(who(ExecOperation.MODIFY_GROUP), answer);
+    }
+
+    /** DeleteVolumeGroup ({@code delete-group}): Success also for a group that does not exist. */
+    @Override
+    public void delete(DeleteGroupRequest r) {
+        invoke(ExecOperation.DELETE_GROUP, ExecProtocol.groupRequest(null, r.volumeGroupId(), null, null), r.secrets());
+    }
+
+    /** ControllerGetVolumeGroup ({@code get-group}), answering {@code "volumeGroup"}. */
+    @Override
+    public VolumeGroup get(GetGroupRequest r) {
+        Response answer = invoke(ExecOperation.GET_GROUP, ExecProtocol.groupRequest(null, r.volumeGroupId(), null,
+                null), r.secrets());
+        return ExecProtocol.volumeGroup(who(ExecOperation.GET_GROUP), answer);
+    }
+
+    /** ListVolumeGroups ({@code list-groups}): every group in {@code "volumeGroups"}; the runtime pages them. */
+    @Override
+    public List<VolumeGroup> list(ListGroupsRequest r) {
+        Response answer = invoke(ExecOperation.LIST_GROUPS, ExecProtocol.groupRequest(null, null, null, null),
+                r.secrets());
+        return ExecProtocol.volumeGroups(who(ExecOperation.LIST_GROUPS), answer);
+    }
+
+    /** The RPC capabilities of the group operations {@code init} turned on. */
+    @Override
+    public Set<VolumeGroupCapability> served() {
+        Set<VolumeGroupCapability> served = EnumSet.of(VolumeGroupCapability.VOLUME_GROUP);
+        if (supported.contains(ExecOperation.MODIFY_GROUP)) {
+            served.add(VolumeGroupCapability.MODIFY_VOLUME_GROUP);
+        }
+        if (supported.contains(ExecOperation.GET_GROUP)) {
+            served.add(VolumeGroupCapability.GET_VOLUME_GROUP);
+        }
+        if (supported.contains(ExecOperation.LIST_GROUPS)) {
+            served.add(VolumeGroupCapability.LIST_VOLUME_GROUPS);
+        }
+        return served;
+    }
+
+    /** From {@code init}'s {@code volumeGroupCapabilities}; none when it has none. */
+    @Override
+    public Set<VolumeGroupCapability> behaviours() {
+        return groupBehaviours;
+    }
+
+    /**
+     * True when {@code init} turned {@code create-group} and {@code delete-group} on: the driver should also be served
+     * as {@code volumegroup.Controller} ({@code ReplicationServer.Builder.volumeGroups(driver)}).
+     */
+    public boolean servesVolumeGroups() {
+        return supported.contains(ExecOperation.CREATE_GROUP) && supported.contains(ExecOperation.DELETE_GROUP);
     }
 
     /** True when {@code init} declared {@code "heal": true}: the driver should also be served as the healer. */
@@ -590,6 +679,26 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
             }
         }
         return kinds;
+    }
+
+    private Set<VolumeGroupCapability> groupBehaviours(Response init) {
+        Set<VolumeGroupCapability> behaviours = EnumSet.noneOf(VolumeGroupCapability.class);
+        for (String name : init.getVolumeGroupCapabilitiesList()) {
+            VolumeGroupCapability c = null;
+            try {
+                c = VolumeGroupCapability.valueOf(name);
+            } catch (IllegalArgumentException e) {
+                // reported below
+            }
+            if (c == null || !c.isBehaviour()) {
+                throw new IllegalStateException("exec driver " + executable + " failed to initialize: \""
+                        + ExecProtocol.untrusted(name, 40) + "\" in volumeGroupCapabilities is not a volume group"
+                        + " behaviour (expected LIMIT_VOLUME_TO_ONE_VOLUME_GROUP, DO_NOT_ALLOW_VG_TO_DELETE_VOLUMES; the"
+                        + " RPCs are turned on by their operations in capabilities)");
+            }
+            behaviours.add(c);
+        }
+        return behaviours;
     }
 
     /**

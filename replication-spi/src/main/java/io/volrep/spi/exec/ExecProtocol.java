@@ -23,16 +23,20 @@ import io.volrep.api.Secrets;
 import io.volrep.api.StatusCode;
 import io.volrep.api.UnimplementedException;
 import io.volrep.api.UnknownErrorException;
+import io.volrep.api.VolumeGroup;
 import io.volrep.api.wire.AnswerProblem;
 import io.volrep.api.wire.AnswerRules;
 import io.volrep.api.wire.WireMapping;
 import io.volrep.proto.csi.VolumeCapability;
+import io.volrep.proto.exec.GroupRequest;
 import io.volrep.proto.exec.HealRequest;
 import io.volrep.proto.exec.InitRequest;
 import io.volrep.proto.exec.Response;
 import io.volrep.proto.exec.SourceRequest;
 import io.volrep.proto.healer.NodeHealerResponse;
 import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
+import io.volrep.proto.volumegroup.ControllerGetVolumeGroupResponse;
+import io.volrep.proto.volumegroup.ListVolumeGroupsResponse;
 import io.volrep.spi.runtime.InvalidDriverResponseException;
 import java.io.IOException;
 import java.io.StringReader;
@@ -59,7 +63,8 @@ import java.util.regex.Pattern;
  * {@code src/main/proto/exec/exec.proto}: requests printed, answers parsed and judged. No JSON is written or
  * read by hand here.
  *
- * <p>{@link #healRequest} and {@link #healResult} map NodeHealer.
+ * <p>{@link #healRequest} and {@link #healResult} map NodeHealer; {@link #groupRequest}, {@link #volumeGroup} and
+ * {@link #volumeGroups} the volume group operations.
  */
 final class ExecProtocol {
     /** The statuses a driver may print. */
@@ -74,6 +79,10 @@ final class ExecProtocol {
             Set.of(field(SourceRequest.getDescriptor().findFieldByName("parameters"))));
     private static final JsonFormat.Printer HEAL = COMPACT.includingDefaultValueFields(
             Set.of(field(HealRequest.getDescriptor().findFieldByName("volume_context"))));
+    /** create-group and modify-group: the membership and the parameters are always there, {@code []} and {} when none. */
+    private static final JsonFormat.Printer WITH_MEMBERS = COMPACT.includingDefaultValueFields(Set.of(
+            field(GroupRequest.getDescriptor().findFieldByName("volume_ids")),
+            field(GroupRequest.getDescriptor().findFieldByName("parameters"))));
     private static final JsonFormat.Parser PARSER = JsonFormat.parser().ignoringUnknownFields();
     /** The answer's fields of type Timestamp, checked strictly before JsonFormat reads them. */
     private static final List<FieldDescriptor> TIME_FIELDS = Response.getDescriptor().getFields().stream()
@@ -129,6 +138,29 @@ final class ExecProtocol {
             b.setVolumeCapability(volumeCapability);
         }
         return print(HEAL, b.build());
+    }
+
+    /**
+     * argv[2] of the volume group operations.
+     *
+     * @param name create-group's name, else null
+     * @param volumeGroupId the group of modify-group, delete-group and get-group, else null
+     * @param volumeIds create-group's and modify-group's membership (printed even when empty), else null
+     * @param parameters create-group's and modify-group's parameters (printed even when empty), else null
+     */
+    static String groupRequest(String name, String volumeGroupId, List<String> volumeIds,
+                               Map<String, String> parameters) {
+        GroupRequest.Builder b = GroupRequest.newBuilder();
+        if (name != null) {
+            b.setName(name);
+        }
+        if (volumeGroupId != null) {
+            b.setVolumeGroupId(volumeGroupId);
+        }
+        if (volumeIds != null) {
+            b.addAllVolumeIds(volumeIds).putAllParameters(parameters);
+        }
+        return print(volumeIds != null ? WITH_MEMBERS : COMPACT, b.build());
     }
 
     /** The driver's stdin: the secrets as one flat JSON object, {@code {}} when there are none. */
@@ -385,6 +417,12 @@ final class ExecProtocol {
 
     /** The name in the driver's JSON of an answer's field. */
     private static String jsonName(String field) {
+        if (field.startsWith("volume_group")) {
+            return "volumeGroup";
+        }
+        if (field.startsWith("entries")) {
+            return "volumeGroups";
+        }
         String top = field.contains(".") && !field.startsWith("replication_destination")
                 ? field.substring(0, field.indexOf('.')) : field;
         return switch (top) {
@@ -489,5 +527,26 @@ final class ExecProtocol {
         requireNoProblems(who, AnswerRules.healer(NodeHealerResponse.newBuilder().setAbnormal(r.getAbnormal())
                 .setMessage(r.getMessage()).build()));
         return new HealResult(r.getAbnormal(), driverText(r.getMessage(), printed));
+    }
+
+    /**
+     * create-group's, modify-group's and get-group's answer: {@code volumeGroup} required, judged by the spec's
+     * {@link AnswerRules} as the wire answer it becomes (the runtime judges it again, against what was asked).
+     */
+    static VolumeGroup volumeGroup(String who, Response r) {
+        if (!r.hasVolumeGroup()) {
+            throw invalid(who, "Success without \"volumeGroup\"");
+        }
+        requireNoProblems(who, AnswerRules.volumeGroup(ControllerGetVolumeGroupResponse.newBuilder()
+                .setVolumeGroup(r.getVolumeGroup()).build()));
+        return WireMapping.fromProto(r.getVolumeGroup());
+    }
+
+    /** list-groups' answer: {@code volumeGroups}, every group once, each valid (an empty list is no groups). */
+    static List<VolumeGroup> volumeGroups(String who, Response r) {
+        ListVolumeGroupsResponse.Builder all = ListVolumeGroupsResponse.newBuilder();
+        r.getVolumeGroupsList().forEach(g -> all.addEntriesBuilder().setVolumeGroup(g));
+        requireNoProblems(who, AnswerRules.volumeGroups(all.build(), 0));
+        return r.getVolumeGroupsList().stream().map(WireMapping::fromProto).toList();
     }
 }
