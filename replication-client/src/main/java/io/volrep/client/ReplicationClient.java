@@ -30,6 +30,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *     ReplicationInfo info = client.volume("pvc-1").info();
  *     client.volumeGroup("vg-7").demote().callAsync()
  *           .thenCompose(v -> client.volumeGroup("vg-7").resync().awaitReady(Duration.ofMinutes(5)));
+ *     VolumeGroup db = client.volumeGroups().create("db").volumes("pvc-1", "pvc-2").call();  // volumegroup.Controller
  * }
  * // a plugin built on spec revision v0.1.3; a node plugin's healer; the CSI-Addons Identity service
  * ReplicationClient legacy = ReplicationClient.builder().target(sock).dialect(SpecDialect.V0_1_3).build();
@@ -99,6 +100,19 @@ public final class ReplicationClient implements AutoCloseable {
     /** Operations on any source. */
     public SourceClient source(ReplicationSource source) {
         return new SourceClient(engine, source);
+    }
+
+    /**
+     * The volume group operations ({@code volumegroup.Controller}): create, modify, delete, get and list the groups
+     * that {@link #volumeGroup} replicates. Each is offered only when the plugin advertises its capability.
+     *
+     * <pre>{@code
+     * VolumeGroup g = client.volumeGroups().create("db-1").volumes("pvc-1", "pvc-2").call();
+     * client.volumeGroup(g.id()).enable().call();
+     * }</pre>
+     */
+    public VolumeGroupsClient volumeGroups() {
+        return new VolumeGroupsClient(engine);
     }
 
     /**
