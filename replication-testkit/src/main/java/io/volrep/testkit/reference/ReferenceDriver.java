@@ -21,6 +21,14 @@ import io.volrep.spi.HealerDriver;
 import io.volrep.api.HealReport;
 import io.volrep.spi.ResyncRequest;
 import io.volrep.spi.ResyncResult;
+import io.volrep.spi.VolumeGroupDriver;
+import io.volrep.spi.CreateGroupRequest;
+import io.volrep.spi.DeleteGroupRequest;
+import io.volrep.spi.GetGroupRequest;
+import io.volrep.spi.ListGroupsRequest;
+import io.volrep.spi.ModifyGroupRequest;
+import io.volrep.api.VolumeGroup;
+import io.volrep.api.VolumeGroupCapability;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -52,7 +60,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * As a {@link HealerDriver} (NodeHealer), every fixture volume exists on the node at whatever path the
  * orchestrator names: secrets are checked as above, other volume ids answer NOT_FOUND, and a volume is healthy
  * unless the builder marked it {@link Builder#abnormalVolume abnormal}; the report always carries a message.
- * Every fixture starts disabled and primary. Every applied state change is recorded in an {@link #effects()
+ * As a {@link VolumeGroupDriver} it serves {@code volumegroup.Controller} in memory (every RPC, with
+ * {@code LIMIT_VOLUME_TO_ONE_VOLUME_GROUP} and {@code DO_NOT_ALLOW_VG_TO_DELETE_VOLUMES}): the groups it creates are
+ * replication sources of this driver from then on, its fixture volumes ({@code vol-0}..) can be grouped, a group whose
+ * replication is enabled is in use (delete answers 9), and a group's destination maps every current member to itself
+ * (the other site uses the same ids). Every fixture starts disabled and primary. Every applied state change is recorded in an {@link #effects()
  * effect log} with a global and a per-source sequence number, so a load test can check that nothing was lost,
  * applied twice or reordered per source. Thread-safe.
  *
@@ -65,7 +77,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * }
  * }</pre>
  */
-public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
+public final class ReferenceDriver implements ReplicationDriver, HealerDriver, VolumeGroupDriver {
     /** Which side of the replication a source is. */
     public enum Role { PRIMARY, SECONDARY }
 
@@ -120,6 +132,7 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
     }
 
     private final Map<ReplicationSource, Fixture> fixtures;
+    private final ReferenceVolumeGroups groups;
     private final Set<String> abnormalVolumes;
     private final Set<String> degradedVolumes;
     private final Secrets requiredSecrets;
@@ -131,11 +144,14 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
     private final List<Effect> effects = new ArrayList<>();
 
     private ReferenceDriver(Builder b) {
-        Map<ReplicationSource, Fixture> map = new LinkedHashMap<>();
+        // Mutable: the groups CreateVolumeGroup makes become sources, and leave with DeleteVolumeGroup.
+        Map<ReplicationSource, Fixture> map = Collections.synchronizedMap(new LinkedHashMap<>());
         for (ReplicationSource source : b.sources) {
             map.put(source, new Fixture(source));
         }
-        this.fixtures = Collections.unmodifiableMap(map);
+        this.fixtures = map;
+        this.groups = new ReferenceVolumeGroups(id -> map.containsKey(ReplicationSource.volume(id)));
+        b.sources.stream().filter(s -> s.kind() == ReplicationSource.Kind.VOLUME_GROUP).forEach(s -> groups.fixture(s.id()));
         this.abnormalVolumes = Set.copyOf(b.abnormalVolumes);
         this.degradedVolumes = Set.copyOf(b.degradedVolumes);
         this.requiredSecrets = Secrets.of(b.requiredSecrets);
@@ -216,17 +232,23 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
     }
 
     /**
-     * GetReplicationDestinationInfo (upstream 2026): the destination on the other site has the same id (a group's
-     * members are not modelled, so its member map is empty); 9 FAILED_PRECONDITION while replication is disabled.
+     * GetReplicationDestinationInfo (upstream 2026): the destination on the other site has the same id, and a group's
+     * member map names each current member (complete, as the spec requires, also after its membership changed);
+     * 9 FAILED_PRECONDITION while replication is disabled.
      */
     @Override
     public ReplicationDestination destination(DestinationRequest r) {
         Fixture f = enter(r.source(), r.secrets());
+        // Read before taking the fixture: the groups' lock is never taken inside a fixture's.
+        Map<String, String> members = new LinkedHashMap<>();
+        if (r.source().kind() == ReplicationSource.Kind.VOLUME_GROUP) {
+            groups.members(r.source().id()).forEach(m -> members.put(m, m));
+        }
         synchronized (f) {
             requireEnabled(f);
             ReplicationSource source = f.state.source();
             return source.kind() == ReplicationSource.Kind.VOLUME_GROUP
-                    ? ReplicationDestination.volumeGroup(source.id(), java.util.Map.of())
+                    ? ReplicationDestination.volumeGroup(source.id(), members)
                     : ReplicationDestination.volume(source.id());
         }
     }
@@ -265,9 +287,11 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
         }
     }
 
-    /** Every fixture, in creation order. */
+    /** Every source, in creation order: the fixtures, and the groups created since (a copy). */
     public Set<ReplicationSource> sources() {
-        return fixtures.keySet();
+        synchronized (fixtures) {
+            return Collections.unmodifiableSet(new LinkedHashSet<>(fixtures.keySet()));
+        }
     }
 
     /** The effect log: every applied state change, in the order applied. A copy. */
@@ -282,10 +306,18 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
         return effects().stream().filter(e -> e.source().equals(source)).toList();
     }
 
-    /** Every fixture back to disabled and primary, the effect log cleared. */
+    /**
+     * Every fixture back to disabled and primary, the effect log cleared; the groups created through
+     * {@code volumegroup.Controller} removed, the fixture groups back and empty.
+     */
     public void reset() {
+        Set<String> groupIds = groups.reset();
+        synchronized (fixtures) {
+            fixtures.keySet().removeIf(s -> s.kind() == ReplicationSource.Kind.VOLUME_GROUP && !groupIds.contains(s.id()));
+            groupIds.forEach(id -> fixtures.computeIfAbsent(ReplicationSource.volumeGroup(id), Fixture::new));
+        }
         // Lock order is always fixture, then log (as in apply): never hold the log while taking a fixture.
-        for (Fixture f : fixtures.values()) {
+        for (Fixture f : sources().stream().map(fixtures::get).toList()) {
             synchronized (f) {
                 f.state = SourceState.initial(f.state.source());
                 f.effects = 0;
@@ -299,17 +331,22 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
 
     /** Latency, then secrets, then existence: the order a real plugin would check them in. */
     private Fixture enter(ReplicationSource source, Secrets secrets) {
+        authenticate(secrets);
+        Fixture f = fixtures.get(source);
+        if (f == null) {
+            throw new SourceNotFoundException(source + " does not exist");
+        }
+        return f;
+    }
+
+    /** Latency, then secrets (checked first: a caller that cannot authenticate learns nothing). */
+    private void authenticate(Secrets secrets) {
         sleepLatency();
         for (String key : requiredSecrets.keys()) {
             if (!secrets.get(key).equals(requiredSecrets.get(key))) {
                 throw new UnauthenticatedException("secrets are missing or invalid (secret \"" + key + "\")");
             }
         }
-        Fixture f = fixtures.get(source);
-        if (f == null) {
-            throw new SourceNotFoundException(source + " does not exist");
-        }
-        return f;
     }
 
     private void sleepLatency() {
@@ -359,6 +396,66 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
             f.effects++;
             effects.add(new Effect(sequence.incrementAndGet(), f.effects, after.source(), change, after));
         }
+    }
+
+    // ---------------------------------------------------------------- volumegroup.Controller
+
+    /**
+     * CreateVolumeGroup: the group of that name (the same for compatible parameters and volumes), which is from now on
+     * a replication source of this driver, disabled and primary.
+     */
+    @Override
+    public VolumeGroup create(CreateGroupRequest r) {
+        authenticate(r.secrets());
+        return groups.create(r, id -> fixtures.putIfAbsent(ReplicationSource.volumeGroup(id),
+                new Fixture(ReplicationSource.volumeGroup(id))));
+    }
+
+    /** ModifyVolumeGroupMembership: replicated or not, the group's members become exactly those asked for. */
+    @Override
+    public VolumeGroup modify(ModifyGroupRequest r) {
+        authenticate(r.secrets());
+        return groups.modify(r);
+    }
+
+    /** DeleteVolumeGroup: 9 FAILED_PRECONDITION while its replication is enabled; the volumes are kept. */
+    @Override
+    public void delete(DeleteGroupRequest r) {
+        authenticate(r.secrets());
+        ReplicationSource source = ReplicationSource.volumeGroup(r.volumeGroupId());
+        Fixture f = fixtures.get(source);
+        if (f == null) {
+            groups.delete(r.volumeGroupId(), id -> false);      // no such group: nothing to do, 0 OK
+            return;
+        }
+        // The fixture, then the groups: an Enable of the group cannot slip in between the check and the removal.
+        synchronized (f) {
+            if (groups.delete(r.volumeGroupId(), id -> f.state.enabled())) {
+                fixtures.remove(source);
+            }
+        }
+    }
+
+    /** ControllerGetVolumeGroup: 5 NOT_FOUND for a group that does not exist. */
+    @Override
+    public VolumeGroup get(GetGroupRequest r) {
+        authenticate(r.secrets());
+        return groups.get(r.volumeGroupId()).orElseThrow(() -> new SourceNotFoundException("volume group "
+                + r.volumeGroupId() + " does not exist"));
+    }
+
+    /** ListVolumeGroups: every group (the runtime pages them). */
+    @Override
+    public List<VolumeGroup> list(ListGroupsRequest r) {
+        authenticate(r.secrets());
+        return groups.list();
+    }
+
+    /** A volume is in at most one group; deleting a group keeps its volumes. */
+    @Override
+    public Set<VolumeGroupCapability> behaviours() {
+        return EnumSet.of(VolumeGroupCapability.LIMIT_VOLUME_TO_ONE_VOLUME_GROUP,
+                VolumeGroupCapability.DO_NOT_ALLOW_VG_TO_DELETE_VOLUMES);
     }
 
     /**
