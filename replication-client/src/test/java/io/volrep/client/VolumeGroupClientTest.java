@@ -275,4 +275,19 @@ class VolumeGroupClientTest {
                 "CreateVolumeGroup -", "GetCapabilities -");
         assertThat(c.activeSources()).isZero();
     }
+
+    @Test
+    void aPluginEchoingTheSecretsNeverGetsThemIntoAnExceptionOrAnEvent() throws Exception {
+        String secret = "Gr0up-Secr3t-Value";
+        List<AttemptEvent> events = new CopyOnWriteArrayList<>();
+        ReplicationClient c = client(ReplicationClient.builder().secrets(SecretsProvider.of(Map.of("password", secret)))
+                .listener(events::add));
+        plugin.script(Rpc.CREATE_VOLUME_GROUP, Status.INVALID_ARGUMENT.withDescription("bad login " + secret));
+        assertThatThrownBy(() -> c.volumeGroups().create("db").call()).isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("bad login ***").hasMessageNotContaining(secret)
+                .satisfies(e -> assertThat(e.toString()).doesNotContain(secret));
+        assertThat(events).isNotEmpty().allSatisfy(e -> assertThat(e.describe() + e).doesNotContain(secret));
+        assertThat(c.volumeGroups().create("db").secrets(Map.of("password", secret)).toString())
+                .doesNotContain(secret);
+    }
 }
