@@ -69,6 +69,17 @@ public final class GroupCommand extends Subcommand {
         }
     }
 
+    /** Delete and get: the group, by its id. */
+    abstract static class ExistingGroupSubcommand extends GroupSubcommand {
+        @Option(names = "--id", paramLabel = "ID", required = true, description = "The volume group.")
+        String id;
+
+        @Override
+        String what() {
+            return id;
+        }
+    }
+
     /** Create and modify: plugin-specific parameters. */
     abstract static class ParameterizedGroupSubcommand extends GroupSubcommand {
         @Option(names = {"--parameter", "--param"}, paramLabel = "K=V",
@@ -133,15 +144,7 @@ public final class GroupCommand extends Subcommand {
 
     @Command(name = "delete", mixinStandardHelpOptions = true,
             description = "Delete a volume group (DeleteVolumeGroup); one that does not exist is no error.")
-    static final class Delete extends GroupSubcommand {
-        @Option(names = "--id", paramLabel = "ID", required = true, description = "The volume group.")
-        String id;
-
-        @Override
-        String what() {
-            return id;
-        }
-
+    static final class Delete extends ExistingGroupSubcommand {
         @Override
         String invoke(ReplicationClient c) {
             c.volumeGroups().delete(id).call();
@@ -151,15 +154,7 @@ public final class GroupCommand extends Subcommand {
 
     @Command(name = "get", mixinStandardHelpOptions = true,
             description = "Show a volume group's id and members (ControllerGetVolumeGroup).")
-    static final class Get extends GroupSubcommand {
-        @Option(names = "--id", paramLabel = "ID", required = true, description = "The volume group.")
-        String id;
-
-        @Override
-        String what() {
-            return id;
-        }
-
+    static final class Get extends ExistingGroupSubcommand {
         @Override
         String invoke(ReplicationClient c) {
             return format(c.volumeGroups().get(id).call());

@@ -14,22 +14,9 @@ import io.volrep.api.Rpc;
  * client.volumeGroups().delete("vg-1").call();
  * }</pre>
  */
-public final class DeleteVolumeGroupCall extends TypedCall<DeleteVolumeGroupCall, Void> {
-    private final String volumeGroupId;
-
+public final class DeleteVolumeGroupCall extends ExistingGroupCall<DeleteVolumeGroupCall, Void> {
     DeleteVolumeGroupCall(CallEngine engine, String volumeGroupId) {
-        super(engine, Rpc.DELETE_VOLUME_GROUP);
-        this.volumeGroupId = volumeGroupId;
-    }
-
-    /** The group it deletes. */
-    public String volumeGroupId() {
-        return volumeGroupId;
-    }
-
-    @Override
-    VolumeGroupSpec spec() {
-        return VolumeGroupSpec.of(rpc, volumeGroupId, secretsOverride, policy);
+        super(engine, Rpc.DELETE_VOLUME_GROUP, volumeGroupId);
     }
 
     @Override

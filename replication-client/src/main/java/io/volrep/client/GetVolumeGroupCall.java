@@ -16,22 +16,9 @@ import io.volrep.proto.volumegroup.ControllerGetVolumeGroupResponse;
  * VolumeGroup group = client.volumeGroups().get("vg-1").call();
  * }</pre>
  */
-public final class GetVolumeGroupCall extends TypedCall<GetVolumeGroupCall, VolumeGroup> {
-    private final String volumeGroupId;
-
+public final class GetVolumeGroupCall extends ExistingGroupCall<GetVolumeGroupCall, VolumeGroup> {
     GetVolumeGroupCall(CallEngine engine, String volumeGroupId) {
-        super(engine, Rpc.CONTROLLER_GET_VOLUME_GROUP);
-        this.volumeGroupId = volumeGroupId;
-    }
-
-    /** The group it describes. */
-    public String volumeGroupId() {
-        return volumeGroupId;
-    }
-
-    @Override
-    VolumeGroupSpec spec() {
-        return VolumeGroupSpec.of(rpc, volumeGroupId, secretsOverride, policy);
+        super(engine, Rpc.CONTROLLER_GET_VOLUME_GROUP, volumeGroupId);
     }
 
     @Override
