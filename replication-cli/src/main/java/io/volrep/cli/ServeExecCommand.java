@@ -1,7 +1,6 @@
 package io.volrep.cli;
 
 import io.volrep.spi.ReplicationServer;
-import io.volrep.spi.ServeUntilSignal;
 import io.volrep.spi.exec.ExecDriver;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -81,7 +80,7 @@ public final class ServeExecCommand extends Subcommand {
 
     @Override
     public Integer call() throws InterruptedException {
-        Started started;
+        ServeStart.Served<ExecDriver> started;
         try {
             started = start();
         } catch (ServeStart.CannotListen e) {
@@ -95,29 +94,7 @@ public final class ServeExecCommand extends Subcommand {
         }
         // As serve-reference: SIGTERM/SIGINT drain the server, then the driver processes still running (past the
         // grace period) are killed, and the command exits 0.
-        MetricsOptions.Endpoint endpoint;
-        try {
-            endpoint = metrics.startAnnounced(err());
-        } catch (RuntimeException e) {
-            started.close();
-            PrintWriter err = err();
-            err.println("volrep serve-exec: " + e.getMessage());
-            err.flush();
-            return 1;
-        }
-        return ServeUntilSignal.run(started.server(), endpoint.after(started::close), out());
-    }
-
-    /** The server and its driver, closed together: the server drains first, then the driver kills what remains. */
-    record Started(ReplicationServer server, ExecDriver driver) implements AutoCloseable {
-        @Override
-        public void close() {
-            try {
-                server.close();
-            } finally {
-                driver.close();
-            }
-        }
+        return ServeStart.serveUntilSignal(spec, metrics, started);
     }
 
     /** {@code auto}, {@code required}, {@code off}, in any case. */
@@ -128,7 +105,7 @@ public final class ServeExecCommand extends Subcommand {
     }
 
     /** Initializes the driver and starts serving it (tests use this without waiting for a signal). */
-    Started start() {
+    ServeStart.Served<ExecDriver> start() {
         if (maxConcurrentDrivers < 1) {
             throw usageError("--max-concurrent-drivers must be at least 1: " + maxConcurrentDrivers);
         }
@@ -150,7 +127,7 @@ public final class ServeExecCommand extends Subcommand {
             if (execDriver.servesVolumeGroups()) {
                 server.volumeGroups(execDriver);    // init turned create-group and delete-group on
             }
-            return new Started(ServeStart.start(server), execDriver);
+            return new ServeStart.Served<>(ServeStart.start(server), execDriver);
         } catch (RuntimeException e) {
             execDriver.close();
             throw e;

@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
         versionProvider = VolrepCommand.Version.class,
         description = "Drive and test CSI-Addons volume replication plugins.",
         subcommands = {CommandLine.HelpCommand.class, ServeReferenceCommand.class, ServeExecCommand.class,
+                ServeCephCommand.class,
                 EnableCommand.class, DisableCommand.class, PromoteCommand.class, DemoteCommand.class,
                 ResyncCommand.class, InfoCommand.class, DestinationCommand.class, GroupCommand.class,
                 ConformanceCommand.class, HealCommand.class, ProbeCommand.class, ReconcileCommand.class,

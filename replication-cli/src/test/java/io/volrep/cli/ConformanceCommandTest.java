@@ -132,26 +132,58 @@ class ConformanceCommandTest {
             assertThat(required.exit()).isZero();
             // The checks whose preparation needs PromoteVolume fail too (that step answers 2 UNKNOWN): PromoteVolume's
             // own and the deprecated form; the others reach their state along the lifecycle model's shortest path
-            // (enable makes a source primary), without a promote.
-            assertThat(required.out()).contains("optional checks: 22 passed, 5 failed");
+            // (enable makes a source primary), without a promote. Identity's optional check (every optional RPC
+            // served is advertised) passes: nothing is off there.
+            assertThat(required.out()).contains("optional checks: 23 passed, 5 failed");
         }
     }
 
     @Test
     void skipIsListedInTheStatementAndTheWalkSizeIsReported() {
         long start = System.nanoTime();
-        Run r = run("conformance", "--skip", "isolation/concurrent", "--skip", "PromoteVolume/group/*");
+        Run r = run("conformance", "--skip", "isolation/all-fixtures/concurrent", "--skip", "PromoteVolume/group/*");
         long millis = (System.nanoTime() - start) / 1_000_000;
 
         assertThat(r.exit()).as(r.out() + r.err()).isZero();
-        assertThat(r.out()).contains("skipped on request: 6 checks (PromoteVolume/group/disabled, "
+        assertThat(r.out()).contains("skipped on request: 8 checks (PromoteVolume/group/empty-id, "
+                        + "PromoteVolume/group/not-found, PromoteVolume/group/disabled, "
                         + "PromoteVolume/group/primary, PromoteVolume/group/secondary, PromoteVolume/group/auth-wrong, "
-                        + "PromoteVolume/group/auth-missing, isolation/concurrent)")
+                        + "PromoteVolume/group/auth-missing, isolation/all-fixtures/concurrent)")
                 .contains("SKIPPED         required Isolation: concurrent calls on distinct sources never draw 10 ABORTED")
-                .contains("on request (--skip isolation/concurrent)")
+                .contains("on request (--skip isolation/all-fixtures/concurrent)")
                 .containsPattern("lifecycle walk: 3 states x 7 RPCs x 2 source kinds: \\d+ checks; \\d+ calls in the whole run")
                 .contains("skipped (fixtures not configured): 0 checks");
+        assertThat(r.err()).doesNotContain("former id");
         assertThat(millis).as("the whole embedded run, in ms").isLessThan(10_000);
+    }
+
+    @Test
+    void aGlobSkipsWhatItsWordsSay() {
+        Run list = run("conformance", "--list-checks");
+        long groupChecks = list.out().lines().filter(l -> l.split(" +")[0].contains("/group/")).count();
+        long authChecks = list.out().lines().filter(l -> l.split(" +")[0].matches(".*/auth-.*")).count();
+        assertThat(groupChecks).isGreaterThan(50);
+
+        Run groups = run("conformance", "--skip", "*/group/*");
+        assertThat(groups.exit()).as(groups.out() + groups.err()).isZero();
+        assertThat(groups.out()).contains("skipped on request: " + groupChecks + " checks (");
+        assertThat(groups.out().lines().filter(l -> l.startsWith("PASS ")).filter(l -> l.contains("[volume group")))
+                .as("no check of a group ran").isEmpty();
+
+        Run auth = run("conformance", "--skip", "*/auth-*", "--include-tag", "required");
+        assertThat(auth.out()).contains("skipped on request: " + authChecks + " checks (");
+        assertThat(auth.out().lines().filter(l -> l.startsWith("PASS ")).filter(l -> l.contains("UNAUTHENTICATED")))
+                .isEmpty();
+    }
+
+    @Test
+    void aFormerIdStillSkipsItsCheckAndSaysTheNewId() {
+        Run r = run("conformance", "--skip", "isolation/concurrent", "--include-tag", "required");
+
+        assertThat(r.exit()).as(r.out() + r.err()).isZero();
+        assertThat(r.out()).contains("skipped on request: 1 checks (isolation/all-fixtures/concurrent)");
+        assertThat(r.err()).contains("--skip isolation/concurrent is the former id of isolation/all-fixtures/concurrent;"
+                + " former ids are accepted until the next release");
     }
 
     @Test
@@ -160,7 +192,7 @@ class ConformanceCommandTest {
         assertThat(list.exit()).isZero();
         assertThat(list.out()).containsPattern("(?m)^PromoteVolume/volume/disabled +required +PromoteVolume: Replication"
                 + " Source is not replicated -> 9 FAILED_PRECONDITION \\[volume, replication disabled]$")
-                .containsPattern("(?m)^isolation/concurrent +required ").doesNotContain("COMPLIANT");
+                .containsPattern("(?m)^isolation/all-fixtures/concurrent +required ").doesNotContain("COMPLIANT");
 
         Run unknown = run("conformance", "--skip", "no-such-check");
         assertThat(unknown.exit()).isEqualTo(2);

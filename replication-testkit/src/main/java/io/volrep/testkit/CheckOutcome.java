@@ -15,7 +15,13 @@ public enum CheckOutcome {
     /** The plugin answered 12 UNIMPLEMENTED where the spec allows it (promote, demote, resync, info). Never a pass. */
     NOT_IMPLEMENTED("NOT IMPLEMENTED"),
     /** The check did not run: its fixtures are not configured (no volume groups, no secrets, ...). */
-    SKIPPED("SKIPPED");
+    SKIPPED("SKIPPED"),
+    /**
+     * The plugin did what the spec demands, but something clients rely on is off: an RPC served although Identity
+     * does not advertise its capability, so an orchestrator that reads the capabilities never calls it. Shown in the
+     * statement; neither a pass nor a failure, and it never breaks compliance.
+     */
+    WARNING("WARNING");
 
     private final String label;
 
@@ -23,7 +29,7 @@ public enum CheckOutcome {
         this.label = label;
     }
 
-    /** How the console report prints it: PASS, FAIL, NOT IMPLEMENTED, SKIPPED. */
+    /** How the console report prints it: PASS, FAIL, NOT IMPLEMENTED, SKIPPED, WARNING. */
     public String label() {
         return label;
     }

@@ -51,16 +51,24 @@ public record ComplianceReport(String target, List<CheckResult> results, Duratio
 
     /** How many of the lifecycle walk's checks (every RPC in every state, per kind) ran, i.e. were not skipped. */
     public long walkChecks() {
-        return results.stream().filter(r -> r.id().matches("[A-Za-z]+/(volume|group)/(" + STATE_IDS + ")")
+        return results.stream().filter(r -> WALK_ID.matcher(r.id()).matches()
                 && r.outcome() != CheckOutcome.SKIPPED).count();
     }
 
-    private static final String STATE_IDS = String.join("|", java.util.Arrays.stream(LifecycleModel.State.values())
-            .map(LifecycleModel.State::id).toList());
+    /** A walk check's id, {@code <Rpc>/<volume|group>/<state>}: an RPC first, so no per-fixture id can look like one. */
+    private static final Pattern WALK_ID = Pattern.compile("(" + String.join("|", java.util.Arrays
+            .stream(io.volrep.api.Rpc.values()).filter(io.volrep.api.Rpc::isReplication)
+            .map(io.volrep.api.Rpc::methodName).toList()) + ")/(volume|group)/(" + String.join("|",
+            java.util.Arrays.stream(LifecycleModel.State.values()).map(LifecycleModel.State::id).toList()) + ")");
 
     /** How many checks at {@code requirement} ended with {@code outcome}. */
     public long count(Requirement requirement, CheckOutcome outcome) {
         return results.stream().filter(r -> r.requirement() == requirement && r.outcome() == outcome).count();
+    }
+
+    /** The checks that ended with a warning: not failures, but worth reading. */
+    public List<CheckResult> warnings() {
+        return results.stream().filter(r -> r.outcome() == CheckOutcome.WARNING).toList();
     }
 
     /** The checks that failed. */
@@ -109,7 +117,13 @@ public record ComplianceReport(String target, List<CheckResult> results, Duratio
         if (!rpcs.isEmpty()) {
             sb.append(" (").append(String.join(", ", rpcs)).append(')');
         }
-        sb.append('\n').append("  skipped (fixtures not configured): ").append(skipped).append(" checks\n");
+        sb.append('\n');
+        List<CheckResult> warnings = warnings();
+        if (!warnings.isEmpty()) {
+            sb.append("  warnings (not failures): ").append(warnings.size()).append(" checks (")
+              .append(String.join(", ", warnings.stream().map(CheckResult::id).toList())).append(")\n");
+        }
+        sb.append("  skipped (fixtures not configured): ").append(skipped).append(" checks\n");
         if (!onRequest.isEmpty()) {
             sb.append("  skipped on request: ").append(onRequest.size()).append(" checks (")
               .append(String.join(", ", onRequest)).append(")\n");

@@ -48,6 +48,8 @@ public final class ConformanceContext {
     public static final String NOT_IMPLEMENTED_PREFIX = "NOT IMPLEMENTED: ";
     /** Prefix of the abort message for checks whose fixtures are missing. */
     public static final String SKIPPED_PREFIX = "SKIPPED: ";
+    /** Prefix of the abort message of a warning ({@link #warn}); reports key on it. */
+    public static final String WARNING_PREFIX = "WARNING: ";
 
     private static final Logger LOG = LoggerFactory.getLogger(ConformanceContext.class);
     private static final int ABORTED_RETRIES = 4;
@@ -415,6 +417,14 @@ public final class ConformanceContext {
         } catch (StatusRuntimeException e) {
             return Wire.outcome(Rpc.NODE_HEALER, e.getStatus());
         }
+    }
+
+    /**
+     * Ends the check with a warning: the plugin did what the spec demands, but something clients rely on is off
+     * (reported as {@link CheckOutcome#WARNING}: neither passed nor failed, never breaking compliance).
+     */
+    public void warn(String message) {
+        throw new TestAbortedException(WARNING_PREFIX + message);
     }
 
     /** Skips the check: its fixtures are not configured. */

@@ -18,7 +18,7 @@ import org.opentest4j.TestAbortedException;
 
 /**
  * Collects a {@link CheckResult} per check and, when given a writer, prints one progress line per check:
- * {@code PASS}, {@code FAIL}, {@code NOT IMPLEMENTED} or {@code SKIPPED}, the level, the check's name and
+ * {@code PASS}, {@code FAIL}, {@code NOT IMPLEMENTED}, {@code SKIPPED} or {@code WARNING}, the level, the check's name and
  * the reason. A failure outside any check (the target could not be reached, say) is recorded as a failed
  * required result, so such a run is never compliant.
  *
@@ -93,7 +93,8 @@ public final class ConformanceListener implements TestExecutionListener {
             case ABORTED -> {
                 if (id.isTest()) {
                     record(id, message.startsWith(ConformanceContext.NOT_IMPLEMENTED_PREFIX)
-                            ? CheckOutcome.NOT_IMPLEMENTED : CheckOutcome.SKIPPED, message);
+                            ? CheckOutcome.NOT_IMPLEMENTED : message.startsWith(ConformanceContext.WARNING_PREFIX)
+                            ? CheckOutcome.WARNING : CheckOutcome.SKIPPED, message);
                 } else if (!(error.orElse(null) instanceof TestAbortedException)) {
                     record(id, CheckOutcome.FAILED, "suite aborted: " + outsideAnyCheck(message));
                 }

@@ -48,6 +48,10 @@ final class ControllerChecks {
     static final String FORM_SOURCE = "Request form: replication_source alone -> 0 OK on every RPC";
     static final String FORM_DEPRECATED = "Request form: deprecated volume_id alone -> 0 OK on every RPC";
     static final String FORM_VOLUME_ID = "Request form: volume_id alone -> 0 OK on every RPC";
+    static final String FORM_RESERVED_ALONE = "Request form: reserved field 1 (volume_id) alone names no source -> 3"
+            + " INVALID_ARGUMENT on every RPC";
+    static final String FORM_RESERVED_BESIDE = "Request form: reserved field 1 (volume_id) beside replication_source"
+            + " is ignored -> 0 OK on every RPC [field 1 names a volume that does not exist]";
 
     private static final ErrorScheme SCHEME = ErrorScheme.spec();
 
@@ -100,13 +104,13 @@ final class ControllerChecks {
         List<Check> checks = new ArrayList<>();
         for (String id : config.volumes()) {
             checks.add(Check.required("Fixtures: volume " + id + " exists with replication disabled",
-                    ctx -> probeFixture(ctx, Addressing.volume(id))));
+                    ctx -> probeFixture(ctx, Addressing.volume(id))).withId("fixtures/volume/" + id));
         }
         for (String id : config.volumeGroups()) {
             checks.add(Check.required("Fixtures: volume group " + id + " exists with replication disabled", ctx -> {
                 ctx.volumeGroup();      // skips where the dialect has no groups
                 probeFixture(ctx, Addressing.volumeGroup(id));
-            }));
+            }).withId("fixtures/group/" + id));
         }
         return checks;
     }
@@ -148,29 +152,36 @@ final class ControllerChecks {
         ErrorScheme scheme = dialect.errorScheme();
         List<Check> checks = new ArrayList<>();
         StatusCode invalid = StatusCode.INVALID_ARGUMENT;
-        List<Addressing> malformedForms = dialect == SpecDialect.V0_1_0 ? List.of(Addressing.none())
-                : List.of(Addressing.none(), Addressing.sourceWithoutType(), Addressing.emptyVolumeId());
-        for (Addressing malformed : malformedForms) {
-            checks.add(Check.required(rowCase(scheme, rpc, invalid, malformed.label()),
-                    ctx -> ctx.expect(ctx.call(rpc, malformed), invalid)));
+        // The case each malformed form provokes, as the id's subject and condition.
+        Map<Addressing, String> malformedForms = new java.util.LinkedHashMap<>();
+        malformedForms.put(Addressing.none(), "request/no-source");
+        boolean hasSource = Wire.requestHas(dialect, rpc, "replication_source");
+        if (hasSource) {
+            malformedForms.put(Addressing.sourceWithoutType(), "request/source-without-type");
+            malformedForms.put(Addressing.emptyVolumeId(), "volume/empty-id");
         }
-        if (dialect != SpecDialect.V0_1_0) {
+        malformedForms.forEach((malformed, idTail) -> checks.add(Check.required(
+                rowCase(scheme, rpc, invalid, malformed.label()), ctx -> ctx.expect(ctx.call(rpc, malformed), invalid))
+                .withId(rpc.methodName() + "/" + idTail)));
+        if (hasSource) {
             checks.add(Check.required(rowCase(scheme, rpc, invalid, Addressing.emptyVolumeGroupId().label()), ctx -> {
                 ctx.volumeGroup();
                 ctx.expect(ctx.call(rpc, Addressing.emptyVolumeGroupId()), invalid);
-            }));
+            }).withId(rpc.methodName() + "/group/empty-id"));
         }
-        if (dialect == SpecDialect.V0_1_3) {
+        if (hasSource && dialect.volumeIdRequired()) {
             checks.add(Check.required(rowCase(scheme, rpc, invalid,
                     "volume_id missing (REQUIRED in v0.1.3), replication_source.volume set"), ctx ->
-                    ctx.expect(ctx.callExact(rpc, ctx.volume()), invalid, rpc + " without volume_id")));
+                    ctx.expect(ctx.callExact(rpc, ctx.volume()), invalid, rpc + " without volume_id"))
+                    .withId(rpc.methodName() + "/volume/no-volume-id"));
         }
         checks.add(Check.required(rowCase(scheme, rpc, StatusCode.NOT_FOUND, "volume " + MISSING_VOLUME),
-                ctx -> ctx.expect(ctx.call(rpc, Addressing.volume(MISSING_VOLUME)), StatusCode.NOT_FOUND)));
+                ctx -> ctx.expect(ctx.call(rpc, Addressing.volume(MISSING_VOLUME)), StatusCode.NOT_FOUND))
+                .withId(rpc.methodName() + "/volume/not-found"));
         checks.add(Check.required(rowCase(scheme, rpc, StatusCode.NOT_FOUND, "volume group " + MISSING_GROUP), ctx -> {
             ctx.volumeGroup();
             ctx.expect(ctx.call(rpc, Addressing.volumeGroup(MISSING_GROUP)), StatusCode.NOT_FOUND);
-        }));
+        }).withId(rpc.methodName() + "/group/not-found"));
         checks.addAll(sizeLimitChecks(scheme, rpc));
         checks.addAll(LifecycleChecks.walk(dialect, rpc));
         checks.addAll(LifecycleChecks.authentication(dialect, rpc));
@@ -196,7 +207,7 @@ final class ControllerChecks {
                 ctx.fail(SIMULTANEOUS_CALLS + " simultaneous " + rpc + " calls on " + vol
                         + ": all answered 10 ABORTED; at least one should be served");
             }
-        }));
+        }).withId(rpc.methodName() + "/volume/simultaneous-calls"));
         return checks;
     }
 
@@ -228,7 +239,7 @@ final class ControllerChecks {
                     "volume id of " + overId + " bytes");
             ctx.expect(ctx.call(rpc, oversized), invalid, rpc + " naming a volume id of " + overId
                     + " bytes (CSI: at most " + CsiLimits.MAX_STRING_BYTES + ")");
-        }));
+        }).withId(rpc.methodName() + "/volume/id-over-limit"));
         // GetVolumeReplicationInfo and GetReplicationDestinationInfo carry no parameters map.
         if (rpc != Rpc.GET_VOLUME_REPLICATION_INFO && rpc != Rpc.GET_REPLICATION_DESTINATION_INFO) {
             checks.add(Check.optional(rowCase(scheme, rpc, invalid, PARAMETERS_OVER_LIMIT), ctx -> {
@@ -237,7 +248,7 @@ final class ControllerChecks {
                 ctx.expect(ctx.call(rpc, vol, ctx.config().secrets().asMap(),
                                 overMapLimit(ctx.config().enableParameters())), invalid,
                         rpc + " with a parameters map over " + CsiLimits.MAX_MAP_BYTES + " bytes");
-            }));
+            }).withId(rpc.methodName() + "/volume/parameters-over-limit"));
         }
         checks.add(Check.optional(rowCase(scheme, rpc, invalid, SECRETS_OVER_LIMIT), ctx -> {
             Addressing vol = ctx.volume();
@@ -245,7 +256,7 @@ final class ControllerChecks {
             ctx.expect(ctx.call(rpc, vol, overMapLimit(ctx.config().secrets().asMap())), invalid,
                     rpc + " with a secrets map over " + CsiLimits.MAX_MAP_BYTES + " bytes (not 16 UNAUTHENTICATED:"
                             + " the request is malformed)");
-        }));
+        }).withId(rpc.methodName() + "/volume/secrets-over-limit"));
         return checks;
     }
 
@@ -254,16 +265,19 @@ final class ControllerChecks {
     private static List<Check> lifecycle(ConformanceConfig config) {
         List<Check> checks = new ArrayList<>();
         for (String id : config.volumes()) {
-            checks.add(Check.required(LIFECYCLE + " [volume " + id + "]", ctx -> runLifecycle(ctx, Addressing.volume(id))));
+            checks.add(Check.required(LIFECYCLE + " [volume " + id + "]", ctx -> runLifecycle(ctx, Addressing.volume(id)))
+                    .withId("lifecycle/volume/" + id));
         }
         if (config.volumeGroups().isEmpty()) {
-            checks.add(Check.required(LIFECYCLE + " [volume group]", ctx -> ctx.volumeGroup()));
+            // Only without group fixtures, so "none" never clashes with a fixture's name.
+            checks.add(Check.required(LIFECYCLE + " [volume group]", ctx -> ctx.volumeGroup())
+                    .withId("lifecycle/group/none"));
         }
         for (String id : config.volumeGroups()) {
             checks.add(Check.required(LIFECYCLE + " [volume group " + id + "]", ctx -> {
                 ctx.volumeGroup();      // skips where the dialect has no groups
                 runLifecycle(ctx, Addressing.volumeGroup(id));
-            }));
+            }).withId("lifecycle/group/" + id));
         }
         return checks;
     }
@@ -326,21 +340,29 @@ final class ControllerChecks {
         List<Check> checks = new ArrayList<>();
         if (dialect.supports(Rpc.GET_VOLUME_REPLICATION_INFO)) {
             checks.add(Check.required(LAST_SYNC_TIME, ctx -> primaryInfoIsValid(ctx, "last_sync_time"))
+                    .withId("response-validity/volume/last-sync-time")
                     .withHint("answer a Timestamp between the years 0001 and 9999, nanos in [0, 999999999]"));
         }
-        if (dialect == SpecDialect.CURRENT) {
-            checks.add(Check.required(LAST_SYNC_BYTES, ctx -> primaryInfoIsValid(ctx, "last_sync_bytes")));
+        // The revision's own info answer says which fields it has (v0.1.3: last_sync_time only).
+        if (dialect.supports(Rpc.GET_VOLUME_REPLICATION_INFO)
+                && Wire.responseHas(dialect, Rpc.GET_VOLUME_REPLICATION_INFO, "last_sync_bytes")) {
+            checks.add(Check.required(LAST_SYNC_BYTES, ctx -> primaryInfoIsValid(ctx, "last_sync_bytes"))
+                    .withId("response-validity/volume/last-sync-bytes"));
             // Required as the client rejects it: a negative duration, or none a Duration can hold, is no sync time.
             checks.add(Check.required(LAST_SYNC_DURATION, ctx -> primaryInfoIsValid(ctx, "last_sync_duration"))
+                    .withId("response-validity/volume/last-sync-duration")
                     .withHint("answer the time the last sync took: not negative, seconds and nanos of one sign"));
         }
         if (dialect.supports(Rpc.GET_REPLICATION_DESTINATION_INFO)) {
             checks.add(Check.required(HEALTH_STATUS, ctx -> primaryInfoIsValid(ctx, "status"))
+                    .withId("response-validity/volume/health-status")
                     .withHint("report the replication's health as one of the enum's values; UNKNOWN when unsure"));
             checks.add(Check.required(DESTINATION_VOLUME, ctx -> destinationIsValid(ctx, ctx.volume()))
+                    .withId("response-validity/volume/destination")
                     .withHint("answer a VolumeDestination with the destination volume's id (at most 128 bytes);"
                             + " answer 14 UNAVAILABLE only while it is not known yet"));
             checks.add(Check.required(DESTINATION_GROUP, ctx -> destinationIsValid(ctx, ctx.volumeGroup()))
+                    .withId("response-validity/group/destination")
                     .withHint("answer a VolumeGroupDestination for a group, with its id and either every member's"
                             + " destination or none (ids at most 128 bytes, the map at most 4 KiB); answer 14"
                             + " UNAVAILABLE only while it is not known yet"));
@@ -351,7 +373,7 @@ final class ControllerChecks {
             ctx.step(Rpc.PROMOTE_VOLUME, vol);
             ctx.step(Rpc.DEMOTE_VOLUME, vol);
             resyncUntilReady(ctx, vol);
-        }));
+        }).withId("response-validity/volume/resync-ready"));
         return checks;
     }
 
@@ -369,17 +391,56 @@ final class ControllerChecks {
         ctx.step(Rpc.DISABLE_VOLUME_REPLICATION, target);
     }
 
+    /**
+     * Upstream HEAD reserves field 1: a request naming its source only there names none, so every RPC that had the
+     * field answers the missing-field row.
+     */
+    private static void reservedVolumeIdAlone(ConformanceContext ctx) {
+        String volumeId = ctx.volume().source().getVolume().getVolumeId();
+        Addressing fieldOneOnly = Addressing.deprecatedVolumeId(volumeId);
+        for (Rpc rpc : LifecycleModel.forDialect(ctx.dialect()).rpcs()) {
+            if (!Wire.requestHas(ctx.dialect(), rpc, "volume_id")) {
+                continue;           // never had it (GetReplicationDestinationInfo: its field 1 is secrets)
+            }
+            Outcome o = ctx.call(rpc, fieldOneOnly);
+            if (o.code() == StatusCode.UNIMPLEMENTED && ctx.scheme().lists(rpc, StatusCode.UNIMPLEMENTED)) {
+                continue;           // a plugin without the RPC says nothing about its fields
+            }
+            ctx.expect(o, StatusCode.INVALID_ARGUMENT, rpc.methodName() + " naming " + volumeId
+                    + " only in the reserved field 1 (volume_id): no source");
+        }
+    }
+
+    /** Field 1 naming a volume that does not exist, beside the real source: a plugin that ignores it serves the source. */
+    private static Addressing besideReservedVolumeId(ConformanceContext ctx) {
+        Addressing volume = ctx.volume();
+        return new Addressing(volume.source(), MISSING_VOLUME, volume.label() + " (reserved field 1 volume_id: "
+                + MISSING_VOLUME + ")");
+    }
+
     private static List<Check> requestForms(SpecDialect dialect) {
         Check.Body volumeIdAlone = ctx -> everyRpc(ctx, Addressing.deprecatedVolumeId(ctx.config().volumes().get(0)));
+        String sourceId = "request-forms/volume/replication-source";
+        String volumeIdId = "request-forms/volume/volume-id";
         return switch (dialect) {
             case CURRENT -> List.of(
-                    Check.required(FORM_SOURCE, ctx -> everyRpc(ctx, ctx.volume())),
-                    Check.optional(FORM_DEPRECATED, volumeIdAlone));
+                    Check.required(FORM_SOURCE, ctx -> everyRpc(ctx, ctx.volume())).withId(sourceId),
+                    Check.optional(FORM_DEPRECATED, volumeIdAlone).withId(volumeIdId));
+            // Field 1 is reserved upstream: the same id, the opposite expectation (0.1's check expected it to work).
+            case UPSTREAM_2026 -> List.of(
+                    Check.required(FORM_SOURCE, ctx -> everyRpc(ctx, ctx.volume())).withId(sourceId),
+                    Check.required(FORM_RESERVED_ALONE, ControllerChecks::reservedVolumeIdAlone).withId(volumeIdId)
+                            .withHint("upstream HEAD reserves field 1: a plugin built on it never reads volume_id; one"
+                                    + " that does speaks the current revision (--dialect current)"),
+                    Check.required(FORM_RESERVED_BESIDE, ctx -> everyRpc(ctx, besideReservedVolumeId(ctx)))
+                            .withId("request-forms/volume/volume-id-beside-source")
+                            .withHint("clients that predate upstream HEAD (volrep's by default) still send field 1:"
+                                    + " it must change nothing, replication_source names the source"));
             // volume_id is the revision's own (REQUIRED) field, not a deprecated one: a plugin must accept it alone.
             case V0_1_3 -> List.of(
-                    Check.required(FORM_SOURCE, ctx -> everyRpc(ctx, ctx.volume())),
-                    Check.required(FORM_VOLUME_ID, volumeIdAlone));
-            case V0_1_0 -> List.of(Check.required(FORM_VOLUME_ID, volumeIdAlone));
+                    Check.required(FORM_SOURCE, ctx -> everyRpc(ctx, ctx.volume())).withId(sourceId),
+                    Check.required(FORM_VOLUME_ID, volumeIdAlone).withId(volumeIdId));
+            case V0_1_0 -> List.of(Check.required(FORM_VOLUME_ID, volumeIdAlone).withId(volumeIdId));
         };
     }
 }

@@ -218,20 +218,23 @@ final class LifecycleChecks {
     static List<Check> isolation(ConformanceConfig config) {
         LifecycleModel model = LifecycleModel.forDialect(config.dialect());
         List<Check> checks = new ArrayList<>();
-        checks.add(isolationCheck(model, "volume", "volume", "isolation/volume-volume",
-                ctx -> ctx.volume(), ctx -> secondVolume(ctx)));
-        checks.add(isolationCheck(model, "volume group", "volume", "isolation/group-volume",
-                ctx -> ctx.volumeGroup(), ctx -> ctx.volume()));
-        checks.add(isolationCheck(model, "volume", "volume group", "isolation/volume-group",
-                ctx -> ctx.volume(), ctx -> ctx.volumeGroup()));
-        checks.add(new Check("isolation/sequential", "Isolation: a call made after the previous one was answered never"
-                + " draws 10 ABORTED [refused calls between the steps of a round trip]", Requirement.REQUIRED,
-                "a lock or an operation record that outlives its call (often on an error path: a refused or failed call"
-                        + " that does not release it)", ctx -> sequentialAfterRefusals(ctx, model)));
-        checks.add(new Check("isolation/concurrent", CONCURRENT, Requirement.REQUIRED,
+        // Ids: every check that needs a group has "/group/" in its id (so '*/group/*' selects it); 0.1's ids stay
+        // accepted as former ids.
+        checks.add(isolationCheck(model, "volume", "volume", "isolation/volume/round-trip-spares-volume",
+                ctx -> ctx.volume(), ctx -> secondVolume(ctx)).withFormerIds("isolation/volume-volume"));
+        checks.add(isolationCheck(model, "volume group", "volume", "isolation/group/round-trip-spares-volume",
+                ctx -> ctx.volumeGroup(), ctx -> ctx.volume()).withFormerIds("isolation/group-volume"));
+        checks.add(isolationCheck(model, "volume", "volume group", "isolation/group/spared-by-volume-round-trip",
+                ctx -> ctx.volume(), ctx -> ctx.volumeGroup()).withFormerIds("isolation/volume-group"));
+        checks.add(new Check("isolation/volume/after-refusals", "Isolation: a call made after the previous one was"
+                + " answered never draws 10 ABORTED [refused calls between the steps of a round trip]",
+                Requirement.REQUIRED, "a lock or an operation record that outlives its call (often on an error path: a"
+                        + " refused or failed call that does not release it)", ctx -> sequentialAfterRefusals(ctx, model))
+                .withFormerIds("isolation/sequential"));
+        checks.add(new Check("isolation/all-fixtures/concurrent", CONCURRENT, Requirement.REQUIRED,
                 "10 ABORTED is for an operation pending on the same source: a lock that spans sources (per kind,"
                         + " per pool, global) must not refuse calls on other sources",
-                ctx -> concurrentRoundTrips(ctx, model)));
+                ctx -> concurrentRoundTrips(ctx, model)).withFormerIds("isolation/concurrent"));
         return checks;
     }
 
@@ -335,17 +338,16 @@ final class LifecycleChecks {
         List<Check> checks = new ArrayList<>();
         LifecycleModel model = LifecycleModel.forDialect(config.dialect());
         for (String id : config.volumes()) {
-            checks.add(restored(model, Addressing.volume(id), "volume"));
+            checks.add(restored(model, Addressing.volume(id), "fixtures-restored/volume/" + id));
         }
         for (String id : config.volumeGroups()) {
-            checks.add(restored(model, Addressing.volumeGroup(id), "group"));
+            checks.add(restored(model, Addressing.volumeGroup(id), "fixtures-restored/group/" + id));
         }
         return checks;
     }
 
-    private static Check restored(LifecycleModel model, Addressing target, String kind) {
-        return new Check("fixtures-restored/" + kind + "/" + target.label().substring(target.label().lastIndexOf(' ') + 1),
-                "Fixtures: " + target + " ends with replication disabled", Requirement.REQUIRED,
+    private static Check restored(LifecycleModel model, Addressing target, String id) {
+        return new Check(id, "Fixtures: " + target + " ends with replication disabled", Requirement.REQUIRED,
                 "the suite disables what it enabled: a disable that answers 0 OK must really disable", ctx -> {
             if (target.source() != null && target.source().hasVolumegroup()) {
                 ctx.volumeGroup();

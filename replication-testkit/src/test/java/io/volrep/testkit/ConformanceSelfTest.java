@@ -38,9 +38,9 @@ class ConformanceSelfTest {
     void referencePassesEveryCheckAndEndsWhereItStarted() {
         ReferenceDriver reference = ReferenceDriver.builder().volumes(2).groups(1).requiredSecret("user", "admin")
                 .build();
-        ComplianceReport report = ConformanceRunner.builder(ConformanceConfig.builder().driver(reference)
-                .healerDriver(reference).volumeGroupDriver(reference).healerVolume("vol-0", "/var/lib/volrep/vol-0")
-                .volumes("vol-0", "vol-1").volumeGroups("grp-0").secrets(Map.of("user", "admin")).build()).run();
+        ComplianceReport report = ConformanceRunner.builder(HealerIdentityDialectConformanceTest.withEveryHealerInput(
+                ConformanceConfig.builder().driver(reference).healerDriver(reference).volumeGroupDriver(reference)
+                .volumes("vol-0", "vol-1").volumeGroups("grp-0").secrets(Map.of("user", "admin"))).build()).run();
 
         assertThat(report.failed()).isEmpty();
         assertThat(report.compliant()).isTrue();

@@ -272,6 +272,19 @@ enum Defect {
             });
         }
     },
+    ADVERTISED_DESTINATION_UNIMPLEMENTED(IdentityChecks.ADVERTISED_SERVED) {
+        @Override
+        ConformanceConfig.Builder target() {
+            // Defect: the driver overrides destination() (so Identity advertises GET_REPLICATION_DESTINATION_INFO)
+            // but its backend cannot answer it.
+            return driver(new SpecDriver(SECRETS, IDS) {
+                @Override
+                public io.volrep.api.ReplicationDestination destination(DestinationRequest r) {
+                    throw new UnimplementedException("the array has no destination API");
+                }
+            });
+        }
+    },
     MISSING_SOURCE_ACCEPTED(ControllerChecks.rowCase(Rpc.ENABLE_VOLUME_REPLICATION, StatusCode.INVALID_ARGUMENT,
             Addressing.none().label())) {
         @Override

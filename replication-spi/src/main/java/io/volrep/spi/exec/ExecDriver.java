@@ -35,6 +35,7 @@ import io.volrep.spi.ReplicationDriver;
 import io.volrep.spi.ResyncRequest;
 import io.volrep.spi.ResyncResult;
 import io.volrep.spi.VolumeGroupDriver;
+import io.volrep.spi.exec.internal.ProcessRunner;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
