@@ -30,7 +30,7 @@ import java.util.Map;
  */
 final class VolumeGroupLifecycleChecks {
     static final String GROUP = "Volume group lifecycle";
-    static final String ID = "lifecycle/group/created-replicated-resized-failed-over";
+    static final String ID = "volumegroup/group/created-replicated-resized-failed-over";
     static final String NAME = "Lifecycle: a volume group created, replicated, resized while replicated, failed over"
             + " with its destination's member map, then deleted -> 0 OK [volumegroup.Controller and"
             + " replication.Controller]";
