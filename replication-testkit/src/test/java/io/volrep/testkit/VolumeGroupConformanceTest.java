@@ -80,8 +80,10 @@ class VolumeGroupConformanceTest {
         return ReferenceDriver.builder().volumes(2).groups(1).requiredSecret("user", "admin").build();
     }
 
+    /** {@code groups} null: the reference {@code replication} serves the groups too. */
     static ConformanceConfig.Builder config(ReplicationDriver replication, VolumeGroupDriver groups) {
-        return ConformanceConfig.builder().driver(replication).volumeGroupDriver(groups).volumes("vol-0", "vol-1")
+        VolumeGroupDriver served = groups != null ? groups : (VolumeGroupDriver) replication;
+        return ConformanceConfig.builder().driver(replication).volumeGroupDriver(served).volumes("vol-0", "vol-1")
                 .volumeGroups("grp-0").secrets(SECRETS);
     }
 
@@ -129,7 +131,7 @@ class VolumeGroupConformanceTest {
         assertThat(creates).isNotEmpty().allSatisfy(r -> assertThat(r.volumeIds()).isEmpty());
         assertThat(outcomes).doesNotContainValue("FAILED").allSatisfy((id, outcome) ->
                 assertThat(outcome).as(id).doesNotStartWith("FAILED"));
-        assertThat(outcomes.get("lifecycle/group/created-replicated-resized-failed-over"))
+        assertThat(outcomes.get("volumegroup/group/created-replicated-resized-failed-over"))
                 .contains("ModifyVolumeGroupMembership");
         assertThat(reference.list(new ListGroupsRequest(io.volrep.api.Secrets.of(SECRETS)))).extracting(VolumeGroup::id).containsExactly("grp-0");
     }
@@ -140,6 +142,16 @@ class VolumeGroupConformanceTest {
         Map<String, String> outcomes = run(defect.target().build());
         assertThat(outcomes.get(defect.caughtBy)).as("%s, all: %s", defect, outcomes).startsWith("FAILED")
                 .contains(defect.reason);
+    }
+
+    @Test
+    void aPluginThatAuthenticatesNothingFailsEveryVolumeGroupAuthenticationCheck() {
+        ReferenceDriver open = ReferenceDriver.builder().volumes(2).groups(1).build();   // defect: no secrets
+        Map<String, String> outcomes = run(config(open, open).build());
+        List<String> authChecks = outcomes.keySet().stream().filter(id -> id.contains("/group/auth-")).toList();
+        assertThat(authChecks).hasSize(10);
+        assertThat(authChecks).allSatisfy(id -> assertThat(outcomes.get(id)).as(id).startsWith("FAILED")
+                .contains("expected 16 UNAUTHENTICATED, got 0 OK"));
     }
 
     @Test
@@ -415,6 +427,114 @@ class VolumeGroupConformanceTest {
                         m -> ((ListVolumeGroupsResponse) m).toBuilder().clearNextToken().build()));
             }
         },
+        NAMELESS_CREATE_ACCEPTED("CreateVolumeGroup/group/missing-name", "expected 3 INVALID_ARGUMENT, got 0 OK") {
+            @Override
+            ConformanceConfig.Builder target() {
+                // Below the runtime (it validates names itself): an empty name read as a default one.
+                return config(reference(), null).interceptor(rewriteRequest(Rpc.CREATE_VOLUME_GROUP, m -> {
+                    CreateVolumeGroupRequest r = (CreateVolumeGroupRequest) m;
+                    return r.getName().isEmpty() ? r.toBuilder().setName("unnamed").build() : r;
+                }));
+            }
+        },
+        LONG_NAME_CUT("CreateVolumeGroup/group/name-over-limit", "expected 3 INVALID_ARGUMENT, got 0 OK") {
+            @Override
+            ConformanceConfig.Builder target() {
+                return config(reference(), null).interceptor(rewriteRequest(Rpc.CREATE_VOLUME_GROUP, m -> {
+                    CreateVolumeGroupRequest r = (CreateVolumeGroupRequest) m;   // defect: cut, not refused
+                    return r.getName().length() > 128 ? r.toBuilder().setName(r.getName().substring(0, 128)).build()
+                            : r;
+                }));
+            }
+        },
+        MODIFY_WITHOUT_ID_LOOKED_UP(groupIdDefaulted(Rpc.MODIFY_VOLUME_GROUP_MEMBERSHIP)),
+        DELETE_WITHOUT_ID_LOOKED_UP(groupIdDefaulted(Rpc.DELETE_VOLUME_GROUP)),
+        GET_WITHOUT_ID_LOOKED_UP(groupIdDefaulted(Rpc.CONTROLLER_GET_VOLUME_GROUP)),
+        MODIFY_OF_UNKNOWN_GROUP_ANSWERED("ModifyVolumeGroupMembership/group/unknown-group", "expected 5 NOT_FOUND, got 0 OK") {
+            @Override
+            ConformanceConfig.Builder target() {
+                ReferenceDriver reference = reference();
+                return config(reference, new Forwarding(reference) {
+                    @Override
+                    public VolumeGroup modify(ModifyGroupRequest r) {
+                        if (reference.list(new ListGroupsRequest(r.secrets())).stream()
+                                .noneMatch(g -> g.id().equals(r.volumeGroupId()))) {
+                            return VolumeGroup.of(r.volumeGroupId(), r.volumeIds());   // defect: as if it were
+                        }
+                        return super.modify(r);
+                    }
+                });
+            }
+        },
+        UNKNOWN_VOLUME_IGNORED("ModifyVolumeGroupMembership/group/unknown-volume", "expected 5 NOT_FOUND, got 0 OK") {
+            @Override
+            ConformanceConfig.Builder target() {
+                ReferenceDriver reference = reference();
+                return config(reference, new Forwarding(reference) {
+                    @Override
+                    public VolumeGroup modify(ModifyGroupRequest r) {
+                        List<String> known = r.volumeIds().stream().filter(v -> !v.equals(VolumeGroupChecks
+                                .MISSING_VOLUME)).toList();              // defect: unknown volumes dropped
+                        VolumeGroup changed = super.modify(new ModifyGroupRequest(r.volumeGroupId(), known,
+                                r.parameters(), r.secrets()));
+                        return VolumeGroup.of(changed.id(), r.volumeIds());
+                    }
+                });
+            }
+        },
+        MODIFY_IGNORES_THE_LIMIT("ModifyVolumeGroupMembership/group/limit-one-group", "expected 3 INVALID_ARGUMENT, got 0 OK") {
+            @Override
+            ConformanceConfig.Builder target() {
+                ReferenceDriver reference = reference();
+                return config(reference, new Forwarding(reference) {
+                    @Override
+                    public VolumeGroup modify(ModifyGroupRequest r) {
+                        try {
+                            return super.modify(r);
+                        } catch (io.volrep.api.InvalidArgumentException e) {  // defect: LIMIT advertised, not honoured
+                            return VolumeGroup.of(r.volumeGroupId(), r.volumeIds());
+                        }
+                    }
+                });
+            }
+        },
+        DELETE_KEEPS_THE_GROUP("DeleteVolumeGroup/group/deleted", "volume group") {
+            @Override
+            ConformanceConfig.Builder target() {
+                ReferenceDriver reference = reference();
+                return config(reference, new Forwarding(reference) {
+                    @Override
+                    public void delete(DeleteGroupRequest r) {
+                        // defect: answers OK, deletes nothing
+                    }
+                });
+            }
+        },
+        GET_OF_UNKNOWN_GROUP_ANSWERED("ControllerGetVolumeGroup/group/unknown-group", "expected 5 NOT_FOUND, got 0 OK") {
+            @Override
+            ConformanceConfig.Builder target() {
+                ReferenceDriver reference = reference();
+                return config(reference, new Forwarding(reference) {
+                    @Override
+                    public VolumeGroup get(GetGroupRequest r) {
+                        try {
+                            return super.get(r);
+                        } catch (SourceNotFoundException e) {          // defect: an empty group for any id
+                            return VolumeGroup.of(r.volumeGroupId());
+                        }
+                    }
+                });
+            }
+        },
+        NEGATIVE_MAX_ENTRIES_ACCEPTED("ListVolumeGroups/group/negative-max-entries", "expected 3 INVALID_ARGUMENT, got 0 OK") {
+            @Override
+            ConformanceConfig.Builder target() {
+                return config(reference(), null).interceptor(rewriteRequest(Rpc.LIST_VOLUME_GROUPS, m -> {
+                    ListVolumeGroupsRequest r = (ListVolumeGroupsRequest) m;     // defect: read as "no limit"
+                    return r.getMaxEntries() < 0 ? r.toBuilder().setMaxEntries(0).build() : r;
+                }));
+            }
+        },
         CREATE_WITHOUT_AUTHENTICATION("CreateVolumeGroup/group/auth-wrong", "expected 16 UNAUTHENTICATED, got 0 OK") {
             @Override
             ConformanceConfig.Builder target() {
@@ -462,13 +582,41 @@ class VolumeGroupConformanceTest {
         final String caughtBy;
         /** What the failure says. */
         final String reason;
+        private final Defective defective;
 
         GroupDefect(String caughtBy, String reason) {
             this.caughtBy = caughtBy;
             this.reason = reason;
+            this.defective = null;
         }
 
-        abstract ConformanceConfig.Builder target();
+        GroupDefect(Defective defective) {
+            this.caughtBy = defective.caughtBy();
+            this.reason = defective.reason();
+            this.defective = defective;
+        }
+
+        ConformanceConfig.Builder target() {
+            return defective.target().get();
+        }
+    }
+
+    /** A defect made once for several RPCs: the check that catches it, what it says, the plugin. */
+    record Defective(String caughtBy, String reason, java.util.function.Supplier<ConformanceConfig.Builder> target) {
+    }
+
+    /**
+     * A plugin that reads an empty {@code volume_group_id} of {@code rpc} as some group's id (below the runtime, which
+     * validates ids itself): a group that does not exist, so Get and Modify answer 5 and Delete 0, never 3.
+     */
+    static Defective groupIdDefaulted(Rpc rpc) {
+        return new Defective(VolumeGroupChecks.id(rpc, "missing-id"), "expected 3 INVALID_ARGUMENT, got "
+                + (rpc == Rpc.DELETE_VOLUME_GROUP ? "0 OK" : "5 NOT_FOUND"), () -> config(reference(), null)
+                .interceptor(rewriteRequest(rpc, m -> {
+                    var id = m.getDescriptorForType().findFieldByName("volume_group_id");
+                    return ((String) m.getField(id)).isEmpty() ? m.toBuilder().setField(id, "vg-defaulted").build()
+                            : m;
+                })));
     }
 
     @Test
