@@ -33,8 +33,8 @@ import org.slf4j.LoggerFactory;
  * Serves a {@link ReplicationDriver} as a spec-correct {@code replication.Controller} gRPC plugin, a
  * {@link VolumeGroupDriver} as {@code volumegroup.Controller}, a {@link HealerDriver} as {@code healer.HealerNode},
  * or any of them together, on a unix socket, TCP (optionally TLS or mutual TLS) or gRPC's in-process transport; and,
- * unless turned off, CSI-Addons {@code identity.Identity} derived from what it serves. {@link Builder#dialect} serves a legacy revision of the replication spec instead of the current
- * one, with the same typed requests for the driver.
+ * unless turned off, CSI-Addons {@code identity.Identity} derived from what it serves. {@link Builder#dialect} serves
+ * a legacy revision of the replication spec instead of the current one, with the same typed requests for the driver.
  *
  * <pre>{@code
  * try (ReplicationServer server = ReplicationServer.builder()
@@ -446,7 +446,7 @@ public final class ReplicationServer implements AutoCloseable {
                 throw new IllegalStateException("driver(...), volumeGroups(...) or healer(...) is required");
             }
             SourceGuard guard = new SourceGuard();
-            CallRunner runner = new CallRunner(guard, dialect.errorScheme(), observer());
+            CallRunner runner = new CallRunner(guard, dialect.errorScheme(), ServerObservers.of(observers));
             List<ServerServiceDefinition> services = services(runner);
             ServerTransport transport = new ServerTransport(address, certChain == null ? null
                     : new ServerTransport.TlsFiles(certChain, privateKey, trustCertificates));
@@ -461,25 +461,6 @@ public final class ReplicationServer implements AutoCloseable {
             InFlightCalls calls = new InFlightCalls();
             builder.intercept(calls);       // added last, so it runs first: it must see the transport's own call
             return new ReplicationServer(transport, gracePeriod, builder.build(), guard, calls);
-        }
-
-        /** The observers as one, or null without any. */
-        private ServerObserver observer() {
-            List<ServerObserver> all = List.copyOf(observers);
-            if (all.isEmpty()) {
-                return null;
-            }
-            return all.size() == 1 ? all.get(0) : new ServerObserver() {
-                @Override
-                public void onCallStarted(io.volrep.api.Rpc rpc) {
-                    all.forEach(o -> o.onCallStarted(rpc));
-                }
-
-                @Override
-                public void onCallFinished(ServerCallEvent event) {
-                    all.forEach(o -> o.onCallFinished(event));
-                }
-            };
         }
 
         /** The services to serve, sharing one runner (and so one guard and one error scheme). */
