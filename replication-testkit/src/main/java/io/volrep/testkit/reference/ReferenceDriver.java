@@ -7,8 +7,6 @@ import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.Secrets;
 import io.volrep.api.SourceNotFoundException;
-import io.volrep.api.UnauthenticatedException;
-import io.volrep.api.UnknownErrorException;
 import io.volrep.spi.DemoteRequest;
 import io.volrep.spi.DestinationRequest;
 import io.volrep.spi.DisableRequest;
@@ -29,11 +27,10 @@ import io.volrep.spi.ListGroupsRequest;
 import io.volrep.spi.ModifyGroupRequest;
 import io.volrep.api.VolumeGroup;
 import io.volrep.api.VolumeGroupCapability;
+import io.volrep.testkit.reference.ReferenceFixtures.Fixture;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -41,7 +38,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * An in-memory replication plugin with the spec's semantics, to test orchestrators and the testkit against:
@@ -64,8 +60,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code LIMIT_VOLUME_TO_ONE_VOLUME_GROUP} and {@code DO_NOT_ALLOW_VG_TO_DELETE_VOLUMES}): the groups it creates are
  * replication sources of this driver from then on, its fixture volumes ({@code vol-0}..) can be grouped, a group whose
  * replication is enabled is in use (delete answers 9), and a group's destination maps every current member to itself
- * (the other site uses the same ids). Every fixture starts disabled and primary. Every applied state change is recorded in an {@link #effects()
- * effect log} with a global and a per-source sequence number, so a load test can check that nothing was lost,
+ * (the other site uses the same ids). Every fixture starts disabled and primary. Every applied state change is
+ * recorded in an {@link #effects() effect log} with a global and a per-source sequence number, so a load test can check that nothing was lost,
  * applied twice or reordered per source. Thread-safe.
  *
  * <pre>{@code
@@ -121,41 +117,23 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver, V
                          SourceState after) {
     }
 
-    /** A source's state and its effect counter; guarded by its own monitor. */
-    private static final class Fixture {
-        SourceState state;
-        long effects;
-
-        Fixture(ReplicationSource source) {
-            state = SourceState.initial(source);
-        }
-    }
-
-    private final Map<ReplicationSource, Fixture> fixtures;
+    private final ReferenceFixtures fixtures;
     private final ReferenceVolumeGroups groups;
     private final Set<String> abnormalVolumes;
     private final Set<String> degradedVolumes;
-    private final Secrets requiredSecrets;
-    private final Duration latency;
+    private final ReferenceGate gate;
     private final int resyncCallsUntilReady;
     private final Clock clock;
     private final long lastSyncBytes;
-    private final AtomicLong sequence = new AtomicLong();
-    private final List<Effect> effects = new ArrayList<>();
 
     private ReferenceDriver(Builder b) {
-        // Mutable: the groups CreateVolumeGroup makes become sources, and leave with DeleteVolumeGroup.
-        Map<ReplicationSource, Fixture> map = Collections.synchronizedMap(new LinkedHashMap<>());
-        for (ReplicationSource source : b.sources) {
-            map.put(source, new Fixture(source));
-        }
-        this.fixtures = map;
-        this.groups = new ReferenceVolumeGroups(id -> map.containsKey(ReplicationSource.volume(id)));
-        b.sources.stream().filter(s -> s.kind() == ReplicationSource.Kind.VOLUME_GROUP).forEach(s -> groups.fixture(s.id()));
+        this.fixtures = new ReferenceFixtures(b.sources);
+        this.groups = new ReferenceVolumeGroups(id -> fixtures.get(ReplicationSource.volume(id)) != null);
+        b.sources.stream().filter(s -> s.kind() == ReplicationSource.Kind.VOLUME_GROUP)
+                .forEach(s -> groups.fixture(s.id()));
         this.abnormalVolumes = Set.copyOf(b.abnormalVolumes);
         this.degradedVolumes = Set.copyOf(b.degradedVolumes);
-        this.requiredSecrets = Secrets.of(b.requiredSecrets);
-        this.latency = b.latency;
+        this.gate = new ReferenceGate(b.latency, Secrets.of(b.requiredSecrets));
         this.resyncCallsUntilReady = b.resyncCallsUntilReady;
         this.clock = b.clock;
         this.lastSyncBytes = b.lastSyncBytes;
@@ -278,27 +256,17 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver, V
 
     /** The state of a fixture. */
     public SourceState state(ReplicationSource source) {
-        Fixture f = fixtures.get(source);
-        if (f == null) {
-            throw new IllegalArgumentException("not a fixture of this driver: " + source);
-        }
-        synchronized (f) {
-            return f.state;
-        }
+        return fixtures.state(source);
     }
 
     /** Every source, in creation order: the fixtures, and the groups created since (a copy). */
     public Set<ReplicationSource> sources() {
-        synchronized (fixtures) {
-            return Collections.unmodifiableSet(new LinkedHashSet<>(fixtures.keySet()));
-        }
+        return fixtures.sources();
     }
 
     /** The effect log: every applied state change, in the order applied. A copy. */
     public List<Effect> effects() {
-        synchronized (effects) {
-            return List.copyOf(effects);
-        }
+        return fixtures.effects();
     }
 
     /** The effects on one source, in order. */
@@ -311,22 +279,7 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver, V
      * {@code volumegroup.Controller} removed, the fixture groups back and empty.
      */
     public void reset() {
-        Set<String> groupIds = groups.reset();
-        synchronized (fixtures) {
-            fixtures.keySet().removeIf(s -> s.kind() == ReplicationSource.Kind.VOLUME_GROUP && !groupIds.contains(s.id()));
-            groupIds.forEach(id -> fixtures.computeIfAbsent(ReplicationSource.volumeGroup(id), Fixture::new));
-        }
-        // Lock order is always fixture, then log (as in apply): never hold the log while taking a fixture.
-        for (Fixture f : sources().stream().map(fixtures::get).toList()) {
-            synchronized (f) {
-                f.state = SourceState.initial(f.state.source());
-                f.effects = 0;
-            }
-        }
-        synchronized (effects) {
-            effects.clear();
-            sequence.set(0);
-        }
+        fixtures.reset(groups.reset());
     }
 
     /** Latency, then secrets, then existence: the order a real plugin would check them in. */
@@ -339,26 +292,9 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver, V
         return f;
     }
 
-    /** Latency, then secrets (checked first: a caller that cannot authenticate learns nothing). */
+    /** Latency, then secrets ({@link ReferenceGate}). */
     private void authenticate(Secrets secrets) {
-        sleepLatency();
-        for (String key : requiredSecrets.keys()) {
-            if (!secrets.get(key).equals(requiredSecrets.get(key))) {
-                throw new UnauthenticatedException("secrets are missing or invalid (secret \"" + key + "\")");
-            }
-        }
-    }
-
-    private void sleepLatency() {
-        if (latency.isZero()) {
-            return;
-        }
-        try {
-            Thread.sleep(latency.toMillis(), latency.toNanosPart() % 1_000_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new UnknownErrorException("interrupted");
-        }
+        gate.pass(secrets);
     }
 
     private static void requireEnabled(Fixture f) {
@@ -391,27 +327,18 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver, V
 
     /** Applies and records a change; called holding the fixture's monitor. */
     private void apply(Fixture f, Change change, SourceState after) {
-        synchronized (effects) {
-            f.state = after;
-            f.effects++;
-            effects.add(new Effect(sequence.incrementAndGet(), f.effects, after.source(), change, after));
-        }
+        fixtures.apply(f, change, after);
     }
 
     // ---------------------------------------------------------------- volumegroup.Controller
 
-    /**
-     * CreateVolumeGroup: the group of that name (the same for compatible parameters and volumes), which is from now on
-     * a replication source of this driver, disabled and primary.
-     */
+    /** CreateVolumeGroup: the group of that name, a replication source of this driver from now on. */
     @Override
     public VolumeGroup create(CreateGroupRequest r) {
         authenticate(r.secrets());
-        return groups.create(r, id -> fixtures.putIfAbsent(ReplicationSource.volumeGroup(id),
-                new Fixture(ReplicationSource.volumeGroup(id))));
+        return groups.create(r, fixtures::addGroup);
     }
 
-    /** ModifyVolumeGroupMembership: replicated or not, the group's members become exactly those asked for. */
     @Override
     public VolumeGroup modify(ModifyGroupRequest r) {
         authenticate(r.secrets());
@@ -436,7 +363,6 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver, V
         }
     }
 
-    /** ControllerGetVolumeGroup: 5 NOT_FOUND for a group that does not exist. */
     @Override
     public VolumeGroup get(GetGroupRequest r) {
         authenticate(r.secrets());
@@ -444,7 +370,6 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver, V
                 + r.volumeGroupId() + " does not exist"));
     }
 
-    /** ListVolumeGroups: every group (the runtime pages them). */
     @Override
     public List<VolumeGroup> list(ListGroupsRequest r) {
         authenticate(r.secrets());
