@@ -114,7 +114,7 @@ class GroupCommandTest {
     }
 
     @Test
-    void aGroupMadeThisWayFailsOverWithTheDestinationsMemberMap(@TempDir Path dir) throws Exception {
+    void aGroupMadeThisWayIsReplicatedFailedOverWithTheDestinationsMemberMapAndDeleted(@TempDir Path dir) throws Exception {
         ReferenceDriver a = ReferenceDriver.builder().volumes(2).requiredSecret("password", SECRET).build();
         ReferenceDriver b = ReferenceDriver.builder().volumes(2).requiredSecret("password", SECRET).build();
         Path secrets = secretsFile(dir);
@@ -139,6 +139,22 @@ class GroupCommandTest {
                     .contains("failover: 1 of 1 primary on site B");
             assertThat(a.state(ReplicationSource.volumeGroup("vg-1")).role()).isEqualTo(ReferenceDriver.Role.SECONDARY);
             assertThat(b.state(ReplicationSource.volumeGroup("vg-1")).role()).isEqualTo(ReferenceDriver.Role.PRIMARY);
+
+            // Deleted on both sites once its replication is disabled (a replicated group is in use: 9).
+            for (ReplicationServer site : List.of(siteA, siteB)) {
+                Run inUse = volrep(on(site, secrets, "group", "delete", "--id", "vg-1"));
+                assertThat(inUse.exit()).as(inUse.all()).isEqualTo(CallCommand.EXIT_CALL_FAILED);
+                assertThat(inUse.err()).contains("code: 9 FAILED_PRECONDITION from DeleteVolumeGroup");
+                assertThat(volrep(on(site, secrets, "disable", "--volume-group", "vg-1")).exit()).isZero();
+                Run delete = volrep(on(site, secrets, "group", "delete", "--id", "vg-1"));
+                assertThat(delete.exit()).as(delete.all()).isZero();
+                assertThat(delete.out()).isEqualTo("DeleteVolumeGroup vg-1: OK" + System.lineSeparator());
+                Run gone = volrep(on(site, secrets, "group", "get", "--id", "vg-1"));
+                assertThat(gone.err()).contains("code: 5 NOT_FOUND from ControllerGetVolumeGroup");
+                assertThat(volrep(on(site, secrets, "group", "list")).out()).isEmpty();
+            }
+            assertThat(a.sources()).doesNotContain(ReplicationSource.volumeGroup("vg-1"));
+            assertThat(b.sources()).doesNotContain(ReplicationSource.volumeGroup("vg-1"));
         }
     }
 }
