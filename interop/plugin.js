@@ -4,9 +4,10 @@
 // only: the current revision (seed 001) by default, or with `--revision upstream-2026` upstream's 2026 form
 // (health status, GetReplicationDestinationInfo, Identity). `--defect NAME` makes it carry exactly one spec
 // defect. Two of them with different prefixes are the two sites of a failover (see README.md).
-const { grpc, current, upstream2026, healer, identity } = require('./lib/protos');
+const { grpc, current, upstream2026, healer, identity, volumegroup } = require('./lib/protos');
 const { parseArgs, keyValues, status, checkString, checkMap, checkSecrets, CallLog, unary, serve, lenientService } = require('./lib/common');
-const { makeController, makeFixtures, nowTimestamp, CONTROLLER_DEFECTS } = require('./lib/controller');
+const { makeController, makeFixtures, fresh, nowTimestamp, CONTROLLER_DEFECTS } = require('./lib/controller');
+const { makeVolumeGroups, CAPABILITIES: VOLUME_GROUP_CAPABILITIES } = require('./lib/volumegroup');
 const { UPSTREAM_DEFECTS, parseMembers, destinationIdOf, destinationResponseFor, withHealth, identityHandlers, peerGuard } = require('./lib/upstream');
 
 const HEALER_DEFECTS = ['healer-accepts-relative-staging', 'healer-empty-message', 'healer-accepts-missing-path',
@@ -21,6 +22,7 @@ const USAGE = `usage: node plugin.js --listen unix:///path.sock [--revision curr
         [--destination-prefix P] [--destination-strip-prefix P] [--group-members GROUP=VOL,VOL]...
         [--degraded-volume ID]... [--error-volume ID]... [--unknown-volume ID]...
         [--destination-unavailable-calls N] [--name PLUGIN_NAME]
+        [--cannot-group-code FAILED_PRECONDITION|PERMISSION_DENIED]   volumegroup.Controller (see README.md)
 defects (both revisions): ${CONTROLLER_DEFECTS.concat(HEALER_DEFECTS).join(', ')}
 defects (upstream-2026):
 ${Object.entries(UPSTREAM_DEFECTS).map(([name, what]) => '  ' + name.padEnd(32) + what).join('\n')}`;
@@ -83,7 +85,7 @@ function nodeHealer({ sources, abnormal, requiredSecrets, defect, log }) {
 }
 
 const UPSTREAM_ONLY = ['destination-prefix', 'destination-strip-prefix', 'group-members', 'degraded-volume', 'error-volume',
-  'unknown-volume', 'destination-unavailable-calls', 'name'];
+  'unknown-volume', 'destination-unavailable-calls', 'name', 'cannot-group-code'];
 
 function fail(message) { console.error(message + '\n' + USAGE); process.exit(2); }
 
@@ -117,8 +119,11 @@ function main() {
   const destinationId = destinationIdOf({ destinationPrefix: args['destination-prefix'], destinationStripPrefix: args['destination-strip-prefix'] });
 
   const rpcs = ['EnableVolumeReplication', 'DisableVolumeReplication', 'PromoteVolume', 'DemoteVolume', 'ResyncVolume', 'GetVolumeReplicationInfo'];
+  const cannotGroupCode = args['cannot-group-code'] || 'FAILED_PRECONDITION';
+  if (!['FAILED_PRECONDITION', 'PERMISSION_DENIED'].includes(cannotGroupCode)) fail('--cannot-group-code: FAILED_PRECONDITION or PERMISSION_DENIED');
+  const inFlight = new Set();
   const controller = makeController({
-    sourceOf, sources, requiredSecrets, latencyMs: Number(args.latency || 20), log, defect,
+    sourceOf, sources, requiredSecrets, latencyMs: Number(args.latency || 20), log, defect, inFlight,
     infoResponse: upstream
       ? withHealth(infoResponseFor(defect), { degraded: args['degraded-volume'], error: args['error-volume'], unknown: args['unknown-volume'], defect })
       : infoResponseFor(defect),
@@ -131,7 +136,10 @@ function main() {
   server.addService(lenientService((upstream ? upstream2026() : current()).package.replication.Controller.service), controller);
   if (upstream) {
     server.addService(lenientService(identity().package.identity.Identity.service),
-      identityHandlers({ name: args.name || 'plugin.interop.volrep.io', log, defect }));
+      identityHandlers({ name: args.name || 'plugin.interop.volrep.io', log, defect, volumeGroups: VOLUME_GROUP_CAPABILITIES }));
+    server.addService(lenientService(volumegroup().package.volumegroup.Controller.service), makeVolumeGroups({
+      sources, members, fresh, groupPrefix: site.groupPrefix, requiredSecrets, latencyMs: Number(args.latency || 20),
+      log, inFlight, cannotGroupCode }));
   }
   server.addService(lenientService(healer().package.healer.HealerNode.service), {
     NodeHealer: nodeHealer({ sources, abnormal: args['abnormal-volume'], requiredSecrets, defect, log }),

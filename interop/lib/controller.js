@@ -31,11 +31,13 @@ function fresh() { return { enabled: false, primary: true, resyncCalls: 0, desti
  * @param o.destinationUnavailableCalls  the first N destination calls after each enable answer UNAVAILABLE
  * @param o.promoteGuard  async (source) -> throws to refuse a promote without force (a site's peer check)
  * @param o.defect        the one spec defect to carry (see plugin.js --help), or undefined
+ * @param o.inFlight      the Set of sources with a call in flight, when another service shares it
  */
 function makeController(o) {
   const { sourceOf, sources, requiredSecrets, latencyMs, log, defect } = o;
   const unavailableCalls = o.destinationUnavailableCalls || 0;
-  const inFlight = new Set();
+  // Shared with the volume group service (upstream-2026), so that a group has one call in flight whatever the service.
+  const inFlight = o.inFlight || new Set();
   const everEnabled = new Set(); // only for the defect destination-after-disable
   // Sources a site starts replicating count as just enabled: destination info needs time there too.
   for (const state of sources.values()) if (state.enabled) state.destinationUnavailableLeft = unavailableCalls;
@@ -158,4 +160,4 @@ const CONTROLLER_DEFECTS = ['wrong-precondition-code', 'not-idempotent-enable', 
   'negative-bytes', 'ignore-secrets', 'resync-never-ready', 'unimplemented-enable', 'accept-missing-source',
   'not-found-as-unknown', 'demote-skips-precondition', 'resync-without-demote', 'info-when-demoted'];
 
-module.exports = { makeController, makeFixtures, nowTimestamp, CONTROLLER_DEFECTS };
+module.exports = { makeController, makeFixtures, fresh, nowTimestamp, CONTROLLER_DEFECTS };

@@ -18,7 +18,7 @@ function revision(name) {
   if (!cache[name]) {
     const file = { current: 'current/replication.proto', 'upstream-2026': 'upstream2026/replication.proto',
       'v0.1.3': 'v013/replication.proto', 'v0.1.0': 'v010/replication.proto', healer: 'healer/healer.proto',
-      identity: 'upstream2026/identity/identity.proto' }[name];
+      identity: 'upstream2026/identity/identity.proto', volumegroup: 'upstream2026/volumegroup/volumegroup.proto' }[name];
     if (!file) throw new Error('unknown proto set ' + name);
     cache[name] = load(file);
   }
@@ -30,6 +30,7 @@ module.exports = {
   current: () => revision('current'),
   upstream2026: () => revision('upstream-2026'),
   identity: () => revision('identity'),
+  volumegroup: () => revision('volumegroup'),
   v013: () => revision('v0.1.3'),
   v010: () => revision('v0.1.0'),
   healer: () => revision('healer'),

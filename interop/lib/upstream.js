@@ -78,13 +78,14 @@ function withHealth(infoResponse, { degraded = [], error = [], unknown = [], def
   };
 }
 
-/** identity.Identity for a plugin serving the upstream-2026 Controller. */
-function identityHandlers({ name, log, defect }) {
+/** identity.Identity for a plugin serving the upstream-2026 Controller (and `volumeGroups`: its VolumeGroup types). */
+function identityHandlers({ name, log, defect, volumeGroups = [] }) {
   const capabilities = [
     { service: { type: 'CONTROLLER_SERVICE' } },
     { volume_replication: { type: 'VOLUME_REPLICATION' } },
   ];
   if (defect !== 'no-destination-capability') capabilities.push({ volume_replication: { type: 'GET_REPLICATION_DESTINATION_INFO' } });
+  for (const type of volumeGroups) capabilities.push({ volume_group: { type } });
   const none = () => '-';
   return {
     GetIdentity: unary('GetIdentity', log, async () => ({ name, vendor_version: '0.1.0', manifest: { revision: 'upstream-2026' } }), none),

@@ -1,6 +1,6 @@
 /**
- * The CSI-Addons replication spec as data: the typed model ({@code io.volrep.api}), the error scheme, the spec
- * revisions. The generated protobuf and gRPC classes ({@code io.volrep.proto.*}, the spec's wire messages) are
+ * The CSI-Addons replication spec and its companions (NodeHealer, volume groups, Identity) as data: the typed
+ * model ({@code io.volrep.api}), the error scheme, the spec revisions. The generated protobuf and gRPC classes ({@code io.volrep.proto.*}, the spec's wire messages) are
  * exported as a documented escape hatch for wire-level work; the client's and SPI's exported signatures never use
  * them, and any other exported signature that does is marked {@link io.volrep.api.WireLevel}. The wire mapping
  * ({@code io.volrep.api.wire}) is internal: exported only to volrep's own modules.
@@ -21,4 +21,5 @@ module io.volrep.api {
     exports io.volrep.proto.healer;
     exports io.volrep.proto.identity;
     exports io.volrep.proto.csi;
+    exports io.volrep.proto.volumegroup;
 }

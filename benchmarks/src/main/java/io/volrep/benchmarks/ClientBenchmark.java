@@ -4,6 +4,8 @@ import io.grpc.ManagedChannel;
 import io.volrep.client.ReplicationClient;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
@@ -27,7 +29,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * in-memory server ({@link InMemoryController}) over the same transport. Pairs: {@code rawBlocking} /
  * {@code volrepBlocking} (one call at a time), {@code rawAsync64} / {@code volrepAsync64} (64 calls in
  * flight, each on its own volume; time per call) and {@code rawAsync64} / {@code volrepDirectAsync64} (the same,
- * the client built with {@code directExecutor()}). Both sides set the same 3-minute deadline on every call
+ * the client built with {@code directExecutor()}), {@code rawExecutorAsync64} / {@code volrepAsync64} (the default
+ * client against raw calls whose answers gRPC hands to a fixed pool of the client's default size, as the client's
+ * channel does). Both sides set the same 3-minute deadline on every call
  * (the client's default per-attempt deadline), as a careful orchestrator would. The raw side is the strongest
  * baseline grpc-java allows ({@link RawUnary}, {@link Transports#rawChannel}); docs/benchmarks.md says why.
  * {@code benchmarks/run} runs each pair's sides in alternating forks ({@link Harness}).
@@ -44,8 +48,21 @@ public class ClientBenchmark {
     @Param({"inprocess", "unix"})
     public String transport;
 
+    /** The two sides {@link #alternating()} alternates between ({@link AlternatingSides}). */
+    @Param({"rawBlocking,volrepBlocking"})
+    public String alternate;
+
+    /** The two sides {@link #alternating64()} alternates between. */
+    @Param({"rawExecutorAsync64,volrepAsync64"})
+    public String alternate64;
+
     private Transports.RawServer server;
     private ManagedChannel rawChannel;
+    /** Raw calls whose callbacks gRPC runs on {@link #rawPool}: the hand-over the default client makes. */
+    private ManagedChannel rawExecutorChannel;
+    private ExecutorService rawPool;
+    private AlternatingSides sides;
+    private AlternatingSides sides64;
     private ReplicationClient client;
     /** The same client bound to Micrometer (meters in a SimpleMeterRegistry, no tracer): the binding's cost. */
     private ReplicationClient metered;
@@ -59,11 +76,51 @@ public class ClientBenchmark {
         String address = Transports.address(transport);
         server = Transports.startRaw(address, new InMemoryController());
         rawChannel = Transports.rawChannel(address);
+        // The same kind of executor as the client's default (ClientResources.executor): max(2, cores) threads.
+        rawPool = Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()), r -> {
+            Thread t = new Thread(r, "raw-client-pool");
+            t.setDaemon(true);
+            return t;
+        });
+        rawExecutorChannel = Transports.rawChannel(address, rawPool);
         client = ReplicationClient.builder().target(address).build();
         metered = io.volrep.micrometer.VolrepClientMetrics.of(new io.micrometer.core.instrument.simple.SimpleMeterRegistry(),
                 io.micrometer.observation.ObservationRegistry.NOOP).bind(ReplicationClient.builder().target(address))
                 .build();
         direct = ReplicationClient.builder().target(address).directExecutor().build();
+        sides = AlternatingSides.of(alternate, this::side);
+        sides64 = AlternatingSides.of(alternate64, this::side);
+    }
+
+    private AlternatingSides.Side side(String method) {
+        return switch (method) {
+            case "rawBlocking" -> this::rawBlocking;
+            case "volrepBlocking" -> this::volrepBlocking;
+            case "meteredBlocking" -> this::meteredBlocking;
+            case "rawAsync64" -> () -> {
+                rawAsync64();
+                return null;
+            };
+            case "rawExecutorAsync64" -> () -> {
+                rawExecutorAsync64();
+                return null;
+            };
+            case "volrepAsync64" -> () -> {
+                volrepAsync64();
+                return null;
+            };
+            case "volrepDirectAsync64" -> () -> {
+                volrepDirectAsync64();
+                return null;
+            };
+            default -> throw new IllegalArgumentException("no benchmark method " + method);
+        };
+    }
+
+    @Setup(Level.Iteration)
+    public void nextSide() {
+        sides.next();
+        sides64.next();
     }
 
     @TearDown(Level.Trial)
@@ -72,6 +129,8 @@ public class ClientBenchmark {
         metered.close();
         direct.close();
         Transports.shutdown(rawChannel);
+        Transports.shutdown(rawExecutorChannel);
+        rawPool.shutdownNow();
         server.close();
     }
 
@@ -94,9 +153,33 @@ public class ClientBenchmark {
         return metered.volume(nextVolume()).enable().call();
     }
 
+    /** Both sides of one blocking pair ({@link #alternate}), one per iteration. */
+    @Benchmark
+    public Object alternating() throws Exception {
+        return sides.call();
+    }
+
+    /** Both sides of one 64-in-flight pair ({@link #alternate64}), one per iteration; time per call. */
+    @Benchmark
+    @OperationsPerInvocation(IN_FLIGHT)
+    public Object alternating64() throws Exception {
+        return sides64.call();
+    }
+
     @Benchmark
     @OperationsPerInvocation(IN_FLIGHT)
     public void rawAsync64() throws InterruptedException {
+        rawAsync64(rawChannel);
+    }
+
+    /** The raw calls, each answer handed by gRPC to a pool like the default client's (like for like). */
+    @Benchmark
+    @OperationsPerInvocation(IN_FLIGHT)
+    public void rawExecutorAsync64() throws InterruptedException {
+        rawAsync64(rawExecutorChannel);
+    }
+
+    private void rawAsync64(ManagedChannel channel) throws InterruptedException {
         CountDownLatch done = new CountDownLatch(IN_FLIGHT);
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Consumer<Throwable> onDone = t -> {
@@ -106,7 +189,7 @@ public class ClientBenchmark {
             done.countDown();
         };
         for (int i = 0; i < IN_FLIGHT; i++) {
-            RawUnary.enableAsync(rawChannel, nextVolume(), onDone);
+            RawUnary.enableAsync(channel, nextVolume(), onDone);
         }
         done.await();
         if (failure.get() != null) {

@@ -46,7 +46,9 @@ import java.util.function.Consumer;
  *       connections), {@code ReplicationServer} and the raw baseline server;</li>
  *   <li>exec: time per call of the exec bridge (gRPC in-process, SPI runtime, {@link ExecDriver}) against starting
  *       the same executable with a plain {@link ProcessBuilder}, at 1, 4 and 16 calls in parallel;</li>
- *   <li>conformance: the suite's duration against the number of fixture volumes (1, 4, 16, 64).</li>
+ *   <li>conformance: the suite's duration against the number of fixture volumes (1, 4, 16, 64);</li>
+ *   <li>failover, conformance-latency, reconcile, ceph: wall time against the bound the plugin's latency and the
+ *       allowed concurrency set, printed as {@code bound NAME VALUE} ({@link BoundCurves}).</li>
  * </ul>
  *
  * <pre>{@code
@@ -82,16 +84,22 @@ public final class Curves {
         double seconds = 5;
         double maxSeconds = 60;
         Path out = Path.of("benchmarks/target/results/curves");
-        Set<String> only = Set.of("client", "server", "exec", "conformance");
+        Set<String> only = Set.of("client", "server", "exec", "conformance", "failover", "conformance-latency",
+                "reconcile", "ceph");
+        boolean skipSlow = false;
+        Path cephLog = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--seconds" -> seconds = Double.parseDouble(args[++i]);
                 case "--max-seconds" -> maxSeconds = Double.parseDouble(args[++i]);
                 case "--out" -> out = Path.of(args[++i]);
                 case "--only" -> only = Set.of(args[++i].split(","));
+                case "--skip-slow" -> skipSlow = true;
+                case "--ceph-log" -> cephLog = Path.of(args[++i]);
                 default -> {
-                    System.err.println("usage: Curves [--seconds S] [--max-seconds S] [--out DIR]"
-                            + " [--only client,server,exec,conformance]");
+                    System.err.println("usage: Curves [--seconds S] [--max-seconds S] [--out DIR] [--skip-slow]"
+                            + " [--ceph-log FILE]"
+                            + " [--only client,server,exec,conformance,failover,conformance-latency,reconcile,ceph]");
                     System.exit(2);
                 }
             }
@@ -113,6 +121,19 @@ public final class Curves {
         }
         if (only.contains("conformance")) {
             curves.conformance();
+        }
+        BoundCurves bounds = new BoundCurves(out, System.out, skipSlow);
+        if (only.contains("failover")) {
+            bounds.failover();
+        }
+        if (only.contains("conformance-latency")) {
+            bounds.conformance();
+        }
+        if (only.contains("reconcile")) {
+            bounds.reconcile();
+        }
+        if (only.contains("ceph")) {
+            bounds.ceph(cephLog);
         }
     }
 
@@ -520,11 +541,11 @@ public final class Curves {
 
     // ---------------------------------------------------------------- helpers
 
-    private static String loadAverage() {
+    static String loadAverage() {
         return String.format(Locale.ROOT, "%.1f", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     }
 
-    private static double[] toDoubles(int[] values) {
+    static double[] toDoubles(int[] values) {
         double[] d = new double[values.length];
         for (int i = 0; i < values.length; i++) {
             d[i] = values[i];

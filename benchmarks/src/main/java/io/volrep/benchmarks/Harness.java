@@ -10,41 +10,91 @@ import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
 import org.openjdk.jmh.profile.GCProfiler;
+import org.openjdk.jmh.results.BenchmarkResult;
+import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
-import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
- * Runs every raw/volrep pair of benchmarks through JMH's {@link Runner} with the two sides interleaved, and prints
- * one {@code ratio NAME VALUE [LOW, HIGH] pass|fail|unresolved} line per pair ({@link Stats}).
+ * Runs every raw/volrep pair of benchmarks through JMH's {@link Runner}, the two sides interleaved, and reports each
+ * pair by its kind ({@link Kind}): {@code ratio NAME VALUE [LOW, HIGH] pass|fail|unresolved} for the five targets
+ * (over unix sockets), {@code cost NAME NS ns/call [LOW, HIGH] pass|fail|unresolved} for the in-process pairs
+ * (what volrep adds per call, against a 1 us budget), {@code diagnostic ...} for the rest, and an {@code alloc}
+ * line ({@code gc.alloc.rate.norm}: raw, volrep, difference) for every pair.
  *
- * <p>A run is {@code rounds} rounds; in each round every pair runs its raw side and its volrep side once, one
- * JMH fork each, raw first in even rounds and volrep first in odd ones. Then, up to {@code maxRounds}, more rounds
- * run for the pairs whose interval is still wider than {@code maxWidth}. A load change on the machine therefore
- * lands on both sides of a pair in turn instead of on one block of forks, and fork-to-fork variation (JIT
- * decisions, memory layout) shows in the interval instead of in the value.
+ * <p>A run is {@code rounds} rounds; a round runs every pair once. By default both sides of a pair share one JMH
+ * fork and alternate iteration by iteration ({@link AlternatingSides}: raw, volrep, volrep, raw, ...), and the
+ * round's ratio is that fork's; a pair whose sides need different JVM options (the log-line diagnostics) runs one
+ * fork per side, raw first in even rounds and volrep first in odd ones ({@code --separate-forks} does this for every
+ * pair). Then, while the run is within {@code --budget-minutes} and below {@code maxRounds}, more rounds run for the
+ * targets and costs still unresolved. A load change on the machine therefore lands on both sides of a pair in
+ * turn, and fork-to-fork variation (JIT decisions, memory layout) shows in the interval instead of in the value.
  *
  * <pre>{@code
- * java -cp benchmarks/target/benchmarks.jar io.volrep.benchmarks.Harness --rounds 10
+ * java -cp benchmarks/target/benchmarks.jar io.volrep.benchmarks.Harness --rounds 6
  * java -cp benchmarks/target/benchmarks.jar io.volrep.benchmarks.Harness --rounds 2 --only 'client-blocking-.*'
  * }</pre>
  */
 public final class Harness {
-    /** A comparison: the same benchmark class and parameters, the raw and the volrep method. */
-    record Pair(String name, Class<?> benchmark, String rawMethod, String volrepMethod, String transport) {
+    /** How a pair is judged and printed. */
+    enum Kind {
+        /** A unix-socket target: {@code ratio NAME VALUE [LOW, HIGH] verdict} against {@code --target} (1.05). */
+        TARGET,
+        /** In-process: {@code cost NAME NS ns/call [LOW, HIGH] verdict}, what volrep adds against {@code --budget-ns}. */
+        COST,
+        /** Neither: {@code diagnostic NAME ratio ... adds ... ns/call}; never gets extra rounds. */
+        DIAGNOSTIC
+    }
+
+    /**
+     * A comparison: the same benchmark class and parameters, the raw and the volrep method, and the JVM options of
+     * each side's fork (the same for both unless the pair measures an option, as the log-line diagnostics do).
+     */
+    record Pair(String name, Kind kind, Class<?> benchmark, String rawMethod, String volrepMethod, String transport,
+                boolean perCall64, List<String> rawJvmArgs, List<String> volrepJvmArgs) {
         String include(String method) {
             return "^" + Pattern.quote(benchmark.getName() + "." + method) + "$";
         }
+
+        /** Whether both sides can share a fork: the same JVM options. */
+        boolean alternates() {
+            return rawJvmArgs.equals(volrepJvmArgs);
+        }
+
+        /** The benchmark method that alternates the sides, and its parameter naming them. */
+        String alternatingMethod() {
+            return perCall64 ? "alternating64" : "alternating";
+        }
+
+        String alternatingParam() {
+            return perCall64 ? "alternate64" : "alternate";
+        }
     }
 
-    /** One fork's figures: time per operation and bytes allocated per operation. */
+    /** One fork's (or one side's share of a fork's) figures: time per operation and bytes allocated per operation. */
     record Score(double time, String unit, double bytesPerOp) {
+        /** The time in nanoseconds per operation. */
+        double nanos() {
+            return time * switch (unit.substring(0, unit.indexOf('/'))) {
+                case "ns" -> 1;
+                case "us" -> 1e3;
+                case "ms" -> 1e6;
+                case "s" -> 1e9;
+                default -> throw new IllegalArgumentException("unit " + unit);
+            };
+        }
     }
+
+    /** The per-call INFO line of the SPI runtime off, with slf4j-simple (the benchmarks' binding). */
+    static final String CALL_LOG_OFF = "-Dorg.slf4j.simpleLogger.log.io.volrep.spi.runtime.CallRunner=warn";
+    static final String LOGBACK = "-D" + BenchmarkLogging.PROVIDER + "=" + BenchmarkLogging.LOGBACK;
+    /** The same line off with logback (src/main/resources/logback.xml). */
+    static final String LOGBACK_CALL_LOG_OFF = "-Dvolrep.bench.callLog=WARN";
 
     static final List<Pair> PAIRS = pairs();
 
@@ -60,43 +110,57 @@ public final class Harness {
 
     private static List<Pair> pairs() {
         List<Pair> pairs = new ArrayList<>();
-        for (String transport : List.of("inprocess", "unix")) {
-            pairs.add(new Pair("client-blocking-" + transport, ClientBenchmark.class, "rawBlocking", "volrepBlocking",
-                    transport));
-            pairs.add(new Pair("client-async64-" + transport, ClientBenchmark.class, "rawAsync64", "volrepAsync64",
-                    transport));
-            // The same, successes completed on the transport thread (directExecutor()), as the raw listener is.
-            pairs.add(new Pair("client-direct-async64-" + transport, ClientBenchmark.class, "rawAsync64",
-                    "volrepDirectAsync64", transport));
-            pairs.add(new Pair("server-" + transport, ServerBenchmark.class, "raw", "volrep", transport));
-            // The same, the driver declared non-blocking (directExecutor()), as the raw handler is.
-            pairs.add(new Pair("server-direct-" + transport, ServerBenchmark.class, "raw", "volrepDirect",
-                    transport));
-            // A diagnostic, not a target: both sides on gRPC's default executor, so the ratio is what volrep's
-            // runtime adds to a server that hands calls over as ReplicationServer does by default.
-            pairs.add(new Pair("server-same-executor-" + transport, ServerBenchmark.class, "rawDefaultExecutor",
-                    "volrep", transport));
+        List<String> none = List.of();
+        List<String> logOff = List.of(CALL_LOG_OFF);
+        // Targets over unix sockets, the transport plugins use; the same pairs in-process report a cost in ns.
+        for (String transport : List.of("unix", "inprocess")) {
+            Kind kind = transport.equals("unix") ? Kind.TARGET : Kind.COST;
+            pairs.add(new Pair("client-blocking-" + transport, kind, ClientBenchmark.class, "rawBlocking",
+                    "volrepBlocking", transport, false, none, none));
+            // The default client hands each answer to its pool; so does the raw channel given a pool of that kind.
+            pairs.add(new Pair("client-async64-" + transport, kind, ClientBenchmark.class, "rawExecutorAsync64",
+                    "volrepAsync64", transport, true, none, none));
+            // directExecutor(): a success completes on the transport thread, as the bare raw listener runs.
+            pairs.add(new Pair("client-direct-async64-" + transport, kind, ClientBenchmark.class, "rawAsync64",
+                    "volrepDirectAsync64", transport, true, none, none));
+            // Both on gRPC's default executor, the INFO line off (the raw handler logs nothing).
+            pairs.add(new Pair("server-" + transport, kind, ServerBenchmark.class, "rawDefaultExecutor", "volrep",
+                    transport, false, logOff, logOff));
+            // Both on the transport thread (the driver declared non-blocking), the INFO line off.
+            pairs.add(new Pair("server-direct-" + transport, kind, ServerBenchmark.class, "raw", "volrepDirect",
+                    transport, false, logOff, logOff));
         }
+        // The per-call INFO line's own cost, per binding: the direct in-process server with the line off ("raw"
+        // here) against the same server with it on; one fork per side, since the level is JVM configuration.
+        pairs.add(new Pair("log-line-slf4j-simple-inprocess", Kind.DIAGNOSTIC, ServerBenchmark.class, "volrepDirect",
+                "volrepDirect", "inprocess", false, logOff, none));
+        pairs.add(new Pair("log-line-logback-inprocess", Kind.DIAGNOSTIC, ServerBenchmark.class, "volrepDirect",
+                "volrepDirect", "inprocess", false, List.of(LOGBACK, LOGBACK_CALL_LOG_OFF), List.of(LOGBACK)));
         // The Micrometer binding's cost per call: the bound client against the same client unbound.
-        pairs.add(new Pair("micrometer-binding-inprocess", ClientBenchmark.class, "volrepBlocking", "meteredBlocking",
-                "inprocess"));
+        pairs.add(new Pair("micrometer-binding-inprocess", Kind.DIAGNOSTIC, ClientBenchmark.class, "volrepBlocking",
+                "meteredBlocking", "inprocess", false, none, none));
         return List.copyOf(pairs);
     }
 
-    static final int DEFAULT_MAX_ROUNDS = 20;
+    static final int DEFAULT_ROUNDS = 6;
+    static final int DEFAULT_MAX_ROUNDS = 12;
 
     /** The options of a run; see {@link #usage()}. */
     record Settings(int rounds, int maxRounds, Pattern only, int warmupIterations, int iterations, int seconds,
-                    double target, double maxWidth, Path outDir, boolean list, List<String> jvmArgs) {
+                    double target, double maxWidth, double budgetNanos, double budgetMinutes, boolean separateForks,
+                    Path outDir, boolean list, List<String> jvmArgs) {
         static Settings parse(String... args) {
-            int rounds = 10;
+            int rounds = DEFAULT_ROUNDS;
             Integer maxRounds = null;
             Pattern only = Pattern.compile(".*");
-            int warmup = 3;
-            int iterations = 3;
+            int warmup = 4;
+            int iterations = 8;
             int seconds = 1;
             double target = 1.05;
             double maxWidth = 0.10;
+            double budgetNanos = 1000;
+            double budgetMinutes = 30;
+            boolean separateForks = false;
             Path outDir = Path.of("benchmarks/target/results");
             boolean list = false;
             List<String> jvmArgs = new ArrayList<>();
@@ -111,6 +175,9 @@ public final class Harness {
                     case "--time" -> seconds = positive(a, args, ++i);
                     case "--target" -> target = Double.parseDouble(value(a, args, ++i));
                     case "--max-width" -> maxWidth = Double.parseDouble(value(a, args, ++i));
+                    case "--budget-ns" -> budgetNanos = Double.parseDouble(value(a, args, ++i));
+                    case "--budget-minutes" -> budgetMinutes = Double.parseDouble(value(a, args, ++i));
+                    case "--separate-forks" -> separateForks = true;
                     case "--out" -> outDir = Path.of(value(a, args, ++i));
                     case "--list" -> list = true;
                     case "--jvm-arg" -> jvmArgs.add(value(a, args, ++i));
@@ -120,10 +187,14 @@ public final class Harness {
             if (maxRounds != null && maxRounds < rounds) {
                 throw new IllegalArgumentException("--max-rounds " + maxRounds + " is below --rounds " + rounds);
             }
-            // Unless told, a run adds rounds up to 20 (or none beyond --rounds when more were asked for).
+            if (!separateForks && iterations % 2 != 0) {
+                throw new IllegalArgumentException("--iterations must be even when the sides alternate in one fork"
+                        + " (half of them measure each side): " + iterations);
+            }
+            // Unless told, a run adds rounds up to 12 (or none beyond --rounds when more were asked for).
             int max = maxRounds != null ? maxRounds : Math.max(rounds, DEFAULT_MAX_ROUNDS);
-            return new Settings(rounds, max, only, warmup, iterations, seconds, target, maxWidth, outDir, list,
-                    List.copyOf(jvmArgs));
+            return new Settings(rounds, max, only, warmup, iterations, seconds, target, maxWidth, budgetNanos,
+                    budgetMinutes, separateForks, outDir, list, List.copyOf(jvmArgs));
         }
 
         private static String value(String option, String[] args, int i) {
@@ -153,19 +224,24 @@ public final class Harness {
     static String usage() {
         return """
                 usage: Harness [--rounds N] [--max-rounds N] [--only REGEX] [--warmup N] [--iterations N] [--time SECONDS]
-                               [--target RATIO] [--max-width FRACTION] [--out DIR] [--jvm-arg ARG]... [--list]
-                  --rounds N        rounds; each runs both sides of every pair once, in alternating order (10)
-                  --max-rounds N    then more rounds, only for the pairs whose ratio is still unresolved, until
-                                    each is resolved or has N rounds (20, or --rounds when that is more)
+                               [--target RATIO] [--max-width FRACTION] [--budget-ns NS] [--budget-minutes M]
+                               [--separate-forks] [--out DIR] [--jvm-arg ARG]... [--list]
+                  --rounds N        rounds; each runs both sides of every pair once (6)
+                  --max-rounds N    then more rounds, only for the targets and costs still unresolved, until each
+                                    is resolved, has N rounds (12, or --rounds when that is more) or the run is
+                                    out of its time budget
                   --only REGEX      only the pairs whose name matches (see --list)
-                  --warmup N        JMH warm-up iterations per fork (3)
-                  --iterations N    JMH measured iterations per fork (3)
+                  --warmup N        JMH warm-up iterations per fork (4: two per side when they alternate)
+                  --iterations N    JMH measured iterations per fork (8: four per side when they alternate; even)
                   --time SECONDS    length of each iteration (1)
                   --target RATIO    a resolved ratio at most this passes (1.05)
-                  --max-width F     an interval wider than this (HIGH/LOW - 1) is unresolved (0.10)
+                  --max-width F     a ratio interval wider than this (HIGH/LOW - 1) is unresolved (0.10)
+                  --budget-ns NS    an in-process cost passes when its whole interval is at most this (1000)
+                  --budget-minutes M  no extra round starts once the run has taken this long (30)
+                  --separate-forks  one fork per side for every pair (the former harness), not both in one fork
                   --out DIR         where rounds.csv and ratios.txt go (benchmarks/target/results)
-                  --jvm-arg ARG     one more JVM argument for every fork of both sides (repeatable), e.g. a
-                                    diagnostic: -Dorg.slf4j.simpleLogger.log.io.volrep.spi.runtime.CallRunner=warn""";
+                  --jvm-arg ARG     one more JVM argument for every fork of both sides (repeatable), e.g.
+                                    -Dorg.slf4j.simpleLogger.log.io.volrep.spi.runtime.CallRunner=warn""";
     }
 
     public static void main(String[] args) throws Exception {
@@ -187,7 +263,7 @@ public final class Harness {
     void run() throws RunnerException, IOException {
         List<Pair> pairs = selected();
         if (settings.list() || pairs.isEmpty()) {
-            PAIRS.forEach(p -> out.println(p.name()));
+            PAIRS.forEach(p -> out.println(p.name() + " " + p.kind().name().toLowerCase(Locale.ROOT)));
             if (pairs.isEmpty()) {
                 throw new IllegalArgumentException("no pair matches " + settings.only());
             }
@@ -196,46 +272,124 @@ public final class Harness {
         Files.createDirectories(settings.outDir());
         Path log = settings.outDir().resolve("server.log");
         int rounds = settings.rounds();
+        long start = System.nanoTime();
         List<List<Score>> raw = new ArrayList<>();
         List<List<Score>> volrep = new ArrayList<>();
         for (int p = 0; p < pairs.size(); p++) {
             raw.add(new ArrayList<>());
             volrep.add(new ArrayList<>());
         }
-        progress.printf(Locale.ROOT, "%d pairs x %d rounds (up to %d for unresolved ratios) x 2 forks of %d+%d"
-                        + " iterations of %d s%n", pairs.size(), rounds, settings.maxRounds(),
-                settings.warmupIterations(), settings.iterations(), settings.seconds());
+        progress.printf(Locale.ROOT, "%d pairs x %d rounds (up to %d for unresolved ones, within %.0f min); %s,"
+                        + " %d+%d iterations of %d s%n", pairs.size(), rounds, settings.maxRounds(),
+                settings.budgetMinutes(), settings.separateForks() ? "one fork per side"
+                        : "both sides alternating in one fork", settings.warmupIterations(), settings.iterations(),
+                settings.seconds());
         try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(settings.outDir().resolve("rounds.csv")))) {
             csv.println("round,pair,side,time,unit,bytesPerOp");
             for (int round = 0; round < settings.maxRounds(); round++) {
-                List<Integer> active = round < rounds ? allIndexes(pairs.size()) : unresolved(raw, volrep);
+                List<Integer> active = round < rounds ? allIndexes(pairs.size()) : unresolved(pairs, raw, volrep);
                 if (active.isEmpty()) {
                     break;
                 }
+                if (round >= rounds && minutesSince(start) >= settings.budgetMinutes()) {
+                    progress.printf(Locale.ROOT, "%d pairs still unresolved after %d rounds; the run's %.0f minutes"
+                            + " are used up%n", active.size(), round, settings.budgetMinutes());
+                    break;
+                }
                 if (round == rounds) {
-                    progress.printf(Locale.ROOT, "%d of %d ratios unresolved after %d rounds: more rounds for them,"
+                    progress.printf(Locale.ROOT, "%d of %d pairs unresolved after %d rounds: more rounds for them,"
                             + " up to %d%n", active.size(), pairs.size(), rounds, settings.maxRounds());
                 }
                 for (int p : active) {
                     Pair pair = pairs.get(p);
-                    boolean rawFirst = round % 2 == 0;
-                    for (boolean rawSide : rawFirst ? new boolean[] {true, false} : new boolean[] {false, true}) {
-                        Score s = fork(pair, rawSide ? pair.rawMethod() : pair.volrepMethod(), log);
-                        (rawSide ? raw : volrep).get(p).add(s);
-                        String side = rawSide ? "raw" : "volrep";
-                        csv.printf(Locale.ROOT, "%d,%s,%s,%.4f,%s,%.1f%n", round + 1, pair.name(), side, s.time(),
+                    Score[] sides = round(pair, round, log);
+                    raw.get(p).add(sides[0]);
+                    volrep.get(p).add(sides[1]);
+                    for (int side = 0; side < 2; side++) {
+                        Score s = sides[side];
+                        String name = side == 0 ? "raw" : "volrep";
+                        csv.printf(Locale.ROOT, "%d,%s,%s,%.4f,%s,%.1f%n", round + 1, pair.name(), name, s.time(),
                                 s.unit(), s.bytesPerOp());
-                        csv.flush();
-                        progress.printf(Locale.ROOT, "round %d/%d %s %s: %.3f %s, %.0f B/op%n", round + 1,
-                                round < rounds ? rounds : settings.maxRounds(), pair.name(), side, s.time(),
-                                s.unit(), s.bytesPerOp());
+                        progress.printf(Locale.ROOT, "round %d/%d %s %s: %.3f %s, %.0f B/op (%.1f min)%n",
+                                round + 1, round < rounds ? rounds : settings.maxRounds(), pair.name(), name,
+                                s.time(), s.unit(), s.bytesPerOp(), minutesSince(start));
                     }
+                    csv.flush();
                 }
             }
         }
         List<String> lines = report(pairs, toArrays(raw), toArrays(volrep));
         Files.write(settings.outDir().resolve("ratios.txt"), lines);
         lines.forEach(out::println);
+    }
+
+    private static double minutesSince(long start) {
+        return (System.nanoTime() - start) / 60e9;
+    }
+
+    /** One round of {@code pair}: its raw and its volrep score, from one alternating fork or one fork per side. */
+    private Score[] round(Pair pair, int round, Path log) throws RunnerException {
+        if (!settings.separateForks() && pair.alternates()) {
+            return alternatingFork(pair, log);
+        }
+        Score[] sides = new Score[2];
+        boolean rawFirst = round % 2 == 0;
+        for (int side : rawFirst ? new int[] {0, 1} : new int[] {1, 0}) {
+            sides[side] = side == 0 ? separateFork(pair, pair.rawMethod(), pair.rawJvmArgs(), log)
+                    : separateFork(pair, pair.volrepMethod(), pair.volrepJvmArgs(), log);
+        }
+        return sides;
+    }
+
+    private Score separateFork(Pair pair, String method, List<String> pairArgs, Path log) throws RunnerException {
+        RunResult result = new Runner(options(pair, pair.include(method), pairArgs, log).build()).runSingle();
+        Result<?> primary = result.getPrimaryResult();
+        Result<?> alloc = result.getSecondaryResults().get("gc.alloc.rate.norm");
+        return new Score(primary.getScore(), primary.getScoreUnit(), alloc == null ? Double.NaN : alloc.getScore());
+    }
+
+    /**
+     * Both sides in one fork, alternating iteration by iteration ({@link AlternatingSides#volrepTurn}); each side's
+     * score is the geometric mean of its measured iterations, its allocation their mean.
+     */
+    private Score[] alternatingFork(Pair pair, Path log) throws RunnerException {
+        OptionsBuilder options = options(pair, pair.include(pair.alternatingMethod()), pair.rawJvmArgs(), log);
+        options.param(pair.alternatingParam(), pair.rawMethod() + "," + pair.volrepMethod());
+        RunResult result = new Runner(options.build()).runSingle();
+        List<Score> raw = new ArrayList<>();
+        List<Score> volrep = new ArrayList<>();
+        int i = settings.warmupIterations();
+        for (BenchmarkResult benchmark : result.getBenchmarkResults()) {
+            for (IterationResult iteration : benchmark.getIterationResults()) {
+                Result<?> primary = iteration.getPrimaryResult();
+                Result<?> alloc = iteration.getSecondaryResults().get("gc.alloc.rate.norm");
+                Score s = new Score(primary.getScore(), primary.getScoreUnit(),
+                        alloc == null ? Double.NaN : alloc.getScore());
+                (AlternatingSides.volrepTurn(i++) ? volrep : raw).add(s);
+            }
+        }
+        return new Score[] {combine(raw), combine(volrep)};
+    }
+
+    static Score combine(List<Score> iterations) {
+        Score[] scores = iterations.toArray(Score[]::new);
+        return new Score(geometricMean(times(scores)), scores[0].unit(), mean(scores));
+    }
+
+    private OptionsBuilder options(Pair pair, String include, List<String> pairArgs, Path log) {
+        OptionsBuilder options = new OptionsBuilder();
+        options.include(include)
+                .param("transport", pair.transport())
+                .forks(1)
+                .warmupIterations(settings.warmupIterations())
+                .warmupTime(TimeValue.seconds(settings.seconds()))
+                .measurementIterations(settings.iterations())
+                .measurementTime(TimeValue.seconds(settings.seconds()))
+                .addProfiler(GCProfiler.class)
+                .jvmArgsAppend(jvmArgs(pairArgs, log))
+                .shouldFailOnError(true)
+                .verbosity(VerboseMode.SILENT);
+        return options;
     }
 
     private static List<Integer> allIndexes(int n) {
@@ -247,76 +401,107 @@ public final class Harness {
     }
 
     /**
-     * The pairs whose ratio is unresolved so far. Only the interval's width decides, never its value, so adding
-     * rounds cannot steer a ratio towards a pass or a fail.
+     * The targets and costs unresolved so far (diagnostics never get extra rounds). Only the interval's width
+     * decides, never its value, so adding rounds cannot steer a pair towards a pass or a fail.
      */
-    List<Integer> unresolved(List<List<Score>> raw, List<List<Score>> volrep) {
-        List<Integer> pairs = new ArrayList<>();
+    List<Integer> unresolved(List<Pair> pairs, List<List<Score>> raw, List<List<Score>> volrep) {
+        List<Integer> unresolved = new ArrayList<>();
         for (int p = 0; p < raw.size(); p++) {
-            Stats.Interval ratio = Stats.ratio(times(raw.get(p).toArray(Score[]::new)),
-                    times(volrep.get(p).toArray(Score[]::new)));
-            if (Stats.verdict(ratio, settings.target(), settings.maxWidth()) == Stats.Verdict.UNRESOLVED) {
-                pairs.add(p);
+            Score[] r = raw.get(p).toArray(Score[]::new);
+            Score[] v = volrep.get(p).toArray(Score[]::new);
+            boolean open = switch (pairs.get(p).kind()) {
+                case TARGET -> Stats.verdict(Stats.ratio(times(r), times(v)), settings.target(), settings.maxWidth())
+                        == Stats.Verdict.UNRESOLVED;
+                case COST -> Stats.budgetVerdict(Stats.difference(nanos(r), nanos(v)), settings.budgetNanos())
+                        == Stats.Verdict.UNRESOLVED;
+                case DIAGNOSTIC -> false;
+            };
+            if (open) {
+                unresolved.add(p);
             }
         }
-        return pairs;
+        return unresolved;
     }
 
     private static Score[][] toArrays(List<List<Score>> scores) {
         return scores.stream().map(s -> s.toArray(Score[]::new)).toArray(Score[][]::new);
     }
 
+    /**
+     * The report: {@code detail} and {@code alloc} lines for every pair, a {@code note} when targets or costs are
+     * unresolved, then the {@code diagnostic}, {@code cost} and (last) {@code ratio} lines.
+     */
     List<String> report(List<Pair> pairs, Score[][] raw, Score[][] volrep) {
         List<String> details = new ArrayList<>();
+        List<String> diagnostics = new ArrayList<>();
+        List<String> costs = new ArrayList<>();
         List<String> ratios = new ArrayList<>();
         int unresolved = 0;
+        int judged = 0;
         for (int p = 0; p < pairs.size(); p++) {
+            Pair pair = pairs.get(p);
             double[] r = times(raw[p]);
             double[] v = times(volrep[p]);
             Stats.Interval ratio = Stats.ratio(r, v);
-            Stats.Verdict verdict = Stats.verdict(ratio, settings.target(), settings.maxWidth());
-            if (verdict == Stats.Verdict.UNRESOLVED) {
-                unresolved++;
-            }
+            Stats.Interval added = Stats.difference(nanos(raw[p]), nanos(volrep[p]));
             String unit = raw[p][0].unit();
-            details.add(String.format(Locale.ROOT, "detail %s raw %.3f %s %.0f B/op volrep %.3f %s %.0f B/op"
-                            + " (geometric means of %d rounds)", pairs.get(p).name(), geometricMean(r), unit,
-                    mean(raw[p]), geometricMean(v), unit, mean(volrep[p]), r.length));
-            ratios.add(Stats.ratioLine(pairs.get(p).name(), ratio, verdict));
+            details.add(String.format(Locale.ROOT, "detail %s raw %.3f %s volrep %.3f %s (geometric means of %d"
+                    + " rounds)", pair.name(), geometricMean(r), unit, geometricMean(v), unit, r.length));
+            double rawBytes = mean(raw[p]);
+            double volrepBytes = mean(volrep[p]);
+            details.add(String.format(Locale.ROOT, "alloc %s raw %.0f B/op volrep %.0f B/op difference %+.0f B/op",
+                    pair.name(), rawBytes, volrepBytes, volrepBytes - rawBytes));
+            switch (pair.kind()) {
+                case TARGET -> {
+                    judged++;
+                    Stats.Verdict verdict = Stats.verdict(ratio, settings.target(), settings.maxWidth());
+                    unresolved += verdict == Stats.Verdict.UNRESOLVED ? 1 : 0;
+                    ratios.add(Stats.ratioLine(pair.name(), ratio, verdict));
+                }
+                case COST -> {
+                    judged++;
+                    Stats.Verdict verdict = Stats.budgetVerdict(added, settings.budgetNanos());
+                    unresolved += verdict == Stats.Verdict.UNRESOLVED ? 1 : 0;
+                    costs.add(String.format(Locale.ROOT, "cost %s %.0f ns/call [%s, %s] %s (budget %.0f ns)",
+                            pair.name(), added.value(), nanos(added.low()), nanos(added.high()), verdict,
+                            settings.budgetNanos()));
+                }
+                case DIAGNOSTIC -> diagnostics.add(String.format(Locale.ROOT, "diagnostic %s ratio %.3f [%s, %s]"
+                                + " adds %.0f ns/call [%s, %s]", pair.name(), ratio.value(), bound(ratio.low()),
+                        bound(ratio.high()), added.value(), nanos(added.low()), nanos(added.high())));
+            }
         }
         List<String> lines = new ArrayList<>(details);
         if (unresolved > 0) {
-            lines.add(String.format(Locale.ROOT, "note %d of %d ratios unresolved (interval wider than %.0f %%):"
-                    + " the machine was too noisy for this many rounds; rerun with more --max-rounds or on a quieter"
-                    + " machine", unresolved, pairs.size(), settings.maxWidth() * 100));
+            lines.add(String.format(Locale.ROOT, "note %d of %d targets and costs unresolved (a ratio interval wider"
+                    + " than %.0f %%, or a cost interval across the budget): the machine was too noisy for this many"
+                    + " rounds; rerun with more --max-rounds and --budget-minutes or on a quieter machine",
+                    unresolved, judged, settings.maxWidth() * 100));
         }
+        lines.addAll(diagnostics);
+        lines.addAll(costs);
         lines.addAll(ratios);
         return lines;
     }
 
-    private Score fork(Pair pair, String method, Path log) throws RunnerException {
-        Options options = new OptionsBuilder()
-                .include(pair.include(method))
-                .param("transport", pair.transport())
-                .forks(1)
-                .warmupIterations(settings.warmupIterations())
-                .warmupTime(TimeValue.seconds(settings.seconds()))
-                .measurementIterations(settings.iterations())
-                .measurementTime(TimeValue.seconds(settings.seconds()))
-                .addProfiler(GCProfiler.class)
-                .jvmArgsAppend(jvmArgs(log))
-                .shouldFailOnError(true)
-                .verbosity(VerboseMode.SILENT)
-                .build();
-        RunResult result = new Runner(options).runSingle();
-        Result<?> primary = result.getPrimaryResult();
-        Result<?> alloc = result.getSecondaryResults().get("gc.alloc.rate.norm");
-        return new Score(primary.getScore(), primary.getScoreUnit(), alloc == null ? Double.NaN : alloc.getScore());
+    /** An interval's end in ns; "-inf" and "inf" for one round, whose interval is unknown. */
+    private static String nanos(double value) {
+        return Double.isInfinite(value) ? (value < 0 ? "-inf" : "inf") : String.format(Locale.ROOT, "%.0f", value);
     }
 
-    private String[] jvmArgs(Path log) {
+    private static String bound(double value) {
+        return Double.isInfinite(value) ? "inf" : String.format(Locale.ROOT, "%.3f", value);
+    }
+
+    private String[] jvmArgs(List<String> pairArgs, Path log) {
         List<String> args = new ArrayList<>();
         args.add("-Dorg.slf4j.simpleLogger.logFile=" + log.toAbsolutePath());
+        // slf4j says which provider it loads when told one; a line per fork is noise in the progress output.
+        args.add("-Dslf4j.internal.verbosity=WARN");
+        if (pairArgs.stream().noneMatch(a -> a.startsWith("-D" + BenchmarkLogging.PROVIDER + "="))) {
+            args.add("-D" + BenchmarkLogging.PROVIDER + "=" + BenchmarkLogging.SIMPLE);
+        }
+        args.addAll(pairArgs);
         args.addAll(settings.jvmArgs());
         return args.toArray(String[]::new);
     }
@@ -325,6 +510,14 @@ public final class Harness {
         double[] t = new double[scores.length];
         for (int i = 0; i < scores.length; i++) {
             t[i] = scores[i].time();
+        }
+        return t;
+    }
+
+    private static double[] nanos(Score[] scores) {
+        double[] t = new double[scores.length];
+        for (int i = 0; i < scores.length; i++) {
+            t[i] = scores[i].nanos();
         }
         return t;
     }

@@ -22,9 +22,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * exception mapping, one INFO line per call formatted and written by slf4j-simple to a file) against a
  * bare grpc-java handler with the same in-memory behaviour ({@link InMemoryController}), served on the transport
  * thread (a direct executor: it never blocks). The caller is the same raw blocking call
- * ({@link RawUnary#enable}) for both. {@link #rawDefaultExecutor()} is the same raw handler on gRPC's default
- * executor, the one {@code ReplicationServer} uses by default: a diagnostic, not a baseline (it is slower than
- * {@link #raw()}), that separates the executor's hand-over from what volrep's runtime adds.
+ * ({@link RawUnary#enable}) for both. Like for like: {@link #volrep()} (gRPC's default executor, as a server whose
+ * driver may block needs) against {@link #rawDefaultExecutor()} (the raw handler on that same executor), and
+ * {@link #volrepDirect()} ({@code directExecutor()}) against {@link #raw()} (the raw handler on the transport
+ * thread). The {@link Harness} switches the per-call INFO line off by configuration on both sides of these pairs
+ * (the raw handler logs nothing) and reports the line's own cost separately.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -35,6 +37,12 @@ import org.openjdk.jmh.annotations.Warmup;
 public class ServerBenchmark {
     @Param({"inprocess", "unix"})
     public String transport;
+
+    /** The two sides {@link #alternating()} alternates between ({@link AlternatingSides}). */
+    @Param({"rawDefaultExecutor,volrep"})
+    public String alternate;
+
+    private AlternatingSides sides;
 
     private Transports.RawServer rawServer;
     private Transports.RawServer rawDefaultExecutorServer;
@@ -64,6 +72,24 @@ public class ServerBenchmark {
         volrepDirectServer = ReplicationServer.builder().driver(new InMemoryDriver()).directExecutor()
                 .listen(Transports.address(transport)).build().start();
         volrepDirectChannel = Transports.rawChannel(volrepDirectServer.address());
+        sides = AlternatingSides.of(alternate, method -> switch (method) {
+            case "raw" -> this::raw;
+            case "rawDefaultExecutor" -> this::rawDefaultExecutor;
+            case "volrep" -> this::volrep;
+            case "volrepDirect" -> this::volrepDirect;
+            default -> throw new IllegalArgumentException("no benchmark method " + method);
+        });
+    }
+
+    @Setup(Level.Iteration)
+    public void nextSide() {
+        sides.next();
+    }
+
+    /** Both sides of one pair ({@link #alternate}), one per iteration. */
+    @Benchmark
+    public Object alternating() throws Exception {
+        return sides.call();
     }
 
     @TearDown(Level.Trial)

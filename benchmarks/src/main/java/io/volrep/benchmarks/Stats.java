@@ -94,6 +94,43 @@ public final class Stats {
         return new Interval(Math.exp(mean), Math.exp(mean - half), Math.exp(mean + half), n);
     }
 
+    /**
+     * The absolute difference {@code volrep[i] - raw[i]} over paired rounds: its mean and 95 % t-interval (what
+     * volrep adds per operation, in the unit of the scores). One round gives the value with an unknown interval.
+     */
+    public static Interval difference(double[] raw, double[] volrep) {
+        if (raw.length != volrep.length || raw.length == 0) {
+            throw new IllegalArgumentException("need the same positive number of raw and volrep rounds, got "
+                    + raw.length + " and " + volrep.length);
+        }
+        int n = raw.length;
+        double[] d = new double[n];
+        for (int i = 0; i < n; i++) {
+            d[i] = volrep[i] - raw[i];
+        }
+        double mean = Arrays.stream(d).average().orElseThrow();
+        if (n == 1) {
+            return new Interval(mean, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, 1);
+        }
+        double squares = 0;
+        for (double x : d) {
+            squares += (x - mean) * (x - mean);
+        }
+        double half = t975(n - 1) * Math.sqrt(squares / (n - 1) / n);
+        return new Interval(mean, mean - half, mean + half, n);
+    }
+
+    /**
+     * A difference against a budget: PASS when its whole interval is at most {@code budget}, FAIL when all of it
+     * is over, else UNRESOLVED (the interval straddles the budget).
+     */
+    public static Verdict budgetVerdict(Interval difference, double budget) {
+        if (difference.high() <= budget) {
+            return Verdict.PASS;
+        }
+        return difference.low() > budget ? Verdict.FAIL : Verdict.UNRESOLVED;
+    }
+
     /** UNRESOLVED when the interval is wider than {@code maxWidth} (relative); else PASS when value <= target. */
     public static Verdict verdict(Interval ratio, double target, double maxWidth) {
         if (!(ratio.relativeWidth() <= maxWidth)) {

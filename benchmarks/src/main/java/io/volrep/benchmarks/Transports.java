@@ -5,6 +5,7 @@ import io.grpc.CallOptions;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
 import io.grpc.Server;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
@@ -23,6 +24,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 /** Where the benchmarks' servers listen, and how raw channels dial them. */
@@ -68,12 +70,18 @@ final class Transports {
      * runs callbacks on the calling thread.)
      */
     static ManagedChannel rawChannel(String address) {
-        if (address.startsWith("inprocess:")) {
-            return InProcessChannelBuilder.forName(address.substring("inprocess:".length())).directExecutor()
-                    .build();
-        }
-        return Grpc.newChannelBuilder(address, InsecureChannelCredentials.create()).overrideAuthority("localhost")
-                .directExecutor().build();
+        return rawChannel(address, null);
+    }
+
+    /**
+     * A raw channel whose callbacks gRPC hands to {@code executor} (null: runs them on the transport thread), as
+     * {@code ReplicationClient}'s channel does with its executor unless told {@code directExecutor()}.
+     */
+    static ManagedChannel rawChannel(String address, Executor executor) {
+        ManagedChannelBuilder<?> builder = address.startsWith("inprocess:")
+                ? InProcessChannelBuilder.forName(address.substring("inprocess:".length()))
+                : Grpc.newChannelBuilder(address, InsecureChannelCredentials.create()).overrideAuthority("localhost");
+        return (executor == null ? builder.directExecutor() : builder.executor(executor)).build();
     }
 
     /**

@@ -16,17 +16,73 @@ class HarnessTest {
     }
 
     @Test
-    void defaultsRunEveryPairTenRounds() {
+    void defaultsRunEveryPairSixRoundsBothSidesInOneFork() {
         Harness.Settings s = Harness.Settings.parse();
-        assertThat(s.rounds()).isEqualTo(10);
-        assertThat(s.maxRounds()).isEqualTo(20);
+        assertThat(s.rounds()).isEqualTo(6);
+        assertThat(s.maxRounds()).isEqualTo(12);
         assertThat(s.target()).isEqualTo(1.05);
         assertThat(s.maxWidth()).isEqualTo(0.10);
+        assertThat(s.budgetNanos()).isEqualTo(1000);
+        assertThat(s.budgetMinutes()).isEqualTo(30);
+        assertThat(s.separateForks()).isFalse();
         assertThat(harness().selected()).extracting(Harness.Pair::name).containsExactly(
-                "client-blocking-inprocess", "client-async64-inprocess", "client-direct-async64-inprocess",
-                "server-inprocess", "server-direct-inprocess", "server-same-executor-inprocess",
                 "client-blocking-unix", "client-async64-unix", "client-direct-async64-unix", "server-unix",
-                "server-direct-unix", "server-same-executor-unix", "micrometer-binding-inprocess");
+                "server-direct-unix",
+                "client-blocking-inprocess", "client-async64-inprocess", "client-direct-async64-inprocess",
+                "server-inprocess", "server-direct-inprocess",
+                "log-line-slf4j-simple-inprocess", "log-line-logback-inprocess", "micrometer-binding-inprocess");
+    }
+
+    @Test
+    void exactlyTheFiveUnixPairsAreTargets() {
+        assertThat(Harness.PAIRS).filteredOn(p -> p.kind() == Harness.Kind.TARGET).extracting(Harness.Pair::name)
+                .containsExactly("client-blocking-unix", "client-async64-unix", "client-direct-async64-unix",
+                        "server-unix", "server-direct-unix");
+        assertThat(Harness.PAIRS).filteredOn(p -> p.transport().equals("inprocess") && p.kind() != Harness.Kind.DIAGNOSTIC)
+                .allMatch(p -> p.kind() == Harness.Kind.COST).hasSize(5);
+    }
+
+    @Test
+    void pairsCompareLikeWithLike() {
+        Harness.Pair server = pair("server-unix");
+        assertThat(server.rawMethod()).isEqualTo("rawDefaultExecutor");
+        assertThat(server.volrepMethod()).isEqualTo("volrep");
+        // The per-call INFO line off on both sides of a server target: the raw handler logs nothing.
+        assertThat(server.rawJvmArgs()).containsExactly(Harness.CALL_LOG_OFF);
+        assertThat(server.volrepJvmArgs()).containsExactly(Harness.CALL_LOG_OFF);
+        assertThat(server.alternates()).isTrue();
+        assertThat(pair("server-direct-unix").rawMethod()).isEqualTo("raw");
+        assertThat(pair("client-async64-unix").rawMethod()).isEqualTo("rawExecutorAsync64");
+        assertThat(pair("client-direct-async64-unix").rawMethod()).isEqualTo("rawAsync64");
+        // The log line's own cost: one fork per side, the line off against on, per binding.
+        Harness.Pair simple = pair("log-line-slf4j-simple-inprocess");
+        assertThat(simple.alternates()).isFalse();
+        assertThat(simple.rawJvmArgs()).containsExactly(Harness.CALL_LOG_OFF);
+        assertThat(simple.volrepJvmArgs()).isEmpty();
+        Harness.Pair logback = pair("log-line-logback-inprocess");
+        assertThat(logback.rawJvmArgs()).containsExactly(Harness.LOGBACK, Harness.LOGBACK_CALL_LOG_OFF);
+        assertThat(logback.volrepJvmArgs()).containsExactly(Harness.LOGBACK);
+    }
+
+    @Test
+    void alternatingForksMeasureBothSidesInAbbaOrder() {
+        StringBuilder order = new StringBuilder();
+        for (int i = 0; i < 8; i++) {
+            order.append(AlternatingSides.volrepTurn(i) ? 'V' : 'R');
+        }
+        assertThat(order).hasToString("RVVRRVVR");
+        assertThatThrownBy(() -> Harness.Settings.parse("--iterations", "3"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--iterations must be even");
+        assertThat(Harness.Settings.parse("--iterations", "3", "--separate-forks").iterations()).isEqualTo(3);
+        Harness.Score combined = Harness.combine(List.of(new Harness.Score(2, "us/op", 100),
+                new Harness.Score(8, "us/op", 300)));
+        assertThat(combined.time()).isCloseTo(4, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(combined.bytesPerOp()).isEqualTo(200);
+        assertThat(combined.nanos()).isCloseTo(4000, org.assertj.core.data.Offset.offset(1e-6));
+    }
+
+    private static Harness.Pair pair(String name) {
+        return Harness.PAIRS.stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow();
     }
 
     @Test
@@ -52,16 +108,22 @@ class HarnessTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--max-rounds 5 is below --rounds 10");
 
         Harness h = harness("--rounds", "3");
+        List<Harness.Pair> pairs = List.of(pair("client-blocking-unix"), pair("server-unix"),
+                pair("client-blocking-inprocess"), pair("micrometer-binding-inprocess"));
         List<List<Harness.Score>> raw = List.of(
                 List.of(score(10), score(10), score(10)),
                 List.of(score(10), score(20), score(10)),
-                List.of(score(10), score(10), score(10)));
+                List.of(score(10), score(10), score(10)),
+                List.of(score(10), score(20), score(10)));
         List<List<Harness.Score>> volrep = List.of(
                 List.of(score(20), score(20), score(20)),
                 List.of(score(10), score(10), score(20)),
-                List.of(score(10.1), score(9.9), score(10)));
-        // A steady 2.0 is resolved (a fail), so is a steady 1.0 (a pass); the noisy pair is not, whatever its value.
-        assertThat(h.unresolved(raw, volrep)).containsExactly(1);
+                // In-process costs are judged in ns against the 1 us budget: 0.5, 1.5 and 1.0 us added straddle it.
+                List.of(score(10.5), score(11.5), score(11)),
+                List.of(score(10), score(10), score(20)));
+        // A steady 2.0 is resolved (a fail); the noisy ratio is not, whatever its value, nor the cost across the
+        // budget; a diagnostic never gets more rounds.
+        assertThat(h.unresolved(pairs, raw, volrep)).containsExactly(1, 2);
     }
 
     @Test
@@ -75,25 +137,45 @@ class HarnessTest {
     }
 
     @Test
-    void reportPrintsDetailsThenANoteThenTheRatios() {
+    void reportPrintsDetailsAllocThenANoteThenDiagnosticsCostsAndRatiosLast() {
         Harness h = harness("--rounds", "3");
-        List<Harness.Pair> pairs = h.selected().subList(0, 2);
+        List<Harness.Pair> pairs = List.of(pair("client-blocking-unix"), pair("client-async64-unix"),
+                pair("server-inprocess"), pair("micrometer-binding-inprocess"));
         Harness.Score[][] raw = {
             {score(10), score(10), score(10)},
-            {score(10), score(20), score(10)}};
+            {score(10), score(20), score(10)},
+            {score(10), score(10), score(10)},
+            {score(10), score(10), score(10)}};
         Harness.Score[][] volrep = {
-            {score(10.2), score(10.2), score(10.2)},
-            {score(10), score(10), score(20)}};
+            {score(10.2, 6000), score(10.2, 6000), score(10.2, 6000)},
+            {score(10), score(10), score(20)},
+            {score(10.3), score(10.4), score(10.5)},
+            {score(11), score(11), score(11)}};
         List<String> lines = h.report(pairs, raw, volrep);
-        assertThat(lines).hasSize(5);
-        assertThat(lines.get(0)).startsWith("detail client-blocking-inprocess raw 10.000 us/op 4000 B/op volrep"
-                + " 10.200 us/op 4000 B/op");
-        assertThat(lines.get(2)).startsWith("note 1 of 2 ratios unresolved");
-        assertThat(lines.get(3)).isEqualTo("ratio client-blocking-inprocess 1.020 [1.020, 1.020] pass");
-        assertThat(lines.get(4)).startsWith("ratio client-async64-inprocess 1.000 [").endsWith("] unresolved");
+        assertThat(lines).hasSize(13);
+        assertThat(lines.get(0)).isEqualTo("detail client-blocking-unix raw 10.000 us/op volrep 10.200 us/op"
+                + " (geometric means of 3 rounds)");
+        assertThat(lines.get(1)).isEqualTo("alloc client-blocking-unix raw 4000 B/op volrep 6000 B/op difference"
+                + " +2000 B/op");
+        assertThat(lines.get(8)).startsWith("note 1 of 3 targets and costs unresolved");
+        assertThat(lines.get(9)).isEqualTo("diagnostic micrometer-binding-inprocess ratio 1.100 [1.100, 1.100]"
+                + " adds 1000 ns/call [1000, 1000]");
+        assertThat(lines.get(10)).isEqualTo("cost server-inprocess 400 ns/call [152, 648] pass (budget 1000 ns)");
+        assertThat(lines.get(11)).isEqualTo("ratio client-blocking-unix 1.020 [1.020, 1.020] pass");
+        assertThat(lines.get(12)).startsWith("ratio client-async64-unix 1.000 [").endsWith("] unresolved");
+
+        // One round: the interval is unknown, and says so.
+        List<String> one = h.report(List.of(pair("server-inprocess")), new Harness.Score[][] {{score(10)}},
+                new Harness.Score[][] {{score(10.5)}});
+        assertThat(one.get(one.size() - 1)).isEqualTo("cost server-inprocess 500 ns/call [-inf, inf] unresolved"
+                + " (budget 1000 ns)");
     }
 
     private static Harness.Score score(double time) {
-        return new Harness.Score(time, "us/op", 4000);
+        return score(time, 4000);
+    }
+
+    private static Harness.Score score(double time, double bytesPerOp) {
+        return new Harness.Score(time, "us/op", bytesPerOp);
     }
 }

@@ -105,4 +105,18 @@ class StatsTest {
         assertThat(Stats.percentile(values.clone(), 4, 100)).isEqualTo(5);
         assertThatThrownBy(() -> Stats.percentile(values, 0, 50)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void differenceIsTheMeanAddedWithItsTInterval() {
+        // Differences 1, 2, 3: mean 2, sd 1, se 1/sqrt(3), t(2) = 4.303 -> half-width 2.484.
+        Stats.Interval d = Stats.difference(new double[] {10, 10, 10}, new double[] {11, 12, 13});
+        assertThat(d.value()).isCloseTo(2, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(d.low()).isCloseTo(2 - 2.4843, org.assertj.core.data.Offset.offset(1e-3));
+        assertThat(d.high()).isCloseTo(2 + 2.4843, org.assertj.core.data.Offset.offset(1e-3));
+        assertThat(Stats.budgetVerdict(d, 5)).isEqualTo(Stats.Verdict.PASS);
+        assertThat(Stats.budgetVerdict(d, 3)).isEqualTo(Stats.Verdict.UNRESOLVED);
+        assertThat(Stats.budgetVerdict(d, -1)).isEqualTo(Stats.Verdict.FAIL);
+        assertThat(Stats.budgetVerdict(Stats.difference(new double[] {1}, new double[] {1}), 1000))
+                .isEqualTo(Stats.Verdict.UNRESOLVED);
+    }
 }

@@ -1,7 +1,9 @@
 package io.volrep.api;
 
-import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * CSI's general size limits, which the CSI-Addons specs inherit: a string field holds at most 128 bytes
@@ -62,6 +64,44 @@ public final class CsiLimits {
             throw InvalidArgumentException.ofField(field, "required field is missing or empty");
         }
         return requireStringWithinLimit(field, id);
+    }
+
+    /**
+     * Checks a list of REQUIRED identifiers ({@code volume_ids}): each present and within 128 bytes, none given twice,
+     * a failure naming the element ({@code volume_ids[2]}).
+     *
+     * <pre>{@code
+     * CsiLimits.requireIds("volume_ids", List.of("vol-0", "vol-0"));   // volume_ids[1]: "vol-0" is given twice
+     * }</pre>
+     *
+     * @return an unmodifiable copy of the ids, in order
+     * @throws InvalidArgumentException naming the element
+     */
+    public static List<String> requireIds(String field, List<String> ids) {
+        if (ids == null) {
+            throw InvalidArgumentException.ofField(field, "must not be null");
+        }
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < ids.size(); i++) {
+            String id = requireId(field + "[" + i + "]", ids.get(i));
+            if (!seen.add(id)) {
+                throw InvalidArgumentException.ofField(field + "[" + i + "]", "\"" + SafeText.escape(id)
+                        + "\" is given twice");
+            }
+        }
+        return List.copyOf(ids);
+    }
+
+    /**
+     * Checks a count field the spec says MUST NOT be negative ({@code max_entries}).
+     *
+     * @throws InvalidArgumentException naming {@code field}
+     */
+    public static int requireNotNegative(String field, int value) {
+        if (value < 0) {
+            throw InvalidArgumentException.ofField(field, "MUST NOT be negative, got " + value);
+        }
+        return value;
     }
 
     /** Checks an OPTIONAL string against the 128-byte limit; null and empty pass. */

@@ -54,30 +54,38 @@ public final class ErrorScheme {
      *
      * @param rpc the RPC whose table holds the row
      * @param condition the spec's condition, e.g. "Replication Source is not replicated"
-     * @param code the gRPC code
+     * @param code the gRPC code volrep sends and expects for the condition
      * @param description the spec's description of the condition
      * @param recoveryText the spec's recovery behaviour, verbatim
      * @param recovery the recovery class
+     * @param alsoAccepted other codes read as this row when a plugin answers them (the spec's text names a code
+     *                     that does not fit, e.g. upstream's "7 FAILED_PRECONDITION"); empty for almost every row
      * @param cases the conditions the row stands for, each with its recovery: one (the row's own) unless its
      *              description lists several that its recovery text does not all address
      */
     public record Row(Rpc rpc, String condition, StatusCode code, String description, String recoveryText,
-                      Recovery recovery, List<Case> cases) {
+                      Recovery recovery, Set<StatusCode> alsoAccepted, List<Case> cases) {
         public Row {
             Arguments.requireNonNull("rpc", rpc, "condition", condition, "code", code, "description", description,
-                    "recoveryText", recoveryText, "recovery", recovery, "cases", cases);
+                    "recoveryText", recoveryText, "recovery", recovery, "alsoAccepted", alsoAccepted, "cases", cases);
+            alsoAccepted = alsoAccepted.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(alsoAccepted));
             cases = List.copyOf(cases);
             if (cases.isEmpty()) {
                 throw new IllegalArgumentException("cases: a row stands for at least one condition");
             }
         }
 
-        /** A row that stands for one condition, its own, with its own recovery text. */
+        /** A row that stands for one condition, its own, with its own recovery text, and accepts only its code. */
         public Row(Rpc rpc, String condition, StatusCode code, String description, String recoveryText,
                    Recovery recovery) {
-            this(rpc, condition, code, description, recoveryText, recovery,
+            this(rpc, condition, code, description, recoveryText, recovery, Set.of(),
                     List.of(new Case(condition == null ? "" : condition, false,
                             recoveryText == null ? "" : recoveryText, true)));
+        }
+
+        /** True when a plugin answering {@code answered} reports this row's condition: its code, or one also accepted. */
+        public boolean accepts(StatusCode answered) {
+            return code == answered || alsoAccepted.contains(answered);
         }
 
         /** The row's name as checks and reports use it: {@code "PromoteVolume: Call not implemented -> 12 UNIMPLEMENTED"}. */
@@ -125,7 +133,10 @@ public final class ErrorScheme {
         this.byRpc = Collections.unmodifiableMap(grouped);
     }
 
-    /** The tables of the current replication spec (seed 001) and the NodeHealer spec (seed 002). */
+    /**
+     * The tables of the current replication spec (seed 001), the NodeHealer spec (seed 002) and upstream's
+     * {@code volumegroup.Controller}.
+     */
     public static ErrorScheme spec() {
         return SPEC;
     }
@@ -133,7 +144,7 @@ public final class ErrorScheme {
     /**
      * The tables of a spec revision: {@link SpecDialect#CURRENT} and {@link SpecDialect#UPSTREAM_2026} are
      * {@link #spec()}; the legacy revisions have their own replication tables (v0.1.0 has five RPCs and speaks of
-     * volumes) and share the NodeHealer table.
+     * volumes) and share the NodeHealer and volume group tables, services with one revision.
      */
     public static ErrorScheme forDialect(SpecDialect dialect) {
         return dialect.errorTable().equals(SpecDialect.CURRENT.errorTable()) ? SPEC
@@ -150,19 +161,50 @@ public final class ErrorScheme {
         return byRpc.getOrDefault(rpc, List.of());
     }
 
-    /** The row of {@code rpc}'s table with {@code code}, if the table has one. */
+    /**
+     * The row of {@code rpc}'s table with {@code code}, if the table has one: the first row of that code, else the
+     * row that also accepts it ({@link Row#alsoAccepted()}: upstream's "7" for CreateVolumeGroup finds its 9 row).
+     */
     public Optional<Row> find(Rpc rpc, StatusCode code) {
+        Row accepting = null;
         for (Row row : rows(rpc)) {
             if (row.code() == code) {
                 return Optional.of(row);
             }
+            if (accepting == null && row.alsoAccepted().contains(code)) {
+                accepting = row;
+            }
         }
-        return Optional.empty();
+        return Optional.ofNullable(accepting);
     }
 
-    /** True when the spec's table for {@code rpc} lists {@code code}. */
+    /**
+     * The row of {@code rpc}'s table whose condition is {@code condition}, for tables with two rows of one code
+     * (CreateVolumeGroup's "Missing required field" and "Not supported" are both 3 INVALID_ARGUMENT).
+     *
+     * <pre>{@code
+     * scheme.find(Rpc.CREATE_VOLUME_GROUP, "Not supported").orElseThrow().recoveryText();  // "Caller MUST use different parameters."
+     * }</pre>
+     */
+    public Optional<Row> find(Rpc rpc, String condition) {
+        return rows(rpc).stream().filter(r -> r.condition().equals(condition)).findFirst();
+    }
+
+    /** True when the spec's table for {@code rpc} lists {@code code}, as a row's code or a code it also accepts. */
     public boolean lists(Rpc rpc, StatusCode code) {
         return find(rpc, code).isPresent();
+    }
+
+    /**
+     * The code volrep reads {@code code} from {@code rpc} as: the row's own code when the row only also accepts
+     * {@code code}, else {@code code} itself.
+     *
+     * <pre>{@code
+     * scheme.canonical(Rpc.CREATE_VOLUME_GROUP, StatusCode.PERMISSION_DENIED);   // FAILED_PRECONDITION
+     * }</pre>
+     */
+    public StatusCode canonical(Rpc rpc, StatusCode code) {
+        return find(rpc, code).map(Row::code).orElse(code);
     }
 
     /**
@@ -194,13 +236,15 @@ public final class ErrorScheme {
 
     /**
      * The conditions that an answer {@code code} of {@code rpc} to a request that did ({@code forced}) or did not
-     * ask for force can stand for, with their recovery, in table order (over every row of the table with that code);
-     * empty for a code outside the table.
+     * ask for force can stand for, with their recovery, in table order (over every row of the table with that code,
+     * or with the code a row reads it as: {@link #canonical}); empty for a code outside the table. CreateVolumeGroup's
+     * 3 stands for two rows, "Missing required field" and "Not supported", each with its own text.
      */
     public List<Case> cases(Rpc rpc, StatusCode code, boolean forced) {
+        StatusCode read = canonical(rpc, code);
         List<Case> cases = new ArrayList<>();
         for (Row row : rows(rpc)) {
-            if (row.code() == code) {
+            if (row.code() == read) {
                 row.cases().stream().filter(c -> c.canAnswer(forced)).forEach(cases::add);
             }
         }
@@ -277,8 +321,11 @@ public final class ErrorScheme {
             md.append("\n## ").append(rpc.methodName()).append("\n\n")
               .append("| Condition | gRPC code | Recovery | Spec's recovery behaviour |\n|---|---|---|---|\n");
             for (Row row : rows(rpc)) {
-                md.append("| ").append(cell(row.condition())).append(" | ").append(row.code().display())
-                  .append(" | `").append(row.recovery()).append("` | ").append(cell(row.recoveryText())).append(" |\n");
+                md.append("| ").append(cell(row.condition())).append(" | ").append(row.code().display());
+                for (StatusCode accepted : row.alsoAccepted()) {
+                    md.append(" (").append(accepted.display()).append(" accepted)");
+                }
+                md.append(" | `").append(row.recovery()).append("` | ").append(cell(row.recoveryText())).append(" |\n");
             }
         }
         md.append("\n## Rows that stand for several conditions\n\n")
@@ -306,11 +353,16 @@ public final class ErrorScheme {
         return text.replace("|", "\\|");
     }
 
-    /** A legacy revision's replication tables, plus the NodeHealer table, which no revision changes. */
+    /** A legacy revision's replication tables, plus the tables of the services no revision changes. */
     private static ErrorScheme legacy(String resource) {
         List<Row> rows = new ArrayList<>(load(resource, false));
-        rows.addAll(SPEC.rows(Rpc.NODE_HEALER));
+        SPEC.rows().stream().filter(r -> !r.rpc().isReplication()).forEach(rows::add);
         return new ErrorScheme(rows);
+    }
+
+    /** A code as the tables write it: {@code "9 FAILED_PRECONDITION"}. */
+    private static StatusCode code(String cell) {
+        return StatusCode.valueOf(cell.substring(cell.indexOf(' ') + 1));
     }
 
     /**
@@ -319,19 +371,30 @@ public final class ErrorScheme {
      */
     private static List<Row> load(String resource, boolean strict) {
         Map<String, List<String[]>> casesByRow = new java.util.LinkedHashMap<>();
-        for (String[] cells : lines(CASES, 7)) {
+        for (String[] cells : lines(CASES, 7, 7)) {
             casesByRow.computeIfAbsent(cells[0] + "\t" + cells[1], k -> new ArrayList<>()).add(cells);
         }
         List<Row> rows = new ArrayList<>();
-        for (String[] cells : lines(resource, 5)) {
+        // A row's optional sixth cell names its recovery class (default: the code's), its seventh the codes it
+        // also accepts, comma-separated.
+        for (String[] cells : lines(resource, 5, 7)) {
             Rpc rpc = Rpc.fromMethodName(cells[0])
                     .orElseThrow(() -> new IllegalStateException("unknown RPC in error scheme: " + cells[0]));
-            StatusCode code = StatusCode.valueOf(cells[2].substring(cells[2].indexOf(' ') + 1));
-            Row row = new Row(rpc, cells[1], code, cells[3], cells[4], Recovery.forCode(code));
+            StatusCode code = code(cells[2]);
+            Recovery recovery = cells.length > 5 && !cells[5].isEmpty() ? Recovery.valueOf(cells[5])
+                    : Recovery.forCode(code);
+            Set<StatusCode> accepted = EnumSet.noneOf(StatusCode.class);
+            if (cells.length > 6) {
+                for (String other : cells[6].split(",")) {
+                    accepted.add(code(other.strip()));
+                }
+            }
+            Row plain = new Row(rpc, cells[1], code, cells[3], cells[4], recovery);
+            Row row = new Row(rpc, cells[1], code, cells[3], cells[4], recovery, accepted, plain.cases());
             List<String[]> split = casesByRow.remove(cells[0] + "\t" + cells[2]);
             if (split != null && split.stream().allMatch(c -> row.description().contains(c[2]))) {
                 rows.add(new Row(rpc, row.condition(), code, row.description(), row.recoveryText(), row.recovery(),
-                        split.stream().map(c -> toCase(c, row)).toList()));
+                        accepted, split.stream().map(c -> toCase(c, row)).toList()));
                 continue;
             }
             if (split != null && strict) {
@@ -363,8 +426,8 @@ public final class ErrorScheme {
         return new Case(c[3], unforcedOnly, c[6], spec);
     }
 
-    /** The tab-separated lines of a resource next to this class, each of {@code columns} cells. */
-    private static List<String[]> lines(String resource, int columns) {
+    /** The tab-separated lines of a resource next to this class, each of {@code min} to {@code max} cells. */
+    private static List<String[]> lines(String resource, int min, int max) {
         try (InputStream in = ErrorScheme.class.getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalStateException("missing resource " + resource);
@@ -377,7 +440,7 @@ public final class ErrorScheme {
                     continue;
                 }
                 String[] cells = line.split("\t", -1);
-                if (cells.length != columns) {
+                if (cells.length < min || cells.length > max) {
                     throw new IllegalStateException("malformed line in " + resource + ": " + line);
                 }
                 lines.add(cells);

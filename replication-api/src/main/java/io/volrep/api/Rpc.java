@@ -4,8 +4,8 @@ import java.util.Arrays;
 import java.util.Optional;
 
 /**
- * The RPCs of the CSI-Addons replication ({@code replication.Controller}), healer ({@code healer.HealerNode})
- * and identity ({@code identity.Identity}) services.
+ * The RPCs of the CSI-Addons replication ({@code replication.Controller}), healer ({@code healer.HealerNode}),
+ * volume group ({@code volumegroup.Controller}) and identity ({@code identity.Identity}) services.
  *
  * <p>The Identity RPCs concern the plugin itself, not a replication source, and the spec gives them no error
  * table: {@link ErrorScheme#recovery} classes their codes without one.
@@ -13,6 +13,7 @@ import java.util.Optional;
  * <pre>{@code
  * Rpc.PROMOTE_VOLUME.fullMethodName();   // "replication.Controller/PromoteVolume"
  * Rpc.PROBE.isIdentity();                // true
+ * Rpc.CREATE_VOLUME_GROUP.isVolumeGroup(); // true
  * }</pre>
  */
 public enum Rpc {
@@ -25,6 +26,16 @@ public enum Rpc {
     /** Upstream 2026: the destination of a replicated source; the legacy revisions do not have it. */
     GET_REPLICATION_DESTINATION_INFO("replication.Controller", "GetReplicationDestinationInfo"),
     NODE_HEALER("healer.HealerNode", "NodeHealer"),
+    /** Creates a volume group, idempotent by name. */
+    CREATE_VOLUME_GROUP(Services.VOLUME_GROUP, "CreateVolumeGroup"),
+    /** Sets a volume group's whole membership (when MODIFY_VOLUME_GROUP is advertised). */
+    MODIFY_VOLUME_GROUP_MEMBERSHIP(Services.VOLUME_GROUP, "ModifyVolumeGroupMembership"),
+    /** Deletes a volume group; one that does not exist answers OK. */
+    DELETE_VOLUME_GROUP(Services.VOLUME_GROUP, "DeleteVolumeGroup"),
+    /** Lists the volume groups, page by page (when LIST_VOLUME_GROUPS is advertised). */
+    LIST_VOLUME_GROUPS(Services.VOLUME_GROUP, "ListVolumeGroups"),
+    /** One volume group as it is now (when GET_VOLUME_GROUP is advertised). */
+    CONTROLLER_GET_VOLUME_GROUP(Services.VOLUME_GROUP, "ControllerGetVolumeGroup"),
     /** The plugin's name, vendor version and manifest. */
     GET_IDENTITY("identity.Identity", "GetIdentity"),
     /** The services and capabilities the plugin declares. */
@@ -60,6 +71,11 @@ public enum Rpc {
         return service.equals("replication.Controller");
     }
 
+    /** True for the five {@code volumegroup.Controller} methods. */
+    public boolean isVolumeGroup() {
+        return service.equals(Services.VOLUME_GROUP);
+    }
+
     /** True for the three {@code identity.Identity} methods, which concern no replication source. */
     public boolean isIdentity() {
         return service.equals("identity.Identity");
@@ -73,5 +89,10 @@ public enum Rpc {
     @Override
     public String toString() {
         return methodName;
+    }
+
+    /** Service names used by more than one constant (an enum's constants cannot refer to its own static fields). */
+    private static final class Services {
+        static final String VOLUME_GROUP = "volumegroup.Controller";
     }
 }

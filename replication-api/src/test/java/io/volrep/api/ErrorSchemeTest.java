@@ -13,8 +13,10 @@ class ErrorSchemeTest {
 
     @Test
     void holdsEveryRowOfTheSpecsTables() {
-        // Seed 001's 38 replication rows, upstream 2026's 8 GetReplicationDestinationInfo rows, the healer's 6.
-        assertThat(scheme.rows()).hasSize(52);
+        // Seed 001's 38 replication rows, upstream 2026's 8 GetReplicationDestinationInfo rows, the healer's 6, the
+        // volume group service's 29.
+        assertThat(scheme.rows()).hasSize(81);
+        assertThat(scheme.rows().stream().filter(r -> r.rpc().isVolumeGroup())).hasSize(29);
         assertThat(scheme.rows().stream().filter(r -> r.rpc().isReplication())).hasSize(46);
         assertThat(scheme.rows(Rpc.NODE_HEALER)).hasSize(6);
         assertThat(scheme.rows(Rpc.ENABLE_VOLUME_REPLICATION)).extracting(ErrorScheme.Row::code).containsExactly(
@@ -36,7 +38,9 @@ class ErrorSchemeTest {
     void unimplementedIsListedOnlyWhereTheSpecAllowsIt() {
         String allowed = Arrays.stream(Rpc.values()).filter(r -> scheme.lists(r, StatusCode.UNIMPLEMENTED))
                 .map(Rpc::methodName).collect(Collectors.joining(","));
-        assertThat(allowed).isEqualTo("PromoteVolume,DemoteVolume,ResyncVolume,GetVolumeReplicationInfo,GetReplicationDestinationInfo,NodeHealer");
+        assertThat(allowed).isEqualTo("PromoteVolume,DemoteVolume,ResyncVolume,GetVolumeReplicationInfo,"
+                + "GetReplicationDestinationInfo,NodeHealer,CreateVolumeGroup,ModifyVolumeGroupMembership,"
+                + "DeleteVolumeGroup,ListVolumeGroups,ControllerGetVolumeGroup");
     }
 
     @Test
@@ -93,7 +97,13 @@ class ErrorSchemeTest {
 
     @Test
     void classifiesRecoveryAsTheDesignSays() {
-        assertThat(scheme.rows()).allSatisfy(r -> assertThat(r.recovery()).isEqualTo(Recovery.forCode(r.code())));
+        // A row's class is its code's, except where the row's own text says otherwise (the volume group tables).
+        assertThat(scheme.rows().stream().filter(r -> r.recovery() != Recovery.forCode(r.code()))
+                .map(r -> r.displayName() + " " + r.recovery())).containsExactly(
+                "CreateVolumeGroup: Volume group already exists but is incompatible -> 6 ALREADY_EXISTS FIX_REQUEST",
+                "ModifyVolumeGroupMembership: Unable to add volumes because the maximum is reached -> 8 "
+                        + "RESOURCE_EXHAUSTED ENSURE_PRECONDITION",
+                "ListVolumeGroups: Invalid `starting_token` -> 10 ABORTED FIX_REQUEST");
         assertThat(scheme.recovery(Rpc.PROMOTE_VOLUME, StatusCode.INVALID_ARGUMENT)).isEqualTo(Recovery.FIX_REQUEST);
         assertThat(scheme.recovery(Rpc.PROMOTE_VOLUME, StatusCode.NOT_FOUND)).isEqualTo(Recovery.VERIFY_THEN_BACKOFF);
         assertThat(scheme.recovery(Rpc.PROMOTE_VOLUME, StatusCode.FAILED_PRECONDITION))
@@ -145,10 +155,85 @@ class ErrorSchemeTest {
         assertThat(v013.find(Rpc.RESYNC_VOLUME, StatusCode.FAILED_PRECONDITION).orElseThrow().condition())
                 .isEqualTo("Volume is not replicated or image is not demoted");
         assertThat(v013.rows(Rpc.NODE_HEALER)).hasSize(6);
+        // The volume group service has one revision: every dialect reads its tables.
+        assertThat(v010.rows(Rpc.CREATE_VOLUME_GROUP)).isEqualTo(scheme.rows(Rpc.CREATE_VOLUME_GROUP));
+        assertThat(v013.recovery(Rpc.LIST_VOLUME_GROUPS, StatusCode.ABORTED)).isEqualTo(Recovery.FIX_REQUEST);
         assertThat(SpecDialect.V0_1_0.supports(Rpc.GET_VOLUME_REPLICATION_INFO)).isFalse();
         assertThat(SpecDialect.V0_1_0.supports(ReplicationSource.Kind.VOLUME_GROUP)).isFalse();
         assertThat(SpecDialect.V0_1_3.supports(ReplicationSource.Kind.VOLUME_SNAPSHOT)).isFalse();
         assertThat(SpecDialect.fromName("v0.1.3")).isEqualTo(SpecDialect.V0_1_3);
+    }
+
+    @Test
+    void theVolumeGroupTablesAreUpstreamsWithTheGeneralCases() {
+        assertThat(scheme.rows(Rpc.CREATE_VOLUME_GROUP)).extracting(ErrorScheme.Row::code).containsExactly(
+                StatusCode.INVALID_ARGUMENT, StatusCode.INVALID_ARGUMENT, StatusCode.ALREADY_EXISTS,
+                StatusCode.FAILED_PRECONDITION, StatusCode.UNIMPLEMENTED, StatusCode.UNAUTHENTICATED,
+                StatusCode.UNKNOWN);
+        assertThat(scheme.rows(Rpc.MODIFY_VOLUME_GROUP_MEMBERSHIP)).extracting(ErrorScheme.Row::code).containsExactly(
+                StatusCode.INVALID_ARGUMENT, StatusCode.INVALID_ARGUMENT, StatusCode.NOT_FOUND,
+                StatusCode.RESOURCE_EXHAUSTED, StatusCode.UNIMPLEMENTED, StatusCode.UNAUTHENTICATED, StatusCode.UNKNOWN);
+        assertThat(scheme.rows(Rpc.DELETE_VOLUME_GROUP)).extracting(ErrorScheme.Row::code).containsExactly(
+                StatusCode.INVALID_ARGUMENT, StatusCode.FAILED_PRECONDITION, StatusCode.UNIMPLEMENTED,
+                StatusCode.UNAUTHENTICATED, StatusCode.UNKNOWN);
+        assertThat(scheme.rows(Rpc.LIST_VOLUME_GROUPS)).extracting(ErrorScheme.Row::code).containsExactly(
+                StatusCode.INVALID_ARGUMENT, StatusCode.ABORTED, StatusCode.UNIMPLEMENTED,
+                StatusCode.UNAUTHENTICATED, StatusCode.UNKNOWN);
+        assertThat(scheme.rows(Rpc.CONTROLLER_GET_VOLUME_GROUP)).extracting(ErrorScheme.Row::code).containsExactly(
+                StatusCode.INVALID_ARGUMENT, StatusCode.NOT_FOUND, StatusCode.UNIMPLEMENTED,
+                StatusCode.UNAUTHENTICATED, StatusCode.UNKNOWN);
+        assertThat(scheme.find(Rpc.DELETE_VOLUME_GROUP, StatusCode.FAILED_PRECONDITION).orElseThrow().recoveryText())
+                .isEqualTo("Caller SHOULD ensure that there are no other resources using the volume group and that it"
+                        + " has no snapshots, and then retry with exponential back off.");
+        // An invalid token is not retried as it is: the listing starts over with an empty one.
+        assertThat(scheme.find(Rpc.LIST_VOLUME_GROUPS, StatusCode.ABORTED).orElseThrow().recoveryText())
+                .isEqualTo("Caller SHOULD start the `ListVolumeGroups` operation again with an empty `starting_token`.");
+        // Not found is verified before any retry, as for replication sources.
+        assertThat(scheme.recovery(Rpc.CONTROLLER_GET_VOLUME_GROUP, StatusCode.NOT_FOUND))
+                .isEqualTo(Recovery.VERIFY_THEN_BACKOFF);
+        // Delete of a group that does not exist answers OK: its table has no 5.
+        assertThat(scheme.lists(Rpc.DELETE_VOLUME_GROUP, StatusCode.NOT_FOUND)).isFalse();
+    }
+
+    @Test
+    void upstreamsSevenForUngroupableVolumesIsReadAsNine() {
+        ErrorScheme.Row row = scheme.find(Rpc.CREATE_VOLUME_GROUP, StatusCode.FAILED_PRECONDITION).orElseThrow();
+        assertThat(row.condition()).isEqualTo("Volumes cannot be grouped together");
+        assertThat(row.alsoAccepted()).containsExactly(StatusCode.PERMISSION_DENIED);
+        assertThat(row.accepts(StatusCode.PERMISSION_DENIED)).isTrue();
+        assertThat(row.accepts(StatusCode.ALREADY_EXISTS)).isFalse();
+        // 7 from CreateVolumeGroup finds the 9 row, is listed, and is read (and recovered from) as 9.
+        assertThat(scheme.find(Rpc.CREATE_VOLUME_GROUP, StatusCode.PERMISSION_DENIED)).contains(row);
+        assertThat(scheme.lists(Rpc.CREATE_VOLUME_GROUP, StatusCode.PERMISSION_DENIED)).isTrue();
+        assertThat(scheme.canonical(Rpc.CREATE_VOLUME_GROUP, StatusCode.PERMISSION_DENIED))
+                .isEqualTo(StatusCode.FAILED_PRECONDITION);
+        assertThat(scheme.recovery(Rpc.CREATE_VOLUME_GROUP, StatusCode.PERMISSION_DENIED))
+                .isEqualTo(Recovery.ENSURE_PRECONDITION);
+        // Only there: 7 from any other RPC is 7, outside its table.
+        assertThat(scheme.canonical(Rpc.MODIFY_VOLUME_GROUP_MEMBERSHIP, StatusCode.PERMISSION_DENIED))
+                .isEqualTo(StatusCode.PERMISSION_DENIED);
+        assertThat(scheme.lists(Rpc.PROMOTE_VOLUME, StatusCode.PERMISSION_DENIED)).isFalse();
+        assertThat(scheme.toMarkdown()).contains("| Volumes cannot be grouped together | 9 FAILED_PRECONDITION"
+                + " (7 PERMISSION_DENIED accepted) | `ENSURE_PRECONDITION` |");
+    }
+
+    @Test
+    void twoRowsOfOneCodeAreFoundByConditionAndBothRecoveryTextsAreGiven() {
+        assertThat(scheme.find(Rpc.CREATE_VOLUME_GROUP, "Not supported").orElseThrow().recoveryText())
+                .isEqualTo("Caller MUST use different parameters.");
+        assertThat(scheme.find(Rpc.CREATE_VOLUME_GROUP, StatusCode.INVALID_ARGUMENT).orElseThrow().condition())
+                .isEqualTo("Missing required field");
+        assertThat(scheme.recoveryText(Rpc.CREATE_VOLUME_GROUP, StatusCode.INVALID_ARGUMENT)).isEqualTo(
+                "If Missing required field: Caller MUST fix the request by adding the missing required field before"
+                        + " retrying. If Not supported: Caller MUST use different parameters.");
+        // Upstream's 7 is read as the 9 row, its recovery text included.
+        assertThat(scheme.recoveryText(Rpc.CREATE_VOLUME_GROUP, StatusCode.PERMISSION_DENIED)).isEqualTo(
+                "Caller MUST fix the configuration of the volumes so that they meet the requirements for grouping"
+                        + " before retrying.");
+        // One row of the code: its text alone, as before.
+        assertThat(scheme.recoveryText(Rpc.PROMOTE_VOLUME, StatusCode.INVALID_ARGUMENT))
+                .isEqualTo("Caller MUST fix the request by adding the missing required field before retrying.");
+        assertThat(scheme.find(Rpc.CREATE_VOLUME_GROUP, "no such condition")).isEmpty();
     }
 
     @Test

@@ -83,4 +83,46 @@ class TypedModelTest {
         assertThatThrownBy(() -> WireMapping.fromProto(io.volrep.proto.healer.NodeHealerResponse.getDefaultInstance(), 1))
                 .isInstanceOf(ProtocolViolationException.class).hasMessage("message: REQUIRED but empty");
     }
+
+    @Test
+    void aVolumeGroupRoundTripsThroughTheWireWithItsMembersAndContext() {
+        VolumeGroup group = new VolumeGroup("vg-1", Map.of("pool", "rbd"), java.util.List.of(
+                new VolumeGroup.Member("vol-0", 1 << 30, Map.of("fs", "ext4")), VolumeGroup.Member.of("vol-1")));
+        assertThat(WireMapping.fromProto(WireMapping.toProto(group))).isEqualTo(group);
+        assertThat(group.volumeIds()).containsExactly("vol-0", "vol-1");
+        assertThat(group.members().get(0).capacity()).hasValue(1 << 30);
+        assertThat(group.members().get(1).capacity()).isEmpty();
+        assertThat(VolumeGroup.of("vg-2", "a", "b").withMembers(java.util.List.of()).volumeIds()).isEmpty();
+        assertThat(group).hasToString("volume group vg-1 [vol-0, vol-1]");
+        assertThatThrownBy(() -> group.members().add(VolumeGroup.Member.of("x")))
+                .isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> new VolumeGroup(null, Map.of(), java.util.List.of()))
+                .isInstanceOf(NullPointerException.class).hasMessage("id");
+    }
+
+    @Test
+    void volumeGroupCapabilitiesSayWhichRpcsTheyOffer() {
+        assertThat(VolumeGroupCapability.requiredFor(Rpc.CREATE_VOLUME_GROUP)).isEqualTo(VolumeGroupCapability.VOLUME_GROUP);
+        assertThat(VolumeGroupCapability.requiredFor(Rpc.DELETE_VOLUME_GROUP)).isEqualTo(VolumeGroupCapability.VOLUME_GROUP);
+        assertThat(VolumeGroupCapability.requiredFor(Rpc.MODIFY_VOLUME_GROUP_MEMBERSHIP))
+                .isEqualTo(VolumeGroupCapability.MODIFY_VOLUME_GROUP);
+        assertThat(VolumeGroupCapability.requiredFor(Rpc.CONTROLLER_GET_VOLUME_GROUP))
+                .isEqualTo(VolumeGroupCapability.GET_VOLUME_GROUP);
+        assertThat(VolumeGroupCapability.requiredFor(Rpc.LIST_VOLUME_GROUPS))
+                .isEqualTo(VolumeGroupCapability.LIST_VOLUME_GROUPS);
+        assertThatThrownBy(() -> VolumeGroupCapability.requiredFor(Rpc.PROMOTE_VOLUME))
+                .isInstanceOf(IllegalArgumentException.class);
+        // The wire numbers are the identity proto's, enum value by enum value.
+        for (VolumeGroupCapability c : VolumeGroupCapability.values()) {
+            assertThat(io.volrep.proto.identity.Capability.VolumeGroup.Type.forNumber(c.wireNumber()).name())
+                    .isEqualTo(c.name());
+            assertThat(VolumeGroupCapability.fromWireNumber(c.wireNumber())).contains(c);
+        }
+        assertThat(VolumeGroupCapability.fromWireNumber(0)).isEmpty();
+        assertThat(VolumeGroupCapability.fromWireNumber(99)).isEmpty();
+        assertThat(VolumeGroupCapability.LIMIT_VOLUME_TO_ONE_VOLUME_GROUP.isBehaviour()).isTrue();
+        assertThat(VolumeGroupCapability.LIST_VOLUME_GROUPS.isBehaviour()).isFalse();
+        assertThat(java.util.Arrays.stream(Rpc.values()).filter(Rpc::isVolumeGroup)).allSatisfy(rpc ->
+                assertThat(rpc.service()).isEqualTo("volumegroup.Controller"));
+    }
 }

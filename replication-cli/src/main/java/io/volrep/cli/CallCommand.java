@@ -8,6 +8,7 @@ import io.volrep.api.SpecDialect;
 import io.volrep.client.ReplicationClient;
 import io.volrep.client.SourceClient;
 import java.io.PrintWriter;
+import java.util.function.BiFunction;
 import picocli.CommandLine.Option;
 
 /**
@@ -30,19 +31,30 @@ abstract class CallCommand extends SourceCommand {
 
     @Override
     public Integer call() {
-        PrintWriter out = out();
-        PrintWriter err = err();
-        try (Progress p = client.progress(err, Progress.describe(spec.qualifiedName(), source.describe()));
-             ReplicationClient c = client.client(err, p)) {
+        return run(out(), err(), client, Progress.describe(spec.qualifiedName(), source.describe()), (c, p) -> {
             ReplicationSource selected = source.source();   // an empty id fails here, before any call
             progress = p;
-            String result = invoke(c.source(selected));
+            return invoke(c.source(selected));
+        });
+    }
+
+    /**
+     * What every typed call command does: a client from {@code options}, {@code invoke} with its waits shown on
+     * {@code err} as {@code what}, the result on {@code out}; exit 0, or {@value #EXIT_CALL_FAILED} with the failure
+     * printed ({@link #printFailure}).
+     */
+    static int run(PrintWriter out, PrintWriter err, ClientOptions options, String what,
+                   BiFunction<ReplicationClient, Progress, String> invoke) {
+        try (Progress p = options.progress(err, what); ReplicationClient c = options.client(err, p)) {
+            String result = invoke.apply(c, p);
             p.close();      // ends a live line before the result
-            out.println(result);
+            if (!result.isEmpty()) {
+                out.println(result);
+            }
             out.flush();
             return 0;
         } catch (ReplicationException e) {
-            return printFailure(err, e, client);
+            return printFailure(err, e, options);
         }
     }
 

@@ -241,7 +241,8 @@ public final class ConformanceCommand extends Subcommand {
             vols.forEach(reference::volume);
             groups.forEach(reference::group);
             ReferenceDriver driver = reference.build();
-            b.driver(driver).healerDriver(driver).volumes(vols).volumeGroups(groups).secrets(s);
+            b.driver(driver).healerDriver(driver).volumeGroupDriver(driver).volumes(vols).volumeGroups(groups)
+                    .secrets(s);
             if (healerVolumes.isEmpty() && healerEndpoint == null) {
                 // Every NodeHealer input: a mounted volume, staged, with its context, and a block volume.
                 b.healerVolume(vols.get(0), EMBEDDED_HEALER_PATH);

@@ -124,6 +124,9 @@ public final class ServeExecCommand extends Subcommand {
             if (execDriver.servesHealer()) {
                 server.healer(execDriver);      // init declared "heal": true
             }
+            if (execDriver.servesVolumeGroups()) {
+                server.volumeGroups(execDriver);    // init turned create-group and delete-group on
+            }
             return new ServeStart.Served<>(ServeStart.start(server), execDriver);
         } catch (RuntimeException e) {
             execDriver.close();

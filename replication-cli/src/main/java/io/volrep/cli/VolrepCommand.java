@@ -22,8 +22,9 @@ import picocli.CommandLine.Command;
         subcommands = {CommandLine.HelpCommand.class, ServeReferenceCommand.class, ServeExecCommand.class,
                 ServeCephCommand.class,
                 EnableCommand.class, DisableCommand.class, PromoteCommand.class, DemoteCommand.class,
-                ResyncCommand.class, InfoCommand.class, DestinationCommand.class, ConformanceCommand.class, HealCommand.class,
-                ProbeCommand.class, ReconcileCommand.class, FailoverCommand.class})
+                ResyncCommand.class, InfoCommand.class, DestinationCommand.class, GroupCommand.class,
+                ConformanceCommand.class, HealCommand.class, ProbeCommand.class, ReconcileCommand.class,
+                FailoverCommand.class})
 public final class VolrepCommand implements Callable<Integer> {
     /** The exit code of a usage error: a wrong option, a missing argument, an endpoint that cannot be used. */
     static final int EXIT_USAGE = 2;

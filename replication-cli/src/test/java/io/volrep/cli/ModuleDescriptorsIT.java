@@ -36,7 +36,7 @@ class ModuleDescriptorsIT {
     private static final Map<String, Set<String>> API = new TreeMap<>(Map.of(
             "replication-api", Set.of("io.volrep.api", "io.volrep.proto.replication", "io.volrep.proto.replication.v0_1_3",
                     "io.volrep.proto.replication.v0_1_0", "io.volrep.proto.healer", "io.volrep.proto.identity",
-                    "io.volrep.proto.csi"),
+                    "io.volrep.proto.csi", "io.volrep.proto.volumegroup"),
             "replication-client", Set.of("io.volrep.client", "io.volrep.client.reconcile"),
             "replication-spi", Set.of("io.volrep.spi", "io.volrep.spi.exec"),
             "replication-testkit", Set.of("io.volrep.testkit", "io.volrep.testkit.fake", "io.volrep.testkit.reference"),

@@ -5,6 +5,7 @@ import io.grpc.ManagedChannel;
 import io.volrep.api.ReplicationException;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.StatusCode;
+import io.volrep.api.VolumeGroupCapability;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
@@ -15,11 +16,13 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
- * Where every typed call enters: validated before anything is sent, observed from acceptance to its final
- * outcome, then dispatched single-flight per source (a call without a source, such as an Identity call, starts at
+ * Where every typed call enters: validated before anything is sent, offered only when the plugin advertises the
+ * capability it needs ({@link CapabilityGate}), observed from acceptance to its final outcome, then dispatched
+ * single-flight per source (a call without a source, such as an Identity call, starts at
  * once) to its {@link RetryLoop}. The layers below: the loop decides with {@link RetryDecisions} after each attempt,
  * the {@link AttemptRunner} makes each attempt on the channel and reports it as facts, {@link CallFailures} words
  * a failure, and the {@link ConnectionWatch} keeps a connection coming while calls wait for one. Unless the policy
@@ -30,6 +33,7 @@ final class CallEngine {
     private final CallSettings settings;
     private final SingleFlight singleFlight;
     private final RetryLoop loop;
+    private final CapabilityGate capabilities;
     /** Calls without a single-flight slot (no source) that are in flight: the {@link ConnectionWatch} counts them. */
     private final AtomicInteger callsWithoutSlot = new AtomicInteger();
 
@@ -39,6 +43,7 @@ final class CallEngine {
         ConnectionWatch connections = new ConnectionWatch(channel, settings, this::activeCalls);
         this.loop = new RetryLoop(settings, new AttemptRunner(channel, settings, connections), connections,
                 channel::isShutdown);
+        this.capabilities = new CapabilityGate(this, settings.target());
     }
 
     /** The spec revision's codec every replication call goes through. */
@@ -75,16 +80,53 @@ final class CallEngine {
      * it ({@link CallingThreadQueue#drainUntil}); without one (null), on the client's executor.
      */
     CompletableFuture<Response> execute(CallSpec spec, CallingThreadQueue queue) {
-        CompletableFuture<Response> result = new CompletableFuture<>();
         long accepted = System.nanoTime();
         try {
             spec.validate(settings.wire());
         } catch (ReplicationException e) {
             // InvalidArgumentException or UnsupportedByDialectException: nothing was sent.
             observeRefusal(spec, e);
-            result.completeExceptionally(e);
-            return result;
+            return CompletableFuture.failedFuture(e);
         }
+        Optional<VolumeGroupCapability> needed = spec.requiredCapability();
+        if (needed.isEmpty()) {
+            return dispatch(spec, queue, accepted);
+        }
+        // Offered only when advertised: asked once per client, before anything of this call is sent.
+        CompletableFuture<Response> visible = new CompletableFuture<>();
+        AtomicReference<CompletableFuture<Response>> dispatched = new AtomicReference<>();
+        capabilities.require(spec.rpc(), needed.get()).whenComplete((offered, refused) -> {
+            if (refused != null) {
+                Throwable cause = unwrap(refused);
+                if (cause instanceof ReplicationException e) {
+                    observeRefusal(spec, e);
+                }
+                visible.completeExceptionally(cause);
+                return;
+            }
+            if (visible.isDone()) {
+                return;     // cancelled while the capabilities were asked
+            }
+            CompletableFuture<Response> call = dispatch(spec, queue, accepted);
+            dispatched.set(call);
+            call.whenComplete((r, t) -> {
+                if (t == null) {
+                    visible.complete(r);
+                } else {
+                    visible.completeExceptionally(unwrap(t));
+                }
+            });
+            if (visible.isCancelled()) {
+                call.cancel(true);
+            }
+        });
+        Cancellation.propagate(visible, dispatched::get);
+        return visible;
+    }
+
+    /** Observes, then runs {@code spec} single-flight per its key: the call's whole life after its checks. */
+    private CompletableFuture<Response> dispatch(CallSpec spec, CallingThreadQueue queue, long accepted) {
+        CompletableFuture<Response> result = new CompletableFuture<>();
         CallObservation observation = settings.observer().onCall(spec.rpc(), spec.concerns());
         // The caller's future completes only after the single-flight slot is free, so a caller that saw its call
         // finish never finds the source still active (and a next call never queues behind a finished one).

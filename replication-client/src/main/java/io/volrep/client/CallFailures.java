@@ -28,8 +28,7 @@ final class CallFailures {
 
     /** How messages name a call: {@code PromoteVolume for volume pvc-1}, or {@code identity.Identity/Probe}. */
     static String subject(CallSpec spec) {
-        Rpc rpc = spec.rpc();
-        return spec.concerns().map(source -> rpc.methodName() + " for " + source).orElseGet(rpc::fullMethodName);
+        return spec.subject();
     }
 
     /** A plugin that broke the gRPC protocol ({@code what}) has a bug: surfaced at once, never retried. */
@@ -47,10 +46,16 @@ final class CallFailures {
     ReplicationException failed(CallSpec spec, RetryDecisions.Outcome outcome, Status status, int attempt,
                                 Secrets secrets, Optional<String> unreachable) {
         Rpc rpc = spec.rpc();
-        StatusCode code = outcome.code();
+        StatusCode answered = outcome.code();
+        // A code the table also accepts for a row (upstream's 7 for CreateVolumeGroup's 9) is reported as the row's.
+        StatusCode code = scheme.canonical(rpc, answered);
         String description = secrets.scrub(status.getDescription());
         StringBuilder message = new StringBuilder().append(subject(spec)).append(" failed with ")
-                .append(code.display());
+                .append(answered.display());
+        if (code != answered) {
+            message.append(" (read as ").append(code.display()).append(", as ").append(rpc.methodName())
+                    .append("'s table has it)");
+        }
         if (outcome.refusedByClient()) {
             message = new StringBuilder(subject(spec)).append(": the response is larger than the client's inbound"
                     + " message limit of ").append(maxInboundMessageSize).append(" bytes (").append(description)

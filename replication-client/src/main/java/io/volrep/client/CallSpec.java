@@ -9,11 +9,13 @@ import java.util.Optional;
 
 /**
  * What the {@link CallEngine} needs of one typed call, whatever its service: the RPC, the source it concerns
- * (for secrets, the {@link SourceVerifier}, events and messages), the single-flight key, and how to encode it.
- * Replication, NodeHealer and Identity calls share every piece of the retry machinery this way; the Identity
- * calls concern no source, so they have no single-flight key, no secrets and nothing to verify.
+ * (for secrets, the {@link SourceVerifier}, events and messages), the single-flight key, the capability the plugin
+ * must advertise, and how to encode it. Replication, NodeHealer, volume group and Identity calls share every piece of
+ * the retry machinery this way; the Identity calls concern no source, so they have no single-flight key, no secrets
+ * and nothing to verify; CreateVolumeGroup and ListVolumeGroups concern no source either but send the
+ * {@linkplain SecretsProvider#pluginSecrets() plugin's secrets}.
  */
-sealed interface CallSpec permits RequestSpec, HealSpec, IdentitySpec {
+sealed interface CallSpec permits RequestSpec, HealSpec, IdentitySpec, VolumeGroupSpec {
 
     Rpc rpc();
 
@@ -22,6 +24,28 @@ sealed interface CallSpec permits RequestSpec, HealSpec, IdentitySpec {
      * {@link #validate}.
      */
     Optional<ReplicationSource> concerns();
+
+    /**
+     * Whether the request carries secrets: those of the source it concerns, else the
+     * {@linkplain SecretsProvider#pluginSecrets() plugin's}; an Identity request has no secrets field.
+     */
+    default boolean sendsSecrets() {
+        return concerns().isPresent();
+    }
+
+    /**
+     * The capability Identity must advertise before the call is offered at all: checked (GetCapabilities, asked once
+     * per client) after {@link #validate} and before anything of the call is sent. Empty for calls the spec makes
+     * unconditional.
+     */
+    default Optional<io.volrep.api.VolumeGroupCapability> requiredCapability() {
+        return Optional.empty();
+    }
+
+    /** How messages name the call: {@code PromoteVolume for volume pvc-1}, or {@code identity.Identity/Probe}. */
+    default String subject() {
+        return concerns().map(source -> rpc().methodName() + " for " + source).orElseGet(() -> rpc().fullMethodName());
+    }
 
     /** The call's own secrets, or null for the client's {@link SecretsProvider}. */
     Secrets secretsOverride();

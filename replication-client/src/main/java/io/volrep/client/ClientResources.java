@@ -34,11 +34,30 @@ final class ClientResources {
     }
 
     /**
-     * Shuts {@code channel} (calls in flight are cancelled) and the threads the client created ({@code ownedScheduler}
-     * and {@code ownedExecutor}, null when the builder gave its own).
+     * A client's threads: the builder's, or ones the client creates and owns.
+     *
+     * @param ownedExecutor {@code executor} when the client created it, else null
+     * @param ownedScheduler {@code scheduler} when the client created it, else null
      */
-    static void release(ManagedChannel channel, String target, ScheduledExecutorService ownedScheduler,
-                        ExecutorService ownedExecutor) {
+    record Threads(ExecutorService executor, ScheduledExecutorService scheduler, ExecutorService ownedExecutor,
+                   ScheduledExecutorService ownedScheduler) {
+        /** The given executor and scheduler, each created (and owned) where null. */
+        static Threads of(ExecutorService given, ScheduledExecutorService givenScheduler, int clientId) {
+            ExecutorService owned = given == null ? ClientResources.executor(clientId) : null;
+            ScheduledExecutorService ownedScheduler = givenScheduler == null ? ClientResources.scheduler(clientId)
+                    : null;
+            return new Threads(given != null ? given : owned, givenScheduler != null ? givenScheduler : ownedScheduler,
+                    owned, ownedScheduler);
+        }
+    }
+
+    /**
+     * Shuts {@code channel} (calls in flight are cancelled) and the threads the client created (those it owns of
+     * {@code threads}).
+     */
+    static void release(ManagedChannel channel, String target, Threads threads) {
+        ScheduledExecutorService ownedScheduler = threads.ownedScheduler();
+        ExecutorService ownedExecutor = threads.ownedExecutor();
         channel.shutdownNow();
         try {
             if (!channel.awaitTermination(5, TimeUnit.SECONDS)) {

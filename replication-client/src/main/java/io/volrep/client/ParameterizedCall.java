@@ -1,6 +1,5 @@
 package io.volrep.client;
 
-import io.volrep.api.InvalidArgumentException;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
 import java.util.LinkedHashMap;
@@ -22,19 +21,13 @@ public abstract class ParameterizedCall<S extends ParameterizedCall<S, R>, R> ex
 
     /** Adds one parameter; together at most 4 KiB (checked before sending). */
     public S parameter(String key, String value) {
-        if (key == null || value == null) {
-            throw InvalidArgumentException.ofField("parameters", "keys and values must not be null", rpc, 0);
-        }
-        parameters.put(key, value);
+        putParameter(parameters, key, value);
         return self();
     }
 
     /** Adds every entry of {@code parameters}. */
     public S parameters(Map<String, String> parameters) {
-        if (parameters == null) {
-            throw InvalidArgumentException.ofField("parameters", "must not be null", rpc, 0);
-        }
-        parameters.forEach(this::parameter);
+        putParameters(this.parameters, parameters);
         return self();
     }
 

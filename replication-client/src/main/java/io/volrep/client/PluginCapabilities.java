@@ -1,5 +1,7 @@
 package io.volrep.client;
 
+import io.volrep.api.Rpc;
+import io.volrep.api.VolumeGroupCapability;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
@@ -47,6 +49,38 @@ public record PluginCapabilities(Set<Service> services, boolean volumeReplicatio
     public boolean destinationInfo() {
         return others.contains(DESTINATION_INFO);
     }
+
+    /**
+     * The {@code VolumeGroup} capabilities advertised (those this build knows), in the enum's order: which
+     * {@code volumegroup.Controller} RPCs the plugin offers ({@link VolumeGroupCapability#rpcs()}) and its
+     * behaviours. {@link ReplicationClient#volumeGroups()} offers exactly these RPCs.
+     *
+     * <pre>{@code
+     * if (client.capabilities().volumeGroupCapabilities().contains(VolumeGroupCapability.LIST_VOLUME_GROUPS)) { ... }
+     * }</pre>
+     */
+    public Set<VolumeGroupCapability> volumeGroupCapabilities() {
+        EnumSet<VolumeGroupCapability> found = EnumSet.noneOf(VolumeGroupCapability.class);
+        for (String other : others) {
+            if (other.startsWith(VOLUME_GROUP_PREFIX)) {
+                String type = other.substring(VOLUME_GROUP_PREFIX.length());
+                for (VolumeGroupCapability c : VolumeGroupCapability.values()) {
+                    if (c.name().equals(type)) {
+                        found.add(c);
+                    }
+                }
+            }
+        }
+        return Collections.unmodifiableSet(found);
+    }
+
+    /** True when the plugin advertises the capability {@code rpc} needs ({@code volumegroup.Controller} methods). */
+    public boolean offers(Rpc rpc) {
+        return volumeGroupCapabilities().contains(VolumeGroupCapability.requiredFor(rpc));
+    }
+
+    /** How {@link #others()} names a {@code VolumeGroup} capability: {@code volume_group.TYPE}. */
+    private static final String VOLUME_GROUP_PREFIX = "volume_group.";
 
     /** True when the plugin runs {@code service} here. */
     public boolean has(Service service) {

@@ -30,6 +30,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *     ReplicationInfo info = client.volume("pvc-1").info();
  *     client.volumeGroup("vg-7").demote().callAsync()
  *           .thenCompose(v -> client.volumeGroup("vg-7").resync().awaitReady(Duration.ofMinutes(5)));
+ *     VolumeGroup db = client.volumeGroups().create("db").volumes("pvc-1", "pvc-2").call();  // volumegroup.Controller
  * }
  * // a plugin built on spec revision v0.1.3; a node plugin's healer; the CSI-Addons Identity service
  * ReplicationClient legacy = ReplicationClient.builder().target(sock).dialect(SpecDialect.V0_1_3).build();
@@ -52,25 +53,20 @@ public final class ReplicationClient implements AutoCloseable {
     private final String target;
     private final ManagedChannel channel;
     private final CallEngine engine;
-    private final ExecutorService ownedExecutor;
-    private final ScheduledExecutorService ownedScheduler;
+    private final ClientResources.Threads threads;
     private final SpecDialect dialect;
 
     private ReplicationClient(Builder b) {
         this.target = b.target;
-        int id = CLIENTS.incrementAndGet();
-        this.ownedExecutor = b.executor == null ? ClientResources.executor(id) : null;
-        this.ownedScheduler = b.scheduler == null ? ClientResources.scheduler(id) : null;
-        ExecutorService executor = b.executor != null ? b.executor : ownedExecutor;
-        ScheduledExecutorService scheduler = b.scheduler != null ? b.scheduler : ownedScheduler;
+        this.threads = ClientResources.Threads.of(b.executor, b.scheduler, CLIENTS.incrementAndGet());
         this.channel = ClientResources.channel(b.target, ClientResources.credentials(b.trustedCaPem, b.certChainPem,
-                b.privateKeyPem), b.authority, b.interceptors, b.maxInboundMessageSize, executor);
+                b.privateKeyPem), b.authority, b.interceptors, b.maxInboundMessageSize, threads.executor());
         RetryPolicy policy = b.retry;
         if (b.deadline != null) {
             policy = policy.toBuilder().perAttemptTimeout(b.deadline).build();
         }
         this.dialect = b.dialect;
-        this.engine = new CallEngine(channel, new CallSettings(b.target, executor, scheduler, policy, b.secrets,
+        this.engine = new CallEngine(channel, new CallSettings(b.target, threads.executor(), threads.scheduler(), policy, b.secrets,
                 b.sourceVerifier, b.listener, CallObservers.of(b.observers), b.maxQueuedPerSource,
                 WireDialect.of(b.dialect, b.alsoSendDeprecatedVolumeId), b.maxInboundMessageSize, b.directExecutor,
                 b.connectionWarnings));
@@ -99,6 +95,19 @@ public final class ReplicationClient implements AutoCloseable {
     /** Operations on any source. */
     public SourceClient source(ReplicationSource source) {
         return new SourceClient(engine, source);
+    }
+
+    /**
+     * The volume group operations ({@code volumegroup.Controller}): create, modify, delete, get and list the groups
+     * that {@link #volumeGroup} replicates. Each is offered only when the plugin advertises its capability.
+     *
+     * <pre>{@code
+     * VolumeGroup g = client.volumeGroups().create("db-1").volumes("pvc-1", "pvc-2").call();
+     * client.volumeGroup(g.id()).enable().call();
+     * }</pre>
+     */
+    public VolumeGroupsClient volumeGroups() {
+        return new VolumeGroupsClient(engine);
     }
 
     /**
@@ -231,7 +240,7 @@ public final class ReplicationClient implements AutoCloseable {
      */
     @Override
     public void close() {
-        ClientResources.release(channel, target, ownedScheduler, ownedExecutor);
+        ClientResources.release(channel, target, threads);
     }
 
     @Override

@@ -68,7 +68,8 @@ final class RetryDecisions {
     /**
      * Where the call stands after the attempt.
      *
-     * @param source the call concerns a source (an Identity call does not: nothing to verify, no secrets to renew)
+     * @param source the call concerns a source (an Identity call does not: nothing to verify)
+     * @param secrets the call sends secrets, its source's or the plugin's (an Identity call does not: none to renew)
      * @param counted attempts that spent the budget, this one included when it counts
      * @param connectionWaits attempts that did not reach the plugin so far, this one included when it is one
      * @param renewed the secrets were renewed once already
@@ -77,7 +78,7 @@ final class RetryDecisions {
      * @param cancelled the caller cancelled the call, or the client was closed
      * @param remaining what is left of the total timeout
      */
-    record Progress(boolean source, int counted, int connectionWaits, boolean renewed, boolean ownSecrets,
+    record Progress(boolean source, boolean secrets, int counted, int connectionWaits, boolean renewed, boolean ownSecrets,
                     boolean verifier, boolean cancelled, Duration remaining) {
     }
 
@@ -131,7 +132,7 @@ final class RetryDecisions {
                     : progress.verifier() ? new RetryDecision.VerifySource(pushback)
                     : new RetryDecision.Stop("not retried: no SourceVerifier configured (" + recovery + ")");
             case RENEW_THEN_RETRY -> {
-                if (!progress.source()) {
+                if (!progress.secrets()) {
                     yield new RetryDecision.Stop("not retried: the call sends no secrets to renew (" + recovery + ")");
                 }
                 if (progress.ownSecrets()) {

@@ -78,9 +78,11 @@ final class RetryLoop {
         CallState state;
         try {
             Optional<ReplicationSource> source = spec.concerns();
-            // A call without a source (Identity) sends no secrets.
+            // A call without a source sends the plugin's secrets (CreateVolumeGroup, ListVolumeGroups) or none
+            // (Identity).
             Secrets initial = spec.secretsOverride() != null ? spec.secretsOverride()
-                    : source.isPresent() ? settings.secrets().secrets(source.get()) : Secrets.empty();
+                    : source.isPresent() ? settings.secrets().secrets(source.get())
+                    : spec.sendsSecrets() ? settings.secrets().pluginSecrets() : Secrets.empty();
             CsiLimits.requireMapWithinLimit("secrets", initial.asMap());
             state = new CallState(spec, policy, initial, policy.clock().instant(), queue, observation);
         } catch (InvalidArgumentException e) {
@@ -170,11 +172,13 @@ final class RetryLoop {
         }
         if (decision instanceof RetryDecision.RenewSecrets renew) {
             state.renewed = true;
-            ReplicationSource source = state.spec.concerns().orElseThrow();
-            return safely(() -> settings.secrets().renew(source)).handle((renewed, renewError) -> {
+            // RetryDecisions asks to renew only for a call that sends secrets: its source's, or the plugin's.
+            Optional<ReplicationSource> source = state.spec.concerns();
+            return safely(() -> source.isPresent() ? settings.secrets().renew(source.get())
+                    : settings.secrets().renewPluginSecrets()).handle((renewed, renewError) -> {
                 if (renewError != null) {
-                    LOG.debug("SecretsProvider.renew failed for {}: {}",
-                            SafeText.escape(source.toString()), renewError.getClass().getName());
+                    LOG.debug("SecretsProvider.renew failed for {}: {}", SafeText.escape(state.spec.subject()),
+                            renewError.getClass().getName());
                 }
                 return carryOut(state, attempt, failed, RetryDecisions.afterRenewal(state.policy,
                         renewal(state, renewed), renew, facts, progress(state)));
@@ -198,7 +202,8 @@ final class RetryLoop {
     }
 
     private RetryDecisions.Progress progress(CallState state) {
-        return new RetryDecisions.Progress(state.spec.concerns().isPresent(), state.counted.get(),
+        return new RetryDecisions.Progress(state.spec.concerns().isPresent(), state.spec.sendsSecrets(),
+                state.counted.get(),
                 state.connectionWaits.get(), state.renewed, state.spec.secretsOverride() != null,
                 settings.verifier() != null, state.cancelled || closed.getAsBoolean(),
                 Duration.between(state.policy.clock().instant(), state.deadline));

@@ -10,7 +10,8 @@ import java.util.concurrent.CompletionStage;
 /**
  * Where the client gets the secrets it puts into each request, per source. After an UNAUTHENTICATED answer
  * the client calls {@link #renew} once per request; when that yields different secrets it retries with them
- * (the spec's "fix or renew the secrets, then MAY retry").
+ * (the spec's "fix or renew the secrets, then MAY retry"). A call that concerns no existing source, CreateVolumeGroup
+ * (its group has no id yet) and ListVolumeGroups, sends {@link #pluginSecrets()} instead.
  *
  * <pre>{@code
  * SecretsProvider fixed = SecretsProvider.of(Map.of("user", "admin", "password", pw));
@@ -34,22 +35,46 @@ public interface SecretsProvider {
         return CompletableFuture.completedFuture(secrets(source));
     }
 
+    /**
+     * The secrets of a call that concerns no existing source: CreateVolumeGroup and ListVolumeGroups. None by default:
+     * a provider that keys secrets by source says here what those calls send. {@link #of} sends its secrets here too.
+     *
+     * <pre>{@code
+     * public Secrets pluginSecrets() { return cache.get("volume-group-class"); }
+     * }</pre>
+     */
+    default Secrets pluginSecrets() {
+        return Secrets.empty();
+    }
+
+    /**
+     * Fresh {@link #pluginSecrets()} after the plugin rejected them; by default the same again ("nothing to renew").
+     */
+    default CompletionStage<Secrets> renewPluginSecrets() {
+        return CompletableFuture.completedFuture(pluginSecrets());
+    }
+
     /** No secrets. */
     static SecretsProvider none() {
         return source -> Secrets.empty();
     }
 
-    /** The same secrets for every source; nothing to renew. */
+    /** The same secrets for every source and every call that concerns none; nothing to renew. */
     static SecretsProvider of(Map<String, String> secrets) {
         return of(Secrets.of(secrets));
     }
 
-    /** The same secrets for every source; nothing to renew. */
+    /** The same secrets for every source and every call that concerns none; nothing to renew. */
     static SecretsProvider of(Secrets secrets) {
         Objects.requireNonNull(secrets, "secrets");
         return new SecretsProvider() {
             @Override
             public Secrets secrets(ReplicationSource source) {
+                return secrets;
+            }
+
+            @Override
+            public Secrets pluginSecrets() {
                 return secrets;
             }
 

@@ -42,6 +42,12 @@ final class SingleFlight {
      */
     <T> void submit(Object key, ReplicationSource source, Rpc rpc, CompletableFuture<T> result,
                     Supplier<CompletableFuture<?>> task, Runnable afterRelease) {
+        // The common case, a source with nothing in flight, takes its lane without the queueing path's allocations
+        // (the compute's reservation, the flags, the queued starter).
+        if (lanes.putIfAbsent(key, new Lane()) == null) {
+            start(key, result, task, afterRelease);
+            return;
+        }
         Runnable starter = () -> start(key, result, task, afterRelease);
         boolean[] runNow = {false};
         boolean[] overflow = {false};

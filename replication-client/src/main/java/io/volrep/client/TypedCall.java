@@ -105,6 +105,25 @@ public abstract class TypedCall<S extends TypedCall<S, R>, R> {
 
     abstract CallSpec spec();
 
+    /**
+     * Adds {@code key=value} to {@code parameters}: the one check of every call's {@code parameters} setter (neither
+     * may be null; the 4 KiB limit is checked before sending).
+     */
+    final void putParameter(Map<String, String> parameters, String key, String value) {
+        if (key == null || value == null) {
+            throw InvalidArgumentException.ofField("parameters", "keys and values must not be null", rpc, 0);
+        }
+        parameters.put(key, value);
+    }
+
+    /** Adds every entry of {@code more} to {@code parameters}, as {@link #putParameter} does one. */
+    final void putParameters(Map<String, String> parameters, Map<String, String> more) {
+        if (more == null) {
+            throw InvalidArgumentException.ofField("parameters", "must not be null", rpc, 0);
+        }
+        more.forEach((k, v) -> putParameter(parameters, k, v));
+    }
+
     abstract R result(Message response, int attempts);
 
     static <T> T await(CompletableFuture<T> future) {

@@ -28,7 +28,7 @@ class RetryDecisionsTest {
     }
 
     private static RetryDecisions.Progress progress(int counted) {
-        return new RetryDecisions.Progress(true, counted, 0, false, false, false, false, PLENTY);
+        return new RetryDecisions.Progress(true, true, counted, 0, false, false, false, false, PLENTY);
     }
 
     @Test
@@ -53,17 +53,18 @@ class RetryDecisionsTest {
         assertThat(connectionLost.spendsBudget()).isFalse();
         assertThat(neverConnected.spendsBudget()).isFalse();
         // With the budget spent, a connection failure still waits for the plugin (capped pause) ...
-        RetryDecisions.Progress spent = new RetryDecisions.Progress(true, 5, 7, false, false, false, false, PLENTY);
+        RetryDecisions.Progress spent = new RetryDecisions.Progress(
+                true, true, 5, 7, false, false, false, false, PLENTY);
         assertThat(RetryDecisions.decide(POLICY, connectionLost, spent)).isEqualTo(
                 new RetryDecision.Retry(RetryDecisions.CONNECTION_RETRY_CAP,
                         "waiting for the plugin, attempt not counted"));
         // ... the last pause cut to what is left, until the total timeout.
-        RetryDecisions.Progress late = new RetryDecisions.Progress(true, 1, 7, false, false, false, false,
+        RetryDecisions.Progress late = new RetryDecisions.Progress(true, true, 1, 7, false, false, false, false,
                 Duration.ofMillis(10));
         assertThat(RetryDecisions.decide(POLICY, neverConnected, late)).isEqualTo(new RetryDecision.Retry(
                 Duration.ofMillis(10), "waiting for the plugin, attempt not counted"));
         RetryDecisions.Progress over = new RetryDecisions.Progress(
-                true, 1, 8, false, false, false, false, Duration.ZERO);
+                true, true, 1, 8, false, false, false, false, Duration.ZERO);
         assertThat(RetryDecisions.decide(POLICY, neverConnected, over)).isEqualTo(new RetryDecision.Stop(
                 "not retried: the plugin could not be reached within the total timeout of PT10M"));
         // ... while a fail-fast policy (its attempts do not wait for a connection) counts it like an answer.
@@ -83,7 +84,7 @@ class RetryDecisionsTest {
         assertThat(RetryDecisions.decide(POLICY, notFound, progress(1))).isEqualTo(
                 new RetryDecision.Stop("not retried: no SourceVerifier configured (VERIFY_THEN_BACKOFF)"));
         RetryDecisions.Progress withVerifier = new RetryDecisions.Progress(
-                true, 1, 0, false, false, true, false, PLENTY);
+                true, true, 1, 0, false, false, true, false, PLENTY);
         RetryDecision verify = RetryDecisions.decide(POLICY, notFound, withVerifier);
         assertThat(verify).isEqualTo(new RetryDecision.VerifySource(Optional.empty()));
         assertThat(RetryDecisions.afterVerification(POLICY, true, (RetryDecision.VerifySource) verify, notFound,
@@ -103,10 +104,11 @@ class RetryDecisionsTest {
                 (RetryDecision.RenewSecrets) renew, unauthenticated, progress(1)))
                 .isEqualTo(new RetryDecision.Stop("not retried: renewed secrets exceed the CSI limit"));
         RetryDecisions.Progress renewedOnce = new RetryDecisions.Progress(
-                true, 2, 0, true, false, false, false, PLENTY);
+                true, true, 2, 0, true, false, false, false, PLENTY);
         assertThat(RetryDecisions.decide(POLICY, unauthenticated, renewedOnce))
                 .isEqualTo(new RetryDecision.Stop("not retried: secrets were renewed once already"));
-        RetryDecisions.Progress ownSecrets = new RetryDecisions.Progress(true, 1, 0, false, true, false, false, PLENTY);
+        RetryDecisions.Progress ownSecrets = new RetryDecisions.Progress(
+                true, true, 1, 0, false, true, false, false, PLENTY);
         assertThat(RetryDecisions.decide(POLICY, unauthenticated, ownSecrets))
                 .isEqualTo(new RetryDecision.Stop("not retried: the call's own secrets cannot be renewed"));
     }
@@ -116,7 +118,8 @@ class RetryDecisionsTest {
         // An Identity call under a policy that would verify or renew after its INSPECT_LOGS codes.
         RetryPolicy eager = POLICY.toBuilder().onRecovery(Recovery.INSPECT_LOGS, RetryPolicy.Action.VERIFY_THEN_BACKOFF)
                 .build();
-        RetryDecisions.Progress noSource = new RetryDecisions.Progress(false, 1, 0, false, false, true, false, PLENTY);
+        RetryDecisions.Progress noSource = new RetryDecisions.Progress(
+                false, false, 1, 0, false, false, true, false, PLENTY);
         assertThat(RetryDecisions.decide(eager, answer(StatusCode.NOT_FOUND, Recovery.INSPECT_LOGS), noSource))
                 .isEqualTo(new RetryDecision.Stop("not retried: the call concerns no source to verify (INSPECT_LOGS)"));
         RetryPolicy renewing = POLICY.toBuilder().onRecovery(Recovery.INSPECT_LOGS, RetryPolicy.Action.RENEW_THEN_RETRY)
@@ -130,6 +133,18 @@ class RetryDecisionsTest {
     }
 
     @Test
+    void aCallWithoutASourceThatSendsThePluginsSecretsRenewsThemButVerifiesNothing() {
+        // CreateVolumeGroup and ListVolumeGroups: no source (the group has no id yet, or none is named), secrets sent.
+        RetryDecisions.Progress pluginSecrets = new RetryDecisions.Progress(false, true, 1, 0, false, false, true,
+                false, PLENTY);
+        assertThat(RetryDecisions.decide(POLICY, answer(StatusCode.UNAUTHENTICATED, Recovery.RENEW_SECRETS),
+                pluginSecrets)).isEqualTo(new RetryDecision.RenewSecrets(java.util.Optional.empty()));
+        assertThat(RetryDecisions.decide(POLICY, answer(StatusCode.NOT_FOUND, Recovery.VERIFY_THEN_BACKOFF),
+                pluginSecrets)).isEqualTo(new RetryDecision.Stop("not retried: the call concerns no source to verify"
+                + " (VERIFY_THEN_BACKOFF)"));
+    }
+
+    @Test
     void pushbackCancellationTheInboundLimitAndTheTotalTimeoutStop() {
         RetryDecisions.Outcome negativePushback = answer(StatusCode.ABORTED,
                 Recovery.BACKOFF, "-1");
@@ -140,10 +155,11 @@ class RetryDecisionsTest {
                 true, true, true, false, null);
         assertThat(RetryDecisions.decide(POLICY, tooLarge, progress(1)))
                 .isEqualTo(new RetryDecision.Stop("not retried: the response exceeds the client's own limit"));
-        RetryDecisions.Progress cancelled = new RetryDecisions.Progress(true, 1, 0, false, false, false, true, PLENTY);
+        RetryDecisions.Progress cancelled = new RetryDecisions.Progress(
+                true, true, 1, 0, false, false, false, true, PLENTY);
         assertThat(RetryDecisions.decide(POLICY, answer(StatusCode.ABORTED, Recovery.BACKOFF), cancelled))
                 .isEqualTo(new RetryDecision.Stop("call cancelled"));
-        RetryDecisions.Progress late = new RetryDecisions.Progress(true, 1, 0, false, false, false, false,
+        RetryDecisions.Progress late = new RetryDecisions.Progress(true, true, 1, 0, false, false, false, false,
                 Duration.ofMillis(499));
         assertThat(RetryDecisions.decide(POLICY, answer(StatusCode.ABORTED, Recovery.BACKOFF), late)).isEqualTo(
                 new RetryDecision.Stop("not retried: the next attempt would start after the total timeout of PT10M"));

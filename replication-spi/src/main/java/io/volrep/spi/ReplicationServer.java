@@ -14,6 +14,7 @@ import io.volrep.spi.runtime.HealerService;
 import io.volrep.spi.runtime.IdentityService;
 import io.volrep.spi.runtime.MalformedRequests;
 import io.volrep.spi.runtime.SourceGuard;
+import io.volrep.spi.runtime.VolumeGroupService;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -30,10 +31,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Serves a {@link ReplicationDriver} as a spec-correct {@code replication.Controller} gRPC plugin, a
- * {@link HealerDriver} as {@code healer.HealerNode}, or both, on a unix socket, TCP (optionally TLS or mutual
- * TLS) or gRPC's in-process transport; and, unless turned off, CSI-Addons {@code identity.Identity} derived from
- * what it serves. {@link Builder#dialect} serves a legacy revision of the replication spec instead of the current
- * one, with the same typed requests for the driver.
+ * {@link VolumeGroupDriver} as {@code volumegroup.Controller}, a {@link HealerDriver} as {@code healer.HealerNode},
+ * or any of them together, on a unix socket, TCP (optionally TLS or mutual TLS) or gRPC's in-process transport; and,
+ * unless turned off, CSI-Addons {@code identity.Identity} derived from what it serves. {@link Builder#dialect} serves
+ * a legacy revision of the replication spec instead of the current one, with the same typed requests for the driver.
  *
  * <pre>{@code
  * try (ReplicationServer server = ReplicationServer.builder()
@@ -247,8 +248,8 @@ public final class ReplicationServer implements AutoCloseable {
     }
 
     /**
-     * Configures a {@link ReplicationServer}. {@link #listen} and at least one of {@link #driver} and {@link #healer}
-     * are required.
+     * Configures a {@link ReplicationServer}. {@link #listen} and at least one of {@link #driver},
+     * {@link #volumeGroups} and {@link #healer} are required.
      *
      * <pre>{@code
      * ReplicationServer.builder().driver(driver).listen("127.0.0.1:0")
@@ -261,6 +262,7 @@ public final class ReplicationServer implements AutoCloseable {
         public static final String DEFAULT_PLUGIN_NAME = "unnamed.volrep.io";
 
         private ReplicationDriver driver;
+        private VolumeGroupDriver volumeGroups;
         private HealerDriver healer;
         private SpecDialect dialect = SpecDialect.CURRENT;
         private boolean serveIdentity = true;
@@ -286,8 +288,27 @@ public final class ReplicationServer implements AutoCloseable {
         }
 
         /**
-         * The driver that serves {@code healer.HealerNode} (NodeHealer). A server serves replication, the healer,
-         * or both: at least one of {@link #driver} and this.
+         * The driver that serves {@code volumegroup.Controller}: the groups {@link #driver}'s replication replicates.
+         * Identity then advertises {@code CONTROLLER_SERVICE} and one {@code VolumeGroup} capability per type the
+         * driver {@linkplain VolumeGroupDriver#served() serves} or {@linkplain VolumeGroupDriver#behaviours() has}.
+         *
+         * <pre>{@code
+         * ReplicationServer.builder().driver(replication).volumeGroups(groups).listen("unix:///csi/csi-addons.sock")
+         *         .build().start();
+         * }</pre>
+         *
+         * @throws IllegalArgumentException when the driver's capabilities are not what {@link VolumeGroupDriver} allows
+         */
+        public Builder volumeGroups(VolumeGroupDriver volumeGroups) {
+            Objects.requireNonNull(volumeGroups, "volumeGroups");
+            VolumeGroupService.advertised(volumeGroups);
+            this.volumeGroups = volumeGroups;
+            return this;
+        }
+
+        /**
+         * The driver that serves {@code healer.HealerNode} (NodeHealer). A server serves replication, volume groups,
+         * the healer, or several of them: at least one of {@link #driver}, {@link #volumeGroups} and this.
          *
          * <pre>{@code
          * ReplicationServer.builder().healer(new MyHealer()).listen("unix:///csi/csi-addons.sock").build().start();
@@ -433,11 +454,11 @@ public final class ReplicationServer implements AutoCloseable {
                 throw new IllegalStateException("listen(uri) is required");
             }
             ListenAddress address = ListenAddress.parse(listen);
-            if (driver == null && healer == null) {
-                throw new IllegalStateException("driver(...) or healer(...) is required");
+            if (driver == null && volumeGroups == null && healer == null) {
+                throw new IllegalStateException("driver(...), volumeGroups(...) or healer(...) is required");
             }
             SourceGuard guard = new SourceGuard();
-            CallRunner runner = new CallRunner(guard, dialect.errorScheme(), observer());
+            CallRunner runner = new CallRunner(guard, dialect.errorScheme(), ServerObservers.of(observers));
             List<ServerServiceDefinition> services = services(runner);
             ServerTransport transport = new ServerTransport(address, certChain == null ? null
                     : new ServerTransport.TlsFiles(certChain, privateKey, trustCertificates));
@@ -454,30 +475,14 @@ public final class ReplicationServer implements AutoCloseable {
             return new ReplicationServer(transport, gracePeriod, builder.build(), guard, calls);
         }
 
-        /** The observers as one, or null without any. */
-        private ServerObserver observer() {
-            List<ServerObserver> all = List.copyOf(observers);
-            if (all.isEmpty()) {
-                return null;
-            }
-            return all.size() == 1 ? all.get(0) : new ServerObserver() {
-                @Override
-                public void onCallStarted(io.volrep.api.Rpc rpc) {
-                    all.forEach(o -> o.onCallStarted(rpc));
-                }
-
-                @Override
-                public void onCallFinished(ServerCallEvent event) {
-                    all.forEach(o -> o.onCallFinished(event));
-                }
-            };
-        }
-
         /** The services to serve, sharing one runner (and so one guard and one error scheme). */
         private List<ServerServiceDefinition> services(CallRunner runner) {
             List<ServerServiceDefinition> services = new ArrayList<>();
             if (driver != null) {
                 services.add(new ControllerService(driver, runner, dialect).bindService());
+            }
+            if (volumeGroups != null) {
+                services.add(new VolumeGroupService(volumeGroups, runner).bindService());
             }
             if (healer != null) {
                 services.add(new HealerService(healer, runner).bindService());
@@ -485,8 +490,9 @@ public final class ReplicationServer implements AutoCloseable {
             if (serveIdentity) {
                 services.add(new IdentityService(pluginName, pluginVersion, driver != null,
                         driver != null && dialect.supports(Rpc.GET_REPLICATION_DESTINATION_INFO)
-                                && driver.servesDestinations(), healer != null, readiness)
-                        .bindService());
+                                && driver.servesDestinations(),
+                        volumeGroups == null ? java.util.Set.of() : VolumeGroupService.advertised(volumeGroups),
+                        healer != null, readiness).bindService());
             }
             return services;
         }

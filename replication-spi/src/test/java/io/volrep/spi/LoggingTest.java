@@ -194,4 +194,47 @@ class LoggingTest {
             assertThat(request.toString()).contains("password=***").doesNotContain(SECRET);
         }
     }
+
+    @Test
+    void volumeGroupCallsAreLoggedTheSameWayAndTheirSecretsNever() {
+        String name = io.grpc.inprocess.InProcessServerBuilder.generateName();
+        VolumeGroupDriver groups = new VolumeGroupDriver() {
+            @Override
+            public io.volrep.api.VolumeGroup create(CreateGroupRequest r) {
+                // A driver that puts the request, secrets and all, into its exception.
+                throw new IllegalStateException("array refused " + r.secrets().get("password").orElse("") + " for "
+                        + r.name());
+            }
+
+            @Override
+            public void delete(DeleteGroupRequest r) {
+                throw new io.volrep.api.PreconditionFailedException("group " + r.volumeGroupId() + " in use; login "
+                        + r.secrets().get("password").orElse(""));
+            }
+        };
+        try (ReplicationServer server = ReplicationServer.builder().volumeGroups(groups).listen("inprocess:" + name)
+                .build().start()) {
+            io.grpc.ManagedChannel channel = io.grpc.inprocess.InProcessChannelBuilder.forName(name).build();
+            try {
+                var stub = io.volrep.proto.volumegroup.ControllerGrpc.newBlockingStub(channel);
+                Status create = statusOf(() -> stub.createVolumeGroup(io.volrep.proto.volumegroup
+                        .CreateVolumeGroupRequest.newBuilder().setName("db").putAllSecrets(SECRETS).build()));
+                Status delete = statusOf(() -> stub.deleteVolumeGroup(io.volrep.proto.volumegroup
+                        .DeleteVolumeGroupRequest.newBuilder().setVolumeGroupId("vg-1").putAllSecrets(SECRETS).build()));
+                assertThat(create.getCode()).isEqualTo(Status.Code.UNKNOWN);
+                assertThat(delete.getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
+                assertThat(delete.getDescription()).isEqualTo("group vg-1 in use; login ***");
+                assertThat(create.getDescription() + delete.getDescription()).doesNotContain(SECRET);
+            } finally {
+                channel.shutdownNow();
+            }
+        }
+        String log = log();
+        assertThat(log).containsPattern("INFO .* - DeleteVolumeGroup volume group vg-1 -> 9 FAILED_PRECONDITION in \\d+"
+                + " ms: group vg-1 in use; login \\*\\*\\*")
+                .containsPattern("ERROR .* - CreateVolumeGroup volume group named db: unexpected"
+                        + " java.lang.IllegalStateException from the driver")
+                .contains("CreateVolumeGroup request CreateVolumeGroupRequest{").contains("value: \"***\"");
+        assertThat(log).doesNotContain(SECRET).doesNotContain("admin-user");
+    }
 }

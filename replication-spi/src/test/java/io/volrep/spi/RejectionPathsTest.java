@@ -66,8 +66,19 @@ class RejectionPathsTest {
                 };
             }
         };
+        VolumeGroupDriver groups = new VolumeGroupDriver() {
+            @Override
+            public io.volrep.api.VolumeGroup create(CreateGroupRequest request) {
+                throw new AssertionError("never called with bytes that do not parse");
+            }
+
+            @Override
+            public void delete(DeleteGroupRequest request) {
+                throw new AssertionError("never called with bytes that do not parse");
+            }
+        };
         grpc.register(ReplicationServer.builder().driver(driver).healer(r -> io.volrep.api.HealReport.healthy("ok"))
-                .interceptor(recording).observer(events::add).listen("inprocess:" + name).build().start());
+                .volumeGroups(groups).interceptor(recording).observer(events::add).listen("inprocess:" + name).build().start());
         channel = grpc.register(InProcessChannelBuilder.forName(name).build());
         stub = ControllerGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
     }

@@ -20,12 +20,14 @@ public final class ConformanceChecks {
 
     /**
      * The built-in groups: Fixtures, one per replication RPC, Lifecycle, Response validity, Request forms,
-     * NodeHealer, Identity.
+     * NodeHealer, Identity, Volume groups, Volume group lifecycle.
      */
     public static List<CheckGroup> builtIn() {
         List<CheckGroup> groups = new ArrayList<>(ControllerChecks.groups());
         groups.add(HealerChecks.group());
         groups.add(IdentityChecks.group());
+        groups.add(VolumeGroupChecks.group());
+        groups.add(VolumeGroupLifecycleChecks.group());
         return List.copyOf(groups);
     }
 

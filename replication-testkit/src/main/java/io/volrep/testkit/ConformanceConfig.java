@@ -7,6 +7,7 @@ import io.volrep.api.Secrets;
 import io.volrep.api.SpecDialect;
 import io.volrep.spi.HealerDriver;
 import io.volrep.spi.ReplicationDriver;
+import io.volrep.spi.VolumeGroupDriver;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -58,6 +59,7 @@ public final class ConformanceConfig {
     private final Map<String, String> enableParameters;
     private final String healerEndpoint;
     private final HealerDriver healerDriver;
+    private final VolumeGroupDriver volumeGroupDriver;
     private final Map<String, String> healerVolumes;
     private final Map<String, String> healerBlockVolumes;
     private final String healerStagingPath;
@@ -88,6 +90,10 @@ public final class ConformanceConfig {
         this.volumeGroups = List.copyOf(b.volumeGroups);
         this.secrets = Secrets.of(b.secrets);
         this.enableParameters = Map.copyOf(b.enableParameters);
+        if (b.volumeGroupDriver != null && b.driver == null) {
+            throw new IllegalArgumentException("volumeGroupDriver is served beside an in-process driver: configure"
+                    + " driver(...) too");
+        }
         if (b.healerDriver != null && b.driver == null) {
             throw new IllegalArgumentException("healerDriver is served beside an in-process driver: configure"
                     + " driver(...) too, or point healerEndpoint at a running node plugin");
@@ -98,6 +104,7 @@ public final class ConformanceConfig {
         }
         this.healerEndpoint = b.healerEndpoint;
         this.healerDriver = b.healerDriver;
+        this.volumeGroupDriver = b.volumeGroupDriver;
         this.dialect = b.dialect;
         this.healerVolumes = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(b.healerVolumes));
         this.healerBlockVolumes = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(b.healerBlockVolumes));
@@ -130,6 +137,7 @@ public final class ConformanceConfig {
         b.enableParameters.putAll(enableParameters);
         b.healerEndpoint = healerEndpoint;
         b.healerDriver = healerDriver;
+        b.volumeGroupDriver = volumeGroupDriver;
         b.dialect = dialect;
         b.healerVolumes.putAll(healerVolumes);
         b.healerBlockVolumes.putAll(healerBlockVolumes);
@@ -189,6 +197,11 @@ public final class ConformanceConfig {
     /** The healer driver served in-process beside {@link #driver()}, if any. */
     public Optional<HealerDriver> healerDriver() {
         return Optional.ofNullable(healerDriver);
+    }
+
+    /** The volume group driver served in-process beside {@link #driver()}, if any. */
+    public Optional<VolumeGroupDriver> volumeGroupDriver() {
+        return Optional.ofNullable(volumeGroupDriver);
     }
 
     /** Volume id to node volume path, for NodeHealer checks; they are skipped when empty. */
@@ -270,6 +283,7 @@ public final class ConformanceConfig {
         private final Map<String, String> enableParameters = new LinkedHashMap<>();
         private String healerEndpoint;
         private HealerDriver healerDriver;
+        private VolumeGroupDriver volumeGroupDriver;
         private SpecDialect dialect = SpecDialect.CURRENT;
         private final Map<String, String> healerVolumes = new LinkedHashMap<>();
         private final Map<String, String> healerBlockVolumes = new LinkedHashMap<>();
@@ -356,6 +370,20 @@ public final class ConformanceConfig {
          */
         public Builder healerDriver(HealerDriver healer) {
             this.healerDriver = Objects.requireNonNull(healer, "healer");
+            return this;
+        }
+
+        /**
+         * A volume group driver served in-process beside {@link #driver} (same server), for the volume group checks:
+         * the groups it creates should be sources of {@link #driver}'s replication.
+         *
+         * <pre>{@code
+         * ReferenceDriver reference = ReferenceDriver.builder().volumes(2).build();
+         * ConformanceConfig.builder().driver(reference).volumeGroupDriver(reference).volumes("vol-0", "vol-1").build();
+         * }</pre>
+         */
+        public Builder volumeGroupDriver(VolumeGroupDriver groups) {
+            this.volumeGroupDriver = Objects.requireNonNull(groups, "groups");
             return this;
         }
 

@@ -70,6 +70,8 @@ public final class ConformanceContext {
     private final Map<String, Addressing> enabled = new LinkedHashMap<>();
     /** Sources this check may have left demoted. */
     private final Set<String> demoted = new LinkedHashSet<>();
+    /** What to undo once the sources are restored, last registered first: e.g. delete a group the check created. */
+    private final java.util.Deque<Runnable> atEnd = new java.util.ArrayDeque<>();
     /** Every call this run sent, for the statement's walk size. */
     private final java.util.concurrent.atomic.LongAdder calls;
     /** False inside checks that judge ABORTED themselves (a call after the previous one was answered). */
@@ -365,6 +367,44 @@ public final class ConformanceContext {
     }
 
     /**
+     * Sends one unary request of {@code rpc} as it is (no retries; the check judges every answer) and returns the
+     * answer: for the services whose requests the checks build themselves ({@code volumegroup.Controller}), and any
+     * request a polite client would refuse to send.
+     *
+     * <pre>{@code
+     * Outcome o = ctx.send(Rpc.LIST_VOLUME_GROUPS, ListVolumeGroupsRequest.newBuilder().setMaxEntries(-1).build());
+     * }</pre>
+     */
+    @io.volrep.api.WireLevel
+    public Outcome send(Rpc rpc, Message request) {
+        io.grpc.MethodDescriptor<Message, Message> method = Wire.method(dialect, rpc);
+        Outcome outcome;
+        try {
+            Message response = ClientCalls.blockingUnaryCall(channel, method, Wire.options(config.callTimeout()), request);
+            outcome = new Outcome(rpc, StatusCode.OK, "", response);
+        } catch (StatusRuntimeException e) {
+            outcome = Wire.outcome(rpc, e.getStatus());
+        }
+        calls.increment();
+        LOG.debug("{} -> {}", rpc, outcome.code());
+        return outcome;
+    }
+
+    /**
+     * Runs {@code undo} after the check, once its sources are restored (replication disabled), later registrations
+     * first; what it throws is a restore problem, which fails an otherwise passing check. For what a check creates:
+     * the suite leaves nothing behind.
+     *
+     * <pre>{@code
+     * String id = created.getVolumeGroup().getVolumeGroupId();
+     * ctx.atEnd(() -> ctx.send(Rpc.DELETE_VOLUME_GROUP, DeleteVolumeGroupRequest.newBuilder().setVolumeGroupId(id).build()));
+     * }</pre>
+     */
+    public void atEnd(Runnable undo) {
+        atEnd.push(java.util.Objects.requireNonNull(undo, "undo"));
+    }
+
+    /**
      * Sends a NodeHealer request to {@link #healerChannel()} (no ABORTED retries: the suite sends one call at a time)
      * and returns the answer.
      */
@@ -428,6 +468,13 @@ public final class ConformanceContext {
             if (!disable.ok()) {
                 problems.add("could not restore " + target + " (replication may stay enabled): DisableVolumeReplication -> "
                         + disable.describe());
+            }
+        }
+        while (!atEnd.isEmpty()) {
+            try {
+                atEnd.pop().run();
+            } catch (RuntimeException | AssertionError e) {
+                problems.add(String.valueOf(e.getMessage()));
             }
         }
         return problems;

@@ -36,6 +36,7 @@ final class ConformanceSession implements AutoCloseable {
                     .dialect(config.dialect()).listen("inprocess:" + name)
                     .gracePeriod(java.time.Duration.ofMillis(200));
             config.healerDriver().ifPresent(builder::healer);
+            config.volumeGroupDriver().ifPresent(builder::volumeGroups);
             // The SPI runs the last interceptor added first; the config's first is outermost.
             List<ServerInterceptor> outermostLast = new ArrayList<>(config.interceptors());
             java.util.Collections.reverse(outermostLast);

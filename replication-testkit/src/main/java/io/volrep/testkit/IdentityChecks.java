@@ -52,8 +52,9 @@ final class IdentityChecks {
     /**
      * The capabilities of the spec's Identity that name RPCs volrep can call. Not here: {@code Service.NODE_SERVICE}
      * (upstream's node service covers other RPCs, and the healer has no capability upstream), the reclaim-space,
-     * network-fence and key-rotation services (not volrep's), and {@code VolumeGroup} (its service is not volrep's
-     * yet). Promote, demote, resync and info are promised by no capability: the spec lets them answer 12.
+     * network-fence and key-rotation services (not volrep's), and {@code VolumeGroup}, whose promises
+     * {@link VolumeGroupChecks} holds against its own service (its RPCs need a group, not the main fixture). Promote,
+     * demote, resync and info are promised by no capability: the spec lets them answer 12.
      */
     static final Promise CONTROLLER_SERVICE = new Promise("Service.CONTROLLER_SERVICE", c -> c.hasService()
             && c.getService().getType() == Capability.Service.Type.CONTROLLER_SERVICE,

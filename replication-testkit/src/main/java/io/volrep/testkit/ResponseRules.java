@@ -40,7 +40,12 @@ final class ResponseRules {
 
     /** Fails the check when {@code answer}, an answer of {@code rpc} that names no source (NodeHealer, Identity), breaks a rule. */
     static void requireValid(ConformanceContext ctx, Rpc rpc, Message answer) {
-        judge(ctx, rpc, AnswerRules.of(rpc, answer, null));
+        requireValid(ctx, rpc, answer, AnswerRules.Asked.nothing());
+    }
+
+    /** Fails the check when {@code answer}, an answer of {@code rpc} to a call that asked {@code asked}, breaks a rule. */
+    static void requireValid(ConformanceContext ctx, Rpc rpc, Message answer, AnswerRules.Asked asked) {
+        judge(ctx, rpc, AnswerRules.of(rpc, answer, asked));
     }
 
     private static void judge(ConformanceContext ctx, Rpc rpc, List<AnswerProblem> all, String... fields) {

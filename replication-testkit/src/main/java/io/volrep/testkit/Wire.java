@@ -33,11 +33,33 @@ final class Wire {
     }
 
     static MethodDescriptor<Message, Message> method(SpecDialect dialect, Rpc rpc) {
+        if (rpc.isVolumeGroup() || rpc.isIdentity()) {
+            return serviceMethod(rpc);      // services with one revision: the dialect does not apply
+        }
         Transcoder transcoder = Transcoder.of(dialect);
         if (!transcoder.defines(rpc)) {
             throw new IllegalArgumentException("not a replication.Controller method of spec " + dialect + ": " + rpc);
         }
         return transcoder.method(rpc);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static MethodDescriptor<Message, Message> serviceMethod(Rpc rpc) {
+        MethodDescriptor<?, ?> method = switch (rpc) {
+            case GET_IDENTITY -> io.volrep.proto.identity.IdentityGrpc.getGetIdentityMethod();
+            case GET_CAPABILITIES -> io.volrep.proto.identity.IdentityGrpc.getGetCapabilitiesMethod();
+            case PROBE -> io.volrep.proto.identity.IdentityGrpc.getProbeMethod();
+            case CREATE_VOLUME_GROUP -> io.volrep.proto.volumegroup.ControllerGrpc.getCreateVolumeGroupMethod();
+            case MODIFY_VOLUME_GROUP_MEMBERSHIP ->
+                    io.volrep.proto.volumegroup.ControllerGrpc.getModifyVolumeGroupMembershipMethod();
+            case DELETE_VOLUME_GROUP -> io.volrep.proto.volumegroup.ControllerGrpc.getDeleteVolumeGroupMethod();
+            case LIST_VOLUME_GROUPS -> io.volrep.proto.volumegroup.ControllerGrpc.getListVolumeGroupsMethod();
+            case CONTROLLER_GET_VOLUME_GROUP ->
+                    io.volrep.proto.volumegroup.ControllerGrpc.getControllerGetVolumeGroupMethod();
+            default -> throw new IllegalArgumentException(rpc + " is not a volumegroup.Controller or identity.Identity"
+                    + " method");
+        };
+        return (MethodDescriptor<Message, Message>) method;
     }
 
     /**

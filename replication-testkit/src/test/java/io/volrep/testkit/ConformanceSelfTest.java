@@ -39,7 +39,7 @@ class ConformanceSelfTest {
         ReferenceDriver reference = ReferenceDriver.builder().volumes(2).groups(1).requiredSecret("user", "admin")
                 .build();
         ComplianceReport report = ConformanceRunner.of(HealerIdentityDialectConformanceTest.withEveryHealerInput(
-                ConformanceConfig.builder().driver(reference).healerDriver(reference)
+                ConformanceConfig.builder().driver(reference).healerDriver(reference).volumeGroupDriver(reference)
                 .volumes("vol-0", "vol-1").volumeGroups("grp-0").secrets(Map.of("user", "admin"))).build()).run();
 
         assertThat(report.failed()).isEmpty();
@@ -73,8 +73,9 @@ class ConformanceSelfTest {
 
         assertThat(report.failed()).isEmpty();
         assertThat(report.compliant()).isTrue();
+        // The volume group service is optional too: a plugin without it is told so once, by the service's name.
         assertThat(report.notImplementedRpcs()).containsExactlyInAnyOrder("PromoteVolume", "DemoteVolume",
-                "ResyncVolume", "GetVolumeReplicationInfo", "GetReplicationDestinationInfo");
+                "ResyncVolume", "GetVolumeReplicationInfo", "GetReplicationDestinationInfo", "volumegroup.Controller");
         assertThat(report.result(ControllerChecks.LIFECYCLE + " [volume vol-0]").orElseThrow().outcome())
                 .isEqualTo(CheckOutcome.NOT_IMPLEMENTED);
         assertThat(report.result(Defect.walk(io.volrep.api.Rpc.ENABLE_VOLUME_REPLICATION,
@@ -155,7 +156,7 @@ class ConformanceSelfTest {
         ReferenceDriver reference = ReferenceDriver.builder().volumes(4).groups(1).requiredSecret("user", "admin")
                 .build();
         ConformanceConfig config = ConformanceConfig.builder().driver(reference).healerDriver(reference)
-                .volumes("vol-0", "vol-1", "vol-2", "vol-3").volumeGroups("grp-0").secrets(Map.of("user", "admin"))
+                .volumeGroupDriver(reference).volumes("vol-0", "vol-1", "vol-2", "vol-3").volumeGroups("grp-0").secrets(Map.of("user", "admin"))
                 .healerVolume("vol-0", "/var/lib/volrep/vol-0")
                 .build();
         ConformanceRunner.of(config).run();                       // warm-up: class loading, JIT

@@ -314,8 +314,9 @@ class HealerIdentityDialectConformanceTest {
         assertThat(replication.reason()).doesNotContain("optional;")
                 .contains("identity.Identity/GetCapabilities answered 12 UNIMPLEMENTED")
                 .contains("required only when the service is served");
-        assertThat(withoutIdentity.notImplementedRpcs()).containsExactly("identity.Identity");
-        assertThat(withoutIdentity.statement()).contains("(identity.Identity)");
+        // Without Identity nothing is advertised, the volume group service included.
+        assertThat(withoutIdentity.notImplementedRpcs()).containsExactly("identity.Identity", "volumegroup.Controller");
+        assertThat(withoutIdentity.statement()).contains("(identity.Identity, volumegroup.Controller)");
     }
 
     @Test

@@ -8,6 +8,9 @@ import io.volrep.api.ReplicationSource;
 import io.volrep.api.SpecDialect;
 import io.volrep.api.VolumeCapability;
 import io.volrep.api.VolumeCapability.AccessMode;
+import io.volrep.api.VolumeGroup;
+import io.volrep.api.VolumeGroupCapability;
+import io.volrep.client.CapabilityNotAdvertisedException;
 import io.volrep.client.PluginCapabilities;
 import io.volrep.client.PluginIdentity;
 import io.volrep.client.ProbeResult;
@@ -26,10 +29,12 @@ import io.volrep.client.reconcile.SourceFailover;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -202,5 +207,32 @@ final class OrchestratorExamples {
         ReplicationInfo info = client.volume("pvc-1").info();         // v0.1.3: duration and bytes read as "not reported"
         // snippet:end compatibility
         client.close();
+    }
+
+    void volumeGroups(ReplicationClient client) {
+        // snippet:start volume-groups
+        VolumeGroup db = client.volumeGroups().create("db")             // idempotent by name
+                .volumes("pvc-1", "pvc-2").parameter("replicationClass", "rbd-mirror").call();
+        client.volumeGroup(db.id()).enable().call();                     // the group is a replication source
+        client.volumeGroups().modify(db.id()).volumes("pvc-1", "pvc-2", "pvc-3").call();   // the whole membership
+        try (Stream<VolumeGroup> groups = client.volumeGroups().list().maxEntries(100).stream()) {
+            groups.forEach(g -> log.info("{}: {}", g.id(), g.volumeIds()));            // pages fetched lazily
+        }
+        client.volumeGroup(db.id()).disable().call();
+        client.volumeGroups().delete(db.id()).call();                    // a group that is gone: 0 OK too
+        // snippet:end volume-groups
+    }
+
+    void volumeGroupCapabilities(ReplicationClient client) {
+        // snippet:start volume-group-capabilities
+        if (client.capabilities().volumeGroupCapabilities().contains(VolumeGroupCapability.GET_VOLUME_GROUP)) {
+            VolumeGroup now = client.volumeGroups().get("vg-1").call();
+        }
+        try {
+            client.volumeGroups().modify("vg-1").volumes(List.of()).call();     // removes every member
+        } catch (CapabilityNotAdvertisedException e) {
+            log.info("no MODIFY_VOLUME_GROUP here, nothing was sent: {}", e.getMessage());
+        }
+        // snippet:end volume-group-capabilities
     }
 }

@@ -1,13 +1,22 @@
 package io.volrep.examples;
 
 import io.volrep.api.HealReport;
+import io.volrep.api.PreconditionFailedException;
 import io.volrep.api.SourceNotFoundException;
 import io.volrep.api.SpecDialect;
 import io.volrep.api.VolumeCapability;
+import io.volrep.api.VolumeGroup;
+import io.volrep.api.VolumeGroupCapability;
+import io.volrep.spi.CreateGroupRequest;
+import io.volrep.spi.DeleteGroupRequest;
+import io.volrep.spi.ModifyGroupRequest;
+import io.volrep.spi.VolumeGroupDriver;
 import io.volrep.spi.HealRequest;
 import io.volrep.spi.HealerDriver;
 import io.volrep.spi.ReplicationDriver;
 import io.volrep.spi.ReplicationServer;
+import java.util.List;
+import java.util.Set;
 
 /** The Java snippets of docs/storage-vendors.md, compiled. */
 @SuppressWarnings("unused")
@@ -17,7 +26,19 @@ final class VendorExamples {
         boolean hasVolume(String volumeId);
     }
 
+    /** The array's consistency groups, as the docs' volume group driver uses them. */
+    interface ConsistencyGroups {
+        VolumeGroup createOrFind(String name, List<String> volumeIds);
+
+        VolumeGroup setMembers(String groupId, List<String> volumeIds);
+
+        boolean isMirrored(String groupId);
+
+        void drop(String groupId);
+    }
+
     AcmeArray array;
+    ConsistencyGroups cgs;
     AcmeArray backend;
     Node node;
     ReplicationDriver driver;
@@ -60,5 +81,36 @@ final class VendorExamples {
                 .identity("rbd.acme.com", "2.4.1").readiness(backend::isConnected)
                 .listen("unix:///csi/csi-addons.sock").build().start();
         // snippet:end identity
+    }
+
+    // snippet:start volume-groups
+    public final class AcmeGroups implements VolumeGroupDriver {      // create, delete, modify: what the array does
+        public VolumeGroup create(CreateGroupRequest r) {
+            return cgs.createOrFind(r.name(), r.volumeIds());            // the same name again: the same group
+        }
+
+        public VolumeGroup modify(ModifyGroupRequest r) {
+            return cgs.setMembers(r.volumeGroupId(), r.volumeIds());      // exactly these members
+        }
+
+        public void delete(DeleteGroupRequest r) {
+            if (cgs.isMirrored(r.volumeGroupId())) {
+                throw new PreconditionFailedException("volume group " + r.volumeGroupId() + " is replicated");
+            }
+            cgs.drop(r.volumeGroupId());                                  // unknown: nothing to do, 0 OK
+        }
+
+        public Set<VolumeGroupCapability> behaviours() {
+            return Set.of(VolumeGroupCapability.LIMIT_VOLUME_TO_ONE_VOLUME_GROUP,
+                    VolumeGroupCapability.DO_NOT_ALLOW_VG_TO_DELETE_VOLUMES);
+        }
+    }
+    // snippet:end volume-groups
+
+    void serveGroups() {
+        // snippet:start volume-groups
+        ReplicationServer.builder().driver(driver).volumeGroups(new AcmeGroups())
+                .listen("unix:///csi/csi-addons.sock").build().start();
+        // snippet:end volume-groups
     }
 }

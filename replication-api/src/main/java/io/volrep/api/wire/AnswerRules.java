@@ -16,9 +16,18 @@ import io.volrep.proto.replication.GetReplicationDestinationInfoResponse;
 import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
 import io.volrep.proto.replication.ReplicationDestination;
 import io.volrep.proto.replication.ResyncVolumeResponse;
+import io.volrep.proto.volumegroup.ControllerGetVolumeGroupResponse;
+import io.volrep.proto.volumegroup.CreateVolumeGroupResponse;
+import io.volrep.proto.volumegroup.ListVolumeGroupsResponse;
+import io.volrep.proto.volumegroup.ModifyVolumeGroupMembershipResponse;
+import io.volrep.proto.volumegroup.VolumeGroup;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -38,6 +47,10 @@ import java.util.regex.Pattern;
  * <p>Besides each field's own rules, CSI's size limits bound what a plugin answers as they bound what it is asked:
  * an identifier at most 128 bytes, a map at most 4 KiB (keys and values together). Free text (a status message, a
  * NodeHealer message) is not bounded by them; whoever prints it escapes it.
+ *
+ * <p>Some rules judge an answer against what was asked ({@link Asked}): a destination has its source's kind, a
+ * ModifyVolumeGroupMembership answer lists exactly the membership asked for, a ListVolumeGroups page holds at most
+ * {@code max_entries} entries.
  *
  * <p>A new answer message gets one function here and one line in {@link #of}; its layers then apply it unchanged.
  */
@@ -59,23 +72,72 @@ public final class AnswerRules {
     }
 
     /**
+     * What a call asked that its answer is judged against; each rule reads only its own part.
+     *
+     * <pre>{@code
+     * AnswerRules.of(Rpc.MODIFY_VOLUME_GROUP_MEMBERSHIP, answer, Asked.membership(List.of("vol-0", "vol-1")));
+     * AnswerRules.of(Rpc.LIST_VOLUME_GROUPS, page, Asked.page(10));
+     * }</pre>
+     *
+     * @param sourceKind the kind of source the call named (a destination must have the same); null when none
+     * @param volumeIds the whole membership a ModifyVolumeGroupMembership asked for; null when not known
+     * @param maxEntries the {@code max_entries} a ListVolumeGroups asked for; 0 for no limit
+     */
+    public record Asked(ReplicationSource.Kind sourceKind, List<String> volumeIds, int maxEntries) {
+        public Asked {
+            volumeIds = volumeIds == null ? null : List.copyOf(volumeIds);
+        }
+
+        /** Nothing the rules need: NodeHealer, Identity, and a judge that does not know what was asked. */
+        public static Asked nothing() {
+            return new Asked(null, null, 0);
+        }
+
+        /** A call that named a source of {@code kind} (null: none). */
+        public static Asked source(ReplicationSource.Kind kind) {
+            return new Asked(kind, null, 0);
+        }
+
+        /** A ModifyVolumeGroupMembership that asked for exactly these members. */
+        public static Asked membership(List<String> volumeIds) {
+            return new Asked(null, Objects.requireNonNull(volumeIds, "volumeIds"), 0);
+        }
+
+        /** A ListVolumeGroups that asked for at most {@code maxEntries} entries (0: no limit). */
+        public static Asked page(int maxEntries) {
+            return new Asked(null, null, maxEntries);
+        }
+    }
+
+    /**
      * The problems of {@code answer}, an answer of {@code rpc} in the current revision's form.
      *
      * @param sourceKind the kind of source the call named (the destination's kind must be the same); ignored by the
-     *                   other answers, so null for those that name no source (NodeHealer, Identity)
+     *                   other answers, so null for those that name no source (NodeHealer, Identity, volume groups)
      */
     public static List<AnswerProblem> of(Rpc rpc, Message answer, ReplicationSource.Kind sourceKind) {
+        return of(rpc, answer, Asked.source(sourceKind));
+    }
+
+    /** The problems of {@code answer}, an answer of {@code rpc} to a call that asked {@code asked}. */
+    public static List<AnswerProblem> of(Rpc rpc, Message answer, Asked asked) {
         return switch (rpc) {
             case GET_VOLUME_REPLICATION_INFO -> info((GetVolumeReplicationInfoResponse) answer);
             case GET_REPLICATION_DESTINATION_INFO -> destination((GetReplicationDestinationInfoResponse) answer,
-                    sourceKind);
+                    asked.sourceKind());
             case RESYNC_VOLUME -> resync((ResyncVolumeResponse) answer);
             case NODE_HEALER -> healer((NodeHealerResponse) answer);
+            case CREATE_VOLUME_GROUP -> volumeGroupCreated((CreateVolumeGroupResponse) answer);
+            case MODIFY_VOLUME_GROUP_MEMBERSHIP -> volumeGroupModified((ModifyVolumeGroupMembershipResponse) answer,
+                    asked.volumeIds());
+            case CONTROLLER_GET_VOLUME_GROUP -> volumeGroup((ControllerGetVolumeGroupResponse) answer);
+            case LIST_VOLUME_GROUPS -> volumeGroups((ListVolumeGroupsResponse) answer, asked.maxEntries());
             case GET_IDENTITY -> identity((GetIdentityResponse) answer);
             case GET_CAPABILITIES -> capabilities((GetCapabilitiesResponse) answer);
             case PROBE -> probe((ProbeResponse) answer);
             // Their answers are empty messages: nothing can be wrong with them.
-            case ENABLE_VOLUME_REPLICATION, DISABLE_VOLUME_REPLICATION, PROMOTE_VOLUME, DEMOTE_VOLUME -> List.of();
+            case ENABLE_VOLUME_REPLICATION, DISABLE_VOLUME_REPLICATION, PROMOTE_VOLUME, DEMOTE_VOLUME,
+                    DELETE_VOLUME_GROUP -> List.of();
         };
     }
 
@@ -206,6 +268,120 @@ public final class AnswerRules {
             p.add(field, Kind.OVER_LIMIT, bytes + " bytes in total (" + map.size() + " entries) exceeds the CSI limit"
                     + " of " + CsiLimits.MAX_MAP_BYTES + " bytes");
         }
+    }
+
+    /**
+     * CreateVolumeGroup: {@code volume_group} REQUIRED and a valid group (see below). Its {@code volumes} may be
+     * empty even when volumes were asked for: the spec requires them listed only by Get, List and Modify.
+     */
+    public static List<AnswerProblem> volumeGroupCreated(CreateVolumeGroupResponse r) {
+        Problems p = new Problems();
+        requiredGroup(p, "volume_group", r.hasVolumeGroup(), r.getVolumeGroup());
+        return p.list();
+    }
+
+    /**
+     * ModifyVolumeGroupMembership: {@code volume_group} REQUIRED and a valid group (see below) whose members are
+     * exactly {@code asked}, the whole membership the call asked for (the spec: new ids added, missing ones removed,
+     * none removes all; and the answer lists the members of a group that has some). {@code asked} null: not compared.
+     */
+    public static List<AnswerProblem> volumeGroupModified(ModifyVolumeGroupMembershipResponse r, List<String> asked) {
+        Problems p = new Problems();
+        if (requiredGroup(p, "volume_group", r.hasVolumeGroup(), r.getVolumeGroup()) && asked != null) {
+            Set<String> answered = new LinkedHashSet<>();
+            r.getVolumeGroup().getVolumesList().forEach(v -> answered.add(v.getVolumeId()));
+            Set<String> wanted = new LinkedHashSet<>(asked);
+            if (!answered.equals(wanted)) {
+                Set<String> missing = new LinkedHashSet<>(wanted);
+                missing.removeAll(answered);
+                Set<String> extra = new LinkedHashSet<>(answered);
+                extra.removeAll(wanted);
+                p.add("volume_group.volumes", Kind.MALFORMED, "the membership asked for is " + ids(wanted)
+                        + ", the answer lists " + ids(answered) + (missing.isEmpty() ? "" : " (missing "
+                        + ids(missing) + ")") + (extra.isEmpty() ? "" : " (not asked for " + ids(extra) + ")"));
+            }
+        }
+        return p.list();
+    }
+
+    /** ControllerGetVolumeGroup: {@code volume_group} REQUIRED and a valid group (see below). */
+    public static List<AnswerProblem> volumeGroup(ControllerGetVolumeGroupResponse r) {
+        Problems p = new Problems();
+        requiredGroup(p, "volume_group", r.hasVolumeGroup(), r.getVolumeGroup());
+        return p.list();
+    }
+
+    /**
+     * ListVolumeGroups: at most {@code maxEntries} entries when it is not 0 (the plugin MUST NOT return more); each
+     * entry's {@code volume_group} REQUIRED and a valid group (see below); no group twice in one page. Only the
+     * first bad entry is named: a page of 10,000 must not make 10,000 problems.
+     */
+    public static List<AnswerProblem> volumeGroups(ListVolumeGroupsResponse r, int maxEntries) {
+        Problems p = new Problems();
+        if (maxEntries > 0 && r.getEntriesCount() > maxEntries) {
+            p.add("entries", Kind.OVER_LIMIT, r.getEntriesCount() + " entries answered, max_entries asked for at most "
+                    + maxEntries);
+        }
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < r.getEntriesCount(); i++) {
+            var entry = r.getEntries(i);
+            String field = "entries[" + i + "].volume_group";
+            int before = p.found.size();
+            if (requiredGroup(p, field, entry.hasVolumeGroup(), entry.getVolumeGroup())
+                    && !seen.add(entry.getVolumeGroup().getVolumeGroupId())) {
+                p.add(field + ".volume_group_id", Kind.MALFORMED, quoted(entry.getVolumeGroup().getVolumeGroupId())
+                        + " is listed twice in one page");
+            }
+            if (p.found.size() > before) {
+                break;
+            }
+        }
+        return p.list();
+    }
+
+    /**
+     * A volume group ({@code field}, REQUIRED): {@code volume_group_id} REQUIRED and at most 128 bytes,
+     * {@code volume_group_context} at most 4 KiB; each member's {@code volume_id} REQUIRED and at most 128 bytes, its
+     * {@code capacity_bytes} not negative, its {@code volume_context} at most 4 KiB, and no member listed twice.
+     *
+     * @return whether the group was there to judge
+     */
+    private static boolean requiredGroup(Problems p, String field, boolean present, VolumeGroup g) {
+        if (!present) {
+            p.add(field, Kind.MISSING, "REQUIRED but not set");
+            return false;
+        }
+        group(p, field, g);
+        return true;
+    }
+
+    private static void group(Problems p, String field, VolumeGroup g) {
+        id(p, field + ".volume_group_id", g.getVolumeGroupId());
+        map(p, field + ".volume_group_context", g.getVolumeGroupContextMap());
+        Set<String> members = new HashSet<>();
+        for (int i = 0; i < g.getVolumesCount(); i++) {
+            var v = g.getVolumes(i);
+            String member = field + ".volumes[" + i + "]";
+            int before = p.found.size();
+            id(p, member + ".volume_id", v.getVolumeId());
+            if (v.getCapacityBytes() < 0) {
+                p.add(member + ".capacity_bytes", Kind.OUT_OF_RANGE, "MUST NOT be negative, got " + v.getCapacityBytes());
+            }
+            map(p, member + ".volume_context", v.getVolumeContextMap());
+            if (!v.getVolumeId().isEmpty() && !members.add(v.getVolumeId())) {
+                p.add(member + ".volume_id", Kind.MALFORMED, quoted(v.getVolumeId()) + " is listed twice");
+            }
+            if (p.found.size() > before) {
+                break;      // one bad member says enough
+            }
+        }
+    }
+
+    /** Volume ids for a problem's text: each escaped and cut, at most a few of them. */
+    private static String ids(Set<String> ids) {
+        List<String> shown = ids.stream().limit(8).map(AnswerRules::quoted).toList();
+        return "[" + String.join(", ", shown) + (ids.size() > shown.size() ? ", ... (" + ids.size() + " in all)" : "")
+                + "]";
     }
 
     /**

@@ -202,6 +202,29 @@ public final class WireMapping {
         return NodeHealerResponse.newBuilder().setAbnormal(report.abnormal()).setMessage(report.message()).build();
     }
 
+    /** The wire form of a typed volume group (its members as CSI volumes: id, capacity, context). */
+    public static io.volrep.proto.volumegroup.VolumeGroup toProto(io.volrep.api.VolumeGroup group) {
+        var b = io.volrep.proto.volumegroup.VolumeGroup.newBuilder().setVolumeGroupId(group.id())
+                .putAllVolumeGroupContext(group.context());
+        for (io.volrep.api.VolumeGroup.Member m : group.members()) {
+            b.addVolumes(io.volrep.proto.csi.Volume.newBuilder().setVolumeId(m.volumeId())
+                    .setCapacityBytes(m.capacityBytes()).putAllVolumeContext(m.context()));
+        }
+        return b.build();
+    }
+
+    /**
+     * The typed form of a wire volume group, as it is: judge the answer with {@link AnswerRules} first (the client
+     * does, {@link #requireNoProblems}).
+     */
+    public static io.volrep.api.VolumeGroup fromProto(io.volrep.proto.volumegroup.VolumeGroup group) {
+        List<io.volrep.api.VolumeGroup.Member> members = group.getVolumesList().stream()
+                .map(v -> new io.volrep.api.VolumeGroup.Member(v.getVolumeId(), v.getCapacityBytes(),
+                        v.getVolumeContextMap()))
+                .toList();
+        return new io.volrep.api.VolumeGroup(group.getVolumeGroupId(), group.getVolumeGroupContextMap(), members);
+    }
+
     /** A protobuf timestamp for an instant. */
     public static Timestamp timestamp(Instant instant) {
         return Timestamp.newBuilder().setSeconds(instant.getEpochSecond()).setNanos(instant.getNano()).build();

@@ -13,7 +13,14 @@ import io.volrep.proto.identity.GetIdentityResponse;
 import io.volrep.proto.replication.GetReplicationDestinationInfoResponse;
 import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
 import io.volrep.proto.replication.ReplicationDestination;
+import io.volrep.proto.csi.Volume;
+import io.volrep.proto.volumegroup.ControllerGetVolumeGroupResponse;
+import io.volrep.proto.volumegroup.CreateVolumeGroupResponse;
+import io.volrep.proto.volumegroup.ListVolumeGroupsResponse;
+import io.volrep.proto.volumegroup.ModifyVolumeGroupMembershipResponse;
+import io.volrep.proto.volumegroup.VolumeGroup;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -124,15 +131,94 @@ class AnswerRulesTest {
                 case GET_CAPABILITIES -> io.volrep.proto.identity.GetCapabilitiesResponse.getDefaultInstance();
                 case PROBE -> io.volrep.proto.identity.ProbeResponse.getDefaultInstance();
                 case RESYNC_VOLUME -> io.volrep.proto.replication.ResyncVolumeResponse.getDefaultInstance();
+                case CREATE_VOLUME_GROUP -> CreateVolumeGroupResponse.getDefaultInstance();
+                case MODIFY_VOLUME_GROUP_MEMBERSHIP -> ModifyVolumeGroupMembershipResponse.getDefaultInstance();
+                case CONTROLLER_GET_VOLUME_GROUP -> ControllerGetVolumeGroupResponse.getDefaultInstance();
+                case LIST_VOLUME_GROUPS -> ListVolumeGroupsResponse.getDefaultInstance();
                 default -> com.google.protobuf.Empty.getDefaultInstance();
             };
             boolean required = switch (rpc) {
-                case GET_VOLUME_REPLICATION_INFO, GET_REPLICATION_DESTINATION_INFO, NODE_HEALER, GET_IDENTITY -> true;
+                case GET_VOLUME_REPLICATION_INFO, GET_REPLICATION_DESTINATION_INFO, NODE_HEALER, GET_IDENTITY,
+                        CREATE_VOLUME_GROUP, MODIFY_VOLUME_GROUP_MEMBERSHIP, CONTROLLER_GET_VOLUME_GROUP -> true;
                 default -> false;
             };
             assertThat(AnswerRules.of(rpc, empty, ReplicationSource.Kind.VOLUME)).as("%s", rpc)
                     .allSatisfy(p -> assertThat(p.kind()).isEqualTo(Kind.MISSING))
                     .hasSizeBetween(required ? 1 : 0, required ? 2 : 0);
         }
+    }
+
+    private static VolumeGroup.Builder group(String id, String... members) {
+        VolumeGroup.Builder b = VolumeGroup.newBuilder().setVolumeGroupId(id);
+        for (String m : members) {
+            b.addVolumes(Volume.newBuilder().setVolumeId(m));
+        }
+        return b;
+    }
+
+    @Test
+    void aVolumeGroupAnswerNeedsItsGroupWithAnIdAndMembersWithinTheCsiLimits() {
+        assertThat(AnswerRules.volumeGroupCreated(CreateVolumeGroupResponse.newBuilder()
+                .setVolumeGroup(group("g".repeat(128), "vol-0", "vol-1")).build())).isEmpty();
+        assertThat(AnswerRules.volumeGroupCreated(CreateVolumeGroupResponse.getDefaultInstance()))
+                .extracting(AnswerProblem::field, AnswerProblem::kind)
+                .containsExactly(tuple("volume_group", Kind.MISSING));
+        assertThat(AnswerRules.volumeGroup(ControllerGetVolumeGroupResponse.newBuilder()
+                .setVolumeGroup(group("", "vol-0")).build()))
+                .extracting(AnswerProblem::field, AnswerProblem::kind)
+                .containsExactly(tuple("volume_group.volume_group_id", Kind.MISSING));
+        // One bad member says enough; the first one is named, by its place.
+        VolumeGroup.Builder bad = group("g", "vol-0", "", "x".repeat(129));
+        bad.addVolumes(Volume.newBuilder().setVolumeId("vol-9").setCapacityBytes(-1));
+        assertThat(AnswerRules.volumeGroup(ControllerGetVolumeGroupResponse.newBuilder().setVolumeGroup(bad).build()))
+                .extracting(AnswerProblem::field, AnswerProblem::kind)
+                .containsExactly(tuple("volume_group.volumes[1].volume_id", Kind.MISSING));
+        assertThat(AnswerRules.volumeGroup(ControllerGetVolumeGroupResponse.newBuilder()
+                .setVolumeGroup(group("g").addVolumes(Volume.newBuilder().setVolumeId("v").setCapacityBytes(-5)))
+                .build())).singleElement()
+                .hasToString("volume_group.volumes[0].capacity_bytes: MUST NOT be negative, got -5");
+        assertThat(AnswerRules.volumeGroup(ControllerGetVolumeGroupResponse.newBuilder()
+                .setVolumeGroup(group("g", "vol-0", "vol-0")).build())).singleElement()
+                .hasToString("volume_group.volumes[1].volume_id: \"vol-0\" is listed twice");
+        assertThat(AnswerRules.volumeGroup(ControllerGetVolumeGroupResponse.newBuilder()
+                .setVolumeGroup(group("g").putVolumeGroupContext("k", "v".repeat(4096))).build()))
+                .extracting(AnswerProblem::field, AnswerProblem::kind)
+                .containsExactly(tuple("volume_group.volume_group_context", Kind.OVER_LIMIT));
+    }
+
+    @Test
+    void aModifyAnswerListsExactlyTheMembershipAskedFor() {
+        var answer = ModifyVolumeGroupMembershipResponse.newBuilder().setVolumeGroup(group("g", "vol-1", "vol-2")).build();
+        assertThat(AnswerRules.of(Rpc.MODIFY_VOLUME_GROUP_MEMBERSHIP, answer,
+                AnswerRules.Asked.membership(List.of("vol-2", "vol-1")))).isEmpty();
+        assertThat(AnswerRules.of(Rpc.MODIFY_VOLUME_GROUP_MEMBERSHIP, answer,
+                AnswerRules.Asked.membership(List.of("vol-1", "vol-3")))).singleElement()
+                .hasToString("volume_group.volumes: the membership asked for is [\"vol-1\", \"vol-3\"], the answer"
+                        + " lists [\"vol-1\", \"vol-2\"] (missing [\"vol-3\"]) (not asked for [\"vol-2\"])");
+        // An empty membership asked for: the group answered must be empty too.
+        assertThat(AnswerRules.volumeGroupModified(answer, List.of())).singleElement()
+                .extracting(AnswerProblem::kind).isEqualTo(Kind.MALFORMED);
+        // Not knowing what was asked, only the group's own rules apply.
+        assertThat(AnswerRules.of(Rpc.MODIFY_VOLUME_GROUP_MEMBERSHIP, answer, AnswerRules.Asked.nothing())).isEmpty();
+    }
+
+    @Test
+    void aListPageHoldsAtMostMaxEntriesValidGroupsEachOnce() {
+        ListVolumeGroupsResponse.Builder page = ListVolumeGroupsResponse.newBuilder();
+        for (String id : List.of("g-0", "g-1", "g-2")) {
+            page.addEntries(ListVolumeGroupsResponse.Entry.newBuilder().setVolumeGroup(group(id, id + "-vol")));
+        }
+        assertThat(AnswerRules.volumeGroups(page.build(), 0)).isEmpty();
+        assertThat(AnswerRules.volumeGroups(page.build(), 3)).isEmpty();
+        assertThat(AnswerRules.of(Rpc.LIST_VOLUME_GROUPS, page.build(), AnswerRules.Asked.page(2))).singleElement()
+                .hasToString("entries: 3 entries answered, max_entries asked for at most 2");
+        page.addEntries(ListVolumeGroupsResponse.Entry.getDefaultInstance());
+        assertThat(AnswerRules.volumeGroups(page.build(), 0)).singleElement()
+                .hasToString("entries[3].volume_group: REQUIRED but not set");
+        ListVolumeGroupsResponse twice = ListVolumeGroupsResponse.newBuilder()
+                .addEntries(ListVolumeGroupsResponse.Entry.newBuilder().setVolumeGroup(group("g-0")))
+                .addEntries(ListVolumeGroupsResponse.Entry.newBuilder().setVolumeGroup(group("g-0"))).build();
+        assertThat(AnswerRules.volumeGroups(twice, 0)).singleElement()
+                .hasToString("entries[1].volume_group.volume_group_id: \"g-0\" is listed twice in one page");
     }
 }

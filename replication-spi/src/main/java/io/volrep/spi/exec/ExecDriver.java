@@ -1,40 +1,37 @@
 package io.volrep.spi.exec;
 
-import io.grpc.Context;
-import io.grpc.Deadline;
 import io.volrep.api.Arguments;
-import io.volrep.api.DeadlineExceededException;
 import io.volrep.api.HealReport;
 import io.volrep.api.ReplicationDestination;
-import io.volrep.api.ReplicationException;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.SafeText;
 import io.volrep.api.Secrets;
 import io.volrep.api.UnavailableException;
 import io.volrep.api.UnimplementedException;
-import io.volrep.api.UnknownErrorException;
+import io.volrep.api.VolumeGroup;
+import io.volrep.api.VolumeGroupCapability;
 import io.volrep.api.wire.WireMapping;
 import io.volrep.proto.exec.Response;
+import io.volrep.spi.CreateGroupRequest;
+import io.volrep.spi.DeleteGroupRequest;
 import io.volrep.spi.DemoteRequest;
 import io.volrep.spi.DestinationRequest;
 import io.volrep.spi.DisableRequest;
 import io.volrep.spi.EnableRequest;
+import io.volrep.spi.GetGroupRequest;
 import io.volrep.spi.HealRequest;
 import io.volrep.spi.HealerDriver;
 import io.volrep.spi.InfoRequest;
+import io.volrep.spi.ListGroupsRequest;
+import io.volrep.spi.ModifyGroupRequest;
 import io.volrep.spi.PromoteRequest;
 import io.volrep.spi.ReplicationDriver;
 import io.volrep.spi.ResyncRequest;
 import io.volrep.spi.ResyncResult;
-import io.volrep.spi.exec.internal.ProcessRunner;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import io.volrep.spi.VolumeGroupDriver;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Collections;
-import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,11 +39,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -78,7 +70,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>It is also a {@link HealerDriver}: with {@code "heal": true} in {@code init}'s capabilities
  * ({@link #servesHealer()}), serve it with {@code .healer(driver)} too and NodeHealer runs
- * {@code <driver> heal <request-json>}.
+ * {@code <driver> heal <request-json>}. And a {@link VolumeGroupDriver}: with {@code "create-group": true} and
+ * {@code "delete-group": true} ({@link #servesVolumeGroups()}), serve it with {@code .volumeGroups(driver)} and the
+ * five volume group RPCs run {@code create-group}, {@code modify-group}, {@code delete-group}, {@code get-group} and
+ * {@code list-groups}, each only when {@code init} turned it on.
  *
  * <p>Answers: "Not supported" is UNIMPLEMENTED; a Failure carries its {@code code} (a gRPC code name), UNKNOWN
  * without one; a driver that cannot be started, prints malformed or over-long output, an unknown status or
@@ -97,7 +92,7 @@ import org.slf4j.LoggerFactory;
  * {@link Builder#passEnvironment} from the server's environment, and the values given to
  * {@link Builder#environment}; nothing else (a server started with credentials in its environment keeps them).
  */
-public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCloseable {
+public final class ExecDriver implements ReplicationDriver, HealerDriver, VolumeGroupDriver, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ExecDriver.class);
 
     /**
@@ -115,71 +110,30 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
     public static final int MAX_STDOUT_BYTES = 1024 * 1024;
     /** How much of a driver's stderr is logged per call. */
     public static final int STDERR_LOG_BYTES = 8 * 1024;
-    /**
-     * Time kept back from a call's deadline when waiting for a slot, so that UNAVAILABLE reaches the caller
-     * before its deadline does: a tenth of the time left, between these bounds.
-     */
-    private static final Duration MIN_ADMISSION_RESERVE = Duration.ofMillis(100);
-    private static final Duration MAX_ADMISSION_RESERVE = Duration.ofSeconds(1);
-    /** Extra stderr kept beyond what is logged so that a secret cut by the limit is still masked whole. */
-    private static final int STDERR_SCRUB_MARGIN = 4 * 1024;
-
-    private static final Set<ReplicationSource.Kind> DEFAULT_KINDS =
-            Collections.unmodifiableSet(EnumSet.of(ReplicationSource.Kind.VOLUME, ReplicationSource.Kind.VOLUME_GROUP));
 
     private final Path executable;
     private final Duration timeout;
-    private final Map<String, String> environment;
-    private final Path workingDirectory;
-    private final ProcessRunner runner;
-    private final Set<ExecOperation> supported;
-    private final Set<ReplicationSource.Kind> sourceKinds;
-    private final AtomicBoolean closed = new AtomicBoolean();
-    private final int maxConcurrentDrivers;
-    /** Admission control: one permit per driver process; fair, so that the longest waiter goes first. */
-    private final Semaphore slots;
-    private final AtomicInteger waiting = new AtomicInteger();
-    private final AtomicLong rejected = new AtomicLong();
+    private final DriverSlots slots;
+    private final DriverProcesses processes;
+    private final DriverInit init;
 
     private ExecDriver(Builder b) {
         this.executable = b.executable;
         this.timeout = b.timeout;
-        this.environment = Collections.unmodifiableMap(environment(b.passed, b.environment));
-        this.workingDirectory = b.workingDirectory;
-        this.maxConcurrentDrivers = b.maxConcurrentDrivers;
-        this.slots = new Semaphore(maxConcurrentDrivers, true);
-        this.runner = new ProcessRunner(MAX_STDOUT_BYTES, STDERR_LOG_BYTES + STDERR_SCRUB_MARGIN,
-                launcher(b.containment, b.executable));
-        Response init;
+        this.slots = new DriverSlots(b.maxConcurrentDrivers, b.timeout);
+        this.processes = new DriverProcesses(b.executable, b.timeout, b.passed, b.environment, b.workingDirectory,
+                b.containment, slots);
         try {
-            init = initialize();
+            this.init = DriverInit.negotiate(processes);
         } catch (RuntimeException e) {
-            runner.close();
+            processes.close();
             throw e;
         }
-        this.supported = Collections.unmodifiableSet(supportedOperations(init));
-        this.sourceKinds = Collections.unmodifiableSet(sourceKinds(init));
-        LOG.info("exec driver {} initialized: operations {}, source kinds {}, timeout {}, at most {} at once,"
-                + " containment {}, environment {}", executable, supported, sourceKinds, timeout, maxConcurrentDrivers,
-                runner.contained() ? "a PID namespace per call" : "descendants only (off)", environment.keySet());
-        if (!supported.contains(ExecOperation.ENABLE) || !supported.contains(ExecOperation.DISABLE)) {
-            LOG.warn("exec driver {} does not support enable and disable, which the replication spec requires",
-                    executable);
-        }
-    }
-
-    /** The driver's whole environment: the passed names the server has, then the configured values. */
-    private static Map<String, String> environment(Set<String> passed, Map<String, String> configured) {
-        Map<String, String> server = System.getenv();
-        Map<String, String> env = new LinkedHashMap<>();
-        for (String name : passed) {
-            String value = server.get(name);
-            if (value != null) {
-                env.put(name, value);
-            }
-        }
-        env.putAll(configured);
-        return env;
+        LOG.info("exec driver {} initialized: operations {}, source kinds {}, volume group behaviours {}, timeout {},"
+                + " at most {} at once, containment {}, environment {}", executable, init.operations(), init.sourceKinds(),
+                init.groupBehaviours(), timeout, slots.limit(),
+                processes.contained() ? "a PID namespace per call" : "descendants only (off)",
+                processes.environmentNames());
     }
 
     /**
@@ -207,24 +161,6 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
         OFF
     }
 
-    private static List<String> launcher(Containment containment, Path executable) {
-        if (containment == Containment.OFF) {
-            return List.of();
-        }
-        PidNamespaces.Probe probe = PidNamespaces.probe();
-        if (probe.available()) {
-            return probe.launcher();
-        }
-        if (containment == Containment.REQUIRED) {
-            throw new IllegalStateException("exec driver " + executable + ": containment REQUIRED, but PID"
-                    + " namespaces are unavailable: " + probe.failure());
-        }
-        LOG.warn("exec driver {}: PID namespaces are unavailable ({}); falling back to killing the driver's"
-                + " descendants on a timeout, which a daemonizing child (setsid, double fork) can escape",
-                executable, probe.failure());
-        return List.of();
-    }
-
     /** A new builder; {@link Builder#executable} is required. */
     public static Builder builder() {
         return new Builder();
@@ -242,42 +178,42 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
 
     /** The operations {@code init} declared supported ({@link ExecOperation#INIT} always included). */
     public Set<ExecOperation> supportedOperations() {
-        return supported;
+        return init.operations();
     }
 
     /** From {@code init}'s {@code sourceKinds}; volumes and volume groups when it has none. */
     @Override
     public Set<ReplicationSource.Kind> supportedSourceKinds() {
-        return sourceKinds;
+        return init.sourceKinds();
     }
 
     @Override
     public void enable(EnableRequest r) {
-        invoke(ExecOperation.ENABLE, ExecProtocol.sourceRequest(r.source(), r.parameters(), Optional.empty(),
+        invoke(ExecOperation.ENABLE, ExecRequests.sourceRequest(r.source(), r.parameters(), Optional.empty(),
                 r.replicationId()), r.secrets());
     }
 
     @Override
     public void disable(DisableRequest r) {
-        invoke(ExecOperation.DISABLE, ExecProtocol.sourceRequest(r.source(), r.parameters(), Optional.empty(),
+        invoke(ExecOperation.DISABLE, ExecRequests.sourceRequest(r.source(), r.parameters(), Optional.empty(),
                 r.replicationId()), r.secrets());
     }
 
     @Override
     public void promote(PromoteRequest r) {
-        invoke(ExecOperation.PROMOTE, ExecProtocol.sourceRequest(r.source(), r.parameters(), Optional.of(r.force()),
+        invoke(ExecOperation.PROMOTE, ExecRequests.sourceRequest(r.source(), r.parameters(), Optional.of(r.force()),
                 r.replicationId()), r.secrets());
     }
 
     @Override
     public void demote(DemoteRequest r) {
-        invoke(ExecOperation.DEMOTE, ExecProtocol.sourceRequest(r.source(), r.parameters(), Optional.of(r.force()),
+        invoke(ExecOperation.DEMOTE, ExecRequests.sourceRequest(r.source(), r.parameters(), Optional.of(r.force()),
                 r.replicationId()), r.secrets());
     }
 
     @Override
     public ResyncResult resync(ResyncRequest r) {
-        Response answer = invoke(ExecOperation.RESYNC, ExecProtocol.sourceRequest(r.source(), r.parameters(),
+        Response answer = invoke(ExecOperation.RESYNC, ExecRequests.sourceRequest(r.source(), r.parameters(),
                 Optional.of(r.force()), r.replicationId()), r.secrets());
         return ExecProtocol.resyncReady(who(ExecOperation.RESYNC), answer) ? ResyncResult.READY
                 : ResyncResult.IN_PROGRESS;
@@ -285,9 +221,9 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
 
     @Override
     public ReplicationInfo info(InfoRequest r) {
-        Response answer = invoke(ExecOperation.INFO, ExecProtocol.sourceRequest(r.source(), null, Optional.empty(),
+        Response answer = invoke(ExecOperation.INFO, ExecRequests.sourceRequest(r.source(), null, Optional.empty(),
                 r.replicationId()), r.secrets());
-        return ExecProtocol.info(who(ExecOperation.INFO), answer, ExecProtocol.asPrinted(r.secrets()));
+        return ExecProtocol.info(who(ExecOperation.INFO), answer, ExecRequests.asPrinted(r.secrets()));
     }
 
     /**
@@ -296,7 +232,7 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
      */
     @Override
     public ReplicationDestination destination(DestinationRequest r) {
-        Response answer = invoke(ExecOperation.DESTINATION, ExecProtocol.sourceRequest(r.source(), null,
+        Response answer = invoke(ExecOperation.DESTINATION, ExecRequests.sourceRequest(r.source(), null,
                 Optional.empty(), Optional.empty()), r.secrets());
         return ExecProtocol.destination(who(ExecOperation.DESTINATION), r.source(), answer);
     }
@@ -304,7 +240,7 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
     /** True when {@code init} declared {@code "destination": true}. */
     @Override
     public boolean servesDestinations() {
-        return supported.contains(ExecOperation.DESTINATION);
+        return init.operations().contains(ExecOperation.DESTINATION);
     }
 
     /**
@@ -313,17 +249,76 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
      */
     @Override
     public HealReport heal(HealRequest r) {
-        Response answer = invoke(ExecOperation.HEAL, ExecProtocol.healRequest(r.volumeId(), r.volumePath(),
+        Response answer = invoke(ExecOperation.HEAL, ExecRequests.healRequest(r.volumeId(), r.volumePath(),
                 r.stagingTargetPath(), r.capability().map(WireMapping::toProto).orElse(null), r.volumeContext()),
                 r.secrets());
-        ExecProtocol.HealResult result = ExecProtocol.healResult(who(ExecOperation.HEAL), answer,
-                ExecProtocol.asPrinted(r.secrets()));
-        return new HealReport(result.abnormal(), result.message());
+        return ExecProtocol.heal(who(ExecOperation.HEAL), answer, ExecRequests.asPrinted(r.secrets()));
+    }
+
+    /**
+     * CreateVolumeGroup, when {@code init} turned {@code create-group} on: {@code <driver> create-group
+     * {"name":...,"volumeIds":[...],"parameters":{...}}} answering {@code "volumeGroup"}.
+     */
+    @Override
+    public VolumeGroup create(CreateGroupRequest r) {
+        Response answer = invoke(ExecOperation.CREATE_GROUP, ExecRequests.groupRequest(r.name(), null, r.volumeIds(),
+                r.parameters()), r.secrets());
+        return ExecProtocol.volumeGroup(who(ExecOperation.CREATE_GROUP), answer);
+    }
+
+    /** ModifyVolumeGroupMembership ({@code modify-group}): the whole new membership, answering {@code "volumeGroup"}. */
+    @Override
+    public VolumeGroup modify(ModifyGroupRequest r) {
+        Response answer = invoke(ExecOperation.MODIFY_GROUP, ExecRequests.groupRequest(null, r.volumeGroupId(),
+                r.volumeIds(), r.parameters()), r.secrets());
+        return ExecProtocol.volumeGroup(who(ExecOperation.MODIFY_GROUP), answer);
+    }
+
+    /** DeleteVolumeGroup ({@code delete-group}): Success also for a group that does not exist. */
+    @Override
+    public void delete(DeleteGroupRequest r) {
+        invoke(ExecOperation.DELETE_GROUP, ExecRequests.groupRequest(null, r.volumeGroupId(), null, null), r.secrets());
+    }
+
+    /** ControllerGetVolumeGroup ({@code get-group}), answering {@code "volumeGroup"}. */
+    @Override
+    public VolumeGroup get(GetGroupRequest r) {
+        Response answer = invoke(ExecOperation.GET_GROUP, ExecRequests.groupRequest(null, r.volumeGroupId(), null,
+                null), r.secrets());
+        return ExecProtocol.volumeGroup(who(ExecOperation.GET_GROUP), answer);
+    }
+
+    /** ListVolumeGroups ({@code list-groups}): every group in {@code "volumeGroups"}; the runtime pages them. */
+    @Override
+    public List<VolumeGroup> list(ListGroupsRequest r) {
+        Response answer = invoke(ExecOperation.LIST_GROUPS, ExecRequests.groupRequest(null, null, null, null),
+                r.secrets());
+        return ExecProtocol.volumeGroups(who(ExecOperation.LIST_GROUPS), answer);
+    }
+
+    /** The RPC capabilities of the group operations {@code init} turned on. */
+    @Override
+    public Set<VolumeGroupCapability> served() {
+        return init.groupRpcs();
+    }
+
+    /** From {@code init}'s {@code volumeGroupCapabilities}; none when it has none. */
+    @Override
+    public Set<VolumeGroupCapability> behaviours() {
+        return init.groupBehaviours();
+    }
+
+    /**
+     * True when {@code init} turned {@code create-group} and {@code delete-group} on: the driver should also be served
+     * as {@code volumegroup.Controller} ({@code ReplicationServer.Builder.volumeGroups(driver)}).
+     */
+    public boolean servesVolumeGroups() {
+        return init.operations().containsAll(EnumSet.of(ExecOperation.CREATE_GROUP, ExecOperation.DELETE_GROUP));
     }
 
     /** True when {@code init} declared {@code "heal": true}: the driver should also be served as the healer. */
     public boolean servesHealer() {
-        return supported.contains(ExecOperation.HEAL);
+        return init.operations().contains(ExecOperation.HEAL);
     }
 
     /**
@@ -354,22 +349,21 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
 
     /** The driver's load now. */
     public Stats stats() {
-        return new Stats(runner.running(), waiting.get(), maxConcurrentDrivers, runner.killedOnTimeout(),
-                rejected.get());
+        return new Stats(processes.running(), slots.waiting(), slots.limit(), processes.killedOnTimeout(),
+                slots.rejected());
     }
 
     /** True when each call's driver runs in its own PID namespace ({@link Containment}). */
     public boolean contained() {
-        return runner.contained();
+        return processes.contained();
     }
 
     /** Kills every driver process still running and releases the I/O threads. Idempotent. */
     @Override
     public void close() {
-        if (closed.compareAndSet(false, true)) {
-            // Calls waiting for a slot wake up, see the driver closed and answer UNAVAILABLE at once.
-            slots.release(Integer.MAX_VALUE - maxConcurrentDrivers);
-            runner.close();
+        // Calls waiting for a slot wake up, see the driver closed and answer UNAVAILABLE at once.
+        if (slots.close()) {
+            processes.close();
         }
     }
 
@@ -379,7 +373,7 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
     }
 
     private String who(ExecOperation op) {
-        return "exec driver " + executable + " (" + op.wireName() + ")";
+        return processes.who(op);
     }
 
     /**
@@ -387,209 +381,13 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
      * operations {@code init} declared supported run; the others answer UNIMPLEMENTED here.
      */
     private Response invoke(ExecOperation op, String requestJson, Secrets secrets) {
-        if (closed.get()) {
+        if (slots.closed()) {
             throw new UnavailableException("exec driver " + executable + " is shutting down");
         }
-        if (!supported.contains(op)) {
+        if (!init.operations().contains(op)) {
             throw new UnimplementedException(who(op) + ": not supported (init capabilities)");
         }
-        return run(op, requestJson, secrets);
-    }
-
-    private Response run(ExecOperation op, String requestJson, Secrets callSecrets) {
-        String who = who(op);
-        byte[] stdin = ExecProtocol.secrets(callSecrets).getBytes(StandardCharsets.UTF_8);
-        Secrets secrets = ExecProtocol.asPrinted(callSecrets);     // what is masked in the driver's output
-        ProcessRunner.Result result;
-        long start = System.nanoTime();
-        try {
-            admit(who);
-            try {
-                result = runner.run(List.of(executable.toString(), op.wireName(), requestJson), environment,
-                        workingDirectory, stdin, timeout);
-            } finally {
-                slots.release();
-            }
-        } catch (IOException e) {
-            LOG.error("{}: cannot start the driver: {}", who, e.getMessage());
-            throw new UnknownErrorException(who + ": cannot start the driver: " + e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new UnavailableException(who + ": interrupted (the server is shutting down)");
-        }
-        boolean success = false;
-        try {
-            if (closed.get()) {
-                throw new UnavailableException(who + ": the driver was stopped (the server is shutting down)");
-            }
-            Response answer = interpret(who, result, secrets);
-            success = true;
-            return answer;
-        } finally {
-            logStderr(who, result, secrets, success, (System.nanoTime() - start) / 1_000_000);
-        }
-    }
-
-    /**
-     * Waits for a driver slot until shortly before the call's deadline or until the timeout, whichever comes first
-     * (the timeout alone when the call has no deadline): a caller rather gets a retryable UNAVAILABLE it can act on
-     * than its own DEADLINE_EXCEEDED, and a call with a far deadline holds no server thread longer than a driver
-     * may run.
-     */
-    private void admit(String who) throws InterruptedException {
-        long wait = timeout.toNanos();
-        boolean byDeadline = false;
-        Deadline deadline = Context.current().getDeadline();
-        if (deadline != null) {
-            long left = deadline.timeRemaining(TimeUnit.NANOSECONDS);
-            long reserve = Math.min(Math.max(left / 10, MIN_ADMISSION_RESERVE.toNanos()),
-                    MAX_ADMISSION_RESERVE.toNanos());
-            byDeadline = left - reserve < wait;
-            wait = Math.min(wait, left - reserve);
-        }
-        waiting.incrementAndGet();
-        boolean admitted;
-        try {
-            admitted = slots.tryAcquire(Math.max(0, wait), TimeUnit.NANOSECONDS);
-        } finally {
-            waiting.decrementAndGet();
-        }
-        if (admitted && closed.get()) {
-            slots.release();
-            throw new UnavailableException(who + ": the driver was stopped (the server is shutting down)");
-        }
-        if (!admitted) {
-            rejected.incrementAndGet();
-            throw new UnavailableException(who + ": all " + maxConcurrentDrivers + " driver slots are busy and none"
-                    + " freed within " + Math.max(0, wait) / 1_000_000 + " ms ("
-                    + (byDeadline ? "shortly before the call's deadline" : "the driver timeout (--timeout) ends before"
-                    + " the call's deadline") + "); retry later"
-                    + " (the bound is ExecDriver.Builder.maxConcurrentDrivers, serve-exec --max-concurrent-drivers)");
-        }
-    }
-
-    /**
-     * The driver's answer, judged by its ending and output.
-     *
-     * @param secrets the call's secrets {@linkplain ExecProtocol#asPrinted as printed}
-     */
-    private Response interpret(String who, ProcessRunner.Result result, Secrets secrets) {
-        switch (result.ending()) {
-            case TIMED_OUT:
-                throw new DeadlineExceededException(who + ": no answer within " + timeout
-                        + "; the driver's process tree was killed");
-            case OUTPUT_TOO_LARGE:
-                throw new UnknownErrorException(who + ": printed more than " + MAX_STDOUT_BYTES
-                        + " bytes on stdout; the driver was killed");
-            default:
-                break;
-        }
-        Response answer;
-        try {
-            answer = ExecProtocol.parse(result.stdout());
-        } catch (IllegalArgumentException e) {
-            LOG.warn("{}: malformed output (exit code {}): {}; stdout began with: {}", who, result.exitCode(),
-                    secrets.scrub(e.getMessage()), excerpt(result.stdout(), 512, secrets));
-            throw new UnknownErrorException(who + ": malformed output: " + secrets.scrub(e.getMessage())
-                    + " (exit code " + result.exitCode() + ")");
-        }
-        return ExecProtocol.judge(who, answer, result.exitCode(), secrets);
-    }
-
-    private void logStderr(String who, ProcessRunner.Result result, Secrets secrets, boolean success, long millis) {
-        if (result.stderrBytes() == 0) {
-            LOG.debug("{}: exit code {} in {} ms", who, result.exitCode(), millis);
-            return;
-        }
-        String text = excerpt(result.stderr(), STDERR_LOG_BYTES, secrets);
-        String cut = result.stderrBytes() > STDERR_LOG_BYTES
-                ? " [... " + (result.stderrBytes() - STDERR_LOG_BYTES) + " more bytes of stderr not logged]" : "";
-        if (success) {
-            LOG.debug("{}: exit code {} in {} ms; stderr: {}{}", who, result.exitCode(), millis, text, cut);
-        } else {
-            LOG.warn("{}: exit code {} in {} ms; stderr: {}{}", who, result.exitCode(), millis, text, cut);
-        }
-    }
-
-    /**
-     * The bytes as one line of text: secrets masked first (in every {@linkplain ExecProtocol#asPrinted printed
-     * form}), then cut to {@code maxChars}, then control characters escaped, so that a driver cannot forge log
-     * lines or send escape sequences to a terminal.
-     */
-    private static String excerpt(byte[] bytes, int maxChars, Secrets secrets) {
-        String text = secrets.scrub(new String(bytes, StandardCharsets.UTF_8));
-        return SafeText.escape(text.length() <= maxChars ? text : text.substring(0, maxChars));
-    }
-
-    private Response initialize() {
-        if (!Files.isRegularFile(executable) || !Files.isExecutable(executable)) {
-            throw new IllegalStateException("exec driver " + executable + " is not an executable file");
-        }
-        String who = who(ExecOperation.INIT);
-        ProcessRunner.Result result;
-        try {
-            result = runner.run(List.of(executable.toString(), ExecOperation.INIT.wireName(),
-                    ExecProtocol.initRequest()), environment, workingDirectory,
-                    ExecProtocol.secrets(Secrets.empty()).getBytes(StandardCharsets.UTF_8), timeout);
-        } catch (IOException e) {
-            throw new IllegalStateException(who + ": cannot start the driver: " + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(who + ": interrupted", e);
-        }
-        boolean success = false;
-        try {
-            Response answer = interpret(who, result, Secrets.empty());
-            success = true;
-            return answer;
-        } catch (UnimplementedException e) {
-            // A driver without init: every operation keeps its default.
-            success = true;
-            LOG.info("{}: init not supported; using the default capabilities", who);
-            return Response.getDefaultInstance();
-        } catch (ReplicationException e) {
-            throw new IllegalStateException("exec driver " + executable + " failed to initialize: "
-                    + e.getMessage(), e);
-        } finally {
-            logStderr(who, result, Secrets.empty(), success, 0);
-        }
-    }
-
-    private Set<ExecOperation> supportedOperations(Response init) {
-        Map<ExecOperation, Boolean> declared = new EnumMap<>(ExecOperation.class);
-        init.getCapabilitiesMap().forEach((name, value) -> {
-            Optional<ExecOperation> op = ExecOperation.fromWireName(name);
-            if (op.isEmpty()) {
-                LOG.warn("exec driver {}: ignoring unknown capability \"{}\"", executable,
-                        ExecProtocol.untrusted(name, 40));
-            } else {
-                declared.put(op.get(), value);
-            }
-        });
-        Set<ExecOperation> ops = EnumSet.of(ExecOperation.INIT);
-        for (ExecOperation op : ExecOperation.values()) {
-            if (declared.getOrDefault(op, op.supportedByDefault())) {
-                ops.add(op);
-            }
-        }
-        return ops;
-    }
-
-    private Set<ReplicationSource.Kind> sourceKinds(Response init) {
-        if (init.getSourceKindsCount() == 0) {
-            return DEFAULT_KINDS;
-        }
-        Set<ReplicationSource.Kind> kinds = EnumSet.noneOf(ReplicationSource.Kind.class);
-        for (String name : init.getSourceKindsList()) {
-            try {
-                kinds.add(ReplicationSource.Kind.fromWireName(name));
-            } catch (IllegalArgumentException e) {
-                throw new IllegalStateException("exec driver " + executable + " failed to initialize: unknown source"
-                        + " kind \"" + ExecProtocol.untrusted(name, 40)
-                        + "\" in sourceKinds (expected volume, volumegroup, volumesnapshot)");
-            }
-        }
-        return kinds;
+        return processes.run(op, requestJson, secrets);
     }
 
     /**

@@ -9,7 +9,8 @@ import java.util.Optional;
  *
  * <pre>{@code
  * if (driver.supportedOperations().contains(ExecOperation.RESYNC)) { ... }
- * ExecOperation.fromWireName("promote");   // Optional[PROMOTE]
+ * ExecOperation.fromWireName("promote");        // Optional[PROMOTE]
+ * ExecOperation.fromWireName("create-group");   // Optional[CREATE_GROUP]
  * }</pre>
  */
 public enum ExecOperation {
@@ -37,7 +38,21 @@ public enum ExecOperation {
      * NodeHealer (the healer service). Off unless {@code init} says {@code "heal": true}: serving it means
      * running a node plugin, which a replication driver usually is not.
      */
-    HEAL(false);
+    HEAL(false),
+    /**
+     * CreateVolumeGroup. The five group operations are off unless {@code init} turns them on: Identity advertises
+     * {@code VOLUME_GROUP} exactly when {@code create-group} and {@code delete-group} both are, and each optional
+     * RPC's capability when its operation is.
+     */
+    CREATE_GROUP(false),
+    /** ModifyVolumeGroupMembership ({@code MODIFY_VOLUME_GROUP}). */
+    MODIFY_GROUP(false),
+    /** DeleteVolumeGroup. */
+    DELETE_GROUP(false),
+    /** ControllerGetVolumeGroup ({@code GET_VOLUME_GROUP}). */
+    GET_GROUP(false),
+    /** ListVolumeGroups ({@code LIST_VOLUME_GROUPS}): the driver prints every group, the bridge pages them. */
+    LIST_GROUPS(false);
 
     private final boolean supportedByDefault;
 
@@ -45,9 +60,9 @@ public enum ExecOperation {
         this.supportedByDefault = supportedByDefault;
     }
 
-    /** The name on the driver's command line and in {@code capabilities}, e.g. {@code "promote"}. */
+    /** The name on the driver's command line and in {@code capabilities}, e.g. {@code "promote"}, {@code "create-group"}. */
     public String wireName() {
-        return name().toLowerCase(Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     /** Whether the operation counts as supported when {@code init}'s capabilities do not mention it. */

@@ -9,11 +9,9 @@ import com.google.gson.stream.JsonReader;
 import com.google.gson.stream.JsonToken;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.InvalidProtocolBufferException;
-import com.google.protobuf.MessageOrBuilder;
-import com.google.protobuf.Struct;
 import com.google.protobuf.Timestamp;
-import com.google.protobuf.Value;
 import com.google.protobuf.util.JsonFormat;
+import io.volrep.api.HealReport;
 import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationException;
 import io.volrep.api.ReplicationInfo;
@@ -23,20 +21,18 @@ import io.volrep.api.Secrets;
 import io.volrep.api.StatusCode;
 import io.volrep.api.UnimplementedException;
 import io.volrep.api.UnknownErrorException;
+import io.volrep.api.VolumeGroup;
 import io.volrep.api.wire.AnswerProblem;
 import io.volrep.api.wire.AnswerRules;
 import io.volrep.api.wire.WireMapping;
-import io.volrep.proto.csi.VolumeCapability;
-import io.volrep.proto.exec.HealRequest;
-import io.volrep.proto.exec.InitRequest;
 import io.volrep.proto.exec.Response;
-import io.volrep.proto.exec.SourceRequest;
 import io.volrep.proto.healer.NodeHealerResponse;
 import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
+import io.volrep.proto.volumegroup.ControllerGetVolumeGroupResponse;
+import io.volrep.proto.volumegroup.ListVolumeGroupsResponse;
 import io.volrep.spi.runtime.InvalidDriverResponseException;
 import java.io.IOException;
 import java.io.StringReader;
-import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.ByteBuffer;
@@ -48,18 +44,16 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The exec protocol's JSON (docs/exec-drivers.md), through protobuf's {@link JsonFormat} on the schema in
- * {@code src/main/proto/exec/exec.proto}: requests printed, answers parsed and judged. No JSON is written or
- * read by hand here.
+ * The exec protocol's answers (docs/exec-drivers.md), through protobuf's {@link JsonFormat} on the schema in
+ * {@code src/main/proto/exec/exec.proto}: a driver's stdout parsed and judged, then read as its operation's answer.
+ * No JSON is read by hand here; what the bridge sends is {@link ExecRequests}'.
  *
- * <p>{@link #healRequest} and {@link #healResult} map NodeHealer.
+ * <p>{@link #heal} reads NodeHealer's answer; {@link #volumeGroup} and {@link #volumeGroups} the volume group
+ * operations'.
  */
 final class ExecProtocol {
     /** The statuses a driver may print. */
@@ -69,11 +63,6 @@ final class ExecProtocol {
     /** Longest driver message passed on to the caller; the rest is cut (drivers sometimes dump whole logs). */
     static final int MAX_MESSAGE_CHARS = 4096;
 
-    private static final JsonFormat.Printer COMPACT = JsonFormat.printer().omittingInsignificantWhitespace();
-    private static final JsonFormat.Printer WITH_PARAMETERS = COMPACT.includingDefaultValueFields(
-            Set.of(field(SourceRequest.getDescriptor().findFieldByName("parameters"))));
-    private static final JsonFormat.Printer HEAL = COMPACT.includingDefaultValueFields(
-            Set.of(field(HealRequest.getDescriptor().findFieldByName("volume_context"))));
     private static final JsonFormat.Parser PARSER = JsonFormat.parser().ignoringUnknownFields();
     /** The answer's fields of type Timestamp, checked strictly before JsonFormat reads them. */
     private static final List<FieldDescriptor> TIME_FIELDS = Response.getDescriptor().getFields().stream()
@@ -82,119 +71,6 @@ final class ExecProtocol {
             .toList();
 
     private ExecProtocol() {
-    }
-
-    private static FieldDescriptor field(FieldDescriptor f) {
-        if (f == null) {
-            throw new IllegalStateException("exec.proto and ExecProtocol disagree on a field name");
-        }
-        return f;
-    }
-
-    /** argv[2] of {@code init}: {@code {}}. */
-    static String initRequest() {
-        return print(COMPACT, InitRequest.getDefaultInstance());
-    }
-
-    /**
-     * argv[2] of the six replication operations.
-     *
-     * @param parameters null for {@code info} (its request has none)
-     * @param force empty for operations without {@code force}
-     */
-    static String sourceRequest(ReplicationSource source, Map<String, String> parameters, Optional<Boolean> force,
-                                Optional<String> replicationId) {
-        SourceRequest.Builder b = SourceRequest.newBuilder().setSource(SourceRequest.Source.newBuilder()
-                .setKind(source.kind().wireName()).setId(source.id()));
-        if (parameters != null) {
-            b.putAllParameters(parameters);
-        }
-        force.ifPresent(b::setForce);
-        replicationId.ifPresent(b::setReplicationId);
-        return print(parameters != null ? WITH_PARAMETERS : COMPACT, b.build());
-    }
-
-    /**
-     * argv[2] of {@code heal}.
-     *
-     * @param stagingTargetPath empty when not sent
-     * @param volumeCapability null when not sent
-     */
-    static String healRequest(String volumeId, String volumePath, Optional<String> stagingTargetPath,
-                              VolumeCapability volumeCapability, Map<String, String> volumeContext) {
-        HealRequest.Builder b = HealRequest.newBuilder().setVolumeId(volumeId).setVolumePath(volumePath)
-                .putAllVolumeContext(volumeContext);
-        stagingTargetPath.filter(p -> !p.isEmpty()).ifPresent(b::setStagingTargetPath);
-        if (volumeCapability != null) {
-            b.setVolumeCapability(volumeCapability);
-        }
-        return print(HEAL, b.build());
-    }
-
-    /** The driver's stdin: the secrets as one flat JSON object, {@code {}} when there are none. */
-    static String secrets(Secrets secrets) {
-        Struct.Builder b = Struct.newBuilder();
-        secrets.asMap().forEach((k, v) -> b.putFields(k, Value.newBuilder().setStringValue(v).build()));
-        return print(COMPACT, b.build());
-    }
-
-    /**
-     * The call's secrets in every form they can take in a driver's output, for {@link Secrets#scrub}: as they
-     * are, and JSON-escaped the ways common JSON libraries write them (protobuf and Gson, the form of the
-     * driver's stdin, escape {@code <>&='}; Go escapes {@code <>&}; Python and Jackson may escape non-ASCII in
-     * lower or upper case hex). A driver that echoes its input or logs its JSON must not unmask a secret.
-     */
-    static Secrets asPrinted(Secrets secrets) {
-        if (secrets.isEmpty()) {
-            return secrets;
-        }
-        Set<String> forms = new java.util.TreeSet<>(java.util.Comparator.comparingInt(String::length).reversed()
-                .thenComparing(java.util.Comparator.naturalOrder()));
-        for (String value : secrets.asMap().values()) {
-            forms.add(value);
-            for (String html : new String[] {"", "<>&", "<>&='"}) {
-                for (int nonAscii = 0; nonAscii < 3; nonAscii++) {
-                    forms.add(jsonEscaped(value, html, nonAscii));
-                }
-            }
-        }
-        // Longest first, so that a form is masked whole before a shorter one could mask a part of it.
-        Map<String, String> byForm = new java.util.LinkedHashMap<>();
-        for (String form : forms) {
-            byForm.put("form" + byForm.size(), form);
-        }
-        return Secrets.of(byForm);
-    }
-
-    /** {@code value} as a JSON string's content; {@code nonAscii} 0 keeps it, 1 and 2 escape it in lower/upper hex. */
-    private static String jsonEscaped(String value, String htmlChars, int nonAscii) {
-        StringBuilder out = new StringBuilder(value.length() + 16);
-        String hex = nonAscii == 2 ? "\\u%04X" : "\\u%04x";
-        for (char c : value.toCharArray()) {
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                case '\b' -> out.append("\\b");
-                case '\f' -> out.append("\\f");
-                default -> {
-                    boolean escape = c < 0x20 || htmlChars.indexOf(c) >= 0 || (nonAscii > 0 && c > 0x7e)
-                            || (!htmlChars.isEmpty() && (c == '\u2028' || c == '\u2029'));
-                    out.append(escape ? String.format(hex, (int) c) : String.valueOf(c));
-                }
-            }
-        }
-        return out.toString();
-    }
-
-    private static String print(JsonFormat.Printer printer, MessageOrBuilder message) {
-        try {
-            return printer.print(message);
-        } catch (InvalidProtocolBufferException e) {
-            throw new UncheckedIOException(e);   // only Any fields can fail to print; we have none
-        }
     }
 
     /**
@@ -299,7 +175,7 @@ final class ExecProtocol {
      * Judges a parsed answer: returns it when it is a consistent Success, else throws what the caller must see.
      *
      * @param who names the driver and the operation in messages, e.g. {@code "exec driver /x (promote)"}
-     * @param printed the call's secrets {@linkplain #asPrinted as printed}, masked in the driver's message
+     * @param printed the call's secrets {@linkplain ExecRequests#asPrinted as printed}, masked in the driver's message
      * @throws UnimplementedException for "Not supported"
      * @throws ReplicationException with the driver's code for a Failure, UNKNOWN without one or when the
      *                              answer is inconsistent (unknown status or code, Success with a non-zero exit)
@@ -385,6 +261,12 @@ final class ExecProtocol {
 
     /** The name in the driver's JSON of an answer's field. */
     private static String jsonName(String field) {
+        if (field.startsWith("volume_group")) {
+            return "volumeGroup";
+        }
+        if (field.startsWith("entries")) {
+            return "volumeGroups";
+        }
         String top = field.contains(".") && !field.startsWith("replication_destination")
                 ? field.substring(0, field.indexOf('.')) : field;
         return switch (top) {
@@ -473,24 +355,36 @@ final class ExecProtocol {
     }
 
     /**
-     * heal's answer (NodeHealer): {@code abnormal} required, {@code message} as the driver wrote it.
-     *
-     * @param abnormal whether the volume is in an abnormal state
-     * @param message the driver's description
-     */
-    record HealResult(boolean abnormal, String message) {
-    }
-
-    /**
      * heal's answer: {@code abnormal} is required; the message, REQUIRED by the spec ({@link AnswerRules#healer}), is
      * masked ({@code printed}) and escaped.
      */
-    static HealResult healResult(String who, Response r, Secrets printed) {
+    static HealReport heal(String who, Response r, Secrets printed) {
         if (!r.hasAbnormal()) {
             throw invalid(who, "Success without \"abnormal\"");
         }
         requireNoProblems(who, AnswerRules.healer(NodeHealerResponse.newBuilder().setAbnormal(r.getAbnormal())
                 .setMessage(r.getMessage()).build()));
-        return new HealResult(r.getAbnormal(), driverText(r.getMessage(), printed));
+        return new HealReport(r.getAbnormal(), driverText(r.getMessage(), printed));
+    }
+
+    /**
+     * create-group's, modify-group's and get-group's answer: {@code volumeGroup} required, judged by the spec's
+     * {@link AnswerRules} as the wire answer it becomes (the runtime judges it again, against what was asked).
+     */
+    static VolumeGroup volumeGroup(String who, Response r) {
+        if (!r.hasVolumeGroup()) {
+            throw invalid(who, "Success without \"volumeGroup\"");
+        }
+        requireNoProblems(who, AnswerRules.volumeGroup(ControllerGetVolumeGroupResponse.newBuilder()
+                .setVolumeGroup(r.getVolumeGroup()).build()));
+        return WireMapping.fromProto(r.getVolumeGroup());
+    }
+
+    /** list-groups' answer: {@code volumeGroups}, every group once, each valid (an empty list is no groups). */
+    static List<VolumeGroup> volumeGroups(String who, Response r) {
+        ListVolumeGroupsResponse.Builder all = ListVolumeGroupsResponse.newBuilder();
+        r.getVolumeGroupsList().forEach(g -> all.addEntriesBuilder().setVolumeGroup(g));
+        requireNoProblems(who, AnswerRules.volumeGroups(all.build(), 0));
+        return r.getVolumeGroupsList().stream().map(WireMapping::fromProto).toList();
     }
 }

@@ -227,7 +227,10 @@ public final class CallRunner {
     private void finished(Rpc rpc, long start, String subject, Outcome outcome, Message response) {
         long millis = (System.nanoTime() - start) / 1_000_000;
         if (outcome.code() == StatusCode.OK) {
-            LOG.info("{} {} -> OK in {} ms", rpc.methodName(), subject, millis);
+            // Guarded: with the line switched off, a call pays no varargs array nor boxed duration for it.
+            if (LOG.isInfoEnabled()) {
+                LOG.info("{} {} -> OK in {} ms", rpc.methodName(), subject, millis);
+            }
             if (LOG.isDebugEnabled()) {
                 LOG.debug("{} response {}", rpc.methodName(), SecretSanitizer.lazy(response));
             }

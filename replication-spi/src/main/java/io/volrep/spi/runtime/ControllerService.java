@@ -129,7 +129,8 @@ public final class ControllerService implements BindableService {
                 return checked(rpc, source, destination == null
                         ? GetReplicationDestinationInfoResponse.getDefaultInstance() : WireMapping.toProto(destination));
             });
-            case NODE_HEALER, GET_IDENTITY, GET_CAPABILITIES, PROBE ->
+            case NODE_HEALER, GET_IDENTITY, GET_CAPABILITIES, PROBE, CREATE_VOLUME_GROUP, MODIFY_VOLUME_GROUP_MEMBERSHIP,
+                    DELETE_VOLUME_GROUP, LIST_VOLUME_GROUPS, CONTROLLER_GET_VOLUME_GROUP ->
                     throw new IllegalArgumentException(rpc + " is not a replication.Controller method");
         };
     }

@@ -3,6 +3,7 @@ package io.volrep.spi.runtime;
 import com.google.protobuf.BoolValue;
 import io.grpc.stub.StreamObserver;
 import io.volrep.api.SafeText;
+import io.volrep.api.VolumeGroupCapability;
 import io.volrep.api.wire.AnswerProblem;
 import io.volrep.api.wire.AnswerRules;
 import io.volrep.proto.identity.Capability;
@@ -13,21 +14,25 @@ import io.volrep.proto.identity.GetIdentityResponse;
 import io.volrep.proto.identity.IdentityGrpc;
 import io.volrep.proto.identity.ProbeRequest;
 import io.volrep.proto.identity.ProbeResponse;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * CSI-Addons {@code identity.Identity}, derived from what the server serves: GetIdentity answers the plugin's name
- * and vendor version; GetCapabilities advertises {@code Service.CONTROLLER_SERVICE} and
- * {@code VolumeReplication.VOLUME_REPLICATION} when {@code replication.Controller} is served,
- * {@code VolumeReplication.GET_REPLICATION_DESTINATION_INFO} when its driver implements the destination RPC, and
- * {@code Service.NODE_SERVICE} when {@code healer.HealerNode} is (the healer has no capability of its own: the
- * oneof number an upstream draft gave it, 4, is {@code volume_replication}); Probe answers the readiness check's verdict
- * (a check that throws answers {@code ready = false}, logged). Identity calls take no secrets and name no
- * volume: they bypass the per-source guard, so concurrent probes never see ABORTED.
+ * and vendor version; GetCapabilities advertises {@code Service.CONTROLLER_SERVICE} when {@code replication.Controller}
+ * or {@code volumegroup.Controller} is served, {@code VolumeReplication.VOLUME_REPLICATION} with the former,
+ * {@code VolumeReplication.GET_REPLICATION_DESTINATION_INFO} when its driver implements the destination RPC, one
+ * {@code VolumeGroup} capability per type the volume group driver serves or has ({@code VOLUME_GROUP},
+ * {@code MODIFY_VOLUME_GROUP}, ..., {@code LIMIT_VOLUME_TO_ONE_VOLUME_GROUP}), and {@code Service.NODE_SERVICE} when
+ * {@code healer.HealerNode} is served (the healer has no capability of its own: the oneof number an upstream draft
+ * gave it, 4, is {@code volume_replication}); Probe answers the readiness check's verdict (a check that throws answers
+ * {@code ready = false}, logged). Identity calls take no secrets and name no volume: they bypass the per-source guard,
+ * so concurrent probes never see ABORTED.
  *
  * <pre>{@code
  * new IdentityService("reference.volrep.io", "0.1.0", true, false, false, () -> true).bindService();
@@ -48,9 +53,18 @@ public final class IdentityService extends IdentityGrpc.IdentityImplBase {
      */
     public IdentityService(String name, String vendorVersion, boolean replication, boolean destinations,
                            boolean healer, BooleanSupplier readiness) {
+        this(name, vendorVersion, replication, destinations, Set.of(), healer, readiness);
+    }
+
+    /**
+     * As above; {@code volumeGroups} (empty when {@code volumegroup.Controller} is not served) are advertised as
+     * {@code VolumeGroup} capabilities, in the enum's order.
+     */
+    public IdentityService(String name, String vendorVersion, boolean replication, boolean destinations,
+                           Set<VolumeGroupCapability> volumeGroups, boolean healer, BooleanSupplier readiness) {
         this.identity = checkedIdentity(name, vendorVersion);
         GetCapabilitiesResponse.Builder caps = GetCapabilitiesResponse.newBuilder();
-        if (replication) {
+        if (replication || !volumeGroups.isEmpty()) {
             caps.addCapabilities(Capability.newBuilder().setService(Capability.Service.newBuilder()
                     .setType(Capability.Service.Type.CONTROLLER_SERVICE)));
         }
@@ -65,6 +79,12 @@ public final class IdentityService extends IdentityGrpc.IdentityImplBase {
         if (replication && destinations) {
             caps.addCapabilities(Capability.newBuilder().setVolumeReplication(Capability.VolumeReplication
                     .newBuilder().setType(Capability.VolumeReplication.Type.GET_REPLICATION_DESTINATION_INFO)));
+        }
+        EnumSet<VolumeGroupCapability> ordered = EnumSet.noneOf(VolumeGroupCapability.class);
+        ordered.addAll(volumeGroups);
+        for (VolumeGroupCapability c : ordered) {
+            caps.addCapabilities(Capability.newBuilder().setVolumeGroup(Capability.VolumeGroup.newBuilder()
+                    .setTypeValue(c.wireNumber())));
         }
         this.capabilities = caps.build();
         this.readiness = Objects.requireNonNull(readiness, "readiness");

@@ -12,7 +12,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * The checks the runtime makes before a driver sees a replication request, each failing with an
+ * The checks the runtime makes before a driver sees a request (replication, NodeHealer, volume groups), each failing with an
  * {@link InvalidArgumentException} whose message names the wire field (and quotes the caller's text escaped,
  * {@link SafeText#escape}: it is echoed to the client and logged).
  *

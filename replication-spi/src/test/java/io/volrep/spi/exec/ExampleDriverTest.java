@@ -157,4 +157,44 @@ class ExampleDriverTest {
         assertThat(result).isInstanceOf(Status.class);
         return ((Status) result).getCode();
     }
+
+    @Test
+    void volumeGroupsAreCreatedReplicatedChangedAndDeletedThroughTheBridge() throws Exception {
+        try (ExecHarness h = serve(NONE)) {
+            assertThat(h.driver.servesVolumeGroups()).isTrue();
+            assertThat(h.capabilities()).contains("MODIFY_VOLUME_GROUP").contains("LIMIT_VOLUME_TO_ONE_VOLUME_GROUP");
+            var created = h.groups().createVolumeGroup(io.volrep.proto.volumegroup.CreateVolumeGroupRequest.newBuilder()
+                    .setName("db").addVolumeIds("vol-0").addVolumeIds("vol-1").build()).getVolumeGroup();
+            String id = created.getVolumeGroupId();
+            assertThat(created.getVolumesList()).extracting(v -> v.getVolumeId()).containsExactly("vol-0", "vol-1");
+            // Idempotent by name; a volume of another group cannot be grouped (LIMIT_VOLUME_TO_ONE_VOLUME_GROUP).
+            assertThat(h.groups().createVolumeGroup(io.volrep.proto.volumegroup.CreateVolumeGroupRequest.newBuilder()
+                    .setName("db").addVolumeIds("vol-1").addVolumeIds("vol-0").build()).getVolumeGroup()
+                    .getVolumeGroupId()).isEqualTo(id);
+            assertThat(statusOf(() -> h.groups().createVolumeGroup(io.volrep.proto.volumegroup.CreateVolumeGroupRequest
+                    .newBuilder().setName("other").addVolumeIds("vol-0").build())).getCode())
+                    .isEqualTo(Status.Code.FAILED_PRECONDITION);
+
+            // The group is a replication source; its destination maps every member, also after a change.
+            assertThat(h.enable(group(id), NONE).getCode()).isEqualTo(Status.Code.OK);
+            h.groups().modifyVolumeGroupMembership(io.volrep.proto.volumegroup.ModifyVolumeGroupMembershipRequest
+                    .newBuilder().setVolumeGroupId(id).addVolumeIds("vol-1").addVolumeIds("vol-2").build());
+            var destination = (io.volrep.proto.replication.GetReplicationDestinationInfoResponse) h.destination(
+                    group(id), NONE);
+            assertThat(destination.getReplicationDestination().getVolumegroup().getVolumeIdsMap())
+                    .containsOnlyKeys("vol-1", "vol-2");
+            assertThat(statusOf(() -> h.groups().deleteVolumeGroup(io.volrep.proto.volumegroup.DeleteVolumeGroupRequest
+                    .newBuilder().setVolumeGroupId(id).build())).getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
+            assertThat(h.disable(group(id), NONE).getCode()).isEqualTo(Status.Code.OK);
+            h.groups().deleteVolumeGroup(io.volrep.proto.volumegroup.DeleteVolumeGroupRequest.newBuilder()
+                    .setVolumeGroupId(id).build());
+            assertThat(statusOf(() -> h.groups().controllerGetVolumeGroup(io.volrep.proto.volumegroup
+                    .ControllerGetVolumeGroupRequest.newBuilder().setVolumeGroupId(id).build())).getCode())
+                    .isEqualTo(Status.Code.NOT_FOUND);
+            assertThat(h.groups().listVolumeGroups(io.volrep.proto.volumegroup.ListVolumeGroupsRequest
+                    .getDefaultInstance()).getEntriesCount()).isZero();
+            // Its volumes are kept: still sources of their own.
+            assertThat(h.enable(volume("vol-0"), NONE).getCode()).isEqualTo(Status.Code.OK);
+        }
+    }
 }

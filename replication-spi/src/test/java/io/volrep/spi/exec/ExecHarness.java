@@ -29,7 +29,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * An {@link ExecDriver} served by the real runtime (in-process, or on a unix socket), a blocking stub to it,
- * and shorthand for the seven RPCs and Identity's capabilities on the generated stubs.
+ * and shorthand for the seven RPCs and Identity's capabilities on the generated stubs; {@link #groups()} for the
+ * volume group service, served when {@code init} turned it on.
  */
 final class ExecHarness implements AutoCloseable {
     final ExecDriver driver;
@@ -39,7 +40,11 @@ final class ExecHarness implements AutoCloseable {
 
     private ExecHarness(ExecDriver driver, String listen) {
         this.driver = driver;
-        this.server = ReplicationServer.builder().driver(driver).listen(listen).build().start();
+        ReplicationServer.Builder builder = ReplicationServer.builder().driver(driver).listen(listen);
+        if (driver.servesVolumeGroups()) {
+            builder.volumeGroups(driver);       // as serve-exec does: init turned create-group and delete-group on
+        }
+        this.server = builder.build().start();
         if (listen.startsWith("unix:")) {
             channel = Grpc.newChannelBuilder(server.address(), InsecureChannelCredentials.create())
                     .overrideAuthority("localhost").build();
@@ -57,6 +62,11 @@ final class ExecHarness implements AutoCloseable {
     /** Serves {@code driver} on a unix socket at {@code socket}. */
     static ExecHarness unix(ExecDriver driver, Path socket) {
         return new ExecHarness(driver, "unix://" + socket);
+    }
+
+    /** A volumegroup.Controller stub with a fresh 30 s deadline. */
+    io.volrep.proto.volumegroup.ControllerGrpc.ControllerBlockingStub groups() {
+        return io.volrep.proto.volumegroup.ControllerGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
     }
 
     /** A stub with a fresh 30 s deadline. */

@@ -26,22 +26,22 @@ class ExecProtocolTest {
     @Test
     void requestJsonPerOperation() {
         ReplicationSource vol = ReplicationSource.volume("vol-1");
-        assertThat(ExecProtocol.initRequest()).isEqualTo("{}");
-        assertThat(ExecProtocol.sourceRequest(vol, Map.of(), Optional.empty(), Optional.empty()))
+        assertThat(ExecRequests.initRequest()).isEqualTo("{}");
+        assertThat(ExecRequests.sourceRequest(vol, Map.of(), Optional.empty(), Optional.empty()))
                 .isEqualTo("{\"source\":{\"kind\":\"volume\",\"id\":\"vol-1\"},\"parameters\":{}}");
-        assertThat(ExecProtocol.sourceRequest(ReplicationSource.volumeGroup("g\"1"), Map.of("a", "b"), Optional.of(true),
+        assertThat(ExecRequests.sourceRequest(ReplicationSource.volumeGroup("g\"1"), Map.of("a", "b"), Optional.of(true),
                 Optional.of("rep-7"))).isEqualTo("{\"source\":{\"kind\":\"volumegroup\",\"id\":\"g\\\"1\"},"
                 + "\"parameters\":{\"a\":\"b\"},\"force\":true,\"replicationId\":\"rep-7\"}");
-        assertThat(ExecProtocol.sourceRequest(vol, Map.of(), Optional.of(false), Optional.empty()))
+        assertThat(ExecRequests.sourceRequest(vol, Map.of(), Optional.of(false), Optional.empty()))
                 .contains("\"force\":false");
-        assertThat(ExecProtocol.sourceRequest(vol, null, Optional.empty(), Optional.empty()))
+        assertThat(ExecRequests.sourceRequest(vol, null, Optional.empty(), Optional.empty()))
                 .isEqualTo("{\"source\":{\"kind\":\"volume\",\"id\":\"vol-1\"}}");
     }
 
     @Test
     void secretsAreOneFlatObject() {
-        assertThat(ExecProtocol.secrets(Secrets.empty())).isEqualTo("{}");
-        assertThat(ExecProtocol.secrets(Secrets.of(Map.of("pass", "a\"b\n")))).isEqualTo("{\"pass\":\"a\\\"b\\n\"}");
+        assertThat(ExecRequests.secrets(Secrets.empty())).isEqualTo("{}");
+        assertThat(ExecRequests.secrets(Secrets.of(Map.of("pass", "a\"b\n")))).isEqualTo("{\"pass\":\"a\\\"b\\n\"}");
     }
 
     @Test
@@ -50,17 +50,17 @@ class ExecProtocolTest {
                 .setMount(VolumeCapability.MountVolume.newBuilder().setFsType("ext4"))
                 .setAccessMode(VolumeCapability.AccessMode.newBuilder()
                         .setMode(VolumeCapability.AccessMode.Mode.SINGLE_NODE_WRITER)).build();
-        assertThat(ExecProtocol.healRequest("vol-1", "/var/lib/kubelet/x", Optional.of("/staging"), cap,
+        assertThat(ExecRequests.healRequest("vol-1", "/var/lib/kubelet/x", Optional.of("/staging"), cap,
                 Map.of("k", "v"))).isEqualTo("{\"volumeId\":\"vol-1\",\"volumePath\":\"/var/lib/kubelet/x\","
                 + "\"stagingTargetPath\":\"/staging\",\"volumeCapability\":{\"mount\":{\"fsType\":\"ext4\"},"
                 + "\"accessMode\":{\"mode\":\"SINGLE_NODE_WRITER\"}},\"volumeContext\":{\"k\":\"v\"}}");
-        assertThat(ExecProtocol.healRequest("vol-1", "/p", Optional.empty(), null, Map.of()))
+        assertThat(ExecRequests.healRequest("vol-1", "/p", Optional.empty(), null, Map.of()))
                 .isEqualTo("{\"volumeId\":\"vol-1\",\"volumePath\":\"/p\",\"volumeContext\":{}}");
         Response ok = ExecProtocol.judge("d (heal)", parse("{\"status\":\"Success\",\"abnormal\":true,"
                 + "\"message\":\"read-only remount\"}"), 0, Secrets.empty());
-        assertThat(ExecProtocol.healResult("d (heal)", ok, Secrets.empty())).isEqualTo(new ExecProtocol.HealResult(true,
+        assertThat(ExecProtocol.heal("d (heal)", ok, Secrets.empty())).isEqualTo(new io.volrep.api.HealReport(true,
                 "read-only remount"));
-        assertThatThrownBy(() -> ExecProtocol.healResult("d (heal)", parse("{\"status\":\"Success\"}"), Secrets.empty()))
+        assertThatThrownBy(() -> ExecProtocol.heal("d (heal)", parse("{\"status\":\"Success\"}"), Secrets.empty()))
                 .isInstanceOf(io.volrep.spi.runtime.InvalidDriverResponseException.class)
                 .hasMessageContaining("without \"abnormal\"");
     }

@@ -7,8 +7,6 @@ import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.Secrets;
 import io.volrep.api.SourceNotFoundException;
-import io.volrep.api.UnauthenticatedException;
-import io.volrep.api.UnknownErrorException;
 import io.volrep.spi.DemoteRequest;
 import io.volrep.spi.DestinationRequest;
 import io.volrep.spi.DisableRequest;
@@ -21,11 +19,18 @@ import io.volrep.spi.HealerDriver;
 import io.volrep.api.HealReport;
 import io.volrep.spi.ResyncRequest;
 import io.volrep.spi.ResyncResult;
+import io.volrep.spi.VolumeGroupDriver;
+import io.volrep.spi.CreateGroupRequest;
+import io.volrep.spi.DeleteGroupRequest;
+import io.volrep.spi.GetGroupRequest;
+import io.volrep.spi.ListGroupsRequest;
+import io.volrep.spi.ModifyGroupRequest;
+import io.volrep.api.VolumeGroup;
+import io.volrep.api.VolumeGroupCapability;
+import io.volrep.testkit.reference.ReferenceFixtures.Fixture;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -33,7 +38,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * An in-memory replication plugin with the spec's semantics, to test orchestrators and the testkit against:
@@ -52,8 +56,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * As a {@link HealerDriver} (NodeHealer), every fixture volume exists on the node at whatever path the
  * orchestrator names: secrets are checked as above, other volume ids answer NOT_FOUND, and a volume is healthy
  * unless the builder marked it {@link Builder#abnormalVolume abnormal}; the report always carries a message.
- * Every fixture starts disabled and primary. Every applied state change is recorded in an {@link #effects()
- * effect log} with a global and a per-source sequence number, so a load test can check that nothing was lost,
+ * As a {@link VolumeGroupDriver} it serves {@code volumegroup.Controller} in memory (every RPC, with
+ * {@code LIMIT_VOLUME_TO_ONE_VOLUME_GROUP} and {@code DO_NOT_ALLOW_VG_TO_DELETE_VOLUMES}): the groups it creates are
+ * replication sources of this driver from then on, its fixture volumes ({@code vol-0}..) can be grouped, a group whose
+ * replication is enabled is in use (delete answers 9), and a group's destination maps every current member to itself
+ * (the other site uses the same ids). Every fixture starts disabled and primary. Every applied state change is
+ * recorded in an {@link #effects() effect log} with a global and a per-source sequence number, so a load test can check that nothing was lost,
  * applied twice or reordered per source. Thread-safe.
  *
  * <pre>{@code
@@ -65,7 +73,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * }
  * }</pre>
  */
-public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
+public final class ReferenceDriver implements ReplicationDriver, HealerDriver, VolumeGroupDriver {
     /** Which side of the replication a source is. */
     public enum Role { PRIMARY, SECONDARY }
 
@@ -109,37 +117,23 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
                          SourceState after) {
     }
 
-    /** A source's state and its effect counter; guarded by its own monitor. */
-    private static final class Fixture {
-        SourceState state;
-        long effects;
-
-        Fixture(ReplicationSource source) {
-            state = SourceState.initial(source);
-        }
-    }
-
-    private final Map<ReplicationSource, Fixture> fixtures;
+    private final ReferenceFixtures fixtures;
+    private final ReferenceVolumeGroups groups;
     private final Set<String> abnormalVolumes;
     private final Set<String> degradedVolumes;
-    private final Secrets requiredSecrets;
-    private final Duration latency;
+    private final ReferenceGate gate;
     private final int resyncCallsUntilReady;
     private final Clock clock;
     private final long lastSyncBytes;
-    private final AtomicLong sequence = new AtomicLong();
-    private final List<Effect> effects = new ArrayList<>();
 
     private ReferenceDriver(Builder b) {
-        Map<ReplicationSource, Fixture> map = new LinkedHashMap<>();
-        for (ReplicationSource source : b.sources) {
-            map.put(source, new Fixture(source));
-        }
-        this.fixtures = Collections.unmodifiableMap(map);
+        this.fixtures = new ReferenceFixtures(b.sources);
+        this.groups = new ReferenceVolumeGroups(id -> fixtures.get(ReplicationSource.volume(id)) != null);
+        b.sources.stream().filter(s -> s.kind() == ReplicationSource.Kind.VOLUME_GROUP)
+                .forEach(s -> groups.fixture(s.id()));
         this.abnormalVolumes = Set.copyOf(b.abnormalVolumes);
         this.degradedVolumes = Set.copyOf(b.degradedVolumes);
-        this.requiredSecrets = Secrets.of(b.requiredSecrets);
-        this.latency = b.latency;
+        this.gate = new ReferenceGate(b.latency, Secrets.of(b.requiredSecrets));
         this.resyncCallsUntilReady = b.resyncCallsUntilReady;
         this.clock = b.clock;
         this.lastSyncBytes = b.lastSyncBytes;
@@ -216,17 +210,23 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
     }
 
     /**
-     * GetReplicationDestinationInfo (upstream 2026): the destination on the other site has the same id (a group's
-     * members are not modelled, so its member map is empty); 9 FAILED_PRECONDITION while replication is disabled.
+     * GetReplicationDestinationInfo (upstream 2026): the destination on the other site has the same id, and a group's
+     * member map names each current member (complete, as the spec requires, also after its membership changed);
+     * 9 FAILED_PRECONDITION while replication is disabled.
      */
     @Override
     public ReplicationDestination destination(DestinationRequest r) {
         Fixture f = enter(r.source(), r.secrets());
+        // Read before taking the fixture: the groups' lock is never taken inside a fixture's.
+        Map<String, String> members = new LinkedHashMap<>();
+        if (r.source().kind() == ReplicationSource.Kind.VOLUME_GROUP) {
+            groups.members(r.source().id()).forEach(m -> members.put(m, m));
+        }
         synchronized (f) {
             requireEnabled(f);
             ReplicationSource source = f.state.source();
             return source.kind() == ReplicationSource.Kind.VOLUME_GROUP
-                    ? ReplicationDestination.volumeGroup(source.id(), java.util.Map.of())
+                    ? ReplicationDestination.volumeGroup(source.id(), members)
                     : ReplicationDestination.volume(source.id());
         }
     }
@@ -256,25 +256,17 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
 
     /** The state of a fixture. */
     public SourceState state(ReplicationSource source) {
-        Fixture f = fixtures.get(source);
-        if (f == null) {
-            throw new IllegalArgumentException("not a fixture of this driver: " + source);
-        }
-        synchronized (f) {
-            return f.state;
-        }
+        return fixtures.state(source);
     }
 
-    /** Every fixture, in creation order. */
+    /** Every source, in creation order: the fixtures, and the groups created since (a copy). */
     public Set<ReplicationSource> sources() {
-        return fixtures.keySet();
+        return fixtures.sources();
     }
 
     /** The effect log: every applied state change, in the order applied. A copy. */
     public List<Effect> effects() {
-        synchronized (effects) {
-            return List.copyOf(effects);
-        }
+        return fixtures.effects();
     }
 
     /** The effects on one source, in order. */
@@ -282,29 +274,17 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
         return effects().stream().filter(e -> e.source().equals(source)).toList();
     }
 
-    /** Every fixture back to disabled and primary, the effect log cleared. */
+    /**
+     * Every fixture back to disabled and primary, the effect log cleared; the groups created through
+     * {@code volumegroup.Controller} removed, the fixture groups back and empty.
+     */
     public void reset() {
-        // Lock order is always fixture, then log (as in apply): never hold the log while taking a fixture.
-        for (Fixture f : fixtures.values()) {
-            synchronized (f) {
-                f.state = SourceState.initial(f.state.source());
-                f.effects = 0;
-            }
-        }
-        synchronized (effects) {
-            effects.clear();
-            sequence.set(0);
-        }
+        fixtures.reset(groups.reset());
     }
 
     /** Latency, then secrets, then existence: the order a real plugin would check them in. */
     private Fixture enter(ReplicationSource source, Secrets secrets) {
-        sleepLatency();
-        for (String key : requiredSecrets.keys()) {
-            if (!secrets.get(key).equals(requiredSecrets.get(key))) {
-                throw new UnauthenticatedException("secrets are missing or invalid (secret \"" + key + "\")");
-            }
-        }
+        authenticate(secrets);
         Fixture f = fixtures.get(source);
         if (f == null) {
             throw new SourceNotFoundException(source + " does not exist");
@@ -312,16 +292,9 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
         return f;
     }
 
-    private void sleepLatency() {
-        if (latency.isZero()) {
-            return;
-        }
-        try {
-            Thread.sleep(latency.toMillis(), latency.toNanosPart() % 1_000_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new UnknownErrorException("interrupted");
-        }
+    /** Latency, then secrets ({@link ReferenceGate}). */
+    private void authenticate(Secrets secrets) {
+        gate.pass(secrets);
     }
 
     private static void requireEnabled(Fixture f) {
@@ -354,11 +327,60 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
 
     /** Applies and records a change; called holding the fixture's monitor. */
     private void apply(Fixture f, Change change, SourceState after) {
-        synchronized (effects) {
-            f.state = after;
-            f.effects++;
-            effects.add(new Effect(sequence.incrementAndGet(), f.effects, after.source(), change, after));
+        fixtures.apply(f, change, after);
+    }
+
+    // ---------------------------------------------------------------- volumegroup.Controller
+
+    /** CreateVolumeGroup: the group of that name, a replication source of this driver from now on. */
+    @Override
+    public VolumeGroup create(CreateGroupRequest r) {
+        authenticate(r.secrets());
+        return groups.create(r, fixtures::addGroup);
+    }
+
+    @Override
+    public VolumeGroup modify(ModifyGroupRequest r) {
+        authenticate(r.secrets());
+        return groups.modify(r);
+    }
+
+    /** DeleteVolumeGroup: 9 FAILED_PRECONDITION while its replication is enabled; the volumes are kept. */
+    @Override
+    public void delete(DeleteGroupRequest r) {
+        authenticate(r.secrets());
+        ReplicationSource source = ReplicationSource.volumeGroup(r.volumeGroupId());
+        Fixture f = fixtures.get(source);
+        if (f == null) {
+            groups.delete(r.volumeGroupId(), id -> false);      // no such group: nothing to do, 0 OK
+            return;
         }
+        // The fixture, then the groups: an Enable of the group cannot slip in between the check and the removal.
+        synchronized (f) {
+            if (groups.delete(r.volumeGroupId(), id -> f.state.enabled())) {
+                fixtures.remove(source);
+            }
+        }
+    }
+
+    @Override
+    public VolumeGroup get(GetGroupRequest r) {
+        authenticate(r.secrets());
+        return groups.get(r.volumeGroupId()).orElseThrow(() -> new SourceNotFoundException("volume group "
+                + r.volumeGroupId() + " does not exist"));
+    }
+
+    @Override
+    public List<VolumeGroup> list(ListGroupsRequest r) {
+        authenticate(r.secrets());
+        return groups.list();
+    }
+
+    /** A volume is in at most one group; deleting a group keeps its volumes. */
+    @Override
+    public Set<VolumeGroupCapability> behaviours() {
+        return EnumSet.of(VolumeGroupCapability.LIMIT_VOLUME_TO_ONE_VOLUME_GROUP,
+                VolumeGroupCapability.DO_NOT_ALLOW_VG_TO_DELETE_VOLUMES);
     }
 
     /**

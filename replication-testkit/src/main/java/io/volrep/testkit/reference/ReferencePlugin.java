@@ -8,7 +8,8 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Serves a {@link ReferenceDriver} as a gRPC plugin (replication, NodeHealer and Identity; any spec dialect): for tests in-process, for other languages' clients on a
+ * Serves a {@link ReferenceDriver} as a gRPC plugin (replication, volume groups, NodeHealer and Identity; any spec
+ * dialect): for tests in-process, for other languages' clients on a
  * unix socket or TCP ({@code volrep serve-reference} runs {@link #runUntilShutdown}).
  *
  * <pre>{@code
@@ -36,12 +37,12 @@ public final class ReferencePlugin {
     public static final String PLUGIN_NAME = "reference.volrep.io";
 
     /**
-     * A server builder for {@code driver} serving replication (current dialect), NodeHealer and Identity
-     * ({@value #PLUGIN_NAME}); add the address and build.
+     * A server builder for {@code driver} serving replication (current dialect), volume groups, NodeHealer and
+     * Identity ({@value #PLUGIN_NAME}); add the address and build.
      */
     public static ReplicationServer.Builder serverBuilder(ReferenceDriver driver) {
         String version = ReferencePlugin.class.getPackage().getImplementationVersion();
-        return ReplicationServer.builder().driver(driver).healer(driver)
+        return ReplicationServer.builder().driver(driver).volumeGroups(driver).healer(driver)
                 .identity(PLUGIN_NAME, version == null ? "dev" : version).gracePeriod(DEFAULT_GRACE_PERIOD);
     }
 

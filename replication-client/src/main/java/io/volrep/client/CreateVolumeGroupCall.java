@@ -1,0 +1,51 @@
+package io.volrep.client;
+
+import com.google.protobuf.Message;
+import io.volrep.api.Rpc;
+import io.volrep.api.VolumeGroup;
+import io.volrep.api.wire.AnswerRules;
+import io.volrep.api.wire.WireMapping;
+import io.volrep.proto.volumegroup.CreateVolumeGroupResponse;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * CreateVolumeGroup: the group named {@link #name()}, holding the {@link #volumes volumes} given (none: an empty
+ * group). Idempotent by name: the same name with compatible parameters answers the same group, an incompatible one
+ * 6 ALREADY_EXISTS ({@code ReplicationException} of that code, not retried). Volumes that cannot be grouped answer
+ * {@link io.volrep.api.PreconditionFailedException}, also when the plugin sends upstream's "7" for it. Offered when
+ * the plugin advertises {@code VolumeGroup.VOLUME_GROUP}; sends the {@linkplain SecretsProvider#pluginSecrets()
+ * plugin's secrets} unless {@link #secrets} overrides them. The answer may list no members even when some were asked
+ * for (the spec requires them of Get, List and Modify only).
+ *
+ * <pre>{@code
+ * VolumeGroup group = client.volumeGroups().create("db-1").volumes("pvc-1", "pvc-2")
+ *         .parameter("replicationClass", "rbd-mirror").call();
+ * client.volumeGroup(group.id()).enable().call();
+ * }</pre>
+ */
+public final class CreateVolumeGroupCall extends MembershipCall<CreateVolumeGroupCall> {
+    private final String name;
+
+    CreateVolumeGroupCall(CallEngine engine, String name) {
+        super(engine, Rpc.CREATE_VOLUME_GROUP);
+        this.name = name;
+    }
+
+    /** The name asked for. */
+    public String name() {
+        return name;
+    }
+
+    @Override
+    VolumeGroupSpec spec() {
+        return VolumeGroupSpec.create(name, List.copyOf(volumeIds), Map.copyOf(parameters), secretsOverride, policy);
+    }
+
+    @Override
+    VolumeGroup result(Message response, int attempts) {
+        CreateVolumeGroupResponse r = (CreateVolumeGroupResponse) response;
+        WireMapping.requireNoProblems(AnswerRules.volumeGroupCreated(r), rpc, attempts);
+        return WireMapping.fromProto(r.getVolumeGroup());
+    }
+}
