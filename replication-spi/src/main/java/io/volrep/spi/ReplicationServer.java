@@ -158,18 +158,12 @@ public final class ReplicationServer implements AutoCloseable {
         return transport.port(server);
     }
 
-    /**
-     * How many sources (replication sources, healer volumes) have a guarded call in flight, e.g. {@code 0} once every
-     * driver call has returned. Identity calls and calls answered before or by the guard (ABORTED) do not count.
-     */
+    /** How many sources (replication sources, healer volumes) have a guarded call in flight: 0 when idle. */
     public int busySources() {
         return guard.busyKeys();
     }
 
-    /**
-     * The old name of {@link #busySources()}: it counts sources, not calls.
-     * @deprecated use {@link #busySources()}
-     */
+    /** Deprecated: the old name of {@link #busySources()}, which counts sources, not calls. */
     @Deprecated(since = "0.1.0")
     public int callsInFlight() {
         return busySources();
