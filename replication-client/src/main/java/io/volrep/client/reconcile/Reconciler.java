@@ -1,5 +1,6 @@
 package io.volrep.client.reconcile;
 
+import io.volrep.api.Arguments;
 import io.volrep.api.ReplicationException;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.StatusCode;
@@ -52,8 +53,7 @@ public record Reconciler(SourceClient source, ReconcileOptions options) {
      * }</pre>
      */
     public Reconciler {
-        Objects.requireNonNull(source, "source");
-        Objects.requireNonNull(options, "options");
+        Arguments.requireNonNull("source", source, "options", options);
     }
 
     /**
