@@ -34,5 +34,4 @@ module io.volrep.spi {
     exports io.volrep.proto.exec to com.google.protobuf;
 
     uses io.volrep.spi.ReplicationDriverProvider;
-    uses io.volrep.spi.HealerDriverProvider;
 }

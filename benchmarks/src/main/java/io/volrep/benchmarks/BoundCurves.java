@@ -6,6 +6,7 @@ import io.volrep.client.reconcile.DesiredState;
 import io.volrep.client.reconcile.Failover;
 import io.volrep.client.reconcile.FailoverReport;
 import io.volrep.client.reconcile.ReconcileResult;
+import io.volrep.client.reconcile.Reconciler;
 import io.volrep.spi.ReplicationServer;
 import io.volrep.testkit.ComplianceReport;
 import io.volrep.testkit.ConformanceConfig;
@@ -244,7 +245,7 @@ final class BoundCurves {
                 LatencyDriver driver = new LatencyDriver(ReferenceDriver.builder().volume("vol-0").groups(1).build());
                 driver.latency(Duration.ofMillis(latency));
                 long start = System.nanoTime();
-                ComplianceReport result = ConformanceRunner.builder(ConformanceConfig.builder().driver(driver)
+                ComplianceReport result = ConformanceRunner.of(ConformanceConfig.builder().driver(driver)
                         .volumes(List.of("vol-0")).volumeGroups(List.of("grp-0")).build()).run();
                 wall[i] = (System.nanoTime() - start) / 1e9;
                 bound[i] = driver.calls() * latency / 1000.0;
@@ -268,7 +269,7 @@ final class BoundCurves {
     private static void conformanceRun(int latency) {
         LatencyDriver driver = new LatencyDriver(ReferenceDriver.builder().volume("vol-0").groups(1).build());
         driver.latency(Duration.ofMillis(latency));
-        ConformanceRunner.builder(ConformanceConfig.builder().driver(driver).volumes(List.of("vol-0"))
+        ConformanceRunner.of(ConformanceConfig.builder().driver(driver).volumes(List.of("vol-0"))
                 .volumeGroups(List.of("grp-0")).build()).run();
     }
 
@@ -295,7 +296,7 @@ final class BoundCurves {
                     long start = System.nanoTime();
                     for (ReplicationSource s : sources) {
                         slots.acquire();
-                        all.add(client.source(s).reconcileAsync(DesiredState.PRIMARY)
+                        all.add(Reconciler.of(client.source(s)).reconcileAsync(DesiredState.PRIMARY)
                                 .whenComplete((r, t) -> slots.release()));
                     }
                     CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).join();

@@ -536,7 +536,7 @@ public final class Curves {
         }
         ConformanceConfig config = ConformanceConfig.builder().driver(reference.build()).volumes(volumes)
                 .volumeGroups(List.of("grp-0")).build();
-        return ConformanceRunner.builder(config).run();
+        return ConformanceRunner.of(config).run();
     }
 
     // ---------------------------------------------------------------- helpers

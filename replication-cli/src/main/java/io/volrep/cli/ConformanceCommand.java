@@ -209,7 +209,7 @@ public final class ConformanceCommand extends Subcommand {
                 + config.healerEndpoint().map(e -> " on " + e).orElse(""));
         out.println();
         out.flush();
-        ConformanceRunner runner = ConformanceRunner.builder(config).progress(out).includeTags(includeTags);
+        ConformanceRunner runner = ConformanceRunner.of(config).progress(out).includeTags(includeTags);
         if (reportsDir != null) {
             runner.reportsDir(reportsDir);
         }

@@ -6,6 +6,7 @@ import io.volrep.client.reconcile.Condition;
 import io.volrep.client.reconcile.DesiredState;
 import io.volrep.client.reconcile.ReconcileOptions;
 import io.volrep.client.reconcile.ReconcileResult;
+import io.volrep.client.reconcile.Reconciler;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -53,7 +54,7 @@ public final class ReconcileCommand extends SourceCommand {
         ReconcileResult r;
         try (Progress p = client.progress(err, Progress.describe("reconcile", source.describe()));
              ReplicationClient c = client.client(err, p)) {
-            r = c.source(source.source()).reconciler(options).reconcile(state);
+            r = new Reconciler(c.source(source.source()), options).reconcile(state);
         }
         print(out, r);
         if (r.done()) {

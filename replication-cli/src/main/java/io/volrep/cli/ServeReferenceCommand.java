@@ -89,8 +89,8 @@ public final class ServeReferenceCommand extends Subcommand {
         Duration grace;
         Map<String, String> requiredSecrets;
         try {
-            latencyValue = ReferencePlugin.parseDuration(latency);
-            grace = ReferencePlugin.parseDuration(gracePeriod);
+            latencyValue = DurationConverter.parse(latency);
+            grace = DurationConverter.parse(gracePeriod);
             if (metrics.metricsListen != null) {
                 MetricsOptions.parse(metrics.metricsListen);
             }

@@ -4,10 +4,6 @@ import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
-import io.volrep.client.reconcile.DesiredState;
-import io.volrep.client.reconcile.ReconcileOptions;
-import io.volrep.client.reconcile.ReconcileResult;
-import io.volrep.client.reconcile.Reconciler;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
@@ -22,6 +18,8 @@ import java.util.concurrent.CompletableFuture;
  * ReplicationInfo info = vol.info();                 // info.status(): HEALTHY, DEGRADED, ERROR or UNKNOWN
  * ReplicationDestination where = vol.destination();  // the id on the other site, for a failover
  * }</pre>
+ * To drive a source to a desired state, wrap it in a {@code Reconciler} (package {@code reconcile}, which builds
+ * on this one): {@code Reconciler.of(vol).reconcile(DesiredState.PRIMARY)}.
  */
 public final class SourceClient {
     private final CallEngine engine;
@@ -75,24 +73,6 @@ public final class SourceClient {
     /** GetVolumeReplicationInfo with the defaults, without blocking. */
     public CompletableFuture<ReplicationInfo> infoAsync() {
         return infoCall().callAsync();
-    }
-
-    /**
-     * Drives this source to {@code desired} with the default options (never forces) and waits for the result;
-     * see {@link Reconciler}. Example: {@code client.volume("pvc-1").reconcile(DesiredState.PRIMARY).done()}.
-     */
-    public ReconcileResult reconcile(DesiredState desired) {
-        return reconciler(ReconcileOptions.defaults()).reconcile(desired);
-    }
-
-    /** {@link #reconcile(DesiredState)} without blocking. */
-    public CompletableFuture<ReconcileResult> reconcileAsync(DesiredState desired) {
-        return reconciler(ReconcileOptions.defaults()).reconcileAsync(desired);
-    }
-
-    /** A {@link Reconciler} of this source with {@code options} (force, resync deadline, enable parameters). */
-    public Reconciler reconciler(ReconcileOptions options) {
-        return new Reconciler(this, options);
     }
 
     /** GetReplicationDestinationInfo (upstream 2026), configurable (secrets, retry policy). */

@@ -15,6 +15,7 @@ import io.volrep.spi.EnableRequest;
 import io.volrep.spi.InfoRequest;
 import io.volrep.spi.ReplicationDriver;
 import io.volrep.spi.ReplicationServer;
+import io.volrep.testsupport.GrpcCleanup;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -23,10 +24,14 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Upstream 2026 in the client: destination() blocking and async through the engine, health in info(). */
 class DestinationAndHealthTest {
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
+
     /** Answers UNAVAILABLE ("not yet available") {@code notYet} times per source, then the destination. */
     static final class SiteA implements ReplicationDriver {
         final List<Object> seen = new CopyOnWriteArrayList<>();
@@ -62,42 +67,40 @@ class DestinationAndHealthTest {
     @Test
     void destinationsAfterATransientUnavailableAndHealthInInfo(@TempDir Path dir) throws Exception {
         SiteA driver = new SiteA();
-        try (ReplicationServer server = ReplicationServer.builder().driver(driver)
-                .listen("unix://" + dir.resolve("a.sock")).build().start();
-             ReplicationClient client = ReplicationClient.builder().target(server.address())
-                     .retry(SpiInteropTest.FAST).build()) {
-            assertThat(client.volume("vol-1").destination()).isEqualTo(ReplicationDestination.volume("b-vol-1"));
-            assertThat(driver.seen).hasSize(3);                    // two UNAVAILABLE, retried with back-off
+        ReplicationServer server = grpc.register(ReplicationServer.builder().driver(driver)
+                .listen("unix://" + dir.resolve("a.sock")).build().start());
+        ReplicationClient client = grpc.register(ReplicationClient.builder().target(server.address())
+                .retry(SpiInteropTest.FAST).build());
+        assertThat(client.volume("vol-1").destination()).isEqualTo(ReplicationDestination.volume("b-vol-1"));
+        assertThat(driver.seen).hasSize(3);                    // two UNAVAILABLE, retried with back-off
 
-            ReplicationDestination group = client.volumeGroup("grp-1").destinationAsync().get(20, TimeUnit.SECONDS);
-            assertThat(group).isEqualTo(ReplicationDestination.volumeGroup("b-grp-1",
-                    Map.of("vol-1", "b-vol-1", "vol-2", "b-vol-2")));
-            assertThat(group.kind()).isEqualTo(ReplicationSource.Kind.VOLUME_GROUP);
+        ReplicationDestination group = client.volumeGroup("grp-1").destinationAsync().get(20, TimeUnit.SECONDS);
+        assertThat(group).isEqualTo(ReplicationDestination.volumeGroup("b-grp-1",
+                Map.of("vol-1", "b-vol-1", "vol-2", "b-vol-2")));
+        assertThat(group.kind()).isEqualTo(ReplicationSource.Kind.VOLUME_GROUP);
 
-            ReplicationInfo info = client.volume("vol-1").info();
-            assertThat(info.status()).isEqualTo(ReplicationInfo.Status.DEGRADED);
-            assertThat(info.statusMessage()).isEqualTo("peer site lagging");
-            assertThat(client.capabilities().destinationInfo()).isTrue();
-        }
+        ReplicationInfo info = client.volume("vol-1").info();
+        assertThat(info.status()).isEqualTo(ReplicationInfo.Status.DEGRADED);
+        assertThat(info.statusMessage()).isEqualTo("peer site lagging");
+        assertThat(client.capabilities().destinationInfo()).isTrue();
     }
 
     @Test
     void legacyRevisionsRefuseBeforeSending(@TempDir Path dir) {
         SiteA driver = new SiteA();
         for (SpecDialect legacy : new SpecDialect[] {SpecDialect.V0_1_3, SpecDialect.V0_1_0}) {
-            try (ReplicationServer server = ReplicationServer.builder().driver(driver).dialect(legacy)
-                    .listen("unix://" + dir.resolve(legacy.name() + ".sock")).build().start();
-                 ReplicationClient client = ReplicationClient.builder().target(server.address()).dialect(legacy)
-                         .retry(SpiInteropTest.FAST).build()) {
-                assertThatThrownBy(() -> client.volume("vol-1").destination())
-                        .isInstanceOfSatisfying(UnsupportedByDialectException.class, e -> {
-                            assertThat(e.attempts()).isZero();
-                            assertThat(e.rpc()).isEqualTo(Rpc.GET_REPLICATION_DESTINATION_INFO);
-                            assertThat(e.dialect()).isEqualTo(legacy);
-                        })
-                        .hasMessage("GetReplicationDestinationInfo: the RPC does not exist cannot be expressed in "
-                                + "spec revision " + legacy.cliName() + "; not sent");
-            }
+            ReplicationServer server = grpc.register(ReplicationServer.builder().driver(driver).dialect(legacy)
+                    .listen("unix://" + dir.resolve(legacy.name() + ".sock")).build().start());
+            ReplicationClient client = grpc.register(ReplicationClient.builder().target(server.address()).dialect(legacy)
+                    .retry(SpiInteropTest.FAST).build());
+            assertThatThrownBy(() -> client.volume("vol-1").destination())
+                    .isInstanceOfSatisfying(UnsupportedByDialectException.class, e -> {
+                        assertThat(e.attempts()).isZero();
+                        assertThat(e.rpc()).isEqualTo(Rpc.GET_REPLICATION_DESTINATION_INFO);
+                        assertThat(e.dialect()).isEqualTo(legacy);
+                    })
+                    .hasMessage("GetReplicationDestinationInfo: the RPC does not exist cannot be expressed in "
+                            + "spec revision " + legacy.cliName() + "; not sent");
         }
         assertThat(driver.seen).isEmpty();
     }

@@ -12,17 +12,22 @@ import io.volrep.api.SpecDialect;
 import io.volrep.api.StatusCode;
 import io.volrep.api.UnimplementedException;
 import io.volrep.proto.replication.v0_1_3.ReplicationSource.TypeCase;
+import io.volrep.testsupport.GrpcCleanup;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The client against independent plugins of the legacy revisions, and what a wrong dialect does on the wire. */
 @SuppressWarnings("deprecation")     // sends or reads the deprecated volume_id (field 1) on purpose
 class DialectTest {
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
+
     static final RetryPolicy FAST = RetryPolicy.spec().toBuilder()
             .initialBackoff(Duration.ofMillis(10)).multiplier(2).maxBackoff(Duration.ofMillis(40))
             .jitter(RetryPolicy.Jitter.NONE).maxAttempts(3).build();
@@ -34,75 +39,72 @@ class DialectTest {
     @Test
     void v013PluginIsDrivenThroughEnableDemoteResyncAndInfo() throws Exception {
         LegacyPlugins.V013 plugin = new LegacyPlugins.V013("vol-1", "vg-1");
-        try (TestServer server = TestServer.inProcess(plugin);
-             ReplicationClient client = client(server.target(), SpecDialect.V0_1_3)) {
-            client.volume("vol-1").enable().parameter("mode", "snapshot").call();
-            ReplicationInfo info = client.volume("vol-1").info();
-            client.volume("vol-1").demote().call();
-            ResyncStatus status = client.volume("vol-1").resync().awaitReadyBlocking(Duration.ofSeconds(10));
-            client.volumeGroup("vg-1").enable().call();
+        TestServer server = grpc.register(TestServer.inProcess(plugin));
+        ReplicationClient client = grpc.register(client(server.target(), SpecDialect.V0_1_3));
+        client.volume("vol-1").enable().parameter("mode", "snapshot").call();
+        ReplicationInfo info = client.volume("vol-1").info();
+        client.volume("vol-1").demote().call();
+        ResyncStatus status = client.volume("vol-1").resync().awaitReadyBlocking(Duration.ofSeconds(10));
+        client.volumeGroup("vg-1").enable().call();
 
-            assertThat(status.ready()).isTrue();
-            assertThat(info.lastSyncTime().getEpochSecond()).isEqualTo(1_700_000_000L);
-            assertThat(info.lastSyncDuration()).isEmpty();
-            assertThat(info.lastSyncBytes()).isEmpty();
+        assertThat(status.ready()).isTrue();
+        assertThat(info.lastSyncTime().getEpochSecond()).isEqualTo(1_700_000_000L);
+        assertThat(info.lastSyncDuration()).isEmpty();
+        assertThat(info.lastSyncBytes()).isEmpty();
 
-            List<Message> wire = plugin.volumes.requests;
-            assertThat(wire).hasSize(7); // enable, info, demote, 3 resync polls, group enable
-            var enable = (io.volrep.proto.replication.v0_1_3.EnableVolumeReplicationRequest) wire.get(0);
-            assertThat(enable.getVolumeId()).isEqualTo("vol-1");
-            assertThat(enable.getReplicationSource().getTypeCase()).isEqualTo(TypeCase.VOLUME);
-            assertThat(enable.getReplicationSource().getVolume().getVolumeId()).isEqualTo("vol-1");
-            assertThat(enable.getParametersMap()).containsEntry("mode", "snapshot");
-            var resync = (io.volrep.proto.replication.v0_1_3.ResyncVolumeRequest) wire.get(5);
-            assertThat(resync.getVolumeId()).isEqualTo("vol-1");
-            assertThat(resync.getReplicationSource().getTypeCase()).isEqualTo(TypeCase.VOLUME);
-            var group = (io.volrep.proto.replication.v0_1_3.EnableVolumeReplicationRequest) wire.get(6);
-            // volume_id is REQUIRED in v0.1.3: it carries the group id, and the source says it names a group.
-            assertThat(group.getVolumeId()).isEqualTo("vg-1");
-            assertThat(group.getReplicationSource().getTypeCase()).isEqualTo(TypeCase.VOLUMEGROUP);
-            assertThat(group.getReplicationSource().getVolumegroup().getVolumeGroupId()).isEqualTo("vg-1");
-        }
+        List<Message> wire = plugin.volumes.requests;
+        assertThat(wire).hasSize(7); // enable, info, demote, 3 resync polls, group enable
+        var enable = (io.volrep.proto.replication.v0_1_3.EnableVolumeReplicationRequest) wire.get(0);
+        assertThat(enable.getVolumeId()).isEqualTo("vol-1");
+        assertThat(enable.getReplicationSource().getTypeCase()).isEqualTo(TypeCase.VOLUME);
+        assertThat(enable.getReplicationSource().getVolume().getVolumeId()).isEqualTo("vol-1");
+        assertThat(enable.getParametersMap()).containsEntry("mode", "snapshot");
+        var resync = (io.volrep.proto.replication.v0_1_3.ResyncVolumeRequest) wire.get(5);
+        assertThat(resync.getVolumeId()).isEqualTo("vol-1");
+        assertThat(resync.getReplicationSource().getTypeCase()).isEqualTo(TypeCase.VOLUME);
+        var group = (io.volrep.proto.replication.v0_1_3.EnableVolumeReplicationRequest) wire.get(6);
+        // volume_id is REQUIRED in v0.1.3: it carries the group id, and the source says it names a group.
+        assertThat(group.getVolumeId()).isEqualTo("vg-1");
+        assertThat(group.getReplicationSource().getTypeCase()).isEqualTo(TypeCase.VOLUMEGROUP);
+        assertThat(group.getReplicationSource().getVolumegroup().getVolumeGroupId()).isEqualTo("vg-1");
     }
 
     @Test
     void v010PluginIsDrivenOverAUnixSocket(@TempDir Path dir) throws Exception {
         LegacyPlugins.V010 plugin = new LegacyPlugins.V010("vol-1");
-        try (TestServer server = TestServer.unixSocket(dir.resolve("v010.sock"), plugin);
-             ReplicationClient client = client(server.target(), SpecDialect.V0_1_0)) {
-            client.volume("vol-1").enable().call();
-            client.volume("vol-1").demote().force().call();
-            assertThat(client.volume("vol-1").resync().awaitReady(Duration.ofSeconds(10)).get().ready()).isTrue();
-            client.volume("vol-1").promote().call();
+        TestServer server = grpc.register(TestServer.unixSocket(dir.resolve("v010.sock"), plugin));
+        ReplicationClient client = grpc.register(client(server.target(), SpecDialect.V0_1_0));
+        client.volume("vol-1").enable().call();
+        client.volume("vol-1").demote().force().call();
+        assertThat(client.volume("vol-1").resync().awaitReady(Duration.ofSeconds(10)).get().ready()).isTrue();
+        client.volume("vol-1").promote().call();
 
-            assertThat(plugin.volumes.states).containsEntry("vol-1", LegacyPlugins.VolumeStates.State.PRIMARY);
-            var demote = (io.volrep.proto.replication.v0_1_0.DemoteVolumeRequest) plugin.volumes.requests.get(1);
-            assertThat(demote.getVolumeId()).isEqualTo("vol-1");
-            assertThat(demote.getForce()).isTrue();
-            assertThat(plugin.volumes.requests).allSatisfy(m -> assertThat(m.getUnknownFields().asMap()).isEmpty());
-        }
+        assertThat(plugin.volumes.states).containsEntry("vol-1", LegacyPlugins.VolumeStates.State.PRIMARY);
+        var demote = (io.volrep.proto.replication.v0_1_0.DemoteVolumeRequest) plugin.volumes.requests.get(1);
+        assertThat(demote.getVolumeId()).isEqualTo("vol-1");
+        assertThat(demote.getForce()).isTrue();
+        assertThat(plugin.volumes.requests).allSatisfy(m -> assertThat(m.getUnknownFields().asMap()).isEmpty());
     }
 
     @Test
     void whatARevisionCannotExpressFailsBeforeSending() throws Exception {
         LegacyPlugins.V010 v010 = new LegacyPlugins.V010("vol-1");
         LegacyPlugins.V013 v013 = new LegacyPlugins.V013("vol-1");
-        try (TestServer s010 = TestServer.inProcess(v010);
-             TestServer s013 = TestServer.inProcess(v013);
-             ReplicationClient c010 = client(s010.target(), SpecDialect.V0_1_0);
-             ReplicationClient c013 = client(s013.target(), SpecDialect.V0_1_3)) {
-            assertUnsupported(() -> c010.volume("vol-1").info(), Rpc.GET_VOLUME_REPLICATION_INFO, "v0.1.0");
-            assertUnsupported(() -> c010.volumeGroup("vg-1").enable().call(), Rpc.ENABLE_VOLUME_REPLICATION,
-                    "volumegroup");
-            assertUnsupported(() -> c010.volumeSnapshot("snap-1").promote().call(), Rpc.PROMOTE_VOLUME,
-                    "volumesnapshot");
-            assertUnsupported(() -> c010.volume("vol-1").enable().replicationId("rid").call(),
-                    Rpc.ENABLE_VOLUME_REPLICATION, "replication_id");
-            assertUnsupported(() -> c013.volumeSnapshot("snap-1").enable().call(), Rpc.ENABLE_VOLUME_REPLICATION,
-                    "volumesnapshot");
-            assertThat(v010.volumes.requests).isEmpty();
-            assertThat(v013.volumes.requests).isEmpty();
-        }
+        TestServer s010 = grpc.register(TestServer.inProcess(v010));
+        TestServer s013 = grpc.register(TestServer.inProcess(v013));
+        ReplicationClient c010 = grpc.register(client(s010.target(), SpecDialect.V0_1_0));
+        ReplicationClient c013 = grpc.register(client(s013.target(), SpecDialect.V0_1_3));
+        assertUnsupported(() -> c010.volume("vol-1").info(), Rpc.GET_VOLUME_REPLICATION_INFO, "v0.1.0");
+        assertUnsupported(() -> c010.volumeGroup("vg-1").enable().call(), Rpc.ENABLE_VOLUME_REPLICATION,
+                "volumegroup");
+        assertUnsupported(() -> c010.volumeSnapshot("snap-1").promote().call(), Rpc.PROMOTE_VOLUME,
+                "volumesnapshot");
+        assertUnsupported(() -> c010.volume("vol-1").enable().replicationId("rid").call(),
+                Rpc.ENABLE_VOLUME_REPLICATION, "replication_id");
+        assertUnsupported(() -> c013.volumeSnapshot("snap-1").enable().call(), Rpc.ENABLE_VOLUME_REPLICATION,
+                "volumesnapshot");
+        assertThat(v010.volumes.requests).isEmpty();
+        assertThat(v013.volumes.requests).isEmpty();
     }
 
     private static void assertUnsupported(Runnable call, Rpc rpc, String what) {
@@ -130,38 +132,36 @@ class DialectTest {
                 o.onCompleted();
             }
         };
-        try (TestServer server = TestServer.inProcess(plugin);
-             ReplicationClient client = client(server.target(), SpecDialect.V0_1_3)) {
-            assertThatThrownBy(() -> client.volume("vol-1").info())
-                    .isInstanceOf(io.volrep.api.ProtocolViolationException.class)
-                    .hasMessageContaining("last_sync_time.nanos").hasMessageContaining("out of range");
-        }
+        TestServer server = grpc.register(TestServer.inProcess(plugin));
+        ReplicationClient client = grpc.register(client(server.target(), SpecDialect.V0_1_3));
+        assertThatThrownBy(() -> client.volume("vol-1").info())
+                .isInstanceOf(io.volrep.api.ProtocolViolationException.class)
+                .hasMessageContaining("last_sync_time.nanos").hasMessageContaining("out of range");
     }
 
     @Test
     void legacyErrorsCarryTheRevisionsPreconditionText() throws Exception {
         LegacyPlugins.V013 plugin = new LegacyPlugins.V013("vol-1");
-        try (TestServer server = TestServer.inProcess(plugin);
-             ReplicationClient client = client(server.target(), SpecDialect.V0_1_3)) {
-            assertThatThrownBy(() -> client.volume("vol-1").resync().call())
-                    .isInstanceOf(PreconditionFailedException.class)
-                    .hasMessageContaining("is not demoted")
-                    .hasMessageContaining("Caller SHOULD ensure that replication is enabled and the image is demoted.")
-                    .satisfies(e -> {
-                        // Issue 20 point 4: the exception reads the table of the revision the call was made in,
-                        // and keeps it (and its subclass) when re-attributed.
-                        io.volrep.api.ReplicationException r = (io.volrep.api.ReplicationException) e;
-                        String v013 = SpecDialect.V0_1_3.errorScheme().recoveryText(Rpc.RESYNC_VOLUME,
-                                StatusCode.FAILED_PRECONDITION);
-                        assertThat(v013).isNotEqualTo(io.volrep.api.ErrorScheme.spec().recoveryText(
-                                Rpc.RESYNC_VOLUME, StatusCode.FAILED_PRECONDITION));
-                        assertThat(r.recoveryText()).isEqualTo(v013);
-                        io.volrep.api.ReplicationException copy = r.withContext(Rpc.RESYNC_VOLUME, 7);
-                        assertThat(copy).isInstanceOf(PreconditionFailedException.class);
-                        assertThat(copy.attempts()).isEqualTo(7);
-                        assertThat(copy.recoveryText()).isEqualTo(v013);
-                    });
-        }
+        TestServer server = grpc.register(TestServer.inProcess(plugin));
+        ReplicationClient client = grpc.register(client(server.target(), SpecDialect.V0_1_3));
+        assertThatThrownBy(() -> client.volume("vol-1").resync().call())
+                .isInstanceOf(PreconditionFailedException.class)
+                .hasMessageContaining("is not demoted")
+                .hasMessageContaining("Caller SHOULD ensure that replication is enabled and the image is demoted.")
+                .satisfies(e -> {
+                    // Issue 20 point 4: the exception reads the table of the revision the call was made in,
+                    // and keeps it (and its subclass) when re-attributed.
+                    io.volrep.api.ReplicationException r = (io.volrep.api.ReplicationException) e;
+                    String v013 = SpecDialect.V0_1_3.errorScheme().recoveryText(Rpc.RESYNC_VOLUME,
+                            StatusCode.FAILED_PRECONDITION);
+                    assertThat(v013).isNotEqualTo(io.volrep.api.ErrorScheme.spec().recoveryText(
+                            Rpc.RESYNC_VOLUME, StatusCode.FAILED_PRECONDITION));
+                    assertThat(r.recoveryText()).isEqualTo(v013);
+                    io.volrep.api.ReplicationException copy = r.withContext(Rpc.RESYNC_VOLUME, 7);
+                    assertThat(copy).isInstanceOf(PreconditionFailedException.class);
+                    assertThat(copy.attempts()).isEqualTo(7);
+                    assertThat(copy.recoveryText()).isEqualTo(v013);
+                });
     }
 
     /** Records the raw v0.1.3 requests that arrive, whatever the sender meant. */
@@ -181,13 +181,12 @@ class DialectTest {
     @Test
     void aCurrentVolumeSourceReadsAsAVolumeGroupToAV013Plugin() throws Exception {
         RecordingV013 plugin = new RecordingV013();
-        try (TestServer server = TestServer.inProcess(plugin);
-             ReplicationClient bare = ReplicationClient.builder().target(server.target()).retry(FAST)
-                     .alsoSendDeprecatedVolumeId(false).build();
-             ReplicationClient withVolumeId = client(server.target(), SpecDialect.CURRENT)) {
-            bare.volume("vol-1").enable().call();
-            withVolumeId.volume("vol-1").enable().call();
-        }
+        TestServer server = grpc.register(TestServer.inProcess(plugin));
+        ReplicationClient bare = grpc.register(ReplicationClient.builder().target(server.target()).retry(FAST)
+                .alsoSendDeprecatedVolumeId(false).build());
+        ReplicationClient withVolumeId = grpc.register(client(server.target(), SpecDialect.CURRENT));
+        bare.volume("vol-1").enable().call();
+        withVolumeId.volume("vol-1").enable().call();
         var parsed = plugin.enables.get(0);
         // What the current revision calls replication_source.volume (field 1) is volumegroup in v0.1.3.
         assertThat(HexFormat.ofDelimiter(" ").formatHex(parsed.toByteArray()))
@@ -219,10 +218,9 @@ class DialectTest {
     @Test
     void aV013VolumeSourceReadsAsAVolumeGroupToACurrentPlugin() throws Exception {
         RecordingCurrent plugin = new RecordingCurrent();
-        try (TestServer server = TestServer.inProcess(plugin);
-             ReplicationClient client = client(server.target(), SpecDialect.V0_1_3)) {
-            client.volume("vol-1").enable().call();
-        }
+        TestServer server = grpc.register(TestServer.inProcess(plugin));
+        ReplicationClient client = grpc.register(client(server.target(), SpecDialect.V0_1_3));
+        client.volume("vol-1").enable().call();
         var parsed = plugin.enables.get(0);
         assertThat(HexFormat.ofDelimiter(" ").formatHex(parsed.toByteArray()))
                 .isEqualTo("0a 05 76 6f 6c 2d 31 2a 09 12 07 0a 05 76 6f 6c 2d 31");
@@ -234,14 +232,13 @@ class DialectTest {
     @Test
     void currentDialectAlsoSendsTheDeprecatedVolumeIdForVolumesOnly() throws Exception {
         RecordingCurrent plugin = new RecordingCurrent();
-        try (TestServer server = TestServer.inProcess(plugin);
-             ReplicationClient client = client(server.target(), SpecDialect.CURRENT);
-             ReplicationClient off = ReplicationClient.builder().target(server.target())
-                     .alsoSendDeprecatedVolumeId(false).build()) {
-            client.volume("vol-1").enable().call();
-            client.volumeGroup("vg-1").enable().call();
-            off.volume("vol-2").enable().call();
-        }
+        TestServer server = grpc.register(TestServer.inProcess(plugin));
+        ReplicationClient client = grpc.register(client(server.target(), SpecDialect.CURRENT));
+        ReplicationClient off = grpc.register(ReplicationClient.builder().target(server.target())
+                .alsoSendDeprecatedVolumeId(false).build());
+        client.volume("vol-1").enable().call();
+        client.volumeGroup("vg-1").enable().call();
+        off.volume("vol-2").enable().call();
         assertThat(plugin.enables.get(0).getVolumeId()).isEqualTo("vol-1");
         assertThat(plugin.enables.get(0).getReplicationSource().getVolume().getVolumeId()).isEqualTo("vol-1");
         assertThat(plugin.enables.get(1).getVolumeId()).isEmpty();

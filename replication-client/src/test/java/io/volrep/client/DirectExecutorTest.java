@@ -3,13 +3,15 @@ package io.volrep.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.grpc.Status;
 import io.volrep.api.PreconditionFailedException;
 import io.volrep.api.Rpc;
 import io.volrep.api.SourceNotFoundException;
-import io.volrep.client.ScriptedPlugin.Outcome;
+import io.volrep.api.StatusCode;
+import io.volrep.testkit.fake.FakePlugin;
+import io.volrep.testkit.fake.RecordedCall;
 import io.volrep.testsupport.GrpcCleanup;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -49,12 +51,13 @@ class DirectExecutorTest {
         assertThat(executor.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
     }
 
-    private ScriptedPlugin plugin() throws Exception {
-        return grpc.register(ScriptedPlugin.unixSocket(dir.resolve("p.sock")));
+    /** The public fake on a unix socket, with one volume: vol-0. */
+    private FakePlugin plugin() {
+        return grpc.register(FakePlugin.builder().volumes(1).listen("unix://" + dir.resolve("p.sock")).start());
     }
 
-    private ReplicationClient client(ScriptedPlugin plugin, ReplicationClient.Builder builder) {
-        return grpc.register(builder.target(plugin.target()).executor(executor).retry(RetryBehaviourTest.FAST)
+    private ReplicationClient client(FakePlugin plugin, ReplicationClient.Builder builder) {
+        return grpc.register(builder.target(plugin.address()).executor(executor).retry(RetryBehaviourTest.FAST)
                 .build());
     }
 
@@ -71,8 +74,7 @@ class DirectExecutorTest {
 
     @Test
     void aSuccessCompletesOnTheTransportThread() throws Exception {
-        ScriptedPlugin plugin = plugin();
-        plugin.byDefault(Rpc.ENABLE_VOLUME_REPLICATION, request -> Outcome.ok().delayed(200));
+        FakePlugin plugin = plugin().latency(Rpc.ENABLE_VOLUME_REPLICATION, Duration.ofMillis(200));
         Queue<String> listenerThreads = new ConcurrentLinkedQueue<>();
         ReplicationClient client = client(plugin, ReplicationClient.builder().directExecutor()
                 .listener(event -> listenerThreads.add(Thread.currentThread().getName())));
@@ -90,8 +92,7 @@ class DirectExecutorTest {
 
     @Test
     void withoutTheOptionEveryAnswerIsHandedToTheExecutor() throws Exception {
-        ScriptedPlugin plugin = plugin();
-        plugin.byDefault(Rpc.ENABLE_VOLUME_REPLICATION, request -> Outcome.ok().delayed(200));
+        FakePlugin plugin = plugin().latency(Rpc.ENABLE_VOLUME_REPLICATION, Duration.ofMillis(200));
         ReplicationClient client = client(plugin, ReplicationClient.builder());
 
         assertThat(continuationThread(client.volume("vol-0").enable().callAsync())).startsWith(EXECUTOR_THREAD);
@@ -99,9 +100,9 @@ class DirectExecutorTest {
 
     @Test
     void aFailureIsDecidedAndReportedOnTheExecutor() throws Exception {
-        ScriptedPlugin plugin = plugin();
-        plugin.byDefault(Rpc.PROMOTE_VOLUME, request -> Outcome.fail(Status.Code.FAILED_PRECONDITION).delayed(200));
-        plugin.byDefault(Rpc.ENABLE_VOLUME_REPLICATION, request -> Outcome.fail(Status.Code.NOT_FOUND).delayed(200));
+        // The driver's own answers: vol-0 is not enabled (9 FAILED_PRECONDITION), vol-1 does not exist (5 NOT_FOUND).
+        FakePlugin plugin = plugin().latency(Rpc.PROMOTE_VOLUME, Duration.ofMillis(200))
+                .latency(Rpc.ENABLE_VOLUME_REPLICATION, Duration.ofMillis(200));
         Queue<String> verifierThreads = new ConcurrentLinkedQueue<>();
         Queue<String> listenerThreads = new ConcurrentLinkedQueue<>();
         ReplicationClient client = client(plugin, ReplicationClient.builder().directExecutor()
@@ -121,21 +122,23 @@ class DirectExecutorTest {
 
         assertThat(verifierThreads).hasSize(1).allSatisfy(t -> assertThat(t).startsWith(EXECUTOR_THREAD));
         assertThat(listenerThreads).hasSize(2).allSatisfy(t -> assertThat(t).startsWith(EXECUTOR_THREAD));
-        assertThat(plugin.calls(Rpc.PROMOTE_VOLUME)).hasSize(1);
-        assertThat(plugin.calls(Rpc.ENABLE_VOLUME_REPLICATION)).hasSize(1);
+        assertThat(plugin.calls(Rpc.PROMOTE_VOLUME)).extracting(RecordedCall::code)
+                .containsExactly(StatusCode.FAILED_PRECONDITION);
+        assertThat(plugin.calls(Rpc.ENABLE_VOLUME_REPLICATION)).extracting(RecordedCall::code)
+                .containsExactly(StatusCode.NOT_FOUND);
     }
 
     @Test
     void aRetriedCallSucceedsAndBlockingCallsAreUnchanged() throws Exception {
-        ScriptedPlugin plugin = plugin();
-        plugin.script(Rpc.ENABLE_VOLUME_REPLICATION, Outcome.fail(Status.Code.UNAVAILABLE),
-                Outcome.fail(Status.Code.ABORTED));
+        FakePlugin plugin = plugin().failNext(Rpc.ENABLE_VOLUME_REPLICATION, 1, StatusCode.UNAVAILABLE)
+                .failNext(Rpc.ENABLE_VOLUME_REPLICATION, 1, StatusCode.ABORTED);
         ReplicationClient client = client(plugin, ReplicationClient.builder().directExecutor());
 
         CompletableFuture<?> call = client.volume("vol-0").enable().callAsync();
         call.get(10, TimeUnit.SECONDS);
         assertThat(call).isCompletedWithValueMatching(v -> true);
-        assertThat(plugin.calls(Rpc.ENABLE_VOLUME_REPLICATION)).hasSize(3);
+        assertThat(plugin.calls(Rpc.ENABLE_VOLUME_REPLICATION)).extracting(RecordedCall::code)
+                .containsExactly(StatusCode.UNAVAILABLE, StatusCode.ABORTED, StatusCode.OK);
         client.volume("vol-0").enable().call();
         assertThat(plugin.calls(Rpc.ENABLE_VOLUME_REPLICATION)).hasSize(4);
         assertThat(client.activeSources()).isZero();

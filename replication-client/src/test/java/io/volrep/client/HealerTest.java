@@ -19,6 +19,7 @@ import io.volrep.proto.csi.VolumeCapability.AccessTypeCase;
 import io.volrep.proto.healer.HealerNodeGrpc;
 import io.volrep.proto.healer.NodeHealerRequest;
 import io.volrep.proto.healer.NodeHealerResponse;
+import io.volrep.testsupport.GrpcCleanup;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,10 +30,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** NodeHealer through the client against an independent node plugin written on the generated healer stub. */
 class HealerTest {
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
+
     static final RetryPolicy FAST = RetryPolicy.spec().toBuilder()
             .initialBackoff(Duration.ofMillis(10)).multiplier(2).maxBackoff(Duration.ofMillis(40))
             .jitter(RetryPolicy.Jitter.NONE).maxAttempts(5).build();
@@ -80,14 +85,14 @@ class HealerTest {
     @Test
     void healthyVolumeWithEveryOptionalField() throws Exception {
         NodePlugin plugin = new NodePlugin();
-        try (TestServer server = TestServer.inProcess(plugin); ReplicationClient client = client(server.target())) {
-            HealReport report = client.node().heal("vol-ok", Path.of("/mnt/vol-ok"))
-                    .stagingPath(Path.of("/var/lib/staging/vol-ok"))
-                    .capability(VolumeCapability.mount("ext4", AccessMode.SINGLE_NODE_WRITER))
-                    .context("pool", "replicapool").context(Map.of("tier", "gold"))
-                    .call();
-            assertThat(report).isEqualTo(HealReport.healthy("filesystem clean"));
-        }
+        TestServer server = grpc.register(TestServer.inProcess(plugin));
+        ReplicationClient client = grpc.register(client(server.target()));
+        HealReport report = client.node().heal("vol-ok", Path.of("/mnt/vol-ok"))
+                .stagingPath(Path.of("/var/lib/staging/vol-ok"))
+                .capability(VolumeCapability.mount("ext4", AccessMode.SINGLE_NODE_WRITER))
+                .context("pool", "replicapool").context(Map.of("tier", "gold"))
+                .call();
+        assertThat(report).isEqualTo(HealReport.healthy("filesystem clean"));
         NodeHealerRequest wire = plugin.requests.get(0);
         assertThat(wire.getVolumeId()).isEqualTo("vol-ok");
         assertThat(wire.getVolumePath()).isEqualTo("/mnt/vol-ok");
@@ -103,13 +108,12 @@ class HealerTest {
     @Test
     void abnormalVolumeOverAUnixSocket(@TempDir Path dir) throws Exception {
         NodePlugin plugin = new NodePlugin();
-        try (TestServer server = TestServer.unixSocket(dir.resolve("node.sock"), plugin);
-             ReplicationClient client = client(server.target())) {
-            HealReport report = client.node().heal("vol-bad", Path.of("/mnt/vol-bad"))
-                    .capability(VolumeCapability.block(AccessMode.SINGLE_NODE_WRITER)).callAsync().get();
-            assertThat(report.abnormal()).isTrue();
-            assertThat(report.message()).isEqualTo("journal corrupt; fsck scheduled");
-        }
+        TestServer server = grpc.register(TestServer.unixSocket(dir.resolve("node.sock"), plugin));
+        ReplicationClient client = grpc.register(client(server.target()));
+        HealReport report = client.node().heal("vol-bad", Path.of("/mnt/vol-bad"))
+                .capability(VolumeCapability.block(AccessMode.SINGLE_NODE_WRITER)).callAsync().get();
+        assertThat(report.abnormal()).isTrue();
+        assertThat(report.message()).isEqualTo("journal corrupt; fsck scheduled");
         assertThat(plugin.requests.get(0).getVolumeCapability().getAccessTypeCase()).isEqualTo(AccessTypeCase.BLOCK);
         assertThat(plugin.requests.get(0).getStagingTargetPath()).isEmpty();
     }
@@ -117,24 +121,24 @@ class HealerTest {
     @Test
     void notFoundIsSurfacedWithoutAVerifier() throws Exception {
         NodePlugin plugin = new NodePlugin();
-        try (TestServer server = TestServer.inProcess(plugin); ReplicationClient client = client(server.target())) {
-            assertThatThrownBy(() -> client.node().heal("vol-gone", Path.of("/mnt/x")).call())
-                    .isInstanceOfSatisfying(SourceNotFoundException.class, e -> {
-                        assertThat(e.rpc()).isEqualTo(Rpc.NODE_HEALER);
-                        assertThat(e.attempts()).isEqualTo(1);
-                        assertThat(e.recovery()).isEqualTo(Recovery.VERIFY_THEN_BACKOFF);
-                        assertThat(e.getMessage()).contains("NodeHealer for volume vol-gone").contains("no volume");
-                    });
-        }
+        TestServer server = grpc.register(TestServer.inProcess(plugin));
+        ReplicationClient client = grpc.register(client(server.target()));
+        assertThatThrownBy(() -> client.node().heal("vol-gone", Path.of("/mnt/x")).call())
+                .isInstanceOfSatisfying(SourceNotFoundException.class, e -> {
+                    assertThat(e.rpc()).isEqualTo(Rpc.NODE_HEALER);
+                    assertThat(e.attempts()).isEqualTo(1);
+                    assertThat(e.recovery()).isEqualTo(Recovery.VERIFY_THEN_BACKOFF);
+                    assertThat(e.getMessage()).contains("NodeHealer for volume vol-gone").contains("no volume");
+                });
         assertThat(plugin.requests).hasSize(1);
     }
 
     @Test
     void abortedIsRetriedWithBackoffPerTheHealerRows() throws Exception {
         NodePlugin plugin = new NodePlugin();
-        try (TestServer server = TestServer.inProcess(plugin); ReplicationClient client = client(server.target())) {
-            assertThat(client.node().heal("vol-flaky", Path.of("/mnt/f")).call().message()).isEqualTo("healed");
-        }
+        TestServer server = grpc.register(TestServer.inProcess(plugin));
+        ReplicationClient client = grpc.register(client(server.target()));
+        assertThat(client.node().heal("vol-flaky", Path.of("/mnt/f")).call().message()).isEqualTo("healed");
         assertThat(plugin.requests).hasSize(3);
         assertThat(events).extracting(AttemptEvent::code)
                 .containsExactly(StatusCode.ABORTED, StatusCode.ABORTED, StatusCode.OK);
@@ -146,38 +150,38 @@ class HealerTest {
     void callsForOneVolumeAreNeverConcurrent() throws Exception {
         NodePlugin plugin = new NodePlugin();
         plugin.flakyFailures.set(0);
-        try (TestServer server = TestServer.inProcess(plugin); ReplicationClient client = client(server.target())) {
-            List<CompletableFuture<HealReport>> calls = new ArrayList<>();
-            for (int i = 0; i < 20; i++) {
-                calls.add(client.node().heal("vol-ok", Path.of("/mnt/vol-ok")).callAsync());
-            }
-            CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).get();
-            assertThat(client.activeSources()).isZero();
+        TestServer server = grpc.register(TestServer.inProcess(plugin));
+        ReplicationClient client = grpc.register(client(server.target()));
+        List<CompletableFuture<HealReport>> calls = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            calls.add(client.node().heal("vol-ok", Path.of("/mnt/vol-ok")).callAsync());
         }
+        CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).get();
+        assertThat(client.activeSources()).isZero();
         assertThat(plugin.requests).hasSize(20);
     }
 
     @Test
     void invalidRequestsAreRejectedBeforeSending() throws Exception {
         NodePlugin plugin = new NodePlugin();
-        try (TestServer server = TestServer.inProcess(plugin); ReplicationClient client = client(server.target())) {
-            NodeClient node = client.node();
-            assertInvalid(() -> node.heal("vol-ok", Path.of("/mnt/vol-ok")).stagingPath(Path.of("staging/vol-ok"))
-                    .call(), "staging_target_path");
-            assertInvalid(() -> node.heal("vol-ok", null).call(), "volume_path");
-            assertInvalid(() -> node.heal("vol-ok", Path.of("")).call(), "volume_path");
-            assertInvalid(() -> node.heal("v".repeat(129), Path.of("/mnt/x")).call(), "volume_id");
-            assertInvalid(() -> node.heal("", Path.of("/mnt/x")).call(), "volume_id");
-            assertInvalid(() -> node.heal("vol-ok", Path.of("/mnt/x")).context("k", "v".repeat(5000)).call(),
-                    "volume_context");
-            assertThat(plugin.requests).isEmpty();
+        TestServer server = grpc.register(TestServer.inProcess(plugin));
+        ReplicationClient client = grpc.register(client(server.target()));
+        NodeClient node = client.node();
+        assertInvalid(() -> node.heal("vol-ok", Path.of("/mnt/vol-ok")).stagingPath(Path.of("staging/vol-ok"))
+                .call(), "staging_target_path");
+        assertInvalid(() -> node.heal("vol-ok", null).call(), "volume_path");
+        assertInvalid(() -> node.heal("vol-ok", Path.of("")).call(), "volume_path");
+        assertInvalid(() -> node.heal("v".repeat(129), Path.of("/mnt/x")).call(), "volume_id");
+        assertInvalid(() -> node.heal("", Path.of("/mnt/x")).call(), "volume_id");
+        assertInvalid(() -> node.heal("vol-ok", Path.of("/mnt/x")).context("k", "v".repeat(5000)).call(),
+                "volume_context");
+        assertThat(plugin.requests).isEmpty();
 
-            // Both paths are exempt from the 128-byte limit.
-            String longPath = "/" + "p".repeat(4095);
-            assertThat(node.heal("vol-ok", Path.of(longPath)).stagingPath(Path.of(longPath)).call().abnormal())
-                    .isFalse();
-            assertThat(plugin.requests.get(0).getVolumePath()).hasSize(4096);
-        }
+        // Both paths are exempt from the 128-byte limit.
+        String longPath = "/" + "p".repeat(4095);
+        assertThat(node.heal("vol-ok", Path.of(longPath)).stagingPath(Path.of(longPath)).call().abnormal())
+                .isFalse();
+        assertThat(plugin.requests.get(0).getVolumePath()).hasSize(4096);
     }
 
     private static void assertInvalid(Runnable call, String field) {
@@ -191,19 +195,18 @@ class HealerTest {
     @Test
     void aResponseWithoutMessageIsAProtocolViolation() throws Exception {
         NodePlugin plugin = new NodePlugin();
-        try (TestServer server = TestServer.inProcess(plugin); ReplicationClient client = client(server.target())) {
-            assertThatThrownBy(() -> client.node().heal("vol-silent", Path.of("/mnt/s")).call())
-                    .isInstanceOfSatisfying(ProtocolViolationException.class, e -> assertThat(e.field()).contains("message"))
-                    .hasMessage("message: REQUIRED but empty");
-        }
+        TestServer server = grpc.register(TestServer.inProcess(plugin));
+        ReplicationClient client = grpc.register(client(server.target()));
+        assertThatThrownBy(() -> client.node().heal("vol-silent", Path.of("/mnt/s")).call())
+                .isInstanceOfSatisfying(ProtocolViolationException.class, e -> assertThat(e.field()).contains("message"))
+                .hasMessage("message: REQUIRED but empty");
     }
 
     @Test
     void aPluginWithoutTheHealerServiceIsUnimplemented() throws Exception {
-        try (TestServer server = TestServer.inProcess(new LegacyPlugins.V010("vol-1"));
-             ReplicationClient client = client(server.target())) {
-            assertThatThrownBy(() -> client.node().heal("vol-1", Path.of("/mnt/1")).call())
-                    .isInstanceOfSatisfying(UnimplementedException.class, e -> assertThat(e.attempts()).isEqualTo(1));
-        }
+        TestServer server = grpc.register(TestServer.inProcess(new LegacyPlugins.V010("vol-1")));
+        ReplicationClient client = grpc.register(client(server.target()));
+        assertThatThrownBy(() -> client.node().heal("vol-1", Path.of("/mnt/1")).call())
+                .isInstanceOfSatisfying(UnimplementedException.class, e -> assertThat(e.attempts()).isEqualTo(1));
     }
 }

@@ -20,6 +20,7 @@ import io.volrep.proto.identity.ProbeRequest;
 import io.volrep.proto.identity.ProbeResponse;
 import io.volrep.testkit.fake.FakePlugin;
 import io.volrep.testkit.fake.RecordedCall;
+import io.volrep.testsupport.GrpcCleanup;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -30,6 +31,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -37,6 +39,9 @@ import org.junit.jupiter.api.io.TempDir;
  * and the same engine as every call (listeners, observers, async variants, retries, wait-for-ready).
  */
 class IdentityTest {
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
+
 
     static final class RawIdentity extends IdentityGrpc.IdentityImplBase {
         volatile ProbeResponse probe = ProbeResponse.getDefaultInstance();
@@ -81,48 +86,46 @@ class IdentityTest {
     @Test
     void identityCapabilitiesAndProbeAreTyped(@TempDir Path dir) throws Exception {
         RawIdentity identity = new RawIdentity();
-        try (TestServer server = TestServer.unixSocket(dir.resolve("id.sock"), identity);
-             ReplicationClient client = ReplicationClient.builder().target(server.target()).build()) {
-            assertThat(client.identity()).isEqualTo(
-                    new PluginIdentity("legacy.csi.example.com", "0.1.3", Map.of("commit", "abc123")));
-            PluginCapabilities caps = client.capabilities();
-            assertThat(caps.services()).containsExactly(PluginCapabilities.Service.CONTROLLER_SERVICE);
-            assertThat(caps.has(PluginCapabilities.Service.NODE_SERVICE)).isFalse();
-            assertThat(caps.volumeReplication()).isTrue();
-            assertThat(caps.others()).containsExactly("reclaim_space.ONLINE");
+        TestServer server = grpc.register(TestServer.unixSocket(dir.resolve("id.sock"), identity));
+        ReplicationClient client = grpc.register(ReplicationClient.builder().target(server.target()).build());
+        assertThat(client.identity()).isEqualTo(
+                new PluginIdentity("legacy.csi.example.com", "0.1.3", Map.of("commit", "abc123")));
+        PluginCapabilities caps = client.capabilities();
+        assertThat(caps.services()).containsExactly(PluginCapabilities.Service.CONTROLLER_SERVICE);
+        assertThat(caps.has(PluginCapabilities.Service.NODE_SERVICE)).isFalse();
+        assertThat(caps.volumeReplication()).isTrue();
+        assertThat(caps.others()).containsExactly("reclaim_space.ONLINE");
 
-            assertThat(client.probe()).isEqualTo(new ProbeResult(true, false)); // unset: ready
-            identity.probe = ProbeResponse.newBuilder().setReady(BoolValue.of(false)).build();
-            assertThat(client.probe()).isEqualTo(new ProbeResult(false, true));
-        }
+        assertThat(client.probe()).isEqualTo(new ProbeResult(true, false)); // unset: ready
+        identity.probe = ProbeResponse.newBuilder().setReady(BoolValue.of(false)).build();
+        assertThat(client.probe()).isEqualTo(new ProbeResult(false, true));
     }
 
     @Test
     void aPluginWithoutIdentityIsUnimplemented() throws Exception {
         List<AttemptEvent> events = new CopyOnWriteArrayList<>();
-        try (TestServer server = TestServer.inProcess(new LegacyPlugins.V013("vol-1"));
-             ReplicationClient client = ReplicationClient.builder().target(server.target()).listener(events::add)
-                     .build()) {
-            assertThatThrownBy(client::probe).isInstanceOfSatisfying(UnimplementedException.class, e -> {
-                assertThat(e.code()).isEqualTo(StatusCode.UNIMPLEMENTED);
-                assertThat(e.getMessage()).isEqualTo("the plugin does not serve the CSI-Addons Identity service"
-                        + " (12 UNIMPLEMENTED from identity.Identity/Probe)");
-                assertThat(e.rpc()).isEqualTo(Rpc.PROBE);
-                assertThat(e.attempts()).as("never retried").isEqualTo(1);
-                assertThat(e.recovery()).isEqualTo(Recovery.NEVER);
-            });
-            assertThat(events).singleElement().satisfies(event -> {
-                assertThat(event.willRetry()).isFalse();
-                assertThat(event.describe()).isEqualTo("Probe attempt 1: 12 UNIMPLEMENTED -> not retried (NEVER)");
-            });
-            assertThatThrownBy(client::identity).isInstanceOf(UnimplementedException.class);
-            assertThatThrownBy(client::capabilities).isInstanceOf(UnimplementedException.class);
-            assertThatThrownBy(() -> client.identityAsync().get(10, TimeUnit.SECONDS))
-                    .isInstanceOf(ExecutionException.class).cause()
-                    .isInstanceOf(UnimplementedException.class)
-                    .hasMessage("the plugin does not serve the CSI-Addons Identity service"
-                            + " (12 UNIMPLEMENTED from identity.Identity/GetIdentity)");
-        }
+        TestServer server = grpc.register(TestServer.inProcess(new LegacyPlugins.V013("vol-1")));
+        ReplicationClient client = grpc.register(ReplicationClient.builder().target(server.target())
+                .listener(events::add).build());
+        assertThatThrownBy(client::probe).isInstanceOfSatisfying(UnimplementedException.class, e -> {
+            assertThat(e.code()).isEqualTo(StatusCode.UNIMPLEMENTED);
+            assertThat(e.getMessage()).isEqualTo("the plugin does not serve the CSI-Addons Identity service"
+                    + " (12 UNIMPLEMENTED from identity.Identity/Probe)");
+            assertThat(e.rpc()).isEqualTo(Rpc.PROBE);
+            assertThat(e.attempts()).as("never retried").isEqualTo(1);
+            assertThat(e.recovery()).isEqualTo(Recovery.NEVER);
+        });
+        assertThat(events).singleElement().satisfies(event -> {
+            assertThat(event.willRetry()).isFalse();
+            assertThat(event.describe()).isEqualTo("Probe attempt 1: 12 UNIMPLEMENTED -> not retried (NEVER)");
+        });
+        assertThatThrownBy(client::identity).isInstanceOf(UnimplementedException.class);
+        assertThatThrownBy(client::capabilities).isInstanceOf(UnimplementedException.class);
+        assertThatThrownBy(() -> client.identityAsync().get(10, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class).cause()
+                .isInstanceOf(UnimplementedException.class)
+                .hasMessage("the plugin does not serve the CSI-Addons Identity service"
+                        + " (12 UNIMPLEMENTED from identity.Identity/GetIdentity)");
     }
 
     @Test
@@ -148,14 +151,13 @@ class IdentityTest {
                 }
             };
         };
-        try (TestServer server = TestServer.inProcess(new RawIdentity());
-             ReplicationClient client = ReplicationClient.builder().target(server.target()).listener(events::add)
-                     .observer(observer).build()) {
-            client.identity();
-            client.capabilities();
-            client.probe();
-            assertThat(client.activeSources()).isZero();
-        }
+        TestServer server = grpc.register(TestServer.inProcess(new RawIdentity()));
+        ReplicationClient client = grpc.register(ReplicationClient.builder().target(server.target())
+                .listener(events::add).observer(observer).build());
+        client.identity();
+        client.capabilities();
+        client.probe();
+        assertThat(client.activeSources()).isZero();
         assertThat(events).extracting(AttemptEvent::rpc)
                 .containsExactly(Rpc.GET_IDENTITY, Rpc.GET_CAPABILITIES, Rpc.PROBE);
         assertThat(events).allSatisfy(e -> {
@@ -176,47 +178,45 @@ class IdentityTest {
     void asyncVariantsReturnBeforeThePluginAnswers(@TempDir Path dir) throws Exception {
         RawIdentity identity = new RawIdentity();
         identity.probeGate = new CountDownLatch(1);
-        try (TestServer server = TestServer.unixSocket(dir.resolve("id.sock"), identity);
-             ReplicationClient client = ReplicationClient.builder().target(server.target()).build()) {
-            assertThat(client.identityAsync().get(10, TimeUnit.SECONDS).manifest()).containsEntry("commit", "abc123");
-            assertThat(client.capabilitiesAsync().get(10, TimeUnit.SECONDS).volumeReplication()).isTrue();
-            CompletableFuture<ProbeResult> probe = client.probeAsync();
-            Thread.sleep(100);
-            assertThat(probe).as("the plugin has not answered yet").isNotDone();
-            identity.probeGate.countDown();
-            assertThat(probe.get(10, TimeUnit.SECONDS)).isEqualTo(new ProbeResult(true, false));
-        }
+        TestServer server = grpc.register(TestServer.unixSocket(dir.resolve("id.sock"), identity));
+        ReplicationClient client = grpc.register(ReplicationClient.builder().target(server.target()).build());
+        assertThat(client.identityAsync().get(10, TimeUnit.SECONDS).manifest()).containsEntry("commit", "abc123");
+        assertThat(client.capabilitiesAsync().get(10, TimeUnit.SECONDS).volumeReplication()).isTrue();
+        CompletableFuture<ProbeResult> probe = client.probeAsync();
+        Thread.sleep(100);
+        assertThat(probe).as("the plugin has not answered yet").isNotDone();
+        identity.probeGate.countDown();
+        assertThat(probe.get(10, TimeUnit.SECONDS)).isEqualTo(new ProbeResult(true, false));
     }
 
     @Test
     void transientUnavailableIsRetriedAndOtherCodesAreNot() {
         List<AttemptEvent> events = new CopyOnWriteArrayList<>();
-        try (FakePlugin fake = FakePlugin.builder().volumes(1).start();
-             ReplicationClient client = ReplicationClient.builder().target(fake.address()).listener(events::add)
-                     .retry(RetryBehaviourTest.FAST).sourceVerifier(source -> CompletableFuture.completedFuture(true))
-                     .build()) {
-            fake.failNext(Rpc.PROBE, 2, StatusCode.UNAVAILABLE);
-            assertThat(client.probe().ready()).isTrue();
-            assertThat(fake.calls(Rpc.PROBE)).extracting(RecordedCall::code)
-                    .containsExactly(StatusCode.UNAVAILABLE, StatusCode.UNAVAILABLE, StatusCode.OK);
-            assertThat(events).extracting(AttemptEvent::describe).containsExactly(
-                    "Probe attempt 1: 14 UNAVAILABLE -> retry in 20 ms (BACKOFF)",
-                    "Probe attempt 2: 14 UNAVAILABLE -> retry in 40 ms (BACKOFF)",
-                    "Probe attempt 3: 0 OK");
+        FakePlugin fake = grpc.register(FakePlugin.builder().volumes(1).start());
+        ReplicationClient client = grpc.register(ReplicationClient.builder().target(fake.address())
+                .listener(events::add).retry(RetryBehaviourTest.FAST)
+                .sourceVerifier(source -> CompletableFuture.completedFuture(true)).build());
+        fake.failNext(Rpc.PROBE, 2, StatusCode.UNAVAILABLE);
+        assertThat(client.probe().ready()).isTrue();
+        assertThat(fake.calls(Rpc.PROBE)).extracting(RecordedCall::code)
+                .containsExactly(StatusCode.UNAVAILABLE, StatusCode.UNAVAILABLE, StatusCode.OK);
+        assertThat(events).extracting(AttemptEvent::describe).containsExactly(
+                "Probe attempt 1: 14 UNAVAILABLE -> retry in 20 ms (BACKOFF)",
+                "Probe attempt 2: 14 UNAVAILABLE -> retry in 40 ms (BACKOFF)",
+                "Probe attempt 3: 0 OK");
 
-            // The spec has no Identity table: no source to verify (even with a verifier), nothing pending to wait for.
-            for (StatusCode code : new StatusCode[] {StatusCode.NOT_FOUND, StatusCode.ABORTED}) {
-                fake.failNext(Rpc.GET_IDENTITY, 1, code);
-                assertThatThrownBy(client::identity).isInstanceOfSatisfying(ReplicationException.class, e -> {
-                    assertThat(e.code()).isEqualTo(code);
-                    assertThat(e.attempts()).isEqualTo(1);
-                    assertThat(e.recovery()).isEqualTo(Recovery.INSPECT_LOGS);
-                    assertThat(e.getMessage()).startsWith("identity.Identity/GetIdentity failed with "
-                            + code.display() + ": injected by FakePlugin");
-                });
-            }
-            assertThat(fake.calls(Rpc.GET_IDENTITY)).hasSize(2);
+        // The spec has no Identity table: no source to verify (even with a verifier), nothing pending to wait for.
+        for (StatusCode code : new StatusCode[] {StatusCode.NOT_FOUND, StatusCode.ABORTED}) {
+            fake.failNext(Rpc.GET_IDENTITY, 1, code);
+            assertThatThrownBy(client::identity).isInstanceOfSatisfying(ReplicationException.class, e -> {
+                assertThat(e.code()).isEqualTo(code);
+                assertThat(e.attempts()).isEqualTo(1);
+                assertThat(e.recovery()).isEqualTo(Recovery.INSPECT_LOGS);
+                assertThat(e.getMessage()).startsWith("identity.Identity/GetIdentity failed with "
+                        + code.display() + ": injected by FakePlugin");
+            });
         }
+        assertThat(fake.calls(Rpc.GET_IDENTITY)).hasSize(2);
     }
 
     @Test

@@ -2,8 +2,8 @@ package io.volrep.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
-import io.grpc.Status;
 import io.volrep.api.DeadlineExceededException;
 import io.volrep.api.InvalidArgumentException;
 import io.volrep.api.OperationPendingException;
@@ -20,6 +20,9 @@ import io.volrep.api.UnavailableException;
 import io.volrep.api.UnimplementedException;
 import io.volrep.api.UnknownErrorException;
 import io.volrep.client.ScriptedPlugin.Outcome;
+import io.volrep.testkit.fake.FakePlugin;
+import io.volrep.testkit.fake.RecordedCall;
+import io.volrep.testsupport.GrpcCleanup;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,31 +34,40 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.random.RandomGenerator;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
+import io.grpc.Status;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+/**
+ * How many attempts each answer gets, with which delays, against the public {@link FakePlugin} (the reference driver
+ * behind the SPI runtime, failures scripted in front of it); everything a test starts is released by
+ * {@link GrpcCleanup}.
+ */
 class RetryBehaviourTest {
     /** Deterministic, short back-offs: 20, 40, 80 ms ... */
     static final RetryPolicy FAST = RetryPolicy.spec().toBuilder()
             .initialBackoff(Duration.ofMillis(20)).multiplier(2).maxBackoff(Duration.ofMillis(200))
             .jitter(RetryPolicy.Jitter.NONE).maxAttempts(5).build();
 
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
+
     final List<AttemptEvent> events = Collections.synchronizedList(new ArrayList<>());
-    ScriptedPlugin plugin;
+    FakePlugin plugin;
     ReplicationClient client;
 
-    @AfterEach
-    void tearDown() throws Exception {
-        if (client != null) {
-            client.close();
+    /** A plugin with volumes vol-0 .. vol-3 and groups grp-0, grp-1, listening on {@code listen} (null: in-process). */
+    FakePlugin plugin(String listen) {
+        FakePlugin.Builder builder = FakePlugin.builder().volumes(4).groups(2);
+        if (listen != null) {
+            builder.listen(listen);
         }
-        if (plugin != null) {
-            plugin.close();
-        }
+        plugin = grpc.register(builder.start());
+        return plugin;
     }
 
     ReplicationClient client(RetryPolicy policy) {
@@ -63,7 +75,7 @@ class RetryBehaviourTest {
     }
 
     ReplicationClient client(ReplicationClient.Builder builder) {
-        client = builder.target(plugin.target()).listener(events::add).build();
+        client = grpc.register(builder.target(plugin.address()).listener(events::add).build());
         return client;
     }
 
@@ -76,18 +88,19 @@ class RetryBehaviourTest {
     void abortedThreeTimesThenOk() {
         RetryPolicy policy = FAST.toBuilder().initialBackoff(Duration.ofMillis(100))
                 .maxBackoff(Duration.ofSeconds(1)).build();
-        client(policy).volume("vol-1").info(); // connects and warms up, so the gaps measure only the back-off
+        // Connects and warms up, so the gaps measure only the back-off; and a promote needs replication enabled.
+        client(policy).volume("vol-1").enable().call();
         events.clear();
-        plugin.script(Rpc.PROMOTE_VOLUME, Outcome.fail(Status.Code.ABORTED), Outcome.fail(Status.Code.ABORTED),
-                Outcome.fail(Status.Code.ABORTED));
+        plugin.failNext(Rpc.PROMOTE_VOLUME, 3, StatusCode.ABORTED);
         client.volume("vol-1").promote().call();
 
-        var calls = plugin.calls(Rpc.PROMOTE_VOLUME);
-        assertThat(calls).hasSize(4);
+        List<RecordedCall> calls = plugin.calls(Rpc.PROMOTE_VOLUME);
+        assertThat(calls).extracting(RecordedCall::code).containsExactly(StatusCode.ABORTED, StatusCode.ABORTED,
+                StatusCode.ABORTED, StatusCode.OK);
         assertThat(retryDelaysMillis()).containsExactly(100L, 200L, 400L);
         List<Long> gaps = new ArrayList<>();
         for (int i = 1; i < calls.size(); i++) {
-            gaps.add((calls.get(i).nanoTime() - calls.get(i - 1).nanoTime()) / 1_000_000);
+            gaps.add(Duration.between(calls.get(i - 1).started(), calls.get(i).started()).toMillis());
         }
         // Each gap is at least the chosen delay, and the delays double: the gaps grow.
         assertThat(gaps.get(0)).isGreaterThanOrEqualTo(100);
@@ -100,29 +113,30 @@ class RetryBehaviourTest {
 
     @Test
     void abortedThreeTimesThenOkSucceedsOnAttemptFourWithGrowingGaps() throws Exception {
-        plugin = ScriptedPlugin.inProcess();
+        plugin(null);
         abortedThreeTimesThenOk();
     }
 
     @Test
     void abortedThreeTimesThenOkOverUnixSocket(@TempDir Path dir) throws Exception {
-        plugin = ScriptedPlugin.unixSocket(dir.resolve("p.sock"));
+        plugin("unix://" + dir.resolve("p.sock"));
         abortedThreeTimesThenOk();
     }
 
     @Test
     void unavailableTwiceThenOkMakesThreeCallsOverUnixSocket(@TempDir Path dir) throws Exception {
-        plugin = ScriptedPlugin.unixSocket(dir.resolve("p.sock"));
-        plugin.script(Rpc.DEMOTE_VOLUME, Outcome.fail(Status.Code.UNAVAILABLE), Outcome.fail(Status.Code.UNAVAILABLE));
-        client(FAST).volumeGroup("grp-1").demote().force().call();
-        assertThat(plugin.calls(Rpc.DEMOTE_VOLUME)).hasSize(3);
+        plugin("unix://" + dir.resolve("p.sock"));
+        client(FAST).volumeGroup("grp-1").enable().call();
+        plugin.failNext(Rpc.DEMOTE_VOLUME, 2, StatusCode.UNAVAILABLE);
+        client.volumeGroup("grp-1").demote().force().call();
+        assertThat(plugin.calls(Rpc.DEMOTE_VOLUME)).extracting(RecordedCall::code)
+                .containsExactly(StatusCode.UNAVAILABLE, StatusCode.UNAVAILABLE, StatusCode.OK);
     }
 
     @Test
     void failedPreconditionMakesOneCallAndNamesThePrecondition() throws Exception {
-        plugin = ScriptedPlugin.inProcess();
-        plugin.script(Rpc.RESYNC_VOLUME, Outcome.fail(Status.Code.FAILED_PRECONDITION, "volume is primary"));
-        client(FAST);
+        plugin(null);
+        client(FAST).volume("vol-1").enable().call();      // enabled and primary: a resync needs a secondary
         assertThatThrownBy(() -> client.volume("vol-1").resync().call())
                 .isInstanceOfSatisfying(PreconditionFailedException.class, e -> {
                     assertThat(e.attempts()).isEqualTo(1);
@@ -131,15 +145,15 @@ class RetryBehaviourTest {
                     assertThat(e.recovery()).isEqualTo(Recovery.ENSURE_PRECONDITION);
                     assertThat(e.precondition())
                             .isEqualTo("Caller SHOULD ensure that Replication is enabled and the Replication Source is demoted.");
-                    assertThat(e.getMessage()).contains("volume is primary").contains(e.precondition());
+                    assertThat(e.getMessage()).contains("volume vol-1 is not demoted").contains(e.precondition());
                 });
         assertThat(plugin.calls(Rpc.RESYNC_VOLUME)).hasSize(1);
     }
 
     @Test
     void unimplementedMakesExactlyOneCall(@TempDir Path dir) throws Exception {
-        plugin = ScriptedPlugin.unixSocket(dir.resolve("p.sock"));
-        plugin.script(Rpc.GET_VOLUME_REPLICATION_INFO, Outcome.fail(Status.Code.UNIMPLEMENTED));
+        plugin("unix://" + dir.resolve("p.sock"));
+        plugin.failNext(Rpc.GET_VOLUME_REPLICATION_INFO, 1, StatusCode.UNIMPLEMENTED);
         client(FAST);
         assertThatThrownBy(() -> client.volume("vol-1").info())
                 .isInstanceOfSatisfying(UnimplementedException.class, e -> assertThat(e.attempts()).isEqualTo(1));
@@ -148,30 +162,30 @@ class RetryBehaviourTest {
 
     static Stream<Arguments> codes() {
         return Stream.of(
-                Arguments.of(Status.Code.INVALID_ARGUMENT, 1, InvalidArgumentException.class),
-                Arguments.of(Status.Code.NOT_FOUND, 1, SourceNotFoundException.class),
-                Arguments.of(Status.Code.FAILED_PRECONDITION, 1, PreconditionFailedException.class),
-                Arguments.of(Status.Code.ABORTED, 3, OperationPendingException.class),
-                Arguments.of(Status.Code.UNIMPLEMENTED, 1, UnimplementedException.class),
-                Arguments.of(Status.Code.UNAUTHENTICATED, 1, UnauthenticatedException.class),
-                Arguments.of(Status.Code.UNKNOWN, 1, UnknownErrorException.class),
-                Arguments.of(Status.Code.INTERNAL, 1, ReplicationException.class),
-                Arguments.of(Status.Code.UNAVAILABLE, 3, UnavailableException.class),
-                Arguments.of(Status.Code.DEADLINE_EXCEEDED, 3, DeadlineExceededException.class),
-                Arguments.of(Status.Code.RESOURCE_EXHAUSTED, 3, ResourceExhaustedException.class));
+                Arguments.of(StatusCode.INVALID_ARGUMENT, 1, InvalidArgumentException.class),
+                Arguments.of(StatusCode.NOT_FOUND, 1, SourceNotFoundException.class),
+                Arguments.of(StatusCode.FAILED_PRECONDITION, 1, PreconditionFailedException.class),
+                Arguments.of(StatusCode.ABORTED, 3, OperationPendingException.class),
+                Arguments.of(StatusCode.UNIMPLEMENTED, 1, UnimplementedException.class),
+                Arguments.of(StatusCode.UNAUTHENTICATED, 1, UnauthenticatedException.class),
+                Arguments.of(StatusCode.UNKNOWN, 1, UnknownErrorException.class),
+                Arguments.of(StatusCode.INTERNAL, 1, ReplicationException.class),
+                Arguments.of(StatusCode.UNAVAILABLE, 3, UnavailableException.class),
+                Arguments.of(StatusCode.DEADLINE_EXCEEDED, 3, DeadlineExceededException.class),
+                Arguments.of(StatusCode.RESOURCE_EXHAUSTED, 3, ResourceExhaustedException.class));
     }
 
     @ParameterizedTest(name = "{0} -> {1} attempt(s), {2}")
     @MethodSource("codes")
-    void attemptsAndExceptionPerCode(Status.Code code, int expectedAttempts,
+    void attemptsAndExceptionPerCode(StatusCode code, int expectedAttempts,
                                      Class<? extends ReplicationException> type) throws Exception {
-        plugin = ScriptedPlugin.inProcess();
-        plugin.byDefault(Rpc.PROMOTE_VOLUME, r -> Outcome.fail(code));
+        plugin(null);
+        plugin.failNext(Rpc.PROMOTE_VOLUME, 3, code);
         client(FAST.toBuilder().maxAttempts(3).build());
         assertThatThrownBy(() -> client.volume("vol-1").promote().call())
                 .isExactlyInstanceOf(type)
                 .isInstanceOfSatisfying(ReplicationException.class, e -> {
-                    assertThat(e.code().value()).isEqualTo(code.value());
+                    assertThat(e.code()).isEqualTo(code);
                     assertThat(e.attempts()).isEqualTo(expectedAttempts);
                     assertThat(e.rpc()).isEqualTo(Rpc.PROMOTE_VOLUME);
                 });
@@ -182,8 +196,8 @@ class RetryBehaviourTest {
 
     @Test
     void fullJitterDelaysStayWithinTheExponentialCap() throws Exception {
-        plugin = ScriptedPlugin.inProcess();
-        plugin.byDefault(Rpc.ENABLE_VOLUME_REPLICATION, r -> Outcome.fail(Status.Code.ABORTED));
+        plugin(null);
+        plugin.failNext(Rpc.ENABLE_VOLUME_REPLICATION, 12, StatusCode.ABORTED);    // 6 attempts, twice
         // A generator that always returns the top of the range: the delay equals the cap.
         RandomGenerator top = new RandomGenerator() {
             @Override
@@ -215,24 +229,37 @@ class RetryBehaviourTest {
 
     @Test
     void pushbackTrailerSetsTheDelayAndANegativeOneStops() throws Exception {
-        plugin = ScriptedPlugin.inProcess();
-        plugin.script(Rpc.PROMOTE_VOLUME, Outcome.fail(Status.Code.UNAVAILABLE).withPushback("123"));
-        client(FAST).volume("vol-1").promote().call();
+        plugin(null);
+        client(FAST).volume("vol-1").enable().call();
+        plugin.failNext(Rpc.PROMOTE_VOLUME, 1, StatusCode.UNAVAILABLE, Duration.ofMillis(123));
+        client.volume("vol-1").promote().call();
         assertThat(retryDelaysMillis()).containsExactly(123L);
         assertThat(plugin.calls(Rpc.PROMOTE_VOLUME)).hasSize(2);
 
-        plugin.script(Rpc.DEMOTE_VOLUME, Outcome.fail(Status.Code.ABORTED).withPushback("-1"));
+        plugin.failNext(Rpc.DEMOTE_VOLUME, 1, StatusCode.ABORTED, Duration.ofMillis(-1));
         assertThatThrownBy(() -> client.volume("vol-1").demote().call())
                 .isInstanceOfSatisfying(OperationPendingException.class, e -> assertThat(e.attempts()).isEqualTo(1));
-        plugin.script(Rpc.DEMOTE_VOLUME, Outcome.fail(Status.Code.ABORTED).withPushback("soon"));
-        assertThatThrownBy(() -> client.volume("vol-1").demote().call()).isInstanceOf(OperationPendingException.class);
-        assertThat(plugin.calls(Rpc.DEMOTE_VOLUME)).hasSize(2);
+        assertThat(plugin.calls(Rpc.DEMOTE_VOLUME)).hasSize(1);
+    }
+
+    /**
+     * A trailer that is no number of milliseconds stops the retries, as a negative one does. FakePlugin writes only
+     * well-formed trailers, so the {@link ScriptedPlugin} (which writes any text) sends this one.
+     */
+    @Test
+    void anUnreadablePushbackTrailerStopsToo() throws Exception {
+        ScriptedPlugin scripted = grpc.register(ScriptedPlugin.inProcess());
+        scripted.script(Rpc.DEMOTE_VOLUME, Outcome.fail(Status.Code.ABORTED).withPushback("soon"));
+        client = grpc.register(ReplicationClient.builder().retry(FAST).target(scripted.target()).build());
+        assertThatThrownBy(() -> client.volume("vol-1").demote().call())
+                .isInstanceOfSatisfying(OperationPendingException.class, e -> assertThat(e.attempts()).isEqualTo(1));
+        assertThat(scripted.calls(Rpc.DEMOTE_VOLUME)).hasSize(1);
     }
 
     @Test
     void totalTimeoutStopsRetriesThatWouldEndTooLate() throws Exception {
-        plugin = ScriptedPlugin.inProcess();
-        plugin.byDefault(Rpc.PROMOTE_VOLUME, r -> Outcome.fail(Status.Code.ABORTED));
+        plugin(null);
+        plugin.failNext(Rpc.PROMOTE_VOLUME, 10, StatusCode.ABORTED);
         // 20 + 40 = 60 ms fit in 100 ms; the third delay (80) would end after it.
         client(FAST.toBuilder().maxAttempts(10).totalTimeout(Duration.ofMillis(100)).build());
         assertThatThrownBy(() -> client.volume("vol-1").promote().call())
@@ -242,8 +269,8 @@ class RetryBehaviourTest {
 
     @Test
     void notFoundIsRetriedOnlyWhenTheVerifierApproves() throws Exception {
-        plugin = ScriptedPlugin.inProcess();
-        plugin.script(Rpc.ENABLE_VOLUME_REPLICATION, Outcome.fail(Status.Code.NOT_FOUND));
+        plugin(null);
+        plugin.failNext(Rpc.ENABLE_VOLUME_REPLICATION, 1, StatusCode.NOT_FOUND);
         AtomicInteger verified = new AtomicInteger();
         client(ReplicationClient.builder().retry(FAST).sourceVerifier(SourceVerifier.of(s -> {
             verified.incrementAndGet();
@@ -253,7 +280,7 @@ class RetryBehaviourTest {
         assertThat(plugin.calls(Rpc.ENABLE_VOLUME_REPLICATION)).hasSize(2);
         assertThat(verified).hasValue(1);
 
-        plugin.script(Rpc.ENABLE_VOLUME_REPLICATION, Outcome.fail(Status.Code.NOT_FOUND));
+        // The plugin has no gone-1, and the verifier agrees: not retried.
         assertThatThrownBy(() -> client.volume("gone-1").enable().call())
                 .isInstanceOfSatisfying(SourceNotFoundException.class, e -> assertThat(e.attempts()).isEqualTo(1));
         assertThat(plugin.calls(Rpc.ENABLE_VOLUME_REPLICATION)).hasSize(3);
@@ -261,7 +288,7 @@ class RetryBehaviourTest {
 
     @Test
     void unauthenticatedIsRetriedOnceWithRenewedSecrets() throws Exception {
-        plugin = ScriptedPlugin.inProcess();
+        plugin = grpc.register(FakePlugin.builder().volumes(4).requiredSecret("token", "token-2").start());
         AtomicInteger generation = new AtomicInteger(1);
         SecretsProvider renewing = new SecretsProvider() {
             @Override
@@ -275,14 +302,16 @@ class RetryBehaviourTest {
                 return CompletableFuture.completedFuture(secrets(source));
             }
         };
-        plugin.script(Rpc.DISABLE_VOLUME_REPLICATION, Outcome.fail(Status.Code.UNAUTHENTICATED));
         client(ReplicationClient.builder().retry(FAST).secrets(renewing));
+        // token-1 is refused by the plugin; the renewed token-2 is the one it wants.
         client.volume("vol-1").disable().call();
-        var calls = plugin.calls(Rpc.DISABLE_VOLUME_REPLICATION);
-        assertThat(calls).extracting(c -> c.secrets().get("token")).containsExactly("token-1", "token-2");
+        assertThat(plugin.calls(Rpc.DISABLE_VOLUME_REPLICATION)).extracting(RecordedCall::code, RecordedCall::injected)
+                .containsExactly(tuple(StatusCode.UNAUTHENTICATED, false),
+                        tuple(StatusCode.OK, false));
+        assertThat(generation).hasValue(2);
 
-        // Still rejected after renewing: surfaced after exactly two calls.
-        plugin.byDefault(Rpc.DISABLE_VOLUME_REPLICATION, r -> Outcome.fail(Status.Code.UNAUTHENTICATED));
+        // Still rejected after renewing (token-10, then token-11): surfaced after exactly two calls.
+        generation.set(10);
         assertThatThrownBy(() -> client.volume("vol-2").disable().call())
                 .isInstanceOfSatisfying(UnauthenticatedException.class, e -> assertThat(e.attempts()).isEqualTo(2));
         assertThat(plugin.calls(Rpc.DISABLE_VOLUME_REPLICATION)).hasSize(4);
@@ -294,13 +323,14 @@ class RetryBehaviourTest {
 
     @Test
     void recoveryOverridesChangeTheDefaults() throws Exception {
-        plugin = ScriptedPlugin.inProcess();
-        plugin.byDefault(Rpc.PROMOTE_VOLUME, r -> Outcome.fail(Status.Code.ABORTED));
+        plugin(null);
+        plugin.failNext(Rpc.PROMOTE_VOLUME, 1, StatusCode.ABORTED);
         client(FAST.toBuilder().onRecovery(Recovery.BACKOFF, RetryPolicy.Action.FAIL).build());
         assertThatThrownBy(() -> client.volume("vol-1").promote().call())
                 .isInstanceOfSatisfying(OperationPendingException.class, e -> assertThat(e.attempts()).isEqualTo(1));
 
-        plugin.script(Rpc.DEMOTE_VOLUME, Outcome.fail(Status.Code.UNKNOWN));
+        client.volume("vol-1").enable().call();             // a demote needs replication enabled
+        plugin.failNext(Rpc.DEMOTE_VOLUME, 1, StatusCode.UNKNOWN);
         client.volume("vol-1").demote()
                 .retryPolicy(FAST.toBuilder().onRecovery(Recovery.INSPECT_LOGS, RetryPolicy.Action.BACKOFF).build())
                 .call();

@@ -7,6 +7,7 @@ import io.grpc.Status;
 import io.volrep.api.Rpc;
 import io.volrep.api.UnauthenticatedException;
 import io.volrep.client.ScriptedPlugin.Outcome;
+import io.volrep.testsupport.GrpcCleanup;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -21,48 +22,50 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class ScaleAndSecrecyTest {
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
 
     @Test
     void threadCountStaysFlatDuringAThousandConcurrentBackOffs() throws Exception {
         Set<String> failedOnce = ConcurrentHashMap.newKeySet();
         AtomicInteger backingOff = new AtomicInteger();
-        try (ScriptedPlugin plugin = ScriptedPlugin.inProcess();
-             ReplicationClient client = ReplicationClient.builder().target(plugin.target())
-                     .retry(RetryPolicy.spec().toBuilder().jitter(RetryPolicy.Jitter.NONE)
-                             .initialBackoff(Duration.ofMillis(1500)).build())
-                     .listener(e -> {
-                         if (e.willRetry()) {
-                             backingOff.incrementAndGet();
-                         }
-                     })
-                     .build()) {
-            plugin.byDefault(Rpc.PROMOTE_VOLUME, request -> {
-                String id = ((io.volrep.proto.replication.PromoteVolumeRequest) request).getReplicationSource()
-                        .getVolume().getVolumeId();
-                return failedOnce.add(id) ? Outcome.fail(Status.Code.ABORTED) : Outcome.ok();
-            });
-            client.volume("warm-up").info();
-            int baseline = ManagementFactory.getThreadMXBean().getThreadCount();
+        ScriptedPlugin plugin = grpc.register(ScriptedPlugin.inProcess());
+        ReplicationClient client = grpc.register(ReplicationClient.builder().target(plugin.target())
+                .retry(RetryPolicy.spec().toBuilder().jitter(RetryPolicy.Jitter.NONE)
+                        .initialBackoff(Duration.ofMillis(1500)).build())
+                .listener(e -> {
+                    if (e.willRetry()) {
+                        backingOff.incrementAndGet();
+                    }
+                })
+                .build());
+        plugin.byDefault(Rpc.PROMOTE_VOLUME, request -> {
+            String id = ((io.volrep.proto.replication.PromoteVolumeRequest) request).getReplicationSource()
+                    .getVolume().getVolumeId();
+            return failedOnce.add(id) ? Outcome.fail(Status.Code.ABORTED) : Outcome.ok();
+        });
+        client.volume("warm-up").info();
+        int baseline = ManagementFactory.getThreadMXBean().getThreadCount();
 
-            List<CompletableFuture<Void>> calls = new ArrayList<>();
-            for (int i = 0; i < 1000; i++) {
-                calls.add(client.volume("vol-" + i).promote().callAsync());
-            }
-            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (backingOff.get() < 1000 && System.nanoTime() < end) {
-                Thread.sleep(10);
-            }
-            assertThat(backingOff).as("all 1,000 calls are waiting in back-off").hasValue(1000);
-            int during = ManagementFactory.getThreadMXBean().getThreadCount();
-            assertThat(calls).noneMatch(CompletableFuture::isDone);
-
-            CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
-            assertThat(plugin.calls(Rpc.PROMOTE_VOLUME)).hasSize(2000);
-            assertThat(during).as("threads during 1,000 back-offs vs before").isLessThanOrEqualTo(baseline + 4);
-            assertThat(client.activeSources()).isZero();
+        List<CompletableFuture<Void>> calls = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            calls.add(client.volume("vol-" + i).promote().callAsync());
         }
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (backingOff.get() < 1000 && System.nanoTime() < end) {
+            Thread.sleep(10);
+        }
+        assertThat(backingOff).as("all 1,000 calls are waiting in back-off").hasValue(1000);
+        int during = ManagementFactory.getThreadMXBean().getThreadCount();
+        assertThat(calls).noneMatch(CompletableFuture::isDone);
+
+        CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+        assertThat(plugin.calls(Rpc.PROMOTE_VOLUME)).hasSize(2000);
+        assertThat(during).as("threads during 1,000 back-offs vs before").isLessThanOrEqualTo(baseline + 4);
+        assertThat(client.activeSources()).isZero();
     }
 
     @Test

@@ -4,12 +4,6 @@ import io.grpc.Metadata;
 import io.grpc.Server;
 import io.grpc.Status;
 import io.grpc.inprocess.InProcessServerBuilder;
-import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
-import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
-import io.grpc.netty.shaded.io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.grpc.netty.shaded.io.netty.channel.epoll.EpollIoHandler;
-import io.grpc.netty.shaded.io.netty.channel.epoll.EpollServerDomainSocketChannel;
-import io.grpc.netty.shaded.io.netty.channel.unix.DomainSocketAddress;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.volrep.api.Rpc;
@@ -27,7 +21,6 @@ import io.volrep.proto.replication.PromoteVolumeResponse;
 import io.volrep.proto.replication.ResyncVolumeRequest;
 import io.volrep.proto.replication.ResyncVolumeResponse;
 import com.google.protobuf.Message;
-import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -45,8 +38,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
- * A small scriptable replication plugin for the client's own tests: real gRPC (in-process or a unix socket),
- * per-RPC scripts of failures, delays and hangs, and a record of every call.
+ * A plugin that can break the protocol, for the client tests the public {@code FakePlugin} cannot serve: written on
+ * the generated stub (not on volrep's SPI runtime, which refuses to send such answers), it answers any message
+ * (out-of-range timestamps, missing fields), hangs until cancelled, sends any pushback text, and records each
+ * request's secrets, replication id and per-source concurrency. Everything spec-correct belongs on
+ * {@code FakePlugin} (see {@code RetryBehaviourTest}). Real gRPC, in-process.
  */
 final class ScriptedPlugin implements AutoCloseable {
 
@@ -88,8 +84,6 @@ final class ScriptedPlugin implements AutoCloseable {
     private final Map<Rpc, Deque<Outcome>> scripts = new EnumMap<>(Rpc.class);
     private final Map<Rpc, Function<Message, Outcome>> defaults = new ConcurrentHashMap<>();
     final List<Call> calls = Collections.synchronizedList(new ArrayList<>());
-    final AtomicInteger cancellations = new AtomicInteger();
-    final AtomicInteger inFlight = new AtomicInteger();
     final AtomicInteger maxInFlightSameSource = new AtomicInteger();
     private final Map<String, AtomicInteger> perSource = new ConcurrentHashMap<>();
     final CountDownLatch cancelled = new CountDownLatch(1);
@@ -97,7 +91,6 @@ final class ScriptedPlugin implements AutoCloseable {
     private final ExecutorService serverExecutor = Executors.newFixedThreadPool(2);
     private final ScheduledExecutorService delays = Executors.newSingleThreadScheduledExecutor();
     private Server server;
-    private EventLoopGroup eventLoop;
     private String target;
 
     /** Starts in-process. */
@@ -107,18 +100,6 @@ final class ScriptedPlugin implements AutoCloseable {
         p.server = InProcessServerBuilder.forName(name).executor(p.serverExecutor).addService(p.service()).build()
                 .start();
         p.target = "inprocess:" + name;
-        return p;
-    }
-
-    /** Starts on a unix socket at {@code socket}. */
-    static ScriptedPlugin unixSocket(Path socket) throws Exception {
-        ScriptedPlugin p = new ScriptedPlugin();
-        p.eventLoop = new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
-        p.server = NettyServerBuilder.forAddress(new DomainSocketAddress(socket.toString()))
-                .channelType(EpollServerDomainSocketChannel.class)
-                .bossEventLoopGroup(p.eventLoop).workerEventLoopGroup(p.eventLoop)
-                .executor(p.serverExecutor).addService(p.service()).build().start();
-        p.target = "unix://" + socket.toAbsolutePath();
         return p;
     }
 
@@ -161,17 +142,14 @@ final class ScriptedPlugin implements AutoCloseable {
         AtomicInteger same = perSource.computeIfAbsent(sourceId, k -> new AtomicInteger());
         int concurrent = same.incrementAndGet();
         maxInFlightSameSource.accumulateAndGet(concurrent, Math::max);
-        inFlight.incrementAndGet();
         ServerCallStreamObserver<T> server = (ServerCallStreamObserver<T>) observer;
         AtomicInteger done = new AtomicInteger();
         Runnable finish = () -> {
             if (done.getAndIncrement() == 0) {
                 same.decrementAndGet();
-                inFlight.decrementAndGet();
             }
         };
         server.setOnCancelHandler(() -> {
-            cancellations.incrementAndGet();
             cancelled.countDown();
             finish.run();
         });
@@ -262,8 +240,5 @@ final class ScriptedPlugin implements AutoCloseable {
         server.awaitTermination(5, TimeUnit.SECONDS);
         delays.shutdownNow();
         serverExecutor.shutdownNow();
-        if (eventLoop != null) {
-            eventLoop.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(5, TimeUnit.SECONDS);
-        }
     }
 }

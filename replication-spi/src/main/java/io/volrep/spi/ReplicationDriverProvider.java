@@ -1,5 +1,6 @@
 package io.volrep.spi;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -29,8 +30,8 @@ public interface ReplicationDriverProvider {
     ReplicationDriver create();
 
     /**
-     * A new driver configured by {@code config} (vendor-defined keys, e.g. from command line
-     * {@code --driver-option key=value}). Defaults to {@link #create()}, ignoring the configuration.
+     * A new driver configured by {@code config} (vendor-defined keys, e.g. from the embedding program's own
+     * configuration). Defaults to {@link #create()}, ignoring the configuration.
      */
     default ReplicationDriver create(Map<String, String> config) {
         return create();
@@ -38,11 +39,13 @@ public interface ReplicationDriverProvider {
 
     /** Every provider on the class path of the context class loader, in discovery order. */
     static List<ReplicationDriverProvider> discover() {
-        return Providers.discover(ReplicationDriverProvider.class);
+        List<ReplicationDriverProvider> providers = new ArrayList<>();
+        ServiceLoader.load(ReplicationDriverProvider.class).forEach(providers::add);
+        return providers;
     }
 
     /** The discovered provider called {@code name}. */
     static Optional<ReplicationDriverProvider> find(String name) {
-        return Providers.find(ReplicationDriverProvider.class, ReplicationDriverProvider::name, name);
+        return discover().stream().filter(p -> p.name().equals(name)).findFirst();
     }
 }

@@ -158,9 +158,15 @@ public final class ReplicationServer implements AutoCloseable {
         return transport.port(server);
     }
 
-    /** How many sources have a call in flight right now (0 when idle: the guard keeps no idle entries). */
+    /** How many sources (replication sources, healer volumes) have a guarded call in flight: 0 when idle. */
+    public int busySources() {
+        return guard.busyKeys();
+    }
+
+    /** Deprecated: the old name of {@link #busySources()}, which counts sources, not calls. */
+    @Deprecated(since = "0.1.0")
     public int callsInFlight() {
-        return guard.inFlight();
+        return busySources();
     }
 
     /** Blocks until the server has shut down and released its socket. */
@@ -196,7 +202,7 @@ public final class ReplicationServer implements AutoCloseable {
         try {
             if (started.get()) {
                 LOG.info("replication server on {} shutting down ({} call(s) in flight, grace period {})",
-                        address, guard.inFlight(), gracePeriod);
+                        address, calls.size(), gracePeriod);
                 server.shutdown();
                 try {
                     if (!server.awaitTermination(gracePeriod.toNanos(), TimeUnit.NANOSECONDS)) {

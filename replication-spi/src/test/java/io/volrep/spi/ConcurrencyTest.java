@@ -2,9 +2,14 @@ package io.volrep.spi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.grpc.ManagedChannel;
 import io.grpc.Status;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
 import io.volrep.api.Rpc;
 import io.volrep.spi.runtime.SourceGuard;
+import io.volrep.testsupport.CapturedStderr;
+import io.volrep.testsupport.GrpcCleanup;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -16,9 +21,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The per-source guard: one call in flight per source, ABORTED for the second, nothing kept when idle. */
 class ConcurrencyTest {
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
     private final ExecutorService pool = Executors.newCachedThreadPool();
     private ScriptedDriver driver;
     private InProcessHarness harness;
@@ -28,13 +36,12 @@ class ConcurrencyTest {
     @BeforeEach
     void start() {
         driver = new ScriptedDriver();
-        harness = new InProcessHarness(driver);
+        harness = grpc.register(new InProcessHarness(driver));
     }
 
     @AfterEach
     void stop() {
-        release.countDown();
-        harness.close();
+        release.countDown();        // before GrpcCleanup closes the server: no call is left waiting on the driver
         pool.shutdownNow();
     }
 
@@ -62,7 +69,7 @@ class ConcurrencyTest {
         blockFirstCall();
         CompletableFuture<Status> first = async(Rpc.PROMOTE_VOLUME, WireCalls.Fields.volume("vol-1"));
         assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(harness.server.callsInFlight()).isEqualTo(1);
+        assertThat(harness.server.busySources()).isEqualTo(1);
 
         // Any RPC for the same source, including the deprecated volume_id spelling of it.
         for (Rpc rpc : List.of(Rpc.PROMOTE_VOLUME, Rpc.DEMOTE_VOLUME, Rpc.GET_VOLUME_REPLICATION_INFO)) {
@@ -81,10 +88,58 @@ class ConcurrencyTest {
 
         release.countDown();
         assertThat(first.get(10, TimeUnit.SECONDS).getCode()).isEqualTo(Status.Code.OK);
-        assertThat(harness.server.callsInFlight()).isZero();
+        assertThat(harness.server.busySources()).isZero();
         // Once the first is done, the source is free again.
         assertThat(InProcessHarness.statusOf(() -> WireCalls.call(harness.stub, Rpc.DEMOTE_VOLUME,
                 WireCalls.Fields.volume("vol-1"))).getCode()).isEqualTo(Status.Code.OK);
+    }
+
+    /**
+     * Two calls in flight, one source busy: an Identity probe (never guarded) waits on the readiness check while a
+     * promote holds vol-1. The shutdown log counts calls, busySources() counts sources.
+     */
+    @Test
+    void theShutdownLogCountsCallsAndBusySourcesCountsSources() throws Exception {
+        blockFirstCall();
+        CountDownLatch probing = new CountDownLatch(1);
+        String name = InProcessServerBuilder.generateName();
+        ReplicationServer server = grpc.register(ReplicationServer.builder().driver(driver)
+                .identity("test.volrep.io", "1.0").readiness(() -> {
+                    probing.countDown();
+                    try {
+                        return release.await(20, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return false;
+                    }
+                }).listen("inprocess:" + name).build().start());
+        ManagedChannel channel = grpc.register(InProcessChannelBuilder.forName(name).build());
+        var controller = io.volrep.proto.replication.ControllerGrpc.newBlockingStub(channel)
+                .withDeadlineAfter(30, TimeUnit.SECONDS);
+        CompletableFuture<Status> promote = CompletableFuture.supplyAsync(() -> InProcessHarness.statusOf(
+                () -> WireCalls.call(controller, Rpc.PROMOTE_VOLUME, WireCalls.Fields.volume("vol-1"))), pool);
+        CompletableFuture<Boolean> probe = CompletableFuture.supplyAsync(() -> io.volrep.proto.identity
+                .IdentityGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS)
+                .probe(io.volrep.proto.identity.ProbeRequest.getDefaultInstance()).getReady().getValue(), pool);
+        assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(probing.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(server.busySources()).isEqualTo(1);
+        CompletableFuture.runAsync(() -> {
+            try {
+                Thread.sleep(300);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            release.countDown();
+        }, pool);
+
+        String log = CapturedStderr.during(server::close);
+
+        assertThat(log).contains("shutting down (2 call(s) in flight, grace period PT10S)");
+        // Both were let finish within the grace period.
+        assertThat(promote.get(10, TimeUnit.SECONDS).getCode()).isEqualTo(Status.Code.OK);
+        assertThat(probe.get(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(server.busySources()).isZero();
     }
 
     @Test
@@ -96,7 +151,7 @@ class ConcurrencyTest {
             assertThat(InProcessHarness.statusOf(() -> WireCalls.call(harness.stub, Rpc.ENABLE_VOLUME_REPLICATION,
                     WireCalls.Fields.volume("vol-1"))).getCode()).isEqualTo(Status.Code.UNKNOWN);
         }
-        assertThat(harness.server.callsInFlight()).isZero();
+        assertThat(harness.server.busySources()).isZero();
     }
 
     @Test
@@ -120,7 +175,7 @@ class ConcurrencyTest {
         }
         assertThat(ok).isPositive();
         assertThat(driver.requests).hasSize(ok);
-        assertThat(harness.server.callsInFlight()).isZero();
+        assertThat(harness.server.busySources()).isZero();
     }
 
     @Test
@@ -128,7 +183,7 @@ class ConcurrencyTest {
         for (int i = 0; i < 1000; i++) {
             WireCalls.call(harness.stub, Rpc.ENABLE_VOLUME_REPLICATION, WireCalls.Fields.volume("vol-" + i));
         }
-        assertThat(harness.server.callsInFlight()).isZero();
+        assertThat(harness.server.busySources()).isZero();
     }
 
     @Test
@@ -138,7 +193,7 @@ class ConcurrencyTest {
         assertThat(first).isNotNull();
         assertThat(guard.tryAcquire("a")).isNull();
         SourceGuard.Permit other = guard.tryAcquire("b");
-        assertThat(guard.inFlight()).isEqualTo(2);
+        assertThat(guard.busyKeys()).isEqualTo(2);
         first.close();
         first.close();   // idempotent, and never releases someone else's permit
         SourceGuard.Permit again = guard.tryAcquire("a");
@@ -146,6 +201,6 @@ class ConcurrencyTest {
         assertThat(guard.tryAcquire("a")).isNull();
         again.close();
         other.close();
-        assertThat(guard.inFlight()).isZero();
+        assertThat(guard.busyKeys()).isZero();
     }
 }

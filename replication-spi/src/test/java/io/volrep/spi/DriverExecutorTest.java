@@ -118,10 +118,10 @@ class DriverExecutorTest {
 
     private static void awaitInFlight(ReplicationServer server) throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (server.callsInFlight() == 0 && System.nanoTime() < end) {
+        while (server.busySources() == 0 && System.nanoTime() < end) {
             Thread.sleep(5);
         }
-        assertThat(server.callsInFlight()).isEqualTo(1);
+        assertThat(server.busySources()).isEqualTo(1);
     }
 
     private static void awaitQuietly(CountDownLatch latch) {

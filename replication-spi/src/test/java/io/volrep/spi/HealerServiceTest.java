@@ -196,7 +196,7 @@ class HealerServiceTest {
         assertThat(second.getDescription()).isEqualTo("operation pending for volume vol-1");
         assertThat(other.getCode()).isEqualTo(Status.Code.OK);
         assertThat(first.get(10, TimeUnit.SECONDS).getCode()).isEqualTo(Status.Code.OK);
-        assertThat(server.callsInFlight()).isZero();
+        assertThat(server.busySources()).isZero();
     }
 
     @Test

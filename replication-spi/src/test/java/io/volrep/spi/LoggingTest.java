@@ -7,6 +7,7 @@ import io.grpc.Status;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
 import io.volrep.api.UnauthenticatedException;
+import io.volrep.testsupport.GrpcCleanup;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +17,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * What the runtime writes to the log (slf4j-simple, configured by simplelogger.properties to write to System.err
@@ -23,6 +25,8 @@ import org.junit.jupiter.api.Test;
  * never a secret value, whatever the call's outcome.
  */
 class LoggingTest {
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
     private static final String SECRET = "S3cr3t-Value-77";
     private static final Map<String, String> SECRETS = Map.of("password", SECRET, "user", "admin-user");
 
@@ -37,12 +41,11 @@ class LoggingTest {
         originalErr = System.err;
         System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
         driver = new ScriptedDriver();
-        harness = new InProcessHarness(driver);
+        harness = grpc.register(new InProcessHarness(driver));
     }
 
     @AfterEach
     void restore() {
-        harness.close();
         System.setErr(originalErr);
         originalErr.print(log());
     }

@@ -156,10 +156,9 @@ class ValidationTest {
         snapshots.kinds = EnumSet.allOf(Kind.class);   // read once, when the server is built
         var snapshot = ReplicationSource.newBuilder().setVolumesnapshot(
                 ReplicationSource.VolumeSnapshotSource.newBuilder().setVolumeSnapshotId("snap-1")).build();
-        try (InProcessHarness h = new InProcessHarness(snapshots)) {
-            assertThat(statusOf(() -> WireCalls.call(h.stub, Rpc.ENABLE_VOLUME_REPLICATION,
-                    WireCalls.Fields.volume("x").withSource(snapshot))).getCode()).isEqualTo(Status.Code.OK);
-        }
+        InProcessHarness h = grpc.register(new InProcessHarness(snapshots));
+        assertThat(statusOf(() -> WireCalls.call(h.stub, Rpc.ENABLE_VOLUME_REPLICATION,
+                WireCalls.Fields.volume("x").withSource(snapshot))).getCode()).isEqualTo(Status.Code.OK);
         assertThat(ValidationTest.sourceOf(snapshots.requests.get(0)))
                 .isEqualTo(io.volrep.api.ReplicationSource.volumeSnapshot("snap-1"));
     }

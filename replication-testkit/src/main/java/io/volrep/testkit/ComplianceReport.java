@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
  * The plugin is compliant exactly when no required check failed (and the run itself did not fail).
  *
  * <pre>{@code
- * ComplianceReport report = ConformanceRunner.builder(config).run();
+ * ComplianceReport report = ConformanceRunner.of(config).run();
  * System.out.println(report.statement());
  * System.exit(report.compliant() ? 0 : 1);
  * }</pre>

@@ -20,7 +20,7 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * from a shaded jar.
  *
  * <pre>{@code
- * ComplianceReport report = ConformanceRunner.builder(config)
+ * ComplianceReport report = ConformanceRunner.of(config)
  *         .progress(new PrintWriter(System.out, true))   // one line per check
  *         .reportsDir(Path.of("target/conformance"))       // JUnit XML
  *         .includeTags("required")
@@ -37,9 +37,25 @@ public final class ConformanceRunner {
         this.config = Objects.requireNonNull(config, "config");
     }
 
-    /** A runner for {@code config}. */
-    public static ConformanceRunner builder(ConformanceConfig config) {
+    /**
+     * A runner for {@code config}, to set options on and {@link #run()}.
+     *
+     * <pre>{@code
+     * ComplianceReport report = ConformanceRunner.of(config).includeTags("required").run();
+     * }</pre>
+     */
+    public static ConformanceRunner of(ConformanceConfig config) {
         return new ConformanceRunner(config);
+    }
+
+    /**
+     * A runner for {@code config}: the runner itself, not a builder.
+     *
+     * @deprecated use {@link #of(ConformanceConfig)}, which says what it returns
+     */
+    @Deprecated(since = "0.1.0")
+    public static ConformanceRunner builder(ConformanceConfig config) {
+        return of(config);
     }
 
     /** Print one line per check to {@code out}. */

@@ -21,7 +21,7 @@ import javax.xml.stream.XMLStreamWriter;
  * (which starts with {@code SKIPPED:}, {@code NOT IMPLEMENTED:} or {@code WARNING:}).
  *
  * <pre>{@code
- * JUnitXmlReport.write(ConformanceRunner.builder(config).run(), Path.of("target/conformance"));
+ * JUnitXmlReport.write(ConformanceRunner.of(config).run(), Path.of("target/conformance"));
  * }</pre>
  */
 public final class JUnitXmlReport {

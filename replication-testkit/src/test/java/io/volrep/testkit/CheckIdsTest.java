@@ -123,7 +123,7 @@ class CheckIdsTest {
     @Test
     void everyCheckThatNeedsAGroupHasGroupInItsIdAndNoOtherDoes() {
         ReferenceDriver reference = reference();
-        ComplianceReport report = ConformanceRunner.builder(ConformanceConfig.builder().driver(reference)
+        ComplianceReport report = ConformanceRunner.of(ConformanceConfig.builder().driver(reference)
                 .volumes("vol-0", "vol-1").secrets(SECRETS).build()).run();
 
         Set<String> skippedForGroups = ids(report, r -> r.outcome() == CheckOutcome.SKIPPED
@@ -142,7 +142,7 @@ class CheckIdsTest {
     @Test
     void everyCheckThatNeedsSecretsIsAnAuthCheck() {
         ReferenceDriver open = ReferenceDriver.builder().volumes(2).groups(1).build();
-        ComplianceReport report = ConformanceRunner.builder(ConformanceConfig.builder().driver(open)
+        ComplianceReport report = ConformanceRunner.of(ConformanceConfig.builder().driver(open)
                 .volumeGroupDriver(open).volumes("vol-0", "vol-1").volumeGroups("grp-0").build()).run();
 
         Set<String> skippedForSecrets = ids(report, r -> r.outcome() == CheckOutcome.SKIPPED
@@ -154,7 +154,7 @@ class CheckIdsTest {
 
     @Test
     void everyCheckThatNeedsANodeVolumeIsANodeHealerCheck() {
-        ComplianceReport report = ConformanceRunner.builder(ConformanceConfig.builder().driver(reference())
+        ComplianceReport report = ConformanceRunner.of(ConformanceConfig.builder().driver(reference())
                 .volumes("vol-0", "vol-1").volumeGroups("grp-0").secrets(SECRETS).build()).run();
 
         assertThat(ids(report, r -> r.outcome() == CheckOutcome.SKIPPED && r.reason().contains("--healer-volume")))
@@ -187,7 +187,7 @@ class CheckIdsTest {
                 };
             }
         };
-        ComplianceReport report = ConformanceRunner.builder(ConformanceConfig.builder().driver(reference())
+        ComplianceReport report = ConformanceRunner.of(ConformanceConfig.builder().driver(reference())
                 .interceptor(recordGroupCalls).volumes("vol-0", "vol-1").volumeGroups("grp-0").secrets(SECRETS)
                 .skipChecks(List.of("*/group/*", "isolation/all-fixtures/concurrent")).build()).run();
         assertThat(groupCalls).as("calls naming a group").isEmpty();
@@ -196,7 +196,7 @@ class CheckIdsTest {
         assertThat(report.compliant()).isTrue();
 
         // The one check of every fixture at once is not a group check, as its words say: it still calls the group.
-        ConformanceRunner.builder(ConformanceConfig.builder().driver(reference()).interceptor(recordGroupCalls)
+        ConformanceRunner.of(ConformanceConfig.builder().driver(reference()).interceptor(recordGroupCalls)
                 .volumes("vol-0", "vol-1").volumeGroups("grp-0").secrets(SECRETS)
                 .skipChecks(List.of("*/group/*")).build()).run();
         assertThat(groupCalls).isNotEmpty();

@@ -23,7 +23,7 @@ class ConformanceBudgetTest {
                 .build();
         List<String> volumes = IntStream.range(0, 16).mapToObj(i -> "vol-" + i).toList();
         try (ReplicationServer server = ReferencePlugin.start(reference, "unix://" + dir.resolve("ref.sock"))) {
-            ComplianceReport report = ConformanceRunner.builder(ConformanceConfig.builder()
+            ComplianceReport report = ConformanceRunner.of(ConformanceConfig.builder()
                     .endpoint(server.address()).volumes(volumes).volumeGroups("grp-0", "grp-1")
                     .secrets(Map.of("user", "admin")).healerVolume("vol-0", "/var/lib/volrep/vol-0").build()).run();
             System.out.println(report.statement());

@@ -15,7 +15,7 @@ class ConformanceSelfTest {
     @ParameterizedTest
     @EnumSource(Defect.class)
     void eachDefectIsFailedByItsNamedCheck(Defect defect) {
-        ComplianceReport report = ConformanceRunner.builder(defect.target().build()).run();
+        ComplianceReport report = ConformanceRunner.of(defect.target().build()).run();
 
         assertThat(report.result(defect.caughtBy()))
                 .as("check %s for defect %s; failed: %s", defect.caughtBy(), defect,
@@ -28,7 +28,7 @@ class ConformanceSelfTest {
 
     @Test
     void enableUnimplementedIsAFailureNotANotImplemented() {
-        ComplianceReport report = ConformanceRunner.builder(Defect.ENABLE_UNIMPLEMENTED.target().build()).run();
+        ComplianceReport report = ConformanceRunner.of(Defect.ENABLE_UNIMPLEMENTED.target().build()).run();
         assertThat(report.result(Defect.ENABLE_UNIMPLEMENTED.caughtBy()).orElseThrow().reason())
                 .contains("expected 0 OK, got 12 UNIMPLEMENTED")
                 .contains("does not allow EnableVolumeReplication to be unimplemented");
@@ -38,7 +38,7 @@ class ConformanceSelfTest {
     void referencePassesEveryCheckAndEndsWhereItStarted() {
         ReferenceDriver reference = ReferenceDriver.builder().volumes(2).groups(1).requiredSecret("user", "admin")
                 .build();
-        ComplianceReport report = ConformanceRunner.builder(HealerIdentityDialectConformanceTest.withEveryHealerInput(
+        ComplianceReport report = ConformanceRunner.of(HealerIdentityDialectConformanceTest.withEveryHealerInput(
                 ConformanceConfig.builder().driver(reference).healerDriver(reference).volumeGroupDriver(reference)
                 .volumes("vol-0", "vol-1").volumeGroups("grp-0").secrets(Map.of("user", "admin"))).build()).run();
 
@@ -68,7 +68,7 @@ class ConformanceSelfTest {
                 minimal.disable(r);
             }
         };
-        ComplianceReport report = ConformanceRunner.builder(ConformanceConfig.builder().driver(onlyEnableDisable)
+        ComplianceReport report = ConformanceRunner.of(ConformanceConfig.builder().driver(onlyEnableDisable)
                 .volumes("vol-0").secrets(Defect.SECRETS).build()).run();
 
         assertThat(report.failed()).isEmpty();
@@ -111,7 +111,7 @@ class ConformanceSelfTest {
                 return super.destination(r);
             }
         };
-        ComplianceReport report = ConformanceRunner.builder(Defect.driver(transientDestination).build()).run();
+        ComplianceReport report = ConformanceRunner.of(Defect.driver(transientDestination).build()).run();
 
         assertThat(report.failed()).as("failed: %s", report.failed().stream()
                 .map(r -> r.name() + ": " + r.reason()).toList()).isEmpty();
@@ -122,7 +122,7 @@ class ConformanceSelfTest {
 
     @Test
     void aDestinationNeverKnownFailsSayingWhy() {
-        ComplianceReport report = ConformanceRunner.builder(Defect.DESTINATION_NEVER_KNOWN.target().build()).run();
+        ComplianceReport report = ConformanceRunner.of(Defect.DESTINATION_NEVER_KNOWN.target().build()).run();
         assertThat(report.result(ControllerChecks.DESTINATION_VOLUME).orElseThrow().reason())
                 .contains("expected 0 OK, got 14 UNAVAILABLE")
                 .contains("still 14 UNAVAILABLE after 6 retries")
@@ -131,7 +131,7 @@ class ConformanceSelfTest {
 
     @Test
     void unreachableTargetIsNotCompliant() {
-        ComplianceReport report = ConformanceRunner.builder(ConformanceConfig.builder()
+        ComplianceReport report = ConformanceRunner.of(ConformanceConfig.builder()
                 .endpoint("unix:///nonexistent/volrep.sock").volumes("vol-0")
                 .callTimeout(java.time.Duration.ofMillis(500)).build()).run();
         assertThat(report.compliant()).isFalse();
@@ -140,7 +140,7 @@ class ConformanceSelfTest {
 
     @Test
     void missingFixturesSkipWithAReason() {
-        ComplianceReport report = ConformanceRunner.builder(ConformanceConfig.builder()
+        ComplianceReport report = ConformanceRunner.of(ConformanceConfig.builder()
                 .driver(new SpecDriver(Map.of(), "vol-0")).volumes("vol-0").build()).run();
         assertThat(report.compliant()).isTrue();
         CheckResult secrets = report.result(Defect.auth(io.volrep.api.Rpc.PROMOTE_VOLUME,
@@ -159,8 +159,8 @@ class ConformanceSelfTest {
                 .volumeGroupDriver(reference).volumes("vol-0", "vol-1", "vol-2", "vol-3").volumeGroups("grp-0").secrets(Map.of("user", "admin"))
                 .healerVolume("vol-0", "/var/lib/volrep/vol-0")
                 .build();
-        ConformanceRunner.builder(config).run();                       // warm-up: class loading, JIT
-        ComplianceReport report = ConformanceRunner.builder(config).run();
+        ConformanceRunner.of(config).run();                       // warm-up: class loading, JIT
+        ComplianceReport report = ConformanceRunner.of(config).run();
         assertThat(report.compliant()).isTrue();
         assertThat(report.duration()).isLessThan(java.time.Duration.ofSeconds(2));
     }

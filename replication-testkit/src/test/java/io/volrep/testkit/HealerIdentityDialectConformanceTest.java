@@ -95,7 +95,7 @@ class HealerIdentityDialectConformanceTest {
     @Test
     void referencePassesEveryHealerAndIdentityCheck() {
         ReferenceDriver reference = reference();
-        ComplianceReport report = ConformanceRunner.builder(withEveryHealerInput(referenceConfig(reference)
+        ComplianceReport report = ConformanceRunner.of(withEveryHealerInput(referenceConfig(reference)
                 .healerDriver(reference)).build()).run();
 
         assertThat(report.failed()).isEmpty();
@@ -137,7 +137,7 @@ class HealerIdentityDialectConformanceTest {
 
     @Test
     void healerChecksAreSkippedWithoutANodeVolume() {
-        ComplianceReport report = ConformanceRunner.builder(referenceConfig(reference()).build()).run();
+        ComplianceReport report = ConformanceRunner.of(referenceConfig(reference()).build()).run();
         CheckResult message = report.result(HealerChecks.MESSAGE_REQUIRED).orElseThrow();
         assertThat(message.outcome()).isEqualTo(CheckOutcome.SKIPPED);
         assertThat(message.reason()).contains("--healer-volume");
@@ -146,7 +146,7 @@ class HealerIdentityDialectConformanceTest {
 
     @Test
     void aPluginWithoutTheHealerIsNotImplementedNotFailed() {
-        ComplianceReport report = ConformanceRunner.builder(referenceConfig(reference())
+        ComplianceReport report = ConformanceRunner.of(referenceConfig(reference())
                 .healerVolume("vol-0", PATH).build()).run();
         assertThat(report.compliant()).isTrue();
         assertThat(report.result(HealerChecks.MESSAGE_REQUIRED).orElseThrow().outcome())
@@ -229,7 +229,7 @@ class HealerIdentityDialectConformanceTest {
     void eachHealerInputDefectIsFailedByItsCheck(String defect, Function<NodeHealerRequest, Status> answer,
                                                  List<String> failing, boolean breaksCompliance) throws Exception {
         String endpoint = serve(healerWith(answer));
-        ComplianceReport report = ConformanceRunner.builder(withEveryHealerInput(referenceConfig(reference())
+        ComplianceReport report = ConformanceRunner.of(withEveryHealerInput(referenceConfig(reference())
                 .healerEndpoint(endpoint)).build()).run();
 
         assertThat(report.failed()).extracting(CheckResult::name).containsExactlyInAnyOrderElementsOf(failing);
@@ -242,7 +242,7 @@ class HealerIdentityDialectConformanceTest {
     @Test
     void theSameWireHealerWithoutADefectPassesEveryHealerCheck() throws Exception {
         String endpoint = serve(healerWith(r -> null));
-        ComplianceReport report = ConformanceRunner.builder(withEveryHealerInput(referenceConfig(reference())
+        ComplianceReport report = ConformanceRunner.of(withEveryHealerInput(referenceConfig(reference())
                 .healerEndpoint(endpoint)).build()).run();
         assertThat(report.results().stream().filter(r -> r.group().equals(HealerChecks.GROUP)))
                 .hasSize(HealerChecks.checks().size())
@@ -255,7 +255,7 @@ class HealerIdentityDialectConformanceTest {
     @Test
     void healerAcceptingARelativeStagingPathFailsThatCheck() throws Exception {
         String endpoint = serve(healer(false, r -> NodeHealerResponse.newBuilder().setMessage("ok").build()));
-        ComplianceReport report = ConformanceRunner.builder(referenceConfig(reference()).healerEndpoint(endpoint)
+        ComplianceReport report = ConformanceRunner.of(referenceConfig(reference()).healerEndpoint(endpoint)
                 .healerVolume("vol-0", PATH).build()).run();
 
         assertThat(report.compliant()).isFalse();
@@ -271,7 +271,7 @@ class HealerIdentityDialectConformanceTest {
     @Test
     void healerAnsweringWithoutAMessageFailsTheMessageChecks() throws Exception {
         String endpoint = serve(healer(true, r -> NodeHealerResponse.newBuilder().setAbnormal(false).build()));
-        ComplianceReport report = ConformanceRunner.builder(referenceConfig(reference()).healerEndpoint(endpoint)
+        ComplianceReport report = ConformanceRunner.of(referenceConfig(reference()).healerEndpoint(endpoint)
                 .healerVolume("vol-0", PATH).build()).run();
 
         assertThat(report.compliant()).isFalse();
@@ -296,7 +296,7 @@ class HealerIdentityDialectConformanceTest {
             }
         };
         String endpoint = serve(controller, noReplication);
-        ComplianceReport report = ConformanceRunner.builder(ConformanceConfig.builder().endpoint(endpoint)
+        ComplianceReport report = ConformanceRunner.of(ConformanceConfig.builder().endpoint(endpoint)
                 .volumes("vol-0", "vol-1").volumeGroups("grp-0").secrets(SECRETS).build()).run();
 
         assertThat(report.failed()).extracting(CheckResult::name)
@@ -304,7 +304,7 @@ class HealerIdentityDialectConformanceTest {
         assertThat(report.result(IdentityChecks.PROBE).orElseThrow().outcome()).isEqualTo(CheckOutcome.NOT_IMPLEMENTED);
 
         String bare = serve(new ControllerService(reference(), new CallRunner(new SourceGuard())));
-        ComplianceReport withoutIdentity = ConformanceRunner.builder(ConformanceConfig.builder().endpoint(bare)
+        ComplianceReport withoutIdentity = ConformanceRunner.of(ConformanceConfig.builder().endpoint(bare)
                 .volumes("vol-0", "vol-1").volumeGroups("grp-0").secrets(SECRETS).build()).run();
         assertThat(withoutIdentity.compliant()).isTrue();
         CheckResult replication = withoutIdentity.result(IdentityChecks.REPLICATION).orElseThrow();
@@ -330,7 +330,7 @@ class HealerIdentityDialectConformanceTest {
             }
         };
         java.io.StringWriter progress = new java.io.StringWriter();
-        ComplianceReport report = ConformanceRunner.builder(ConformanceConfig.builder().driver(unadvertised)
+        ComplianceReport report = ConformanceRunner.of(ConformanceConfig.builder().driver(unadvertised)
                         .volumes("vol-0", "vol-1").volumeGroups("grp-0").secrets(SECRETS).build())
                 .progress(new java.io.PrintWriter(progress, true)).reportsDir(reports).run();
 
@@ -371,7 +371,7 @@ class HealerIdentityDialectConformanceTest {
         };
         for (io.volrep.spi.ReplicationDriver driver : new io.volrep.spi.ReplicationDriver[] {withoutDestinations,
                 SpecDriver.standard()}) {
-            ComplianceReport report = ConformanceRunner.builder(ConformanceConfig.builder().driver(driver)
+            ComplianceReport report = ConformanceRunner.of(ConformanceConfig.builder().driver(driver)
                     .volumes("vol-0").secrets(SECRETS).build()).run();
             assertThat(report.warnings()).isEmpty();
             for (String name : new String[] {IdentityChecks.SERVED_ADVERTISED, IdentityChecks.ADVERTISED_SERVED}) {
@@ -384,7 +384,7 @@ class HealerIdentityDialectConformanceTest {
     @EnumSource(SpecDialect.class)
     void referenceServedInEachDialectPassesThatDialectsChecks(SpecDialect dialect) {
         ReferenceDriver reference = reference();
-        ComplianceReport report = ConformanceRunner.builder(referenceConfig(reference).dialect(dialect)
+        ComplianceReport report = ConformanceRunner.of(referenceConfig(reference).dialect(dialect)
                 .healerDriver(reference).healerVolume("vol-0", PATH).build()).run();
 
         assertThat(report.failed()).isEmpty();
@@ -409,7 +409,7 @@ class HealerIdentityDialectConformanceTest {
     private static ComplianceReport referenceServedAs(SpecDialect served, SpecDialect tested) {
         String name = InProcessServerBuilder.generateName();
         try (var server = io.volrep.testkit.reference.ReferencePlugin.start(reference(), "inprocess:" + name, served)) {
-            return ConformanceRunner.builder(ConformanceConfig.builder().endpoint("inprocess:" + name)
+            return ConformanceRunner.of(ConformanceConfig.builder().endpoint("inprocess:" + name)
                     .dialect(tested).volumes("vol-0", "vol-1").volumeGroups("grp-0").secrets(SECRETS).build()).run();
         }
     }
@@ -448,12 +448,12 @@ class HealerIdentityDialectConformanceTest {
     void aCurrentPluginTestedAsV013IsNotCompliant() {
         // What goes wrong with the wrong dialect: v0.1.3's volume source (field 2) reads as a group to this plugin.
         ReferenceDriver reference = reference();
-        ComplianceReport report = ConformanceRunner.builder(referenceConfig(reference).build().toBuilder()
+        ComplianceReport report = ConformanceRunner.of(referenceConfig(reference).build().toBuilder()
                 .driver(reference).dialect(SpecDialect.CURRENT).build()).run();
         assertThat(report.compliant()).isTrue();
         String name = InProcessServerBuilder.generateName();
         try (var server = io.volrep.testkit.reference.ReferencePlugin.start(reference(), "inprocess:" + name)) {
-            ComplianceReport wrong = ConformanceRunner.builder(ConformanceConfig.builder().endpoint("inprocess:" + name)
+            ComplianceReport wrong = ConformanceRunner.of(ConformanceConfig.builder().endpoint("inprocess:" + name)
                     .dialect(SpecDialect.V0_1_3).volumes("vol-0", "vol-1").volumeGroups("grp-0").secrets(SECRETS)
                     .build()).run();
             assertThat(wrong.compliant()).isFalse();

@@ -61,7 +61,7 @@ class SecretEchoingPluginTest {
     @Test
     void noSecretAndNoRawControlCharacterInAnyReport() throws Exception {
         StringWriter progress = new StringWriter();
-        ComplianceReport report = ConformanceRunner.builder(config()).progress(new PrintWriter(progress))
+        ComplianceReport report = ConformanceRunner.of(config()).progress(new PrintWriter(progress))
                 .reportsDir(reports).run();
 
         assertThat(report.failed()).isNotEmpty();

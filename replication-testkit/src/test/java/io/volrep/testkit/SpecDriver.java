@@ -24,7 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * A small spec-correct driver written independently of the reference plugin, so the self-tests do not
  * only prove that the suite agrees with one implementation. Volumes and groups exist when listed.
- * Defective drivers in {@link DefectiveTargets} extend it and break one thing each.
+ * The defective drivers of {@link Defect} and {@link StateDefect} extend it and break one thing each.
  */
 class SpecDriver implements ReplicationDriver {
     static final class State {

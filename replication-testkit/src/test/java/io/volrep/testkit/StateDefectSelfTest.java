@@ -11,7 +11,7 @@ class StateDefectSelfTest {
     @ParameterizedTest
     @EnumSource(StateDefect.class)
     void eachStateDefectIsFailedByItsNamedRequiredCheck(StateDefect defect) {
-        ComplianceReport report = ConformanceRunner.builder(defect.target().build()).run();
+        ComplianceReport report = ConformanceRunner.of(defect.target().build()).run();
 
         assertThat(report.result(defect.caughtBy()))
                 .as("check %s for defect %s; failed: %s", defect.caughtBy(), defect,

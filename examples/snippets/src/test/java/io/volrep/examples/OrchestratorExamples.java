@@ -24,6 +24,7 @@ import io.volrep.client.reconcile.Failover;
 import io.volrep.client.reconcile.FailoverReport;
 import io.volrep.client.reconcile.ReconcileOptions;
 import io.volrep.client.reconcile.ReconcileResult;
+import io.volrep.client.reconcile.Reconciler;
 import io.volrep.client.reconcile.SourceFailover;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -119,7 +120,7 @@ final class OrchestratorExamples {
 
     void reconcile(ReplicationClient client) {
         // snippet:start reconcile
-        ReconcileResult r = client.volume("pvc-1").reconcile(DesiredState.PRIMARY);        // blocking
+        ReconcileResult r = Reconciler.of(client.volume("pvc-1")).reconcile(DesiredState.PRIMARY);   // blocking
         if (!r.done()) {
             log.warn("{}", r.summary());                  // "volume pvc-1: PRIMARY not reached (...): PromoteVolume answered 9 ..."
         }
@@ -130,7 +131,7 @@ final class OrchestratorExamples {
                 .resyncTimeout(Duration.ofMinutes(10))
                 .parameter("schedulingInterval", "1m")    // EnableVolumeReplication's parameters
                 .build();
-        client.volumeGroup("vg-7").reconciler(opts).reconcileAsync(DesiredState.RESYNC)    // no blocked thread
+        new Reconciler(client.volumeGroup("vg-7"), opts).reconcileAsync(DesiredState.RESYNC)  // no blocked thread
               .thenAccept(result -> updateConditions(result.conditions()));
         // snippet:end reconcile
     }

@@ -29,7 +29,7 @@ class VendorCiExamples {
 
     void runner(ConformanceConfig config) {
         // snippet:start runner
-        ComplianceReport report = ConformanceRunner.builder(config)
+        ComplianceReport report = ConformanceRunner.of(config)
                 .progress(new PrintWriter(System.out, true))
                 .reportsDir(Path.of("target/conformance"))
                 .run();

@@ -230,22 +230,6 @@ public final class Transcoder {
         return current.build();
     }
 
-    /**
-     * {@code from} re-encoded into {@code into}'s type field by field name, whatever the numbers (e.g. a current
-     * {@code ReplicationSource} into v0.1.3's).
-     *
-     * @throws IllegalArgumentException naming a set field {@code into}'s type does not have
-     */
-    public static Message reencode(Message from, Message.Builder into) {
-        if (from.getDescriptorForType().equals(into.getDescriptorForType())) {
-            return from;
-        }
-        copyFields(from, into, null, "", (path) -> {
-            throw new IllegalArgumentException(path + " does not exist in this spec revision");
-        });
-        return into.build();
-    }
-
     private static final String SOURCE = "replication_source";
     private static final String VOLUME_ID = "volume_id";
 

@@ -4,7 +4,7 @@ package io.volrep.client.reconcile;
  * Where an orchestrator wants a replication source to be; {@link Reconciler} drives the plugin there from any state.
  *
  * <pre>{@code
- * ReconcileResult r = client.volume("pvc-1").reconcile(DesiredState.PRIMARY);
+ * ReconcileResult r = Reconciler.of(client.volume("pvc-1")).reconcile(DesiredState.PRIMARY);
  * }</pre>
  */
 public enum DesiredState {

@@ -18,7 +18,7 @@ import java.util.function.Function;
  *         .resyncTimeout(Duration.ofMinutes(10))
  *         .parameter("mirroringMode", "snapshot")
  *         .build();
- * client.volume("pvc-1").reconciler(opts).reconcile(DesiredState.PRIMARY);
+ * new Reconciler(client.volume("pvc-1"), opts).reconcile(DesiredState.PRIMARY);
  * }</pre>
  *
  * @param allowForcePromote whether a PromoteVolume refused with FAILED_PRECONDITION is sent again with
@@ -34,9 +34,6 @@ public record ReconcileOptions(boolean allowForcePromote, Duration resyncTimeout
 
     /** The default resync deadline. */
     public static final Duration DEFAULT_RESYNC_TIMEOUT = Duration.ofMinutes(5);
-
-    /** Health not read: Replicating is UNKNOWN whatever the plugin answered. */
-    public static final Function<ReplicationInfo, Condition.Status> UNKNOWN_HEALTH = info -> Condition.Status.UNKNOWN;
 
     /**
      * The plugin's health status (upstream 2026): HEALTHY is TRUE, DEGRADED and ERROR are FALSE, UNKNOWN (also what
@@ -54,7 +51,7 @@ public record ReconcileOptions(boolean allowForcePromote, Duration resyncTimeout
         Objects.requireNonNull(replicating, "replicating");
     }
 
-    /** Never forces, resync deadline {@link #DEFAULT_RESYNC_TIMEOUT}, no parameters, health unknown. */
+    /** Never forces, resync deadline {@link #DEFAULT_RESYNC_TIMEOUT}, no parameters, Replicating read by {@link #HEALTH}. */
     public static ReconcileOptions defaults() {
         return builder().build();
     }

@@ -13,7 +13,7 @@ import java.util.Optional;
  * the last sync figures when the plugin gave them, and why not when the desired state was not reached.
  *
  * <pre>{@code
- * ReconcileResult r = client.volumeGroup("vg-7").reconcile(DesiredState.RESYNC);
+ * ReconcileResult r = Reconciler.of(client.volumeGroup("vg-7")).reconcile(DesiredState.RESYNC);
  * if (!r.done()) {
  *     log.warn("{} not resynced: {}", r.source(), r.whyNot().orElse("?"));
  * }

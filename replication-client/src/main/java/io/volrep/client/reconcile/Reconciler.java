@@ -1,5 +1,6 @@
 package io.volrep.client.reconcile;
 
+import io.volrep.api.Arguments;
 import io.volrep.api.ReplicationException;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.StatusCode;
@@ -43,10 +44,27 @@ import java.util.function.Supplier;
  */
 public record Reconciler(SourceClient source, ReconcileOptions options) {
 
-    /** A reconciler of {@code source}; usually from {@link SourceClient#reconciler(ReconcileOptions)}. */
+    /**
+     * A reconciler of {@code source} acting as {@code options} allow.
+     *
+     * <pre>{@code
+     * new Reconciler(client.volumeGroup("vg-7"), ReconcileOptions.builder().allowForcePromote(true).build())
+     *         .reconcile(DesiredState.PRIMARY);
+     * }</pre>
+     */
     public Reconciler {
-        Objects.requireNonNull(source, "source");
-        Objects.requireNonNull(options, "options");
+        Arguments.requireNonNull("source", source, "options", options);
+    }
+
+    /**
+     * A reconciler of {@code source} with the default options ({@link ReconcileOptions#defaults()}: never forces).
+     *
+     * <pre>{@code
+     * ReconcileResult r = Reconciler.of(client.volume("pvc-1")).reconcile(DesiredState.PRIMARY);
+     * }</pre>
+     */
+    public static Reconciler of(SourceClient source) {
+        return new Reconciler(source, ReconcileOptions.defaults());
     }
 
     /** Reconciles and waits for the result. */
@@ -54,7 +72,10 @@ public record Reconciler(SourceClient source, ReconcileOptions options) {
         return Steps.await(reconcileAsync(desired), "reconciling");
     }
 
-    /** Reconciles without blocking; cancelling the future stops after the call in flight. */
+    /**
+     * Reconciles without blocking. Cancelling the returned future abandons the result only: the steps already
+     * chained (the call in flight and the ones its answer calls for) still run; close the client to stop them.
+     */
     public CompletableFuture<ReconcileResult> reconcileAsync(DesiredState desired) {
         Objects.requireNonNull(desired, "desired");
         Run run = new Run(desired);

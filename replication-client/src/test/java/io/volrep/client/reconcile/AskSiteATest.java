@@ -13,14 +13,19 @@ import io.volrep.spi.DisableRequest;
 import io.volrep.spi.EnableRequest;
 import io.volrep.spi.ReplicationDriver;
 import io.volrep.spi.ReplicationServer;
+import io.volrep.testsupport.GrpcCleanup;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@link DestinationResolver#askSiteA}: the seventh RPC on site A gives the ids on site B, members included. */
 class AskSiteATest {
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
+
     private static class Base implements ReplicationDriver {
         @Override
         public void enable(EnableRequest request) {
@@ -42,32 +47,30 @@ class AskSiteATest {
                         : ReplicationDestination.volumeGroup("b-" + request.source().id(), Map.of("vol-1", "b-vol-1"));
             }
         };
-        try (ReplicationServer server = ReplicationServer.builder().driver(driver).listen("inprocess:" + name)
-                .gracePeriod(Duration.ZERO).build().start();
-             ReplicationClient a = ReplicationClient.builder().target("inprocess:" + name).build()) {
-            DestinationResolver resolver = DestinationResolver.askSiteA(a);
+        ReplicationServer server = grpc.register(ReplicationServer.builder().driver(driver).listen("inprocess:" + name)
+                .gracePeriod(Duration.ZERO).build().start());
+        ReplicationClient a = grpc.register(ReplicationClient.builder().target("inprocess:" + name).build());
+        DestinationResolver resolver = DestinationResolver.askSiteA(a);
 
-            assertThat(resolver.resolve(ReplicationSource.volume("vol-0")).get(5, TimeUnit.SECONDS))
-                    .isEqualTo(new Destination(ReplicationSource.volume("b-vol-0"), Map.of(),
-                            Destination.Origin.SITE_A));
-            assertThat(resolver.resolve(ReplicationSource.volumeGroup("grp-0")).get(5, TimeUnit.SECONDS))
-                    .isEqualTo(new Destination(ReplicationSource.volumeGroup("b-grp-0"), Map.of("vol-1", "b-vol-1"),
-                            Destination.Origin.SITE_A));
-        }
+        assertThat(resolver.resolve(ReplicationSource.volume("vol-0")).get(5, TimeUnit.SECONDS))
+                .isEqualTo(new Destination(ReplicationSource.volume("b-vol-0"), Map.of(),
+                        Destination.Origin.SITE_A));
+        assertThat(resolver.resolve(ReplicationSource.volumeGroup("grp-0")).get(5, TimeUnit.SECONDS))
+                .isEqualTo(new Destination(ReplicationSource.volumeGroup("b-grp-0"), Map.of("vol-1", "b-vol-1"),
+                        Destination.Origin.SITE_A));
     }
 
     @Test
     void aPluginWithoutTheRpcFailsTheResolutionAndOrElseFallsBack() throws Exception {
         String name = InProcessServerBuilder.generateName();
-        try (ReplicationServer server = ReplicationServer.builder().driver(new Base()).listen("inprocess:" + name)
-                .gracePeriod(Duration.ZERO).build().start();
-             ReplicationClient a = ReplicationClient.builder().target("inprocess:" + name).build()) {
-            assertThatThrownBy(() -> DestinationResolver.askSiteA(a).resolve(ReplicationSource.volume("vol-0"))
-                    .get(5, TimeUnit.SECONDS))
-                    .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(UnimplementedException.class);
-            assertThat(DestinationResolver.askSiteA(a).orElse(DestinationResolver.identity())
-                    .resolve(ReplicationSource.volume("vol-0")).get(5, TimeUnit.SECONDS))
-                    .isEqualTo(Destination.sameIdAs(ReplicationSource.volume("vol-0")));
-        }
+        ReplicationServer server = grpc.register(ReplicationServer.builder().driver(new Base()).listen("inprocess:" + name)
+                .gracePeriod(Duration.ZERO).build().start());
+        ReplicationClient a = grpc.register(ReplicationClient.builder().target("inprocess:" + name).build());
+        assertThatThrownBy(() -> DestinationResolver.askSiteA(a).resolve(ReplicationSource.volume("vol-0"))
+                .get(5, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(UnimplementedException.class);
+        assertThat(DestinationResolver.askSiteA(a).orElse(DestinationResolver.identity())
+                .resolve(ReplicationSource.volume("vol-0")).get(5, TimeUnit.SECONDS))
+                .isEqualTo(Destination.sameIdAs(ReplicationSource.volume("vol-0")));
     }
 }

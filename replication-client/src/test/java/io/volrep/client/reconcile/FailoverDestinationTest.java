@@ -67,12 +67,12 @@ class FailoverDestinationTest {
                 .interceptor(new Rewriter()).listen("unix://" + dir.resolve("a.sock"))
                 .gracePeriod(Duration.ZERO).build().start());
         siteB = grpc.register(FakePlugin.builder().driver(driverB).listen("unix://" + dir.resolve("b.sock")).start());
-        try (ReplicationClient a = client(siteA.address()); ReplicationClient b = client(siteB.address())) {
-            a.source(VOL0).enable().call();                       // primary on A
-            for (ReplicationSource s : List.of(B_VOL0, VOL0)) {   // both secondary on B; only b-vol-0 is vol-0's
-                b.source(s).enable().call();
-                b.source(s).demote().call();
-            }
+        ReplicationClient a = grpc.register(client(siteA.address()));
+        ReplicationClient b = grpc.register(client(siteB.address()));
+        a.source(VOL0).enable().call();                       // primary on A
+        for (ReplicationSource s : List.of(B_VOL0, VOL0)) {   // both secondary on B; only b-vol-0 is vol-0's
+            b.source(s).enable().call();
+            b.source(s).demote().call();
         }
         // By default site A names b-vol-0 as vol-0's destination.
         destinationAnswer = answer -> destination(VolumeDestination.newBuilder().setVolumeId("b-vol-0").build());

@@ -60,17 +60,17 @@ class FailoverTest {
                 .requiredSecret("user", "admin").build();
         siteA = startA();
         siteB = grpc.register(FakePlugin.builder().driver(driverB).listen("unix://" + dir.resolve("b.sock")).start());
-        try (ReplicationClient a = client(siteA); ReplicationClient b = client(siteB)) {
-            for (ReplicationSource s : List.of(VOL0, VOL1, GRP0)) {
-                a.source(s).enable().call();                  // primary on A
-            }
-            for (String id : List.of("b-vol-0", "b-vol-1")) {
-                b.volume(id).enable().call();
-                b.volume(id).demote().call();                // secondary on B: the failover target
-            }
-            b.source(B_GRP0).enable().call();
-            b.source(B_GRP0).demote().call();
+        ReplicationClient a = grpc.register(client(siteA));
+        ReplicationClient b = grpc.register(client(siteB));
+        for (ReplicationSource s : List.of(VOL0, VOL1, GRP0)) {
+            a.source(s).enable().call();                  // primary on A
         }
+        for (String id : List.of("b-vol-0", "b-vol-1")) {
+            b.volume(id).enable().call();
+            b.volume(id).demote().call();                // secondary on B: the failover target
+        }
+        b.source(B_GRP0).enable().call();
+        b.source(B_GRP0).demote().call();
         siteA.clearCalls();
         siteB.clearCalls();
     }

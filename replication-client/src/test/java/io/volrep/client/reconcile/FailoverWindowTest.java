@@ -61,13 +61,13 @@ class FailoverWindowTest {
                 .requiredSecret("user", "admin").build();
         siteA = grpc.register(FakePlugin.builder().driver(driverA).listen("unix://" + dir.resolve("a.sock")).start());
         siteB = grpc.register(FakePlugin.builder().driver(driverB).listen("unix://" + dir.resolve("b.sock")).start());
-        try (ReplicationClient a = client(siteA); ReplicationClient b = client(siteB)) {
-            for (ReplicationSource s : List.of(VOL0, VOL1, VOL2)) {
-                a.source(s).enable().call();
-                ReplicationSource onB = ReplicationSource.volume("b-" + s.id());
-                b.source(onB).enable().call();
-                b.source(onB).demote().call();
-            }
+        ReplicationClient a = grpc.register(client(siteA));
+        ReplicationClient b = grpc.register(client(siteB));
+        for (ReplicationSource s : List.of(VOL0, VOL1, VOL2)) {
+            a.source(s).enable().call();
+            ReplicationSource onB = ReplicationSource.volume("b-" + s.id());
+            b.source(onB).enable().call();
+            b.source(onB).demote().call();
         }
         siteA.clearCalls();
         siteB.clearCalls();

@@ -50,7 +50,7 @@ class ReconcilerTest {
     @Test
     void primaryFromDisabledEnablesPromotesAndReadsTheFiguresThenARerunChangesNothing() {
         start(2);
-        ReconcileResult r = client.volume("vol-0").reconcile(DesiredState.PRIMARY);
+        ReconcileResult r = Reconciler.of(client.volume("vol-0")).reconcile(DesiredState.PRIMARY);
 
         assertThat(r.done()).as(r.summary()).isTrue();
         assertThat(r.reached()).contains(DesiredState.PRIMARY);
@@ -66,7 +66,7 @@ class ReconcilerTest {
         int effects = driver.effects().size();
 
         plugin.clearCalls();
-        ReconcileResult again = client.volume("vol-0").reconcile(DesiredState.PRIMARY);
+        ReconcileResult again = Reconciler.of(client.volume("vol-0")).reconcile(DesiredState.PRIMARY);
         assertThat(again.done()).isTrue();
         assertThat(again.calls()).containsExactly("GetVolumeReplicationInfo: OK");
         assertThat(rpcs()).containsExactly(Rpc.GET_VOLUME_REPLICATION_INFO);
@@ -76,21 +76,21 @@ class ReconcilerTest {
     @Test
     void secondaryIsIdempotentFromPrimaryAndFromSecondary() {
         start(2);
-        client.volume("vol-0").reconcile(DesiredState.PRIMARY);
-        ReconcileResult r = client.volume("vol-0").reconcile(DesiredState.SECONDARY);
+        Reconciler.of(client.volume("vol-0")).reconcile(DesiredState.PRIMARY);
+        ReconcileResult r = Reconciler.of(client.volume("vol-0")).reconcile(DesiredState.SECONDARY);
         assertThat(r.done()).isTrue();
         assertThat(r.calls()).containsExactly("EnableVolumeReplication: OK", "DemoteVolume: OK");
         assertThat(driver.state(ReplicationSource.volume("vol-0")).role()).isEqualTo(ReferenceDriver.Role.SECONDARY);
         int effects = driver.effects().size();
 
-        assertThat(client.volume("vol-0").reconcile(DesiredState.SECONDARY).done()).isTrue();
+        assertThat(Reconciler.of(client.volume("vol-0")).reconcile(DesiredState.SECONDARY).done()).isTrue();
         assertThat(driver.effects()).hasSize(effects);
     }
 
     @Test
     void resyncPollsWithCappedBackoffUntilReady() {
         start(4);
-        ReconcileResult r = client.volume("vol-1").reconcile(DesiredState.RESYNC);
+        ReconcileResult r = Reconciler.of(client.volume("vol-1")).reconcile(DesiredState.RESYNC);
         assertThat(r.done()).as(r.summary()).isTrue();
         assertThat(r.reached()).contains(DesiredState.RESYNC);
         assertThat(r.condition(Condition.Type.RESYNCING).status()).isEqualTo(Condition.Status.FALSE);
@@ -105,7 +105,7 @@ class ReconcilerTest {
     @Test
     void resyncNotReadyWithinTheDeadlineIsDegradedAndResyncing() {
         start(1000);
-        ReconcileResult r = client.volume("vol-1").reconciler(ReconcileOptions.builder()
+        ReconcileResult r = new Reconciler(client.volume("vol-1"), ReconcileOptions.builder()
                 .resyncTimeout(Duration.ofMillis(400)).build()).reconcile(DesiredState.RESYNC);
         assertThat(r.done()).isFalse();
         assertThat(r.reached()).contains(DesiredState.SECONDARY);
@@ -121,10 +121,10 @@ class ReconcilerTest {
     @Test
     void refusedPromoteIsForcedOnlyWhenAllowed() {
         start(2);
-        client.volume("vol-0").reconcile(DesiredState.SECONDARY);     // a failover target: promote is needed
+        Reconciler.of(client.volume("vol-0")).reconcile(DesiredState.SECONDARY);     // a failover target: promote is needed
         plugin.clearCalls();
         plugin.failNext(Rpc.PROMOTE_VOLUME, 1, StatusCode.FAILED_PRECONDITION);
-        ReconcileResult refused = client.volume("vol-0").reconcile(DesiredState.PRIMARY);
+        ReconcileResult refused = Reconciler.of(client.volume("vol-0")).reconcile(DesiredState.PRIMARY);
         assertThat(refused.done()).isFalse();
         assertThat(refused.forced()).isFalse();
         assertThat(refused.whyNot()).hasValueSatisfying(w -> assertThat(w)
@@ -134,7 +134,7 @@ class ReconcilerTest {
 
         plugin.clearCalls();
         plugin.failNext(Rpc.PROMOTE_VOLUME, 1, StatusCode.FAILED_PRECONDITION);
-        ReconcileResult forced = client.volume("vol-0").reconciler(ReconcileOptions.builder()
+        ReconcileResult forced = new Reconciler(client.volume("vol-0"), ReconcileOptions.builder()
                 .allowForcePromote(true).build()).reconcile(DesiredState.PRIMARY);
         assertThat(forced.done()).as(forced.summary() + forced.calls()).isTrue();
         assertThat(forced.forced()).isTrue();
@@ -151,7 +151,7 @@ class ReconcilerTest {
         start(2);
         ReconcileOptions opts = ReconcileOptions.builder().parameter("schedulingInterval", "1m")
                 .replicating(info -> Condition.Status.TRUE).build();
-        ReconcileResult r = client.volumeGroup("grp-0").reconciler(opts).reconcileAsync(DesiredState.PRIMARY)
+        ReconcileResult r = new Reconciler(client.volumeGroup("grp-0"), opts).reconcileAsync(DesiredState.PRIMARY)
                 .get(10, TimeUnit.SECONDS);
         assertThat(r.done()).isTrue();
         assertThat(r.source()).isEqualTo(ReplicationSource.volumeGroup("grp-0"));
@@ -163,13 +163,13 @@ class ReconcilerTest {
     @Test
     void disabledCountsANonexistentSourceAsDisabled() {
         start(2);
-        client.volume("vol-0").reconcile(DesiredState.PRIMARY);
-        ReconcileResult r = client.volume("vol-0").reconcile(DesiredState.DISABLED);
+        Reconciler.of(client.volume("vol-0")).reconcile(DesiredState.PRIMARY);
+        ReconcileResult r = Reconciler.of(client.volume("vol-0")).reconcile(DesiredState.DISABLED);
         assertThat(r.done()).isTrue();
         assertThat(r.condition(Condition.Type.REPLICATING).status()).isEqualTo(Condition.Status.FALSE);
         assertThat(driver.state(ReplicationSource.volume("vol-0")).enabled()).isFalse();
 
-        ReconcileResult missing = client.volume("no-such").reconcile(DesiredState.DISABLED);
+        ReconcileResult missing = Reconciler.of(client.volume("no-such")).reconcile(DesiredState.DISABLED);
         assertThat(missing.done()).isTrue();
         assertThat(missing.calls()).containsExactly("DisableVolumeReplication: 5 NOT_FOUND");
         assertThat(missing.condition(Condition.Type.COMPLETED).reason()).isEqualTo("SourceNotFound");
@@ -178,7 +178,7 @@ class ReconcilerTest {
     @Test
     void aTerminalCodeEndsTheReconciliationWithWhyNotAndNoException() {
         start(2);
-        ReconcileResult r = client.volume("no-such").reconcile(DesiredState.SECONDARY);
+        ReconcileResult r = Reconciler.of(client.volume("no-such")).reconcile(DesiredState.SECONDARY);
         assertThat(r.done()).isFalse();
         assertThat(r.reached()).isEmpty();
         assertThat(r.failure()).hasValueSatisfying(e -> assertThat(e.code()).isEqualTo(StatusCode.NOT_FOUND));

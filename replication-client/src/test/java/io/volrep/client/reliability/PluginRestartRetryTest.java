@@ -42,10 +42,10 @@ class PluginRestartRetryTest {
                 .listener(attempts::add).build()) {
             CompletableFuture<Void> call = client.volume("vol-0").enable().callAsync();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (old.callsInFlight() == 0 && System.nanoTime() < deadline) {
+            while (old.busySources() == 0 && System.nanoTime() < deadline) {
                 Thread.sleep(10);
             }
-            assertThat(old.callsInFlight()).as("the call reached the old plugin").isEqualTo(1);
+            assertThat(old.busySources()).as("the call reached the old plugin").isEqualTo(1);
             old.close();
             restarted = ReferencePlugin.start(ReferenceDriver.builder().volumes(1).build(), listen);
             call.get(60, TimeUnit.SECONDS);

@@ -321,11 +321,6 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, Volume
         return init.operations().contains(ExecOperation.HEAL);
     }
 
-    /** How many driver processes are running right now. */
-    public int processesRunning() {
-        return processes.running();
-    }
-
     /**
      * The default bound on concurrent driver processes: four per available processor, at least four. Drivers
      * mostly wait on their storage, so a few per core keep the machine busy without letting a burst of calls

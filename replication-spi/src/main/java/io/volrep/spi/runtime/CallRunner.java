@@ -23,8 +23,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The pipeline every unary RPC of the runtime goes through, so that all services (replication now, healer and
- * identity later) validate, guard, map and log the same way:
+ * The pipeline the runtime's replication and NodeHealer RPCs go through, so that both services validate, guard, map
+ * and log the same way (Identity does not: its calls take no secrets and name no volume, see {@link IdentityService}):
  * <ol>
  *   <li>DEBUG: the request, sanitized ({@link SecretSanitizer});</li>
  *   <li>bytes that did not parse never reach it: {@link MalformedRequests} answers them INVALID_ARGUMENT through
@@ -37,6 +37,11 @@ import org.slf4j.LoggerFactory;
  *       exception become UNKNOWN, logged at ERROR with the stack trace, the client seeing a generic message;</li>
  *   <li>INFO: one line per call (RPC, subject, code, duration); DEBUG: the response, sanitized.</li>
  * </ol>
+ * The log line and the {@link ServerObserver} event are written here, not by a {@code ServerInterceptor}: what they
+ * say (the subject, the field a rejection named, whether the guard, the validation or the driver answered, the
+ * request's secrets to scrub) is known only inside the pipeline, and an interceptor would need a side channel to
+ * learn it. What only needs the transport's view is an interceptor: the calls in flight at shutdown, tracing
+ * (Micrometer's {@code ObservationGrpcServerInterceptor}), a caller's own {@code Builder.interceptor}.
  * The request's secret values are scrubbed ({@link Secrets#scrub}) from everything the runtime writes, and
  * untrusted text (source ids, driver messages) is escaped ({@link SafeText#escape}) before it is logged, so that
  * nobody can forge a log line or send escape sequences to an operator's terminal.
@@ -63,32 +68,18 @@ public final class CallRunner {
 
     /** A runner whose calls share {@code guard}, checking codes against the current spec's tables. */
     public CallRunner(SourceGuard guard) {
-        this(guard, ErrorScheme.spec());
+        this(guard, ErrorScheme.spec(), null);
     }
 
     /**
      * A runner whose calls share {@code guard}, checking the codes drivers answer against {@code scheme} (the
-     * tables of the spec revision the server speaks: {@link ErrorScheme#forDialect}).
+     * tables of the spec revision the server speaks: {@link ErrorScheme#forDialect}), and telling {@code observer}
+     * (may be null) of every call.
      */
-    public CallRunner(SourceGuard guard, ErrorScheme scheme) {
-        this(guard, scheme, null);
-    }
-
-    /** {@link #CallRunner(SourceGuard, ErrorScheme)} that also tells {@code observer} (may be null) of every call. */
     public CallRunner(SourceGuard guard, ErrorScheme scheme, ServerObserver observer) {
         this.guard = Objects.requireNonNull(guard, "guard");
         this.scheme = Objects.requireNonNull(scheme, "scheme");
         this.callObserver = observer;
-    }
-
-    /** The error tables this runner checks answers against. */
-    public ErrorScheme scheme() {
-        return scheme;
-    }
-
-    /** The guard of this runner's calls. */
-    public SourceGuard guard() {
-        return guard;
     }
 
     /**

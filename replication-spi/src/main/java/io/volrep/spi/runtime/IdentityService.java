@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * so concurrent probes never see ABORTED.
  *
  * <pre>{@code
- * new IdentityService("reference.volrep.io", "0.1.0", true, false, () -> true).bindService();
+ * new IdentityService("reference.volrep.io", "0.1.0", true, false, false, () -> true).bindService();
  * }</pre>
  */
 public final class IdentityService extends IdentityGrpc.IdentityImplBase {
@@ -45,14 +45,11 @@ public final class IdentityService extends IdentityGrpc.IdentityImplBase {
     private final GetCapabilitiesResponse capabilities;
     private final BooleanSupplier readiness;
 
-    public IdentityService(String name, String vendorVersion, boolean replication, boolean healer,
-                           BooleanSupplier readiness) {
-        this(name, vendorVersion, replication, false, healer, readiness);
-    }
-
     /**
-     * As above; {@code destinations} also advertises {@code VolumeReplication.GET_REPLICATION_DESTINATION_INFO}
-     * (the driver implements GetReplicationDestinationInfo).
+     * Identity for a server that serves {@code replication.Controller} ({@code replication}), whose driver implements
+     * GetReplicationDestinationInfo ({@code destinations}, advertised as
+     * {@code VolumeReplication.GET_REPLICATION_DESTINATION_INFO}), and that serves {@code healer.HealerNode}
+     * ({@code healer}).
      */
     public IdentityService(String name, String vendorVersion, boolean replication, boolean destinations,
                            boolean healer, BooleanSupplier readiness) {

@@ -14,7 +14,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *     ... call the driver ...
  * }
  * }</pre>
- * Internal to the runtime; public so other services of the runtime (healer, identity) can share it.
+ * Internal to the runtime; public so that the runtime's services in other packages can share it (replication and
+ * healer; Identity calls are not guarded).
  */
 public final class SourceGuard {
     private final ConcurrentHashMap<Object, Permit> inFlight = new ConcurrentHashMap<>();
@@ -40,8 +41,8 @@ public final class SourceGuard {
         return inFlight.putIfAbsent(key, permit) == null ? permit : null;
     }
 
-    /** How many keys have a call in flight (0 when the plugin is idle). */
-    public int inFlight() {
+    /** How many keys are held, i.e. have a call in flight (0 when the plugin is idle). */
+    public int busyKeys() {
         return inFlight.size();
     }
 }

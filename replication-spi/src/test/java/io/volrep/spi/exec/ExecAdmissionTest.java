@@ -49,7 +49,7 @@ class ExecAdmissionTest {
             Thread sampler = new Thread(() -> {
                 while (sampling.get()) {
                     ExecDriver.Stats s = h.driver.stats();
-                    mostRunning.accumulateAndGet(Math.max(s.running(), h.driver.processesRunning()), Math::max);
+                    mostRunning.accumulateAndGet(Math.max(s.running(), h.driver.stats().running()), Math::max);
                     mostWaiting.accumulateAndGet(s.waiting(), Math::max);
                     Thread.onSpinWait();
                 }
@@ -85,7 +85,7 @@ class ExecAdmissionTest {
             Thread busy = new Thread(() -> h.enable("vol-busy"));
             busy.start();
             long end = System.currentTimeMillis() + 5000;
-            while (h.driver.processesRunning() == 0 && System.currentTimeMillis() < end) {
+            while (h.driver.stats().running() == 0 && System.currentTimeMillis() < end) {
                 Thread.sleep(10);
             }
             long start = System.nanoTime();
@@ -112,7 +112,7 @@ class ExecAdmissionTest {
             Thread busy = new Thread(() -> h.enable("vol-busy"));
             busy.start();
             long end = System.currentTimeMillis() + 5000;
-            while (h.driver.processesRunning() == 0 && System.currentTimeMillis() < end) {
+            while (h.driver.stats().running() == 0 && System.currentTimeMillis() < end) {
                 Thread.sleep(10);
             }
             Thread next = new Thread(() -> h.enable("vol-next"));
@@ -149,7 +149,7 @@ class ExecAdmissionTest {
             Thread busy = new Thread(() -> h.enable("vol-busy"));
             busy.start();
             Future<Status> waiting = Executors.newSingleThreadExecutor().submit(() -> {
-                while (h.driver.processesRunning() == 0) {
+                while (h.driver.stats().running() == 0) {
                     Thread.sleep(10);
                 }
                 return h.enable("vol-2");
@@ -164,7 +164,7 @@ class ExecAdmissionTest {
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
             assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
             assertThat(status.getDescription()).contains("shutting down");
-            assertThat(h.driver.processesRunning()).isZero();
+            assertThat(h.driver.stats().running()).isZero();
             busy.join(10_000);
         } finally {
             h.close();

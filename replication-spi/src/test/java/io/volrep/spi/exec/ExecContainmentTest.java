@@ -76,7 +76,7 @@ class ExecContainmentTest {
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
             ProcessTrees.awaitFile(pids);
             assertThat(ProcessTrees.awaitGone(ProcessTrees.readPids(pids), 3000)).isEmpty();
-            assertThat(h.driver.processesRunning()).isZero();
+            assertThat(h.driver.stats().running()).isZero();
         }
     }
 }

@@ -43,7 +43,7 @@ class ExecTimeoutAndConcurrencyTest {
             List<Long> tree = ProcessTrees.readPids(pids);
             assertThat(tree).hasSize(3);
             assertThat(ProcessTrees.awaitGone(tree, 3000)).as("driver processes left behind").isEmpty();
-            assertThat(h.driver.processesRunning()).isZero();
+            assertThat(h.driver.stats().running()).isZero();
         }
     }
 

@@ -192,7 +192,7 @@ class SpiFuzzTest {
                 .build().toByteArray();
         assertThat(NodeHealerResponse.parseFrom(send(Rpc.NODE_HEALER, heal).get(10, TimeUnit.SECONDS)).getMessage())
                 .isNotBlank();
-        assertThat(server.callsInFlight()).isZero();
+        assertThat(server.busySources()).isZero();
         assertThat(server.isTerminated()).isFalse();
     }
 

@@ -5,8 +5,6 @@ import io.volrep.spi.ReplicationServer;
 import io.volrep.spi.ServeUntilSignal;
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
-import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -77,33 +75,5 @@ public final class ReferencePlugin {
         ReplicationServer server = serverBuilder(driver).dialect(dialect).listen(listen)
                 .gracePeriod(Objects.requireNonNull(gracePeriod, "gracePeriod")).build().start();
         return ServeUntilSignal.run(server, server::close, out);
-    }
-
-    /**
-     * A duration as the command line writes it: {@code 250ms}, {@code 2s}, {@code 1m}, {@code 0}, or ISO-8601
-     * ({@code PT0.25S}).
-     */
-    public static Duration parseDuration(String text) {
-        String t = text.trim().toLowerCase(Locale.ROOT);
-        try {
-            if (t.startsWith("pt") || t.startsWith("p")) {
-                return Duration.parse(text.trim());
-            }
-            if (t.endsWith("ms")) {
-                return Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2).trim()));
-            }
-            if (t.endsWith("s")) {
-                return Duration.ofMillis(Math.round(Double.parseDouble(t.substring(0, t.length() - 1).trim()) * 1000));
-            }
-            if (t.endsWith("m")) {
-                return Duration.ofSeconds(Long.parseLong(t.substring(0, t.length() - 1).trim()) * 60);
-            }
-            if (t.equals("0")) {
-                return Duration.ZERO;
-            }
-        } catch (NumberFormatException | DateTimeParseException e) {
-            // fall through to the message below
-        }
-        throw new IllegalArgumentException("not a duration: \"" + text + "\" (use 250ms, 2s, 1m or PT0.25S)");
     }
 }

@@ -195,22 +195,11 @@ class ReferenceDriverTest {
     @Test
     void discoverableThroughServiceLoader() {
         ReplicationDriver d = ReplicationDriverProvider.find("reference").orElseThrow()
-                .create(Map.of("volumes", "3", "groups", "0", "secret.user", "admin", "latency", "1ms"));
+                .create(Map.of("volumes", "3", "groups", "0", "secret.user", "admin", "latency", "PT0.001S"));
         assertThat(d).isInstanceOf(ReferenceDriver.class);
         assertThat(((ReferenceDriver) d).sources()).hasSize(3);
         assertThatThrownBy(() -> d.enable(EnableRequest.of(vol))).isInstanceOf(UnauthenticatedException.class);
         assertThat(((ReferenceDriver) ReplicationDriverProvider.find("reference").orElseThrow().create()).sources())
                 .hasSize(ReferencePlugin.DEFAULT_VOLUMES + ReferencePlugin.DEFAULT_GROUPS);
-    }
-
-    @Test
-    void durations() {
-        assertThat(ReferencePlugin.parseDuration("250ms")).isEqualTo(Duration.ofMillis(250));
-        assertThat(ReferencePlugin.parseDuration("2s")).isEqualTo(Duration.ofSeconds(2));
-        assertThat(ReferencePlugin.parseDuration("0.5s")).isEqualTo(Duration.ofMillis(500));
-        assertThat(ReferencePlugin.parseDuration("1m")).isEqualTo(Duration.ofMinutes(1));
-        assertThat(ReferencePlugin.parseDuration("0")).isZero();
-        assertThat(ReferencePlugin.parseDuration("PT0.25S")).isEqualTo(Duration.ofMillis(250));
-        assertThatThrownBy(() -> ReferencePlugin.parseDuration("soon")).isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -141,7 +141,7 @@ class ReferencePluginTest {
                 }
                 assertThat(ok).isPositive();
                 assertThat(driver.effects()).hasSize(1);   // enable is idempotent: one applied change
-                assertThat(server.callsInFlight()).isZero();
+                assertThat(server.busySources()).isZero();
             } finally {
                 channel.shutdownNow();
             }
@@ -156,7 +156,7 @@ class ReferencePluginTest {
         Path stderr = dir.resolve("child.err");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                ServeReferenceMain.class.getName(), "unix://" + socket, "2500ms")
+                ServeReferenceMain.class.getName(), "unix://" + socket, "PT2.5S")
                 .redirectError(stderr.toFile()).start();
         try {
             BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(),
