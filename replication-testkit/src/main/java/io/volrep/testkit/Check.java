@@ -24,14 +24,22 @@ import java.util.Locale;
  * @param requirement required (MUST) or optional (SHOULD/MAY)
  * @param hint what to look at when the check fails; may be empty
  * @param body what the check does
+ * @param needs the fixtures the check holds while it runs (checks holding distinct fixtures run at the same time);
+ *              by default {@link Needs#everyFixture()}: alone
  */
-public record Check(String id, String name, Requirement requirement, String hint, Body body) {
+public record Check(String id, String name, Requirement requirement, String hint, Body body, Needs needs) {
 
     public Check {
-        Arguments.requireNonNull("id", id, "name", name, "requirement", requirement, "hint", hint, "body", body);
+        Arguments.requireNonNull("id", id, "name", name, "requirement", requirement, "hint", hint, "body", body,
+                "needs", needs);
     }
 
-    /** A check whose id is derived from its name and which has no hint. */
+    /** A check that runs alone ({@link Needs#everyFixture()}). */
+    public Check(String id, String name, Requirement requirement, String hint, Body body) {
+        this(id, name, requirement, hint, body, Needs.everyFixture());
+    }
+
+    /** A check whose id is derived from its name, which has no hint and runs alone. */
     public Check(String name, Requirement requirement, Body body) {
         this(idOf(name), name, requirement, "", body);
     }
@@ -55,12 +63,20 @@ public record Check(String id, String name, Requirement requirement, String hint
 
     /** This check with another id. */
     public Check withId(String newId) {
-        return new Check(newId, name, requirement, hint, body);
+        return new Check(newId, name, requirement, hint, body, needs);
     }
 
     /** This check with a hint. */
     public Check withHint(String newHint) {
-        return new Check(id, name, requirement, newHint, body);
+        return new Check(id, name, requirement, newHint, body, needs);
+    }
+
+    /**
+     * This check holding only {@code newNeeds} while it runs, so that it runs beside checks holding other fixtures:
+     * {@code Check.required(...).withNeeds(Needs.volume())}.
+     */
+    public Check withNeeds(Needs newNeeds) {
+        return new Check(id, name, requirement, hint, body, newNeeds);
     }
 
     /**
@@ -76,6 +92,11 @@ public record Check(String id, String name, Requirement requirement, String hint
      * ({@code "isolation/*"}, {@code "*}{@code /group/*"}).
      */
     public boolean matches(String pattern) {
+        return idMatches(pattern, id);
+    }
+
+    /** True when {@code pattern} ({@code *} for any run of characters) selects the check id {@code id}. */
+    static boolean idMatches(String pattern, String id) {
         StringBuilder regex = new StringBuilder();
         for (String part : pattern.split("\\*", -1)) {
             regex.append(regex.isEmpty() ? "" : ".*").append(java.util.regex.Pattern.quote(part));

@@ -15,7 +15,9 @@ public enum CheckOutcome {
     /** The plugin answered 12 UNIMPLEMENTED where the spec allows it (promote, demote, resync, info). Never a pass. */
     NOT_IMPLEMENTED("NOT IMPLEMENTED"),
     /** The check did not run: its fixtures are not configured (no volume groups, no secrets, ...). */
-    SKIPPED("SKIPPED");
+    SKIPPED("SKIPPED"),
+    /** The check did not run: it needs what this run does not have (a peer site). Never a failure, never a pass. */
+    NOT_RUN("NOT RUN");
 
     private final String label;
 
@@ -23,7 +25,7 @@ public enum CheckOutcome {
         this.label = label;
     }
 
-    /** How the console report prints it: PASS, FAIL, NOT IMPLEMENTED, SKIPPED. */
+    /** How the console report prints it: PASS, FAIL, NOT IMPLEMENTED, SKIPPED, NOT RUN. */
     public String label() {
         return label;
     }

@@ -47,6 +47,8 @@ public final class ConformanceConfig {
     public static final Duration DEFAULT_RESYNC_TIMEOUT = Duration.ofSeconds(30);
     /** Default deadline of each call. */
     public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(10);
+    /** Default window in which a transient answer the tables allow (10, 14, Info's 5) is polled before it is judged. */
+    public static final Duration DEFAULT_SETTLE_TIMEOUT = Duration.ofSeconds(60);
 
     private final String endpoint;
     private final ReplicationDriver driver;
@@ -63,6 +65,11 @@ public final class ConformanceConfig {
     private final Duration resyncTimeout;
     private final Duration callTimeout;
     private final List<String> skipChecks;
+    private final String peerEndpoint;
+    private final ReplicationDriver peerDriver;
+    private final Duration settleTimeout;
+    private final int parallelism;
+    private final long seed;
 
     private ConformanceConfig(Builder b) {
         int targets = (b.endpoint != null ? 1 : 0) + (b.driver != null ? 1 : 0) + (b.service != null ? 1 : 0);
@@ -99,6 +106,20 @@ public final class ConformanceConfig {
         this.resyncTimeout = b.resyncTimeout;
         this.callTimeout = b.callTimeout;
         this.skipChecks = List.copyOf(b.skipChecks);
+        if (b.peerDriver != null && b.driver == null) {
+            throw new IllegalArgumentException("peerDriver is served in-process beside an in-process driver: configure"
+                    + " driver(...) too, or point peerEndpoint at the peer site's plugin");
+        }
+        if (b.peerDriver != null && b.peerEndpoint != null) {
+            throw new IllegalArgumentException("configure one peer site: peerEndpoint or peerDriver, not both");
+        }
+        this.peerEndpoint = b.peerEndpoint;
+        this.peerDriver = b.peerDriver;
+        this.settleTimeout = b.settleTimeout;
+        this.parallelism = b.parallelism > 0 ? b.parallelism
+                : Math.max(1, volumes.size() + (dialect.supports(io.volrep.api.ReplicationSource.Kind.VOLUME_GROUP)
+                        ? volumeGroups.size() : 0));
+        this.seed = b.seed;
     }
 
     /** A new builder. */
@@ -124,7 +145,45 @@ public final class ConformanceConfig {
         b.resyncTimeout = resyncTimeout;
         b.callTimeout = callTimeout;
         b.skipChecks.addAll(skipChecks);
+        b.peerEndpoint = peerEndpoint;
+        b.peerDriver = peerDriver;
+        b.settleTimeout = settleTimeout;
+        b.parallelism = parallelism;
+        b.seed = seed;
         return b;
+    }
+
+    /** The peer site's plugin, where the fixtures' replicas live, if the run drives two sites. */
+    public Optional<String> peerEndpoint() {
+        return Optional.ofNullable(peerEndpoint);
+    }
+
+    /** The peer site's driver, served in-process, if the run drives two in-process sites. */
+    public Optional<ReplicationDriver> peerDriver() {
+        return Optional.ofNullable(peerDriver);
+    }
+
+    /** True when a peer site is configured: the two-site checks run (else they report NOT RUN). */
+    public boolean hasPeer() {
+        return peerEndpoint != null || peerDriver != null;
+    }
+
+    /**
+     * How long a transient answer that a table allows (10 ABORTED, 14 UNAVAILABLE, GetVolumeReplicationInfo's 5
+     * NOT_FOUND "details not available at the moment" on a primary) is polled before the check judges it.
+     */
+    public Duration settleTimeout() {
+        return settleTimeout;
+    }
+
+    /** How many checks run at once, each on fixtures no other running check holds (default: one per fixture). */
+    public int parallelism() {
+        return parallelism;
+    }
+
+    /** The seed of the lifecycle exploration's order (the same seed, the same calls); printed with the statement. */
+    public long seed() {
+        return seed;
     }
 
     /** The plugin's address ({@code unix:///path}, {@code host:port}, {@code inprocess:NAME}), if that is the target. */
@@ -204,7 +263,12 @@ public final class ConformanceConfig {
 
     /** True when {@code check} is skipped on request. */
     public boolean skipped(Check check) {
-        return skipChecks.stream().anyMatch(check::matches);
+        return skipped(check.id());
+    }
+
+    /** True when the check with this id is skipped on request. */
+    public boolean skipped(String checkId) {
+        return skipChecks.stream().anyMatch(pattern -> Check.idMatches(pattern, checkId));
     }
 
     /** A short description of the target for reports: never secrets. */
@@ -223,7 +287,10 @@ public final class ConformanceConfig {
         return "ConformanceConfig[target=" + targetDescription() + ", volumes=" + volumes + ", volumeGroups="
                 + volumeGroups + ", secrets=" + secrets + ", dialect=" + dialect + ", healerEndpoint=" + healerEndpoint + ", healerVolumes="
                 + healerVolumes + ", resyncTimeout=" + resyncTimeout + ", callTimeout=" + callTimeout
-                + (skipChecks.isEmpty() ? "" : ", skipChecks=" + skipChecks) + "]";
+                + (skipChecks.isEmpty() ? "" : ", skipChecks=" + skipChecks)
+                + (peerEndpoint != null ? ", peerEndpoint=" + peerEndpoint : "")
+                + (peerDriver != null ? ", peerDriver=" + peerDriver.getClass().getName() : "")
+                + ", settleTimeout=" + settleTimeout + ", parallelism=" + parallelism + ", seed=" + seed + "]";
     }
 
     /** Builds a {@link ConformanceConfig}. */
@@ -243,8 +310,62 @@ public final class ConformanceConfig {
         private Duration resyncTimeout = DEFAULT_RESYNC_TIMEOUT;
         private Duration callTimeout = DEFAULT_CALL_TIMEOUT;
         private final List<String> skipChecks = new ArrayList<>();
+        private String peerEndpoint;
+        private ReplicationDriver peerDriver;
+        private Duration settleTimeout = DEFAULT_SETTLE_TIMEOUT;
+        private int parallelism;
+        private long seed;
 
         private Builder() {
+        }
+
+        /**
+         * The peer site: the plugin serving the fixtures' replicas (their ids are what the target's
+         * GetReplicationDestinationInfo answers, or the same ids where it is not implemented). The two-site checks
+         * (resync while the peer is primary, failover round trips, both sites restored) run only with a peer.
+         *
+         * <pre>{@code
+         * ConformanceConfig.builder().endpoint("unix:///site-a/csi-addons.sock")
+         *         .peerEndpoint("unix:///site-b/csi-addons.sock").volumes("vol-0").build();
+         * }</pre>
+         */
+        public Builder peerEndpoint(String endpoint) {
+            this.peerEndpoint = Objects.requireNonNull(endpoint, "endpoint");
+            return this;
+        }
+
+        /**
+         * The peer site as a driver served in-process beside {@link #driver}, e.g. the two sites of a
+         * {@link io.volrep.testkit.reference.ReferencePair}.
+         */
+        public Builder peerDriver(ReplicationDriver driver) {
+            this.peerDriver = Objects.requireNonNull(driver, "driver");
+            return this;
+        }
+
+        /**
+         * How long a transient answer the tables allow is polled before it is judged (default 60 s): 10 ABORTED,
+         * 14 UNAVAILABLE, and GetVolumeReplicationInfo's 5 NOT_FOUND on a primary ("details not available at the
+         * moment"). A required answer is never waited for: any other answer is judged at once.
+         */
+        public Builder settleTimeout(Duration timeout) {
+            this.settleTimeout = Arguments.requireNotNegative("settleTimeout", timeout);
+            return this;
+        }
+
+        /**
+         * How many checks run at once (default: one per fixture volume and group). Checks never share a fixture
+         * while they run, and the report keeps its order.
+         */
+        public Builder parallelism(int checks) {
+            this.parallelism = Arguments.requireAtLeast("parallelism", checks, 1);
+            return this;
+        }
+
+        /** The seed of the lifecycle exploration's order (default 0): a run is repeatable with its seed. */
+        public Builder seed(long seed) {
+            this.seed = seed;
+            return this;
         }
 
         /** Target a running plugin: {@code unix:///path}, {@code host:port}, {@code dns:///host:port}, {@code inprocess:NAME}. */

@@ -47,43 +47,46 @@ public final class ConformanceContext {
     public static final String NOT_IMPLEMENTED_PREFIX = "NOT IMPLEMENTED: ";
     /** Prefix of the abort message for checks whose fixtures are missing. */
     public static final String SKIPPED_PREFIX = "SKIPPED: ";
+    /** Prefix of the abort message for checks that need what the run does not have: a peer site. */
+    public static final String NOT_RUN_PREFIX = "NOT RUN: ";
+    /** Why a two-site check does not run without a peer. */
+    static final String NEEDS_PEER = "needs the peer site (--peer-endpoint, ConformanceConfig.peerEndpoint):"
+            + " replication is between two sites, and this check drives the source's replica there";
 
     private static final Logger LOG = LoggerFactory.getLogger(ConformanceContext.class);
-    private static final int ABORTED_RETRIES = 4;
-    private static final long ABORTED_FIRST_BACKOFF_MILLIS = 10;
-    /** Retries of a listed 14 UNAVAILABLE, doubling from the first back-off: about 3 s in all. */
-    private static final int UNAVAILABLE_RETRIES = 6;
-    private static final long UNAVAILABLE_FIRST_BACKOFF_MILLIS = 50;
-    /** Marks an outcome that stayed 14 UNAVAILABLE through every retry (appended to the plugin's message). */
-    private static final String STILL_UNAVAILABLE = " [still 14 UNAVAILABLE after " + UNAVAILABLE_RETRIES
-            + " retries with back-off over about 3 s]";
+    /** The first pause while a transient answer is polled; it doubles up to {@link #MAX_SETTLE_PAUSE_MILLIS}. */
+    private static final long FIRST_SETTLE_PAUSE_MILLIS = 25;
+    private static final long MAX_SETTLE_PAUSE_MILLIS = 1000;
 
+    private final ConformanceSession session;
     private final Channel channel;
     private final Channel healerChannel;
     private final ConformanceConfig config;
     private final SpecDialect dialect;
     private final ErrorScheme scheme;
+    private final CheckScheduler.Lease lease;
     /** Sources this check enabled, keyed by kind and id, in replication_source form. */
     private final Map<String, Addressing> enabled = new LinkedHashMap<>();
     /** Sources this check may have left demoted. */
     private final Set<String> demoted = new LinkedHashSet<>();
-    /** Every call this run sent, for the statement's walk size. */
+    /** Replicas on the peer site this check promoted (keyed as {@link #enabled}). */
+    private final Map<String, Addressing> promotedOnPeer = new LinkedHashMap<>();
+    /** Every call this run sent, for the statement. */
     private final java.util.concurrent.atomic.LongAdder calls;
-    /** False inside checks that judge ABORTED themselves (a call after the previous one was answered). */
-    private volatile boolean retryAborted = true;
+    /** How long this check polled transient answers, in nanoseconds. */
+    private final java.util.concurrent.atomic.AtomicLong waitedNanos = new java.util.concurrent.atomic.AtomicLong();
+    /** True inside checks that send one call at a time: a 10 ABORTED that outlives the settle window had nothing pending. */
+    private volatile boolean sequential;
 
-    ConformanceContext(Channel channel, Channel healerChannel, ConformanceConfig config) {
-        this(channel, healerChannel, config, new java.util.concurrent.atomic.LongAdder());
-    }
-
-    ConformanceContext(Channel channel, Channel healerChannel, ConformanceConfig config,
-                       java.util.concurrent.atomic.LongAdder calls) {
-        this.calls = calls;
-        this.channel = channel;
-        this.healerChannel = healerChannel;
-        this.config = config;
+    ConformanceContext(ConformanceSession session, CheckScheduler.Lease lease) {
+        this.session = session;
+        this.calls = session.callCounter();
+        this.channel = session.channel();
+        this.healerChannel = session.healerChannel();
+        this.config = session.config();
         this.dialect = config.dialect();
         this.scheme = ErrorScheme.forDialect(dialect);
+        this.lease = lease;
     }
 
     /** The run's configuration. */
@@ -111,12 +114,20 @@ public final class ConformanceContext {
         return scheme;
     }
 
-    /** The main fixture volume, in {@code replication_source} form. */
+    /** The fixture volume this check holds (its first, when it holds several), in {@code replication_source} form. */
     public Addressing volume() {
-        return Addressing.volume(config.volumes().get(0));
+        return Addressing.volume(lease.volumes().isEmpty() ? config.volumes().get(0) : lease.volumes().get(0));
     }
 
-    /** The first fixture volume group; skips the check when none is configured. */
+    /** The second fixture volume this check holds; skips the check when only one volume is configured. */
+    public Addressing secondVolume() {
+        if (config.volumes().size() < 2) {
+            skip("needs a second fixture volume (--volume)");
+        }
+        return Addressing.volume(lease.volumes().size() > 1 ? lease.volumes().get(1) : config.volumes().get(1));
+    }
+
+    /** The fixture volume group this check holds; skips the check when none is configured. */
     public Addressing volumeGroup() {
         if (!dialect.supports(io.volrep.api.ReplicationSource.Kind.VOLUME_GROUP)) {
             skip("spec " + dialect + " has no volume groups");
@@ -124,7 +135,7 @@ public final class ConformanceContext {
         if (config.volumeGroups().isEmpty()) {
             skip("no volume groups configured (--volume-group)");
         }
-        return Addressing.volumeGroup(config.volumeGroups().get(0));
+        return Addressing.volumeGroup(lease.groups().isEmpty() ? config.volumeGroups().get(0) : lease.groups().get(0));
     }
 
     /** The first fixture of {@code kind}: {@link #volume()} or {@link #volumeGroup()} (which may skip). */
@@ -133,12 +144,111 @@ public final class ConformanceContext {
     }
 
     /**
-     * From now on this check's calls are not retried on 10 ABORTED: the suite sends one call at a time, so a call
-     * made after the previous one was answered has nothing pending and must never draw ABORTED.
+     * This check sends one call at a time: a 10 ABORTED is still polled within the settle timeout (the plugin may be
+     * finishing work of its own, as real mirroring does after a demote), but one that outlives it is reported as
+     * "nothing was pending" from the suite.
      */
     public ConformanceContext sequential() {
-        retryAborted = false;
+        sequential = true;
         return this;
+    }
+
+    /** True when a peer site is configured. */
+    public boolean hasPeer() {
+        return session.peerChannel() != null;
+    }
+
+    /** Reports the check as NOT RUN unless a peer site is configured: never a failure, never a pass. */
+    public void requirePeer() {
+        if (!hasPeer()) {
+            throw new TestAbortedException(NOT_RUN_PREFIX + NEEDS_PEER);
+        }
+    }
+
+    /**
+     * The replica of {@code target} on the peer site: the destination the target's GetReplicationDestinationInfo
+     * answers (asked once, while replication is enabled), or the same id where the target does not implement it.
+     */
+    public Addressing replicaOf(Addressing target) {
+        String key = key(target);
+        Addressing known = key == null ? null : session.replicas().get(key);
+        if (known != null) {
+            return known;
+        }
+        Addressing replica = target;
+        if (dialect.supports(Rpc.GET_REPLICATION_DESTINATION_INFO)) {
+            Outcome o = call(Rpc.GET_REPLICATION_DESTINATION_INFO, target);
+            if (o.ok()) {
+                var d = ((io.volrep.proto.replication.GetReplicationDestinationInfoResponse) o.response())
+                        .getReplicationDestination();
+                if (d.hasVolume() && !target.isGroup()) {
+                    replica = Addressing.volume(d.getVolume().getVolumeId());
+                } else if (d.hasVolumegroup() && target.isGroup()) {
+                    replica = Addressing.volumeGroup(d.getVolumegroup().getVolumeGroupId());
+                }
+            } else if (o.code() != StatusCode.UNIMPLEMENTED) {
+                fail("GetReplicationDestinationInfo on " + target + " (to find its replica on the peer site) -> "
+                        + o.describe() + note(o));
+            }
+        }
+        if (key != null) {
+            session.replicas().put(key, replica);
+        }
+        return replica;
+    }
+
+    /** Calls {@code rpc} on the peer site (with the configured secrets), with the same settling as {@link #call}. */
+    public Outcome callPeer(Rpc rpc, Addressing replica) {
+        return callPeer(rpc, replica, false);
+    }
+
+    /** Calls {@code rpc} with {@code force} on the peer site. */
+    public Outcome callPeerForce(Rpc rpc, Addressing replica) {
+        return callPeer(rpc, replica, true);
+    }
+
+    private Outcome callPeer(Rpc rpc, Addressing replica, boolean force) {
+        requirePeer();
+        Outcome o = call(session.peerChannel(), rpc, replica, config.secrets().asMap(), config.enableParameters(),
+                force, false, false);
+        String key = key(replica);
+        if (key != null && o.ok()) {
+            synchronized (this) {
+                if (rpc == Rpc.PROMOTE_VOLUME) {
+                    promotedOnPeer.put(key, replica);
+                } else if (rpc == Rpc.DEMOTE_VOLUME || rpc == Rpc.DISABLE_VOLUME_REPLICATION) {
+                    promotedOnPeer.remove(key);
+                }
+            }
+        }
+        return o;
+    }
+
+    /**
+     * Calls {@code call} again while {@code transientHere} holds for its answer, within the settle timeout, counting
+     * the wait; returns the last answer. For windows the two-site checks wait out (a promote refused until the
+     * peer's demotion has arrived; a replica the storage removes a while after the disable).
+     */
+    Outcome settle(java.util.function.Supplier<Outcome> call, java.util.function.Predicate<Outcome> transientHere) {
+        Outcome o = call.get();
+        if (!transientHere.test(o) || config.settleTimeout().isZero()) {
+            return o;
+        }
+        long start = System.nanoTime();
+        long deadline = start + config.settleTimeout().toNanos();
+        long pause = FIRST_SETTLE_PAUSE_MILLIS;
+        while (transientHere.test(o) && System.nanoTime() - deadline < 0) {
+            sleep(Math.max(1, Math.min(pause, (deadline - System.nanoTime()) / 1_000_000)));
+            pause = Math.min(pause * 2, MAX_SETTLE_PAUSE_MILLIS);
+            o = call.get();
+        }
+        waitedNanos.addAndGet(System.nanoTime() - start);
+        return o;
+    }
+
+    /** How long this check has polled transient answers. */
+    public Duration waited() {
+        return Duration.ofNanos(waitedNanos.get());
     }
 
     /** The configured secrets; skips the check when none are configured. */
@@ -158,6 +268,21 @@ public final class ConformanceContext {
     public Outcome call(Rpc rpc, Addressing target, Map<String, String> secrets) {
         return call(rpc, target, secrets, false);
     }
+
+    /**
+     * Calls {@code rpc} as {@link #call(Rpc, Addressing)} does, running {@code onAborted} for every 10 ABORTED answer
+     * it meets while it settles (the concurrent isolation check counts them).
+     */
+    Outcome callCounting(Rpc rpc, Addressing target, Runnable onAborted) {
+        abortedListener.set(onAborted);
+        try {
+            return call(rpc, target);
+        } finally {
+            abortedListener.remove();
+        }
+    }
+
+    private final ThreadLocal<Runnable> abortedListener = new ThreadLocal<>();
 
     /** Calls {@code rpc} with {@code force} set (promote, demote, resync). */
     public Outcome callForce(Rpc rpc, Addressing target) {
@@ -190,42 +315,77 @@ public final class ConformanceContext {
 
     private Outcome call(Rpc rpc, Addressing target, Map<String, String> secrets, Map<String, String> parameters,
                          boolean force, boolean exact) {
+        return call(channel, rpc, target, secrets, parameters, force, exact, true);
+    }
+
+    /**
+     * One call, settled: a transient answer that a table allows is polled within the settle timeout before the
+     * caller judges the last answer. Transient are 10 ABORTED (an operation pending: the plugin's own, after a demote
+     * or a disable), 14 UNAVAILABLE (where listed "not known yet", else gRPC's transient code), and
+     * GetVolumeReplicationInfo's 5 NOT_FOUND on a source this check made primary ("details not available at the
+     * moment"). Nothing else is ever waited for: a wrong code, a broken answer, a refusal are judged at once.
+     */
+    private Outcome call(Channel target0, Rpc rpc, Addressing target, Map<String, String> secrets,
+                         Map<String, String> parameters, boolean force, boolean exact, boolean track) {
         if (!dialect.supports(rpc)) {
             skip("spec " + dialect + " has no " + rpc.methodName());
         }
         Message request = Wire.request(dialect, rpc, Wire.inDialect(dialect, target, exact), secrets,
                 parameters, force);
-        Outcome outcome = Wire.invoke(channel, dialect, rpc, request, config.callTimeout());
+        Outcome outcome = Wire.invoke(target0, dialect, rpc, request, config.callTimeout());
         calls.increment();
-        // ABORTED means "another call is pending" (perhaps the plugin's own background work): back off.
-        if (retryAborted) {
-            outcome = retryWhile(StatusCode.ABORTED, ABORTED_RETRIES, ABORTED_FIRST_BACKOFF_MILLIS, outcome, request);
-        }
-        // 14 UNAVAILABLE where the table lists it ("not known yet") is transient: retried with back-off, and a plugin
-        // that never gets past it is judged on its last answer (note() says why that is a failure).
-        if (outcome.code() == StatusCode.UNAVAILABLE && scheme.lists(rpc, StatusCode.UNAVAILABLE)) {
-            outcome = retryWhile(StatusCode.UNAVAILABLE, UNAVAILABLE_RETRIES, UNAVAILABLE_FIRST_BACKOFF_MILLIS,
-                    outcome, request);
-            if (outcome.code() == StatusCode.UNAVAILABLE) {
-                outcome = new Outcome(rpc, outcome.code(), outcome.message() + STILL_UNAVAILABLE, null);
+        noteAborted(outcome);
+        if (isTransient(outcome, target, track)) {
+            long start = System.nanoTime();
+            long deadline = start + config.settleTimeout().toNanos();
+            long pause = FIRST_SETTLE_PAUSE_MILLIS;
+            int polls = 0;
+            while (isTransient(outcome, target, track) && System.nanoTime() - deadline < 0) {
+                sleep(Math.max(1, Math.min(pause, (deadline - System.nanoTime()) / 1_000_000)));
+                pause = Math.min(pause * 2, MAX_SETTLE_PAUSE_MILLIS);
+                outcome = Wire.invoke(target0, dialect, rpc, request, config.callTimeout());
+                calls.increment();
+                noteAborted(outcome);
+                polls++;
+            }
+            long waited = System.nanoTime() - start;
+            waitedNanos.addAndGet(waited);
+            if (isTransient(outcome, target, track)) {
+                outcome = new Outcome(rpc, outcome.code(), outcome.message() + " [still " + outcome.code().display()
+                        + " after waiting " + Durations.describe(Duration.ofNanos(waited)) + " (" + polls
+                        + " polls; --settle-timeout " + Durations.describe(config.settleTimeout()) + ")]", null);
             }
         }
-        track(target, outcome);
+        if (track) {
+            track(target, outcome);
+        }
         LOG.debug("{} {} -> {}", rpc, target, outcome.code());
         return outcome;
     }
 
-    /** Sends {@code request} again while it answers {@code code}, at most {@code retries} times, doubling the pause. */
-    private Outcome retryWhile(StatusCode code, int retries, long firstBackoffMillis, Outcome first, Message request) {
-        Outcome outcome = first;
-        long backoffMillis = firstBackoffMillis;
-        for (int retry = 0; retry < retries && outcome.code() == code; retry++) {
-            sleep(backoffMillis);
-            backoffMillis *= 2;
-            outcome = Wire.invoke(channel, dialect, outcome.rpc(), request, config.callTimeout());
-            calls.increment();
+    private void noteAborted(Outcome o) {
+        Runnable listener = abortedListener.get();
+        if (listener != null && o.code() == StatusCode.ABORTED) {
+            listener.run();
         }
-        return outcome;
+    }
+
+    /** True for an answer the tables allow to be transient (see {@link #call(Channel, Rpc, Addressing, Map, Map, boolean, boolean, boolean)}). */
+    private boolean isTransient(Outcome o, Addressing target, boolean track) {
+        if (config.settleTimeout().isZero()) {
+            return false;
+        }
+        return switch (o.code()) {
+            case ABORTED, UNAVAILABLE -> true;
+            case NOT_FOUND -> o.rpc() == Rpc.GET_VOLUME_REPLICATION_INFO && track && madePrimary(target);
+            default -> false;
+        };
+    }
+
+    /** True when this check enabled {@code target} and has not demoted it since: it is primary, as far as we know. */
+    private synchronized boolean madePrimary(Addressing target) {
+        String key = key(target);
+        return key != null && enabled.containsKey(key) && !demoted.contains(key);
     }
 
     /**
@@ -268,7 +428,7 @@ public final class ConformanceContext {
             return;
         }
         switch (outcome.rpc()) {
-            case ENABLE_VOLUME_REPLICATION -> enabled.put(key, normalized(target));
+            case ENABLE_VOLUME_REPLICATION -> enabled.putIfAbsent(key, normalized(target));
             case DEMOTE_VOLUME, RESYNC_VOLUME -> demoted.add(key);
             case PROMOTE_VOLUME -> demoted.remove(key);
             case DISABLE_VOLUME_REPLICATION -> {
@@ -279,7 +439,8 @@ public final class ConformanceContext {
         }
     }
 
-    private static String key(Addressing target) {
+    /** {@code "volume/ID"} or {@code "group/ID"}: how {@link Needs#fixture} and the bookkeeping name a source. */
+    static String key(Addressing target) {
         if (target.source() != null && target.source().hasVolume()
                 && !target.source().getVolume().getVolumeId().isEmpty()) {
             return "volume/" + target.source().getVolume().getVolumeId();
@@ -333,11 +494,11 @@ public final class ConformanceContext {
         }
         if (outcome.code() == StatusCode.UNAVAILABLE && scheme.lists(outcome.rpc(), StatusCode.UNAVAILABLE)) {
             return " (14 UNAVAILABLE says the answer is not known yet, which is transient: the plugin must answer once"
-                    + " it knows, and it kept answering 14 to every retry)";
+                    + " it knows, and it kept answering 14 for the whole settle timeout)";
         }
-        if (outcome.code() == StatusCode.ABORTED && !retryAborted) {
-            return " (10 ABORTED means an operation is pending, but the previous call on it had been answered:"
-                    + " nothing was pending)";
+        if (outcome.code() == StatusCode.ABORTED && sequential) {
+            return " (10 ABORTED means an operation is pending, but the previous call on it had been answered and"
+                    + " the plugin kept answering 10 for the whole settle timeout: nothing was pending from the suite)";
         }
         return "";
     }
@@ -397,12 +558,19 @@ public final class ConformanceContext {
     }
 
     /**
-     * Returns every source this check enabled to "replication disabled, primary": promote (force) what may
-     * be demoted, then disable. Returns the problems, empty when all is restored.
+     * Returns every source this check enabled to "replication disabled, primary": on the peer site demotes what the
+     * check promoted there, promotes (force) what may be demoted, then disables. Returns the problems, empty when all
+     * is restored.
      */
     List<String> restore() {
-        retryAborted = true;
         List<String> problems = new ArrayList<>();
+        for (Map.Entry<String, Addressing> e : new ArrayList<>(promotedOnPeer.entrySet())) {
+            Outcome demote = callPeer(Rpc.DEMOTE_VOLUME, e.getValue());
+            if (!demote.ok()) {
+                problems.add("could not restore the peer site's " + e.getValue() + " (it may stay primary):"
+                        + " DemoteVolume -> " + demote.describe());
+            }
+        }
         for (Map.Entry<String, Addressing> e : new ArrayList<>(enabled.entrySet())) {
             Addressing target = e.getValue();
             if (demoted.contains(e.getKey())) {
@@ -419,6 +587,28 @@ public final class ConformanceContext {
             }
         }
         return problems;
+    }
+
+    /** The sources this check enabled and has not disabled since, in {@code replication_source} form. */
+    synchronized List<Addressing> enabledSources() {
+        return List.copyOf(enabled.values());
+    }
+
+    /** Forgets that this check enabled {@code target} (it restored it itself). */
+    synchronized void forget(Addressing target) {
+        String key = key(target);
+        enabled.remove(key);
+        demoted.remove(key);
+    }
+
+    /** The run's lifecycle exploration (shared by every check of the run). */
+    Exploration exploration() {
+        return session.exploration();
+    }
+
+    /** The fixtures this check holds. */
+    CheckScheduler.Lease lease() {
+        return lease;
     }
 
     Duration resyncTimeout() {

@@ -16,8 +16,8 @@ import org.opentest4j.TestAbortedException;
 
 /**
  * Collects a {@link CheckResult} per check and, when given a writer, prints one progress line per check:
- * {@code PASS}, {@code FAIL}, {@code NOT IMPLEMENTED} or {@code SKIPPED}, the level, the check's name and
- * the reason. A failure outside any check (the target could not be reached, say) is recorded as a failed
+ * {@code PASS}, {@code FAIL}, {@code NOT IMPLEMENTED}, {@code SKIPPED} or {@code NOT RUN}, the level, the check's
+ * name, how long it took (and waited for transient answers) and the reason. A failure outside any check (the target could not be reached, say) is recorded as a failed
  * required result, so such a run is never compliant.
  *
  * <pre>{@code
@@ -31,6 +31,7 @@ public final class ConformanceListener implements TestExecutionListener {
     private final List<CheckResult> results = new ArrayList<>();
     private final Map<String, Long> started = new ConcurrentHashMap<>();
     private final Map<String, Check> checksByName;
+    private final java.util.function.Function<String, Duration> waits;
     private TestPlan plan;
 
     /** A listener that prints progress to {@code out}, or only collects when {@code out} is null. */
@@ -40,7 +41,13 @@ public final class ConformanceListener implements TestExecutionListener {
 
     /** Same, knowing the run's checks, so results carry their ids and hints. */
     public ConformanceListener(PrintWriter out, List<Check> checks) {
+        this(out, checks, name -> Duration.ZERO);
+    }
+
+    /** Same, with how long each check (by name) polled transient answers, for the progress line and the results. */
+    ConformanceListener(PrintWriter out, List<Check> checks, java.util.function.Function<String, Duration> waits) {
         this.out = out;
+        this.waits = waits;
         Map<String, Check> byName = new java.util.HashMap<>();
         checks.forEach(c -> byName.putIfAbsent(c.name(), c));
         this.checksByName = byName;
@@ -81,7 +88,8 @@ public final class ConformanceListener implements TestExecutionListener {
             case ABORTED -> {
                 if (id.isTest()) {
                     record(id, message.startsWith(ConformanceContext.NOT_IMPLEMENTED_PREFIX)
-                            ? CheckOutcome.NOT_IMPLEMENTED : CheckOutcome.SKIPPED, message);
+                            ? CheckOutcome.NOT_IMPLEMENTED : message.startsWith(ConformanceContext.NOT_RUN_PREFIX)
+                            ? CheckOutcome.NOT_RUN : CheckOutcome.SKIPPED, message);
                 } else if (!(error.orElse(null) instanceof TestAbortedException)) {
                     record(id, CheckOutcome.FAILED, "suite aborted: " + message);
                 }
@@ -114,13 +122,16 @@ public final class ConformanceListener implements TestExecutionListener {
                 ? container.substring(0, container.length() - ReplicationConformanceSuite.OPTIONAL_SUFFIX.length())
                 : container;
         Check check = checksByName.get(id.getDisplayName());
+        Duration waited = id.isTest() ? waits.apply(id.getDisplayName()) : Duration.ZERO;
         CheckResult r = check == null
-                ? new CheckResult(group, id.getDisplayName(), requirement, outcome, reason, duration)
+                ? new CheckResult(group, id.getDisplayName(), requirement, outcome, reason, duration, Check.idOf(
+                        id.getDisplayName()), "", waited == null ? Duration.ZERO : waited)
                 : new CheckResult(group, id.getDisplayName(), requirement, outcome, reason, duration, check.id(),
-                        check.hint());
+                        check.hint(), waited == null ? Duration.ZERO : waited);
         results.add(r);
         if (out != null) {
-            out.printf("%-15s %-8s %s (%d ms)%n", outcome.label(), requirement.tag(), r.name(), duration.toMillis());
+            out.printf("%-15s %-8s %s (%d ms%s)%n", outcome.label(), requirement.tag(), r.name(), duration.toMillis(),
+                    r.waited().isZero() ? "" : "; waited " + Durations.describe(r.waited()) + " for transient answers");
             if (!reason.isEmpty()) {
                 out.printf("%-15s -> %s%n", "", reason.replace("\n", " "));
             }

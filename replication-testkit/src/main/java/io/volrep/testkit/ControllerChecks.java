@@ -91,6 +91,7 @@ final class ControllerChecks {
             return checks;
         }));
         groups.add(CheckGroup.of("Request forms", config -> requestForms(config.dialect())));
+        groups.add(CheckGroup.of(TwoSiteChecks.GROUP, TwoSiteChecks::checks));
         groups.add(CheckGroup.of("Fixtures restored", LifecycleChecks::fixturesRestored));
         return groups;
     }
@@ -101,13 +102,14 @@ final class ControllerChecks {
         List<Check> checks = new ArrayList<>();
         for (String id : config.volumes()) {
             checks.add(Check.required("Fixtures: volume " + id + " exists with replication disabled",
-                    ctx -> probeFixture(ctx, Addressing.volume(id))));
+                    ctx -> probeFixture(ctx, Addressing.volume(id)))
+                    .withNeeds(Needs.fixture("volume/" + id).at(Needs.Order.FIRST)));
         }
         for (String id : config.volumeGroups()) {
             checks.add(Check.required("Fixtures: volume group " + id + " exists with replication disabled", ctx -> {
                 ctx.volumeGroup();      // skips where the dialect has no groups
                 probeFixture(ctx, Addressing.volumeGroup(id));
-            }));
+            }).withNeeds(Needs.fixture("group/" + id).at(Needs.Order.FIRST)));
         }
         return checks;
     }
@@ -153,28 +155,33 @@ final class ControllerChecks {
                 : List.of(Addressing.none(), Addressing.sourceWithoutType(), Addressing.emptyVolumeId());
         for (Addressing malformed : malformedForms) {
             checks.add(Check.required(rowCase(scheme, rpc, invalid, malformed.label()),
-                    ctx -> ctx.expect(ctx.call(rpc, malformed), invalid)));
+                    ctx -> ctx.expect(ctx.call(rpc, malformed), invalid)).withNeeds(Needs.none()));
         }
         if (dialect != SpecDialect.V0_1_0) {
             checks.add(Check.required(rowCase(scheme, rpc, invalid, Addressing.emptyVolumeGroupId().label()), ctx -> {
                 ctx.volumeGroup();
                 ctx.expect(ctx.call(rpc, Addressing.emptyVolumeGroupId()), invalid);
-            }));
+            }).withNeeds(Needs.none()));
         }
         if (dialect == SpecDialect.V0_1_3) {
             checks.add(Check.required(rowCase(scheme, rpc, invalid,
                     "volume_id missing (REQUIRED in v0.1.3), replication_source.volume set"), ctx ->
-                    ctx.expect(ctx.callExact(rpc, ctx.volume()), invalid, rpc + " without volume_id")));
+                    ctx.expect(ctx.callExact(rpc, ctx.volume()), invalid, rpc + " without volume_id"))
+                    .withNeeds(Needs.volume()));
         }
         checks.add(Check.required(rowCase(scheme, rpc, StatusCode.NOT_FOUND, "volume " + MISSING_VOLUME),
-                ctx -> ctx.expect(ctx.call(rpc, Addressing.volume(MISSING_VOLUME)), StatusCode.NOT_FOUND)));
+                ctx -> ctx.expect(ctx.call(rpc, Addressing.volume(MISSING_VOLUME)), StatusCode.NOT_FOUND))
+                .withNeeds(Needs.none()));
         checks.add(Check.required(rowCase(scheme, rpc, StatusCode.NOT_FOUND, "volume group " + MISSING_GROUP), ctx -> {
             ctx.volumeGroup();
             ctx.expect(ctx.call(rpc, Addressing.volumeGroup(MISSING_GROUP)), StatusCode.NOT_FOUND);
-        }));
+        }).withNeeds(Needs.none()));
         checks.addAll(sizeLimitChecks(scheme, rpc));
         checks.addAll(LifecycleChecks.walk(dialect, rpc));
         checks.addAll(LifecycleChecks.authentication(dialect, rpc));
+        if (rpc == Rpc.GET_REPLICATION_DESTINATION_INFO) {
+            checks.addAll(LifecycleChecks.consistency(dialect));
+        }
         checks.add(Check.optional(rowCase(scheme, rpc, StatusCode.ABORTED,
                 SIMULTANEOUS_CALLS + " simultaneous calls answer only 0 OK or 10 ABORTED"), ctx -> {
             Addressing vol = ctx.volume();
@@ -197,7 +204,7 @@ final class ControllerChecks {
                 ctx.fail(SIMULTANEOUS_CALLS + " simultaneous " + rpc + " calls on " + vol
                         + ": all answered 10 ABORTED; at least one should be served");
             }
-        }));
+        }).withNeeds(Needs.volume()));
         return checks;
     }
 
@@ -229,7 +236,7 @@ final class ControllerChecks {
                     "volume id of " + overId + " bytes");
             ctx.expect(ctx.call(rpc, oversized), invalid, rpc + " naming a volume id of " + overId
                     + " bytes (CSI: at most " + CsiLimits.MAX_STRING_BYTES + ")");
-        }));
+        }).withNeeds(Needs.none()));
         // GetVolumeReplicationInfo and GetReplicationDestinationInfo carry no parameters map.
         if (rpc != Rpc.GET_VOLUME_REPLICATION_INFO && rpc != Rpc.GET_REPLICATION_DESTINATION_INFO) {
             checks.add(Check.optional(rowCase(scheme, rpc, invalid, PARAMETERS_OVER_LIMIT), ctx -> {
@@ -238,7 +245,7 @@ final class ControllerChecks {
                 ctx.expect(ctx.call(rpc, vol, ctx.config().secrets().asMap(),
                                 overMapLimit(ctx.config().enableParameters())), invalid,
                         rpc + " with a parameters map over " + CsiLimits.MAX_MAP_BYTES + " bytes");
-            }));
+            }).withNeeds(Needs.volume()));
         }
         checks.add(Check.optional(rowCase(scheme, rpc, invalid, SECRETS_OVER_LIMIT), ctx -> {
             Addressing vol = ctx.volume();
@@ -246,7 +253,7 @@ final class ControllerChecks {
             ctx.expect(ctx.call(rpc, vol, overMapLimit(ctx.config().secrets().asMap())), invalid,
                     rpc + " with a secrets map over " + CsiLimits.MAX_MAP_BYTES + " bytes (not 16 UNAUTHENTICATED:"
                             + " the request is malformed)");
-        }));
+        }).withNeeds(Needs.volume()));
         return checks;
     }
 
@@ -255,27 +262,48 @@ final class ControllerChecks {
     private static List<Check> lifecycle(ConformanceConfig config) {
         List<Check> checks = new ArrayList<>();
         for (String id : config.volumes()) {
-            checks.add(Check.required(LIFECYCLE + " [volume " + id + "]", ctx -> runLifecycle(ctx, Addressing.volume(id))));
+            checks.add(Check.required(LIFECYCLE + " [volume " + id + "]", ctx -> runLifecycle(ctx, Addressing.volume(id)))
+                    .withNeeds(Needs.fixture("volume/" + id)).withHint(TWO_SITES_HINT));
         }
         if (config.volumeGroups().isEmpty()) {
-            checks.add(Check.required(LIFECYCLE + " [volume group]", ctx -> ctx.volumeGroup()));
+            checks.add(Check.required(LIFECYCLE + " [volume group]", ctx -> ctx.volumeGroup()).withNeeds(Needs.none()));
         }
         for (String id : config.volumeGroups()) {
             checks.add(Check.required(LIFECYCLE + " [volume group " + id + "]", ctx -> {
                 ctx.volumeGroup();      // skips where the dialect has no groups
                 runLifecycle(ctx, Addressing.volumeGroup(id));
-            }));
+            }).withNeeds(Needs.fixture("group/" + id)).withHint(TWO_SITES_HINT));
         }
         return checks;
     }
 
+    /** Why the checks that resync until ready need the peer site. */
+    static final String TWO_SITES_HINT = "a resync copies from the primary on the peer site: it runs on a demoted site A"
+            + " while site B is primary (the spec promises no readiness with no primary to copy from)";
+
+    /**
+     * Enable, promote, demote, resync until ready, promote, disable on site A; the resync runs while the replica on
+     * the peer site is primary (promoted without force once A's demotion has arrived, and demoted again before A is
+     * promoted back). Needs the peer: NOT RUN without one.
+     */
     static void runLifecycle(ConformanceContext ctx, Addressing target) {
+        ctx.requirePeer();
         ctx.step(Rpc.ENABLE_VOLUME_REPLICATION, target);
         ctx.step(Rpc.PROMOTE_VOLUME, target);
-        ctx.step(Rpc.DEMOTE_VOLUME, target);
-        resyncUntilReady(ctx, target);
-        ctx.step(Rpc.PROMOTE_VOLUME, target);
+        resyncWhilePeerPrimary(ctx, target);
+        TwoSiteChecks.promoteAfterDemotion(ctx, target, false);
         ctx.step(Rpc.DISABLE_VOLUME_REPLICATION, target);
+        TwoSiteChecks.requireNoReplica(ctx, LifecycleModel.forDialect(ctx.dialect()), ctx.replicaOf(target),
+                "DisableVolumeReplication on A");
+    }
+
+    /** Demotes A, promotes its replica on B, resyncs A until ready, demotes B again. */
+    private static void resyncWhilePeerPrimary(ConformanceContext ctx, Addressing target) {
+        Addressing replica = ctx.replicaOf(target);
+        ctx.step(Rpc.DEMOTE_VOLUME, target);
+        TwoSiteChecks.promoteAfterDemotion(ctx, replica, true);
+        resyncUntilReady(ctx, target);
+        ctx.expect(ctx.callPeer(Rpc.DEMOTE_VOLUME, replica), StatusCode.OK, "DemoteVolume on B's " + replica);
     }
 
     /** Calls ResyncVolume until it answers {@code ready = true}; fails after the configured resync timeout. */
@@ -325,11 +353,11 @@ final class ControllerChecks {
         List<Check> checks = new ArrayList<>();
         if (dialect.supports(Rpc.GET_VOLUME_REPLICATION_INFO)) {
             checks.add(Check.required(LAST_SYNC_TIME, ctx ->
-                    ResponseRules.lastSyncTimeProblem(primaryInfo(ctx)).ifPresent(ctx::fail)));
+                    ResponseRules.lastSyncTimeProblem(primaryInfo(ctx)).ifPresent(ctx::fail)).withNeeds(Needs.volume()));
         }
         if (dialect == SpecDialect.CURRENT) {
             checks.add(Check.required(LAST_SYNC_BYTES, ctx ->
-                    ResponseRules.lastSyncBytesProblem(primaryInfo(ctx)).ifPresent(ctx::fail)));
+                    ResponseRules.lastSyncBytesProblem(primaryInfo(ctx)).ifPresent(ctx::fail)).withNeeds(Needs.volume()));
             checks.add(Check.optional(LAST_SYNC_DURATION, ctx -> {
                 GetVolumeReplicationInfoResponse info = (GetVolumeReplicationInfoResponse) primaryInfo(ctx);
                 if (info.hasLastSyncDuration() && (info.getLastSyncDuration().getSeconds() < 0
@@ -337,26 +365,26 @@ final class ControllerChecks {
                     ctx.fail("GetVolumeReplicationInfo answered a negative last_sync_duration: "
                             + info.getLastSyncDuration());
                 }
-            }));
+            }).withNeeds(Needs.volume()));
         }
         if (dialect.supports(Rpc.GET_REPLICATION_DESTINATION_INFO)) {
             checks.add(Check.required(HEALTH_STATUS, ctx ->
-                    ResponseRules.statusProblem(primaryInfo(ctx)).ifPresent(ctx::fail))
+                    ResponseRules.statusProblem(primaryInfo(ctx)).ifPresent(ctx::fail)).withNeeds(Needs.volume())
                     .withHint("report the replication's health as one of the enum's values; UNKNOWN when unsure"));
             checks.add(Check.required(DESTINATION_VOLUME, ctx -> destinationIsValid(ctx, ctx.volume()))
-                    .withHint("answer a VolumeDestination with the destination volume's id; answer 14 UNAVAILABLE"
+                    .withNeeds(Needs.volume()).withHint("answer a VolumeDestination with the destination volume's id; answer 14 UNAVAILABLE"
                             + " only while it is not known yet"));
             checks.add(Check.required(DESTINATION_GROUP, ctx -> destinationIsValid(ctx, ctx.volumeGroup()))
-                    .withHint("answer a VolumeGroupDestination for a group, with its id and either every member's"
+                    .withNeeds(Needs.group()).withHint("answer a VolumeGroupDestination for a group, with its id and either every member's"
                             + " destination or none; answer 14 UNAVAILABLE only while it is not known yet"));
         }
         checks.add(Check.required(RESYNC_READY, ctx -> {
+            ctx.requirePeer();
             Addressing vol = ctx.volume();
             ctx.step(Rpc.ENABLE_VOLUME_REPLICATION, vol);
             ctx.step(Rpc.PROMOTE_VOLUME, vol);
-            ctx.step(Rpc.DEMOTE_VOLUME, vol);
-            resyncUntilReady(ctx, vol);
-        }));
+            resyncWhilePeerPrimary(ctx, vol);
+        }).withNeeds(Needs.volume()).withHint(TWO_SITES_HINT));
         return checks;
     }
 
@@ -375,8 +403,9 @@ final class ControllerChecks {
     }
 
     private static List<Check> requestForms(SpecDialect dialect) {
-        Check.Body volumeIdAlone = ctx -> everyRpc(ctx, Addressing.deprecatedVolumeId(ctx.config().volumes().get(0)));
-        return switch (dialect) {
+        Check.Body volumeIdAlone = ctx -> everyRpc(ctx, Addressing.deprecatedVolumeId(
+                ctx.volume().source().getVolume().getVolumeId()));
+        List<Check> checks = switch (dialect) {
             case CURRENT -> List.of(
                     Check.required(FORM_SOURCE, ctx -> everyRpc(ctx, ctx.volume())),
                     Check.optional(FORM_DEPRECATED, volumeIdAlone));
@@ -386,5 +415,6 @@ final class ControllerChecks {
                     Check.required(FORM_VOLUME_ID, volumeIdAlone));
             case V0_1_0 -> List.of(Check.required(FORM_VOLUME_ID, volumeIdAlone));
         };
+        return checks.stream().map(c -> c.withNeeds(Needs.volume())).toList();
     }
 }

@@ -67,7 +67,8 @@ public final class JUnitXmlReport {
                 .filter(r -> r.outcome() == CheckOutcome.FAILED).count()));
         xml.writeAttribute("errors", "0");
         xml.writeAttribute("skipped", String.valueOf(results.stream()
-                .filter(r -> r.outcome() == CheckOutcome.SKIPPED || r.outcome() == CheckOutcome.NOT_IMPLEMENTED).count()));
+                .filter(r -> r.outcome() == CheckOutcome.SKIPPED || r.outcome() == CheckOutcome.NOT_IMPLEMENTED
+                        || r.outcome() == CheckOutcome.NOT_RUN).count()));
         xml.writeAttribute("time", seconds(results.stream().mapToLong(r -> r.duration().toNanos()).sum()));
         xml.writeCharacters("\n  ");
         xml.writeStartElement("properties");
@@ -90,7 +91,7 @@ public final class JUnitXmlReport {
                             + (r.hint().isEmpty() ? "" : ": " + r.hint())));
                     xml.writeEndElement();
                 }
-                case SKIPPED, NOT_IMPLEMENTED -> {
+                case SKIPPED, NOT_IMPLEMENTED, NOT_RUN -> {
                     xml.writeEmptyElement("skipped");
                     xml.writeAttribute("message", clean(r.reason()));
                 }

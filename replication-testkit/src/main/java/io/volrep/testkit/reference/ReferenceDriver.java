@@ -109,12 +109,26 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
                          SourceState after) {
     }
 
-    /** A source's state and its effect counter; guarded by its own monitor. */
+    /**
+     * A source's state on this site and its effect counter, guarded by {@link #lock}: its own monitor, or in a
+     * {@link ReferencePair} the monitor it shares with the same source on the peer site (a call changes both).
+     */
     private static final class Fixture {
+        final ReferenceDriver site;
+        Object lock = this;
+        /** The same source on the peer site, in a {@link ReferencePair}; else null. */
+        Fixture peer;
         SourceState state;
         long effects;
+        /** When this site last demoted the source: the peer refuses non-forced promotes until the window passed. */
+        Instant demotedAt;
+        /** Until when Info answers 5 NOT_FOUND: the first sync after an enable or a promote has not completed. */
+        Instant firstSyncAt;
+        /** Promoted by force while the peer site was primary: both hold a primary until this one resyncs. */
+        boolean splitBrain;
 
-        Fixture(ReplicationSource source) {
+        Fixture(ReferenceDriver site, ReplicationSource source) {
+            this.site = site;
             state = SourceState.initial(source);
         }
     }
@@ -127,13 +141,15 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
     private final int resyncCallsUntilReady;
     private final Clock clock;
     private final long lastSyncBytes;
+    private final Duration demotionWindow;
+    private final Duration firstSyncDelay;
     private final AtomicLong sequence = new AtomicLong();
     private final List<Effect> effects = new ArrayList<>();
 
     private ReferenceDriver(Builder b) {
         Map<ReplicationSource, Fixture> map = new LinkedHashMap<>();
         for (ReplicationSource source : b.sources) {
-            map.put(source, new Fixture(source));
+            map.put(source, new Fixture(this, source));
         }
         this.fixtures = Collections.unmodifiableMap(map);
         this.abnormalVolumes = Set.copyOf(b.abnormalVolumes);
@@ -143,6 +159,21 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
         this.resyncCallsUntilReady = b.resyncCallsUntilReady;
         this.clock = b.clock;
         this.lastSyncBytes = b.lastSyncBytes;
+        this.demotionWindow = b.demotionWindow;
+        this.firstSyncDelay = b.firstSyncDelay;
+    }
+
+    /** Links every fixture of {@code a} with the same source of {@code b}: one replication pair on two sites. */
+    static void pair(ReferenceDriver a, ReferenceDriver b) {
+        if (!a.fixtures.keySet().equals(b.fixtures.keySet())) {
+            throw new IllegalArgumentException("the two sites of a pair need the same sources");
+        }
+        a.fixtures.forEach((source, fa) -> {
+            Fixture fb = b.fixtures.get(source);
+            fb.lock = fa.lock;
+            fa.peer = fb;
+            fb.peer = fa;
+        });
     }
 
     /** A new builder: no sources until you add some. */
@@ -150,60 +181,138 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
         return new Builder();
     }
 
+    /**
+     * Enables replication: this site becomes the primary and, in a {@link ReferencePair}, the peer site holds the
+     * secondary copy. Idempotent in either role.
+     */
     @Override
     public void enable(EnableRequest r) {
         Fixture f = enter(r.source(), r.secrets());
-        synchronized (f) {
+        synchronized (f.lock) {
             if (!f.state.enabled()) {
                 Instant lastSync = f.state.lastSyncTime() == null ? clock.instant() : f.state.lastSyncTime();
                 apply(f, Change.ENABLED, new SourceState(f.state.source(), true, Role.PRIMARY, 0, lastSync,
                         r.parameters()));
+                f.firstSyncAt = clock.instant().plus(firstSyncDelay);
+                f.splitBrain = false;
+                if (f.peer != null && !f.peer.state.enabled()) {
+                    Fixture p = f.peer;
+                    apply(p, Change.ENABLED, new SourceState(p.state.source(), true, Role.SECONDARY, 0, lastSync,
+                            r.parameters()));
+                    p.splitBrain = false;
+                    p.demotedAt = null;
+                }
             }
         }
     }
 
+    /** Disables replication; in a {@link ReferencePair} on both sites (the peer's copy is removed). Idempotent. */
     @Override
     public void disable(DisableRequest r) {
         Fixture f = enter(r.source(), r.secrets());
-        synchronized (f) {
-            if (f.state.enabled()) {
-                apply(f, Change.DISABLED, new SourceState(f.state.source(), false, Role.PRIMARY, 0,
-                        f.state.lastSyncTime(), Map.of()));
+        synchronized (f.lock) {
+            for (Fixture site : f.peer == null ? List.of(f) : List.of(f, f.peer)) {
+                if (site.state.enabled()) {
+                    apply(site, Change.DISABLED, new SourceState(site.state.source(), false, Role.PRIMARY, 0,
+                            site.state.lastSyncTime(), Map.of()));
+                }
+                site.splitBrain = false;
+                site.demotedAt = null;
             }
         }
     }
 
+    /**
+     * Promotes. In a {@link ReferencePair}, without force, a copy is not promoted while the peer site holds the
+     * primary, nor within {@link Builder#demotionWindow the demotion window} after the peer's demote (9
+     * FAILED_PRECONDITION, "cannot be promoted without force", as real mirroring refuses until the demotion has
+     * arrived); with force it is, and a peer that was still primary is left in split-brain until it resyncs.
+     */
     @Override
     public void promote(PromoteRequest r) {
-        changeRole(enter(r.source(), r.secrets()), Role.PRIMARY, Change.PROMOTED);
+        Fixture f = enter(r.source(), r.secrets());
+        synchronized (f.lock) {
+            requireEnabled(f);
+            if (f.state.role() == Role.PRIMARY) {
+                return;
+            }
+            Fixture p = f.peer;
+            if (p != null && p.state.enabled() && !r.force()) {
+                if (p.state.role() == Role.PRIMARY) {
+                    throw new PreconditionFailedException(f.state.source() + " cannot be promoted without force:"
+                            + " the peer site holds the primary");
+                }
+                if (p.demotedAt != null && clock.instant().isBefore(p.demotedAt.plus(demotionWindow))) {
+                    throw new PreconditionFailedException(f.state.source() + " cannot be promoted without force"
+                            + " yet: the peer site's demotion has not arrived (demotion window)");
+                }
+            }
+            if (p != null && p.state.enabled() && p.state.role() == Role.PRIMARY) {
+                p.splitBrain = true;          // forced while the peer was primary: two primaries
+            }
+            apply(f, Change.PROMOTED, with(f.state, Role.PRIMARY, 0, f.state.lastSyncTime()));
+            f.firstSyncAt = clock.instant().plus(firstSyncDelay);
+        }
     }
 
     @Override
     public void demote(DemoteRequest r) {
-        changeRole(enter(r.source(), r.secrets()), Role.SECONDARY, Change.DEMOTED);
+        Fixture f = enter(r.source(), r.secrets());
+        synchronized (f.lock) {
+            requireEnabled(f);
+            if (f.state.role() != Role.SECONDARY) {
+                apply(f, Change.DEMOTED, with(f.state, Role.SECONDARY, 0, f.state.lastSyncTime()));
+                f.demotedAt = clock.instant();
+            }
+        }
     }
 
+    /**
+     * Resyncs a secondary: ready on the {@link Builder#resyncCallsUntilReady n}-th call. In a {@link ReferencePair}
+     * only while the peer site holds the primary (there is nothing to copy from otherwise): before that every call
+     * answers not ready, without progress. A completed resync ends a split-brain.
+     */
     @Override
     public ResyncResult resync(ResyncRequest r) {
         Fixture f = enter(r.source(), r.secrets());
-        synchronized (f) {
+        synchronized (f.lock) {
             requireRole(f, Role.SECONDARY, "is not demoted: resync needs a secondary");
             if (f.state.resyncProgress() >= resyncCallsUntilReady) {
                 return ResyncResult.READY;      // already complete: idempotent
+            }
+            if (f.peer != null && !(f.peer.state.enabled() && f.peer.state.role() == Role.PRIMARY)) {
+                return ResyncResult.IN_PROGRESS;    // no primary to copy from
             }
             int progress = f.state.resyncProgress() + 1;
             boolean ready = progress >= resyncCallsUntilReady;
             apply(f, ready ? Change.RESYNC_COMPLETED : Change.RESYNC_PROGRESSED,
                     with(f.state, Role.SECONDARY, progress, ready ? clock.instant() : f.state.lastSyncTime()));
+            if (ready) {
+                f.splitBrain = false;
+            }
             return new ResyncResult(ready);
         }
     }
 
+    /**
+     * Info of the primary. Within {@link Builder#firstSyncDelay the first-sync delay} after an enable or a promote it
+     * answers 5 NOT_FOUND ("details not available at the moment", as the table allows); a copy left in split-brain
+     * reports status ERROR.
+     */
     @Override
     public ReplicationInfo info(InfoRequest r) {
         Fixture f = enter(r.source(), r.secrets());
-        synchronized (f) {
+        synchronized (f.lock) {
             requireRole(f, Role.PRIMARY, "is not promoted: info needs the primary");
+            if (f.firstSyncAt != null && clock.instant().isBefore(f.firstSyncAt)) {
+                throw new SourceNotFoundException("replication details of " + f.state.source() + " are not available"
+                        + " at the moment: the first sync after the enable or promote has not completed");
+            }
+            if (f.splitBrain || (f.peer != null && f.peer.splitBrain)) {
+                return ReplicationInfo.of(f.state.lastSyncTime()).withLastSyncDuration(Duration.ofMillis(250))
+                        .withLastSyncBytes(lastSyncBytes).withStatus(ReplicationInfo.Status.ERROR,
+                                "split-brain: both sites hold a primary (promoted by force); demote and resync one");
+            }
             ReplicationInfo info = ReplicationInfo.of(f.state.lastSyncTime()).withLastSyncDuration(Duration.ofMillis(250))
                     .withLastSyncBytes(lastSyncBytes);
             if (f.state.source().kind() == ReplicationSource.Kind.VOLUME
@@ -222,7 +331,7 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
     @Override
     public ReplicationDestination destination(DestinationRequest r) {
         Fixture f = enter(r.source(), r.secrets());
-        synchronized (f) {
+        synchronized (f.lock) {
             requireEnabled(f);
             ReplicationSource source = f.state.source();
             return source.kind() == ReplicationSource.Kind.VOLUME_GROUP
@@ -260,7 +369,7 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
         if (f == null) {
             throw new IllegalArgumentException("not a fixture of this driver: " + source);
         }
-        synchronized (f) {
+        synchronized (f.lock) {
             return f.state;
         }
     }
@@ -282,13 +391,16 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
         return effects().stream().filter(e -> e.source().equals(source)).toList();
     }
 
-    /** Every fixture back to disabled and primary, the effect log cleared. */
+    /** Every fixture back to disabled and primary, the effect log cleared (in a pair, this site only). */
     public void reset() {
         // Lock order is always fixture, then log (as in apply): never hold the log while taking a fixture.
         for (Fixture f : fixtures.values()) {
-            synchronized (f) {
+            synchronized (f.lock) {
                 f.state = SourceState.initial(f.state.source());
                 f.effects = 0;
+                f.demotedAt = null;
+                f.firstSyncAt = null;
+                f.splitBrain = false;
             }
         }
         synchronized (effects) {
@@ -338,26 +450,17 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
         }
     }
 
-    /** Promote and demote: idempotent once in {@code role}; 9 FAILED_PRECONDITION while replication is disabled. */
-    private void changeRole(Fixture f, Role role, Change change) {
-        synchronized (f) {
-            requireEnabled(f);
-            if (f.state.role() != role) {
-                apply(f, change, with(f.state, role, 0, f.state.lastSyncTime()));
-            }
-        }
-    }
-
     private static SourceState with(SourceState s, Role role, int progress, Instant lastSync) {
         return new SourceState(s.source(), s.enabled(), role, progress, lastSync, s.parameters());
     }
 
-    /** Applies and records a change; called holding the fixture's monitor. */
-    private void apply(Fixture f, Change change, SourceState after) {
-        synchronized (effects) {
+    /** Applies and records a change in the log of {@code f}'s site; called holding the fixture's lock. */
+    private static void apply(Fixture f, Change change, SourceState after) {
+        ReferenceDriver site = f.site;
+        synchronized (site.effects) {
             f.state = after;
             f.effects++;
-            effects.add(new Effect(sequence.incrementAndGet(), f.effects, after.source(), change, after));
+            site.effects.add(new Effect(site.sequence.incrementAndGet(), f.effects, after.source(), change, after));
         }
     }
 
@@ -378,8 +481,30 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
         private int resyncCallsUntilReady = 2;
         private Clock clock = Clock.systemUTC();
         private long lastSyncBytes = 1024;
+        private Duration demotionWindow = Duration.ZERO;
+        private Duration firstSyncDelay = Duration.ZERO;
 
         private Builder() {
+        }
+
+        /**
+         * In a {@link ReferencePair}: for this long after a site's demote, the peer site refuses a promote without
+         * force with 9 FAILED_PRECONDITION ("cannot be promoted without force yet"), as real mirroring does until the
+         * demotion has reached it (RBD: 1-5 s). Default none. {@code volrep serve-reference --demotion-window}.
+         */
+        public Builder demotionWindow(Duration window) {
+            this.demotionWindow = Arguments.requireNotNegative("demotionWindow", window);
+            return this;
+        }
+
+        /**
+         * For this long after an enable or a promote, GetVolumeReplicationInfo answers 5 NOT_FOUND ("details not
+         * available at the moment", as its table allows): the first sync has not completed (RBD: 4-35 s). Default
+         * none. {@code volrep serve-reference --first-sync-delay}.
+         */
+        public Builder firstSyncDelay(Duration delay) {
+            this.firstSyncDelay = Arguments.requireNotNegative("firstSyncDelay", delay);
+            return this;
         }
 
         /** Adds volumes {@code vol-0} .. {@code vol-(n-1)}. */
@@ -470,6 +595,11 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver {
         /** The driver. */
         public ReferenceDriver build() {
             return new ReferenceDriver(this);
+        }
+
+        /** Two sites with these settings holding one replication pair per source: see {@link ReferencePair}. */
+        public ReferencePair buildPair() {
+            return new ReferencePair(new ReferenceDriver(this), new ReferenceDriver(this));
         }
     }
 }
