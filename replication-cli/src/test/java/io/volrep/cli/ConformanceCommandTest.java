@@ -94,12 +94,14 @@ class ConformanceCommandTest {
         long millis = (System.nanoTime() - start) / 1_000_000;
 
         assertThat(r.exit()).as(r.out() + r.err()).isZero();
-        assertThat(r.out()).contains("skipped on request: 6 checks (PromoteVolume/group/disabled, "
-                        + "PromoteVolume/group/primary, PromoteVolume/group/secondary, PromoteVolume/group/auth-wrong, "
+        assertThat(r.out()).contains("skipped on request: 9 checks (PromoteVolume/group/disabled, "
+                        + "PromoteVolume/group/disabled/force, PromoteVolume/group/primary, PromoteVolume/group/primary/force, "
+                        + "PromoteVolume/group/secondary, PromoteVolume/group/secondary/force, PromoteVolume/group/auth-wrong, "
                         + "PromoteVolume/group/auth-missing, isolation/concurrent)")
                 .contains("SKIPPED         required Isolation: concurrent calls on distinct sources never draw 10 ABORTED")
                 .contains("on request (--skip isolation/concurrent)")
-                .containsPattern("lifecycle walk: 3 states x 7 RPCs x 2 source kinds: \\d+ checks; \\d+ calls in the whole run")
+                .containsPattern("lifecycle exploration: 3 states x 24 actions x 2 source kinds, 4 histories, \\d+ edges"
+                        + " planned, seed 0, \\d+ taken: \\d+ checks; \\d+ calls in the whole run")
                 .contains("skipped (fixtures not configured): 0 checks");
         assertThat(millis).as("the whole embedded run, in ms").isLessThan(10_000);
     }

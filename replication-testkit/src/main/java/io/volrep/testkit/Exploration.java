@@ -172,7 +172,10 @@ final class Exploration {
         List<Visit> visits = new ArrayList<>();
         Random random = new Random(config.seed() * 31 + kind.ordinal());
         for (State state : model.reachable()) {
+            // The probes' own edges are taken by every observation (each visit observes with every probe on
+            // arrival, and after every call): they need no turn of their own.
             List<Action> here = new ArrayList<>(actions.stream()
+                    .filter(a -> !(a.variant() == Variant.PLAIN && model.probes().contains(a.rpc())))
                     .filter(a -> !config.skipped(checkId(a, kind, state))).toList());
             if (config.seed() != 0) {
                 java.util.Collections.shuffle(here, random);
@@ -304,11 +307,17 @@ final class Exploration {
         /** Resets the source, reaches the visit's state by its history and observes it; returns why not, or null. */
         private String arrive(Visit v) {
             reset();
+            Action lastStep = null;
+            State stepBefore = null;
+            Outcome lastAnswer = null;
             for (Rpc step : model.pathTo(v.state(), v.history())) {
                 Action a = new Action(step, Variant.PLAIN);
                 State before = believed;
                 Expectation e = model.expect(a, before);
                 Outcome o = call(a, before);
+                lastStep = a;
+                stepBefore = before;
+                lastAnswer = o;
                 if (o.code() == StatusCode.UNIMPLEMENTED && scheme.lists(step, StatusCode.UNIMPLEMENTED)) {
                     believed = null;
                     return ConformanceContext.NOT_IMPLEMENTED_PREFIX + step.methodName() + " answered 12 UNIMPLEMENTED"
@@ -323,7 +332,7 @@ final class Exploration {
                 }
                 believed = e.after();
             }
-            if (!observe(null, null, null, v)) {
+            if (!observe(lastStep, stepBefore, lastAnswer, v, true)) {
                 believed = null;
                 return "could not reach " + v.state().label() + " " + v.history().name()
                         + ": the source did not answer as in that state (see the failure of the probes' checks)";
@@ -352,7 +361,8 @@ final class Exploration {
                 return;
             }
             believed = e.after();
-            if (!observe(a, before, o, v)) {
+            boolean refusedForSecrets = a.variant() == Variant.WRONG_SECRETS || a.variant() == Variant.MISSING_SECRETS;
+            if (!observe(a, before, o, v, !refusedForSecrets)) {
                 believed = null;
                 return;
             }
@@ -383,12 +393,23 @@ final class Exploration {
          * An answer set that fits another state of the model is the action's failure (it changed what it must not,
          * or did not change what it must); one that fits no state is each disagreeing probe's failure.
          */
-        private boolean observe(Action cause, State causeBefore, Outcome causeAnswer, Visit v) {
+        private boolean observe(Action cause, State causeBefore, Outcome causeAnswer, Visit v, boolean every) {
             State expected = believed;
             String causeId = cause == null ? null : checkId(cause, kind, causeBefore);
             Map<Rpc, Outcome> answers = new LinkedHashMap<>();
             List<Problem> probeProblems = new ArrayList<>();
-            for (Rpc probe : model.probes()) {
+            // After a call refused for its secrets (refused before any state is looked at), the probes answer
+            // one at a time, the most telling first, until only one state fits: the one that tells this state from
+            // every other is enough to see any change. After any other call, every probe answers.
+            List<Rpc> probes = new ArrayList<>(model.probes());
+            if (!every) {
+                probes.sort(Comparator.comparingLong(p -> model.reachable().stream()
+                        .filter(st -> model.expect(p, st).code() == model.expect(p, expected).code()).count()));
+            }
+            for (Rpc probe : probes) {
+                if (!every && !answers.isEmpty() && fitting(answers).equals(List.of(expected))) {
+                    break;
+                }
                 Action pa = new Action(probe, Variant.PLAIN);
                 Outcome o = call(pa, expected);
                 if (o.code() == StatusCode.UNIMPLEMENTED && scheme.lists(probe, StatusCode.UNIMPLEMENTED)) {
@@ -405,8 +426,7 @@ final class Exploration {
                     }
                 }
             }
-            List<State> fits = model.reachable().stream().filter(s -> answers.entrySet().stream()
-                    .allMatch(p -> model.expect(p.getKey(), s).code() == p.getValue().code())).toList();
+            List<State> fits = fitting(answers);
             String after = cause == null ? "reaching it " + v.history().name()
                     : "after " + cause.label() + " answered " + causeAnswer.code().display() + " in "
                             + causeBefore.label();
@@ -417,8 +437,12 @@ final class Exploration {
                 String message = after + ", " + target + " must be " + expected.label() + ", but it answers " + said
                         + (fits.isEmpty() ? ", as in no state of the model" : ", as if it were "
                         + String.join(" or ", fits.stream().map(State::label).toList()));
-                if (!fits.isEmpty() && causeId != null) {
-                    fail(new Problem(causeId, message), v);
+                boolean leftPending = answers.values().stream().anyMatch(o -> o.code() == StatusCode.ABORTED);
+                if (causeId != null && (!fits.isEmpty() || leftPending)) {
+                    // Another state: the call changed what it must not (or not what it must). 10 ABORTED on every
+                    // later call, one at a time: the call left an operation pending.
+                    fail(new Problem(causeId, message + (leftPending && fits.isEmpty()
+                            ? " (" + cause.label() + " left an operation pending on it)" : "")), v);
                 } else {
                     List<Problem> problems = new ArrayList<>();
                     for (Map.Entry<Rpc, Outcome> a : answers.entrySet()) {
@@ -433,6 +457,12 @@ final class Exploration {
             }
             fail(probeProblems, v);
             return probeProblems.isEmpty();
+        }
+
+        /** The states whose probe answers are {@code answers}. */
+        private List<State> fitting(Map<Rpc, Outcome> answers) {
+            return model.reachable().stream().filter(st -> answers.entrySet().stream()
+                    .allMatch(p -> model.expect(p.getKey(), st).code() == p.getValue().code())).toList();
         }
 
         /** The state each call of the sequence was made in. */
@@ -657,7 +687,7 @@ final class Exploration {
                 }
                 believed = e.after();
                 if (i == actions.size() - 1) {
-                    observe(a, before, o, new Visit(model.histories().get(0), before, List.of()));
+                    observe(a, before, o, new Visit(model.histories().get(0), before, List.of()), true);
                     return failedInReplay.contains(checkId) ? List.copyOf(sequence) : null;
                 }
             }
