@@ -209,9 +209,16 @@ public final class ConformanceContext {
 
     private Outcome callPeer(Rpc rpc, Addressing replica, boolean force) {
         requirePeer();
-        Outcome o = call(session.peerChannel(), rpc, replica, config.secrets().asMap(), config.enableParameters(),
-                force, false, false);
         String key = key(replica);
+        boolean promotedHere;
+        synchronized (this) {
+            promotedHere = key != null && promotedOnPeer.containsKey(key);
+        }
+        java.util.function.Supplier<Outcome> once = () -> call(session.peerChannel(), rpc, replica,
+                config.secrets().asMap(), config.enableParameters(), force, false, false);
+        // Info of a replica this check promoted: 5 is "details not available at the moment" there too.
+        Outcome o = rpc == Rpc.GET_VOLUME_REPLICATION_INFO && promotedHere
+                ? settle(once, r -> r.code() == StatusCode.NOT_FOUND) : once.get();
         if (key != null && o.ok()) {
             synchronized (this) {
                 if (rpc == Rpc.PROMOTE_VOLUME) {
@@ -335,6 +342,9 @@ public final class ConformanceContext {
         Outcome outcome = Wire.invoke(target0, dialect, rpc, request, config.callTimeout());
         calls.increment();
         noteAborted(outcome);
+        if (outcome.code() != StatusCode.UNAVAILABLE && outcome.code() != StatusCode.DEADLINE_EXCEEDED) {
+            session.pluginAnswered(true);
+        }
         if (isTransient(outcome, target, track)) {
             long start = System.nanoTime();
             long deadline = start + config.settleTimeout().toNanos();
@@ -376,7 +386,9 @@ public final class ConformanceContext {
             return false;
         }
         return switch (o.code()) {
-            case ABORTED, UNAVAILABLE -> true;
+            case ABORTED -> true;
+            // 14 from a plugin that has never answered anything else is no transient state: nobody is there.
+            case UNAVAILABLE -> session.pluginAnswered();
             case NOT_FOUND -> o.rpc() == Rpc.GET_VOLUME_REPLICATION_INFO && track && madePrimary(target);
             default -> false;
         };

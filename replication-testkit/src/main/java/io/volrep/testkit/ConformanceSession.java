@@ -198,6 +198,19 @@ final class ConformanceSession implements AutoCloseable {
         return e == null ? "" : e.summary();
     }
 
+    private volatile boolean pluginAnswered;
+
+    /** True once the target answered anything but a transport failure: its 14 UNAVAILABLE is then transient. */
+    boolean pluginAnswered() {
+        return pluginAnswered;
+    }
+
+    void pluginAnswered(boolean answered) {
+        if (answered && !pluginAnswered) {
+            pluginAnswered = true;
+        }
+    }
+
     /** The run's lifecycle exploration, created on first use. */
     Exploration exploration() {
         Exploration e = exploration;

@@ -186,9 +186,7 @@ final class ControllerChecks {
                 SIMULTANEOUS_CALLS + " simultaneous calls answer only 0 OK or 10 ABORTED"), ctx -> {
             Addressing vol = ctx.volume();
             prepare(ctx, rpc, vol);
-            if (ctx.scheme().lists(rpc, StatusCode.UNAVAILABLE)) {
-                ctx.call(rpc, vol);     // past a transient "not known yet" first: this check is about concurrency
-            }
+            ctx.call(rpc, vol);     // past any transient answer first (settled): this check is about concurrency
             List<Outcome> outcomes = ctx.callSimultaneously(rpc, vol, SIMULTANEOUS_CALLS);
             long ok = outcomes.stream().filter(Outcome::ok).count();
             for (Outcome o : outcomes) {

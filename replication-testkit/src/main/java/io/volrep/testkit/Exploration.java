@@ -286,7 +286,10 @@ final class Exploration {
                 if (at != v || believed != v.state()) {
                     String why = arrive(v);
                     if (why != null) {
-                        for (Action rest : v.actions().subList(v.actions().indexOf(a), v.actions().size())) {
+                        List<Action> rests = new ArrayList<>(v.actions().subList(v.actions().indexOf(a),
+                                v.actions().size()));
+                        model.probes().forEach(p -> rests.add(new Action(p, Variant.PLAIN)));
+                        for (Action rest : rests) {
                             Result r = result(checkId(rest, kind, v.state()));
                             synchronized (r) {
                                 if (r.unreachable == null) {
@@ -300,7 +303,17 @@ final class Exploration {
                 take(a, v);
             }
             if (v.actions().isEmpty()) {
-                arrive(v);
+                String why = arrive(v);
+                if (why != null) {
+                    for (Rpc p : model.probes()) {
+                        Result r = result(checkId(new Action(p, Variant.PLAIN), kind, v.state()));
+                        synchronized (r) {
+                            if (r.unreachable == null) {
+                                r.unreachable = why;
+                            }
+                        }
+                    }
+                }
             }
         }
 
@@ -413,6 +426,12 @@ final class Exploration {
                 Action pa = new Action(probe, Variant.PLAIN);
                 Outcome o = call(pa, expected);
                 if (o.code() == StatusCode.UNIMPLEMENTED && scheme.lists(probe, StatusCode.UNIMPLEMENTED)) {
+                    if (!replaying) {
+                        Result r = result(checkId(pa, kind, expected));
+                        synchronized (r) {
+                            r.notImplemented = probe;
+                        }
+                    }
                     continue;       // this probe cannot tell; the others still can
                 }
                 answers.put(probe, o);
@@ -438,7 +457,25 @@ final class Exploration {
                         + (fits.isEmpty() ? ", as in no state of the model" : ", as if it were "
                         + String.join(" or ", fits.stream().map(State::label).toList()));
                 boolean leftPending = answers.values().stream().anyMatch(o -> o.code() == StatusCode.ABORTED);
-                if (causeId != null && (!fits.isEmpty() || leftPending)) {
+                String changedBy = fits.isEmpty() ? probeThatChangedTheState(answers, expected) : null;
+                if (changedBy != null) {
+                    // Either a probe changed the state, or a later probe answers wrongly: asked again, the probes
+                    // tell (the first probe answers as in the new state if it changed it).
+                    Map<Rpc, Outcome> again = new LinkedHashMap<>();
+                    for (Rpc probe : answers.keySet()) {
+                        again.put(probe, call(new Action(probe, Variant.PLAIN), null));
+                    }
+                    List<State> nowFits = fitting(again);
+                    if (nowFits.isEmpty() || nowFits.contains(expected)) {
+                        changedBy = null;
+                    }
+                }
+                if (changedBy != null) {
+                    // The first probes answer as in the expected state, the later ones as in another: a probe (a
+                    // call that must change nothing) changed it.
+                    fail(new Problem(changedBy, message + " (the answers before and after " + changedBy.substring(0,
+                            changedBy.indexOf('/')) + " are those of two different states: it changed the state)"), v);
+                } else if (causeId != null && (!fits.isEmpty() || leftPending)) {
                     // Another state: the call changed what it must not (or not what it must). 10 ABORTED on every
                     // later call, one at a time: the call left an operation pending.
                     fail(new Problem(causeId, message + (leftPending && fits.isEmpty()
@@ -457,6 +494,26 @@ final class Exploration {
             }
             fail(probeProblems, v);
             return probeProblems.isEmpty();
+        }
+
+        /**
+         * The check of the probe after which the answers change state: the answers up to it fit {@code expected},
+         * those after it fit one other state. Null when there is no such probe.
+         */
+        private String probeThatChangedTheState(Map<Rpc, Outcome> answers, State expected) {
+            List<Map.Entry<Rpc, Outcome>> list = new ArrayList<>(answers.entrySet());
+            for (int k = 0; k < list.size() - 1; k++) {
+                Map<Rpc, Outcome> before = new LinkedHashMap<>();
+                Map<Rpc, Outcome> after = new LinkedHashMap<>();
+                for (int i = 0; i < list.size(); i++) {
+                    (i <= k ? before : after).put(list.get(i).getKey(), list.get(i).getValue());
+                }
+                List<State> afterFits = fitting(after);
+                if (fitting(before).contains(expected) && !afterFits.isEmpty() && !afterFits.contains(expected)) {
+                    return checkId(new Action(list.get(k).getKey(), Variant.PLAIN), kind, expected);
+                }
+            }
+            return null;
         }
 
         /** The states whose probe answers are {@code answers}. */
