@@ -125,4 +125,27 @@ class ConformanceCommandTest {
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).contains("--endpoint needs at least one --volume");
     }
+
+    @Test
+    void withoutAPeerTheTwoSiteChecksAreNotRunAndTheRunStaysCompliant(@TempDir Path dir) {
+        try (FakePlugin fake = FakePlugin.builder().volumes(2).groups(1).requiredSecret("user", "admin")
+                .listen("unix://" + dir.resolve("p.sock")).start()) {
+            Run r = run("conformance", "--endpoint", fake.address(), "--volume", "vol-0", "--volume", "vol-1",
+                    "--volume-group", "grp-0", "--secret", "user=admin", "--include-tag", "required");
+
+            assertThat(r.exit()).as(r.out()).isZero();
+            assertThat(r.out()).contains("peer site none: the two-site checks report NOT RUN")
+                    .contains("NOT RUN         required ResyncVolume: ready becomes true within the resync timeout")
+                    .contains("-> NOT RUN: needs the peer site (--peer-endpoint")
+                    .containsPattern("not run \\(they need a peer site: --peer-endpoint\\): \\d+ checks")
+                    .contains("COMPLIANT").doesNotContain("\nFAIL ");
+        }
+    }
+
+    @Test
+    void peerEndpointNeedsAnEndpoint() {
+        Run r = run("conformance", "--peer-endpoint", "unix:///tmp/b.sock");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("--peer-endpoint needs --endpoint");
+    }
 }
