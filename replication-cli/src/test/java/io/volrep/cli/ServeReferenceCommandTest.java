@@ -79,8 +79,9 @@ class ServeReferenceCommandTest {
                 "-cp", System.getProperty("java.class.path"), VolrepCommand.class.getName(), "serve-reference",
                 "--listen", "unix://" + a, "--peer-listen", "unix://" + b, "--volumes", "2", "--groups", "1",
                 "--demotion-window", "300ms", "--first-sync-delay", "300ms").redirectErrorStream(true).start();
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                StandardCharsets.UTF_8))) {
+        // Not closed by the test: the drain below holds it until the plugin exits (the finally stops it first).
+        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        try {
             List<String> lines = new java.util.ArrayList<>();
             String line;
             while ((line = out.readLine()) != null && !line.startsWith("listening on ")) {
