@@ -21,12 +21,16 @@ module io.volrep.spi {
     requires com.google.protobuf.util;
     requires com.google.gson;
     requires org.slf4j;
+    // ReplicationServer looks at gRPC's frame loggers through java.util.logging too (Netty's fallback).
+    requires java.logging;
     // ServeUntilSignal handles SIGTERM/SIGINT through sun.misc.Signal.
     requires jdk.unsupported;
 
     exports io.volrep.spi;
     exports io.volrep.spi.exec;
     exports io.volrep.spi.runtime to io.volrep.testkit, io.volrep.micrometer;
+    // The process runner of the exec bridge, for volrep's own drivers that run a storage CLI.
+    exports io.volrep.spi.exec.internal to io.volrep.ceph;
     exports io.volrep.proto.exec to com.google.protobuf;
 
     uses io.volrep.spi.ReplicationDriverProvider;

@@ -59,7 +59,7 @@ public final class CsiLimits {
      */
     public static String requireId(String field, String id) {
         if (id == null || id.isEmpty()) {
-            throw new InvalidArgumentException(field + ": required field is missing or empty");
+            throw InvalidArgumentException.ofField(field, "required field is missing or empty");
         }
         return requireStringWithinLimit(field, id);
     }
@@ -86,8 +86,8 @@ public final class CsiLimits {
     /** The message names the field and the sizes only, never the value. */
     private static void requireWithin(String field, int bytes, String unit, int limit) {
         if (bytes > limit) {
-            throw new InvalidArgumentException(
-                    field + ": " + bytes + " " + unit + " exceeds the CSI limit of " + limit + " bytes");
+            throw InvalidArgumentException.ofField(field, bytes + " " + unit + " exceeds the CSI limit of " + limit
+                    + " bytes");
         }
     }
 }

@@ -81,11 +81,12 @@ public final class ErrorScheme {
     }
 
     /**
-     * The tables of a spec revision: {@link SpecDialect#CURRENT} is {@link #spec()}; the legacy revisions have
-     * their own replication tables (v0.1.0 has five RPCs and speaks of volumes) and share the NodeHealer table.
+     * The tables of a spec revision: {@link SpecDialect#CURRENT} and {@link SpecDialect#UPSTREAM_2026} are
+     * {@link #spec()}; the legacy revisions have their own replication tables (v0.1.0 has five RPCs and speaks of
+     * volumes) and share the NodeHealer table.
      */
     public static ErrorScheme forDialect(SpecDialect dialect) {
-        return dialect == SpecDialect.CURRENT ? SPEC
+        return dialect.errorTable().equals(SpecDialect.CURRENT.errorTable()) ? SPEC
                 : BY_DIALECT.computeIfAbsent(dialect, d -> legacy(d.errorTable()));
     }
 

@@ -4,7 +4,8 @@ import java.util.Objects;
 
 /**
  * The answer of NodeHealer: whether the volume is abnormal, and the plugin's message describing its condition
- * (REQUIRED by the spec, also for a healthy volume).
+ * (REQUIRED by the spec, also for a healthy volume). The client never returns a report with an empty message (it
+ * is a protocol violation); a driver's report with one is answered by the SPI runtime as an invalid driver answer.
  *
  * <pre>{@code
  * HealReport report = HealReport.healthy("filesystem clean");
@@ -12,14 +13,11 @@ import java.util.Objects;
  * }</pre>
  *
  * @param abnormal true when the volume is not available for use or not operating optimally
- * @param message the condition of the volume, never empty
+ * @param message the condition of the volume; REQUIRED by the spec, so not empty in a valid report
  */
 public record HealReport(boolean abnormal, String message) {
     public HealReport {
         Objects.requireNonNull(message, "message is REQUIRED");
-        if (message.isBlank()) {
-            throw new IllegalArgumentException("message is REQUIRED and must not be blank");
-        }
     }
 
     /** A normal volume. */

@@ -2,6 +2,7 @@ package io.volrep.cli;
 
 import io.volrep.api.ReplicationException;
 import io.volrep.api.ReplicationSource;
+import io.volrep.api.SafeText;
 import io.volrep.api.StatusCode;
 import io.volrep.api.SpecDialect;
 import io.volrep.client.ReplicationClient;
@@ -52,7 +53,8 @@ abstract class CallCommand extends SourceCommand {
      */
     static int printFailure(PrintWriter err, ReplicationException e, ClientOptions options) {
         SpecDialect dialect = options.dialect;
-        err.println("error: " + e.getMessage());
+        // The plugin's description is in the message: escaped, like every plugin-controlled text the CLI prints.
+        err.println("error: " + SafeText.escape(e.getMessage()));
         explainUnreachable(err, e, options.target.endpoint);
         err.println("code: " + e.code().display()
                 + (e.rpc() == null ? "" : " from " + e.rpc().methodName())

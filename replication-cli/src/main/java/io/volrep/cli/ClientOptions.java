@@ -57,7 +57,7 @@ public final class ClientOptions {
 
     @Option(names = "--dialect", paramLabel = "REVISION", defaultValue = "current",
             converter = DialectConverter.class,
-            description = "The replication spec revision the plugin speaks: current, v0.1.3 or v0.1.0"
+            description = "The replication spec revision the plugin speaks: current, upstream-2026, v0.1.3 or v0.1.0"
                     + " (default: ${DEFAULT-VALUE}). A wrong revision can address the wrong source;"
                     + " see docs/compatibility.md.")
     SpecDialect dialect;
@@ -123,7 +123,7 @@ public final class ClientOptions {
         }
     }
 
-    /** {@code current}, {@code v0.1.3}, {@code v0.1.0} (or the enum names). */
+    /** {@code current}, {@code upstream-2026}, {@code v0.1.3}, {@code v0.1.0} (or the enum names). */
     static final class DialectConverter implements CommandLine.ITypeConverter<SpecDialect> {
         @Override
         public SpecDialect convert(String value) {

@@ -31,7 +31,7 @@ import picocli.CommandLine.Option;
  * volrep conformance --dialect v0.1.3 --endpoint unix:///csi/legacy.sock --volume pvc-1
  * volrep conformance --endpoint unix:///csi/csi-addons.sock --volume pvc-1 --healer-volume pvc-1=/mnt/pvc-1
  * volrep conformance --list-checks                       # every check's id, level and name
- * volrep conformance --skip isolation/concurrent --skip 'PromoteVolume/group/*'
+ * volrep conformance --skip isolation/all-fixtures/concurrent --skip 'PromoteVolume/group/*' --skip '*&#47;group/*'
  * volrep conformance --endpoint unix:///site-a/csi-addons.sock --peer-endpoint unix:///site-b/csi-addons.sock \
  *         --volume vol-0 --settle-timeout 2m
  * </pre>
@@ -41,8 +41,9 @@ import picocli.CommandLine.Option;
         sortOptions = false,
         description = {"Run the CSI-Addons replication conformance suite against a plugin.",
                 "Without --endpoint it tests the embedded reference plugin (in-process, two sites) with fixtures "
-                        + "vol-0..vol-3, grp-0, secret user=admin and node volume vol-0="
-                        + ConformanceCommand.EMBEDDED_HEALER_PATH + ".",
+                        + "vol-0..vol-3, grp-0, secret user=admin, node volume vol-0="
+                        + ConformanceCommand.EMBEDDED_HEALER_PATH + " (staged at "
+                        + ConformanceCommand.EMBEDDED_STAGING_PATH + ") and block volume vol-1=/dev/volrep/vol-1.",
                 "With --peer-endpoint it drives the fixtures' replicas on the peer site too (resync while the peer is "
                         + "primary, failover round trips A -> B -> A, both sites restored); without it those checks "
                         + "report NOT RUN.",
@@ -56,6 +57,8 @@ public final class ConformanceCommand extends Subcommand {
     static final List<String> EMBEDDED_GROUPS = List.of("grp-0");
     static final Map<String, String> EMBEDDED_SECRETS = Map.of("user", "admin");
     static final String EMBEDDED_HEALER_PATH = "/var/lib/volrep/vol-0";
+    static final String EMBEDDED_STAGING_PATH = "/var/lib/volrep/staging/vol-0";
+    static final Map<String, String> EMBEDDED_VOLUME_CONTEXT = Map.of("volrep.io/pool", "reference");
 
     @Option(names = "--endpoint", paramLabel = "URI", converter = Endpoint.TargetConverter.class,
             description = "The plugin: unix:///path, /path (a unix socket), host:port, dns:///host:port or "
@@ -88,9 +91,10 @@ public final class ConformanceCommand extends Subcommand {
 
     @Option(names = "--dialect", paramLabel = "REVISION", defaultValue = "current",
             converter = ClientOptions.DialectConverter.class,
-            description = "The replication spec revision the plugin speaks: current, v0.1.3 or v0.1.0 (default "
-                    + "${DEFAULT-VALUE}). The suite sends that revision's messages and checks its error rows "
-                    + "(v0.1.0: no GetVolumeReplicationInfo, no groups). The embedded reference serves it too.")
+            description = "The replication spec revision the plugin speaks: current, upstream-2026, v0.1.3 or v0.1.0 "
+                    + "(default ${DEFAULT-VALUE}). The suite sends that revision's messages and checks its rules and "
+                    + "error rows (upstream-2026: field 1 volume_id is reserved; v0.1.0: no GetVolumeReplicationInfo, "
+                    + "no groups). The embedded reference serves it too.")
     SpecDialect dialect;
 
     @Option(names = "--healer-endpoint", paramLabel = "URI", converter = Endpoint.TargetConverter.class,
@@ -100,6 +104,21 @@ public final class ConformanceCommand extends Subcommand {
     @Option(names = "--healer-volume", paramLabel = "ID=PATH",
             description = "A node volume and its path, for NodeHealer checks. Repeatable.")
     Map<String, String> healerVolumes = new LinkedHashMap<>();
+
+    @Option(names = "--healer-block-volume", paramLabel = "ID=PATH",
+            description = "A raw block volume on the node and its device path, for the NodeHealer check of a block "
+                    + "volume_capability (skipped without one).")
+    Map<String, String> healerBlockVolumes = new LinkedHashMap<>();
+
+    @Option(names = "--healer-staging-path", paramLabel = "PATH",
+            description = "Where the first --healer-volume is staged, for the NodeHealer checks of long "
+                    + "staging_target_path values (skipped without it; leave it out if the plugin does not stage).")
+    String healerStagingPath;
+
+    @Option(names = "--healer-volume-context", paramLabel = "K=V",
+            description = "The first --healer-volume's volume context (as CreateVolume answered it), for the NodeHealer "
+                    + "check that sends it (skipped without one). Repeatable.")
+    Map<String, String> healerVolumeContext = new LinkedHashMap<>();
 
     @Option(names = "--resync-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "How long a resync may take to report ready (250ms, 30s, 2m, PT30S; default ${DEFAULT-VALUE}).")
@@ -140,9 +159,9 @@ public final class ConformanceCommand extends Subcommand {
 
     @Option(names = "--skip", paramLabel = "ID",
             description = "Skip the check with this id; * stands for any run of characters ('isolation/*', "
-                    + "'*/group/*'); "
-                    + "the statement lists it as skipped on request. Repeatable. Ids: see --list-checks, or the "
-                    + "\"check ID\" line under a failure.")
+                    + "'*/group/*' for every check of a volume group, '*/auth-*' for every authentication check); "
+                    + "the statement lists it as skipped on request. Repeatable. Ids: see --list-checks, the "
+                    + "\"check ID\" line under a failure, or docs/check-ids.md.")
     List<String> skip = new ArrayList<>();
 
     @Option(names = "--list-checks",
@@ -186,13 +205,18 @@ public final class ConformanceCommand extends Subcommand {
         }
         List<Check> checks = ConformanceChecks.all().stream().flatMap(g -> g.checks(config).stream()).toList();
         for (String id : skip) {
-            if (checks.stream().noneMatch(c -> c.matches(id))) {
+            if (checks.stream().noneMatch(c -> c.selectedBy(id))) {
                 throw usageError("--skip " + SafeText.escape(id)
                         + ": no check has this id (see --list-checks)");
             }
+            // A former id still works for one release; say what it is called now, so the vendor can update.
+            checks.stream().filter(c -> !c.matches(id) && c.formerlyKnownAs(id)).forEach(c -> err().println(
+                    "volrep conformance: --skip " + SafeText.escape(id) + " is the former id of " + c.id()
+                            + "; former ids are accepted until the next release"));
         }
         if (listChecks) {
-            checks.forEach(c -> out.printf("%-40s %-8s %s%n", c.id(), c.requirement().tag(), c.name()));
+            int width = checks.stream().mapToInt(c -> c.id().length()).max().orElse(0);
+            checks.forEach(c -> out.printf("%-" + width + "s %-8s %s%n", c.id(), c.requirement().tag(), c.name()));
             out.flush();
             return 0;
         }
@@ -208,7 +232,10 @@ public final class ConformanceCommand extends Subcommand {
         out.println("  volumes " + config.volumes() + ", volume groups " + config.volumeGroups() + ", "
                 + config.secrets() + ", resync timeout " + config.resyncTimeout() + ", call timeout "
                 + config.callTimeout());
-        out.println("  node volumes " + config.healerVolumes() + config.healerEndpoint().map(e -> " on " + e).orElse(""));
+        out.println("  node volumes " + config.healerVolumes()
+                + config.healerStagingPath().map(p -> ", staged at " + p).orElse("")
+                + (config.healerBlockVolumes().isEmpty() ? "" : ", block volumes " + config.healerBlockVolumes())
+                + config.healerEndpoint().map(e -> " on " + e).orElse(""));
         out.println("  peer site " + (peerEndpoint != null ? peerEndpoint : endpoint == null
                 ? "embedded (the reference's second site, in-process)" : "none: the two-site checks report NOT RUN")
                 + ", settle timeout " + config.settleTimeout() + ", " + config.parallelism() + " checks at once,"
@@ -258,7 +285,17 @@ public final class ConformanceCommand extends Subcommand {
             b.driver(driver).peerDriver(pair.siteB()).healerDriver(driver).volumes(vols).volumeGroups(groups)
                     .secrets(s);
             if (healerVolumes.isEmpty() && healerEndpoint == null) {
+                // Every NodeHealer input: a mounted volume, staged, with its context, and a block volume.
                 b.healerVolume(vols.get(0), EMBEDDED_HEALER_PATH);
+                if (healerStagingPath == null) {
+                    b.healerStagingPath(EMBEDDED_STAGING_PATH);
+                }
+                if (healerVolumeContext.isEmpty()) {
+                    b.healerVolumeContext(EMBEDDED_VOLUME_CONTEXT);
+                }
+                if (healerBlockVolumes.isEmpty() && vols.size() > 1) {
+                    b.healerBlockVolume(vols.get(1), "/dev/volrep/" + vols.get(1));
+                }
             }
         }
         b.dialect(dialect);
@@ -271,6 +308,11 @@ public final class ConformanceCommand extends Subcommand {
             b.healerEndpoint(healerEndpoint);
         }
         healerVolumes.forEach(b::healerVolume);
+        healerBlockVolumes.forEach(b::healerBlockVolume);
+        if (healerStagingPath != null) {
+            b.healerStagingPath(healerStagingPath);
+        }
+        b.healerVolumeContext(healerVolumeContext);
         return b.build();
     }
 }

@@ -6,6 +6,7 @@ import io.volrep.api.SafeText;
 import io.volrep.client.ReplicationClient;
 import io.volrep.client.RetryPolicy;
 import io.volrep.client.SecretsProvider;
+import io.volrep.client.reconcile.Destination;
 import io.volrep.client.reconcile.DestinationResolver;
 import io.volrep.client.reconcile.Failover;
 import io.volrep.client.reconcile.FailoverReport;
@@ -34,6 +35,8 @@ import picocli.CommandLine.Option;
 @Command(name = "failover", mixinStandardHelpOptions = true,
         description = {"Fail sources over from site A to site B: demote each on A, then promote its destination on B"
                 + " and verify it. Safe to re-run: what is done stays as it is.",
+                "Destinations are never guessed: without --destination, site A is asked"
+                        + " (GetReplicationDestinationInfo); --assume-same-ids takes the same ids on site B.",
                 "With A unreachable, nothing is promoted unless --force-if-unreachable is given.",
                 "Exit 0 only when every source is primary on site B."})
 public final class FailoverCommand extends Subcommand {
@@ -54,9 +57,17 @@ public final class FailoverCommand extends Subcommand {
 
     @Option(names = "--destination", paramLabel = "SRC=DST",
             description = "The id on site B of source SRC on site A; repeatable. Without any, site A is asked"
-                    + " (GetReplicationDestinationInfo) and, if it does not implement it, site B uses the same ids;"
-                    + " with some, a source without one fails and nothing is sent for it.")
+                    + " (GetReplicationDestinationInfo; 'not known yet', 14 UNAVAILABLE, is retried within --timeout):"
+                    + " a source whose destination site A does not give fails before anything changes on either site;"
+                    + " only a site A that answers 12 UNIMPLEMENTED and does not advertise the RPC means the same ids."
+                    + " With some, a source without one fails and nothing is sent for it (unless --assume-same-ids).")
     Map<String, String> destinations = new LinkedHashMap<>();
+
+    @Option(names = "--assume-same-ids",
+            description = "Each source's destination on site B has the source's id (sites that share ids); site A"
+                    + " is not asked. With --destination: for the sources it does not name. The report says"
+                    + " 'same ids' for them.")
+    boolean assumeSameIds;
 
     /** Site A's secrets: {@code --secret K=V}, {@code --secrets-file PATH}. */
     @CommandLine.Mixin
@@ -97,7 +108,7 @@ public final class FailoverCommand extends Subcommand {
         try {
             secrets = secretOptions.secrets();
             if (toSecretsFile != null) {
-                bSecrets.putAll(SecretOptions.read(toSecretsFile));
+                bSecrets.putAll(SecretOptions.read(toSecretsFile, SecretOptions.warnings(spec)));
             }
         } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
             throw usageError(e.getMessage());
@@ -105,14 +116,14 @@ public final class FailoverCommand extends Subcommand {
         bSecrets.putAll(toSecrets);
         try (ReplicationClient a = client(from, secrets, timeout);
              ReplicationClient b = client(to, bSecrets.isEmpty() ? secrets : bSecrets, timeout)) {
-            // Without --destination: ask site A (GetReplicationDestinationInfo); a plugin without that RPC keeps
-            // the ids as they are.
-            DestinationResolver resolver = destinations.isEmpty()
-                    ? DestinationResolver.askSiteA(a).orElse(DestinationResolver.identity())
-                    : DestinationResolver.ids(destinations);
-            report = Failover.builder().from(a).to(b).sources(sources).resolver(resolver)
+            // Without --destination the failover asks site A itself and guesses nothing (see Failover).
+            Failover.Builder failover = Failover.builder().from(a).to(b).sources(sources).assumeSameIds(assumeSameIds)
                     .forceIfUnreachable(forceIfUnreachable).parallelism(parallel).callBudget(timeout)
-                    .listener(new FailoverProgressDisplay(err(), System.console() != null)).build().run();
+                    .listener(new FailoverProgressDisplay(err(), System.console() != null));
+            if (!destinations.isEmpty()) {
+                failover.resolver(DestinationResolver.ids(destinations));
+            }
+            report = failover.build().run();
         }
         print(out(), report);
         if (report.allPrimaryOnB()) {
@@ -153,15 +164,25 @@ public final class FailoverCommand extends Subcommand {
                 .secrets(SecretsProvider.of(secrets)).build();
     }
 
+    /** Where a destination came from, as the report's last column says it. */
+    static String origin(Destination.Origin origin) {
+        return switch (origin) {
+            case SITE_A -> "site A";
+            case CALLER -> "--destination";
+            case SAME_IDS -> "same ids";
+        };
+    }
+
     private static void print(PrintWriter out, FailoverReport report) {
-        out.printf("%-28s %-28s %-14s %-12s %-6s %s%n", "SOURCE (A)", "DESTINATION (B)", "RESULT", "SITE A", "FORCED",
-                "LAST SYNC (B)");
+        out.printf("%-28s %-28s %-14s %-12s %-6s %-30s %s%n", "SOURCE (A)", "DESTINATION (B)", "RESULT", "SITE A",
+                "FORCED", "LAST SYNC (B)", "DESTINATION FROM");
         for (SourceFailover s : report.sources()) {
-            out.printf("%-28s %-28s %-14s %-12s %-6s %s%n", SafeText.escape(s.source().toString()),
+            out.printf("%-28s %-28s %-14s %-12s %-6s %-30s %s%n", SafeText.escape(s.source().toString()),
                     s.destination().map(d -> SafeText.escape(d.source().toString())).orElse("?"),
                     s.step().name().toLowerCase(Locale.ROOT).replace('_', ' '),
                     s.siteA().name().toLowerCase(Locale.ROOT).replace('_', ' '), s.forced() ? "yes" : "no",
-                    s.lastSync().map(i -> DateTimeFormatter.ISO_INSTANT.format(i.lastSyncTime())).orElse("-"));
+                    s.lastSync().map(i -> DateTimeFormatter.ISO_INSTANT.format(i.lastSyncTime())).orElse("-"),
+                    s.destinationOrigin().map(FailoverCommand::origin).orElse("-"));
             s.whyNot().ifPresent(w -> out.println("  why not: " + w));
             s.destination().filter(d -> !d.memberVolumeIds().isEmpty()).ifPresent(d -> d.memberVolumeIds()
                     .forEach((m, dm) -> out.println("  member " + SafeText.escape(m) + " -> " + SafeText.escape(dm))));

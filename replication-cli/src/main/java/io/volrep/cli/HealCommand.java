@@ -2,6 +2,7 @@ package io.volrep.cli;
 
 import io.volrep.api.HealReport;
 import io.volrep.api.ReplicationException;
+import io.volrep.api.SafeText;
 import io.volrep.api.VolumeCapability;
 import io.volrep.api.VolumeCapability.AccessMode;
 import io.volrep.client.HealCall;
@@ -76,7 +77,7 @@ public final class HealCommand extends Subcommand {
             }
             HealReport report = call.call();
             progress.close();       // ends a live line before the result
-            out.println(report.abnormal() ? "abnormal: " + report.message() : "healthy");
+            out.println(report.abnormal() ? "abnormal: " + SafeText.escape(report.message()) : "healthy");
             out.flush();
             return report.abnormal() ? EXIT_ABNORMAL : 0;
         } catch (ReplicationException e) {

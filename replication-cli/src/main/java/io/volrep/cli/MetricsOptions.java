@@ -1,23 +1,22 @@
 package io.volrep.cli;
 
-import com.sun.net.httpserver.HttpServer;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.volrep.micrometer.VolrepServerMetrics;
 import io.volrep.spi.ReplicationServer;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import picocli.CommandLine.Option;
 
 /**
  * {@code --metrics-listen HOST:PORT} of the serve commands: the served plugin's meters
  * ({@link VolrepServerMetrics}) in the Prometheus text format on {@code http://HOST:PORT/metrics}. A bare
  * {@code PORT} or {@code :PORT} listens on 127.0.0.1 only: metrics name RPCs and codes, nothing secret, but a
- * plugin's scrape endpoint is still not for every network.
+ * plugin's scrape endpoint is still not for every network. Only {@code /metrics} answers; a connection that has not
+ * sent its request within the read timeout (10 s) is closed, and slow or idle ones never delay a scrape
+ * ({@link MetricsHttpServer}).
  */
 final class MetricsOptions {
     static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
@@ -26,6 +25,9 @@ final class MetricsOptions {
             description = "Serve Prometheus metrics on http://HOST:PORT/metrics (PORT or :PORT: 127.0.0.1; "
                     + "port 0 picks one). Default: no metrics endpoint.")
     String metricsListen;
+
+    /** How long a connection may take to send its request (tests shorten it). */
+    java.time.Duration readTimeout = java.time.Duration.ofSeconds(10);
 
     private PrometheusMeterRegistry registry;
 
@@ -64,31 +66,13 @@ final class MetricsOptions {
             return new Endpoint(null, null);
         }
         InetSocketAddress address = parse(metricsListen);
-        HttpServer http;
+        MetricsHttpServer http;
         try {
-            http = HttpServer.create(address, 16);
+            http = MetricsHttpServer.start(address, registry::scrape, CONTENT_TYPE, readTimeout);
         } catch (IOException e) {
             throw new UncheckedIOException("--metrics-listen " + metricsListen + ": cannot listen: " + e.getMessage(), e);
         }
-        PrometheusMeterRegistry scraped = registry;
-        http.createContext("/metrics", exchange -> {
-            try (exchange) {
-                if (!"GET".equals(exchange.getRequestMethod()) && !"HEAD".equals(exchange.getRequestMethod())) {
-                    exchange.sendResponseHeaders(405, -1);
-                    return;
-                }
-                byte[] body = scraped.scrape().getBytes(StandardCharsets.UTF_8);
-                exchange.getResponseHeaders().set("Content-Type", CONTENT_TYPE);
-                exchange.sendResponseHeaders(200, "HEAD".equals(exchange.getRequestMethod()) ? -1 : body.length);
-                if (!"HEAD".equals(exchange.getRequestMethod())) {
-                    try (OutputStream out = exchange.getResponseBody()) {
-                        out.write(body);
-                    }
-                }
-            }
-        });
-        http.start();
-        return new Endpoint(http, "http://" + address.getHostString() + ":" + http.getAddress().getPort() + "/metrics");
+        return new Endpoint(http, "http://" + address.getHostString() + ":" + http.port() + MetricsHttpServer.PATH);
     }
 
     /** {@link #start()}, then {@code metrics on URL} on {@code err} when there is an endpoint. */
@@ -122,7 +106,7 @@ final class MetricsOptions {
     }
 
     /** The running endpoint; {@link #url()} is null when there is none. */
-    record Endpoint(HttpServer http, String url) implements AutoCloseable {
+    record Endpoint(MetricsHttpServer http, String url) implements AutoCloseable {
         /** What stops the server: {@code stop}, then this endpoint, even when {@code stop} throws. */
         Runnable after(Runnable stop) {
             return () -> {
@@ -137,7 +121,7 @@ final class MetricsOptions {
         @Override
         public void close() {
             if (http != null) {
-                http.stop(0);
+                http.close();
             }
         }
     }

@@ -1,6 +1,7 @@
 package io.volrep.cli;
 
 import io.volrep.api.ReplicationException;
+import io.volrep.api.SafeText;
 import io.volrep.api.UnimplementedException;
 import io.volrep.client.PluginCapabilities;
 import io.volrep.client.PluginIdentity;
@@ -49,22 +50,25 @@ public final class ProbeCommand extends Subcommand {
                 capabilities.add("VOLUME_REPLICATION");
             }
             capabilities.addAll(caps.others());
-            out.println("name:         " + identity.name());
+            // Everything the plugin names itself is escaped (SafeText), as destination and info print ids.
+            out.println("name:         " + SafeText.escape(identity.name()));
             out.println("version:      " + (identity.vendorVersion().isEmpty() ? "(not reported)"
-                    : identity.vendorVersion()));
-            identity.manifest().forEach((k, v) -> out.println("manifest:     " + k + "=" + v));
-            out.println("capabilities: " + (capabilities.isEmpty() ? "(none)" : String.join(", ", capabilities)));
+                    : SafeText.escape(identity.vendorVersion())));
+            identity.manifest().forEach((k, v) -> out.println("manifest:     " + SafeText.escape(k) + "="
+                    + SafeText.escape(v)));
+            out.println("capabilities: " + (capabilities.isEmpty() ? "(none)"
+                    : SafeText.escape(String.join(", ", capabilities))));
             out.println("ready:        " + probe.ready() + (probe.reported() ? "" : " (not reported; ready by default)"));
             out.flush();
             return probe.ready() ? 0 : CallCommand.EXIT_CALL_FAILED;
         } catch (UnimplementedException e) {
-            err.println("error: " + e.getMessage());
+            err.println("error: " + SafeText.escape(e.getMessage()));
             err.println("the plugin at " + target.endpoint + " may still serve replication: try volrep info or a call"
                     + " with the right --dialect (see docs/compatibility.md)");
             err.flush();
             return CallCommand.EXIT_CALL_FAILED;
         } catch (ReplicationException e) {
-            err.println("error: " + e.getMessage());
+            err.println("error: " + SafeText.escape(e.getMessage()));
             CallCommand.explainUnreachable(err, e, target.endpoint);
             err.println("code: " + e.code().display());
             err.flush();

@@ -1,12 +1,13 @@
 package io.volrep.cli;
 
 import io.volrep.spi.ReplicationServer;
-import io.volrep.spi.ServeUntilSignal;
 import io.volrep.spi.exec.ExecDriver;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -50,10 +51,16 @@ public final class ServeExecCommand extends Subcommand {
                     + "the driver on stdin). Repeatable.")
     Map<String, String> environment = new LinkedHashMap<>();
 
+    @Option(names = "--pass-env", paramLabel = "NAME",
+            description = "Pass this variable of the server's environment to the driver; repeatable. By default a"
+                    + " driver gets only PATH, HOME, LANG, LC_ALL, LC_CTYPE, TZ and TMPDIR of it (and --env values):"
+                    + " credentials in the server's environment stay there.")
+    List<String> passEnv = new ArrayList<>();
+
     @Option(names = "--max-concurrent-drivers", paramLabel = "N",
             description = "The most driver processes that run at once (default: 4 per processor, at least 4; "
-                    + "here ${DEFAULT-VALUE}). A call beyond it waits for a slot within its deadline and answers "
-                    + "UNAVAILABLE (retryable) when none frees in time.")
+                    + "here ${DEFAULT-VALUE}). A call beyond it waits for a slot until shortly before its deadline or "
+                    + "for --timeout, whichever comes first, and answers UNAVAILABLE (retryable) when none frees.")
     int maxConcurrentDrivers = ExecDriver.defaultMaxConcurrentDrivers();
 
     @Option(names = "--containment", paramLabel = "auto|required|off", converter = ContainmentConverter.class,
@@ -73,42 +80,21 @@ public final class ServeExecCommand extends Subcommand {
 
     @Override
     public Integer call() throws InterruptedException {
-        Started started;
+        ServeStart.Served<ExecDriver> started;
         try {
             started = start();
         } catch (ServeStart.CannotListen e) {
             return ServeStart.report(spec, e);
         } catch (IllegalStateException | IllegalArgumentException | java.io.UncheckedIOException e) {
             PrintWriter err = err();
-            err.println("volrep serve-exec: " + e.getMessage());
+            // May quote what the driver printed at init: escaped.
+            err.println("volrep serve-exec: " + io.volrep.api.SafeText.escape(e.getMessage()));
             err.flush();
             return 1;
         }
         // As serve-reference: SIGTERM/SIGINT drain the server, then the driver processes still running (past the
         // grace period) are killed, and the command exits 0.
-        MetricsOptions.Endpoint endpoint;
-        try {
-            endpoint = metrics.startAnnounced(err());
-        } catch (RuntimeException e) {
-            started.close();
-            PrintWriter err = err();
-            err.println("volrep serve-exec: " + e.getMessage());
-            err.flush();
-            return 1;
-        }
-        return ServeUntilSignal.run(started.server(), endpoint.after(started::close), out());
-    }
-
-    /** The server and its driver, closed together: the server drains first, then the driver kills what remains. */
-    record Started(ReplicationServer server, ExecDriver driver) implements AutoCloseable {
-        @Override
-        public void close() {
-            try {
-                server.close();
-            } finally {
-                driver.close();
-            }
-        }
+        return ServeStart.serveUntilSignal(spec, metrics, started);
     }
 
     /** {@code auto}, {@code required}, {@code off}, in any case. */
@@ -119,13 +105,18 @@ public final class ServeExecCommand extends Subcommand {
     }
 
     /** Initializes the driver and starts serving it (tests use this without waiting for a signal). */
-    Started start() {
+    ServeStart.Served<ExecDriver> start() {
         if (maxConcurrentDrivers < 1) {
             throw usageError("--max-concurrent-drivers must be at least 1: " + maxConcurrentDrivers);
         }
         ExecDriver.Builder b = ExecDriver.builder().executable(driver).timeout(timeout)
                 .maxConcurrentDrivers(maxConcurrentDrivers).containment(containment);
         environment.forEach(b::environment);
+        try {
+            passEnv.forEach(b::passEnvironment);
+        } catch (IllegalArgumentException e) {
+            throw usageError("--pass-env: " + e.getMessage());
+        }
         ExecDriver execDriver = b.build();
         try {
             ReplicationServer.Builder server = metrics.bind(ReplicationServer.builder().driver(execDriver)
@@ -133,7 +124,7 @@ public final class ServeExecCommand extends Subcommand {
             if (execDriver.servesHealer()) {
                 server.healer(execDriver);      // init declared "heal": true
             }
-            return new Started(ServeStart.start(server), execDriver);
+            return new ServeStart.Served<>(ServeStart.start(server), execDriver);
         } catch (RuntimeException e) {
             execDriver.close();
             throw e;

@@ -94,7 +94,7 @@ public final class ServeReferenceCommand extends Subcommand {
 
     @Option(names = "--dialect", paramLabel = "REVISION", defaultValue = "current",
             converter = ClientOptions.DialectConverter.class,
-            description = "The replication spec revision to serve: current, v0.1.3 or v0.1.0. Default: ${DEFAULT-VALUE}")
+            description = "The replication spec revision to serve: current, upstream-2026, v0.1.3 or v0.1.0. Default: ${DEFAULT-VALUE}")
     SpecDialect dialect;
 
     @Option(names = "--grace-period", paramLabel = "DURATION", defaultValue = "10s",

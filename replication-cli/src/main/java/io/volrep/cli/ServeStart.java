@@ -2,6 +2,7 @@ package io.volrep.cli;
 
 import io.volrep.api.SafeText;
 import io.volrep.spi.ReplicationServer;
+import io.volrep.spi.ServeUntilSignal;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import picocli.CommandLine;
@@ -44,6 +45,47 @@ final class ServeStart {
         } catch (IllegalStateException | IllegalArgumentException | UncheckedIOException e) {
             throw new CannotListen(e);
         }
+    }
+
+    /**
+     * A server and the driver behind it, closed together: the server drains first (calls in flight finish within its
+     * grace period), then the driver releases what remains (processes still running are killed).
+     *
+     * @param server the started server
+     * @param driver the driver it serves
+     */
+    record Served<D extends AutoCloseable>(ReplicationServer server, D driver) implements AutoCloseable {
+        @Override
+        public void close() {
+            try {
+                server.close();
+            } finally {
+                try {
+                    driver.close();
+                } catch (Exception e) {
+                    throw new IllegalStateException("closing " + driver + ": " + e.getMessage(), e);
+                }
+            }
+        }
+    }
+
+    /**
+     * Starts the metrics endpoint (when asked for) and serves until SIGTERM or SIGINT, then closes {@code served}:
+     * exit 0 after a clean drain; 1, with one line naming the command, when the endpoint cannot start.
+     */
+    static int serveUntilSignal(CommandLine.Model.CommandSpec spec, MetricsOptions metrics, Served<?> served)
+            throws InterruptedException {
+        MetricsOptions.Endpoint endpoint;
+        try {
+            endpoint = metrics.startAnnounced(spec.commandLine().getErr());
+        } catch (RuntimeException e) {
+            served.close();
+            PrintWriter err = spec.commandLine().getErr();
+            err.println("volrep " + spec.name() + ": " + e.getMessage());
+            err.flush();
+            return 1;
+        }
+        return ServeUntilSignal.run(served.server(), endpoint.after(served::close), spec.commandLine().getOut());
     }
 
     /** Prints {@code volrep <command>: <why>} and returns {@link #CANNOT_LISTEN}. */

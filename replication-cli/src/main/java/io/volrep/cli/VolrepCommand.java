@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
         versionProvider = VolrepCommand.Version.class,
         description = "Drive and test CSI-Addons volume replication plugins.",
         subcommands = {CommandLine.HelpCommand.class, ServeReferenceCommand.class, ServeExecCommand.class,
+                ServeCephCommand.class,
                 EnableCommand.class, DisableCommand.class, PromoteCommand.class, DemoteCommand.class,
                 ResyncCommand.class, InfoCommand.class, DestinationCommand.class, ConformanceCommand.class, HealCommand.class,
                 ProbeCommand.class, ReconcileCommand.class, FailoverCommand.class})
@@ -31,10 +32,29 @@ public final class VolrepCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** The frame loggers' JUL side, held: java.util.logging keeps loggers (and so their levels) weakly. */
+    private static final java.util.List<java.util.logging.Logger> FRAME_LOGGERS_OFF = new java.util.ArrayList<>();
+
+    /**
+     * Keeps gRPC's HTTP/2 frame loggers ({@link io.volrep.spi.ReplicationServer#RAW_FRAME_LOGGERS}), which dump every
+     * frame with its secrets as hex at DEBUG, at INFO whatever level is asked for
+     * ({@code -Dorg.slf4j.simpleLogger.defaultLogLevel=debug} included): slf4j-simple reads a logger's level when it
+     * creates it, so this runs in {@code main}, before any logger exists.
+     */
+    static void keepFrameLoggersOff() {
+        for (String name : io.volrep.spi.ReplicationServer.RAW_FRAME_LOGGERS) {
+            System.setProperty("org.slf4j.simpleLogger.log." + name, "info");
+            java.util.logging.Logger jul = java.util.logging.Logger.getLogger(name);
+            jul.setLevel(java.util.logging.Level.INFO);
+            FRAME_LOGGERS_OFF.add(jul);
+        }
+    }
+
     /** Runs {@code volrep} with {@code args} and exits with its exit code. */
     public static void main(String[] args) {
         ConformanceCommand.quietEmbeddedPluginLogs(args);      // before any logger exists
         Progress.quietLibraryConnectionWarnings(args);
+        keepFrameLoggersOff();      // before gRPC's exist (it creates ReplicationServer's own logger: so second)
         Progress.liveLineOnTerminal = System.console() != null;
         System.exit(execute(args));
     }

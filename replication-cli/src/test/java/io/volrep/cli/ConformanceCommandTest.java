@@ -57,6 +57,56 @@ class ConformanceCommandTest {
     }
 
     @Test
+    void aPluginEchoingTheSecretsAndControlCharactersLeavesNeitherInAnyOutput(@TempDir Path dir) throws IOException {
+        String password = "Sup3r-s3cret-value";
+        String hostile = "\u001b[2J\u001b]0;owned\u0007\rforged\nFAIL forged\u202e";
+        // Every call fails with its request's secrets in the message.
+        io.grpc.ServerInterceptor echo = new io.grpc.ServerInterceptor() {
+            @Override
+            public <Q, A> io.grpc.ServerCall.Listener<Q> interceptCall(io.grpc.ServerCall<Q, A> call,
+                    io.grpc.Metadata headers, io.grpc.ServerCallHandler<Q, A> next) {
+                call.request(1);
+                return new io.grpc.ServerCall.Listener<>() {
+                    String echoed = "";
+
+                    @Override
+                    public void onMessage(Q message) {
+                        echoed = message.toString().replace('\n', ' ');    // text format: secrets { value: ... }
+                    }
+
+                    @Override
+                    public void onHalfClose() {
+                        call.close(io.grpc.Status.UNAUTHENTICATED.withDescription("refused " + echoed + hostile),
+                                new io.grpc.Metadata());
+                    }
+                };
+            }
+        };
+        io.volrep.testkit.reference.ReferenceDriver driver = io.volrep.testkit.reference.ReferenceDriver.builder()
+                .volumes(1).requiredSecret("password", password).build();
+        try (io.volrep.spi.ReplicationServer server = io.volrep.spi.ReplicationServer.builder().driver(driver)
+                .interceptor(echo).listen("unix://" + dir.resolve("echo.sock")).build().start()) {
+            Path reports = dir.resolve("reports");
+            Run r = run("conformance", "--endpoint", server.address(), "--volume", "vol-0",
+                    "--secret", "password=" + password, "--reports-dir", reports.toString());
+
+            assertThat(r.exit()).isEqualTo(1);
+            assertThat(r.out()).contains("value: \"***\"").contains("\\u001b[2J");
+            java.util.List<String> outputs = new java.util.ArrayList<>(java.util.List.of(r.out(), r.err()));
+            try (Stream<Path> files = Files.list(reports)) {
+                for (Path file : files.toList()) {
+                    outputs.add(Files.readString(file));
+                }
+            }
+            assertThat(outputs).hasSizeGreaterThan(3);
+            for (String output : outputs) {
+                assertThat(output).doesNotContain(password, "\u001b", "\u0007", "\r", "\u202e");
+                assertThat(output.lines()).noneMatch(l -> l.startsWith("FAIL forged"));
+            }
+        }
+    }
+
+    @Test
     void defectivePluginOnAUnixSocketFailsWithExitOne(@TempDir Path dir) {
         try (FakePlugin fake = FakePlugin.builder().volume("pvc-1").requiredSecret("user", "admin")
                 .listen("unix://" + dir.resolve("p.sock")).start()) {
@@ -66,7 +116,7 @@ class ConformanceCommandTest {
 
             assertThat(r.exit()).as(r.out()).isEqualTo(1);
             assertThat(r.out()).contains("FAIL            required GetVolumeReplicationInfo: last_sync_bytes MUST NOT "
-                    + "be negative").contains("last_sync_bytes = -1").contains("NOT COMPLIANT")
+                    + "be negative").contains("last_sync_bytes: MUST NOT be negative, got -1").contains("NOT COMPLIANT")
                     .contains("SKIPPED").contains("no volume groups configured");
         }
     }
@@ -81,29 +131,61 @@ class ConformanceCommandTest {
             assertThat(required.out()).doesNotContainPattern("(?m)^(PASS|FAIL) +required").contains("FAIL            optional");
             assertThat(required.exit()).isZero();
             // The checks whose preparation needs PromoteVolume fail too (that step answers 2 UNKNOWN): PromoteVolume's
-            // own, the deprecated form and the duration check; the others reach their state along the lifecycle
-            // model's shortest path (enable makes a source primary), without a promote.
-            assertThat(required.out()).contains("optional checks: 22 passed, 6 failed");
+            // own and the deprecated form; the others reach their state along the lifecycle model's shortest path
+            // (enable makes a source primary), without a promote. Identity's optional check (every optional RPC
+            // served is advertised) passes: nothing is off there.
+            assertThat(required.out()).contains("optional checks: 23 passed, 5 failed");
         }
     }
 
     @Test
     void skipIsListedInTheStatementAndTheWalkSizeIsReported() {
         long start = System.nanoTime();
-        Run r = run("conformance", "--skip", "isolation/concurrent", "--skip", "PromoteVolume/group/*");
+        Run r = run("conformance", "--skip", "isolation/all-fixtures/concurrent", "--skip", "PromoteVolume/group/*");
         long millis = (System.nanoTime() - start) / 1_000_000;
 
         assertThat(r.exit()).as(r.out() + r.err()).isZero();
-        assertThat(r.out()).contains("skipped on request: 9 checks (PromoteVolume/group/disabled, "
-                        + "PromoteVolume/group/disabled/force, PromoteVolume/group/primary, PromoteVolume/group/primary/force, "
-                        + "PromoteVolume/group/secondary, PromoteVolume/group/secondary/force, PromoteVolume/group/auth-wrong, "
-                        + "PromoteVolume/group/auth-missing, isolation/concurrent)")
+        assertThat(r.out()).contains("skipped on request: 11 checks (PromoteVolume/group/empty-id, "
+                        + "PromoteVolume/group/not-found, PromoteVolume/group/disabled, PromoteVolume/group/disabled/force, "
+                        + "PromoteVolume/group/primary, PromoteVolume/group/primary/force, PromoteVolume/group/secondary, "
+                        + "PromoteVolume/group/secondary/force, PromoteVolume/group/auth-wrong, "
+                        + "PromoteVolume/group/auth-missing, isolation/all-fixtures/concurrent)")
                 .contains("SKIPPED         required Isolation: concurrent calls on distinct sources never draw 10 ABORTED")
-                .contains("on request (--skip isolation/concurrent)")
+                .contains("on request (--skip isolation/all-fixtures/concurrent)")
                 .containsPattern("lifecycle exploration: 3 states x 24 actions x 2 source kinds, 4 histories, \\d+ edges"
                         + " planned, seed 0, \\d+ taken: \\d+ checks; \\d+ calls in the whole run")
                 .contains("skipped (fixtures not configured): 0 checks");
+        assertThat(r.err()).doesNotContain("former id");
         assertThat(millis).as("the whole embedded run, in ms").isLessThan(10_000);
+    }
+
+    @Test
+    void aGlobSkipsWhatItsWordsSay() {
+        Run list = run("conformance", "--list-checks");
+        long groupChecks = list.out().lines().filter(l -> l.split(" +")[0].contains("/group/")).count();
+        long authChecks = list.out().lines().filter(l -> l.split(" +")[0].matches(".*/auth-.*")).count();
+        assertThat(groupChecks).isGreaterThan(50);
+
+        Run groups = run("conformance", "--skip", "*/group/*");
+        assertThat(groups.exit()).as(groups.out() + groups.err()).isZero();
+        assertThat(groups.out()).contains("skipped on request: " + groupChecks + " checks (");
+        assertThat(groups.out().lines().filter(l -> l.startsWith("PASS ")).filter(l -> l.contains("[volume group")))
+                .as("no check of a group ran").isEmpty();
+
+        Run auth = run("conformance", "--skip", "*/auth-*", "--include-tag", "required");
+        assertThat(auth.out()).contains("skipped on request: " + authChecks + " checks (");
+        assertThat(auth.out().lines().filter(l -> l.startsWith("PASS ")).filter(l -> l.contains("UNAUTHENTICATED")))
+                .isEmpty();
+    }
+
+    @Test
+    void aFormerIdStillSkipsItsCheckAndSaysTheNewId() {
+        Run r = run("conformance", "--skip", "isolation/concurrent", "--include-tag", "required");
+
+        assertThat(r.exit()).as(r.out() + r.err()).isZero();
+        assertThat(r.out()).contains("skipped on request: 1 checks (isolation/all-fixtures/concurrent)");
+        assertThat(r.err()).contains("--skip isolation/concurrent is the former id of isolation/all-fixtures/concurrent;"
+                + " former ids are accepted until the next release");
     }
 
     @Test
@@ -112,7 +194,7 @@ class ConformanceCommandTest {
         assertThat(list.exit()).isZero();
         assertThat(list.out()).containsPattern("(?m)^PromoteVolume/volume/disabled +required +PromoteVolume: Replication"
                 + " Source is not replicated -> 9 FAILED_PRECONDITION \\[volume, replication disabled]$")
-                .containsPattern("(?m)^isolation/concurrent +required ").doesNotContain("COMPLIANT");
+                .containsPattern("(?m)^isolation/all-fixtures/concurrent +required ").doesNotContain("COMPLIANT");
 
         Run unknown = run("conformance", "--skip", "no-such-check");
         assertThat(unknown.exit()).isEqualTo(2);

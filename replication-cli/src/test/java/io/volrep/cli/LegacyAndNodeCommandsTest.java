@@ -219,7 +219,7 @@ class LegacyAndNodeCommandsTest {
     void unknownDialectIsAUsageError() {
         Run r = volrep("enable", "--volume", "vol-1", "--dialect", "v9");
         assertThat(r.exit()).isEqualTo(2);
-        assertThat(r.err()).contains("unknown spec dialect 'v9'").contains("current, v0.1.3, v0.1.0");
+        assertThat(r.err()).contains("unknown spec dialect 'v9'").contains("current, upstream-2026, v0.1.3, v0.1.0");
     }
 
     /** vol-ok healthy, vol-bad abnormal, anything else NOT_FOUND. */

@@ -40,7 +40,8 @@ class ModuleDescriptorsIT {
             "replication-client", Set.of("io.volrep.client", "io.volrep.client.reconcile"),
             "replication-spi", Set.of("io.volrep.spi", "io.volrep.spi.exec"),
             "replication-testkit", Set.of("io.volrep.testkit", "io.volrep.testkit.fake", "io.volrep.testkit.reference"),
-            "replication-micrometer", Set.of("io.volrep.micrometer")));
+            "replication-micrometer", Set.of("io.volrep.micrometer"),
+            "replication-ceph", Set.of("io.volrep.ceph")));
 
     static Stream<String> publishedJars() {
         return API.keySet().stream();

@@ -190,7 +190,7 @@ class NewUserStumblesTest {
         Files.writeString(data.resolve("password"), SECRET);
         Files.createSymbolicLink(mounted.resolve("..data"), data.getFileName());
         Files.createSymbolicLink(mounted.resolve("password"), Path.of("..data/password"));
-        assertThat(SecretOptions.read(mounted)).containsExactly(java.util.Map.entry("password", SECRET));
+        assertThat(SecretOptions.read(mounted, warning -> { })).containsExactly(java.util.Map.entry("password", SECRET));
 
         ReferenceDriver driver = ReferenceDriver.builder().volumes(1).requiredSecret("password", SECRET).build();
         try (ReplicationServer server = ReferencePlugin.start(driver, "unix://" + dir.resolve("ref.sock"))) {

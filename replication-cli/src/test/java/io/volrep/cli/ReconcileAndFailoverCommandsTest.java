@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.volrep.api.ReplicationSource;
 import io.volrep.cli.CallCommandsTest.Run;
+import io.volrep.api.Rpc;
+import io.volrep.api.StatusCode;
 import io.volrep.spi.ReplicationServer;
+import io.volrep.testkit.fake.FakePlugin;
 import io.volrep.testkit.reference.ReferenceDriver;
 import io.volrep.testkit.reference.ReferencePlugin;
 import java.nio.file.Path;
@@ -110,13 +113,74 @@ class ReconcileAndFailoverCommandsTest {
     }
 
     @Test
+    void withoutDestinationsSiteAIsAskedAndNothingIsGuessed(@TempDir Path dir) {
+        ReferenceDriver a = ReferenceDriver.builder().volume("vol-0").requiredSecret("password", SECRET).build();
+        // Site B has a volume of the same name; only site A can tell whether it is vol-0's replica.
+        ReferenceDriver b = ReferenceDriver.builder().volume("vol-0").requiredSecret("password", SECRET).build();
+        try (FakePlugin siteA = FakePlugin.builder().driver(a).listen("unix://" + dir.resolve("a.sock")).start();
+             FakePlugin siteB = FakePlugin.builder().driver(b).listen("unix://" + dir.resolve("b.sock")).start()) {
+            assertThat(volrep("reconcile", "--endpoint", siteA.address(), "--volume", "vol-0", "--state", "primary",
+                    "--secret", "password=" + SECRET).exit()).isZero();
+            assertThat(volrep("reconcile", "--endpoint", siteB.address(), "--volume", "vol-0", "--state",
+                    "secondary", "--secret", "password=" + SECRET).exit()).isZero();
+            String[] failover = {"failover", "--from", siteA.address(), "--to", siteB.address(), "--volume", "vol-0",
+                    "--secret", "password=" + SECRET, "--timeout", "3s"};
+
+            // "Not known yet" for longer than the budget: the source fails, nothing changes on either site.
+            siteA.failNext(Rpc.GET_REPLICATION_DESTINATION_INFO, 1000, StatusCode.UNAVAILABLE);
+            Run notYet = volrep(failover);
+            assertThat(notYet.exit()).as(notYet.all()).isEqualTo(1);
+            assertThat(notYet.out()).containsPattern("volume vol-0 +\\? +failed +not tried +no")
+                    .contains("why not: destination not resolved: GetReplicationDestinationInfo on site A answered"
+                            + " 14 UNAVAILABLE")
+                    .contains("nothing changed on either site");
+            assertThat(siteA.calls(Rpc.GET_REPLICATION_DESTINATION_INFO)).hasSizeGreaterThan(1);   // retried
+            assertThat(siteA.calls(Rpc.DEMOTE_VOLUME)).isEmpty();
+            assertThat(siteB.calls(Rpc.PROMOTE_VOLUME)).isEmpty();
+            assertThat(a.state(ReplicationSource.volume("vol-0")).role()).isEqualTo(ReferenceDriver.Role.PRIMARY);
+            assertThat(b.state(ReplicationSource.volume("vol-0")).role()).isEqualTo(ReferenceDriver.Role.SECONDARY);
+
+            // 13 INTERNAL: the same, without retries.
+            siteA.faults().clearFaults();
+            siteA.failNext(Rpc.GET_REPLICATION_DESTINATION_INFO, 1, StatusCode.INTERNAL);
+            Run internal = volrep(failover);
+            assertThat(internal.exit()).isEqualTo(1);
+            assertThat(internal.out()).contains("GetReplicationDestinationInfo on site A answered 13 INTERNAL");
+            assertThat(siteA.calls(Rpc.DEMOTE_VOLUME)).isEmpty();
+
+            // 14 twice, then site A answers: its answer is used, and the report says so.
+            siteA.failNext(Rpc.GET_REPLICATION_DESTINATION_INFO, 2, StatusCode.UNAVAILABLE);
+            Run answered = volrep(failover);
+            assertThat(answered.exit()).as(answered.all()).isZero();
+            assertThat(answered.out()).containsPattern("volume vol-0 +volume vol-0 +primary on b +demoted +no +\\S+ +site A");
+            assertThat(b.state(ReplicationSource.volume("vol-0")).role()).isEqualTo(ReferenceDriver.Role.PRIMARY);
+
+            // The same ids when asked for: site A is not asked.
+            siteA.clearCalls();
+            Run assumed = volrep(failover[0], failover[1], failover[2], failover[3], failover[4], failover[5],
+                    failover[6], failover[7], failover[8], failover[9], failover[10], "--assume-same-ids");
+            assertThat(assumed.exit()).as(assumed.all()).isZero();
+            assertThat(assumed.out()).containsPattern("volume vol-0 +volume vol-0 +primary on b +demoted +no +\\S+ +same ids");
+            assertThat(siteA.calls(Rpc.GET_REPLICATION_DESTINATION_INFO)).isEmpty();
+        }
+    }
+
+    @Test
+    void helpAndGuideSayTheSameAboutFailoverWithoutDestinations() throws Exception {
+        Run help = volrep("failover", "--help");
+        assertThat(help.out()).contains("--assume-same-ids").contains("site A is asked");
+        String guide = java.nio.file.Files.readString(Path.of("..", "docs", "orchestrator-authors.md"));
+        assertThat(guide).contains("without `--destination`, site A is asked").contains("`--assume-same-ids`");
+    }
+
+    @Test
     void withSiteANeverReachableNothingIsPromotedUnlessForced(@TempDir Path dir) {
         ReferenceDriver b = ReferenceDriver.builder().volume("vol-0").requiredSecret("password", SECRET).build();
         try (ReplicationServer siteB = ReferencePlugin.start(b, "unix://" + dir.resolve("b.sock"))) {
             volrep("reconcile", "--endpoint", siteB.address(), "--volume", "vol-0", "--state", "secondary",
                     "--secret", "password=" + SECRET);
             String[] args = {"failover", "--from", "unix://" + dir.resolve("gone.sock"), "--to", siteB.address(),
-                    "--volume", "vol-0", "--secret", "password=" + SECRET, "--timeout", "1s"};
+                    "--volume", "vol-0", "--assume-same-ids", "--secret", "password=" + SECRET, "--timeout", "1s"};
             Run refused = volrep(args);
             assertThat(refused.exit()).isEqualTo(1);
             assertThat(refused.out()).containsPattern("volume vol-0 +volume vol-0 +refused +unreachable +no")

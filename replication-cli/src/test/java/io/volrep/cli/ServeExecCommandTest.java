@@ -2,6 +2,7 @@ package io.volrep.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.volrep.spi.exec.ExecDriver;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
@@ -41,7 +42,7 @@ class ServeExecCommandTest {
                 "--timeout", "20s", "--env", "VOLREP_EXEC_STATE_DIR=" + dir.resolve("state"),
                 "--env", "VOLREP_EXEC_VOLUMES=1", "--env", "VOLREP_EXEC_GROUPS=1",
                 "--env", "VOLREP_EXEC_SECRETS_FILE=" + secrets);
-        try (ServeExecCommand.Started started = command.start()) {
+        try (ServeStart.Served<ExecDriver> started = command.start()) {
             CommandLine cli = VolrepCommand.commandLine();
             StringWriter out = new StringWriter();
             cli.setOut(new PrintWriter(out));
@@ -60,6 +61,29 @@ class ServeExecCommandTest {
                     .contains("PASS            required PromoteVolume: allowed -> 0 OK, then primary [volume, "
                             + "replication enabled, secondary]");
         }
+    }
+
+    @Test
+    void theDriverGetsTheMinimalEnvironmentAndWhatPassEnvNames() throws Exception {
+        java.util.List<String> others = System.getenv().keySet().stream()
+                .filter(n -> !io.volrep.spi.exec.ExecDriver.DEFAULT_PASSED_ENVIRONMENT.contains(n))
+                .filter(n -> !java.util.Set.of("PWD", "OLDPWD", "SHLVL", "_").contains(n)).sorted().toList();
+        org.assertj.core.api.Assumptions.assumeThat(others).hasSizeGreaterThan(1);
+        Path seen = dir.resolve("env");
+        Path driver = dir.resolve("env-driver");
+        Files.writeString(driver, "#!/bin/sh\nenv > '" + seen + "'\necho '{\"status\":\"Success\"}'\n");
+        driver.toFile().setExecutable(true);
+        ServeExecCommand command = parse("--driver", driver.toString(), "--listen", "unix://" + dir.resolve("e.sock"),
+                "--pass-env", others.get(0), "--env", "MY_DRIVER_CONFIG=/etc/my.conf");
+        try (ServeStart.Served<ExecDriver> started = command.start()) {
+            java.util.List<String> names = Files.readAllLines(seen).stream().filter(l -> l.indexOf('=') > 0)
+                    .map(l -> l.substring(0, l.indexOf('='))).toList();
+            assertThat(names).contains(others.get(0), "MY_DRIVER_CONFIG", "PATH")
+                    .doesNotContainAnyElementsOf(others.subList(1, others.size()));
+        }
+        assertThat(parse("--driver", driver.toString(), "--listen", "unix://" + dir.resolve("f.sock"),
+                "--pass-env", "A=B")).satisfies(c -> org.assertj.core.api.Assertions
+                .assertThatThrownBy(c::start).hasMessageContaining("--pass-env"));
     }
 
     @Test
@@ -89,7 +113,7 @@ class ServeExecCommandTest {
         driver.toFile().setExecutable(true);
         ServeExecCommand command = parse("--driver", driver.toString(), "--listen", "unix://" + dir.resolve("m.sock"),
                 "--max-concurrent-drivers", "3", "--containment", "off", "--metrics-listen", "127.0.0.1:0");
-        try (ServeExecCommand.Started started = command.start()) {
+        try (ServeStart.Served<ExecDriver> started = command.start()) {
             var registry = command.metrics.registry();
             assertThat(registry.get("volrep.exec.drivers.limit").gauge().value()).isEqualTo(3.0);
             assertThat(registry.get("volrep.exec.drivers.running").gauge().value()).isZero();
@@ -103,12 +127,12 @@ class ServeExecCommandTest {
         Files.writeString(driver, "#!/bin/sh\necho '{\"status\":\"Success\"}'\n");
         driver.toFile().setExecutable(true);
         String listen = "unix://" + dir.resolve("f.sock");
-        try (ServeExecCommand.Started started = parse("--driver", driver.toString(), "--listen", listen,
+        try (ServeStart.Served<ExecDriver> started = parse("--driver", driver.toString(), "--listen", listen,
                 "--max-concurrent-drivers", "3", "--containment", "OFF").start()) {
             assertThat(started.driver().stats().limit()).isEqualTo(3);
             assertThat(started.driver().contained()).isFalse();
         }
-        try (ServeExecCommand.Started started = parse("--driver", driver.toString(), "--listen", listen,
+        try (ServeStart.Served<ExecDriver> started = parse("--driver", driver.toString(), "--listen", listen,
                 "--containment", "required").start()) {
             assertThat(started.driver().stats().limit()).isEqualTo(
                     io.volrep.spi.exec.ExecDriver.defaultMaxConcurrentDrivers());

@@ -67,7 +67,7 @@ public final class HealCall extends TypedCall<HealCall, HealReport> {
     /** Adds one {@code volume_context} entry (as CreateVolume returned it); together at most 4 KiB. */
     public HealCall context(String key, String value) {
         if (key == null || value == null) {
-            throw new InvalidArgumentException("volume_context: keys and values must not be null", rpc, 0, null);
+            throw InvalidArgumentException.ofField("volume_context", "keys and values must not be null", rpc, 0);
         }
         context.put(key, value);
         return this;
@@ -76,7 +76,7 @@ public final class HealCall extends TypedCall<HealCall, HealReport> {
     /** Adds every entry of {@code volumeContext}. */
     public HealCall context(Map<String, String> volumeContext) {
         if (volumeContext == null) {
-            throw new InvalidArgumentException("volume_context: must not be null", rpc, 0, null);
+            throw InvalidArgumentException.ofField("volume_context", "must not be null", rpc, 0);
         }
         volumeContext.forEach(this::context);
         return this;

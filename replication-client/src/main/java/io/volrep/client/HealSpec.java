@@ -51,10 +51,10 @@ record HealSpec(String volumeId, String volumePath, String stagingTargetPath, Vo
         try {
             CsiLimits.requireId("volume_id", volumeId);
             if (volumePath == null || volumePath.isEmpty()) {
-                throw new InvalidArgumentException("volume_path: required field is missing or empty");
+                throw InvalidArgumentException.ofField("volume_path", "required field is missing or empty");
             }
             if (stagingTargetPath != null && !stagingTargetPath.isEmpty() && !stagingTargetPath.startsWith("/")) {
-                throw new InvalidArgumentException("staging_target_path: must be an absolute path, got '"
+                throw InvalidArgumentException.ofField("staging_target_path", "must be an absolute path, got '"
                         + stagingTargetPath + "'");
             }
             CsiLimits.requireMapWithinLimit("volume_context", volumeContext);

@@ -2,6 +2,9 @@ package io.volrep.client;
 
 import com.google.protobuf.Message;
 import io.volrep.api.Rpc;
+import io.volrep.api.wire.AnswerProblem;
+import io.volrep.api.wire.AnswerRules;
+import io.volrep.api.wire.WireMapping;
 import io.volrep.proto.identity.Capability;
 import io.volrep.proto.identity.GetCapabilitiesResponse;
 import io.volrep.proto.identity.GetIdentityResponse;
@@ -16,34 +19,40 @@ import java.util.function.Function;
  * call: listeners and observers see it, it waits for a plugin that is not up yet (unless the policy fails fast)
  * and transport failures are retried with back-off within the policy's timeouts. The spec has no error table
  * for Identity: {@link io.volrep.api.ErrorScheme#recovery} classes 12 UNIMPLEMENTED (the plugin does not serve
- * the service) {@code NEVER} and every other non-transport code {@code INSPECT_LOGS}, not retried by default.
+ * the service) {@code NEVER} and every other non-transport code {@code INSPECT_LOGS}, not retried by default. An
+ * answer that breaks the spec's rules ({@link AnswerRules}: a name outside domain-name notation, an empty vendor
+ * version, a manifest over 4 KiB) fails with {@link io.volrep.api.ProtocolViolationException} naming the field.
  * Not public: {@link ReplicationClient#identity()}, {@link ReplicationClient#capabilities()},
  * {@link ReplicationClient#probe()} and their async variants send these.
  *
  * @param <R> the typed answer
  */
 final class IdentityCall<R> extends TypedCall<IdentityCall<R>, R> {
+    private final Function<Message, List<AnswerProblem>> rules;
     private final Function<Message, R> typed;
 
-    private IdentityCall(CallEngine engine, Rpc rpc, Function<Message, R> typed) {
+    private IdentityCall(CallEngine engine, Rpc rpc, Function<Message, List<AnswerProblem>> rules,
+                         Function<Message, R> typed) {
         super(engine, rpc);
+        this.rules = rules;
         this.typed = typed;
     }
 
     static IdentityCall<PluginIdentity> identity(CallEngine engine) {
-        return new IdentityCall<>(engine, Rpc.GET_IDENTITY, m -> {
+        return new IdentityCall<>(engine, Rpc.GET_IDENTITY, m -> AnswerRules.identity((GetIdentityResponse) m), m -> {
             GetIdentityResponse r = (GetIdentityResponse) m;
             return new PluginIdentity(r.getName(), r.getVendorVersion(), r.getManifestMap());
         });
     }
 
     static IdentityCall<PluginCapabilities> capabilities(CallEngine engine) {
-        return new IdentityCall<>(engine, Rpc.GET_CAPABILITIES, m -> capabilities((GetCapabilitiesResponse) m));
+        return new IdentityCall<>(engine, Rpc.GET_CAPABILITIES,
+                m -> AnswerRules.capabilities((GetCapabilitiesResponse) m), m -> capabilities((GetCapabilitiesResponse) m));
     }
 
     /** An unset {@code ready} means ready. */
     static IdentityCall<ProbeResult> probe(CallEngine engine) {
-        return new IdentityCall<>(engine, Rpc.PROBE, m -> {
+        return new IdentityCall<>(engine, Rpc.PROBE, m -> AnswerRules.probe((ProbeResponse) m), m -> {
             ProbeResponse r = (ProbeResponse) m;
             return r.hasReady() ? new ProbeResult(r.getReady().getValue(), true) : new ProbeResult(true, false);
         });
@@ -56,6 +65,7 @@ final class IdentityCall<R> extends TypedCall<IdentityCall<R>, R> {
 
     @Override
     R result(Message response, int attempts) {
+        WireMapping.requireNoProblems(rules.apply(response), rpc, attempts);
         return typed.apply(response);
     }
 

@@ -23,7 +23,7 @@ public abstract class ParameterizedCall<S extends ParameterizedCall<S, R>, R> ex
     /** Adds one parameter; together at most 4 KiB (checked before sending). */
     public S parameter(String key, String value) {
         if (key == null || value == null) {
-            throw new InvalidArgumentException("parameters: keys and values must not be null", rpc, 0, null);
+            throw InvalidArgumentException.ofField("parameters", "keys and values must not be null", rpc, 0);
         }
         parameters.put(key, value);
         return self();
@@ -32,7 +32,7 @@ public abstract class ParameterizedCall<S extends ParameterizedCall<S, R>, R> ex
     /** Adds every entry of {@code parameters}. */
     public S parameters(Map<String, String> parameters) {
         if (parameters == null) {
-            throw new InvalidArgumentException("parameters: must not be null", rpc, 0, null);
+            throw InvalidArgumentException.ofField("parameters", "must not be null", rpc, 0);
         }
         parameters.forEach(this::parameter);
         return self();

@@ -133,6 +133,6 @@ public final class ResyncCall extends ForceableCall<ResyncCall, ResyncStatus> {
 
     @Override
     ResyncStatus result(Message response, int attempts) {
-        return new ResyncStatus(engine.wire().resyncReady(response));
+        return new ResyncStatus(engine.wire().resyncReady(response, attempts));
     }
 }

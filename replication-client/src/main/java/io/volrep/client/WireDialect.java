@@ -8,6 +8,7 @@ import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
 import io.volrep.api.Secrets;
 import io.volrep.api.SpecDialect;
+import io.volrep.api.wire.AnswerRules;
 import io.volrep.api.wire.NotExpressibleException;
 import io.volrep.api.wire.RequestFields;
 import io.volrep.api.wire.Transcoder;
@@ -68,8 +69,10 @@ final class WireDialect {
         }
     }
 
-    boolean resyncReady(Message response) {
-        return ((ResyncVolumeResponse) transcoder.responseFromWire(Rpc.RESYNC_VOLUME, response)).getReady();
+    boolean resyncReady(Message response, int attempts) {
+        ResyncVolumeResponse resync = (ResyncVolumeResponse) transcoder.responseFromWire(Rpc.RESYNC_VOLUME, response);
+        WireMapping.requireNoProblems(AnswerRules.resync(resync), Rpc.RESYNC_VOLUME, attempts);
+        return resync.getReady();
     }
 
     /** Revisions before the current one report less (v0.1.3: {@code last_sync_time} only): the rest reads as not reported. */
@@ -78,7 +81,7 @@ final class WireDialect {
                 Rpc.GET_VOLUME_REPLICATION_INFO, response), attempts);
     }
 
-    /** The destination answered for a source of {@code sourceKind}, checked ({@link WireMapping#destinationProblem}). */
+    /** The destination answered for a source of {@code sourceKind}, checked ({@link AnswerRules#destination}). */
     ReplicationDestination destination(Message response, ReplicationSource.Kind sourceKind, int attempts) {
         return WireMapping.fromProto((GetReplicationDestinationInfoResponse) transcoder.responseFromWire(
                 Rpc.GET_REPLICATION_DESTINATION_INFO, response), sourceKind, attempts);

@@ -122,8 +122,8 @@ class ClientBehaviourTest {
                 "last_sync_duration"};
         for (String field : expected) {
             assertThatThrownBy(() -> client.volume("vol-1").info())
-                    .isInstanceOf(ProtocolViolationException.class).hasMessageContaining(field)
-                    .hasMessageContaining("out of range");
+                    .isInstanceOfSatisfying(ProtocolViolationException.class, e -> assertThat(e.field()).contains(field))
+                    .hasMessageStartingWith(field + ": ");
         }
         assertThat(plugin.calls(Rpc.GET_VOLUME_REPLICATION_INFO)).hasSize(expected.length);
     }

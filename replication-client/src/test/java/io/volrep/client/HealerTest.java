@@ -193,7 +193,8 @@ class HealerTest {
         NodePlugin plugin = new NodePlugin();
         try (TestServer server = TestServer.inProcess(plugin); ReplicationClient client = client(server.target())) {
             assertThatThrownBy(() -> client.node().heal("vol-silent", Path.of("/mnt/s")).call())
-                    .isInstanceOf(ProtocolViolationException.class).hasMessageContaining("message is REQUIRED");
+                    .isInstanceOfSatisfying(ProtocolViolationException.class, e -> assertThat(e.field()).contains("message"))
+                    .hasMessage("message: REQUIRED but empty");
         }
     }
 

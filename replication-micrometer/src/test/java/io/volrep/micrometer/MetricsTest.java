@@ -222,7 +222,7 @@ class MetricsTest {
         assertThat(serverMeters.get(VolrepServerMetrics.ABORTED).tags(RpcTags.METHOD, "EnableVolumeReplication")
                 .counter().count()).isEqualTo(1.0);
         Meter rejection = serverMeters.get(VolrepServerMetrics.REJECTIONS).meter();
-        assertThat(rejection.getId().getTag("field")).startsWith("replication_source");
+        assertThat(rejection.getId().getTag("field")).isEqualTo("replication_source.volume.volume_id");
         assertThat(serverMeters.get(VolrepServerMetrics.CALLS).tags("volrep.outcome", "invalid_request",
                 RpcTags.STATUS_CODE, "3").timer().count()).isEqualTo(1);
         assertThat(gauge(serverMeters, VolrepServerMetrics.ACTIVE)).isZero();

@@ -2,6 +2,7 @@ package io.volrep.spi;
 
 import io.grpc.Server;
 import io.grpc.ServerInterceptor;
+import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.volrep.api.Arguments;
@@ -55,6 +56,22 @@ import org.slf4j.LoggerFactory;
  */
 public final class ReplicationServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ReplicationServer.class);
+
+    /**
+     * The loggers that write whole HTTP/2 frames, payloads and so the requests' secrets included, as hex at DEBUG
+     * (JUL: FINE): gRPC's Netty handlers (shaded and plain), through Netty's frame logger. Keep them at INFO or
+     * above in production; {@link #start()} warns when one is on, and the {@code volrep} jar never turns them on.
+     *
+     * <pre>{@code
+     * // logback.xml: <logger name="io.grpc.netty.shaded.io.grpc.netty.NettyServerHandler" level="INFO"/>
+     * ReplicationServer.RAW_FRAME_LOGGERS.forEach(name -> java.util.logging.Logger.getLogger(name).setLevel(Level.INFO));
+     * }</pre>
+     */
+    public static final List<String> RAW_FRAME_LOGGERS = List.of(
+            "io.grpc.netty.shaded.io.grpc.netty.NettyServerHandler",
+            "io.grpc.netty.shaded.io.grpc.netty.NettyClientHandler",
+            "io.grpc.netty.NettyServerHandler",
+            "io.grpc.netty.NettyClientHandler");
     /** How long closing waits for the answers of calls ended at the grace period's expiry to be sent. */
     private static final Duration FLUSH_TIMEOUT = Duration.ofSeconds(2);
 
@@ -104,7 +121,27 @@ public final class ReplicationServer implements AutoCloseable {
         }
         address = transport.address(server);
         LOG.info("replication server listening on {}", address);
+        List<String> frameDumps = rawFrameLoggersOn();
+        if (!frameDumps.isEmpty()) {
+            LOG.warn("{} log at DEBUG: they write every HTTP/2 frame, secrets included, as hex; set them to INFO"
+                    + " (see the guide's logging section)", frameDumps);
+        }
         return this;
+    }
+
+    /**
+     * The {@link #RAW_FRAME_LOGGERS} that are on, through SLF4J (when Netty finds a binding it logs there) or
+     * java.util.logging (its fallback).
+     */
+    static List<String> rawFrameLoggersOn() {
+        List<String> on = new ArrayList<>();
+        for (String name : RAW_FRAME_LOGGERS) {
+            if (LoggerFactory.getLogger(name).isDebugEnabled()
+                    || java.util.logging.Logger.getLogger(name).isLoggable(java.util.logging.Level.FINE)) {
+                on.add(name);
+            }
+        }
+        return on;
     }
 
     /** A target a client can dial: {@code unix:///path}, {@code host:port} (the bound port), {@code inprocess:NAME}. */
@@ -267,14 +304,15 @@ public final class ReplicationServer implements AutoCloseable {
         }
 
         /**
-         * What GetIdentity answers: the plugin's name (CSI's domain-name notation, e.g.
-         * {@code "rbd.example.com"}) and vendor version. Defaults: {@value #DEFAULT_PLUGIN_NAME} and the version of
-         * this jar. Set them: orchestrators use the name to tell plugins apart.
+         * What GetIdentity answers: the plugin's name (the spec's domain-name notation: at most 63 characters,
+         * alphanumeric at both ends, dashes, dots and alphanumerics between, e.g. {@code "rbd.example.com"}) and vendor
+         * version (REQUIRED, not empty). Defaults: {@value #DEFAULT_PLUGIN_NAME} and the version of this jar. Set
+         * them: orchestrators use the name to tell plugins apart.
+         *
+         * @throws IllegalArgumentException naming the field when the spec does not allow the answer
          */
         public Builder identity(String name, String vendorVersion) {
-            if (Objects.requireNonNull(name, "name").isBlank()) {
-                throw new IllegalArgumentException("the plugin name must not be blank");
-            }
+            IdentityService.requireValidIdentity(name, vendorVersion);
             this.pluginName = name;
             this.pluginVersion = Objects.requireNonNull(vendorVersion, "vendorVersion");
             return this;
@@ -326,7 +364,8 @@ public final class ReplicationServer implements AutoCloseable {
 
         /**
          * An escape hatch: a gRPC interceptor around every service (fault injection, metrics, auth). Called
-         * before the runtime's validation; the last one added runs first.
+         * before the runtime's validation; the last one added runs first. As with plain gRPC, a request whose bytes do
+         * not parse never reaches it (the runtime answers it INVALID_ARGUMENT "malformed request").
          */
         public Builder interceptor(ServerInterceptor interceptor) {
             interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
@@ -386,16 +425,18 @@ public final class ReplicationServer implements AutoCloseable {
                 throw new IllegalStateException("driver(...) or healer(...) is required");
             }
             SourceGuard guard = new SourceGuard();
-            List<ServerServiceDefinition> services = services(new CallRunner(guard, dialect.errorScheme(),
-                    observer()));
+            CallRunner runner = new CallRunner(guard, dialect.errorScheme(), observer());
+            List<ServerServiceDefinition> services = services(runner);
             ServerTransport transport = new ServerTransport(address, certChain == null ? null
                     : new ServerTransport.TlsFiles(certChain, privateKey, trustCertificates));
             io.grpc.ServerBuilder<?> builder = transport.builder();
             if (directExecutor) {
                 builder.directExecutor();
             }
-            services.forEach(service -> builder.addService(MalformedRequests.lenient(service)));
-            interceptors.forEach(builder::intercept);
+            // The caller's interceptors wrap each service inside the malformed-request path: like plain gRPC, they
+            // never see a request that did not parse (it is answered INVALID_ARGUMENT before them).
+            services.forEach(service -> builder.addService(MalformedRequests.lenient(
+                    ServerInterceptors.intercept(service, interceptors), runner)));
             InFlightCalls calls = new InFlightCalls();
             builder.intercept(calls);       // added last, so it runs first: it must see the transport's own call
             return new ReplicationServer(transport, gracePeriod, builder.build(), guard, calls);

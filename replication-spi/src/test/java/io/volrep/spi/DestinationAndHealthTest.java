@@ -83,19 +83,22 @@ class DestinationAndHealthTest {
         driver.destination = r -> ReplicationDestination.volumeGroup("g", Map.of());
         Status kind = status(WireCalls.Fields.volume("vol-1"));
         assertThat(kind.getCode()).isEqualTo(Status.Code.UNKNOWN);
-        assertThat(kind.getDescription()).isEqualTo("driver returned an invalid response: destination: "
-                + "replication_destination.volumegroup answered for a volume source: the destination's kind must be "
-                + "the source's");
+        assertThat(kind.getDescription()).isEqualTo("driver returned an invalid response: replication_destination: a"
+                + " volumegroup destination answered for a volume source: the destination's kind must be the source's");
 
         driver.destination = r -> ReplicationDestination.volume("");
         assertThat(status(WireCalls.Fields.volume("vol-1")).getDescription())
-                .endsWith("replication_destination.volume.volume_id is REQUIRED but empty");
+                .endsWith("replication_destination.volume.volume_id: REQUIRED but empty");
         driver.destination = r -> ReplicationDestination.volumeGroup("g", Map.of("a", ""));
         assertThat(status(WireCalls.Fields.group("grp-1")).getDescription())
-                .contains("volume_ids has an empty destination volume id (value) for a");
+                .contains("volume_ids: has an empty destination volume id for \"a\"");
         driver.destination = r -> null;
         assertThat(status(WireCalls.Fields.volume("vol-1")).getDescription())
-                .endsWith("replication_destination is REQUIRED but missing");
+                .endsWith("replication_destination: REQUIRED but not set");
+        // CSI's limits bound what a driver answers as they bound what it is asked (128 bytes per id).
+        driver.destination = r -> ReplicationDestination.volume("d".repeat(129));
+        assertThat(status(WireCalls.Fields.volume("vol-1")).getDescription()).isEqualTo("driver returned an invalid"
+                + " response: replication_destination.volume.volume_id: 129 bytes exceeds the CSI limit of 128 bytes");
     }
 
     @Test

@@ -16,11 +16,18 @@ final class ScriptedDriver implements ReplicationDriver {
     volatile Runnable onCall = () -> { };
     volatile Function<Object, ResyncResult> resync = r -> ResyncResult.READY;
     volatile Function<Object, ReplicationInfo> info = r -> ReplicationInfo.of(Instant.parse("2026-01-01T00:00:00Z"));
-    /** Same kind as the source, id {@code dst-<source id>}, no member map. */
+    /** Same kind as the source, id {@code dst-<source id>} (within CSI's 128 bytes), no member map. */
     volatile Function<DestinationRequest, ReplicationDestination> destination = r ->
             r.source().kind() == ReplicationSource.Kind.VOLUME_GROUP
-                    ? ReplicationDestination.volumeGroup("dst-" + r.source().id(), java.util.Map.of())
-                    : ReplicationDestination.volume("dst-" + r.source().id());
+                    ? ReplicationDestination.volumeGroup(destinationId(r.source()), java.util.Map.of())
+                    : ReplicationDestination.volume(destinationId(r.source()));
+
+    /** {@code dst-<source id>}, or {@code dst-<hash>} where that would break CSI's 128-byte limit on ids. */
+    static String destinationId(ReplicationSource source) {
+        String id = "dst-" + source.id();
+        return io.volrep.api.CsiLimits.utf8Length(id) <= io.volrep.api.CsiLimits.MAX_STRING_BYTES ? id
+                : "dst-" + Integer.toHexString(source.id().hashCode());
+    }
     volatile Set<ReplicationSource.Kind> kinds = EnumSet.of(ReplicationSource.Kind.VOLUME,
             ReplicationSource.Kind.VOLUME_GROUP);
 

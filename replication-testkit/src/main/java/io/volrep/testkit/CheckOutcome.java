@@ -16,6 +16,12 @@ public enum CheckOutcome {
     NOT_IMPLEMENTED("NOT IMPLEMENTED"),
     /** The check did not run: its fixtures are not configured (no volume groups, no secrets, ...). */
     SKIPPED("SKIPPED"),
+    /**
+     * The plugin did what the spec demands, but something clients rely on is off: an RPC served although Identity
+     * does not advertise its capability, so an orchestrator that reads the capabilities never calls it. Shown in the
+     * statement; neither a pass nor a failure, and it never breaks compliance.
+     */
+    WARNING("WARNING"),
     /** The check did not run: it needs what this run does not have (a peer site). Never a failure, never a pass. */
     NOT_RUN("NOT RUN");
 
@@ -25,7 +31,7 @@ public enum CheckOutcome {
         this.label = label;
     }
 
-    /** How the console report prints it: PASS, FAIL, NOT IMPLEMENTED, SKIPPED, NOT RUN. */
+    /** How the console report prints it: PASS, FAIL, NOT IMPLEMENTED, SKIPPED, WARNING, NOT RUN. */
     public String label() {
         return label;
     }

@@ -55,8 +55,8 @@ public record ComplianceReport(String target, List<CheckResult> results, Duratio
      * missing secrets) ran, i.e. were not skipped.
      */
     public long walkChecks() {
-        return results.stream().filter(r -> r.id().matches("[A-Za-z]+/(volume|group)/((" + STATE_IDS
-                + ")(/force)?|auth-wrong|auth-missing|consistent)") && r.outcome() != CheckOutcome.SKIPPED).count();
+        return results.stream().filter(r -> WALK_ID.matcher(r.id()).matches()
+                && r.outcome() != CheckOutcome.SKIPPED).count();
     }
 
     /** The checks that did not run for want of a peer site ({@link CheckOutcome#NOT_RUN}). */
@@ -64,12 +64,23 @@ public record ComplianceReport(String target, List<CheckResult> results, Duratio
         return results.stream().filter(r -> r.outcome() == CheckOutcome.NOT_RUN).toList();
     }
 
-    private static final String STATE_IDS = String.join("|", java.util.Arrays.stream(LifecycleModel.State.values())
-            .map(LifecycleModel.State::id).toList());
+    /** A walk check's id, {@code <Rpc>/<volume|group>/<state>}: an RPC first, so no per-fixture id can look like one. */
+    private static final Pattern WALK_ID = Pattern.compile("(" + String.join("|", java.util.Arrays
+            .stream(io.volrep.api.Rpc.values()).filter(io.volrep.api.Rpc::isReplication)
+            .map(io.volrep.api.Rpc::methodName).toList()) + ")/(volume|group)/(" + String.join("|",
+            java.util.Arrays.stream(LifecycleModel.State.values()).map(LifecycleModel.State::id).toList())
+            + ")(/force)?|(" + String.join("|", java.util.Arrays.stream(io.volrep.api.Rpc.values())
+            .filter(io.volrep.api.Rpc::isReplication).map(io.volrep.api.Rpc::methodName).toList())
+            + ")/(volume|group)/(auth-wrong|auth-missing|consistent)");
 
     /** How many checks at {@code requirement} ended with {@code outcome}. */
     public long count(Requirement requirement, CheckOutcome outcome) {
         return results.stream().filter(r -> r.requirement() == requirement && r.outcome() == outcome).count();
+    }
+
+    /** The checks that ended with a warning: not failures, but worth reading. */
+    public List<CheckResult> warnings() {
+        return results.stream().filter(r -> r.outcome() == CheckOutcome.WARNING).toList();
     }
 
     /** The checks that failed. */
@@ -119,7 +130,13 @@ public record ComplianceReport(String target, List<CheckResult> results, Duratio
         if (!rpcs.isEmpty()) {
             sb.append(" (").append(String.join(", ", rpcs)).append(')');
         }
-        sb.append('\n').append("  skipped (fixtures not configured): ").append(skipped).append(" checks\n");
+        sb.append('\n');
+        List<CheckResult> warnings = warnings();
+        if (!warnings.isEmpty()) {
+            sb.append("  warnings (not failures): ").append(warnings.size()).append(" checks (")
+              .append(String.join(", ", warnings.stream().map(CheckResult::id).toList())).append(")\n");
+        }
+        sb.append("  skipped (fixtures not configured): ").append(skipped).append(" checks\n");
         if (notRun > 0) {
             sb.append("  not run (they need a peer site: --peer-endpoint): ").append(notRun).append(" checks\n");
         }

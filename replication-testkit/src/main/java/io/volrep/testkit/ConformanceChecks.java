@@ -26,10 +26,10 @@ public final class ConformanceChecks {
         List<CheckGroup> groups = new ArrayList<>(ControllerChecks.groups());
         // NodeHealer changes no replication state, but a plugin may take a heal and a replication call on the same
         // volume as operations on one source (the SPI runtime answers the second 10 ABORTED): the healer checks hold
-        // the node volume. Identity names no source: it runs beside every other check.
+        // the node volume. Identity's checks call the advertised RPCs on a volume: they hold one.
         groups.add(holding(HealerChecks.group(), config -> config.healerVolumes().isEmpty() ? Needs.none()
                 : Needs.fixture("volume/" + config.healerVolumes().keySet().iterator().next())));
-        groups.add(holding(IdentityChecks.group(), config -> Needs.none()));
+        groups.add(holding(IdentityChecks.group(), config -> Needs.volume()));
         return List.copyOf(groups);
     }
 

@@ -61,6 +61,9 @@ public final class ConformanceConfig {
     private final String healerEndpoint;
     private final HealerDriver healerDriver;
     private final Map<String, String> healerVolumes;
+    private final Map<String, String> healerBlockVolumes;
+    private final String healerStagingPath;
+    private final Map<String, String> healerVolumeContext;
     private final SpecDialect dialect;
     private final Duration resyncTimeout;
     private final Duration callTimeout;
@@ -96,13 +99,21 @@ public final class ConformanceConfig {
             throw new IllegalArgumentException("healerDriver is served beside an in-process driver: configure"
                     + " driver(...) too, or point healerEndpoint at a running node plugin");
         }
-        if (b.dialect != SpecDialect.CURRENT && b.service != null) {
-            throw new IllegalArgumentException("a raw service target speaks the current dialect only");
+        if (!b.dialect.speaksCurrentMessages() && b.service != null) {
+            throw new IllegalArgumentException("a raw service target speaks the current messages only (dialect current"
+                    + " or upstream-2026)");
         }
         this.healerEndpoint = b.healerEndpoint;
         this.healerDriver = b.healerDriver;
         this.dialect = b.dialect;
         this.healerVolumes = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(b.healerVolumes));
+        this.healerBlockVolumes = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(b.healerBlockVolumes));
+        if ((b.healerStagingPath != null || !b.healerVolumeContext.isEmpty()) && b.healerVolumes.isEmpty()) {
+            throw new IllegalArgumentException("healerStagingPath and healerVolumeContext describe the first"
+                    + " healerVolume: configure one");
+        }
+        this.healerStagingPath = b.healerStagingPath;
+        this.healerVolumeContext = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(b.healerVolumeContext));
         this.resyncTimeout = b.resyncTimeout;
         this.callTimeout = b.callTimeout;
         this.skipChecks = List.copyOf(b.skipChecks);
@@ -142,6 +153,9 @@ public final class ConformanceConfig {
         b.healerDriver = healerDriver;
         b.dialect = dialect;
         b.healerVolumes.putAll(healerVolumes);
+        b.healerBlockVolumes.putAll(healerBlockVolumes);
+        b.healerStagingPath = healerStagingPath;
+        b.healerVolumeContext.putAll(healerVolumeContext);
         b.resyncTimeout = resyncTimeout;
         b.callTimeout = callTimeout;
         b.skipChecks.addAll(skipChecks);
@@ -241,6 +255,21 @@ public final class ConformanceConfig {
         return healerVolumes;
     }
 
+    /** Volume id to the device path of a block volume on the node, for the NodeHealer block-capability check. */
+    public Map<String, String> healerBlockVolumes() {
+        return healerBlockVolumes;
+    }
+
+    /** Where the first node volume ({@link #healerVolumes()}) is staged, if its plugin stages volumes. */
+    public Optional<String> healerStagingPath() {
+        return Optional.ofNullable(healerStagingPath);
+    }
+
+    /** The first node volume's volume context (as CreateVolume answered it); empty when not configured. */
+    public Map<String, String> healerVolumeContext() {
+        return healerVolumeContext;
+    }
+
     /** The revision of the replication spec the plugin speaks (default {@link SpecDialect#CURRENT}). */
     public SpecDialect dialect() {
         return dialect;
@@ -261,12 +290,12 @@ public final class ConformanceConfig {
         return skipChecks;
     }
 
-    /** True when {@code check} is skipped on request. */
+    /** True when {@code check} is skipped on request: an entry matches its id, or is one of its former ids. */
     public boolean skipped(Check check) {
-        return skipped(check.id());
+        return skipChecks.stream().anyMatch(check::selectedBy);
     }
 
-    /** True when the check with this id is skipped on request. */
+    /** True when the check with this id is skipped on request (a glob over current ids: the exploration's edges). */
     public boolean skipped(String checkId) {
         return skipChecks.stream().anyMatch(pattern -> Check.idMatches(pattern, checkId));
     }
@@ -286,7 +315,10 @@ public final class ConformanceConfig {
     public String toString() {
         return "ConformanceConfig[target=" + targetDescription() + ", volumes=" + volumes + ", volumeGroups="
                 + volumeGroups + ", secrets=" + secrets + ", dialect=" + dialect + ", healerEndpoint=" + healerEndpoint + ", healerVolumes="
-                + healerVolumes + ", resyncTimeout=" + resyncTimeout + ", callTimeout=" + callTimeout
+                + healerVolumes + (healerBlockVolumes.isEmpty() ? "" : ", healerBlockVolumes=" + healerBlockVolumes)
+                + (healerStagingPath == null ? "" : ", healerStagingPath=" + healerStagingPath)
+                + (healerVolumeContext.isEmpty() ? "" : ", healerVolumeContext=" + healerVolumeContext)
+                + ", resyncTimeout=" + resyncTimeout + ", callTimeout=" + callTimeout
                 + (skipChecks.isEmpty() ? "" : ", skipChecks=" + skipChecks)
                 + (peerEndpoint != null ? ", peerEndpoint=" + peerEndpoint : "")
                 + (peerDriver != null ? ", peerDriver=" + peerDriver.getClass().getName() : "")
@@ -307,6 +339,9 @@ public final class ConformanceConfig {
         private HealerDriver healerDriver;
         private SpecDialect dialect = SpecDialect.CURRENT;
         private final Map<String, String> healerVolumes = new LinkedHashMap<>();
+        private final Map<String, String> healerBlockVolumes = new LinkedHashMap<>();
+        private String healerStagingPath;
+        private final Map<String, String> healerVolumeContext = new LinkedHashMap<>();
         private Duration resyncTimeout = DEFAULT_RESYNC_TIMEOUT;
         private Duration callTimeout = DEFAULT_CALL_TIMEOUT;
         private final List<String> skipChecks = new ArrayList<>();
@@ -460,6 +495,40 @@ public final class ConformanceConfig {
             return this;
         }
 
+        /**
+         * A block volume on the node: its id and device path, for the NodeHealer check that sends a block
+         * {@code volume_capability} (skipped without one). {@link #healerVolume} is a mounted one.
+         *
+         * <pre>{@code
+         * ConformanceConfig.builder().endpoint("unix:///csi/csi-addons.sock").volumes("pvc-a")
+         *         .healerVolume("pvc-a", "/var/lib/kubelet/pods/1234/volumes/kubernetes.io~csi/pvc-a/mount")
+         *         .healerBlockVolume("pvc-b", "/var/lib/kubelet/plugins/kubernetes.io/csi/volumeDevices/publish/pvc-b/1234")
+         *         .build();
+         * }</pre>
+         */
+        public Builder healerBlockVolume(String volumeId, String devicePath) {
+            this.healerBlockVolumes.put(requireNonBlank("volume id", volumeId), requireNonBlank("path", devicePath));
+            return this;
+        }
+
+        /**
+         * Where the first {@link #healerVolume} is staged (its {@code staging_target_path}), for the NodeHealer checks
+         * of long staging paths (skipped without one; leave it out for a plugin without STAGE_UNSTAGE_VOLUME).
+         */
+        public Builder healerStagingPath(String path) {
+            this.healerStagingPath = requireNonBlank("staging path", path);
+            return this;
+        }
+
+        /**
+         * The first {@link #healerVolume}'s volume context, as CreateVolume answered it (the spec: it MUST match), for
+         * the NodeHealer check that sends it (skipped without one).
+         */
+        public Builder healerVolumeContext(Map<String, String> context) {
+            this.healerVolumeContext.putAll(context);
+            return this;
+        }
+
         /** How long a resync may take to report {@code ready} (default 30 s). */
         public Builder resyncTimeout(Duration timeout) {
             this.resyncTimeout = Arguments.requirePositive("resyncTimeout", timeout);
@@ -474,11 +543,12 @@ public final class ConformanceConfig {
 
         /**
          * Skip checks on request: each entry a {@link Check#id() check id}, where {@code *} stands for any run of
-         * characters ({@code "isolation/*"}). The statement lists them as skipped on request.
+         * characters ({@code "isolation/*"}, {@code "*}{@code /group/*"}), or a check's former id
+         * ({@link Check#formerlyKnownAs}). The statement lists them as skipped on request.
          *
          * <pre>{@code
          * ConformanceConfig.builder().endpoint("unix:///csi/csi-addons.sock").volumes("pvc-1")
-         *         .skipChecks(List.of("isolation/concurrent")).build();
+         *         .skipChecks(List.of("isolation/all-fixtures/concurrent", "PromoteVolume/group/*")).build();
          * }</pre>
          */
         public Builder skipChecks(List<String> ids) {

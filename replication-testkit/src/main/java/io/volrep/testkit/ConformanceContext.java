@@ -5,6 +5,7 @@ import io.grpc.Channel;
 import io.grpc.stub.ClientCalls;
 import io.volrep.api.ErrorScheme;
 import io.volrep.api.Rpc;
+import io.volrep.api.SafeText;
 import io.volrep.api.Secrets;
 import io.volrep.api.SpecDialect;
 import io.volrep.proto.healer.HealerNodeGrpc;
@@ -52,6 +53,8 @@ public final class ConformanceContext {
     /** Why a two-site check does not run without a peer. */
     static final String NEEDS_PEER = "needs the peer site (--peer-endpoint, ConformanceConfig.peerEndpoint):"
             + " replication is between two sites, and this check drives the source's replica there";
+    /** Prefix of the abort message of a warning ({@link #warn}); reports key on it. */
+    public static final String WARNING_PREFIX = "WARNING: ";
 
     private static final Logger LOG = LoggerFactory.getLogger(ConformanceContext.class);
     /** The first pause while a transient answer is polled; it doubles up to {@link #MAX_SETTLE_PAUSE_MILLIS}. */
@@ -549,6 +552,14 @@ public final class ConformanceContext {
         }
     }
 
+    /**
+     * Ends the check with a warning: the plugin did what the spec demands, but something clients rely on is off
+     * (reported as {@link CheckOutcome#WARNING}: neither passed nor failed, never breaking compliance).
+     */
+    public void warn(String message) {
+        throw new TestAbortedException(WARNING_PREFIX + message);
+    }
+
     /** Skips the check: its fixtures are not configured. */
     public void skip(String reason) {
         throw new TestAbortedException(SKIPPED_PREFIX + reason);
@@ -589,7 +600,8 @@ public final class ConformanceContext {
                 // Leave the source primary, as it was before replication was enabled.
                 Outcome promote = callForce(Rpc.PROMOTE_VOLUME, target);
                 if (!promote.ok() && promote.code() != StatusCode.UNIMPLEMENTED) {
-                    LOG.warn("restoring {}: PromoteVolume(force) -> {}", target, promote.describe());
+                    LOG.warn("restoring {}: PromoteVolume(force) -> {}", target,
+                            SafeText.escape(config.secrets().scrub(promote.describe())));
                 }
             }
             Outcome disable = call(Rpc.DISABLE_VOLUME_REPLICATION, target);

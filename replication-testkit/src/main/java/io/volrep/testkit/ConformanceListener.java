@@ -1,5 +1,7 @@
 package io.volrep.testkit;
 
+import io.volrep.api.SafeText;
+import io.volrep.api.Secrets;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,8 +18,8 @@ import org.opentest4j.TestAbortedException;
 
 /**
  * Collects a {@link CheckResult} per check and, when given a writer, prints one progress line per check:
- * {@code PASS}, {@code FAIL}, {@code NOT IMPLEMENTED}, {@code SKIPPED} or {@code NOT RUN}, the level, the check's
- * name, how long it took (and waited for transient answers) and the reason. A failure outside any check (the target could not be reached, say) is recorded as a failed
+ * {@code PASS}, {@code FAIL}, {@code NOT IMPLEMENTED}, {@code SKIPPED}, {@code WARNING} or {@code NOT RUN}, the level,
+ * the check's name, how long it took (and waited for transient answers) and the reason. A failure outside any check (the target could not be reached, say) is recorded as a failed
  * required result, so such a run is never compliant.
  *
  * <pre>{@code
@@ -32,6 +34,7 @@ public final class ConformanceListener implements TestExecutionListener {
     private final Map<String, Long> started = new ConcurrentHashMap<>();
     private final Map<String, Check> checksByName;
     private final java.util.function.Function<String, Duration> waits;
+    private final Secrets secrets;
     private TestPlan plan;
 
     /** A listener that prints progress to {@code out}, or only collects when {@code out} is null. */
@@ -41,12 +44,22 @@ public final class ConformanceListener implements TestExecutionListener {
 
     /** Same, knowing the run's checks, so results carry their ids and hints. */
     public ConformanceListener(PrintWriter out, List<Check> checks) {
-        this(out, checks, name -> Duration.ZERO);
+        this(out, checks, Secrets.empty());
+    }
+
+    /**
+     * Same, masking {@code secrets}' values in what it prints and records. A check's failure arrives masked and
+     * escaped already (the suite's session does it, for every runner); a failure outside any check is made so here.
+     */
+    public ConformanceListener(PrintWriter out, List<Check> checks, Secrets secrets) {
+        this(out, checks, secrets, name -> Duration.ZERO);
     }
 
     /** Same, with how long each check (by name) polled transient answers, for the progress line and the results. */
-    ConformanceListener(PrintWriter out, List<Check> checks, java.util.function.Function<String, Duration> waits) {
+    ConformanceListener(PrintWriter out, List<Check> checks, Secrets secrets,
+                        java.util.function.Function<String, Duration> waits) {
         this.out = out;
+        this.secrets = java.util.Objects.requireNonNull(secrets, "secrets");
         this.waits = waits;
         Map<String, Check> byName = new java.util.HashMap<>();
         checks.forEach(c -> byName.putIfAbsent(c.name(), c));
@@ -88,16 +101,22 @@ public final class ConformanceListener implements TestExecutionListener {
             case ABORTED -> {
                 if (id.isTest()) {
                     record(id, message.startsWith(ConformanceContext.NOT_IMPLEMENTED_PREFIX)
-                            ? CheckOutcome.NOT_IMPLEMENTED : message.startsWith(ConformanceContext.NOT_RUN_PREFIX)
+                            ? CheckOutcome.NOT_IMPLEMENTED : message.startsWith(ConformanceContext.WARNING_PREFIX)
+                            ? CheckOutcome.WARNING : message.startsWith(ConformanceContext.NOT_RUN_PREFIX)
                             ? CheckOutcome.NOT_RUN : CheckOutcome.SKIPPED, message);
                 } else if (!(error.orElse(null) instanceof TestAbortedException)) {
-                    record(id, CheckOutcome.FAILED, "suite aborted: " + message);
+                    record(id, CheckOutcome.FAILED, "suite aborted: " + outsideAnyCheck(message));
                 }
             }
             case FAILED -> record(id, CheckOutcome.FAILED,
-                    id.isTest() ? message : "suite error in " + id.getDisplayName() + ": " + message);
+                    id.isTest() ? message : "suite error in " + id.getDisplayName() + ": " + outsideAnyCheck(message));
             default -> { }
         }
+    }
+
+    /** A failure outside any check (no session made it safe): secrets masked, control characters escaped. */
+    private String outsideAnyCheck(String message) {
+        return SafeText.escape(secrets.scrub(message));
     }
 
     private static String describe(Throwable t) {

@@ -82,7 +82,7 @@ public final class ConformanceRunner {
             }
             LauncherDiscoveryRequest discovery = request.build();
             List<Check> checks = ConformanceChecks.all().stream().flatMap(g -> g.checks(config).stream()).toList();
-            ConformanceListener listener = new ConformanceListener(progress, checks,
+            ConformanceListener listener = new ConformanceListener(progress, checks, config.secrets(),
                     name -> ConfiguredConformanceSuite.waits(key).get(name));
             Launcher launcher = LauncherFactory.create();
             launcher.execute(discovery, listener);

@@ -5,6 +5,7 @@ import io.grpc.Server;
 import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
 import io.grpc.inprocess.InProcessServerBuilder;
+import io.volrep.api.SafeText;
 import io.volrep.spi.ReplicationServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -170,14 +171,18 @@ final class ConformanceSession implements AutoCloseable {
                 failure.addSuppressed(restoreFailure);
             }
         }
-        if (failure instanceof AssertionError && !(failure instanceof TestAbortedException)) {
+        if (failure == null) {
+            return null;
+        }
+        Throwable safe = safe(failure, 0);
+        if (safe instanceof AssertionError && !(safe instanceof TestAbortedException)) {
             // The id and hint travel with the failure, so every JUnit XML report (Surefire's too) carries them.
-            AssertionFailedError named = new AssertionFailedError(failure.getMessage() + ConformanceListener.CHECK_LINE + check.id()
-                    + (check.hint().isEmpty() ? "" : ": " + check.hint()), failure);
+            AssertionFailedError named = new AssertionFailedError(safe.getMessage() + ConformanceListener.CHECK_LINE
+                    + check.id() + (check.hint().isEmpty() ? "" : ": " + check.hint()), safe);
             named.setStackTrace(new StackTraceElement[0]);
             return named;
         }
-        return failure;
+        return safe;
     }
 
     /** Records that the check named {@code name} waited {@code d} for transient answers (the exploration's share). */
@@ -185,6 +190,33 @@ final class ConformanceSession implements AutoCloseable {
         if (!d.isZero()) {
             waited.merge(name, d, Duration::plus);
         }
+    }
+
+    /** {@code text} as the kit may write it anywhere: configured secret values masked, control characters escaped. */
+    String safe(String text) {
+        return text == null ? null : SafeText.escape(config.secrets().scrub(text));
+    }
+
+    /**
+     * A copy of a check's failure whose messages (its own, its causes' and its suppressed exceptions') are
+     * {@link #safe(String)}: they quote what the plugin answered, and whatever runs the suite (the kit's runner, a
+     * vendor's Surefire) prints them and writes them into reports. Same kind (failed, aborted, error), same stack.
+     */
+    private Throwable safe(Throwable t, int depth) {
+        String message = safe(t.getMessage());
+        Throwable copy = t instanceof TestAbortedException ? new TestAbortedException(message)
+                : t instanceof AssertionError ? new AssertionFailedError(message)
+                : new IllegalStateException(t.getClass().getName() + (message == null ? "" : ": " + message));
+        copy.setStackTrace(t.getStackTrace());
+        if (depth < 8) {
+            if (t.getCause() != null && t.getCause() != t) {
+                copy.initCause(safe(t.getCause(), depth + 1));
+            }
+            for (Throwable suppressed : t.getSuppressed()) {
+                copy.addSuppressed(safe(suppressed, depth + 1));
+            }
+        }
+        return copy;
     }
 
     /** How long each check (by name) polled transient answers. */

@@ -7,7 +7,6 @@ import io.volrep.api.ErrorScheme;
 import io.volrep.api.Rpc;
 import io.volrep.api.SpecDialect;
 import io.volrep.api.StatusCode;
-import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,6 +48,10 @@ final class ControllerChecks {
     static final String FORM_SOURCE = "Request form: replication_source alone -> 0 OK on every RPC";
     static final String FORM_DEPRECATED = "Request form: deprecated volume_id alone -> 0 OK on every RPC";
     static final String FORM_VOLUME_ID = "Request form: volume_id alone -> 0 OK on every RPC";
+    static final String FORM_RESERVED_ALONE = "Request form: reserved field 1 (volume_id) alone names no source -> 3"
+            + " INVALID_ARGUMENT on every RPC";
+    static final String FORM_RESERVED_BESIDE = "Request form: reserved field 1 (volume_id) beside replication_source"
+            + " is ignored -> 0 OK on every RPC [field 1 names a volume that does not exist]";
 
     private static final ErrorScheme SCHEME = ErrorScheme.spec();
 
@@ -102,14 +105,14 @@ final class ControllerChecks {
         List<Check> checks = new ArrayList<>();
         for (String id : config.volumes()) {
             checks.add(Check.required("Fixtures: volume " + id + " exists with replication disabled",
-                    ctx -> probeFixture(ctx, Addressing.volume(id)))
+                    ctx -> probeFixture(ctx, Addressing.volume(id))).withId("fixtures/volume/" + id)
                     .withNeeds(Needs.fixture("volume/" + id).at(Needs.Order.FIRST)));
         }
         for (String id : config.volumeGroups()) {
             checks.add(Check.required("Fixtures: volume group " + id + " exists with replication disabled", ctx -> {
                 ctx.volumeGroup();      // skips where the dialect has no groups
                 probeFixture(ctx, Addressing.volumeGroup(id));
-            }).withNeeds(Needs.fixture("group/" + id).at(Needs.Order.FIRST)));
+            }).withId("fixtures/group/" + id).withNeeds(Needs.fixture("group/" + id).at(Needs.Order.FIRST)));
         }
         return checks;
     }
@@ -151,31 +154,36 @@ final class ControllerChecks {
         ErrorScheme scheme = dialect.errorScheme();
         List<Check> checks = new ArrayList<>();
         StatusCode invalid = StatusCode.INVALID_ARGUMENT;
-        List<Addressing> malformedForms = dialect == SpecDialect.V0_1_0 ? List.of(Addressing.none())
-                : List.of(Addressing.none(), Addressing.sourceWithoutType(), Addressing.emptyVolumeId());
-        for (Addressing malformed : malformedForms) {
-            checks.add(Check.required(rowCase(scheme, rpc, invalid, malformed.label()),
-                    ctx -> ctx.expect(ctx.call(rpc, malformed), invalid)).withNeeds(Needs.none()));
+        // The case each malformed form provokes, as the id's subject and condition.
+        Map<Addressing, String> malformedForms = new java.util.LinkedHashMap<>();
+        malformedForms.put(Addressing.none(), "request/no-source");
+        boolean hasSource = Wire.requestHas(dialect, rpc, "replication_source");
+        if (hasSource) {
+            malformedForms.put(Addressing.sourceWithoutType(), "request/source-without-type");
+            malformedForms.put(Addressing.emptyVolumeId(), "volume/empty-id");
         }
-        if (dialect != SpecDialect.V0_1_0) {
+        malformedForms.forEach((malformed, idTail) -> checks.add(Check.required(
+                rowCase(scheme, rpc, invalid, malformed.label()), ctx -> ctx.expect(ctx.call(rpc, malformed), invalid))
+                .withId(rpc.methodName() + "/" + idTail).withNeeds(Needs.none())));
+        if (hasSource) {
             checks.add(Check.required(rowCase(scheme, rpc, invalid, Addressing.emptyVolumeGroupId().label()), ctx -> {
                 ctx.volumeGroup();
                 ctx.expect(ctx.call(rpc, Addressing.emptyVolumeGroupId()), invalid);
-            }).withNeeds(Needs.none()));
+            }).withId(rpc.methodName() + "/group/empty-id").withNeeds(Needs.none()));
         }
-        if (dialect == SpecDialect.V0_1_3) {
+        if (hasSource && dialect.volumeIdRequired()) {
             checks.add(Check.required(rowCase(scheme, rpc, invalid,
                     "volume_id missing (REQUIRED in v0.1.3), replication_source.volume set"), ctx ->
                     ctx.expect(ctx.callExact(rpc, ctx.volume()), invalid, rpc + " without volume_id"))
-                    .withNeeds(Needs.volume()));
+                    .withId(rpc.methodName() + "/volume/no-volume-id").withNeeds(Needs.volume()));
         }
         checks.add(Check.required(rowCase(scheme, rpc, StatusCode.NOT_FOUND, "volume " + MISSING_VOLUME),
                 ctx -> ctx.expect(ctx.call(rpc, Addressing.volume(MISSING_VOLUME)), StatusCode.NOT_FOUND))
-                .withNeeds(Needs.none()));
+                .withId(rpc.methodName() + "/volume/not-found").withNeeds(Needs.none()));
         checks.add(Check.required(rowCase(scheme, rpc, StatusCode.NOT_FOUND, "volume group " + MISSING_GROUP), ctx -> {
             ctx.volumeGroup();
             ctx.expect(ctx.call(rpc, Addressing.volumeGroup(MISSING_GROUP)), StatusCode.NOT_FOUND);
-        }).withNeeds(Needs.none()));
+        }).withId(rpc.methodName() + "/group/not-found").withNeeds(Needs.none()));
         checks.addAll(sizeLimitChecks(scheme, rpc));
         checks.addAll(LifecycleChecks.walk(dialect, rpc));
         checks.addAll(LifecycleChecks.authentication(dialect, rpc));
@@ -202,7 +210,7 @@ final class ControllerChecks {
                 ctx.fail(SIMULTANEOUS_CALLS + " simultaneous " + rpc + " calls on " + vol
                         + ": all answered 10 ABORTED; at least one should be served");
             }
-        }).withNeeds(Needs.volume()));
+        }).withId(rpc.methodName() + "/volume/simultaneous-calls").withNeeds(Needs.volume()));
         return checks;
     }
 
@@ -234,7 +242,7 @@ final class ControllerChecks {
                     "volume id of " + overId + " bytes");
             ctx.expect(ctx.call(rpc, oversized), invalid, rpc + " naming a volume id of " + overId
                     + " bytes (CSI: at most " + CsiLimits.MAX_STRING_BYTES + ")");
-        }).withNeeds(Needs.none()));
+        }).withId(rpc.methodName() + "/volume/id-over-limit").withNeeds(Needs.none()));
         // GetVolumeReplicationInfo and GetReplicationDestinationInfo carry no parameters map.
         if (rpc != Rpc.GET_VOLUME_REPLICATION_INFO && rpc != Rpc.GET_REPLICATION_DESTINATION_INFO) {
             checks.add(Check.optional(rowCase(scheme, rpc, invalid, PARAMETERS_OVER_LIMIT), ctx -> {
@@ -243,7 +251,7 @@ final class ControllerChecks {
                 ctx.expect(ctx.call(rpc, vol, ctx.config().secrets().asMap(),
                                 overMapLimit(ctx.config().enableParameters())), invalid,
                         rpc + " with a parameters map over " + CsiLimits.MAX_MAP_BYTES + " bytes");
-            }).withNeeds(Needs.volume()));
+            }).withId(rpc.methodName() + "/volume/parameters-over-limit").withNeeds(Needs.volume()));
         }
         checks.add(Check.optional(rowCase(scheme, rpc, invalid, SECRETS_OVER_LIMIT), ctx -> {
             Addressing vol = ctx.volume();
@@ -251,7 +259,7 @@ final class ControllerChecks {
             ctx.expect(ctx.call(rpc, vol, overMapLimit(ctx.config().secrets().asMap())), invalid,
                     rpc + " with a secrets map over " + CsiLimits.MAX_MAP_BYTES + " bytes (not 16 UNAUTHENTICATED:"
                             + " the request is malformed)");
-        }).withNeeds(Needs.volume()));
+        }).withId(rpc.methodName() + "/volume/secrets-over-limit").withNeeds(Needs.volume()));
         return checks;
     }
 
@@ -261,16 +269,18 @@ final class ControllerChecks {
         List<Check> checks = new ArrayList<>();
         for (String id : config.volumes()) {
             checks.add(Check.required(LIFECYCLE + " [volume " + id + "]", ctx -> runLifecycle(ctx, Addressing.volume(id)))
-                    .withNeeds(Needs.fixture("volume/" + id)).withHint(TWO_SITES_HINT));
+                    .withId("lifecycle/volume/" + id).withNeeds(Needs.fixture("volume/" + id)).withHint(TWO_SITES_HINT));
         }
         if (config.volumeGroups().isEmpty()) {
-            checks.add(Check.required(LIFECYCLE + " [volume group]", ctx -> ctx.volumeGroup()).withNeeds(Needs.none()));
+            // Only without group fixtures, so "none" never clashes with a fixture's name.
+            checks.add(Check.required(LIFECYCLE + " [volume group]", ctx -> ctx.volumeGroup())
+                    .withId("lifecycle/group/none").withNeeds(Needs.none()));
         }
         for (String id : config.volumeGroups()) {
             checks.add(Check.required(LIFECYCLE + " [volume group " + id + "]", ctx -> {
                 ctx.volumeGroup();      // skips where the dialect has no groups
                 runLifecycle(ctx, Addressing.volumeGroup(id));
-            }).withNeeds(Needs.fixture("group/" + id)).withHint(TWO_SITES_HINT));
+            }).withId("lifecycle/group/" + id).withNeeds(Needs.fixture("group/" + id)).withHint(TWO_SITES_HINT));
         }
         return checks;
     }
@@ -332,49 +342,53 @@ final class ControllerChecks {
 
     // ---------------------------------------------------------------- responses
 
-    private static Message primaryInfo(ConformanceContext ctx) {
+    /**
+     * Enables and promotes the main volume and judges its info by the rules of {@code fields}
+     * ({@link ResponseRules}).
+     */
+    private static void primaryInfoIsValid(ConformanceContext ctx, String... fields) {
         Addressing vol = ctx.volume();
         ctx.step(Rpc.ENABLE_VOLUME_REPLICATION, vol);
         ctx.step(Rpc.PROMOTE_VOLUME, vol);
-        return ctx.step(Rpc.GET_VOLUME_REPLICATION_INFO, vol).response();
+        ResponseRules.requireValid(ctx, ctx.step(Rpc.GET_VOLUME_REPLICATION_INFO, vol), vol, fields);
     }
 
     /** Enables {@code target} and checks its destination (after any transient 14 UNAVAILABLE, as every call). */
     private static void destinationIsValid(ConformanceContext ctx, Addressing target) {
         ctx.step(Rpc.ENABLE_VOLUME_REPLICATION, target);
-        Outcome o = ctx.step(Rpc.GET_REPLICATION_DESTINATION_INFO, target);
-        ResponseRules.destinationProblem(o.response(), target.isGroup())
-                .ifPresent(p -> ctx.fail("GetReplicationDestinationInfo on " + target + ": " + p));
+        ResponseRules.requireValid(ctx, ctx.step(Rpc.GET_REPLICATION_DESTINATION_INFO, target), target);
     }
 
     private static List<Check> responseValidity(SpecDialect dialect) {
         List<Check> checks = new ArrayList<>();
         if (dialect.supports(Rpc.GET_VOLUME_REPLICATION_INFO)) {
-            checks.add(Check.required(LAST_SYNC_TIME, ctx ->
-                    ResponseRules.lastSyncTimeProblem(primaryInfo(ctx)).ifPresent(ctx::fail)).withNeeds(Needs.volume()));
+            checks.add(Check.required(LAST_SYNC_TIME, ctx -> primaryInfoIsValid(ctx, "last_sync_time"))
+                    .withId("response-validity/volume/last-sync-time").withNeeds(Needs.volume())
+                    .withHint("answer a Timestamp between the years 0001 and 9999, nanos in [0, 999999999]"));
         }
-        if (dialect == SpecDialect.CURRENT) {
-            checks.add(Check.required(LAST_SYNC_BYTES, ctx ->
-                    ResponseRules.lastSyncBytesProblem(primaryInfo(ctx)).ifPresent(ctx::fail)).withNeeds(Needs.volume()));
-            checks.add(Check.optional(LAST_SYNC_DURATION, ctx -> {
-                GetVolumeReplicationInfoResponse info = (GetVolumeReplicationInfoResponse) primaryInfo(ctx);
-                if (info.hasLastSyncDuration() && (info.getLastSyncDuration().getSeconds() < 0
-                        || info.getLastSyncDuration().getNanos() < 0)) {
-                    ctx.fail("GetVolumeReplicationInfo answered a negative last_sync_duration: "
-                            + info.getLastSyncDuration());
-                }
-            }).withNeeds(Needs.volume()));
+        // The revision's own info answer says which fields it has (v0.1.3: last_sync_time only).
+        if (dialect.supports(Rpc.GET_VOLUME_REPLICATION_INFO)
+                && Wire.responseHas(dialect, Rpc.GET_VOLUME_REPLICATION_INFO, "last_sync_bytes")) {
+            checks.add(Check.required(LAST_SYNC_BYTES, ctx -> primaryInfoIsValid(ctx, "last_sync_bytes"))
+                    .withId("response-validity/volume/last-sync-bytes").withNeeds(Needs.volume()));
+            // Required as the client rejects it: a negative duration, or none a Duration can hold, is no sync time.
+            checks.add(Check.required(LAST_SYNC_DURATION, ctx -> primaryInfoIsValid(ctx, "last_sync_duration"))
+                    .withId("response-validity/volume/last-sync-duration").withNeeds(Needs.volume())
+                    .withHint("answer the time the last sync took: not negative, seconds and nanos of one sign"));
         }
         if (dialect.supports(Rpc.GET_REPLICATION_DESTINATION_INFO)) {
-            checks.add(Check.required(HEALTH_STATUS, ctx ->
-                    ResponseRules.statusProblem(primaryInfo(ctx)).ifPresent(ctx::fail)).withNeeds(Needs.volume())
+            checks.add(Check.required(HEALTH_STATUS, ctx -> primaryInfoIsValid(ctx, "status"))
+                    .withId("response-validity/volume/health-status").withNeeds(Needs.volume())
                     .withHint("report the replication's health as one of the enum's values; UNKNOWN when unsure"));
             checks.add(Check.required(DESTINATION_VOLUME, ctx -> destinationIsValid(ctx, ctx.volume()))
-                    .withNeeds(Needs.volume()).withHint("answer a VolumeDestination with the destination volume's id; answer 14 UNAVAILABLE"
-                            + " only while it is not known yet"));
+                    .withId("response-validity/volume/destination").withNeeds(Needs.volume())
+                    .withHint("answer a VolumeDestination with the destination volume's id (at most 128 bytes);"
+                            + " answer 14 UNAVAILABLE only while it is not known yet"));
             checks.add(Check.required(DESTINATION_GROUP, ctx -> destinationIsValid(ctx, ctx.volumeGroup()))
-                    .withNeeds(Needs.group()).withHint("answer a VolumeGroupDestination for a group, with its id and either every member's"
-                            + " destination or none; answer 14 UNAVAILABLE only while it is not known yet"));
+                    .withId("response-validity/group/destination").withNeeds(Needs.group())
+                    .withHint("answer a VolumeGroupDestination for a group, with its id and either every member's"
+                            + " destination or none (ids at most 128 bytes, the map at most 4 KiB); answer 14"
+                            + " UNAVAILABLE only while it is not known yet"));
         }
         checks.add(Check.required(RESYNC_READY, ctx -> {
             ctx.requirePeer();
@@ -382,7 +396,7 @@ final class ControllerChecks {
             ctx.step(Rpc.ENABLE_VOLUME_REPLICATION, vol);
             ctx.step(Rpc.PROMOTE_VOLUME, vol);
             resyncWhilePeerPrimary(ctx, vol);
-        }).withNeeds(Needs.volume()).withHint(TWO_SITES_HINT));
+        }).withId("response-validity/volume/resync-ready").withNeeds(Needs.volume()).withHint(TWO_SITES_HINT));
         return checks;
     }
 
@@ -400,18 +414,57 @@ final class ControllerChecks {
         ctx.step(Rpc.DISABLE_VOLUME_REPLICATION, target);
     }
 
+    /**
+     * Upstream HEAD reserves field 1: a request naming its source only there names none, so every RPC that had the
+     * field answers the missing-field row.
+     */
+    private static void reservedVolumeIdAlone(ConformanceContext ctx) {
+        String volumeId = ctx.volume().source().getVolume().getVolumeId();
+        Addressing fieldOneOnly = Addressing.deprecatedVolumeId(volumeId);
+        for (Rpc rpc : LifecycleModel.forDialect(ctx.dialect()).rpcs()) {
+            if (!Wire.requestHas(ctx.dialect(), rpc, "volume_id")) {
+                continue;           // never had it (GetReplicationDestinationInfo: its field 1 is secrets)
+            }
+            Outcome o = ctx.call(rpc, fieldOneOnly);
+            if (o.code() == StatusCode.UNIMPLEMENTED && ctx.scheme().lists(rpc, StatusCode.UNIMPLEMENTED)) {
+                continue;           // a plugin without the RPC says nothing about its fields
+            }
+            ctx.expect(o, StatusCode.INVALID_ARGUMENT, rpc.methodName() + " naming " + volumeId
+                    + " only in the reserved field 1 (volume_id): no source");
+        }
+    }
+
+    /** Field 1 naming a volume that does not exist, beside the real source: a plugin that ignores it serves the source. */
+    private static Addressing besideReservedVolumeId(ConformanceContext ctx) {
+        Addressing volume = ctx.volume();
+        return new Addressing(volume.source(), MISSING_VOLUME, volume.label() + " (reserved field 1 volume_id: "
+                + MISSING_VOLUME + ")");
+    }
+
     private static List<Check> requestForms(SpecDialect dialect) {
         Check.Body volumeIdAlone = ctx -> everyRpc(ctx, Addressing.deprecatedVolumeId(
                 ctx.volume().source().getVolume().getVolumeId()));
+        String sourceId = "request-forms/volume/replication-source";
+        String volumeIdId = "request-forms/volume/volume-id";
         List<Check> checks = switch (dialect) {
             case CURRENT -> List.of(
-                    Check.required(FORM_SOURCE, ctx -> everyRpc(ctx, ctx.volume())),
-                    Check.optional(FORM_DEPRECATED, volumeIdAlone));
+                    Check.required(FORM_SOURCE, ctx -> everyRpc(ctx, ctx.volume())).withId(sourceId),
+                    Check.optional(FORM_DEPRECATED, volumeIdAlone).withId(volumeIdId));
+            // Field 1 is reserved upstream: the same id, the opposite expectation (0.1's check expected it to work).
+            case UPSTREAM_2026 -> List.of(
+                    Check.required(FORM_SOURCE, ctx -> everyRpc(ctx, ctx.volume())).withId(sourceId),
+                    Check.required(FORM_RESERVED_ALONE, ControllerChecks::reservedVolumeIdAlone).withId(volumeIdId)
+                            .withHint("upstream HEAD reserves field 1: a plugin built on it never reads volume_id; one"
+                                    + " that does speaks the current revision (--dialect current)"),
+                    Check.required(FORM_RESERVED_BESIDE, ctx -> everyRpc(ctx, besideReservedVolumeId(ctx)))
+                            .withId("request-forms/volume/volume-id-beside-source")
+                            .withHint("clients that predate upstream HEAD (volrep's by default) still send field 1:"
+                                    + " it must change nothing, replication_source names the source"));
             // volume_id is the revision's own (REQUIRED) field, not a deprecated one: a plugin must accept it alone.
             case V0_1_3 -> List.of(
-                    Check.required(FORM_SOURCE, ctx -> everyRpc(ctx, ctx.volume())),
-                    Check.required(FORM_VOLUME_ID, volumeIdAlone));
-            case V0_1_0 -> List.of(Check.required(FORM_VOLUME_ID, volumeIdAlone));
+                    Check.required(FORM_SOURCE, ctx -> everyRpc(ctx, ctx.volume())).withId(sourceId),
+                    Check.required(FORM_VOLUME_ID, volumeIdAlone).withId(volumeIdId));
+            case V0_1_0 -> List.of(Check.required(FORM_VOLUME_ID, volumeIdAlone).withId(volumeIdId));
         };
         return checks.stream().map(c -> c.withNeeds(Needs.volume())).toList();
     }

@@ -117,7 +117,8 @@ final class Exploration {
         for (Kind kind : LifecycleChecks.KINDS) {
             List<String> fixtures = kind == Kind.VOLUME ? config.volumes()
                     : config.dialect().supports(Kind.VOLUME_GROUP) ? config.volumeGroups() : List.of();
-            if (fixtures.isEmpty()) {
+            if (fixtures.isEmpty() || everyEdgeSkipped(kind, actions)) {
+                // Nothing to explore for this kind (none of its checks runs): no call names its fixtures.
                 done.put(kind, CompletableFuture.completedFuture(null));
                 continue;
             }
@@ -156,6 +157,21 @@ final class Exploration {
         summary = model.reachable().size() + " states x " + actions.size() + " actions x " + done.entrySet().stream()
                 .filter(e -> kindExplored(e.getKey())).count() + " source kinds, " + model.histories().size()
                 + " histories, " + edges + " edges planned, seed " + config.seed();
+    }
+
+    /** True when every check of {@code kind}'s edges (the probes' and the consistency check's too) is skipped. */
+    private boolean everyEdgeSkipped(Kind kind, List<Action> actions) {
+        if (model.rpcs().contains(Rpc.GET_REPLICATION_DESTINATION_INFO) && !config.skipped(consistentId(kind))) {
+            return false;
+        }
+        for (State state : model.reachable()) {
+            for (Action a : actions) {
+                if (!config.skipped(checkId(a, kind, state))) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     private boolean kindExplored(Kind kind) {

@@ -5,22 +5,26 @@ import io.grpc.MethodDescriptor;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ClientCalls;
+import io.volrep.api.Rpc;
+import io.volrep.api.StatusCode;
 import io.volrep.proto.identity.Capability;
 import io.volrep.proto.identity.GetCapabilitiesRequest;
 import io.volrep.proto.identity.GetCapabilitiesResponse;
 import io.volrep.proto.identity.GetIdentityRequest;
-import io.volrep.proto.identity.GetIdentityResponse;
 import io.volrep.proto.identity.IdentityGrpc;
 import io.volrep.proto.identity.ProbeRequest;
 import io.volrep.proto.identity.ProbeResponse;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
 
 /**
  * The CSI-Addons {@code identity.Identity} checks. Identity is optional for a plugin: 12 UNIMPLEMENTED reports
- * "not implemented". When served, it must name the plugin, advertise {@code CONTROLLER_SERVICE} and
- * {@code VolumeReplication.VOLUME_REPLICATION} (the target serves replication), and answer Probe with
- * {@code ready} true or absent.
+ * "not implemented". When served, it must name the plugin as the spec's rules say (domain-name notation, at most 63
+ * characters, with a vendor version: the {@link io.volrep.api.wire.AnswerRules} volrep's client applies too), advertise
+ * {@code CONTROLLER_SERVICE} and {@code VolumeReplication.VOLUME_REPLICATION} (the target serves replication), and
+ * answer Probe with {@code ready} true or absent. What it advertises is held against what the plugin does ({@link #PROMISES}): an
+ * advertised capability whose RPC answers 12 UNIMPLEMENTED fails, an RPC served without its capability is a warning.
  */
 final class IdentityChecks {
     static final String GROUP = "Identity";
@@ -28,6 +32,41 @@ final class IdentityChecks {
     static final String REPLICATION = "Identity: GetCapabilities advertises VolumeReplication.VOLUME_REPLICATION";
     static final String CONTROLLER = "Identity: GetCapabilities advertises Service.CONTROLLER_SERVICE";
     static final String PROBE = "Identity: Probe answers ready (true or absent)";
+    static final String ADVERTISED_SERVED = "Identity: every RPC of an advertised capability is served (not 12"
+            + " UNIMPLEMENTED)";
+    static final String SERVED_ADVERTISED = "Identity: every optional RPC served is advertised (else a warning:"
+            + " orchestrators that read the capabilities never call it)";
+
+    /**
+     * What an advertised capability promises: RPCs that then must not answer 12 UNIMPLEMENTED.
+     *
+     * @param capability how reports name it
+     * @param advertised whether a capability of GetCapabilities is this one
+     * @param rpcs the RPCs it promises
+     * @param requiredWhenServed true when serving the RPCs without advertising the capability is a failure of a check
+     *                           of its own (VOLUME_REPLICATION, CONTROLLER_SERVICE), false when it is a warning
+     */
+    record Promise(String capability, Predicate<Capability> advertised, List<Rpc> rpcs, boolean requiredWhenServed) {
+    }
+
+    /**
+     * The capabilities of the spec's Identity that name RPCs volrep can call. Not here: {@code Service.NODE_SERVICE}
+     * (upstream's node service covers other RPCs, and the healer has no capability upstream), the reclaim-space,
+     * network-fence and key-rotation services (not volrep's), and {@code VolumeGroup} (its service is not volrep's
+     * yet). Promote, demote, resync and info are promised by no capability: the spec lets them answer 12.
+     */
+    static final Promise CONTROLLER_SERVICE = new Promise("Service.CONTROLLER_SERVICE", c -> c.hasService()
+            && c.getService().getType() == Capability.Service.Type.CONTROLLER_SERVICE,
+            List.of(Rpc.ENABLE_VOLUME_REPLICATION, Rpc.DISABLE_VOLUME_REPLICATION), true);
+    static final Promise VOLUME_REPLICATION = new Promise("VolumeReplication.VOLUME_REPLICATION",
+            c -> c.hasVolumeReplication()
+                    && c.getVolumeReplication().getType() == Capability.VolumeReplication.Type.VOLUME_REPLICATION,
+            List.of(Rpc.ENABLE_VOLUME_REPLICATION, Rpc.DISABLE_VOLUME_REPLICATION), true);
+    static final List<Promise> PROMISES = List.of(CONTROLLER_SERVICE, VOLUME_REPLICATION,
+            new Promise("VolumeReplication.GET_REPLICATION_DESTINATION_INFO", c -> c.hasVolumeReplication()
+                    && c.getVolumeReplication().getType()
+                    == Capability.VolumeReplication.Type.GET_REPLICATION_DESTINATION_INFO,
+                    List.of(Rpc.GET_REPLICATION_DESTINATION_INFO), false));
 
     private IdentityChecks() {
     }
@@ -49,36 +88,93 @@ final class IdentityChecks {
         }
     }
 
-    /** Fails unless GetCapabilities lists a capability {@code advertises} accepts ({@code what} names it). */
-    private static void requireAdvertised(ConformanceContext ctx, String what, Predicate<Capability> advertises) {
+    /** GetCapabilities' answer, held to the answer rules. */
+    private static GetCapabilitiesResponse capabilities(ConformanceContext ctx) {
         GetCapabilitiesResponse caps = call(ctx, ctx.channel(), IdentityGrpc.getGetCapabilitiesMethod(),
                 GetCapabilitiesRequest.getDefaultInstance());
-        if (caps.getCapabilitiesList().stream().noneMatch(advertises)) {
-            ctx.fail("the plugin serves replication.Controller but GetCapabilities does not advertise " + what + ": "
-                    + caps.getCapabilitiesList());
+        ResponseRules.requireValid(ctx, Rpc.GET_CAPABILITIES, caps);
+        return caps;
+    }
+
+    /**
+     * True unless {@code rpc} answers 12 UNIMPLEMENTED to a well-formed call on the main fixture (replication disabled,
+     * so only enable changes anything, and the suite restores it): any other answer, a refusal included, means served.
+     */
+    private static boolean served(ConformanceContext ctx, Rpc rpc) {
+        return ctx.call(rpc, ctx.volume()).code() != StatusCode.UNIMPLEMENTED;
+    }
+
+    /** The promises whose RPCs the plugin's revision has (v0.1.x: no GetReplicationDestinationInfo). */
+    private static List<Promise> promises(ConformanceContext ctx) {
+        return PROMISES.stream().filter(p -> p.rpcs().stream().allMatch(ctx.dialect()::supports)).toList();
+    }
+
+    private static void advertisedRpcsAreServed(ConformanceContext ctx) {
+        GetCapabilitiesResponse caps = capabilities(ctx);
+        List<String> broken = new ArrayList<>();
+        for (Promise promise : promises(ctx)) {
+            if (caps.getCapabilitiesList().stream().anyMatch(promise.advertised())) {
+                promise.rpcs().stream().filter(rpc -> !served(ctx, rpc)).forEach(rpc -> broken.add(
+                        promise.capability() + " is advertised but " + rpc.methodName() + " answers 12 UNIMPLEMENTED"));
+            }
+        }
+        if (!broken.isEmpty()) {
+            ctx.fail(String.join("; ", broken) + ": an orchestrator that reads the capabilities calls it and fails");
+        }
+    }
+
+    private static void servedRpcsAreAdvertised(ConformanceContext ctx) {
+        GetCapabilitiesResponse caps = capabilities(ctx);
+        List<String> unadvertised = new ArrayList<>();
+        for (Promise promise : promises(ctx)) {
+            if (!promise.requiredWhenServed()
+                    && caps.getCapabilitiesList().stream().noneMatch(promise.advertised())) {
+                promise.rpcs().stream().filter(rpc -> served(ctx, rpc)).forEach(rpc -> unadvertised.add(
+                        rpc.methodName() + " is served but GetCapabilities does not advertise " + promise.capability()));
+            }
+        }
+        if (!unadvertised.isEmpty()) {
+            ctx.warn(String.join("; ", unadvertised) + " (orchestrators that read the capabilities, such as"
+                    + " kubernetes-csi-addons, never call it)");
+        }
+    }
+
+    /** Fails unless GetCapabilities lists {@code promise}'s capability: the target serves replication. */
+    private static void requireAdvertised(ConformanceContext ctx, Promise promise) {
+        GetCapabilitiesResponse caps = capabilities(ctx);
+        if (caps.getCapabilitiesList().stream().noneMatch(promise.advertised())) {
+            ctx.fail("the plugin serves replication.Controller but GetCapabilities does not advertise "
+                    + promise.capability() + ": " + caps.getCapabilitiesList());
         }
     }
 
     static List<Check> checks() {
         return List.of(
-                Check.required(NAME, ctx -> {
-                    GetIdentityResponse identity = call(ctx, ctx.channel(), IdentityGrpc.getGetIdentityMethod(),
-                            GetIdentityRequest.getDefaultInstance());
-                    if (identity.getName().isBlank()) {
-                        ctx.fail("GetIdentity answered an empty name (REQUIRED)");
-                    }
-                }),
-                Check.required(REPLICATION, ctx -> requireAdvertised(ctx, "VolumeReplication.VOLUME_REPLICATION",
-                        c -> c.hasVolumeReplication()
-                                && c.getVolumeReplication().getType() == Capability.VolumeReplication.Type.VOLUME_REPLICATION)),
-                Check.required(CONTROLLER, ctx -> requireAdvertised(ctx, "Service.CONTROLLER_SERVICE",
-                        c -> c.hasService() && c.getService().getType() == Capability.Service.Type.CONTROLLER_SERVICE)),
+                // The name's rules (domain-name notation, at most 63 characters) are replication-api's rule set for
+                // Identity answers (AnswerRules), as volrep's client applies them: this is their one call site here.
+                Check.required(NAME, ctx -> ResponseRules.requireValid(ctx, Rpc.GET_IDENTITY, call(ctx, ctx.channel(),
+                        IdentityGrpc.getGetIdentityMethod(), GetIdentityRequest.getDefaultInstance())))
+                        .withId("identity/plugin/name")
+                        .withHint("answer a name in domain-name notation (at most 63 characters, alphanumeric at both"
+                                + " ends, dashes, dots and alphanumerics between) and a vendor version"),
+                Check.required(REPLICATION, ctx -> requireAdvertised(ctx, VOLUME_REPLICATION))
+                        .withId("identity/plugin/volume-replication-advertised"),
+                Check.required(CONTROLLER, ctx -> requireAdvertised(ctx, CONTROLLER_SERVICE))
+                        .withId("identity/plugin/controller-service-advertised"),
                 Check.required(PROBE, ctx -> {
                     ProbeResponse probe = call(ctx, ctx.channel(), IdentityGrpc.getProbeMethod(),
                             ProbeRequest.getDefaultInstance());
+                    ResponseRules.requireValid(ctx, Rpc.PROBE, probe);
                     if (probe.hasReady() && !probe.getReady().getValue()) {
                         ctx.fail("Probe answered ready = false: the plugin is not ready to serve");
                     }
-                }));
+                }).withId("identity/plugin/probe-ready"),
+                Check.required(ADVERTISED_SERVED, IdentityChecks::advertisedRpcsAreServed)
+                        .withId("identity/plugin/advertised-rpcs-served")
+                        .withHint("advertise a capability only for the RPCs the plugin implements (the SPI derives"
+                                + " GET_REPLICATION_DESTINATION_INFO from ReplicationDriver.servesDestinations())"),
+                Check.optional(SERVED_ADVERTISED, IdentityChecks::servedRpcsAreAdvertised)
+                        .withId("identity/plugin/served-rpcs-advertised")
+                        .withHint("advertise the capability of every optional RPC the plugin serves"));
     }
 }

@@ -17,7 +17,8 @@ import javax.xml.stream.XMLStreamWriter;
  * Writes a {@link ComplianceReport} as JUnit XML (the Ant/Surefire format): one {@code TEST-<group>.xml} per check
  * group, the {@code testsuite} and each test case's {@code classname} named after the group, each {@code testcase}
  * after its check ({@code PromoteVolume: ... -> 9 FAILED_PRECONDITION [...]}). A failure carries the reason, the
- * check's id and its hint; skipped and not-implemented checks are {@code skipped} with their reason.
+ * check's id and its hint; skipped and not-implemented checks, and warnings, are {@code skipped} with their reason
+ * (which starts with {@code SKIPPED:}, {@code NOT IMPLEMENTED:} or {@code WARNING:}).
  *
  * <pre>{@code
  * JUnitXmlReport.write(ConformanceRunner.builder(config).run(), Path.of("target/conformance"));
@@ -68,7 +69,7 @@ public final class JUnitXmlReport {
         xml.writeAttribute("errors", "0");
         xml.writeAttribute("skipped", String.valueOf(results.stream()
                 .filter(r -> r.outcome() == CheckOutcome.SKIPPED || r.outcome() == CheckOutcome.NOT_IMPLEMENTED
-                        || r.outcome() == CheckOutcome.NOT_RUN).count()));
+                        || r.outcome() == CheckOutcome.WARNING || r.outcome() == CheckOutcome.NOT_RUN).count()));
         xml.writeAttribute("time", seconds(results.stream().mapToLong(r -> r.duration().toNanos()).sum()));
         xml.writeCharacters("\n  ");
         xml.writeStartElement("properties");
@@ -91,7 +92,9 @@ public final class JUnitXmlReport {
                             + (r.hint().isEmpty() ? "" : ": " + r.hint())));
                     xml.writeEndElement();
                 }
-                case SKIPPED, NOT_IMPLEMENTED, NOT_RUN -> {
+                // JUnit has no warning: a warning is a skipped test case whose message starts with "WARNING: ", as
+                // the JUnit Platform reports it to Surefire (an aborted test), so both reports agree.
+                case SKIPPED, NOT_IMPLEMENTED, WARNING, NOT_RUN -> {
                     xml.writeEmptyElement("skipped");
                     xml.writeAttribute("message", clean(r.reason()));
                 }

@@ -232,19 +232,25 @@ final class LifecycleChecks {
     static List<Check> isolation(ConformanceConfig config) {
         LifecycleModel model = LifecycleModel.forDialect(config.dialect());
         List<Check> checks = new ArrayList<>();
-        checks.add(isolationCheck(model, "volume", "volume", "isolation/volume-volume",
-                ctx -> ctx.volume(), ctx -> ctx.secondVolume()).withNeeds(Needs.volumes(2, 0)));
-        checks.add(isolationCheck(model, "volume group", "volume", "isolation/group-volume",
-                ctx -> ctx.volumeGroup(), ctx -> ctx.volume()).withNeeds(Needs.volumes(1, 1)));
-        checks.add(isolationCheck(model, "volume", "volume group", "isolation/volume-group",
-                ctx -> ctx.volume(), ctx -> ctx.volumeGroup()).withNeeds(Needs.volumes(1, 1)));
-        checks.add(new Check("isolation/sequential", SEQUENTIAL, Requirement.REQUIRED,
+        // Ids: every check that needs a group has "/group/" in its id (so '*/group/*' selects it); 0.1's ids stay
+        // accepted as former ids.
+        checks.add(isolationCheck(model, "volume", "volume", "isolation/volume/round-trip-spares-volume",
+                ctx -> ctx.volume(), ctx -> ctx.secondVolume()).withFormerIds("isolation/volume-volume")
+                .withNeeds(Needs.volumes(2, 0)));
+        checks.add(isolationCheck(model, "volume group", "volume", "isolation/group/round-trip-spares-volume",
+                ctx -> ctx.volumeGroup(), ctx -> ctx.volume()).withFormerIds("isolation/group-volume")
+                .withNeeds(Needs.volumes(1, 1)));
+        checks.add(isolationCheck(model, "volume", "volume group", "isolation/group/spared-by-volume-round-trip",
+                ctx -> ctx.volume(), ctx -> ctx.volumeGroup()).withFormerIds("isolation/volume-group")
+                .withNeeds(Needs.volumes(1, 1)));
+        checks.add(new Check("isolation/volume/after-refusals", SEQUENTIAL, Requirement.REQUIRED,
                 "a lock or an operation record that outlives its call (often on an error path: a refused or failed call"
-                        + " that does not release it)", ctx -> sequentialAfterRefusals(ctx, model), Needs.volume()));
-        checks.add(new Check("isolation/concurrent", CONCURRENT, Requirement.REQUIRED,
+                        + " that does not release it)", ctx -> sequentialAfterRefusals(ctx, model), Needs.volume())
+                .withFormerIds("isolation/sequential"));
+        checks.add(new Check("isolation/all-fixtures/concurrent", CONCURRENT, Requirement.REQUIRED,
                 "10 ABORTED is for an operation pending on the same source: a lock that spans sources (per kind,"
                         + " per pool, global) must not refuse calls on other sources",
-                ctx -> concurrentRoundTrips(ctx, model), Needs.everyFixture()));
+                ctx -> concurrentRoundTrips(ctx, model), Needs.everyFixture()).withFormerIds("isolation/concurrent"));
         return checks;
     }
 
@@ -369,19 +375,18 @@ final class LifecycleChecks {
         List<Check> checks = new ArrayList<>();
         LifecycleModel model = LifecycleModel.forDialect(config.dialect());
         for (String id : config.volumes()) {
-            checks.add(restored(model, Addressing.volume(id), "volume")
+            checks.add(restored(model, Addressing.volume(id), "fixtures-restored/volume/" + id)
                     .withNeeds(Needs.fixture("volume/" + id).at(Needs.Order.LAST)));
         }
         for (String id : config.volumeGroups()) {
-            checks.add(restored(model, Addressing.volumeGroup(id), "group")
+            checks.add(restored(model, Addressing.volumeGroup(id), "fixtures-restored/group/" + id)
                     .withNeeds(Needs.fixture("group/" + id).at(Needs.Order.LAST)));
         }
         return checks;
     }
 
-    private static Check restored(LifecycleModel model, Addressing target, String kind) {
-        return new Check("fixtures-restored/" + kind + "/" + target.label().substring(target.label().lastIndexOf(' ') + 1),
-                "Fixtures: " + target + " ends with replication disabled", Requirement.REQUIRED,
+    private static Check restored(LifecycleModel model, Addressing target, String id) {
+        return new Check(id, "Fixtures: " + target + " ends with replication disabled", Requirement.REQUIRED,
                 "the suite disables what it enabled: a disable that answers 0 OK must really disable", ctx -> {
             if (target.source() != null && target.source().hasVolumegroup()) {
                 ctx.volumeGroup();

@@ -1,76 +1,55 @@
 package io.volrep.testkit;
 
-import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
-import io.volrep.api.wire.WireMapping;
-import io.volrep.proto.replication.GetReplicationDestinationInfoResponse;
-import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
-import java.util.Optional;
+import io.volrep.api.wire.AnswerProblem;
+import io.volrep.api.wire.AnswerRules;
+import io.volrep.api.wire.Transcoder;
+import java.util.Arrays;
+import java.util.List;
 
 /**
- * The spec's response-validity rules that a MUST or REQUIRED fixes, checked on every OK answer the lifecycle walk
- * sees (every source kind, every state) and by the named Response validity checks.
+ * The kit's side of the spec's answer rules: {@link AnswerRules}, the one copy that volrep's client and the SPI
+ * runtime apply too, so that an answer the client rejects fails the kit, and the reverse. Every OK answer the
+ * lifecycle walk sees is judged by all of them (every source kind, every state); the named response-validity checks
+ * each judge the fields their names speak of. Answers of an older revision are judged in the current revision's form.
+ *
+ * <pre>{@code
+ * ResponseRules.requireValid(ctx, outcome, target, "last_sync_time");   // only that field's rules
+ * }</pre>
  */
 final class ResponseRules {
     private ResponseRules() {
     }
 
-    /** Fails the check when an OK response to a call on {@code target} breaks a required rule. */
-    static void requireValid(ConformanceContext ctx, Outcome outcome, Addressing target) {
-        Optional<String> problem = switch (outcome.rpc()) {
-            case GET_VOLUME_REPLICATION_INFO -> lastSyncTimeProblem(outcome.response())
-                    .or(() -> lastSyncBytesProblem(outcome.response()))
-                    .or(() -> statusProblem(outcome.response()));
-            case GET_REPLICATION_DESTINATION_INFO -> destinationProblem(outcome.response(), target.isGroup());
-            default -> Optional.empty();
-        };
-        problem.ifPresent(p -> ctx.fail(outcome.rpc().methodName() + ": " + p));
+    /** The kind of source a call on {@code target} named. */
+    static ReplicationSource.Kind kindOf(Addressing target) {
+        return target.isGroup() ? ReplicationSource.Kind.VOLUME_GROUP : ReplicationSource.Kind.VOLUME;
     }
 
     /**
-     * The health status (upstream 2026, REQUIRED) must be one of the enum's values; 0 UNKNOWN is a value ("the
-     * plugin does not know"), a number outside the enum is a plugin bug a client cannot read.
+     * Fails the check when the OK answer {@code outcome} to a call on {@code target} breaks a rule: any rule, or with
+     * {@code fields}, a rule of one of these fields (or of a field inside one, {@code last_sync_time.seconds}).
      */
-    static Optional<String> statusProblem(Message info) {
-        if (info instanceof GetVolumeReplicationInfoResponse current
-                && current.getStatus() == GetVolumeReplicationInfoResponse.Status.UNRECOGNIZED) {
-            return Optional.of("GetVolumeReplicationInfo answered status " + current.getStatusValue()
-                    + ", which is none of UNKNOWN (0), HEALTHY (1), DEGRADED (2), ERROR (3)");
-        }
-        return Optional.empty();
+    static void requireValid(ConformanceContext ctx, Outcome outcome, Addressing target, String... fields) {
+        Message answer = outcome.rpc().isReplication()
+                ? Transcoder.of(ctx.dialect()).responseFromWire(outcome.rpc(), outcome.response()) : outcome.response();
+        judge(ctx, outcome.rpc(), AnswerRules.of(outcome.rpc(), answer, kindOf(target)), fields);
     }
 
-    /**
-     * The destination is REQUIRED, of the source's kind, with a non-empty id; a group's member map (optional) has no
-     * empty source or destination id. The same rules the client and the SPI runtime apply
-     * ({@link WireMapping#destinationProblem}), so the three never disagree.
-     */
-    static Optional<String> destinationProblem(Message response, boolean group) {
-        if (!(response instanceof GetReplicationDestinationInfoResponse r)) {
-            return Optional.empty();
-        }
-        return Optional.ofNullable(WireMapping.destinationResponseProblem(r,
-                group ? ReplicationSource.Kind.VOLUME_GROUP : ReplicationSource.Kind.VOLUME));
+    /** Fails the check when {@code answer}, an answer of {@code rpc} that names no source (NodeHealer, Identity), breaks a rule. */
+    static void requireValid(ConformanceContext ctx, Rpc rpc, Message answer) {
+        judge(ctx, rpc, AnswerRules.of(rpc, answer, null));
     }
 
-    /** last_sync_time is REQUIRED and must be a valid Timestamp. */
-    static Optional<String> lastSyncTimeProblem(Message info) {
-        FieldDescriptor field = info.getDescriptorForType().findFieldByName("last_sync_time");
-        if (!info.hasField(field)) {
-            return Optional.of("GetVolumeReplicationInfo answered without last_sync_time: " + info);
+    private static void judge(ConformanceContext ctx, Rpc rpc, List<AnswerProblem> all, String... fields) {
+        List<AnswerProblem> problems = all.stream()
+                .filter(p -> fields.length == 0 || Arrays.stream(fields)
+                        .anyMatch(f -> p.field().equals(f) || p.field().startsWith(f + ".")))
+                .toList();
+        if (!problems.isEmpty()) {
+            ctx.fail(rpc.methodName() + " answered against the spec: " + AnswerProblem.describe(problems));
         }
-        int nanos = ((com.google.protobuf.Timestamp) info.getField(field)).getNanos();
-        return nanos < 0 || nanos > 999_999_999
-                ? Optional.of("last_sync_time is not a valid Timestamp (nanos " + nanos + ")") : Optional.empty();
-    }
-
-    /** last_sync_bytes MUST NOT be negative (current revision only: the legacy ones lack the field). */
-    static Optional<String> lastSyncBytesProblem(Message info) {
-        if (info instanceof GetVolumeReplicationInfoResponse current && current.getLastSyncBytes() < 0) {
-            return Optional.of("GetVolumeReplicationInfo answered last_sync_bytes = " + current.getLastSyncBytes());
-        }
-        return Optional.empty();
     }
 }

@@ -73,6 +73,21 @@ final class Wire {
         return request(SpecDialect.CURRENT, rpc, target, secrets, parameters, force);
     }
 
+    /** True when {@code dialect}'s request of {@code rpc} has a field named {@code field}: the revision's shape as data. */
+    static boolean requestHas(SpecDialect dialect, Rpc rpc, String field) {
+        return dialect.supports(rpc) && has(method(dialect, rpc).getRequestMarshaller(), field);
+    }
+
+    /** True when {@code dialect}'s response of {@code rpc} has a field named {@code field}. */
+    static boolean responseHas(SpecDialect dialect, Rpc rpc, String field) {
+        return dialect.supports(rpc) && has(method(dialect, rpc).getResponseMarshaller(), field);
+    }
+
+    private static boolean has(MethodDescriptor.Marshaller<Message> marshaller, String field) {
+        Message prototype = ((MethodDescriptor.PrototypeMarshaller<Message>) marshaller).getMessagePrototype();
+        return prototype.getDescriptorForType().findFieldByName(field) != null;
+    }
+
     static CallOptions options(Duration timeout) {
         return CallOptions.DEFAULT.withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS);
     }

@@ -181,6 +181,31 @@ enum Defect {
                     m -> ((GetVolumeReplicationInfoResponse) m).toBuilder().setStatusValue(7).build()));
         }
     },
+    INFO_NEGATIVE_DURATION(ControllerChecks.LAST_SYNC_DURATION) {
+        @Override
+        ConformanceConfig.Builder target() {
+            // Below the runtime, whose ReplicationInfo refuses a negative duration; volrep's client rejects it too.
+            return driver(SpecDriver.standard())
+                    .interceptor(new FaultInjector().violateInfo(InfoViolation.NEGATIVE_LAST_SYNC_DURATION));
+        }
+    },
+    DESTINATION_ID_OVER_128_BYTES(ControllerChecks.DESTINATION_VOLUME) {
+        @Override
+        ConformanceConfig.Builder target() {
+            // Below the runtime, which bounds a driver's ids by CSI's limits as it bounds a request's.
+            return driver(SpecDriver.standard()).interceptor(rewriteResponse(Rpc.GET_REPLICATION_DESTINATION_INFO,
+                    m -> destination(m).hasVolume() ? volumeDestination("d".repeat(129)) : m));
+        }
+    },
+    IDENTITY_NAME_NOT_A_DOMAIN_NAME(IdentityChecks.NAME) {
+        @Override
+        ConformanceConfig.Builder target() {
+            // Below the runtime, which refuses such a name at configuration.
+            return driver(SpecDriver.standard()).interceptor(rewriteResponse(Rpc.GET_IDENTITY,
+                    m -> ((io.volrep.proto.identity.GetIdentityResponse) m).toBuilder().setName("rbd_csi.example.com")
+                            .build()));
+        }
+    },
     DESTINATION_EMPTY_VOLUME_ID(ControllerChecks.DESTINATION_VOLUME) {
         @Override
         ConformanceConfig.Builder target() {
@@ -231,6 +256,19 @@ enum Defect {
                 public io.volrep.api.ReplicationDestination destination(DestinationRequest r) {
                     enabled(r.source(), r.secrets());
                     throw new UnavailableException("destination not known yet");   // defect: forever
+                }
+            });
+        }
+    },
+    ADVERTISED_DESTINATION_UNIMPLEMENTED(IdentityChecks.ADVERTISED_SERVED) {
+        @Override
+        ConformanceConfig.Builder target() {
+            // Defect: the driver overrides destination() (so Identity advertises GET_REPLICATION_DESTINATION_INFO)
+            // but its backend cannot answer it.
+            return driver(new SpecDriver(SECRETS, IDS) {
+                @Override
+                public io.volrep.api.ReplicationDestination destination(DestinationRequest r) {
+                    throw new UnimplementedException("the array has no destination API");
                 }
             });
         }

@@ -20,12 +20,17 @@ import io.volrep.spi.runtime.ControllerService;
 import io.volrep.spi.runtime.SourceGuard;
 import io.volrep.testkit.reference.ReferenceDriver;
 import io.volrep.testsupport.GrpcCleanup;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** The NodeHealer, Identity and dialect checks against the reference and against single-defect plugins. */
 class HealerIdentityDialectConformanceTest {
@@ -80,14 +85,26 @@ class HealerIdentityDialectConformanceTest {
         };
     }
 
+    /** The node volume vol-0 (mounted at PATH, staged, with its context) and vol-1 as a block volume. */
+    static ConformanceConfig.Builder withEveryHealerInput(ConformanceConfig.Builder config) {
+        return config.healerVolume("vol-0", PATH).healerStagingPath("/var/lib/volrep/staging/vol-0")
+                .healerVolumeContext(Map.of("volrep.io/pool", "reference"))
+                .healerBlockVolume("vol-1", "/dev/volrep/vol-1");
+    }
+
     @Test
     void referencePassesEveryHealerAndIdentityCheck() {
         ReferenceDriver reference = reference();
-        ComplianceReport report = ConformanceRunner.builder(referenceConfig(reference).healerDriver(reference)
-                .healerVolume("vol-0", PATH).build()).run();
+        ComplianceReport report = ConformanceRunner.builder(withEveryHealerInput(referenceConfig(reference)
+                .healerDriver(reference)).build()).run();
 
         assertThat(report.failed()).isEmpty();
-        for (String name : new String[] {HealerChecks.MESSAGE_REQUIRED, HealerChecks.PATH_128, HealerChecks.PATH_1024,
+        assertThat(report.results().stream().filter(r -> r.group().equals(HealerChecks.GROUP)))
+                .hasSize(HealerChecks.checks().size())
+                .allSatisfy(r -> assertThat(r.outcome()).as(r.name()).isEqualTo(CheckOutcome.PASSED));
+        for (String name : new String[] {HealerChecks.MESSAGE_REQUIRED, HealerChecks.PATH_128, HealerChecks.PATH_OS_LIMIT,
+                HealerChecks.MOUNT_CAPABILITY, HealerChecks.BLOCK_CAPABILITY, HealerChecks.STAGING_128,
+                HealerChecks.STAGING_OS_LIMIT, HealerChecks.VOLUME_CONTEXT,
                 HealerChecks.rowCase(StatusCode.INVALID_ARGUMENT, "staging_target_path relative"),
                 HealerChecks.rowCase(StatusCode.NOT_FOUND, "volume " + HealerChecks.MISSING_VOLUME),
                 HealerChecks.rowCase(StatusCode.UNAUTHENTICATED, "missing secrets"),
@@ -137,6 +154,104 @@ class HealerIdentityDialectConformanceTest {
         assertThat(report.notImplementedRpcs()).contains("NodeHealer");
     }
 
+    /**
+     * A wire-level healer, correct (vol-0 and vol-1 exist, secrets checked, relative staging refused) but for one
+     * defect: {@code defect} answers a status instead, or null to serve the request.
+     */
+    private static BindableService healerWith(Function<NodeHealerRequest, Status> defect) {
+        return new HealerNodeGrpc.HealerNodeImplBase() {
+            @Override
+            public void nodeHealer(NodeHealerRequest r, StreamObserver<NodeHealerResponse> observer) {
+                Status status = null;
+                if (r.getVolumeId().isEmpty() || r.getVolumePath().isEmpty() || r.getVolumeId().length() > 128
+                        || !r.getStagingTargetPath().isEmpty() && !r.getStagingTargetPath().startsWith("/")) {
+                    status = Status.INVALID_ARGUMENT.withDescription("malformed request");
+                } else if (!r.getSecretsMap().equals(SECRETS)) {
+                    status = Status.UNAUTHENTICATED;
+                } else if (!Set.of("vol-0", "vol-1").contains(r.getVolumeId())) {
+                    status = Status.NOT_FOUND;
+                } else {
+                    status = defect.apply(r);
+                }
+                if (status != null) {
+                    observer.onError(status.asRuntimeException());
+                    return;
+                }
+                observer.onNext(NodeHealerResponse.newBuilder().setMessage(r.getVolumeId() + " is healthy").build());
+                observer.onCompleted();
+            }
+        };
+    }
+
+    static Stream<Arguments> healerInputDefects() {
+        Status invalid = Status.INVALID_ARGUMENT.withDescription("not accepted");
+        java.util.Set<String> busy = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        Function<NodeHealerRequest, Status> unknownWhenBusy = r -> {
+            if (!busy.add(r.getVolumeId())) {
+                return Status.UNKNOWN.withDescription("busy");        // defect: 10 ABORTED is the row
+            }
+            try {
+                Thread.sleep(30);
+                return null;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Status.CANCELLED;
+            } finally {
+                busy.remove(r.getVolumeId());
+            }
+        };
+        return Stream.of(
+                Arguments.of("rejects any volume_capability", (Function<NodeHealerRequest, Status>)
+                        r -> r.hasVolumeCapability() ? invalid : null,
+                        List.of(HealerChecks.MOUNT_CAPABILITY, HealerChecks.BLOCK_CAPABILITY), true),
+                Arguments.of("rejects a block volume_capability", (Function<NodeHealerRequest, Status>)
+                        r -> r.getVolumeCapability().hasBlock() ? invalid : null,
+                        List.of(HealerChecks.BLOCK_CAPABILITY), true),
+                Arguments.of("applies CSI's 128 bytes to staging_target_path", (Function<NodeHealerRequest, Status>)
+                        r -> r.getStagingTargetPath().length() > 128 ? invalid : null,
+                        List.of(HealerChecks.STAGING_128, HealerChecks.STAGING_OS_LIMIT), true),
+                Arguments.of("takes staging paths of 1024 bytes at most", (Function<NodeHealerRequest, Status>)
+                        r -> r.getStagingTargetPath().length() > 1024 ? invalid : null,
+                        List.of(HealerChecks.STAGING_OS_LIMIT), false),
+                Arguments.of("takes volume paths of 1024 bytes at most", (Function<NodeHealerRequest, Status>)
+                        r -> r.getVolumePath().length() > 1024 ? invalid : null,
+                        List.of(HealerChecks.PATH_OS_LIMIT), false),
+                Arguments.of("rejects a volume_context", (Function<NodeHealerRequest, Status>)
+                        r -> r.getVolumeContextCount() > 0 ? invalid : null,
+                        List.of(HealerChecks.VOLUME_CONTEXT), true),
+                Arguments.of("answers 2 UNKNOWN to a second call in flight", unknownWhenBusy,
+                        List.of(HealerChecks.rowCase(StatusCode.ABORTED, HealerChecks.SIMULTANEOUS_CALLS
+                                + " simultaneous calls answer only 0 OK or 10 ABORTED")), false));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("healerInputDefects")
+    void eachHealerInputDefectIsFailedByItsCheck(String defect, Function<NodeHealerRequest, Status> answer,
+                                                 List<String> failing, boolean breaksCompliance) throws Exception {
+        String endpoint = serve(healerWith(answer));
+        ComplianceReport report = ConformanceRunner.builder(withEveryHealerInput(referenceConfig(reference())
+                .healerEndpoint(endpoint)).build()).run();
+
+        assertThat(report.failed()).extracting(CheckResult::name).containsExactlyInAnyOrderElementsOf(failing);
+        assertThat(report.compliant()).isEqualTo(!breaksCompliance);
+        assertThat(report.results().stream().filter(r -> r.group().equals(HealerChecks.GROUP)
+                && !failing.contains(r.name()))).allSatisfy(r -> assertThat(r.outcome()).as(r.name())
+                .isEqualTo(CheckOutcome.PASSED));
+    }
+
+    @Test
+    void theSameWireHealerWithoutADefectPassesEveryHealerCheck() throws Exception {
+        String endpoint = serve(healerWith(r -> null));
+        ComplianceReport report = ConformanceRunner.builder(withEveryHealerInput(referenceConfig(reference())
+                .healerEndpoint(endpoint)).build()).run();
+        assertThat(report.results().stream().filter(r -> r.group().equals(HealerChecks.GROUP)))
+                .hasSize(HealerChecks.checks().size())
+                .allSatisfy(r -> assertThat(r.outcome()).as(r.name()).isEqualTo(CheckOutcome.PASSED));
+        assertThat(HealerChecks.longPath("/mnt/vol-0", HealerChecks.OS_PATH_BYTES)).hasSize(4095).startsWith("/mnt/vol-0/./.");
+        assertThat(HealerChecks.longPath("/mnt/vol-0/", 129)).hasSize(129);
+        assertThat(HealerChecks.longPath("/mnt/vol", 129)).hasSize(129);
+    }
+
     @Test
     void healerAcceptingARelativeStagingPathFailsThatCheck() throws Exception {
         String endpoint = serve(healer(false, r -> NodeHealerResponse.newBuilder().setMessage("ok").build()));
@@ -163,7 +278,7 @@ class HealerIdentityDialectConformanceTest {
         assertThat(report.result(HealerChecks.MESSAGE_REQUIRED).orElseThrow().outcome())
                 .isEqualTo(CheckOutcome.FAILED);
         assertThat(report.result(HealerChecks.MESSAGE_REQUIRED).orElseThrow().reason())
-                .contains("without the REQUIRED message");
+                .contains("NodeHealer answered against the spec: message: REQUIRED but empty");
         assertThat(report.result(HealerChecks.rowCase(StatusCode.INVALID_ARGUMENT, "staging_target_path relative"))
                 .orElseThrow().outcome()).isEqualTo(CheckOutcome.PASSED);
     }
@@ -203,6 +318,67 @@ class HealerIdentityDialectConformanceTest {
         assertThat(withoutIdentity.statement()).contains("(identity.Identity)");
     }
 
+    @Test
+    void anRpcServedWithoutItsCapabilityIsAWarningShownEverywhereNeverAFailure(@org.junit.jupiter.api.io.TempDir
+                                                                                  java.nio.file.Path reports)
+            throws Exception {
+        SpecDriver unadvertised = new SpecDriver(SECRETS, "vol-0", "vol-1", "grp-0") {
+            @Override
+            public boolean servesDestinations() {
+                return false;                  // served, but Identity does not advertise it
+            }
+        };
+        java.io.StringWriter progress = new java.io.StringWriter();
+        ComplianceReport report = ConformanceRunner.builder(ConformanceConfig.builder().driver(unadvertised)
+                        .volumes("vol-0", "vol-1").volumeGroups("grp-0").secrets(SECRETS).build())
+                .progress(new java.io.PrintWriter(progress, true)).reportsDir(reports).run();
+
+        CheckResult warning = report.result(IdentityChecks.SERVED_ADVERTISED).orElseThrow();
+        assertThat(warning.outcome()).isEqualTo(CheckOutcome.WARNING);
+        assertThat(warning.reason()).startsWith("WARNING: GetReplicationDestinationInfo is served but GetCapabilities"
+                + " does not advertise VolumeReplication.GET_REPLICATION_DESTINATION_INFO");
+        assertThat(report.warnings()).containsExactly(warning);
+        assertThat(report.failed()).isEmpty();
+        assertThat(report.compliant()).isTrue();
+        assertThat(report.statement()).startsWith("COMPLIANT")
+                .contains("\n  warnings (not failures): 1 checks (identity/plugin/served-rpcs-advertised)\n")
+                .contains("skipped (fixtures not configured): " + report.results().stream()
+                        .filter(r -> r.outcome() == CheckOutcome.SKIPPED).count() + " checks");   // a warning is no skip
+        assertThat(progress.toString()).contains("WARNING         optional " + IdentityChecks.SERVED_ADVERTISED)
+                .contains("-> WARNING: GetReplicationDestinationInfo is served");
+        String xml = java.nio.file.Files.readString(reports.resolve("TEST-Identity_optional_.xml"));
+        assertThat(xml).contains("skipped=\"1\"").contains("failures=\"0\"")
+                .contains("<skipped message=\"WARNING: GetReplicationDestinationInfo is served");
+        assertThat(report.result(IdentityChecks.ADVERTISED_SERVED).orElseThrow().outcome())
+                .isEqualTo(CheckOutcome.PASSED);
+    }
+
+    @Test
+    void aCapabilityAdvertisedAndServedOrNeitherIsNoWarning() {
+        // Neither advertised nor served: GetReplicationDestinationInfo answers 12, which the spec allows.
+        SpecDriver minimal = SpecDriver.standard();
+        io.volrep.spi.ReplicationDriver withoutDestinations = new io.volrep.spi.ReplicationDriver() {
+            @Override
+            public void enable(io.volrep.spi.EnableRequest r) {
+                minimal.enable(r);
+            }
+
+            @Override
+            public void disable(io.volrep.spi.DisableRequest r) {
+                minimal.disable(r);
+            }
+        };
+        for (io.volrep.spi.ReplicationDriver driver : new io.volrep.spi.ReplicationDriver[] {withoutDestinations,
+                SpecDriver.standard()}) {
+            ComplianceReport report = ConformanceRunner.builder(ConformanceConfig.builder().driver(driver)
+                    .volumes("vol-0").secrets(SECRETS).build()).run();
+            assertThat(report.warnings()).isEmpty();
+            for (String name : new String[] {IdentityChecks.SERVED_ADVERTISED, IdentityChecks.ADVERTISED_SERVED}) {
+                assertThat(report.result(name).orElseThrow().outcome()).as(name).isEqualTo(CheckOutcome.PASSED);
+            }
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(SpecDialect.class)
     void referenceServedInEachDialectPassesThatDialectsChecks(SpecDialect dialect) {
@@ -226,6 +402,45 @@ class HealerIdentityDialectConformanceTest {
             assertThat(report.results()).anySatisfy(r -> assertThat(r.name()).contains("volume_id missing (REQUIRED")
                     .satisfies(n -> assertThat(r.outcome()).isEqualTo(CheckOutcome.PASSED)));
         }
+    }
+
+    /** A reference plugin served in-process in {@code served}, tested as {@code tested}. */
+    private static ComplianceReport referenceServedAs(SpecDialect served, SpecDialect tested) {
+        String name = InProcessServerBuilder.generateName();
+        try (var server = io.volrep.testkit.reference.ReferencePlugin.start(reference(), "inprocess:" + name, served)) {
+            return ConformanceRunner.builder(ConformanceConfig.builder().endpoint("inprocess:" + name)
+                    .dialect(tested).volumes("vol-0", "vol-1").volumeGroups("grp-0").secrets(SECRETS).build()).run();
+        }
+    }
+
+    @Test
+    void anUpstreamHeadPluginIsHeldToHeadsRuleForFieldOne() {
+        ComplianceReport asHead = referenceServedAs(SpecDialect.UPSTREAM_2026, SpecDialect.UPSTREAM_2026);
+        assertThat(asHead.failed()).isEmpty();
+        assertThat(asHead.result(ControllerChecks.FORM_RESERVED_ALONE).orElseThrow().outcome())
+                .isEqualTo(CheckOutcome.PASSED);
+        assertThat(asHead.result(ControllerChecks.FORM_RESERVED_BESIDE).orElseThrow().outcome())
+                .isEqualTo(CheckOutcome.PASSED);
+        assertThat(asHead.result(ControllerChecks.FORM_DEPRECATED)).isEmpty();
+
+        // What 0.1 did to every HEAD plugin: judged by the current revision's rule, it fails the deprecated form.
+        ComplianceReport asCurrent = referenceServedAs(SpecDialect.UPSTREAM_2026, SpecDialect.CURRENT);
+        assertThat(asCurrent.failed()).extracting(CheckResult::name).containsExactly(ControllerChecks.FORM_DEPRECATED);
+        assertThat(asCurrent.failed().get(0).reason()).contains("expected 0 OK, got 3 INVALID_ARGUMENT");
+    }
+
+    @Test
+    void aPluginThatReadsFieldOneFailsUpstreamHeadsRule() {
+        // A current-revision plugin (field 1 deprecated but read) claimed to speak upstream HEAD.
+        ComplianceReport report = referenceServedAs(SpecDialect.CURRENT, SpecDialect.UPSTREAM_2026);
+
+        assertThat(report.failed()).extracting(CheckResult::name).containsExactlyInAnyOrder(
+                ControllerChecks.FORM_RESERVED_ALONE, ControllerChecks.FORM_RESERVED_BESIDE);
+        assertThat(report.compliant()).isFalse();
+        assertThat(report.result(ControllerChecks.FORM_RESERVED_ALONE).orElseThrow().reason())
+                .contains("only in the reserved field 1 (volume_id): no source: expected 3 INVALID_ARGUMENT, got 0 OK");
+        assertThat(report.result(ControllerChecks.FORM_RESERVED_BESIDE).orElseThrow().reason())
+                .contains("expected 0 OK, got 3 INVALID_ARGUMENT");
     }
 
     @Test

@@ -22,7 +22,8 @@ import java.util.Map;
  * <ul>
  *   <li>which RPCs and fields exist: the revision's generated service ({@link SpecDialect#wireService()});</li>
  *   <li>which source kinds it can name ({@link SpecDialect#supports(ReplicationSource.Kind)});</li>
- *   <li>whether {@code volume_id} is REQUIRED and carries the source's id ({@link SpecDialect#volumeIdRequired()}).</li>
+ *   <li>whether {@code volume_id} is REQUIRED and carries the source's id ({@link SpecDialect#volumeIdRequired()}),
+ *   or is reserved and ignored (upstream HEAD, {@link SpecDialect#volumeIdReserved()}).</li>
  * </ul>
  * Requests written into a revision lose nothing: what the revision cannot say is a {@link NotExpressibleException}.
  * Responses written into a revision drop what it has no field for (its clients could not read it anyway, e.g.
@@ -108,6 +109,18 @@ public final class Transcoder {
         if (dialect == SpecDialect.CURRENT) {
             return current;
         }
+        if (dialect.speaksCurrentMessages()) {
+            // Upstream HEAD: the same messages, less what it reserves or lacks (field 1, a volumesnapshot source).
+            FieldDescriptor sourceField = current.getDescriptorForType().findFieldByName(SOURCE);
+            if (sourceField != null && current.hasField(sourceField)) {
+                ((Message) current.getField(sourceField)).getAllFields().keySet().stream().findFirst()
+                        .filter(kind -> !dialect.supports(ReplicationSource.Kind.fromWireName(kind.getName())))
+                        .ifPresent(kind -> {
+                            throw new NotExpressibleException("a " + kind.getName() + " source", rpc, dialect);
+                        });
+            }
+            return withoutReservedVolumeId(current);
+        }
         Message.Builder wire = newBuilder(method.getRequestMarshaller());
         FieldDescriptor sourceField = current.getDescriptorForType().findFieldByName(SOURCE);
         boolean addressedByVolumeId = false;
@@ -143,8 +156,8 @@ public final class Transcoder {
      */
     public Message requestAsIs(Rpc rpc, Message current) {
         MethodDescriptor<Message, Message> method = method(rpc);
-        if (dialect == SpecDialect.CURRENT) {
-            return current;
+        if (dialect.speaksCurrentMessages()) {
+            return current;         // a reserved field 1 too: the conformance suite checks that it is ignored
         }
         Message.Builder wire = newBuilder(method.getRequestMarshaller());
         copyFields(current, wire, null, "", path -> {
@@ -164,11 +177,25 @@ public final class Transcoder {
         if (dialect == SpecDialect.CURRENT) {
             return wire;
         }
+        if (dialect.speaksCurrentMessages()) {
+            // Read as upstream HEAD's own protos read it: field 1 and a volumesnapshot source are unknown fields.
+            Message read = withoutReservedVolumeId(wire);
+            FieldDescriptor sourceField = read.getDescriptorForType().findFieldByName(SOURCE);
+            if (sourceField != null && read.hasField(sourceField)) {
+                io.volrep.proto.replication.ReplicationSource source =
+                        (io.volrep.proto.replication.ReplicationSource) read.getField(sourceField);
+                if (source.hasVolumesnapshot() && !dialect.supports(ReplicationSource.Kind.VOLUME_SNAPSHOT)) {
+                    read = read.toBuilder().setField(sourceField,
+                            io.volrep.proto.replication.ReplicationSource.getDefaultInstance()).build();
+                }
+            }
+            return read;
+        }
         Message.Builder current = newBuilder(Transcoder.of(SpecDialect.CURRENT).method(rpc).getRequestMarshaller());
         if (dialect.volumeIdRequired()) {
             String volumeId = (String) wire.getField(wire.getDescriptorForType().findFieldByName(VOLUME_ID));
             if (volumeId.isEmpty()) {
-                throw new InvalidArgumentException("volume_id: required field is missing (REQUIRED in spec "
+                throw InvalidArgumentException.ofField(VOLUME_ID, "required field is missing (REQUIRED in spec "
                         + dialect.cliName() + ")");
             }
             CsiLimits.requireStringWithinLimit(VOLUME_ID, volumeId);
@@ -185,7 +212,7 @@ public final class Transcoder {
 
     /** A current-revision response written in this revision, without the fields the revision does not have. */
     public Message responseToWire(Rpc rpc, Message current) {
-        if (dialect == SpecDialect.CURRENT) {
+        if (dialect.speaksCurrentMessages()) {
             return current;
         }
         Message.Builder wire = newBuilder(method(rpc).getResponseMarshaller());
@@ -195,7 +222,7 @@ public final class Transcoder {
 
     /** A response of this revision read as the current revision's response. */
     public Message responseFromWire(Rpc rpc, Message wire) {
-        if (dialect == SpecDialect.CURRENT) {
+        if (dialect.speaksCurrentMessages()) {
             return wire;
         }
         Message.Builder current = newBuilder(Transcoder.of(SpecDialect.CURRENT).method(rpc).getResponseMarshaller());
@@ -221,6 +248,13 @@ public final class Transcoder {
 
     private static final String SOURCE = "replication_source";
     private static final String VOLUME_ID = "volume_id";
+
+    /** {@code request} without field 1 where this revision reserves it; as it is otherwise. */
+    private Message withoutReservedVolumeId(Message request) {
+        FieldDescriptor volumeId = request.getDescriptorForType().findFieldByName(VOLUME_ID);
+        return dialect.volumeIdReserved() && volumeId != null && request.hasField(volumeId)
+                ? request.toBuilder().clearField(volumeId).build() : request;
+    }
 
     private void copy(Message from, Message.Builder into, String skip, Rpc rpc, String path) {
         copyFields(from, into, skip, path, p -> {

@@ -58,6 +58,36 @@ class TranscoderTest {
     }
 
     @Test
+    void upstreamHeadNeverSendsTheReservedFieldOneAndReadsItAsUnknown() {
+        Transcoder head = Transcoder.of(SpecDialect.UPSTREAM_2026);
+        var withFieldOne = io.volrep.proto.replication.PromoteVolumeRequest.newBuilder().setVolumeId("pvc-1")
+                .setReplicationSource(WireMapping.toProto(ReplicationSource.volume("pvc-1"))).setForce(true).build();
+
+        // A client in this dialect sends the same message, without field 1.
+        var sent = (io.volrep.proto.replication.PromoteVolumeRequest) head.requestToWire(Rpc.PROMOTE_VOLUME, withFieldOne);
+        assertThat(sent.getVolumeId()).isEmpty();
+        assertThat(sent.getReplicationSource()).isEqualTo(withFieldOne.getReplicationSource());
+        assertThat(sent.getForce()).isTrue();
+        // A server in this dialect reads field 1 as its own protos do: not at all. Alone, it names no source.
+        var fieldOneAlone = io.volrep.proto.replication.PromoteVolumeRequest.newBuilder().setVolumeId("pvc-1").build();
+        assertThat(RequestFields.of(head.requestFromWire(Rpc.PROMOTE_VOLUME, fieldOneAlone)).volumeId()).isEmpty();
+        assertThat(RequestFields.of(head.requestFromWire(Rpc.PROMOTE_VOLUME, withFieldOne.toBuilder()
+                .setVolumeId("another").build())).volumeId()).isEmpty();
+        // The conformance suite sends it as is, to check that it is ignored.
+        assertThat(head.requestAsIs(Rpc.PROMOTE_VOLUME, fieldOneAlone)).isEqualTo(fieldOneAlone);
+        // No volumesnapshot source upstream: not expressible, and unknown (a source without a type) when received.
+        Message snapshot = request(Rpc.PROMOTE_VOLUME, ReplicationSource.volumeSnapshot("snap-1"), "");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> head.requestToWire(Rpc.PROMOTE_VOLUME, snapshot))
+                .isInstanceOf(NotExpressibleException.class).hasMessageContaining("volumesnapshot");
+        assertThat(((io.volrep.proto.replication.PromoteVolumeRequest) head.requestFromWire(Rpc.PROMOTE_VOLUME,
+                snapshot)).getReplicationSource()).isEqualTo(io.volrep.proto.replication.ReplicationSource
+                .getDefaultInstance());
+        assertThat(head.method(Rpc.GET_REPLICATION_DESTINATION_INFO)).isSameAs(Transcoder.of(SpecDialect.CURRENT)
+                .method(Rpc.GET_REPLICATION_DESTINATION_INFO));
+        assertThat(io.volrep.api.ErrorScheme.forDialect(SpecDialect.UPSTREAM_2026)).isSameAs(io.volrep.api.ErrorScheme.spec());
+    }
+
+    @Test
     void v013GroupIsFieldOneAndCarriesItsIdInVolumeId() {
         Transcoder t = Transcoder.of(SpecDialect.V0_1_3);
         var wire = (io.volrep.proto.replication.v0_1_3.PromoteVolumeRequest) t.requestToWire(Rpc.PROMOTE_VOLUME,

@@ -64,7 +64,7 @@ class UpstreamWireTest {
 
         var outside = wire.toBuilder().setStatusValue(7).build();
         assertThatThrownBy(() -> WireMapping.fromProto(outside, 2)).isInstanceOf(ProtocolViolationException.class)
-                .hasMessageContaining("status 7 is not one of UNKNOWN (0), HEALTHY (1), DEGRADED (2), ERROR (3)");
+                .hasMessageContaining("status: 7 is none of UNKNOWN (0), HEALTHY (1), DEGRADED (2), ERROR (3)");
         // v0.1.3 has no status: read as UNKNOWN; written without it.
         Transcoder v013 = Transcoder.of(SpecDialect.V0_1_3);
         var legacy = v013.responseToWire(Rpc.GET_VOLUME_REPLICATION_INFO, wire);
@@ -82,21 +82,16 @@ class UpstreamWireTest {
         assertThat(WireMapping.fromProto(WireMapping.toProto(group), ReplicationSource.Kind.VOLUME_GROUP, 1))
                 .isEqualTo(group);
 
-        assertThat(WireMapping.destinationProblem(volume, ReplicationSource.Kind.VOLUME_GROUP))
-                .isEqualTo("replication_destination.volume answered for a volumegroup source: the destination's "
-                        + "kind must be the source's");
-        assertThat(WireMapping.destinationProblem(ReplicationDestination.volume(""), ReplicationSource.Kind.VOLUME))
-                .isEqualTo("replication_destination.volume.volume_id is REQUIRED but empty");
-        assertThat(WireMapping.destinationProblem(ReplicationDestination.volumeGroup("g", Map.of("", "x")),
-                ReplicationSource.Kind.VOLUME_GROUP)).contains("volume_ids has an empty source volume id (key)");
-        assertThat(WireMapping.destinationProblem(ReplicationDestination.volumeGroup("g", Map.of("a", "")),
-                ReplicationSource.Kind.VOLUME_GROUP)).contains("volume_ids has an empty destination volume id");
-        assertThat(WireMapping.destinationProblem(null, ReplicationSource.Kind.VOLUME))
-                .isEqualTo("replication_destination is REQUIRED but missing");
+        assertThatThrownBy(() -> WireMapping.fromProto(WireMapping.toProto(volume), ReplicationSource.Kind.VOLUME_GROUP,
+                1)).isInstanceOfSatisfying(ProtocolViolationException.class, e -> assertThat(e.field())
+                        .contains("replication_destination")).hasMessage("replication_destination: a volume destination"
+                        + " answered for a volumegroup source: the destination's kind must be the source's");
         assertThatThrownBy(() -> WireMapping.fromProto(GetReplicationDestinationInfoResponse.getDefaultInstance(),
                 ReplicationSource.Kind.VOLUME, 3)).isInstanceOfSatisfying(ProtocolViolationException.class, e -> {
                     assertThat(e.rpc()).isEqualTo(Rpc.GET_REPLICATION_DESTINATION_INFO);
                     assertThat(e.attempts()).isEqualTo(3);
+                    assertThat(e.field()).contains("replication_destination");
+                    assertThat(e.getMessage()).isEqualTo("replication_destination: REQUIRED but not set");
                 });
     }
 

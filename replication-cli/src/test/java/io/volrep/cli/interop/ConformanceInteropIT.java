@@ -37,12 +37,26 @@ class ConformanceInteropIT {
     }
 
     private Peer plugin(String... extra) {
+        return peer("plugin.js", extra);
+    }
+
+    private Peer peer(String script, String... extra) {
         var socket = Interop.socketPath();
         List<String> args = new ArrayList<>(List.of("--listen", "unix://" + socket, "--secret", "user=admin", "--quiet"));
         args.addAll(List.of(extra));
-        Peer p = Peer.start(socket, Interop.node("plugin.js", args.toArray(String[]::new)));
+        Peer p = Peer.start(socket, Interop.node(script, args.toArray(String[]::new)));
         cleanup.register(p);
         return p;
+    }
+
+    /** {@code volrep conformance} in-process (no JVM start per run): exit code and everything it printed. */
+    private static Result conformanceInProcess(List<String> args) {
+        CommandLine cli = VolrepCommand.commandLine();
+        StringWriter out = new StringWriter();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(out, true));
+        int exit = cli.execute(args.toArray(String[]::new));
+        return new Result(exit, out.toString());
     }
 
     private static List<String> conformanceArgs(Peer p, boolean healer) {
@@ -61,7 +75,10 @@ class ConformanceInteropIT {
 
     private static List<String> withHealer(List<String> args, Peer p, boolean healer) {
         if (healer) {
-            args.addAll(List.of("--healer-endpoint", p.endpoint(), "--healer-volume", "vol-0=/var/lib/kubelet/pods/i/vol-0"));
+            // Every NodeHealer input: a mounted volume, its staging path and context, and a block volume.
+            args.addAll(List.of("--healer-endpoint", p.endpoint(), "--healer-volume", "vol-0=/var/lib/kubelet/pods/i/vol-0",
+                    "--healer-staging-path", "/var/lib/kubelet/plugins/kubernetes.io/csi/pv/vol-0/globalmount",
+                    "--healer-volume-context", "pool=rbd", "--healer-block-volume", "vol-1=/dev/rbd1"));
         }
         return args;
     }
@@ -72,7 +89,12 @@ class ConformanceInteropIT {
         Result r = Interop.run(Interop.volrep(conformanceArgs(p, true).toArray(String[]::new)), Interop.RUN_TIMEOUT);
 
         assertThat(r.output()).as(r.output()).contains("COMPLIANT").contains("required checks: ")
-                .contains(", 0 failed").contains("NodeHealer").doesNotContain("\nFAIL ").doesNotContain("admin");
+                .contains(", 0 failed").contains("NodeHealer").doesNotContain("\nFAIL ").doesNotContain("admin")
+                .contains("PASS            required NodeHealer: a block volume_capability is accepted")
+                .contains("PASS            required NodeHealer: an absolute staging_target_path of 128+ bytes")
+                .contains("PASS            optional NodeHealer: an absolute staging_target_path of 4095 bytes")
+                .contains("PASS            required NodeHealer: the volume's volume_context is accepted")
+                .doesNotContain("SKIPPED         required NodeHealer");
         assertThat(r.exit()).as(r.output()).isZero();
     }
 
@@ -88,6 +110,78 @@ class ConformanceInteropIT {
         assertThat(r.output()).as(r.output()).contains("COMPLIANT").contains(", 0 failed")
                 .contains("for transient answers").doesNotContain("\nFAIL ");
         assertThat(r.exit()).as(r.output()).isZero();
+    }
+
+    static Stream<Arguments> peersAndTheirRevisions() {
+        return Stream.of(
+                Arguments.of("plugin.js", List.of(), "current", true),
+                Arguments.of("plugin.js", List.of("--revision", "upstream-2026"), "upstream-2026", true),
+                Arguments.of("legacy-v013.js", List.of(), "v0.1.3", false),
+                Arguments.of("legacy-v010.js", List.of(), "v0.1.0", false));
+    }
+
+    /** Dialect-true expectations: each independent peer passes every check of the revision it speaks, with no warning. */
+    @ParameterizedTest(name = "{0} {1} as {2}")
+    @MethodSource("peersAndTheirRevisions")
+    void everyIndependentPeerPassesTheChecksOfItsOwnRevision(String script, List<String> revision, String dialect,
+                                                            boolean servesHealer) {
+        List<String> extra = new ArrayList<>(revision);
+        if (script.equals("plugin.js")) {
+            extra.addAll(List.of("--latency", "0"));
+        }
+        Peer p = peer(script, extra.toArray(String[]::new));
+        List<String> args = new ArrayList<>(List.of("conformance", "--endpoint", p.endpoint(), "--dialect", dialect));
+        args.addAll(List.of(FIXTURES));
+        Result r = conformanceInProcess(withHealer(args, p, true));
+
+        assertThat(r.exit()).as(r.output()).isZero();
+        assertThat(r.output()).as(r.output()).contains("COMPLIANT: ").doesNotContain("NOT COMPLIANT")
+                .doesNotContainPattern("(?m)^(FAIL|WARNING) ").contains("optional checks: ")
+                .containsPattern("optional checks: \\d+ passed, 0 failed");
+        if (dialect.equals("upstream-2026")) {
+            assertThat(r.output()).contains("PASS            required Request form: reserved field 1 (volume_id) alone"
+                    + " names no source -> 3 INVALID_ARGUMENT on every RPC")
+                    .contains("PASS            required Request form: reserved field 1 (volume_id) beside"
+                            + " replication_source is ignored")
+                    .contains("PASS            optional Identity: every optional RPC served is advertised");
+        }
+        if (servesHealer) {
+            assertThat(r.output()).doesNotContain("NOT IMPLEMENTED required NodeHealer");
+        }
+    }
+
+    @Test
+    void anUpstreamPeerServingDestinationsUnadvertisedIsAWarningNotAFailure() {
+        Peer p = plugin("--revision", "upstream-2026", "--defect", "no-destination-capability", "--latency", "0");
+        List<String> args = new ArrayList<>(List.of("conformance", "--endpoint", p.endpoint(), "--dialect",
+                "upstream-2026", "--include-tag", "optional"));
+        args.addAll(List.of(FIXTURES));
+        Result r = conformanceInProcess(args);
+
+        assertThat(r.exit()).as(r.output()).isZero();
+        assertThat(r.output()).contains("WARNING         optional Identity: every optional RPC served is advertised")
+                .contains("-> WARNING: GetReplicationDestinationInfo is served but GetCapabilities does not advertise"
+                        + " VolumeReplication.GET_REPLICATION_DESTINATION_INFO")
+                .contains("warnings (not failures): 1 checks (identity/plugin/served-rpcs-advertised)")
+                .contains("COMPLIANT: ");
+    }
+
+    @Test
+    void aPeerThatReadsFieldOneFailsWhenClaimedToSpeakUpstream() {
+        Peer p = plugin("--latency", "0");
+        List<String> args = new ArrayList<>(List.of("conformance", "--endpoint", p.endpoint(), "--dialect",
+                "upstream-2026", "--include-tag", "required", "--skip", "*/group/*"));
+        args.addAll(List.of(FIXTURES));
+        Result r = conformanceInProcess(args);
+
+        assertThat(r.exit()).as(r.output()).isEqualTo(1);
+        assertThat(r.output().lines().filter(l -> l.startsWith("FAIL ")).map(l -> l.replaceAll(" \\(\\d+ ms\\)$", "")))
+                .as(r.output()).containsExactlyInAnyOrder(
+                        "FAIL            required Request form: reserved field 1 (volume_id) alone names no source -> 3"
+                                + " INVALID_ARGUMENT on every RPC",
+                        "FAIL            required Request form: reserved field 1 (volume_id) beside replication_source is"
+                                + " ignored -> 0 OK on every RPC [field 1 names a volume that does not exist]")
+                .isNotEmpty();
     }
 
     static Stream<Arguments> defects() {

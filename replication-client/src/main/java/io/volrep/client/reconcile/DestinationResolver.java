@@ -20,6 +20,12 @@ import java.util.concurrent.CompletableFuture;
  * called once per source, before any call that changes a site. A future failed with any exception makes that
  * source fail with nothing sent to either site. Keep in mind that a resolver asking site A cannot answer while
  * A is down: for a disaster failover, give the destinations recorded beforehand (a map).
+ *
+ * <p>A {@link Failover} without a resolver asks site A itself and guesses nothing (see
+ * {@link Failover.Builder#resolver}). The {@link Destination#origin()} of what a resolver gives is reported per
+ * source: {@link Destination.Origin#CALLER} for {@link #ids}, {@link #of} and a resolver of your own,
+ * {@link Destination.Origin#SAME_IDS} for {@link #identity()}, {@link Destination.Origin#SITE_A} for
+ * {@link #askSiteA}.
  */
 @FunctionalInterface
 public interface DestinationResolver {
@@ -27,9 +33,12 @@ public interface DestinationResolver {
     /** The destination of {@code sourceOnA} on site B. */
     CompletableFuture<Destination> resolve(ReplicationSource sourceOnA);
 
-    /** The same id and kind on site B (sites that share ids). */
+    /**
+     * The same id and kind on site B ({@link Destination.Origin#SAME_IDS}): only for sites that truly share ids.
+     * Nothing is asked; a volume of that id on B is promoted whether or not it is the source's replica.
+     */
     static DestinationResolver identity() {
-        return source -> CompletableFuture.completedFuture(Destination.of(source));
+        return source -> CompletableFuture.completedFuture(Destination.sameIdAs(source));
     }
 
     /** Exactly the given destinations; any other source fails to resolve. */
@@ -56,9 +65,11 @@ public interface DestinationResolver {
     }
 
     /**
-     * Asks site A's plugin (GetReplicationDestinationInfo, upstream 2026): the destination volume, or the
-     * destination group with its member map. Fails for a plugin that does not implement it (12 UNIMPLEMENTED) or
-     * cannot be reached; combine with {@link #orElse} and a recorded map for a disaster failover.
+     * Asks site A's plugin (GetReplicationDestinationInfo, upstream 2026) with its client's retry policy (14
+     * UNAVAILABLE, "not known yet", is retried with back-off): the destination volume, or the destination group
+     * with its member map ({@link Destination.Origin#SITE_A}). Fails for a plugin that does not implement it (12
+     * UNIMPLEMENTED), cannot be reached or answers anything else; combine with {@link #orElse} and a recorded map
+     * for a disaster failover.
      *
      * <pre>{@code
      * DestinationResolver resolver = DestinationResolver.askSiteA(siteA).orElse(DestinationResolver.ids(recorded));
@@ -66,15 +77,15 @@ public interface DestinationResolver {
      */
     static DestinationResolver askSiteA(io.volrep.client.ReplicationClient siteA) {
         Objects.requireNonNull(siteA, "siteA");
-        return source -> siteA.source(source).destinationAsync().thenApply(d -> {
-            ReplicationSource onB = ReplicationSource.of(source.kind(), d.id());
-            Destination destination = Destination.of(onB);
-            return d instanceof io.volrep.api.ReplicationDestination.VolumeGroup g
-                    ? destination.withMembers(g.volumeIds()) : destination;
-        });
+        return source -> siteA.source(source).destinationAsync().thenApply(d -> Destination.answeredBySiteA(source, d));
     }
 
-    /** This resolver, and {@code fallback} for the sources it fails on. */
+    /**
+     * This resolver, and {@code fallback} for the sources it fails on, whatever the failure: a transient one (14
+     * UNAVAILABLE, a deadline) as much as "no entry". Fall back to destinations you recorded, not to
+     * {@link #identity()} after {@link #askSiteA}: that would promote whatever volume of the same id site B has
+     * whenever site A is slow to answer.
+     */
     default DestinationResolver orElse(DestinationResolver fallback) {
         Objects.requireNonNull(fallback, "fallback");
         return source -> resolve(source).handle((d, t) -> t == null ? CompletableFuture.completedFuture(d)

@@ -38,12 +38,20 @@ import java.util.function.Function;
  * }
  * }</pre>
  *
+ * <p><b>Destinations are never guessed.</b> Without {@link Builder#resolver} and {@link Builder#assumeSameIds}, site
+ * A is asked (GetReplicationDestinationInfo, retried with back-off while it answers 14 UNAVAILABLE "not known yet",
+ * within {@link Builder#callBudget}). Any failure of that look-up (still 14, 13, a malformed or oversized answer,
+ * A unreachable) fails the source before anything changes on either site; only a site A that answers 12
+ * UNIMPLEMENTED and does not advertise {@code GET_REPLICATION_DESTINATION_INFO} (a plugin that predates the RPC)
+ * lets the same id be assumed. Each source's {@link Destination#origin()} says where its destination came from.
+ *
  * <p><b>Order.</b> B is promoted only after A answered DemoteVolume with OK: at no time are both primary, and a
  * plugin that checks its peer before an unforced promote (the storage's split-brain guard) agrees. A is demoted
  * only after B answered the check: a wrong destination id, wrong secrets for B or an unreachable B fail the source
  * with nothing changed on either site.
  *
- * <p><b>Disaster mode.</b> When DemoteVolume on A gets no answer within {@link Builder#callBudget(Duration)}
+ * <p><b>Disaster mode.</b> Give the destinations ({@link Builder#resolver}, a map recorded beforehand) or assume
+ * the same ids: asking site A needs site A. When DemoteVolume on A gets no answer within {@link Builder#callBudget(Duration)}
  * (14 UNAVAILABLE or 4 DEADLINE_EXCEEDED after the retries), site A is taken as down. A destination that already
  * is primary on B is reported done (a re-run after a forced failover forces nothing again). Otherwise B is
  * promoted with {@code force} only when {@link Builder#forceIfUnreachable(boolean)} allows it; else the source is
@@ -58,6 +66,7 @@ public final class Failover {
     private final ReplicationClient siteA;
     private final ReplicationClient siteB;
     private final List<ReplicationSource> sources;
+    /** The caller's resolver (with the same-id fallback when asked), or null: ask site A. */
     private final DestinationResolver resolver;
     private final boolean forceIfUnreachable;
     private final int parallelism;
@@ -73,7 +82,8 @@ public final class Failover {
             throw new IllegalArgumentException("no source to fail over");
         }
         this.sources = List.copyOf(b.sources);
-        this.resolver = b.resolver;
+        this.resolver = b.resolver == null ? (b.assumeSameIds ? DestinationResolver.identity() : null)
+                : b.assumeSameIds ? b.resolver.orElse(DestinationResolver.identity()) : b.resolver;
         this.forceIfUnreachable = b.forceIfUnreachable;
         this.parallelism = b.parallelism;
         this.policyA = withBudget(siteA.retryPolicy(), b.callBudget);
@@ -82,7 +92,7 @@ public final class Failover {
         this.listener = b.listener;
     }
 
-    /** A builder: no sources, identity resolver, no force, parallelism 4, 30 s per call. */
+    /** A builder: no sources, destinations asked from site A, no force, parallelism 4, 30 s per call. */
     public static Builder builder() {
         return new Builder();
     }
@@ -149,6 +159,9 @@ public final class Failover {
 
         CompletableFuture<SourceFailover> run() {
             step(FailoverStep.RESOLVING, "");
+            if (resolver == null) {
+                return askSiteA();
+            }
             CompletableFuture<Destination> resolved;
             try {
                 resolved = Objects.requireNonNull(resolver.resolve(source), "resolver answered null");
@@ -162,13 +175,48 @@ public final class Failover {
                             + (cause == null ? "no destination" : SafeText.escape(String.valueOf(cause.getMessage())))
                             + "; nothing sent to either site");
                 }
-                if (d.source().kind() != source.kind()) {
-                    return finished(FailoverStep.FAILED, "destination " + SafeText.escape(d.source().toString())
-                            + " is not of the source's kind; nothing sent to either site");
-                }
-                destination = d;
-                return checkB();
+                return resolved(d);
             }).thenCompose(Function.identity());
+        }
+
+        private CompletableFuture<SourceFailover> resolved(Destination d) {
+            if (d.source().kind() != source.kind()) {
+                return finished(FailoverStep.FAILED, "destination " + SafeText.escape(d.source().toString())
+                        + " is not of the source's kind; nothing sent to either site");
+            }
+            destination = d;
+            return checkB();
+        }
+
+        /**
+         * GetReplicationDestinationInfo on A, within the call budget (14 UNAVAILABLE is retried with back-off by the
+         * policy). Only a plugin that does not know the RPC (12, and not advertised) lets the same id be assumed.
+         */
+        private CompletableFuture<SourceFailover> askSiteA() {
+            return Steps.call(this::record, "A GetReplicationDestinationInfo",
+                    () -> siteA.source(source).destinationCall().retryPolicy(policyA).callAsync(),
+                    answer -> resolved(Destination.answeredBySiteA(source, answer)),
+                    e -> e.code() == StatusCode.UNIMPLEMENTED ? unimplementedOnA()
+                            : notResolved("GetReplicationDestinationInfo on site A answered " + Steps.describe(e)));
+        }
+
+        /** After 12 from A: the same id only when A does not advertise the RPC (no Identity service: none). */
+        private CompletableFuture<SourceFailover> unimplementedOnA() {
+            return Steps.call(this::record, "A GetCapabilities", siteA::capabilitiesAsync,
+                    caps -> caps.destinationInfo()
+                            ? notResolved("site A advertises GET_REPLICATION_DESTINATION_INFO but answered 12"
+                                    + " UNIMPLEMENTED to it")
+                            : resolved(Destination.sameIdAs(source)),
+                    e -> e.code() == StatusCode.UNIMPLEMENTED ? resolved(Destination.sameIdAs(source))
+                            : notResolved("GetReplicationDestinationInfo on site A answered 12 UNIMPLEMENTED and"
+                                    + " GetCapabilities answered " + Steps.describe(e)
+                                    + ", so whether A advertises it is unknown"));
+        }
+
+        private CompletableFuture<SourceFailover> notResolved(String why) {
+            return finished(FailoverStep.FAILED, "destination not resolved: " + why + "; the destination is never"
+                    + " guessed: give it (a resolver, --destination) or assume the same ids (assumeSameIds,"
+                    + " --assume-same-ids); nothing changed on either site");
         }
 
         /**
@@ -274,7 +322,8 @@ public final class Failover {
         private ReplicationClient siteA;
         private ReplicationClient siteB;
         private final LinkedHashSet<ReplicationSource> sources = new LinkedHashSet<>();
-        private DestinationResolver resolver = DestinationResolver.identity();
+        private DestinationResolver resolver;
+        private boolean assumeSameIds;
         private boolean forceIfUnreachable;
         private int parallelism = 4;
         private Duration callBudget = Duration.ofSeconds(30);
@@ -308,9 +357,28 @@ public final class Failover {
             return this;
         }
 
-        /** How destinations are found (default: the same ids). */
+        /**
+         * How destinations are found, the caller's way ({@link DestinationResolver#ids}, {@link DestinationResolver#of}
+         * or your own). Default: site A is asked (GetReplicationDestinationInfo, 14 UNAVAILABLE retried within the
+         * call budget); a source whose destination A cannot give fails before anything changes, except that a site
+         * A that answers 12 UNIMPLEMENTED and does not advertise the RPC means the same ids.
+         */
         public Builder resolver(DestinationResolver resolver) {
             this.resolver = Objects.requireNonNull(resolver, "resolver");
+            return this;
+        }
+
+        /**
+         * Whether each source's destination on site B has the source's own id and kind (default false), for sites
+         * that share ids: site A is not asked. With a {@link #resolver}, for the sources it fails on. The report
+         * marks such destinations {@link Destination.Origin#SAME_IDS}.
+         *
+         * <pre>{@code
+         * Failover.builder().from(a).to(b).source(ReplicationSource.volume("vol-0")).assumeSameIds(true).build();
+         * }</pre>
+         */
+        public Builder assumeSameIds(boolean assume) {
+            this.assumeSameIds = assume;
             return this;
         }
 

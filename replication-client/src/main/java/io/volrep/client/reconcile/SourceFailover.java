@@ -16,7 +16,8 @@ import java.util.Optional;
  * }</pre>
  *
  * @param source      the source on site A
- * @param destination its destination on site B, when resolved
+ * @param destination its destination on site B, when resolved, with where it came from ({@link Destination#origin()}:
+ *                    site A's answer, the caller, or the same-id assumption)
  * @param step        {@link FailoverStep#PRIMARY_ON_B}, {@link FailoverStep#REFUSED} or {@link FailoverStep#FAILED}
  * @param siteA       what DemoteVolume on site A gave
  * @param forced      whether PromoteVolume was sent to B with {@code force}
@@ -37,7 +38,10 @@ public record SourceFailover(ReplicationSource source, Optional<Destination> des
         UNREACHABLE,
         /** DemoteVolume failed with another code: nothing was promoted. */
         FAILED,
-        /** Nothing was sent to A (the destination was not resolved). */
+        /**
+         * A was not asked to demote: the destination was not resolved (only GetReplicationDestinationInfo, and after
+         * its 12 GetCapabilities, may have been sent to A) or B's check failed.
+         */
         NOT_TRIED
     }
 
@@ -45,6 +49,11 @@ public record SourceFailover(ReplicationSource source, Optional<Destination> des
         Arguments.requireNonNull("source", source, "destination", destination, "step", step, "siteA", siteA,
                 "lastSync", lastSync, "replicating", replicating, "whyNot", whyNot);
         calls = List.copyOf(calls);
+    }
+
+    /** Where the destination came from, when it was resolved. */
+    public Optional<Destination.Origin> destinationOrigin() {
+        return destination.map(Destination::origin);
     }
 
     /** Whether the source is primary on B. */

@@ -48,10 +48,11 @@ class AskSiteATest {
             DestinationResolver resolver = DestinationResolver.askSiteA(a);
 
             assertThat(resolver.resolve(ReplicationSource.volume("vol-0")).get(5, TimeUnit.SECONDS))
-                    .isEqualTo(Destination.of(ReplicationSource.volume("b-vol-0")));
+                    .isEqualTo(new Destination(ReplicationSource.volume("b-vol-0"), Map.of(),
+                            Destination.Origin.SITE_A));
             assertThat(resolver.resolve(ReplicationSource.volumeGroup("grp-0")).get(5, TimeUnit.SECONDS))
-                    .isEqualTo(Destination.of(ReplicationSource.volumeGroup("b-grp-0"))
-                            .withMembers(Map.of("vol-1", "b-vol-1")));
+                    .isEqualTo(new Destination(ReplicationSource.volumeGroup("b-grp-0"), Map.of("vol-1", "b-vol-1"),
+                            Destination.Origin.SITE_A));
         }
     }
 
@@ -66,7 +67,7 @@ class AskSiteATest {
                     .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(UnimplementedException.class);
             assertThat(DestinationResolver.askSiteA(a).orElse(DestinationResolver.identity())
                     .resolve(ReplicationSource.volume("vol-0")).get(5, TimeUnit.SECONDS))
-                    .isEqualTo(Destination.of(ReplicationSource.volume("vol-0")));
+                    .isEqualTo(Destination.sameIdAs(ReplicationSource.volume("vol-0")));
         }
     }
 }

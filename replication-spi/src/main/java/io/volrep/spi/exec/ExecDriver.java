@@ -27,6 +27,7 @@ import io.volrep.spi.PromoteRequest;
 import io.volrep.spi.ReplicationDriver;
 import io.volrep.spi.ResyncRequest;
 import io.volrep.spi.ResyncResult;
+import io.volrep.spi.exec.internal.ProcessRunner;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -88,11 +89,25 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Containment ({@link Builder#containment}): by default each call's driver runs in its own PID namespace, so
  * nothing it starts, daemons included, outlives the driver, the timeout or {@link #close()}. Admission control
- * ({@link Builder#maxConcurrentDrivers}): at most that many drivers run at once; a call waits for a slot within
- * its deadline and answers UNAVAILABLE (retryable) when none frees in time; {@link #stats()} shows the load.
+ * ({@link Builder#maxConcurrentDrivers}): at most that many drivers run at once; a call waits for a slot until
+ * shortly before its deadline or until the timeout, whichever comes first, and answers UNAVAILABLE (retryable)
+ * when none frees in time; {@link #stats()} shows the load.
+ *
+ * <p>Environment: a driver gets {@link #DEFAULT_PASSED_ENVIRONMENT} and the names given to
+ * {@link Builder#passEnvironment} from the server's environment, and the values given to
+ * {@link Builder#environment}; nothing else (a server started with credentials in its environment keeps them).
  */
 public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ExecDriver.class);
+
+    /**
+     * What a driver gets of the server's environment unless more is passed ({@link Builder#passEnvironment}):
+     * {@code PATH} (to find its tools, {@code #!/usr/bin/env} included), {@code HOME} (tools that read their
+     * configuration from it), {@code LANG}, {@code LC_ALL} and {@code LC_CTYPE} (the text encoding tools assume),
+     * {@code TZ} (the time zone of the timestamps it prints) and {@code TMPDIR} (where {@code mktemp} writes).
+     */
+    public static final List<String> DEFAULT_PASSED_ENVIRONMENT =
+            List.of("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR");
 
     /** The default per-call timeout. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
@@ -129,7 +144,7 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
     private ExecDriver(Builder b) {
         this.executable = b.executable;
         this.timeout = b.timeout;
-        this.environment = Collections.unmodifiableMap(new LinkedHashMap<>(b.environment));
+        this.environment = Collections.unmodifiableMap(environment(b.passed, b.environment));
         this.workingDirectory = b.workingDirectory;
         this.maxConcurrentDrivers = b.maxConcurrentDrivers;
         this.slots = new Semaphore(maxConcurrentDrivers, true);
@@ -145,12 +160,26 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
         this.supported = Collections.unmodifiableSet(supportedOperations(init));
         this.sourceKinds = Collections.unmodifiableSet(sourceKinds(init));
         LOG.info("exec driver {} initialized: operations {}, source kinds {}, timeout {}, at most {} at once,"
-                + " containment {}", executable, supported, sourceKinds, timeout, maxConcurrentDrivers,
-                runner.contained() ? "a PID namespace per call" : "descendants only (off)");
+                + " containment {}, environment {}", executable, supported, sourceKinds, timeout, maxConcurrentDrivers,
+                runner.contained() ? "a PID namespace per call" : "descendants only (off)", environment.keySet());
         if (!supported.contains(ExecOperation.ENABLE) || !supported.contains(ExecOperation.DISABLE)) {
             LOG.warn("exec driver {} does not support enable and disable, which the replication spec requires",
                     executable);
         }
+    }
+
+    /** The driver's whole environment: the passed names the server has, then the configured values. */
+    private static Map<String, String> environment(Set<String> passed, Map<String, String> configured) {
+        Map<String, String> server = System.getenv();
+        Map<String, String> env = new LinkedHashMap<>();
+        for (String name : passed) {
+            String value = server.get(name);
+            if (value != null) {
+                env.put(name, value);
+            }
+        }
+        env.putAll(configured);
+        return env;
     }
 
     /**
@@ -408,17 +437,20 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
 
     /** @param secrets the call's secrets {@linkplain ExecProtocol#asPrinted as printed} */
     /**
-     * Waits for a driver slot, at most until shortly before the call's deadline (or the timeout, when the call
-     * has no deadline or a later one): a caller rather gets a retryable UNAVAILABLE it can act on than its own
-     * DEADLINE_EXCEEDED.
+     * Waits for a driver slot until shortly before the call's deadline or until the timeout, whichever comes first
+     * (the timeout alone when the call has no deadline): a caller rather gets a retryable UNAVAILABLE it can act on
+     * than its own DEADLINE_EXCEEDED, and a call with a far deadline holds no server thread longer than a driver
+     * may run.
      */
     private void admit(String who) throws InterruptedException {
         long wait = timeout.toNanos();
+        boolean byDeadline = false;
         Deadline deadline = Context.current().getDeadline();
         if (deadline != null) {
             long left = deadline.timeRemaining(TimeUnit.NANOSECONDS);
             long reserve = Math.min(Math.max(left / 10, MIN_ADMISSION_RESERVE.toNanos()),
                     MAX_ADMISSION_RESERVE.toNanos());
+            byDeadline = left - reserve < wait;
             wait = Math.min(wait, left - reserve);
         }
         waiting.incrementAndGet();
@@ -435,7 +467,9 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
         if (!admitted) {
             rejected.incrementAndGet();
             throw new UnavailableException(who + ": all " + maxConcurrentDrivers + " driver slots are busy and none"
-                    + " freed within " + Math.max(0, wait) / 1_000_000 + " ms of the call's deadline; retry later"
+                    + " freed within " + Math.max(0, wait) / 1_000_000 + " ms ("
+                    + (byDeadline ? "shortly before the call's deadline" : "the driver timeout (--timeout) ends before"
+                    + " the call's deadline") + "); retry later"
                     + " (the bound is ExecDriver.Builder.maxConcurrentDrivers, serve-exec --max-concurrent-drivers)");
         }
     }
@@ -573,6 +607,7 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
         private Path executable;
         private Duration timeout = DEFAULT_TIMEOUT;
         private final Map<String, String> environment = new LinkedHashMap<>();
+        private final Set<String> passed = new java.util.LinkedHashSet<>(DEFAULT_PASSED_ENVIRONMENT);
         private Path workingDirectory;
         private Containment containment = Containment.AUTO;
         private int maxConcurrentDrivers = defaultMaxConcurrentDrivers();
@@ -602,9 +637,9 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
         }
 
         /**
-         * An environment variable for the driver, on top of the server's own environment. For configuration
-         * only: never put secrets here (the environment of a process is readable by others); the orchestrator's
-         * secrets reach the driver on stdin.
+         * An environment variable for the driver, on top of what is passed from the server's environment. For
+         * configuration only: never put secrets here (the environment of a process is readable by others); the
+         * orchestrator's secrets reach the driver on stdin.
          */
         public Builder environment(String name, String value) {
             environment.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
@@ -612,9 +647,27 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, AutoCl
         }
 
         /**
+         * Passes the server's variable {@code name} (when it has one) to the driver, besides
+         * {@link #DEFAULT_PASSED_ENVIRONMENT}; no other variable of the server's environment reaches a driver.
+         *
+         * <pre>{@code
+         * ExecDriver.builder().executable(path).passEnvironment("KUBECONFIG").passEnvironment("HTTPS_PROXY").build();
+         * }</pre>
+         */
+        public Builder passEnvironment(String name) {
+            Objects.requireNonNull(name, "name");
+            if (name.isEmpty() || name.indexOf('=') >= 0 || name.indexOf('\0') >= 0) {
+                throw new IllegalArgumentException("passEnvironment: not a variable name: '" + SafeText.escape(name)
+                        + "'");
+            }
+            passed.add(name);
+            return this;
+        }
+
+        /**
          * The most driver processes that run at once (default {@link #defaultMaxConcurrentDrivers()}). A call
-         * beyond it waits for a slot within its deadline (or the timeout) and answers UNAVAILABLE, which clients
-         * retry, when none frees in time.
+         * beyond it waits for a slot until shortly before its deadline or until the timeout, whichever comes first,
+         * and answers UNAVAILABLE, which clients retry, when none frees in time.
          */
         public Builder maxConcurrentDrivers(int max) {
             this.maxConcurrentDrivers = Arguments.requireAtLeast("maxConcurrentDrivers", max, 1);

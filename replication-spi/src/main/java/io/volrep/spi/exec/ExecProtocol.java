@@ -23,21 +23,28 @@ import io.volrep.api.Secrets;
 import io.volrep.api.StatusCode;
 import io.volrep.api.UnimplementedException;
 import io.volrep.api.UnknownErrorException;
+import io.volrep.api.wire.AnswerProblem;
+import io.volrep.api.wire.AnswerRules;
+import io.volrep.api.wire.WireMapping;
 import io.volrep.proto.csi.VolumeCapability;
 import io.volrep.proto.exec.HealRequest;
 import io.volrep.proto.exec.InitRequest;
 import io.volrep.proto.exec.Response;
 import io.volrep.proto.exec.SourceRequest;
+import io.volrep.proto.healer.NodeHealerResponse;
+import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
+import io.volrep.spi.runtime.InvalidDriverResponseException;
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.List;
@@ -243,12 +250,18 @@ final class ExecProtocol {
                     continue;   // absent, or a wrong type that JsonFormat reports below
                 }
                 String time = value.getAsString();
+                int year;
                 try {
-                    OffsetDateTime.parse(time, DateTimeFormatter.ISO_OFFSET_DATE_TIME);
+                    year = OffsetDateTime.parse(time, DateTimeFormatter.ISO_OFFSET_DATE_TIME)
+                            .atZoneSameInstant(ZoneOffset.UTC).getYear();
                 } catch (DateTimeParseException e) {
                     throw new IllegalArgumentException("stdout does not follow the exec protocol: \"" + name
                             + "\" is not a valid RFC 3339 time: \"" + untrusted(time, 64) + "\" ("
                             + reason(e) + ")");
+                }
+                if (year < 1 || year > 9999) {
+                    throw new IllegalArgumentException("stdout does not follow the exec protocol: \"" + name
+                            + "\" is out of range: \"" + untrusted(time, 64) + "\" (years 0001 to 9999 in UTC)");
                 }
             }
         }
@@ -354,10 +367,42 @@ final class ExecProtocol {
         return shorten(SafeText.escape(text), max);
     }
 
+    /** An answer that breaks the exec protocol or the spec: the runtime answers it as an invalid driver answer. */
+    private static InvalidDriverResponseException invalid(String who, String detail) {
+        return new InvalidDriverResponseException(who + ": invalid answer: " + detail);
+    }
+
+    /**
+     * The spec's {@link AnswerRules} on what the driver answered: each problem names the answer's field as the driver
+     * prints it and as the spec names it, e.g. {@code "lastSyncBytes" (last_sync_bytes: MUST NOT be negative, got -1)}.
+     */
+    private static void requireNoProblems(String who, List<AnswerProblem> problems) {
+        if (!problems.isEmpty()) {
+            throw invalid(who, problems.stream().map(p -> "\"" + jsonName(p.field()) + "\" (" + p + ")")
+                    .collect(java.util.stream.Collectors.joining("; ")));
+        }
+    }
+
+    /** The name in the driver's JSON of an answer's field. */
+    private static String jsonName(String field) {
+        String top = field.contains(".") && !field.startsWith("replication_destination")
+                ? field.substring(0, field.indexOf('.')) : field;
+        return switch (top) {
+            case "last_sync_time" -> "lastSyncTime";
+            case "last_sync_duration" -> "lastSyncDurationSeconds";
+            case "last_sync_bytes" -> "lastSyncBytes";
+            case "status" -> "replicationStatus";
+            case "replication_destination.volumegroup.volume_ids" -> "destinationVolumeIds";
+            case "replication_destination", "replication_destination.volume.volume_id",
+                    "replication_destination.volumegroup.volume_group_id" -> "destinationId";
+            default -> top;
+        };
+    }
+
     /** resync's answer: {@code ready} is required. */
     static boolean resyncReady(String who, Response r) {
         if (!r.hasReady()) {
-            throw new UnknownErrorException(who + ": invalid answer: Success without \"ready\"");
+            throw invalid(who, "Success without \"ready\"");
         }
         return r.getReady();
     }
@@ -365,57 +410,63 @@ final class ExecProtocol {
     /**
      * info's answer: {@code lastSyncTime} required, duration and bytes optional and not negative,
      * {@code replicationStatus} one of the health names (absent: UNKNOWN), {@code replicationStatusMessage} masked
-     * ({@code printed}) and escaped.
+     * ({@code printed}) and escaped; judged by the spec's {@link AnswerRules#info} as the wire answer it becomes.
      */
     static ReplicationInfo info(String who, Response r, Secrets printed) {
-        if (!r.hasLastSyncTime()) {
-            throw new UnknownErrorException(who + ": invalid answer: Success without \"lastSyncTime\"");
+        GetVolumeReplicationInfoResponse.Builder b = GetVolumeReplicationInfoResponse.newBuilder();
+        if (r.hasLastSyncTime()) {
+            b.setLastSyncTime(r.getLastSyncTime());
         }
-        Timestamp t = r.getLastSyncTime();
-        ReplicationInfo info = ReplicationInfo.of(Instant.ofEpochSecond(t.getSeconds(), t.getNanos()));
         if (r.hasLastSyncDurationSeconds()) {
-            double seconds = r.getLastSyncDurationSeconds();
-            if (!Double.isFinite(seconds) || seconds < 0 || seconds > 1e12) {
-                throw new UnknownErrorException(who + ": invalid answer: \"lastSyncDurationSeconds\" must be a"
-                        + " non-negative number");
-            }
-            info = info.withLastSyncDuration(Duration.ofNanos(Math.round(seconds * 1e9)));
+            b.setLastSyncDuration(duration(who, r.getLastSyncDurationSeconds()));
         }
         if (r.hasLastSyncBytes()) {
-            if (r.getLastSyncBytes() < 0) {
-                throw new UnknownErrorException(who + ": invalid answer: \"lastSyncBytes\" must not be negative");
-            }
-            info = info.withLastSyncBytes(r.getLastSyncBytes());
+            b.setLastSyncBytes(r.getLastSyncBytes());
         }
-        ReplicationInfo.Status status = ReplicationInfo.Status.UNKNOWN;
         if (!r.getReplicationStatus().isEmpty()) {
             try {
-                status = ReplicationInfo.Status.valueOf(r.getReplicationStatus());
+                b.setStatusValue(ReplicationInfo.Status.valueOf(r.getReplicationStatus()).wireNumber());
             } catch (IllegalArgumentException e) {
-                throw new UnknownErrorException(who + ": invalid answer: \"replicationStatus\" is \""
-                        + untrusted(r.getReplicationStatus(), 40)
+                throw invalid(who, "\"replicationStatus\" is \"" + untrusted(r.getReplicationStatus(), 40)
                         + "\" (expected HEALTHY, DEGRADED, ERROR or UNKNOWN)");
             }
         }
-        return info.withStatus(status, driverText(r.getReplicationStatusMessage(), printed));
+        GetVolumeReplicationInfoResponse answer = b.setStatusMessage(driverText(r.getReplicationStatusMessage(),
+                printed)).build();
+        requireNoProblems(who, AnswerRules.info(answer));
+        return WireMapping.fromProto(answer, 0);
+    }
+
+    /**
+     * {@code lastSyncDurationSeconds} as a Duration, to the nanosecond (a double holds more than a long's nanoseconds
+     * can: 10,000 years do not fit). Whether it is a valid one is the answer rules' to say.
+     */
+    private static com.google.protobuf.Duration duration(String who, double seconds) {
+        if (!Double.isFinite(seconds) || Math.abs(seconds) >= 0x1p62) {
+            throw invalid(who, "\"lastSyncDurationSeconds\" must be a number of seconds, at most about 10,000"
+                    + " years");
+        }
+        BigDecimal[] parts = new BigDecimal(seconds).setScale(9, RoundingMode.HALF_EVEN)
+                .divideAndRemainder(BigDecimal.ONE);
+        return com.google.protobuf.Duration.newBuilder().setSeconds(parts[0].longValueExact())
+                .setNanos(parts[1].movePointRight(9).intValueExact()).build();
     }
 
     /**
      * destination's answer: {@code destinationId} required; {@code destinationVolumeIds} only for a group (every
-     * member or none). The destination has the source's kind; the runtime then checks it like any driver's answer.
+     * member or none). The destination has the source's kind; judged by the spec's {@link AnswerRules#destination}
+     * as the wire answer it becomes (ids at most 128 bytes, the member map at most 4 KiB).
      */
     static ReplicationDestination destination(String who, ReplicationSource source, Response r) {
-        if (r.getDestinationId().isEmpty()) {
-            throw new UnknownErrorException(who + ": invalid answer: Success without \"destinationId\"");
+        if (source.kind() != ReplicationSource.Kind.VOLUME_GROUP && r.getDestinationVolumeIdsCount() > 0) {
+            throw invalid(who, "\"destinationVolumeIds\" belongs to a volume group's destination, not to a "
+                    + source.kind().wireName() + "'s");
         }
-        if (source.kind() == ReplicationSource.Kind.VOLUME_GROUP) {
-            return ReplicationDestination.volumeGroup(r.getDestinationId(), r.getDestinationVolumeIdsMap());
-        }
-        if (r.getDestinationVolumeIdsCount() > 0) {
-            throw new UnknownErrorException(who + ": invalid answer: \"destinationVolumeIds\" belongs to a volume"
-                    + " group's destination, not to a " + source.kind().wireName() + "'s");
-        }
-        return ReplicationDestination.volume(r.getDestinationId());
+        ReplicationDestination destination = source.kind() == ReplicationSource.Kind.VOLUME_GROUP
+                ? ReplicationDestination.volumeGroup(r.getDestinationId(), r.getDestinationVolumeIdsMap())
+                : ReplicationDestination.volume(r.getDestinationId());
+        requireNoProblems(who, AnswerRules.destination(WireMapping.toProto(destination), source.kind()));
+        return destination;
     }
 
     /**
@@ -427,14 +478,16 @@ final class ExecProtocol {
     record HealResult(boolean abnormal, String message) {
     }
 
-    /** heal's answer: {@code abnormal} is required; the message is masked ({@code printed}) and escaped. */
+    /**
+     * heal's answer: {@code abnormal} is required; the message, REQUIRED by the spec ({@link AnswerRules#healer}), is
+     * masked ({@code printed}) and escaped.
+     */
     static HealResult healResult(String who, Response r, Secrets printed) {
         if (!r.hasAbnormal()) {
-            throw new UnknownErrorException(who + ": invalid answer: Success without \"abnormal\"");
+            throw invalid(who, "Success without \"abnormal\"");
         }
-        if (r.getMessage().isBlank()) {
-            throw new UnknownErrorException(who + ": invalid answer: heal needs a \"message\" (REQUIRED by the spec)");
-        }
+        requireNoProblems(who, AnswerRules.healer(NodeHealerResponse.newBuilder().setAbnormal(r.getAbnormal())
+                .setMessage(r.getMessage()).build()));
         return new HealResult(r.getAbnormal(), driverText(r.getMessage(), printed));
     }
 }

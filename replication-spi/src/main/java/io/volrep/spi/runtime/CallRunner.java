@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * identity later) validate, guard, map and log the same way:
  * <ol>
  *   <li>DEBUG: the request, sanitized ({@link SecretSanitizer});</li>
- *   <li>bytes that did not parse ({@link MalformedRequests}) answer INVALID_ARGUMENT;</li>
+ *   <li>bytes that did not parse never reach it: {@link MalformedRequests} answers them INVALID_ARGUMENT through
+ *       {@link #rejectMalformed}, logged and observed as here;</li>
  *   <li>{@link Handler#prepare}: validation and conversion to the driver's typed request; an
  *       {@link InvalidArgumentException} becomes INVALID_ARGUMENT before any driver code runs;</li>
  *   <li>the per-key guard: a second call for a key in flight answers ABORTED "operation pending for ...";</li>
@@ -131,22 +132,24 @@ public final class CallRunner {
     private record GuardKey(String service, Object key) {
     }
 
-    /** The outcome of one call, for the log line and the observer. */
-    private record Outcome(StatusCode code, String message, ServerCallEvent.Cause cause) {
-        static final Outcome OK = new Outcome(StatusCode.OK, null, ServerCallEvent.Cause.OK);
+    /**
+     * The outcome of one call, for the log line and the observer.
+     *
+     * @param rejectedField for a request the runtime rejected: the field it named ({@link InvalidArgumentException#field()})
+     */
+    private record Outcome(StatusCode code, String message, ServerCallEvent.Cause cause,
+                           Optional<String> rejectedField) {
+        static final Outcome OK = new Outcome(StatusCode.OK, null, ServerCallEvent.Cause.OK, Optional.empty());
+
+        Outcome(StatusCode code, String message, ServerCallEvent.Cause cause) {
+            this(code, message, cause, Optional.empty());
+        }
     }
 
     /** Runs one unary call through the pipeline and answers {@code observer} exactly once. */
     public <Q extends Message, R extends Message> void unary(Rpc rpc, Q request, StreamObserver<R> observer,
                                                             Handler<Q, R> handler) {
-        long start = System.nanoTime();
-        if (callObserver != null) {
-            try {
-                callObserver.onCallStarted(rpc);
-            } catch (RuntimeException e) {
-                LOG.warn("ServerObserver.onCallStarted threw {}; ignored", e.toString());
-            }
-        }
+        long start = started(rpc);
         boolean driverCalled = false;
         if (LOG.isDebugEnabled()) {
             LOG.debug("{} request {}", rpc.methodName(), SecretSanitizer.lazy(request));
@@ -156,10 +159,6 @@ public final class CallRunner {
         Outcome outcome;
         R response = null;
         try {
-            String parseError = MalformedRequests.parseError(request);
-            if (parseError != null) {
-                throw new InvalidArgumentException("malformed request: " + parseError);
-            }
             Call<R> call = handler.prepare(request);
             // Source ids come from unauthenticated callers: escaped once here, for the log and the ABORTED message.
             subject = SafeText.escape(call.subject());
@@ -182,7 +181,8 @@ public final class CallRunner {
             // Validation failures are the runtime's own (or the driver's, which is just as fine).
             outcome = mapped(rpc, subject, secrets, e);
             if (!driverCalled) {
-                outcome = new Outcome(outcome.code(), outcome.message(), ServerCallEvent.Cause.INVALID_REQUEST);
+                outcome = new Outcome(outcome.code(), outcome.message(), ServerCallEvent.Cause.INVALID_REQUEST,
+                        e.field());
             }
         } catch (ReplicationException e) {
             outcome = mapped(rpc, subject, secrets, e);
@@ -197,7 +197,43 @@ public final class CallRunner {
                 throw vmError;
             }
         }
-        // Logged before answering, so that a caller that got its answer can rely on the line being written.
+        finished(rpc, start, subject, outcome, response);
+        respond(rpc, observer, outcome, response);
+    }
+
+    /**
+     * Rejects a request whose bytes did not parse as {@code rpc}'s request message ({@link MalformedRequests}): logged
+     * and observed as a request the runtime rejected, without a field.
+     *
+     * @param why what the parser said, e.g. {@code "not a valid replication.PromoteVolumeRequest message"}
+     * @return the status to close the call with: INVALID_ARGUMENT "malformed request: ..."
+     */
+    public Status rejectMalformed(Rpc rpc, String why) {
+        long start = started(rpc);
+        Outcome outcome = new Outcome(StatusCode.INVALID_ARGUMENT, "malformed request: " + why,
+                ServerCallEvent.Cause.INVALID_REQUEST);
+        finished(rpc, start, "(invalid request)", outcome, null);
+        return Status.INVALID_ARGUMENT.withDescription(outcome.message());
+    }
+
+    /** Tells the observer a call started; returns the start time. */
+    private long started(Rpc rpc) {
+        long start = System.nanoTime();
+        if (callObserver != null) {
+            try {
+                callObserver.onCallStarted(rpc);
+            } catch (RuntimeException e) {
+                LOG.warn("ServerObserver.onCallStarted threw {}; ignored", e.toString());
+            }
+        }
+        return start;
+    }
+
+    /**
+     * Writes the call's log line and tells the observer: before answering, so that a caller that got its answer can
+     * rely on both.
+     */
+    private void finished(Rpc rpc, long start, String subject, Outcome outcome, Message response) {
         long millis = (System.nanoTime() - start) / 1_000_000;
         if (outcome.code() == StatusCode.OK) {
             LOG.info("{} {} -> OK in {} ms", rpc.methodName(), subject, millis);
@@ -208,19 +244,12 @@ public final class CallRunner {
             LOG.info("{} {} -> {} in {} ms: {}", rpc.methodName(), subject, outcome.code().display(), millis,
                     SafeText.escape(outcome.message()));
         }
-        observe(rpc, outcome, start);
-        respond(rpc, observer, outcome, response);
-    }
-
-    private void observe(Rpc rpc, Outcome outcome, long start) {
         if (callObserver == null) {
             return;
         }
-        Optional<String> field = outcome.cause() == ServerCallEvent.Cause.INVALID_REQUEST
-                ? InvalidArgumentFields.field(outcome.message()) : Optional.empty();
         try {
             callObserver.onCallFinished(new ServerCallEvent(rpc, outcome.code(),
-                    Duration.ofNanos(System.nanoTime() - start), outcome.cause(), field));
+                    Duration.ofNanos(System.nanoTime() - start), outcome.cause(), outcome.rejectedField()));
         } catch (RuntimeException e) {
             LOG.warn("ServerObserver.onCallFinished threw {}; ignored", e.toString());
         }

@@ -10,12 +10,14 @@ import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
 import io.volrep.api.Secrets;
 import io.volrep.api.SpecDialect;
+import io.volrep.api.wire.AnswerRules;
 import io.volrep.api.wire.RequestFields;
 import io.volrep.api.wire.Transcoder;
 import io.volrep.api.wire.WireMapping;
 import io.volrep.proto.replication.DemoteVolumeResponse;
 import io.volrep.proto.replication.DisableVolumeReplicationResponse;
 import io.volrep.proto.replication.EnableVolumeReplicationResponse;
+import io.volrep.proto.replication.GetReplicationDestinationInfoResponse;
 import io.volrep.proto.replication.PromoteVolumeResponse;
 import io.volrep.proto.replication.ResyncVolumeResponse;
 import io.volrep.spi.DemoteRequest;
@@ -27,7 +29,6 @@ import io.volrep.spi.PromoteRequest;
 import io.volrep.spi.ReplicationDriver;
 import io.volrep.spi.ResyncRequest;
 import io.volrep.spi.ResyncResult;
-import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -47,10 +48,6 @@ import java.util.function.Supplier;
  * }</pre>
  */
 public final class ControllerService implements BindableService {
-    /** protobuf's Timestamp range: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999999Z. */
-    private static final Instant MIN_TIMESTAMP = Instant.parse("0001-01-01T00:00:00Z");
-    private static final Instant MAX_TIMESTAMP = Instant.parse("9999-12-31T23:59:59.999999999Z");
-
     private final ReplicationDriver driver;
     private final CallRunner runner;
     private final Transcoder transcoder;
@@ -117,41 +114,29 @@ public final class ControllerService implements BindableService {
                 if (result == null) {
                     throw new InvalidDriverResponseException("resync returned null instead of a ResyncResult");
                 }
-                return ResyncVolumeResponse.newBuilder().setReady(result.ready()).build();
+                return checked(rpc, source, ResyncVolumeResponse.newBuilder().setReady(result.ready()).build());
             });
-            case GET_VOLUME_REPLICATION_INFO -> v.call(() -> WireMapping.toProto(
-                    checked(driver.info(new InfoRequest(source, v.secrets(), v.replicationId())))));
+            case GET_VOLUME_REPLICATION_INFO -> v.call(() -> {
+                ReplicationInfo info = driver.info(new InfoRequest(source, v.secrets(), v.replicationId()));
+                if (info == null) {
+                    throw new InvalidDriverResponseException("info returned null; last_sync_time is REQUIRED");
+                }
+                return checked(rpc, source, WireMapping.toProto(info));
+            });
             case GET_REPLICATION_DESTINATION_INFO -> v.call(() -> {
                 ReplicationDestination destination = driver.destination(new DestinationRequest(source, v.secrets()));
-                String problem = WireMapping.destinationProblem(destination, source.kind());
-                if (problem != null) {
-                    throw new InvalidDriverResponseException("destination: " + problem);
-                }
-                return WireMapping.toProto(destination);
+                // No destination is judged as the answer without one: replication_destination is REQUIRED.
+                return checked(rpc, source, destination == null
+                        ? GetReplicationDestinationInfoResponse.getDefaultInstance() : WireMapping.toProto(destination));
             });
             case NODE_HEALER, GET_IDENTITY, GET_CAPABILITIES, PROBE ->
                     throw new IllegalArgumentException(rpc + " is not a replication.Controller method");
         };
     }
 
-    /** The driver's info, if the spec allows it on the wire. */
-    static ReplicationInfo checked(ReplicationInfo info) {
-        if (info == null) {
-            throw new InvalidDriverResponseException("info returned null; last_sync_time is REQUIRED");
-        }
-        if (info.lastSyncTime() == null) {
-            throw new InvalidDriverResponseException("last_sync_time is REQUIRED but missing");
-        }
-        Instant time = info.lastSyncTime();
-        if (time.isBefore(MIN_TIMESTAMP) || time.isAfter(MAX_TIMESTAMP)) {
-            throw new InvalidDriverResponseException("last_sync_time " + time + " is outside protobuf's Timestamp range");
-        }
-        if (info.lastSyncBytes().isPresent() && info.lastSyncBytes().getAsLong() < 0) {
-            throw new InvalidDriverResponseException("last_sync_bytes must not be negative");
-        }
-        if (info.lastSyncDuration().isPresent() && info.lastSyncDuration().get().isNegative()) {
-            throw new InvalidDriverResponseException("last_sync_duration must not be negative");
-        }
-        return info;
+    /** The driver's answer, if it keeps the spec's {@link AnswerRules}: else an invalid driver answer. */
+    private static Message checked(Rpc rpc, ReplicationSource source, Message answer) {
+        InvalidDriverResponseException.requireNoProblems("", AnswerRules.of(rpc, answer, source.kind()));
+        return answer;
     }
 }

@@ -6,6 +6,7 @@ import io.volrep.api.HealReport;
 import io.volrep.api.Rpc;
 import io.volrep.api.Secrets;
 import io.volrep.api.VolumeCapability;
+import io.volrep.api.wire.AnswerRules;
 import io.volrep.api.wire.WireMapping;
 import io.volrep.proto.healer.HealerNodeGrpc;
 import io.volrep.proto.healer.NodeHealerRequest;
@@ -42,7 +43,7 @@ public final class HealerService extends HealerNodeGrpc.HealerNodeImplBase {
         runner.unary(Rpc.NODE_HEALER, request, observer, r -> {
             HealRequest typed = validated(r);
             return new CallRunner.Call<>(new HealerVolume(typed.volumeId()), "volume " + typed.volumeId(),
-                    typed.secrets(), () -> WireMapping.toProto(checked(heal(typed))));
+                    typed.secrets(), () -> checked(driver.heal(typed)));
         });
     }
 
@@ -60,33 +61,13 @@ public final class HealerService extends HealerNodeGrpc.HealerNodeImplBase {
         return new HealRequest(volumeId, volumePath, Optional.of(staging), capability, secrets, context);
     }
 
-    private HealReport heal(HealRequest typed) {
-        try {
-            return driver.heal(typed);
-        } catch (IllegalArgumentException | NullPointerException e) {
-            // HealReport refuses an empty or null message: that is the driver's answer breaking the spec.
-            if (thrownBy(e, HealReport.class)) {
-                throw new InvalidDriverResponseException("NodeHealerResponse.message is REQUIRED but the driver"
-                        + " left it empty");
-            }
-            throw e;
-        }
-    }
-
-    private static boolean thrownBy(Throwable e, Class<?> type) {
-        StackTraceElement[] trace = e.getStackTrace();
-        for (int i = 0; i < Math.min(3, trace.length); i++) {
-            if (trace[i].getClassName().equals(type.getName())) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static HealReport checked(HealReport report) {
+    /** The driver's report on the wire, if it keeps the spec's {@link AnswerRules}: else an invalid driver answer. */
+    private static NodeHealerResponse checked(HealReport report) {
         if (report == null) {
             throw new InvalidDriverResponseException("heal returned null; NodeHealerResponse.message is REQUIRED");
         }
-        return report;
+        NodeHealerResponse answer = WireMapping.toProto(report);
+        InvalidDriverResponseException.requireNoProblems("", AnswerRules.healer(answer));
+        return answer;
     }
 }

@@ -3,6 +3,8 @@ package io.volrep.spi.runtime;
 import com.google.protobuf.BoolValue;
 import io.grpc.stub.StreamObserver;
 import io.volrep.api.SafeText;
+import io.volrep.api.wire.AnswerProblem;
+import io.volrep.api.wire.AnswerRules;
 import io.volrep.proto.identity.Capability;
 import io.volrep.proto.identity.GetCapabilitiesRequest;
 import io.volrep.proto.identity.GetCapabilitiesResponse;
@@ -11,6 +13,7 @@ import io.volrep.proto.identity.GetIdentityResponse;
 import io.volrep.proto.identity.IdentityGrpc;
 import io.volrep.proto.identity.ProbeRequest;
 import io.volrep.proto.identity.ProbeResponse;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
@@ -48,8 +51,7 @@ public final class IdentityService extends IdentityGrpc.IdentityImplBase {
      */
     public IdentityService(String name, String vendorVersion, boolean replication, boolean destinations,
                            boolean healer, BooleanSupplier readiness) {
-        this.identity = GetIdentityResponse.newBuilder().setName(Objects.requireNonNull(name, "name"))
-                .setVendorVersion(Objects.requireNonNull(vendorVersion, "vendorVersion")).build();
+        this.identity = checkedIdentity(name, vendorVersion);
         GetCapabilitiesResponse.Builder caps = GetCapabilitiesResponse.newBuilder();
         if (replication) {
             caps.addCapabilities(Capability.newBuilder().setService(Capability.Service.newBuilder()
@@ -69,6 +71,32 @@ public final class IdentityService extends IdentityGrpc.IdentityImplBase {
         }
         this.capabilities = caps.build();
         this.readiness = Objects.requireNonNull(readiness, "readiness");
+    }
+
+    /**
+     * Checks what GetIdentity would answer against the spec's rules ({@link AnswerRules#identity}): the name in
+     * domain-name notation, at most 63 characters; a vendor version. The runtime answers it unchanged for as long as
+     * it runs, so a bad one is refused before it starts.
+     *
+     * <pre>{@code
+     * IdentityService.requireValidIdentity("rbd.example.com", "2.4.1");
+     * }</pre>
+     *
+     * @throws IllegalArgumentException naming the field
+     */
+    public static void requireValidIdentity(String name, String vendorVersion) {
+        checkedIdentity(name, vendorVersion);
+    }
+
+    private static GetIdentityResponse checkedIdentity(String name, String vendorVersion) {
+        GetIdentityResponse identity = GetIdentityResponse.newBuilder().setName(Objects.requireNonNull(name, "name"))
+                .setVendorVersion(Objects.requireNonNull(vendorVersion, "vendorVersion")).build();
+        List<AnswerProblem> problems = AnswerRules.identity(identity);
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException("GetIdentity would answer against the spec: "
+                    + AnswerProblem.describe(problems));
+        }
+        return identity;
     }
 
     @Override

@@ -39,18 +39,18 @@ public final class RequestValidation {
             source = WireMapping.fromProto(replicationSource);
             if (!volumeId.isEmpty() && !(source.kind() == ReplicationSource.Kind.VOLUME
                     && source.id().equals(volumeId))) {
-                throw new InvalidArgumentException("volume_id: the deprecated volume_id \"" + SafeText.escape(volumeId)
+                throw InvalidArgumentException.ofField("volume_id", "the deprecated volume_id \"" + SafeText.escape(volumeId)
                         + "\" disagrees with replication_source (" + SafeText.escape(source.toString())
                         + "); send replication_source only");
             }
         } else if (volumeId.isEmpty()) {
-            throw new InvalidArgumentException(
-                    "replication_source: required field is missing (and the deprecated volume_id is not set either)");
+            throw InvalidArgumentException.ofField("replication_source",
+                    "required field is missing (and the deprecated volume_id is not set either)");
         } else {
             source = ReplicationSource.volume(volumeId);
         }
         if (!supportedKinds.contains(source.kind())) {
-            throw new InvalidArgumentException("replication_source: " + source.kind().wireName()
+            throw InvalidArgumentException.ofField("replication_source", source.kind().wireName()
                     + " sources are not supported by this plugin (supported: "
                     + supportedKinds.stream().map(ReplicationSource.Kind::wireName).sorted()
                     .collect(Collectors.joining(", ")) + ")");
@@ -76,20 +76,21 @@ public final class RequestValidation {
     public static String path(String field, String value, boolean required, boolean absolute, int maxBytes) {
         if (value.isEmpty()) {
             if (required) {
-                throw new InvalidArgumentException(field + ": required field is missing");
+                throw InvalidArgumentException.ofField(field, "required field is missing");
             }
             return value;
         }
         int bytes = CsiLimits.utf8Length(value);
         if (bytes > maxBytes) {
-            throw new InvalidArgumentException(field + ": " + bytes + " bytes, more than the " + maxBytes
+            throw InvalidArgumentException.ofField(field, bytes + " bytes, more than the " + maxBytes
                     + " bytes this plugin accepts");
         }
         if (value.indexOf('\0') >= 0) {
-            throw new InvalidArgumentException(field + ": contains a NUL character");
+            throw InvalidArgumentException.ofField(field, "contains a NUL character");
         }
         if (absolute && !value.startsWith("/")) {
-            throw new InvalidArgumentException(field + ": must be an absolute path, got \"" + SafeText.escape(value) + "\"");
+            throw InvalidArgumentException.ofField(field, "must be an absolute path, got \""
+                    + SafeText.escape(value) + "\"");
         }
         return value;
     }

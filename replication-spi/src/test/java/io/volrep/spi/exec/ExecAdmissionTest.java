@@ -103,6 +103,44 @@ class ExecAdmissionTest {
     }
 
     @Test
+    void theWaitForASlotEndsAtTheDriverTimeoutWhenTheCallsDeadlineIsLater() throws Exception {
+        // One slot, drivers killed at the 2 s timeout: the second call takes the slot when the first is killed, the
+        // third (deadline 20 s) waits for a slot only as long as the timeout, as docs/exec-drivers.md says.
+        Path driver = driverScript(dir, "sleep 6; echo '{\"status\":\"Success\"}'");
+        try (ExecHarness h = ExecHarness.inProcess(ExecDriver.builder().executable(driver)
+                .timeout(Duration.ofSeconds(2)).maxConcurrentDrivers(1).build())) {
+            Thread busy = new Thread(() -> h.enable("vol-busy"));
+            busy.start();
+            long end = System.currentTimeMillis() + 5000;
+            while (h.driver.processesRunning() == 0 && System.currentTimeMillis() < end) {
+                Thread.sleep(10);
+            }
+            Thread next = new Thread(() -> h.enable("vol-next"));
+            next.start();
+            while (h.driver.stats().waiting() == 0 && System.currentTimeMillis() < end) {
+                Thread.sleep(10);
+            }
+            long start = System.nanoTime();
+            Status status = statusOf(() -> h.stub.withDeadlineAfter(20, TimeUnit.SECONDS).enableVolumeReplication(
+                    EnableVolumeReplicationRequest.newBuilder().setReplicationSource(volume("vol-2")).build()));
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            assertThat(status.getCode()).as(status.toString()).isEqualTo(Status.Code.UNAVAILABLE);
+            assertThat(status.getDescription()).contains("all 1 driver slots are busy and none freed within")
+                    .contains("the driver timeout (--timeout) ends before the call's deadline");
+            assertThat(took).isBetween(Duration.ofMillis(1500), Duration.ofMillis(5000));
+            busy.join(10_000);
+            next.join(10_000);
+        }
+    }
+
+    @Test
+    void docsSayTheWaitEndsAtTheDeadlineOrTheTimeoutWhicheverIsFirst() throws IOException {
+        String guide = Files.readString(Path.of("..", "docs", "exec-drivers.md"));
+        assertThat(guide).contains("waits for a slot, first come first served, until shortly before its gRPC deadline"
+                + " or until the driver timeout (`--timeout`), whichever comes first");
+    }
+
+    @Test
     void callsWaitingForASlotAnswerUnavailableAtOnceWhenTheDriverCloses() throws Exception {
         Path driver = driverScript(dir, "sleep 20; echo '{\"status\":\"Success\"}'");
         ExecHarness h = ExecHarness.inProcess(ExecDriver.builder().executable(driver).maxConcurrentDrivers(1)

@@ -93,7 +93,7 @@ class ExecDestinationTest {
     void destinationAnswersAreChecked() throws Exception {
         try (ExecHarness h = serve(INIT_WITH_DESTINATION, "echo '{\"status\":\"Success\"}'")) {
             assertStatus(h.destination(volume("vol-1"), Map.of()), Status.Code.UNKNOWN, "(destination)",
-                    "without \"destinationId\"");
+                    "invalid answer: \"destinationId\" (replication_destination.volume.volume_id: REQUIRED but empty)");
         }
         try (ExecHarness h = serve(INIT_WITH_DESTINATION, "echo '{\"status\":\"Success\",\"destinationId\":\"v-b\","
                 + "\"destinationVolumeIds\":{\"a\":\"b\"}}'")) {

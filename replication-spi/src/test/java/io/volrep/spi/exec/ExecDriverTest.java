@@ -127,7 +127,8 @@ class ExecDriverTest {
             assertThat(h.resync(volume("vol-1"), Map.of())).isInstanceOfSatisfying(Status.class,
                     s -> assertStatus(s, Status.Code.UNKNOWN, "(resync)", "without \"ready\""));
             assertThat(h.info(volume("vol-1"), Map.of())).isInstanceOfSatisfying(Status.class,
-                    s -> assertStatus(s, Status.Code.UNKNOWN, "(info)", "without \"lastSyncTime\""));
+                    s -> assertStatus(s, Status.Code.UNKNOWN, "(info)",
+                            "invalid answer: \"lastSyncTime\" (last_sync_time: REQUIRED but not set)"));
         }
         try (ExecHarness h = serve("echo '{\"status\":\"Success\",\"lastSyncTime\":\"yesterday\"}'")) {
             assertThat(h.info(volume("vol-1"), Map.of())).isInstanceOfSatisfying(Status.class,

@@ -83,7 +83,7 @@ class ExecHealTest {
         try (ExecDriver d = ExecDriver.builder().executable(noMessage).build()) {
             assertThat(heal(d)).isInstanceOfSatisfying(Status.class, s -> {
                 assertThat(s.getCode()).isEqualTo(Status.Code.UNKNOWN);
-                assertThat(s.getDescription()).contains("(heal)", "needs a \"message\"");
+                assertThat(s.getDescription()).contains("(heal)", "\"message\" (message: REQUIRED but empty)");
             });
         }
     }

@@ -61,7 +61,8 @@ class ExecProtocolTest {
         assertThat(ExecProtocol.healResult("d (heal)", ok, Secrets.empty())).isEqualTo(new ExecProtocol.HealResult(true,
                 "read-only remount"));
         assertThatThrownBy(() -> ExecProtocol.healResult("d (heal)", parse("{\"status\":\"Success\"}"), Secrets.empty()))
-                .isInstanceOf(UnknownErrorException.class).hasMessageContaining("without \"abnormal\"");
+                .isInstanceOf(io.volrep.spi.runtime.InvalidDriverResponseException.class)
+                .hasMessageContaining("without \"abnormal\"");
     }
 
     @Test
@@ -127,6 +128,15 @@ class ExecProtocolTest {
                 + "\"lastSyncDurationSeconds\":-1}"), io.volrep.api.Secrets.empty())).hasMessageContaining("lastSyncDurationSeconds");
         assertThatThrownBy(() -> ExecProtocol.info("d", parse("{\"lastSyncTime\":\"2026-03-04T05:06:07Z\","
                 + "\"lastSyncDurationSeconds\":\"NaN\"}"), io.volrep.api.Secrets.empty())).hasMessageContaining("lastSyncDurationSeconds");
+        // Seconds past what a long holds in nanoseconds (292 years) are kept, not saturated; the rules judge them.
+        var long_ = ExecProtocol.info("d", parse("{\"lastSyncTime\":\"2026-03-04T05:06:07Z\","
+                + "\"lastSyncDurationSeconds\":31557600000.5}"), io.volrep.api.Secrets.empty());
+        assertThat(long_.lastSyncDuration()).contains(java.time.Duration.ofSeconds(31_557_600_000L, 500_000_000));
+        assertThatThrownBy(() -> ExecProtocol.info("d", parse("{\"lastSyncTime\":\"2026-03-04T05:06:07Z\","
+                + "\"lastSyncDurationSeconds\":315576000001}"), io.volrep.api.Secrets.empty()))
+                .isInstanceOf(io.volrep.spi.runtime.InvalidDriverResponseException.class)
+                .hasMessageContaining("\"lastSyncDurationSeconds\" (last_sync_duration.seconds: 315576000001 is out of"
+                        + " range");
     }
 
     @Test

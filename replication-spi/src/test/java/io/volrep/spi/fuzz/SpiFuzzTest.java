@@ -663,9 +663,11 @@ class SpiFuzzTest {
         @Override
         public io.volrep.api.ReplicationDestination destination(io.volrep.spi.DestinationRequest r) {
             check(r.source());
+            // A destination id of its own, within CSI's 128 bytes whatever the source's id.
+            String id = "dst-" + Integer.toHexString(r.source().id().hashCode());
             return r.source().kind() == io.volrep.api.ReplicationSource.Kind.VOLUME
-                    ? io.volrep.api.ReplicationDestination.volume("dst-" + r.source().id())
-                    : io.volrep.api.ReplicationDestination.volumeGroup("dst-" + r.source().id(), Map.of());
+                    ? io.volrep.api.ReplicationDestination.volume(id)
+                    : io.volrep.api.ReplicationDestination.volumeGroup(id, Map.of());
         }
     }
 }

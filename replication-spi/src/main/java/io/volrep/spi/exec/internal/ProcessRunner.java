@@ -1,5 +1,6 @@
-package io.volrep.spi.exec;
+package io.volrep.spi.exec.internal;
 
+import io.volrep.api.SafeText;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -33,14 +34,23 @@ import org.slf4j.LoggerFactory;
  * bounded capture of both streams. The threads that feed and read the pipes belong to the call: they are
  * started for it and end with it.
  *
- * <p>With a {@linkplain PidNamespaces launcher} the driver is the init process of its own PID namespace: when it
- * exits or is killed, the kernel kills every process left in the namespace, daemons included, and the pipes
- * they held close, so nothing outlives the call. Without one (containment off, or unavailable) the tree is
- * remembered while the driver runs (polled every {@link #TREE_POLL}), because a child whose parent dies is
+ * <p>With a launcher (the exec bridge's {@code PidNamespaces}) the driver is the init process of its own PID
+ * namespace: when it exits or is killed, the kernel kills every process left in the namespace, daemons included,
+ * and the pipes they held close, so nothing outlives the call. Without one (containment off, or unavailable) the
+ * tree is remembered while the driver runs (polled every {@code TREE_POLL}), because a child whose parent dies is
  * re-parented and can no longer be found through the parent: on a timeout every process of the tree we saw is
  * killed, not only those still attached to the driver; a process that left the tree between two polls escapes.
+ *
+ * <p>Internal: shared by the exec bridge ({@code io.volrep.spi.exec.ExecDriver}) and volrep's own drivers that run
+ * a storage CLI (replication-ceph's {@code rbd}); exported to those modules only, not an API.
+ *
+ * <pre>{@code
+ * try (ProcessRunner runner = new ProcessRunner(1 << 20, 8192, List.of())) {
+ *     ProcessRunner.Result r = runner.run(List.of("rbd", "ls"), Map.of(), null, new byte[0], Duration.ofSeconds(10));
+ * }
+ * }</pre>
  */
-final class ProcessRunner implements AutoCloseable {
+public final class ProcessRunner implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ProcessRunner.class);
     private static final Duration TREE_POLL = Duration.ofMillis(100);
     private static final Duration DRAIN_AFTER_KILL = Duration.ofSeconds(2);
@@ -48,7 +58,7 @@ final class ProcessRunner implements AutoCloseable {
     static final Duration EXIT_GRACE = Duration.ofMillis(500);
 
     /** How a run ended. */
-    enum Ending { EXITED, TIMED_OUT, OUTPUT_TOO_LARGE }
+    public enum Ending { EXITED, TIMED_OUT, OUTPUT_TOO_LARGE }
 
     /**
      * What a run produced.
@@ -60,7 +70,7 @@ final class ProcessRunner implements AutoCloseable {
      * @param stderrBytes how many bytes stderr carried in total
      * @param heldOpen true when the driver exited but a leftover child still held its output open
      */
-    record Result(Ending ending, int exitCode, byte[] stdout, byte[] stderr, long stderrBytes, boolean heldOpen) {
+    public record Result(Ending ending, int exitCode, byte[] stdout, byte[] stderr, long stderrBytes, boolean heldOpen) {
     }
 
     private static final AtomicInteger THREADS = new AtomicInteger();
@@ -73,29 +83,31 @@ final class ProcessRunner implements AutoCloseable {
 
     /**
      * @param launcher the command that runs the driver's command line in its own PID namespace
-     *                 ({@link PidNamespaces#probe()}), or empty to run it directly
+     *                 ({@code PidNamespaces.probe()} of the exec bridge), or empty to run it directly
      */
-    ProcessRunner(int maxStdoutBytes, int stderrCaptureBytes, List<String> launcher) {
+    public ProcessRunner(int maxStdoutBytes, int stderrCaptureBytes, List<String> launcher) {
         this.maxStdoutBytes = maxStdoutBytes;
         this.stderrCaptureBytes = stderrCaptureBytes;
         this.launcher = List.copyOf(launcher);
     }
 
     /** True when each driver runs in its own PID namespace. */
-    boolean contained() {
+    public boolean contained() {
         return !launcher.isEmpty();
     }
 
     /**
-     * Runs {@code command} to its end or its deadline.
+     * Runs {@code command} to its end or its deadline, with exactly {@code environment} (nothing inherited).
      *
      * @throws IOException when the process cannot be started
      */
-    Result run(List<String> command, Map<String, String> environment, Path workingDirectory, byte[] stdin,
+    public Result run(List<String> command, Map<String, String> environment, Path workingDirectory, byte[] stdin,
                Duration timeout) throws IOException, InterruptedException {
         List<String> argv = new ArrayList<>(launcher);
         argv.addAll(command);
         ProcessBuilder builder = new ProcessBuilder(argv);
+        // The whole environment of the driver: nothing of the server's is inherited (see ExecDriver).
+        builder.environment().clear();
         builder.environment().putAll(environment);
         if (workingDirectory != null) {
             builder.directory(workingDirectory.toFile());
@@ -144,8 +156,9 @@ final class ProcessRunner implements AutoCloseable {
             }
             if (contained() && cannotExecute(process.exitValue(), out, err)) {
                 // The launcher started, the driver did not (missing, not executable, bad interpreter).
-                throw new IOException(ExecProtocol.untrusted(new String(err.bytes(), StandardCharsets.UTF_8).strip()
-                        .substring(LAUNCH_FAILURE.length()), 200));
+                String why = SafeText.escape(new String(err.bytes(), StandardCharsets.UTF_8).strip()
+                        .substring(LAUNCH_FAILURE.length()));
+                throw new IOException(why.length() <= 200 ? why : why.substring(0, 200) + "...");
             }
             return result(Ending.EXITED, process.exitValue(), out, err, heldOpen);
         } catch (InterruptedException e) {
@@ -183,12 +196,12 @@ final class ProcessRunner implements AutoCloseable {
     }
 
     /** How many driver processes are running now. */
-    int running() {
+    public int running() {
         return running.size();
     }
 
     /** How many runs were killed at their deadline so far. */
-    long killedOnTimeout() {
+    public long killedOnTimeout() {
         return killedOnTimeout.get();
     }
 

@@ -1,0 +1,80 @@
+package io.volrep.ceph;
+
+import io.grpc.Context;
+import io.grpc.Deadline;
+import io.volrep.api.UnavailableException;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The time one RPC may spend talking to Ceph: the driver's per-call timeout, or less when the caller's gRPC deadline
+ * comes sooner (minus a reserve, so that the answer, UNAVAILABLE when Ceph is silent, reaches the caller before its
+ * deadline does). Every {@code rbd} command of the RPC gets what is left of it.
+ *
+ * <pre>{@code
+ * CallBudget budget = CallBudget.forCurrentCall(Duration.ofSeconds(30));
+ * Duration left = budget.remaining();
+ * }</pre>
+ */
+final class CallBudget {
+    /**
+     * Kept back from the caller's deadline, for killing a silent rbd and answering: a fifth of the time left, between
+     * these bounds.
+     */
+    private static final Duration MIN_RESERVE = Duration.ofSeconds(1);
+    private static final Duration MAX_RESERVE = Duration.ofSeconds(3);
+
+    private final long deadlineNanos;
+    private final Duration total;
+
+    private CallBudget(Duration total) {
+        this.total = total;
+        this.deadlineNanos = System.nanoTime() + total.toNanos();
+    }
+
+    /** The budget of the RPC running on this thread: {@code timeout}, or less if its gRPC deadline is sooner. */
+    static CallBudget forCurrentCall(Duration timeout) {
+        long budget = timeout.toNanos();
+        Deadline deadline = Context.current().getDeadline();
+        if (deadline != null) {
+            long left = deadline.timeRemaining(TimeUnit.NANOSECONDS);
+            long reserve = Math.min(Math.max(left / 5, MIN_RESERVE.toNanos()), MAX_RESERVE.toNanos());
+            budget = Math.min(budget, left - reserve);
+        }
+        return new CallBudget(Duration.ofNanos(Math.max(0, budget)));
+    }
+
+    /** A fixed budget (the readiness check, tests). */
+    static CallBudget of(Duration total) {
+        return new CallBudget(total);
+    }
+
+    /** What is left; never negative. */
+    Duration remaining() {
+        return Duration.ofNanos(Math.max(0, deadlineNanos - System.nanoTime()));
+    }
+
+    /** What is left, at most {@code cap}: a bounded side question (the peer site) within the RPC's budget. */
+    CallBudget capped(Duration cap) {
+        Duration left = remaining();
+        return new CallBudget(left.compareTo(cap) < 0 ? left : cap);
+    }
+
+    /** The whole budget this call started with. */
+    Duration total() {
+        return total;
+    }
+
+    /** Fails with UNAVAILABLE (retryable) when less than {@code needed} is left for the next command. */
+    void require(Duration needed, String site) {
+        if (remaining().compareTo(needed) < 0) {
+            throw new UnavailableException(site + ": no time left within the call's budget of " + seconds(total)
+                    + " to ask Ceph; retry");
+        }
+    }
+
+    static String seconds(Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : String.format(java.util.Locale.ROOT, "%.1f s",
+                d.toMillis() / 1000.0);
+    }
+}

@@ -1,0 +1,12 @@
+/**
+ * Optional: a CSI-Addons replication driver for Ceph RBD snapshot mirroring ({@link io.volrep.ceph.CephRbdDriver}),
+ * served through the volrep SPI. It runs the {@code rbd} command line of the Ceph packages (JSON output, each command
+ * bounded in time); {@code volrep serve-ceph} serves it.
+ *
+ * <pre>{@code
+ * CephRbdDriver driver = CephRbdDriver.builder().cephConf(Path.of("/etc/ceph/ceph.conf")).pool("rbd").build();
+ * ReplicationServer.builder().driver(driver).readiness(driver.readiness())
+ *         .identity(CephRbdDriver.PLUGIN_NAME, "0.1.0").listen("unix:///csi/csi-addons.sock").build().start();
+ * }</pre>
+ */
+package io.volrep.ceph;

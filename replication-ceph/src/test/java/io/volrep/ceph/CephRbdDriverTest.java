@@ -1,0 +1,646 @@
+package io.volrep.ceph;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.protobuf.util.Timestamps;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
+import io.volrep.proto.identity.Capability;
+import io.volrep.proto.identity.GetCapabilitiesRequest;
+import io.volrep.proto.identity.IdentityGrpc;
+import io.volrep.proto.replication.ControllerGrpc;
+import io.volrep.proto.replication.DemoteVolumeRequest;
+import io.volrep.proto.replication.DisableVolumeReplicationRequest;
+import io.volrep.proto.replication.EnableVolumeReplicationRequest;
+import io.volrep.proto.replication.GetReplicationDestinationInfoRequest;
+import io.volrep.proto.replication.GetVolumeReplicationInfoRequest;
+import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
+import io.volrep.proto.replication.PromoteVolumeRequest;
+import io.volrep.proto.replication.ReplicationSource;
+import io.volrep.proto.replication.ResyncVolumeRequest;
+import io.volrep.spi.ReplicationServer;
+import io.volrep.testsupport.GrpcCleanup;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The driver's mapping of rbd's answers onto the spec's rows, through a real (in-process) gRPC server, with a
+ * scripted stand-in for the rbd command ({@link FakeRbd}) answering what real rbd printed on the lab (the outputs
+ * below are copied from Ceph 16.2.15 runs). The real thing: replication-cli's Ceph integration tests.
+ */
+class CephRbdDriverTest {
+    static final String PRIMARY = """
+            {"name":"vol-0","id":"10273612c730","size":67108864,"mirroring":{"mode":"snapshot","state":"enabled",\
+            "global_id":"06288f3d-8b97-4df2-ad2f-5fa3f671fbed","primary":true}}""";
+    static final String NON_PRIMARY = PRIMARY.replace("\"primary\":true", "\"primary\":false");
+    static final String NOT_MIRRORED = """
+            {"name":"vol-0","id":"10273612c730","size":67108864,"features":["layering"]}""";
+    static final String NO_SUCH_IMAGE = "rbd: error opening image vol-0: (2) No such file or directory\n";
+    static final String PROMOTE_EBUSY = """
+            2026-11-26T04:11:08.723+0000 7f5e8a4866c0 -1 librbd::mirror::PromoteRequest: 0x7f5e6c001c60 \
+            handle_get_info: image is primary within a remote cluster or demotion is not propagated yet
+            2026-11-26T04:11:08.723+0000 7f5e8d8db380 -1 librbd::api::Mirror: image_promote: failed to promote image
+            rbd: error promoting image to primary
+            """;
+    static final String PROMOTE_EROFS = """
+            2026-11-26T04:11:11.347+0000 7f336f33c6c0 -1 librbd::mirror::snapshot::CreatePrimaryRequest: \
+            0x7f334c010e10 handle_create_snapshot: failed to create mirror snapshot: (30) Read-only file system
+            rbd: error promoting image to primary
+            """;
+    static final String PEER_KEY = "AQAqsQdrgSnyHRAAn+1nBF4jQxCYwvh0AMpDow==";
+    static final String POOL_INFO = """
+            {"mode":"image","site_name":"site-a","peers":[{"uuid":"570426cf","direction":"rx-tx","site_name":"site-b",\
+            "mirror_uuid":"59bc90ac","client_name":"client.rbd-mirror-peer","key":"%s",\
+            "mon_host":"v2:127.0.0.1:38258/0"}]}""".formatted(PEER_KEY);
+    static final String STATUS_SYNCED = """
+            {"name":"vol-0","global_id":"06288f3d","state":"up+stopped","description":"local image is primary",\
+            "peer_sites":[{"site_name":"site-b","mirror_uuids":"a8f9dedb","state":"up+replaying","description":\
+            "replaying, {\\"bytes_per_second\\":2396745.14,\\"bytes_per_snapshot\\":16777216.0,\\"last_snapshot_bytes\\":\
+            33554432,\\"last_snapshot_sync_seconds\\":2,\\"local_snapshot_timestamp\\":1795666366,\
+            \\"remote_snapshot_timestamp\\":1795666366,\\"replay_state\\":\\"idle\\"}","last_update":"2026-11-26 04:12:48"}]}""";
+    static final String STATUS_NOT_SYNCED_YET = """
+            {"name":"vol-0","global_id":"06288f3d","state":"up+stopped","description":"local image is primary",\
+            "peer_sites":[{"site_name":"site-b","mirror_uuids":"a8f9dedb","state":"up+replaying","description":\
+            "replaying, {\\"bytes_per_second\\":0.0,\\"bytes_per_snapshot\\":0.0,\\"last_snapshot_bytes\\":0,\
+            \\"last_snapshot_sync_seconds\\":0,\\"remote_snapshot_timestamp\\":1795666234,\\"replay_state\\":\\"idle\\"}",\
+            "last_update":"2026-11-26 04:10:36"}]}""";
+    static final String STATUS_SPLIT_BRAIN = """
+            {"name":"vol-0","global_id":"06288f3d","state":"up+stopped","description":"local image is primary",\
+            "peer_sites":[{"site_name":"site-b","mirror_uuids":"a8f9dedb","state":"up+error","description":\
+            "split-brain detected","last_update":"2026-11-26 04:18:44"}]}""";
+
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
+    @TempDir
+    Path tmp;
+
+    private FakeRbd rbd;
+    private CephRbdDriver driver;
+    private ControllerGrpc.ControllerBlockingStub stub;
+    private ManagedChannel channel;
+
+    private void serve(FakeRbd fake) throws Exception {
+        this.rbd = fake;
+        Path conf = Files.writeString(tmp.resolve("site-a.conf"), "[global]\n");
+        driver = grpc.register(CephRbdDriver.builder().cephConf(conf).pool("rbd")
+                .rbd(fake.install().toString()).timeout(Duration.ofSeconds(20)).build());
+        String name = InProcessServerBuilder.generateName();
+        grpc.register(ReplicationServer.builder().driver(driver).identity(CephRbdDriver.PLUGIN_NAME, "test")
+                .listen("inprocess:" + name).build().start());
+        channel = grpc.register(InProcessChannelBuilder.forName(name).build());
+        stub = ControllerGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
+    }
+
+    private FakeRbd fake() {
+        return new FakeRbd(tmp);
+    }
+
+    private static ReplicationSource volume(String id) {
+        return ReplicationSource.newBuilder().setVolume(ReplicationSource.VolumeSource.newBuilder().setVolumeId(id))
+                .build();
+    }
+
+    private static Status statusOf(Runnable call) {
+        try {
+            call.run();
+        } catch (StatusRuntimeException e) {
+            return e.getStatus();
+        }
+        return Status.OK;
+    }
+
+    private PromoteVolumeRequest promote(boolean force) {
+        return PromoteVolumeRequest.newBuilder().setReplicationSource(volume("vol-0")).setForce(force).build();
+    }
+
+    private Status promoteStatus() {
+        return statusOf(() -> stub.promoteVolume(promote(false)));
+    }
+
+    // --- Promote --------------------------------------------------------------------------------------------------
+
+    @Test
+    void promoteRefusedWhileThePeersDemotionIsOnItsWayAnswers10NotThe9ThatInvitesAForce() throws Exception {
+        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY))
+                .on("local mirror image promote rbd/vol-0", FakeRbd.fail(16, PROMOTE_EBUSY))
+                .on("local mirror pool info rbd --all", FakeRbd.ok(POOL_INFO))
+                .on("peer info rbd/vol-0", FakeRbd.ok(NON_PRIMARY)));
+
+        Status status = promoteStatus();
+
+        assertThat(status.getCode()).isEqualTo(Status.Code.ABORTED);
+        assertThat(status.getDescription()).contains("site site-b has demoted vol-0",
+                "the demotion has not reached this site yet", "demotion is not propagated yet");
+        assertThat(rbd.calls()).noneMatch(c -> c.contains("--force"));
+    }
+
+    @Test
+    void promoteRefusedBecauseThePeerHoldsThePrimaryAnswers9CannotBePromotedWithoutForce() throws Exception {
+        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY))
+                .on("local mirror image promote rbd/vol-0", FakeRbd.fail(16, PROMOTE_EBUSY))
+                .on("local mirror pool info rbd --all", FakeRbd.ok(POOL_INFO))
+                .on("peer info rbd/vol-0", FakeRbd.ok(PRIMARY)));
+
+        Status status = promoteStatus();
+
+        assertThat(status.getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
+        assertThat(status.getDescription()).contains("cannot be promoted without force", "primary on site site-b");
+    }
+
+    @Test
+    void anUnforcedPromoteThatRbdWouldAllowWhileThePeerHoldsThePrimaryIs9AndPromotesNothing() throws Exception {
+        // Seen on the lab: right after a failover to B, A's last snapshot is its own demotion, so rbd promotes A
+        // without force (two primaries) until B's promotion reaches A. The peer is asked first.
+        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY))
+                .on("local mirror pool info rbd --all", FakeRbd.ok(POOL_INFO))
+                .on("peer info rbd/vol-0", FakeRbd.ok(PRIMARY))
+                .on("local mirror image promote rbd/vol-0", FakeRbd.ok("Image promoted to primary\n")));
+
+        Status status = promoteStatus();
+
+        assertThat(status.getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
+        assertThat(status.getDescription()).contains("cannot be promoted without force", "primary on site site-b");
+        assertThat(rbd.calls()).noneMatch(c -> c.contains("mirror image promote"));
+    }
+
+    @Test
+    void promoteRefusedWithReadOnlyFileSystemIsTheSameWindowAndAnswers10() throws Exception {
+        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY))
+                .on("local mirror pool info rbd --all", FakeRbd.ok(POOL_INFO))
+                .on("peer info rbd/vol-0", FakeRbd.ok(NON_PRIMARY))
+                .on("local mirror image promote rbd/vol-0", FakeRbd.fail(30, PROMOTE_EROFS)));
+
+        Status status = promoteStatus();
+
+        assertThat(status.getCode()).isEqualTo(Status.Code.ABORTED);
+        assertThat(status.getDescription()).contains("Read-only file system");
+    }
+
+    @Test
+    void promoteRefusedWhileThePeerDoesNotAnswerAnswers9() throws Exception {
+        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY))
+                .on("local mirror image promote rbd/vol-0", FakeRbd.fail(16, PROMOTE_EBUSY))
+                .on("local mirror pool info rbd --all", FakeRbd.ok(POOL_INFO))
+                .on("peer info rbd/vol-0", FakeRbd.fail(110, "rbd: couldn't connect to the cluster!\n")));
+
+        Status status = promoteStatus();
+
+        assertThat(status.getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
+        assertThat(status.getDescription()).contains("does not answer", "no demotion can arrive");
+    }
+
+    @Test
+    void promoteOfAPrimaryChangesNothingForRbdWouldRefuseIt() throws Exception {
+        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(PRIMARY))
+                .on("local image-meta list rbd/vol-0", FakeRbd.ok("{}")));
+
+        assertThat(promoteStatus().getCode()).isEqualTo(Status.Code.OK);
+        assertThat(rbd.calls()).noneMatch(c -> c.contains("mirror image promote"));
+    }
+
+    @Test
+    void promoteAppliesTheScheduleTheFormerPrimaryRecordedInTheImagesMetadata() throws Exception {
+        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY))
+                .on("local mirror image promote rbd/vol-0", FakeRbd.ok("Image promoted to primary\n"))
+                .on("local image-meta list rbd/vol-0", FakeRbd.ok("{\"volrep.schedulingInterval\":\"1m\"}"))
+                .on("local mirror snapshot schedule ls --pool rbd --image vol-0", FakeRbd.ok("[]"))
+                .on("local mirror snapshot schedule add", FakeRbd.ok("")));
+
+        assertThat(promoteStatus().getCode()).isEqualTo(Status.Code.OK);
+        assertThat(rbd.calls()).contains("local mirror snapshot schedule add --pool rbd --image vol-0 1m");
+    }
+
+    @Test
+    void aForcedPromoteRecordsWhenTheCopyWasLastInSyncWhichInfoAnswersUntilThePeerSyncs() throws Exception {
+        String copyReplaying = STATUS_SYNCED.replace("\"state\":\"up+stopped\",\"description\":\"local image is primary\"",
+                "\"state\":\"up+replaying\",\"description\":\"replaying, {\\\"local_snapshot_timestamp\\\":1795666342,"
+                        + "\\\"remote_snapshot_timestamp\\\":1795666342,\\\"replay_state\\\":\\\"idle\\\"}\"");
+        String peerGone = """
+                {"name":"vol-0","state":"up+stopped","description":"local image is primary","peer_sites":[{"site_name":\
+                "site-a","state":"down+stopped","description":"local image is primary","last_update":"2026-11-26 04:45:45"}]}""";
+        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY), FakeRbd.ok(PRIMARY))
+                .on("local mirror image status rbd/vol-0", FakeRbd.ok(copyReplaying), FakeRbd.ok(peerGone))
+                .on("local mirror image promote --force rbd/vol-0", FakeRbd.ok("Image promoted to primary\n"))
+                .on("local image-meta set rbd/vol-0 volrep.lastSyncTime 1795666342", FakeRbd.ok(""))
+                .on("local image-meta list rbd/vol-0", FakeRbd.ok("{}"),
+                        FakeRbd.ok("{\"volrep.lastSyncTime\":\"1795666342\"}")));
+
+        stub.promoteVolume(promote(true));
+        GetVolumeReplicationInfoResponse info = info();
+
+        assertThat(rbd.calls()).containsSubsequence("local mirror image status rbd/vol-0 --format json",
+                "local mirror image promote --force rbd/vol-0",
+                "local image-meta set rbd/vol-0 volrep.lastSyncTime 1795666342");
+        assertThat(Timestamps.toSeconds(info.getLastSyncTime())).isEqualTo(1795666342L);
+        assertThat(info.getStatus()).isEqualTo(GetVolumeReplicationInfoResponse.Status.ERROR);
+        assertThat(info.getStatusMessage()).contains("site site-a's rbd-mirror stopped reporting on vol-0");
+    }
+
+    @Test
+    void promoteOfAnImageThatIsNotMirroredIs9AndOfAMissingOneIs5() throws Exception {
+        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NOT_MIRRORED))
+                .on("local info rbd/vol-9", FakeRbd.fail(2, NO_SUCH_IMAGE)));
+
+        Status notMirrored = promoteStatus();
+        Status missing = statusOf(() -> stub.promoteVolume(PromoteVolumeRequest.newBuilder()
+                .setReplicationSource(volume("vol-9")).build()));
+
+        assertThat(notMirrored.getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
+        assertThat(notMirrored.getDescription()).contains("replication is not enabled for vol-0");
+        assertThat(missing.getCode()).isEqualTo(Status.Code.NOT_FOUND);
+        assertThat(missing.getDescription()).contains("vol-9 does not exist in pool rbd");
+    }
+
+    // --- a site that is gone ------------------------------------------------------------------------------------------
+
+    @Test
+    void aSiteThatDoesNotAnswerAnswersUnavailableWithinTheCallersDeadline() throws Exception {
+        serve(fake().on("local info rbd/vol-0", FakeRbd.hang(60)));
+
+        long start = System.nanoTime();
+        Status status = statusOf(() -> stub.withDeadlineAfter(5, TimeUnit.SECONDS).demoteVolume(
+                DemoteVolumeRequest.newBuilder().setReplicationSource(volume("vol-0")).build()));
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+        assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+        assertThat(status.getDescription()).contains("site site-a: Ceph did not answer rbd info rbd/vol-0");
+        assertThat(took).isLessThan(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void cephsOwnTimeoutsAreCutToTheBudgetOfTheCall() throws Exception {
+        Path argv = tmp.resolve("argv");
+        Path script = Files.writeString(tmp.resolve("rbd-argv"), "#!/bin/sh\necho \"$@\" >" + argv
+                + "\necho '{\"name\":\"vol-0\"}'\n");
+        script.toFile().setExecutable(true);
+        Path conf = Files.writeString(tmp.resolve("site-a.conf"), "[global]\n");
+        try (CephRbdDriver driver = CephRbdDriver.builder().cephConf(conf).pool("rbd").rbd(script.toString())
+                .timeout(Duration.ofSeconds(12)).build()) {
+            assertThatThrownBy(() -> driver.demote(io.volrep.spi.DemoteRequest.of(
+                    io.volrep.api.ReplicationSource.volume("vol-0"))))
+                    .hasMessageContaining("replication is not enabled for vol-0");
+        }
+        String args = Files.readString(argv);
+        assertThat(args).startsWith("-c " + conf + " --id admin --client_mount_timeout ");
+        long seconds = Long.parseLong(args.split(" ")[5]);
+        assertThat(seconds).isBetween(9L, 11L);
+        assertThat(args).contains("--rados_mon_op_timeout " + seconds, "--rados_osd_op_timeout " + seconds)
+                .endsWith("info rbd/vol-0 --format json\n");
+    }
+
+    // --- Info -----------------------------------------------------------------------------------------------------------
+
+    private GetVolumeReplicationInfoResponse info() {
+        return stub.getVolumeReplicationInfo(GetVolumeReplicationInfoRequest.newBuilder()
+                .setReplicationSource(volume("vol-0")).build());
+    }
+
+    @Test
+    void infoBeforeThePeersFirstCompletedSyncIs5DetailsNotAvailable() throws Exception {
+        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(PRIMARY))
+                .on("local mirror image status rbd/vol-0", FakeRbd.ok(STATUS_NOT_SYNCED_YET))
+                .on("local image-meta list rbd/vol-0", FakeRbd.ok("{\"volrep.schedulingInterval\":\"1m\"}")));
+
+        Status status = statusOf(this::info);
+
+        assertThat(status.getCode()).isEqualTo(Status.Code.NOT_FOUND);
+        assertThat(status.getDescription()).contains("not available at the moment", "no peer has completed a first"
+                + " sync yet", "site site-b has not completed a first sync of vol-0 yet");
+    }
+
+    @Test
+    void infoReportsTheLastSyncedSnapshotItsDurationAndBytesAndHealthy() throws Exception {
+        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(PRIMARY))
+                .on("local mirror image status rbd/vol-0", FakeRbd.ok(STATUS_SYNCED)));
+
+        GetVolumeReplicationInfoResponse info = info();
+
+        assertThat(Timestamps.toSeconds(info.getLastSyncTime())).isEqualTo(1795666366L);
+        assertThat(info.getLastSyncDuration().getSeconds()).isEqualTo(2);
+        assertThat(info.getLastSyncBytes()).isEqualTo(33554432L);
+        assertThat(info.getStatus()).isEqualTo(GetVolumeReplicationInfoResponse.Status.HEALTHY);
+    }
+
+    @Test
+    void infoOfASplitBrainIsErrorNamingIt() throws Exception {
+        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(PRIMARY))
+                .on("local mirror image status rbd/vol-0", FakeRbd.ok(STATUS_SPLIT_BRAIN))
+                .on("local image-meta list rbd/vol-0", FakeRbd.ok("{\"volrep.lastSyncTime\":\"1795666342\"}")));
+
+        GetVolumeReplicationInfoResponse info = info();
+
+        assertThat(info.getStatus()).isEqualTo(GetVolumeReplicationInfoResponse.Status.ERROR);
+        assertThat(info.getStatusMessage()).contains("split-brain detected");
+        assertThat(Timestamps.toString(info.getLastSyncTime())).isEqualTo("2026-11-26T04:12:22Z");
+        assertThat(info.getStatusMessage()).contains("no peer has synced vol-0 since it became primary here");
+    }
+
+    @Test
+    void infoOfANonPrimaryIs9NotPromoted() throws Exception {
+        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY)));
+
+        Status status = statusOf(this::info);
+
+        assertThat(status.getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
+        assertThat(status.getDescription()).contains("vol-0 is not promoted");
+    }
+
+    // --- Enable, Disable, Demote ---------------------------------------------------------------------------------------
+
+    @Test
+    void enableWithAMalformedScheduleOrAnotherModeIsInvalidArgumentNamingTheParameterAndRunsNothing()
+            throws Exception {
+        serve(fake());
+
+        Status interval = statusOf(() -> stub.enableVolumeReplication(EnableVolumeReplicationRequest.newBuilder()
+                .setReplicationSource(volume("vol-0")).putParameters("schedulingInterval", "5 minutes").build()));
+        Status mode = statusOf(() -> stub.enableVolumeReplication(EnableVolumeReplicationRequest.newBuilder()
+                .setReplicationSource(volume("vol-0")).putParameters("mirroringMode", "journal").build()));
+
+        assertThat(interval.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+        assertThat(interval.getDescription()).startsWith("parameters.schedulingInterval: \"5 minutes\" is not an"
+                + " interval");
+        assertThat(mode.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+        assertThat(mode.getDescription()).startsWith("parameters.mirroringMode: \"journal\"");
+        assertThat(rbd.calls()).isEmpty();
+    }
+
+    @Test
+    void enableMirrorsInSnapshotModeSchedulesAndRecordsTheScheduleForThePeer() throws Exception {
+        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NOT_MIRRORED))
+                .on("local mirror image enable rbd/vol-0 snapshot", FakeRbd.ok("Mirroring enabled\n"))
+                .on("local image-meta list rbd/vol-0", FakeRbd.ok("{}"))
+                .on("local image-meta set", FakeRbd.ok(""))
+                .on("local mirror snapshot schedule ls --pool rbd --image vol-0", FakeRbd.fail(2, ""))
+                .on("local mirror snapshot schedule add", FakeRbd.ok("")));
+
+        stub.enableVolumeReplication(EnableVolumeReplicationRequest.newBuilder()
+                .setReplicationSource(volume("vol-0")).putParameters("schedulingInterval", "1m").build());
+
+        assertThat(rbd.calls()).contains("local mirror image enable rbd/vol-0 snapshot",
+                "local image-meta set rbd/vol-0 volrep.schedulingInterval 1m",
+                "local mirror snapshot schedule add --pool rbd --image vol-0 1m");
+    }
+
+    @Test
+    void disableOfACopyPromotesItFirstSoThatThePeersCopyIsDeletedNotOrphaned() throws Exception {
+        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY))
+                .on("local mirror image promote rbd/vol-0", FakeRbd.ok("Image promoted to primary\n"))
+                .on("local mirror snapshot schedule remove", FakeRbd.ok(""))
+                .on("local image-meta list rbd/vol-0", FakeRbd.ok("{\"volrep.schedulingInterval\":\"1m\"}"))
+                .on("local image-meta remove rbd/vol-0 volrep.schedulingInterval", FakeRbd.ok(""))
+                .on("local mirror image disable rbd/vol-0", FakeRbd.ok("Mirroring disabled\n")));
+
+        stub.disableVolumeReplication(DisableVolumeReplicationRequest.newBuilder()
+                .setReplicationSource(volume("vol-0")).build());
+
+        assertThat(rbd.calls()).containsSubsequence("local mirror image promote rbd/vol-0",
+                "local image-meta remove rbd/vol-0 volrep.schedulingInterval", "local mirror image disable rbd/vol-0");
+        assertThat(rbd.calls()).noneMatch(c -> c.contains("--force"));
+    }
+
+    @Test
+    void disableOfACopyWhosePeerHoldsThePrimaryDetachesItWithForce() throws Exception {
+        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY))
+                .on("local mirror image promote rbd/vol-0", FakeRbd.fail(16, PROMOTE_EBUSY))
+                .on("local mirror pool info rbd --all", FakeRbd.ok(POOL_INFO))
+                .on("peer info rbd/vol-0", FakeRbd.ok(PRIMARY))
+                .on("local mirror snapshot schedule remove", FakeRbd.ok(""))
+                .on("local mirror image disable --force rbd/vol-0", FakeRbd.ok("Mirroring disabled\n")));
+
+        stub.disableVolumeReplication(DisableVolumeReplicationRequest.newBuilder()
+                .setReplicationSource(volume("vol-0")).build());
+
+        assertThat(rbd.calls()).contains("local mirror image disable --force rbd/vol-0");
+    }
+
+    static final String PEER_OWN_DEMOTION = """
+            [{"id":7,"name":".mirror.primary.g.a","timestamp":"Thu Nov 26 05:15:09 2026","namespace":{"type":"mirror",\
+            "state":"primary","mirror_peer_uuids":["x"],"complete":true}},{"id":8,"name":".mirror.primary.g.b",\
+            "timestamp":"Thu Nov 26 05:15:15 2026","namespace":{"type":"mirror","state":"demoted",\
+            "mirror_peer_uuids":["x"],"complete":true}}]""";
+    static final String PEER_REPLAYING = PEER_OWN_DEMOTION.replace("}}]", "}},{\"id\":10,\"name\":\".mirror.non_primary.g.c\","
+            + "\"timestamp\":\"Thu Nov 26 05:15:22 2026\",\"namespace\":{\"type\":\"mirror\",\"state\":\"non-primary\","
+            + "\"complete\":true,\"primary_mirror_uuid\":\"59bc\",\"primary_snap_id\":9}}]");
+
+    @Test
+    void disableRightAfterAFailbackWaitsUntilThePeerReplaysThisPrimarySoThatItsCopyIsDeleted() throws Exception {
+        // Seen on the lab: disabled right after a failback, while site B's copy still ended with its own demotion
+        // (it had not replayed the new primary yet), B's copy stayed for ever: rbd-mirror deletes only a copy it
+        // replays.
+        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(PRIMARY))
+                .on("local mirror pool info rbd --all", FakeRbd.ok(POOL_INFO))
+                .on("peer snap ls --all rbd/vol-0", FakeRbd.ok(PEER_OWN_DEMOTION), FakeRbd.ok(PEER_REPLAYING))
+                .on("local mirror snapshot schedule remove", FakeRbd.ok(""))
+                .on("local image-meta list rbd/vol-0", FakeRbd.ok("{}"))
+                .on("local mirror image disable rbd/vol-0", FakeRbd.ok("Mirroring disabled\n")));
+        Supplier<Status> disable = () -> statusOf(() -> stub.disableVolumeReplication(
+                DisableVolumeReplicationRequest.newBuilder().setReplicationSource(volume("vol-0")).build()));
+
+        Status first = disable.get();
+        assertThat(first.getCode()).isEqualTo(Status.Code.ABORTED);
+        assertThat(first.getDescription()).contains("site site-b's copy of vol-0 still ends with its own demotion");
+        assertThat(rbd.calls()).noneMatch(c -> c.contains("mirror image disable"));
+
+        assertThat(disable.get().getCode()).as("once B replays it").isEqualTo(Status.Code.OK);
+        assertThat(rbd.calls()).contains("local mirror image disable rbd/vol-0");
+    }
+
+    @Test
+    void disableWithoutAnyScheduleEverMadeInThePoolDisables() throws Exception {
+        // Seen on the lab: rbd answers ENOENT for removing a schedule when the pool never had one.
+        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(PRIMARY))
+                .on("local mirror pool info rbd --all", FakeRbd.ok(POOL_INFO))
+                .on("peer snap ls --all rbd/vol-0", FakeRbd.ok(PEER_REPLAYING))
+                .on("local mirror snapshot schedule remove", FakeRbd.fail(2, "rbd: rbd mirror snapshot schedule remove"
+                        + " failed: (2) No such file or directory: [errno 2] RADOS object not found (Failed to operate"
+                        + " write op for oid rbd_mirror_snapshot_schedule)\n"))
+                .on("local image-meta list rbd/vol-0", FakeRbd.ok("{}"))
+                .on("local mirror image disable rbd/vol-0", FakeRbd.ok("Mirroring disabled\n")));
+
+        stub.disableVolumeReplication(DisableVolumeReplicationRequest.newBuilder()
+                .setReplicationSource(volume("vol-0")).build());
+
+        assertThat(rbd.calls()).contains("local mirror image disable rbd/vol-0");
+    }
+
+    @Test
+    void disableAndDemoteAreIdempotentWithoutAskingRbdToDoWhatItRefuses() throws Exception {
+        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NOT_MIRRORED))
+                .on("local info rbd/vol-1", FakeRbd.ok(NON_PRIMARY.replace("vol-0", "vol-1"))));
+
+        stub.disableVolumeReplication(DisableVolumeReplicationRequest.newBuilder()
+                .setReplicationSource(volume("vol-0")).build());
+        stub.demoteVolume(DemoteVolumeRequest.newBuilder().setReplicationSource(volume("vol-1")).build());
+
+        assertThat(rbd.calls()).containsExactly("local info rbd/vol-0 --format json",
+                "local info rbd/vol-1 --format json");
+    }
+
+    // --- Resync ---------------------------------------------------------------------------------------------------------
+
+    @Test
+    void resyncFlagsASplitBrainOnceFollowsTheRecreationAndIsReadyWhenTheCopyHoldsThePrimarysLatest()
+            throws Exception {
+        String recreated = NON_PRIMARY.replace("10273612c730", "102ac490344a");
+        String replaying = STATUS_SYNCED.replace("\"state\":\"up+stopped\",\"description\":\"local image is primary\"",
+                "\"state\":\"up+replaying\",\"description\":\"replaying, {\\\"local_snapshot_timestamp\\\":1795666384,"
+                        + "\\\"remote_snapshot_timestamp\\\":1795666384,\\\"replay_state\\\":\\\"idle\\\"}\"");
+        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY), FakeRbd.ok(NON_PRIMARY),
+                        FakeRbd.fail(2, NO_SUCH_IMAGE), FakeRbd.fail(2, NO_SUCH_IMAGE), FakeRbd.ok(recreated))
+                .on("local mirror image status rbd/vol-0", FakeRbd.ok(STATUS_SPLIT_BRAIN.replace(
+                        "\"state\":\"up+stopped\",\"description\":\"local image is primary\"",
+                        "\"state\":\"up+error\",\"description\":\"split-brain detected\"")), FakeRbd.ok(replaying))
+                .on("local mirror image resync rbd/vol-0", FakeRbd.ok("Flagged image for resync from primary\n"))
+                .on("local trash ls rbd --all --long", FakeRbd.ok("[{\"id\":\"10273612c730\",\"name\":\"vol-0\","
+                        + "\"source\":\"MIRRORING\"}]"), FakeRbd.ok("[]")));
+        Supplier<Boolean> resync = () -> stub.resyncVolume(ResyncVolumeRequest.newBuilder()
+                .setReplicationSource(volume("vol-0")).build()).getReady();
+
+        assertThat(resync.get()).as("split-brain: flagged").isFalse();
+        assertThat(resync.get()).as("flagged, not recreated yet").isFalse();
+        assertThat(resync.get()).as("in the trash: being recreated").isFalse();
+        assertThat(resync.get()).as("out of the trash, not created yet: still being recreated").isFalse();
+        assertThat(resync.get()).as("recreated, replaying the latest").isTrue();
+        assertThat(rbd.calls().stream().filter(c -> c.startsWith("local mirror image resync"))).hasSize(1);
+    }
+
+    @Test
+    void aMissingImageThatRbdMirrorHasInTheTrashIsBeingResyncedAnyOtherIs5() throws Exception {
+        serve(fake().on("local info rbd/vol-0", FakeRbd.fail(2, NO_SUCH_IMAGE))
+                .on("local info rbd/vol-1", FakeRbd.fail(2, NO_SUCH_IMAGE))
+                .on("local trash ls rbd --all --long", FakeRbd.ok("[{\"id\":\"1\",\"name\":\"vol-0\",\"source\":"
+                        + "\"MIRRORING\"},{\"id\":\"2\",\"name\":\"vol-1\",\"source\":\"USER\"}]")));
+
+        boolean ready = stub.resyncVolume(ResyncVolumeRequest.newBuilder().setReplicationSource(volume("vol-0"))
+                .build()).getReady();
+        Status trashedByAUser = statusOf(() -> stub.resyncVolume(ResyncVolumeRequest.newBuilder()
+                .setReplicationSource(volume("vol-1")).build()));
+
+        assertThat(ready).isFalse();
+        assertThat(trashedByAUser.getCode()).isEqualTo(Status.Code.NOT_FOUND);
+    }
+
+    @Test
+    void resyncOfAPrimaryIs9NotDemoted() throws Exception {
+        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(PRIMARY)));
+
+        Status status = statusOf(() -> stub.resyncVolume(ResyncVolumeRequest.newBuilder()
+                .setReplicationSource(volume("vol-0")).build()));
+
+        assertThat(status.getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
+        assertThat(status.getDescription()).contains("vol-0 is primary");
+    }
+
+    // --- destination, groups, identity, names ---------------------------------------------------------------------------
+
+    @Test
+    void theDestinationIsTheSameImageOnThePeerVerifiedThereByItsMirroringGlobalId() throws Exception {
+        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(PRIMARY))
+                .on("local info rbd/vol-1", FakeRbd.ok(PRIMARY.replace("vol-0", "vol-1")))
+                .on("local info rbd/vol-2", FakeRbd.ok(PRIMARY.replace("vol-0", "vol-2")))
+                .on("local mirror pool info rbd --all", FakeRbd.ok(POOL_INFO))
+                .on("peer info rbd/vol-0", FakeRbd.ok(NON_PRIMARY))
+                .on("peer info rbd/vol-1", FakeRbd.fail(2, NO_SUCH_IMAGE))
+                .on("peer info rbd/vol-2", FakeRbd.ok(NON_PRIMARY.replace("06288f3d-", "ffffffff-")))
+                .on("local info rbd/vol-3", FakeRbd.ok(PRIMARY.replace("vol-0", "vol-3")))
+                .on("peer info rbd/vol-3", FakeRbd.ok(NOT_MIRRORED.replace("vol-0", "vol-3"))));
+
+        String destination = stub.getReplicationDestinationInfo(GetReplicationDestinationInfoRequest.newBuilder()
+                .setReplicationSource(volume("vol-0")).build()).getReplicationDestination().getVolume().getVolumeId();
+        Status notYet = statusOf(() -> stub.getReplicationDestinationInfo(GetReplicationDestinationInfoRequest
+                .newBuilder().setReplicationSource(volume("vol-1")).build()));
+        Status another = statusOf(() -> stub.getReplicationDestinationInfo(GetReplicationDestinationInfoRequest
+                .newBuilder().setReplicationSource(volume("vol-2")).build()));
+
+        Status beingCreated = statusOf(() -> stub.getReplicationDestinationInfo(GetReplicationDestinationInfoRequest
+                .newBuilder().setReplicationSource(volume("vol-3")).build()));
+
+        assertThat(destination).isEqualTo("vol-0");
+        assertThat(beingCreated.getCode()).as("rbd-mirror creates the copy, then mirrors it: a moment without")
+                .isEqualTo(Status.Code.UNAVAILABLE);
+        assertThat(notYet.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+        assertThat(notYet.getDescription()).contains("site-b has no copy of vol-1 yet");
+        assertThat(another.getCode()).as("an earlier era's copy, which rbd-mirror deletes before it creates this one")
+                .isEqualTo(Status.Code.UNAVAILABLE);
+        assertThat(another.getDescription()).contains("site-b still holds a copy of an earlier mirroring of vol-2");
+    }
+
+    @Test
+    void groupSourcesAreInvalidArgumentAndIdentityAdvertisesDestinationsButNoVolumeGroups() throws Exception {
+        serve(fake());
+
+        Status group = statusOf(() -> stub.enableVolumeReplication(EnableVolumeReplicationRequest.newBuilder()
+                .setReplicationSource(ReplicationSource.newBuilder().setVolumegroup(
+                        ReplicationSource.VolumeGroupSource.newBuilder().setVolumeGroupId("grp-0"))).build()));
+        var capabilities = IdentityGrpc.newBlockingStub(channel).getCapabilities(
+                GetCapabilitiesRequest.getDefaultInstance()).getCapabilitiesList();
+
+        assertThat(group.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+        assertThat(group.getDescription()).contains("volumegroup sources are not supported by this plugin");
+        assertThat(capabilities).noneMatch(Capability::hasVolumeGroup);
+        assertThat(capabilities).anyMatch(c -> c.hasVolumeReplication() && c.getVolumeReplication().getType()
+                == Capability.VolumeReplication.Type.GET_REPLICATION_DESTINATION_INFO);
+        assertThat(rbd.calls()).isEmpty();
+    }
+
+    @Test
+    void anIdThatCannotNameAnImageIsInvalidArgumentNamingTheField() throws Exception {
+        serve(fake());
+
+        Status status = statusOf(() -> stub.promoteVolume(PromoteVolumeRequest.newBuilder()
+                .setReplicationSource(volume("vol-0@snap")).build()));
+
+        assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+        assertThat(status.getDescription()).startsWith("replication_source.volume.volume_id:");
+        assertThat(rbd.calls()).isEmpty();
+    }
+
+    @Test
+    void thePeersKeyReachesNoLogNoMessageAndNoCommandLineOnlyAFileOnlyThisUserReads() throws Exception {
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        PrintStream originalErr = System.err;
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        Status status;
+        try {
+            serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY))
+                    .on("local mirror image promote rbd/vol-0", FakeRbd.fail(16, PROMOTE_EBUSY))
+                    .on("local mirror pool info rbd --all", FakeRbd.ok(POOL_INFO))
+                    .on("peer info rbd/vol-0", FakeRbd.fail(13, "rbd: error: " + PEER_KEY + " rejected\n")));
+            status = promoteStatus();
+        } finally {
+            System.setErr(originalErr);
+            originalErr.print(captured.toString(StandardCharsets.UTF_8));
+        }
+
+        String log = captured.toString(StandardCharsets.UTF_8);
+        assertThat(log).contains("site site-b: rbd info rbd/vol-0").doesNotContain(PEER_KEY);
+        assertThat(status.getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
+        assertThat(status.getDescription()).contains("rbd: error: *** rejected").doesNotContain(PEER_KEY);
+        assertThat(rbd.calls()).noneMatch(c -> c.contains(PEER_KEY));
+        Path keyFile = driver.peerKeyFile();
+        assertThat(Files.readString(keyFile)).isEqualTo(PEER_KEY);
+        assertThat(Files.getPosixFilePermissions(keyFile)).containsExactlyInAnyOrder(
+                java.nio.file.attribute.PosixFilePermission.OWNER_READ,
+                java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
+        assertThat(Files.getPosixFilePermissions(keyFile.getParent())).containsExactlyInAnyOrder(
+                java.nio.file.attribute.PosixFilePermission.OWNER_READ,
+                java.nio.file.attribute.PosixFilePermission.OWNER_WRITE,
+                java.nio.file.attribute.PosixFilePermission.OWNER_EXECUTE);
+        driver.close();
+        assertThat(keyFile.getParent()).doesNotExist();
+    }
+}

@@ -1,0 +1,100 @@
+package io.volrep.cli;
+
+import io.volrep.api.SafeText;
+import io.volrep.ceph.CephRbdDriver;
+import io.volrep.spi.ReplicationServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code volrep serve-ceph}: serves the Ceph RBD snapshot-mirroring driver (replication-ceph) for one site's cluster
+ * and pool until SIGTERM or SIGINT. Both sites run one each.
+ *
+ * <pre>
+ * volrep serve-ceph --listen unix:///run/volrep/site-a.sock --ceph-conf /etc/ceph/site-a.conf --pool rbd
+ * </pre>
+ */
+@Command(name = "serve-ceph",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {"Serve Ceph RBD snapshot mirroring of one site's pool as a CSI-Addons replication plugin until "
+                + "SIGTERM or SIGINT (volume ids are image names; docs/storage-vendors.md \"Real storage\").",
+                "Runs the rbd command of the Ceph packages (ceph-common) for every call, each within --timeout. Does "
+                        + "not contact Ceph to start: prints 'listening on <address>' at once; Probe answers ready "
+                        + "once the pool can be read. Exit status 2 when an option or the address cannot be used; 0 "
+                        + "after a clean drain on SIGTERM or SIGINT."})
+public final class ServeCephCommand extends Subcommand {
+
+    @Option(names = "--listen", paramLabel = "URI", required = true, converter = Endpoint.ListenConverter.class,
+            description = "unix:///path or /path (in an existing directory), host:port (port 0 picks one).")
+    String listen;
+
+    @Option(names = "--ceph-conf", paramLabel = "PATH", required = true,
+            description = "The site's ceph.conf: its mon addresses and the keyring of --ceph-id.")
+    Path cephConf;
+
+    @Option(names = "--pool", paramLabel = "NAME", required = true,
+            description = "The mirrored pool (mirror mode image, peered with the other site).")
+    String pool;
+
+    @Option(names = "--ceph-id", paramLabel = "NAME",
+            description = "The Ceph user, without client. (default ${DEFAULT-VALUE}). It reads the peer's bootstrap "
+                    + "credentials (rbd mirror pool info --all) to ask the other site directly.")
+    String cephId = "admin";
+
+    @Option(names = "--rbd", paramLabel = "PATH", description = "The rbd command (default ${DEFAULT-VALUE}).")
+    String rbd = "rbd";
+
+    @Option(names = "--timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "The budget of one call, all its rbd commands together (less when the caller's deadline is "
+                    + "sooner); a site silent that long answers UNAVAILABLE (default ${DEFAULT-VALUE}).")
+    Duration timeout = CephRbdDriver.DEFAULT_TIMEOUT;
+
+    @Option(names = "--grace-period", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "How long shutdown lets calls in flight finish (default ${DEFAULT-VALUE}).")
+    Duration gracePeriod = Duration.ofSeconds(10);
+
+    @picocli.CommandLine.Mixin
+    MetricsOptions metrics = new MetricsOptions();
+
+    @Override
+    public Integer call() throws InterruptedException {
+        ServeStart.Served<CephRbdDriver> started;
+        try {
+            started = start();
+        } catch (ServeStart.CannotListen e) {
+            return ServeStart.report(spec, e);
+        }
+        // SIGTERM/SIGINT drain the server, then the rbd commands still running are killed; exit 0.
+        return ServeStart.serveUntilSignal(spec, metrics, started);
+    }
+
+    /** Builds the driver and starts serving it (tests use this without waiting for a signal). */
+    ServeStart.Served<CephRbdDriver> start() {
+        if (!Files.isRegularFile(cephConf) || !Files.isReadable(cephConf)) {
+            throw usageError("--ceph-conf: " + cephConf + " is not a readable file");
+        }
+        if (pool.isEmpty() || pool.contains("/") || pool.contains("@")) {
+            throw usageError("--pool: \"" + SafeText.escape(pool) + "\" is not a pool name");
+        }
+        CephRbdDriver driver = CephRbdDriver.builder().cephConf(cephConf).pool(pool).clientId(cephId).rbd(rbd)
+                .timeout(timeout).build();
+        try {
+            ReplicationServer.Builder server = metrics.bind(ReplicationServer.builder().driver(driver)
+                    .identity(CephRbdDriver.PLUGIN_NAME, version()).readiness(driver.readiness())
+                    .listen(listen).gracePeriod(gracePeriod));
+            return new ServeStart.Served<>(ServeStart.start(server), driver);
+        } catch (RuntimeException e) {
+            driver.close();
+            throw e;
+        }
+    }
+
+    private static String version() {
+        String v = ServeCephCommand.class.getPackage().getImplementationVersion();
+        return v == null ? "unknown" : v;
+    }
+}
