@@ -27,10 +27,17 @@ public final class ConformanceChecks {
         // NodeHealer changes no replication state, but a plugin may take a heal and a replication call on the same
         // volume as operations on one source (the SPI runtime answers the second 10 ABORTED): the healer checks hold
         // the node volume. Identity's checks call the advertised RPCs on a volume: they hold one.
-        groups.add(holding(HealerChecks.group(), config -> config.healerVolumes().isEmpty() ? Needs.none()
-                : Needs.fixture("volume/" + config.healerVolumes().keySet().iterator().next())));
+        groups.add(holding(HealerChecks.group(), ConformanceChecks::nodeVolumes));
         groups.add(holding(IdentityChecks.group(), config -> Needs.volume()));
         return List.copyOf(groups);
+    }
+
+    /** The node volumes the NodeHealer checks name (mount and block), as fixtures to hold. */
+    private static Needs nodeVolumes(ConformanceConfig config) {
+        java.util.Set<String> keys = new java.util.LinkedHashSet<>();
+        config.healerVolumes().keySet().forEach(id -> keys.add("volume/" + id));
+        config.healerBlockVolumes().keySet().forEach(id -> keys.add("volume/" + id));
+        return new Needs(0, 0, List.copyOf(keys), false, Needs.Order.ANY, false);
     }
 
     private static CheckGroup holding(CheckGroup group, java.util.function.Function<ConformanceConfig, Needs> needs) {

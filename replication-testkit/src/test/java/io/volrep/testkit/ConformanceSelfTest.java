@@ -42,9 +42,9 @@ class ConformanceSelfTest {
         io.volrep.testkit.reference.ReferencePair pair = ReferenceDriver.builder().volumes(2).groups(1)
                 .requiredSecret("user", "admin").demotionWindow(java.time.Duration.ofMillis(30))
                 .firstSyncDelay(java.time.Duration.ofMillis(30)).buildPair();
-        ComplianceReport report = ConformanceRunner.builder(ConformanceConfig.builder().driver(pair.siteA())
-                .peerDriver(pair.siteB()).healerDriver(pair.siteA()).healerVolume("vol-0", "/var/lib/volrep/vol-0")
-                .volumes("vol-0", "vol-1").volumeGroups("grp-0").secrets(Map.of("user", "admin")).build()).run();
+        ComplianceReport report = ConformanceRunner.builder(HealerIdentityDialectConformanceTest.withEveryHealerInput(
+                ConformanceConfig.builder().driver(pair.siteA()).peerDriver(pair.siteB()).healerDriver(pair.siteA())
+                .volumes("vol-0", "vol-1").volumeGroups("grp-0").secrets(Map.of("user", "admin"))).build()).run();
 
         assertThat(report.failed()).as("failed: %s", report.failed().stream()
                 .map(r -> r.name() + ": " + r.reason()).toList()).isEmpty();
