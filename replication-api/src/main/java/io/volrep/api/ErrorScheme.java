@@ -23,11 +23,20 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>The client's retry decisions, the SPI's exception mapping and the testkit's expected codes all read
  * this one table, so they cannot drift apart. {@code docs/recovery-table.md} is generated from it.
+ *
+ * <p><b>One code, several conditions.</b> A row may list several conditions under its code while its recovery text
+ * addresses only some: PromoteVolume's 9 FAILED_PRECONDITION reads "replication is not enabled or Source cannot be
+ * promoted without force option", and its recovery text is "ensure that replication is enabled". Such a row stands
+ * for each condition separately ({@link Row#cases()}), each with the recovery that fits it: the spec's words where
+ * they address it, volrep's where the spec gives none ({@link Case#specText()}). Which conditions an answer can stand
+ * for is decided by what the request asked ({@link #cases(Rpc, StatusCode, boolean)}: a forced promote is not refused
+ * for want of force), never by the plugin's message text; where several remain, the recovery text names each.
  * <pre>{@code
  * ErrorScheme scheme = ErrorScheme.spec();
  * scheme.find(Rpc.RESYNC_VOLUME, StatusCode.FAILED_PRECONDITION)
  *       .map(ErrorScheme.Row::recoveryText)
  *       .ifPresent(System.out::println);
+ * scheme.recoveryText(Rpc.PROMOTE_VOLUME, StatusCode.FAILED_PRECONDITION, true);   // a forced promote's 9
  * }</pre>
  */
 public final class ErrorScheme {
@@ -36,7 +45,8 @@ public final class ErrorScheme {
     public static final Set<StatusCode> TRANSPORT_BACKOFF_CODES = Collections.unmodifiableSet(
             EnumSet.of(StatusCode.UNAVAILABLE, StatusCode.DEADLINE_EXCEEDED, StatusCode.RESOURCE_EXHAUSTED));
 
-    private static final ErrorScheme SPEC = new ErrorScheme(load(SpecDialect.CURRENT.errorTable()));
+    private static final String CASES = "error-scheme-cases.tsv";
+    private static final ErrorScheme SPEC = new ErrorScheme(load(SpecDialect.CURRENT.errorTable(), true));
     private static final Map<SpecDialect, ErrorScheme> BY_DIALECT = new ConcurrentHashMap<>();
 
     /**
@@ -48,17 +58,57 @@ public final class ErrorScheme {
      * @param description the spec's description of the condition
      * @param recoveryText the spec's recovery behaviour, verbatim
      * @param recovery the recovery class
+     * @param cases the conditions the row stands for, each with its recovery: one (the row's own) unless its
+     *              description lists several that its recovery text does not all address
      */
     public record Row(Rpc rpc, String condition, StatusCode code, String description, String recoveryText,
-                      Recovery recovery) {
+                      Recovery recovery, List<Case> cases) {
         public Row {
             Arguments.requireNonNull("rpc", rpc, "condition", condition, "code", code, "description", description,
-                    "recoveryText", recoveryText, "recovery", recovery);
+                    "recoveryText", recoveryText, "recovery", recovery, "cases", cases);
+            cases = List.copyOf(cases);
+            if (cases.isEmpty()) {
+                throw new IllegalArgumentException("cases: a row stands for at least one condition");
+            }
+        }
+
+        /** A row that stands for one condition, its own, with its own recovery text. */
+        public Row(Rpc rpc, String condition, StatusCode code, String description, String recoveryText,
+                   Recovery recovery) {
+            this(rpc, condition, code, description, recoveryText, recovery,
+                    List.of(new Case(condition == null ? "" : condition, false,
+                            recoveryText == null ? "" : recoveryText, true)));
         }
 
         /** The row's name as checks and reports use it: {@code "PromoteVolume: Call not implemented -> 12 UNIMPLEMENTED"}. */
         public String displayName() {
             return rpc.methodName() + ": " + condition + " -> " + code.display();
+        }
+    }
+
+    /**
+     * One condition a {@link Row} stands for, with the recovery that fits it.
+     *
+     * <pre>{@code
+     * for (ErrorScheme.Case c : scheme.cases(Rpc.PROMOTE_VOLUME, StatusCode.FAILED_PRECONDITION, false)) {
+     *     System.out.println(c.condition() + ": " + c.recoveryText() + (c.specText() ? "" : " (volrep)"));
+     * }
+     * }</pre>
+     *
+     * @param condition the condition as it reads after "If", e.g. "replication is not enabled"
+     * @param unforcedOnly whether only a request without {@code force} can meet it (force is what overrides it)
+     * @param recoveryText what the caller should do when it holds
+     * @param specText whether {@code recoveryText} is the spec's own text (verbatim), or volrep's where the spec
+     *                 gives the condition no recovery
+     */
+    public record Case(String condition, boolean unforcedOnly, String recoveryText, boolean specText) {
+        public Case {
+            Arguments.requireNonNull("condition", condition, "recoveryText", recoveryText);
+        }
+
+        /** Whether an answer to a request that did ({@code forced}) or did not ask for force can stand for it. */
+        public boolean canAnswer(boolean forced) {
+            return !(forced && unforcedOnly);
         }
     }
 
@@ -142,9 +192,58 @@ public final class ErrorScheme {
         return code == StatusCode.UNIMPLEMENTED ? Recovery.NEVER : Recovery.INSPECT_LOGS;
     }
 
-    /** The spec's recovery text for the code, or a generic phrase for codes outside the table. */
+    /**
+     * The conditions that an answer {@code code} of {@code rpc} to a request that did ({@code forced}) or did not
+     * ask for force can stand for, with their recovery, in table order (over every row of the table with that code);
+     * empty for a code outside the table.
+     */
+    public List<Case> cases(Rpc rpc, StatusCode code, boolean forced) {
+        List<Case> cases = new ArrayList<>();
+        for (Row row : rows(rpc)) {
+            if (row.code() == code) {
+                row.cases().stream().filter(c -> c.canAnswer(forced)).forEach(cases::add);
+            }
+        }
+        return List.copyOf(cases);
+    }
+
+    /**
+     * What the caller should do after {@code code} from {@code rpc}, whatever the request asked: the recovery of
+     * each condition the answer can stand for ({@link #recoveryText(Rpc, StatusCode, boolean)} with no force), the
+     * row's text verbatim where the row stands for one, a generic phrase for codes outside the table.
+     */
     public String recoveryText(Rpc rpc, StatusCode code) {
-        return find(rpc, code).map(Row::recoveryText).orElseGet(() -> recovery(rpc, code).advice());
+        return recoveryText(rpc, code, false);
+    }
+
+    /**
+     * What the caller should do after {@code code} from {@code rpc} answered to a request that did ({@code forced})
+     * or did not ask for force: the one condition's recovery text verbatim, or, where the answer can stand for
+     * several, each as {@code If <condition>: <recovery>}, volrep's words marked as such; a generic phrase for codes
+     * outside the table.
+     *
+     * <pre>{@code
+     * scheme.recoveryText(Rpc.PROMOTE_VOLUME, StatusCode.FAILED_PRECONDITION, true);
+     * // "Caller SHOULD ensure that replication is enabled."
+     * scheme.recoveryText(Rpc.PROMOTE_VOLUME, StatusCode.FAILED_PRECONDITION, false);
+     * // "If replication is not enabled: Caller SHOULD ... If it cannot be promoted without force option (volrep's ..."
+     * }</pre>
+     */
+    public String recoveryText(Rpc rpc, StatusCode code, boolean forced) {
+        List<Case> cases = cases(rpc, code, forced);
+        if (cases.isEmpty()) {
+            return recovery(rpc, code).advice();
+        }
+        if (cases.size() == 1) {
+            return cases.get(0).recoveryText();
+        }
+        StringBuilder text = new StringBuilder();
+        for (Case c : cases) {
+            text.append(text.length() == 0 ? "" : " ").append("If ").append(c.condition())
+                .append(c.specText() ? "" : " (volrep's words; the spec gives this condition no recovery)")
+                .append(": ").append(c.recoveryText());
+        }
+        return text.toString();
     }
 
     /** The table as Markdown, exactly as {@code docs/recovery-table.md} holds it. */
@@ -182,6 +281,24 @@ public final class ErrorScheme {
                   .append(" | `").append(row.recovery()).append("` | ").append(cell(row.recoveryText())).append(" |\n");
             }
         }
+        md.append("\n## Rows that stand for several conditions\n\n")
+          .append("These rows list several conditions under one code, and their recovery text addresses only some of\n")
+          .append("them. volrep gives each condition the recovery that fits it (`volrep`: volrep's words, as the spec\n")
+          .append("gives that condition none) and quotes the ones an answer can stand for: a condition that only a\n")
+          .append("request without force can meet is left out after a forced request. Where several remain, the\n")
+          .append("recovery text names each (`If <condition>: <recovery>`).\n\n")
+          .append("| RPC | gRPC code | Condition | Requests | Words | Recovery |\n|---|---|---|---|---|---|\n");
+        for (Row row : rows) {
+            if (row.cases().size() > 1) {
+                for (Case c : row.cases()) {
+                    md.append("| ").append(row.rpc().methodName()).append(" | ").append(row.code().display())
+                      .append(" | ").append(cell(c.condition())).append(" | ")
+                      .append(c.unforcedOnly() ? "without force" : "any").append(" | ")
+                      .append(c.specText() ? "spec" : "volrep").append(" | ").append(cell(c.recoveryText()))
+                      .append(" |\n");
+                }
+            }
+        }
         return md.toString();
     }
 
@@ -191,17 +308,68 @@ public final class ErrorScheme {
 
     /** A legacy revision's replication tables, plus the NodeHealer table, which no revision changes. */
     private static ErrorScheme legacy(String resource) {
-        List<Row> rows = new ArrayList<>(load(resource));
+        List<Row> rows = new ArrayList<>(load(resource, false));
         rows.addAll(SPEC.rows(Rpc.NODE_HEALER));
         return new ErrorScheme(rows);
     }
 
-    private static List<Row> load(String resource) {
+    /**
+     * A revision's table, its rows split into {@link Case}s where {@value #CASES} says so. {@code strict}: every case
+     * line must apply to a row of this table (the current revision's: the data cannot go stale unnoticed).
+     */
+    private static List<Row> load(String resource, boolean strict) {
+        Map<String, List<String[]>> casesByRow = new java.util.LinkedHashMap<>();
+        for (String[] cells : lines(CASES, 7)) {
+            casesByRow.computeIfAbsent(cells[0] + "\t" + cells[1], k -> new ArrayList<>()).add(cells);
+        }
+        List<Row> rows = new ArrayList<>();
+        for (String[] cells : lines(resource, 5)) {
+            Rpc rpc = Rpc.fromMethodName(cells[0])
+                    .orElseThrow(() -> new IllegalStateException("unknown RPC in error scheme: " + cells[0]));
+            StatusCode code = StatusCode.valueOf(cells[2].substring(cells[2].indexOf(' ') + 1));
+            Row row = new Row(rpc, cells[1], code, cells[3], cells[4], Recovery.forCode(code));
+            List<String[]> split = casesByRow.remove(cells[0] + "\t" + cells[2]);
+            if (split != null && split.stream().allMatch(c -> row.description().contains(c[2]))) {
+                rows.add(new Row(rpc, row.condition(), code, row.description(), row.recoveryText(), row.recovery(),
+                        split.stream().map(c -> toCase(c, row)).toList()));
+                continue;
+            }
+            if (split != null && strict) {
+                throw new IllegalStateException(CASES + ": the description of " + row.displayName()
+                        + " does not name every condition given for it");
+            }
+            rows.add(row);
+        }
+        if (strict && !casesByRow.isEmpty()) {
+            throw new IllegalStateException(CASES + ": no row for " + casesByRow.keySet());
+        }
+        return rows;
+    }
+
+    private static Case toCase(String[] c, Row row) {
+        boolean spec = switch (c[5]) {
+            case "spec" -> true;
+            case "volrep" -> false;
+            default -> throw new IllegalStateException(CASES + ": whose words, spec or volrep? " + c[5]);
+        };
+        if (spec && !row.recoveryText().equals(c[6])) {
+            throw new IllegalStateException(CASES + ": a 'spec' recovery must be the row's own text: " + c[6]);
+        }
+        boolean unforcedOnly = switch (c[4]) {
+            case "any" -> false;
+            case "unforced" -> true;
+            default -> throw new IllegalStateException(CASES + ": which requests, any or unforced? " + c[4]);
+        };
+        return new Case(c[3], unforcedOnly, c[6], spec);
+    }
+
+    /** The tab-separated lines of a resource next to this class, each of {@code columns} cells. */
+    private static List<String[]> lines(String resource, int columns) {
         try (InputStream in = ErrorScheme.class.getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalStateException("missing resource " + resource);
             }
-            List<Row> rows = new ArrayList<>();
+            List<String[]> lines = new ArrayList<>();
             BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
             String line;
             while ((line = reader.readLine()) != null) {
@@ -209,15 +377,12 @@ public final class ErrorScheme {
                     continue;
                 }
                 String[] cells = line.split("\t", -1);
-                if (cells.length != 5) {
-                    throw new IllegalStateException("malformed error-scheme row: " + line);
+                if (cells.length != columns) {
+                    throw new IllegalStateException("malformed line in " + resource + ": " + line);
                 }
-                Rpc rpc = Rpc.fromMethodName(cells[0])
-                        .orElseThrow(() -> new IllegalStateException("unknown RPC in error scheme: " + cells[0]));
-                StatusCode code = StatusCode.valueOf(cells[2].substring(cells[2].indexOf(' ') + 1));
-                rows.add(new Row(rpc, cells[1], code, cells[3], cells[4], Recovery.forCode(code)));
+                lines.add(cells);
             }
-            return rows;
+            return lines;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

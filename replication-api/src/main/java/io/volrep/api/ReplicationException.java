@@ -24,6 +24,8 @@ public class ReplicationException extends RuntimeException implements Cloneable 
     private int attempts;
     /** The error table of the revision the call was made in; null for the current spec's. */
     private transient ErrorScheme scheme;
+    /** Whether the request asked for force, which narrows the conditions an answer can stand for. */
+    private boolean requestForced;
 
     /**
      * @param code the gRPC code
@@ -92,6 +94,21 @@ public class ReplicationException extends RuntimeException implements Cloneable 
         return copy;
     }
 
+    /**
+     * The same condition, answered to a request that did ({@code forced}) or did not ask for {@code force}:
+     * {@link #recoveryText()} then leaves out the conditions only an unforced request can meet (a forced promote is
+     * not refused for want of force). Without it, the request counts as unforced: every condition is named.
+     *
+     * <pre>{@code
+     * throw e.requestForced(request.force());
+     * }</pre>
+     */
+    public ReplicationException requestForced(boolean forced) {
+        ReplicationException copy = copy();
+        copy.requestForced = forced;
+        return copy;
+    }
+
     private ReplicationException copy() {
         try {
             // A field-for-field copy: every subclass's own fields come along, whatever the subclass.
@@ -120,9 +137,13 @@ public class ReplicationException extends RuntimeException implements Cloneable 
         return rpc == null ? Recovery.forCode(code) : scheme().recovery(rpc, code);
     }
 
-    /** The spec's recovery behaviour for this RPC and code, verbatim where the spec has a row. */
+    /**
+     * What the caller should do, from the {@link ErrorScheme} of the call's revision: the spec's recovery text
+     * verbatim where the answer can stand for one condition of the table, each condition's recovery where it can stand
+     * for several ({@link ErrorScheme#recoveryText(Rpc, StatusCode, boolean)}), a generic phrase outside the table.
+     */
     public String recoveryText() {
-        return rpc == null ? Recovery.forCode(code).advice() : scheme().recoveryText(rpc, code);
+        return rpc == null ? Recovery.forCode(code).advice() : scheme().recoveryText(rpc, code, requestForced);
     }
 
     /** How many calls were made before this was raised: 0 when the request never left the process. */

@@ -25,7 +25,9 @@ import java.util.OptionalLong;
  *
  * @param lastSyncTime when the last sync completed
  * @param lastSyncDuration how long it took, when the plugin reports it
- * @param lastSyncBytes how many bytes it transferred, when the plugin reports it
+ * @param lastSyncBytes how many bytes it transferred, when the plugin reports it; 0 is a value (a sync that moved
+ *                      nothing, printed {@code 0 B}): the current revision's proto3 field cannot tell it from "not
+ *                      reported", and it is read as reported; empty only from a revision without the field (v0.1.3)
  * @param status the replication's health; {@link Status#UNKNOWN} when not reported
  * @param statusMessage a human readable message about the status; "" when none (untrusted text: escape it with
  *                      {@link SafeText#escape} before logging or printing)

@@ -150,4 +150,66 @@ class ErrorSchemeTest {
         assertThat(SpecDialect.V0_1_3.supports(ReplicationSource.Kind.VOLUME_SNAPSHOT)).isFalse();
         assertThat(SpecDialect.fromName("v0.1.3")).isEqualTo(SpecDialect.V0_1_3);
     }
+
+    @Test
+    void aRowThatListsSeveralConditionsUnderOneCodeGivesEachItsOwnRecovery() {
+        String enabled = "Caller SHOULD ensure that replication is enabled.";
+        for (SpecDialect dialect : SpecDialect.values()) {
+            ErrorScheme table = ErrorScheme.forDialect(dialect);
+            ErrorScheme.Row row = table.find(Rpc.PROMOTE_VOLUME, StatusCode.FAILED_PRECONDITION).orElseThrow();
+            assertThat(row.recoveryText()).as(dialect + ": the spec's text stays verbatim").isEqualTo(enabled);
+            assertThat(row.cases()).as(dialect.toString()).extracting(ErrorScheme.Case::condition)
+                    .containsExactly("replication is not enabled", "it cannot be promoted without force option");
+            ErrorScheme.Case notEnabled = row.cases().get(0);
+            ErrorScheme.Case needsForce = row.cases().get(1);
+            assertThat(notEnabled.recoveryText()).isEqualTo(enabled);
+            assertThat(notEnabled.specText()).isTrue();
+            assertThat(notEnabled.unforcedOnly()).isFalse();
+            assertThat(needsForce.specText()).as("the spec's table gives this condition no recovery").isFalse();
+            assertThat(needsForce.unforcedOnly()).isTrue();
+            assertThat(needsForce.recoveryText()).contains("retry without force").contains("exponential back off")
+                    .contains("two primaries");
+
+            // Chosen by what the request asked: only an unforced promote can be refused for want of force.
+            assertThat(table.cases(Rpc.PROMOTE_VOLUME, StatusCode.FAILED_PRECONDITION, true)).containsExactly(notEnabled);
+            assertThat(table.cases(Rpc.PROMOTE_VOLUME, StatusCode.FAILED_PRECONDITION, false))
+                    .containsExactly(notEnabled, needsForce);
+            assertThat(table.recoveryText(Rpc.PROMOTE_VOLUME, StatusCode.FAILED_PRECONDITION, true)).isEqualTo(enabled);
+            assertThat(table.recoveryText(Rpc.PROMOTE_VOLUME, StatusCode.FAILED_PRECONDITION, false))
+                    .isEqualTo("If replication is not enabled: " + enabled + " If it cannot be promoted without force"
+                            + " option (volrep's words; the spec gives this condition no recovery): "
+                            + needsForce.recoveryText())
+                    .isEqualTo(table.recoveryText(Rpc.PROMOTE_VOLUME, StatusCode.FAILED_PRECONDITION));
+        }
+        // A row whose recovery text covers every condition it lists is one case: its own.
+        ErrorScheme.Row resync = scheme.find(Rpc.RESYNC_VOLUME, StatusCode.FAILED_PRECONDITION).orElseThrow();
+        assertThat(resync.cases()).singleElement().satisfies(c -> {
+            assertThat(c.condition()).isEqualTo(resync.condition());
+            assertThat(c.recoveryText()).isEqualTo(resync.recoveryText());
+            assertThat(c.specText()).isTrue();
+        });
+        assertThat(scheme.recoveryText(Rpc.RESYNC_VOLUME, StatusCode.FAILED_PRECONDITION, true))
+                .isEqualTo(resync.recoveryText());
+        assertThat(scheme.cases(Rpc.PROMOTE_VOLUME, StatusCode.DEADLINE_EXCEEDED, false)).isEmpty();
+        assertThat(scheme.recoveryText(Rpc.PROMOTE_VOLUME, StatusCode.DEADLINE_EXCEEDED, false))
+                .isEqualTo(Recovery.BACKOFF.advice());
+    }
+
+    @Test
+    void anExceptionQuotesTheCasesItsRequestCanMeet() {
+        var unforced = ReplicationException.of(StatusCode.FAILED_PRECONDITION, "demotion not propagated yet",
+                Rpc.PROMOTE_VOLUME, 1, null).requestForced(false);
+        var forced = unforced.requestForced(true);
+        assertThat(unforced).isInstanceOf(PreconditionFailedException.class);
+        assertThat(forced).isInstanceOf(PreconditionFailedException.class);
+        assertThat(unforced.recoveryText()).contains("retry without force");
+        assertThat(((PreconditionFailedException) forced).precondition())
+                .isEqualTo("Caller SHOULD ensure that replication is enabled.");
+        // Not told what the request asked: every case the row stands for.
+        assertThat(ReplicationException.of(StatusCode.FAILED_PRECONDITION, "m", Rpc.PROMOTE_VOLUME, 1, null)
+                .recoveryText()).isEqualTo(unforced.recoveryText());
+        // The revision's table and the request's force travel together.
+        var legacy = unforced.inRevision(SpecDialect.V0_1_3.errorScheme()).requestForced(true);
+        assertThat(legacy.recoveryText()).isEqualTo("Caller SHOULD ensure that replication is enabled.");
+    }
 }

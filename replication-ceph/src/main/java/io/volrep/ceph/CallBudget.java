@@ -60,11 +60,6 @@ final class CallBudget {
         return new CallBudget(left.compareTo(cap) < 0 ? left : cap);
     }
 
-    /** The whole budget this call started with. */
-    Duration total() {
-        return total;
-    }
-
     /** Fails with UNAVAILABLE (retryable) when less than {@code needed} is left for the next command. */
     void require(Duration needed, String site) {
         if (remaining().compareTo(needed) < 0) {

@@ -130,18 +130,18 @@ record MirrorStatus(String state, String description, List<Peer> peers) {
     }
 
     static MirrorStatus parse(JsonElement json) {
-        JsonObject o = json != null && json.isJsonObject() ? json.getAsJsonObject() : new JsonObject();
+        JsonObject o = RbdJson.objectOrEmpty(json);
         List<Peer> peers = new ArrayList<>();
         if (o.has("peer_sites") && o.get("peer_sites").isJsonArray()) {
             for (JsonElement p : o.getAsJsonArray("peer_sites")) {
                 if (p.isJsonObject()) {
                     JsonObject po = p.getAsJsonObject();
-                    peers.add(new Peer(string(po, "site_name"), string(po, "state"), string(po, "description"),
-                            string(po, "last_update")));
+                    peers.add(new Peer(RbdJson.string(po, "site_name"), RbdJson.string(po, "state"),
+                            RbdJson.string(po, "description"), RbdJson.string(po, "last_update")));
                 }
             }
         }
-        return new MirrorStatus(string(o, "state"), string(o, "description"), List.copyOf(peers));
+        return new MirrorStatus(RbdJson.string(o, "state"), RbdJson.string(o, "description"), List.copyOf(peers));
     }
 
     /**
@@ -220,10 +220,5 @@ record MirrorStatus(String state, String description, List<Peer> peers) {
             case DEGRADED -> 2;
             case ERROR -> 3;
         };
-    }
-
-    private static String string(JsonObject o, String key) {
-        JsonElement e = o.get(key);
-        return e == null || e.isJsonNull() ? "" : e.getAsString();
     }
 }

@@ -26,7 +26,7 @@ import java.util.Optional;
  * named on rbd's command line by path; it never reaches a log, a message or another process's view.
  *
  * <pre>{@code
- * PeerSite peer = PeerSite.discover(local, "rbd", budget, keyDir).orElseThrow();
+ * PeerSite peer = PeerSite.discover(local, "rbd", budget, keyFile).orElseThrow();
  * PeerSite.Role role = peer.role("vol-0", budget);      // PRIMARY, NON_PRIMARY, ABSENT, NOT_MIRRORED, UNREACHABLE
  * }</pre>
  */
@@ -123,29 +123,12 @@ final class PeerSite {
      * the peer has no such image, and when the peer does not answer (nothing to wait for then).
      */
     boolean endsWithItsOwnDemotion(String image, CallBudget budget) {
-        JsonElement snaps;
         try {
-            snaps = cli.json(budget.capped(QUESTION_TIME), "snap", "ls", "--all", pool + "/" + image);
+            return MirrorSnapshots.parse(cli.json(budget.capped(QUESTION_TIME), "snap", "ls", "--all",
+                    pool + "/" + image)).endsWithOwnDemotion();
         } catch (RbdException | ReplicationException e) {
             return false;
         }
-        JsonObject newest = null;
-        if (snaps.isJsonArray()) {
-            for (JsonElement e : snaps.getAsJsonArray()) {
-                JsonObject s = e.getAsJsonObject();
-                JsonObject ns = s.has("namespace") && s.get("namespace").isJsonObject() ? s.getAsJsonObject("namespace")
-                        : null;
-                if (ns != null && ns.has("type") && "mirror".equals(ns.get("type").getAsString())
-                        && (newest == null || s.get("id").getAsLong() > newest.get("id").getAsLong())) {
-                    newest = s;
-                }
-            }
-        }
-        if (newest == null) {
-            return false;
-        }
-        JsonObject ns = newest.getAsJsonObject("namespace");
-        return !ns.has("primary_mirror_uuid") && ns.has("state") && "demoted".equals(ns.get("state").getAsString());
     }
 
     private static void writeKey(Path keyFile, String key) {

@@ -3,7 +3,7 @@ package io.volrep.ceph;
 /**
  * An {@code rbd} command that exited non-zero. rbd's exit code is the errno of the failure (16 EBUSY, 22 EINVAL,
  * 30 EROFS, 110 ETIMEDOUT, ...); the driver decides what it means for the RPC at hand, so this never leaves the
- * driver: {@link CephRbdDriver} maps it to the RPC's row of the error scheme.
+ * driver: the class serving the RPC maps it to a row of the error scheme, its own or {@link LocalPool#failure}'s.
  *
  * <pre>{@code
  * } catch (RbdException e) {
@@ -18,21 +18,18 @@ final class RbdException extends RuntimeException {
     static final int EACCES = 13;
     static final int EPERM = 1;
     static final int EBUSY = 16;
-    static final int EEXIST = 17;
     static final int EINVAL = 22;
     static final int EROFS = 30;
     static final int ESHUTDOWN = 108;
     static final int ETIMEDOUT = 110;
     static final int ECONNREFUSED = 111;
 
-    private final String site;
     private final String command;
     private final int errno;
     private final String detail;
 
     RbdException(String site, String command, int errno, String detail) {
         super(site + ": rbd " + command + " failed (" + errno + "): " + detail);
-        this.site = site;
         this.command = command;
         this.errno = errno;
         this.detail = detail;
@@ -51,10 +48,6 @@ final class RbdException extends RuntimeException {
     /** The command, e.g. {@code mirror image promote rbd/vol-0}. */
     String command() {
         return command;
-    }
-
-    String site() {
-        return site;
     }
 
     /** True when the cluster could not be reached (rather than refusing the command). */

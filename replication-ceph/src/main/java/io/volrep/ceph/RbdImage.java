@@ -24,11 +24,11 @@ record RbdImage(String name, String id, Optional<String> mirroringState, String 
                 boolean primary) {
 
     static RbdImage parse(String name, JsonElement json) {
-        JsonObject o = json != null && json.isJsonObject() ? json.getAsJsonObject() : new JsonObject();
-        JsonObject m = o.has("mirroring") && o.get("mirroring").isJsonObject() ? o.getAsJsonObject("mirroring") : null;
-        return new RbdImage(name, string(o, "id"),
-                m == null ? Optional.empty() : Optional.of(string(m, "state")),
-                m == null ? "" : string(m, "mode"), m == null ? "" : string(m, "global_id"),
+        JsonObject o = RbdJson.objectOrEmpty(json);
+        JsonObject m = RbdJson.objectOrNull(o, "mirroring");
+        return new RbdImage(name, RbdJson.string(o, "id"),
+                m == null ? Optional.empty() : Optional.of(RbdJson.string(m, "state")),
+                m == null ? "" : RbdJson.string(m, "mode"), m == null ? "" : RbdJson.string(m, "global_id"),
                 m != null && m.has("primary") && m.get("primary").getAsBoolean());
     }
 
@@ -40,15 +40,5 @@ record RbdImage(String name, String id, Optional<String> mirroringState, String 
     /** Mirroring is being disabled (rbd finishes it in the background). */
     boolean disabling() {
         return mirroringState.filter("disabling"::equals).isPresent();
-    }
-
-    /** The role as messages name it. */
-    String role() {
-        return !enabled() ? "not mirrored" : primary ? "primary" : "non-primary";
-    }
-
-    private static String string(JsonObject o, String key) {
-        JsonElement e = o.get(key);
-        return e == null || e.isJsonNull() ? "" : e.getAsString();
     }
 }

@@ -84,9 +84,9 @@ class MirrorStatusTest {
 
     @Test
     void rbdsSnapshotTimesAndErrorLinesAreReadAsPrinted() {
-        assertThat(CephRbdDriver.snapshotTime("Thu Nov 26 04:13:02 2026")).contains(Instant.parse("2026-11-26T04:13:02Z"));
-        assertThat(CephRbdDriver.snapshotTime("Fri Dec  4 09:05:00 2026")).contains(Instant.parse("2026-12-04T09:05:00Z"));
-        assertThat(CephRbdDriver.snapshotTime("yesterday")).isEmpty();
+        assertThat(MirrorSnapshots.time("Thu Nov 26 04:13:02 2026")).contains(Instant.parse("2026-11-26T04:13:02Z"));
+        assertThat(MirrorSnapshots.time("Fri Dec  4 09:05:00 2026")).contains(Instant.parse("2026-12-04T09:05:00Z"));
+        assertThat(MirrorSnapshots.time("yesterday")).isEmpty();
         assertThat(RbdCli.errorText("""
                 2026-11-26T04:12:33.787+0000 7faac48bf380 -1 auth: unable to find a keyring on /etc/ceph/x: (2) No such file
                 2026-11-26T04:11:08.723+0000 7f5e8a4866c0 -1 librbd::mirror::PromoteRequest: 0x1 handle_get_info: image is\

@@ -63,8 +63,9 @@ abstract class CallCommand extends SourceCommand {
             // Refused before sending: the table's text ("adding the missing required field") may not fit.
             err.println("recovery: fix the request as the error says; nothing was sent to the plugin");
         } else {
+            // The revision's table and what the request asked (force) decide which row's text fits the answer.
             String recoveryText = e.rpc() == null ? e.recoveryText()
-                    : dialect.errorScheme().recoveryText(e.rpc(), e.code());
+                    : e.inRevision(dialect.errorScheme()).recoveryText();
             err.println("recovery (" + e.recovery() + "): " + recoveryText);
         }
         err.flush();

@@ -13,7 +13,6 @@ import io.volrep.client.reconcile.FailoverReport;
 import io.volrep.client.reconcile.SourceFailover;
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,6 +36,9 @@ import picocli.CommandLine.Option;
                 + " and verify it. Safe to re-run: what is done stays as it is.",
                 "Destinations are never guessed: without --destination, site A is asked"
                         + " (GetReplicationDestinationInfo); --assume-same-ids takes the same ids on site B.",
+                "After A's demote, B's promote is retried without force while B still refuses it (the demotion"
+                        + " has not reached B yet), within --demotion-wait; B's first completed sync is waited for"
+                        + " within --timeout.",
                 "With A unreachable, nothing is promoted unless --force-if-unreachable is given.",
                 "Exit 0 only when every source is primary on site B."})
 public final class FailoverCommand extends Subcommand {
@@ -87,13 +89,20 @@ public final class FailoverCommand extends Subcommand {
                     + " if A is in fact still running: use it only when A is known down.")
     boolean forceIfUnreachable;
 
+    @Option(names = "--demotion-wait", paramLabel = "DURATION", converter = DurationConverter.class,
+            defaultValue = "2m",
+            description = "After site A's demote, how long site B's promote is sent again (without force, with"
+                    + " back-off) while site B refuses it (9 or 10) because the demotion has not reached it yet;"
+                    + " real storage takes seconds (default: 2m). Never forced while site A answers.")
+    Duration demotionWait;
+
     @Option(names = "--parallel", paramLabel = "N", defaultValue = "4",
             description = "How many sources are failed over at once (default: ${DEFAULT-VALUE}).")
     int parallel;
 
     @Option(names = "--timeout", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "30s",
             description = "Budget of each call, retries included; a site silent that long counts as unreachable"
-                    + " (default: 30s).")
+                    + " (default: 30s). Site B's first completed sync after its promote must be reported within it.")
     Duration timeout;
 
     @Override
@@ -119,6 +128,7 @@ public final class FailoverCommand extends Subcommand {
             // Without --destination the failover asks site A itself and guesses nothing (see Failover).
             Failover.Builder failover = Failover.builder().from(a).to(b).sources(sources).assumeSameIds(assumeSameIds)
                     .forceIfUnreachable(forceIfUnreachable).parallelism(parallel).callBudget(timeout)
+                    .demotionWait(demotionWait)
                     .listener(new FailoverProgressDisplay(err(), System.console() != null));
             if (!destinations.isEmpty()) {
                 failover.resolver(DestinationResolver.ids(destinations));
@@ -181,8 +191,9 @@ public final class FailoverCommand extends Subcommand {
                     s.destination().map(d -> SafeText.escape(d.source().toString())).orElse("?"),
                     s.step().name().toLowerCase(Locale.ROOT).replace('_', ' '),
                     s.siteA().name().toLowerCase(Locale.ROOT).replace('_', ' '), s.forced() ? "yes" : "no",
-                    s.lastSync().map(i -> DateTimeFormatter.ISO_INSTANT.format(i.lastSyncTime())).orElse("-"),
+                    s.lastSync().map(SyncText::time).orElse("-"),
                     s.destinationOrigin().map(FailoverCommand::origin).orElse("-"));
+            s.lastSync().ifPresent(info -> out.println("  last sync (B): " + SyncText.summary(info)));
             s.whyNot().ifPresent(w -> out.println("  why not: " + w));
             s.destination().filter(d -> !d.memberVolumeIds().isEmpty()).ifPresent(d -> d.memberVolumeIds()
                     .forEach((m, dm) -> out.println("  member " + SafeText.escape(m) + " -> " + SafeText.escape(dm))));

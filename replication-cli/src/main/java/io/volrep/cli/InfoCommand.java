@@ -3,7 +3,6 @@ package io.volrep.cli;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.SafeText;
 import io.volrep.client.SourceClient;
-import java.time.format.DateTimeFormatter;
 import picocli.CommandLine.Command;
 
 /** {@code volrep info}: GetVolumeReplicationInfo, printed as ISO-8601 time, duration, bytes and health status. */
@@ -16,13 +15,9 @@ public final class InfoCommand extends CallCommand {
     String invoke(SourceClient source) {
         ReplicationInfo info = source.infoCall().replicationId(replicationId).call();
         return "source:             " + source.source() + System.lineSeparator()
-                + "last sync time:     " + DateTimeFormatter.ISO_INSTANT.format(info.lastSyncTime())
-                + System.lineSeparator()
-                + "last sync duration: " + info.lastSyncDuration().map(Object::toString).orElse("not reported")
-                + System.lineSeparator()
-                + "last sync bytes:    " + (info.lastSyncBytes().isPresent()
-                        ? String.valueOf(info.lastSyncBytes().getAsLong()) : "not reported")
-                + System.lineSeparator()
+                + "last sync time:     " + SyncText.time(info) + System.lineSeparator()
+                + "last sync duration: " + SyncText.duration(info.lastSyncDuration()) + System.lineSeparator()
+                + "last sync bytes:    " + SyncText.bytes(info.lastSyncBytes()) + System.lineSeparator()
                 + "status:             " + info.status()
                 // The plugin's text, escaped: it must not write control sequences to the terminal.
                 + (info.statusMessage().isEmpty() ? "" : System.lineSeparator()

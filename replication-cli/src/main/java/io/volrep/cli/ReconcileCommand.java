@@ -8,7 +8,6 @@ import io.volrep.client.reconcile.ReconcileOptions;
 import io.volrep.client.reconcile.ReconcileResult;
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -73,11 +72,7 @@ public final class ReconcileCommand extends SourceCommand {
         for (Condition c : r.conditions()) {
             out.printf("%-11s %s (%s)%n", title(c.type()) + ":", title(c.status()), c.reason());
         }
-        r.lastSync().ifPresent(info -> {
-            out.println("last sync:  " + DateTimeFormatter.ISO_INSTANT.format(info.lastSyncTime())
-                    + info.lastSyncDuration().map(d -> ", took " + d).orElse("")
-                    + (info.lastSyncBytes().isPresent() ? ", " + info.lastSyncBytes().getAsLong() + " bytes" : ""));
-        });
+        r.lastSync().ifPresent(info -> out.println("last sync:  " + SyncText.summary(info)));
         out.println("calls:      " + String.join(", ", r.calls()));
         r.whyNot().ifPresent(w -> out.println("why not:    " + w));
         out.flush();

@@ -4,7 +4,6 @@ import io.grpc.Status;
 import io.volrep.api.ErrorScheme;
 import io.volrep.api.PreconditionFailedException;
 import io.volrep.api.ProtocolViolationException;
-import io.volrep.api.Recovery;
 import io.volrep.api.ReplicationException;
 import io.volrep.api.Rpc;
 import io.volrep.api.Secrets;
@@ -67,14 +66,13 @@ final class CallFailures {
         } else if (description != null && !description.isEmpty()) {
             message.append(": ").append(description);
         }
+        // What the request asked narrows what the answer can mean (a forced promote is not refused for want of force).
+        boolean forced = spec instanceof RequestSpec request && request.force();
         if (code == StatusCode.FAILED_PRECONDITION) {
-            message.append(" (precondition: ")
-                    .append(scheme.find(rpc, code).map(ErrorScheme.Row::recoveryText)
-                            .orElse(Recovery.ENSURE_PRECONDITION.advice()))
-                    .append(')');
+            message.append(" (precondition: ").append(scheme.recoveryText(rpc, code, forced)).append(')');
         }
         ReplicationException e = ReplicationException.of(code, message.toString(), rpc, attempt, status.getCause())
-                .inRevision(scheme);
+                .inRevision(scheme).requestForced(forced);
         assert !(e instanceof PreconditionFailedException) || code == StatusCode.FAILED_PRECONDITION;
         return e;
     }

@@ -75,10 +75,13 @@ final class WireDialect {
         return resync.getReady();
     }
 
-    /** Revisions before the current one report less (v0.1.3: {@code last_sync_time} only): the rest reads as not reported. */
+    /**
+     * Revisions before the current one report less (v0.1.3: {@code last_sync_time} only): the rest reads as not
+     * reported. Where the revision has {@code last_sync_bytes}, its 0 is a value ("0 B").
+     */
     ReplicationInfo info(Message response, int attempts) {
         return WireMapping.fromProto((GetVolumeReplicationInfoResponse) transcoder.responseFromWire(
-                Rpc.GET_VOLUME_REPLICATION_INFO, response), attempts);
+                Rpc.GET_VOLUME_REPLICATION_INFO, response), attempts, dialect());
     }
 
     /** The destination answered for a source of {@code sourceKind}, checked ({@link AnswerRules#destination}). */

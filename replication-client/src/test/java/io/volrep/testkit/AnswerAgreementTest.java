@@ -347,7 +347,7 @@ class AnswerAgreementTest {
             return Typed.cannot("status: ReplicationInfo.Status cannot carry " + r.getStatusValue());
         }
         return Typed.of(new ReplicationInfo(Instant.ofEpochSecond(r.getLastSyncTime().getSeconds(), nanos), duration,
-                r.getLastSyncBytes() == 0 ? OptionalLong.empty() : OptionalLong.of(r.getLastSyncBytes()),
+                OptionalLong.of(r.getLastSyncBytes()),     // proto3: 0 is a value (0 B), as WireMapping reads it
                 ReplicationInfo.Status.fromWireNumber(r.getStatusValue()), r.getStatusMessage()));
     }
 

@@ -140,12 +140,15 @@ final class OrchestratorExamples {
                     .resolver(DestinationResolver.ids(Map.of("vol-0", "b-vol-0", "grp-0", "b-grp-0")))
                     .parallelism(4)                            // sources in progress at once
                     .callBudget(Duration.ofSeconds(30))        // per call, retries included; silence that long = unreachable
+                    .demotionWait(Duration.ofMinutes(2))       // the default: B refuses an unforced promote until
+                                                               // A's demotion has arrived (9 or 10), retried this long
                     .forceIfUnreachable(false)                 // the default
                     .listener(p -> log.info("{} {}", p.source(), p.step()))
                     .build().run();                            // or runAsync()
             for (SourceFailover s : report.sources()) {
-                log.info("{} -> {}: {} {}", s.source(), s.destination().map(d -> d.source().toString()).orElse("?"),
-                        s.step(), s.whyNot().orElse(""));
+                log.info("{} -> {}: {} {} {}", s.source(), s.destination().map(d -> d.source().toString()).orElse("?"),
+                        s.step(), s.lastSync().map(i -> "B synced at " + i.lastSyncTime()).orElse(""),
+                        s.whyNot().orElse(""));
             }
         }
         // snippet:end two-site-failover

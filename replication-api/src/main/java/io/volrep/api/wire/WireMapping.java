@@ -1,6 +1,8 @@
 package io.volrep.api.wire;
 
+import com.google.protobuf.Message;
 import com.google.protobuf.Timestamp;
+import io.grpc.MethodDescriptor;
 import io.volrep.api.HealReport;
 import io.volrep.api.InvalidArgumentException;
 import io.volrep.api.ProtocolViolationException;
@@ -8,6 +10,7 @@ import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
+import io.volrep.api.SpecDialect;
 import io.volrep.api.VolumeCapability;
 import io.volrep.proto.healer.NodeHealerResponse;
 import io.volrep.proto.replication.GetReplicationDestinationInfoResponse;
@@ -77,11 +80,39 @@ public final class WireMapping {
         Optional<Duration> duration = response.hasLastSyncDuration() ? Optional.of(Duration.ofSeconds(
                 response.getLastSyncDuration().getSeconds(), response.getLastSyncDuration().getNanos()))
                 : Optional.empty();
-        // proto3 cannot tell 0 from unset; the spec calls 0 "no bytes reported" as well as "zero bytes".
-        OptionalLong bytes = response.getLastSyncBytes() == 0 ? OptionalLong.empty()
-                : OptionalLong.of(response.getLastSyncBytes());
+        // proto3 cannot tell 0 from unset: 0 is read as a value (a sync that moved nothing, "0 B"), as the owners
+        // decided (issue 35); only a revision without the field (v0.1.3) reports no bytes (the overload below).
+        OptionalLong bytes = OptionalLong.of(response.getLastSyncBytes());
         return new ReplicationInfo(Instant.ofEpochSecond(t.getSeconds(), t.getNanos()), duration, bytes,
                 ReplicationInfo.Status.fromWireNumber(response.getStatusValue()), response.getStatusMessage());
+    }
+
+    /**
+     * The typed form of an info response read in {@code revision}: as {@link #fromProto(GetVolumeReplicationInfoResponse,
+     * int)}, except that a revision without {@code last_sync_bytes} (v0.1.3) reports no bytes, where its transcoded
+     * answer reads 0.
+     *
+     * <pre>{@code
+     * var current = (GetVolumeReplicationInfoResponse) transcoder.responseFromWire(Rpc.GET_VOLUME_REPLICATION_INFO, wire);
+     * ReplicationInfo info = WireMapping.fromProto(current, attempts, transcoder.dialect());
+     * }</pre>
+     */
+    public static ReplicationInfo fromProto(GetVolumeReplicationInfoResponse response, int attempts,
+                                            SpecDialect revision) {
+        ReplicationInfo info = fromProto(response, attempts);
+        return reportsSyncBytes(revision) ? info : new ReplicationInfo(info.lastSyncTime(), info.lastSyncDuration(),
+                OptionalLong.empty(), info.status(), info.statusMessage());
+    }
+
+    /** Whether {@code revision}'s info answer has a {@code last_sync_bytes} field. */
+    private static boolean reportsSyncBytes(SpecDialect revision) {
+        Transcoder transcoder = Transcoder.of(revision);
+        if (!transcoder.defines(Rpc.GET_VOLUME_REPLICATION_INFO)) {
+            return false;
+        }
+        return ((MethodDescriptor.PrototypeMarshaller<?>) transcoder.method(Rpc.GET_VOLUME_REPLICATION_INFO)
+                .getResponseMarshaller()).getMessagePrototype() instanceof Message m
+                && m.getDescriptorForType().findFieldByName("last_sync_bytes") != null;
     }
 
     /**

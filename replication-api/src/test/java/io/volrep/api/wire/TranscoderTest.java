@@ -160,7 +160,10 @@ class TranscoderTest {
         assertThat(wire.getLastSyncTime().getSeconds()).isEqualTo(time.getEpochSecond());
         assertThat(wire.getUnknownFields().asMap()).isEmpty();
         var back = (GetVolumeReplicationInfoResponse) v013.responseFromWire(Rpc.GET_VOLUME_REPLICATION_INFO, wire);
-        assertThat(WireMapping.fromProto(back, 1)).isEqualTo(ReplicationInfo.of(time));
+        assertThat(WireMapping.fromProto(back, 1, SpecDialect.V0_1_3)).isEqualTo(ReplicationInfo.of(time));
+        // The current revision has the field: its 0 is a value (issue 35), not "not reported".
+        assertThat(WireMapping.fromProto(back, 1, SpecDialect.CURRENT).lastSyncBytes()).hasValue(0);
+        assertThat(WireMapping.fromProto(back, 1).lastSyncBytes()).hasValue(0);
     }
 
     @Test

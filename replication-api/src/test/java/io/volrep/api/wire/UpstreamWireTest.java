@@ -58,7 +58,8 @@ class UpstreamWireTest {
         GetVolumeReplicationInfoResponse wire = WireMapping.toProto(degraded);
         assertThat(wire.getStatus()).isEqualTo(GetVolumeReplicationInfoResponse.Status.DEGRADED);
         assertThat(wire.getStatusMessage()).isEqualTo("peer down");
-        assertThat(WireMapping.fromProto(wire, 1)).isEqualTo(degraded);
+        // proto3 sends no bytes as 0, which reads back as a value (0 B, issue 35).
+        assertThat(WireMapping.fromProto(wire, 1)).isEqualTo(degraded.withLastSyncBytes(0));
         assertThat(ReplicationInfo.of(t).status()).isEqualTo(ReplicationInfo.Status.UNKNOWN);
         assertThat(degraded.status().needsAttention()).isTrue();
 

@@ -50,6 +50,18 @@ import java.util.function.Function;
  * only after B answered the check: a wrong destination id, wrong secrets for B or an unreachable B fail the source
  * with nothing changed on either site.
  *
+ * <p><b>The demotion window.</b> Real storage refuses an unforced promote for a while after the peer's demote, until
+ * the demotion has arrived (Ceph RBD: 1-5 s, answered 9 FAILED_PRECONDITION or 10 ABORTED by its drivers). After its
+ * own demote on A answered OK, the failover sends B's PromoteVolume again, without force, with the policy's capped
+ * back-off, while B answers 9 or 10, for at most {@link Builder#demotionWait} (default 2 minutes); the listener hears
+ * what it waits for. Unlike the reference orchestrator, which answers a 9 with an immediate forced promote, it never
+ * forces while A answers: in this window force loses what the demotion carries and leaves two primaries.
+ *
+ * <p><b>Verification.</b> Right after a promote, B may have no completed sync to report: GetVolumeReplicationInfo
+ * answers 5 NOT_FOUND ("details not available at the moment") or 14 UNAVAILABLE. The failover polls it within the call
+ * budget; the report holds B's first completed sync ({@link SourceFailover#lastSync()}), or the source fails with
+ * "no completed sync within the budget" (B stays primary).
+ *
  * <p><b>Disaster mode.</b> Give the destinations ({@link Builder#resolver}, a map recorded beforehand) or assume
  * the same ids: asking site A needs site A. When DemoteVolume on A gets no answer within {@link Builder#callBudget(Duration)}
  * (14 UNAVAILABLE or 4 DEADLINE_EXCEEDED after the retries), site A is taken as down. A destination that already
@@ -63,12 +75,20 @@ import java.util.function.Function;
  * sources as they are. At most {@link Builder#parallelism(int)} sources are in progress at once; no thread waits.
  */
 public final class Failover {
+    /**
+     * How long B's unforced promote is retried by default while B refuses it (9 or 10) after A's demote: real storage
+     * takes seconds to deliver a demotion (Ceph RBD: 1-5 s), slow or busy storage longer.
+     */
+    public static final Duration DEFAULT_DEMOTION_WAIT = Duration.ofMinutes(2);
+
     private final ReplicationClient siteA;
     private final ReplicationClient siteB;
     private final List<ReplicationSource> sources;
     /** The caller's resolver (with the same-id fallback when asked), or null: ask site A. */
     private final DestinationResolver resolver;
     private final boolean forceIfUnreachable;
+    private final Duration demotionWait;
+    private final Duration callBudget;
     private final int parallelism;
     private final RetryPolicy policyA;
     private final RetryPolicy policyB;
@@ -85,6 +105,8 @@ public final class Failover {
         this.resolver = b.resolver == null ? (b.assumeSameIds ? DestinationResolver.identity() : null)
                 : b.assumeSameIds ? b.resolver.orElse(DestinationResolver.identity()) : b.resolver;
         this.forceIfUnreachable = b.forceIfUnreachable;
+        this.demotionWait = b.demotionWait;
+        this.callBudget = b.callBudget;
         this.parallelism = b.parallelism;
         this.policyA = withBudget(siteA.retryPolicy(), b.callBudget);
         this.policyB = withBudget(siteB.retryPolicy(), b.callBudget);
@@ -92,7 +114,10 @@ public final class Failover {
         this.listener = b.listener;
     }
 
-    /** A builder: no sources, destinations asked from site A, no force, parallelism 4, 30 s per call. */
+    /**
+     * A builder: no sources, destinations asked from site A, no force, parallelism 4, 30 s per call, a demotion wait
+     * of {@link #DEFAULT_DEMOTION_WAIT}.
+     */
     public static Builder builder() {
         return new Builder();
     }
@@ -268,28 +293,57 @@ public final class Failover {
                     });
         }
 
+        /**
+         * PromoteVolume on B. Unforced (after A's own demote answered OK), a 9 or 10 is B's storage still waiting for
+         * the demotion to arrive: sent again, without force, within the demotion wait. Forced (A unreachable), the
+         * first answer stands.
+         */
         private CompletableFuture<SourceFailover> promoteOnB(boolean force) {
             step(FailoverStep.PROMOTING_ON_B, force ? "with force" : "");
-            return Steps.call(this::record, force ? "B PromoteVolume(force)" : "B PromoteVolume",
+            Steps.Wait window = new Steps.Wait("site A's demotion to reach site B",
+                    e -> !force && (e.code() == StatusCode.FAILED_PRECONDITION || e.code() == StatusCode.ABORTED),
+                    demotionWait, policyB, detail -> step(FailoverStep.PROMOTING_ON_B, detail));
+            return Steps.callUntil(this::record, force ? "B PromoteVolume(force)" : "B PromoteVolume",
                     () -> siteB.source(destination.source()).promote().force(force).retryPolicy(policyB).callAsync(),
+                    window,
                     ok -> {
                         forced = force;
                         return verifyOnB();
                     },
                     e -> finished(FailoverStep.FAILED, "PromoteVolume on site B answered " + Steps.describe(e)
                             + (siteAOutcome == SourceFailover.SiteA.DEMOTED
-                            ? " (site A is demoted: re-run the failover once the cause is fixed)" : "")));
+                            ? " (site A is demoted: re-run the failover once the cause is fixed)" : "")),
+                    (e, tries) -> finished(FailoverStep.FAILED, "site B still refused the unforced PromoteVolume after"
+                            + " waiting " + Steps.duration(demotionWait) + " for site A's demotion to reach it ("
+                            + tries + " tries, never forced: site A answers): " + Steps.answeredWithRecovery(e)
+                            + " (site A is demoted: re-run the failover once the cause is fixed)"));
         }
 
+        /**
+         * GetVolumeReplicationInfo on B after the promote: 5 NOT_FOUND ("details not available at the moment"), 14
+         * UNAVAILABLE or a deadline mean B has no completed sync to report yet; polled within the call budget (no
+         * poll starts after it). No completed sync within it fails the source, though B is primary.
+         */
         private CompletableFuture<SourceFailover> verifyOnB() {
             step(FailoverStep.VERIFYING_ON_B, "");
-            return Steps.call(this::record, "B GetVolumeReplicationInfo", this::infoOnB,
+            Steps.Wait firstSync = new Steps.Wait("site B's first completed sync",
+                    e -> e.code() == StatusCode.NOT_FOUND || e.code() == StatusCode.UNAVAILABLE
+                            || e.code() == StatusCode.DEADLINE_EXCEEDED,
+                    callBudget, policyB, detail -> step(FailoverStep.VERIFYING_ON_B, detail));
+            return Steps.callUntil(this::record, "B GetVolumeReplicationInfo",
+                    // Each poll gets the whole call budget: a poll cut short would report the cut, not B's answer.
+                    this::infoOnB,
+                    firstSync,
                     known -> {
                         info = known;
                         return finished(FailoverStep.PRIMARY_ON_B, forced ? "promoted with force" : "");
                     },
                     e -> finished(FailoverStep.FAILED, "promoted, but GetVolumeReplicationInfo on site B answered "
-                            + Steps.describe(e)));
+                            + Steps.describe(e)),
+                    (e, tries) -> finished(FailoverStep.FAILED, "promoted, but site B reported no completed sync"
+                            + " within the budget of " + Steps.duration(callBudget) + ": "
+                            + Steps.answeredWithRecovery(e) + " (" + tries + " tries; site B is primary: ask it again"
+                            + " later, GetVolumeReplicationInfo or volrep info)"));
         }
 
         private CompletableFuture<ReplicationInfo> infoOnB() {
@@ -327,6 +381,7 @@ public final class Failover {
         private boolean forceIfUnreachable;
         private int parallelism = 4;
         private Duration callBudget = Duration.ofSeconds(30);
+        private Duration demotionWait = DEFAULT_DEMOTION_WAIT;
         private Function<ReplicationInfo, Condition.Status> replicating = ReconcileOptions.HEALTH;
         private Consumer<FailoverProgress> listener;
 
@@ -382,6 +437,24 @@ public final class Failover {
             return this;
         }
 
+        /**
+         * How long B's unforced PromoteVolume is sent again, with back-off, while B answers 9 FAILED_PRECONDITION or
+         * 10 ABORTED after A's own demote answered OK (default {@link #DEFAULT_DEMOTION_WAIT}): the storage refuses an
+         * unforced promote until the peer's demotion has arrived. Never with force: forcing in that window loses what
+         * the demotion carries and can leave two primaries. When B still refuses at the end, the source fails (site A
+         * stays demoted; a re-run continues). A call that starts within the wait runs to its own end (its call budget).
+         *
+         * <pre>{@code
+         * Failover.builder().from(a).to(b).source(ReplicationSource.volume("vol-0")).assumeSameIds(true)
+         *         .demotionWait(Duration.ofMinutes(5))                      // slow storage
+         *         .build().run();
+         * }</pre>
+         */
+        public Builder demotionWait(Duration wait) {
+            this.demotionWait = Arguments.requirePositive("demotionWait", wait);
+            return this;
+        }
+
         /** Whether site B may be promoted with {@code force} when site A cannot be reached (default false). */
         public Builder forceIfUnreachable(boolean allow) {
             this.forceIfUnreachable = allow;
@@ -396,7 +469,7 @@ public final class Failover {
 
         /**
          * The budget of each call, retries included (default 30 s): a site that does not answer within it is
-         * taken as unreachable.
+         * taken as unreachable. It also bounds the verification: B's first completed sync must be reported within it.
          */
         public Builder callBudget(Duration budget) {
             this.callBudget = Arguments.requirePositive("callBudget", budget);

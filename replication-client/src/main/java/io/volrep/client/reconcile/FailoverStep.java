@@ -16,9 +16,12 @@ public enum FailoverStep {
     CHECKING_B,
     /** DemoteVolume on site A. */
     DEMOTING_ON_A,
-    /** PromoteVolume on site B (with {@code force} in disaster mode). */
+    /**
+     * PromoteVolume on site B (with {@code force} in disaster mode); without force, sent again while B refuses it
+     * (9 or 10) until A's demotion has arrived, within the demotion wait.
+     */
     PROMOTING_ON_B,
-    /** GetVolumeReplicationInfo on site B. */
+    /** GetVolumeReplicationInfo on site B, polled until B reports its first completed sync, within the call budget. */
     VERIFYING_ON_B,
     /** Done: primary on site B. */
     PRIMARY_ON_B,

@@ -21,7 +21,8 @@ import java.util.Optional;
  * @param step        {@link FailoverStep#PRIMARY_ON_B}, {@link FailoverStep#REFUSED} or {@link FailoverStep#FAILED}
  * @param siteA       what DemoteVolume on site A gave
  * @param forced      whether PromoteVolume was sent to B with {@code force}
- * @param lastSync    B's GetVolumeReplicationInfo answer (the verification), when it answered
+ * @param lastSync    B's GetVolumeReplicationInfo answer (the verification): after a promote, B's first completed
+ *                    sync; empty when none was reported within the call budget
  * @param replicating B's replication health read from that answer (UNKNOWN until the plugin's status is read)
  * @param calls       the RPCs sent, in order, with site and outcome, e.g. {@code A DemoteVolume: OK}
  * @param whyNot      why the source is not primary on B (escaped, safe to print); empty when it is

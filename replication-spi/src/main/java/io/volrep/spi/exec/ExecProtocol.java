@@ -434,7 +434,10 @@ final class ExecProtocol {
         GetVolumeReplicationInfoResponse answer = b.setStatusMessage(driverText(r.getReplicationStatusMessage(),
                 printed)).build();
         requireNoProblems(who, AnswerRules.info(answer));
-        return WireMapping.fromProto(answer, 0);
+        ReplicationInfo info = WireMapping.fromProto(answer, 0);
+        // The driver's JSON says whether it reported bytes; the proto3 field it passed through cannot.
+        return r.hasLastSyncBytes() ? info : new ReplicationInfo(info.lastSyncTime(), info.lastSyncDuration(),
+                java.util.OptionalLong.empty(), info.status(), info.statusMessage());
     }
 
     /**

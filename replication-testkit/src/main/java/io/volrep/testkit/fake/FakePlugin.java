@@ -1,6 +1,7 @@
 package io.volrep.testkit.fake;
 
 import io.grpc.inprocess.InProcessServerBuilder;
+import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
 import io.volrep.api.StatusCode;
 import io.volrep.spi.ReplicationServer;
@@ -21,6 +22,8 @@ import java.util.function.Consumer;
  *     fake.failNext(Rpc.DEMOTE_VOLUME, 1, StatusCode.UNAVAILABLE, Duration.ofMillis(200)); // + retry pushback
  *     fake.latency(Rpc.RESYNC_VOLUME, Duration.ofMillis(50));
  *     fake.violateInfo(InfoViolation.MISSING_LAST_SYNC_TIME);
+ *     fake.refuseAfter(Rpc.DEMOTE_VOLUME, Rpc.PROMOTE_VOLUME, StatusCode.FAILED_PRECONDITION,
+ *             FaultInjector.Window.calls(2));                             // real storage's "not yet"
  *
  *     myController.reconcile(fake.address());                             // "inprocess:volrep-fake-..."
  *
@@ -79,6 +82,28 @@ public final class FakePlugin implements AutoCloseable {
         return script(f -> f.failNext(rpc, n, code, pushback));
     }
 
+    /**
+     * Opens a refusal window now: unforced calls of {@code rpc} for {@code source} (null: any) fail with
+     * {@code code} within {@code window} ({@link FaultInjector#refuse}).
+     */
+    public FakePlugin refuse(Rpc rpc, ReplicationSource source, StatusCode code, FaultInjector.Window window) {
+        return script(f -> f.refuse(rpc, source, code, window));
+    }
+
+    /**
+     * After each call of {@code trigger} answered OK, unforced calls of {@code rpc} for the same source fail with
+     * {@code code} within {@code window} ({@link FaultInjector#refuseAfter}): real storage's "not yet" after a state
+     * change.
+     *
+     * <pre>{@code
+     * fake.refuseAfter(Rpc.DEMOTE_VOLUME, Rpc.PROMOTE_VOLUME, StatusCode.FAILED_PRECONDITION,
+     *         FaultInjector.Window.lasting(Duration.ofSeconds(2)));
+     * }</pre>
+     */
+    public FakePlugin refuseAfter(Rpc trigger, Rpc rpc, StatusCode code, FaultInjector.Window window) {
+        return script(f -> f.refuseAfter(trigger, rpc, code, window));
+    }
+
     /** Every call of {@code rpc} is answered {@code delay} late (zero removes it). */
     public FakePlugin latency(Rpc rpc, Duration delay) {
         return script(f -> f.latency(rpc, delay));
@@ -110,7 +135,10 @@ public final class FakePlugin implements AutoCloseable {
         return script(FaultInjector::clearCalls);
     }
 
-    /** Back to the start: every source disabled and primary, no scripted faults, no recorded calls. */
+    /**
+     * Back to the start: every source disabled and primary, no scripted faults (refusal windows and their hooks
+     * included), no recorded calls.
+     */
     public FakePlugin reset() {
         driver.reset();
         faults.clearFaults();

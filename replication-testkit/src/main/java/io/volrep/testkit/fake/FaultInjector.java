@@ -1,5 +1,6 @@
 package io.volrep.testkit.fake;
 
+import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Duration;
 import com.google.protobuf.MessageOrBuilder;
 import io.grpc.ForwardingServerCall;
@@ -8,6 +9,7 @@ import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
+import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
 import io.volrep.api.SecretSanitizer;
 import io.volrep.api.StatusCode;
@@ -20,6 +22,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -39,6 +42,19 @@ import java.util.function.Consumer;
  * }</pre>
  * Injected failures and latency are applied after the request arrives and before the driver sees it; a call
  * failed by the script never reaches the driver.
+ *
+ * <p><b>Refusal windows</b> play real storage's guards, which refuse a request for a while after a state change and
+ * then accept it: a promote right after the peer site's demote (Ceph RBD: for seconds, until the demotion has
+ * arrived), an info right after an enable or a promote (until the first sync completed). A window refuses the calls
+ * of one RPC for one source, either the first {@code n} of them or every one for a while, and never a request that
+ * carries {@code force = true}: force is how a caller overrides such a guard.
+ * <pre>{@code
+ * // a site that refuses the first 2 unforced promotes of a source after each demote of it
+ * faults.refuseAfter(Rpc.DEMOTE_VOLUME, Rpc.PROMOTE_VOLUME, StatusCode.FAILED_PRECONDITION, Window.calls(2));
+ * // two sites: site A's demote opens the window on site B, for the same id
+ * siteA.onAnswered(Rpc.DEMOTE_VOLUME, source -> siteB.refuse(Rpc.PROMOTE_VOLUME, source, StatusCode.ABORTED,
+ *         Window.lasting(Duration.ofSeconds(2))));
+ * }</pre>
  */
 public final class FaultInjector implements ServerInterceptor, AutoCloseable {
     /** The trailer gRPC clients read as "retry after this many milliseconds". */
@@ -48,9 +64,72 @@ public final class FaultInjector implements ServerInterceptor, AutoCloseable {
     private record Fault(StatusCode code, java.time.Duration pushback) {
     }
 
+    /**
+     * How long a refusal window lasts: the first {@code calls} calls it applies to, or every such call for
+     * {@code lasting} from the moment it opens.
+     *
+     * <pre>{@code
+     * FaultInjector.Window.calls(3);
+     * FaultInjector.Window.lasting(Duration.ofSeconds(2));
+     * }</pre>
+     *
+     * @param calls   how many calls it refuses; 0 when it lasts a time
+     * @param lasting how long it refuses; null when it counts calls
+     */
+    public record Window(int calls, java.time.Duration lasting) {
+        public Window {
+            if ((lasting == null) == (calls <= 0) || (lasting != null && (calls != 0 || lasting.isNegative()
+                    || lasting.isZero()))) {
+                throw new IllegalArgumentException("a window refuses a positive number of calls or lasts a positive"
+                        + " time, got calls=" + calls + ", lasting=" + lasting);
+            }
+        }
+
+        /** The first {@code n} calls (at least 1). */
+        public static Window calls(int n) {
+            return new Window(n, null);
+        }
+
+        /** Every call for {@code duration} (positive). */
+        public static Window lasting(java.time.Duration duration) {
+            return new Window(0, Objects.requireNonNull(duration, "duration"));
+        }
+    }
+
+    /** An open window: for {@code rpc} and {@code source} (null: any), {@code left} calls or until {@code until}. */
+    private static final class Refusal {
+        final Rpc rpc;
+        final ReplicationSource source;
+        final StatusCode code;
+        int left;
+        final long until;
+
+        Refusal(Rpc rpc, ReplicationSource source, StatusCode code, Window window) {
+            this.rpc = rpc;
+            this.source = source;
+            this.code = code;
+            this.left = window.calls();
+            this.until = window.lasting() == null ? 0 : System.nanoTime() + window.lasting().toNanos();
+        }
+
+        boolean open() {
+            return until == 0 ? left > 0 : System.nanoTime() - until < 0;
+        }
+
+        boolean covers(Rpc rpc, ReplicationSource source) {
+            return this.rpc == rpc && (this.source == null || this.source.equals(source));
+        }
+    }
+
+    /** A hook run after each call of {@code rpc} answered OK. */
+    private record Hook(Rpc rpc, Consumer<ReplicationSource> action) {
+    }
+
     private final Map<Rpc, Deque<Fault>> faults = new EnumMap<>(Rpc.class);
     private final Map<Rpc, java.time.Duration> latency = new EnumMap<>(Rpc.class);
     private final List<RecordedCall> calls = new ArrayList<>();
+    private final List<Refusal> refusals = new ArrayList<>();
+    private final List<Hook> hooks = new CopyOnWriteArrayList<>();
     private volatile InfoViolation infoViolation = InfoViolation.NONE;
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "volrep-fault-injector");
@@ -100,11 +179,72 @@ public final class FaultInjector implements ServerInterceptor, AutoCloseable {
         return this;
     }
 
-    /** Removes scripted failures, latency and info violations; keeps the call record. */
+    /**
+     * Opens a refusal window now: the calls of {@code rpc} for {@code source} (null: for any source) that do not
+     * carry {@code force = true} fail with {@code code} within {@code window}; the driver never sees them. A window
+     * opened for the same RPC and source replaces the one open before.
+     *
+     * <pre>{@code
+     * faults.refuse(Rpc.GET_VOLUME_REPLICATION_INFO, ReplicationSource.volume("vol-0"), StatusCode.NOT_FOUND,
+     *         FaultInjector.Window.lasting(Duration.ofSeconds(3)));       // "details not available at the moment"
+     * }</pre>
+     */
+    public FaultInjector refuse(Rpc rpc, ReplicationSource source, StatusCode code, Window window) {
+        Objects.requireNonNull(rpc, "rpc");
+        Objects.requireNonNull(window, "window");
+        if (Objects.requireNonNull(code, "code") == StatusCode.OK) {
+            throw new IllegalArgumentException("a refusal needs an error code, got OK");
+        }
+        synchronized (refusals) {
+            refusals.removeIf(r -> r.rpc == rpc && Objects.equals(r.source, source));
+            refusals.add(new Refusal(rpc, source, code, window));
+        }
+        return this;
+    }
+
+    /**
+     * After each call of {@code trigger} answered OK here, opens a window ({@link #refuse}) for {@code rpc} and the
+     * trigger's source.
+     *
+     * <pre>{@code
+     * faults.refuseAfter(Rpc.PROMOTE_VOLUME, Rpc.GET_VOLUME_REPLICATION_INFO, StatusCode.NOT_FOUND,
+     *         FaultInjector.Window.calls(2));                             // no sync completed yet after a promote
+     * }</pre>
+     */
+    public FaultInjector refuseAfter(Rpc trigger, Rpc rpc, StatusCode code, Window window) {
+        Objects.requireNonNull(rpc, "rpc");
+        Objects.requireNonNull(code, "code");
+        Objects.requireNonNull(window, "window");
+        return onAnswered(trigger, source -> refuse(rpc, source, code, window));
+    }
+
+    /**
+     * Runs {@code action} with the source of each call of {@code rpc} answered OK here (null for a call that names
+     * none), before the answer is sent: to open a window on a peer site's injector, as a demote on one site makes
+     * the other refuse promotes for a while.
+     */
+    public FaultInjector onAnswered(Rpc rpc, Consumer<ReplicationSource> action) {
+        hooks.add(new Hook(Objects.requireNonNull(rpc, "rpc"), Objects.requireNonNull(action, "action")));
+        return this;
+    }
+
+    /** How many refusal windows for {@code rpc} are still open. */
+    public int pendingRefusals(Rpc rpc) {
+        synchronized (refusals) {
+            refusals.removeIf(r -> !r.open());
+            return (int) refusals.stream().filter(r -> r.rpc == rpc).count();
+        }
+    }
+
+    /** Removes scripted failures, refusal windows and their hooks, latency and info violations; keeps the call record. */
     public FaultInjector clearFaults() {
         synchronized (faults) {
             faults.clear();
         }
+        synchronized (refusals) {
+            refusals.clear();
+        }
+        hooks.clear();
         synchronized (latency) {
             latency.clear();
         }
@@ -146,6 +286,68 @@ public final class FaultInjector implements ServerInterceptor, AutoCloseable {
         }
     }
 
+    /** The open window that refuses this call, counted as used; null when none does. */
+    private Refusal refusal(Rpc rpc, ReplicationSource source, boolean forced) {
+        if (forced) {
+            return null;
+        }
+        synchronized (refusals) {
+            refusals.removeIf(r -> !r.open());
+            for (Refusal r : refusals) {
+                if (r.covers(rpc, source)) {
+                    r.left--;
+                    return r;
+                }
+            }
+            return null;
+        }
+    }
+
+    private void runHooks(Rpc rpc, ReplicationSource source) {
+        for (Hook hook : hooks) {
+            if (hook.rpc() == rpc) {
+                hook.action().accept(source);
+            }
+        }
+    }
+
+    /**
+     * The source a request names, read by field name so that every spec revision's messages serve: its
+     * {@code replication_source}, else its deprecated {@code volume_id}; null when it names none.
+     */
+    static ReplicationSource sourceOf(MessageOrBuilder request) {
+        try {
+            var type = request.getDescriptorForType();
+            FieldDescriptor sourceField = type.findFieldByName("replication_source");
+            if (sourceField != null && request.hasField(sourceField)) {
+                var source = (MessageOrBuilder) request.getField(sourceField);
+                for (var entry : source.getAllFields().entrySet()) {
+                    if (entry.getValue() instanceof MessageOrBuilder inner) {
+                        String id = inner.getAllFields().values().stream().filter(String.class::isInstance)
+                                .map(String.class::cast).findFirst().orElse("");
+                        return ReplicationSource.of(ReplicationSource.Kind.fromWireName(entry.getKey().getName()),
+                                id);
+                    }
+                }
+            }
+            FieldDescriptor volumeId = type.findFieldByName("volume_id");
+            if (volumeId != null && volumeId.getJavaType() == FieldDescriptor.JavaType.STRING
+                    && !((String) request.getField(volumeId)).isEmpty()) {
+                return ReplicationSource.volume((String) request.getField(volumeId));
+            }
+        } catch (IllegalArgumentException | io.volrep.api.InvalidArgumentException malformed) {
+            // an empty, oversized or unknown source: no window covers it; the driver's runtime answers it
+        }
+        return null;
+    }
+
+    /** Whether a request carries {@code force = true}. */
+    static boolean forced(MessageOrBuilder request) {
+        FieldDescriptor force = request.getDescriptorForType().findFieldByName("force");
+        return force != null && force.getJavaType() == FieldDescriptor.JavaType.BOOLEAN
+                && (Boolean) request.getField(force);
+    }
+
     private java.time.Duration latencyOf(Rpc rpc) {
         synchronized (latency) {
             return latency.getOrDefault(rpc, java.time.Duration.ZERO);
@@ -185,6 +387,8 @@ public final class FaultInjector implements ServerInterceptor, AutoCloseable {
         private final Rpc rpc;
         private final Instant started = Instant.now();
         private volatile String request = "";
+        private volatile ReplicationSource source;
+        private volatile boolean forced;
         private volatile boolean injected;
 
         RecordingCall(ServerCall<Q, A> delegate, Rpc rpc) {
@@ -212,6 +416,9 @@ public final class FaultInjector implements ServerInterceptor, AutoCloseable {
 
         @Override
         public void close(Status status, Metadata trailers) {
+            if (status.isOk() && !injected) {
+                runHooks(rpc, source);      // before the answer leaves: the caller's next step sees the window open
+            }
             RecordedCall record = new RecordedCall(rpc, request, StatusCode.fromValue(status.getCode().value()),
                     status.getDescription() == null ? "" : status.getDescription(), injected, started, Instant.now());
             synchronized (calls) {
@@ -245,6 +452,8 @@ public final class FaultInjector implements ServerInterceptor, AutoCloseable {
             message = m;
             if (m instanceof MessageOrBuilder proto) {
                 call.request = SecretSanitizer.toString(proto);
+                call.source = sourceOf(proto);
+                call.forced = forced(proto);
             }
         }
 
@@ -272,6 +481,15 @@ public final class FaultInjector implements ServerInterceptor, AutoCloseable {
                 call.close(Status.fromCodeValue(fault.code().value())
                         .withDescription("injected by FakePlugin: " + call.rpc.methodName() + " -> "
                                 + fault.code().display()), trailers);
+                return;
+            }
+            Refusal refusal = refusal(call.rpc, call.source, call.forced);
+            if (refusal != null) {
+                call.injected = true;
+                call.close(Status.fromCodeValue(refusal.code.value())
+                        .withDescription("refused by FakePlugin (a window after a state change): "
+                                + call.rpc.methodName() + " for " + call.source + " -> " + refusal.code.display()),
+                        new Metadata());
                 return;
             }
             delegate = next.startCall(call, headers);

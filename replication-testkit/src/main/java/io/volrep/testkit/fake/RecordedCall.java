@@ -18,7 +18,8 @@ import java.time.Instant;
  * @param request the request in protobuf text format, every secret masked ({@code ***}); empty if none arrived
  * @param code the status the caller received
  * @param message the status description
- * @param injected true when the fake's script produced the status (a {@code failNext}), not the driver
+ * @param injected true when the fake's script produced the status (a {@code failNext} or a refusal window), not the
+ *                 driver
  * @param started when the call arrived
  * @param finished when it was answered
  */

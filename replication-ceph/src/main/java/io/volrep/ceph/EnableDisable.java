@@ -1,0 +1,119 @@
+package io.volrep.ceph;
+
+import io.volrep.api.OperationPendingException;
+import io.volrep.api.SafeText;
+import io.volrep.api.UnavailableException;
+import io.volrep.api.UnknownErrorException;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * EnableVolumeReplication and DisableVolumeReplication on RBD: snapshot mirroring of an image switched on (with its
+ * schedule) and off without leaving the peer's copy behind as an orphan that rbd-mirror never deletes.
+ * docs/storage-vendors.md "Real storage" has the mapping and the decisions behind it.
+ *
+ * <pre>{@code
+ * enableDisable.enable(budget, "vol-0", SnapshotSchedule.from(Map.of("schedulingInterval", "5m")));
+ * enableDisable.disable(budget, "vol-0");
+ * }</pre>
+ */
+final class EnableDisable {
+    private static final Logger LOG = LoggerFactory.getLogger(EnableDisable.class);
+
+    private final LocalPool pool;
+    private final PeerLookup peers;
+    private final ImageSchedules schedules;
+
+    EnableDisable(LocalPool pool, PeerLookup peers, ImageSchedules schedules) {
+        this.pool = pool;
+        this.peers = peers;
+        this.schedules = schedules;
+    }
+
+    /** Mirrors the image in snapshot mode (again: nothing to do) and, on the primary, applies the schedule. */
+    void enable(CallBudget budget, String id, Optional<SnapshotSchedule> schedule) {
+        RbdImage image = pool.image(budget, id);
+        if (image.disabling()) {
+            throw stillDisabling(id);
+        }
+        if (image.enabled() && !"snapshot".equals(image.mode())) {
+            throw new UnknownErrorException(pool.site() + ": " + id + " is mirrored in " + SafeText.escape(image.mode())
+                    + " mode; this driver serves snapshot mirroring only (disable it with rbd first)");
+        }
+        boolean primary = image.primary();
+        if (!image.enabled()) {
+            pool.run(budget, id, "enable mirroring of", "mirror", "image", "enable", pool.spec(id), "snapshot");
+            primary = true;     // enabling makes the image primary and takes its first mirror snapshot
+        }
+        if (primary && schedule.isPresent()) {
+            schedules.apply(budget, id, schedule.get(), true);
+        }
+    }
+
+    /**
+     * Disables mirroring as the primary, so that rbd-mirror deletes the peer's copy: a non-primary copy is promoted
+     * first, or detached with force when the peer holds the primary.
+     */
+    void disable(CallBudget budget, String id) {
+        RbdImage image = pool.image(budget, id);
+        if (image.disabling()) {
+            throw stillDisabling(id);
+        }
+        if (!image.enabled()) {
+            return;     // idempotent: not mirrored
+        }
+        if (!image.primary()) {
+            // rbd disables only a primary; forcing it on a copy whose peer is not primary leaves the peer's copy
+            // behind for ever (rbd-mirror never deletes it) and the next enable finds a split-brain. Promote first,
+            // then disable as the primary: rbd-mirror then deletes the peer's copy.
+            PeerSite.Answer there = peers.ask(budget, id);
+            if (there.role() == PeerSite.Role.PRIMARY) {
+                // The peer holds the primary: this copy is detached (disabled with force) and stays as a plain image
+                // here; the peer keeps its primary.
+                LOG.warn("{}: {} is non-primary and primary on {}: disabling this copy with force", pool.site(), id,
+                        peers.name());
+                schedules.remove(budget, id);
+                pool.run(budget, id, "disable mirroring of (forced)", "mirror", "image", "disable", "--force",
+                        pool.spec(id));
+                return;
+            }
+            promoteBeforeDisabling(budget, id, there);
+        }
+        // rbd-mirror deletes the peer's copy only if it is a copy of this primary: right after a failback, a peer
+        // whose copy still ends with its own demotion (it has not replayed this site yet) would keep it for ever.
+        Optional<PeerSite> site = peers.site(budget);
+        if (site.isPresent() && site.get().endsWithItsOwnDemotion(id, budget)) {
+            throw new OperationPendingException(pool.site() + ": site " + site.get().name() + "'s copy of " + id
+                    + " still ends with its own demotion: it has not replayed this site's promotion yet, and disabling"
+                    + " now would leave it behind; retry with back-off");
+        }
+        schedules.remove(budget, id);
+        pool.forgetMetadata(budget, id);
+        pool.run(budget, id, "disable mirroring of", "mirror", "image", "disable", pool.spec(id));
+    }
+
+    /** Promotes a copy whose peer does not hold the primary; a refusal is 10 (retry), or 14 when the peer is silent. */
+    private void promoteBeforeDisabling(CallBudget budget, String id, PeerSite.Answer there) {
+        try {
+            pool.cli().run(budget, "mirror", "image", "promote", pool.spec(id));
+        } catch (RbdException e) {
+            if (!PromoteDemote.isPromoteRefusal(e)) {
+                throw pool.failure(e, id, "promote (before disabling)");
+            }
+            if (there.role() == PeerSite.Role.UNREACHABLE) {
+                throw new UnavailableException(pool.site() + ": " + id + " is non-primary and cannot be promoted"
+                        + " before disabling (" + e.detail() + "); " + peers.name() + " does not answer, so whether"
+                        + " it holds the primary is unknown and disabling now could orphan a copy; retry once it"
+                        + " answers (" + there.why() + ")");
+            }
+            throw new OperationPendingException(pool.site() + ": " + id + " is non-primary and cannot be promoted"
+                    + " before disabling yet: the peer's demotion has not arrived (" + e.detail() + "); retry"
+                    + " with back-off");
+        }
+    }
+
+    private OperationPendingException stillDisabling(String id) {
+        return new OperationPendingException(pool.site() + ": mirroring of " + id + " is still being disabled; retry");
+    }
+}

@@ -1,0 +1,76 @@
+package io.volrep.ceph;
+
+import java.time.Instant;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * When a promoted copy was last in sync with the other site: read from the copy just before Promote promotes it (a
+ * forced promote drops the snapshots it received), kept in the image's metadata, and answered by Info until a peer
+ * has synced from the new primary. After a forced failover, that is the point the data is recovered to (the RPO).
+ *
+ * <pre>{@code
+ * Optional<Instant> inSyncAt = lastSync.readFromCopy(budget, "vol-0");   // before promoting
+ * inSyncAt.ifPresent(t -> lastSync.keep(budget, "vol-0", t));           // after
+ * Optional<Instant> recorded = lastSync.recorded(budget, "vol-0");       // Info
+ * }</pre>
+ */
+final class LastSyncRecord {
+    private static final Logger LOG = LoggerFactory.getLogger(LastSyncRecord.class);
+    /** The image metadata key holding it, in epoch seconds. */
+    static final String META_LAST_SYNC = LocalPool.METADATA_PREFIX + "lastSyncTime";
+
+    private final LocalPool pool;
+
+    LastSyncRecord(LocalPool pool) {
+        this.pool = pool;
+    }
+
+    /**
+     * When this non-primary copy was last in sync: the primary's time of the last snapshot it completed, from its
+     * replayer's report, else the newest complete snapshot it received ({@code rbd snap ls --all}, the copy's own
+     * time of it); empty when neither is known, or when rbd refuses the status command. (A failure to list the
+     * snapshots, or a site that does not answer, fails the promote with its row of {@link LocalPool#failure}.)
+     */
+    Optional<Instant> readFromCopy(CallBudget budget, String id) {
+        try {
+            Optional<MirrorStatus.Sync> own = MirrorStatus.parse(pool.cli().json(budget, "mirror", "image", "status",
+                    pool.spec(id))).localSync();
+            return own.isPresent() ? Optional.of(own.get().snapshotTime()) : lastReceivedSnapshot(budget, id);
+        } catch (RbdException e) {
+            LOG.debug("{}: cannot tell when {} was last in sync: {}", pool.site(), id, e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    /** Keeps {@code time} in the image's metadata for Info (best effort: the promote has happened). */
+    void keep(CallBudget budget, String id, Instant time) {
+        try {
+            pool.cli().run(budget, "image-meta", "set", pool.spec(id), META_LAST_SYNC,
+                    Long.toString(time.getEpochSecond()));
+        } catch (RuntimeException e) {
+            LOG.warn("{}: {} promoted, but its last sync time ({}) could not be recorded: {}", pool.site(), id, time,
+                    e.getMessage());
+        }
+    }
+
+    /** What {@link #keep} recorded, if anything readable. */
+    Optional<Instant> recorded(CallBudget budget, String id) {
+        return Optional.ofNullable(pool.metadata(budget, id).get(META_LAST_SYNC)).flatMap(LastSyncRecord::epochSeconds);
+    }
+
+    /** The newest complete mirror snapshot this image received as a non-primary copy, or empty. */
+    private Optional<Instant> lastReceivedSnapshot(CallBudget budget, String id) {
+        return MirrorSnapshots.parse(pool.json(budget, id, "list the snapshots of", "snap", "ls", "--all",
+                pool.spec(id))).lastReceived();
+    }
+
+    private static Optional<Instant> epochSeconds(String text) {
+        try {
+            return Optional.of(Instant.ofEpochSecond(Long.parseLong(text.strip())));
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,131 @@
+package io.volrep.ceph;
+
+import io.volrep.api.OperationPendingException;
+import io.volrep.api.PreconditionFailedException;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * PromoteVolume and DemoteVolume on RBD. Both check the image's role first (rbd refuses to promote a primary or
+ * demote a non-primary; the RPCs are idempotent). An unforced promote asks the peer site first, and rbd's refusals
+ * are told apart by its answer: 10 ABORTED (the client retries) while the peer's demotion is on its way, 9
+ * FAILED_PRECONDITION ("cannot be promoted without force") only when the peer holds the primary, has no mirrored
+ * copy, or does not answer. docs/storage-vendors.md "What the spec left open" has why.
+ *
+ * <pre>{@code
+ * promoteDemote.promote(budget, "vol-0", false, Optional.empty());
+ * promoteDemote.demote(budget, "vol-0");
+ * }</pre>
+ */
+final class PromoteDemote {
+    private final LocalPool pool;
+    private final PeerLookup peers;
+    private final ImageSchedules schedules;
+    private final LastSyncRecord lastSync;
+
+    PromoteDemote(LocalPool pool, PeerLookup peers, ImageSchedules schedules, LastSyncRecord lastSync) {
+        this.pool = pool;
+        this.peers = peers;
+        this.schedules = schedules;
+        this.lastSync = lastSync;
+    }
+
+    /**
+     * Promotes a non-primary image (a primary: nothing to do), records when it was last in sync, and applies the
+     * schedule: {@code asked}, else the one the former primary recorded in the image's metadata.
+     */
+    void promote(CallBudget budget, String id, boolean force, Optional<SnapshotSchedule> asked) {
+        RbdImage image = pool.enabledImage(budget, id);
+        if (!image.primary()) {
+            // When this copy was last in sync, read before promoting: a forced promote drops its received snapshots.
+            Optional<Instant> inSyncAt = lastSync.readFromCopy(budget, id);
+            if (force) {
+                pool.run(budget, id, "promote (forced)", "mirror", "image", "promote", "--force", pool.spec(id));
+            } else {
+                promoteUnforced(budget, id);
+            }
+            inSyncAt.ifPresent(t -> lastSync.keep(budget, id, t));
+        }
+        // The schedule follows the primary: the one asked for, else the one the former primary recorded.
+        Optional<SnapshotSchedule> schedule = asked.isPresent() ? asked
+                : SnapshotSchedule.fromMetadata(pool.metadata(budget, id));
+        if (schedule.isPresent()) {
+            schedules.apply(budget, id, schedule.get(), asked.isPresent());
+        }
+    }
+
+    /** Demotes a primary image (a non-primary: nothing to do); 10 while rbd says it is busy. */
+    void demote(CallBudget budget, String id) {
+        RbdImage image = pool.enabledImage(budget, id);
+        if (!image.primary()) {
+            return;     // idempotent: rbd would answer EINVAL
+        }
+        try {
+            pool.cli().run(budget, "mirror", "image", "demote", pool.spec(id));
+        } catch (RbdException e) {
+            if (e.errno() == RbdException.EBUSY || e.errno() == RbdException.EROFS) {
+                throw new OperationPendingException(pool.site() + ": " + id + " is busy and cannot be demoted yet ("
+                        + e.detail() + "); retry with back-off");
+            }
+            throw pool.failure(e, id, "demote");
+        }
+    }
+
+    /**
+     * rbd's refusals of an unforced promote that can be the demotion window: EBUSY "image is primary within a remote
+     * cluster or demotion is not propagated yet", and EROFS "failed to create mirror snapshot: Read-only file system"
+     * (the demotion arrived; the local rbd-mirror still holds the image for a moment).
+     */
+    static boolean isPromoteRefusal(RbdException e) {
+        return e.errno() == RbdException.EBUSY || e.errno() == RbdException.EROFS;
+    }
+
+    /**
+     * An unforced promote of a non-primary copy. The peer is asked first: rbd itself promotes a copy whose last
+     * snapshot is its own demotion, which right after a failover to the peer (before the peer's promotion has
+     * arrived here) makes two primaries. Then rbd's refusals are told apart by that answer ({@link #promoteRefusal}).
+     */
+    private void promoteUnforced(CallBudget budget, String id) {
+        PeerSite.Answer there = peers.ask(budget, id);
+        if (there.role() == PeerSite.Role.PRIMARY) {
+            throw peerHoldsThePrimary(id);
+        }
+        try {
+            pool.cli().run(budget, "mirror", "image", "promote", pool.spec(id));
+        } catch (RbdException e) {
+            if (isPromoteRefusal(e)) {
+                throw promoteRefusal(there, id, e);
+            }
+            throw pool.failure(e, id, "promote");
+        }
+    }
+
+    /**
+     * Which row a refusal is. The same rbd message covers a peer that holds the primary (a precondition: only force
+     * promotes) and a peer whose demotion is still on its way (for 1-5 s after it: an operation pending for this
+     * source, which the caller retries with back-off). Answering 9 in the window would invite a forced promote,
+     * which there throws away what the demotion was carrying; so the peer is asked directly.
+     */
+    private RuntimeException promoteRefusal(PeerSite.Answer there, String id, RbdException e) {
+        if (e.errno() == RbdException.EROFS) {
+            return new OperationPendingException(pool.site() + ": the peer's demotion of " + id + " has arrived but"
+                    + " rbd-mirror still holds the image here (" + e.detail() + "); retry with back-off");
+        }
+        return switch (there.role()) {
+            case PRIMARY -> peerHoldsThePrimary(id);
+            case UNREACHABLE -> new PreconditionFailedException(pool.site() + ": " + id + " cannot be promoted"
+                    + " without force: " + peers.name() + " does not answer, so no demotion can arrive from it ("
+                    + there.why() + ")");
+            case NOT_MIRRORED, ABSENT -> new PreconditionFailedException(pool.site() + ": " + id + " cannot be"
+                    + " promoted without force: " + peers.name() + " has no mirrored copy of it to demote");
+            case NON_PRIMARY -> new OperationPendingException(pool.site() + ": " + peers.name() + " has demoted " + id
+                    + ", but the demotion has not reached this site yet (" + e.detail() + "); retry with back-off");
+        };
+    }
+
+    private PreconditionFailedException peerHoldsThePrimary(String id) {
+        return new PreconditionFailedException(pool.site() + ": " + id + " cannot be promoted without force: it is"
+                + " primary on " + peers.name() + " (promote with force only when that site is lost: both sites would"
+                + " be primary)");
+    }
+}

@@ -1,0 +1,75 @@
+package io.volrep.ceph;
+
+import io.volrep.api.PreconditionFailedException;
+import io.volrep.api.SafeText;
+import io.volrep.spi.ResyncResult;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * ResyncVolume on RBD. {@code rbd mirror image resync} deletes and recreates the local image (a full copy), so it is
+ * asked for only where a copy needs one (split-brain, or {@code force}, once per image id); the image is in progress
+ * while rbd-mirror recreates it (in the trash, then briefly nowhere) and ready once it replays the primary's latest
+ * snapshot.
+ *
+ * <pre>{@code
+ * ResyncResult r = resync.resync(budget, "vol-0", false);      // IN_PROGRESS until the copy has caught up
+ * }</pre>
+ */
+final class Resync {
+    private static final Logger LOG = LoggerFactory.getLogger(Resync.class);
+
+    private final LocalPool pool;
+    /** Images this driver flagged for resync, with the image id they had: a resync recreates the image. */
+    private final ConcurrentMap<String, String> resyncRequested = new ConcurrentHashMap<>();
+
+    Resync(LocalPool pool) {
+        this.pool = pool;
+    }
+
+    /** Flags a demoted copy for a full resync where one is needed, and says whether it has caught up. */
+    ResyncResult resync(CallBudget budget, String id, boolean force) {
+        RbdImage image;
+        try {
+            image = RbdImage.parse(id, pool.cli().json(budget, "info", pool.spec(id)));
+        } catch (RbdException e) {
+            // rbd-mirror moves the image to the trash, removes it and creates it anew: between the two it exists
+            // nowhere, so an image this driver flagged counts as being resynced too
+            if (e.errno() == RbdException.ENOENT && (resyncRequested.containsKey(id)
+                    || pool.inTrashForResync(budget, id))) {
+                return ResyncResult.IN_PROGRESS;
+            }
+            throw pool.failure(e, id, "read");
+        }
+        pool.requireEnabled(image);
+        if (image.primary()) {
+            throw new PreconditionFailedException(pool.site() + ": " + id + " is primary: only a demoted image is"
+                    + " resynced (demote it first)");
+        }
+        String flaggedId = resyncRequested.get(id);
+        if (flaggedId != null && flaggedId.equals(image.id())) {
+            return ResyncResult.IN_PROGRESS;        // flagged; rbd-mirror has not recreated it yet
+        }
+        MirrorStatus status = pool.mirrorStatus(budget, id);
+        // Only a split-brain needs a full copy: a copy that is merely behind catches up by replaying, and another
+        // error right after a recreation can be transient (flagging again would start the copy over).
+        boolean needed = (status.state().equals("up+error") && status.description().contains("split-brain"))
+                || (force && flaggedId == null);
+        if (needed) {
+            LOG.info("{}: {} {}: flagging it for a full resync from the primary", pool.site(), id,
+                    force ? "resync forced" : "split-brain (" + SafeText.escape(status.description()) + ")");
+            pool.run(budget, id, "flag for resync", "mirror", "image", "resync", pool.spec(id));
+            resyncRequested.put(id, image.id());
+            return ResyncResult.IN_PROGRESS;
+        }
+        Optional<MirrorStatus.Sync> sync = status.localSync();
+        boolean ready = status.state().equals("up+replaying") && sync.isPresent() && !sync.get().behind();
+        if (ready) {
+            resyncRequested.remove(id);
+        }
+        return ready ? ResyncResult.READY : ResyncResult.IN_PROGRESS;
+    }
+}
