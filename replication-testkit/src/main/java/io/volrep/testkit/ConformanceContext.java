@@ -13,17 +13,9 @@ import io.volrep.proto.healer.NodeHealerRequest;
 import io.volrep.api.StatusCode;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import io.grpc.StatusRuntimeException;
-import io.grpc.Status;
 import org.opentest4j.AssertionFailedError;
 import org.opentest4j.TestAbortedException;
 import org.slf4j.Logger;
@@ -57,9 +49,6 @@ public final class ConformanceContext {
     public static final String WARNING_PREFIX = "WARNING: ";
 
     private static final Logger LOG = LoggerFactory.getLogger(ConformanceContext.class);
-    /** The first pause while a transient answer is polled; it doubles up to {@link #MAX_SETTLE_PAUSE_MILLIS}. */
-    private static final long FIRST_SETTLE_PAUSE_MILLIS = 25;
-    private static final long MAX_SETTLE_PAUSE_MILLIS = 1000;
 
     private final ConformanceSession session;
     private final Channel channel;
@@ -68,12 +57,8 @@ public final class ConformanceContext {
     private final SpecDialect dialect;
     private final ErrorScheme scheme;
     private final CheckScheduler.Lease lease;
-    /** Sources this check enabled, keyed by kind and id, in replication_source form. */
-    private final Map<String, Addressing> enabled = new LinkedHashMap<>();
-    /** Sources this check may have left demoted. */
-    private final Set<String> demoted = new LinkedHashSet<>();
-    /** Replicas on the peer site this check promoted (keyed as {@link #enabled}). */
-    private final Map<String, Addressing> promotedOnPeer = new LinkedHashMap<>();
+    /** What this check did to its sources (and their replicas on the peer), for its restore. */
+    private final SourceBookkeeping sources = new SourceBookkeeping();
     /** Every call this run sent, for the statement. */
     private final java.util.concurrent.atomic.LongAdder calls;
     /** How long this check polled transient answers, in nanoseconds. */
@@ -173,31 +158,7 @@ public final class ConformanceContext {
      * answers (asked once, while replication is enabled), or the same id where the target does not implement it.
      */
     public Addressing replicaOf(Addressing target) {
-        String key = key(target);
-        Addressing known = key == null ? null : session.replicas().get(key);
-        if (known != null) {
-            return known;
-        }
-        Addressing replica = target;
-        if (dialect.supports(Rpc.GET_REPLICATION_DESTINATION_INFO)) {
-            Outcome o = call(Rpc.GET_REPLICATION_DESTINATION_INFO, target);
-            if (o.ok()) {
-                var d = ((io.volrep.proto.replication.GetReplicationDestinationInfoResponse) o.response())
-                        .getReplicationDestination();
-                if (d.hasVolume() && !target.isGroup()) {
-                    replica = Addressing.volume(d.getVolume().getVolumeId());
-                } else if (d.hasVolumegroup() && target.isGroup()) {
-                    replica = Addressing.volumeGroup(d.getVolumegroup().getVolumeGroupId());
-                }
-            } else if (o.code() != StatusCode.UNIMPLEMENTED) {
-                fail("GetReplicationDestinationInfo on " + target + " (to find its replica on the peer site) -> "
-                        + o.describe() + note(o));
-            }
-        }
-        if (key != null) {
-            session.replicas().put(key, replica);
-        }
-        return replica;
+        return session.peerReplicas().of(target, dialect, this, t -> call(Rpc.GET_REPLICATION_DESTINATION_INFO, t));
     }
 
     /** Calls {@code rpc} on the peer site (with the configured secrets), with the same settling as {@link #call}. */
@@ -212,25 +173,13 @@ public final class ConformanceContext {
 
     private Outcome callPeer(Rpc rpc, Addressing replica, boolean force) {
         requirePeer();
-        String key = key(replica);
-        boolean promotedHere;
-        synchronized (this) {
-            promotedHere = key != null && promotedOnPeer.containsKey(key);
-        }
+        boolean promotedHere = sources.promotedOnPeer(replica);
         java.util.function.Supplier<Outcome> once = () -> call(session.peerChannel(), rpc, replica,
                 config.secrets().asMap(), config.enableParameters(), force, false, false);
         // Info of a replica this check promoted: 5 is "details not available at the moment" there too.
         Outcome o = rpc == Rpc.GET_VOLUME_REPLICATION_INFO && promotedHere
                 ? settle(once, r -> r.code() == StatusCode.NOT_FOUND) : once.get();
-        if (key != null && o.ok()) {
-            synchronized (this) {
-                if (rpc == Rpc.PROMOTE_VOLUME) {
-                    promotedOnPeer.put(key, replica);
-                } else if (rpc == Rpc.DEMOTE_VOLUME || rpc == Rpc.DISABLE_VOLUME_REPLICATION) {
-                    promotedOnPeer.remove(key);
-                }
-            }
-        }
+        sources.trackPeer(replica, o);
         return o;
     }
 
@@ -240,20 +189,9 @@ public final class ConformanceContext {
      * peer's demotion has arrived; a replica the storage removes a while after the disable).
      */
     Outcome settle(java.util.function.Supplier<Outcome> call, java.util.function.Predicate<Outcome> transientHere) {
-        Outcome o = call.get();
-        if (!transientHere.test(o) || config.settleTimeout().isZero()) {
-            return o;
-        }
-        long start = System.nanoTime();
-        long deadline = start + config.settleTimeout().toNanos();
-        long pause = FIRST_SETTLE_PAUSE_MILLIS;
-        while (transientHere.test(o) && System.nanoTime() - deadline < 0) {
-            sleep(Math.max(1, Math.min(pause, (deadline - System.nanoTime()) / 1_000_000)));
-            pause = Math.min(pause * 2, MAX_SETTLE_PAUSE_MILLIS);
-            o = call.get();
-        }
-        waitedNanos.addAndGet(System.nanoTime() - start);
-        return o;
+        SettlePolling.Settled settled = SettlePolling.poll(config.settleTimeout(), call.get(), call, transientHere);
+        waitedNanos.addAndGet(settled.waited().toNanos());
+        return settled.last();
     }
 
     /** How long this check has polled transient answers. */
@@ -348,29 +286,21 @@ public final class ConformanceContext {
         if (outcome.code() != StatusCode.UNAVAILABLE && outcome.code() != StatusCode.DEADLINE_EXCEEDED) {
             session.pluginAnswered(true);
         }
-        if (isTransient(outcome, target, track)) {
-            long start = System.nanoTime();
-            long deadline = start + config.settleTimeout().toNanos();
-            long pause = FIRST_SETTLE_PAUSE_MILLIS;
-            int polls = 0;
-            while (isTransient(outcome, target, track) && System.nanoTime() - deadline < 0) {
-                sleep(Math.max(1, Math.min(pause, (deadline - System.nanoTime()) / 1_000_000)));
-                pause = Math.min(pause * 2, MAX_SETTLE_PAUSE_MILLIS);
-                outcome = Wire.invoke(target0, dialect, rpc, request, config.callTimeout());
-                calls.increment();
-                noteAborted(outcome);
-                polls++;
-            }
-            long waited = System.nanoTime() - start;
-            waitedNanos.addAndGet(waited);
-            if (isTransient(outcome, target, track)) {
-                outcome = new Outcome(rpc, outcome.code(), outcome.message() + " [still " + outcome.code().display()
-                        + " after waiting " + Durations.describe(Duration.ofNanos(waited)) + " (" + polls
-                        + " polls; --settle-timeout " + Durations.describe(config.settleTimeout()) + ")]", null);
-            }
+        SettlePolling.Settled settled = SettlePolling.poll(config.settleTimeout(), outcome, () -> {
+            Outcome again = Wire.invoke(target0, dialect, rpc, request, config.callTimeout());
+            calls.increment();
+            noteAborted(again);
+            return again;
+        }, o -> isTransient(o, target, track));
+        outcome = settled.last();
+        waitedNanos.addAndGet(settled.waited().toNanos());
+        if (settled.polls() > 0 && isTransient(outcome, target, track)) {
+            outcome = new Outcome(rpc, outcome.code(), outcome.message() + " [still " + outcome.code().display()
+                    + " after waiting " + Durations.describe(settled.waited()) + " (" + settled.polls()
+                    + " polls; --settle-timeout " + Durations.describe(config.settleTimeout()) + ")]", null);
         }
         if (track) {
-            track(target, outcome);
+            sources.track(target, outcome);
         }
         LOG.debug("{} {} -> {}", rpc, target, outcome.code());
         return outcome;
@@ -392,15 +322,9 @@ public final class ConformanceContext {
             case ABORTED -> true;
             // 14 from a plugin that has never answered anything else is no transient state: nobody is there.
             case UNAVAILABLE -> session.pluginAnswered();
-            case NOT_FOUND -> o.rpc() == Rpc.GET_VOLUME_REPLICATION_INFO && track && madePrimary(target);
+            case NOT_FOUND -> o.rpc() == Rpc.GET_VOLUME_REPLICATION_INFO && track && sources.madePrimary(target);
             default -> false;
         };
-    }
-
-    /** True when this check enabled {@code target} and has not demoted it since: it is primary, as far as we know. */
-    private synchronized boolean madePrimary(Addressing target) {
-        String key = key(target);
-        return key != null && enabled.containsKey(key) && !demoted.contains(key);
     }
 
     /**
@@ -410,68 +334,10 @@ public final class ConformanceContext {
     public List<Outcome> callSimultaneously(Rpc rpc, Addressing target, int count) {
         Message request = Wire.request(dialect, rpc, Wire.inDialect(dialect, target, false),
                 config.secrets().asMap(), config.enableParameters(), false);
-        List<Future<Message>> futures = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            futures.add(ClientCalls.futureUnaryCall(channel.newCall(Wire.method(dialect, rpc),
-                    Wire.options(config.callTimeout())), request));
-            calls.increment();
-        }
-        List<Outcome> outcomes = new ArrayList<>();
-        for (Future<Message> f : futures) {
-            Outcome o;
-            try {
-                o = new Outcome(rpc, StatusCode.OK, "", f.get(config.callTimeout().toMillis() + 1000,
-                        TimeUnit.MILLISECONDS));
-            } catch (ExecutionException e) {
-                o = Wire.outcome(rpc, e.getCause() instanceof StatusRuntimeException s ? s.getStatus()
-                        : Status.fromThrowable(e.getCause()));
-            } catch (TimeoutException e) {
-                o = new Outcome(rpc, StatusCode.DEADLINE_EXCEEDED, "no answer", null);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-            track(target, o);
-            outcomes.add(o);
-        }
+        List<Outcome> outcomes = Wire.invokeAtOnce(channel, dialect, rpc, request, count, config.callTimeout());
+        calls.add(count);
+        outcomes.forEach(o -> sources.track(target, o));
         return outcomes;
-    }
-
-    private synchronized void track(Addressing target, Outcome outcome) {
-        String key = key(target);
-        if (key == null || !outcome.ok()) {
-            return;
-        }
-        switch (outcome.rpc()) {
-            case ENABLE_VOLUME_REPLICATION -> enabled.putIfAbsent(key, normalized(target));
-            case DEMOTE_VOLUME, RESYNC_VOLUME -> demoted.add(key);
-            case PROMOTE_VOLUME -> demoted.remove(key);
-            case DISABLE_VOLUME_REPLICATION -> {
-                enabled.remove(key);
-                demoted.remove(key);
-            }
-            default -> { }
-        }
-    }
-
-    /** {@code "volume/ID"} or {@code "group/ID"}: how {@link Needs#fixture} and the bookkeeping name a source. */
-    static String key(Addressing target) {
-        if (target.source() != null && target.source().hasVolume()
-                && !target.source().getVolume().getVolumeId().isEmpty()) {
-            return "volume/" + target.source().getVolume().getVolumeId();
-        }
-        if (target.source() != null && target.source().hasVolumegroup()
-                && !target.source().getVolumegroup().getVolumeGroupId().isEmpty()) {
-            return "group/" + target.source().getVolumegroup().getVolumeGroupId();
-        }
-        if (target.source() == null && !target.volumeId().isEmpty()) {
-            return "volume/" + target.volumeId();
-        }
-        return null;
-    }
-
-    private static Addressing normalized(Addressing target) {
-        return target.source() == null ? Addressing.volume(target.volumeId()) : target;
     }
 
     /**
@@ -500,22 +366,7 @@ public final class ConformanceContext {
 
     /** Why an unexpected code is wrong beyond "not the expected one": outside the table, or ABORTED with nothing pending. */
     String note(Outcome outcome) {
-        if (outcome.code() == StatusCode.UNIMPLEMENTED && !scheme.lists(outcome.rpc(), StatusCode.UNIMPLEMENTED)) {
-            return " (the spec does not allow " + outcome.rpc().methodName() + " to be unimplemented)";
-        }
-        if (outcome.code() != StatusCode.OK && !scheme.lists(outcome.rpc(), outcome.code())
-                && !ErrorScheme.TRANSPORT_BACKOFF_CODES.contains(outcome.code())) {
-            return " (" + outcome.code().display() + " is not a row of " + outcome.rpc().methodName() + "'s table)";
-        }
-        if (outcome.code() == StatusCode.UNAVAILABLE && scheme.lists(outcome.rpc(), StatusCode.UNAVAILABLE)) {
-            return " (14 UNAVAILABLE says the answer is not known yet, which is transient: the plugin must answer once"
-                    + " it knows, and it kept answering 14 for the whole settle timeout)";
-        }
-        if (outcome.code() == StatusCode.ABORTED && sequential) {
-            return " (10 ABORTED means an operation is pending, but the previous call on it had been answered and"
-                    + " the plugin kept answering 10 for the whole settle timeout: nothing was pending from the suite)";
-        }
-        return "";
+        return TableNotes.note(scheme, outcome, sequential);
     }
 
     /** Same as {@link #expect(Outcome, StatusCode, String)}, describing the call by its RPC. */
@@ -587,16 +438,15 @@ public final class ConformanceContext {
      */
     List<String> restore() {
         List<String> problems = new ArrayList<>();
-        for (Map.Entry<String, Addressing> e : new ArrayList<>(promotedOnPeer.entrySet())) {
-            Outcome demote = callPeer(Rpc.DEMOTE_VOLUME, e.getValue());
+        for (Addressing replica : sources.promotedOnPeer()) {
+            Outcome demote = callPeer(Rpc.DEMOTE_VOLUME, replica);
             if (!demote.ok()) {
-                problems.add("could not restore the peer site's " + e.getValue() + " (it may stay primary):"
+                problems.add("could not restore the peer site's " + replica + " (it may stay primary):"
                         + " DemoteVolume -> " + demote.describe());
             }
         }
-        for (Map.Entry<String, Addressing> e : new ArrayList<>(enabled.entrySet())) {
-            Addressing target = e.getValue();
-            if (demoted.contains(e.getKey())) {
+        for (Addressing target : sources.enabled()) {
+            if (sources.mayBeDemoted(target)) {
                 // Leave the source primary, as it was before replication was enabled.
                 Outcome promote = callForce(Rpc.PROMOTE_VOLUME, target);
                 if (!promote.ok() && promote.code() != StatusCode.UNIMPLEMENTED) {
@@ -614,15 +464,13 @@ public final class ConformanceContext {
     }
 
     /** The sources this check enabled and has not disabled since, in {@code replication_source} form. */
-    synchronized List<Addressing> enabledSources() {
-        return List.copyOf(enabled.values());
+    List<Addressing> enabledSources() {
+        return sources.enabled();
     }
 
     /** Forgets that this check enabled {@code target} (it restored it itself). */
-    synchronized void forget(Addressing target) {
-        String key = key(target);
-        enabled.remove(key);
-        demoted.remove(key);
+    void forget(Addressing target) {
+        sources.forget(target);
     }
 
     /** The run's lifecycle exploration (shared by every check of the run). */

@@ -36,7 +36,7 @@ final class ConformanceSession implements AutoCloseable {
     /** Every call the run sent to the target. */
     private final java.util.concurrent.atomic.LongAdder calls = new java.util.concurrent.atomic.LongAdder();
     /** Each source's replica on the peer site, as the target's destination named it. */
-    private final Map<String, Addressing> replicas = new ConcurrentHashMap<>();
+    private final PeerReplicas peerReplicas = new PeerReplicas();
     /** How long each check (by name) polled transient answers. */
     private final Map<String, Duration> waited = new ConcurrentHashMap<>();
     /** The checks submitted so far (by name) and their runs. */
@@ -280,8 +280,9 @@ final class ConformanceSession implements AutoCloseable {
         return openPeer == null ? null : openPeer.channel();
     }
 
-    Map<String, Addressing> replicas() {
-        return replicas;
+    /** The fixtures' replicas on the peer site, found once per run. */
+    PeerReplicas peerReplicas() {
+        return peerReplicas;
     }
 
     /** How many calls the run has sent so far. */
