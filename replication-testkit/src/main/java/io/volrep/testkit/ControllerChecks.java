@@ -305,9 +305,21 @@ final class ControllerChecks {
                 "DisableVolumeReplication on A");
     }
 
-    /** Demotes A, promotes its replica on B, resyncs A until ready, demotes B again. */
+    /**
+     * Waits until A reports a completed sync (Info answers, within the settle timeout), then demotes A, promotes its
+     * replica on B, resyncs A until ready, demotes B again. A failover needs the data on B, and A's Info with its
+     * REQUIRED last_sync_time is the spec's sign that B holds it: demoted before any sync, real storage has no copy on
+     * B to promote (and creates none while no site is primary).
+     */
     private static void resyncWhilePeerPrimary(ConformanceContext ctx, Addressing target) {
         Addressing replica = ctx.replicaOf(target);
+        if (ctx.dialect().supports(Rpc.GET_VOLUME_REPLICATION_INFO)) {
+            Outcome synced = ctx.call(Rpc.GET_VOLUME_REPLICATION_INFO, target);
+            if (synced.code() != StatusCode.UNIMPLEMENTED) {
+                ctx.expect(synced, StatusCode.OK, "GetVolumeReplicationInfo on " + target + " before the failover to"
+                        + " B (a completed sync: B holds the data)");
+            }
+        }
         ctx.step(Rpc.DEMOTE_VOLUME, target);
         TwoSiteChecks.promoteAfterDemotion(ctx, replica, true);
         resyncUntilReady(ctx, target);
