@@ -1,7 +1,7 @@
 package io.volrep.ceph;
 
 import io.volrep.api.ReplicationDestination;
-import io.volrep.api.SafeText;
+import io.volrep.api.internal.SafeText;
 import io.volrep.api.UnavailableException;
 import java.util.Optional;
 import org.slf4j.Logger;

@@ -1,7 +1,7 @@
 package io.volrep.ceph;
 
 import io.volrep.api.OperationPendingException;
-import io.volrep.api.SafeText;
+import io.volrep.api.internal.SafeText;
 import io.volrep.api.UnavailableException;
 import io.volrep.api.UnknownErrorException;
 import java.time.Duration;

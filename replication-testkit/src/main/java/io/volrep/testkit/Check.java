@@ -1,6 +1,6 @@
 package io.volrep.testkit;
 
-import io.volrep.api.Arguments;
+import io.volrep.api.internal.Arguments;
 
 import java.util.List;
 import java.util.Locale;

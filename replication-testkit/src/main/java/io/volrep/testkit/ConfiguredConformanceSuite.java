@@ -13,7 +13,7 @@ import org.junit.jupiter.api.extension.TestInstancePostProcessor;
  * secrets never become strings). Not meant to be run directly; extend {@link ReplicationConformanceSuite}.
  */
 @ExtendWith(ConfiguredConformanceSuite.Configure.class)
-public class ConfiguredConformanceSuite extends ReplicationConformanceSuite {
+class ConfiguredConformanceSuite extends ReplicationConformanceSuite {
     /** The configuration parameter naming the registered configuration. */
     public static final String CONFIG_PARAMETER = "volrep.conformance.config";
 

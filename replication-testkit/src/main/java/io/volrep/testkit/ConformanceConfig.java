@@ -2,7 +2,7 @@ package io.volrep.testkit;
 
 import io.grpc.BindableService;
 import io.grpc.ServerInterceptor;
-import io.volrep.api.Arguments;
+import io.volrep.api.internal.Arguments;
 import io.volrep.api.Secrets;
 import io.volrep.api.SpecDialect;
 import io.volrep.spi.HealerDriver;

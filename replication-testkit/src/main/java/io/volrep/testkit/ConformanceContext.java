@@ -5,7 +5,7 @@ import io.grpc.Channel;
 import io.grpc.stub.ClientCalls;
 import io.volrep.api.ErrorScheme;
 import io.volrep.api.Rpc;
-import io.volrep.api.SafeText;
+import io.volrep.api.internal.SafeText;
 import io.volrep.api.Secrets;
 import io.volrep.api.SpecDialect;
 import io.volrep.proto.healer.HealerNodeGrpc;

@@ -1,6 +1,6 @@
 package io.volrep.testkit;
 
-import io.volrep.api.SafeText;
+import io.volrep.api.internal.SafeText;
 import io.volrep.api.Secrets;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -28,7 +28,7 @@ import org.opentest4j.TestAbortedException;
  * List<CheckResult> results = listener.results();
  * }</pre>
  */
-public final class ConformanceListener implements TestExecutionListener {
+final class ConformanceListener implements TestExecutionListener {
     private final PrintWriter out;
     private final List<CheckResult> results = new ArrayList<>();
     private final Map<String, Long> started = new ConcurrentHashMap<>();

@@ -5,7 +5,7 @@ import io.grpc.Server;
 import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
 import io.grpc.inprocess.InProcessServerBuilder;
-import io.volrep.api.SafeText;
+import io.volrep.api.internal.SafeText;
 import io.volrep.spi.ReplicationServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -24,7 +24,7 @@ import javax.xml.stream.XMLStreamWriter;
  * JUnitXmlReport.write(ConformanceRunner.of(config).run(), Path.of("target/conformance"));
  * }</pre>
  */
-public final class JUnitXmlReport {
+final class JUnitXmlReport {
     private JUnitXmlReport() {
     }
 

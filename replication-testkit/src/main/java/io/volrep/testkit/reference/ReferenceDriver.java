@@ -1,6 +1,6 @@
 package io.volrep.testkit.reference;
 
-import io.volrep.api.Arguments;
+import io.volrep.api.internal.Arguments;
 import io.volrep.api.PreconditionFailedException;
 import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationInfo;

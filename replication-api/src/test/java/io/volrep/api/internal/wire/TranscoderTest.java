@@ -1,4 +1,4 @@
-package io.volrep.api.wire;
+package io.volrep.api.internal.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

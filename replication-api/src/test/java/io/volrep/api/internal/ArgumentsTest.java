@@ -1,4 +1,10 @@
-package io.volrep.api;
+package io.volrep.api.internal;
+
+import io.volrep.api.ReplicationInfo;
+import io.volrep.api.Recovery;
+import io.volrep.api.Rpc;
+import io.volrep.api.StatusCode;
+import io.volrep.api.ErrorScheme;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

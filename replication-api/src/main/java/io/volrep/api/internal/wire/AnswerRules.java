@@ -1,4 +1,4 @@
-package io.volrep.api.wire;
+package io.volrep.api.internal.wire;
 
 import com.google.protobuf.Duration;
 import com.google.protobuf.Message;
@@ -6,8 +6,8 @@ import com.google.protobuf.Timestamp;
 import io.volrep.api.CsiLimits;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
-import io.volrep.api.SafeText;
-import io.volrep.api.wire.AnswerProblem.Kind;
+import io.volrep.api.internal.SafeText;
+import io.volrep.api.internal.wire.AnswerProblem.Kind;
 import io.volrep.proto.healer.NodeHealerResponse;
 import io.volrep.proto.identity.GetCapabilitiesResponse;
 import io.volrep.proto.identity.GetIdentityResponse;

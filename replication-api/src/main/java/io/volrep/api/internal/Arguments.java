@@ -1,4 +1,4 @@
-package io.volrep.api;
+package io.volrep.api.internal;
 
 import java.time.Duration;
 import java.util.Objects;

@@ -1,11 +1,11 @@
-package io.volrep.spi.runtime;
+package io.volrep.spi.internal.runtime;
 
 import com.google.protobuf.BoolValue;
 import io.grpc.stub.StreamObserver;
-import io.volrep.api.SafeText;
+import io.volrep.api.internal.SafeText;
 import io.volrep.api.VolumeGroupCapability;
-import io.volrep.api.wire.AnswerProblem;
-import io.volrep.api.wire.AnswerRules;
+import io.volrep.api.internal.wire.AnswerProblem;
+import io.volrep.api.internal.wire.AnswerRules;
 import io.volrep.proto.identity.Capability;
 import io.volrep.proto.identity.GetCapabilitiesRequest;
 import io.volrep.proto.identity.GetCapabilitiesResponse;
@@ -39,7 +39,8 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  */
 public final class IdentityService extends IdentityGrpc.IdentityImplBase {
-    private static final Logger LOG = LoggerFactory.getLogger(IdentityService.class);
+    // The logger keeps the name operators configure (storage-vendors.md, "Logging"), from before the package became internal.
+    private static final Logger LOG = LoggerFactory.getLogger("io.volrep.spi.runtime.IdentityService");
 
     private final GetIdentityResponse identity;
     private final GetCapabilitiesResponse capabilities;

@@ -1,4 +1,4 @@
-package io.volrep.spi.runtime;
+package io.volrep.spi.internal.runtime;
 
 import com.google.protobuf.Message;
 import io.grpc.BindableService;
@@ -10,10 +10,10 @@ import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
 import io.volrep.api.Secrets;
 import io.volrep.api.SpecDialect;
-import io.volrep.api.wire.AnswerRules;
-import io.volrep.api.wire.RequestFields;
-import io.volrep.api.wire.Transcoder;
-import io.volrep.api.wire.WireMapping;
+import io.volrep.api.internal.wire.AnswerRules;
+import io.volrep.api.internal.wire.RequestFields;
+import io.volrep.api.internal.wire.Transcoder;
+import io.volrep.api.internal.wire.WireMapping;
 import io.volrep.proto.replication.DemoteVolumeResponse;
 import io.volrep.proto.replication.DisableVolumeReplicationResponse;
 import io.volrep.proto.replication.EnableVolumeReplicationResponse;

@@ -1,4 +1,4 @@
-package io.volrep.spi.runtime;
+package io.volrep.spi.internal.runtime;
 
 import io.grpc.stub.StreamObserver;
 import io.volrep.api.CsiLimits;
@@ -6,8 +6,8 @@ import io.volrep.api.HealReport;
 import io.volrep.api.Rpc;
 import io.volrep.api.Secrets;
 import io.volrep.api.VolumeCapability;
-import io.volrep.api.wire.AnswerRules;
-import io.volrep.api.wire.WireMapping;
+import io.volrep.api.internal.wire.AnswerRules;
+import io.volrep.api.internal.wire.WireMapping;
 import io.volrep.proto.healer.HealerNodeGrpc;
 import io.volrep.proto.healer.NodeHealerRequest;
 import io.volrep.proto.healer.NodeHealerResponse;

@@ -1,14 +1,14 @@
-package io.volrep.spi.runtime;
+package io.volrep.spi.internal.runtime;
 
 import com.google.protobuf.Message;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
-import io.volrep.api.Arguments;
+import io.volrep.api.internal.Arguments;
 import io.volrep.api.ErrorScheme;
 import io.volrep.api.InvalidArgumentException;
 import io.volrep.api.ReplicationException;
 import io.volrep.api.Rpc;
-import io.volrep.api.SafeText;
+import io.volrep.api.internal.SafeText;
 import io.volrep.api.SecretSanitizer;
 import io.volrep.api.Secrets;
 import io.volrep.api.StatusCode;
@@ -60,7 +60,9 @@ import org.slf4j.LoggerFactory;
  * Internal to the runtime; public so that the runtime's services in other packages can use it.
  */
 public final class CallRunner {
-    private static final Logger LOG = LoggerFactory.getLogger(CallRunner.class);
+    // The logger keeps the name operators configure (storage-vendors.md, "Logging"), from before the package became internal.
+    static final String LOGGER = "io.volrep.spi.runtime.CallRunner";
+    private static final Logger LOG = LoggerFactory.getLogger(LOGGER);
 
     private final SourceGuard guard;
     private final ErrorScheme scheme;

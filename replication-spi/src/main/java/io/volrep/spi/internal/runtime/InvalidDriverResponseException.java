@@ -1,11 +1,11 @@
-package io.volrep.spi.runtime;
+package io.volrep.spi.internal.runtime;
 
-import io.volrep.api.wire.AnswerProblem;
+import io.volrep.api.internal.wire.AnswerProblem;
 import java.util.List;
 
 /**
  * Thrown by the runtime and the exec bridge (never by drivers) when a driver's answer breaks the spec: no answer
- * at all, or one that breaks the {@linkplain io.volrep.api.wire.AnswerRules answer rules} (a {@code last_sync_time}
+ * at all, or one that breaks the {@linkplain io.volrep.api.internal.wire.AnswerRules answer rules} (a {@code last_sync_time}
  * outside protobuf's range, a destination id over 128 bytes, a NodeHealer answer without its message). Answered
  * UNKNOWN "driver returned an invalid response: ...".
  *

@@ -1,4 +1,4 @@
-package io.volrep.spi.runtime;
+package io.volrep.spi.internal.runtime;
 
 import io.volrep.api.CsiLimits;
 import io.volrep.api.OperationPendingException;

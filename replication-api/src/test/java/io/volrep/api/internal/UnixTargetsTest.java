@@ -1,4 +1,4 @@
-package io.volrep.api;
+package io.volrep.api.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.volrep.spi.runtime;
+package io.volrep.spi.internal.runtime;
 
 import com.google.protobuf.Message;
 import io.grpc.stub.StreamObserver;
@@ -8,8 +8,8 @@ import io.volrep.api.Secrets;
 import io.volrep.api.UnimplementedException;
 import io.volrep.api.VolumeGroup;
 import io.volrep.api.VolumeGroupCapability;
-import io.volrep.api.wire.AnswerRules;
-import io.volrep.api.wire.WireMapping;
+import io.volrep.api.internal.wire.AnswerRules;
+import io.volrep.api.internal.wire.WireMapping;
 import io.volrep.proto.volumegroup.ControllerGetVolumeGroupRequest;
 import io.volrep.proto.volumegroup.ControllerGetVolumeGroupResponse;
 import io.volrep.proto.volumegroup.ControllerGrpc;

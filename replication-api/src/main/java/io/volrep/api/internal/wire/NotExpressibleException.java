@@ -1,4 +1,4 @@
-package io.volrep.api.wire;
+package io.volrep.api.internal.wire;
 
 import io.volrep.api.Rpc;
 import io.volrep.api.SpecDialect;

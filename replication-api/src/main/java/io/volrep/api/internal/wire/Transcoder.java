@@ -1,4 +1,4 @@
-package io.volrep.api.wire;
+package io.volrep.api.internal.wire;
 
 import com.google.protobuf.Descriptors.EnumValueDescriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;

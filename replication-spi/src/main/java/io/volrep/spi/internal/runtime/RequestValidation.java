@@ -1,11 +1,11 @@
-package io.volrep.spi.runtime;
+package io.volrep.spi.internal.runtime;
 
 import io.volrep.api.CsiLimits;
 import io.volrep.api.InvalidArgumentException;
 import io.volrep.api.ReplicationSource;
-import io.volrep.api.SafeText;
+import io.volrep.api.internal.SafeText;
 import io.volrep.api.Secrets;
-import io.volrep.api.wire.WireMapping;
+import io.volrep.api.internal.wire.WireMapping;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;

@@ -1,4 +1,4 @@
-package io.volrep.api.wire;
+package io.volrep.api.internal.wire;
 
 import java.util.List;
 import java.util.Objects;

@@ -1,4 +1,4 @@
-package io.volrep.spi.runtime;
+package io.volrep.spi.internal.runtime;
 
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;

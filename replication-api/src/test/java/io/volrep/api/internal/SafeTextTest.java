@@ -1,4 +1,6 @@
-package io.volrep.api;
+package io.volrep.api.internal;
+
+import io.volrep.api.Secrets;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

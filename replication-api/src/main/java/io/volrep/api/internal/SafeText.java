@@ -1,4 +1,4 @@
-package io.volrep.api;
+package io.volrep.api.internal;
 
 /**
  * Text from outside the process (a source id, a driver's message, a plugin's error description) made safe to

@@ -1,4 +1,4 @@
-package io.volrep.spi.runtime;
+package io.volrep.spi.internal.runtime;
 
 import com.google.protobuf.Message;
 import io.grpc.Metadata;

@@ -1,4 +1,4 @@
-package io.volrep.api.wire;
+package io.volrep.api.internal.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
@@ -7,7 +7,7 @@ import com.google.protobuf.Duration;
 import com.google.protobuf.Timestamp;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
-import io.volrep.api.wire.AnswerProblem.Kind;
+import io.volrep.api.internal.wire.AnswerProblem.Kind;
 import io.volrep.proto.healer.NodeHealerResponse;
 import io.volrep.proto.identity.GetIdentityResponse;
 import io.volrep.proto.replication.GetReplicationDestinationInfoResponse;
