@@ -341,7 +341,7 @@ public final class LifecycleModel {
 
     /** True when {@code rpc}'s request has a {@code force} field (read from the spec's message, not listed here). */
     static boolean forceable(Rpc rpc) {
-        return io.volrep.api.wire.Transcoder.of(SpecDialect.CURRENT).method(rpc).getRequestMarshaller() instanceof
+        return io.volrep.api.internal.wire.Transcoder.of(SpecDialect.CURRENT).method(rpc).getRequestMarshaller() instanceof
                 io.grpc.MethodDescriptor.PrototypeMarshaller<?> m
                 && ((com.google.protobuf.Message) m.getMessagePrototype()).getDescriptorForType()
                         .findFieldByName("force") != null;
