@@ -443,6 +443,7 @@ class CephRbdDriverTest {
         // replays.
         serve(fake().on("local info rbd/vol-0", FakeRbd.ok(PRIMARY))
                 .on("local mirror pool info rbd --all", FakeRbd.ok(POOL_INFO))
+                .on("local mirror image status rbd/vol-0", FakeRbd.ok(STATUS_SYNCED))
                 .on("peer snap ls --all rbd/vol-0", FakeRbd.ok(PEER_OWN_DEMOTION), FakeRbd.ok(PEER_REPLAYING))
                 .on("local mirror snapshot schedule remove", FakeRbd.ok(""))
                 .on("local image-meta list rbd/vol-0", FakeRbd.ok("{}"))
@@ -464,6 +465,7 @@ class CephRbdDriverTest {
         // Seen on the lab: rbd answers ENOENT for removing a schedule when the pool never had one.
         serve(fake().on("local info rbd/vol-0", FakeRbd.ok(PRIMARY))
                 .on("local mirror pool info rbd --all", FakeRbd.ok(POOL_INFO))
+                .on("local mirror image status rbd/vol-0", FakeRbd.ok(STATUS_SYNCED))
                 .on("peer snap ls --all rbd/vol-0", FakeRbd.ok(PEER_REPLAYING))
                 .on("local mirror snapshot schedule remove", FakeRbd.fail(2, "rbd: rbd mirror snapshot schedule remove"
                         + " failed: (2) No such file or directory: [errno 2] RADOS object not found (Failed to operate"
