@@ -1,21 +1,20 @@
 package io.volrep.cli;
 
-import java.time.Duration;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-
 /**
- * What the serve commands that build their own driver ({@code serve-exec}, {@code serve-ceph}) share: the
- * {@code --grace-period} and {@code --metrics-listen} options and the run itself. {@link #start()} builds the driver
- * and starts serving it; an address that cannot be used exits 2; then the command serves until SIGTERM or SIGINT,
- * drains the server, closes the driver (killing what it still runs) and exits 0.
+ * What the serve commands that build their own driver ({@code serve-exec}, {@code serve-ceph}) share: their
+ * {@link ServeOptions} ({@code --grace-period}, {@code --metrics-listen}) and the run itself. {@link #start()} builds
+ * the driver and starts serving it; an address that cannot be used exits 2; then the command serves until SIGTERM or
+ * SIGINT, drains the server, closes the driver (killing what it still runs) and exits 0.
  *
  * <pre>{@code
  * final class ServeFooCommand extends DriverServeCommand<FooDriver> {
+ *     @Mixin
+ *     ServeOptions serveOptions = serve;
+ *
  *     ServeStart.Served<FooDriver> start() {
  *         FooDriver driver = new FooDriver();
- *         return new ServeStart.Served<>(ServeStart.start(metrics.bind(ReplicationServer.builder().driver(driver)
- *                 .listen(listen).gracePeriod(gracePeriod))), driver);
+ *         return new ServeStart.Served<>(ServeStart.start(serve.metrics.bind(ReplicationServer.builder()
+ *                 .driver(driver).listen(listen).gracePeriod(serve.gracePeriod))), driver);
  *     }
  * }
  * }</pre>
@@ -24,12 +23,11 @@ import picocli.CommandLine.Option;
  */
 abstract class DriverServeCommand<D extends AutoCloseable> extends Subcommand {
 
-    @Option(names = "--grace-period", paramLabel = "DURATION", converter = DurationConverter.class,
-            description = "How long shutdown lets calls in flight finish (default ${DEFAULT-VALUE}).")
-    Duration gracePeriod = Duration.ofSeconds(10);
-
-    @Mixin
-    MetricsOptions metrics = new MetricsOptions();
+    /**
+     * {@code --grace-period} and {@code --metrics-listen}. Each subclass declares it as its last {@code @Mixin}
+     * ({@code @Mixin ServeOptions serveOptions = serve;}): picocli lists a superclass's options before the subclass's.
+     */
+    final ServeOptions serve = new ServeOptions();
 
     @Override
     public final Integer call() throws InterruptedException {
@@ -41,7 +39,7 @@ abstract class DriverServeCommand<D extends AutoCloseable> extends Subcommand {
         } catch (RuntimeException e) {
             return cannotStart(e);
         }
-        return ServeStart.serveUntilSignal(spec, metrics, started);
+        return ServeStart.serveUntilSignal(spec, serve.metrics, started);
     }
 
     /** Builds the driver and starts serving it (tests use this without waiting for a signal). */

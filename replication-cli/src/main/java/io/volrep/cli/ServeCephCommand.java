@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -53,6 +54,9 @@ public final class ServeCephCommand extends DriverServeCommand<CephRbdDriver> {
                     + "sooner); a site silent that long answers UNAVAILABLE (default ${DEFAULT-VALUE}).")
     Duration timeout = CephRbdDriver.DEFAULT_TIMEOUT;
 
+    @Mixin
+    ServeOptions serveOptions = serve;
+
     /**
      * Builds the driver and starts serving it; on SIGTERM or SIGINT the server drains, then the rbd commands still
      * running are killed.
@@ -68,9 +72,9 @@ public final class ServeCephCommand extends DriverServeCommand<CephRbdDriver> {
         CephRbdDriver driver = CephRbdDriver.builder().cephConf(cephConf).pool(pool).clientId(cephId).rbd(rbd)
                 .timeout(timeout).build();
         try {
-            ReplicationServer.Builder server = metrics.bind(ReplicationServer.builder().driver(driver)
+            ReplicationServer.Builder server = serve.metrics.bind(ReplicationServer.builder().driver(driver)
                     .identity(CephRbdDriver.PLUGIN_NAME, version()).readiness(driver.readiness())
-                    .listen(listen).gracePeriod(gracePeriod));
+                    .listen(listen).gracePeriod(serve.gracePeriod));
             return new ServeStart.Served<>(ServeStart.start(server), driver);
         } catch (RuntimeException e) {
             driver.close();

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -71,6 +72,9 @@ public final class ServeExecCommand extends DriverServeCommand<ExecDriver> {
                     + "leaves behind keep running.")
     ExecDriver.Containment containment = ExecDriver.Containment.AUTO;
 
+    @Mixin
+    ServeOptions serveOptions = serve;
+
     /**
      * A driver that cannot be initialized (its init failed or said something unusable) is one line on stderr, exit
      * status 1. As serve-reference: SIGTERM/SIGINT drain the server, then the driver processes still running (past
@@ -112,8 +116,8 @@ public final class ServeExecCommand extends DriverServeCommand<ExecDriver> {
         }
         ExecDriver execDriver = b.build();
         try {
-            ReplicationServer.Builder server = metrics.bind(ReplicationServer.builder().driver(execDriver)
-                    .listen(listen).gracePeriod(gracePeriod), execDriver);
+            ReplicationServer.Builder server = serve.metrics.bind(ReplicationServer.builder().driver(execDriver)
+                    .listen(listen).gracePeriod(serve.gracePeriod), execDriver);
             if (execDriver.servesHealer()) {
                 server.healer(execDriver);      // init declared "heal": true
             }
