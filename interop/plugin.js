@@ -18,6 +18,8 @@ const USAGE = `usage: node plugin.js --listen unix:///path.sock [--revision curr
   site (both revisions):
         [--volume-prefix P (vol-)] [--group-prefix P (grp-)] [--start-as disabled|secondary|primary (disabled)]
         [--peer URI [--peer-secret K=V]...]   promote without force asks the peer first (see README.md)
+        [--demotion-window-ms N]   with --peer: promotes without force refused for N ms once the peer is seen demoted
+        [--first-sync-delay-ms N]  info answers NOT_FOUND for N ms after an enable or a promote
   upstream-2026 only:
         [--destination-prefix P] [--destination-strip-prefix P] [--group-members GROUP=VOL,VOL]...
         [--degraded-volume ID]... [--error-volume ID]... [--unknown-volume ID]...
@@ -129,6 +131,8 @@ function main() {
       : infoResponseFor(defect),
     destinationResponse: destinationResponseFor({ destinationId, members, defect }),
     destinationUnavailableCalls: Number(args['destination-unavailable-calls'] || 0),
+    demotionWindowMs: Number(args['demotion-window-ms'] || 0),
+    firstSyncDelayMs: Number(args['first-sync-delay-ms'] || 0),
     promoteGuard: args.peer ? peerGuard({ peer: args.peer, secrets: args['peer-secret'].length ? keyValues(args['peer-secret']) : requiredSecrets, destinationId }) : undefined,
     rpcs: upstream ? rpcs.concat('GetReplicationDestinationInfo') : rpcs,
   });

@@ -21,7 +21,7 @@ function makeFixtures(volumes, groups, { volumePrefix = 'vol-', groupPrefix = 'g
   for (let i = 0; i < groups; i++) sources.set('volumegroup/' + groupPrefix + i, { ...fresh(), ...start });
   return sources;
 }
-function fresh() { return { enabled: false, primary: true, resyncCalls: 0, destinationUnavailableLeft: 0 }; }
+function fresh() { return { enabled: false, primary: true, resyncCalls: 0, destinationUnavailableLeft: 0, syncedAt: 0, peerDemotedSeenAt: 0 }; }
 
 /**
  * Handlers for the Controller RPCs named in `rpcs`.
@@ -30,6 +30,11 @@ function fresh() { return { enabled: false, primary: true, resyncCalls: 0, desti
  * @param o.destinationResponse (source) -> GetReplicationDestinationInfoResponse (upstream-2026 only)
  * @param o.destinationUnavailableCalls  the first N destination calls after each enable answer UNAVAILABLE
  * @param o.promoteGuard  async (source) -> throws to refuse a promote without force (a site's peer check)
+ * @param o.demotionWindowMs  with a promoteGuard: once the peer is first seen demoted, promotes without force are
+ *                        still refused (FAILED_PRECONDITION) for this long, as real mirroring does until the
+ *                        demotion has arrived
+ * @param o.firstSyncDelayMs  for this long after an enable or a promote, info answers NOT_FOUND ("details not
+ *                        available at the moment"): the first sync has not completed
  * @param o.defect        the one spec defect to carry (see plugin.js --help), or undefined
  * @param o.inFlight      the Set of sources with a call in flight, when another service shares it
  */
@@ -89,7 +94,10 @@ function makeController(o) {
     EnableVolumeReplication: rpc('EnableVolumeReplication', (state, source) => {
       if (defect === 'unimplemented-enable') throw status('UNIMPLEMENTED', 'enable is not implemented');
       if (defect === 'not-idempotent-enable' && state.enabled) throw status('ALREADY_EXISTS', 'already enabled');
-      if (!state.enabled) state.destinationUnavailableLeft = unavailableCalls;
+      if (!state.enabled) {
+        state.destinationUnavailableLeft = unavailableCalls;
+        state.syncedAt = Date.now() + (o.firstSyncDelayMs || 0);
+      }
       state.enabled = true;
       return {};
     }),
@@ -100,9 +108,20 @@ function makeController(o) {
     PromoteVolume: rpc('PromoteVolume', async (state, source, req) => {
       requireEnabled(state, source, 'PromoteVolume');
       // Already primary: nothing to confirm (a re-run of a failover changes nothing).
-      if (o.promoteGuard && !req.force && !state.primary) await o.promoteGuard(source);
+      if (o.promoteGuard && !req.force && !state.primary) {
+        await o.promoteGuard(source);
+        // The peer says it is demoted: its demotion still has to arrive here before a promote without force.
+        if (o.demotionWindowMs > 0) {
+          if (!state.peerDemotedSeenAt) state.peerDemotedSeenAt = Date.now();
+          if (Date.now() - state.peerDemotedSeenAt < o.demotionWindowMs) {
+            throw status('FAILED_PRECONDITION', source.kind + ' ' + source.id + ' cannot be promoted without force yet: the peer\'s demotion has not arrived');
+          }
+        }
+      }
+      if (!state.primary) state.syncedAt = Date.now() + (o.firstSyncDelayMs || 0);
       state.primary = true;
       state.resyncCalls = 0;
+      state.peerDemotedSeenAt = 0;
       return {};
     }),
     DemoteVolume: rpc('DemoteVolume', (state, source) => {
@@ -123,6 +142,9 @@ function makeController(o) {
       requireEnabled(state, source, 'GetVolumeReplicationInfo');
       if (!state.primary && defect !== 'info-when-demoted') {
         throw status('FAILED_PRECONDITION', source.kind + ' ' + source.id + ' is not promoted');
+      }
+      if (Date.now() < state.syncedAt) {
+        throw status('NOT_FOUND', 'replication details of ' + source.kind + ' ' + source.id + ' are not available at the moment: the first sync has not completed');
       }
       return o.infoResponse(source);
     }),

@@ -3,7 +3,8 @@
  * model ({@code io.volrep.api}), the error scheme, the spec revisions. The generated protobuf and gRPC classes ({@code io.volrep.proto.*}, the spec's wire messages) are
  * exported as a documented escape hatch for wire-level work; the client's and SPI's exported signatures never use
  * them, and any other exported signature that does is marked {@link io.volrep.api.WireLevel}. The wire mapping
- * ({@code io.volrep.api.wire}) is internal: exported only to volrep's own modules.
+ * ({@code io.volrep.api.internal.wire}) and the helpers in {@code io.volrep.api.internal} (argument checks, text escaping,
+ * unix targets) are internal: exported only to volrep's own modules.
  */
 module io.volrep.api {
     requires transitive com.google.protobuf;
@@ -14,7 +15,8 @@ module io.volrep.api {
     requires static com.google.common;
 
     exports io.volrep.api;
-    exports io.volrep.api.wire to io.volrep.client, io.volrep.spi, io.volrep.testkit;
+    exports io.volrep.api.internal to io.volrep.client, io.volrep.spi, io.volrep.testkit, io.volrep.micrometer, io.volrep.ceph;
+    exports io.volrep.api.internal.wire to io.volrep.client, io.volrep.spi, io.volrep.testkit;
     exports io.volrep.proto.replication;
     exports io.volrep.proto.replication.v0_1_3;
     exports io.volrep.proto.replication.v0_1_0;

@@ -9,7 +9,7 @@
  *     provides io.volrep.spi.ReplicationDriverProvider with my.plugin.MyDriverProvider;
  * }
  * }</pre>
- * {@code io.volrep.spi.runtime} (the call pipeline) is exported only to volrep's own modules.
+ * {@code io.volrep.spi.internal.runtime} (the call pipeline) is exported only to volrep's own modules.
  * {@code ReplicationServer.Builder.interceptor(io.grpc.ServerInterceptor)} is the escape hatch to gRPC.
  */
 module io.volrep.spi {
@@ -28,7 +28,7 @@ module io.volrep.spi {
 
     exports io.volrep.spi;
     exports io.volrep.spi.exec;
-    exports io.volrep.spi.runtime to io.volrep.testkit, io.volrep.micrometer;
+    exports io.volrep.spi.internal.runtime to io.volrep.testkit, io.volrep.micrometer;
     // The process runner of the exec bridge, for volrep's own drivers that run a storage CLI.
     exports io.volrep.spi.exec.internal to io.volrep.ceph;
     exports io.volrep.proto.exec to com.google.protobuf;

@@ -1,5 +1,6 @@
 package io.volrep.api;
 
+import io.volrep.api.internal.SafeText;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;

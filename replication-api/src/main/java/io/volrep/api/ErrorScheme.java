@@ -1,5 +1,6 @@
 package io.volrep.api;
 
+import io.volrep.api.internal.Arguments;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;

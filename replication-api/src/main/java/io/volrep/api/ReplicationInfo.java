@@ -1,5 +1,7 @@
 package io.volrep.api;
 
+import io.volrep.api.internal.SafeText;
+import io.volrep.api.internal.Arguments;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;

@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
  * fields exist), its error tables, the source kinds it can name and whether {@code volume_id} carries the source (or
  * is reserved, as upstream HEAD has it). Two are not
  * wire-compatible with the current one, so a client must know which revision a plugin speaks (see
- * docs/compatibility.md, "Adding a spec revision"). {@link io.volrep.api.wire.Transcoder} turns these rules into
+ * docs/compatibility.md, "Adding a spec revision"). {@link io.volrep.api.internal.wire.Transcoder} turns these rules into
  * messages.
  *
  * <pre>{@code

@@ -1,5 +1,6 @@
 package io.volrep.api;
 
+import io.volrep.api.internal.Arguments;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;

@@ -1,11 +1,11 @@
 package io.volrep.ceph;
 
-import io.volrep.api.Arguments;
+import io.volrep.api.internal.Arguments;
 import io.volrep.api.InvalidArgumentException;
 import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
-import io.volrep.api.SafeText;
+import io.volrep.api.internal.SafeText;
 import io.volrep.api.UnavailableException;
 import io.volrep.spi.DemoteRequest;
 import io.volrep.spi.DestinationRequest;

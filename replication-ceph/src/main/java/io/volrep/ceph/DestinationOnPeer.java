@@ -1,7 +1,7 @@
 package io.volrep.ceph;
 
 import io.volrep.api.ReplicationDestination;
-import io.volrep.api.SafeText;
+import io.volrep.api.internal.SafeText;
 import io.volrep.api.UnavailableException;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -39,8 +39,15 @@ final class DestinationOnPeer {
         String peer = site.get().name();
         PeerSite.Answer there = site.get().role(id, budget);
         switch (there.role()) {
-            case ABSENT -> throw new UnavailableException(pool.site() + ": " + peer + " has no copy of " + id
-                    + " yet (rbd-mirror creates it after the image is enabled); retry");
+            case ABSENT -> {
+                if (!image.primary()) {
+                    // Demoted before the peer had a copy: no site is primary, so rbd-mirror creates none until one
+                    // is promoted, and "not yet available" would never end. The copy will bear the same name.
+                    return ReplicationDestination.volume(id);
+                }
+                throw new UnavailableException(pool.site() + ": " + peer + " has no copy of " + id
+                        + " yet (rbd-mirror creates it after the image is enabled); retry");
+            }
             case NOT_MIRRORED -> throw new UnavailableException(pool.site() + ": " + peer + "'s " + id
                     + " is not mirrored (yet): rbd-mirror creates the copy, then mirrors it; retry (if this lasts, it"
                     + " is a leftover image of that name on " + peer + ")");

@@ -1,9 +1,11 @@
 package io.volrep.ceph;
 
 import io.volrep.api.OperationPendingException;
-import io.volrep.api.SafeText;
+import io.volrep.api.internal.SafeText;
 import io.volrep.api.UnavailableException;
 import io.volrep.api.UnknownErrorException;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,6 +22,11 @@ import org.slf4j.LoggerFactory;
  */
 final class EnableDisable {
     private static final Logger LOG = LoggerFactory.getLogger(EnableDisable.class);
+    /**
+     * How long after its mirroring started a disable waits for the peer to finish creating its copy (rbd-mirror
+     * creates it in 2-35 s); past it, a peer that has not reported is not creating one (its rbd-mirror is down).
+     */
+    static final Duration FIRST_COPY_WINDOW = Duration.ofSeconds(60);
 
     private final LocalPool pool;
     private final PeerLookup peers;
@@ -83,6 +90,11 @@ final class EnableDisable {
         // rbd-mirror deletes the peer's copy only if it is a copy of this primary: right after a failback, a peer
         // whose copy still ends with its own demotion (it has not replayed this site yet) would keep it for ever.
         Optional<PeerSite> site = peers.site(budget);
+        if (site.isPresent() && peerStillCreatingItsCopy(budget, id, site.get())) {
+            throw new OperationPendingException(pool.site() + ": site " + site.get().name() + " is still creating its"
+                    + " copy of " + id + " (it has not completed its first sync): disabled now, rbd-mirror would leave"
+                    + " that copy behind in error for ever, and every later enable would meet it; retry with back-off");
+        }
         if (site.isPresent() && site.get().endsWithItsOwnDemotion(id, budget)) {
             throw new OperationPendingException(pool.site() + ": site " + site.get().name() + "'s copy of " + id
                     + " still ends with its own demotion: it has not replayed this site's promotion yet, and disabling"
@@ -91,6 +103,28 @@ final class EnableDisable {
         schedules.remove(budget, id);
         pool.forgetMetadata(budget, id);
         pool.run(budget, id, "disable mirroring of", "mirror", "image", "disable", pool.spec(id));
+    }
+
+    /**
+     * True while the peer creates its copy of this primary: its rbd-mirror reports the image starting, syncing, or
+     * replaying without a completed snapshot, or (no report yet) the mirroring started less than
+     * {@link #FIRST_COPY_WINDOW} ago. rbd-mirror deletes the peer's copy when the primary's mirroring is disabled,
+     * except a copy it is still bootstrapping: that one stays, in "error bootstrapping replay", for ever.
+     */
+    private boolean peerStillCreatingItsCopy(CallBudget budget, String id, PeerSite site) {
+        for (MirrorStatus.Peer p : pool.mirrorStatus(budget, id).peers()) {
+            if (!p.up()) {
+                continue;           // no report (yet), or its daemon is gone: decided below
+            }
+            if (p.state().startsWith("up+error") || p.state().equals("up+stopped")) {
+                return false;       // nothing under way to wait for
+            }
+            return !(p.state().equals("up+replaying") && p.sync().isPresent());
+        }
+        Optional<Instant> started = MirrorSnapshots.parse(pool.json(budget, id, "list the snapshots of", "snap", "ls",
+                "--all", pool.spec(id))).oldest();
+        return started.isPresent() && Duration.between(started.get(), Instant.now()).compareTo(FIRST_COPY_WINDOW) < 0
+                && site.role(id, budget).role() != PeerSite.Role.UNREACHABLE;
     }
 
     /** Promotes a copy whose peer does not hold the primary; a refusal is 10 (retry), or 14 when the peer is silent. */

@@ -79,6 +79,12 @@ record MirrorSnapshots(List<Snapshot> snapshots) {
         return Optional.ofNullable(newest);
     }
 
+    /** When the oldest mirror snapshot still kept was taken (for a young mirroring: when it was enabled), or empty. */
+    Optional<Instant> oldest() {
+        return snapshots.stream().min(java.util.Comparator.comparingLong(Snapshot::id))
+                .flatMap(s -> time(s.timestamp()));
+    }
+
     /**
      * True when the newest mirror snapshot is one this image took itself when it was demoted (not one received from
      * the peer): a copy that has not replayed the other site's promotion yet.

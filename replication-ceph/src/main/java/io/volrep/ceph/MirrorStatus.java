@@ -5,7 +5,7 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
 import io.volrep.api.ReplicationInfo.Status;
-import io.volrep.api.SafeText;
+import io.volrep.api.internal.SafeText;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

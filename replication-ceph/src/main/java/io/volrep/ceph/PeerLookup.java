@@ -1,6 +1,6 @@
 package io.volrep.ceph;
 
-import io.volrep.api.SafeText;
+import io.volrep.api.internal.SafeText;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

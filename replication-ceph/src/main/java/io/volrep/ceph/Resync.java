@@ -1,7 +1,7 @@
 package io.volrep.ceph;
 
 import io.volrep.api.PreconditionFailedException;
-import io.volrep.api.SafeText;
+import io.volrep.api.internal.SafeText;
 import io.volrep.spi.ResyncResult;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;

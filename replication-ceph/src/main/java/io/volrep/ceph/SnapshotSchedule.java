@@ -1,7 +1,7 @@
 package io.volrep.ceph;
 
 import io.volrep.api.InvalidArgumentException;
-import io.volrep.api.SafeText;
+import io.volrep.api.internal.SafeText;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;

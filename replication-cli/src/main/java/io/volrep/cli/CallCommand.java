@@ -2,7 +2,7 @@ package io.volrep.cli;
 
 import io.volrep.api.ReplicationException;
 import io.volrep.api.ReplicationSource;
-import io.volrep.api.SafeText;
+import io.volrep.api.internal.SafeText;
 import io.volrep.api.StatusCode;
 import io.volrep.api.SpecDialect;
 import io.volrep.client.ReplicationClient;

@@ -1,6 +1,6 @@
 package io.volrep.cli;
 
-import io.volrep.api.SafeText;
+import io.volrep.api.internal.SafeText;
 import io.volrep.api.SpecDialect;
 
 import io.volrep.testkit.Check;
@@ -9,6 +9,7 @@ import io.volrep.testkit.ConformanceChecks;
 import io.volrep.testkit.ConformanceConfig;
 import io.volrep.testkit.ConformanceRunner;
 import io.volrep.testkit.reference.ReferenceDriver;
+import io.volrep.testkit.reference.ReferencePair;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,16 +32,21 @@ import picocli.CommandLine.Option;
  * volrep conformance --endpoint unix:///csi/csi-addons.sock --volume pvc-1 --healer-volume pvc-1=/mnt/pvc-1
  * volrep conformance --list-checks                       # every check's id, level and name
  * volrep conformance --skip isolation/all-fixtures/concurrent --skip 'PromoteVolume/group/*' --skip '*&#47;group/*'
+ * volrep conformance --endpoint unix:///site-a/csi-addons.sock --peer-endpoint unix:///site-b/csi-addons.sock \
+ *         --volume vol-0 --settle-timeout 2m
  * </pre>
  */
 @Command(name = "conformance",
         mixinStandardHelpOptions = true,
         sortOptions = false,
         description = {"Run the CSI-Addons replication conformance suite against a plugin.",
-                "Without --endpoint it tests the embedded reference plugin (in-process) with fixtures "
+                "Without --endpoint it tests the embedded reference plugin (in-process, two sites) with fixtures "
                         + "vol-0..vol-3, grp-0, secret user=admin, node volume vol-0="
                         + ConformanceCommand.EMBEDDED_HEALER_PATH + " (staged at "
                         + ConformanceCommand.EMBEDDED_STAGING_PATH + ") and block volume vol-1=/dev/volrep/vol-1.",
+                "With --peer-endpoint it drives the fixtures' replicas on the peer site too (resync while the peer is "
+                        + "primary, failover round trips A -> B -> A, both sites restored); without it those checks "
+                        + "report NOT RUN.",
                 "NodeHealer checks run when --healer-volume is given (against --healer-endpoint, default --endpoint); "
                         + "Identity checks always (not implemented when the plugin has no Identity).",
                 "Fixture volumes and groups must exist and have replication disabled; every check returns them "
@@ -58,6 +64,12 @@ public final class ConformanceCommand extends Subcommand {
             description = "The plugin: unix:///path, /path (a unix socket), host:port, dns:///host:port or "
                     + "inprocess:NAME.")
     String endpoint;
+
+    @Option(names = "--peer-endpoint", paramLabel = "URI", converter = Endpoint.TargetConverter.class,
+            description = "The peer site's plugin, where the fixtures' replicas live (their ids: what the plugin's "
+                    + "GetReplicationDestinationInfo answers, or the same ids where it is not implemented). Enables "
+                    + "the two-site checks, which report NOT RUN without it.")
+    String peerEndpoint;
 
     @Option(names = "--volume", paramLabel = "ID",
             description = "A fixture volume (existing, replication disabled). Repeatable; at least one with --endpoint.")
@@ -115,6 +127,23 @@ public final class ConformanceCommand extends Subcommand {
     @Option(names = "--call-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "The deadline of each call (default ${DEFAULT-VALUE}).")
     Duration callTimeout = ConformanceConfig.DEFAULT_CALL_TIMEOUT;
+
+    @Option(names = "--settle-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "How long a transient answer the tables allow (10 ABORTED, 14 UNAVAILABLE, Info's 5 NOT_FOUND "
+                    + "\"details not available at the moment\" on a primary; a promote refused in the demotion window "
+                    + "after the peer's demote) is polled before the check judges it (default ${DEFAULT-VALUE}). "
+                    + "A required answer is never waited for.")
+    Duration settleTimeout = ConformanceConfig.DEFAULT_SETTLE_TIMEOUT;
+
+    @Option(names = "--parallel", paramLabel = "N",
+            description = "How many checks run at once, each on fixtures no other running check holds (default: one "
+                    + "per fixture volume and group). The report keeps its order.")
+    Integer parallel;
+
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "0",
+            description = "The seed of the lifecycle exploration's order (default ${DEFAULT-VALUE}); the statement "
+                    + "prints it, and a run is repeated with the same seed.")
+    long seed;
 
     @Option(names = "--reports-dir", paramLabel = "DIR", description = "Write JUnit XML reports into DIR.")
     Path reportsDir;
@@ -191,7 +220,7 @@ public final class ConformanceCommand extends Subcommand {
             out.flush();
             return 0;
         }
-        for (String target : new String[] {endpoint, healerEndpoint}) {
+        for (String target : new String[] {endpoint, healerEndpoint, peerEndpoint}) {
             String why = target == null ? null : Endpoint.whyUnreachable(target).orElse(null);
             if (why != null) {      // one line, not a report of failed checks
                 return VolrepCommand.cannotStart(spec, new IllegalStateException("cannot reach the plugin at "
@@ -207,6 +236,10 @@ public final class ConformanceCommand extends Subcommand {
                 + config.healerStagingPath().map(p -> ", staged at " + p).orElse("")
                 + (config.healerBlockVolumes().isEmpty() ? "" : ", block volumes " + config.healerBlockVolumes())
                 + config.healerEndpoint().map(e -> " on " + e).orElse(""));
+        out.println("  peer site " + (peerEndpoint != null ? peerEndpoint : endpoint == null
+                ? "embedded (the reference's second site, in-process)" : "none: the two-site checks report NOT RUN")
+                + ", settle timeout " + config.settleTimeout() + ", " + config.parallelism() + " checks at once,"
+                + " exploration seed " + config.seed());
         out.println();
         out.flush();
         ConformanceRunner runner = ConformanceRunner.of(config).progress(out).includeTags(includeTags);
@@ -232,7 +265,14 @@ public final class ConformanceCommand extends Subcommand {
                         + "replication disabled)");
             }
             b.endpoint(endpoint).volumes(volumes).volumeGroups(volumeGroups).secrets(secrets);
+            if (peerEndpoint != null) {
+                b.peerEndpoint(peerEndpoint);
+            }
         } else {
+            if (peerEndpoint != null) {
+                throw new IllegalArgumentException("--peer-endpoint needs --endpoint (the embedded reference brings its"
+                        + " own second site)");
+            }
             // The embedded reference holds exactly the fixtures the suite is told about.
             List<String> vols = volumes.isEmpty() ? EMBEDDED_VOLUMES : volumes;
             List<String> groups = volumes.isEmpty() && volumeGroups.isEmpty() ? EMBEDDED_GROUPS : volumeGroups;
@@ -240,8 +280,9 @@ public final class ConformanceCommand extends Subcommand {
             ReferenceDriver.Builder reference = ReferenceDriver.builder().requiredSecrets(s);
             vols.forEach(reference::volume);
             groups.forEach(reference::group);
-            ReferenceDriver driver = reference.build();
-            b.driver(driver).healerDriver(driver).volumeGroupDriver(driver).volumes(vols).volumeGroups(groups)
+            ReferencePair pair = reference.buildPair();
+            ReferenceDriver driver = pair.siteA();
+            b.driver(driver).peerDriver(pair.siteB()).healerDriver(driver).volumeGroupDriver(driver).volumes(vols).volumeGroups(groups)
                     .secrets(s);
             if (healerVolumes.isEmpty() && healerEndpoint == null) {
                 // Every NodeHealer input: a mounted volume, staged, with its context, and a block volume.
@@ -258,7 +299,11 @@ public final class ConformanceCommand extends Subcommand {
             }
         }
         b.dialect(dialect);
-        b.enableParameters(parameters).resyncTimeout(resyncTimeout).callTimeout(callTimeout).skipChecks(skip);
+        b.enableParameters(parameters).resyncTimeout(resyncTimeout).callTimeout(callTimeout).skipChecks(skip)
+                .settleTimeout(settleTimeout).seed(seed);
+        if (parallel != null) {
+            b.parallelism(parallel);
+        }
         if (healerEndpoint != null) {
             b.healerEndpoint(healerEndpoint);
         }

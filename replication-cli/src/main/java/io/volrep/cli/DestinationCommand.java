@@ -1,7 +1,7 @@
 package io.volrep.cli;
 
 import io.volrep.api.ReplicationDestination;
-import io.volrep.api.SafeText;
+import io.volrep.api.internal.SafeText;
 import io.volrep.client.SourceClient;
 import java.util.Map;
 import java.util.TreeMap;

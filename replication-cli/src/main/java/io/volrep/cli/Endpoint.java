@@ -1,6 +1,6 @@
 package io.volrep.cli;
 
-import io.volrep.api.UnixTargets;
+import io.volrep.api.internal.UnixTargets;
 import io.volrep.client.ReplicationClient;
 import java.nio.file.Files;
 import java.nio.file.Path;

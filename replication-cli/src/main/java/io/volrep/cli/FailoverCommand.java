@@ -2,7 +2,7 @@ package io.volrep.cli;
 
 import io.volrep.api.InvalidArgumentException;
 import io.volrep.api.ReplicationSource;
-import io.volrep.api.SafeText;
+import io.volrep.api.internal.SafeText;
 import io.volrep.client.ReplicationClient;
 import io.volrep.client.RetryPolicy;
 import io.volrep.client.SecretsProvider;

@@ -1,7 +1,7 @@
 package io.volrep.cli;
 
 import io.volrep.api.ReplicationSource;
-import io.volrep.api.SafeText;
+import io.volrep.api.internal.SafeText;
 import io.volrep.client.reconcile.FailoverProgress;
 import io.volrep.client.reconcile.FailoverStep;
 import java.io.PrintWriter;

@@ -1,6 +1,6 @@
 package io.volrep.cli;
 
-import io.volrep.api.SafeText;
+import io.volrep.api.internal.SafeText;
 import io.volrep.api.VolumeGroup;
 import io.volrep.client.ReplicationClient;
 import java.util.ArrayList;

@@ -2,7 +2,7 @@ package io.volrep.cli;
 
 import io.volrep.api.HealReport;
 import io.volrep.api.ReplicationException;
-import io.volrep.api.SafeText;
+import io.volrep.api.internal.SafeText;
 import io.volrep.api.VolumeCapability;
 import io.volrep.api.VolumeCapability.AccessMode;
 import io.volrep.client.HealCall;

@@ -1,7 +1,7 @@
 package io.volrep.cli;
 
 import io.volrep.api.ReplicationInfo;
-import io.volrep.api.SafeText;
+import io.volrep.api.internal.SafeText;
 import io.volrep.client.SourceClient;
 import picocli.CommandLine.Command;
 

@@ -1,7 +1,7 @@
 package io.volrep.cli;
 
 import io.volrep.api.ReplicationException;
-import io.volrep.api.SafeText;
+import io.volrep.api.internal.SafeText;
 import io.volrep.api.UnimplementedException;
 import io.volrep.client.PluginCapabilities;
 import io.volrep.client.PluginIdentity;

@@ -1,6 +1,6 @@
 package io.volrep.cli;
 
-import io.volrep.api.SafeText;
+import io.volrep.api.internal.SafeText;
 import io.volrep.api.StatusCode;
 import io.volrep.client.AttemptEvent;
 import io.volrep.client.AttemptListener;

@@ -1,6 +1,6 @@
 package io.volrep.cli;
 
-import io.volrep.api.SafeText;
+import io.volrep.api.internal.SafeText;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;

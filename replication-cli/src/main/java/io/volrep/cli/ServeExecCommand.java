@@ -88,7 +88,7 @@ public final class ServeExecCommand extends DriverServeCommand<ExecDriver> {
         }
         PrintWriter err = err();
         // May quote what the driver printed at init: escaped.
-        err.println("volrep serve-exec: " + io.volrep.api.SafeText.escape(e.getMessage()));
+        err.println("volrep serve-exec: " + io.volrep.api.internal.SafeText.escape(e.getMessage()));
         err.flush();
         return 1;
     }

@@ -5,6 +5,7 @@ import io.volrep.spi.ReplicationServer;
 import io.volrep.spi.ServeUntilSignal;
 
 import io.volrep.testkit.reference.ReferenceDriver;
+import io.volrep.testkit.reference.ReferencePair;
 import io.volrep.testkit.reference.ReferencePlugin;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -21,6 +22,8 @@ import picocli.CommandLine.Option;
  * <pre>
  * volrep serve-reference --listen unix:///tmp/ref.sock --volumes 16 --groups 2 --secret user=admin
  * volrep serve-reference --dialect v0.1.3 --abnormal-volume vol-3      # a legacy plugin with a sick volume
+ * volrep serve-reference --listen unix:///tmp/a.sock --peer-listen unix:///tmp/b.sock \
+ *         --demotion-window 3s --first-sync-delay 5s                   # two sites, with real storage's windows
  * </pre>
  */
 @Command(name = "serve-reference",
@@ -30,7 +33,11 @@ import picocli.CommandLine.Option;
                 "Creates volumes vol-0..vol-(N-1) and groups grp-0..grp-(N-1), all disabled and primary, and "
                         + "prints 'listening on <address>' once ready.",
                 "Also serves healer.HealerNode (every volume healthy at any path unless --abnormal-volume) and "
-                        + "identity.Identity (reference.volrep.io)."})
+                        + "identity.Identity (reference.volrep.io).",
+                "With --peer-listen it serves two sites of one replication pair per source (same ids): enable on a "
+                        + "site makes its copy primary and the other's secondary; a promote without force is refused "
+                        + "while the other site is primary and within --demotion-window after its demote; a resync is "
+                        + "ready only while the other site is primary; disable removes both copies."})
 public final class ServeReferenceCommand extends Subcommand {
 
     @Option(names = "--listen", paramLabel = "URI", defaultValue = ReferencePlugin.DEFAULT_LISTEN,
@@ -38,6 +45,23 @@ public final class ServeReferenceCommand extends Subcommand {
             description = "unix:///path or /path (in an existing directory), host:port (port 0 picks one) or "
                     + "tcp://host:port.%nDefault: ${DEFAULT-VALUE}")
     String listen;
+
+    @Option(names = "--peer-listen", paramLabel = "URI", converter = Endpoint.ListenConverter.class,
+            description = "Also serve the peer site here: the two endpoints are the two sites of one replication "
+                    + "pair per source. Default: one site")
+    String peerListen;
+
+    @Option(names = "--demotion-window", paramLabel = "DURATION", defaultValue = "0",
+            description = "With --peer-listen: for this long after a site's demote, the other site refuses a "
+                    + "promote without force with 9 FAILED_PRECONDITION (\"cannot be promoted without force yet\"), "
+                    + "as real mirroring does until the demotion has arrived. Default: ${DEFAULT-VALUE}")
+    String demotionWindow;
+
+    @Option(names = "--first-sync-delay", paramLabel = "DURATION", defaultValue = "0",
+            description = "For this long after an enable or a promote, GetVolumeReplicationInfo answers 5 NOT_FOUND "
+                    + "(\"details not available at the moment\"): the first sync has not completed. "
+                    + "Default: ${DEFAULT-VALUE}")
+    String firstSyncDelay;
 
     @Option(names = "--volumes", paramLabel = "N", defaultValue = "16",
             description = "Volumes vol-0..vol-(N-1). Default: ${DEFAULT-VALUE}")
@@ -87,9 +111,13 @@ public final class ServeReferenceCommand extends Subcommand {
         }
         Duration latencyValue;
         Duration grace;
+        Duration window;
+        Duration delay;
         Map<String, String> requiredSecrets;
         try {
             latencyValue = DurationConverter.parse(latency);
+            window = DurationConverter.parse(demotionWindow);
+            delay = DurationConverter.parse(firstSyncDelay);
             grace = DurationConverter.parse(gracePeriod);
             if (metrics.metricsListen != null) {
                 MetricsOptions.parse(metrics.metricsListen);
@@ -99,17 +127,40 @@ public final class ServeReferenceCommand extends Subcommand {
             throw usageError(e.getMessage());
         }
         ReferenceDriver.Builder reference = ReferenceDriver.builder().volumes(volumes).groups(groups)
-                .requiredSecrets(requiredSecrets).latency(latencyValue).resyncCallsUntilReady(Math.max(1, resyncCalls));
+                .requiredSecrets(requiredSecrets).latency(latencyValue).resyncCallsUntilReady(Math.max(1, resyncCalls))
+                .demotionWindow(window).firstSyncDelay(delay);
         abnormalVolumes.forEach(reference::abnormalVolume);
         degradedVolumes.forEach(reference::degradedVolume);
         PrintWriter out = out();
         ReplicationServer server;
+        ReplicationServer peer = null;
+        ReferenceDriver siteA;
+        ReferenceDriver siteB = null;
+        if (peerListen != null) {
+            ReferencePair pair = reference.buildPair();
+            siteA = pair.siteA();
+            siteB = pair.siteB();
+        } else {
+            siteA = reference.build();
+        }
         try {
-            server = ServeStart.start(metrics.bind(ReferencePlugin.serverBuilder(reference.build()).dialect(dialect)
+            server = ServeStart.start(metrics.bind(ReferencePlugin.serverBuilder(siteA).dialect(dialect)
                     .listen(listen).gracePeriod(grace)));
         } catch (ServeStart.CannotListen e) {
             return ServeStart.report(spec, e);
         }
+        if (siteB != null) {
+            try {
+                peer = ServeStart.start(ReferencePlugin.serverBuilder(siteB).dialect(dialect).listen(peerListen)
+                        .gracePeriod(grace));
+            } catch (ServeStart.CannotListen e) {
+                server.close();
+                return ServeStart.report(spec, e);
+            }
+            out.println("peer site listening on " + peer.address());
+            out.flush();
+        }
+        ReplicationServer peerServer = peer;
         MetricsOptions.Endpoint endpoint;
         try {
             endpoint = metrics.startAnnounced(err());
@@ -117,6 +168,13 @@ public final class ServeReferenceCommand extends Subcommand {
             server.close();
             throw e;
         }
-        return ServeUntilSignal.run(server, endpoint.after(server::close), out);
+        Runnable close = peerServer == null ? server::close : () -> {
+            try {
+                peerServer.close();
+            } finally {
+                server.close();
+            }
+        };
+        return ServeUntilSignal.run(server, endpoint.after(close), out);
     }
 }

@@ -1,6 +1,6 @@
 package io.volrep.cli;
 
-import io.volrep.api.SafeText;
+import io.volrep.api.internal.SafeText;
 import io.volrep.spi.ReplicationServer;
 import io.volrep.spi.ServeUntilSignal;
 import java.io.PrintWriter;

@@ -145,13 +145,15 @@ class ConformanceCommandTest {
         long millis = (System.nanoTime() - start) / 1_000_000;
 
         assertThat(r.exit()).as(r.out() + r.err()).isZero();
-        assertThat(r.out()).contains("skipped on request: 8 checks (PromoteVolume/group/empty-id, "
-                        + "PromoteVolume/group/not-found, PromoteVolume/group/disabled, "
-                        + "PromoteVolume/group/primary, PromoteVolume/group/secondary, PromoteVolume/group/auth-wrong, "
+        assertThat(r.out()).contains("skipped on request: 11 checks (PromoteVolume/group/empty-id, "
+                        + "PromoteVolume/group/not-found, PromoteVolume/group/disabled, PromoteVolume/group/disabled/force, "
+                        + "PromoteVolume/group/primary, PromoteVolume/group/primary/force, PromoteVolume/group/secondary, "
+                        + "PromoteVolume/group/secondary/force, PromoteVolume/group/auth-wrong, "
                         + "PromoteVolume/group/auth-missing, isolation/all-fixtures/concurrent)")
                 .contains("SKIPPED         required Isolation: concurrent calls on distinct sources never draw 10 ABORTED")
                 .contains("on request (--skip isolation/all-fixtures/concurrent)")
-                .containsPattern("lifecycle walk: 3 states x 7 RPCs x 2 source kinds: \\d+ checks; \\d+ calls in the whole run")
+                .containsPattern("lifecycle exploration: 3 states x 24 actions x 2 source kinds, 4 histories, \\d+ edges"
+                        + " planned, seed 0, \\d+ taken: \\d+ checks; \\d+ calls in the whole run")
                 .contains("skipped (fixtures not configured): 0 checks");
         assertThat(r.err()).doesNotContain("former id");
         assertThat(millis).as("the whole embedded run, in ms").isLessThan(10_000);
@@ -204,5 +206,28 @@ class ConformanceCommandTest {
         Run r = run("conformance", "--endpoint", "unix:///tmp/none.sock");
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).contains("--endpoint needs at least one --volume");
+    }
+
+    @Test
+    void withoutAPeerTheTwoSiteChecksAreNotRunAndTheRunStaysCompliant(@TempDir Path dir) {
+        try (FakePlugin fake = FakePlugin.builder().volumes(2).groups(1).requiredSecret("user", "admin")
+                .listen("unix://" + dir.resolve("p.sock")).start()) {
+            Run r = run("conformance", "--endpoint", fake.address(), "--volume", "vol-0", "--volume", "vol-1",
+                    "--volume-group", "grp-0", "--secret", "user=admin", "--include-tag", "required");
+
+            assertThat(r.exit()).as(r.out()).isZero();
+            assertThat(r.out()).contains("peer site none: the two-site checks report NOT RUN")
+                    .contains("NOT RUN         required ResyncVolume: ready becomes true within the resync timeout")
+                    .contains("-> NOT RUN: needs the peer site (--peer-endpoint")
+                    .containsPattern("not run \\(they need a peer site: --peer-endpoint\\): \\d+ checks")
+                    .contains("COMPLIANT").doesNotContain("\nFAIL ");
+        }
+    }
+
+    @Test
+    void peerEndpointNeedsAnEndpoint() {
+        Run r = run("conformance", "--peer-endpoint", "unix:///tmp/b.sock");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("--peer-endpoint needs --endpoint");
     }
 }

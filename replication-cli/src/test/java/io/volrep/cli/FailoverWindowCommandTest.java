@@ -9,7 +9,10 @@ import io.volrep.api.StatusCode;
 import io.volrep.cli.CallCommandsTest.Run;
 import io.volrep.testkit.fake.FakePlugin;
 import io.volrep.testkit.fake.FaultInjector;
+import io.volrep.spi.ReplicationServer;
 import io.volrep.testkit.reference.ReferenceDriver;
+import io.volrep.testkit.reference.ReferencePair;
+import io.volrep.testkit.reference.ReferencePlugin;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -96,6 +99,40 @@ class FailoverWindowCommandTest {
             assertThat(again.exit()).as(again.all()).isZero();
             assertThat(b.driver().state(ReplicationSource.volume("vol-0")).role())
                     .isEqualTo(ReferenceDriver.Role.PRIMARY);
+        }
+    }
+
+    @Test
+    void againstAnInMemoryTwoSitePairItWaitsOutSiteBsDemotionWindowAndSucceeds(@TempDir Path dir) {
+        // The reference pair (what serve-reference --listen A --peer-listen B serves): after A's demote, B refuses an
+        // unforced promote with 9 FAILED_PRECONDITION for the demotion window, as RBD does until the demotion has
+        // arrived; Info answers 5 for the first-sync delay after the promote. No fault injection: the pair's own rules.
+        Duration window = Duration.ofMillis(1500);
+        ReferencePair pair = ReferenceDriver.builder().volumes(2).groups(0).demotionWindow(window)
+                .firstSyncDelay(Duration.ofMillis(500)).buildPair();
+        String a = "unix://" + dir.resolve("a.sock");
+        String b = "unix://" + dir.resolve("b.sock");
+        try (ReplicationServer siteA = ReferencePlugin.start(pair.siteA(), a);
+             ReplicationServer siteB = ReferencePlugin.start(pair.siteB(), b)) {
+            assertThat(volrep("enable", "--endpoint", a, "--volume", "vol-0").exit()).isZero();
+            ReplicationSource vol = ReplicationSource.volume("vol-0");
+            assertThat(pair.siteB().state(vol).role()).isEqualTo(ReferenceDriver.Role.SECONDARY);
+
+            long start = System.nanoTime();
+            Run run = volrep("failover", "--from", a, "--to", b, "--volume", "vol-0", "--assume-same-ids",
+                    "--timeout", "20s", "--demotion-wait", "30s");
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+            assertThat(run.exit()).as(run.all()).isZero();
+            assertThat(run.err()).contains("volume vol-0 -> vol-0: promoting on b (waiting for site A's demotion to"
+                    + " reach site B: PromoteVolume answered 9 FAILED_PRECONDITION (try 1, again in");
+            assertThat(run.out()).contains("failover: 1 of 1 primary on site B");
+            // A forced promote would have passed at once: the run took the window, so it waited without force.
+            assertThat(took).as("waited out the demotion window").isGreaterThanOrEqualTo(window);
+            assertThat(pair.siteB().state(vol).role()).isEqualTo(ReferenceDriver.Role.PRIMARY);
+            assertThat(pair.siteA().state(vol).role()).isEqualTo(ReferenceDriver.Role.SECONDARY);
+            assertThat(pair.siteB().effects(vol)).extracting(ReferenceDriver.Effect::change)
+                    .containsOnlyOnce(ReferenceDriver.Change.PROMOTED);
         }
     }
 }

@@ -103,7 +103,7 @@ final class CallingThreadQueue implements Executor {
             task.run();
         } catch (RuntimeException e) {
             // Callbacks complete futures and do not throw; a throwing one must not stop the caller's drain.
-            LOG.warn("a call callback threw {}; ignored", io.volrep.api.SafeText.escape(e.toString()));
+            LOG.warn("a call callback threw {}; ignored", io.volrep.api.internal.SafeText.escape(e.toString()));
         }
     }
 

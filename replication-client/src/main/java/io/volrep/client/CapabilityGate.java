@@ -1,7 +1,7 @@
 package io.volrep.client;
 
 import io.volrep.api.Rpc;
-import io.volrep.api.SafeText;
+import io.volrep.api.internal.SafeText;
 import io.volrep.api.UnimplementedException;
 import io.volrep.api.VolumeGroupCapability;
 import java.util.concurrent.CompletableFuture;

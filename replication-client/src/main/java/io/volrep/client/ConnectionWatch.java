@@ -2,7 +2,7 @@ package io.volrep.client;
 
 import io.grpc.ConnectivityState;
 import io.grpc.ManagedChannel;
-import io.volrep.api.SafeText;
+import io.volrep.api.internal.SafeText;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;

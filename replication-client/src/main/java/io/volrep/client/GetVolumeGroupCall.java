@@ -3,8 +3,8 @@ package io.volrep.client;
 import com.google.protobuf.Message;
 import io.volrep.api.Rpc;
 import io.volrep.api.VolumeGroup;
-import io.volrep.api.wire.AnswerRules;
-import io.volrep.api.wire.WireMapping;
+import io.volrep.api.internal.wire.AnswerRules;
+import io.volrep.api.internal.wire.WireMapping;
 import io.volrep.proto.volumegroup.ControllerGetVolumeGroupResponse;
 
 /**

@@ -5,7 +5,7 @@ import io.volrep.api.HealReport;
 import io.volrep.api.InvalidArgumentException;
 import io.volrep.api.Rpc;
 import io.volrep.api.VolumeCapability;
-import io.volrep.api.wire.WireMapping;
+import io.volrep.api.internal.wire.WireMapping;
 import io.volrep.proto.healer.NodeHealerResponse;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;

@@ -7,7 +7,7 @@ import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
 import io.volrep.api.Secrets;
 import io.volrep.api.VolumeCapability;
-import io.volrep.api.wire.WireMapping;
+import io.volrep.api.internal.wire.WireMapping;
 import io.volrep.proto.healer.NodeHealerRequest;
 import java.util.Map;
 import java.util.Optional;

@@ -2,9 +2,9 @@ package io.volrep.client;
 
 import com.google.protobuf.Message;
 import io.volrep.api.Rpc;
-import io.volrep.api.wire.AnswerProblem;
-import io.volrep.api.wire.AnswerRules;
-import io.volrep.api.wire.WireMapping;
+import io.volrep.api.internal.wire.AnswerProblem;
+import io.volrep.api.internal.wire.AnswerRules;
+import io.volrep.api.internal.wire.WireMapping;
 import io.volrep.proto.identity.Capability;
 import io.volrep.proto.identity.GetCapabilitiesResponse;
 import io.volrep.proto.identity.GetIdentityResponse;

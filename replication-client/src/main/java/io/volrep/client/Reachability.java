@@ -1,6 +1,6 @@
 package io.volrep.client;
 
-import io.volrep.api.UnixTargets;
+import io.volrep.api.internal.UnixTargets;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;

@@ -2,7 +2,7 @@ package io.volrep.client;
 
 import io.grpc.ClientInterceptor;
 import io.grpc.ManagedChannel;
-import io.volrep.api.Arguments;
+import io.volrep.api.internal.Arguments;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.SpecDialect;
 import java.nio.file.Path;

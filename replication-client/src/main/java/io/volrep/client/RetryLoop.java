@@ -11,7 +11,7 @@ import io.volrep.api.InvalidArgumentException;
 import io.volrep.api.Recovery;
 import io.volrep.api.ReplicationException;
 import io.volrep.api.ReplicationSource;
-import io.volrep.api.SafeText;
+import io.volrep.api.internal.SafeText;
 import io.volrep.api.Secrets;
 import io.volrep.api.StatusCode;
 import io.volrep.client.AttemptRunner.AttemptOutcome;

@@ -1,6 +1,6 @@
 package io.volrep.client;
 
-import io.volrep.api.Arguments;
+import io.volrep.api.internal.Arguments;
 import io.volrep.api.ErrorScheme;
 import io.volrep.api.Recovery;
 import java.time.Clock;

@@ -2,7 +2,7 @@ package io.volrep.client;
 
 import io.volrep.api.SpecDialect;
 import io.volrep.api.UnimplementedException;
-import io.volrep.api.wire.NotExpressibleException;
+import io.volrep.api.internal.wire.NotExpressibleException;
 
 /**
  * The request cannot be expressed in the spec revision the client was built for

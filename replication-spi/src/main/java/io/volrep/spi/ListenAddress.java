@@ -1,6 +1,6 @@
 package io.volrep.spi;
 
-import io.volrep.api.UnixTargets;
+import io.volrep.api.internal.UnixTargets;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Objects;

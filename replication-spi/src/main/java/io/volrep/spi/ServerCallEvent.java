@@ -1,6 +1,6 @@
 package io.volrep.spi;
 
-import io.volrep.api.Arguments;
+import io.volrep.api.internal.Arguments;
 import io.volrep.api.Rpc;
 import io.volrep.api.StatusCode;
 import java.time.Duration;

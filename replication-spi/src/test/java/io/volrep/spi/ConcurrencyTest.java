@@ -7,7 +7,7 @@ import io.grpc.Status;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.volrep.api.Rpc;
-import io.volrep.spi.runtime.SourceGuard;
+import io.volrep.spi.internal.runtime.SourceGuard;
 import io.volrep.testsupport.CapturedStderr;
 import io.volrep.testsupport.GrpcCleanup;
 import java.util.ArrayList;

@@ -10,7 +10,7 @@ import io.volrep.api.HealReport;
 import io.volrep.api.SourceNotFoundException;
 import io.volrep.api.UnauthenticatedException;
 import io.volrep.api.VolumeCapability;
-import io.volrep.api.wire.WireMapping;
+import io.volrep.api.internal.wire.WireMapping;
 import io.volrep.proto.healer.HealerNodeGrpc;
 import io.volrep.proto.healer.NodeHealerRequest;
 import io.volrep.proto.healer.NodeHealerResponse;

@@ -1,6 +1,6 @@
 package io.volrep.testkit;
 
-import io.volrep.api.Arguments;
+import io.volrep.api.internal.Arguments;
 
 import java.util.List;
 import java.util.Locale;
@@ -34,21 +34,34 @@ import java.util.Objects;
  * @param body what the check does
  * @param formerIds ids this check had in earlier releases, still accepted (exactly, not as patterns) by
  *                  {@link #selectedBy(String)}; besides these, the id that 0.1 derived from the name
+ * @param needs the fixtures the check holds while it runs (checks holding distinct fixtures run at the same time);
+ *              by default {@link Needs#everyFixture()}: alone
  */
-public record Check(String id, String name, Requirement requirement, String hint, Body body, List<String> formerIds) {
+public record Check(String id, String name, Requirement requirement, String hint, Body body, List<String> formerIds,
+                    Needs needs) {
 
     public Check {
         Arguments.requireNonNull("id", id, "name", name, "requirement", requirement, "hint", hint, "body", body,
-                "formerIds", formerIds);
+                "formerIds", formerIds, "needs", needs);
         formerIds = List.copyOf(formerIds);
     }
 
-    /** A check without former ids. */
+    /** A check without former ids, that runs alone ({@link Needs#everyFixture()}). */
     public Check(String id, String name, Requirement requirement, String hint, Body body) {
-        this(id, name, requirement, hint, body, List.of());
+        this(id, name, requirement, hint, body, List.of(), Needs.everyFixture());
     }
 
-    /** A check whose id is derived from its name and which has no hint. */
+    /** A check with former ids, that runs alone ({@link Needs#everyFixture()}). */
+    public Check(String id, String name, Requirement requirement, String hint, Body body, List<String> formerIds) {
+        this(id, name, requirement, hint, body, formerIds, Needs.everyFixture());
+    }
+
+    /** A check without former ids, holding {@code needs} while it runs. */
+    public Check(String id, String name, Requirement requirement, String hint, Body body, Needs needs) {
+        this(id, name, requirement, hint, body, List.of(), needs);
+    }
+
+    /** A check whose id is derived from its name, which has no hint and runs alone. */
     public Check(String name, Requirement requirement, Body body) {
         this(idOf(name), name, requirement, "", body);
     }
@@ -72,19 +85,27 @@ public record Check(String id, String name, Requirement requirement, String hint
 
     /** This check with another id. */
     public Check withId(String newId) {
-        return new Check(newId, name, requirement, hint, body, formerIds);
+        return new Check(newId, name, requirement, hint, body, formerIds, needs);
     }
 
     /** This check with a hint. */
     public Check withHint(String newHint) {
-        return new Check(id, name, requirement, newHint, body, formerIds);
+        return new Check(id, name, requirement, newHint, body, formerIds, needs);
     }
 
     /** This check, also selected by {@code ids} (ids it had in an earlier release). */
     public Check withFormerIds(String... ids) {
         List<String> all = new java.util.ArrayList<>(formerIds);
         all.addAll(List.of(ids));
-        return new Check(id, name, requirement, hint, body, all);
+        return new Check(id, name, requirement, hint, body, all, needs);
+    }
+
+    /**
+     * This check holding only {@code newNeeds} while it runs, so that it runs beside checks holding other fixtures:
+     * {@code Check.required(...).withNeeds(Needs.volume())}.
+     */
+    public Check withNeeds(Needs newNeeds) {
+        return new Check(id, name, requirement, hint, body, formerIds, newNeeds);
     }
 
     /**
@@ -102,6 +123,11 @@ public record Check(String id, String name, Requirement requirement, String hint
      * words say of the current ids.
      */
     public boolean matches(String pattern) {
+        return idMatches(pattern, id);
+    }
+
+    /** True when {@code pattern} ({@code *} for any run of characters) selects the check id {@code id}. */
+    static boolean idMatches(String pattern, String id) {
         StringBuilder regex = new StringBuilder();
         for (String part : pattern.split("\\*", -1)) {
             regex.append(regex.isEmpty() ? "" : ".*").append(java.util.regex.Pattern.quote(part));

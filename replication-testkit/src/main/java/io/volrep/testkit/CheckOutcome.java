@@ -21,7 +21,9 @@ public enum CheckOutcome {
      * does not advertise its capability, so an orchestrator that reads the capabilities never calls it. Shown in the
      * statement; neither a pass nor a failure, and it never breaks compliance.
      */
-    WARNING("WARNING");
+    WARNING("WARNING"),
+    /** The check did not run: it needs what this run does not have (a peer site). Never a failure, never a pass. */
+    NOT_RUN("NOT RUN");
 
     private final String label;
 
@@ -29,7 +31,7 @@ public enum CheckOutcome {
         this.label = label;
     }
 
-    /** How the console report prints it: PASS, FAIL, NOT IMPLEMENTED, SKIPPED, WARNING. */
+    /** How the console report prints it: PASS, FAIL, NOT IMPLEMENTED, SKIPPED, WARNING, NOT RUN. */
     public String label() {
         return label;
     }

@@ -19,9 +19,16 @@ import java.time.Duration;
  * @param duration how long it took
  * @param id the check's stable id (what {@code --skip} takes), e.g. {@code "PromoteVolume/volume/disabled"}
  * @param hint what to look at when it fails; may be empty
+ * @param waited how long the check polled transient answers the tables allow (10, 14, Info's 5) before judging
  */
 public record CheckResult(String group, String name, Requirement requirement, CheckOutcome outcome, String reason,
-                          Duration duration, String id, String hint) {
+                          Duration duration, String id, String hint, Duration waited) {
+
+    /** A result that waited for nothing. */
+    public CheckResult(String group, String name, Requirement requirement, CheckOutcome outcome, String reason,
+                       Duration duration, String id, String hint) {
+        this(group, name, requirement, outcome, reason, duration, id, hint, Duration.ZERO);
+    }
 
     /** A result whose id is derived from its name, without a hint. */
     public CheckResult(String group, String name, Requirement requirement, CheckOutcome outcome, String reason,

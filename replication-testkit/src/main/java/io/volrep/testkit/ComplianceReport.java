@@ -20,7 +20,8 @@ import java.util.regex.Pattern;
  * @param target what was tested
  * @param results every check, in run order (plus, as failed required results, any suite-level error)
  * @param duration wall time of the run
- * @param walk the size of the lifecycle model walked, e.g. {@code "3 states x 6 RPCs x 2 source kinds"}; may be empty
+ * @param walk what the lifecycle exploration covered, e.g. {@code "3 states x 24 actions x 2 source kinds, 4 histories,
+ *             1021 edges taken, seed 0"}; may be empty
  * @param calls how many calls the run sent to the target (0 when not counted)
  */
 public record ComplianceReport(String target, List<CheckResult> results, Duration duration, String walk,
@@ -49,17 +50,28 @@ public record ComplianceReport(String target, List<CheckResult> results, Duratio
                 && r.reason().startsWith(ConformanceContext.SKIPPED_PREFIX + ReplicationConformanceSuite.ON_REQUEST);
     }
 
-    /** How many of the lifecycle walk's checks (every RPC in every state, per kind) ran, i.e. were not skipped. */
+    /**
+     * How many of the lifecycle exploration's checks (every RPC in every state, per kind; with force; with wrong and
+     * missing secrets) ran, i.e. were not skipped.
+     */
     public long walkChecks() {
         return results.stream().filter(r -> WALK_ID.matcher(r.id()).matches()
                 && r.outcome() != CheckOutcome.SKIPPED).count();
+    }
+
+    /** The checks that did not run for want of a peer site ({@link CheckOutcome#NOT_RUN}). */
+    public List<CheckResult> notRun() {
+        return results.stream().filter(r -> r.outcome() == CheckOutcome.NOT_RUN).toList();
     }
 
     /** A walk check's id, {@code <Rpc>/<volume|group>/<state>}: an RPC first, so no per-fixture id can look like one. */
     private static final Pattern WALK_ID = Pattern.compile("(" + String.join("|", java.util.Arrays
             .stream(io.volrep.api.Rpc.values()).filter(io.volrep.api.Rpc::isReplication)
             .map(io.volrep.api.Rpc::methodName).toList()) + ")/(volume|group)/(" + String.join("|",
-            java.util.Arrays.stream(LifecycleModel.State.values()).map(LifecycleModel.State::id).toList()) + ")");
+            java.util.Arrays.stream(LifecycleModel.State.values()).map(LifecycleModel.State::id).toList())
+            + ")(/force)?|(" + String.join("|", java.util.Arrays.stream(io.volrep.api.Rpc.values())
+            .filter(io.volrep.api.Rpc::isReplication).map(io.volrep.api.Rpc::methodName).toList())
+            + ")/(volume|group)/(auth-wrong|auth-missing|consistent)");
 
     /** How many checks at {@code requirement} ended with {@code outcome}. */
     public long count(Requirement requirement, CheckOutcome outcome) {
@@ -105,6 +117,7 @@ public record ComplianceReport(String target, List<CheckResult> results, Duratio
         long notImplemented = results.stream().filter(r -> r.outcome() == CheckOutcome.NOT_IMPLEMENTED).count();
         List<String> onRequest = skippedOnRequest();
         long skipped = results.stream().filter(r -> r.outcome() == CheckOutcome.SKIPPED).count() - onRequest.size();
+        long notRun = notRun().size();
         StringBuilder sb = new StringBuilder();
         sb.append(compliant() ? "COMPLIANT" : "NOT COMPLIANT")
           .append(": ").append(target).append(" against the CSI-Addons replication spec\n")
@@ -124,12 +137,15 @@ public record ComplianceReport(String target, List<CheckResult> results, Duratio
               .append(String.join(", ", warnings.stream().map(CheckResult::id).toList())).append(")\n");
         }
         sb.append("  skipped (fixtures not configured): ").append(skipped).append(" checks\n");
+        if (notRun > 0) {
+            sb.append("  not run (they need a peer site: --peer-endpoint): ").append(notRun).append(" checks\n");
+        }
         if (!onRequest.isEmpty()) {
             sb.append("  skipped on request: ").append(onRequest.size()).append(" checks (")
               .append(String.join(", ", onRequest)).append(")\n");
         }
         if (!walk.isEmpty()) {
-            sb.append("  lifecycle walk: ").append(walk).append(": ").append(walkChecks()).append(" checks; ")
+            sb.append("  lifecycle exploration: ").append(walk).append(": ").append(walkChecks()).append(" checks; ")
               .append(calls).append(" calls in the whole run\n");
         }
         sb.append("  time: ").append(duration.toMillis()).append(" ms");

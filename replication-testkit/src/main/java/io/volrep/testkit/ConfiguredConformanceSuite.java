@@ -13,21 +13,48 @@ import org.junit.jupiter.api.extension.TestInstancePostProcessor;
  * secrets never become strings). Not meant to be run directly; extend {@link ReplicationConformanceSuite}.
  */
 @ExtendWith(ConfiguredConformanceSuite.Configure.class)
-public class ConfiguredConformanceSuite extends ReplicationConformanceSuite {
+class ConfiguredConformanceSuite extends ReplicationConformanceSuite {
     /** The configuration parameter naming the registered configuration. */
     public static final String CONFIG_PARAMETER = "volrep.conformance.config";
 
     private static final Map<String, ConformanceConfig> REGISTRY = new ConcurrentHashMap<>();
     private static final Map<String, java.util.concurrent.atomic.AtomicLong> CALLS = new ConcurrentHashMap<>();
+    private static final Map<String, Boolean> OPTIONAL_TOO = new ConcurrentHashMap<>();
+    private static final Map<String, String> EXPLORED = new ConcurrentHashMap<>();
+    private static final Map<String, Map<String, java.time.Duration>> WAITS = new ConcurrentHashMap<>();
 
     private ConformanceConfig config;
     private String key;
 
     static String register(ConformanceConfig config) {
+        return register(config, false);
+    }
+
+    /** Registers {@code config}; {@code optionalToo} when the launch runs optional checks beside the required ones. */
+    static String register(ConformanceConfig config, boolean optionalToo) {
         String key = UUID.randomUUID().toString();
         REGISTRY.put(key, config);
         CALLS.put(key, new java.util.concurrent.atomic.AtomicLong());
+        OPTIONAL_TOO.put(key, optionalToo);
+        WAITS.put(key, new ConcurrentHashMap<>());
         return key;
+    }
+
+    /** How long each check (by name) of the run registered under {@code key} polled transient answers. */
+    static Map<String, java.time.Duration> waits(String key) {
+        return WAITS.getOrDefault(key, Map.of());
+    }
+
+    @Override
+    boolean optionalChecksRunToo() {
+        return key != null && OPTIONAL_TOO.getOrDefault(key, false);
+    }
+
+    @Override
+    void waitsRecorded(Map<String, java.time.Duration> waits) {
+        if (key != null && WAITS.containsKey(key)) {
+            WAITS.put(key, waits);
+        }
     }
 
     /** How many calls the run registered under {@code key} sent. */
@@ -37,15 +64,24 @@ public class ConfiguredConformanceSuite extends ReplicationConformanceSuite {
     }
 
     @Override
-    void sessionClosing(long calls) {
+    void sessionClosing(long calls, String explored) {
         if (key != null && CALLS.containsKey(key)) {
             CALLS.get(key).set(calls);
+            EXPLORED.put(key, explored);
         }
+    }
+
+    /** What the lifecycle exploration of the run registered under {@code key} covered (empty when it did not run). */
+    static String explored(String key) {
+        return EXPLORED.getOrDefault(key, "");
     }
 
     static void unregister(String key) {
         REGISTRY.remove(key);
         CALLS.remove(key);
+        OPTIONAL_TOO.remove(key);
+        EXPLORED.remove(key);
+        WAITS.remove(key);
     }
 
     @Override

@@ -24,11 +24,29 @@ public final class ConformanceChecks {
      */
     public static List<CheckGroup> builtIn() {
         List<CheckGroup> groups = new ArrayList<>(ControllerChecks.groups());
-        groups.add(HealerChecks.group());
-        groups.add(IdentityChecks.group());
-        groups.add(VolumeGroupChecks.group());
-        groups.add(VolumeGroupLifecycleChecks.group());
+        // NodeHealer changes no replication state, but a plugin may take a heal and a replication call on the same
+        // volume as operations on one source (the SPI runtime answers the second 10 ABORTED): the healer checks hold
+        // the node volume. Identity's checks call the advertised RPCs on a volume: they hold one.
+        groups.add(holding(HealerChecks.group(), ConformanceChecks::nodeVolumes));
+        groups.add(holding(IdentityChecks.group(), config -> Needs.volume()));
+        // The volume group checks make groups of the fixture volumes (and enable and fail them over): they hold
+        // every fixture, so no other check changes a member under them.
+        groups.add(holding(VolumeGroupChecks.group(), config -> Needs.everyFixture()));
+        groups.add(holding(VolumeGroupLifecycleChecks.group(), config -> Needs.everyFixture()));
         return List.copyOf(groups);
+    }
+
+    /** The node volumes the NodeHealer checks name (mount and block), as fixtures to hold. */
+    private static Needs nodeVolumes(ConformanceConfig config) {
+        java.util.Set<String> keys = new java.util.LinkedHashSet<>();
+        config.healerVolumes().keySet().forEach(id -> keys.add("volume/" + id));
+        config.healerBlockVolumes().keySet().forEach(id -> keys.add("volume/" + id));
+        return new Needs(0, 0, List.copyOf(keys), false, Needs.Order.ANY, false);
+    }
+
+    private static CheckGroup holding(CheckGroup group, java.util.function.Function<ConformanceConfig, Needs> needs) {
+        return CheckGroup.of(group.name(), config -> group.checks(config).stream()
+                .map(c -> c.withNeeds(needs.apply(config))).toList());
     }
 
     /** The built-in groups followed by those found with {@link ServiceLoader}. */

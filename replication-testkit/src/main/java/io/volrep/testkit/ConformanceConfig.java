@@ -2,15 +2,13 @@ package io.volrep.testkit;
 
 import io.grpc.BindableService;
 import io.grpc.ServerInterceptor;
-import io.volrep.api.Arguments;
+import io.volrep.api.internal.Arguments;
 import io.volrep.api.Secrets;
 import io.volrep.api.SpecDialect;
 import io.volrep.spi.HealerDriver;
 import io.volrep.spi.ReplicationDriver;
 import io.volrep.spi.VolumeGroupDriver;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -48,75 +46,20 @@ public final class ConformanceConfig {
     public static final Duration DEFAULT_RESYNC_TIMEOUT = Duration.ofSeconds(30);
     /** Default deadline of each call. */
     public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(10);
+    /** Default window in which a transient answer the tables allow (10, 14, Info's 5) is polled before it is judged. */
+    public static final Duration DEFAULT_SETTLE_TIMEOUT = Duration.ofSeconds(60);
 
-    private final String endpoint;
-    private final ReplicationDriver driver;
-    private final BindableService service;
-    private final List<ServerInterceptor> interceptors;
-    private final List<String> volumes;
-    private final List<String> volumeGroups;
+    /** The settings: a private copy of the builder's, never changed after construction. */
+    private final ConformanceSettings values;
     private final Secrets secrets;
-    private final Map<String, String> enableParameters;
-    private final String healerEndpoint;
-    private final HealerDriver healerDriver;
-    private final VolumeGroupDriver volumeGroupDriver;
-    private final Map<String, String> healerVolumes;
-    private final Map<String, String> healerBlockVolumes;
-    private final String healerStagingPath;
-    private final Map<String, String> healerVolumeContext;
-    private final SpecDialect dialect;
-    private final Duration resyncTimeout;
-    private final Duration callTimeout;
-    private final List<String> skipChecks;
+    private final int parallelism;
 
     private ConformanceConfig(Builder b) {
-        int targets = (b.endpoint != null ? 1 : 0) + (b.driver != null ? 1 : 0) + (b.service != null ? 1 : 0);
-        if (targets != 1) {
-            throw new IllegalArgumentException("configure exactly one target: endpoint, driver or service (got "
-                    + targets + ")");
-        }
-        if (b.volumes.isEmpty()) {
-            throw new IllegalArgumentException("configure at least one fixture volume (an existing volume with"
-                    + " replication disabled)");
-        }
-        if (!b.interceptors.isEmpty() && b.endpoint != null) {
-            throw new IllegalArgumentException("server interceptors apply to in-process targets only");
-        }
-        this.endpoint = b.endpoint;
-        this.driver = b.driver;
-        this.service = b.service;
-        this.interceptors = List.copyOf(b.interceptors);
-        this.volumes = List.copyOf(b.volumes);
-        this.volumeGroups = List.copyOf(b.volumeGroups);
-        this.secrets = Secrets.of(b.secrets);
-        this.enableParameters = Map.copyOf(b.enableParameters);
-        if (b.volumeGroupDriver != null && b.driver == null) {
-            throw new IllegalArgumentException("volumeGroupDriver is served beside an in-process driver: configure"
-                    + " driver(...) too");
-        }
-        if (b.healerDriver != null && b.driver == null) {
-            throw new IllegalArgumentException("healerDriver is served beside an in-process driver: configure"
-                    + " driver(...) too, or point healerEndpoint at a running node plugin");
-        }
-        if (!b.dialect.speaksCurrentMessages() && b.service != null) {
-            throw new IllegalArgumentException("a raw service target speaks the current messages only (dialect current"
-                    + " or upstream-2026)");
-        }
-        this.healerEndpoint = b.healerEndpoint;
-        this.healerDriver = b.healerDriver;
-        this.volumeGroupDriver = b.volumeGroupDriver;
-        this.dialect = b.dialect;
-        this.healerVolumes = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(b.healerVolumes));
-        this.healerBlockVolumes = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(b.healerBlockVolumes));
-        if ((b.healerStagingPath != null || !b.healerVolumeContext.isEmpty()) && b.healerVolumes.isEmpty()) {
-            throw new IllegalArgumentException("healerStagingPath and healerVolumeContext describe the first"
-                    + " healerVolume: configure one");
-        }
-        this.healerStagingPath = b.healerStagingPath;
-        this.healerVolumeContext = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(b.healerVolumeContext));
-        this.resyncTimeout = b.resyncTimeout;
-        this.callTimeout = b.callTimeout;
-        this.skipChecks = List.copyOf(b.skipChecks);
+        b.s.validate();
+        this.values = b.s.copy();
+        this.secrets = Secrets.of(b.s.secrets);
+        this.parallelism = b.s.parallelism > 0 ? b.s.parallelism : Math.max(1, b.s.volumes.size()
+                + (b.s.dialect.supports(io.volrep.api.ReplicationSource.Kind.VOLUME_GROUP) ? b.s.volumeGroups.size() : 0));
     }
 
     /** A new builder. */
@@ -127,56 +70,72 @@ public final class ConformanceConfig {
     /** A builder holding this configuration's values. */
     public Builder toBuilder() {
         Builder b = new Builder();
-        b.endpoint = endpoint;
-        b.driver = driver;
-        b.service = service;
-        b.interceptors.addAll(interceptors);
-        b.volumes.addAll(volumes);
-        b.volumeGroups.addAll(volumeGroups);
-        b.secrets.putAll(secrets.asMap());
-        b.enableParameters.putAll(enableParameters);
-        b.healerEndpoint = healerEndpoint;
-        b.healerDriver = healerDriver;
-        b.volumeGroupDriver = volumeGroupDriver;
-        b.dialect = dialect;
-        b.healerVolumes.putAll(healerVolumes);
-        b.healerBlockVolumes.putAll(healerBlockVolumes);
-        b.healerStagingPath = healerStagingPath;
-        b.healerVolumeContext.putAll(healerVolumeContext);
-        b.resyncTimeout = resyncTimeout;
-        b.callTimeout = callTimeout;
-        b.skipChecks.addAll(skipChecks);
+        b.s.copyFrom(values);
+        b.s.parallelism = parallelism;
         return b;
+    }
+
+    /** The peer site's plugin, where the fixtures' replicas live, if the run drives two sites. */
+    public Optional<String> peerEndpoint() {
+        return Optional.ofNullable(values.peerEndpoint);
+    }
+
+    /** The peer site's driver, served in-process, if the run drives two in-process sites. */
+    public Optional<ReplicationDriver> peerDriver() {
+        return Optional.ofNullable(values.peerDriver);
+    }
+
+    /** True when a peer site is configured: the two-site checks run (else they report NOT RUN). */
+    public boolean hasPeer() {
+        return values.peerEndpoint != null || values.peerDriver != null;
+    }
+
+    /**
+     * How long a transient answer that a table allows (10 ABORTED, 14 UNAVAILABLE, GetVolumeReplicationInfo's 5
+     * NOT_FOUND "details not available at the moment" on a primary) is polled before the check judges it.
+     */
+    public Duration settleTimeout() {
+        return values.settleTimeout;
+    }
+
+    /** How many checks run at once, each on fixtures no other running check holds (default: one per fixture). */
+    public int parallelism() {
+        return parallelism;
+    }
+
+    /** The seed of the lifecycle exploration's order (the same seed, the same calls); printed with the statement. */
+    public long seed() {
+        return values.seed;
     }
 
     /** The plugin's address ({@code unix:///path}, {@code host:port}, {@code inprocess:NAME}), if that is the target. */
     public Optional<String> endpoint() {
-        return Optional.ofNullable(endpoint);
+        return Optional.ofNullable(values.endpoint);
     }
 
     /** The driver served in-process through the SPI runtime, if that is the target. */
     public Optional<ReplicationDriver> driver() {
-        return Optional.ofNullable(driver);
+        return Optional.ofNullable(values.driver);
     }
 
     /** The raw gRPC service served in-process, if that is the target. */
     public Optional<BindableService> service() {
-        return Optional.ofNullable(service);
+        return Optional.ofNullable(values.service);
     }
 
     /** Interceptors wrapped around an in-process target (fault injection below the SPI runtime). */
     public List<ServerInterceptor> interceptors() {
-        return interceptors;
+        return java.util.Collections.unmodifiableList(values.interceptors);
     }
 
     /** Existing volumes with replication disabled; the first is the main fixture. */
     public List<String> volumes() {
-        return volumes;
+        return java.util.Collections.unmodifiableList(values.volumes);
     }
 
     /** Existing volume groups with replication disabled; group checks are skipped when empty. */
     public List<String> volumeGroups() {
-        return volumeGroups;
+        return java.util.Collections.unmodifiableList(values.volumeGroups);
     }
 
     /** Valid secrets; the secret checks are skipped when empty. */
@@ -186,137 +145,167 @@ public final class ConformanceConfig {
 
     /** Plugin-specific parameters sent with every request that has a {@code parameters} field. */
     public Map<String, String> enableParameters() {
-        return enableParameters;
+        return java.util.Collections.unmodifiableMap(values.enableParameters);
     }
 
     /** The node plugin's healer endpoint, if NodeHealer checks should run. */
     public Optional<String> healerEndpoint() {
-        return Optional.ofNullable(healerEndpoint);
+        return Optional.ofNullable(values.healerEndpoint);
     }
 
     /** The healer driver served in-process beside {@link #driver()}, if any. */
     public Optional<HealerDriver> healerDriver() {
-        return Optional.ofNullable(healerDriver);
+        return Optional.ofNullable(values.healerDriver);
     }
 
     /** The volume group driver served in-process beside {@link #driver()}, if any. */
     public Optional<VolumeGroupDriver> volumeGroupDriver() {
-        return Optional.ofNullable(volumeGroupDriver);
+        return Optional.ofNullable(values.volumeGroupDriver);
     }
 
     /** Volume id to node volume path, for NodeHealer checks; they are skipped when empty. */
     public Map<String, String> healerVolumes() {
-        return healerVolumes;
+        return java.util.Collections.unmodifiableMap(values.healerVolumes);
     }
 
     /** Volume id to the device path of a block volume on the node, for the NodeHealer block-capability check. */
     public Map<String, String> healerBlockVolumes() {
-        return healerBlockVolumes;
+        return java.util.Collections.unmodifiableMap(values.healerBlockVolumes);
     }
 
     /** Where the first node volume ({@link #healerVolumes()}) is staged, if its plugin stages volumes. */
     public Optional<String> healerStagingPath() {
-        return Optional.ofNullable(healerStagingPath);
+        return Optional.ofNullable(values.healerStagingPath);
     }
 
     /** The first node volume's volume context (as CreateVolume answered it); empty when not configured. */
     public Map<String, String> healerVolumeContext() {
-        return healerVolumeContext;
+        return java.util.Collections.unmodifiableMap(values.healerVolumeContext);
     }
 
     /** The revision of the replication spec the plugin speaks (default {@link SpecDialect#CURRENT}). */
     public SpecDialect dialect() {
-        return dialect;
+        return values.dialect;
     }
 
     /** How long a resync may take to report {@code ready}. */
     public Duration resyncTimeout() {
-        return resyncTimeout;
+        return values.resyncTimeout;
     }
 
     /** The deadline of each call. */
     public Duration callTimeout() {
-        return callTimeout;
+        return values.callTimeout;
     }
 
     /** The check ids (or id patterns with {@code *}) skipped on request. */
     public List<String> skipChecks() {
-        return skipChecks;
+        return java.util.Collections.unmodifiableList(values.skipChecks);
     }
 
     /** True when {@code check} is skipped on request: an entry matches its id, or is one of its former ids. */
     public boolean skipped(Check check) {
-        return skipChecks.stream().anyMatch(check::selectedBy);
+        return values.skipChecks.stream().anyMatch(check::selectedBy);
+    }
+
+    /** True when the check with this id is skipped on request (a glob over current ids: the exploration's edges). */
+    public boolean skipped(String checkId) {
+        return values.skipChecks.stream().anyMatch(pattern -> Check.idMatches(pattern, checkId));
     }
 
     /** A short description of the target for reports: never secrets. */
     public String targetDescription() {
-        if (endpoint != null) {
-            return endpoint;
+        if (values.endpoint != null) {
+            return values.endpoint;
         }
-        if (driver != null) {
-            return "in-process driver " + driver.getClass().getName();
+        if (values.driver != null) {
+            return "in-process driver " + values.driver.getClass().getName();
         }
-        return "in-process service " + service.getClass().getName();
+        return "in-process service " + values.service.getClass().getName();
     }
 
     @Override
     public String toString() {
-        return "ConformanceConfig[target=" + targetDescription() + ", volumes=" + volumes + ", volumeGroups="
-                + volumeGroups + ", secrets=" + secrets + ", dialect=" + dialect + ", healerEndpoint=" + healerEndpoint + ", healerVolumes="
-                + healerVolumes + (healerBlockVolumes.isEmpty() ? "" : ", healerBlockVolumes=" + healerBlockVolumes)
-                + (healerStagingPath == null ? "" : ", healerStagingPath=" + healerStagingPath)
-                + (healerVolumeContext.isEmpty() ? "" : ", healerVolumeContext=" + healerVolumeContext)
-                + ", resyncTimeout=" + resyncTimeout + ", callTimeout=" + callTimeout
-                + (skipChecks.isEmpty() ? "" : ", skipChecks=" + skipChecks) + "]";
+        return "ConformanceConfig[" + values.describe(targetDescription(), secrets, parallelism) + "]";
     }
 
     /** Builds a {@link ConformanceConfig}. */
     public static final class Builder {
-        private String endpoint;
-        private ReplicationDriver driver;
-        private BindableService service;
-        private final List<ServerInterceptor> interceptors = new ArrayList<>();
-        private final List<String> volumes = new ArrayList<>();
-        private final List<String> volumeGroups = new ArrayList<>();
-        private final Map<String, String> secrets = new LinkedHashMap<>();
-        private final Map<String, String> enableParameters = new LinkedHashMap<>();
-        private String healerEndpoint;
-        private HealerDriver healerDriver;
-        private VolumeGroupDriver volumeGroupDriver;
-        private SpecDialect dialect = SpecDialect.CURRENT;
-        private final Map<String, String> healerVolumes = new LinkedHashMap<>();
-        private final Map<String, String> healerBlockVolumes = new LinkedHashMap<>();
-        private String healerStagingPath;
-        private final Map<String, String> healerVolumeContext = new LinkedHashMap<>();
-        private Duration resyncTimeout = DEFAULT_RESYNC_TIMEOUT;
-        private Duration callTimeout = DEFAULT_CALL_TIMEOUT;
-        private final List<String> skipChecks = new ArrayList<>();
+        private final ConformanceSettings s = new ConformanceSettings();
 
         private Builder() {
         }
 
+        /**
+         * The peer site: the plugin serving the fixtures' replicas (their ids are what the target's
+         * GetReplicationDestinationInfo answers, or the same ids where it is not implemented). The two-site checks
+         * (resync while the peer is primary, failover round trips, both sites restored) run only with a peer.
+         *
+         * <pre>{@code
+         * ConformanceConfig.builder().endpoint("unix:///site-a/csi-addons.sock")
+         *         .peerEndpoint("unix:///site-b/csi-addons.sock").volumes("vol-0").build();
+         * }</pre>
+         */
+        public Builder peerEndpoint(String endpoint) {
+            s.peerEndpoint = Objects.requireNonNull(endpoint, "endpoint");
+            return this;
+        }
+
+        /**
+         * The peer site as a driver served in-process beside {@link #driver}, e.g. the two sites of a
+         * {@link io.volrep.testkit.reference.ReferencePair}.
+         */
+        public Builder peerDriver(ReplicationDriver driver) {
+            s.peerDriver = Objects.requireNonNull(driver, "driver");
+            return this;
+        }
+
+        /**
+         * How long a transient answer the tables allow is polled before it is judged (default 60 s): 10 ABORTED,
+         * 14 UNAVAILABLE, and GetVolumeReplicationInfo's 5 NOT_FOUND on a primary ("details not available at the
+         * moment"). A required answer is never waited for: any other answer is judged at once.
+         */
+        public Builder settleTimeout(Duration timeout) {
+            s.settleTimeout = Arguments.requireNotNegative("settleTimeout", timeout);
+            return this;
+        }
+
+        /**
+         * How many checks run at once (default: one per fixture volume and group). Checks never share a fixture
+         * while they run, and the report keeps its order.
+         */
+        public Builder parallelism(int checks) {
+            s.parallelism = Arguments.requireAtLeast("parallelism", checks, 1);
+            return this;
+        }
+
+        /** The seed of the lifecycle exploration's order (default 0): a run is repeatable with its seed. */
+        public Builder seed(long seed) {
+            s.seed = seed;
+            return this;
+        }
+
         /** Target a running plugin: {@code unix:///path}, {@code host:port}, {@code dns:///host:port}, {@code inprocess:NAME}. */
         public Builder endpoint(String endpoint) {
-            this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
+            s.endpoint = Objects.requireNonNull(endpoint, "endpoint");
             return this;
         }
 
         /** Target a driver, served in-process by the real SPI runtime ({@code ReplicationServer}). */
         public Builder driver(ReplicationDriver driver) {
-            this.driver = Objects.requireNonNull(driver, "driver");
+            s.driver = Objects.requireNonNull(driver, "driver");
             return this;
         }
 
         /** Target a raw gRPC {@code replication.Controller} implementation, served in-process as is. */
         public Builder service(BindableService service) {
-            this.service = Objects.requireNonNull(service, "service");
+            s.service = Objects.requireNonNull(service, "service");
             return this;
         }
 
         /** Wrap an in-process target with a server interceptor (applied in the order added, first outermost). */
         public Builder interceptor(ServerInterceptor interceptor) {
-            this.interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+            s.interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
             return this;
         }
 
@@ -327,7 +316,7 @@ public final class ConformanceConfig {
 
         /** Add fixture volumes: existing, with replication disabled. */
         public Builder volumes(List<String> ids) {
-            ids.forEach(id -> volumes.add(requireNonBlank("volume id", id)));
+            ids.forEach(id -> s.volumes.add(requireNonBlank("volume id", id)));
             return this;
         }
 
@@ -338,25 +327,25 @@ public final class ConformanceConfig {
 
         /** Add fixture volume groups: existing, with replication disabled. */
         public Builder volumeGroups(List<String> ids) {
-            ids.forEach(id -> volumeGroups.add(requireNonBlank("volume group id", id)));
+            ids.forEach(id -> s.volumeGroups.add(requireNonBlank("volume group id", id)));
             return this;
         }
 
         /** Valid secrets, sent with every call (except the checks that send wrong or no secrets). */
         public Builder secrets(Map<String, String> secrets) {
-            this.secrets.putAll(secrets);
+            s.secrets.putAll(secrets);
             return this;
         }
 
         /** Plugin-specific parameters sent in {@code parameters} (e.g. {@code mirroringMode=snapshot}). */
         public Builder enableParameters(Map<String, String> parameters) {
-            this.enableParameters.putAll(parameters);
+            s.enableParameters.putAll(parameters);
             return this;
         }
 
         /** The node plugin's endpoint for NodeHealer checks. */
         public Builder healerEndpoint(String endpoint) {
-            this.healerEndpoint = Objects.requireNonNull(endpoint, "endpoint");
+            s.healerEndpoint = Objects.requireNonNull(endpoint, "endpoint");
             return this;
         }
 
@@ -369,7 +358,7 @@ public final class ConformanceConfig {
          * }</pre>
          */
         public Builder healerDriver(HealerDriver healer) {
-            this.healerDriver = Objects.requireNonNull(healer, "healer");
+            s.healerDriver = Objects.requireNonNull(healer, "healer");
             return this;
         }
 
@@ -383,7 +372,7 @@ public final class ConformanceConfig {
          * }</pre>
          */
         public Builder volumeGroupDriver(VolumeGroupDriver groups) {
-            this.volumeGroupDriver = Objects.requireNonNull(groups, "groups");
+            s.volumeGroupDriver = Objects.requireNonNull(groups, "groups");
             return this;
         }
 
@@ -392,13 +381,13 @@ public final class ConformanceConfig {
          * messages, expectations its error tables. An in-process driver is served in that dialect.
          */
         public Builder dialect(SpecDialect dialect) {
-            this.dialect = Objects.requireNonNull(dialect, "dialect");
+            s.dialect = Objects.requireNonNull(dialect, "dialect");
             return this;
         }
 
         /** A node volume for NodeHealer checks: volume id and its path on the node. */
         public Builder healerVolume(String volumeId, String path) {
-            this.healerVolumes.put(requireNonBlank("volume id", volumeId), requireNonBlank("path", path));
+            s.healerVolumes.put(requireNonBlank("volume id", volumeId), requireNonBlank("path", path));
             return this;
         }
 
@@ -414,7 +403,7 @@ public final class ConformanceConfig {
          * }</pre>
          */
         public Builder healerBlockVolume(String volumeId, String devicePath) {
-            this.healerBlockVolumes.put(requireNonBlank("volume id", volumeId), requireNonBlank("path", devicePath));
+            s.healerBlockVolumes.put(requireNonBlank("volume id", volumeId), requireNonBlank("path", devicePath));
             return this;
         }
 
@@ -423,7 +412,7 @@ public final class ConformanceConfig {
          * of long staging paths (skipped without one; leave it out for a plugin without STAGE_UNSTAGE_VOLUME).
          */
         public Builder healerStagingPath(String path) {
-            this.healerStagingPath = requireNonBlank("staging path", path);
+            s.healerStagingPath = requireNonBlank("staging path", path);
             return this;
         }
 
@@ -432,19 +421,19 @@ public final class ConformanceConfig {
          * the NodeHealer check that sends it (skipped without one).
          */
         public Builder healerVolumeContext(Map<String, String> context) {
-            this.healerVolumeContext.putAll(context);
+            s.healerVolumeContext.putAll(context);
             return this;
         }
 
         /** How long a resync may take to report {@code ready} (default 30 s). */
         public Builder resyncTimeout(Duration timeout) {
-            this.resyncTimeout = Arguments.requirePositive("resyncTimeout", timeout);
+            s.resyncTimeout = Arguments.requirePositive("resyncTimeout", timeout);
             return this;
         }
 
         /** The deadline of each call (default 10 s). */
         public Builder callTimeout(Duration timeout) {
-            this.callTimeout = Arguments.requirePositive("callTimeout", timeout);
+            s.callTimeout = Arguments.requirePositive("callTimeout", timeout);
             return this;
         }
 
@@ -459,7 +448,7 @@ public final class ConformanceConfig {
          * }</pre>
          */
         public Builder skipChecks(List<String> ids) {
-            ids.forEach(id -> skipChecks.add(requireNonBlank("check id", id)));
+            ids.forEach(id -> s.skipChecks.add(requireNonBlank("check id", id)));
             return this;
         }
 

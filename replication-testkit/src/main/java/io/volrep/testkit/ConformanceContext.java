@@ -5,7 +5,7 @@ import io.grpc.Channel;
 import io.grpc.stub.ClientCalls;
 import io.volrep.api.ErrorScheme;
 import io.volrep.api.Rpc;
-import io.volrep.api.SafeText;
+import io.volrep.api.internal.SafeText;
 import io.volrep.api.Secrets;
 import io.volrep.api.SpecDialect;
 import io.volrep.proto.healer.HealerNodeGrpc;
@@ -13,17 +13,9 @@ import io.volrep.proto.healer.NodeHealerRequest;
 import io.volrep.api.StatusCode;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import io.grpc.StatusRuntimeException;
-import io.grpc.Status;
 import org.opentest4j.AssertionFailedError;
 import org.opentest4j.TestAbortedException;
 import org.slf4j.Logger;
@@ -48,47 +40,43 @@ public final class ConformanceContext {
     public static final String NOT_IMPLEMENTED_PREFIX = "NOT IMPLEMENTED: ";
     /** Prefix of the abort message for checks whose fixtures are missing. */
     public static final String SKIPPED_PREFIX = "SKIPPED: ";
+    /** Prefix of the abort message for checks that need what the run does not have: a peer site. */
+    public static final String NOT_RUN_PREFIX = "NOT RUN: ";
+    /** Why a two-site check does not run without a peer. */
+    static final String NEEDS_PEER = "needs the peer site (--peer-endpoint, ConformanceConfig.peerEndpoint):"
+            + " replication is between two sites, and this check drives the source's replica there";
     /** Prefix of the abort message of a warning ({@link #warn}); reports key on it. */
     public static final String WARNING_PREFIX = "WARNING: ";
 
     private static final Logger LOG = LoggerFactory.getLogger(ConformanceContext.class);
-    private static final int ABORTED_RETRIES = 4;
-    private static final long ABORTED_FIRST_BACKOFF_MILLIS = 10;
-    /** Retries of a listed 14 UNAVAILABLE, doubling from the first back-off: about 3 s in all. */
-    private static final int UNAVAILABLE_RETRIES = 6;
-    private static final long UNAVAILABLE_FIRST_BACKOFF_MILLIS = 50;
-    /** Marks an outcome that stayed 14 UNAVAILABLE through every retry (appended to the plugin's message). */
-    private static final String STILL_UNAVAILABLE = " [still 14 UNAVAILABLE after " + UNAVAILABLE_RETRIES
-            + " retries with back-off over about 3 s]";
 
+    private final ConformanceSession session;
     private final Channel channel;
     private final Channel healerChannel;
     private final ConformanceConfig config;
     private final SpecDialect dialect;
     private final ErrorScheme scheme;
-    /** Sources this check enabled, keyed by kind and id, in replication_source form. */
-    private final Map<String, Addressing> enabled = new LinkedHashMap<>();
-    /** Sources this check may have left demoted. */
-    private final Set<String> demoted = new LinkedHashSet<>();
+    private final CheckScheduler.Lease lease;
+    /** What this check did to its sources (and their replicas on the peer), for its restore. */
+    private final SourceBookkeeping sources = new SourceBookkeeping();
     /** What to undo once the sources are restored, last registered first: e.g. delete a group the check created. */
     private final java.util.Deque<Runnable> atEnd = new java.util.ArrayDeque<>();
-    /** Every call this run sent, for the statement's walk size. */
+    /** Every call this run sent, for the statement. */
     private final java.util.concurrent.atomic.LongAdder calls;
-    /** False inside checks that judge ABORTED themselves (a call after the previous one was answered). */
-    private volatile boolean retryAborted = true;
+    /** How long this check polled transient answers, in nanoseconds. */
+    private final java.util.concurrent.atomic.AtomicLong waitedNanos = new java.util.concurrent.atomic.AtomicLong();
+    /** True inside checks that send one call at a time: a 10 ABORTED that outlives the settle window had nothing pending. */
+    private volatile boolean sequential;
 
-    ConformanceContext(Channel channel, Channel healerChannel, ConformanceConfig config) {
-        this(channel, healerChannel, config, new java.util.concurrent.atomic.LongAdder());
-    }
-
-    ConformanceContext(Channel channel, Channel healerChannel, ConformanceConfig config,
-                       java.util.concurrent.atomic.LongAdder calls) {
-        this.calls = calls;
-        this.channel = channel;
-        this.healerChannel = healerChannel;
-        this.config = config;
+    ConformanceContext(ConformanceSession session, CheckScheduler.Lease lease) {
+        this.session = session;
+        this.calls = session.callCounter();
+        this.channel = session.channel();
+        this.healerChannel = session.healerChannel();
+        this.config = session.config();
         this.dialect = config.dialect();
         this.scheme = ErrorScheme.forDialect(dialect);
+        this.lease = lease;
     }
 
     /** The run's configuration. */
@@ -116,12 +104,20 @@ public final class ConformanceContext {
         return scheme;
     }
 
-    /** The main fixture volume, in {@code replication_source} form. */
+    /** The fixture volume this check holds (its first, when it holds several), in {@code replication_source} form. */
     public Addressing volume() {
-        return Addressing.volume(config.volumes().get(0));
+        return Addressing.volume(lease.volumes().isEmpty() ? config.volumes().get(0) : lease.volumes().get(0));
     }
 
-    /** The first fixture volume group; skips the check when none is configured. */
+    /** The second fixture volume this check holds; skips the check when only one volume is configured. */
+    public Addressing secondVolume() {
+        if (config.volumes().size() < 2) {
+            skip("needs a second fixture volume (--volume)");
+        }
+        return Addressing.volume(lease.volumes().size() > 1 ? lease.volumes().get(1) : config.volumes().get(1));
+    }
+
+    /** The fixture volume group this check holds; skips the check when none is configured. */
     public Addressing volumeGroup() {
         if (!dialect.supports(io.volrep.api.ReplicationSource.Kind.VOLUME_GROUP)) {
             skip("spec " + dialect + " has no volume groups");
@@ -129,7 +125,7 @@ public final class ConformanceContext {
         if (config.volumeGroups().isEmpty()) {
             skip("no volume groups configured (--volume-group)");
         }
-        return Addressing.volumeGroup(config.volumeGroups().get(0));
+        return Addressing.volumeGroup(lease.groups().isEmpty() ? config.volumeGroups().get(0) : lease.groups().get(0));
     }
 
     /** The first fixture of {@code kind}: {@link #volume()} or {@link #volumeGroup()} (which may skip). */
@@ -138,12 +134,71 @@ public final class ConformanceContext {
     }
 
     /**
-     * From now on this check's calls are not retried on 10 ABORTED: the suite sends one call at a time, so a call
-     * made after the previous one was answered has nothing pending and must never draw ABORTED.
+     * This check sends one call at a time: a 10 ABORTED is still polled within the settle timeout (the plugin may be
+     * finishing work of its own, as real mirroring does after a demote), but one that outlives it is reported as
+     * "nothing was pending" from the suite.
      */
     public ConformanceContext sequential() {
-        retryAborted = false;
+        sequential = true;
         return this;
+    }
+
+    /** True when a peer site is configured. */
+    public boolean hasPeer() {
+        return session.peerChannel() != null;
+    }
+
+    /** Reports the check as NOT RUN unless a peer site is configured: never a failure, never a pass. */
+    public void requirePeer() {
+        if (!hasPeer()) {
+            throw new TestAbortedException(NOT_RUN_PREFIX + NEEDS_PEER);
+        }
+    }
+
+    /**
+     * The replica of {@code target} on the peer site: the destination the target's GetReplicationDestinationInfo
+     * answers (asked once, while replication is enabled), or the same id where the target does not implement it.
+     */
+    public Addressing replicaOf(Addressing target) {
+        return session.peerReplicas().of(target, dialect, this, t -> call(Rpc.GET_REPLICATION_DESTINATION_INFO, t));
+    }
+
+    /** Calls {@code rpc} on the peer site (with the configured secrets), with the same settling as {@link #call}. */
+    public Outcome callPeer(Rpc rpc, Addressing replica) {
+        return callPeer(rpc, replica, false);
+    }
+
+    /** Calls {@code rpc} with {@code force} on the peer site. */
+    public Outcome callPeerForce(Rpc rpc, Addressing replica) {
+        return callPeer(rpc, replica, true);
+    }
+
+    private Outcome callPeer(Rpc rpc, Addressing replica, boolean force) {
+        requirePeer();
+        boolean promotedHere = sources.promotedOnPeer(replica);
+        java.util.function.Supplier<Outcome> once = () -> call(session.peerChannel(), rpc, replica,
+                config.secrets().asMap(), config.enableParameters(), force, false, false);
+        // Info of a replica this check promoted: 5 is "details not available at the moment" there too.
+        Outcome o = rpc == Rpc.GET_VOLUME_REPLICATION_INFO && promotedHere
+                ? settle(once, r -> r.code() == StatusCode.NOT_FOUND) : once.get();
+        sources.trackPeer(replica, o);
+        return o;
+    }
+
+    /**
+     * Calls {@code call} again while {@code transientHere} holds for its answer, within the settle timeout, counting
+     * the wait; returns the last answer. For windows the two-site checks wait out (a promote refused until the
+     * peer's demotion has arrived; a replica the storage removes a while after the disable).
+     */
+    Outcome settle(java.util.function.Supplier<Outcome> call, java.util.function.Predicate<Outcome> transientHere) {
+        SettlePolling.Settled settled = SettlePolling.poll(config.settleTimeout(), call.get(), call, transientHere);
+        waitedNanos.addAndGet(settled.waited().toNanos());
+        return settled.last();
+    }
+
+    /** How long this check has polled transient answers. */
+    public Duration waited() {
+        return Duration.ofNanos(waitedNanos.get());
     }
 
     /** The configured secrets; skips the check when none are configured. */
@@ -163,6 +218,21 @@ public final class ConformanceContext {
     public Outcome call(Rpc rpc, Addressing target, Map<String, String> secrets) {
         return call(rpc, target, secrets, false);
     }
+
+    /**
+     * Calls {@code rpc} as {@link #call(Rpc, Addressing)} does, running {@code onAborted} for every 10 ABORTED answer
+     * it meets while it settles (the concurrent isolation check counts them).
+     */
+    Outcome callCounting(Rpc rpc, Addressing target, Runnable onAborted) {
+        abortedListener.set(onAborted);
+        try {
+            return call(rpc, target);
+        } finally {
+            abortedListener.remove();
+        }
+    }
+
+    private final ThreadLocal<Runnable> abortedListener = new ThreadLocal<>();
 
     /** Calls {@code rpc} with {@code force} set (promote, demote, resync). */
     public Outcome callForce(Rpc rpc, Addressing target) {
@@ -195,42 +265,68 @@ public final class ConformanceContext {
 
     private Outcome call(Rpc rpc, Addressing target, Map<String, String> secrets, Map<String, String> parameters,
                          boolean force, boolean exact) {
+        return call(channel, rpc, target, secrets, parameters, force, exact, true);
+    }
+
+    /**
+     * One call, settled: a transient answer that a table allows is polled within the settle timeout before the
+     * caller judges the last answer. Transient are 10 ABORTED (an operation pending: the plugin's own, after a demote
+     * or a disable), 14 UNAVAILABLE (where listed "not known yet", else gRPC's transient code), and
+     * GetVolumeReplicationInfo's 5 NOT_FOUND on a source this check made primary ("details not available at the
+     * moment"). Nothing else is ever waited for: a wrong code, a broken answer, a refusal are judged at once.
+     */
+    private Outcome call(Channel target0, Rpc rpc, Addressing target, Map<String, String> secrets,
+                         Map<String, String> parameters, boolean force, boolean exact, boolean track) {
         if (!dialect.supports(rpc)) {
             skip("spec " + dialect + " has no " + rpc.methodName());
         }
         Message request = Wire.request(dialect, rpc, Wire.inDialect(dialect, target, exact), secrets,
                 parameters, force);
-        Outcome outcome = Wire.invoke(channel, dialect, rpc, request, config.callTimeout());
+        Outcome outcome = Wire.invoke(target0, dialect, rpc, request, config.callTimeout());
         calls.increment();
-        // ABORTED means "another call is pending" (perhaps the plugin's own background work): back off.
-        if (retryAborted) {
-            outcome = retryWhile(StatusCode.ABORTED, ABORTED_RETRIES, ABORTED_FIRST_BACKOFF_MILLIS, outcome, request);
+        noteAborted(outcome);
+        if (outcome.code() != StatusCode.UNAVAILABLE && outcome.code() != StatusCode.DEADLINE_EXCEEDED) {
+            session.pluginAnswered(true);
         }
-        // 14 UNAVAILABLE where the table lists it ("not known yet") is transient: retried with back-off, and a plugin
-        // that never gets past it is judged on its last answer (note() says why that is a failure).
-        if (outcome.code() == StatusCode.UNAVAILABLE && scheme.lists(rpc, StatusCode.UNAVAILABLE)) {
-            outcome = retryWhile(StatusCode.UNAVAILABLE, UNAVAILABLE_RETRIES, UNAVAILABLE_FIRST_BACKOFF_MILLIS,
-                    outcome, request);
-            if (outcome.code() == StatusCode.UNAVAILABLE) {
-                outcome = new Outcome(rpc, outcome.code(), outcome.message() + STILL_UNAVAILABLE, null);
-            }
+        SettlePolling.Settled settled = SettlePolling.poll(config.settleTimeout(), outcome, () -> {
+            Outcome again = Wire.invoke(target0, dialect, rpc, request, config.callTimeout());
+            calls.increment();
+            noteAborted(again);
+            return again;
+        }, o -> isTransient(o, target, track));
+        outcome = settled.last();
+        waitedNanos.addAndGet(settled.waited().toNanos());
+        if (settled.polls() > 0 && isTransient(outcome, target, track)) {
+            outcome = new Outcome(rpc, outcome.code(), outcome.message() + " [still " + outcome.code().display()
+                    + " after waiting " + Durations.describe(settled.waited()) + " (" + settled.polls()
+                    + " polls; --settle-timeout " + Durations.describe(config.settleTimeout()) + ")]", null);
         }
-        track(target, outcome);
+        if (track) {
+            sources.track(target, outcome);
+        }
         LOG.debug("{} {} -> {}", rpc, target, outcome.code());
         return outcome;
     }
 
-    /** Sends {@code request} again while it answers {@code code}, at most {@code retries} times, doubling the pause. */
-    private Outcome retryWhile(StatusCode code, int retries, long firstBackoffMillis, Outcome first, Message request) {
-        Outcome outcome = first;
-        long backoffMillis = firstBackoffMillis;
-        for (int retry = 0; retry < retries && outcome.code() == code; retry++) {
-            sleep(backoffMillis);
-            backoffMillis *= 2;
-            outcome = Wire.invoke(channel, dialect, outcome.rpc(), request, config.callTimeout());
-            calls.increment();
+    private void noteAborted(Outcome o) {
+        Runnable listener = abortedListener.get();
+        if (listener != null && o.code() == StatusCode.ABORTED) {
+            listener.run();
         }
-        return outcome;
+    }
+
+    /** True for an answer the tables allow to be transient (see {@link #call(Channel, Rpc, Addressing, Map, Map, boolean, boolean, boolean)}). */
+    private boolean isTransient(Outcome o, Addressing target, boolean track) {
+        if (config.settleTimeout().isZero()) {
+            return false;
+        }
+        return switch (o.code()) {
+            case ABORTED -> true;
+            // 14 from a plugin that has never answered anything else is no transient state: nobody is there.
+            case UNAVAILABLE -> session.pluginAnswered();
+            case NOT_FOUND -> o.rpc() == Rpc.GET_VOLUME_REPLICATION_INFO && track && sources.madePrimary(target);
+            default -> false;
+        };
     }
 
     /**
@@ -240,67 +336,10 @@ public final class ConformanceContext {
     public List<Outcome> callSimultaneously(Rpc rpc, Addressing target, int count) {
         Message request = Wire.request(dialect, rpc, Wire.inDialect(dialect, target, false),
                 config.secrets().asMap(), config.enableParameters(), false);
-        List<Future<Message>> futures = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            futures.add(ClientCalls.futureUnaryCall(channel.newCall(Wire.method(dialect, rpc),
-                    Wire.options(config.callTimeout())), request));
-            calls.increment();
-        }
-        List<Outcome> outcomes = new ArrayList<>();
-        for (Future<Message> f : futures) {
-            Outcome o;
-            try {
-                o = new Outcome(rpc, StatusCode.OK, "", f.get(config.callTimeout().toMillis() + 1000,
-                        TimeUnit.MILLISECONDS));
-            } catch (ExecutionException e) {
-                o = Wire.outcome(rpc, e.getCause() instanceof StatusRuntimeException s ? s.getStatus()
-                        : Status.fromThrowable(e.getCause()));
-            } catch (TimeoutException e) {
-                o = new Outcome(rpc, StatusCode.DEADLINE_EXCEEDED, "no answer", null);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-            track(target, o);
-            outcomes.add(o);
-        }
+        List<Outcome> outcomes = Wire.invokeAtOnce(channel, dialect, rpc, request, count, config.callTimeout());
+        calls.add(count);
+        outcomes.forEach(o -> sources.track(target, o));
         return outcomes;
-    }
-
-    private synchronized void track(Addressing target, Outcome outcome) {
-        String key = key(target);
-        if (key == null || !outcome.ok()) {
-            return;
-        }
-        switch (outcome.rpc()) {
-            case ENABLE_VOLUME_REPLICATION -> enabled.put(key, normalized(target));
-            case DEMOTE_VOLUME, RESYNC_VOLUME -> demoted.add(key);
-            case PROMOTE_VOLUME -> demoted.remove(key);
-            case DISABLE_VOLUME_REPLICATION -> {
-                enabled.remove(key);
-                demoted.remove(key);
-            }
-            default -> { }
-        }
-    }
-
-    private static String key(Addressing target) {
-        if (target.source() != null && target.source().hasVolume()
-                && !target.source().getVolume().getVolumeId().isEmpty()) {
-            return "volume/" + target.source().getVolume().getVolumeId();
-        }
-        if (target.source() != null && target.source().hasVolumegroup()
-                && !target.source().getVolumegroup().getVolumeGroupId().isEmpty()) {
-            return "group/" + target.source().getVolumegroup().getVolumeGroupId();
-        }
-        if (target.source() == null && !target.volumeId().isEmpty()) {
-            return "volume/" + target.volumeId();
-        }
-        return null;
-    }
-
-    private static Addressing normalized(Addressing target) {
-        return target.source() == null ? Addressing.volume(target.volumeId()) : target;
     }
 
     /**
@@ -329,22 +368,7 @@ public final class ConformanceContext {
 
     /** Why an unexpected code is wrong beyond "not the expected one": outside the table, or ABORTED with nothing pending. */
     String note(Outcome outcome) {
-        if (outcome.code() == StatusCode.UNIMPLEMENTED && !scheme.lists(outcome.rpc(), StatusCode.UNIMPLEMENTED)) {
-            return " (the spec does not allow " + outcome.rpc().methodName() + " to be unimplemented)";
-        }
-        if (outcome.code() != StatusCode.OK && !scheme.lists(outcome.rpc(), outcome.code())
-                && !ErrorScheme.TRANSPORT_BACKOFF_CODES.contains(outcome.code())) {
-            return " (" + outcome.code().display() + " is not a row of " + outcome.rpc().methodName() + "'s table)";
-        }
-        if (outcome.code() == StatusCode.UNAVAILABLE && scheme.lists(outcome.rpc(), StatusCode.UNAVAILABLE)) {
-            return " (14 UNAVAILABLE says the answer is not known yet, which is transient: the plugin must answer once"
-                    + " it knows, and it kept answering 14 to every retry)";
-        }
-        if (outcome.code() == StatusCode.ABORTED && !retryAborted) {
-            return " (10 ABORTED means an operation is pending, but the previous call on it had been answered:"
-                    + " nothing was pending)";
-        }
-        return "";
+        return TableNotes.note(scheme, outcome, sequential);
     }
 
     /** Same as {@link #expect(Outcome, StatusCode, String)}, describing the call by its RPC. */
@@ -448,15 +472,21 @@ public final class ConformanceContext {
     }
 
     /**
-     * Returns every source this check enabled to "replication disabled, primary": promote (force) what may
-     * be demoted, then disable. Returns the problems, empty when all is restored.
+     * Returns every source this check enabled to "replication disabled, primary": on the peer site demotes what the
+     * check promoted there, promotes (force) what may be demoted, then disables. Returns the problems, empty when all
+     * is restored.
      */
     List<String> restore() {
-        retryAborted = true;
         List<String> problems = new ArrayList<>();
-        for (Map.Entry<String, Addressing> e : new ArrayList<>(enabled.entrySet())) {
-            Addressing target = e.getValue();
-            if (demoted.contains(e.getKey())) {
+        for (Addressing replica : sources.promotedOnPeer()) {
+            Outcome demote = callPeer(Rpc.DEMOTE_VOLUME, replica);
+            if (!demote.ok()) {
+                problems.add("could not restore the peer site's " + replica + " (it may stay primary):"
+                        + " DemoteVolume -> " + demote.describe());
+            }
+        }
+        for (Addressing target : sources.enabled()) {
+            if (sources.mayBeDemoted(target)) {
                 // Leave the source primary, as it was before replication was enabled.
                 Outcome promote = callForce(Rpc.PROMOTE_VOLUME, target);
                 if (!promote.ok() && promote.code() != StatusCode.UNIMPLEMENTED) {
@@ -478,6 +508,26 @@ public final class ConformanceContext {
             }
         }
         return problems;
+    }
+
+    /** The sources this check enabled and has not disabled since, in {@code replication_source} form. */
+    List<Addressing> enabledSources() {
+        return sources.enabled();
+    }
+
+    /** Forgets that this check enabled {@code target} (it restored it itself). */
+    void forget(Addressing target) {
+        sources.forget(target);
+    }
+
+    /** The run's lifecycle exploration (shared by every check of the run). */
+    Exploration exploration() {
+        return session.exploration();
+    }
+
+    /** The fixtures this check holds. */
+    CheckScheduler.Lease lease() {
+        return lease;
     }
 
     Duration resyncTimeout() {

@@ -1,6 +1,6 @@
 package io.volrep.testkit;
 
-import io.volrep.api.SafeText;
+import io.volrep.api.internal.SafeText;
 import io.volrep.api.Secrets;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -18,8 +18,8 @@ import org.opentest4j.TestAbortedException;
 
 /**
  * Collects a {@link CheckResult} per check and, when given a writer, prints one progress line per check:
- * {@code PASS}, {@code FAIL}, {@code NOT IMPLEMENTED}, {@code SKIPPED} or {@code WARNING}, the level, the check's name and
- * the reason. A failure outside any check (the target could not be reached, say) is recorded as a failed
+ * {@code PASS}, {@code FAIL}, {@code NOT IMPLEMENTED}, {@code SKIPPED}, {@code WARNING} or {@code NOT RUN}, the level,
+ * the check's name, how long it took (and waited for transient answers) and the reason. A failure outside any check (the target could not be reached, say) is recorded as a failed
  * required result, so such a run is never compliant.
  *
  * <pre>{@code
@@ -28,11 +28,12 @@ import org.opentest4j.TestAbortedException;
  * List<CheckResult> results = listener.results();
  * }</pre>
  */
-public final class ConformanceListener implements TestExecutionListener {
+final class ConformanceListener implements TestExecutionListener {
     private final PrintWriter out;
     private final List<CheckResult> results = new ArrayList<>();
     private final Map<String, Long> started = new ConcurrentHashMap<>();
     private final Map<String, Check> checksByName;
+    private final java.util.function.Function<String, Duration> waits;
     private final Secrets secrets;
     private TestPlan plan;
 
@@ -51,8 +52,15 @@ public final class ConformanceListener implements TestExecutionListener {
      * escaped already (the suite's session does it, for every runner); a failure outside any check is made so here.
      */
     public ConformanceListener(PrintWriter out, List<Check> checks, Secrets secrets) {
+        this(out, checks, secrets, name -> Duration.ZERO);
+    }
+
+    /** Same, with how long each check (by name) polled transient answers, for the progress line and the results. */
+    ConformanceListener(PrintWriter out, List<Check> checks, Secrets secrets,
+                        java.util.function.Function<String, Duration> waits) {
         this.out = out;
         this.secrets = java.util.Objects.requireNonNull(secrets, "secrets");
+        this.waits = waits;
         Map<String, Check> byName = new java.util.HashMap<>();
         checks.forEach(c -> byName.putIfAbsent(c.name(), c));
         this.checksByName = byName;
@@ -94,7 +102,8 @@ public final class ConformanceListener implements TestExecutionListener {
                 if (id.isTest()) {
                     record(id, message.startsWith(ConformanceContext.NOT_IMPLEMENTED_PREFIX)
                             ? CheckOutcome.NOT_IMPLEMENTED : message.startsWith(ConformanceContext.WARNING_PREFIX)
-                            ? CheckOutcome.WARNING : CheckOutcome.SKIPPED, message);
+                            ? CheckOutcome.WARNING : message.startsWith(ConformanceContext.NOT_RUN_PREFIX)
+                            ? CheckOutcome.NOT_RUN : CheckOutcome.SKIPPED, message);
                 } else if (!(error.orElse(null) instanceof TestAbortedException)) {
                     record(id, CheckOutcome.FAILED, "suite aborted: " + outsideAnyCheck(message));
                 }
@@ -132,13 +141,16 @@ public final class ConformanceListener implements TestExecutionListener {
                 ? container.substring(0, container.length() - ReplicationConformanceSuite.OPTIONAL_SUFFIX.length())
                 : container;
         Check check = checksByName.get(id.getDisplayName());
+        Duration waited = id.isTest() ? waits.apply(id.getDisplayName()) : Duration.ZERO;
         CheckResult r = check == null
-                ? new CheckResult(group, id.getDisplayName(), requirement, outcome, reason, duration)
+                ? new CheckResult(group, id.getDisplayName(), requirement, outcome, reason, duration, Check.idOf(
+                        id.getDisplayName()), "", waited == null ? Duration.ZERO : waited)
                 : new CheckResult(group, id.getDisplayName(), requirement, outcome, reason, duration, check.id(),
-                        check.hint());
+                        check.hint(), waited == null ? Duration.ZERO : waited);
         results.add(r);
         if (out != null) {
-            out.printf("%-15s %-8s %s (%d ms)%n", outcome.label(), requirement.tag(), r.name(), duration.toMillis());
+            out.printf("%-15s %-8s %s (%d ms%s)%n", outcome.label(), requirement.tag(), r.name(), duration.toMillis(),
+                    r.waited().isZero() ? "" : "; waited " + Durations.describe(r.waited()) + " for transient answers");
             if (!reason.isEmpty()) {
                 out.printf("%-15s -> %s%n", "", reason.replace("\n", " "));
             }

@@ -86,7 +86,8 @@ public final class ConformanceRunner {
 
     /** Runs the suite and returns the report. */
     public ComplianceReport run() {
-        String key = ConfiguredConformanceSuite.register(config);
+        boolean optionalToo = includeTags.isEmpty() || includeTags.contains(Requirement.OPTIONAL.tag());
+        String key = ConfiguredConformanceSuite.register(config, optionalToo);
         long start = System.nanoTime();
         try {
             LauncherDiscoveryRequestBuilder request = LauncherDiscoveryRequestBuilder.request()
@@ -97,13 +98,12 @@ public final class ConformanceRunner {
             }
             LauncherDiscoveryRequest discovery = request.build();
             List<Check> checks = ConformanceChecks.all().stream().flatMap(g -> g.checks(config).stream()).toList();
-            ConformanceListener listener = new ConformanceListener(progress, checks, config.secrets());
+            ConformanceListener listener = new ConformanceListener(progress, checks, config.secrets(),
+                    name -> ConfiguredConformanceSuite.waits(key).get(name));
             Launcher launcher = LauncherFactory.create();
             launcher.execute(discovery, listener);
-            LifecycleModel model = LifecycleModel.forDialect(config.dialect());
             ComplianceReport report = new ComplianceReport(config.targetDescription(), listener.results(),
-                    Duration.ofNanos(System.nanoTime() - start), model.reachable().size() + " states x "
-                    + model.rpcs().size() + " RPCs x " + LifecycleChecks.KINDS.size() + " source kinds",
+                    Duration.ofNanos(System.nanoTime() - start), ConfiguredConformanceSuite.explored(key),
                     ConfiguredConformanceSuite.calls(key));
             if (reportsDir != null) {
                 JUnitXmlReport.write(report, reportsDir);

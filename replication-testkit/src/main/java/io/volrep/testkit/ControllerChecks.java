@@ -94,6 +94,7 @@ final class ControllerChecks {
             return checks;
         }));
         groups.add(CheckGroup.of("Request forms", config -> requestForms(config.dialect())));
+        groups.add(CheckGroup.of(TwoSiteChecks.GROUP, TwoSiteChecks::checks));
         groups.add(CheckGroup.of("Fixtures restored", LifecycleChecks::fixturesRestored));
         return groups;
     }
@@ -104,13 +105,14 @@ final class ControllerChecks {
         List<Check> checks = new ArrayList<>();
         for (String id : config.volumes()) {
             checks.add(Check.required("Fixtures: volume " + id + " exists with replication disabled",
-                    ctx -> probeFixture(ctx, Addressing.volume(id))).withId("fixtures/volume/" + id));
+                    ctx -> probeFixture(ctx, Addressing.volume(id))).withId("fixtures/volume/" + id)
+                    .withNeeds(Needs.fixture("volume/" + id).at(Needs.Order.FIRST)));
         }
         for (String id : config.volumeGroups()) {
             checks.add(Check.required("Fixtures: volume group " + id + " exists with replication disabled", ctx -> {
                 ctx.volumeGroup();      // skips where the dialect has no groups
                 probeFixture(ctx, Addressing.volumeGroup(id));
-            }).withId("fixtures/group/" + id));
+            }).withId("fixtures/group/" + id).withNeeds(Needs.fixture("group/" + id).at(Needs.Order.FIRST)));
         }
         return checks;
     }
@@ -162,36 +164,37 @@ final class ControllerChecks {
         }
         malformedForms.forEach((malformed, idTail) -> checks.add(Check.required(
                 rowCase(scheme, rpc, invalid, malformed.label()), ctx -> ctx.expect(ctx.call(rpc, malformed), invalid))
-                .withId(rpc.methodName() + "/" + idTail)));
+                .withId(rpc.methodName() + "/" + idTail).withNeeds(Needs.none())));
         if (hasSource) {
             checks.add(Check.required(rowCase(scheme, rpc, invalid, Addressing.emptyVolumeGroupId().label()), ctx -> {
                 ctx.volumeGroup();
                 ctx.expect(ctx.call(rpc, Addressing.emptyVolumeGroupId()), invalid);
-            }).withId(rpc.methodName() + "/group/empty-id"));
+            }).withId(rpc.methodName() + "/group/empty-id").withNeeds(Needs.none()));
         }
         if (hasSource && dialect.volumeIdRequired()) {
             checks.add(Check.required(rowCase(scheme, rpc, invalid,
                     "volume_id missing (REQUIRED in v0.1.3), replication_source.volume set"), ctx ->
                     ctx.expect(ctx.callExact(rpc, ctx.volume()), invalid, rpc + " without volume_id"))
-                    .withId(rpc.methodName() + "/volume/no-volume-id"));
+                    .withId(rpc.methodName() + "/volume/no-volume-id").withNeeds(Needs.volume()));
         }
         checks.add(Check.required(rowCase(scheme, rpc, StatusCode.NOT_FOUND, "volume " + MISSING_VOLUME),
                 ctx -> ctx.expect(ctx.call(rpc, Addressing.volume(MISSING_VOLUME)), StatusCode.NOT_FOUND))
-                .withId(rpc.methodName() + "/volume/not-found"));
+                .withId(rpc.methodName() + "/volume/not-found").withNeeds(Needs.none()));
         checks.add(Check.required(rowCase(scheme, rpc, StatusCode.NOT_FOUND, "volume group " + MISSING_GROUP), ctx -> {
             ctx.volumeGroup();
             ctx.expect(ctx.call(rpc, Addressing.volumeGroup(MISSING_GROUP)), StatusCode.NOT_FOUND);
-        }).withId(rpc.methodName() + "/group/not-found"));
+        }).withId(rpc.methodName() + "/group/not-found").withNeeds(Needs.none()));
         checks.addAll(sizeLimitChecks(scheme, rpc));
         checks.addAll(LifecycleChecks.walk(dialect, rpc));
         checks.addAll(LifecycleChecks.authentication(dialect, rpc));
+        if (rpc == Rpc.GET_REPLICATION_DESTINATION_INFO) {
+            checks.addAll(LifecycleChecks.consistency(dialect));
+        }
         checks.add(Check.optional(rowCase(scheme, rpc, StatusCode.ABORTED,
                 SIMULTANEOUS_CALLS + " simultaneous calls answer only 0 OK or 10 ABORTED"), ctx -> {
             Addressing vol = ctx.volume();
             prepare(ctx, rpc, vol);
-            if (ctx.scheme().lists(rpc, StatusCode.UNAVAILABLE)) {
-                ctx.call(rpc, vol);     // past a transient "not known yet" first: this check is about concurrency
-            }
+            ctx.call(rpc, vol);     // past any transient answer first (settled): this check is about concurrency
             List<Outcome> outcomes = ctx.callSimultaneously(rpc, vol, SIMULTANEOUS_CALLS);
             long ok = outcomes.stream().filter(Outcome::ok).count();
             for (Outcome o : outcomes) {
@@ -207,7 +210,7 @@ final class ControllerChecks {
                 ctx.fail(SIMULTANEOUS_CALLS + " simultaneous " + rpc + " calls on " + vol
                         + ": all answered 10 ABORTED; at least one should be served");
             }
-        }).withId(rpc.methodName() + "/volume/simultaneous-calls"));
+        }).withId(rpc.methodName() + "/volume/simultaneous-calls").withNeeds(Needs.volume()));
         return checks;
     }
 
@@ -239,7 +242,7 @@ final class ControllerChecks {
                     "volume id of " + overId + " bytes");
             ctx.expect(ctx.call(rpc, oversized), invalid, rpc + " naming a volume id of " + overId
                     + " bytes (CSI: at most " + CsiLimits.MAX_STRING_BYTES + ")");
-        }).withId(rpc.methodName() + "/volume/id-over-limit"));
+        }).withId(rpc.methodName() + "/volume/id-over-limit").withNeeds(Needs.none()));
         // GetVolumeReplicationInfo and GetReplicationDestinationInfo carry no parameters map.
         if (rpc != Rpc.GET_VOLUME_REPLICATION_INFO && rpc != Rpc.GET_REPLICATION_DESTINATION_INFO) {
             checks.add(Check.optional(rowCase(scheme, rpc, invalid, PARAMETERS_OVER_LIMIT), ctx -> {
@@ -248,7 +251,7 @@ final class ControllerChecks {
                 ctx.expect(ctx.call(rpc, vol, ctx.config().secrets().asMap(),
                                 overMapLimit(ctx.config().enableParameters())), invalid,
                         rpc + " with a parameters map over " + CsiLimits.MAX_MAP_BYTES + " bytes");
-            }).withId(rpc.methodName() + "/volume/parameters-over-limit"));
+            }).withId(rpc.methodName() + "/volume/parameters-over-limit").withNeeds(Needs.volume()));
         }
         checks.add(Check.optional(rowCase(scheme, rpc, invalid, SECRETS_OVER_LIMIT), ctx -> {
             Addressing vol = ctx.volume();
@@ -256,7 +259,7 @@ final class ControllerChecks {
             ctx.expect(ctx.call(rpc, vol, overMapLimit(ctx.config().secrets().asMap())), invalid,
                     rpc + " with a secrets map over " + CsiLimits.MAX_MAP_BYTES + " bytes (not 16 UNAUTHENTICATED:"
                             + " the request is malformed)");
-        }).withId(rpc.methodName() + "/volume/secrets-over-limit"));
+        }).withId(rpc.methodName() + "/volume/secrets-over-limit").withNeeds(Needs.volume()));
         return checks;
     }
 
@@ -266,29 +269,61 @@ final class ControllerChecks {
         List<Check> checks = new ArrayList<>();
         for (String id : config.volumes()) {
             checks.add(Check.required(LIFECYCLE + " [volume " + id + "]", ctx -> runLifecycle(ctx, Addressing.volume(id)))
-                    .withId("lifecycle/volume/" + id));
+                    .withId("lifecycle/volume/" + id).withNeeds(Needs.fixture("volume/" + id)).withHint(TWO_SITES_HINT));
         }
         if (config.volumeGroups().isEmpty()) {
             // Only without group fixtures, so "none" never clashes with a fixture's name.
             checks.add(Check.required(LIFECYCLE + " [volume group]", ctx -> ctx.volumeGroup())
-                    .withId("lifecycle/group/none"));
+                    .withId("lifecycle/group/none").withNeeds(Needs.none()));
         }
         for (String id : config.volumeGroups()) {
             checks.add(Check.required(LIFECYCLE + " [volume group " + id + "]", ctx -> {
                 ctx.volumeGroup();      // skips where the dialect has no groups
                 runLifecycle(ctx, Addressing.volumeGroup(id));
-            }).withId("lifecycle/group/" + id));
+            }).withId("lifecycle/group/" + id).withNeeds(Needs.fixture("group/" + id)).withHint(TWO_SITES_HINT));
         }
         return checks;
     }
 
+    /** Why the checks that resync until ready need the peer site. */
+    static final String TWO_SITES_HINT = "a resync copies from the primary on the peer site: it runs on a demoted site A"
+            + " while site B is primary (the spec promises no readiness with no primary to copy from)";
+
+    /**
+     * Enable, promote, demote, resync until ready, promote, disable on site A; the resync runs while the replica on
+     * the peer site is primary (promoted without force once A's demotion has arrived, and demoted again before A is
+     * promoted back). Needs the peer: NOT RUN without one.
+     */
     static void runLifecycle(ConformanceContext ctx, Addressing target) {
+        ctx.requirePeer();
         ctx.step(Rpc.ENABLE_VOLUME_REPLICATION, target);
         ctx.step(Rpc.PROMOTE_VOLUME, target);
-        ctx.step(Rpc.DEMOTE_VOLUME, target);
-        resyncUntilReady(ctx, target);
-        ctx.step(Rpc.PROMOTE_VOLUME, target);
+        resyncWhilePeerPrimary(ctx, target);
+        TwoSiteChecks.promoteAfterDemotion(ctx, target, false);
         ctx.step(Rpc.DISABLE_VOLUME_REPLICATION, target);
+        TwoSiteChecks.requireNoReplica(ctx, LifecycleModel.forDialect(ctx.dialect()), ctx.replicaOf(target),
+                "DisableVolumeReplication on A");
+    }
+
+    /**
+     * Waits until A reports a completed sync (Info answers, within the settle timeout), then demotes A, promotes its
+     * replica on B, resyncs A until ready, demotes B again. A failover needs the data on B, and A's Info with its
+     * REQUIRED last_sync_time is the spec's sign that B holds it: demoted before any sync, real storage has no copy on
+     * B to promote (and creates none while no site is primary).
+     */
+    private static void resyncWhilePeerPrimary(ConformanceContext ctx, Addressing target) {
+        Addressing replica = ctx.replicaOf(target);
+        if (ctx.dialect().supports(Rpc.GET_VOLUME_REPLICATION_INFO)) {
+            Outcome synced = ctx.call(Rpc.GET_VOLUME_REPLICATION_INFO, target);
+            if (synced.code() != StatusCode.UNIMPLEMENTED) {
+                ctx.expect(synced, StatusCode.OK, "GetVolumeReplicationInfo on " + target + " before the failover to"
+                        + " B (a completed sync: B holds the data)");
+            }
+        }
+        ctx.step(Rpc.DEMOTE_VOLUME, target);
+        TwoSiteChecks.promoteAfterDemotion(ctx, replica, true);
+        resyncUntilReady(ctx, target);
+        ctx.expect(ctx.callPeer(Rpc.DEMOTE_VOLUME, replica), StatusCode.OK, "DemoteVolume on B's " + replica);
     }
 
     /** Calls ResyncVolume until it answers {@code ready = true}; fails after the configured resync timeout. */
@@ -340,40 +375,40 @@ final class ControllerChecks {
         List<Check> checks = new ArrayList<>();
         if (dialect.supports(Rpc.GET_VOLUME_REPLICATION_INFO)) {
             checks.add(Check.required(LAST_SYNC_TIME, ctx -> primaryInfoIsValid(ctx, "last_sync_time"))
-                    .withId("response-validity/volume/last-sync-time")
+                    .withId("response-validity/volume/last-sync-time").withNeeds(Needs.volume())
                     .withHint("answer a Timestamp between the years 0001 and 9999, nanos in [0, 999999999]"));
         }
         // The revision's own info answer says which fields it has (v0.1.3: last_sync_time only).
         if (dialect.supports(Rpc.GET_VOLUME_REPLICATION_INFO)
                 && Wire.responseHas(dialect, Rpc.GET_VOLUME_REPLICATION_INFO, "last_sync_bytes")) {
             checks.add(Check.required(LAST_SYNC_BYTES, ctx -> primaryInfoIsValid(ctx, "last_sync_bytes"))
-                    .withId("response-validity/volume/last-sync-bytes"));
+                    .withId("response-validity/volume/last-sync-bytes").withNeeds(Needs.volume()));
             // Required as the client rejects it: a negative duration, or none a Duration can hold, is no sync time.
             checks.add(Check.required(LAST_SYNC_DURATION, ctx -> primaryInfoIsValid(ctx, "last_sync_duration"))
-                    .withId("response-validity/volume/last-sync-duration")
+                    .withId("response-validity/volume/last-sync-duration").withNeeds(Needs.volume())
                     .withHint("answer the time the last sync took: not negative, seconds and nanos of one sign"));
         }
         if (dialect.supports(Rpc.GET_REPLICATION_DESTINATION_INFO)) {
             checks.add(Check.required(HEALTH_STATUS, ctx -> primaryInfoIsValid(ctx, "status"))
-                    .withId("response-validity/volume/health-status")
+                    .withId("response-validity/volume/health-status").withNeeds(Needs.volume())
                     .withHint("report the replication's health as one of the enum's values; UNKNOWN when unsure"));
             checks.add(Check.required(DESTINATION_VOLUME, ctx -> destinationIsValid(ctx, ctx.volume()))
-                    .withId("response-validity/volume/destination")
+                    .withId("response-validity/volume/destination").withNeeds(Needs.volume())
                     .withHint("answer a VolumeDestination with the destination volume's id (at most 128 bytes);"
                             + " answer 14 UNAVAILABLE only while it is not known yet"));
             checks.add(Check.required(DESTINATION_GROUP, ctx -> destinationIsValid(ctx, ctx.volumeGroup()))
-                    .withId("response-validity/group/destination")
+                    .withId("response-validity/group/destination").withNeeds(Needs.group())
                     .withHint("answer a VolumeGroupDestination for a group, with its id and either every member's"
                             + " destination or none (ids at most 128 bytes, the map at most 4 KiB); answer 14"
                             + " UNAVAILABLE only while it is not known yet"));
         }
         checks.add(Check.required(RESYNC_READY, ctx -> {
+            ctx.requirePeer();
             Addressing vol = ctx.volume();
             ctx.step(Rpc.ENABLE_VOLUME_REPLICATION, vol);
             ctx.step(Rpc.PROMOTE_VOLUME, vol);
-            ctx.step(Rpc.DEMOTE_VOLUME, vol);
-            resyncUntilReady(ctx, vol);
-        }).withId("response-validity/volume/resync-ready"));
+            resyncWhilePeerPrimary(ctx, vol);
+        }).withId("response-validity/volume/resync-ready").withNeeds(Needs.volume()).withHint(TWO_SITES_HINT));
         return checks;
     }
 
@@ -419,10 +454,11 @@ final class ControllerChecks {
     }
 
     private static List<Check> requestForms(SpecDialect dialect) {
-        Check.Body volumeIdAlone = ctx -> everyRpc(ctx, Addressing.deprecatedVolumeId(ctx.config().volumes().get(0)));
+        Check.Body volumeIdAlone = ctx -> everyRpc(ctx, Addressing.deprecatedVolumeId(
+                ctx.volume().source().getVolume().getVolumeId()));
         String sourceId = "request-forms/volume/replication-source";
         String volumeIdId = "request-forms/volume/volume-id";
-        return switch (dialect) {
+        List<Check> checks = switch (dialect) {
             case CURRENT -> List.of(
                     Check.required(FORM_SOURCE, ctx -> everyRpc(ctx, ctx.volume())).withId(sourceId),
                     Check.optional(FORM_DEPRECATED, volumeIdAlone).withId(volumeIdId));
@@ -442,5 +478,6 @@ final class ControllerChecks {
                     Check.required(FORM_VOLUME_ID, volumeIdAlone).withId(volumeIdId));
             case V0_1_0 -> List.of(Check.required(FORM_VOLUME_ID, volumeIdAlone).withId(volumeIdId));
         };
+        return checks.stream().map(c -> c.withNeeds(Needs.volume())).toList();
     }
 }

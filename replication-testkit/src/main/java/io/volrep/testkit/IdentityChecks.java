@@ -21,7 +21,7 @@ import java.util.function.Predicate;
 /**
  * The CSI-Addons {@code identity.Identity} checks. Identity is optional for a plugin: 12 UNIMPLEMENTED reports
  * "not implemented". When served, it must name the plugin as the spec's rules say (domain-name notation, at most 63
- * characters, with a vendor version: the {@link io.volrep.api.wire.AnswerRules} volrep's client applies too), advertise
+ * characters, with a vendor version: the {@link io.volrep.api.internal.wire.AnswerRules} volrep's client applies too), advertise
  * {@code CONTROLLER_SERVICE} and {@code VolumeReplication.VOLUME_REPLICATION} (the target serves replication), and
  * answer Probe with {@code ready} true or absent. What it advertises is held against what the plugin does ({@link #PROMISES}): an
  * advertised capability whose RPC answers 12 UNIMPLEMENTED fails, an RPC served without its capability is a warning.

@@ -24,7 +24,7 @@ import javax.xml.stream.XMLStreamWriter;
  * JUnitXmlReport.write(ConformanceRunner.of(config).run(), Path.of("target/conformance"));
  * }</pre>
  */
-public final class JUnitXmlReport {
+final class JUnitXmlReport {
     private JUnitXmlReport() {
     }
 
@@ -69,7 +69,7 @@ public final class JUnitXmlReport {
         xml.writeAttribute("errors", "0");
         xml.writeAttribute("skipped", String.valueOf(results.stream()
                 .filter(r -> r.outcome() == CheckOutcome.SKIPPED || r.outcome() == CheckOutcome.NOT_IMPLEMENTED
-                        || r.outcome() == CheckOutcome.WARNING).count()));
+                        || r.outcome() == CheckOutcome.WARNING || r.outcome() == CheckOutcome.NOT_RUN).count()));
         xml.writeAttribute("time", seconds(results.stream().mapToLong(r -> r.duration().toNanos()).sum()));
         xml.writeCharacters("\n  ");
         xml.writeStartElement("properties");
@@ -94,7 +94,7 @@ public final class JUnitXmlReport {
                 }
                 // JUnit has no warning: a warning is a skipped test case whose message starts with "WARNING: ", as
                 // the JUnit Platform reports it to Surefire (an aborted test), so both reports agree.
-                case SKIPPED, NOT_IMPLEMENTED, WARNING -> {
+                case SKIPPED, NOT_IMPLEMENTED, WARNING, NOT_RUN -> {
                     xml.writeEmptyElement("skipped");
                     xml.writeAttribute("message", clean(r.reason()));
                 }

@@ -26,6 +26,8 @@ import java.util.concurrent.Future;
 final class LifecycleChecks {
     static final String ISOLATION = "Isolation";
     static final String CONCURRENT = "Isolation: concurrent calls on distinct sources never draw 10 ABORTED [every fixture]";
+    static final String SEQUENTIAL = "Isolation: a call made after the previous one was answered is not refused with"
+            + " 10 ABORTED beyond the settle timeout [refused calls between the steps of a round trip]";
     static final List<Kind> KINDS = List.of(Kind.VOLUME, Kind.VOLUME_GROUP);
 
     private LifecycleChecks() {
@@ -51,7 +53,16 @@ final class LifecycleChecks {
         return rpc.methodName() + "/" + kindId(kind) + "/" + state.id();
     }
 
-    /** The walk checks of {@code rpc}: one per source kind and reachable state. */
+    /** The force check's name: the walk check's, with {@code force} in the bracket. */
+    static String forceName(ErrorScheme scheme, Rpc rpc, Kind kind, State state, Expectation e) {
+        String name = walkName(scheme, rpc, kind, state, e);
+        return name.substring(0, name.length() - 1) + ", force]";
+    }
+
+    /**
+     * The lifecycle checks of {@code rpc}, one per source kind and reachable state, and the same with force where the
+     * request has the field: each reports what the {@link Exploration} found on its edge, in every history.
+     */
     static List<Check> walk(SpecDialect dialect, Rpc rpc) {
         LifecycleModel model = LifecycleModel.forDialect(dialect);
         ErrorScheme scheme = dialect.errorScheme();
@@ -65,28 +76,45 @@ final class LifecycleChecks {
                         : rpc.methodName() + " must check the source's state (" + state.label() + ") and refuse with "
                                 + e.code().display() + " without changing it; check the rule for "
                                 + kindLabel(kind) + "s too";
-                checks.add(new Check(walkId(rpc, kind, state), walkName(scheme, rpc, kind, state, e),
-                        Requirement.REQUIRED, hint, ctx -> walkOne(ctx, model, rpc, kind, state)));
+                checks.add(explored(walkId(rpc, kind, state), walkName(scheme, rpc, kind, state, e), kind, hint));
+                if (LifecycleModel.forceable(rpc)) {
+                    checks.add(explored(walkId(rpc, kind, state) + "/force", forceName(scheme, rpc, kind, state, e),
+                            kind, "force must not change what the table demands in " + state.label() + ": "
+                                    + (e.ok() ? "0 OK, then " + e.after().label() : e.code().display()
+                                    + ", nothing changed") + " (a plugin that ignores force, or lets it past a"
+                                    + " precondition, fails here)"));
+                }
             }
         }
         return checks;
     }
 
-    private static void walkOne(ConformanceContext ctx, LifecycleModel model, Rpc rpc, Kind kind, State state) {
-        Addressing target = ctx.source(kind);
-        ctx.sequential();
-        reach(ctx, model, target, state);
-        Expectation e = model.expect(rpc, state);
-        Outcome first = ctx.call(rpc, target);
-        judge(ctx, first, e.code(), target, rpc.methodName() + " on " + target + " (" + state.label() + ")");
-        observe(ctx, model, target, e.after(), rpc.methodName() + " answered " + first.code().display() + " in "
-                + state.label());
-        if (e.ok()) {
-            Outcome again = ctx.call(rpc, target);
-            judge(ctx, again, model.expect(rpc, e.after()).code(), target, "not idempotent: " + rpc.methodName()
-                    + " on " + target + " repeated (" + e.after().label() + ")");
-            observe(ctx, model, target, e.after(), "the same " + rpc.methodName() + " repeated");
+    /** A check that reports the exploration's findings on its edges. */
+    private static Check explored(String id, String name, Kind kind, String hint) {
+        return new Check(id, name, Requirement.REQUIRED, hint, ctx -> ctx.exploration().report(ctx, kind, id, name),
+                Needs.exploration());
+    }
+
+    /**
+     * The destination's consistency per kind: repeated answers agree while replication stays enabled (a group's
+     * member map, when given, MUST be complete for its current members: a partial map in one answer and a complete
+     * one in another fails here).
+     */
+    static List<Check> consistency(SpecDialect dialect) {
+        if (!dialect.supports(Rpc.GET_REPLICATION_DESTINATION_INFO)) {
+            return List.of();
         }
+        List<Check> checks = new ArrayList<>();
+        for (Kind kind : KINDS) {
+            String id = Exploration.consistentId(kind);
+            String name = "GetReplicationDestinationInfo: repeated answers agree while replication stays enabled ["
+                    + kindLabel(kind) + (kind == Kind.VOLUME_GROUP ? ", the member map complete in every answer" : "")
+                    + "]";
+            checks.add(explored(id, name, kind, "answer the same destination every time"
+                    + (kind == Kind.VOLUME_GROUP ? ", with every member's destination or none: never a partial map"
+                    + " (answer 14 UNAVAILABLE until the map is complete)" : "")));
+        }
+        return checks;
     }
 
     /** Drives {@code target} (replication disabled) along the model's shortest path to {@code state}. */
@@ -154,36 +182,22 @@ final class LifecycleChecks {
     }
 
     /**
-     * Authentication on {@code rpc} for every kind, with wrong and with missing secrets, before and after a valid
-     * call on the same connection (no session may outlive a request).
+     * Authentication on {@code rpc} for every kind, with wrong and with missing secrets: in every state, by every
+     * history, between valid calls on the same connection (no session may outlive a request), and nothing changes.
      */
     static List<Check> authentication(SpecDialect dialect, Rpc rpc) {
-        LifecycleModel model = LifecycleModel.forDialect(dialect);
         ErrorScheme scheme = dialect.errorScheme();
         List<Check> checks = new ArrayList<>();
         for (Kind kind : KINDS) {
             for (String variant : List.of("wrong", "missing")) {
                 String name = authName(scheme, rpc, kind, variant);
-                checks.add(new Check(rpc.methodName() + "/" + kindId(kind) + "/auth-" + variant, name,
-                        Requirement.REQUIRED, "every call must be authenticated by its own secrets: check the "
-                        + kindLabel(kind) + " path too, and that a valid call does not open a session",
-                        ctx -> {
-                            Map<String, String> bad = new LinkedHashMap<>();
-                            if (variant.equals("wrong")) {
-                                ctx.requireSecrets().keys().forEach(k -> bad.put(k, "volrep-conformance-wrong-secret"));
-                            } else {
-                                ctx.requireSecrets();
-                            }
-                            Addressing target = ctx.source(kind);
-                            ctx.sequential();
-                            reach(ctx, model, target, stateWhereAllowed(model, rpc));
-                            ctx.expect(ctx.call(rpc, target, bad), StatusCode.UNAUTHENTICATED,
-                                    rpc.methodName() + " on " + target + " with " + variant + " secrets");
-                            ctx.step(rpc, target);
-                            ctx.expect(ctx.call(rpc, target, bad), StatusCode.UNAUTHENTICATED,
-                                    rpc.methodName() + " on " + target + " with " + variant + " secrets after a valid"
-                                            + " call on the same connection (no session may outlive a request)");
-                        }));
+                String id = rpc.methodName() + "/" + kindId(kind) + "/auth-" + variant;
+                checks.add(new Check(id, name, Requirement.REQUIRED, "every call must be authenticated by its own"
+                        + " secrets, in every state, and refused without changing anything: check the "
+                        + kindLabel(kind) + " path too, and that a valid call does not open a session", ctx -> {
+                            ctx.requireSecrets();
+                            ctx.exploration().report(ctx, kind, id, name);
+                        }, Needs.exploration()));
             }
         }
         return checks;
@@ -221,28 +235,23 @@ final class LifecycleChecks {
         // Ids: every check that needs a group has "/group/" in its id (so '*/group/*' selects it); 0.1's ids stay
         // accepted as former ids.
         checks.add(isolationCheck(model, "volume", "volume", "isolation/volume/round-trip-spares-volume",
-                ctx -> ctx.volume(), ctx -> secondVolume(ctx)).withFormerIds("isolation/volume-volume"));
+                ctx -> ctx.volume(), ctx -> ctx.secondVolume()).withFormerIds("isolation/volume-volume")
+                .withNeeds(Needs.volumes(2, 0)));
         checks.add(isolationCheck(model, "volume group", "volume", "isolation/group/round-trip-spares-volume",
-                ctx -> ctx.volumeGroup(), ctx -> ctx.volume()).withFormerIds("isolation/group-volume"));
+                ctx -> ctx.volumeGroup(), ctx -> ctx.volume()).withFormerIds("isolation/group-volume")
+                .withNeeds(Needs.volumes(1, 1)));
         checks.add(isolationCheck(model, "volume", "volume group", "isolation/group/spared-by-volume-round-trip",
-                ctx -> ctx.volume(), ctx -> ctx.volumeGroup()).withFormerIds("isolation/volume-group"));
-        checks.add(new Check("isolation/volume/after-refusals", "Isolation: a call made after the previous one was"
-                + " answered never draws 10 ABORTED [refused calls between the steps of a round trip]",
-                Requirement.REQUIRED, "a lock or an operation record that outlives its call (often on an error path: a"
-                        + " refused or failed call that does not release it)", ctx -> sequentialAfterRefusals(ctx, model))
+                ctx -> ctx.volume(), ctx -> ctx.volumeGroup()).withFormerIds("isolation/volume-group")
+                .withNeeds(Needs.volumes(1, 1)));
+        checks.add(new Check("isolation/volume/after-refusals", SEQUENTIAL, Requirement.REQUIRED,
+                "a lock or an operation record that outlives its call (often on an error path: a refused or failed call"
+                        + " that does not release it)", ctx -> sequentialAfterRefusals(ctx, model), Needs.volume())
                 .withFormerIds("isolation/sequential"));
         checks.add(new Check("isolation/all-fixtures/concurrent", CONCURRENT, Requirement.REQUIRED,
                 "10 ABORTED is for an operation pending on the same source: a lock that spans sources (per kind,"
                         + " per pool, global) must not refuse calls on other sources",
-                ctx -> concurrentRoundTrips(ctx, model)).withFormerIds("isolation/concurrent"));
+                ctx -> concurrentRoundTrips(ctx, model), Needs.everyFixture()).withFormerIds("isolation/concurrent"));
         return checks;
-    }
-
-    private static Addressing secondVolume(ConformanceContext ctx) {
-        if (ctx.config().volumes().size() < 2) {
-            ctx.skip("needs a second fixture volume (--volume)");
-        }
-        return Addressing.volume(ctx.config().volumes().get(1));
     }
 
     private static Check isolationCheck(LifecycleModel model, String actorKind, String observerKind, String id,
@@ -285,7 +294,11 @@ final class LifecycleChecks {
         }
     }
 
-    /** Every fixture at once runs the round trip; none of their calls may draw ABORTED. */
+    /**
+     * Every fixture at once runs the round trip. A 10 ABORTED is polled within the settle timeout (a source may be
+     * finishing work of its own), but a source that draws 10 only while the others are being called, and none when
+     * it runs the same round trip alone, is refused for another source's operation: a lock spanning sources.
+     */
     private static void concurrentRoundTrips(ConformanceContext ctx, LifecycleModel model) throws Exception {
         List<Addressing> sources = new ArrayList<>();
         ctx.config().volumes().forEach(v -> sources.add(Addressing.volume(v)));
@@ -297,6 +310,7 @@ final class LifecycleChecks {
         }
         ctx.sequential();
         List<String> problems = Collections.synchronizedList(new ArrayList<>());
+        Map<Addressing, Integer> abortedTogether = new java.util.concurrent.ConcurrentHashMap<>();
         CountDownLatch start = new CountDownLatch(1);
         ExecutorService pool = Executors.newFixedThreadPool(sources.size());
         try {
@@ -304,18 +318,7 @@ final class LifecycleChecks {
             for (Addressing source : sources) {
                 runs.add(pool.submit(() -> {
                     start.await();
-                    for (Rpc step : model.roundTrip()) {
-                        Outcome o = ctx.call(step, source);
-                        if (o.code() == StatusCode.UNIMPLEMENTED && ctx.scheme().lists(step, StatusCode.UNIMPLEMENTED)) {
-                            ctx.call(Rpc.DISABLE_VOLUME_REPLICATION, source);
-                            return null;
-                        }
-                        if (!o.ok()) {
-                            problems.add(step.methodName() + " on " + source + " -> " + o.describe()
-                                    + (o.code() == StatusCode.ABORTED ? " (nothing was pending on " + source + ")" : ""));
-                            return null;
-                        }
-                    }
+                    roundTripCounting(ctx, model, source, problems, abortedTogether);
                     return null;
                 }));
             }
@@ -329,6 +332,40 @@ final class LifecycleChecks {
         if (!problems.isEmpty()) {
             ctx.fail(sources.size() + " sources, each a round trip at the same time: " + String.join("; ", problems));
         }
+        List<String> spanning = new ArrayList<>();
+        for (Map.Entry<Addressing, Integer> e : abortedTogether.entrySet()) {
+            if (e.getValue() == 0) {
+                continue;
+            }
+            Map<Addressing, Integer> alone = new java.util.HashMap<>();
+            List<String> aloneProblems = new ArrayList<>();
+            roundTripCounting(ctx, model, e.getKey(), aloneProblems, alone);
+            if (alone.getOrDefault(e.getKey(), 0) == 0 && aloneProblems.isEmpty()) {
+                spanning.add(e.getKey() + " drew 10 ABORTED " + e.getValue() + " times beside the others, never alone");
+            }
+        }
+        if (!spanning.isEmpty()) {
+            ctx.fail("10 ABORTED while nothing was pending on the source itself (the suite sends one call at a time"
+                    + " per source): " + String.join("; ", spanning));
+        }
+    }
+
+    /** One round trip on {@code source}, counting the 10 ABORTED answers it draws (each polled within the settle timeout). */
+    private static void roundTripCounting(ConformanceContext ctx, LifecycleModel model, Addressing source,
+                                          List<String> problems, Map<Addressing, Integer> aborted) {
+        aborted.putIfAbsent(source, 0);
+        for (Rpc step : model.roundTrip()) {
+            Outcome o = ctx.callCounting(step, source, () -> aborted.merge(source, 1, Integer::sum));
+            if (o.code() == StatusCode.UNIMPLEMENTED && ctx.scheme().lists(step, StatusCode.UNIMPLEMENTED)) {
+                ctx.call(Rpc.DISABLE_VOLUME_REPLICATION, source);
+                return;
+            }
+            if (!o.ok()) {
+                problems.add(step.methodName() + " on " + source + " -> " + o.describe() + ctx.note(o));
+                ctx.call(Rpc.DISABLE_VOLUME_REPLICATION, source);
+                return;
+            }
+        }
     }
 
     // ---------------------------------------------------------------- fixtures and responses
@@ -338,10 +375,12 @@ final class LifecycleChecks {
         List<Check> checks = new ArrayList<>();
         LifecycleModel model = LifecycleModel.forDialect(config.dialect());
         for (String id : config.volumes()) {
-            checks.add(restored(model, Addressing.volume(id), "fixtures-restored/volume/" + id));
+            checks.add(restored(model, Addressing.volume(id), "fixtures-restored/volume/" + id)
+                    .withNeeds(Needs.fixture("volume/" + id).at(Needs.Order.LAST)));
         }
         for (String id : config.volumeGroups()) {
-            checks.add(restored(model, Addressing.volumeGroup(id), "fixtures-restored/group/" + id));
+            checks.add(restored(model, Addressing.volumeGroup(id), "fixtures-restored/group/" + id)
+                    .withNeeds(Needs.fixture("group/" + id).at(Needs.Order.LAST)));
         }
         return checks;
     }
@@ -354,6 +393,9 @@ final class LifecycleChecks {
             }
             ctx.sequential();
             observe(ctx, model, target, State.DISABLED, "every check");
+            if (ctx.hasPeer()) {
+                TwoSiteChecks.requireNoReplica(ctx, model, ctx.replicaOf(target), "every check");
+            }
         });
     }
 
@@ -362,11 +404,11 @@ final class LifecycleChecks {
         LifecycleModel model = LifecycleModel.forDialect(config.dialect());
         List<Check> checks = new ArrayList<>();
         for (Kind kind : KINDS) {
-            checks.add(new Check("response-validity/" + kindId(kind) + "/round-trip",
+            checks.add(roundTripCheck("response-validity/" + kindId(kind) + "/round-trip",
                     "Response validity: every rule holds in every state of a failover round trip and after it ["
-                            + kindLabel(kind) + "]", Requirement.REQUIRED,
+                            + kindLabel(kind) + "]",
                     "REQUIRED fields and non-negative sizes must hold for groups as for volumes, and after a failover",
-                    ctx -> {
+                    kind == Kind.VOLUME ? Needs.volume() : Needs.group(), ctx -> {
                         Addressing target = ctx.source(kind);
                         ctx.sequential();
                         State at = State.DISABLED;
@@ -379,6 +421,10 @@ final class LifecycleChecks {
                     }));
         }
         return checks;
+    }
+
+    private static Check roundTripCheck(String id, String name, String hint, Needs needs, Check.Body body) {
+        return new Check(id, name, Requirement.REQUIRED, hint, body, needs);
     }
 
     /** The round trip without its final disable, then once more promoted: the failover "and back". */

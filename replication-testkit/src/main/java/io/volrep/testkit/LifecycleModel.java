@@ -118,14 +118,87 @@ public final class LifecycleModel {
     private static final List<Rpc> ROUND_TRIP = List.of(Rpc.ENABLE_VOLUME_REPLICATION, Rpc.DEMOTE_VOLUME,
             Rpc.RESYNC_VOLUME, Rpc.PROMOTE_VOLUME, Rpc.DISABLE_VOLUME_REPLICATION);
 
+    /**
+     * The histories by which the exploration reaches every state: the shortest path, and each detour (a loop of OK
+     * calls from a state back to it) taken on the way. A source that misbehaves only when reached by a longer
+     * history (primary again after a failover, secondary after a resync, enabled again after a disable) shows there.
+     */
+    private static final List<History> HISTORIES = List.of(
+            new History("the shortest path", State.DISABLED, List.of()),
+            new History("after a failover round trip", State.PRIMARY, List.of(Rpc.DEMOTE_VOLUME, Rpc.PROMOTE_VOLUME)),
+            new History("after a resync", State.SECONDARY, List.of(Rpc.RESYNC_VOLUME)),
+            new History("after disable and re-enable", State.PRIMARY,
+                    List.of(Rpc.DISABLE_VOLUME_REPLICATION, Rpc.ENABLE_VOLUME_REPLICATION)));
+
+    /**
+     * How an action calls its RPC: with valid secrets and without force (the table's rules), with {@code force}
+     * (the same rules: force never makes a refused call allowed, nor an allowed one refused, in one site's model), or
+     * with wrong or missing secrets (16 UNAUTHENTICATED in every state, and nothing changes).
+     */
+    public enum Variant {
+        /** Valid secrets, no force. */
+        PLAIN(""),
+        /** Valid secrets, {@code force = true} (RPCs whose request has the field: promote, demote, resync). */
+        FORCE("force"),
+        /** Every configured secret with a wrong value. */
+        WRONG_SECRETS("wrong secrets"),
+        /** No secrets at all. */
+        MISSING_SECRETS("missing secrets");
+
+        private final String label;
+
+        Variant(String label) {
+            this.label = label;
+        }
+
+        /** How reports write it: {@code "force"}, {@code "wrong secrets"}; empty for {@link #PLAIN}. */
+        public String label() {
+            return label;
+        }
+    }
+
+    /**
+     * One thing the exploration can do to a source: an RPC called one way.
+     *
+     * @param rpc the RPC
+     * @param variant how it is called
+     */
+    public record Action(Rpc rpc, Variant variant) {
+        /** {@code "PromoteVolume (force)"}, {@code "DemoteVolume"}. */
+        public String label() {
+            return rpc.methodName() + (variant == Variant.PLAIN ? "" : " (" + variant.label() + ")");
+        }
+
+        @Override
+        public String toString() {
+            return label();
+        }
+    }
+
+    /**
+     * A way to reach a state: the shortest path to {@code at}, the {@code detour} (OK calls from {@code at} back to
+     * it), then the shortest path on. The shortest path itself has no detour.
+     *
+     * @param name how reports say it, e.g. {@code "after a failover round trip"}
+     * @param at where the detour starts and ends
+     * @param detour the loop
+     */
+    public record History(String name, State at, List<Rpc> detour) {
+        public History {
+            detour = List.copyOf(detour);
+        }
+    }
+
     private final List<Rule> rules;
     private final Map<Rpc, Rule> byRpc = new LinkedHashMap<>();
+    private final List<History> histories;
 
     private LifecycleModel(List<Rule> rules) {
         this.rules = List.copyOf(rules);
         for (Rule r : this.rules) {
             byRpc.put(r.rpc(), r);
         }
+        this.histories = HISTORIES.stream().filter(h -> h.detour().stream().allMatch(byRpc::containsKey)).toList();
         State at = State.DISABLED;
         for (Rpc step : ROUND_TRIP) {
             Expectation e = expect(step, at);
@@ -136,6 +209,21 @@ public final class LifecycleModel {
         }
         if (at != State.DISABLED) {
             throw new IllegalStateException("round trip ends in " + at);
+        }
+        for (History h : histories) {
+            for (State target : reachable()) {
+                State s = State.DISABLED;
+                for (Rpc step : pathTo(target, h)) {
+                    Expectation e = expect(step, s);
+                    if (!e.ok()) {
+                        throw new IllegalStateException("history " + h.name() + ": " + step + " is refused in " + s);
+                    }
+                    s = e.after();
+                }
+                if (s != target) {
+                    throw new IllegalStateException("history " + h.name() + " to " + target + " ends in " + s);
+                }
+            }
         }
     }
 
@@ -206,22 +294,80 @@ public final class LifecycleModel {
 
     /** The states reachable from {@link State#DISABLED} through OK answers, breadth first. */
     public List<State> reachable() {
-        return List.copyOf(paths().keySet());
+        return List.copyOf(paths(State.DISABLED).keySet());
     }
 
     /** The shortest sequence of OK calls from {@link State#DISABLED} to {@code state}. */
     public List<Rpc> pathTo(State state) {
-        List<Rpc> path = paths().get(state);
+        return path(State.DISABLED, state);
+    }
+
+    /** The sequence of OK calls from {@link State#DISABLED} to {@code state} by {@code history}. */
+    public List<Rpc> pathTo(State state, History history) {
+        if (history.detour().isEmpty()) {
+            return pathTo(state);
+        }
+        List<Rpc> path = new ArrayList<>(path(State.DISABLED, history.at()));
+        path.addAll(history.detour());
+        path.addAll(path(history.at(), state));
+        return List.copyOf(path);
+    }
+
+    /** The histories by which the exploration reaches each state (those whose RPCs this model has). */
+    public List<History> histories() {
+        return histories;
+    }
+
+    /**
+     * Every action of the model: each RPC plainly, with force where its request has the field, and (when the run has
+     * secrets to get wrong) with wrong and with missing secrets.
+     */
+    public List<Action> actions(boolean secrets) {
+        List<Action> actions = new ArrayList<>();
+        for (Rule r : rules) {
+            actions.add(new Action(r.rpc(), Variant.PLAIN));
+            if (forceable(r.rpc())) {
+                actions.add(new Action(r.rpc(), Variant.FORCE));
+            }
+        }
+        if (secrets) {
+            for (Rule r : rules) {
+                actions.add(new Action(r.rpc(), Variant.WRONG_SECRETS));
+                actions.add(new Action(r.rpc(), Variant.MISSING_SECRETS));
+            }
+        }
+        return actions;
+    }
+
+    /** True when {@code rpc}'s request has a {@code force} field (read from the spec's message, not listed here). */
+    static boolean forceable(Rpc rpc) {
+        return io.volrep.api.internal.wire.Transcoder.of(SpecDialect.CURRENT).method(rpc).getRequestMarshaller() instanceof
+                io.grpc.MethodDescriptor.PrototypeMarshaller<?> m
+                && ((com.google.protobuf.Message) m.getMessagePrototype()).getDescriptorForType()
+                        .findFieldByName("force") != null;
+    }
+
+    /** What {@code action} must answer in {@code state}: the RPC's rule, or 16 UNAUTHENTICATED (state stays). */
+    public Expectation expect(Action action, State state) {
+        return switch (action.variant()) {
+            case PLAIN, FORCE -> expect(action.rpc(), state);
+            case WRONG_SECRETS, MISSING_SECRETS -> new Expectation(StatusCode.UNAUTHENTICATED, state);
+        };
+    }
+
+    /** The shortest sequence of OK calls from {@code from} to {@code to}. */
+    public List<Rpc> path(State from, State to) {
+        List<Rpc> path = paths(from).get(to);
         if (path == null) {
-            throw new IllegalArgumentException(state + " is not reachable in this model");
+            throw new IllegalArgumentException(to + " is not reachable from " + from + " in this model");
         }
         return path;
     }
 
-    private Map<State, List<Rpc>> paths() {
+    private Map<State, List<Rpc>> paths(State start) {
         Map<State, List<Rpc>> paths = new LinkedHashMap<>();
-        paths.put(State.DISABLED, List.of());
-        Deque<State> queue = new ArrayDeque<>(List.of(State.DISABLED));
+        paths.put(start, List.of());
+        Deque<State> queue = new ArrayDeque<>(List.of(start));
         while (!queue.isEmpty()) {
             State from = queue.poll();
             for (Rule r : rules) {

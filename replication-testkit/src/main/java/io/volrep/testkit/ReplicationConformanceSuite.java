@@ -61,18 +61,23 @@ public abstract class ReplicationConformanceSuite {
     @BeforeAll
     protected final void startConformanceTarget() {
         session = ConformanceSession.open(config());
+        waitsRecorded(session.waits());
     }
 
     @AfterAll
     protected final void stopConformanceTarget() {
         if (session != null) {
-            sessionClosing(session.calls());
+            sessionClosing(session.calls(), session.explored());
             session.close();
         }
     }
 
-    /** Called once before the session closes, with the number of calls the run sent. */
-    void sessionClosing(long calls) {
+    /** Called once before the session closes, with the number of calls the run sent and what it explored. */
+    void sessionClosing(long calls, String explored) {
+    }
+
+    /** Called once the session is open with its live map of the checks' waits for transient answers, by check name. */
+    void waitsRecorded(java.util.Map<String, java.time.Duration> waits) {
     }
 
     /** The checks of what the spec says MUST, and of the codes its error tables fix. */
@@ -93,8 +98,21 @@ public abstract class ReplicationConformanceSuite {
         return nodes(Requirement.OPTIONAL);
     }
 
+    /**
+     * True when the optional checks run too in this launch, so that they are queued with the required ones and run
+     * beside them; otherwise (a launcher filtering on tags) they are queued when their factory runs.
+     */
+    boolean optionalChecksRunToo() {
+        return false;
+    }
+
     private Stream<DynamicNode> nodes(Requirement requirement) {
         ConformanceConfig config = session.config();
+        List<Check> all = checkGroups().stream().flatMap(g -> g.checks(config).stream()).toList();
+        // Queue every check of this level at once: they run several at a time, each on fixtures of its own, while
+        // the dynamic tests below report them in order.
+        session.submit(all.stream().filter(c -> c.requirement() == requirement
+                || (requirement == Requirement.REQUIRED && optionalChecksRunToo())).toList());
         return checkGroups().stream().flatMap(group -> {
             List<DynamicNode> tests = group.checks(config).stream()
                     .filter(check -> check.requirement() == requirement)

@@ -3,9 +3,9 @@ package io.volrep.testkit;
 import com.google.protobuf.Message;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
-import io.volrep.api.wire.AnswerProblem;
-import io.volrep.api.wire.AnswerRules;
-import io.volrep.api.wire.Transcoder;
+import io.volrep.api.internal.wire.AnswerProblem;
+import io.volrep.api.internal.wire.AnswerRules;
+import io.volrep.api.internal.wire.Transcoder;
 import java.util.Arrays;
 import java.util.List;
 

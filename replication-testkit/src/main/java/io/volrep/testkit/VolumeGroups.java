@@ -5,7 +5,7 @@ import io.volrep.api.ErrorScheme;
 import io.volrep.api.Rpc;
 import io.volrep.api.StatusCode;
 import io.volrep.api.VolumeGroupCapability;
-import io.volrep.api.wire.AnswerRules;
+import io.volrep.api.internal.wire.AnswerRules;
 import io.volrep.proto.identity.Capability;
 import io.volrep.proto.identity.GetCapabilitiesRequest;
 import io.volrep.proto.identity.GetCapabilitiesResponse;

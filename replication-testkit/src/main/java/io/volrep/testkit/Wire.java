@@ -11,12 +11,17 @@ import io.grpc.stub.ClientCalls;
 import io.volrep.api.Rpc;
 import io.volrep.api.SpecDialect;
 import io.volrep.api.StatusCode;
-import io.volrep.api.wire.RequestFields;
-import io.volrep.api.wire.Transcoder;
+import io.volrep.api.internal.wire.RequestFields;
+import io.volrep.api.internal.wire.Transcoder;
 import io.volrep.proto.replication.ReplicationSource;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Builds raw requests for any replication RPC by field name and sends them through the generated method
@@ -127,6 +132,34 @@ final class Wire {
         } catch (StatusRuntimeException e) {
             return outcome(rpc, e.getStatus());
         }
+    }
+
+    /**
+     * Sends {@code count} copies of one call at once (no settling, no retries) and returns every answer in the order
+     * sent: an answer missing a second after {@code timeout} is 4 DEADLINE_EXCEEDED "no answer".
+     */
+    static List<Outcome> invokeAtOnce(Channel channel, SpecDialect dialect, Rpc rpc, Message request, int count,
+                                      Duration timeout) {
+        List<Future<Message>> futures = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            futures.add(ClientCalls.futureUnaryCall(channel.newCall(method(dialect, rpc), options(timeout)), request));
+        }
+        List<Outcome> outcomes = new ArrayList<>();
+        for (Future<Message> f : futures) {
+            try {
+                outcomes.add(new Outcome(rpc, StatusCode.OK, "", f.get(timeout.toMillis() + 1000,
+                        TimeUnit.MILLISECONDS)));
+            } catch (ExecutionException e) {
+                outcomes.add(outcome(rpc, e.getCause() instanceof StatusRuntimeException s ? s.getStatus()
+                        : Status.fromThrowable(e.getCause())));
+            } catch (TimeoutException e) {
+                outcomes.add(new Outcome(rpc, StatusCode.DEADLINE_EXCEEDED, "no answer", null));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+        return outcomes;
     }
 
     static Outcome outcome(Rpc rpc, Status status) {

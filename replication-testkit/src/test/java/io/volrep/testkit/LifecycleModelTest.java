@@ -60,4 +60,30 @@ class LifecycleModelTest {
         }
         assertThat(m.rpcs()).allMatch(dialect::supports);
     }
+
+    @Test
+    void theExplorationsActionsAndHistoriesAreTheModelsData() {
+        // Each RPC plainly; promote, demote and resync also with force (their requests have the field); every RPC
+        // with wrong and with missing secrets.
+        assertThat(model.actions(true)).hasSize(24);
+        assertThat(model.actions(false)).hasSize(10);
+        assertThat(model.actions(false).stream().filter(a -> a.variant() == LifecycleModel.Variant.FORCE)
+                .map(LifecycleModel.Action::rpc)).containsExactly(Rpc.PROMOTE_VOLUME, Rpc.DEMOTE_VOLUME,
+                Rpc.RESYNC_VOLUME);
+        assertThat(model.expect(new LifecycleModel.Action(Rpc.DEMOTE_VOLUME, LifecycleModel.Variant.WRONG_SECRETS),
+                State.PRIMARY)).isEqualTo(new Expectation(StatusCode.UNAUTHENTICATED, State.PRIMARY));
+        assertThat(model.histories()).extracting(LifecycleModel.History::name).containsExactly("the shortest path",
+                "after a failover round trip", "after a resync", "after disable and re-enable");
+        LifecycleModel.History failover = model.histories().get(1);
+        LifecycleModel.History resync = model.histories().get(2);
+        LifecycleModel.History reenable = model.histories().get(3);
+        assertThat(model.pathTo(State.PRIMARY, failover)).containsExactly(Rpc.ENABLE_VOLUME_REPLICATION,
+                Rpc.DEMOTE_VOLUME, Rpc.PROMOTE_VOLUME);
+        assertThat(model.pathTo(State.SECONDARY, resync)).containsExactly(Rpc.ENABLE_VOLUME_REPLICATION,
+                Rpc.DEMOTE_VOLUME, Rpc.RESYNC_VOLUME);
+        assertThat(model.pathTo(State.PRIMARY, reenable)).containsExactly(Rpc.ENABLE_VOLUME_REPLICATION,
+                Rpc.DISABLE_VOLUME_REPLICATION, Rpc.ENABLE_VOLUME_REPLICATION);
+        assertThat(model.pathTo(State.DISABLED, failover)).containsExactly(Rpc.ENABLE_VOLUME_REPLICATION,
+                Rpc.DEMOTE_VOLUME, Rpc.PROMOTE_VOLUME, Rpc.DISABLE_VOLUME_REPLICATION);
+    }
 }

@@ -27,8 +27,7 @@ import java.util.function.UnaryOperator;
  */
 enum StateDefect {
     /** An "operation pending" mark cleared only on success: after a refusal the source answers ABORTED forever. */
-    LOCK_LEAKS_AFTER_REFUSAL("Isolation: a call made after the previous one was answered never draws 10 ABORTED"
-            + " [refused calls between the steps of a round trip]") {
+    LOCK_LEAKS_AFTER_REFUSAL(LifecycleChecks.SEQUENTIAL) {
         @Override
         SpecDriver driver() {
             Set<String> pending = ConcurrentHashMap.newKeySet();

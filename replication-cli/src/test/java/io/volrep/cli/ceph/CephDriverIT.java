@@ -31,7 +31,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The Ceph RBD plugin's answers on two real sites, row by row (each row the lab can provoke), through raw gRPC: the
- * codes exactly as the plugins answer them, no client retries. Images: {@code vol-2}, {@code vol-3}, {@code vol-6}.
+ * codes exactly as the plugins answer them, no client retries. Images: {@code vol-1}, {@code vol-2}, {@code vol-3},
+ * {@code vol-6}, {@code vol-7}.
  */
 @ExtendWith(CephLab.class)
 @Order(1)
@@ -239,5 +240,62 @@ class CephDriverIT {
                 throw new IllegalStateException(e);
             }
         }
+    }
+
+    /**
+     * Enable, disable and enable again at once, several times (the kit's resets do this): rbd-mirror on B must never be
+     * left with a copy of an earlier mirroring, which it would keep for ever in "error bootstrapping replay" (a disable
+     * while B creates its copy left one), making every later enable of the image a split-brain.
+     */
+    @Test
+    void quickDisableAndEnableCyclesLeaveNoOrphanOnThePeer(Lab lab) {
+        ControllerBlockingStub a = stub(lab, "site-a");
+        ReplicationSource vol = volume("vol-1");
+        for (int round = 0; round < 3; round++) {
+            untilOk(Duration.ofSeconds(90), () -> statusOf(() -> a.enableVolumeReplication(
+                    EnableVolumeReplicationRequest.newBuilder().setReplicationSource(vol).build())), Status.Code.ABORTED);
+            untilOk(Duration.ofSeconds(90), () -> statusOf(() -> a.disableVolumeReplication(
+                    DisableVolumeReplicationRequest.newBuilder().setReplicationSource(vol).build())),
+                    Status.Code.ABORTED);
+        }
+        untilOk(Duration.ofSeconds(90), () -> statusOf(() -> a.enableVolumeReplication(
+                EnableVolumeReplicationRequest.newBuilder().setReplicationSource(vol).build())), Status.Code.ABORTED);
+
+        // B's copy is this mirroring's (same global id), replaying: the destination settles and Info reports a sync.
+        untilOk(SYNC_TIMEOUT, () -> statusOf(() -> a.getReplicationDestinationInfo(GetReplicationDestinationInfoRequest
+                .newBuilder().setReplicationSource(vol).build())), Status.Code.UNAVAILABLE);
+        assertThat(globalId(lab, "site-b", "vol-1")).isEqualTo(globalId(lab, "site-a", "vol-1")).isNotEmpty();
+        untilOk(SYNC_TIMEOUT, () -> statusOf(() -> a.getVolumeReplicationInfo(GetVolumeReplicationInfoRequest
+                .newBuilder().setReplicationSource(vol).build())), Status.Code.NOT_FOUND);
+
+        untilOk(Duration.ofSeconds(90), () -> statusOf(() -> a.disableVolumeReplication(DisableVolumeReplicationRequest
+                .newBuilder().setReplicationSource(vol).build())), Status.Code.ABORTED);
+        Lab.await(Duration.ofSeconds(90), "site B's copy of vol-1 to be deleted",
+                () -> lab.role("site-b", "vol-1").equals("absent"));
+    }
+
+    /**
+     * Demoted right after the enable, before B has a copy: no site is primary, so rbd-mirror never creates one. The
+     * destination is still known (RBD keeps the name): "not yet available" (14) would never end.
+     */
+    @Test
+    void aSourceDemotedBeforeThePeerHasACopyStillNamesItsDestination(Lab lab) {
+        ControllerBlockingStub a = stub(lab, "site-a");
+        ReplicationSource vol = volume("vol-7");
+        a.enableVolumeReplication(EnableVolumeReplicationRequest.newBuilder().setReplicationSource(vol).build());
+        a.demoteVolume(DemoteVolumeRequest.newBuilder().setReplicationSource(vol).build());
+
+        untilOk(Duration.ofSeconds(30), () -> statusOf(() -> a.getReplicationDestinationInfo(
+                GetReplicationDestinationInfoRequest.newBuilder().setReplicationSource(vol).build())),
+                Status.Code.UNAVAILABLE);
+        assertThat(a.getReplicationDestinationInfo(GetReplicationDestinationInfoRequest.newBuilder()
+                .setReplicationSource(vol).build()).getReplicationDestination().getVolume().getVolumeId())
+                .isEqualTo("vol-7");
+
+        untilOk(Duration.ofSeconds(90), () -> statusOf(() -> a.disableVolumeReplication(DisableVolumeReplicationRequest
+                .newBuilder().setReplicationSource(vol).build())), Status.Code.ABORTED);
+        assertThat(lab.role("site-a", "vol-7")).isEqualTo("disabled");
+        Lab.await(Duration.ofSeconds(90), "no copy of vol-7 on site B",
+                () -> lab.role("site-b", "vol-7").equals("absent"));
     }
 }

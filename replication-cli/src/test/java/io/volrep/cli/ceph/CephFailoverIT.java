@@ -30,7 +30,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(CephLab.class)
 @Order(2)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-@Timeout(value = 10, unit = TimeUnit.MINUTES)
+@Timeout(value = 20, unit = TimeUnit.MINUTES)
 class CephFailoverIT {
     private static final Duration SYNC_TIMEOUT = Duration.ofSeconds(120);
 

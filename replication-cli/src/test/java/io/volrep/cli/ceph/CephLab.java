@@ -61,7 +61,7 @@ public final class CephLab implements BeforeAllCallback, ParameterResolver {
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(CephLab.class);
     static final Duration UP_TIMEOUT = Duration.ofMinutes(4);
     static final Duration COMMAND_TIMEOUT = Duration.ofMinutes(3);
-    static final Duration BACKGROUND_TIMEOUT = Duration.ofMinutes(15);
+    static final Duration BACKGROUND_TIMEOUT = Duration.ofMinutes(20);
 
     @Override
     public void beforeAll(ExtensionContext context) {

@@ -98,6 +98,20 @@ class ConformanceInteropIT {
         assertThat(r.exit()).as(r.output()).isZero();
     }
 
+    @Test
+    void jarPassesTheIndependentPluginWhoseInfoIsNotAvailableForAWhileAfterEachEnableAndPromote() {
+        // Real storage's first-sync window (issue 35): Info answers 5 NOT_FOUND for 300 ms after an enable or a
+        // promote. The table allows it ("details not available at the moment"): the suite waits it out.
+        Peer p = plugin("--first-sync-delay-ms", "300");
+        List<String> args = quickConformanceArgs(p, false);
+        args.addAll(List.of("--settle-timeout", "5s"));
+        Result r = Interop.run(Interop.volrep(args.toArray(String[]::new)), Interop.RUN_TIMEOUT);
+
+        assertThat(r.output()).as(r.output()).contains("COMPLIANT").contains(", 0 failed")
+                .contains("for transient answers").doesNotContain("\nFAIL ");
+        assertThat(r.exit()).as(r.output()).isZero();
+    }
+
     static Stream<Arguments> peersAndTheirRevisions() {
         return Stream.of(
                 Arguments.of("plugin.js", List.of(), "current", true),
@@ -174,13 +188,15 @@ class ConformanceInteropIT {
         return Stream.of(
                 Arguments.of("wrong-precondition-code", false,
                         "PromoteVolume: Replication Source is not replicated -> 9 FAILED_PRECONDITION [volume, replication disabled]"),
+                // The same enable again is an edge of the state the first one led to (vendor-ci.md, idempotency).
                 Arguments.of("not-idempotent-enable", false,
-                        "EnableVolumeReplication: allowed -> 0 OK, then primary [volume, replication disabled]"),
+                        "EnableVolumeReplication: allowed -> 0 OK, then primary [volume, replication enabled, primary]"),
                 Arguments.of("info-without-last-sync-time", false, "GetVolumeReplicationInfo: last_sync_time is REQUIRED"),
                 Arguments.of("negative-bytes", false, "GetVolumeReplicationInfo: last_sync_bytes MUST NOT be negative"),
                 Arguments.of("ignore-secrets", false,
                         "EnableVolumeReplication: Not authenticated -> 16 UNAUTHENTICATED [volume, wrong secrets, before and after a valid call]"),
-                Arguments.of("resync-never-ready", false, "ResyncVolume: ready becomes true within the resync timeout"),
+                // resync-never-ready: with one site the resync checks report NOT RUN (no primary to copy from: issue 35);
+                // the same defect between two sites is caught by ExplorationDefect.RESYNC_NEVER_READY_WITH_PEER_PRIMARY.
                 Arguments.of("unimplemented-enable", false,
                         "EnableVolumeReplication: allowed -> 0 OK, then primary [volume, replication disabled]"),
                 Arguments.of("accept-missing-source", false,

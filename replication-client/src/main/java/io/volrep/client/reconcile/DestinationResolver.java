@@ -1,7 +1,7 @@
 package io.volrep.client.reconcile;
 
 import io.volrep.api.ReplicationSource;
-import io.volrep.api.SafeText;
+import io.volrep.api.internal.SafeText;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;

@@ -1,9 +1,9 @@
 package io.volrep.client.reconcile;
 
-import io.volrep.api.Arguments;
+import io.volrep.api.internal.Arguments;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
-import io.volrep.api.SafeText;
+import io.volrep.api.internal.SafeText;
 import io.volrep.api.StatusCode;
 import io.volrep.client.ReplicationClient;
 import io.volrep.client.RetryPolicy;

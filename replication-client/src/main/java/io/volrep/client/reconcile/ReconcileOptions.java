@@ -1,6 +1,6 @@
 package io.volrep.client.reconcile;
 
-import io.volrep.api.Arguments;
+import io.volrep.api.internal.Arguments;
 import io.volrep.api.ReplicationInfo;
 import java.time.Duration;
 import java.util.LinkedHashMap;

@@ -3,7 +3,7 @@ package io.volrep.client.reconcile;
 import io.volrep.api.ReplicationException;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
-import io.volrep.api.SafeText;
+import io.volrep.api.internal.SafeText;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;

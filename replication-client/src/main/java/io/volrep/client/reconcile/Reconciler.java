@@ -1,6 +1,6 @@
 package io.volrep.client.reconcile;
 
-import io.volrep.api.Arguments;
+import io.volrep.api.internal.Arguments;
 import io.volrep.api.ReplicationException;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.StatusCode;

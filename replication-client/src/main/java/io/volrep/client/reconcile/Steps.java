@@ -1,7 +1,7 @@
 package io.volrep.client.reconcile;
 
 import io.volrep.api.ReplicationException;
-import io.volrep.api.SafeText;
+import io.volrep.api.internal.SafeText;
 import io.volrep.api.StatusCode;
 import io.volrep.client.RetryPolicy;
 import java.time.Clock;

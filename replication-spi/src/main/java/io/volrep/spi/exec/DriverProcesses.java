@@ -1,7 +1,7 @@
 package io.volrep.spi.exec;
 
 import io.volrep.api.DeadlineExceededException;
-import io.volrep.api.SafeText;
+import io.volrep.api.internal.SafeText;
 import io.volrep.api.Secrets;
 import io.volrep.api.UnavailableException;
 import io.volrep.api.UnknownErrorException;

@@ -1,17 +1,17 @@
 package io.volrep.spi.exec;
 
-import io.volrep.api.Arguments;
+import io.volrep.api.internal.Arguments;
 import io.volrep.api.HealReport;
 import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
-import io.volrep.api.SafeText;
+import io.volrep.api.internal.SafeText;
 import io.volrep.api.Secrets;
 import io.volrep.api.UnavailableException;
 import io.volrep.api.UnimplementedException;
 import io.volrep.api.VolumeGroup;
 import io.volrep.api.VolumeGroupCapability;
-import io.volrep.api.wire.WireMapping;
+import io.volrep.api.internal.wire.WireMapping;
 import io.volrep.proto.exec.Response;
 import io.volrep.spi.CreateGroupRequest;
 import io.volrep.spi.DeleteGroupRequest;

@@ -61,7 +61,7 @@ class ExecProtocolTest {
         assertThat(ExecProtocol.heal("d (heal)", ok, Secrets.empty())).isEqualTo(new io.volrep.api.HealReport(true,
                 "read-only remount"));
         assertThatThrownBy(() -> ExecProtocol.heal("d (heal)", parse("{\"status\":\"Success\"}"), Secrets.empty()))
-                .isInstanceOf(io.volrep.spi.runtime.InvalidDriverResponseException.class)
+                .isInstanceOf(io.volrep.spi.internal.runtime.InvalidDriverResponseException.class)
                 .hasMessageContaining("without \"abnormal\"");
     }
 
@@ -134,7 +134,7 @@ class ExecProtocolTest {
         assertThat(long_.lastSyncDuration()).contains(java.time.Duration.ofSeconds(31_557_600_000L, 500_000_000));
         assertThatThrownBy(() -> ExecProtocol.info("d", parse("{\"lastSyncTime\":\"2026-03-04T05:06:07Z\","
                 + "\"lastSyncDurationSeconds\":315576000001}"), io.volrep.api.Secrets.empty()))
-                .isInstanceOf(io.volrep.spi.runtime.InvalidDriverResponseException.class)
+                .isInstanceOf(io.volrep.spi.internal.runtime.InvalidDriverResponseException.class)
                 .hasMessageContaining("\"lastSyncDurationSeconds\" (last_sync_duration.seconds: 315576000001 is out of"
                         + " range");
     }

@@ -1,6 +1,6 @@
 package io.volrep.testkit.reference;
 
-import io.volrep.api.Arguments;
+import io.volrep.api.internal.Arguments;
 import io.volrep.api.PreconditionFailedException;
 import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationInfo;
@@ -122,8 +122,7 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver, V
     private final Set<String> abnormalVolumes;
     private final Set<String> degradedVolumes;
     private final ReferenceGate gate;
-    private final int resyncCallsUntilReady;
-    private final Clock clock;
+    private final ReferenceTransitions transitions;
     private final long lastSyncBytes;
 
     private ReferenceDriver(Builder b) {
@@ -134,9 +133,14 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver, V
         this.abnormalVolumes = Set.copyOf(b.abnormalVolumes);
         this.degradedVolumes = Set.copyOf(b.degradedVolumes);
         this.gate = new ReferenceGate(b.latency, Secrets.of(b.requiredSecrets));
-        this.resyncCallsUntilReady = b.resyncCallsUntilReady;
-        this.clock = b.clock;
+        this.transitions = new ReferenceTransitions(b.clock, b.demotionWindow, b.firstSyncDelay,
+                b.resyncCallsUntilReady);
         this.lastSyncBytes = b.lastSyncBytes;
+    }
+
+    /** Links every fixture of {@code a} with the same source of {@code b}: one replication pair on two sites. */
+    static void pair(ReferenceDriver a, ReferenceDriver b) {
+        ReferenceFixtures.pair(a.fixtures, b.fixtures);
     }
 
     /** A new builder: no sources until you add some. */
@@ -144,60 +148,65 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver, V
         return new Builder();
     }
 
+    /**
+     * Enables replication: this site becomes the primary and, in a {@link ReferencePair}, the peer site holds the
+     * secondary copy. Idempotent in either role.
+     */
     @Override
     public void enable(EnableRequest r) {
-        Fixture f = enter(r.source(), r.secrets());
-        synchronized (f) {
-            if (!f.state.enabled()) {
-                Instant lastSync = f.state.lastSyncTime() == null ? clock.instant() : f.state.lastSyncTime();
-                apply(f, Change.ENABLED, new SourceState(f.state.source(), true, Role.PRIMARY, 0, lastSync,
-                        r.parameters()));
-            }
-        }
+        transitions.enable(enter(r.source(), r.secrets()), r.parameters());
     }
 
+    /** Disables replication; in a {@link ReferencePair} on both sites (the peer's copy is removed). Idempotent. */
     @Override
     public void disable(DisableRequest r) {
-        Fixture f = enter(r.source(), r.secrets());
-        synchronized (f) {
-            if (f.state.enabled()) {
-                apply(f, Change.DISABLED, new SourceState(f.state.source(), false, Role.PRIMARY, 0,
-                        f.state.lastSyncTime(), Map.of()));
-            }
-        }
+        transitions.disable(enter(r.source(), r.secrets()));
     }
 
+    /**
+     * Promotes. In a {@link ReferencePair}, without force, a copy is not promoted while the peer site holds the
+     * primary, nor within {@link Builder#demotionWindow the demotion window} after the peer's demote (9
+     * FAILED_PRECONDITION, "cannot be promoted without force", as real mirroring refuses until the demotion has
+     * arrived); with force it is, and a peer that was still primary is left in split-brain until it resyncs.
+     */
     @Override
     public void promote(PromoteRequest r) {
-        changeRole(enter(r.source(), r.secrets()), Role.PRIMARY, Change.PROMOTED);
+        transitions.promote(enter(r.source(), r.secrets()), r.force());
     }
 
     @Override
     public void demote(DemoteRequest r) {
-        changeRole(enter(r.source(), r.secrets()), Role.SECONDARY, Change.DEMOTED);
+        transitions.demote(enter(r.source(), r.secrets()));
     }
 
+    /**
+     * Resyncs a secondary: ready on the {@link Builder#resyncCallsUntilReady n}-th call. In a {@link ReferencePair}
+     * only while the peer site holds the primary (there is nothing to copy from otherwise).
+     */
     @Override
     public ResyncResult resync(ResyncRequest r) {
-        Fixture f = enter(r.source(), r.secrets());
-        synchronized (f) {
-            requireRole(f, Role.SECONDARY, "is not demoted: resync needs a secondary");
-            if (f.state.resyncProgress() >= resyncCallsUntilReady) {
-                return ResyncResult.READY;      // already complete: idempotent
-            }
-            int progress = f.state.resyncProgress() + 1;
-            boolean ready = progress >= resyncCallsUntilReady;
-            apply(f, ready ? Change.RESYNC_COMPLETED : Change.RESYNC_PROGRESSED,
-                    with(f.state, Role.SECONDARY, progress, ready ? clock.instant() : f.state.lastSyncTime()));
-            return new ResyncResult(ready);
-        }
+        return transitions.resync(enter(r.source(), r.secrets()));
     }
 
+    /**
+     * Info of the primary. Within {@link Builder#firstSyncDelay the first-sync delay} after an enable or a promote it
+     * answers 5 NOT_FOUND ("details not available at the moment", as the table allows); a copy left in split-brain
+     * reports status ERROR.
+     */
     @Override
     public ReplicationInfo info(InfoRequest r) {
         Fixture f = enter(r.source(), r.secrets());
-        synchronized (f) {
-            requireRole(f, Role.PRIMARY, "is not promoted: info needs the primary");
+        synchronized (f.lock) {
+            ReferenceTransitions.requireRole(f, Role.PRIMARY, "is not promoted: info needs the primary");
+            if (transitions.firstSyncPending(f)) {
+                throw new SourceNotFoundException("replication details of " + f.state.source() + " are not available"
+                        + " at the moment: the first sync after the enable or promote has not completed");
+            }
+            if (f.splitBrain || (f.peer != null && f.peer.splitBrain)) {
+                return ReplicationInfo.of(f.state.lastSyncTime()).withLastSyncDuration(Duration.ofMillis(250))
+                        .withLastSyncBytes(lastSyncBytes).withStatus(ReplicationInfo.Status.ERROR,
+                                "split-brain: both sites hold a primary (promoted by force); demote and resync one");
+            }
             ReplicationInfo info = ReplicationInfo.of(f.state.lastSyncTime()).withLastSyncDuration(Duration.ofMillis(250))
                     .withLastSyncBytes(lastSyncBytes);
             if (f.state.source().kind() == ReplicationSource.Kind.VOLUME
@@ -222,8 +231,8 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver, V
         if (r.source().kind() == ReplicationSource.Kind.VOLUME_GROUP) {
             groups.members(r.source().id()).forEach(m -> members.put(m, m));
         }
-        synchronized (f) {
-            requireEnabled(f);
+        synchronized (f.lock) {
+            ReferenceTransitions.requireEnabled(f);
             ReplicationSource source = f.state.source();
             return source.kind() == ReplicationSource.Kind.VOLUME_GROUP
                     ? ReplicationDestination.volumeGroup(source.id(), members)
@@ -275,7 +284,7 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver, V
     }
 
     /**
-     * Every fixture back to disabled and primary, the effect log cleared; the groups created through
+     * Every fixture back to disabled and primary, the effect log cleared (in a pair, this site only); the groups created through
      * {@code volumegroup.Controller} removed, the fixture groups back and empty.
      */
     public void reset() {
@@ -295,39 +304,6 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver, V
     /** Latency, then secrets ({@link ReferenceGate}). */
     private void authenticate(Secrets secrets) {
         gate.pass(secrets);
-    }
-
-    private static void requireEnabled(Fixture f) {
-        if (!f.state.enabled()) {
-            throw new PreconditionFailedException("replication is not enabled for " + f.state.source());
-        }
-    }
-
-    /** Resync and info: 9 FAILED_PRECONDITION unless enabled and in {@code role}; {@code why} follows the source. */
-    private static void requireRole(Fixture f, Role role, String why) {
-        requireEnabled(f);
-        if (f.state.role() != role) {
-            throw new PreconditionFailedException(f.state.source() + " " + why);
-        }
-    }
-
-    /** Promote and demote: idempotent once in {@code role}; 9 FAILED_PRECONDITION while replication is disabled. */
-    private void changeRole(Fixture f, Role role, Change change) {
-        synchronized (f) {
-            requireEnabled(f);
-            if (f.state.role() != role) {
-                apply(f, change, with(f.state, role, 0, f.state.lastSyncTime()));
-            }
-        }
-    }
-
-    private static SourceState with(SourceState s, Role role, int progress, Instant lastSync) {
-        return new SourceState(s.source(), s.enabled(), role, progress, lastSync, s.parameters());
-    }
-
-    /** Applies and records a change; called holding the fixture's monitor. */
-    private void apply(Fixture f, Change change, SourceState after) {
-        fixtures.apply(f, change, after);
     }
 
     // ---------------------------------------------------------------- volumegroup.Controller
@@ -356,7 +332,7 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver, V
             return;
         }
         // The fixture, then the groups: an Enable of the group cannot slip in between the check and the removal.
-        synchronized (f) {
+        synchronized (f.lock) {
             if (groups.delete(r.volumeGroupId(), id -> f.state.enabled())) {
                 fixtures.remove(source);
             }
@@ -400,8 +376,30 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver, V
         private int resyncCallsUntilReady = 2;
         private Clock clock = Clock.systemUTC();
         private long lastSyncBytes = 1024;
+        private Duration demotionWindow = Duration.ZERO;
+        private Duration firstSyncDelay = Duration.ZERO;
 
         private Builder() {
+        }
+
+        /**
+         * In a {@link ReferencePair}: for this long after a site's demote, the peer site refuses a promote without
+         * force with 9 FAILED_PRECONDITION ("cannot be promoted without force yet"), as real mirroring does until the
+         * demotion has reached it (RBD: 1-5 s). Default none. {@code volrep serve-reference --demotion-window}.
+         */
+        public Builder demotionWindow(Duration window) {
+            this.demotionWindow = Arguments.requireNotNegative("demotionWindow", window);
+            return this;
+        }
+
+        /**
+         * For this long after an enable or a promote, GetVolumeReplicationInfo answers 5 NOT_FOUND ("details not
+         * available at the moment", as its table allows): the first sync has not completed (RBD: 4-35 s). Default
+         * none. {@code volrep serve-reference --first-sync-delay}.
+         */
+        public Builder firstSyncDelay(Duration delay) {
+            this.firstSyncDelay = Arguments.requireNotNegative("firstSyncDelay", delay);
+            return this;
         }
 
         /** Adds volumes {@code vol-0} .. {@code vol-(n-1)}. */
@@ -492,6 +490,11 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver, V
         /** The driver. */
         public ReferenceDriver build() {
             return new ReferenceDriver(this);
+        }
+
+        /** Two sites with these settings holding one replication pair per source: see {@link ReferencePair}. */
+        public ReferencePair buildPair() {
+            return new ReferencePair(new ReferenceDriver(this), new ReferenceDriver(this));
         }
     }
 }

@@ -16,12 +16,26 @@ import java.util.concurrent.atomic.AtomicLong;
  * with DeleteVolumeGroup. Lock order: a source's monitor, then the log's; never the log's while taking a source's.
  */
 final class ReferenceFixtures {
-    /** A source's state and its effect counter; guarded by its own monitor. */
+    /**
+     * A source's state on this site and its effect counter, guarded by {@link #lock}: its own monitor, or in a
+     * {@link ReferencePair} the monitor it shares with the same source on the peer site (a call changes both).
+     */
     static final class Fixture {
+        final ReferenceFixtures site;
+        Object lock = this;
+        /** The same source on the peer site, in a {@link ReferencePair}; else null. */
+        Fixture peer;
         ReferenceDriver.SourceState state;
         long effects;
+        /** When this site last demoted the source: the peer refuses non-forced promotes until the window passed. */
+        java.time.Instant demotedAt;
+        /** Until when Info answers 5 NOT_FOUND: the first sync after an enable or a promote has not completed. */
+        java.time.Instant firstSyncAt;
+        /** Promoted by force while the peer site was primary: both hold a primary until this one resyncs. */
+        boolean splitBrain;
 
-        Fixture(ReplicationSource source) {
+        Fixture(ReferenceFixtures site, ReplicationSource source) {
+            this.site = site;
             state = ReferenceDriver.SourceState.initial(source);
         }
     }
@@ -31,7 +45,7 @@ final class ReferenceFixtures {
     private final List<ReferenceDriver.Effect> effects = new ArrayList<>();
 
     ReferenceFixtures(Set<ReplicationSource> sources) {
-        sources.forEach(s -> bySource.put(s, new Fixture(s)));
+        sources.forEach(s -> bySource.put(s, new Fixture(this, s)));
     }
 
     /** The source's fixture, or null when it does not exist. */
@@ -41,7 +55,7 @@ final class ReferenceFixtures {
 
     /** Makes a created volume group a source, disabled and primary (once). */
     void addGroup(String id) {
-        bySource.computeIfAbsent(ReplicationSource.volumeGroup(id), Fixture::new);
+        bySource.computeIfAbsent(ReplicationSource.volumeGroup(id), s -> new Fixture(this, s));
     }
 
     /** Forgets a deleted volume group. */
@@ -62,7 +76,7 @@ final class ReferenceFixtures {
         if (f == null) {
             throw new IllegalArgumentException("not a fixture of this driver: " + source);
         }
-        synchronized (f) {
+        synchronized (f.lock) {
             return f.state;
         }
     }
@@ -75,12 +89,31 @@ final class ReferenceFixtures {
     }
 
     /** Applies and records a change; called holding the fixture's monitor. */
-    void apply(Fixture f, ReferenceDriver.Change change, ReferenceDriver.SourceState after) {
-        synchronized (effects) {
+    /** Applies and records a change in the log of {@code f}'s site; called holding the fixture's lock. */
+    static void apply(Fixture f, ReferenceDriver.Change change, ReferenceDriver.SourceState after) {
+        ReferenceFixtures site = f.site;
+        synchronized (site.effects) {
             f.state = after;
             f.effects++;
-            effects.add(new ReferenceDriver.Effect(sequence.incrementAndGet(), f.effects, after.source(), change,
-                    after));
+            site.effects.add(new ReferenceDriver.Effect(site.sequence.incrementAndGet(), f.effects, after.source(),
+                    change, after));
+        }
+    }
+
+    /**
+     * Links every source of {@code a} with the same source of {@code b}: one replication pair on two sites. Groups
+     * created later through volumegroup.Controller are not paired.
+     */
+    static void pair(ReferenceFixtures a, ReferenceFixtures b) {
+        if (!a.sources().equals(b.sources())) {
+            throw new IllegalArgumentException("the two sites of a pair need the same sources");
+        }
+        for (ReplicationSource source : a.sources()) {
+            Fixture fa = a.get(source);
+            Fixture fb = b.get(source);
+            fb.lock = fa.lock;
+            fa.peer = fb;
+            fb.peer = fa;
         }
     }
 
@@ -95,9 +128,12 @@ final class ReferenceFixtures {
             groupIds.forEach(this::addGroup);
         }
         for (Fixture f : sources().stream().map(bySource::get).toList()) {
-            synchronized (f) {
+            synchronized (f.lock) {
                 f.state = ReferenceDriver.SourceState.initial(f.state.source());
                 f.effects = 0;
+                f.demotedAt = null;
+                f.firstSyncAt = null;
+                f.splitBrain = false;
             }
         }
         synchronized (effects) {

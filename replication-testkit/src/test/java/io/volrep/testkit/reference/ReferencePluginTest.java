@@ -8,7 +8,7 @@ import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.volrep.api.ReplicationSource;
-import io.volrep.api.wire.WireMapping;
+import io.volrep.api.internal.wire.WireMapping;
 import io.volrep.proto.replication.ControllerGrpc;
 import io.volrep.proto.replication.DemoteVolumeRequest;
 import io.volrep.proto.replication.DisableVolumeReplicationRequest;

@@ -1,6 +1,6 @@
 package io.volrep.spi.exec.internal;
 
-import io.volrep.api.SafeText;
+import io.volrep.api.internal.SafeText;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,0 +1,334 @@
+package io.volrep.testkit;
+
+import io.volrep.api.ErrorScheme;
+import io.volrep.api.ReplicationSource.Kind;
+import io.volrep.api.Rpc;
+import io.volrep.testkit.LifecycleModel.Action;
+import io.volrep.testkit.LifecycleModel.History;
+import io.volrep.testkit.LifecycleModel.State;
+import io.volrep.testkit.LifecycleModel.Variant;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.opentest4j.TestAbortedException;
+
+/**
+ * The lifecycle exploration of one run: a deterministic tour, generated from the {@link LifecycleModel}, of every
+ * (state, action) edge for each source kind, where the actions are every RPC plainly, with force and with wrong
+ * and missing secrets, refused ones included; each state is reached by every {@link LifecycleModel#histories()
+ * history} (the shortest path, after a failover round trip, after a resync, after disable and re-enable). After
+ * every call, refused or not, the source is observed with every probe of the model (Info, destination, resync:
+ * the RPCs that change nothing), and repeated destination answers are compared while replication stays enabled.
+ *
+ * <p>The named checks (one per RPC, kind and state; per RPC, kind and state with force; per RPC and kind with wrong
+ * or missing secrets; destinations consistent per kind) report what the tour found on their edges. A failure is
+ * shrunk before it is reported: the failing call after the shortest path, then after each history, then the tour's
+ * own sequence with single calls left out, replayed on the same fixture; the shortest sequence that still fails is
+ * printed first ({@link TourShrinker}). Each fixture's share of the tour is walked by an {@link ExplorationWalker}.
+ * The tour is spread over the fixtures of each kind and runs beside the other checks: with
+ * {@value #FULL_TOUR_FIXTURES} fixtures of a kind or more every history takes every edge; with fewer, every history
+ * is still taken and observed, and the edges are dealt out among them in turn (rotated by the run's seed).
+ *
+ * <p>Why not a property-testing library (jqwik's stateful tests): the tour must cover every edge (a random walk
+ * does not guarantee it in a bounded run), each replay costs real calls on real storage (250 ms and more), so the
+ * shrinker replays a few model-chosen candidates instead of hundreds, and the kit runs inside JUnit dynamic tests and
+ * the CLI rather than in jqwik's own engine.
+ */
+final class Exploration {
+    /** With this many fixtures of a kind or more, every history takes every edge of every state. */
+    static final int FULL_TOUR_FIXTURES = 6;
+
+    /** One visit of the tour: reach {@code state} by {@code history}, then take {@code actions} there. */
+    record Visit(History history, State state, List<Action> actions) {
+    }
+
+    /** A failure of a named check's edge, with the calls that led to it (shortest found). */
+    record Failure(String message, List<String> calls, String history, int tourCalls) {
+    }
+
+    /** What the tour found for one named check. */
+    static final class Result {
+        int taken;
+        final List<Failure> failures = new ArrayList<>();
+        Rpc notImplemented;
+        String unreachable;
+        Duration waited = Duration.ZERO;
+    }
+
+    private final ConformanceSession session;
+    private final ConformanceConfig config;
+    private final LifecycleModel model;
+    private final ErrorScheme scheme;
+    private final Map<Kind, CompletableFuture<Void>> done = new EnumMap<>(Kind.class);
+    private final Map<String, Result> results = new ConcurrentHashMap<>();
+    private final AtomicLong edgesTaken = new AtomicLong();
+    private volatile boolean started;
+    private String summary = "";
+
+    Exploration(ConformanceSession session) {
+        this.session = session;
+        this.config = session.config();
+        this.model = LifecycleModel.forDialect(config.dialect());
+        this.scheme = config.dialect().errorScheme();
+    }
+
+    // ---------------------------------------------------------------- ids
+
+    /** The named check of {@code action} in {@code state} for {@code kind}. */
+    static String checkId(Action action, Kind kind, State state) {
+        String walk = LifecycleChecks.walkId(action.rpc(), kind, state);
+        return switch (action.variant()) {
+            case PLAIN -> walk;
+            case FORCE -> walk + "/force";
+            case WRONG_SECRETS -> action.rpc().methodName() + "/" + LifecycleChecks.kindId(kind) + "/auth-wrong";
+            case MISSING_SECRETS -> action.rpc().methodName() + "/" + LifecycleChecks.kindId(kind) + "/auth-missing";
+        };
+    }
+
+    /** The named check that repeated destination answers of {@code kind} agree. */
+    static String consistentId(Kind kind) {
+        return Rpc.GET_REPLICATION_DESTINATION_INFO.methodName() + "/" + LifecycleChecks.kindId(kind) + "/consistent";
+    }
+
+    // ---------------------------------------------------------------- planning
+
+    /** Starts the tour (once): its visits, spread over the fixtures of each kind, on the run's scheduler. */
+    synchronized void start() {
+        if (started) {
+            return;
+        }
+        started = true;
+        boolean secrets = !config.secrets().isEmpty();
+        List<Action> actions = model.actions(secrets);
+        long edges = 0;
+        for (Kind kind : LifecycleChecks.KINDS) {
+            List<String> fixtures = kind == Kind.VOLUME ? config.volumes()
+                    : config.dialect().supports(Kind.VOLUME_GROUP) ? config.volumeGroups() : List.of();
+            if (fixtures.isEmpty() || everyEdgeSkipped(kind, actions)) {
+                // Nothing to explore for this kind (none of its checks runs): no call names its fixtures.
+                done.put(kind, CompletableFuture.completedFuture(null));
+                continue;
+            }
+            List<Visit> visits = plan(kind, actions, fixtures.size() >= FULL_TOUR_FIXTURES);
+            edges += visits.stream().mapToLong(v -> v.actions().size()).sum();
+            int tasks = Math.max(1, Math.min(fixtures.size(), visits.size()));
+            List<List<Visit>> shares = new ArrayList<>();
+            long[] load = new long[tasks];
+            for (int i = 0; i < tasks; i++) {
+                shares.add(new ArrayList<>());
+            }
+            // Heaviest visits first, each to the lightest share: the tour ends with its busiest fixture.
+            List<Visit> heavyFirst = new ArrayList<>(visits);
+            heavyFirst.sort(Comparator.comparingInt(this::cost).reversed());
+            for (Visit v : heavyFirst) {
+                int lightest = 0;
+                for (int i = 1; i < tasks; i++) {
+                    if (load[i] < load[lightest]) {
+                        lightest = i;
+                    }
+                }
+                shares.get(lightest).add(v);
+                load[lightest] += cost(v);
+            }
+            List<CompletableFuture<Void>> runs = new ArrayList<>();
+            for (int i = 0; i < tasks; i++) {
+                List<Visit> share = shares.get(i);
+                if (share.isEmpty()) {
+                    continue;
+                }
+                Needs needs = kind == Kind.VOLUME ? Needs.volume() : Needs.group();
+                runs.add(session.schedule(needs, (int) load[i], lease -> walk(kind, lease, share)));
+            }
+            done.put(kind, CompletableFuture.allOf(runs.toArray(CompletableFuture[]::new)));
+        }
+        summary = model.reachable().size() + " states x " + actions.size() + " actions x " + done.entrySet().stream()
+                .filter(e -> kindExplored(e.getKey())).count() + " source kinds, " + model.histories().size()
+                + " histories, " + edges + " edges planned, seed " + config.seed();
+    }
+
+    /** True when every check of {@code kind}'s edges (the probes' and the consistency check's too) is skipped. */
+    private boolean everyEdgeSkipped(Kind kind, List<Action> actions) {
+        if (model.rpcs().contains(Rpc.GET_REPLICATION_DESTINATION_INFO) && !config.skipped(consistentId(kind))) {
+            return false;
+        }
+        for (State state : model.reachable()) {
+            for (Action a : actions) {
+                if (!config.skipped(checkId(a, kind, state))) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private boolean kindExplored(Kind kind) {
+        return kind == Kind.VOLUME || (config.dialect().supports(Kind.VOLUME_GROUP) && !config.volumeGroups().isEmpty());
+    }
+
+    /** What the statement says the exploration covered. */
+    String summary() {
+        return summary.isEmpty() ? "" : summary + ", " + edgesTaken.get() + " taken";
+    }
+
+    /** The visits of {@code kind}: every history to every state, each with its share of that state's actions. */
+    private List<Visit> plan(Kind kind, List<Action> actions, boolean full) {
+        List<Visit> visits = new ArrayList<>();
+        Random random = new Random(config.seed() * 31 + kind.ordinal());
+        for (State state : model.reachable()) {
+            // The probes' own edges are taken by every observation (each visit observes with every probe on
+            // arrival, and after every call): they need no turn of their own.
+            List<Action> here = new ArrayList<>(actions.stream()
+                    .filter(a -> !(a.variant() == Variant.PLAIN && model.probes().contains(a.rpc())))
+                    .filter(a -> !config.skipped(checkId(a, kind, state))).toList());
+            if (config.seed() != 0) {
+                java.util.Collections.shuffle(here, random);
+            }
+            List<History> histories = model.histories();
+            int rotation = config.seed() == 0 ? 0 : random.nextInt(histories.size());
+            for (int h = 0; h < histories.size(); h++) {
+                List<Action> share = new ArrayList<>();
+                for (int i = 0; i < here.size(); i++) {
+                    if (full || (i + rotation) % histories.size() == h) {
+                        share.add(here.get(i));
+                    }
+                }
+                // Calls that keep the state first, then those that leave it (each needs the state reached again).
+                share.sort(Comparator.comparing(a -> leaves(a, state)));
+                visits.add(new Visit(histories.get(h), state, List.copyOf(share)));
+            }
+        }
+        return visits;
+    }
+
+    private boolean leaves(Action a, State state) {
+        return model.expect(a, state).after() != state;
+    }
+
+    /** About how many calls a visit makes. */
+    private int cost(Visit v) {
+        int probes = model.probes().size();
+        int reach = model.pathTo(v.state(), v.history()).size() + probes + 2;
+        int cost = reach;
+        for (Action a : v.actions()) {
+            cost += 1 + probes + (leaves(a, v.state()) ? reach : 0);
+        }
+        return cost;
+    }
+
+    // ---------------------------------------------------------------- walking
+
+    /** Walks {@code visits} on the fixture of {@code kind} that {@code lease} holds. */
+    private void walk(Kind kind, CheckScheduler.Lease lease, List<Visit> visits) {
+        ConformanceContext ctx = session.context(lease);
+        ctx.sequential();
+        Addressing target = kind == Kind.VOLUME ? Addressing.volume(lease.volumes().get(0))
+                : Addressing.volumeGroup(lease.groups().get(0));
+        ExplorationWalker walker = new ExplorationWalker(this, ctx, kind, target);
+        try {
+            for (Visit v : visits) {
+                walker.visit(v);
+            }
+        } catch (RuntimeException | AssertionError e) {
+            for (Visit v : visits) {
+                for (Action a : v.actions()) {
+                    Result r = result(checkId(a, kind, v.state()));
+                    synchronized (r) {
+                        if (r.taken == 0 && r.failures.isEmpty() && r.unreachable == null) {
+                            r.unreachable = "the exploration stopped on " + target + ": " + e.getMessage();
+                        }
+                    }
+                }
+            }
+        } finally {
+            try {
+                ctx.restore();
+            } catch (RuntimeException | AssertionError e) {
+                // reported by the fixtures-restored check
+            }
+        }
+    }
+
+    /** What the tour found so far for the named check {@code checkId}. */
+    Result result(String checkId) {
+        return results.computeIfAbsent(checkId, id -> new Result());
+    }
+
+    /** Counts one edge taken (for the statement's summary). */
+    void edgeTaken() {
+        edgesTaken.incrementAndGet();
+    }
+
+    LifecycleModel model() {
+        return model;
+    }
+
+    ErrorScheme scheme() {
+        return scheme;
+    }
+
+    ConformanceConfig config() {
+        return config;
+    }
+
+    // ---------------------------------------------------------------- reporting
+
+    /**
+     * Reports the tour's findings for the named check {@code checkId} (of {@code kind}): fails with the shortest
+     * sequence first, reports "not implemented" where the table allows 12, passes when every edge taken held.
+     */
+    void report(ConformanceContext ctx, Kind kind, String checkId, String name) {
+        ctx.source(kind);          // skips where the run has no fixture of this kind
+        start();
+        try {
+            done.get(kind).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("the exploration failed", e.getCause());
+        }
+        Result r = results.get(checkId);
+        if (r == null) {
+            if (checkId.endsWith("/consistent")) {
+                return;             // no destination disagreed
+            }
+            ctx.fail("the exploration took no call of this check (" + checkId + "): nothing to judge");
+            return;
+        }
+        synchronized (r) {
+            session.waited(name, r.waited);
+            if (!r.failures.isEmpty()) {
+                List<Failure> failures = new ArrayList<>(r.failures);
+                failures.sort(Comparator.comparingInt(f -> f.calls().size()));
+                Failure first = failures.get(0);
+                StringBuilder m = new StringBuilder(first.message());
+                m.append("\n    found ").append(first.history()).append("; the calls that show it, from replication"
+                        + " disabled: ").append(String.join("; ", first.calls()));
+                for (Failure other : failures.subList(1, failures.size())) {
+                    m.append("\n    also ").append(other.history()).append(" (").append(other.calls().size())
+                            .append(" calls): ").append(other.message());
+                }
+                ctx.fail(m.toString());
+            }
+            if (r.notImplemented != null && r.taken == 0) {
+                ctx.notImplemented(r.notImplemented);
+            }
+            if (r.unreachable != null && r.taken == 0) {
+                if (r.unreachable.startsWith(ConformanceContext.NOT_IMPLEMENTED_PREFIX)) {
+                    throw new TestAbortedException(r.unreachable);
+                }
+                ctx.fail(r.unreachable);
+            }
+            if (r.taken == 0) {
+                ctx.fail("the exploration took no call of this check (" + checkId + "): nothing to judge");
+            }
+        }
+    }
+}

@@ -1,0 +1,37 @@
+package io.volrep.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The exploration against a fresh set of one-defect plugins (refused calls that still change the source, defects seen
+ * only after a longer history, force ignored or let past a precondition, repeated answers that disagree, transient
+ * answers that never end, a peer site left behind): each is failed by its named check, with the calls that show it.
+ */
+class ExplorationDefectSelfTest {
+
+    @ParameterizedTest
+    @EnumSource(ExplorationDefect.class)
+    void eachDefectIsFailedByItsNamedCheckWithTheCallsThatShowIt(ExplorationDefect defect) {
+        ComplianceReport report = ConformanceRunner.builder(defect.target().build()).run();
+
+        List<CheckResult> caught = report.results().stream()
+                .filter(r -> defect.byName() ? r.name().equals(defect.caughtBy()) : r.id().equals(defect.caughtBy()))
+                .toList();
+        assertThat(caught).as("check %s for defect %s; failed: %s", defect.caughtBy(), defect,
+                report.failed().stream().map(r -> r.id() + ": " + r.reason()).toList())
+                .singleElement().satisfies(r -> {
+                    assertThat(r.outcome()).isEqualTo(CheckOutcome.FAILED);
+                    assertThat(r.hint()).isNotBlank();
+                });
+        assertThat(report.compliant()).isEqualTo(!defect.breaksCompliance());
+        if (defect.caughtBy().matches("[A-Za-z]+/(volume|group)/((disabled|primary|secondary)(/force)?|auth-wrong"
+                + "|auth-missing|consistent)")) {
+            // An exploration check: the failure names the calls that lead to it, from replication disabled.
+            assertThat(caught.get(0).reason()).contains("the calls that show it, from replication disabled: ");
+        }
+    }
+}
