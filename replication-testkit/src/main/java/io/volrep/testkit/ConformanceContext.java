@@ -2,7 +2,6 @@ package io.volrep.testkit;
 
 import com.google.protobuf.Message;
 import io.grpc.Channel;
-import io.grpc.stub.ClientCalls;
 import io.volrep.api.ErrorScheme;
 import io.volrep.api.Rpc;
 import io.volrep.api.internal.SafeText;
@@ -15,7 +14,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import io.grpc.StatusRuntimeException;
 import org.opentest4j.AssertionFailedError;
 import org.opentest4j.TestAbortedException;
 import org.slf4j.Logger;
@@ -401,14 +399,7 @@ public final class ConformanceContext {
      */
     @io.volrep.api.WireLevel
     public Outcome send(Rpc rpc, Message request) {
-        io.grpc.MethodDescriptor<Message, Message> method = Wire.method(dialect, rpc);
-        Outcome outcome;
-        try {
-            Message response = ClientCalls.blockingUnaryCall(channel, method, Wire.options(config.callTimeout()), request);
-            outcome = new Outcome(rpc, StatusCode.OK, "", response);
-        } catch (StatusRuntimeException e) {
-            outcome = Wire.outcome(rpc, e.getStatus());
-        }
+        Outcome outcome = Wire.sendOnce(channel, Wire.method(dialect, rpc), rpc, request, config.callTimeout());
         calls.increment();
         LOG.debug("{} -> {}", rpc, outcome.code());
         return outcome;
@@ -434,13 +425,8 @@ public final class ConformanceContext {
      */
     @io.volrep.api.WireLevel
     public Outcome heal(NodeHealerRequest request) {
-        try {
-            Message response = ClientCalls.blockingUnaryCall(healerChannel, HealerNodeGrpc.getNodeHealerMethod(),
-                    Wire.options(config.callTimeout()), request);
-            return new Outcome(Rpc.NODE_HEALER, StatusCode.OK, "", response);
-        } catch (StatusRuntimeException e) {
-            return Wire.outcome(Rpc.NODE_HEALER, e.getStatus());
-        }
+        return Wire.sendOnce(healerChannel, HealerNodeGrpc.getNodeHealerMethod(), Rpc.NODE_HEALER, request,
+                config.callTimeout());
     }
 
     /**
@@ -477,37 +463,7 @@ public final class ConformanceContext {
      * is restored.
      */
     List<String> restore() {
-        List<String> problems = new ArrayList<>();
-        for (Addressing replica : sources.promotedOnPeer()) {
-            Outcome demote = callPeer(Rpc.DEMOTE_VOLUME, replica);
-            if (!demote.ok()) {
-                problems.add("could not restore the peer site's " + replica + " (it may stay primary):"
-                        + " DemoteVolume -> " + demote.describe());
-            }
-        }
-        for (Addressing target : sources.enabled()) {
-            if (sources.mayBeDemoted(target)) {
-                // Leave the source primary, as it was before replication was enabled.
-                Outcome promote = callForce(Rpc.PROMOTE_VOLUME, target);
-                if (!promote.ok() && promote.code() != StatusCode.UNIMPLEMENTED) {
-                    LOG.warn("restoring {}: PromoteVolume(force) -> {}", target,
-                            SafeText.escape(config.secrets().scrub(promote.describe())));
-                }
-            }
-            Outcome disable = call(Rpc.DISABLE_VOLUME_REPLICATION, target);
-            if (!disable.ok()) {
-                problems.add("could not restore " + target + " (replication may stay enabled): DisableVolumeReplication -> "
-                        + disable.describe());
-            }
-        }
-        while (!atEnd.isEmpty()) {
-            try {
-                atEnd.pop().run();
-            } catch (RuntimeException | AssertionError e) {
-                problems.add(String.valueOf(e.getMessage()));
-            }
-        }
-        return problems;
+        return CheckRestore.restore(this, sources, atEnd);
     }
 
     /** The sources this check enabled and has not disabled since, in {@code replication_source} form. */

@@ -115,6 +115,17 @@ final class Wire {
         return prototype.getDescriptorForType().findFieldByName(field) != null;
     }
 
+    /** One blocking call of {@code method}, as it is (no retries): its answer as an outcome. */
+    static <Q extends Message, A extends Message> Outcome sendOnce(Channel channel, MethodDescriptor<Q, A> method,
+                                                                  Rpc rpc, Q request, Duration timeout) {
+        try {
+            return new Outcome(rpc, StatusCode.OK, "", ClientCalls.blockingUnaryCall(channel, method, options(timeout),
+                    request));
+        } catch (StatusRuntimeException e) {
+            return outcome(rpc, e.getStatus());
+        }
+    }
+
     static CallOptions options(Duration timeout) {
         return CallOptions.DEFAULT.withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS);
     }

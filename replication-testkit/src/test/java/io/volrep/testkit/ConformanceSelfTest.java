@@ -42,8 +42,9 @@ class ConformanceSelfTest {
         io.volrep.testkit.reference.ReferencePair pair = ReferenceDriver.builder().volumes(2).groups(1)
                 .requiredSecret("user", "admin").demotionWindow(java.time.Duration.ofMillis(30))
                 .firstSyncDelay(java.time.Duration.ofMillis(30)).buildPair();
-        ComplianceReport report = ConformanceRunner.builder(HealerIdentityDialectConformanceTest.withEveryHealerInput(
+        ComplianceReport report = ConformanceRunner.of(HealerIdentityDialectConformanceTest.withEveryHealerInput(
                 ConformanceConfig.builder().driver(pair.siteA()).peerDriver(pair.siteB()).healerDriver(pair.siteA())
+                .volumeGroupDriver(pair.siteA())
                 .volumes("vol-0", "vol-1").volumeGroups("grp-0").secrets(Map.of("user", "admin"))).build()).run();
 
         assertThat(report.failed()).as("failed: %s", report.failed().stream()

@@ -16,7 +16,7 @@ class ExplorationDefectSelfTest {
     @ParameterizedTest
     @EnumSource(ExplorationDefect.class)
     void eachDefectIsFailedByItsNamedCheckWithTheCallsThatShowIt(ExplorationDefect defect) {
-        ComplianceReport report = ConformanceRunner.builder(defect.target().build()).run();
+        ComplianceReport report = ConformanceRunner.of(defect.target().build()).run();
 
         List<CheckResult> caught = report.results().stream()
                 .filter(r -> defect.byName() ? r.name().equals(defect.caughtBy()) : r.id().equals(defect.caughtBy()))

@@ -22,7 +22,7 @@ class SlowStorageBudgetTest {
         ReferenceDriver reference = ReferenceDriver.builder().volumes(16).groups(2).requiredSecret("user", "admin")
                 .latency(Duration.ofMillis(200)).build();
         List<String> volumes = IntStream.range(0, 16).mapToObj(i -> "vol-" + i).toList();
-        ComplianceReport report = ConformanceRunner.builder(ConformanceConfig.builder().driver(reference)
+        ComplianceReport report = ConformanceRunner.of(ConformanceConfig.builder().driver(reference)
                 .healerDriver(reference).healerVolume("vol-0", "/var/lib/volrep/vol-0").volumes(volumes)
                 .volumeGroups("grp-0", "grp-1").secrets(Map.of("user", "admin")).build()).run();
         System.out.println(report.statement());
