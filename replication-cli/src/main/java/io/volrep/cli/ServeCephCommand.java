@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -26,7 +27,7 @@ import picocli.CommandLine.Option;
                         + "not contact Ceph to start: prints 'listening on <address>' at once; Probe answers ready "
                         + "once the pool can be read. Exit status 2 when an option or the address cannot be used; 0 "
                         + "after a clean drain on SIGTERM or SIGINT."})
-public final class ServeCephCommand extends Subcommand {
+public final class ServeCephCommand extends DriverServeCommand<CephRbdDriver> {
 
     @Option(names = "--listen", paramLabel = "URI", required = true, converter = Endpoint.ListenConverter.class,
             description = "unix:///path or /path (in an existing directory), host:port (port 0 picks one).")
@@ -53,26 +54,14 @@ public final class ServeCephCommand extends Subcommand {
                     + "sooner); a site silent that long answers UNAVAILABLE (default ${DEFAULT-VALUE}).")
     Duration timeout = CephRbdDriver.DEFAULT_TIMEOUT;
 
-    @Option(names = "--grace-period", paramLabel = "DURATION", converter = DurationConverter.class,
-            description = "How long shutdown lets calls in flight finish (default ${DEFAULT-VALUE}).")
-    Duration gracePeriod = Duration.ofSeconds(10);
+    @Mixin
+    ServeOptions serveOptions = serve;
 
-    @picocli.CommandLine.Mixin
-    MetricsOptions metrics = new MetricsOptions();
-
+    /**
+     * Builds the driver and starts serving it; on SIGTERM or SIGINT the server drains, then the rbd commands still
+     * running are killed.
+     */
     @Override
-    public Integer call() throws InterruptedException {
-        ServeStart.Served<CephRbdDriver> started;
-        try {
-            started = start();
-        } catch (ServeStart.CannotListen e) {
-            return ServeStart.report(spec, e);
-        }
-        // SIGTERM/SIGINT drain the server, then the rbd commands still running are killed; exit 0.
-        return ServeStart.serveUntilSignal(spec, metrics, started);
-    }
-
-    /** Builds the driver and starts serving it (tests use this without waiting for a signal). */
     ServeStart.Served<CephRbdDriver> start() {
         if (!Files.isRegularFile(cephConf) || !Files.isReadable(cephConf)) {
             throw usageError("--ceph-conf: " + cephConf + " is not a readable file");
@@ -83,9 +72,9 @@ public final class ServeCephCommand extends Subcommand {
         CephRbdDriver driver = CephRbdDriver.builder().cephConf(cephConf).pool(pool).clientId(cephId).rbd(rbd)
                 .timeout(timeout).build();
         try {
-            ReplicationServer.Builder server = metrics.bind(ReplicationServer.builder().driver(driver)
+            ReplicationServer.Builder server = serve.metrics.bind(ReplicationServer.builder().driver(driver)
                     .identity(CephRbdDriver.PLUGIN_NAME, version()).readiness(driver.readiness())
-                    .listen(listen).gracePeriod(gracePeriod));
+                    .listen(listen).gracePeriod(serve.gracePeriod));
             return new ServeStart.Served<>(ServeStart.start(server), driver);
         } catch (RuntimeException e) {
             driver.close();

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -30,7 +31,7 @@ import picocli.CommandLine.Option;
                 "Runs the driver's init once, then prints 'listening on <address>'. Also serves NodeHealer when "
                         + "init declares \"heal\": true. Exit status 1 when the driver cannot be initialized, 2 when the "
                         + "address cannot be used; 0 after a clean drain on SIGTERM or SIGINT."})
-public final class ServeExecCommand extends Subcommand {
+public final class ServeExecCommand extends DriverServeCommand<ExecDriver> {
 
     @Option(names = "--driver", paramLabel = "PATH", required = true,
             description = "The driver executable.")
@@ -71,30 +72,25 @@ public final class ServeExecCommand extends Subcommand {
                     + "leaves behind keep running.")
     ExecDriver.Containment containment = ExecDriver.Containment.AUTO;
 
-    @Option(names = "--grace-period", paramLabel = "DURATION", converter = DurationConverter.class,
-            description = "How long shutdown lets calls in flight finish (default ${DEFAULT-VALUE}).")
-    Duration gracePeriod = Duration.ofSeconds(10);
+    @Mixin
+    ServeOptions serveOptions = serve;
 
-    @picocli.CommandLine.Mixin
-    MetricsOptions metrics = new MetricsOptions();
-
+    /**
+     * A driver that cannot be initialized (its init failed or said something unusable) is one line on stderr, exit
+     * status 1. As serve-reference: SIGTERM/SIGINT drain the server, then the driver processes still running (past
+     * the grace period) are killed, and the command exits 0.
+     */
     @Override
-    public Integer call() throws InterruptedException {
-        ServeStart.Served<ExecDriver> started;
-        try {
-            started = start();
-        } catch (ServeStart.CannotListen e) {
-            return ServeStart.report(spec, e);
-        } catch (IllegalStateException | IllegalArgumentException | java.io.UncheckedIOException e) {
-            PrintWriter err = err();
-            // May quote what the driver printed at init: escaped.
-            err.println("volrep serve-exec: " + io.volrep.api.internal.SafeText.escape(e.getMessage()));
-            err.flush();
-            return 1;
+    int cannotStart(RuntimeException e) {
+        if (!(e instanceof IllegalStateException || e instanceof IllegalArgumentException
+                || e instanceof java.io.UncheckedIOException)) {
+            throw e;
         }
-        // As serve-reference: SIGTERM/SIGINT drain the server, then the driver processes still running (past the
-        // grace period) are killed, and the command exits 0.
-        return ServeStart.serveUntilSignal(spec, metrics, started);
+        PrintWriter err = err();
+        // May quote what the driver printed at init: escaped.
+        err.println("volrep serve-exec: " + io.volrep.api.internal.SafeText.escape(e.getMessage()));
+        err.flush();
+        return 1;
     }
 
     /** {@code auto}, {@code required}, {@code off}, in any case. */
@@ -105,6 +101,7 @@ public final class ServeExecCommand extends Subcommand {
     }
 
     /** Initializes the driver and starts serving it (tests use this without waiting for a signal). */
+    @Override
     ServeStart.Served<ExecDriver> start() {
         if (maxConcurrentDrivers < 1) {
             throw usageError("--max-concurrent-drivers must be at least 1: " + maxConcurrentDrivers);
@@ -119,8 +116,8 @@ public final class ServeExecCommand extends Subcommand {
         }
         ExecDriver execDriver = b.build();
         try {
-            ReplicationServer.Builder server = metrics.bind(ReplicationServer.builder().driver(execDriver)
-                    .listen(listen).gracePeriod(gracePeriod), execDriver);
+            ReplicationServer.Builder server = serve.metrics.bind(ReplicationServer.builder().driver(execDriver)
+                    .listen(listen).gracePeriod(serve.gracePeriod), execDriver);
             if (execDriver.servesHealer()) {
                 server.healer(execDriver);      // init declared "heal": true
             }

@@ -114,7 +114,7 @@ class ServeExecCommandTest {
         ServeExecCommand command = parse("--driver", driver.toString(), "--listen", "unix://" + dir.resolve("m.sock"),
                 "--max-concurrent-drivers", "3", "--containment", "off", "--metrics-listen", "127.0.0.1:0");
         try (ServeStart.Served<ExecDriver> started = command.start()) {
-            var registry = command.metrics.registry();
+            var registry = command.serve.metrics.registry();
             assertThat(registry.get("volrep.exec.drivers.limit").gauge().value()).isEqualTo(3.0);
             assertThat(registry.get("volrep.exec.drivers.running").gauge().value()).isZero();
             assertThat(registry.scrape()).contains("volrep_exec_drivers_killed_total 0.0");

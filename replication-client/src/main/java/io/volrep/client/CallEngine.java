@@ -14,7 +14,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -46,22 +45,9 @@ final class CallEngine {
         this.capabilities = new CapabilityGate(this, settings.target());
     }
 
-    /** The spec revision's codec every replication call goes through. */
-    WireDialect wire() {
-        return settings.wire();
-    }
-
-    RetryPolicy defaultPolicy() {
-        return settings.defaultPolicy();
-    }
-
-    /** The client's executor: where callbacks run when no caller drains them. */
-    Executor executor() {
-        return settings.executor();
-    }
-
-    ScheduledExecutorService scheduler() {
-        return settings.scheduler();
+    /** What the client was built with: the spec revision's codec, the default policy, executor and scheduler. */
+    CallSettings settings() {
+        return settings;
     }
 
     int activeSources() {

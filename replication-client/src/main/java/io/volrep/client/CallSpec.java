@@ -2,6 +2,8 @@ package io.volrep.client;
 
 import com.google.protobuf.Message;
 import io.grpc.MethodDescriptor;
+import io.volrep.api.CsiLimits;
+import io.volrep.api.InvalidArgumentException;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
 import io.volrep.api.Secrets;
@@ -67,7 +69,27 @@ sealed interface CallSpec permits RequestSpec, HealSpec, IdentitySpec, VolumeGro
      */
     CallSpec validate(WireDialect wire);
 
-    MethodDescriptor<Message, Message> method(WireDialect wire);
+    /** The gRPC method the call sends, as {@code wire} speaks it. */
+    default MethodDescriptor<Message, Message> method(WireDialect wire) {
+        return wire.method(rpc());
+    }
 
     Message encode(WireDialect wire, Secrets secrets);
+
+    /**
+     * Runs a request's own field checks, then the check every call with secrets shares (its own secrets within
+     * 4 KiB), and attributes a failure to {@code rpc} with 0 attempts: nothing was sent.
+     *
+     * @throws InvalidArgumentException naming the field
+     */
+    static void checkFields(Rpc rpc, Secrets secretsOverride, Runnable fieldChecks) {
+        try {
+            fieldChecks.run();
+            if (secretsOverride != null) {
+                CsiLimits.requireMapWithinLimit("secrets", secretsOverride.asMap());
+            }
+        } catch (InvalidArgumentException e) {
+            throw (InvalidArgumentException) e.withContext(rpc, 0);
+        }
+    }
 }

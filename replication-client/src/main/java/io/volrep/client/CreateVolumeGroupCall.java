@@ -6,8 +6,6 @@ import io.volrep.api.VolumeGroup;
 import io.volrep.api.internal.wire.AnswerRules;
 import io.volrep.api.internal.wire.WireMapping;
 import io.volrep.proto.volumegroup.CreateVolumeGroupResponse;
-import java.util.List;
-import java.util.Map;
 
 /**
  * CreateVolumeGroup: the group named {@link #name()}, holding the {@link #volumes volumes} given (none: an empty
@@ -25,21 +23,13 @@ import java.util.Map;
  * }</pre>
  */
 public final class CreateVolumeGroupCall extends MembershipCall<CreateVolumeGroupCall> {
-    private final String name;
-
     CreateVolumeGroupCall(CallEngine engine, String name) {
-        super(engine, Rpc.CREATE_VOLUME_GROUP);
-        this.name = name;
+        super(engine, Rpc.CREATE_VOLUME_GROUP, name);
     }
 
     /** The name asked for. */
     public String name() {
-        return name;
-    }
-
-    @Override
-    VolumeGroupSpec spec() {
-        return VolumeGroupSpec.create(name, List.copyOf(volumeIds), Map.copyOf(parameters), secretsOverride, policy);
+        return target;
     }
 
     @Override

@@ -38,6 +38,6 @@ public final class DestinationCall extends TypedCall<DestinationCall, Replicatio
 
     @Override
     ReplicationDestination result(Message response, int attempts) {
-        return engine.wire().destination(response, source.kind(), attempts);
+        return engine.settings().wire().destination(response, source.kind(), attempts);
     }
 }

@@ -1,7 +1,6 @@
 package io.volrep.client;
 
 import com.google.protobuf.Message;
-import io.grpc.MethodDescriptor;
 import io.volrep.api.CsiLimits;
 import io.volrep.api.InvalidArgumentException;
 import io.volrep.api.ReplicationSource;
@@ -9,7 +8,6 @@ import io.volrep.api.Rpc;
 import io.volrep.api.Secrets;
 import io.volrep.api.VolumeCapability;
 import io.volrep.api.internal.wire.WireMapping;
-import io.volrep.proto.healer.HealerNodeGrpc;
 import io.volrep.proto.healer.NodeHealerRequest;
 import java.util.Map;
 import java.util.Optional;
@@ -48,7 +46,7 @@ record HealSpec(String volumeId, String volumePath, String stagingTargetPath, Vo
      */
     @Override
     public HealSpec validate(WireDialect wire) {
-        try {
+        CallSpec.checkFields(Rpc.NODE_HEALER, secretsOverride, () -> {
             CsiLimits.requireId("volume_id", volumeId);
             if (volumePath == null || volumePath.isEmpty()) {
                 throw InvalidArgumentException.ofField("volume_path", "required field is missing or empty");
@@ -58,19 +56,8 @@ record HealSpec(String volumeId, String volumePath, String stagingTargetPath, Vo
                         + stagingTargetPath + "'");
             }
             CsiLimits.requireMapWithinLimit("volume_context", volumeContext);
-            if (secretsOverride != null) {
-                CsiLimits.requireMapWithinLimit("secrets", secretsOverride.asMap());
-            }
-        } catch (InvalidArgumentException e) {
-            throw (InvalidArgumentException) e.withContext(Rpc.NODE_HEALER, 0);
-        }
+        });
         return this;
-    }
-
-    @Override
-    @SuppressWarnings("unchecked")
-    public MethodDescriptor<Message, Message> method(WireDialect wire) {
-        return WireDialect.cast(HealerNodeGrpc.getNodeHealerMethod());
     }
 
     @Override

@@ -1,13 +1,11 @@
 package io.volrep.client;
 
 import com.google.protobuf.Message;
-import io.grpc.MethodDescriptor;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
 import io.volrep.api.Secrets;
 import io.volrep.proto.identity.GetCapabilitiesRequest;
 import io.volrep.proto.identity.GetIdentityRequest;
-import io.volrep.proto.identity.IdentityGrpc;
 import io.volrep.proto.identity.ProbeRequest;
 import java.util.Optional;
 
@@ -43,16 +41,6 @@ record IdentitySpec(Rpc rpc, RetryPolicy policy) implements CallSpec {
     @Override
     public IdentitySpec validate(WireDialect wire) {
         return this;
-    }
-
-    @Override
-    public MethodDescriptor<Message, Message> method(WireDialect wire) {
-        return WireDialect.cast(switch (rpc) {
-            case GET_IDENTITY -> IdentityGrpc.getGetIdentityMethod();
-            case GET_CAPABILITIES -> IdentityGrpc.getGetCapabilitiesMethod();
-            case PROBE -> IdentityGrpc.getProbeMethod();
-            default -> throw new IllegalStateException(rpc + " is not an identity.Identity method");
-        });
     }
 
     @Override

@@ -28,6 +28,6 @@ public final class InfoCall extends ReplicationCall<InfoCall, ReplicationInfo> {
 
     @Override
     ReplicationInfo result(Message response, int attempts) {
-        return engine.wire().info(response, attempts);
+        return engine.settings().wire().info(response, attempts);
     }
 }

@@ -20,12 +20,15 @@ import java.util.Objects;
  * @param <S> the concrete call type, for fluent chaining
  */
 public abstract class MembershipCall<S extends MembershipCall<S>> extends TypedCall<S, VolumeGroup> {
+    /** The name a CreateVolumeGroup asks for, or the group a ModifyVolumeGroupMembership changes. */
+    final String target;
     final List<String> volumeIds = new ArrayList<>();
     final Map<String, String> parameters = new LinkedHashMap<>();
     boolean membershipSet;
 
-    MembershipCall(CallEngine engine, Rpc rpc) {
+    MembershipCall(CallEngine engine, Rpc rpc, String target) {
         super(engine, rpc);
+        this.target = target;
     }
 
     /** These volumes, in place of any given before: each id at most 128 bytes, none twice (checked before sending). */
@@ -44,13 +47,17 @@ public abstract class MembershipCall<S extends MembershipCall<S>> extends TypedC
 
     /** Adds one parameter; together at most 4 KiB (checked before sending). */
     public S parameter(String key, String value) {
-        putParameter(parameters, key, value);
-        return self();
+        return withParameter(parameters, key, value);
     }
 
     /** Adds every entry of {@code parameters}. */
     public S parameters(Map<String, String> parameters) {
-        putParameters(this.parameters, parameters);
-        return self();
+        return withParameters(this.parameters, parameters);
+    }
+
+    @Override
+    VolumeGroupSpec spec() {
+        return VolumeGroupSpec.membership(rpc, target, List.copyOf(volumeIds), Map.copyOf(parameters), secretsOverride,
+                policy);
     }
 }

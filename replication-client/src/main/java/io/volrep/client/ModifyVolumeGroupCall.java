@@ -7,8 +7,6 @@ import io.volrep.api.VolumeGroup;
 import io.volrep.api.internal.wire.AnswerRules;
 import io.volrep.api.internal.wire.WireMapping;
 import io.volrep.proto.volumegroup.ModifyVolumeGroupMembershipResponse;
-import java.util.List;
-import java.util.Map;
 
 /**
  * ModifyVolumeGroupMembership: {@link #volumes volumes} become the group's whole membership (the plugin adds the new
@@ -24,16 +22,13 @@ import java.util.Map;
  * }</pre>
  */
 public final class ModifyVolumeGroupCall extends MembershipCall<ModifyVolumeGroupCall> {
-    private final String volumeGroupId;
-
     ModifyVolumeGroupCall(CallEngine engine, String volumeGroupId) {
-        super(engine, Rpc.MODIFY_VOLUME_GROUP_MEMBERSHIP);
-        this.volumeGroupId = volumeGroupId;
+        super(engine, Rpc.MODIFY_VOLUME_GROUP_MEMBERSHIP, volumeGroupId);
     }
 
     /** The group it changes. */
     public String volumeGroupId() {
-        return volumeGroupId;
+        return target;
     }
 
     @Override
@@ -42,8 +37,7 @@ public final class ModifyVolumeGroupCall extends MembershipCall<ModifyVolumeGrou
             throw InvalidArgumentException.ofField("volume_ids", "the whole new membership is required: give it with"
                     + " volumes(...), or volumes() with none to remove every member", rpc, 0);
         }
-        return VolumeGroupSpec.modify(volumeGroupId, List.copyOf(volumeIds), Map.copyOf(parameters), secretsOverride,
-                policy);
+        return super.spec();
     }
 
     @Override

@@ -21,14 +21,12 @@ public abstract class ParameterizedCall<S extends ParameterizedCall<S, R>, R> ex
 
     /** Adds one parameter; together at most 4 KiB (checked before sending). */
     public S parameter(String key, String value) {
-        putParameter(parameters, key, value);
-        return self();
+        return withParameter(parameters, key, value);
     }
 
     /** Adds every entry of {@code parameters}. */
     public S parameters(Map<String, String> parameters) {
-        putParameters(this.parameters, parameters);
-        return self();
+        return withParameters(this.parameters, parameters);
     }
 
     RequestSpec spec(boolean force) {

@@ -212,7 +212,7 @@ public final class ReplicationClient implements AutoCloseable {
 
     /** The client's default retry policy. */
     public RetryPolicy retryPolicy() {
-        return engine.defaultPolicy();
+        return engine.settings().defaultPolicy();
     }
 
     /** How many sources have a call in flight or waiting right now. */

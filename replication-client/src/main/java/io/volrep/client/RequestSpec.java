@@ -1,9 +1,7 @@
 package io.volrep.client;
 
 import com.google.protobuf.Message;
-import io.grpc.MethodDescriptor;
 import io.volrep.api.CsiLimits;
-import io.volrep.api.InvalidArgumentException;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
 import io.volrep.api.Secrets;
@@ -14,18 +12,13 @@ import java.util.Optional;
 record RequestSpec(Rpc rpc, ReplicationSource source, Map<String, String> parameters, boolean force,
                    String replicationId, Secrets secretsOverride, RetryPolicy policy) implements CallSpec {
 
-    /** @throws InvalidArgumentException naming the field, attributed to the RPC, with 0 attempts */
+    /** @throws io.volrep.api.InvalidArgumentException naming the field, attributed to the RPC, with 0 attempts */
     RequestSpec validate() {
-        try {
+        CallSpec.checkFields(rpc, secretsOverride, () -> {
             CsiLimits.requireId(source.kind().idField(), source.id());
             CsiLimits.requireMapWithinLimit("parameters", parameters);
             CsiLimits.requireStringWithinLimit("replication_id", replicationId);
-            if (secretsOverride != null) {
-                CsiLimits.requireMapWithinLimit("secrets", secretsOverride.asMap());
-            }
-        } catch (InvalidArgumentException e) {
-            throw (InvalidArgumentException) e.withContext(rpc, 0);
-        }
+        });
         return this;
     }
 
@@ -45,11 +38,6 @@ record RequestSpec(Rpc rpc, ReplicationSource source, Map<String, String> parame
     @Override
     public Optional<ReplicationSource> concerns() {
         return Optional.of(source);
-    }
-
-    @Override
-    public MethodDescriptor<Message, Message> method(WireDialect wire) {
-        return wire.method(rpc);
     }
 
     @Override

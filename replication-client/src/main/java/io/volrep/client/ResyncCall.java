@@ -65,7 +65,7 @@ public final class ResyncCall extends ForceableCall<ResyncCall, ResyncStatus> {
      */
     public CompletableFuture<ResyncStatus> awaitReady(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
-        RetryPolicy p = policy != null ? policy : engine.defaultPolicy();
+        RetryPolicy p = policy != null ? policy : engine.settings().defaultPolicy();
         Instant deadline = p.clock().instant().plus(timeout);
         CompletableFuture<ResyncStatus> result = new CompletableFuture<>();
         AtomicReference<Future<?>> pending = new AtomicReference<>();
@@ -111,7 +111,7 @@ public final class ResyncCall extends ForceableCall<ResyncCall, ResyncStatus> {
                     return;
                 }
                 try {
-                    pending.set(engine.scheduler().schedule(() -> poll(p, deadline, timeout, polls, result, pending),
+                    pending.set(engine.settings().scheduler().schedule(() -> poll(p, deadline, timeout, polls, result, pending),
                             again.delay().toMillis(), TimeUnit.MILLISECONDS));
                 } catch (RejectedExecutionException closed) {
                     result.completeExceptionally(closed);
@@ -133,6 +133,6 @@ public final class ResyncCall extends ForceableCall<ResyncCall, ResyncStatus> {
 
     @Override
     ResyncStatus result(Message response, int attempts) {
-        return new ResyncStatus(engine.wire().resyncReady(response, attempts));
+        return new ResyncStatus(engine.settings().wire().resyncReady(response, attempts));
     }
 }

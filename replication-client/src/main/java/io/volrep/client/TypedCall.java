@@ -70,7 +70,7 @@ public abstract class TypedCall<S extends TypedCall<S, R>, R> {
     public R call() {
         // As grpc's blocking stub: the answer is processed on this thread, which waits for it anyway, instead of
         // being handed over from the client's executor.
-        CallingThreadQueue queue = new CallingThreadQueue(engine.executor());
+        CallingThreadQueue queue = new CallingThreadQueue(engine.settings().executor());
         CompletableFuture<R> future = send(queue);
         try {
             queue.drainUntil(future);
@@ -106,22 +106,24 @@ public abstract class TypedCall<S extends TypedCall<S, R>, R> {
     abstract CallSpec spec();
 
     /**
-     * Adds {@code key=value} to {@code parameters}: the one check of every call's {@code parameters} setter (neither
-     * may be null; the 4 KiB limit is checked before sending).
+     * Adds {@code key=value} to {@code parameters} and returns this call: the one body of every call's
+     * {@code parameter} setter (neither may be null; the 4 KiB limit is checked before sending).
      */
-    final void putParameter(Map<String, String> parameters, String key, String value) {
+    final S withParameter(Map<String, String> parameters, String key, String value) {
         if (key == null || value == null) {
             throw InvalidArgumentException.ofField("parameters", "keys and values must not be null", rpc, 0);
         }
         parameters.put(key, value);
+        return self();
     }
 
-    /** Adds every entry of {@code more} to {@code parameters}, as {@link #putParameter} does one. */
-    final void putParameters(Map<String, String> parameters, Map<String, String> more) {
+    /** Adds every entry of {@code more} to {@code parameters}, as {@link #withParameter} does one. */
+    final S withParameters(Map<String, String> parameters, Map<String, String> more) {
         if (more == null) {
             throw InvalidArgumentException.ofField("parameters", "must not be null", rpc, 0);
         }
-        more.forEach((k, v) -> putParameter(parameters, k, v));
+        more.forEach((k, v) -> withParameter(parameters, k, v));
+        return self();
     }
 
     abstract R result(Message response, int attempts);

@@ -1,15 +1,12 @@
 package io.volrep.client;
 
 import com.google.protobuf.Message;
-import io.grpc.MethodDescriptor;
 import io.volrep.api.CsiLimits;
-import io.volrep.api.InvalidArgumentException;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
 import io.volrep.api.Secrets;
 import io.volrep.api.VolumeGroupCapability;
 import io.volrep.proto.volumegroup.ControllerGetVolumeGroupRequest;
-import io.volrep.proto.volumegroup.ControllerGrpc;
 import io.volrep.proto.volumegroup.CreateVolumeGroupRequest;
 import io.volrep.proto.volumegroup.DeleteVolumeGroupRequest;
 import io.volrep.proto.volumegroup.ListVolumeGroupsRequest;
@@ -45,15 +42,12 @@ record VolumeGroupSpec(Rpc rpc, String name, String volumeGroupId, List<String> 
         startingToken = startingToken == null ? "" : startingToken;
     }
 
-    static VolumeGroupSpec create(String name, List<String> volumeIds, Map<String, String> parameters,
-                                  Secrets secrets, RetryPolicy policy) {
-        return new VolumeGroupSpec(Rpc.CREATE_VOLUME_GROUP, name, null, volumeIds, parameters, 0, "", secrets, policy);
-    }
-
-    static VolumeGroupSpec modify(String volumeGroupId, List<String> volumeIds, Map<String, String> parameters,
-                                  Secrets secrets, RetryPolicy policy) {
-        return new VolumeGroupSpec(Rpc.MODIFY_VOLUME_GROUP_MEMBERSHIP, null, volumeGroupId, volumeIds, parameters, 0,
-                "", secrets, policy);
+    /** CreateVolumeGroup of the group named {@code target}, or ModifyVolumeGroupMembership of group {@code target}. */
+    static VolumeGroupSpec membership(Rpc rpc, String target, List<String> volumeIds, Map<String, String> parameters,
+                                      Secrets secrets, RetryPolicy policy) {
+        boolean create = rpc == Rpc.CREATE_VOLUME_GROUP;
+        return new VolumeGroupSpec(rpc, create ? target : null, create ? null : target, volumeIds, parameters, 0, "",
+                secrets, policy);
     }
 
     /** DeleteVolumeGroup or ControllerGetVolumeGroup of {@code volumeGroupId}. */
@@ -103,7 +97,7 @@ record VolumeGroupSpec(Rpc rpc, String name, String volumeGroupId, List<String> 
      */
     @Override
     public VolumeGroupSpec validate(WireDialect wire) {
-        try {
+        CallSpec.checkFields(rpc, secretsOverride, () -> {
             if (rpc == Rpc.CREATE_VOLUME_GROUP) {
                 CsiLimits.requireId("name", name);
             } else if (rpc != Rpc.LIST_VOLUME_GROUPS) {
@@ -114,25 +108,8 @@ record VolumeGroupSpec(Rpc rpc, String name, String volumeGroupId, List<String> 
             }
             CsiLimits.requireMapWithinLimit("parameters", parameters);
             CsiLimits.requireNotNegative("max_entries", maxEntries);
-            if (secretsOverride != null) {
-                CsiLimits.requireMapWithinLimit("secrets", secretsOverride.asMap());
-            }
-        } catch (InvalidArgumentException e) {
-            throw (InvalidArgumentException) e.withContext(rpc, 0);
-        }
-        return this;
-    }
-
-    @Override
-    public MethodDescriptor<Message, Message> method(WireDialect wire) {
-        return WireDialect.cast(switch (rpc) {
-            case CREATE_VOLUME_GROUP -> ControllerGrpc.getCreateVolumeGroupMethod();
-            case MODIFY_VOLUME_GROUP_MEMBERSHIP -> ControllerGrpc.getModifyVolumeGroupMembershipMethod();
-            case DELETE_VOLUME_GROUP -> ControllerGrpc.getDeleteVolumeGroupMethod();
-            case LIST_VOLUME_GROUPS -> ControllerGrpc.getListVolumeGroupsMethod();
-            case CONTROLLER_GET_VOLUME_GROUP -> ControllerGrpc.getControllerGetVolumeGroupMethod();
-            default -> throw new IllegalStateException(rpc + " is not a volumegroup.Controller method");
         });
+        return this;
     }
 
     @Override

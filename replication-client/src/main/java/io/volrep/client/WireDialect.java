@@ -13,9 +13,16 @@ import io.volrep.api.internal.wire.NotExpressibleException;
 import io.volrep.api.internal.wire.RequestFields;
 import io.volrep.api.internal.wire.Transcoder;
 import io.volrep.api.internal.wire.WireMapping;
+import io.volrep.proto.healer.HealerNodeGrpc;
+import io.volrep.proto.identity.IdentityGrpc;
 import io.volrep.proto.replication.GetReplicationDestinationInfoResponse;
 import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
 import io.volrep.proto.replication.ResyncVolumeResponse;
+import io.volrep.proto.volumegroup.ControllerGrpc;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * How the client puts typed requests on the wire of the spec revision it speaks and reads its responses: every
@@ -24,6 +31,12 @@ import io.volrep.proto.replication.ResyncVolumeResponse;
  * built; the call pipeline above it is the same for every revision.
  */
 final class WireDialect {
+    private static final Map<String, MethodDescriptor<Message, Message>> SINGLE_REVISION_METHODS = Stream.of(
+                    IdentityGrpc.getServiceDescriptor(), ControllerGrpc.getServiceDescriptor(),
+                    HealerNodeGrpc.getServiceDescriptor())
+            .flatMap(service -> service.getMethods().stream())
+            .collect(Collectors.toUnmodifiableMap(MethodDescriptor::getFullMethodName, WireDialect::cast));
+
     private final Transcoder transcoder;
     private final boolean alsoSendDeprecatedVolumeId;
 
@@ -48,7 +61,15 @@ final class WireDialect {
         }
     }
 
+    /**
+     * The gRPC method of {@code rpc} in this revision. Only the replication service has revisions; the others
+     * (Identity, volume groups, NodeHealer) have one, found by its full name in the generated descriptors.
+     */
     MethodDescriptor<Message, Message> method(Rpc rpc) {
+        if (!rpc.isReplication()) {
+            return Optional.ofNullable(SINGLE_REVISION_METHODS.get(rpc.fullMethodName()))
+                    .orElseThrow(() -> new IllegalStateException(rpc + " has no gRPC method"));
+        }
         try {
             return transcoder.method(rpc);
         } catch (NotExpressibleException e) {

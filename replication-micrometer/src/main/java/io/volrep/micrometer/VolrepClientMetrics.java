@@ -16,7 +16,6 @@ import io.volrep.client.CallObservation;
 import io.volrep.client.CallObserver;
 import io.volrep.client.ReplicationClient;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -50,7 +49,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *         .build();
  * }</pre>
  */
-public final class VolrepClientMetrics implements CallObserver {
+public final class VolrepClientMetrics extends ObservedCalls implements CallObserver {
     static final String CALLS = "volrep.client.calls";
     static final String ATTEMPTS = "volrep.client.call.attempts";
     static final String RETRIES = "volrep.client.retries";
@@ -60,9 +59,7 @@ public final class VolrepClientMetrics implements CallObserver {
     /** The call's observation (span) name; attempts are Micrometer's {@code grpc.client} observations. */
     static final String CALL_OBSERVATION = "volrep.client.call";
 
-    private final ObservationRegistry observations;
     private final AtomicLong queued = new AtomicLong();
-    private final AtomicLong active = new AtomicLong();
     private final MeterTable<Timer> waits;
     private final MeterTable<Counter> retries;
     /** Per RPC, code and source kind ({@link RpcTags#kindIndex}). */
@@ -70,8 +67,7 @@ public final class VolrepClientMetrics implements CallObserver {
     private final MeterTable<DistributionSummary> attempts;
 
     private VolrepClientMetrics(MeterRegistry meters, ObservationRegistry observations) {
-        Objects.requireNonNull(meters, "meters");
-        this.observations = Objects.requireNonNull(observations, "observations");
+        super(meters, observations, ACTIVE, "calls in flight");
         waits = new MeterTable<>(RpcTags.RPC_COUNT, rpc -> Timer.builder(WAIT).tags(RpcTags.ofOrdinal(rpc))
                 .description("time a call waited for its source's single-flight slot").register(meters));
         retries = new MeterTable<>(RpcTags.RPC_CODES, i -> Counter.builder(RETRIES).tags(RpcTags.ofIndex(i))
@@ -86,7 +82,6 @@ public final class VolrepClientMetrics implements CallObserver {
                 .tags(RpcTags.ofIndex(i)).description("attempts per finished call").register(meters));
         Gauge.builder(QUEUED, queued, AtomicLong::get)
                 .description("calls waiting for their source's single-flight slot").register(meters);
-        Gauge.builder(ACTIVE, active, AtomicLong::get).description("calls in flight").register(meters);
     }
 
     /**
@@ -102,9 +97,7 @@ public final class VolrepClientMetrics implements CallObserver {
      */
     public ReplicationClient.Builder bind(ReplicationClient.Builder builder) {
         builder.observer(this);
-        if (!observations.isNoop()) {
-            builder.interceptor(new ObservationGrpcClientInterceptor(observations));
-        }
+        tracingInterceptor(ObservationGrpcClientInterceptor::new).ifPresent(builder::interceptor);
         return builder;
     }
 

@@ -13,8 +13,6 @@ import io.volrep.spi.ServerObserver;
 import io.volrep.spi.exec.ExecDriver;
 import io.micrometer.core.instrument.FunctionCounter;
 import java.util.Locale;
-import java.util.Objects;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Binds a {@link ReplicationServer} to Micrometer: meters per RPC and code, and (with an
@@ -47,7 +45,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *         .build().start();
  * }</pre>
  */
-public final class VolrepServerMetrics implements ServerObserver {
+public final class VolrepServerMetrics extends ObservedCalls implements ServerObserver {
     static final String CALLS = "volrep.server.calls";
     static final String ACTIVE = "volrep.server.calls.active";
     static final String ABORTED = "volrep.server.aborted";
@@ -56,17 +54,13 @@ public final class VolrepServerMetrics implements ServerObserver {
 
     private static final ServerCallEvent.Cause[] CAUSES = ServerCallEvent.Cause.values();
 
-    private final MeterRegistry meters;
-    private final ObservationRegistry observations;
-    private final AtomicLong active = new AtomicLong();
     /** Per RPC, code and cause. */
     private final MeterTable<Timer> calls;
     private final MeterTable<Counter> aborted;
     private final MeterTable<Counter> driverFailures;
 
     private VolrepServerMetrics(MeterRegistry meters, ObservationRegistry observations) {
-        this.meters = Objects.requireNonNull(meters, "meters");
-        this.observations = Objects.requireNonNull(observations, "observations");
+        super(meters, observations, ACTIVE, "calls being served");
         calls = new MeterTable<>(RpcTags.RPC_CODES * CAUSES.length, i -> Timer.builder(CALLS)
                 .tags(RpcTags.ofIndex(i / CAUSES.length))
                 .tag("volrep.outcome", CAUSES[i % CAUSES.length].name().toLowerCase(Locale.ROOT))
@@ -79,7 +73,6 @@ public final class VolrepServerMetrics implements ServerObserver {
         driverFailures = new MeterTable<>(RpcTags.RPC_COUNT, rpc -> Counter.builder(DRIVER_FAILURES)
                 .tags(RpcTags.ofOrdinal(rpc)).description("driver failures answered UNKNOWN")
                 .register(meters));
-        Gauge.builder(ACTIVE, active, AtomicLong::get).description("calls being served").register(meters);
     }
 
     /** Meters in {@code meters}; spans through {@code observations} ({@link ObservationRegistry#NOOP} for none). */
@@ -90,9 +83,7 @@ public final class VolrepServerMetrics implements ServerObserver {
     /** Registers this observer on {@code builder} and, when tracing, Micrometer's gRPC server interceptor. */
     public ReplicationServer.Builder bind(ReplicationServer.Builder builder) {
         builder.observer(this);
-        if (!observations.isNoop()) {
-            builder.interceptor(new ObservationGrpcServerInterceptor(observations));
-        }
+        tracingInterceptor(ObservationGrpcServerInterceptor::new).ifPresent(builder::interceptor);
         return builder;
     }
 

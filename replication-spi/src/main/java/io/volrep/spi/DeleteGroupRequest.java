@@ -1,7 +1,6 @@
 package io.volrep.spi;
 
 import io.volrep.api.Secrets;
-import java.util.Objects;
 
 /**
  * A {@code DeleteVolumeGroup} request, validated by the runtime (the id present and within 128 bytes, the secrets
@@ -21,8 +20,7 @@ import java.util.Objects;
  */
 public record DeleteGroupRequest(String volumeGroupId, Secrets secrets) {
     public DeleteGroupRequest {
-        Objects.requireNonNull(volumeGroupId, "volumeGroupId");
-        Objects.requireNonNull(secrets, "secrets");
+        RequestParts.requireGroupAndSecrets(volumeGroupId, secrets);
     }
 
     /** A request for {@code volumeGroupId} without secrets (handy in tests). */

@@ -3,7 +3,6 @@ package io.volrep.spi;
 import io.volrep.api.Secrets;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * A {@code ModifyVolumeGroupMembership} request, validated by the runtime (the group id present and within 128
@@ -24,8 +23,7 @@ import java.util.Objects;
 public record ModifyGroupRequest(String volumeGroupId, List<String> volumeIds, Map<String, String> parameters,
                                  Secrets secrets) {
     public ModifyGroupRequest {
-        Objects.requireNonNull(volumeGroupId, "volumeGroupId");
-        Objects.requireNonNull(secrets, "secrets");
+        RequestParts.requireGroupAndSecrets(volumeGroupId, secrets);
         volumeIds = List.copyOf(volumeIds);
         parameters = RequestParts.copy(parameters);
     }

@@ -19,6 +19,12 @@ final class RequestParts {
         Objects.requireNonNull(secrets, "secrets");
     }
 
+    /** Every volumegroup.Controller request on an existing group names it and carries the orchestrator's secrets. */
+    static void requireGroupAndSecrets(String volumeGroupId, Secrets secrets) {
+        Objects.requireNonNull(volumeGroupId, "volumeGroupId");
+        Objects.requireNonNull(secrets, "secrets");
+    }
+
     static Map<String, String> copy(Map<String, String> parameters) {
         Objects.requireNonNull(parameters, "parameters");
         if (parameters.isEmpty()) {
