@@ -241,18 +241,22 @@ class GrpcFactsTest {
         // Its event loop is stopped below; shutdownNow() then only releases what is left (nothing to wait for).
         grpc.register((AutoCloseable) server::shutdownNow);
         ManagedChannel channel = unixChannel(socket, 4 << 20);
+        // A thread of its own, not the common pool (one thread on two cores, which an earlier test may still hold).
+        java.util.concurrent.ExecutorService caller = java.util.concurrent.Executors.newSingleThreadExecutor();
+        grpc.register((AutoCloseable) caller::shutdownNow);
         CompletableFuture<Ended> ended = CompletableFuture.supplyAsync(() -> {
             try {
-                return call(channel, deadline(20_000).withWaitForReady(), (byte) 'H');
+                return call(channel, deadline(30_000).withWaitForReady(), (byte) 'H');
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
-        });
+        }, caller);
         assertThat(held.await(10, TimeUnit.SECONDS)).as("the request reached the plugin").isTrue();
         // The plugin's connections close under it, as when its process dies: no GOAWAY, no RST_STREAM (a server's
         // shutdownNow() would cancel the stream instead, which the client sees as CANCELLED).
         loop.shutdownGracefully(0, 0, TimeUnit.SECONDS);
-        Ended lost = ended.get(20, TimeUnit.SECONDS);
+        assertThat(loop.terminationFuture().await(10, TimeUnit.SECONDS)).as("the plugin's event loop stopped").isTrue();
+        Ended lost = ended.get(40, TimeUnit.SECONDS);
         assertThat(lost.code()).isEqualTo(Status.Code.UNAVAILABLE);
         assertThat(lost.events()).contains("created").doesNotContain("headers", "trailers");
     }
