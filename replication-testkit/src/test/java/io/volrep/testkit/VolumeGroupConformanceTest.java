@@ -10,7 +10,6 @@ import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.volrep.api.PreconditionFailedException;
 import io.volrep.api.ReplicationDestination;
-import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
 import io.volrep.api.SourceNotFoundException;
@@ -21,18 +20,12 @@ import io.volrep.proto.volumegroup.ListVolumeGroupsRequest;
 import io.volrep.proto.volumegroup.ListVolumeGroupsResponse;
 import io.volrep.spi.CreateGroupRequest;
 import io.volrep.spi.DeleteGroupRequest;
-import io.volrep.spi.DemoteRequest;
 import io.volrep.spi.DestinationRequest;
 import io.volrep.spi.DisableRequest;
-import io.volrep.spi.EnableRequest;
 import io.volrep.spi.GetGroupRequest;
-import io.volrep.spi.InfoRequest;
 import io.volrep.spi.ListGroupsRequest;
 import io.volrep.spi.ModifyGroupRequest;
-import io.volrep.spi.PromoteRequest;
 import io.volrep.spi.ReplicationDriver;
-import io.volrep.spi.ResyncRequest;
-import io.volrep.spi.ResyncResult;
 import io.volrep.spi.VolumeGroupDriver;
 import io.volrep.testkit.reference.ReferenceDriver;
 import java.util.ArrayList;
@@ -213,40 +206,10 @@ class VolumeGroupConformanceTest {
     /** The reference's replication, with its group destinations replaced. */
     static ReplicationDriver replicationWithDestinations(ReferenceDriver reference,
                                                          Function<ReplicationDestination, ReplicationDestination> edit) {
-        return new ReplicationDriver() {
-            @Override
-            public void enable(EnableRequest r) {
-                reference.enable(r);
-            }
-
-            @Override
-            public void disable(DisableRequest r) {
-                reference.disable(r);
-            }
-
-            @Override
-            public void promote(PromoteRequest r) {
-                reference.promote(r);
-            }
-
-            @Override
-            public void demote(DemoteRequest r) {
-                reference.demote(r);
-            }
-
-            @Override
-            public ResyncResult resync(ResyncRequest r) {
-                return reference.resync(r);
-            }
-
-            @Override
-            public ReplicationInfo info(InfoRequest r) {
-                return reference.info(r);
-            }
-
+        return new ForwardingDriver(reference) {
             @Override
             public ReplicationDestination destination(DestinationRequest r) {
-                return edit.apply(reference.destination(r));
+                return edit.apply(delegate.destination(r));
             }
         };
     }
