@@ -200,16 +200,10 @@ class MetricsTest {
         ManagedChannel raw = grpc.register(InProcessChannelBuilder.forName(name).build());
         ControllerGrpc.ControllerBlockingStub stub = ControllerGrpc.newBlockingStub(raw)
                 .withDeadlineAfter(5, TimeUnit.SECONDS);
-        EnableVolumeReplicationRequest concurrent = EnableVolumeReplicationRequest.newBuilder()
-                .setReplicationSource(ReplicationSource.newBuilder().setVolume(
-                        ReplicationSource.VolumeSource.newBuilder().setVolumeId("vol-slow"))).build();
-        assertThatThrownBy(() -> stub.enableVolumeReplication(concurrent))
+        assertThatThrownBy(() -> stub.enableVolumeReplication(enable("vol-slow")))
                 .isInstanceOfSatisfying(StatusRuntimeException.class,
                         e -> assertThat(e.getStatus().getCode().value()).isEqualTo(10));
-        EnableVolumeReplicationRequest empty = EnableVolumeReplicationRequest.newBuilder()
-                .setReplicationSource(ReplicationSource.newBuilder().setVolume(
-                        ReplicationSource.VolumeSource.newBuilder().setVolumeId(""))).build();
-        assertThatThrownBy(() -> stub.enableVolumeReplication(empty))
+        assertThatThrownBy(() -> stub.enableVolumeReplication(enable("")))
                 .isInstanceOfSatisfying(StatusRuntimeException.class,
                         e -> assertThat(e.getStatus().getCode().value()).isEqualTo(3));
         releaseEnable.countDown();
@@ -258,6 +252,12 @@ class MetricsTest {
             Thread.onSpinWait();
         }
         assertThat(faults.calls(rpc)).hasSize(expected);
+    }
+
+    /** A raw EnableVolumeReplication of a volume, past the client's own checks. */
+    private static EnableVolumeReplicationRequest enable(String volumeId) {
+        return EnableVolumeReplicationRequest.newBuilder().setReplicationSource(ReplicationSource.newBuilder()
+                .setVolume(ReplicationSource.VolumeSource.newBuilder().setVolumeId(volumeId))).build();
     }
 
     private static double gauge(MeterRegistry registry, String name) {

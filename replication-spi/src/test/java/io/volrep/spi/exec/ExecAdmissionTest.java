@@ -87,12 +87,7 @@ class ExecAdmissionTest {
         Path driver = driverScript(dir, "sleep 6; echo '{\"status\":\"Success\"}'");
         ExecHarness h = grpc.register(ExecHarness.inProcess(ExecDriver.builder().executable(driver)
                 .maxConcurrentDrivers(1).build()));
-        Thread busy = new Thread(() -> h.enable("vol-busy"));
-        busy.start();
-        long end = System.currentTimeMillis() + 5000;
-        while (h.driver.stats().running() == 0 && System.currentTimeMillis() < end) {
-            Thread.sleep(10);
-        }
+        Thread busy = occupyTheSlot(h);
         long start = System.nanoTime();
         Status status = statusOf(() -> h.stub.withDeadlineAfter(3, TimeUnit.SECONDS).enableVolumeReplication(
                 EnableVolumeReplicationRequest.newBuilder().setReplicationSource(volume("vol-2")).build()));
@@ -113,14 +108,10 @@ class ExecAdmissionTest {
         Path driver = driverScript(dir, "sleep 6; echo '{\"status\":\"Success\"}'");
         ExecHarness h = grpc.register(ExecHarness.inProcess(ExecDriver.builder().executable(driver)
                 .timeout(Duration.ofSeconds(2)).maxConcurrentDrivers(1).build()));
-        Thread busy = new Thread(() -> h.enable("vol-busy"));
-        busy.start();
-        long end = System.currentTimeMillis() + 5000;
-        while (h.driver.stats().running() == 0 && System.currentTimeMillis() < end) {
-            Thread.sleep(10);
-        }
+        Thread busy = occupyTheSlot(h);
         Thread next = new Thread(() -> h.enable("vol-next"));
         next.start();
+        long end = System.currentTimeMillis() + 5000;
         while (h.driver.stats().waiting() == 0 && System.currentTimeMillis() < end) {
             Thread.sleep(10);
         }
@@ -198,6 +189,17 @@ class ExecAdmissionTest {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /** Starts a call that takes the harness's one driver slot, and waits (at most 5 s) until its driver runs. */
+    private static Thread occupyTheSlot(ExecHarness h) throws InterruptedException {
+        Thread busy = new Thread(() -> h.enable("vol-busy"));
+        busy.start();
+        long end = System.currentTimeMillis() + 5000;
+        while (h.driver.stats().running() == 0 && System.currentTimeMillis() < end) {
+            Thread.sleep(10);
+        }
+        return busy;
     }
 
     private static void runCalls(ExecHarness h, ExecutorService pool, int n) throws Exception {
