@@ -2,6 +2,7 @@ package io.volrep.ceph;
 
 import io.volrep.api.OperationPendingException;
 import io.volrep.api.PreconditionFailedException;
+import io.volrep.api.internal.SafeText;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -60,6 +61,14 @@ final class PromoteDemote {
         if (!image.primary()) {
             return;     // idempotent: rbd would answer EINVAL
         }
+        // Demoted before the peer replays this site's promotion, both copies end with their own demotion: rbd-mirror
+        // starts replaying only a primary, so the peer never receives this site's last snapshots, and neither site
+        // could be promoted without force (seen on the lab).
+        if (peers.snapshots(budget, id).filter(MirrorSnapshots::endsWithOwnDemotion).isPresent()) {
+            throw new OperationPendingException(pool.site() + ": " + peers.name() + "'s copy of " + id + " still ends"
+                    + " with its own demotion: it has not replayed this site's promotion yet, and demoting now would"
+                    + " leave no site that can be promoted without force; retry with back-off");
+        }
         try {
             pool.cli().run(budget, "mirror", "image", "demote", pool.spec(id));
         } catch (RbdException e) {
@@ -91,10 +100,7 @@ final class PromoteDemote {
             throw peerHoldsThePrimary(id);
         }
         if (there.role() == PeerSite.Role.NON_PRIMARY && peerWasPrimarySinceThisCopy(budget, id)) {
-            throw new OperationPendingException(pool.site() + ": " + peers.name() + " was primary for " + id
-                    + " after this copy's last snapshot and has demoted it, but its demotion has not reached this"
-                    + " site yet (promoting now would leave " + peers.name() + "'s copy in split-brain); retry with"
-                    + " back-off");
+            throw peersSnapshotsMissing(budget, id);
         }
         try {
             pool.cli().run(budget, "mirror", "image", "promote", pool.spec(id));
@@ -120,6 +126,32 @@ final class PromoteDemote {
         MirrorSnapshots ours = MirrorSnapshots.parse(pool.json(budget, id, "list the snapshots of", "snap", "ls",
                 "--all", pool.spec(id)));
         return ours.lacksTheNewestSnapshotOf(theirs.get());
+    }
+
+    /**
+     * The peer's last snapshots have not reached this copy. While rbd-mirror replays them here, that is the demotion
+     * window (10, retried). When it replays nothing (it starts replaying only a primary, and the peer was demoted
+     * before this site began to replay its promotion), they never arrive: 9, with the way out.
+     */
+    private RuntimeException peersSnapshotsMissing(CallBudget budget, String id) {
+        String state;
+        try {
+            MirrorStatus status = pool.mirrorStatus(budget, id);
+            state = status.state() + ": " + status.description();
+        } catch (RuntimeException e) {
+            state = "";     // unknown: answer as the window, never as a precondition that invites a force
+        }
+        String what = peers.name() + " was primary for " + id + " after this copy's last snapshot and has demoted it";
+        if (state.isEmpty() || state.startsWith("up+replaying") || state.startsWith("up+syncing")) {
+            return new OperationPendingException(pool.site() + ": " + what + ", but its demotion has not reached"
+                    + " this site yet (promoting now would leave " + peers.name() + "'s copy in split-brain); retry"
+                    + " with back-off");
+        }
+        return new PreconditionFailedException(pool.site() + ": " + id + " cannot be promoted without force: " + what
+                + ", and its last snapshots will not reach this site: rbd-mirror replays only a primary (here: "
+                + SafeText.escape(RbdCli.shorten(state, 120)) + "). Promote it on " + peers.name() + " again until"
+                + " this site replays it, then fail over again; a forced promote here discards what " + peers.name()
+                + " wrote while it was primary");
     }
 
     /**

@@ -77,6 +77,15 @@ class CephRbdDriverTest {
             "replaying, {\\"bytes_per_second\\":0.0,\\"bytes_per_snapshot\\":0.0,\\"last_snapshot_bytes\\":0,\
             \\"last_snapshot_sync_seconds\\":0,\\"remote_snapshot_timestamp\\":1795666234,\\"replay_state\\":\\"idle\\"}",\
             "last_update":"2026-11-26 04:10:36"}]}""";
+    /** A non-primary copy whose rbd-mirror replays the peer. */
+    static final String STATUS_COPY_REPLAYING = """
+            {"name":"vol-0","global_id":"06288f3d","state":"up+replaying","description":"replaying, \
+            {\\"local_snapshot_timestamp\\":1795666342,\\"remote_snapshot_timestamp\\":1795666342,\\"replay_state\\":\\"idle\\"}",\
+            "last_update":"2026-11-26 11:40:01"}""";
+    /** A non-primary copy whose peer is not primary either: its rbd-mirror replays nothing (as printed on the lab). */
+    static final String STATUS_COPY_NOT_REPLAYING = """
+            {"name":"vol-0","global_id":"06288f3d","state":"up+unknown","description":"remote image is not primary",\
+            "last_update":"2026-11-26 11:40:01"}""";
     static final String STATUS_SPLIT_BRAIN = """
             {"name":"vol-0","global_id":"06288f3d","state":"up+stopped","description":"local image is primary",\
             "peer_sites":[{"site_name":"site-b","mirror_uuids":"a8f9dedb","state":"up+error","description":\
@@ -196,6 +205,7 @@ class CephRbdDriverTest {
                 .on("peer info rbd/vol-0", FakeRbd.ok(NON_PRIMARY))
                 .on("peer snap ls --all rbd/vol-0", FakeRbd.ok(PEER_OWN_DEMOTION))
                 .on("local snap ls --all rbd/vol-0", FakeRbd.ok(OWN_DEMOTION_ONLY), FakeRbd.ok(RECEIVED_THE_PEERS_DEMOTION))
+                .on("local mirror image status rbd/vol-0", FakeRbd.ok(STATUS_COPY_REPLAYING))
                 .on("local image-meta list rbd/vol-0", FakeRbd.ok("{}"))
                 .on("local mirror image promote rbd/vol-0", FakeRbd.ok("Image promoted to primary\n")));
 
@@ -209,6 +219,49 @@ class CephRbdDriverTest {
         assertThat(promoteStatus().getCode()).as("once B's demotion has arrived").isEqualTo(Status.Code.OK);
         assertThat(rbd.calls()).containsOnlyOnce("local mirror image promote rbd/vol-0");
         assertThat(rbd.calls()).noneMatch(c -> c.contains("--force"));
+    }
+
+    @Test
+    void aFailbackPromoteWhoseMissingSnapshotsCannotArriveIs9NotAnEndless10() throws Exception {
+        // Reproduced on the lab (site A's rbd-mirror paused while B was promoted and demoted): rbd-mirror starts
+        // replaying only a primary, so B's last snapshots never reach A. Only B's promotion again (or a force, which
+        // discards what B wrote) gets out of it.
+        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY))
+                .on("local mirror pool info rbd --all", FakeRbd.ok(POOL_INFO))
+                .on("peer info rbd/vol-0", FakeRbd.ok(NON_PRIMARY))
+                .on("peer snap ls --all rbd/vol-0", FakeRbd.ok(PEER_OWN_DEMOTION))
+                .on("local snap ls --all rbd/vol-0", FakeRbd.ok(OWN_DEMOTION_ONLY))
+                .on("local mirror image status rbd/vol-0", FakeRbd.ok(STATUS_COPY_NOT_REPLAYING))
+                .on("local mirror image promote rbd/vol-0", FakeRbd.ok("Image promoted to primary\n")));
+
+        Status status = promoteStatus();
+
+        assertThat(status.getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
+        assertThat(status.getDescription()).contains("cannot be promoted without force", "site site-b was primary",
+                "will not reach this site", "Promote it on site site-b again");
+        assertThat(rbd.calls()).noneMatch(c -> c.contains("mirror image promote"));
+    }
+
+    @Test
+    void aDemoteWaitsUntilThePeerReplaysThisPromotionElseNoSiteCouldBePromotedWithoutForce() throws Exception {
+        // B promoted and demoted before A replayed B's promotion leaves both copies ending with their own demotion:
+        // rbd-mirror starts replaying only a primary, so A never receives B's last snapshots.
+        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(PRIMARY))
+                .on("local mirror pool info rbd --all", FakeRbd.ok(POOL_INFO))
+                .on("peer snap ls --all rbd/vol-0", FakeRbd.ok(PEER_OWN_DEMOTION), FakeRbd.ok(PEER_REPLAYING))
+                .on("local mirror image demote rbd/vol-0", FakeRbd.ok("Image demoted to non-primary\n")));
+        Supplier<Status> demote = () -> statusOf(() -> stub.demoteVolume(DemoteVolumeRequest.newBuilder()
+                .setReplicationSource(volume("vol-0")).build()));
+
+        Status first = demote.get();
+
+        assertThat(first.getCode()).isEqualTo(Status.Code.ABORTED);
+        assertThat(first.getDescription()).contains("site site-b's copy of vol-0 still ends with its own demotion",
+                "retry with back-off");
+        assertThat(rbd.calls()).noneMatch(c -> c.contains("mirror image demote"));
+
+        assertThat(demote.get().getCode()).as("once B replays it").isEqualTo(Status.Code.OK);
+        assertThat(rbd.calls()).contains("local mirror image demote rbd/vol-0");
     }
 
     @Test

@@ -250,7 +250,13 @@ class ClientBehaviourTest {
         assertThatThrownBy(overflow::join).hasCauseInstanceOf(CallQueueFullException.class)
                 .cause().isInstanceOf(OperationPendingException.class)
                 .hasMessageContaining("single-flight queue is full");
-        // A different source is not affected.
+        // A different source is not affected. (Its call waits until vol-1's reached the plugin: on a loaded machine
+        // it could overtake it and take the scripted hang.)
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (plugin.calls(Rpc.DEMOTE_VOLUME).isEmpty() && System.nanoTime() < until) {
+            Thread.sleep(5);
+        }
+        assertThat(plugin.calls(Rpc.DEMOTE_VOLUME)).as("vol-1's call in flight").hasSize(1);
         client.volume("vol-2").demote().call();
 
         inFlight.cancel(true);
