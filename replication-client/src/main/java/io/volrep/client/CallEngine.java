@@ -112,12 +112,13 @@ final class CallEngine {
 
     /** Observes, then runs {@code spec} single-flight per its key: the call's whole life after its checks. */
     private CompletableFuture<Response> dispatch(CallSpec spec, CallingThreadQueue queue, long accepted) {
-        CompletableFuture<Response> result = new CompletableFuture<>();
+        // The retry loop hooks its cancellation to it (Cancellation.onCancel).
+        CompletableFuture<Response> result = new Cancellation.Hooked<>();
         CallObservation observation = settings.observer().onCall(spec.rpc(), spec.concerns());
         // The caller's future completes only after the single-flight slot is free, so a caller that saw its call
         // finish never finds the source still active (and a next call never queues behind a finished one).
-        CompletableFuture<Response> visible = new CompletableFuture<>();
-        Cancellation.propagate(visible, () -> result);
+        CompletableFuture<Response> visible = new Cancellation.Hooked<>();
+        Cancellation.propagate(visible, result);
         Supplier<CompletableFuture<?>> start = () -> {
             observation.onStarted(Duration.ofNanos(System.nanoTime() - accepted));
             return loop.run(spec, queue, result, observation);

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 
 /**
@@ -97,9 +98,21 @@ public abstract class TypedCall<S extends TypedCall<S, R>, R> {
         } catch (ReplicationException e) {
             return CompletableFuture.failedFuture(e);
         }
-        CompletableFuture<R> outer = inner.thenApply(r -> result(r.message(), r.attempts()));
-        // thenApply's future does not pass cancellation upstream; the RPC must stop too.
-        Cancellation.propagate(outer, () -> inner);
+        // What thenApply would give (a failure wrapped in a CompletionException), as a future that passes the
+        // caller's cancel upstream without a stage of its own: the RPC must stop too.
+        Cancellation.Hooked<R> outer = new Cancellation.Hooked<>();
+        Cancellation.propagate(outer, inner);
+        inner.whenComplete((r, t) -> {
+            if (t != null) {
+                outer.completeExceptionally(t instanceof CompletionException ? t : new CompletionException(t));
+                return;
+            }
+            try {
+                outer.complete(result(r.message(), r.attempts()));
+            } catch (Throwable mapping) {
+                outer.completeExceptionally(new CompletionException(mapping));
+            }
+        });
         return outer;
     }
 
