@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 
 /**
@@ -92,28 +91,13 @@ public abstract class TypedCall<S extends TypedCall<S, R>, R> {
     }
 
     private CompletableFuture<R> send(CallingThreadQueue queue) {
-        CompletableFuture<CallEngine.Response> inner;
         try {
-            inner = engine.execute(spec(), queue);
+            // The engine's future is the caller's: it maps the response itself, so no stage (and no cancel hook of
+            // its own) sits between the caller and the RPC.
+            return engine.execute(spec(), queue, this::result);
         } catch (ReplicationException e) {
             return CompletableFuture.failedFuture(e);
         }
-        // What thenApply would give (a failure wrapped in a CompletionException), as a future that passes the
-        // caller's cancel upstream without a stage of its own: the RPC must stop too.
-        Cancellation.Hooked<R> outer = new Cancellation.Hooked<>();
-        Cancellation.propagate(outer, inner);
-        inner.whenComplete((r, t) -> {
-            if (t != null) {
-                outer.completeExceptionally(t instanceof CompletionException ? t : new CompletionException(t));
-                return;
-            }
-            try {
-                outer.complete(result(r.message(), r.attempts()));
-            } catch (Throwable mapping) {
-                outer.completeExceptionally(new CompletionException(mapping));
-            }
-        });
-        return outer;
     }
 
     abstract CallSpec spec();
