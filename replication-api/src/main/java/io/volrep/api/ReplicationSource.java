@@ -1,5 +1,7 @@
 package io.volrep.api;
 
+import java.util.Locale;
+
 /**
  * What is replicated: a volume, a volume group or a volume snapshot (the spec's {@code ReplicationSource}
  * oneof). Ids are non-empty and at most 128 bytes of UTF-8; a bad id fails at construction with an
@@ -17,19 +19,18 @@ package io.volrep.api;
 public sealed interface ReplicationSource
         permits ReplicationSource.Volume, ReplicationSource.VolumeGroup, ReplicationSource.VolumeSnapshot {
 
-    /** The kinds of source, with the name the exec protocol and reports use. */
+    /**
+     * The kinds of source, with the name the exec protocol and reports use. The proto names each kind's oneof member
+     * as the kind's words run together ({@code volumegroup}) and its one field as the words joined by underscores
+     * with {@code _id} ({@code volume_group_id}).
+     */
     enum Kind {
-        VOLUME("volume", "replication_source.volume.volume_id"),
-        VOLUME_GROUP("volumegroup", "replication_source.volumegroup.volume_group_id"),
-        VOLUME_SNAPSHOT("volumesnapshot", "replication_source.volumesnapshot.volume_snapshot_id");
+        VOLUME,
+        VOLUME_GROUP,
+        VOLUME_SNAPSHOT;
 
-        private final String wireName;
-        private final String idField;
-
-        Kind(String wireName, String idField) {
-            this.wireName = wireName;
-            this.idField = idField;
-        }
+        private final String wireName = name().toLowerCase(Locale.ROOT).replace("_", "");
+        private final String idField = "replication_source." + wireName + "." + name().toLowerCase(Locale.ROOT) + "_id";
 
         /** The oneof member's name on the wire: {@code volume}, {@code volumegroup}, {@code volumesnapshot}. */
         public String wireName() {

@@ -1,7 +1,9 @@
 package io.volrep.api;
 
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * The RPCs of the CSI-Addons replication ({@code replication.Controller}), healer ({@code healer.HealerNode}),
@@ -17,38 +19,40 @@ import java.util.Optional;
  * }</pre>
  */
 public enum Rpc {
-    ENABLE_VOLUME_REPLICATION("replication.Controller", "EnableVolumeReplication"),
-    DISABLE_VOLUME_REPLICATION("replication.Controller", "DisableVolumeReplication"),
-    PROMOTE_VOLUME("replication.Controller", "PromoteVolume"),
-    DEMOTE_VOLUME("replication.Controller", "DemoteVolume"),
-    RESYNC_VOLUME("replication.Controller", "ResyncVolume"),
-    GET_VOLUME_REPLICATION_INFO("replication.Controller", "GetVolumeReplicationInfo"),
+    ENABLE_VOLUME_REPLICATION(Services.REPLICATION),
+    DISABLE_VOLUME_REPLICATION(Services.REPLICATION),
+    PROMOTE_VOLUME(Services.REPLICATION),
+    DEMOTE_VOLUME(Services.REPLICATION),
+    RESYNC_VOLUME(Services.REPLICATION),
+    GET_VOLUME_REPLICATION_INFO(Services.REPLICATION),
     /** Upstream 2026: the destination of a replicated source; the legacy revisions do not have it. */
-    GET_REPLICATION_DESTINATION_INFO("replication.Controller", "GetReplicationDestinationInfo"),
-    NODE_HEALER("healer.HealerNode", "NodeHealer"),
+    GET_REPLICATION_DESTINATION_INFO(Services.REPLICATION),
+    NODE_HEALER(Services.HEALER),
     /** Creates a volume group, idempotent by name. */
-    CREATE_VOLUME_GROUP(Services.VOLUME_GROUP, "CreateVolumeGroup"),
+    CREATE_VOLUME_GROUP(Services.VOLUME_GROUP),
     /** Sets a volume group's whole membership (when MODIFY_VOLUME_GROUP is advertised). */
-    MODIFY_VOLUME_GROUP_MEMBERSHIP(Services.VOLUME_GROUP, "ModifyVolumeGroupMembership"),
+    MODIFY_VOLUME_GROUP_MEMBERSHIP(Services.VOLUME_GROUP),
     /** Deletes a volume group; one that does not exist answers OK. */
-    DELETE_VOLUME_GROUP(Services.VOLUME_GROUP, "DeleteVolumeGroup"),
+    DELETE_VOLUME_GROUP(Services.VOLUME_GROUP),
     /** Lists the volume groups, page by page (when LIST_VOLUME_GROUPS is advertised). */
-    LIST_VOLUME_GROUPS(Services.VOLUME_GROUP, "ListVolumeGroups"),
+    LIST_VOLUME_GROUPS(Services.VOLUME_GROUP),
     /** One volume group as it is now (when GET_VOLUME_GROUP is advertised). */
-    CONTROLLER_GET_VOLUME_GROUP(Services.VOLUME_GROUP, "ControllerGetVolumeGroup"),
+    CONTROLLER_GET_VOLUME_GROUP(Services.VOLUME_GROUP),
     /** The plugin's name, vendor version and manifest. */
-    GET_IDENTITY("identity.Identity", "GetIdentity"),
+    GET_IDENTITY(Services.IDENTITY),
     /** The services and capabilities the plugin declares. */
-    GET_CAPABILITIES("identity.Identity", "GetCapabilities"),
+    GET_CAPABILITIES(Services.IDENTITY),
     /** Whether the plugin is ready to serve. */
-    PROBE("identity.Identity", "Probe");
+    PROBE(Services.IDENTITY);
 
     private final String service;
-    private final String methodName;
+    /** The spec names its methods as the constants are named, in UpperCamelCase: {@code EnableVolumeReplication}. */
+    private final String methodName = Arrays.stream(name().split("_"))
+            .map(word -> word.charAt(0) + word.substring(1).toLowerCase(Locale.ROOT))
+            .collect(Collectors.joining());
 
-    Rpc(String service, String methodName) {
+    Rpc(String service) {
         this.service = service;
-        this.methodName = methodName;
     }
 
     /** The fully qualified gRPC service name, e.g. {@code replication.Controller}. */
@@ -68,7 +72,7 @@ public enum Rpc {
 
     /** True for the seven {@code replication.Controller} methods. */
     public boolean isReplication() {
-        return service.equals("replication.Controller");
+        return service.equals(Services.REPLICATION);
     }
 
     /** True for the five {@code volumegroup.Controller} methods. */
@@ -78,7 +82,7 @@ public enum Rpc {
 
     /** True for the three {@code identity.Identity} methods, which concern no replication source. */
     public boolean isIdentity() {
-        return service.equals("identity.Identity");
+        return service.equals(Services.IDENTITY);
     }
 
     /** The RPC the spec calls {@code methodName}, if any. */
@@ -91,8 +95,11 @@ public enum Rpc {
         return methodName;
     }
 
-    /** Service names used by more than one constant (an enum's constants cannot refer to its own static fields). */
+    /** The services' names (an enum's constants cannot refer to its own static fields). */
     private static final class Services {
+        static final String REPLICATION = "replication.Controller";
+        static final String HEALER = "healer.HealerNode";
         static final String VOLUME_GROUP = "volumegroup.Controller";
+        static final String IDENTITY = "identity.Identity";
     }
 }

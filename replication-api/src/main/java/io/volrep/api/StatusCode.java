@@ -1,5 +1,6 @@
 package io.volrep.api;
 
+import io.grpc.Status;
 import java.util.Arrays;
 
 /**
@@ -11,23 +12,23 @@ import java.util.Arrays;
  * }</pre>
  */
 public enum StatusCode {
-    OK(0),
-    CANCELLED(1),
-    UNKNOWN(2),
-    INVALID_ARGUMENT(3),
-    DEADLINE_EXCEEDED(4),
-    NOT_FOUND(5),
-    ALREADY_EXISTS(6),
-    PERMISSION_DENIED(7),
-    RESOURCE_EXHAUSTED(8),
-    FAILED_PRECONDITION(9),
-    ABORTED(10),
-    OUT_OF_RANGE(11),
-    UNIMPLEMENTED(12),
-    INTERNAL(13),
-    UNAVAILABLE(14),
-    DATA_LOSS(15),
-    UNAUTHENTICATED(16);
+    OK,
+    CANCELLED,
+    UNKNOWN,
+    INVALID_ARGUMENT,
+    DEADLINE_EXCEEDED,
+    NOT_FOUND,
+    ALREADY_EXISTS,
+    PERMISSION_DENIED,
+    RESOURCE_EXHAUSTED,
+    FAILED_PRECONDITION,
+    ABORTED,
+    OUT_OF_RANGE,
+    UNIMPLEMENTED,
+    INTERNAL,
+    UNAVAILABLE,
+    DATA_LOSS,
+    UNAUTHENTICATED;
 
     private static final StatusCode[] BY_VALUE = new StatusCode[17];
 
@@ -35,11 +36,8 @@ public enum StatusCode {
         Arrays.stream(values()).forEach(c -> BY_VALUE[c.value] = c);
     }
 
-    private final int value;
-
-    StatusCode(int value) {
-        this.value = value;
-    }
+    /** gRPC's number for the code of the same name: the numbers are gRPC's, not restated here. */
+    private final int value = Status.Code.valueOf(name()).value();
 
     /** The code's number on the wire, e.g. {@code 9} for FAILED_PRECONDITION. */
     public int value() {

@@ -3,14 +3,65 @@ package io.volrep.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.Descriptors.FieldDescriptor;
+import io.grpc.MethodDescriptor;
 import io.volrep.api.internal.wire.WireMapping;
+import io.volrep.proto.healer.HealerNodeGrpc;
+import io.volrep.proto.identity.IdentityGrpc;
 import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 class TypedModelTest {
+
+    @Test
+    void sourceKindsNameTheProtosOneofMembersAndIdFields() {
+        Descriptor source = io.volrep.proto.replication.ReplicationSource.getDescriptor();
+        for (ReplicationSource.Kind kind : ReplicationSource.Kind.values()) {
+            FieldDescriptor member = source.findFieldByName(kind.wireName());
+            assertThat(member).as("the oneof member %s", kind.wireName()).isNotNull();
+            assertThat(member.getContainingOneof().getName()).isEqualTo("type");
+            FieldDescriptor id = member.getMessageType().getFields().get(0);
+            assertThat(kind.idField()).isEqualTo("replication_source." + member.getName() + "." + id.getName());
+            assertThat(ReplicationSource.Kind.fromWireName(kind.wireName())).isEqualTo(kind);
+        }
+        assertThat(ReplicationSource.Kind.VOLUME_GROUP.wireName()).isEqualTo("volumegroup");
+        assertThat(ReplicationSource.Kind.VOLUME_SNAPSHOT.idField())
+                .isEqualTo("replication_source.volumesnapshot.volume_snapshot_id");
+    }
+
+    @Test
+    void rpcsAreExactlyTheMethodsOfTheSpecsServices() {
+        assertThat(Arrays.stream(Rpc.values()).map(Rpc::fullMethodName)).containsExactlyInAnyOrderElementsOf(
+                Stream.of(io.volrep.proto.replication.ControllerGrpc.getServiceDescriptor(),
+                                HealerNodeGrpc.getServiceDescriptor(),
+                                io.volrep.proto.volumegroup.ControllerGrpc.getServiceDescriptor(),
+                                IdentityGrpc.getServiceDescriptor())
+                        .flatMap(service -> service.getMethods().stream())
+                        .map(MethodDescriptor::getFullMethodName).toList());
+        assertThat(Rpc.CONTROLLER_GET_VOLUME_GROUP.fullMethodName())
+                .isEqualTo("volumegroup.Controller/ControllerGetVolumeGroup");
+        assertThat(Rpc.fromMethodName("GetReplicationDestinationInfo")).contains(Rpc.GET_REPLICATION_DESTINATION_INFO);
+        assertThat(Rpc.NODE_HEALER.service()).isEqualTo("healer.HealerNode");
+    }
+
+    @Test
+    void statusCodesAreGrpcsCodesWithTheirWireNumbers() {
+        assertThat(Arrays.stream(StatusCode.values()).map(StatusCode::name))
+                .containsExactlyElementsOf(Arrays.stream(io.grpc.Status.Code.values()).map(Enum::name).toList());
+        assertThat(StatusCode.OK.value()).isZero();
+        assertThat(StatusCode.FAILED_PRECONDITION.value()).isEqualTo(9);
+        assertThat(StatusCode.UNAUTHENTICATED.display()).isEqualTo("16 UNAUTHENTICATED");
+        for (StatusCode code : StatusCode.values()) {
+            assertThat(StatusCode.fromValue(code.value())).isEqualTo(code);
+        }
+        assertThat(StatusCode.fromValue(17)).isEqualTo(StatusCode.UNKNOWN);
+    }
 
     @Test
     void sourceIdsAreValidatedAgainstTheCsiLimitNamingTheField() {

@@ -37,8 +37,9 @@ record MirrorSnapshots(List<Snapshot> snapshots) {
      * @param received true when it names its primary: received from the peer, not taken here
      * @param complete true when it has been received completely
      * @param state e.g. {@code primary}, {@code demoted}, {@code non-primary}, or ""
+     * @param primarySnapId for a received snapshot, the id it has on the primary image; else -1
      */
-    record Snapshot(long id, String timestamp, boolean received, boolean complete, String state) {
+    record Snapshot(long id, String timestamp, boolean received, boolean complete, String state, long primarySnapId) {
     }
 
     static MirrorSnapshots parse(JsonElement json) {
@@ -55,7 +56,8 @@ record MirrorSnapshots(List<Snapshot> snapshots) {
                 }
                 snapshots.add(new Snapshot(s.has("id") ? s.get("id").getAsLong() : -1, RbdJson.string(s, "timestamp"),
                         ns.has("primary_mirror_uuid"), ns.has("complete") && ns.get("complete").getAsBoolean(),
-                        RbdJson.string(ns, "state")));
+                        RbdJson.string(ns, "state"),
+                        ns.has("primary_snap_id") ? ns.get("primary_snap_id").getAsLong() : -1));
             }
         }
         return new MirrorSnapshots(List.copyOf(snapshots));
@@ -85,18 +87,28 @@ record MirrorSnapshots(List<Snapshot> snapshots) {
                 .flatMap(s -> time(s.timestamp()));
     }
 
+    /** The newest mirror snapshot, or empty. */
+    Optional<Snapshot> newest() {
+        return snapshots.stream().max(java.util.Comparator.comparingLong(Snapshot::id));
+    }
+
     /**
      * True when the newest mirror snapshot is one this image took itself when it was demoted (not one received from
      * the peer): a copy that has not replayed the other site's promotion yet.
      */
     boolean endsWithOwnDemotion() {
-        Snapshot newest = null;
-        for (Snapshot s : snapshots) {
-            if (newest == null || s.id() > newest.id()) {
-                newest = s;
-            }
-        }
-        return newest != null && !newest.received() && "demoted".equals(newest.state());
+        return newest().filter(s -> !s.received() && "demoted".equals(s.state())).isPresent();
+    }
+
+    /**
+     * True when the peer's image ends with a snapshot it took itself (it was primary after this copy's last
+     * snapshot: promoted, and demoted again) that this copy has not received completely. Promoting this copy then
+     * starts a history that leaves the peer's last snapshots out: the peer's copy ends in split-brain.
+     */
+    boolean lacksTheNewestSnapshotOf(MirrorSnapshots peer) {
+        Optional<Snapshot> theirs = peer.newest().filter(s -> !s.received());
+        return theirs.isPresent() && snapshots.stream().noneMatch(s -> s.received() && s.complete()
+                && s.primarySnapId() == theirs.get().id());
     }
 
     /** rbd's {@code Thu Nov 26 04:13:02 2026} (ctime format, UTC: rbd runs with TZ=UTC), or empty. */

@@ -80,6 +80,18 @@ final class PeerLookup implements AutoCloseable {
         return site.get().role(id, budget);
     }
 
+    /**
+     * The peer's mirror snapshots of {@code id}; empty without readable peer credentials, or when the peer has no
+     * such image or does not answer.
+     */
+    Optional<MirrorSnapshots> snapshots(CallBudget budget, String id) {
+        try {
+            return site(budget).flatMap(site -> site.snapshots(id, budget));
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
     /** How messages name the peer: {@code site site-b} once it has been found, else {@code the peer site}. */
     String name() {
         CachedPeer p = peer;

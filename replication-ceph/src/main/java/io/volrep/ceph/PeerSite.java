@@ -123,11 +123,19 @@ final class PeerSite {
      * the peer has no such image, and when the peer does not answer (nothing to wait for then).
      */
     boolean endsWithItsOwnDemotion(String image, CallBudget budget) {
+        return snapshots(image, budget).filter(MirrorSnapshots::endsWithOwnDemotion).isPresent();
+    }
+
+    /**
+     * The peer's mirror snapshots of {@code image}, asked within at most {@link #QUESTION_TIME}; empty when the peer
+     * has no such image or does not answer.
+     */
+    Optional<MirrorSnapshots> snapshots(String image, CallBudget budget) {
         try {
-            return MirrorSnapshots.parse(cli.json(budget.capped(QUESTION_TIME), "snap", "ls", "--all",
-                    pool + "/" + image)).endsWithOwnDemotion();
+            return Optional.of(MirrorSnapshots.parse(cli.json(budget.capped(QUESTION_TIME), "snap", "ls", "--all",
+                    pool + "/" + image)));
         } catch (RbdException | ReplicationException e) {
-            return false;
+            return Optional.empty();
         }
     }
 

@@ -90,6 +90,12 @@ final class PromoteDemote {
         if (there.role() == PeerSite.Role.PRIMARY) {
             throw peerHoldsThePrimary(id);
         }
+        if (there.role() == PeerSite.Role.NON_PRIMARY && peerWasPrimarySinceThisCopy(budget, id)) {
+            throw new OperationPendingException(pool.site() + ": " + peers.name() + " was primary for " + id
+                    + " after this copy's last snapshot and has demoted it, but its demotion has not reached this"
+                    + " site yet (promoting now would leave " + peers.name() + "'s copy in split-brain); retry with"
+                    + " back-off");
+        }
         try {
             pool.cli().run(budget, "mirror", "image", "promote", pool.spec(id));
         } catch (RbdException e) {
@@ -98,6 +104,22 @@ final class PromoteDemote {
             }
             throw pool.failure(e, id, "promote");
         }
+    }
+
+    /**
+     * True when the peer ends with snapshots it took as primary (promoted after this copy's demotion, then demoted)
+     * that this copy has not received. rbd promotes such a copy without force all the same when its own last snapshot
+     * is its demotion (seen on the lab after a failback A -> B -> A: site B's copy then ended "up+error:
+     * split-brain"). False when the peer's snapshots cannot be read: rbd's own refusal decides then.
+     */
+    private boolean peerWasPrimarySinceThisCopy(CallBudget budget, String id) {
+        Optional<MirrorSnapshots> theirs = peers.snapshots(budget, id);
+        if (theirs.isEmpty()) {
+            return false;
+        }
+        MirrorSnapshots ours = MirrorSnapshots.parse(pool.json(budget, id, "list the snapshots of", "snap", "ls",
+                "--all", pool.spec(id)));
+        return ours.lacksTheNewestSnapshotOf(theirs.get());
     }
 
     /**

@@ -176,6 +176,56 @@ class CephRbdDriverTest {
         assertThat(rbd.calls()).noneMatch(c -> c.contains("mirror image promote"));
     }
 
+    /** Site A's snapshots right after its own demotion: rbd promotes such a copy without force. */
+    static final String OWN_DEMOTION_ONLY = """
+            [{"id":5,"name":".mirror.primary.g.x","timestamp":"Thu Nov 26 05:15:01 2026","namespace":{"type":"mirror",\
+            "state":"demoted","mirror_peer_uuids":["y"],"complete":true}}]""";
+    /** ... and once B's promotion and demotion (B's snapshots 7 and 8) have reached it. */
+    static final String RECEIVED_THE_PEERS_DEMOTION = OWN_DEMOTION_ONLY.replace("}}]", "}},{\"id\":9,\"name\":"
+            + "\".mirror.non_primary.g.d\",\"timestamp\":\"Thu Nov 26 05:15:18 2026\",\"namespace\":{\"type\":"
+            + "\"mirror\",\"state\":\"demoted\",\"complete\":true,\"primary_mirror_uuid\":\"59bc\","
+            + "\"primary_snap_id\":8}}]");
+
+    @Test
+    void aFailbackPromoteWaitsUntilThePeersDemotionHasArrivedForRbdWouldPromoteIntoASplitBrain() throws Exception {
+        // Seen on the lab: A demoted, B promoted, B demoted, A promoted at once. A's last snapshot was its own
+        // demotion, so rbd promoted it without force; B's copy, whose promotion and demotion A never received,
+        // ended "up+error: split-brain".
+        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY))
+                .on("local mirror pool info rbd --all", FakeRbd.ok(POOL_INFO))
+                .on("peer info rbd/vol-0", FakeRbd.ok(NON_PRIMARY))
+                .on("peer snap ls --all rbd/vol-0", FakeRbd.ok(PEER_OWN_DEMOTION))
+                .on("local snap ls --all rbd/vol-0", FakeRbd.ok(OWN_DEMOTION_ONLY), FakeRbd.ok(RECEIVED_THE_PEERS_DEMOTION))
+                .on("local image-meta list rbd/vol-0", FakeRbd.ok("{}"))
+                .on("local mirror image promote rbd/vol-0", FakeRbd.ok("Image promoted to primary\n")));
+
+        Status first = promoteStatus();
+
+        assertThat(first.getCode()).isEqualTo(Status.Code.ABORTED);
+        assertThat(first.getDescription()).contains("site site-b was primary for vol-0", "has not reached this site",
+                "split-brain", "retry with back-off");
+        assertThat(rbd.calls()).noneMatch(c -> c.contains("mirror image promote"));
+
+        assertThat(promoteStatus().getCode()).as("once B's demotion has arrived").isEqualTo(Status.Code.OK);
+        assertThat(rbd.calls()).containsOnlyOnce("local mirror image promote rbd/vol-0");
+        assertThat(rbd.calls()).noneMatch(c -> c.contains("--force"));
+    }
+
+    @Test
+    void aPromoteBackOnTheSiteThatWasLastPrimaryDoesNotWaitForThePeer() throws Exception {
+        // A demoted and promoted again while B only replayed A: B's newest snapshot is one it received.
+        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY))
+                .on("local mirror pool info rbd --all", FakeRbd.ok(POOL_INFO))
+                .on("peer info rbd/vol-0", FakeRbd.ok(NON_PRIMARY))
+                .on("peer snap ls --all rbd/vol-0", FakeRbd.ok(PEER_REPLAYING))
+                .on("local snap ls --all rbd/vol-0", FakeRbd.ok(OWN_DEMOTION_ONLY))
+                .on("local image-meta list rbd/vol-0", FakeRbd.ok("{}"))
+                .on("local mirror image promote rbd/vol-0", FakeRbd.ok("Image promoted to primary\n")));
+
+        assertThat(promoteStatus().getCode()).isEqualTo(Status.Code.OK);
+        assertThat(rbd.calls()).contains("local mirror image promote rbd/vol-0");
+    }
+
     @Test
     void promoteRefusedWithReadOnlyFileSystemIsTheSameWindowAndAnswers10() throws Exception {
         serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY))

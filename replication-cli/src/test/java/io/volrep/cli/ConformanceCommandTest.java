@@ -6,6 +6,7 @@ import io.volrep.api.Rpc;
 import io.volrep.api.StatusCode;
 import io.volrep.testkit.fake.FakePlugin;
 import io.volrep.testkit.fake.InfoViolation;
+import io.volrep.testsupport.GrpcCleanup;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -13,10 +14,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 class ConformanceCommandTest {
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
+
     record Run(int exit, String out, String err) {
     }
 
@@ -84,58 +89,56 @@ class ConformanceCommandTest {
         };
         io.volrep.testkit.reference.ReferenceDriver driver = io.volrep.testkit.reference.ReferenceDriver.builder()
                 .volumes(1).requiredSecret("password", password).build();
-        try (io.volrep.spi.ReplicationServer server = io.volrep.spi.ReplicationServer.builder().driver(driver)
-                .interceptor(echo).listen("unix://" + dir.resolve("echo.sock")).build().start()) {
-            Path reports = dir.resolve("reports");
-            Run r = run("conformance", "--endpoint", server.address(), "--volume", "vol-0",
-                    "--secret", "password=" + password, "--reports-dir", reports.toString());
+        io.volrep.spi.ReplicationServer server = grpc.register(io.volrep.spi.ReplicationServer.builder().driver(driver)
+                .interceptor(echo).listen("unix://" + dir.resolve("echo.sock")).build().start());
+        Path reports = dir.resolve("reports");
+        Run r = run("conformance", "--endpoint", server.address(), "--volume", "vol-0",
+                "--secret", "password=" + password, "--reports-dir", reports.toString());
 
-            assertThat(r.exit()).isEqualTo(1);
-            assertThat(r.out()).contains("value: \"***\"").contains("\\u001b[2J");
-            java.util.List<String> outputs = new java.util.ArrayList<>(java.util.List.of(r.out(), r.err()));
-            try (Stream<Path> files = Files.list(reports)) {
-                for (Path file : files.toList()) {
-                    outputs.add(Files.readString(file));
-                }
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.out()).contains("value: \"***\"").contains("\\u001b[2J");
+        java.util.List<String> outputs = new java.util.ArrayList<>(java.util.List.of(r.out(), r.err()));
+        try (Stream<Path> files = Files.list(reports)) {
+            for (Path file : files.toList()) {
+                outputs.add(Files.readString(file));
             }
-            assertThat(outputs).hasSizeGreaterThan(3);
-            for (String output : outputs) {
-                assertThat(output).doesNotContain(password, "\u001b", "\u0007", "\r", "\u202e");
-                assertThat(output.lines()).noneMatch(l -> l.startsWith("FAIL forged"));
-            }
+        }
+        assertThat(outputs).hasSizeGreaterThan(3);
+        for (String output : outputs) {
+            assertThat(output).doesNotContain(password, "\u001b", "\u0007", "\r", "\u202e");
+            assertThat(output.lines()).noneMatch(l -> l.startsWith("FAIL forged"));
         }
     }
 
     @Test
     void defectivePluginOnAUnixSocketFailsWithExitOne(@TempDir Path dir) {
-        try (FakePlugin fake = FakePlugin.builder().volume("pvc-1").requiredSecret("user", "admin")
-                .listen("unix://" + dir.resolve("p.sock")).start()) {
-            fake.violateInfo(InfoViolation.NEGATIVE_LAST_SYNC_BYTES);
-            Run r = run("conformance", "--endpoint", fake.address(), "--volume", "pvc-1", "--secret", "user=admin",
-                    "--resync-timeout", "5s", "--call-timeout", "PT2S");
+        FakePlugin fake = grpc.register(FakePlugin.builder().volume("pvc-1").requiredSecret("user", "admin")
+                .listen("unix://" + dir.resolve("p.sock")).start());
+        fake.violateInfo(InfoViolation.NEGATIVE_LAST_SYNC_BYTES);
+        Run r = run("conformance", "--endpoint", fake.address(), "--volume", "pvc-1", "--secret", "user=admin",
+                "--resync-timeout", "5s", "--call-timeout", "PT2S");
 
-            assertThat(r.exit()).as(r.out()).isEqualTo(1);
-            assertThat(r.out()).contains("FAIL            required GetVolumeReplicationInfo: last_sync_bytes MUST NOT "
-                    + "be negative").contains("last_sync_bytes: MUST NOT be negative, got -1").contains("NOT COMPLIANT")
-                    .contains("SKIPPED").contains("no volume groups configured");
-        }
+        assertThat(r.exit()).as(r.out()).isEqualTo(1);
+        assertThat(r.out()).contains("FAIL            required GetVolumeReplicationInfo: last_sync_bytes MUST NOT "
+                + "be negative").contains("last_sync_bytes: MUST NOT be negative, got -1").contains("NOT COMPLIANT")
+                .contains("SKIPPED").contains("no volume groups configured");
     }
 
     @Test
     void optionalFailuresDoNotBreakComplianceAndTagsFilter(@TempDir Path dir) {
-        try (FakePlugin fake = FakePlugin.builder().volume("pvc-1").listen("unix://" + dir.resolve("p.sock")).start()) {
-            // PromoteVolume answers 2 UNKNOWN: only optional checks run, so the failures break nothing.
-            fake.failNext(Rpc.PROMOTE_VOLUME, 1000, StatusCode.UNKNOWN);
-            Run required = run("conformance", "--endpoint", fake.address(), "--volume", "pvc-1",
-                    "--include-tag", "optional");
-            assertThat(required.out()).doesNotContainPattern("(?m)^(PASS|FAIL) +required").contains("FAIL            optional");
-            assertThat(required.exit()).isZero();
-            // The checks whose preparation needs PromoteVolume fail too (that step answers 2 UNKNOWN): PromoteVolume's
-            // own and the deprecated form; the others reach their state along the lifecycle model's shortest path
-            // (enable makes a source primary), without a promote. Identity's optional check (every optional RPC
-            // served is advertised) passes: nothing is off there.
-            assertThat(required.out()).contains("optional checks: 23 passed, 5 failed");
-        }
+        FakePlugin fake = grpc.register(FakePlugin.builder().volume("pvc-1").listen("unix://" + dir.resolve("p.sock"))
+                .start());
+        // PromoteVolume answers 2 UNKNOWN: only optional checks run, so the failures break nothing.
+        fake.failNext(Rpc.PROMOTE_VOLUME, 1000, StatusCode.UNKNOWN);
+        Run required = run("conformance", "--endpoint", fake.address(), "--volume", "pvc-1",
+                "--include-tag", "optional");
+        assertThat(required.out()).doesNotContainPattern("(?m)^(PASS|FAIL) +required").contains("FAIL            optional");
+        assertThat(required.exit()).isZero();
+        // The checks whose preparation needs PromoteVolume fail too (that step answers 2 UNKNOWN): PromoteVolume's
+        // own and the deprecated form; the others reach their state along the lifecycle model's shortest path
+        // (enable makes a source primary), without a promote. Identity's optional check (every optional RPC
+        // served is advertised) passes: nothing is off there.
+        assertThat(required.out()).contains("optional checks: 23 passed, 5 failed");
     }
 
     @Test
@@ -210,18 +213,17 @@ class ConformanceCommandTest {
 
     @Test
     void withoutAPeerTheTwoSiteChecksAreNotRunAndTheRunStaysCompliant(@TempDir Path dir) {
-        try (FakePlugin fake = FakePlugin.builder().volumes(2).groups(1).requiredSecret("user", "admin")
-                .listen("unix://" + dir.resolve("p.sock")).start()) {
-            Run r = run("conformance", "--endpoint", fake.address(), "--volume", "vol-0", "--volume", "vol-1",
-                    "--volume-group", "grp-0", "--secret", "user=admin", "--include-tag", "required");
+        FakePlugin fake = grpc.register(FakePlugin.builder().volumes(2).groups(1).requiredSecret("user", "admin")
+                .listen("unix://" + dir.resolve("p.sock")).start());
+        Run r = run("conformance", "--endpoint", fake.address(), "--volume", "vol-0", "--volume", "vol-1",
+                "--volume-group", "grp-0", "--secret", "user=admin", "--include-tag", "required");
 
-            assertThat(r.exit()).as(r.out()).isZero();
-            assertThat(r.out()).contains("peer site none: the two-site checks report NOT RUN")
-                    .contains("NOT RUN         required ResyncVolume: ready becomes true within the resync timeout")
-                    .contains("-> NOT RUN: needs the peer site (--peer-endpoint")
-                    .containsPattern("not run \\(they need a peer site: --peer-endpoint\\): \\d+ checks")
-                    .contains("COMPLIANT").doesNotContain("\nFAIL ");
-        }
+        assertThat(r.exit()).as(r.out()).isZero();
+        assertThat(r.out()).contains("peer site none: the two-site checks report NOT RUN")
+                .contains("NOT RUN         required ResyncVolume: ready becomes true within the resync timeout")
+                .contains("-> NOT RUN: needs the peer site (--peer-endpoint")
+                .containsPattern("not run \\(they need a peer site: --peer-endpoint\\): \\d+ checks")
+                .contains("COMPLIANT").doesNotContain("\nFAIL ");
     }
 
     @Test

@@ -6,15 +6,20 @@ import io.volrep.api.SpecDialect;
 import io.volrep.spi.ReplicationServer;
 import io.volrep.testkit.reference.ReferenceDriver;
 import io.volrep.testkit.reference.ReferencePlugin;
+import io.volrep.testsupport.GrpcCleanup;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** {@code volrep conformance --dialect} and the healer options; {@code serve-reference --dialect/--abnormal-volume}. */
 class ConformanceDialectHealerCommandTest {
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
+
     record Run(int exit, String out) {
     }
 
@@ -68,47 +73,45 @@ class ConformanceDialectHealerCommandTest {
     @Test
     void legacyPluginOnAUnixSocketWithHealerFlags(@TempDir Path dir) {
         ReferenceDriver driver = ReferenceDriver.builder().volumes(2).groups(1).abnormalVolume("vol-1").build();
-        try (ReplicationServer server = ReferencePlugin.start(driver, "unix://" + dir.resolve("p.sock"),
-                SpecDialect.V0_1_3)) {
-            Run r = run("conformance", "--endpoint", server.address(), "--dialect", "v0.1.3", "--volume", "vol-0",
-                    "--volume-group", "grp-0", "--healer-volume", "vol-1=/mnt/vol-1", "--include-tag", "required");
-            assertThat(r.exit()).as(r.out()).isZero();
-            assertThat(r.out()).contains("PASS            required NodeHealer: message is REQUIRED in every answer")
-                    .contains("spec v0.1.3");
-        }
+        ReplicationServer server = grpc.register(ReferencePlugin.start(driver, "unix://" + dir.resolve("p.sock"),
+                SpecDialect.V0_1_3));
+        Run r = run("conformance", "--endpoint", server.address(), "--dialect", "v0.1.3", "--volume", "vol-0",
+                "--volume-group", "grp-0", "--healer-volume", "vol-1=/mnt/vol-1", "--include-tag", "required");
+        assertThat(r.exit()).as(r.out()).isZero();
+        assertThat(r.out()).contains("PASS            required NodeHealer: message is REQUIRED in every answer")
+                .contains("spec v0.1.3");
     }
 
     @Test
     void healerInputsOnAUnixSocketAndAStagingPathWithoutAVolumeIsAUsageError(@TempDir Path dir) {
         ReferenceDriver driver = ReferenceDriver.builder().volumes(2).groups(1).requiredSecret("user", "admin").build();
-        try (ReplicationServer server = ReferencePlugin.start(driver, "unix://" + dir.resolve("h.sock"))) {
-            Run r = run("conformance", "--endpoint", server.address(), "--volume", "vol-0", "--include-tag", "required",
-                    "--secret", "user=admin",
-                    "--skip", "*/group/*", "--healer-volume", "vol-0=/mnt/vol-0",
-                    "--healer-staging-path", "/var/lib/kubelet/plugins/kubernetes.io/csi/pv/vol-0/globalmount",
-                    "--healer-volume-context", "pool=rbd", "--healer-block-volume", "vol-1=/dev/rbd1");
-            assertThat(r.exit()).as(r.out()).isZero();
-            assertThat(r.out()).contains("staged at /var/lib/kubelet/plugins/kubernetes.io/csi/pv/vol-0/globalmount")
-                    .contains("PASS            required NodeHealer: a mount volume_capability is accepted")
-                    .contains("PASS            required NodeHealer: a block volume_capability is accepted")
-                    .doesNotContain("SKIPPED         required NodeHealer");
+        ReplicationServer server = grpc.register(ReferencePlugin.start(driver, "unix://" + dir.resolve("h.sock")));
+        Run r = run("conformance", "--endpoint", server.address(), "--volume", "vol-0", "--include-tag", "required",
+                "--secret", "user=admin",
+                "--skip", "*/group/*", "--healer-volume", "vol-0=/mnt/vol-0",
+                "--healer-staging-path", "/var/lib/kubelet/plugins/kubernetes.io/csi/pv/vol-0/globalmount",
+                "--healer-volume-context", "pool=rbd", "--healer-block-volume", "vol-1=/dev/rbd1");
+        assertThat(r.exit()).as(r.out()).isZero();
+        assertThat(r.out()).contains("staged at /var/lib/kubelet/plugins/kubernetes.io/csi/pv/vol-0/globalmount")
+                .contains("PASS            required NodeHealer: a mount volume_capability is accepted")
+                .contains("PASS            required NodeHealer: a block volume_capability is accepted")
+                .doesNotContain("SKIPPED         required NodeHealer");
 
-            Run usage = run("conformance", "--endpoint", server.address(), "--volume", "vol-0",
-                    "--healer-staging-path", "/staging/vol-0");
-            assertThat(usage.exit()).isEqualTo(2);
-            assertThat(usage.out()).contains("healerStagingPath and healerVolumeContext describe the first healerVolume");
-        }
+        Run usage = run("conformance", "--endpoint", server.address(), "--volume", "vol-0",
+                "--healer-staging-path", "/staging/vol-0");
+        assertThat(usage.exit()).isEqualTo(2);
+        assertThat(usage.out()).contains("healerStagingPath and healerVolumeContext describe the first healerVolume");
     }
 
     @Test
     void wrongDialectIsNotCompliant(@TempDir Path dir) {
-        try (ReplicationServer server = ReferencePlugin.start(ReferenceDriver.builder().volumes(1).groups(1).build(),
-                "unix://" + dir.resolve("c.sock"))) {
-            Run r = run("conformance", "--endpoint", server.address(), "--dialect", "v0.1.3", "--volume", "vol-0",
-                    "--volume-group", "grp-0", "--include-tag", "required");
-            assertThat(r.exit()).as(r.out()).isEqualTo(1);
-            assertThat(r.out()).contains("NOT COMPLIANT");
-        }
+        ReplicationServer server = grpc.register(ReferencePlugin.start(ReferenceDriver.builder().volumes(1).groups(1)
+                .build(),
+                "unix://" + dir.resolve("c.sock")));
+        Run r = run("conformance", "--endpoint", server.address(), "--dialect", "v0.1.3", "--volume", "vol-0",
+                "--volume-group", "grp-0", "--include-tag", "required");
+        assertThat(r.exit()).as(r.out()).isEqualTo(1);
+        assertThat(r.out()).contains("NOT COMPLIANT");
     }
 
     @Test

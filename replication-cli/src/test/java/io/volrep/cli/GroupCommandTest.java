@@ -8,16 +8,21 @@ import io.volrep.cli.CallCommandsTest.Run;
 import io.volrep.spi.ReplicationServer;
 import io.volrep.testkit.reference.ReferenceDriver;
 import io.volrep.testkit.reference.ReferencePlugin;
+import io.volrep.testsupport.GrpcCleanup;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code volrep group ...} in-process against the reference plugin on a unix socket, and {@code failover} of its groups. */
 class GroupCommandTest {
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
+
     static final String SECRET = "Gr0up-s3cret-value";
 
     private static String[] on(ReplicationServer server, Path secrets, String... args) {
@@ -37,41 +42,40 @@ class GroupCommandTest {
     void aGroupIsCreatedChangedShownListedAndDeleted(@TempDir Path dir) throws Exception {
         ReferenceDriver driver = ReferenceDriver.builder().volumes(3).requiredSecret("password", SECRET).build();
         Path secrets = secretsFile(dir);
-        try (ReplicationServer server = ReferencePlugin.start(driver, "unix://" + dir.resolve("r.sock"))) {
-            Run create = volrep(on(server, secrets, "group", "create", "--name", "db", "--volume", "vol-0",
-                    "--volume", "vol-1", "--parameter", "tier=gold"));
-            assertThat(create.exit()).as(create.all()).isZero();
-            assertThat(create.out()).isEqualTo(String.join(System.lineSeparator(), "group vg-1", "  member vol-0",
-                    "  member vol-1", ""));
-            // The group is a replication source of the plugin from now on.
-            assertThat(driver.sources()).contains(ReplicationSource.volumeGroup("vg-1"));
+        ReplicationServer server = grpc.register(ReferencePlugin.start(driver, "unix://" + dir.resolve("r.sock")));
+        Run create = volrep(on(server, secrets, "group", "create", "--name", "db", "--volume", "vol-0",
+                "--volume", "vol-1", "--parameter", "tier=gold"));
+        assertThat(create.exit()).as(create.all()).isZero();
+        assertThat(create.out()).isEqualTo(String.join(System.lineSeparator(), "group vg-1", "  member vol-0",
+                "  member vol-1", ""));
+        // The group is a replication source of the plugin from now on.
+        assertThat(driver.sources()).contains(ReplicationSource.volumeGroup("vg-1"));
 
-            Run modify = volrep(on(server, secrets, "group", "modify", "--id", "vg-1", "--volume", "vol-1",
-                    "--volume", "vol-2"));
-            assertThat(modify.exit()).as(modify.all()).isZero();
-            assertThat(modify.out()).contains("group vg-1").contains("  member vol-2").doesNotContain("vol-0");
-            assertThat(volrep(on(server, secrets, "group", "get", "--id", "vg-1")).out())
-                    .contains("  member vol-1").contains("  member vol-2");
+        Run modify = volrep(on(server, secrets, "group", "modify", "--id", "vg-1", "--volume", "vol-1",
+                "--volume", "vol-2"));
+        assertThat(modify.exit()).as(modify.all()).isZero();
+        assertThat(modify.out()).contains("group vg-1").contains("  member vol-2").doesNotContain("vol-0");
+        assertThat(volrep(on(server, secrets, "group", "get", "--id", "vg-1")).out())
+                .contains("  member vol-1").contains("  member vol-2");
 
-            volrep(on(server, secrets, "group", "create", "--name", "logs"));
-            Run list = volrep(on(server, secrets, "group", "list", "--max-entries", "1"));
-            assertThat(list.exit()).as(list.all()).isZero();
-            assertThat(list.out()).isEqualTo(String.join(System.lineSeparator(), "group vg-1", "  member vol-1",
-                    "  member vol-2", "group vg-2", ""));
+        volrep(on(server, secrets, "group", "create", "--name", "logs"));
+        Run list = volrep(on(server, secrets, "group", "list", "--max-entries", "1"));
+        assertThat(list.exit()).as(list.all()).isZero();
+        assertThat(list.out()).isEqualTo(String.join(System.lineSeparator(), "group vg-1", "  member vol-1",
+                "  member vol-2", "group vg-2", ""));
 
-            Run empty = volrep(on(server, secrets, "group", "modify", "--id", "vg-1", "--empty"));
-            assertThat(empty.out()).isEqualTo("group vg-1" + System.lineSeparator());
-            Run delete = volrep(on(server, secrets, "group", "delete", "--id", "vg-1"));
-            assertThat(delete.exit()).as(delete.all()).isZero();
-            assertThat(delete.out()).contains("DeleteVolumeGroup vg-1: OK");
-            Run gone = volrep(on(server, secrets, "group", "get", "--id", "vg-1"));
-            assertThat(gone.exit()).isEqualTo(CallCommand.EXIT_CALL_FAILED);
-            assertThat(gone.err()).contains("code: 5 NOT_FOUND from ControllerGetVolumeGroup after 1 attempt(s)")
-                    .contains("recovery (VERIFY_THEN_BACKOFF): Caller MUST verify that the `volume_group_id` is"
-                            + " correct");
-            for (Run run : List.of(create, modify, list, empty, delete, gone)) {
-                assertThat(run.all()).doesNotContain(SECRET);
-            }
+        Run empty = volrep(on(server, secrets, "group", "modify", "--id", "vg-1", "--empty"));
+        assertThat(empty.out()).isEqualTo("group vg-1" + System.lineSeparator());
+        Run delete = volrep(on(server, secrets, "group", "delete", "--id", "vg-1"));
+        assertThat(delete.exit()).as(delete.all()).isZero();
+        assertThat(delete.out()).contains("DeleteVolumeGroup vg-1: OK");
+        Run gone = volrep(on(server, secrets, "group", "get", "--id", "vg-1"));
+        assertThat(gone.exit()).isEqualTo(CallCommand.EXIT_CALL_FAILED);
+        assertThat(gone.err()).contains("code: 5 NOT_FOUND from ControllerGetVolumeGroup after 1 attempt(s)")
+                .contains("recovery (VERIFY_THEN_BACKOFF): Caller MUST verify that the `volume_group_id` is"
+                        + " correct");
+        for (Run run : List.of(create, modify, list, empty, delete, gone)) {
+            assertThat(run.all()).doesNotContain(SECRET);
         }
     }
 
@@ -79,38 +83,36 @@ class GroupCommandTest {
     void aFailureSaysTheCodeAndTheTablesRecoveryAndUsageErrorsExitTwo(@TempDir Path dir) throws Exception {
         ReferenceDriver driver = ReferenceDriver.builder().volumes(2).requiredSecret("password", SECRET).build();
         Path secrets = secretsFile(dir);
-        try (ReplicationServer server = ReferencePlugin.start(driver, "unix://" + dir.resolve("r.sock"))) {
-            volrep(on(server, secrets, "group", "create", "--name", "a", "--volume", "vol-0"));
-            Run twice = volrep(on(server, secrets, "group", "create", "--name", "b", "--volume", "vol-0"));
-            assertThat(twice.exit()).isEqualTo(CallCommand.EXIT_CALL_FAILED);
-            assertThat(twice.err()).contains("volumes cannot be grouped together")
-                    .contains("code: 9 FAILED_PRECONDITION from CreateVolumeGroup after 1 attempt(s)")
-                    .contains("recovery (ENSURE_PRECONDITION): Caller MUST fix the configuration of the volumes");
-            Run noMembership = volrep(on(server, secrets, "group", "modify", "--id", "vg-1"));
-            assertThat(noMembership.exit()).isEqualTo(VolrepCommand.EXIT_USAGE);
-            assertThat(noMembership.err()).contains("--volume").contains("--empty");
-            Run both = volrep(on(server, secrets, "group", "modify", "--id", "vg-1", "--volume", "vol-1", "--empty"));
-            assertThat(both.exit()).isEqualTo(VolrepCommand.EXIT_USAGE);
-            Run negative = volrep(on(server, secrets, "group", "list", "--max-entries", "-1"));
-            assertThat(negative.exit()).isEqualTo(VolrepCommand.EXIT_USAGE);
-            assertThat(negative.err()).contains("--max-entries must not be negative: -1");
-            Run alone = volrep("group");
-            assertThat(alone.exit()).isEqualTo(VolrepCommand.EXIT_USAGE);
-            assertThat(alone.err()).contains("create").contains("list").contains("a subcommand is required");
-        }
+        ReplicationServer server = grpc.register(ReferencePlugin.start(driver, "unix://" + dir.resolve("r.sock")));
+        volrep(on(server, secrets, "group", "create", "--name", "a", "--volume", "vol-0"));
+        Run twice = volrep(on(server, secrets, "group", "create", "--name", "b", "--volume", "vol-0"));
+        assertThat(twice.exit()).isEqualTo(CallCommand.EXIT_CALL_FAILED);
+        assertThat(twice.err()).contains("volumes cannot be grouped together")
+                .contains("code: 9 FAILED_PRECONDITION from CreateVolumeGroup after 1 attempt(s)")
+                .contains("recovery (ENSURE_PRECONDITION): Caller MUST fix the configuration of the volumes");
+        Run noMembership = volrep(on(server, secrets, "group", "modify", "--id", "vg-1"));
+        assertThat(noMembership.exit()).isEqualTo(VolrepCommand.EXIT_USAGE);
+        assertThat(noMembership.err()).contains("--volume").contains("--empty");
+        Run both = volrep(on(server, secrets, "group", "modify", "--id", "vg-1", "--volume", "vol-1", "--empty"));
+        assertThat(both.exit()).isEqualTo(VolrepCommand.EXIT_USAGE);
+        Run negative = volrep(on(server, secrets, "group", "list", "--max-entries", "-1"));
+        assertThat(negative.exit()).isEqualTo(VolrepCommand.EXIT_USAGE);
+        assertThat(negative.err()).contains("--max-entries must not be negative: -1");
+        Run alone = volrep("group");
+        assertThat(alone.exit()).isEqualTo(VolrepCommand.EXIT_USAGE);
+        assertThat(alone.err()).contains("create").contains("list").contains("a subcommand is required");
     }
 
     @Test
     void aPluginWithoutTheServiceIsToldBeforeAnythingIsSent(@TempDir Path dir) throws Exception {
         ReferenceDriver driver = ReferenceDriver.builder().volumes(1).build();
-        try (ReplicationServer server = ReplicationServer.builder().driver(driver)
-                .listen("unix://" + dir.resolve("r.sock")).build().start()) {
-            Run run = volrep("group", "create", "--name", "db", "--endpoint", server.address());
-            assertThat(run.exit()).isEqualTo(CallCommand.EXIT_CALL_FAILED);
-            assertThat(run.err()).contains("CreateVolumeGroup is not offered: the plugin at " + server.address()
-                    + " does not advertise it (its VolumeGroup capabilities: none)")
-                    .contains("code: 12 UNIMPLEMENTED from CreateVolumeGroup after 0 attempt(s)");
-        }
+        ReplicationServer server = grpc.register(ReplicationServer.builder().driver(driver)
+                .listen("unix://" + dir.resolve("r.sock")).build().start());
+        Run run = volrep("group", "create", "--name", "db", "--endpoint", server.address());
+        assertThat(run.exit()).isEqualTo(CallCommand.EXIT_CALL_FAILED);
+        assertThat(run.err()).contains("CreateVolumeGroup is not offered: the plugin at " + server.address()
+                + " does not advertise it (its VolumeGroup capabilities: none)")
+                .contains("code: 12 UNIMPLEMENTED from CreateVolumeGroup after 0 attempt(s)");
     }
 
     @Test
@@ -118,43 +120,42 @@ class GroupCommandTest {
         ReferenceDriver a = ReferenceDriver.builder().volumes(2).requiredSecret("password", SECRET).build();
         ReferenceDriver b = ReferenceDriver.builder().volumes(2).requiredSecret("password", SECRET).build();
         Path secrets = secretsFile(dir);
-        try (ReplicationServer siteA = ReferencePlugin.start(a, "unix://" + dir.resolve("a.sock"));
-             ReplicationServer siteB = ReferencePlugin.start(b, "unix://" + dir.resolve("b.sock"))) {
-            // The same group on both sites (the reference's sites share ids): primary on A, secondary on B.
-            for (ReplicationServer site : List.of(siteA, siteB)) {
-                assertThat(volrep(on(site, secrets, "group", "create", "--name", "db", "--volume", "vol-0",
-                        "--volume", "vol-1")).exit()).isZero();
-                assertThat(volrep(on(site, secrets, "enable", "--volume-group", "vg-1")).exit()).isZero();
-            }
-            assertThat(volrep(on(siteB, secrets, "demote", "--volume-group", "vg-1")).exit()).isZero();
-            Run destination = volrep(on(siteA, secrets, "destination", "--volume-group", "vg-1"));
-            assertThat(destination.out()).contains("destination: vg-1").contains("vol-0 -> vol-0")
-                    .contains("vol-1 -> vol-1");
-
-            Run failover = volrep("failover", "--from", siteA.address(), "--to", siteB.address(), "--volume-group",
-                    "vg-1", "--secrets-file", secrets.toString(), "--to-secrets-file", secrets.toString(), "--timeout",
-                    "5s");
-            assertThat(failover.exit()).as(failover.all()).isZero();
-            assertThat(failover.out()).containsPattern("volumegroup vg-1 +volumegroup vg-1 +primary on b")
-                    .contains("failover: 1 of 1 primary on site B");
-            assertThat(a.state(ReplicationSource.volumeGroup("vg-1")).role()).isEqualTo(ReferenceDriver.Role.SECONDARY);
-            assertThat(b.state(ReplicationSource.volumeGroup("vg-1")).role()).isEqualTo(ReferenceDriver.Role.PRIMARY);
-
-            // Deleted on both sites once its replication is disabled (a replicated group is in use: 9).
-            for (ReplicationServer site : List.of(siteA, siteB)) {
-                Run inUse = volrep(on(site, secrets, "group", "delete", "--id", "vg-1"));
-                assertThat(inUse.exit()).as(inUse.all()).isEqualTo(CallCommand.EXIT_CALL_FAILED);
-                assertThat(inUse.err()).contains("code: 9 FAILED_PRECONDITION from DeleteVolumeGroup");
-                assertThat(volrep(on(site, secrets, "disable", "--volume-group", "vg-1")).exit()).isZero();
-                Run delete = volrep(on(site, secrets, "group", "delete", "--id", "vg-1"));
-                assertThat(delete.exit()).as(delete.all()).isZero();
-                assertThat(delete.out()).isEqualTo("DeleteVolumeGroup vg-1: OK" + System.lineSeparator());
-                Run gone = volrep(on(site, secrets, "group", "get", "--id", "vg-1"));
-                assertThat(gone.err()).contains("code: 5 NOT_FOUND from ControllerGetVolumeGroup");
-                assertThat(volrep(on(site, secrets, "group", "list")).out()).isEmpty();
-            }
-            assertThat(a.sources()).doesNotContain(ReplicationSource.volumeGroup("vg-1"));
-            assertThat(b.sources()).doesNotContain(ReplicationSource.volumeGroup("vg-1"));
+        ReplicationServer siteA = grpc.register(ReferencePlugin.start(a, "unix://" + dir.resolve("a.sock")));
+        ReplicationServer siteB = grpc.register(ReferencePlugin.start(b, "unix://" + dir.resolve("b.sock")));
+        // The same group on both sites (the reference's sites share ids): primary on A, secondary on B.
+        for (ReplicationServer site : List.of(siteA, siteB)) {
+            assertThat(volrep(on(site, secrets, "group", "create", "--name", "db", "--volume", "vol-0",
+                    "--volume", "vol-1")).exit()).isZero();
+            assertThat(volrep(on(site, secrets, "enable", "--volume-group", "vg-1")).exit()).isZero();
         }
+        assertThat(volrep(on(siteB, secrets, "demote", "--volume-group", "vg-1")).exit()).isZero();
+        Run destination = volrep(on(siteA, secrets, "destination", "--volume-group", "vg-1"));
+        assertThat(destination.out()).contains("destination: vg-1").contains("vol-0 -> vol-0")
+                .contains("vol-1 -> vol-1");
+
+        Run failover = volrep("failover", "--from", siteA.address(), "--to", siteB.address(), "--volume-group",
+                "vg-1", "--secrets-file", secrets.toString(), "--to-secrets-file", secrets.toString(), "--timeout",
+                "5s");
+        assertThat(failover.exit()).as(failover.all()).isZero();
+        assertThat(failover.out()).containsPattern("volumegroup vg-1 +volumegroup vg-1 +primary on b")
+                .contains("failover: 1 of 1 primary on site B");
+        assertThat(a.state(ReplicationSource.volumeGroup("vg-1")).role()).isEqualTo(ReferenceDriver.Role.SECONDARY);
+        assertThat(b.state(ReplicationSource.volumeGroup("vg-1")).role()).isEqualTo(ReferenceDriver.Role.PRIMARY);
+
+        // Deleted on both sites once its replication is disabled (a replicated group is in use: 9).
+        for (ReplicationServer site : List.of(siteA, siteB)) {
+            Run inUse = volrep(on(site, secrets, "group", "delete", "--id", "vg-1"));
+            assertThat(inUse.exit()).as(inUse.all()).isEqualTo(CallCommand.EXIT_CALL_FAILED);
+            assertThat(inUse.err()).contains("code: 9 FAILED_PRECONDITION from DeleteVolumeGroup");
+            assertThat(volrep(on(site, secrets, "disable", "--volume-group", "vg-1")).exit()).isZero();
+            Run delete = volrep(on(site, secrets, "group", "delete", "--id", "vg-1"));
+            assertThat(delete.exit()).as(delete.all()).isZero();
+            assertThat(delete.out()).isEqualTo("DeleteVolumeGroup vg-1: OK" + System.lineSeparator());
+            Run gone = volrep(on(site, secrets, "group", "get", "--id", "vg-1"));
+            assertThat(gone.err()).contains("code: 5 NOT_FOUND from ControllerGetVolumeGroup");
+            assertThat(volrep(on(site, secrets, "group", "list")).out()).isEmpty();
+        }
+        assertThat(a.sources()).doesNotContain(ReplicationSource.volumeGroup("vg-1"));
+        assertThat(b.sources()).doesNotContain(ReplicationSource.volumeGroup("vg-1"));
     }
 }

@@ -30,6 +30,7 @@ import io.volrep.proto.identity.GetIdentityResponse;
 import io.volrep.proto.identity.IdentityGrpc;
 import io.volrep.proto.identity.ProbeRequest;
 import io.volrep.proto.identity.ProbeResponse;
+import io.volrep.testsupport.GrpcCleanup;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -37,6 +38,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -44,6 +46,8 @@ import org.junit.jupiter.api.io.TempDir;
  * generated stubs (legacy replication revisions, a node plugin, an Identity service), on real unix sockets.
  */
 class LegacyAndNodeCommandsTest {
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
 
     /** A raw gRPC server on a unix socket. */
     record Served(Server server, EventLoopGroup loop, String endpoint) implements AutoCloseable {
@@ -158,21 +162,20 @@ class LegacyAndNodeCommandsTest {
     @Test
     void enableDemoteResyncWithDialectV013(@TempDir Path dir) throws Exception {
         V013 plugin = new V013();
-        try (Served s = Served.on(dir.resolve("v013.sock"), plugin)) {
-            for (String[] cmd : List.of(new String[] {"enable", "--volume", "vol-1"},
-                    new String[] {"demote", "--volume", "vol-1"},
-                    new String[] {"resync", "--volume", "vol-1", "--await-ready", "PT20S"})) {
-                String[] args = new String[cmd.length + 2];
-                System.arraycopy(cmd, 0, args, 0, cmd.length);
-                args[cmd.length] = "--dialect";
-                args[cmd.length + 1] = "v0.1.3";
-                Run r = run(s.endpoint(), args);
-                assertThat(r.exit()).as(r.all()).isZero();
-            }
-            Run info = run(s.endpoint(), "info", "--volume", "vol-1", "--dialect", "v0.1.3");
-            assertThat(info.exit()).isEqualTo(1); // this plugin does not implement it
-            assertThat(info.err()).contains("12 UNIMPLEMENTED").contains("Caller MUST NOT retry.");
+        Served s = grpc.register(Served.on(dir.resolve("v013.sock"), plugin));
+        for (String[] cmd : List.of(new String[] {"enable", "--volume", "vol-1"},
+                new String[] {"demote", "--volume", "vol-1"},
+                new String[] {"resync", "--volume", "vol-1", "--await-ready", "PT20S"})) {
+            String[] args = new String[cmd.length + 2];
+            System.arraycopy(cmd, 0, args, 0, cmd.length);
+            args[cmd.length] = "--dialect";
+            args[cmd.length + 1] = "v0.1.3";
+            Run r = run(s.endpoint(), args);
+            assertThat(r.exit()).as(r.all()).isZero();
         }
+        Run info = run(s.endpoint(), "info", "--volume", "vol-1", "--dialect", "v0.1.3");
+        assertThat(info.exit()).isEqualTo(1); // this plugin does not implement it
+        assertThat(info.err()).contains("12 UNIMPLEMENTED").contains("Caller MUST NOT retry.");
         assertThat(plugin.states.state).containsEntry("vol-1", "secondary");
         assertThat(plugin.states.requests).hasSize(4); // enable, demote, 2 resync polls
         assertThat(plugin.states.requests).allSatisfy(m -> {
@@ -187,29 +190,28 @@ class LegacyAndNodeCommandsTest {
     @Test
     void enableDemoteResyncWithDialectV010AndWhatItCannotExpress(@TempDir Path dir) throws Exception {
         V010 plugin = new V010();
-        try (Served s = Served.on(dir.resolve("v010.sock"), plugin)) {
-            assertThat(run(s.endpoint(), "enable", "--volume", "vol-1", "--dialect", "v0.1.0").exit()).isZero();
-            assertThat(run(s.endpoint(), "demote", "--volume", "vol-1", "--dialect", "v0.1.0").exit()).isZero();
-            Run resync = run(s.endpoint(), "resync", "--volume", "vol-1", "--await-ready", "PT20S",
-                    "--dialect", "v0.1.0");
-            assertThat(resync.exit()).as(resync.all()).isZero();
-            assertThat(resync.out()).contains("ready=true");
+        Served s = grpc.register(Served.on(dir.resolve("v010.sock"), plugin));
+        assertThat(run(s.endpoint(), "enable", "--volume", "vol-1", "--dialect", "v0.1.0").exit()).isZero();
+        assertThat(run(s.endpoint(), "demote", "--volume", "vol-1", "--dialect", "v0.1.0").exit()).isZero();
+        Run resync = run(s.endpoint(), "resync", "--volume", "vol-1", "--await-ready", "PT20S",
+                "--dialect", "v0.1.0");
+        assertThat(resync.exit()).as(resync.all()).isZero();
+        assertThat(resync.out()).contains("ready=true");
 
-            int before = plugin.states.requests.size();
-            Run info = run(s.endpoint(), "info", "--volume", "vol-1", "--dialect", "v0.1.0");
-            assertThat(info.exit()).isEqualTo(1);
-            assertThat(info.err()).contains("cannot be expressed in spec revision v0.1.0")
-                    .contains("after 0 attempt(s)");
-            Run group = run(s.endpoint(), "enable", "--volume-group", "vg-1", "--dialect", "v0.1.0");
-            assertThat(group.exit()).isEqualTo(1);
-            assertThat(group.err()).contains("volumegroup source cannot be expressed");
-            assertThat(plugin.states.requests).hasSize(before);
+        int before = plugin.states.requests.size();
+        Run info = run(s.endpoint(), "info", "--volume", "vol-1", "--dialect", "v0.1.0");
+        assertThat(info.exit()).isEqualTo(1);
+        assertThat(info.err()).contains("cannot be expressed in spec revision v0.1.0")
+                .contains("after 0 attempt(s)");
+        Run group = run(s.endpoint(), "enable", "--volume-group", "vg-1", "--dialect", "v0.1.0");
+        assertThat(group.exit()).isEqualTo(1);
+        assertThat(group.err()).contains("volumegroup source cannot be expressed");
+        assertThat(plugin.states.requests).hasSize(before);
 
-            Run missing = run(s.endpoint(), "demote", "--volume", "vol-9", "--dialect", "v0.1.0");
-            assertThat(missing.exit()).isEqualTo(1);
-            // The v0.1.0 table's recovery text speaks of volume_id, not replication_source.
-            assertThat(missing.err()).contains("5 NOT_FOUND").contains("verify that the `volume_id` is correct");
-        }
+        Run missing = run(s.endpoint(), "demote", "--volume", "vol-9", "--dialect", "v0.1.0");
+        assertThat(missing.exit()).isEqualTo(1);
+        // The v0.1.0 table's recovery text speaks of volume_id, not replication_source.
+        assertThat(missing.err()).contains("5 NOT_FOUND").contains("verify that the `volume_id` is correct");
         var demote = (io.volrep.proto.replication.v0_1_0.DemoteVolumeRequest) plugin.states.requests.get(1);
         assertThat(demote.getVolumeId()).isEqualTo("vol-1");
         assertThat(demote.getUnknownFields().asMap()).isEmpty();
@@ -247,34 +249,33 @@ class LegacyAndNodeCommandsTest {
     @Test
     void healPrintsHealthyOrAbnormalWithExitCodes(@TempDir Path dir) throws Exception {
         NodePlugin plugin = new NodePlugin();
-        try (Served s = Served.on(dir.resolve("node.sock"), plugin)) {
-            Run ok = run(s.endpoint(), "heal", "--volume", "vol-ok", "--path", "/mnt/vol-ok",
-                    "--staging-path", "/staging/vol-ok", "--mount", "xfs", "--access-mode", "SINGLE_NODE_MULTI_WRITER",
-                    "--secret", "key=Sup3r-s3cret-value", "--context", "pool=a");
-            assertThat(ok.exit()).as(ok.all()).isZero();
-            assertThat(ok.out().strip()).isEqualTo("healthy");
-            assertThat(ok.all()).doesNotContain("Sup3r-s3cret-value");
+        Served s = grpc.register(Served.on(dir.resolve("node.sock"), plugin));
+        Run ok = run(s.endpoint(), "heal", "--volume", "vol-ok", "--path", "/mnt/vol-ok",
+                "--staging-path", "/staging/vol-ok", "--mount", "xfs", "--access-mode", "SINGLE_NODE_MULTI_WRITER",
+                "--secret", "key=Sup3r-s3cret-value", "--context", "pool=a");
+        assertThat(ok.exit()).as(ok.all()).isZero();
+        assertThat(ok.out().strip()).isEqualTo("healthy");
+        assertThat(ok.all()).doesNotContain("Sup3r-s3cret-value");
 
-            Run bad = run(s.endpoint(), "heal", "--volume", "vol-bad", "--path", "/mnt/vol-bad", "--block");
-            assertThat(bad.exit()).isEqualTo(3);
-            assertThat(bad.out().strip()).isEqualTo("abnormal: I/O errors");
+        Run bad = run(s.endpoint(), "heal", "--volume", "vol-bad", "--path", "/mnt/vol-bad", "--block");
+        assertThat(bad.exit()).isEqualTo(3);
+        assertThat(bad.out().strip()).isEqualTo("abnormal: I/O errors");
 
-            Run missing = run(s.endpoint(), "heal", "--volume", "vol-9", "--path", "/mnt/vol-9");
-            assertThat(missing.exit()).isEqualTo(1);
-            assertThat(missing.err()).contains("5 NOT_FOUND from NodeHealer after 1 attempt(s)")
-                    .contains("verify that the `volume_id` is correct");
+        Run missing = run(s.endpoint(), "heal", "--volume", "vol-9", "--path", "/mnt/vol-9");
+        assertThat(missing.exit()).isEqualTo(1);
+        assertThat(missing.err()).contains("5 NOT_FOUND from NodeHealer after 1 attempt(s)")
+                .contains("verify that the `volume_id` is correct");
 
-            int before = plugin.requests.size();
-            Run relative = run(s.endpoint(), "heal", "--volume", "vol-ok", "--path", "/mnt/vol-ok",
-                    "--staging-path", "staging/vol-ok");
-            assertThat(relative.exit()).isEqualTo(1);
-            assertThat(relative.err()).contains("staging_target_path: must be an absolute path")
-                    .contains("3 INVALID_ARGUMENT").contains("after 0 attempt(s)");
-            assertThat(plugin.requests).hasSize(before);
+        int before = plugin.requests.size();
+        Run relative = run(s.endpoint(), "heal", "--volume", "vol-ok", "--path", "/mnt/vol-ok",
+                "--staging-path", "staging/vol-ok");
+        assertThat(relative.exit()).isEqualTo(1);
+        assertThat(relative.err()).contains("staging_target_path: must be an absolute path")
+                .contains("3 INVALID_ARGUMENT").contains("after 0 attempt(s)");
+        assertThat(plugin.requests).hasSize(before);
 
-            Run both = run(s.endpoint(), "heal", "--volume", "vol-ok", "--path", "/p", "--block", "--mount", "ext4");
-            assertThat(both.exit()).isEqualTo(2);
-        }
+        Run both = run(s.endpoint(), "heal", "--volume", "vol-ok", "--path", "/p", "--block", "--mount", "ext4");
+        assertThat(both.exit()).isEqualTo(2);
         NodeHealerRequest first = plugin.requests.get(0);
         assertThat(first.getStagingTargetPath()).isEqualTo("/staging/vol-ok");
         assertThat(first.getVolumeCapability().getMount().getFsType()).isEqualTo("xfs");
@@ -312,44 +313,41 @@ class LegacyAndNodeCommandsTest {
 
     @Test
     void probePrintsIdentityOrSaysThereIsNone(@TempDir Path dir) throws Exception {
-        try (Served s = Served.on(dir.resolve("id.sock"), new Identity(), new NodePlugin())) {
-            Run r = run(s.endpoint(), "probe");
-            assertThat(r.exit()).as(r.all()).isZero();
-            assertThat(r.out()).contains("name:         example.csi.io").contains("version:      2.4.1")
-                    .contains("capabilities: NODE_SERVICE, VOLUME_REPLICATION")
-                    .contains("ready:        true (not reported; ready by default)");
-        }
-        try (Served s = Served.on(dir.resolve("noid.sock"), new V013())) {
-            Run r = run(s.endpoint(), "probe");
-            assertThat(r.exit()).isEqualTo(1);
-            assertThat(r.err()).contains("the plugin does not serve the CSI-Addons Identity service (12 UNIMPLEMENTED");
-        }
+        Served withIdentity = grpc.register(Served.on(dir.resolve("id.sock"), new Identity(), new NodePlugin()));
+        Run r = run(withIdentity.endpoint(), "probe");
+        assertThat(r.exit()).as(r.all()).isZero();
+        assertThat(r.out()).contains("name:         example.csi.io").contains("version:      2.4.1")
+                .contains("capabilities: NODE_SERVICE, VOLUME_REPLICATION")
+                .contains("ready:        true (not reported; ready by default)");
+        Served withoutIdentity = grpc.register(Served.on(dir.resolve("noid.sock"), new V013()));
+        Run none = run(withoutIdentity.endpoint(), "probe");
+        assertThat(none.exit()).isEqualTo(1);
+        assertThat(none.err()).contains("the plugin does not serve the CSI-Addons Identity service (12 UNIMPLEMENTED");
     }
 
     @Test
     void againstTheReferencePluginServingALegacyDialectWithItsHealer(@TempDir Path dir) {
         ReferenceDriver driver = ReferenceDriver.builder().volumes(2).abnormalVolume("vol-1").build();
-        try (ReplicationServer server = ReferencePlugin.start(driver, "unix://" + dir.resolve("ref.sock"),
-                SpecDialect.V0_1_3)) {
-            String endpoint = server.address();
-            assertThat(run(endpoint, "enable", "--volume", "vol-0", "--dialect", "v0.1.3").exit()).isZero();
-            assertThat(run(endpoint, "demote", "--volume", "vol-0", "--dialect", "v0.1.3").exit()).isZero();
-            Run resync = run(endpoint, "resync", "--volume", "vol-0", "--dialect", "v0.1.3", "--await-ready", "PT20S");
-            assertThat(resync.exit()).as(resync.all()).isZero();
-            Run info = run(endpoint, "info", "--volume", "vol-0", "--dialect", "v0.1.3");
-            assertThat(info.exit()).as(info.all()).isEqualTo(1); // demoted: the info precondition
-            assertThat(info.err()).contains("Caller SHOULD ensure that replication is enabled and the image is promoted.");
+        ReplicationServer server = grpc.register(ReferencePlugin.start(driver, "unix://" + dir.resolve("ref.sock"),
+                SpecDialect.V0_1_3));
+        String endpoint = server.address();
+        assertThat(run(endpoint, "enable", "--volume", "vol-0", "--dialect", "v0.1.3").exit()).isZero();
+        assertThat(run(endpoint, "demote", "--volume", "vol-0", "--dialect", "v0.1.3").exit()).isZero();
+        Run resync = run(endpoint, "resync", "--volume", "vol-0", "--dialect", "v0.1.3", "--await-ready", "PT20S");
+        assertThat(resync.exit()).as(resync.all()).isZero();
+        Run info = run(endpoint, "info", "--volume", "vol-0", "--dialect", "v0.1.3");
+        assertThat(info.exit()).as(info.all()).isEqualTo(1); // demoted: the info precondition
+        assertThat(info.err()).contains("Caller SHOULD ensure that replication is enabled and the image is promoted.");
 
-            assertThat(run(endpoint, "heal", "--volume", "vol-0", "--path", "/mnt/vol-0").out().strip())
-                    .isEqualTo("healthy");
-            Run abnormal = run(endpoint, "heal", "--volume", "vol-1", "--path", "/mnt/vol-1");
-            assertThat(abnormal.exit()).isEqualTo(3);
-            assertThat(abnormal.out()).startsWith("abnormal: ").contains("vol-1");
-            assertThat(run(endpoint, "heal", "--volume", "vol-7", "--path", "/mnt/vol-7").exit()).isEqualTo(1);
+        assertThat(run(endpoint, "heal", "--volume", "vol-0", "--path", "/mnt/vol-0").out().strip())
+                .isEqualTo("healthy");
+        Run abnormal = run(endpoint, "heal", "--volume", "vol-1", "--path", "/mnt/vol-1");
+        assertThat(abnormal.exit()).isEqualTo(3);
+        assertThat(abnormal.out()).startsWith("abnormal: ").contains("vol-1");
+        assertThat(run(endpoint, "heal", "--volume", "vol-7", "--path", "/mnt/vol-7").exit()).isEqualTo(1);
 
-            Run probe = run(endpoint, "probe");
-            assertThat(probe.exit()).as(probe.all()).isZero();
-            assertThat(probe.out()).contains("VOLUME_REPLICATION").contains("ready:        true");
-        }
+        Run probe = run(endpoint, "probe");
+        assertThat(probe.exit()).as(probe.all()).isZero();
+        assertThat(probe.out()).contains("VOLUME_REPLICATION").contains("ready:        true");
     }
 }

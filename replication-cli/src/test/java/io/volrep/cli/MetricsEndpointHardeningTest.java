@@ -3,6 +3,7 @@ package io.volrep.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.volrep.spi.ReplicationServer;
+import io.volrep.testsupport.GrpcCleanup;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -21,6 +22,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code --metrics-listen} cannot be stalled: scrapes keep answering while 20 idle and slow-drip connections are
@@ -28,6 +30,9 @@ import org.junit.jupiter.api.Test;
  * Real sockets on the loopback interface, bounded in count and time.
  */
 class MetricsEndpointHardeningTest {
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
+
     static final Duration READ_TIMEOUT = Duration.ofSeconds(2);
 
     private static MetricsOptions.Endpoint start() {
@@ -69,7 +74,8 @@ class MetricsEndpointHardeningTest {
         ScheduledExecutorService drip = Executors.newSingleThreadScheduledExecutor();
         List<Socket> idle = new ArrayList<>();
         List<Socket> slow = new ArrayList<>();
-        try (MetricsOptions.Endpoint endpoint = start()) {
+        MetricsOptions.Endpoint endpoint = grpc.register(start());
+        try {
             InetSocketAddress address = address(endpoint.url());
             long opened = System.nanoTime();
             for (int i = 0; i < 10; i++) {
@@ -122,18 +128,17 @@ class MetricsEndpointHardeningTest {
 
     @Test
     void onlyTheExactPathAnswers() throws Exception {
-        try (MetricsOptions.Endpoint endpoint = start()) {
-            HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
-            String base = endpoint.url().substring(0, endpoint.url().length() - "/metrics".length());
-            assertThat(get(http, base + "/metrics").statusCode()).isEqualTo(200);
-            assertThat(get(http, base + "/metrics?name[]=volrep_server_calls_seconds").statusCode()).isEqualTo(200);
-            for (String path : List.of("/metricsX", "/metrics/foo", "/%6detrics", "/", "/metrics/", "/Metrics")) {
-                assertThat(get(http, base + path).statusCode()).as(path).isEqualTo(404);
-            }
-            HttpResponse<String> post = http.send(HttpRequest.newBuilder(URI.create(endpoint.url()))
-                    .timeout(Duration.ofSeconds(3)).POST(HttpRequest.BodyPublishers.ofString("x")).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            assertThat(post.statusCode()).isEqualTo(405);
+        MetricsOptions.Endpoint endpoint = grpc.register(start());
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+        String base = endpoint.url().substring(0, endpoint.url().length() - "/metrics".length());
+        assertThat(get(http, base + "/metrics").statusCode()).isEqualTo(200);
+        assertThat(get(http, base + "/metrics?name[]=volrep_server_calls_seconds").statusCode()).isEqualTo(200);
+        for (String path : List.of("/metricsX", "/metrics/foo", "/%6detrics", "/", "/metrics/", "/Metrics")) {
+            assertThat(get(http, base + path).statusCode()).as(path).isEqualTo(404);
         }
+        HttpResponse<String> post = http.send(HttpRequest.newBuilder(URI.create(endpoint.url()))
+                .timeout(Duration.ofSeconds(3)).POST(HttpRequest.BodyPublishers.ofString("x")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(post.statusCode()).isEqualTo(405);
     }
 }

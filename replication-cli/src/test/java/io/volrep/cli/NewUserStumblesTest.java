@@ -8,6 +8,7 @@ import io.volrep.cli.CallCommandsTest.Run;
 import io.volrep.spi.ReplicationServer;
 import io.volrep.testkit.reference.ReferenceDriver;
 import io.volrep.testkit.reference.ReferencePlugin;
+import io.volrep.testsupport.GrpcCleanup;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
@@ -16,10 +17,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** What a new user trips over (issue 17 points 1-4 and 9, issue 13 point 5), run as the user would. */
 class NewUserStumblesTest {
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
+
     static final String SECRET = "Sup3r-s3cret-value";
 
     /** A usage error is the error and one line pointing to --help: no stack trace, no whole help. */
@@ -88,12 +93,11 @@ class NewUserStumblesTest {
     @Test
     void aLiveSocketIsOneLineAndExit2(@TempDir Path dir) {
         ReferenceDriver driver = ReferenceDriver.builder().volumes(1).build();
-        try (ReplicationServer server = ReferencePlugin.start(driver, "unix://" + dir.resolve("live.sock"))) {
-            Run second = volrep("serve-reference", "--listen", dir.resolve("live.sock").toString());
-            assertThat(second.exit()).as(second.all()).isEqualTo(2);
-            assertThat(second.err().lines().toList()).hasSize(1).first().asString()
-                    .startsWith("volrep serve-reference: cannot listen on").contains("another server");
-        }
+        ReplicationServer server = grpc.register(ReferencePlugin.start(driver, "unix://" + dir.resolve("live.sock")));
+        Run second = volrep("serve-reference", "--listen", dir.resolve("live.sock").toString());
+        assertThat(second.exit()).as(second.all()).isEqualTo(2);
+        assertThat(second.err().lines().toList()).hasSize(1).first().asString()
+                .startsWith("volrep serve-reference: cannot listen on").contains("another server");
     }
 
     @Test
@@ -140,16 +144,15 @@ class NewUserStumblesTest {
     @Test
     void resyncAwaitReadyShowsItsPollsOnStderrOnly(@TempDir Path dir) {
         ReferenceDriver driver = ReferenceDriver.builder().volumes(1).resyncCallsUntilReady(3).build();
-        try (ReplicationServer server = ReferencePlugin.start(driver, "unix://" + dir.resolve("ref.sock"))) {
-            String endpoint = server.address();
-            assertThat(volrep("enable", "--endpoint", endpoint, "--volume", "vol-0").exit()).isZero();
-            assertThat(volrep("demote", "--endpoint", endpoint, "--volume", "vol-0").exit()).isZero();
-            Run resync = volrep("resync", "--endpoint", endpoint, "--volume", "vol-0", "--await-ready", "30s");
-            assertThat(resync.exit()).as(resync.all()).isZero();
-            assertThat(resync.out()).isEqualTo("ResyncVolume volume vol-0: ready=true" + System.lineSeparator());
-            assertThat(resync.err()).contains("waiting for volrep resync volume vol-0 at " + endpoint)
-                    .containsPattern("\\d\\.\\d s elapsed, last answer ready=false \\(poll 2\\), next poll in");
-        }
+        ReplicationServer server = grpc.register(ReferencePlugin.start(driver, "unix://" + dir.resolve("ref.sock")));
+        String endpoint = server.address();
+        assertThat(volrep("enable", "--endpoint", endpoint, "--volume", "vol-0").exit()).isZero();
+        assertThat(volrep("demote", "--endpoint", endpoint, "--volume", "vol-0").exit()).isZero();
+        Run resync = volrep("resync", "--endpoint", endpoint, "--volume", "vol-0", "--await-ready", "30s");
+        assertThat(resync.exit()).as(resync.all()).isZero();
+        assertThat(resync.out()).isEqualTo("ResyncVolume volume vol-0: ready=true" + System.lineSeparator());
+        assertThat(resync.err()).contains("waiting for volrep resync volume vol-0 at " + endpoint)
+                .containsPattern("\\d\\.\\d s elapsed, last answer ready=false \\(poll 2\\), next poll in");
     }
 
     @Test
@@ -193,20 +196,19 @@ class NewUserStumblesTest {
         assertThat(SecretOptions.read(mounted, warning -> { })).containsExactly(java.util.Map.entry("password", SECRET));
 
         ReferenceDriver driver = ReferenceDriver.builder().volumes(1).requiredSecret("password", SECRET).build();
-        try (ReplicationServer server = ReferencePlugin.start(driver, "unix://" + dir.resolve("ref.sock"))) {
-            String endpoint = server.address();
-            Run fromFile = volrep("enable", "--endpoint", endpoint, "--volume", "vol-0", "--secrets-file",
-                    file.toString(), "-v");
-            assertThat(fromFile.exit()).as(fromFile.all()).isZero();
-            Run fromDir = volrep("promote", "--endpoint", endpoint, "--volume", "vol-0", "--secrets-file",
-                    mounted.toString());
-            assertThat(fromDir.exit()).as(fromDir.all()).isZero();
-            Run overridden = volrep("promote", "--endpoint", endpoint, "--volume", "vol-0", "--secrets-file",
-                    file.toString(), "--secret", "password=wrong", "--max-attempts", "1");
-            assertThat(overridden.err()).contains("16 UNAUTHENTICATED");
-            for (Run r : new Run[] {fromFile, fromDir, overridden}) {
-                assertThat(r.all()).doesNotContain(SECRET);
-            }
+        ReplicationServer server = grpc.register(ReferencePlugin.start(driver, "unix://" + dir.resolve("ref.sock")));
+        String endpoint = server.address();
+        Run fromFile = volrep("enable", "--endpoint", endpoint, "--volume", "vol-0", "--secrets-file",
+                file.toString(), "-v");
+        assertThat(fromFile.exit()).as(fromFile.all()).isZero();
+        Run fromDir = volrep("promote", "--endpoint", endpoint, "--volume", "vol-0", "--secrets-file",
+                mounted.toString());
+        assertThat(fromDir.exit()).as(fromDir.all()).isZero();
+        Run overridden = volrep("promote", "--endpoint", endpoint, "--volume", "vol-0", "--secrets-file",
+                file.toString(), "--secret", "password=wrong", "--max-attempts", "1");
+        assertThat(overridden.err()).contains("16 UNAUTHENTICATED");
+        for (Run r : new Run[] {fromFile, fromDir, overridden}) {
+            assertThat(r.all()).doesNotContain(SECRET);
         }
         Run conformance = volrep("conformance", "--secrets-file", file.toString(), "--include-tag", "required");
         assertThat(conformance.exit()).as(conformance.all()).isZero();

@@ -8,9 +8,11 @@ import io.volrep.api.StatusCode;
 import io.volrep.cli.CallCommandsTest.Run;
 import io.volrep.client.RetryPolicy;
 import io.volrep.testkit.fake.FakePlugin;
+import io.volrep.testsupport.GrpcCleanup;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -19,31 +21,33 @@ import org.junit.jupiter.api.io.TempDir;
  * slowly, a reconciliation whose expected refusals are part of its way); its first line says what it waits for.
  */
 class ProgressTest {
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
 
     @Test
     void aSlowAnswerFromAPluginThatIsThereShowsNothing(@TempDir Path dir) {
-        try (FakePlugin fake = FakePlugin.builder().volumes(1).listen("unix://" + dir.resolve("slow.sock")).start()) {
-            fake.latency(Rpc.ENABLE_VOLUME_REPLICATION, Duration.ofMillis(1_500));
-            Run run = volrep("enable", "--volume", "vol-0", "--endpoint", fake.address());
-            assertThat(run.exit()).as(run.all()).isZero();
-            assertThat(run.out()).contains("EnableVolumeReplication volume vol-0: OK");
-            assertThat(run.err()).as("a plugin that answers in 1.5 s is no wait to show").isEmpty();
-        }
+        FakePlugin fake = grpc.register(FakePlugin.builder().volumes(1).listen("unix://" + dir.resolve("slow.sock"))
+                .start());
+        fake.latency(Rpc.ENABLE_VOLUME_REPLICATION, Duration.ofMillis(1_500));
+        Run run = volrep("enable", "--volume", "vol-0", "--endpoint", fake.address());
+        assertThat(run.exit()).as(run.all()).isZero();
+        assertThat(run.out()).contains("EnableVolumeReplication volume vol-0: OK");
+        assertThat(run.err()).as("a plugin that answers in 1.5 s is no wait to show").isEmpty();
     }
 
     @Test
     void aReconcileThatSucceedsShowsNoAnswerMidway(@TempDir Path dir) {
-        try (FakePlugin fake = FakePlugin.builder().volumes(1).listen("unix://" + dir.resolve("rec.sock")).start()) {
-            for (Rpc rpc : new Rpc[] {Rpc.GET_VOLUME_REPLICATION_INFO, Rpc.ENABLE_VOLUME_REPLICATION,
-                    Rpc.PROMOTE_VOLUME}) {
-                fake.latency(rpc, Duration.ofMillis(500));
-            }
-            Run run = volrep("reconcile", "--volume", "vol-0", "--state", "primary", "--endpoint", fake.address());
-            assertThat(run.exit()).as(run.all()).isZero();
-            assertThat(fake.calls(Rpc.GET_VOLUME_REPLICATION_INFO)).extracting(c -> c.code())
-                    .as("the reconciliation met a refusal on its way").contains(StatusCode.FAILED_PRECONDITION);
-            assertThat(run.err()).as("its refusals are no wait to show").isEmpty();
+        FakePlugin fake = grpc.register(FakePlugin.builder().volumes(1).listen("unix://" + dir.resolve("rec.sock"))
+                .start());
+        for (Rpc rpc : new Rpc[] {Rpc.GET_VOLUME_REPLICATION_INFO, Rpc.ENABLE_VOLUME_REPLICATION,
+                Rpc.PROMOTE_VOLUME}) {
+            fake.latency(rpc, Duration.ofMillis(500));
         }
+        Run run = volrep("reconcile", "--volume", "vol-0", "--state", "primary", "--endpoint", fake.address());
+        assertThat(run.exit()).as(run.all()).isZero();
+        assertThat(fake.calls(Rpc.GET_VOLUME_REPLICATION_INFO)).extracting(c -> c.code())
+                .as("the reconciliation met a refusal on its way").contains(StatusCode.FAILED_PRECONDITION);
+        assertThat(run.err()).as("its refusals are no wait to show").isEmpty();
     }
 
     @Test
@@ -61,15 +65,15 @@ class ProgressTest {
 
     @Test
     void aBackOffShowsWithTheLastAnswerAndTheNextTry(@TempDir Path dir) {
-        try (FakePlugin fake = FakePlugin.builder().volumes(1).listen("unix://" + dir.resolve("busy.sock")).start()) {
-            assertThat(volrep("enable", "--volume", "vol-0", "--endpoint", fake.address()).exit()).isZero();
-            fake.failNext(Rpc.PROMOTE_VOLUME, 3, StatusCode.ABORTED);
-            // Back-offs of 0.5, 1 and 2 s: waits of 3.5 s in all.
-            Run run = volrep("promote", "--volume", "vol-0", "--endpoint", fake.address(), "--jitter", "none");
-            assertThat(run.exit()).as(run.all()).isZero();
-            assertThat(run.err()).containsPattern("waiting for volrep promote volume vol-0 at " + fake.address()
-                    + ": \\d\\.\\d s elapsed, last answer 10 ABORTED \\(attempt 3\\), next try in \\d\\.\\d s");
-        }
+        FakePlugin fake = grpc.register(FakePlugin.builder().volumes(1).listen("unix://" + dir.resolve("busy.sock"))
+                .start());
+        assertThat(volrep("enable", "--volume", "vol-0", "--endpoint", fake.address()).exit()).isZero();
+        fake.failNext(Rpc.PROMOTE_VOLUME, 3, StatusCode.ABORTED);
+        // Back-offs of 0.5, 1 and 2 s: waits of 3.5 s in all.
+        Run run = volrep("promote", "--volume", "vol-0", "--endpoint", fake.address(), "--jitter", "none");
+        assertThat(run.exit()).as(run.all()).isZero();
+        assertThat(run.err()).containsPattern("waiting for volrep promote volume vol-0 at " + fake.address()
+                + ": \\d\\.\\d s elapsed, last answer 10 ABORTED \\(attempt 3\\), next try in \\d\\.\\d s");
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.volrep.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.volrep.spi.exec.ExecDriver;
+import io.volrep.testsupport.GrpcCleanup;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
@@ -22,6 +24,9 @@ import picocli.CommandLine;
  * against it on a unix socket, bad drivers fail to start with a clear message, SIGTERM stops it cleanly.
  */
 class ServeExecCommandTest {
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
+
     static final Path EXAMPLE = Path.of("..", "examples", "exec-driver", "volrep-exec-example").toAbsolutePath();
 
     @TempDir
@@ -42,25 +47,24 @@ class ServeExecCommandTest {
                 "--timeout", "20s", "--env", "VOLREP_EXEC_STATE_DIR=" + dir.resolve("state"),
                 "--env", "VOLREP_EXEC_VOLUMES=1", "--env", "VOLREP_EXEC_GROUPS=1",
                 "--env", "VOLREP_EXEC_SECRETS_FILE=" + secrets);
-        try (ServeStart.Served<ExecDriver> started = command.start()) {
-            CommandLine cli = VolrepCommand.commandLine();
-            StringWriter out = new StringWriter();
-            cli.setOut(new PrintWriter(out));
-            cli.setErr(new PrintWriter(out));
-            // One process per call: the required checks, the lifecycle walk and authentication for volumes, not the
-            // group walk, isolation and round trips (the whole suite passes against the example too, but takes
-            // minutes); this keeps the test at about the size it had before the walk.
-            int exit = cli.execute("conformance", "--endpoint", started.server().address(), "--volume", "vol-0",
-                    "--volume-group", "grp-0", "--secret", "user=admin", "--resync-timeout", "60s",
-                    "--call-timeout", "30s", "--reports-dir", dir.resolve("reports").toString(),
-                    "--include-tag", "required", "--skip", "*/group/*", "--skip", "isolation/*",
-                    "--skip", "response-validity/*");
-            System.out.println(out);
-            assertThat(exit).as(out.toString()).isZero();
-            assertThat(out.toString()).contains("COMPLIANT").doesNotContain("FAIL ")
-                    .contains("PASS            required PromoteVolume: allowed -> 0 OK, then primary [volume, "
-                            + "replication enabled, secondary]");
-        }
+        ServeStart.Served<ExecDriver> started = grpc.register(command.start());
+        CommandLine cli = VolrepCommand.commandLine();
+        StringWriter out = new StringWriter();
+        cli.setOut(new PrintWriter(out));
+        cli.setErr(new PrintWriter(out));
+        // One process per call: the required checks, the lifecycle walk and authentication for volumes, not the
+        // group walk, isolation and round trips (the whole suite passes against the example too, but takes
+        // minutes); this keeps the test at about the size it had before the walk.
+        int exit = cli.execute("conformance", "--endpoint", started.server().address(), "--volume", "vol-0",
+                "--volume-group", "grp-0", "--secret", "user=admin", "--resync-timeout", "60s",
+                "--call-timeout", "30s", "--reports-dir", dir.resolve("reports").toString(),
+                "--include-tag", "required", "--skip", "*/group/*", "--skip", "isolation/*",
+                "--skip", "response-validity/*");
+        System.out.println(out);
+        assertThat(exit).as(out.toString()).isZero();
+        assertThat(out.toString()).contains("COMPLIANT").doesNotContain("FAIL ")
+                .contains("PASS            required PromoteVolume: allowed -> 0 OK, then primary [volume, "
+                        + "replication enabled, secondary]");
     }
 
     @Test
@@ -75,12 +79,11 @@ class ServeExecCommandTest {
         driver.toFile().setExecutable(true);
         ServeExecCommand command = parse("--driver", driver.toString(), "--listen", "unix://" + dir.resolve("e.sock"),
                 "--pass-env", others.get(0), "--env", "MY_DRIVER_CONFIG=/etc/my.conf");
-        try (ServeStart.Served<ExecDriver> started = command.start()) {
-            java.util.List<String> names = Files.readAllLines(seen).stream().filter(l -> l.indexOf('=') > 0)
-                    .map(l -> l.substring(0, l.indexOf('='))).toList();
-            assertThat(names).contains(others.get(0), "MY_DRIVER_CONFIG", "PATH")
-                    .doesNotContainAnyElementsOf(others.subList(1, others.size()));
-        }
+        grpc.register(command.start());
+        java.util.List<String> names = Files.readAllLines(seen).stream().filter(l -> l.indexOf('=') > 0)
+                .map(l -> l.substring(0, l.indexOf('='))).toList();
+        assertThat(names).contains(others.get(0), "MY_DRIVER_CONFIG", "PATH")
+                .doesNotContainAnyElementsOf(others.subList(1, others.size()));
         assertThat(parse("--driver", driver.toString(), "--listen", "unix://" + dir.resolve("f.sock"),
                 "--pass-env", "A=B")).satisfies(c -> org.assertj.core.api.Assertions
                 .assertThatThrownBy(c::start).hasMessageContaining("--pass-env"));
@@ -113,12 +116,11 @@ class ServeExecCommandTest {
         driver.toFile().setExecutable(true);
         ServeExecCommand command = parse("--driver", driver.toString(), "--listen", "unix://" + dir.resolve("m.sock"),
                 "--max-concurrent-drivers", "3", "--containment", "off", "--metrics-listen", "127.0.0.1:0");
-        try (ServeStart.Served<ExecDriver> started = command.start()) {
-            var registry = command.serve.metrics.registry();
-            assertThat(registry.get("volrep.exec.drivers.limit").gauge().value()).isEqualTo(3.0);
-            assertThat(registry.get("volrep.exec.drivers.running").gauge().value()).isZero();
-            assertThat(registry.scrape()).contains("volrep_exec_drivers_killed_total 0.0");
-        }
+        grpc.register(command.start());
+        var registry = command.serve.metrics.registry();
+        assertThat(registry.get("volrep.exec.drivers.limit").gauge().value()).isEqualTo(3.0);
+        assertThat(registry.get("volrep.exec.drivers.running").gauge().value()).isZero();
+        assertThat(registry.scrape()).contains("volrep_exec_drivers_killed_total 0.0");
     }
 
     @Test
@@ -127,17 +129,15 @@ class ServeExecCommandTest {
         Files.writeString(driver, "#!/bin/sh\necho '{\"status\":\"Success\"}'\n");
         driver.toFile().setExecutable(true);
         String listen = "unix://" + dir.resolve("f.sock");
-        try (ServeStart.Served<ExecDriver> started = parse("--driver", driver.toString(), "--listen", listen,
-                "--max-concurrent-drivers", "3", "--containment", "OFF").start()) {
-            assertThat(started.driver().stats().limit()).isEqualTo(3);
-            assertThat(started.driver().contained()).isFalse();
-        }
-        try (ServeStart.Served<ExecDriver> started = parse("--driver", driver.toString(), "--listen", listen,
-                "--containment", "required").start()) {
-            assertThat(started.driver().stats().limit()).isEqualTo(
-                    io.volrep.spi.exec.ExecDriver.defaultMaxConcurrentDrivers());
-            assertThat(started.driver().contained()).isTrue();
-        }
+        ServeStart.Served<ExecDriver> uncontained = grpc.register(parse("--driver", driver.toString(), "--listen",
+                listen, "--max-concurrent-drivers", "3", "--containment", "OFF").start());
+        assertThat(uncontained.driver().stats().limit()).isEqualTo(3);
+        assertThat(uncontained.driver().contained()).isFalse();
+        ServeStart.Served<ExecDriver> contained = grpc.register(parse("--driver", driver.toString(), "--listen",
+                "unix://" + dir.resolve("g.sock"), "--containment", "required").start());
+        assertThat(contained.driver().stats().limit()).isEqualTo(
+                io.volrep.spi.exec.ExecDriver.defaultMaxConcurrentDrivers());
+        assertThat(contained.driver().contained()).isTrue();
         assertThat(err(new String[] {"serve-exec", "--driver", driver.toString(), "--listen", listen,
             "--max-concurrent-drivers", "0"})).contains("--max-concurrent-drivers", "at least 1");
         assertThat(err(new String[] {"serve-exec", "--driver", driver.toString(), "--listen", listen,

@@ -91,7 +91,8 @@ class DestinationAndHealthTest {
         for (SpecDialect legacy : new SpecDialect[] {SpecDialect.V0_1_3, SpecDialect.V0_1_0}) {
             ReplicationServer server = grpc.register(ReplicationServer.builder().driver(driver).dialect(legacy)
                     .listen("unix://" + dir.resolve(legacy.name() + ".sock")).build().start());
-            ReplicationClient client = grpc.register(ReplicationClient.builder().target(server.address()).dialect(legacy)
+            ReplicationClient client = grpc.register(ReplicationClient.builder().target(server.address())
+                    .dialect(legacy)
                     .retry(SpiInteropTest.FAST).build());
             assertThatThrownBy(() -> client.volume("vol-1").destination())
                     .isInstanceOfSatisfying(UnsupportedByDialectException.class, e -> {

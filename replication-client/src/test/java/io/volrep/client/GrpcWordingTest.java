@@ -59,17 +59,17 @@ class GrpcWordingTest {
 
     @Test
     void aResponseOverTheClientsLimitIsNotRetriedWhateverGrpcCallsIt() throws Exception {
-        try (RawHttp2Plugin plugin = new RawHttp2Plugin(Script.of(new Message(FinalStatusTest.response(5 << 20)),
-                new Trailers(0, null)))) {
-            ReplicationClient client = grpc.register(ReplicationClient.builder().target(plugin.target())
-                    .retry(RetryBehaviourTest.FAST).interceptor(REWORDED).build());
-            assertThatThrownBy(() -> client.volume("vol-1").enable().call())
-                    .isInstanceOf(ResourceExhaustedException.class)
-                    .hasMessageContaining("inbound message limit of 4194304 bytes")
-                    .hasMessageContaining("maxInboundMessageSize")
-                    .satisfies(e -> assertThat(((ReplicationException) e).attempts()).isEqualTo(1));
-            assertThat(plugin.requests()).as("the same response would be refused again").isEqualTo(1);
-        }
+        RawHttp2Plugin plugin = grpc.register(new RawHttp2Plugin(Script.of(new Message(FinalStatusTest
+                .response(5 << 20)),
+                new Trailers(0, null))));
+        ReplicationClient client = grpc.register(ReplicationClient.builder().target(plugin.target())
+                .retry(RetryBehaviourTest.FAST).interceptor(REWORDED).build());
+        assertThatThrownBy(() -> client.volume("vol-1").enable().call())
+                .isInstanceOf(ResourceExhaustedException.class)
+                .hasMessageContaining("inbound message limit of 4194304 bytes")
+                .hasMessageContaining("maxInboundMessageSize")
+                .satisfies(e -> assertThat(((ReplicationException) e).attempts()).isEqualTo(1));
+        assertThat(plugin.requests()).as("the same response would be refused again").isEqualTo(1);
     }
 
     @Test

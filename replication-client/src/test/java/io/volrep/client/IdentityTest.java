@@ -223,16 +223,14 @@ class IdentityTest {
     void aPluginThatStartsLateIsWaitedFor(@TempDir Path dir) throws Exception {
         Path socket = dir.resolve("late.sock");
         List<AttemptEvent> events = new CopyOnWriteArrayList<>();
-        try (ReplicationClient client = ReplicationClient.builder().target("unix://" + socket)
+        ReplicationClient client = grpc.register(ReplicationClient.builder().target("unix://" + socket)
                 .listener(events::add).retry(RetryPolicy.spec().toBuilder().totalTimeout(Duration.ofSeconds(30))
-                        .build()).build()) {
-            CompletableFuture<ProbeResult> probe = client.probeAsync();
-            Thread.sleep(300);
-            assertThat(probe).as("nobody listens yet: the call waits").isNotDone();
-            try (TestServer server = TestServer.unixSocket(socket, new RawIdentity())) {
-                assertThat(probe.get(20, TimeUnit.SECONDS)).isEqualTo(new ProbeResult(true, false));
-            }
-        }
+                        .build()).build());
+        CompletableFuture<ProbeResult> probe = client.probeAsync();
+        Thread.sleep(300);
+        assertThat(probe).as("nobody listens yet: the call waits").isNotDone();
+        grpc.register(TestServer.unixSocket(socket, new RawIdentity()));
+        assertThat(probe.get(20, TimeUnit.SECONDS)).isEqualTo(new ProbeResult(true, false));
         // Wait-for-ready: the one attempt waited on the channel until the plugin was up, instead of failing.
         assertThat(events).extracting(AttemptEvent::describe).containsExactly("Probe attempt 1: 0 OK");
     }

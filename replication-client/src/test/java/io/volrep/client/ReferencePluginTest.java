@@ -78,7 +78,8 @@ class ReferencePluginTest {
     @Test
     void faultsFromTheFakeAreRetriedPerTheSpec(@TempDir Path dir) {
         List<AttemptEvent> events = Collections.synchronizedList(new ArrayList<>());
-        FakePlugin fake = grpc.register(FakePlugin.builder().volumes(2).listen("unix://" + dir.resolve("f.sock")).start());
+        FakePlugin fake = grpc.register(FakePlugin.builder().volumes(2).listen("unix://" + dir.resolve("f.sock"))
+                .start());
         ReplicationClient client = grpc.register(ReplicationClient.builder().target(fake.address())
                 .retry(RetryBehaviourTest.FAST).listener(events::add).build());
         client.volume("vol-0").enable().call();

@@ -5,27 +5,30 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.volrep.spi.ReplicationServer;
 import io.volrep.testkit.reference.ReferenceDriver;
 import io.volrep.testkit.reference.ReferencePlugin;
+import io.volrep.testsupport.GrpcCleanup;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@link ResyncCall#onPoll}: every answer of awaitReady, with the delay before the next poll (progress displays). */
 class ResyncPollListenerTest {
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
 
     record Poll(int poll, boolean ready, boolean nextPoll) {
     }
 
     /** Runs {@code test} against a reference plugin whose demoted vol-0 is ready on the {@code readyOn}th resync. */
-    static void withDemotedVolume(int readyOn, java.util.function.Consumer<ReplicationClient> test) {
+    private void withDemotedVolume(int readyOn, java.util.function.Consumer<ReplicationClient> test) {
         ReferenceDriver driver = ReferenceDriver.builder().volumes(1).resyncCallsUntilReady(readyOn).build();
-        try (ReplicationServer server = ReferencePlugin.start(driver, "inprocess:polls-" + System.nanoTime());
-             ReplicationClient client = ReplicationClient.builder().target(server.address())
-                     .retry(RetryBehaviourTest.FAST).build()) {
-            client.volume("vol-0").enable().call();
-            client.volume("vol-0").demote().call();
-            test.accept(client);
-        }
+        ReplicationServer server = grpc.register(ReferencePlugin.start(driver, "inprocess:polls-" + System.nanoTime()));
+        ReplicationClient client = grpc.register(ReplicationClient.builder().target(server.address())
+                .retry(RetryBehaviourTest.FAST).build());
+        client.volume("vol-0").enable().call();
+        client.volume("vol-0").demote().call();
+        test.accept(client);
     }
 
     @Test

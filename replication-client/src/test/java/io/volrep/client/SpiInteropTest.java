@@ -62,7 +62,8 @@ class SpiInteropTest {
                 })
                 .identity("node.example.com", "1.2.3")
                 .listen("unix://" + dir.resolve("node.sock")).build().start());
-        ReplicationClient client = grpc.register(ReplicationClient.builder().target(server.address()).retry(FAST).build());
+        ReplicationClient client = grpc.register(ReplicationClient.builder().target(server.address()).retry(FAST)
+                .build());
         assertThat(client.node().heal("vol-1", Path.of("/mnt/vol-1")).call()).isEqualTo(HealReport.healthy("clean"));
         assertThat(client.node().heal("vol-bad", Path.of("/" + "d".repeat(4095))).call().abnormal()).isTrue();
         assertThatThrownBy(() -> client.node().heal("vol-gone", Path.of("/mnt/g")).call())

@@ -197,25 +197,15 @@ class MetricsTest {
         assertThat(enableEntered.await(5, TimeUnit.SECONDS)).isTrue();
         assertThat(gauge(serverMeters, VolrepServerMetrics.ACTIVE)).isEqualTo(1.0);
         assertThat(gauge(clientMeters, VolrepClientMetrics.ACTIVE)).isEqualTo(1.0);
-        ManagedChannel raw = InProcessChannelBuilder.forName(name).build();
-        try {
-            ControllerGrpc.ControllerBlockingStub stub = ControllerGrpc.newBlockingStub(raw)
-                    .withDeadlineAfter(5, TimeUnit.SECONDS);
-            EnableVolumeReplicationRequest concurrent = EnableVolumeReplicationRequest.newBuilder()
-                    .setReplicationSource(ReplicationSource.newBuilder().setVolume(
-                            ReplicationSource.VolumeSource.newBuilder().setVolumeId("vol-slow"))).build();
-            assertThatThrownBy(() -> stub.enableVolumeReplication(concurrent))
-                    .isInstanceOfSatisfying(StatusRuntimeException.class,
-                            e -> assertThat(e.getStatus().getCode().value()).isEqualTo(10));
-            EnableVolumeReplicationRequest empty = EnableVolumeReplicationRequest.newBuilder()
-                    .setReplicationSource(ReplicationSource.newBuilder().setVolume(
-                            ReplicationSource.VolumeSource.newBuilder().setVolumeId(""))).build();
-            assertThatThrownBy(() -> stub.enableVolumeReplication(empty))
-                    .isInstanceOfSatisfying(StatusRuntimeException.class,
-                            e -> assertThat(e.getStatus().getCode().value()).isEqualTo(3));
-        } finally {
-            raw.shutdownNow();
-        }
+        ManagedChannel raw = grpc.register(InProcessChannelBuilder.forName(name).build());
+        ControllerGrpc.ControllerBlockingStub stub = ControllerGrpc.newBlockingStub(raw)
+                .withDeadlineAfter(5, TimeUnit.SECONDS);
+        assertThatThrownBy(() -> stub.enableVolumeReplication(enable("vol-slow")))
+                .isInstanceOfSatisfying(StatusRuntimeException.class,
+                        e -> assertThat(e.getStatus().getCode().value()).isEqualTo(10));
+        assertThatThrownBy(() -> stub.enableVolumeReplication(enable("")))
+                .isInstanceOfSatisfying(StatusRuntimeException.class,
+                        e -> assertThat(e.getStatus().getCode().value()).isEqualTo(3));
         releaseEnable.countDown();
         first.get(5, TimeUnit.SECONDS);
 
@@ -262,6 +252,12 @@ class MetricsTest {
             Thread.onSpinWait();
         }
         assertThat(faults.calls(rpc)).hasSize(expected);
+    }
+
+    /** A raw EnableVolumeReplication of a volume, past the client's own checks. */
+    private static EnableVolumeReplicationRequest enable(String volumeId) {
+        return EnableVolumeReplicationRequest.newBuilder().setReplicationSource(ReplicationSource.newBuilder()
+                .setVolume(ReplicationSource.VolumeSource.newBuilder().setVolumeId(volumeId))).build();
     }
 
     private static double gauge(MeterRegistry registry, String name) {

@@ -16,16 +16,21 @@ import io.volrep.client.RetryPolicy;
 import io.volrep.spi.ReplicationServer;
 import io.volrep.testkit.fake.FaultInjector;
 import io.volrep.testkit.reference.ReferenceDriver;
+import io.volrep.testsupport.GrpcCleanup;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * One observation per call with one child per attempt, and the attempt's context carried to the plugin in the
  * gRPC metadata through Observation's propagation API (what a tracer's propagating handler uses).
  */
 class TracingTest {
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
+
     private static final String HEADER = "x-test-trace";
 
     /** Records started observations; on the sending side writes the attempt's id into the carrier, as a tracer does. */
@@ -64,33 +69,32 @@ class TracingTest {
         serverObservations.observationConfig().observationHandler(serverSide);
         String name = InProcessServerBuilder.generateName();
         FaultInjector faults = new FaultInjector();
-        try (ReplicationServer server = VolrepServerMetrics.of(new SimpleMeterRegistry(), serverObservations)
+        grpc.register(VolrepServerMetrics.of(new SimpleMeterRegistry(), serverObservations)
                 .bind(ReplicationServer.builder().driver(ReferenceDriver.builder().volumes(2).build())
                         .interceptor(faults).listen("inprocess:" + name).gracePeriod(Duration.ZERO))
-                .build().start();
-             ReplicationClient client = VolrepClientMetrics.of(new SimpleMeterRegistry(), clientObservations)
+                .build().start());
+        ReplicationClient client = grpc.register(VolrepClientMetrics.of(new SimpleMeterRegistry(), clientObservations)
                      .bind(ReplicationClient.builder().target("inprocess:" + name)
                              .retry(RetryPolicy.spec().toBuilder().initialBackoff(Duration.ofMillis(1))
                                      .maxBackoff(Duration.ofMillis(2)).build()))
-                     .build()) {
-            faults.failNext(Rpc.ENABLE_VOLUME_REPLICATION, 1, StatusCode.UNAVAILABLE);
+                     .build());
+        faults.failNext(Rpc.ENABLE_VOLUME_REPLICATION, 1, StatusCode.UNAVAILABLE);
 
-            client.volume("vol-0").enable().call();
+        client.volume("vol-0").enable().call();
 
-            List<Observation.Context> calls = clientSide.started.stream()
-                    .filter(c -> c.getName().equals(VolrepClientMetrics.CALL_OBSERVATION)).toList();
-            List<Observation.Context> attempts = clientSide.started.stream()
-                    .filter(c -> c instanceof SenderContext).toList();
-            assertThat(calls).hasSize(1);
-            assertThat(calls.get(0).getContextualName()).isEqualTo("replication.Controller/EnableVolumeReplication");
-            assertThat(calls.get(0).getLowCardinalityKeyValue(RpcTags.STATUS_CODE).getValue()).isEqualTo("0");
-            assertThat(attempts).hasSize(2);
-            assertThat(attempts).allSatisfy(a -> assertThat(a.getParentObservation().getContextView())
-                    .isSameAs(calls.get(0)));
-            // Both attempts reached the plugin's interceptors with their own context in the metadata.
-            assertThat(serverSide.received).hasSize(2)
-                    .containsExactlyElementsOf(attempts.stream()
-                            .map(a -> "attempt-" + System.identityHashCode(a)).toList());
-        }
+        List<Observation.Context> calls = clientSide.started.stream()
+                .filter(c -> c.getName().equals(VolrepClientMetrics.CALL_OBSERVATION)).toList();
+        List<Observation.Context> attempts = clientSide.started.stream()
+                .filter(c -> c instanceof SenderContext).toList();
+        assertThat(calls).hasSize(1);
+        assertThat(calls.get(0).getContextualName()).isEqualTo("replication.Controller/EnableVolumeReplication");
+        assertThat(calls.get(0).getLowCardinalityKeyValue(RpcTags.STATUS_CODE).getValue()).isEqualTo("0");
+        assertThat(attempts).hasSize(2);
+        assertThat(attempts).allSatisfy(a -> assertThat(a.getParentObservation().getContextView())
+                .isSameAs(calls.get(0)));
+        // Both attempts reached the plugin's interceptors with their own context in the metadata.
+        assertThat(serverSide.received).hasSize(2)
+                .containsExactlyElementsOf(attempts.stream()
+                        .map(a -> "attempt-" + System.identityHashCode(a)).toList());
     }
 }

@@ -114,7 +114,7 @@ class DestinationAndHealthTest {
         };
         assertThat(status(WireCalls.Fields.volume("vol-1")).getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
 
-        try (InProcessHarness plain = new InProcessHarness(new ReplicationDriver() {
+        InProcessHarness plain = grpc.register(new InProcessHarness(new ReplicationDriver() {
             @Override
             public void enable(EnableRequest request) {
             }
@@ -122,28 +122,22 @@ class DestinationAndHealthTest {
             @Override
             public void disable(DisableRequest request) {
             }
-        })) {
-            Status status = InProcessHarness.statusOf(() -> plain.stub.getReplicationDestinationInfo(
-                    request(WireCalls.Fields.volume("vol-1"))));
-            assertThat(status.getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
-            assertThat(status.getDescription()).isEqualTo("GetReplicationDestinationInfo is not implemented by this driver");
-        }
+        }));
+        Status status = InProcessHarness.statusOf(() -> plain.stub.getReplicationDestinationInfo(
+                request(WireCalls.Fields.volume("vol-1"))));
+        assertThat(status.getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
+        assertThat(status.getDescription()).isEqualTo("GetReplicationDestinationInfo is not implemented by this driver");
     }
 
     @Test
     void legacyRevisionsDoNotServeIt() {
         String name = InProcessServerBuilder.generateName();
-        try (ReplicationServer server = ReplicationServer.builder().driver(driver).dialect(SpecDialect.V0_1_3)
-                .listen("inprocess:" + name).build().start()) {
-            var channel = InProcessChannelBuilder.forName(name).build();
-            try {
-                Status status = InProcessHarness.statusOf(() -> io.volrep.proto.replication.ControllerGrpc
-                        .newBlockingStub(channel).getReplicationDestinationInfo(request(WireCalls.Fields.volume("v"))));
-                assertThat(status.getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
-            } finally {
-                channel.shutdownNow();
-            }
-        }
+        grpc.register(ReplicationServer.builder().driver(driver).dialect(SpecDialect.V0_1_3).listen("inprocess:" + name)
+                .build().start());
+        var channel = grpc.register(InProcessChannelBuilder.forName(name).build());
+        Status status = InProcessHarness.statusOf(() -> io.volrep.proto.replication.ControllerGrpc
+                .newBlockingStub(channel).getReplicationDestinationInfo(request(WireCalls.Fields.volume("v"))));
+        assertThat(status.getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
         assertThat(driver.requests).isEmpty();
     }
 

@@ -10,6 +10,7 @@ import io.grpc.ManagedChannel;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.volrep.api.Rpc;
 import io.volrep.proto.replication.ControllerGrpc;
+import io.volrep.testsupport.GrpcCleanup;
 import java.nio.file.Path;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -17,10 +18,14 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Where driver code runs: never on the transport thread by default, there with {@code Builder.directExecutor}. */
 class DriverExecutorTest {
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
+
     @TempDir
     Path dir;
 
@@ -39,26 +44,24 @@ class DriverExecutorTest {
             public void disable(DisableRequest request) {
             }
         };
-        try (ReplicationServer server = ReplicationServer.builder().driver(driver)
-                .listen("unix://" + dir.resolve("plugin.sock")).build().start()) {
-            ManagedChannel channel = Grpc.newChannelBuilder(server.address(), InsecureChannelCredentials.create())
-                    .overrideAuthority("localhost").build();
-            try {
-                var stub = ControllerGrpc.newBlockingStub(channel);
-                CompletableFuture<Object> blocked = CompletableFuture.supplyAsync(() -> WireCalls.call(
-                        stub.withDeadlineAfter(20, TimeUnit.SECONDS), Rpc.ENABLE_VOLUME_REPLICATION,
-                        WireCalls.Fields.volume("vol-blocked")));
-                awaitInFlight(server);
-                // One connection, one event loop: had the driver run there, this call would wait for the first.
-                WireCalls.call(stub.withDeadlineAfter(5, TimeUnit.SECONDS), Rpc.ENABLE_VOLUME_REPLICATION,
-                        WireCalls.Fields.volume("vol-free"));
-                assertThat(blocked).isNotDone();
-                release.countDown();
-                blocked.get(20, TimeUnit.SECONDS);
-            } finally {
-                release.countDown();
-                channel.shutdownNow();
-            }
+        ReplicationServer server = grpc.register(ReplicationServer.builder().driver(driver)
+                .listen("unix://" + dir.resolve("plugin.sock")).build().start());
+        ManagedChannel channel = grpc.register(Grpc.newChannelBuilder(server.address(),
+                InsecureChannelCredentials.create()).overrideAuthority("localhost").build());
+        try {
+            var stub = ControllerGrpc.newBlockingStub(channel);
+            CompletableFuture<Object> blocked = CompletableFuture.supplyAsync(() -> WireCalls.call(
+                    stub.withDeadlineAfter(20, TimeUnit.SECONDS), Rpc.ENABLE_VOLUME_REPLICATION,
+                    WireCalls.Fields.volume("vol-blocked")));
+            awaitInFlight(server);
+            // One connection, one event loop: had the driver run there, this call would wait for the first.
+            WireCalls.call(stub.withDeadlineAfter(5, TimeUnit.SECONDS), Rpc.ENABLE_VOLUME_REPLICATION,
+                    WireCalls.Fields.volume("vol-free"));
+            assertThat(blocked).isNotDone();
+            release.countDown();
+            blocked.get(20, TimeUnit.SECONDS);
+        } finally {
+            release.countDown();
         }
     }
 
@@ -66,10 +69,9 @@ class DriverExecutorTest {
     void theDefaultExecutorIsNotTheCallersThread() throws Exception {
         AtomicReference<Thread> driverThread = new AtomicReference<>();
         String name = "executor-test-" + UUID.randomUUID();
-        try (ReplicationServer server = ReplicationServer.builder().driver(recording(driverThread, null))
-                .listen("inprocess:" + name).build().start()) {
-            enableOverDirectChannel(name);
-        }
+        grpc.register(ReplicationServer.builder().driver(recording(driverThread, null)).listen("inprocess:" + name)
+                .build().start());
+        enableOverDirectChannel(name);
         assertThat(driverThread.get()).isNotNull().isNotSameAs(Thread.currentThread());
     }
 
@@ -78,10 +80,9 @@ class DriverExecutorTest {
         AtomicReference<Thread> driverThread = new AtomicReference<>();
         AtomicReference<Deadline> deadline = new AtomicReference<>();
         String name = "executor-test-" + UUID.randomUUID();
-        try (ReplicationServer server = ReplicationServer.builder().driver(recording(driverThread, deadline))
-                .directExecutor().listen("inprocess:" + name).build().start()) {
-            enableOverDirectChannel(name);
-        }
+        grpc.register(ReplicationServer.builder().driver(recording(driverThread, deadline)).directExecutor()
+                .listen("inprocess:" + name).build().start());
+        enableOverDirectChannel(name);
         // In-process, the transport thread is the caller's.
         assertThat(driverThread.get()).isSameAs(Thread.currentThread());
         // The driver still sees the call's deadline (the exec bridge bounds its process by it).
@@ -90,14 +91,10 @@ class DriverExecutorTest {
     }
 
     /** Enables vol-1 over a direct in-process channel: gRPC runs the client's side on this very thread. */
-    private static void enableOverDirectChannel(String name) {
-        ManagedChannel channel = InProcessChannelBuilder.forName(name).directExecutor().build();
-        try {
-            WireCalls.call(ControllerGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS),
-                    Rpc.ENABLE_VOLUME_REPLICATION, WireCalls.Fields.volume("vol-1"));
-        } finally {
-            channel.shutdownNow();
-        }
+    private void enableOverDirectChannel(String name) {
+        ManagedChannel channel = grpc.register(InProcessChannelBuilder.forName(name).directExecutor().build());
+        WireCalls.call(ControllerGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS),
+                Rpc.ENABLE_VOLUME_REPLICATION, WireCalls.Fields.volume("vol-1"));
     }
 
     private static ReplicationDriver recording(AtomicReference<Thread> thread, AtomicReference<Deadline> deadline) {

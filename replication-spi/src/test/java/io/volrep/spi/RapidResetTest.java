@@ -24,6 +24,7 @@ import io.grpc.netty.shaded.io.netty.handler.codec.http2.Http2FrameAdapter;
 import io.grpc.netty.shaded.io.netty.handler.codec.http2.Http2Headers;
 import io.volrep.api.Rpc;
 import io.volrep.proto.replication.ControllerGrpc;
+import io.volrep.testsupport.GrpcCleanup;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -31,6 +32,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * HTTP/2 rapid reset (CVE-2023-44487) against a real TCP listener: a raw HTTP/2 client (netty's codec, as shaded
@@ -39,43 +41,41 @@ import org.junit.jupiter.api.Test;
  * its own connection keeps being served throughout.
  */
 class RapidResetTest {
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
+
     private static final int PAIRS = 20_000;
 
     @Test
     void aFloodOfHeadersAndResetsGetsGoawayWhileAnotherClientKeepsBeingServed() throws Exception {
-        try (ReplicationServer server = ReplicationServer.builder().driver(new ScriptedDriver()).listen("127.0.0.1:0")
-                .build().start()) {
-            ManagedChannel channel = Grpc.newChannelBuilder(server.address(), InsecureChannelCredentials.create())
-                    .build();
-            try {
-                ControllerGrpc.ControllerBlockingStub stub = ControllerGrpc.newBlockingStub(channel);
-                assertThat(enable(stub)).isEqualTo(Status.Code.OK);
-                AtomicBoolean attackOver = new AtomicBoolean();
-                CompletableFuture<List<Status.Code>> served = CompletableFuture.supplyAsync(() -> {
-                    List<Status.Code> codes = new CopyOnWriteArrayList<>();
-                    while (!attackOver.get()) {
-                        codes.add(enable(stub));
-                    }
-                    return codes;
-                });
-
-                Attack attack = rapidReset(server.port());
-                attackOver.set(true);
-
-                assertThat(attack.closed).as("the attacker's connection is closed (%d pairs written)",
-                        attack.written.get()).isTrue();
-                // The GOAWAY itself is often lost: the server closes a socket with unread input, so the kernel
-                // resets it. When the attacker did read it, it says why.
-                assertThat(attack.goAwayCode.get()).as("GOAWAY error code").isIn(-1L,
-                        Http2Error.ENHANCE_YOUR_CALM.code());
-                assertThat(attack.written.get()).isLessThanOrEqualTo(PAIRS);
-                List<Status.Code> codes = served.get(30, TimeUnit.SECONDS);
-                assertThat(codes).isNotEmpty().containsOnly(Status.Code.OK);
-                assertThat(enable(stub)).isEqualTo(Status.Code.OK);
-            } finally {
-                channel.shutdownNow();
+        ReplicationServer server = grpc.register(ReplicationServer.builder().driver(new ScriptedDriver())
+                .listen("127.0.0.1:0").build().start());
+        ManagedChannel channel = grpc.register(Grpc.newChannelBuilder(server.address(),
+                InsecureChannelCredentials.create()).build());
+        ControllerGrpc.ControllerBlockingStub stub = ControllerGrpc.newBlockingStub(channel);
+        assertThat(enable(stub)).isEqualTo(Status.Code.OK);
+        AtomicBoolean attackOver = new AtomicBoolean();
+        CompletableFuture<List<Status.Code>> served = CompletableFuture.supplyAsync(() -> {
+            List<Status.Code> codes = new CopyOnWriteArrayList<>();
+            while (!attackOver.get()) {
+                codes.add(enable(stub));
             }
-        }
+            return codes;
+        });
+
+        Attack attack = rapidReset(server.port());
+        attackOver.set(true);
+
+        assertThat(attack.closed).as("the attacker's connection is closed (%d pairs written)",
+                attack.written.get()).isTrue();
+        // The GOAWAY itself is often lost: the server closes a socket with unread input, so the kernel
+        // resets it. When the attacker did read it, it says why.
+        assertThat(attack.goAwayCode.get()).as("GOAWAY error code").isIn(-1L,
+                Http2Error.ENHANCE_YOUR_CALM.code());
+        assertThat(attack.written.get()).isLessThanOrEqualTo(PAIRS);
+        List<Status.Code> codes = served.get(30, TimeUnit.SECONDS);
+        assertThat(codes).isNotEmpty().containsOnly(Status.Code.OK);
+        assertThat(enable(stub)).isEqualTo(Status.Code.OK);
     }
 
     private static Status.Code enable(ControllerGrpc.ControllerBlockingStub stub) {

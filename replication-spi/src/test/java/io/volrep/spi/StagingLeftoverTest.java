@@ -2,6 +2,7 @@ package io.volrep.spi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.volrep.testsupport.GrpcCleanup;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.ServerSocketChannel;
@@ -12,6 +13,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -20,6 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
  * that no server can still be starting in them, and only when they hold nothing but a dead socket.
  */
 class StagingLeftoverTest {
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
+
     @TempDir
     Path dir;
 
@@ -61,15 +66,14 @@ class StagingLeftoverTest {
     void aServerStartsAndServesAfterRemovingALeftover() throws Exception {
         Path crashed = leftover(".volrep-crashed2", Instant.now().minus(Duration.ofMinutes(5)));
         Path sock = dir.resolve("plugin.sock");
-        try (ReplicationServer server = ReplicationServer.builder().driver(new ScriptedDriver())
-                .listen("unix://" + sock).build().start()) {
-            assertThat(crashed).doesNotExist();
-            assertThat(sock).exists();
-            try (var entries = Files.list(dir)) {
-                assertThat(entries.map(p -> p.getFileName().toString()))
-                        .as("only the socket is left in the directory once the server is up")
-                        .containsExactly("plugin.sock");
-            }
+        ReplicationServer server = grpc.register(ReplicationServer.builder().driver(new ScriptedDriver())
+                .listen("unix://" + sock).build().start());
+        assertThat(crashed).doesNotExist();
+        assertThat(sock).exists();
+        try (var entries = Files.list(dir)) {
+            assertThat(entries.map(p -> p.getFileName().toString()))
+                    .as("only the socket is left in the directory once the server is up")
+                    .containsExactly("plugin.sock");
         }
     }
 }

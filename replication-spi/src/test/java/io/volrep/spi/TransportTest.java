@@ -111,12 +111,11 @@ class TransportTest {
 
     @Test
     void tcpWithAnEphemeralPort() {
-        try (ReplicationServer server = ReplicationServer.builder().driver(new ScriptedDriver())
-                .listen("127.0.0.1:0").build().start()) {
-            assertThat(server.port()).isPositive();
-            assertThat(server.address()).isEqualTo("127.0.0.1:" + server.port());
-            assertThat(enable(stub(server.address(), InsecureChannelCredentials.create()))).isEqualTo(Status.Code.OK);
-        }
+        ReplicationServer server = grpc.register(ReplicationServer.builder().driver(new ScriptedDriver())
+                .listen("127.0.0.1:0").build().start());
+        assertThat(server.port()).isPositive();
+        assertThat(server.address()).isEqualTo("127.0.0.1:" + server.port());
+        assertThat(enable(stub(server.address(), InsecureChannelCredentials.create()))).isEqualTo(Status.Code.OK);
     }
 
     @Test
@@ -124,23 +123,21 @@ class TransportTest {
         Path[] pem = selfSignedPem();
         Path cert = pem[0];
         Path key = pem[1];
-        try (ReplicationServer server = ReplicationServer.builder().driver(new ScriptedDriver())
-                .listen("127.0.0.1:0").tls(cert, key).build().start()) {
-            String target = "localhost:" + server.port();
-            assertThat(enable(stub(target, TlsChannelCredentials.newBuilder().trustManager(cert.toFile()).build())))
-                    .isEqualTo(Status.Code.OK);
-            channel.shutdownNow();
-            assertThat(enable(stub(target, InsecureChannelCredentials.create()))).isEqualTo(Status.Code.UNAVAILABLE);
-        }
-        try (ReplicationServer server = ReplicationServer.builder().driver(new ScriptedDriver())
-                .listen("127.0.0.1:0").mutualTls(cert, key, cert).build().start()) {
-            String target = "localhost:" + server.port();
-            assertThat(enable(stub(target, TlsChannelCredentials.newBuilder().trustManager(cert.toFile()).build())))
-                    .as("no client certificate").isEqualTo(Status.Code.UNAVAILABLE);
-            channel.shutdownNow();
-            assertThat(enable(stub(target, TlsChannelCredentials.newBuilder().trustManager(cert.toFile())
-                    .keyManager(cert.toFile(), key.toFile()).build()))).isEqualTo(Status.Code.OK);
-        }
+        ReplicationServer tls = grpc.register(ReplicationServer.builder().driver(new ScriptedDriver())
+                .listen("127.0.0.1:0").tls(cert, key).build().start());
+        String target = "localhost:" + tls.port();
+        assertThat(enable(stub(target, TlsChannelCredentials.newBuilder().trustManager(cert.toFile()).build())))
+                .isEqualTo(Status.Code.OK);
+        channel.shutdownNow();
+        assertThat(enable(stub(target, InsecureChannelCredentials.create()))).isEqualTo(Status.Code.UNAVAILABLE);
+        ReplicationServer mutualTls = grpc.register(ReplicationServer.builder().driver(new ScriptedDriver())
+                .listen("127.0.0.1:0").mutualTls(cert, key, cert).build().start());
+        String mutualTarget = "localhost:" + mutualTls.port();
+        assertThat(enable(stub(mutualTarget, TlsChannelCredentials.newBuilder().trustManager(cert.toFile()).build())))
+                .as("no client certificate").isEqualTo(Status.Code.UNAVAILABLE);
+        channel.shutdownNow();
+        assertThat(enable(stub(mutualTarget, TlsChannelCredentials.newBuilder().trustManager(cert.toFile())
+                .keyManager(cert.toFile(), key.toFile()).build()))).isEqualTo(Status.Code.OK);
     }
 
     @Test

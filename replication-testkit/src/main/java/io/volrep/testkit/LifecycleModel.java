@@ -137,23 +137,17 @@ public final class LifecycleModel {
      */
     public enum Variant {
         /** Valid secrets, no force. */
-        PLAIN(""),
+        PLAIN,
         /** Valid secrets, {@code force = true} (RPCs whose request has the field: promote, demote, resync). */
-        FORCE("force"),
+        FORCE,
         /** Every configured secret with a wrong value. */
-        WRONG_SECRETS("wrong secrets"),
+        WRONG_SECRETS,
         /** No secrets at all. */
-        MISSING_SECRETS("missing secrets");
+        MISSING_SECRETS;
 
-        private final String label;
-
-        Variant(String label) {
-            this.label = label;
-        }
-
-        /** How reports write it: {@code "force"}, {@code "wrong secrets"}; empty for {@link #PLAIN}. */
+        /** How reports write it, its name in words: {@code "force"}, {@code "wrong secrets"}; empty for PLAIN. */
         public String label() {
-            return label;
+            return this == PLAIN ? "" : name().toLowerCase(Locale.ROOT).replace('_', ' ');
         }
     }
 

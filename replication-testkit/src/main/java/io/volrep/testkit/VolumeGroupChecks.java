@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The checks of CSI-Addons {@code volumegroup.Controller} (upstream's {@code volumegroup/README.md}): a check for every
@@ -54,6 +55,23 @@ final class VolumeGroupChecks {
     private static Check check(Rpc rpc, String condition, Requirement requirement, String name, String hint,
                                Check.Body body) {
         return new Check(id(rpc, condition), name, requirement, hint, body);
+    }
+
+    /**
+     * A check of one call and its answer: the plugin must advertise what {@code rpc} needs, and {@code call} must
+     * answer {@code code}. Most error rows are provoked so, by one request that breaks one rule.
+     */
+    private static Check answers(Rpc rpc, String condition, Requirement requirement, String name, String hint,
+                                 Function<VolumeGroups, Outcome> call, StatusCode code, String described) {
+        return check(rpc, condition, requirement, name, hint,
+                ctx -> ctx.expect(call.apply(VolumeGroups.of(ctx).require(rpc)), code, described));
+    }
+
+    /** The missing-field row of an RPC that names its group: an empty {@code volume_group_id} is 3 INVALID_ARGUMENT. */
+    private static Check missingGroupId(Rpc rpc, Function<VolumeGroups, Outcome> call) {
+        return answers(rpc, "missing-id", Requirement.REQUIRED, row(rpc, "Missing required field",
+                "volume_group_id empty"), "volume_group_id is REQUIRED", call, INVALID, rpc.methodName()
+                + " without a group id");
     }
 
     static List<Check> checks() {
@@ -126,17 +144,13 @@ final class VolumeGroupChecks {
     private static List<Check> create() {
         Rpc rpc = Rpc.CREATE_VOLUME_GROUP;
         List<Check> checks = new ArrayList<>();
-        checks.add(check(rpc, "missing-name", Requirement.REQUIRED, row(rpc, "Missing required field", "name empty"),
-                "name is REQUIRED (the idempotency key)", ctx -> {
-                    VolumeGroups g = VolumeGroups.of(ctx).requireService();
-                    ctx.expect(g.create("", List.of()), INVALID, "CreateVolumeGroup without a name");
-                }));
-        checks.add(check(rpc, "name-over-limit", Requirement.OPTIONAL, row(rpc, "Missing required field", "name of "
-                + (CsiLimits.MAX_STRING_BYTES + 1) + " bytes"), "CSI's limit of 128 bytes per string field", ctx -> {
-                    VolumeGroups g = VolumeGroups.of(ctx).requireService();
-                    ctx.expect(g.create(ControllerChecks.bytes(VolumeGroups.NAME_PREFIX, CsiLimits.MAX_STRING_BYTES + 1),
-                            List.of()), INVALID, "CreateVolumeGroup with a name over 128 bytes");
-                }));
+        checks.add(answers(rpc, "missing-name", Requirement.REQUIRED, row(rpc, "Missing required field", "name empty"),
+                "name is REQUIRED (the idempotency key)", g -> g.create("", List.of()), INVALID,
+                "CreateVolumeGroup without a name"));
+        checks.add(answers(rpc, "name-over-limit", Requirement.OPTIONAL, row(rpc, "Missing required field", "name of "
+                + (CsiLimits.MAX_STRING_BYTES + 1) + " bytes"), "CSI's limit of 128 bytes per string field",
+                g -> g.create(ControllerChecks.bytes(VolumeGroups.NAME_PREFIX, CsiLimits.MAX_STRING_BYTES + 1),
+                        List.of()), INVALID, "CreateVolumeGroup with a name over 128 bytes"));
         checks.add(check(rpc, "idempotent", Requirement.REQUIRED, "CreateVolumeGroup: the same name again -> 0 OK, the"
                 + " same group [empty, then with a member, observed]", "the name is the idempotency key: a compatible"
                 + " request for an existing name answers that group, not a new one", VolumeGroupChecks::idempotent));
@@ -213,17 +227,11 @@ final class VolumeGroupChecks {
     private static List<Check> modify() {
         Rpc rpc = Rpc.MODIFY_VOLUME_GROUP_MEMBERSHIP;
         List<Check> checks = new ArrayList<>();
-        checks.add(check(rpc, "missing-id", Requirement.REQUIRED, row(rpc, "Missing required field",
-                "volume_group_id empty"), "volume_group_id is REQUIRED", ctx -> {
-                    VolumeGroups g = VolumeGroups.of(ctx).require(rpc);
-                    ctx.expect(g.modify("", List.of()), INVALID, "ModifyVolumeGroupMembership without a group id");
-                }));
-        checks.add(check(rpc, "unknown-group", Requirement.REQUIRED, row(rpc, "Volume id or volume group does not"
-                + " exist", "volume group " + MISSING_GROUP), "a group that does not exist is 5 NOT_FOUND", ctx -> {
-                    VolumeGroups g = VolumeGroups.of(ctx).require(rpc);
-                    ctx.expect(g.modify(MISSING_GROUP, List.of()), StatusCode.NOT_FOUND,
-                            "ModifyVolumeGroupMembership of volume group " + MISSING_GROUP);
-                }));
+        checks.add(missingGroupId(rpc, g -> g.modify("", List.of())));
+        checks.add(answers(rpc, "unknown-group", Requirement.REQUIRED, row(rpc, "Volume id or volume group does not"
+                + " exist", "volume group " + MISSING_GROUP), "a group that does not exist is 5 NOT_FOUND",
+                g -> g.modify(MISSING_GROUP, List.of()), StatusCode.NOT_FOUND,
+                "ModifyVolumeGroupMembership of volume group " + MISSING_GROUP));
         checks.add(check(rpc, "unknown-volume", Requirement.REQUIRED, row(rpc, "Volume id or volume group does not"
                 + " exist", "volume " + MISSING_VOLUME), "a volume that does not exist is 5 NOT_FOUND, and the group"
                 + " stays as it was", ctx -> {
@@ -292,17 +300,11 @@ final class VolumeGroupChecks {
     private static List<Check> delete() {
         Rpc rpc = Rpc.DELETE_VOLUME_GROUP;
         List<Check> checks = new ArrayList<>();
-        checks.add(check(rpc, "missing-id", Requirement.REQUIRED, row(rpc, "Missing required field",
-                "volume_group_id empty"), "volume_group_id is REQUIRED", ctx -> {
-                    VolumeGroups g = VolumeGroups.of(ctx).requireService();
-                    ctx.expect(g.delete(""), INVALID, "DeleteVolumeGroup without a group id");
-                }));
-        checks.add(check(rpc, "unknown-group", Requirement.REQUIRED, "DeleteVolumeGroup: a volume group that does not"
+        checks.add(missingGroupId(rpc, g -> g.delete("")));
+        checks.add(answers(rpc, "unknown-group", Requirement.REQUIRED, "DeleteVolumeGroup: a volume group that does not"
                 + " exist -> 0 OK [volume group " + MISSING_GROUP + "]", "the spec: a group that does not exist (any"
-                + " more) answers 0 OK, so that a retried delete succeeds", ctx -> {
-                    VolumeGroups g = VolumeGroups.of(ctx).requireService();
-                    ctx.expect(g.delete(MISSING_GROUP), StatusCode.OK, "DeleteVolumeGroup of " + MISSING_GROUP);
-                }));
+                + " more) answers 0 OK, so that a retried delete succeeds", g -> g.delete(MISSING_GROUP), StatusCode.OK,
+                "DeleteVolumeGroup of " + MISSING_GROUP));
         checks.add(check(rpc, "deleted", Requirement.REQUIRED, "DeleteVolumeGroup: an existing group -> 0 OK, then"
                 + " gone; again -> 0 OK [observed]", "delete must remove the group, and be idempotent", ctx -> {
                     VolumeGroups g = VolumeGroups.of(ctx).requireService();
@@ -333,17 +335,10 @@ final class VolumeGroupChecks {
     private static List<Check> get() {
         Rpc rpc = Rpc.CONTROLLER_GET_VOLUME_GROUP;
         List<Check> checks = new ArrayList<>();
-        checks.add(check(rpc, "missing-id", Requirement.REQUIRED, row(rpc, "Missing required field",
-                "volume_group_id empty"), "volume_group_id is REQUIRED", ctx -> {
-                    VolumeGroups g = VolumeGroups.of(ctx).require(rpc);
-                    ctx.expect(g.get(""), INVALID, "ControllerGetVolumeGroup without a group id");
-                }));
-        checks.add(check(rpc, "unknown-group", Requirement.REQUIRED, row(rpc, "Volume group does not exist",
-                "volume group " + MISSING_GROUP), "a group that does not exist is 5 NOT_FOUND", ctx -> {
-                    VolumeGroups g = VolumeGroups.of(ctx).require(rpc);
-                    ctx.expect(g.get(MISSING_GROUP), StatusCode.NOT_FOUND, "ControllerGetVolumeGroup of "
-                            + MISSING_GROUP);
-                }));
+        checks.add(missingGroupId(rpc, g -> g.get("")));
+        checks.add(answers(rpc, "unknown-group", Requirement.REQUIRED, row(rpc, "Volume group does not exist",
+                "volume group " + MISSING_GROUP), "a group that does not exist is 5 NOT_FOUND",
+                g -> g.get(MISSING_GROUP), StatusCode.NOT_FOUND, "ControllerGetVolumeGroup of " + MISSING_GROUP));
         checks.add(check(rpc, "deleted", Requirement.REQUIRED, row(rpc, "Volume group does not exist",
                 "after DeleteVolumeGroup"), "a deleted group must not be answered any more", ctx -> {
                     VolumeGroups g = VolumeGroups.of(ctx).require(rpc);
@@ -360,18 +355,13 @@ final class VolumeGroupChecks {
     private static List<Check> list() {
         Rpc rpc = Rpc.LIST_VOLUME_GROUPS;
         List<Check> checks = new ArrayList<>();
-        checks.add(check(rpc, "negative-max-entries", Requirement.REQUIRED, row(rpc, "Missing required field",
-                "max_entries -1"), "max_entries MUST NOT be negative: the request is invalid", ctx -> {
-                    VolumeGroups g = VolumeGroups.of(ctx).require(rpc);
-                    ctx.expect(g.list(-1, "", g.secrets()), INVALID, "ListVolumeGroups with max_entries -1");
-                }));
-        checks.add(check(rpc, "invalid-token", Requirement.REQUIRED, row(rpc, "Invalid `starting_token`",
+        checks.add(answers(rpc, "negative-max-entries", Requirement.REQUIRED, row(rpc, "Missing required field",
+                "max_entries -1"), "max_entries MUST NOT be negative: the request is invalid",
+                g -> g.list(-1, "", g.secrets()), INVALID, "ListVolumeGroups with max_entries -1"));
+        checks.add(answers(rpc, "invalid-token", Requirement.REQUIRED, row(rpc, "Invalid `starting_token`",
                 "a token the plugin never answered"), "a starting_token the plugin did not issue answers 10, so that"
-                + " the CO starts over", ctx -> {
-                    VolumeGroups g = VolumeGroups.of(ctx).require(rpc);
-                    ctx.expect(g.list(1, "volrep-conformance-not-a-token", g.secrets()), StatusCode.ABORTED,
-                            "ListVolumeGroups from a starting_token the plugin never answered");
-                }));
+                + " the CO starts over", g -> g.list(1, "volrep-conformance-not-a-token", g.secrets()),
+                StatusCode.ABORTED, "ListVolumeGroups from a starting_token the plugin never answered"));
         checks.add(check(rpc, "pagination", Requirement.REQUIRED, "ListVolumeGroups: pages of max_entries -> every"
                 + " group once [" + PAGED_GROUPS + " groups of the check, max_entries 1, 2 and 0]", "no page over"
                 + " max_entries, a next_token while more remain, every group listed, none twice", ctx -> {

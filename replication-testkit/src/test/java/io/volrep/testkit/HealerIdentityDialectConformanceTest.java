@@ -406,12 +406,11 @@ class HealerIdentityDialectConformanceTest {
     }
 
     /** A reference plugin served in-process in {@code served}, tested as {@code tested}. */
-    private static ComplianceReport referenceServedAs(SpecDialect served, SpecDialect tested) {
+    private ComplianceReport referenceServedAs(SpecDialect served, SpecDialect tested) {
         String name = InProcessServerBuilder.generateName();
-        try (var server = io.volrep.testkit.reference.ReferencePlugin.start(reference(), "inprocess:" + name, served)) {
-            return ConformanceRunner.of(ConformanceConfig.builder().endpoint("inprocess:" + name)
-                    .dialect(tested).volumes("vol-0", "vol-1").volumeGroups("grp-0").secrets(SECRETS).build()).run();
-        }
+        grpc.register(io.volrep.testkit.reference.ReferencePlugin.start(reference(), "inprocess:" + name, served));
+        return ConformanceRunner.of(ConformanceConfig.builder().endpoint("inprocess:" + name)
+                .dialect(tested).volumes("vol-0", "vol-1").volumeGroups("grp-0").secrets(SECRETS).build()).run();
     }
 
     @Test
@@ -452,11 +451,10 @@ class HealerIdentityDialectConformanceTest {
                 .driver(reference).dialect(SpecDialect.CURRENT).build()).run();
         assertThat(report.compliant()).isTrue();
         String name = InProcessServerBuilder.generateName();
-        try (var server = io.volrep.testkit.reference.ReferencePlugin.start(reference(), "inprocess:" + name)) {
-            ComplianceReport wrong = ConformanceRunner.of(ConformanceConfig.builder().endpoint("inprocess:" + name)
-                    .dialect(SpecDialect.V0_1_3).volumes("vol-0", "vol-1").volumeGroups("grp-0").secrets(SECRETS)
-                    .build()).run();
-            assertThat(wrong.compliant()).isFalse();
-        }
+        grpc.register(io.volrep.testkit.reference.ReferencePlugin.start(reference(), "inprocess:" + name));
+        ComplianceReport wrong = ConformanceRunner.of(ConformanceConfig.builder().endpoint("inprocess:" + name)
+                .dialect(SpecDialect.V0_1_3).volumes("vol-0", "vol-1").volumeGroups("grp-0").secrets(SECRETS)
+                .build()).run();
+        assertThat(wrong.compliant()).isFalse();
     }
 }

@@ -9,6 +9,7 @@ import io.volrep.client.RetryPolicy;
 import io.volrep.spi.ReplicationServer;
 import io.volrep.testkit.reference.ReferenceDriver;
 import io.volrep.testkit.reference.ReferencePlugin;
+import io.volrep.testsupport.GrpcCleanup;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -16,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -24,6 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
  * until the restarted plugin on the same socket answers OK.
  */
 class PluginRestartRetryTest {
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
+
     @TempDir
     Path dir;
 
@@ -31,30 +36,23 @@ class PluginRestartRetryTest {
     void aCallCutByTheGracePeriodIsRetriedAgainstTheRestartedPlugin() throws Exception {
         String listen = "unix://" + dir.resolve("restart.sock");
         // The old plugin is stuck: each call takes a minute, far beyond its grace period.
-        ReplicationServer old = ReferencePlugin.serverBuilder(ReferenceDriver.builder().volumes(1)
+        ReplicationServer old = grpc.register(ReferencePlugin.serverBuilder(ReferenceDriver.builder().volumes(1)
                 .latency(Duration.ofMinutes(1)).build()).listen(listen).gracePeriod(Duration.ofMillis(300))
-                .build().start();
-        ReplicationServer restarted = null;
+                .build().start());
         List<AttemptEvent> attempts = new CopyOnWriteArrayList<>();
-        try (ReplicationClient client = ReplicationClient.builder().target(old.address())
+        ReplicationClient client = grpc.register(ReplicationClient.builder().target(old.address())
                 .retry(RetryPolicy.spec().toBuilder().maxAttempts(50).initialBackoff(Duration.ofMillis(50))
                         .maxBackoff(Duration.ofMillis(200)).totalTimeout(Duration.ofSeconds(60)).build())
-                .listener(attempts::add).build()) {
-            CompletableFuture<Void> call = client.volume("vol-0").enable().callAsync();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (old.busySources() == 0 && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
-            assertThat(old.busySources()).as("the call reached the old plugin").isEqualTo(1);
-            old.close();
-            restarted = ReferencePlugin.start(ReferenceDriver.builder().volumes(1).build(), listen);
-            call.get(60, TimeUnit.SECONDS);
-        } finally {
-            old.close();
-            if (restarted != null) {
-                restarted.close();
-            }
+                .listener(attempts::add).build());
+        CompletableFuture<Void> call = client.volume("vol-0").enable().callAsync();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (old.busySources() == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
         }
+        assertThat(old.busySources()).as("the call reached the old plugin").isEqualTo(1);
+        old.close();        // the restart under test: the call in flight is cut at the grace period
+        grpc.register(ReferencePlugin.start(ReferenceDriver.builder().volumes(1).build(), listen));
+        call.get(60, TimeUnit.SECONDS);
         assertThat(attempts).isNotEmpty();
         assertThat(attempts.get(0).code()).as("the first attempt, cut by the grace period").isEqualTo(
                 StatusCode.UNAVAILABLE);

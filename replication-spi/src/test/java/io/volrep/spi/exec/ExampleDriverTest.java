@@ -9,6 +9,7 @@ import io.grpc.Status;
 import io.volrep.proto.replication.EnableVolumeReplicationRequest;
 import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
 import io.volrep.proto.replication.ReplicationSource;
+import io.volrep.testsupport.GrpcCleanup;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,6 +17,7 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -24,6 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @SuppressWarnings("deprecation")     // sends or reads the deprecated volume_id (field 1) on purpose
 class ExampleDriverTest {
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
+
     static final Path EXAMPLE = Path.of("..", "examples", "exec-driver", "volrep-exec-example");
     private static final Map<String, String> NONE = Map.of();
 
@@ -40,117 +45,113 @@ class ExampleDriverTest {
 
     @Test
     void lifecycleAndErrorRows() throws Exception {
-        try (ExecHarness h = serve(NONE)) {
-            assertThat(Files.exists(dir.resolve("state/volume/vol-3.json"))).as("init created the fixtures").isTrue();
-            ReplicationSource vol = volume("vol-1");
+        ExecHarness h = grpc.register(serve(NONE));
+        assertThat(Files.exists(dir.resolve("state/volume/vol-3.json"))).as("init created the fixtures").isTrue();
+        ReplicationSource vol = volume("vol-1");
 
-            // Unknown sources: NOT_FOUND on every RPC.
-            ReplicationSource missing = volume("no-such-volume");
-            assertThat(h.enable(missing, NONE).getCode()).isEqualTo(Status.Code.NOT_FOUND);
-            assertThat(h.disable(missing, NONE).getCode()).isEqualTo(Status.Code.NOT_FOUND);
-            assertThat(h.promote(missing, NONE).getCode()).isEqualTo(Status.Code.NOT_FOUND);
-            assertThat(h.demote(missing, NONE).getCode()).isEqualTo(Status.Code.NOT_FOUND);
-            assertThat(h.resync(missing, NONE)).extracting(s -> ((Status) s).getCode()).isEqualTo(Status.Code.NOT_FOUND);
-            assertThat(h.info(missing, NONE)).extracting(s -> ((Status) s).getCode()).isEqualTo(Status.Code.NOT_FOUND);
+        // Unknown sources: NOT_FOUND on every RPC.
+        ReplicationSource missing = volume("no-such-volume");
+        assertThat(h.enable(missing, NONE).getCode()).isEqualTo(Status.Code.NOT_FOUND);
+        assertThat(h.disable(missing, NONE).getCode()).isEqualTo(Status.Code.NOT_FOUND);
+        assertThat(h.promote(missing, NONE).getCode()).isEqualTo(Status.Code.NOT_FOUND);
+        assertThat(h.demote(missing, NONE).getCode()).isEqualTo(Status.Code.NOT_FOUND);
+        assertThat(h.resync(missing, NONE)).extracting(s -> ((Status) s).getCode()).isEqualTo(Status.Code.NOT_FOUND);
+        assertThat(h.info(missing, NONE)).extracting(s -> ((Status) s).getCode()).isEqualTo(Status.Code.NOT_FOUND);
 
-            // Not enabled: FAILED_PRECONDITION for promote, demote, resync, info.
-            assertThat(h.promote(vol, NONE).getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
-            assertThat(h.demote(vol, NONE).getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
-            assertThat(code(h.resync(vol, NONE))).isEqualTo(Status.Code.FAILED_PRECONDITION);
-            assertThat(code(h.info(vol, NONE))).isEqualTo(Status.Code.FAILED_PRECONDITION);
+        // Not enabled: FAILED_PRECONDITION for promote, demote, resync, info.
+        assertThat(h.promote(vol, NONE).getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
+        assertThat(h.demote(vol, NONE).getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
+        assertThat(code(h.resync(vol, NONE))).isEqualTo(Status.Code.FAILED_PRECONDITION);
+        assertThat(code(h.info(vol, NONE))).isEqualTo(Status.Code.FAILED_PRECONDITION);
 
-            // Enable twice (idempotent), info on the primary.
-            assertThat(h.enable(vol, NONE).getCode()).isEqualTo(Status.Code.OK);
-            assertThat(h.enable(vol, NONE).getCode()).isEqualTo(Status.Code.OK);
-            GetVolumeReplicationInfoResponse info = (GetVolumeReplicationInfoResponse) h.info(vol, NONE);
-            assertThat(Instant.ofEpochSecond(info.getLastSyncTime().getSeconds()))
-                    .isBetween(Instant.now().minusSeconds(60), Instant.now().plusSeconds(1));
-            assertThat(info.getLastSyncBytes()).isEqualTo(1024);
-            assertThat(info.getLastSyncDuration().getNanos()).isEqualTo(250_000_000);
+        // Enable twice (idempotent), info on the primary.
+        assertThat(h.enable(vol, NONE).getCode()).isEqualTo(Status.Code.OK);
+        assertThat(h.enable(vol, NONE).getCode()).isEqualTo(Status.Code.OK);
+        GetVolumeReplicationInfoResponse info = (GetVolumeReplicationInfoResponse) h.info(vol, NONE);
+        assertThat(Instant.ofEpochSecond(info.getLastSyncTime().getSeconds()))
+                .isBetween(Instant.now().minusSeconds(60), Instant.now().plusSeconds(1));
+        assertThat(info.getLastSyncBytes()).isEqualTo(1024);
+        assertThat(info.getLastSyncDuration().getNanos()).isEqualTo(250_000_000);
 
-            // Resync needs a secondary; after demote it is ready on the second call, and stays ready.
-            assertThat(code(h.resync(vol, NONE))).isEqualTo(Status.Code.FAILED_PRECONDITION);
-            assertThat(h.demote(vol, NONE).getCode()).isEqualTo(Status.Code.OK);
-            assertThat(h.demote(vol, NONE).getCode()).isEqualTo(Status.Code.OK);
-            assertThat(code(h.info(vol, NONE))).isEqualTo(Status.Code.FAILED_PRECONDITION);
-            assertThat(h.resync(vol, NONE)).isEqualTo(false);
-            assertThat(h.resync(vol, NONE)).isEqualTo(true);
-            assertThat(h.resync(vol, NONE)).isEqualTo(true);
+        // Resync needs a secondary; after demote it is ready on the second call, and stays ready.
+        assertThat(code(h.resync(vol, NONE))).isEqualTo(Status.Code.FAILED_PRECONDITION);
+        assertThat(h.demote(vol, NONE).getCode()).isEqualTo(Status.Code.OK);
+        assertThat(h.demote(vol, NONE).getCode()).isEqualTo(Status.Code.OK);
+        assertThat(code(h.info(vol, NONE))).isEqualTo(Status.Code.FAILED_PRECONDITION);
+        assertThat(h.resync(vol, NONE)).isEqualTo(false);
+        assertThat(h.resync(vol, NONE)).isEqualTo(true);
+        assertThat(h.resync(vol, NONE)).isEqualTo(true);
 
-            // Promote (idempotent), info again, disable (idempotent) back to the start.
-            assertThat(h.promote(vol, NONE).getCode()).isEqualTo(Status.Code.OK);
-            assertThat(h.promote(vol, NONE).getCode()).isEqualTo(Status.Code.OK);
-            assertThat(h.info(vol, NONE)).isInstanceOf(GetVolumeReplicationInfoResponse.class);
-            assertThat(h.disable(vol, NONE).getCode()).isEqualTo(Status.Code.OK);
-            assertThat(h.disable(vol, NONE).getCode()).isEqualTo(Status.Code.OK);
-            assertThat(h.promote(vol, NONE).getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
+        // Promote (idempotent), info again, disable (idempotent) back to the start.
+        assertThat(h.promote(vol, NONE).getCode()).isEqualTo(Status.Code.OK);
+        assertThat(h.promote(vol, NONE).getCode()).isEqualTo(Status.Code.OK);
+        assertThat(h.info(vol, NONE)).isInstanceOf(GetVolumeReplicationInfoResponse.class);
+        assertThat(h.disable(vol, NONE).getCode()).isEqualTo(Status.Code.OK);
+        assertThat(h.disable(vol, NONE).getCode()).isEqualTo(Status.Code.OK);
+        assertThat(h.promote(vol, NONE).getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
 
-            // Groups are served; snapshots are not (init's sourceKinds), answered by the runtime.
-            assertThat(h.enable(group("grp-0"), NONE).getCode()).isEqualTo(Status.Code.OK);
-            assertThat(h.disable(group("grp-0"), NONE).getCode()).isEqualTo(Status.Code.OK);
-            ReplicationSource snapshot = ReplicationSource.newBuilder().setVolumesnapshot(
-                    ReplicationSource.VolumeSnapshotSource.newBuilder().setVolumeSnapshotId("snap-1")).build();
-            assertThat(h.enable(snapshot, NONE).getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+        // Groups are served; snapshots are not (init's sourceKinds), answered by the runtime.
+        assertThat(h.enable(group("grp-0"), NONE).getCode()).isEqualTo(Status.Code.OK);
+        assertThat(h.disable(group("grp-0"), NONE).getCode()).isEqualTo(Status.Code.OK);
+        ReplicationSource snapshot = ReplicationSource.newBuilder().setVolumesnapshot(
+                ReplicationSource.VolumeSnapshotSource.newBuilder().setVolumeSnapshotId("snap-1")).build();
+        assertThat(h.enable(snapshot, NONE).getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
 
-            // The runtime's validation and normalization apply: no source, and the deprecated volume_id.
-            assertThat(statusOf(() -> h.stub().enableVolumeReplication(EnableVolumeReplicationRequest
-                    .getDefaultInstance())).getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
-            assertThat(statusOf(() -> h.stub().enableVolumeReplication(EnableVolumeReplicationRequest.newBuilder()
-                    .setVolumeId("vol-2").build())).getCode()).isEqualTo(Status.Code.OK);
-            assertThat(h.disable(volume("vol-2"), NONE).getCode()).isEqualTo(Status.Code.OK);
-        }
+        // The runtime's validation and normalization apply: no source, and the deprecated volume_id.
+        assertThat(statusOf(() -> h.stub().enableVolumeReplication(EnableVolumeReplicationRequest
+                .getDefaultInstance())).getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+        assertThat(statusOf(() -> h.stub().enableVolumeReplication(EnableVolumeReplicationRequest.newBuilder()
+                .setVolumeId("vol-2").build())).getCode()).isEqualTo(Status.Code.OK);
+        assertThat(h.disable(volume("vol-2"), NONE).getCode()).isEqualTo(Status.Code.OK);
     }
 
     @Test
     void healthAndDestinations() throws Exception {
-        try (ExecHarness h = serve(Map.of("VOLREP_EXEC_DEGRADED", "vol-2"))) {
-            assertThat(h.capabilities()).contains("GET_REPLICATION_DESTINATION_INFO");
-            assertThat(code(h.destination(volume("vol-1"), NONE))).isEqualTo(Status.Code.FAILED_PRECONDITION);
-            for (String id : new String[] {"vol-1", "vol-2"}) {
-                assertThat(h.enable(volume(id), NONE).getCode()).isEqualTo(Status.Code.OK);
-            }
-            var healthy = (io.volrep.proto.replication.GetVolumeReplicationInfoResponse) h.info(volume("vol-1"), NONE);
-            assertThat(healthy.getStatus().name()).isEqualTo("HEALTHY");
-            var degraded = (io.volrep.proto.replication.GetVolumeReplicationInfoResponse) h.info(volume("vol-2"), NONE);
-            assertThat(degraded.getStatus().name()).isEqualTo("DEGRADED");
-            assertThat(degraded.getStatusMessage()).isEqualTo("volume vol-2: the peer site is not reachable");
-
-            assertThat(h.demote(volume("vol-1"), NONE).getCode()).isEqualTo(Status.Code.OK);   // either role
-            var v = (io.volrep.proto.replication.GetReplicationDestinationInfoResponse)
-                    h.destination(volume("vol-1"), NONE);
-            assertThat(v.getReplicationDestination().getVolume().getVolumeId()).isEqualTo("vol-1");
-            assertThat(h.enable(ExecHarness.group("grp-0"), NONE).getCode()).isEqualTo(Status.Code.OK);
-            var g = (io.volrep.proto.replication.GetReplicationDestinationInfoResponse)
-                    h.destination(ExecHarness.group("grp-0"), NONE);
-            assertThat(g.getReplicationDestination().getVolumegroup().getVolumeGroupId()).isEqualTo("grp-0");
-            assertThat(g.getReplicationDestination().getVolumegroup().getVolumeIdsMap()).isEmpty();
+        ExecHarness h = grpc.register(serve(Map.of("VOLREP_EXEC_DEGRADED", "vol-2")));
+        assertThat(h.capabilities()).contains("GET_REPLICATION_DESTINATION_INFO");
+        assertThat(code(h.destination(volume("vol-1"), NONE))).isEqualTo(Status.Code.FAILED_PRECONDITION);
+        for (String id : new String[] {"vol-1", "vol-2"}) {
+            assertThat(h.enable(volume(id), NONE).getCode()).isEqualTo(Status.Code.OK);
         }
+        var healthy = (io.volrep.proto.replication.GetVolumeReplicationInfoResponse) h.info(volume("vol-1"), NONE);
+        assertThat(healthy.getStatus().name()).isEqualTo("HEALTHY");
+        var degraded = (io.volrep.proto.replication.GetVolumeReplicationInfoResponse) h.info(volume("vol-2"), NONE);
+        assertThat(degraded.getStatus().name()).isEqualTo("DEGRADED");
+        assertThat(degraded.getStatusMessage()).isEqualTo("volume vol-2: the peer site is not reachable");
+
+        assertThat(h.demote(volume("vol-1"), NONE).getCode()).isEqualTo(Status.Code.OK);   // either role
+        var v = (io.volrep.proto.replication.GetReplicationDestinationInfoResponse)
+                h.destination(volume("vol-1"), NONE);
+        assertThat(v.getReplicationDestination().getVolume().getVolumeId()).isEqualTo("vol-1");
+        assertThat(h.enable(ExecHarness.group("grp-0"), NONE).getCode()).isEqualTo(Status.Code.OK);
+        var g = (io.volrep.proto.replication.GetReplicationDestinationInfoResponse)
+                h.destination(ExecHarness.group("grp-0"), NONE);
+        assertThat(g.getReplicationDestination().getVolumegroup().getVolumeGroupId()).isEqualTo("grp-0");
+        assertThat(g.getReplicationDestination().getVolumegroup().getVolumeIdsMap()).isEmpty();
     }
 
     @Test
     void requiredSecretsComeFromAFileAndTravelOnStdin() throws Exception {
         Path secretsFile = Files.writeString(dir.resolve("required.json"), "{\"user\":\"admin\",\"key\":\"k-123\"}");
-        try (ExecHarness h = serve(Map.of("VOLREP_EXEC_SECRETS_FILE", secretsFile.toString()))) {
-            Map<String, String> good = Map.of("user", "admin", "key", "k-123");
-            Function<Map<String, String>, Status.Code> enable = s -> h.enable(volume("vol-0"), s).getCode();
-            assertThat(enable.apply(NONE)).isEqualTo(Status.Code.UNAUTHENTICATED);
-            assertThat(enable.apply(Map.of("user", "admin", "key", "wrong"))).isEqualTo(Status.Code.UNAUTHENTICATED);
-            // Checked before existence: an unauthenticated caller learns nothing about sources.
-            assertThat(h.enable(volume("no-such-volume"), NONE).getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
-            assertThat(enable.apply(good)).isEqualTo(Status.Code.OK);
-            assertThat(h.disable(volume("vol-0"), good).getCode()).isEqualTo(Status.Code.OK);
-        }
+        ExecHarness h = grpc.register(serve(Map.of("VOLREP_EXEC_SECRETS_FILE", secretsFile.toString())));
+        Map<String, String> good = Map.of("user", "admin", "key", "k-123");
+        Function<Map<String, String>, Status.Code> enable = s -> h.enable(volume("vol-0"), s).getCode();
+        assertThat(enable.apply(NONE)).isEqualTo(Status.Code.UNAUTHENTICATED);
+        assertThat(enable.apply(Map.of("user", "admin", "key", "wrong"))).isEqualTo(Status.Code.UNAUTHENTICATED);
+        // Checked before existence: an unauthenticated caller learns nothing about sources.
+        assertThat(h.enable(volume("no-such-volume"), NONE).getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
+        assertThat(enable.apply(good)).isEqualTo(Status.Code.OK);
+        assertThat(h.disable(volume("vol-0"), good).getCode()).isEqualTo(Status.Code.OK);
     }
 
     @Test
     void stateSurvivesARestartOfTheServer() throws Exception {
-        try (ExecHarness h = serve(NONE)) {
-            assertThat(h.enable("vol-3").getCode()).isEqualTo(Status.Code.OK);
-        }
-        try (ExecHarness h = serve(NONE)) {
-            assertThat(h.demote(volume("vol-3"), NONE).getCode()).as("still enabled").isEqualTo(Status.Code.OK);
-            assertThat(h.disable(volume("vol-3"), NONE).getCode()).isEqualTo(Status.Code.OK);
-        }
+        ExecHarness first = grpc.register(serve(NONE));
+        assertThat(first.enable("vol-3").getCode()).isEqualTo(Status.Code.OK);
+        first.close();      // the restart under test: the next server listens on the same socket
+        ExecHarness restarted = grpc.register(serve(NONE));
+        assertThat(restarted.demote(volume("vol-3"), NONE).getCode()).as("still enabled").isEqualTo(Status.Code.OK);
+        assertThat(restarted.disable(volume("vol-3"), NONE).getCode()).isEqualTo(Status.Code.OK);
     }
 
     private static Status.Code code(Object result) {
@@ -160,41 +161,40 @@ class ExampleDriverTest {
 
     @Test
     void volumeGroupsAreCreatedReplicatedChangedAndDeletedThroughTheBridge() throws Exception {
-        try (ExecHarness h = serve(NONE)) {
-            assertThat(h.driver.servesVolumeGroups()).isTrue();
-            assertThat(h.capabilities()).contains("MODIFY_VOLUME_GROUP").contains("LIMIT_VOLUME_TO_ONE_VOLUME_GROUP");
-            var created = h.groups().createVolumeGroup(io.volrep.proto.volumegroup.CreateVolumeGroupRequest.newBuilder()
-                    .setName("db").addVolumeIds("vol-0").addVolumeIds("vol-1").build()).getVolumeGroup();
-            String id = created.getVolumeGroupId();
-            assertThat(created.getVolumesList()).extracting(v -> v.getVolumeId()).containsExactly("vol-0", "vol-1");
-            // Idempotent by name; a volume of another group cannot be grouped (LIMIT_VOLUME_TO_ONE_VOLUME_GROUP).
-            assertThat(h.groups().createVolumeGroup(io.volrep.proto.volumegroup.CreateVolumeGroupRequest.newBuilder()
-                    .setName("db").addVolumeIds("vol-1").addVolumeIds("vol-0").build()).getVolumeGroup()
-                    .getVolumeGroupId()).isEqualTo(id);
-            assertThat(statusOf(() -> h.groups().createVolumeGroup(io.volrep.proto.volumegroup.CreateVolumeGroupRequest
-                    .newBuilder().setName("other").addVolumeIds("vol-0").build())).getCode())
-                    .isEqualTo(Status.Code.FAILED_PRECONDITION);
+        ExecHarness h = grpc.register(serve(NONE));
+        assertThat(h.driver.servesVolumeGroups()).isTrue();
+        assertThat(h.capabilities()).contains("MODIFY_VOLUME_GROUP").contains("LIMIT_VOLUME_TO_ONE_VOLUME_GROUP");
+        var created = h.groups().createVolumeGroup(io.volrep.proto.volumegroup.CreateVolumeGroupRequest.newBuilder()
+                .setName("db").addVolumeIds("vol-0").addVolumeIds("vol-1").build()).getVolumeGroup();
+        String id = created.getVolumeGroupId();
+        assertThat(created.getVolumesList()).extracting(v -> v.getVolumeId()).containsExactly("vol-0", "vol-1");
+        // Idempotent by name; a volume of another group cannot be grouped (LIMIT_VOLUME_TO_ONE_VOLUME_GROUP).
+        assertThat(h.groups().createVolumeGroup(io.volrep.proto.volumegroup.CreateVolumeGroupRequest.newBuilder()
+                .setName("db").addVolumeIds("vol-1").addVolumeIds("vol-0").build()).getVolumeGroup()
+                .getVolumeGroupId()).isEqualTo(id);
+        assertThat(statusOf(() -> h.groups().createVolumeGroup(io.volrep.proto.volumegroup.CreateVolumeGroupRequest
+                .newBuilder().setName("other").addVolumeIds("vol-0").build())).getCode())
+                .isEqualTo(Status.Code.FAILED_PRECONDITION);
 
-            // The group is a replication source; its destination maps every member, also after a change.
-            assertThat(h.enable(group(id), NONE).getCode()).isEqualTo(Status.Code.OK);
-            h.groups().modifyVolumeGroupMembership(io.volrep.proto.volumegroup.ModifyVolumeGroupMembershipRequest
-                    .newBuilder().setVolumeGroupId(id).addVolumeIds("vol-1").addVolumeIds("vol-2").build());
-            var destination = (io.volrep.proto.replication.GetReplicationDestinationInfoResponse) h.destination(
-                    group(id), NONE);
-            assertThat(destination.getReplicationDestination().getVolumegroup().getVolumeIdsMap())
-                    .containsOnlyKeys("vol-1", "vol-2");
-            assertThat(statusOf(() -> h.groups().deleteVolumeGroup(io.volrep.proto.volumegroup.DeleteVolumeGroupRequest
-                    .newBuilder().setVolumeGroupId(id).build())).getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
-            assertThat(h.disable(group(id), NONE).getCode()).isEqualTo(Status.Code.OK);
-            h.groups().deleteVolumeGroup(io.volrep.proto.volumegroup.DeleteVolumeGroupRequest.newBuilder()
-                    .setVolumeGroupId(id).build());
-            assertThat(statusOf(() -> h.groups().controllerGetVolumeGroup(io.volrep.proto.volumegroup
-                    .ControllerGetVolumeGroupRequest.newBuilder().setVolumeGroupId(id).build())).getCode())
-                    .isEqualTo(Status.Code.NOT_FOUND);
-            assertThat(h.groups().listVolumeGroups(io.volrep.proto.volumegroup.ListVolumeGroupsRequest
-                    .getDefaultInstance()).getEntriesCount()).isZero();
-            // Its volumes are kept: still sources of their own.
-            assertThat(h.enable(volume("vol-0"), NONE).getCode()).isEqualTo(Status.Code.OK);
-        }
+        // The group is a replication source; its destination maps every member, also after a change.
+        assertThat(h.enable(group(id), NONE).getCode()).isEqualTo(Status.Code.OK);
+        h.groups().modifyVolumeGroupMembership(io.volrep.proto.volumegroup.ModifyVolumeGroupMembershipRequest
+                .newBuilder().setVolumeGroupId(id).addVolumeIds("vol-1").addVolumeIds("vol-2").build());
+        var destination = (io.volrep.proto.replication.GetReplicationDestinationInfoResponse) h.destination(
+                group(id), NONE);
+        assertThat(destination.getReplicationDestination().getVolumegroup().getVolumeIdsMap())
+                .containsOnlyKeys("vol-1", "vol-2");
+        assertThat(statusOf(() -> h.groups().deleteVolumeGroup(io.volrep.proto.volumegroup.DeleteVolumeGroupRequest
+                .newBuilder().setVolumeGroupId(id).build())).getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
+        assertThat(h.disable(group(id), NONE).getCode()).isEqualTo(Status.Code.OK);
+        h.groups().deleteVolumeGroup(io.volrep.proto.volumegroup.DeleteVolumeGroupRequest.newBuilder()
+                .setVolumeGroupId(id).build());
+        assertThat(statusOf(() -> h.groups().controllerGetVolumeGroup(io.volrep.proto.volumegroup
+                .ControllerGetVolumeGroupRequest.newBuilder().setVolumeGroupId(id).build())).getCode())
+                .isEqualTo(Status.Code.NOT_FOUND);
+        assertThat(h.groups().listVolumeGroups(io.volrep.proto.volumegroup.ListVolumeGroupsRequest
+                .getDefaultInstance()).getEntriesCount()).isZero();
+        // Its volumes are kept: still sources of their own.
+        assertThat(h.enable(volume("vol-0"), NONE).getCode()).isEqualTo(Status.Code.OK);
     }
 }

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.grpc.Status;
 import io.volrep.proto.replication.EnableVolumeReplicationRequest;
+import io.volrep.testsupport.GrpcCleanup;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,10 +22,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Issue 13.3: a bound on concurrent driver processes, waits within the deadline, nothing pinned after a call. */
 class ExecAdmissionTest {
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
+
     @TempDir
     Path dir;
 
@@ -32,9 +37,8 @@ class ExecAdmissionTest {
     void theDefaultIsSizedToTheMachine() throws Exception {
         int cpus = Runtime.getRuntime().availableProcessors();
         assertThat(ExecDriver.defaultMaxConcurrentDrivers()).isEqualTo(Math.max(4, 4 * cpus));
-        try (ExecDriver d = ExecDriver.builder().executable(driverScript(dir, "true")).build()) {
-            assertThat(d.stats()).isEqualTo(new ExecDriver.Stats(0, 0, ExecDriver.defaultMaxConcurrentDrivers(), 0, 0));
-        }
+        ExecDriver d = grpc.register(ExecDriver.builder().executable(driverScript(dir, "true")).build());
+        assertThat(d.stats()).isEqualTo(new ExecDriver.Stats(0, 0, ExecDriver.defaultMaxConcurrentDrivers(), 0, 0));
     }
 
     @Test
@@ -44,8 +48,9 @@ class ExecAdmissionTest {
         AtomicBoolean sampling = new AtomicBoolean(true);
         AtomicInteger mostRunning = new AtomicInteger();
         AtomicInteger mostWaiting = new AtomicInteger();
-        try (ExecHarness h = ExecHarness.inProcess(ExecDriver.builder().executable(driver)
-                .maxConcurrentDrivers(2).build())) {
+        ExecHarness h = grpc.register(ExecHarness.inProcess(ExecDriver.builder().executable(driver)
+                .maxConcurrentDrivers(2).build()));
+        try {
             Thread sampler = new Thread(() -> {
                 while (sampling.get()) {
                     ExecDriver.Stats s = h.driver.stats();
@@ -80,26 +85,20 @@ class ExecAdmissionTest {
     @Test
     void aWaitThatCannotFitTheDeadlineAnswersUnavailable() throws Exception {
         Path driver = driverScript(dir, "sleep 6; echo '{\"status\":\"Success\"}'");
-        try (ExecHarness h = ExecHarness.inProcess(ExecDriver.builder().executable(driver)
-                .maxConcurrentDrivers(1).build())) {
-            Thread busy = new Thread(() -> h.enable("vol-busy"));
-            busy.start();
-            long end = System.currentTimeMillis() + 5000;
-            while (h.driver.stats().running() == 0 && System.currentTimeMillis() < end) {
-                Thread.sleep(10);
-            }
-            long start = System.nanoTime();
-            Status status = statusOf(() -> h.stub.withDeadlineAfter(3, TimeUnit.SECONDS).enableVolumeReplication(
-                    EnableVolumeReplicationRequest.newBuilder().setReplicationSource(volume("vol-2")).build()));
-            Duration took = Duration.ofNanos(System.nanoTime() - start);
-            assertThat(status.getCode()).as(status.toString()).isEqualTo(Status.Code.UNAVAILABLE);
-            assertThat(status.getDescription()).contains("(enable)", "all 1 driver slots are busy",
-                    "--max-concurrent-drivers");
-            // It waited for a slot for most of its deadline, and answered before it.
-            assertThat(took).isBetween(Duration.ofMillis(2200), Duration.ofMillis(3000));
-            assertThat(h.driver.stats().rejected()).isEqualTo(1);
-            busy.join(10_000);
-        }
+        ExecHarness h = grpc.register(ExecHarness.inProcess(ExecDriver.builder().executable(driver)
+                .maxConcurrentDrivers(1).build()));
+        Thread busy = occupyTheSlot(h);
+        long start = System.nanoTime();
+        Status status = statusOf(() -> h.stub.withDeadlineAfter(3, TimeUnit.SECONDS).enableVolumeReplication(
+                EnableVolumeReplicationRequest.newBuilder().setReplicationSource(volume("vol-2")).build()));
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        assertThat(status.getCode()).as(status.toString()).isEqualTo(Status.Code.UNAVAILABLE);
+        assertThat(status.getDescription()).contains("(enable)", "all 1 driver slots are busy",
+                "--max-concurrent-drivers");
+        // It waited for a slot for most of its deadline, and answered before it.
+        assertThat(took).isBetween(Duration.ofMillis(2200), Duration.ofMillis(3000));
+        assertThat(h.driver.stats().rejected()).isEqualTo(1);
+        busy.join(10_000);
     }
 
     @Test
@@ -107,30 +106,25 @@ class ExecAdmissionTest {
         // One slot, drivers killed at the 2 s timeout: the second call takes the slot when the first is killed, the
         // third (deadline 20 s) waits for a slot only as long as the timeout, as docs/exec-drivers.md says.
         Path driver = driverScript(dir, "sleep 6; echo '{\"status\":\"Success\"}'");
-        try (ExecHarness h = ExecHarness.inProcess(ExecDriver.builder().executable(driver)
-                .timeout(Duration.ofSeconds(2)).maxConcurrentDrivers(1).build())) {
-            Thread busy = new Thread(() -> h.enable("vol-busy"));
-            busy.start();
-            long end = System.currentTimeMillis() + 5000;
-            while (h.driver.stats().running() == 0 && System.currentTimeMillis() < end) {
-                Thread.sleep(10);
-            }
-            Thread next = new Thread(() -> h.enable("vol-next"));
-            next.start();
-            while (h.driver.stats().waiting() == 0 && System.currentTimeMillis() < end) {
-                Thread.sleep(10);
-            }
-            long start = System.nanoTime();
-            Status status = statusOf(() -> h.stub.withDeadlineAfter(20, TimeUnit.SECONDS).enableVolumeReplication(
-                    EnableVolumeReplicationRequest.newBuilder().setReplicationSource(volume("vol-2")).build()));
-            Duration took = Duration.ofNanos(System.nanoTime() - start);
-            assertThat(status.getCode()).as(status.toString()).isEqualTo(Status.Code.UNAVAILABLE);
-            assertThat(status.getDescription()).contains("all 1 driver slots are busy and none freed within")
-                    .contains("the driver timeout (--timeout) ends before the call's deadline");
-            assertThat(took).isBetween(Duration.ofMillis(1500), Duration.ofMillis(5000));
-            busy.join(10_000);
-            next.join(10_000);
+        ExecHarness h = grpc.register(ExecHarness.inProcess(ExecDriver.builder().executable(driver)
+                .timeout(Duration.ofSeconds(2)).maxConcurrentDrivers(1).build()));
+        Thread busy = occupyTheSlot(h);
+        Thread next = new Thread(() -> h.enable("vol-next"));
+        next.start();
+        long end = System.currentTimeMillis() + 5000;
+        while (h.driver.stats().waiting() == 0 && System.currentTimeMillis() < end) {
+            Thread.sleep(10);
         }
+        long start = System.nanoTime();
+        Status status = statusOf(() -> h.stub.withDeadlineAfter(20, TimeUnit.SECONDS).enableVolumeReplication(
+                EnableVolumeReplicationRequest.newBuilder().setReplicationSource(volume("vol-2")).build()));
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        assertThat(status.getCode()).as(status.toString()).isEqualTo(Status.Code.UNAVAILABLE);
+        assertThat(status.getDescription()).contains("all 1 driver slots are busy and none freed within")
+                .contains("the driver timeout (--timeout) ends before the call's deadline");
+        assertThat(took).isBetween(Duration.ofMillis(1500), Duration.ofMillis(5000));
+        busy.join(10_000);
+        next.join(10_000);
     }
 
     @Test
@@ -143,32 +137,28 @@ class ExecAdmissionTest {
     @Test
     void callsWaitingForASlotAnswerUnavailableAtOnceWhenTheDriverCloses() throws Exception {
         Path driver = driverScript(dir, "sleep 20; echo '{\"status\":\"Success\"}'");
-        ExecHarness h = ExecHarness.inProcess(ExecDriver.builder().executable(driver).maxConcurrentDrivers(1)
-                .build());
-        try {
-            Thread busy = new Thread(() -> h.enable("vol-busy"));
-            busy.start();
-            Future<Status> waiting = Executors.newSingleThreadExecutor().submit(() -> {
-                while (h.driver.stats().running() == 0) {
-                    Thread.sleep(10);
-                }
-                return h.enable("vol-2");
-            });
-            long end = System.currentTimeMillis() + 10_000;
-            while (h.driver.stats().waiting() == 0 && System.currentTimeMillis() < end) {
+        ExecHarness h = grpc.register(ExecHarness.inProcess(ExecDriver.builder().executable(driver)
+                .maxConcurrentDrivers(1).build()));
+        Thread busy = new Thread(() -> h.enable("vol-busy"));
+        busy.start();
+        Future<Status> waiting = Executors.newSingleThreadExecutor().submit(() -> {
+            while (h.driver.stats().running() == 0) {
                 Thread.sleep(10);
             }
-            long start = System.nanoTime();
-            h.driver.close();
-            Status status = waiting.get(5, TimeUnit.SECONDS);
-            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
-            assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
-            assertThat(status.getDescription()).contains("shutting down");
-            assertThat(h.driver.stats().running()).isZero();
-            busy.join(10_000);
-        } finally {
-            h.close();
+            return h.enable("vol-2");
+        });
+        long end = System.currentTimeMillis() + 10_000;
+        while (h.driver.stats().waiting() == 0 && System.currentTimeMillis() < end) {
+            Thread.sleep(10);
         }
+        long start = System.nanoTime();
+        h.driver.close();
+        Status status = waiting.get(5, TimeUnit.SECONDS);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
+        assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+        assertThat(status.getDescription()).contains("shutting down");
+        assertThat(h.driver.stats().running()).isZero();
+        busy.join(10_000);
     }
 
     @Test
@@ -199,6 +189,17 @@ class ExecAdmissionTest {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /** Starts a call that takes the harness's one driver slot, and waits (at most 5 s) until its driver runs. */
+    private static Thread occupyTheSlot(ExecHarness h) throws InterruptedException {
+        Thread busy = new Thread(() -> h.enable("vol-busy"));
+        busy.start();
+        long end = System.currentTimeMillis() + 5000;
+        while (h.driver.stats().running() == 0 && System.currentTimeMillis() < end) {
+            Thread.sleep(10);
+        }
+        return busy;
     }
 
     private static void runCalls(ExecHarness h, ExecutorService pool, int n) throws Exception {

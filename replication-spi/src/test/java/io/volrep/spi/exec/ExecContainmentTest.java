@@ -5,10 +5,12 @@ import static io.volrep.spi.exec.ExecHarness.script;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.grpc.Status;
+import io.volrep.testsupport.GrpcCleanup;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -16,6 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
  * that left the driver's process tree at once (setsid and a double fork), which polling the tree cannot catch.
  */
 class ExecContainmentTest {
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
+
     @TempDir
     Path dir;
 
@@ -36,14 +41,13 @@ class ExecContainmentTest {
     void aDoubleForkedDaemonDoesNotOutliveTheTimeout() throws Exception {
         Path pids = dir.resolve("pids");
         Path driver = driverScript(dir, daemonizer() + " " + pids + "\nsleep 60\necho '{\"status\":\"Success\"}'");
-        try (ExecHarness h = ExecHarness.inProcess(ExecDriver.builder().executable(driver)
-                .timeout(Duration.ofMillis(1500)).build())) {
-            assertThat(h.enable("vol-1").getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED);
-            List<Long> daemon = ProcessTrees.readPids(pids);
-            assertThat(daemon).hasSize(1);
-            assertThat(ProcessTrees.awaitGone(daemon, 3000)).as("the daemon outlived the timeout").isEmpty();
-            assertThat(h.driver.stats().killedOnTimeout()).isEqualTo(1);
-        }
+        ExecHarness h = grpc.register(ExecHarness.inProcess(ExecDriver.builder().executable(driver)
+                .timeout(Duration.ofMillis(1500)).build()));
+        assertThat(h.enable("vol-1").getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED);
+        List<Long> daemon = ProcessTrees.readPids(pids);
+        assertThat(daemon).hasSize(1);
+        assertThat(ProcessTrees.awaitGone(daemon, 3000)).as("the daemon outlived the timeout").isEmpty();
+        assertThat(h.driver.stats().killedOnTimeout()).isEqualTo(1);
     }
 
     @Test
@@ -69,14 +73,13 @@ class ExecContainmentTest {
         Path pids = dir.resolve("pids");
         Path driver = driverScript(dir, daemonizer() + " " + pids + " keep\n"
                 + "while [ ! -s " + pids + " ]; do sleep 0.05; done\necho '{\"status\":\"Success\"}'");
-        try (ExecHarness h = ExecHarness.inProcess(ExecDriver.builder().executable(driver)
-                .timeout(Duration.ofSeconds(20)).build())) {
-            long start = System.nanoTime();
-            assertThat(h.enable("vol-1").getCode()).isEqualTo(Status.Code.OK);
-            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
-            ProcessTrees.awaitFile(pids);
-            assertThat(ProcessTrees.awaitGone(ProcessTrees.readPids(pids), 3000)).isEmpty();
-            assertThat(h.driver.stats().running()).isZero();
-        }
+        ExecHarness h = grpc.register(ExecHarness.inProcess(ExecDriver.builder().executable(driver)
+                .timeout(Duration.ofSeconds(20)).build()));
+        long start = System.nanoTime();
+        assertThat(h.enable("vol-1").getCode()).isEqualTo(Status.Code.OK);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+        ProcessTrees.awaitFile(pids);
+        assertThat(ProcessTrees.awaitGone(ProcessTrees.readPids(pids), 3000)).isEmpty();
+        assertThat(h.driver.stats().running()).isZero();
     }
 }

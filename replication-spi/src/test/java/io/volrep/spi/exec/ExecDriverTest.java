@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.grpc.Status;
 import io.volrep.api.ReplicationSource.Kind;
+import io.volrep.testsupport.GrpcCleanup;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -18,10 +19,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Each failure mode of the exec protocol, over gRPC through the real runtime, with small /bin/sh drivers. */
 class ExecDriverTest {
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
+
     @TempDir
     Path dir;
 
@@ -39,10 +44,9 @@ class ExecDriverTest {
     @Test
     void successAndTheRequestJsonOnTheCommandLine() throws Exception {
         Path args = dir.resolve("args");
-        try (ExecHarness h = serve("printf '%s\\n' \"$@\" >> " + args + "; echo '{\"status\":\"Success\"}'")) {
-            assertThat(h.enable("vol-1").getCode()).isEqualTo(Status.Code.OK);
-            assertThat(h.promote(group("grp-1"), Map.of()).getCode()).isEqualTo(Status.Code.OK);
-        }
+        ExecHarness h = grpc.register(serve("printf '%s\\n' \"$@\" >> " + args + "; echo '{\"status\":\"Success\"}'"));
+        assertThat(h.enable("vol-1").getCode()).isEqualTo(Status.Code.OK);
+        assertThat(h.promote(group("grp-1"), Map.of()).getCode()).isEqualTo(Status.Code.OK);
         assertThat(Files.readAllLines(args)).containsExactly(
                 "enable", "{\"source\":{\"kind\":\"volume\",\"id\":\"vol-1\"},\"parameters\":{\"mode\":\"snapshot\"}}",
                 "promote", "{\"source\":{\"kind\":\"volumegroup\",\"id\":\"grp-1\"},\"parameters\":{},\"force\":false}");
@@ -50,39 +54,36 @@ class ExecDriverTest {
 
     @Test
     void notSupportedIsUnimplemented() throws Exception {
-        try (ExecHarness h = serve("echo '{\"status\":\"Not supported\",\"message\":\"no promote here\"}'; exit 1")) {
-            assertStatus(h.promote(volume("vol-1"), Map.of()), Status.Code.UNIMPLEMENTED, "no promote here");
-        }
+        ExecHarness h = grpc.register(
+                serve("echo '{\"status\":\"Not supported\",\"message\":\"no promote here\"}'; exit 1"));
+        assertStatus(h.promote(volume("vol-1"), Map.of()), Status.Code.UNIMPLEMENTED, "no promote here");
     }
 
     @Test
     void failureWithACodeKeepsCodeAndMessage() throws Exception {
-        try (ExecHarness h = serve("echo '{\"status\":\"Failure\",\"code\":\"NOT_FOUND\",\"message\":\"no vol-9\"}'; "
-                + "exit 1")) {
-            assertStatus(h.enable("vol-9"), Status.Code.NOT_FOUND, "no vol-9");
-            assertStatus(h.promote(volume("vol-9"), Map.of()), Status.Code.NOT_FOUND);
-        }
+        ExecHarness h = grpc.register(
+                serve("echo '{\"status\":\"Failure\",\"code\":\"NOT_FOUND\",\"message\":\"no vol-9\"}'; "
+                + "exit 1"));
+        assertStatus(h.enable("vol-9"), Status.Code.NOT_FOUND, "no vol-9");
+        assertStatus(h.promote(volume("vol-9"), Map.of()), Status.Code.NOT_FOUND);
     }
 
     @Test
     void failureWithoutACodeIsUnknown() throws Exception {
-        try (ExecHarness h = serve("echo '{\"status\":\"Failure\",\"message\":\"backend exploded\"}'; exit 3")) {
-            assertStatus(h.enable("vol-1"), Status.Code.UNKNOWN, "backend exploded");
-        }
+        ExecHarness h = grpc.register(
+                serve("echo '{\"status\":\"Failure\",\"message\":\"backend exploded\"}'; exit 3"));
+        assertStatus(h.enable("vol-1"), Status.Code.UNKNOWN, "backend exploded");
     }
 
     @Test
     void unknownCodeOrStatusIsUnknownNamingDriverAndOperation() throws Exception {
-        try (ExecHarness h = serve("echo '{\"status\":\"Failure\",\"code\":\"NOT_FUND\"}'; exit 1")) {
-            assertStatus(h.demote(volume("vol-1"), Map.of()), Status.Code.UNKNOWN, "exec driver " + dir.resolve("driver"),
-                    "(demote)", "unknown code \"NOT_FUND\"");
-        }
-        try (ExecHarness h = serve("echo '{\"status\":\"Failure\",\"code\":\"OK\"}'; exit 1")) {
-            assertStatus(h.demote(volume("vol-1"), Map.of()), Status.Code.UNKNOWN, "Failure with code OK");
-        }
-        try (ExecHarness h = serve("echo '{\"status\":\"success\"}'")) {
-            assertStatus(h.enable("vol-1"), Status.Code.UNKNOWN, "(enable)", "unknown status \"success\"");
-        }
+        ExecHarness h = grpc.register(serve("echo '{\"status\":\"Failure\",\"code\":\"NOT_FUND\"}'; exit 1"));
+        assertStatus(h.demote(volume("vol-1"), Map.of()), Status.Code.UNKNOWN, "exec driver " + dir.resolve("driver"),
+                "(demote)", "unknown code \"NOT_FUND\"");
+        ExecHarness h2 = grpc.register(serve("echo '{\"status\":\"Failure\",\"code\":\"OK\"}'; exit 1"));
+        assertStatus(h2.demote(volume("vol-1"), Map.of()), Status.Code.UNKNOWN, "Failure with code OK");
+        ExecHarness h3 = grpc.register(serve("echo '{\"status\":\"success\"}'"));
+        assertStatus(h3.enable("vol-1"), Status.Code.UNKNOWN, "(enable)", "unknown status \"success\"");
     }
 
     @Test
@@ -98,87 +99,77 @@ class ExecDriverTest {
             "printf '\\377\\376{}'",
         };
         for (String body : bodies) {
-            try (ExecHarness h = serve(body)) {
-                assertStatus(h.enable("vol-1"), Status.Code.UNKNOWN, "exec driver ", "(enable)", "malformed output");
-            }
+            ExecHarness h = grpc.register(serve(body));
+            assertStatus(h.enable("vol-1"), Status.Code.UNKNOWN, "exec driver ", "(enable)", "malformed output");
         }
-        try (ExecHarness h = serve("exit 4")) {
-            assertStatus(h.enable("vol-1"), Status.Code.UNKNOWN, "printed nothing on stdout", "exit code 4");
-        }
+        ExecHarness h2 = grpc.register(serve("exit 4"));
+        assertStatus(h2.enable("vol-1"), Status.Code.UNKNOWN, "printed nothing on stdout", "exit code 4");
     }
 
     @Test
     void unknownFieldsAreIgnored() throws Exception {
-        try (ExecHarness h = serve("echo '{\"status\":\"Success\",\"vendorDetail\":{\"x\":[1,2]}}'")) {
-            assertThat(h.enable("vol-1").getCode()).isEqualTo(Status.Code.OK);
-        }
+        ExecHarness h = grpc.register(serve("echo '{\"status\":\"Success\",\"vendorDetail\":{\"x\":[1,2]}}'"));
+        assertThat(h.enable("vol-1").getCode()).isEqualTo(Status.Code.OK);
     }
 
     @Test
     void successWithANonZeroExitCodeIsInconsistent() throws Exception {
-        try (ExecHarness h = serve("echo '{\"status\":\"Success\"}'; exit 2")) {
-            assertStatus(h.enable("vol-1"), Status.Code.UNKNOWN, "(enable)", "inconsistent", "exit code 2");
-        }
+        ExecHarness h = grpc.register(serve("echo '{\"status\":\"Success\"}'; exit 2"));
+        assertStatus(h.enable("vol-1"), Status.Code.UNKNOWN, "(enable)", "inconsistent", "exit code 2");
     }
 
     @Test
     void operationAnswersAreChecked() throws Exception {
-        try (ExecHarness h = serve("echo '{\"status\":\"Success\"}'")) {
-            assertThat(h.resync(volume("vol-1"), Map.of())).isInstanceOfSatisfying(Status.class,
-                    s -> assertStatus(s, Status.Code.UNKNOWN, "(resync)", "without \"ready\""));
-            assertThat(h.info(volume("vol-1"), Map.of())).isInstanceOfSatisfying(Status.class,
-                    s -> assertStatus(s, Status.Code.UNKNOWN, "(info)",
-                            "invalid answer: \"lastSyncTime\" (last_sync_time: REQUIRED but not set)"));
-        }
-        try (ExecHarness h = serve("echo '{\"status\":\"Success\",\"lastSyncTime\":\"yesterday\"}'")) {
-            assertThat(h.info(volume("vol-1"), Map.of())).isInstanceOfSatisfying(Status.class,
-                    s -> assertStatus(s, Status.Code.UNKNOWN, "(info)", "malformed output"));
-        }
-        try (ExecHarness h = serve("echo '{\"status\":\"Success\",\"lastSyncTime\":\"2026-13-45T25:61:61Z\"}'")) {
-            // A driver bug: rejected, never rolled over into another date.
-            assertThat(h.info(volume("vol-1"), Map.of())).isInstanceOfSatisfying(Status.class,
-                    s -> assertStatus(s, Status.Code.UNKNOWN, "(info)", "malformed output",
-                            "\"lastSyncTime\" is not a valid RFC 3339 time: \"2026-13-45T25:61:61Z\""));
-        }
-        try (ExecHarness h = serve("echo '{\"status\":\"Success\",\"lastSyncTime\":\"2026-01-02T03:04:05Z\","
-                + "\"lastSyncBytes\":-1}'")) {
-            assertThat(h.info(volume("vol-1"), Map.of())).isInstanceOfSatisfying(Status.class,
-                    s -> assertStatus(s, Status.Code.UNKNOWN, "lastSyncBytes"));
-        }
-        try (ExecHarness h = serve("case \"$1\" in resync) echo '{\"status\":\"Success\",\"ready\":true}';; "
+        ExecHarness h = grpc.register(serve("echo '{\"status\":\"Success\"}'"));
+        assertThat(h.resync(volume("vol-1"), Map.of())).isInstanceOfSatisfying(Status.class,
+                s -> assertStatus(s, Status.Code.UNKNOWN, "(resync)", "without \"ready\""));
+        assertThat(h.info(volume("vol-1"), Map.of())).isInstanceOfSatisfying(Status.class,
+                s -> assertStatus(s, Status.Code.UNKNOWN, "(info)",
+                        "invalid answer: \"lastSyncTime\" (last_sync_time: REQUIRED but not set)"));
+        ExecHarness h2 = grpc.register(serve("echo '{\"status\":\"Success\",\"lastSyncTime\":\"yesterday\"}'"));
+        assertThat(h2.info(volume("vol-1"), Map.of())).isInstanceOfSatisfying(Status.class,
+                s -> assertStatus(s, Status.Code.UNKNOWN, "(info)", "malformed output"));
+        ExecHarness h3 = grpc.register(
+                serve("echo '{\"status\":\"Success\",\"lastSyncTime\":\"2026-13-45T25:61:61Z\"}'"));
+        // A driver bug: rejected, never rolled over into another date.
+        assertThat(h3.info(volume("vol-1"), Map.of())).isInstanceOfSatisfying(Status.class,
+                s -> assertStatus(s, Status.Code.UNKNOWN, "(info)", "malformed output",
+                        "\"lastSyncTime\" is not a valid RFC 3339 time: \"2026-13-45T25:61:61Z\""));
+        ExecHarness h4 = grpc.register(serve("echo '{\"status\":\"Success\",\"lastSyncTime\":\"2026-01-02T03:04:05Z\","
+                + "\"lastSyncBytes\":-1}'"));
+        assertThat(h4.info(volume("vol-1"), Map.of())).isInstanceOfSatisfying(Status.class,
+                s -> assertStatus(s, Status.Code.UNKNOWN, "lastSyncBytes"));
+        ExecHarness h5 = grpc.register(serve("case \"$1\" in resync) echo '{\"status\":\"Success\",\"ready\":true}';; "
                 + "*) echo '{\"status\":\"Success\",\"lastSyncTime\":\"2026-01-02T03:04:05.5+01:00\","
-                + "\"lastSyncDurationSeconds\":1.25,\"lastSyncBytes\":\"4096\"}';; esac")) {
-            assertThat(h.resync(volume("vol-1"), Map.of())).isEqualTo(true);
-            var info = (io.volrep.proto.replication.GetVolumeReplicationInfoResponse) h.info(volume("vol-1"), Map.of());
-            assertThat(info.getLastSyncTime().getSeconds()).isEqualTo(
-                    java.time.Instant.parse("2026-01-02T02:04:05Z").getEpochSecond());
-            assertThat(info.getLastSyncTime().getNanos()).isEqualTo(500_000_000);
-            assertThat(info.getLastSyncDuration().getSeconds()).isEqualTo(1);
-            assertThat(info.getLastSyncDuration().getNanos()).isEqualTo(250_000_000);
-            assertThat(info.getLastSyncBytes()).isEqualTo(4096);
-        }
+                + "\"lastSyncDurationSeconds\":1.25,\"lastSyncBytes\":\"4096\"}';; esac"));
+        assertThat(h5.resync(volume("vol-1"), Map.of())).isEqualTo(true);
+        var info = (io.volrep.proto.replication.GetVolumeReplicationInfoResponse) h5.info(volume("vol-1"), Map.of());
+        assertThat(info.getLastSyncTime().getSeconds()).isEqualTo(
+                java.time.Instant.parse("2026-01-02T02:04:05Z").getEpochSecond());
+        assertThat(info.getLastSyncTime().getNanos()).isEqualTo(500_000_000);
+        assertThat(info.getLastSyncDuration().getSeconds()).isEqualTo(1);
+        assertThat(info.getLastSyncDuration().getNanos()).isEqualTo(250_000_000);
+        assertThat(info.getLastSyncBytes()).isEqualTo(4096);
     }
 
     @Test
     void outputOverOneMebibyteIsUnknownAndTheDriverIsKilled() throws Exception {
-        try (ExecHarness h = serve("head -c 2000000 /dev/zero | tr '\\0' ' '; echo '{\"status\":\"Success\"}'")) {
-            assertStatus(h.enable("vol-1"), Status.Code.UNKNOWN, "(enable)", "more than 1048576 bytes");
-        }
+        ExecHarness h = grpc.register(
+                serve("head -c 2000000 /dev/zero | tr '\\0' ' '; echo '{\"status\":\"Success\"}'"));
+        assertStatus(h.enable("vol-1"), Status.Code.UNKNOWN, "(enable)", "more than 1048576 bytes");
         // Just under the limit is fine, and a driver flooding stderr at the same time does not dead-lock.
-        try (ExecHarness h = serve("head -c 3000000 /dev/zero >&2; head -c 1000000 /dev/zero | tr '\\0' ' '; "
-                + "echo '{\"status\":\"Success\"}'")) {
-            assertThat(h.enable("vol-1").getCode()).isEqualTo(Status.Code.OK);
-        }
+        ExecHarness h2 = grpc.register(serve("head -c 3000000 /dev/zero >&2; head -c 1000000 /dev/zero | tr '\\0' ' '; "
+                + "echo '{\"status\":\"Success\"}'"));
+        assertThat(h2.enable("vol-1").getCode()).isEqualTo(Status.Code.OK);
     }
 
     @Test
     void aDriverThatCannotBeStartedIsUnknown() throws Exception {
         Path driver = driverScript(dir, "echo '{\"status\":\"Success\"}'");
-        try (ExecHarness h = ExecHarness.inProcess(ExecDriver.builder().executable(driver).build())) {
-            Files.delete(driver);
-            assertStatus(h.enable("vol-1"), Status.Code.UNKNOWN, "exec driver " + driver, "(enable)",
-                    "cannot start the driver");
-        }
+        ExecHarness h = grpc.register(ExecHarness.inProcess(ExecDriver.builder().executable(driver).build()));
+        Files.delete(driver);
+        assertStatus(h.enable("vol-1"), Status.Code.UNKNOWN, "exec driver " + driver, "(enable)",
+                "cannot start the driver");
     }
 
     @Test
@@ -215,16 +206,15 @@ class ExecDriverTest {
                 + "if [ \"$1\" = init ]; then echo '{\"status\":\"Success\",\"capabilities\":{\"promote\":false,"
                 + "\"resync\":false,\"teleport\":true},\"sourceKinds\":[\"volume\"]}'; exit 0; fi\n"
                 + "echo '{\"status\":\"Success\"}'");
-        try (ExecHarness h = ExecHarness.inProcess(ExecDriver.builder().executable(driver).build())) {
-            assertThat(h.driver.supportedOperations()).containsExactlyInAnyOrder(ExecOperation.INIT,
-                    ExecOperation.ENABLE, ExecOperation.DISABLE, ExecOperation.DEMOTE, ExecOperation.INFO);
-            assertThat(h.driver.supportedSourceKinds()).containsExactly(Kind.VOLUME);
-            assertStatus(h.promote(volume("vol-1"), Map.of()), Status.Code.UNIMPLEMENTED, "(promote)");
-            assertThat(h.resync(volume("vol-1"), Map.of())).isInstanceOfSatisfying(Status.class,
-                    s -> assertThat(s.getCode()).isEqualTo(Status.Code.UNIMPLEMENTED));
-            assertStatus(h.enable(group("grp-1"), Map.of()), Status.Code.INVALID_ARGUMENT);
-            assertThat(h.demote(volume("vol-1"), Map.of()).getCode()).isEqualTo(Status.Code.OK);
-        }
+        ExecHarness h = grpc.register(ExecHarness.inProcess(ExecDriver.builder().executable(driver).build()));
+        assertThat(h.driver.supportedOperations()).containsExactlyInAnyOrder(ExecOperation.INIT,
+                ExecOperation.ENABLE, ExecOperation.DISABLE, ExecOperation.DEMOTE, ExecOperation.INFO);
+        assertThat(h.driver.supportedSourceKinds()).containsExactly(Kind.VOLUME);
+        assertStatus(h.promote(volume("vol-1"), Map.of()), Status.Code.UNIMPLEMENTED, "(promote)");
+        assertThat(h.resync(volume("vol-1"), Map.of())).isInstanceOfSatisfying(Status.class,
+                s -> assertThat(s.getCode()).isEqualTo(Status.Code.UNIMPLEMENTED));
+        assertStatus(h.enable(group("grp-1"), Map.of()), Status.Code.INVALID_ARGUMENT);
+        assertThat(h.demote(volume("vol-1"), Map.of()).getCode()).isEqualTo(Status.Code.OK);
         assertThat(Files.readAllLines(calls)).containsExactly("init", "demote");
     }
 
@@ -232,12 +222,11 @@ class ExecDriverTest {
     void initNotSupportedKeepsTheDefaults() throws Exception {
         Path driver = script(dir, "driver", "if [ \"$1\" = init ]; then echo '{\"status\":\"Not supported\"}'; "
                 + "exit 1; fi\necho '{\"status\":\"Success\"}'");
-        try (ExecDriver d = ExecDriver.builder().executable(driver).build()) {
-            assertThat(d.supportedOperations()).containsExactlyInAnyOrder(ExecOperation.INIT, ExecOperation.ENABLE,
-                    ExecOperation.DISABLE, ExecOperation.PROMOTE, ExecOperation.DEMOTE, ExecOperation.RESYNC,
-                    ExecOperation.INFO);
-            assertThat(d.supportedSourceKinds()).containsExactlyInAnyOrder(Kind.VOLUME, Kind.VOLUME_GROUP);
-        }
+        ExecDriver d = grpc.register(ExecDriver.builder().executable(driver).build());
+        assertThat(d.supportedOperations()).containsExactlyInAnyOrder(ExecOperation.INIT, ExecOperation.ENABLE,
+                ExecOperation.DISABLE, ExecOperation.PROMOTE, ExecOperation.DEMOTE, ExecOperation.RESYNC,
+                ExecOperation.INFO);
+        assertThat(d.supportedSourceKinds()).containsExactlyInAnyOrder(Kind.VOLUME, Kind.VOLUME_GROUP);
     }
 
     @Test
@@ -275,9 +264,8 @@ class ExecDriverTest {
     @Test
     void noSecretsMeansAnEmptyObjectOnStdin() throws Exception {
         Path stdin = dir.resolve("stdin");
-        try (ExecHarness h = serve("cat > " + stdin + "; echo '{\"status\":\"Success\"}'")) {
-            assertThat(h.enable("vol-1").getCode()).isEqualTo(Status.Code.OK);
-        }
+        ExecHarness h = grpc.register(serve("cat > " + stdin + "; echo '{\"status\":\"Success\"}'"));
+        assertThat(h.enable("vol-1").getCode()).isEqualTo(Status.Code.OK);
         assertThat(Files.readString(stdin)).isEqualTo("{}");
     }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.grpc.Status;
+import io.volrep.testsupport.GrpcCleanup;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -13,6 +14,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -22,6 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
  * with, say).
  */
 class ExecEnvironmentTest {
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
+
     /** What a shell sets by itself, whatever it was given. */
     static final Set<String> SHELL_OWN = Set.of("PWD", "OLDPWD", "SHLVL", "_");
 
@@ -31,9 +36,8 @@ class ExecEnvironmentTest {
     private Map<String, String> driversEnvironment(ExecDriver.Builder builder) throws Exception {
         Path out = dir.resolve("env-" + System.nanoTime());
         Path driver = driverScript(dir, "env > '" + out + "'; echo '{\"status\":\"Success\"}'");
-        try (ExecHarness h = ExecHarness.inProcess(builder.executable(driver).build())) {
-            assertThat(h.enable("vol-0").getCode()).isEqualTo(Status.Code.OK);
-        }
+        ExecHarness h = grpc.register(ExecHarness.inProcess(builder.executable(driver).build()));
+        assertThat(h.enable("vol-0").getCode()).isEqualTo(Status.Code.OK);
         return Files.readAllLines(out).stream().filter(l -> l.indexOf('=') > 0)
                 .collect(Collectors.toMap(l -> l.substring(0, l.indexOf('=')), l -> l.substring(l.indexOf('=') + 1),
                         (a, b) -> a));

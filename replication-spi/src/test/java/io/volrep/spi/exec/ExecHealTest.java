@@ -12,14 +12,19 @@ import io.volrep.proto.healer.HealerNodeGrpc;
 import io.volrep.proto.healer.NodeHealerRequest;
 import io.volrep.proto.healer.NodeHealerResponse;
 import io.volrep.spi.ReplicationServer;
+import io.volrep.testsupport.GrpcCleanup;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code heal}: NodeHealer through the bridge, opted into by init. */
 class ExecHealTest {
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
+
     @TempDir
     Path dir;
 
@@ -33,17 +38,13 @@ class ExecHealTest {
 
     private Object heal(ExecDriver driver) {
         String name = InProcessServerBuilder.generateName();
-        try (ReplicationServer server = ReplicationServer.builder().healer(driver).listen("inprocess:" + name).build()
-                .start()) {
-            ManagedChannel channel = InProcessChannelBuilder.forName(name).build();
-            try {
-                return HealerNodeGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS)
-                        .nodeHealer(REQUEST);
-            } catch (io.grpc.StatusRuntimeException e) {
-                return e.getStatus();
-            } finally {
-                channel.shutdownNow();
-            }
+        grpc.register(ReplicationServer.builder().healer(driver).listen("inprocess:" + name).build().start());
+        ManagedChannel channel = grpc.register(InProcessChannelBuilder.forName(name).build());
+        try {
+            return HealerNodeGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS)
+                    .nodeHealer(REQUEST);
+        } catch (io.grpc.StatusRuntimeException e) {
+            return e.getStatus();
         }
     }
 
@@ -55,12 +56,11 @@ class ExecHealTest {
                 + "\"capabilities\":{\"heal\":true}}'; exit 0; fi\n"
                 + "printf '%s\\n' \"$@\" > " + args + "; cat > " + stdin + "\n"
                 + "echo '{\"status\":\"Success\",\"abnormal\":true,\"message\":\"read-only: remounted\"}'");
-        try (ExecDriver d = ExecDriver.builder().executable(driver).build()) {
-            assertThat(d.servesHealer()).isTrue();
-            Object answer = heal(d);
-            assertThat(answer).isEqualTo(NodeHealerResponse.newBuilder().setAbnormal(true)
-                    .setMessage("read-only: remounted").build());
-        }
+        ExecDriver d = grpc.register(ExecDriver.builder().executable(driver).build());
+        assertThat(d.servesHealer()).isTrue();
+        Object answer = heal(d);
+        assertThat(answer).isEqualTo(NodeHealerResponse.newBuilder().setAbnormal(true)
+                .setMessage("read-only: remounted").build());
         assertThat(Files.readAllLines(args)).containsExactly("heal", "{\"volumeId\":\"vol-1\",\"volumePath\":"
                 + "\"/var/lib/kubelet/pods/p/volumes/v\",\"stagingTargetPath\":\"/staging/vol-1\",\"volumeCapability\":"
                 + "{\"mount\":{\"fsType\":\"ext4\"},\"accessMode\":{\"mode\":\"SINGLE_NODE_WRITER\"}},"
@@ -72,19 +72,17 @@ class ExecHealTest {
     void healIsUnimplementedByDefaultAndChecked() throws Exception {
         Path calls = dir.resolve("calls");
         Path plain = script(dir, "plain", "echo \"$1\" >> " + calls + "; echo '{\"status\":\"Success\"}'");
-        try (ExecDriver d = ExecDriver.builder().executable(plain).build()) {
-            assertThat(d.servesHealer()).isFalse();
-            assertThat(heal(d)).isInstanceOfSatisfying(Status.class,
-                    s -> assertThat(s.getCode()).isEqualTo(Status.Code.UNIMPLEMENTED));
-        }
+        ExecDriver d = grpc.register(ExecDriver.builder().executable(plain).build());
+        assertThat(d.servesHealer()).isFalse();
+        assertThat(heal(d)).isInstanceOfSatisfying(Status.class,
+                s -> assertThat(s.getCode()).isEqualTo(Status.Code.UNIMPLEMENTED));
         assertThat(Files.readAllLines(calls)).containsExactly("init");
         Path noMessage = script(dir, "nomessage", "if [ \"$1\" = init ]; then echo '{\"status\":\"Success\","
                 + "\"capabilities\":{\"heal\":true}}'; exit 0; fi\necho '{\"status\":\"Success\",\"abnormal\":false}'");
-        try (ExecDriver d = ExecDriver.builder().executable(noMessage).build()) {
-            assertThat(heal(d)).isInstanceOfSatisfying(Status.class, s -> {
-                assertThat(s.getCode()).isEqualTo(Status.Code.UNKNOWN);
-                assertThat(s.getDescription()).contains("(heal)", "\"message\" (message: REQUIRED but empty)");
-            });
-        }
+        ExecDriver d2 = grpc.register(ExecDriver.builder().executable(noMessage).build());
+        assertThat(heal(d2)).isInstanceOfSatisfying(Status.class, s -> {
+            assertThat(s.getCode()).isEqualTo(Status.Code.UNKNOWN);
+            assertThat(s.getDescription()).contains("(heal)", "\"message\" (message: REQUIRED but empty)");
+        });
     }
 }

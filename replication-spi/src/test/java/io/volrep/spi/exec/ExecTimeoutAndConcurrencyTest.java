@@ -5,6 +5,7 @@ import static io.volrep.spi.exec.ExecHarness.volume;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.grpc.Status;
+import io.volrep.testsupport.GrpcCleanup;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,10 +17,14 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Deadlines kill whole process trees; different sources run in parallel; one source is guarded. */
 class ExecTimeoutAndConcurrencyTest {
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
+
     @TempDir
     Path dir;
 
@@ -31,20 +36,19 @@ class ExecTimeoutAndConcurrencyTest {
                 + "sh -c '" + ExecHarness.HOST_PID + " >> " + pids + "; exec sleep 60' &\n"
                 + "sh -c '" + ExecHarness.HOST_PID + " >> " + pids + "; sleep 60; true' &\n"
                 + "sleep 60\necho '{\"status\":\"Success\"}'");
-        try (ExecHarness h = ExecHarness.inProcess(ExecDriver.builder().executable(driver)
-                .timeout(Duration.ofMillis(1500)).build())) {
-            long start = System.nanoTime();
-            Status status = h.enable("vol-1");
-            Duration took = Duration.ofNanos(System.nanoTime() - start);
-            assertThat(status.getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED);
-            assertThat(status.getDescription()).contains("exec driver " + driver, "(enable)", "no answer within PT1.5S",
-                    "process tree was killed");
-            assertThat(took).isBetween(Duration.ofMillis(1400), Duration.ofSeconds(10));
-            List<Long> tree = ProcessTrees.readPids(pids);
-            assertThat(tree).hasSize(3);
-            assertThat(ProcessTrees.awaitGone(tree, 3000)).as("driver processes left behind").isEmpty();
-            assertThat(h.driver.stats().running()).isZero();
-        }
+        ExecHarness h = grpc.register(ExecHarness.inProcess(ExecDriver.builder().executable(driver)
+                .timeout(Duration.ofMillis(1500)).build()));
+        long start = System.nanoTime();
+        Status status = h.enable("vol-1");
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        assertThat(status.getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED);
+        assertThat(status.getDescription()).contains("exec driver " + driver, "(enable)", "no answer within PT1.5S",
+                "process tree was killed");
+        assertThat(took).isBetween(Duration.ofMillis(1400), Duration.ofSeconds(10));
+        List<Long> tree = ProcessTrees.readPids(pids);
+        assertThat(tree).hasSize(3);
+        assertThat(ProcessTrees.awaitGone(tree, 3000)).as("driver processes left behind").isEmpty();
+        assertThat(h.driver.stats().running()).isZero();
     }
 
     @Test
@@ -54,15 +58,14 @@ class ExecTimeoutAndConcurrencyTest {
         // ends with the driver: ExecContainmentTest.
         Path pids = dir.resolve("pids");
         Path driver = driverScript(dir, "sleep 60 & echo $! >> " + pids + "\necho '{\"status\":\"Success\"}'");
-        try (ExecHarness h = ExecHarness.inProcess(ExecDriver.builder().executable(driver)
-                .containment(ExecDriver.Containment.OFF).timeout(Duration.ofSeconds(5)).build())) {
-            long start = System.nanoTime();
-            assertThat(h.enable("vol-1").getCode()).isEqualTo(Status.Code.OK);
-            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(4));
-            List<Long> child = ProcessTrees.readPids(pids);
-            assertThat(ProcessTrees.running(child)).hasSize(1);
-            child.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
-        }
+        ExecHarness h = grpc.register(ExecHarness.inProcess(ExecDriver.builder().executable(driver)
+                .containment(ExecDriver.Containment.OFF).timeout(Duration.ofSeconds(5)).build()));
+        long start = System.nanoTime();
+        assertThat(h.enable("vol-1").getCode()).isEqualTo(Status.Code.OK);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(4));
+        List<Long> child = ProcessTrees.readPids(pids);
+        assertThat(ProcessTrees.running(child)).hasSize(1);
+        child.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
     }
 
     @Test

@@ -15,20 +15,10 @@ import java.util.Map;
 /**
  * The reference plugin's state machine for one source, on one site or across the two sites of a
  * {@link ReferencePair}: what enable, disable, promote, demote and resync change, and the windows real mirroring
- * has (a demotion that has not reached the peer yet, a first sync that has not completed).
+ * has (a demotion that has not reached the peer yet, a first sync that has not completed). Its state is the
+ * driver's timing settings; the sources' state lives in their {@link Fixture}s.
  */
-final class ReferenceTransitions {
-    private final Clock clock;
-    private final Duration demotionWindow;
-    private final Duration firstSyncDelay;
-    private final int resyncCallsUntilReady;
-
-    ReferenceTransitions(Clock clock, Duration demotionWindow, Duration firstSyncDelay, int resyncCallsUntilReady) {
-        this.clock = clock;
-        this.demotionWindow = demotionWindow;
-        this.firstSyncDelay = firstSyncDelay;
-        this.resyncCallsUntilReady = resyncCallsUntilReady;
-    }
+record ReferenceTransitions(Clock clock, Duration demotionWindow, Duration firstSyncDelay, int resyncCallsUntilReady) {
 
     /** This site becomes the primary and, in a pair, the peer site holds the secondary copy. Idempotent. */
     void enable(Fixture f, Map<String, String> parameters) {

@@ -14,6 +14,7 @@ import io.volrep.proto.replication.GetVolumeReplicationInfoRequest;
 import io.volrep.proto.replication.PromoteVolumeRequest;
 import io.volrep.proto.replication.ReplicationSource;
 import io.volrep.testkit.Endpoints;
+import io.volrep.testsupport.GrpcCleanup;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -22,6 +23,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 class FakePluginTest {
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
+
     @RegisterExtension
     static final FakePluginExtension FAKE = new FakePluginExtension(
             () -> FakePlugin.builder().volumes(2).requiredSecret("user", "admin"));
@@ -44,18 +48,16 @@ class FakePluginTest {
     @Test
     void failNextFailsExactlyNCallsThenTheDriverAnswers(FakePlugin fake) {
         fake.failNext(Rpc.PROMOTE_VOLUME, 2, StatusCode.ABORTED);
-        try (Endpoints.OpenChannel open = Endpoints.open(fake.address())) {
-            var stub = ControllerGrpc.newBlockingStub(open.channel());
-            for (int i = 0; i < 2; i++) {
-                assertThatThrownBy(() -> stub.promoteVolume(promote("vol-0")))
-                        .isInstanceOfSatisfying(StatusRuntimeException.class,
-                                e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.ABORTED));
-            }
-            // Third call reaches the reference driver: replication is not enabled.
+        var stub = ControllerGrpc.newBlockingStub(grpc.register(Endpoints.open(fake.address())).channel());
+        for (int i = 0; i < 2; i++) {
             assertThatThrownBy(() -> stub.promoteVolume(promote("vol-0")))
                     .isInstanceOfSatisfying(StatusRuntimeException.class,
-                            e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION));
+                            e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.ABORTED));
         }
+        // Third call reaches the reference driver: replication is not enabled.
+        assertThatThrownBy(() -> stub.promoteVolume(promote("vol-0")))
+                .isInstanceOfSatisfying(StatusRuntimeException.class,
+                        e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION));
         assertThat(fake.calls(Rpc.PROMOTE_VOLUME)).extracting(RecordedCall::code).containsExactly(
                 StatusCode.ABORTED, StatusCode.ABORTED, StatusCode.FAILED_PRECONDITION);
         assertThat(fake.calls(Rpc.PROMOTE_VOLUME)).extracting(RecordedCall::injected).containsExactly(true, true, false);
@@ -64,9 +66,8 @@ class FakePluginTest {
 
     @Test
     void recordsRequestsWithSecretsMasked(FakePlugin fake) {
-        try (Endpoints.OpenChannel open = Endpoints.open(fake.address())) {
-            ControllerGrpc.newBlockingStub(open.channel()).enableVolumeReplication(enable("vol-1"));
-        }
+        ControllerGrpc.newBlockingStub(grpc.register(Endpoints.open(fake.address())).channel())
+                .enableVolumeReplication(enable("vol-1"));
         RecordedCall call = fake.calls().get(0);
         assertThat(call.rpc()).isEqualTo(Rpc.ENABLE_VOLUME_REPLICATION);
         assertThat(call.code()).isEqualTo(StatusCode.OK);
@@ -78,15 +79,13 @@ class FakePluginTest {
     void pushbackTrailerAndLatency(FakePlugin fake) {
         fake.failNext(Rpc.ENABLE_VOLUME_REPLICATION, 1, StatusCode.UNAVAILABLE, Duration.ofMillis(250));
         fake.latency(Rpc.ENABLE_VOLUME_REPLICATION, Duration.ofMillis(80));
-        try (Endpoints.OpenChannel open = Endpoints.open(fake.address())) {
-            var stub = ControllerGrpc.newBlockingStub(open.channel());
-            StatusRuntimeException e = (StatusRuntimeException) org.assertj.core.api.Assertions.catchThrowable(
-                    () -> stub.enableVolumeReplication(enable("vol-0")));
-            assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
-            assertThat(e.getTrailers().get(Metadata.Key.of("grpc-retry-pushback-ms", Metadata.ASCII_STRING_MARSHALLER)))
-                    .isEqualTo("250");
-            stub.enableVolumeReplication(enable("vol-0"));
-        }
+        var stub = ControllerGrpc.newBlockingStub(grpc.register(Endpoints.open(fake.address())).channel());
+        StatusRuntimeException e = (StatusRuntimeException) org.assertj.core.api.Assertions.catchThrowable(
+                () -> stub.enableVolumeReplication(enable("vol-0")));
+        assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+        assertThat(e.getTrailers().get(Metadata.Key.of("grpc-retry-pushback-ms", Metadata.ASCII_STRING_MARSHALLER)))
+                .isEqualTo("250");
+        stub.enableVolumeReplication(enable("vol-0"));
         assertThat(fake.calls()).hasSize(2).allSatisfy(c -> assertThat(c.duration()).isGreaterThanOrEqualTo(
                 Duration.ofMillis(75)));
         assertThat(fake.driver().state(io.volrep.api.ReplicationSource.volume("vol-0")).enabled()).isTrue();
@@ -94,28 +93,24 @@ class FakePluginTest {
 
     @Test
     void infoViolationsReachTheWire(FakePlugin fake) {
-        try (Endpoints.OpenChannel open = Endpoints.open(fake.address())) {
-            var stub = ControllerGrpc.newBlockingStub(open.channel());
-            stub.enableVolumeReplication(enable("vol-0"));
-            stub.promoteVolume(promote("vol-0"));
-            var info = GetVolumeReplicationInfoRequest.newBuilder().setReplicationSource(vol("vol-0"))
-                    .putAllSecrets(SECRETS).build();
-            assertThat(stub.getVolumeReplicationInfo(info).hasLastSyncTime()).isTrue();
-            fake.violateInfo(InfoViolation.MISSING_LAST_SYNC_TIME);
-            assertThat(stub.getVolumeReplicationInfo(info).hasLastSyncTime()).isFalse();
-            fake.violateInfo(InfoViolation.NEGATIVE_LAST_SYNC_BYTES);
-            assertThat(stub.getVolumeReplicationInfo(info).getLastSyncBytes()).isEqualTo(-1);
-        }
+        var stub = ControllerGrpc.newBlockingStub(grpc.register(Endpoints.open(fake.address())).channel());
+        stub.enableVolumeReplication(enable("vol-0"));
+        stub.promoteVolume(promote("vol-0"));
+        var info = GetVolumeReplicationInfoRequest.newBuilder().setReplicationSource(vol("vol-0"))
+                .putAllSecrets(SECRETS).build();
+        assertThat(stub.getVolumeReplicationInfo(info).hasLastSyncTime()).isTrue();
+        fake.violateInfo(InfoViolation.MISSING_LAST_SYNC_TIME);
+        assertThat(stub.getVolumeReplicationInfo(info).hasLastSyncTime()).isFalse();
+        fake.violateInfo(InfoViolation.NEGATIVE_LAST_SYNC_BYTES);
+        assertThat(stub.getVolumeReplicationInfo(info).getLastSyncBytes()).isEqualTo(-1);
     }
 
     @Test
     void servesOnAUnixSocket(@TempDir Path dir) {
         String address = "unix://" + dir.resolve("fake.sock");
-        try (FakePlugin fake = FakePlugin.builder().volume("pvc-1").listen(address).start();
-             Endpoints.OpenChannel open = Endpoints.open(fake.address())) {
-            ControllerGrpc.newBlockingStub(open.channel()).enableVolumeReplication(
-                    EnableVolumeReplicationRequest.newBuilder().setReplicationSource(vol("pvc-1")).build());
-            assertThat(fake.calls()).singleElement().extracting(RecordedCall::code).isEqualTo(StatusCode.OK);
-        }
+        FakePlugin fake = grpc.register(FakePlugin.builder().volume("pvc-1").listen(address).start());
+        ControllerGrpc.newBlockingStub(grpc.register(Endpoints.open(fake.address())).channel()).enableVolumeReplication(
+                EnableVolumeReplicationRequest.newBuilder().setReplicationSource(vol("pvc-1")).build());
+        assertThat(fake.calls()).singleElement().extracting(RecordedCall::code).isEqualTo(StatusCode.OK);
     }
 }

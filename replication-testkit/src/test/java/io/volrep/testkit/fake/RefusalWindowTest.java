@@ -14,6 +14,7 @@ import io.volrep.proto.replication.GetVolumeReplicationInfoRequest;
 import io.volrep.proto.replication.PromoteVolumeRequest;
 import io.volrep.proto.replication.ReplicationSource;
 import io.volrep.testkit.Endpoints;
+import io.volrep.testsupport.GrpcCleanup;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +26,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * as real storage does (a promote right after the peer's demote, an info right after a promote), over real gRPC.
  */
 class RefusalWindowTest {
+    @RegisterExtension
+    final GrpcCleanup grpc = new GrpcCleanup();
+
     @RegisterExtension
     static final FakePluginExtension FAKE = new FakePluginExtension(
             () -> FakePlugin.builder().volumes(2).requiredSecret("user", "admin"));
@@ -64,22 +68,21 @@ class RefusalWindowTest {
     void theFirstNUnforcedPromotesOfTheDemotedSourceAreRefusedAfterEachDemote(FakePlugin fake) {
         fake.refuseAfter(Rpc.DEMOTE_VOLUME, Rpc.PROMOTE_VOLUME, StatusCode.FAILED_PRECONDITION,
                 FaultInjector.Window.calls(2));
-        try (Endpoints.OpenChannel open = Endpoints.open(fake.address())) {
-            var stub = ControllerGrpc.newBlockingStub(open.channel());
-            stub.enableVolumeReplication(enable("vol-0"));
-            stub.enableVolumeReplication(enable("vol-1"));
-            stub.demoteVolume(demote("vol-0"));
-            // Another source is not in the window.
-            assertThat(codeOf(() -> stub.promoteVolume(promote("vol-1", false)))).isEqualTo(Status.Code.OK);
-            assertThat(List.of(codeOf(() -> stub.promoteVolume(promote("vol-0", false))),
-                    codeOf(() -> stub.promoteVolume(promote("vol-0", false))),
-                    codeOf(() -> stub.promoteVolume(promote("vol-0", false)))))
-                    .containsExactly(Status.Code.FAILED_PRECONDITION, Status.Code.FAILED_PRECONDITION, Status.Code.OK);
+        Endpoints.OpenChannel open = grpc.register(Endpoints.open(fake.address()));
+        var stub = ControllerGrpc.newBlockingStub(open.channel());
+        stub.enableVolumeReplication(enable("vol-0"));
+        stub.enableVolumeReplication(enable("vol-1"));
+        stub.demoteVolume(demote("vol-0"));
+        // Another source is not in the window.
+        assertThat(codeOf(() -> stub.promoteVolume(promote("vol-1", false)))).isEqualTo(Status.Code.OK);
+        assertThat(List.of(codeOf(() -> stub.promoteVolume(promote("vol-0", false))),
+                codeOf(() -> stub.promoteVolume(promote("vol-0", false))),
+                codeOf(() -> stub.promoteVolume(promote("vol-0", false)))))
+                .containsExactly(Status.Code.FAILED_PRECONDITION, Status.Code.FAILED_PRECONDITION, Status.Code.OK);
 
-            // The next demote opens the window again; force passes it (the storage's guard is what force overrides).
-            stub.demoteVolume(demote("vol-0"));
-            assertThat(codeOf(() -> stub.promoteVolume(promote("vol-0", true)))).isEqualTo(Status.Code.OK);
-        }
+        // The next demote opens the window again; force passes it (the storage's guard is what force overrides).
+        stub.demoteVolume(demote("vol-0"));
+        assertThat(codeOf(() -> stub.promoteVolume(promote("vol-0", true)))).isEqualTo(Status.Code.OK);
         List<RecordedCall> promotes = fake.calls(Rpc.PROMOTE_VOLUME);
         assertThat(promotes).extracting(RecordedCall::injected).containsExactly(false, true, true, false, false);
         assertThat(promotes.get(1).message()).contains("refused by FakePlugin").contains("volume vol-0")
@@ -89,50 +92,48 @@ class RefusalWindowTest {
 
     @Test
     void aWindowLastingADurationRefusesUntilItEnds(FakePlugin fake) throws InterruptedException {
-        try (Endpoints.OpenChannel open = Endpoints.open(fake.address())) {
-            var stub = ControllerGrpc.newBlockingStub(open.channel());
-            stub.enableVolumeReplication(enable("vol-0"));
-            fake.refuse(Rpc.GET_VOLUME_REPLICATION_INFO, VOL0, StatusCode.NOT_FOUND,
-                    FaultInjector.Window.lasting(Duration.ofMillis(400)));
-            long opened = System.nanoTime();
-            assertThat(codeOf(() -> stub.getVolumeReplicationInfo(info("vol-0")))).isEqualTo(Status.Code.NOT_FOUND);
-            assertThat(codeOf(() -> stub.getVolumeReplicationInfo(info("vol-0")))).isEqualTo(Status.Code.NOT_FOUND);
-            assertThat(codeOf(() -> stub.getVolumeReplicationInfo(info("vol-1"))))
-                    .as("vol-1 is not in the window: the driver answers (not enabled)")
-                    .isEqualTo(Status.Code.FAILED_PRECONDITION);
-            Thread.sleep(Math.max(0, 450 - (System.nanoTime() - opened) / 1_000_000));
-            assertThat(codeOf(() -> stub.getVolumeReplicationInfo(info("vol-0")))).isEqualTo(Status.Code.OK);
-        }
+        Endpoints.OpenChannel open = grpc.register(Endpoints.open(fake.address()));
+        var stub = ControllerGrpc.newBlockingStub(open.channel());
+        stub.enableVolumeReplication(enable("vol-0"));
+        fake.refuse(Rpc.GET_VOLUME_REPLICATION_INFO, VOL0, StatusCode.NOT_FOUND,
+                FaultInjector.Window.lasting(Duration.ofMillis(400)));
+        long opened = System.nanoTime();
+        assertThat(codeOf(() -> stub.getVolumeReplicationInfo(info("vol-0")))).isEqualTo(Status.Code.NOT_FOUND);
+        assertThat(codeOf(() -> stub.getVolumeReplicationInfo(info("vol-0")))).isEqualTo(Status.Code.NOT_FOUND);
+        assertThat(codeOf(() -> stub.getVolumeReplicationInfo(info("vol-1"))))
+                .as("vol-1 is not in the window: the driver answers (not enabled)")
+                .isEqualTo(Status.Code.FAILED_PRECONDITION);
+        Thread.sleep(Math.max(0, 450 - (System.nanoTime() - opened) / 1_000_000));
+        assertThat(codeOf(() -> stub.getVolumeReplicationInfo(info("vol-0")))).isEqualTo(Status.Code.OK);
         assertThat(fake.calls(Rpc.GET_VOLUME_REPLICATION_INFO)).extracting(RecordedCall::injected)
                 .containsExactly(true, true, false, false);
     }
 
     @Test
     void aPeerSitesDemoteOpensTheWindowHereAndResetClosesIt(FakePlugin fake) {
-        try (FakePlugin siteB = FakePlugin.builder().volumes(1).requiredSecret("user", "admin").start();
-             Endpoints.OpenChannel a = Endpoints.open(fake.address());
-             Endpoints.OpenChannel b = Endpoints.open(siteB.address())) {
-            var stubA = ControllerGrpc.newBlockingStub(a.channel());
-            var stubB = ControllerGrpc.newBlockingStub(b.channel());
-            stubA.enableVolumeReplication(enable("vol-0"));
-            stubB.enableVolumeReplication(enable("vol-0"));
-            stubB.demoteVolume(demote("vol-0"));
-            fake.faults().onAnswered(Rpc.DEMOTE_VOLUME, source -> siteB.refuse(Rpc.PROMOTE_VOLUME, source,
-                    StatusCode.ABORTED, FaultInjector.Window.calls(1)));
+        FakePlugin siteB = grpc.register(FakePlugin.builder().volumes(1).requiredSecret("user", "admin").start());
+        Endpoints.OpenChannel a = grpc.register(Endpoints.open(fake.address()));
+        Endpoints.OpenChannel b = grpc.register(Endpoints.open(siteB.address()));
+        var stubA = ControllerGrpc.newBlockingStub(a.channel());
+        var stubB = ControllerGrpc.newBlockingStub(b.channel());
+        stubA.enableVolumeReplication(enable("vol-0"));
+        stubB.enableVolumeReplication(enable("vol-0"));
+        stubB.demoteVolume(demote("vol-0"));
+        fake.faults().onAnswered(Rpc.DEMOTE_VOLUME, source -> siteB.refuse(Rpc.PROMOTE_VOLUME, source,
+                StatusCode.ABORTED, FaultInjector.Window.calls(1)));
 
-            assertThat(codeOf(() -> stubB.promoteVolume(promote("vol-0", false)))).as("before A's demote")
-                    .isEqualTo(Status.Code.OK);
-            stubB.demoteVolume(demote("vol-0"));
-            stubA.demoteVolume(demote("vol-0"));            // the window opens on B before A's answer is sent
-            assertThat(codeOf(() -> stubB.promoteVolume(promote("vol-0", false)))).isEqualTo(Status.Code.ABORTED);
-            assertThat(codeOf(() -> stubB.promoteVolume(promote("vol-0", false)))).isEqualTo(Status.Code.OK);
+        assertThat(codeOf(() -> stubB.promoteVolume(promote("vol-0", false)))).as("before A's demote")
+                .isEqualTo(Status.Code.OK);
+        stubB.demoteVolume(demote("vol-0"));
+        stubA.demoteVolume(demote("vol-0"));            // the window opens on B before A's answer is sent
+        assertThat(codeOf(() -> stubB.promoteVolume(promote("vol-0", false)))).isEqualTo(Status.Code.ABORTED);
+        assertThat(codeOf(() -> stubB.promoteVolume(promote("vol-0", false)))).isEqualTo(Status.Code.OK);
 
-            fake.reset();                                    // forgets the hook with the other faults
-            stubA.enableVolumeReplication(enable("vol-0"));
-            stubA.demoteVolume(demote("vol-0"));
-            stubB.demoteVolume(demote("vol-0"));
-            assertThat(codeOf(() -> stubB.promoteVolume(promote("vol-0", false)))).isEqualTo(Status.Code.OK);
-            assertThat(siteB.faults().pendingRefusals(Rpc.PROMOTE_VOLUME)).isZero();
-        }
+        fake.reset();                                    // forgets the hook with the other faults
+        stubA.enableVolumeReplication(enable("vol-0"));
+        stubA.demoteVolume(demote("vol-0"));
+        stubB.demoteVolume(demote("vol-0"));
+        assertThat(codeOf(() -> stubB.promoteVolume(promote("vol-0", false)))).isEqualTo(Status.Code.OK);
+        assertThat(siteB.faults().pendingRefusals(Rpc.PROMOTE_VOLUME)).isZero();
     }
 }
