@@ -1,5 +1,6 @@
 package io.volrep.client;
 
+import com.google.common.util.concurrent.MoreExecutors;
 import com.google.protobuf.Message;
 import io.grpc.CallOptions;
 import io.grpc.ClientCall;
@@ -28,8 +29,12 @@ import java.util.concurrent.TimeUnit;
  * channel's executor.
  */
 final class AttemptRunner {
-    /** Runs a callback on the thread that delivers it: gRPC's transport thread. */
-    private static final Executor DIRECT = Runnable::run;
+    /**
+     * Runs a callback on the thread that delivers it: gRPC's transport thread. Guava's instance, because gRPC
+     * recognises exactly that one: any other direct executor gets a {@code SerializingExecutor} (a queue and its
+     * nodes per callback) in front of it, which a raw listener on a direct channel never pays.
+     */
+    private static final Executor DIRECT = MoreExecutors.directExecutor();
 
     static final Metadata.Key<String> PUSHBACK_KEY =
             Metadata.Key.of("grpc-retry-pushback-ms", Metadata.ASCII_STRING_MARSHALLER);
@@ -40,12 +45,22 @@ final class AttemptRunner {
     /** {@link ReplicationClient.Builder#directExecutor()}: an asynchronous call's callbacks on the transport thread. */
     private final boolean direct;
     private final ConnectionWatch connections;
+    /**
+     * What every attempt's options start from, built once: {@link CallOptions} is immutable and each {@code with}
+     * copies it, so only the per-attempt parts (tracer, deadline, a blocking caller's queue) are added per call.
+     * Both run an asynchronous call's callbacks on the transport thread under {@code directExecutor()}.
+     */
+    private final CallOptions failFastOptions;
+    /** As {@link #failFastOptions}, waiting for a connection: a plugin that is restarting is not an answer. */
+    private final CallOptions waitForReadyOptions;
 
     AttemptRunner(ManagedChannel channel, CallSettings settings, ConnectionWatch connections) {
         this.channel = channel;
         this.executor = settings.executor();
         this.direct = settings.directExecutor();
         this.connections = connections;
+        this.failFastOptions = direct ? CallOptions.DEFAULT.withExecutor(DIRECT) : CallOptions.DEFAULT;
+        this.waitForReadyOptions = failFastOptions.withWaitForReady();
     }
 
     /**
@@ -83,19 +98,15 @@ final class AttemptRunner {
     Running start(Attempt attempt) {
         Trace trace = new Trace();
         Duration timeout = attempt.timeout();
-        CallOptions options = CallOptions.DEFAULT.withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS)
-                .withStreamTracerFactory(trace);
+        CallOptions options = attempt.waitForReady() ? waitForReadyOptions : failFastOptions;
         if (attempt.waitForReady()) {
-            // A plugin that is restarting is waited for (within the deadlines), not counted as an answer.
-            options = options.withWaitForReady();
             connections.watch();
         }
         boolean onTransportThread = attempt.queue() == null && direct;
         if (attempt.queue() != null) {
             options = options.withExecutor(attempt.queue());
-        } else if (onTransportThread) {
-            options = options.withExecutor(DIRECT);
         }
+        options = options.withStreamTracerFactory(trace).withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS);
         CompletableFuture<AttemptOutcome> outcome = new CompletableFuture<>();
         // The call's observation is current while the attempt starts: a tracing interceptor parents it there.
         CallObservation.Scope scope = attempt.observation().openScope();

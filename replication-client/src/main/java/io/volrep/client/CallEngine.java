@@ -60,46 +60,48 @@ final class CallEngine {
     }
 
     /**
-     * Sends {@code spec} with retries; the future completes with the response message or a
-     * {@link ReplicationException}. Cancelling it cancels the RPC in flight and every later attempt. With a
-     * {@code queue} (a caller that waits), gRPC's callbacks and the scheduled retries run on the thread that drains
-     * it ({@link CallingThreadQueue#drainUntil}); without one (null), on the client's executor.
+     * Sends {@code spec} with retries; the future completes with what {@code answer} makes of the response, or
+     * fails with a {@link CompletionException} around a {@link ReplicationException} (as {@code thenApply} would
+     * give: the caller's future is this one, not a stage after it). Cancelling it cancels the RPC in flight and
+     * every later attempt. With a {@code queue} (a caller that waits), gRPC's callbacks and the scheduled retries
+     * run on the thread that drains it ({@link CallingThreadQueue#drainUntil}); without one (null), on the client's
+     * executor.
      */
-    CompletableFuture<Response> execute(CallSpec spec, CallingThreadQueue queue) {
+    <R> CompletableFuture<R> execute(CallSpec spec, CallingThreadQueue queue, Answer<R> answer) {
         long accepted = System.nanoTime();
         try {
             spec.validate(settings.wire());
         } catch (ReplicationException e) {
             // InvalidArgumentException or UnsupportedByDialectException: nothing was sent.
             observeRefusal(spec, e);
-            return CompletableFuture.failedFuture(e);
+            return CompletableFuture.failedFuture(new CompletionException(e));
         }
         Optional<VolumeGroupCapability> needed = spec.requiredCapability();
         if (needed.isEmpty()) {
-            return dispatch(spec, queue, accepted);
+            return dispatch(spec, queue, accepted, answer);
         }
         // Offered only when advertised: asked once per client, before anything of this call is sent.
-        CompletableFuture<Response> visible = new CompletableFuture<>();
-        AtomicReference<CompletableFuture<Response>> dispatched = new AtomicReference<>();
+        CompletableFuture<R> visible = new CompletableFuture<>();
+        AtomicReference<CompletableFuture<R>> dispatched = new AtomicReference<>();
         capabilities.require(spec.rpc(), needed.get()).whenComplete((offered, refused) -> {
             if (refused != null) {
                 Throwable cause = unwrap(refused);
                 if (cause instanceof ReplicationException e) {
                     observeRefusal(spec, e);
                 }
-                visible.completeExceptionally(cause);
+                visible.completeExceptionally(new CompletionException(cause));
                 return;
             }
             if (visible.isDone()) {
                 return;     // cancelled while the capabilities were asked
             }
-            CompletableFuture<Response> call = dispatch(spec, queue, accepted);
+            CompletableFuture<R> call = dispatch(spec, queue, accepted, answer);
             dispatched.set(call);
             call.whenComplete((r, t) -> {
                 if (t == null) {
                     visible.complete(r);
                 } else {
-                    visible.completeExceptionally(unwrap(t));
+                    visible.completeExceptionally(t instanceof CompletionException ? t : new CompletionException(t));
                 }
             });
             if (visible.isCancelled()) {
@@ -111,13 +113,15 @@ final class CallEngine {
     }
 
     /** Observes, then runs {@code spec} single-flight per its key: the call's whole life after its checks. */
-    private CompletableFuture<Response> dispatch(CallSpec spec, CallingThreadQueue queue, long accepted) {
-        CompletableFuture<Response> result = new CompletableFuture<>();
+    private <R> CompletableFuture<R> dispatch(CallSpec spec, CallingThreadQueue queue, long accepted,
+                                              Answer<R> answer) {
+        // The retry loop hooks its cancellation to it (Cancellation.onCancel).
+        CompletableFuture<Response> result = new Cancellation.Hooked<>();
         CallObservation observation = settings.observer().onCall(spec.rpc(), spec.concerns());
         // The caller's future completes only after the single-flight slot is free, so a caller that saw its call
         // finish never finds the source still active (and a next call never queues behind a finished one).
-        CompletableFuture<Response> visible = new CompletableFuture<>();
-        Cancellation.propagate(visible, () -> result);
+        CompletableFuture<R> visible = new Cancellation.Hooked<>();
+        Cancellation.propagate(visible, result);
         Supplier<CompletableFuture<?>> start = () -> {
             observation.onStarted(Duration.ofNanos(System.nanoTime() - accepted));
             return loop.run(spec, queue, result, observation);
@@ -125,11 +129,18 @@ final class CallEngine {
         Runnable afterRelease = () -> result.whenComplete((v, t) -> {
             if (t == null) {
                 observation.onFinished(StatusCode.OK, v.attempts());
-                visible.complete(v);
+                R answered;
+                try {
+                    answered = answer.of(v.message(), v.attempts());
+                } catch (Throwable mapping) {
+                    visible.completeExceptionally(new CompletionException(mapping));
+                    return;
+                }
+                visible.complete(answered);
             } else {
                 Throwable failure = unwrap(t);
                 finished(observation, failure);
-                visible.completeExceptionally(failure);
+                visible.completeExceptionally(new CompletionException(failure));
             }
         });
         Optional<Object> flightKey = spec.flightKey();
@@ -193,5 +204,11 @@ final class CallEngine {
 
     /** A successful call's response and how many attempts it took. */
     record Response(Message message, int attempts) {
+    }
+
+    /** What a typed call makes of a successful call's response and how many attempts it took. */
+    @FunctionalInterface
+    interface Answer<R> {
+        R of(Message response, int attempts);
     }
 }

@@ -1,5 +1,7 @@
 package io.volrep.client;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import java.util.function.Supplier;
@@ -7,6 +9,10 @@ import java.util.function.Supplier;
 /**
  * The one way a caller's cancellation travels down: derived futures ({@code thenApply}, a copy completed later)
  * do not pass {@code cancel} to what they came from, so each layer registers what to stop here.
+ *
+ * <p>A layer that creates its future itself makes it a {@link Hooked}: the future runs its one hook when it is
+ * cancelled, instead of carrying a {@code whenComplete} stage (a stage, its future and two lambdas on every call,
+ * cancelled or not) for something few calls ever do.
  */
 final class Cancellation {
     private Cancellation() {
@@ -14,6 +20,9 @@ final class Cancellation {
 
     /** When {@code future} is cancelled, runs {@code onCancel} (once, on the cancelling thread). */
     static void onCancel(CompletableFuture<?> future, Runnable onCancel) {
+        if (future instanceof Hooked<?> hooked && hooked.hook(onCancel)) {
+            return;
+        }
         future.whenComplete((v, t) -> {
             if (future.isCancelled()) {
                 onCancel.run();
@@ -29,5 +38,72 @@ final class Cancellation {
                 f.cancel(true);
             }
         });
+    }
+
+    /** When {@code future} is cancelled, cancels {@code upstream}. */
+    static void propagate(CompletableFuture<?> future, Future<?> upstream) {
+        onCancel(future, () -> upstream.cancel(true));
+    }
+
+    /**
+     * A future that runs one hook once it is cancelled, by {@link #cancel}, or by {@link #completeExceptionally} or
+     * {@link #obtrudeException} with a {@link java.util.concurrent.CancellationException} (every way a caller can
+     * make {@link #isCancelled()} true), whether the hook was registered before or after. What is derived from it
+     * ({@code thenApply}, ...) is a plain {@link CompletableFuture}.
+     */
+    static final class Hooked<T> extends CompletableFuture<T> {
+        /** The hook's value once the future was cancelled (and the hook, if any, ran). */
+        private static final Runnable FIRED = () -> { };
+        private static final VarHandle HOOK;
+
+        static {
+            try {
+                HOOK = MethodHandles.lookup().findVarHandle(Hooked.class, "hook", Runnable.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        @SuppressWarnings("unused") // through HOOK
+        private volatile Runnable hook;
+
+        /** Registers {@code onCancel}; false when another hook is registered already (the caller falls back). */
+        boolean hook(Runnable onCancel) {
+            Runnable previous = (Runnable) HOOK.compareAndExchange(this, null, onCancel);
+            if (previous == FIRED) {
+                onCancel.run();     // cancelled before the hook came
+                return true;
+            }
+            return previous == null;
+        }
+
+        private void cancelled() {
+            if (isCancelled()) {
+                Runnable h = (Runnable) HOOK.getAndSet(this, FIRED);
+                if (h != null && h != FIRED) {
+                    h.run();
+                }
+            }
+        }
+
+        @Override
+        public boolean cancel(boolean mayInterruptIfRunning) {
+            boolean result = super.cancel(mayInterruptIfRunning);
+            cancelled();
+            return result;
+        }
+
+        @Override
+        public boolean completeExceptionally(Throwable ex) {
+            boolean result = super.completeExceptionally(ex);
+            cancelled();
+            return result;
+        }
+
+        @Override
+        public void obtrudeException(Throwable ex) {
+            super.obtrudeException(ex);
+            cancelled();
+        }
     }
 }

@@ -22,7 +22,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -98,7 +98,7 @@ final class RetryLoop {
         RETRY.executeCompletionStage(retryScheduler, () -> attempt(state))
                 .whenComplete((message, failure) -> {
                     if (failure == null) {
-                        result.complete(new CallEngine.Response(message, state.attempts.get()));
+                        result.complete(new CallEngine.Response(message, state.attempts));
                     } else {
                         result.completeExceptionally(toResult(failure, state));
                     }
@@ -110,7 +110,7 @@ final class RetryLoop {
         if (state.cancelled) {
             return CompletableFuture.failedFuture(new CancellationException("call cancelled"));
         }
-        int attempt = state.attempts.incrementAndGet();
+        int attempt = CallState.ATTEMPTS.incrementAndGet(state);
         Duration remaining = Duration.between(state.policy.clock().instant(), state.deadline);
         Duration timeout = remaining.compareTo(state.policy.perAttemptTimeout()) < 0 ? remaining
                 : state.policy.perAttemptTimeout();
@@ -153,9 +153,9 @@ final class RetryLoop {
     private CompletionStage<Message> decide(CallState state, int attempt, AttemptOutcome.Failed failed) {
         RetryDecisions.Outcome facts = failed.facts();
         if (facts.spendsBudget()) {
-            state.counted.incrementAndGet();
+            CallState.COUNTED.incrementAndGet(state);
         } else {
-            state.connectionWaits.incrementAndGet();
+            CallState.CONNECTION_WAITS.incrementAndGet(state);
         }
         RetryDecision decision = RetryDecisions.decide(state.policy, facts, progress(state));
         if (decision instanceof RetryDecision.VerifySource verify) {
@@ -203,8 +203,8 @@ final class RetryLoop {
 
     private RetryDecisions.Progress progress(CallState state) {
         return new RetryDecisions.Progress(state.spec.concerns().isPresent(), state.spec.sendsSecrets(),
-                state.counted.get(),
-                state.connectionWaits.get(), state.renewed, state.spec.secretsOverride() != null,
+                state.counted,
+                state.connectionWaits, state.renewed, state.spec.secretsOverride() != null,
                 settings.verifier() != null, state.cancelled || closed.getAsBoolean(),
                 Duration.between(state.policy.clock().instant(), state.deadline));
     }
@@ -256,7 +256,7 @@ final class RetryLoop {
         Throwable t = CallEngine.unwrap(failure);
         if (t instanceof AttemptFailure f && f.exception != null) {
             ReplicationException e = f.exception;
-            return e.attempts() == state.attempts.get() ? e : e.withContext(state.spec.rpc(), state.attempts.get());
+            return e.attempts() == state.attempts ? e : e.withContext(state.spec.rpc(), state.attempts);
         }
         return t;
     }
@@ -266,12 +266,19 @@ final class RetryLoop {
         final CallSpec spec;
         final RetryPolicy policy;
         final Instant deadline;
+        // Counters through field updaters rather than three AtomicInteger objects per call.
+        static final AtomicIntegerFieldUpdater<CallState> ATTEMPTS =
+                AtomicIntegerFieldUpdater.newUpdater(CallState.class, "attempts");
+        static final AtomicIntegerFieldUpdater<CallState> COUNTED =
+                AtomicIntegerFieldUpdater.newUpdater(CallState.class, "counted");
+        static final AtomicIntegerFieldUpdater<CallState> CONNECTION_WAITS =
+                AtomicIntegerFieldUpdater.newUpdater(CallState.class, "connectionWaits");
         /** Every request sent; what {@link ReplicationException#attempts()} reports. */
-        final AtomicInteger attempts = new AtomicInteger();
+        volatile int attempts;
         /** Attempts that spent the budget ({@link RetryPolicy#maxAttempts()}). */
-        final AtomicInteger counted = new AtomicInteger();
+        volatile int counted;
         /** Attempts that waited for a connection and never reached the plugin. */
-        final AtomicInteger connectionWaits = new AtomicInteger();
+        volatile int connectionWaits;
         volatile Secrets secrets;
         volatile boolean renewed;
         volatile boolean cancelled;

@@ -6,6 +6,7 @@ import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
 /**
@@ -18,11 +19,19 @@ final class SingleFlight {
     private static final class Lane {
         /** Created by the first call that has to wait: most lanes only ever hold their running call. */
         ArrayDeque<Runnable> waiting;
+        /** The call {@link #HAND_OVER} took from {@link #waiting}; read by the releasing thread right after. */
+        Runnable handedOver;
 
         int waitingCount() {
             return waiting == null ? 0 : waiting.size();
         }
     }
+
+    /** Keeps a lane for its next waiting call (in {@link Lane#handedOver}), or frees it (null) when none waits. */
+    private static final BiFunction<Object, Lane, Lane> HAND_OVER = (key, lane) -> {
+        lane.handedOver = lane.waiting == null ? null : lane.waiting.poll();
+        return lane.handedOver == null ? null : lane;
+    };
 
     private final ConcurrentHashMap<Object, Lane> lanes = new ConcurrentHashMap<>();
     private final int maxQueued;
@@ -109,12 +118,16 @@ final class SingleFlight {
 
     /** Frees {@code key}'s slot, or keeps it for the next waiting call, which is returned (null when none). */
     private Runnable release(Object key) {
-        Runnable[] next = {null};
-        lanes.computeIfPresent(key, (k, lane) -> {
-            next[0] = lane.waiting == null ? null : lane.waiting.poll();
-            return next[0] == null ? null : lane;
-        });
-        return next[0];
+        // The releasing call holds the slot, so the lane is there and stays the same until this hand-over; a
+        // constant function instead of a capturing lambda and an array per call.
+        Lane lane = lanes.get(key);
+        if (lane == null) {
+            return null;
+        }
+        lanes.computeIfPresent(key, HAND_OVER);
+        Runnable next = lane.handedOver;
+        lane.handedOver = null;
+        return next;
     }
 
     /** How many sources have a call running or waiting (for tests and metrics). */

@@ -91,16 +91,13 @@ public abstract class TypedCall<S extends TypedCall<S, R>, R> {
     }
 
     private CompletableFuture<R> send(CallingThreadQueue queue) {
-        CompletableFuture<CallEngine.Response> inner;
         try {
-            inner = engine.execute(spec(), queue);
+            // The engine's future is the caller's: it maps the response itself, so no stage (and no cancel hook of
+            // its own) sits between the caller and the RPC.
+            return engine.execute(spec(), queue, this::result);
         } catch (ReplicationException e) {
             return CompletableFuture.failedFuture(e);
         }
-        CompletableFuture<R> outer = inner.thenApply(r -> result(r.message(), r.attempts()));
-        // thenApply's future does not pass cancellation upstream; the RPC must stop too.
-        Cancellation.propagate(outer, () -> inner);
-        return outer;
     }
 
     abstract CallSpec spec();
