@@ -23,6 +23,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -62,6 +63,13 @@ class ModuleDescriptorsIT {
                         .allSatisfy(t -> assertThat(t).matches("io\\.volrep\\..*|com\\.google\\.protobuf|io\\.grpc\\.protobuf")));
         assertThat(descriptor.packages()).as("every package of %s is in the descriptor", artifact)
                 .containsAll(API.get(artifact));
+    }
+
+    @Test
+    void theClientReadsGuavaWhoseDirectExecutorItUses() throws IOException {
+        // Without it, a client on the module path fails with IllegalAccessError on its first directExecutor() call.
+        assertThat(descriptor("replication-client").requires()).extracting(ModuleDescriptor.Requires::name)
+                .contains("com.google.common");
     }
 
     @ParameterizedTest

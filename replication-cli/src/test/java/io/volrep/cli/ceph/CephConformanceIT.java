@@ -56,12 +56,8 @@ class CephConformanceIT {
      * ([ceph] open driver defect lines); a failure with any other answer fails this test.
      */
     static final Map<String, String> OPEN_DRIVER_DEFECTS = orderedMap(
-            "split-brain", "after a failback A -> B -> A, site B's copy reports up+error: split-brain, and site A's Info"
-                    + " answers 5 NOT_FOUND instead of status ERROR (open)",
-            "still ends with its own demotion", "a disable on A waits for B's copy to replay A's promotion, which a"
-                    + " split-brain copy never does (open, same cause)",
-            "did not answer ready = true within", "a resync on A with B primary not ready within 2 minutes on the"
-                    + " shared lab (open)");
+            "did not answer ready = true within", "a lifecycle resync on A with B primary not ready within the resync"
+                    + " timeout while the other checks load the lab (open: not seen when the check runs alone, 88 s)");
 
     /** A finished run: what the command printed and how long it took. */
     record Run(CephLab.Result result, Duration took, Path reports) {
@@ -76,8 +72,12 @@ class CephConformanceIT {
         List<String> args = new ArrayList<>(List.of("conformance", "--endpoint", lab.endpoint("site-a"),
                 "--peer-endpoint", lab.endpoint("site-b"), "--call-timeout", "60s",
                 // A resync on A copies B's promotion: rbd-mirror takes 20-60 s for it on the shared lab, more than the
-                // default 30 s (the kit's own advice: raise --resync-timeout if the storage needs longer).
-                "--resync-timeout", "2m", "--reports-dir",
+                // default 30 s, and longer beside the other tests (the kit's own advice: raise --resync-timeout if the
+                // storage needs longer).
+                "--resync-timeout", "3m",
+                // The peer's switch to a new primary (a demote or disable after a failback waits for it, 10 ABORTED)
+                // takes seconds alone and can outlast the default 60 s beside the other Ceph tests.
+                "--settle-timeout", "120s", "--reports-dir",
                 reports.toString()));
         FIXTURES.forEach(f -> args.addAll(List.of("--volume", f)));
         long start = System.nanoTime();
