@@ -22,6 +22,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
@@ -341,7 +342,27 @@ public final class CephLab implements BeforeAllCallback, ParameterResolver {
                     System.err.println("[ceph lab] down " + dir + " failed: " + r.err());
                     return;     // keep the directory: something of it may still run
                 }
+                keepPluginLogs();
                 delete(dir);
+            }
+        }
+
+        /**
+         * Copies the plugins' logs (a line per call, the driver's decisions) to target/ceph-lab-logs before the lab's
+         * directory goes: a check that failed on the lab is explained there.
+         */
+        private void keepPluginLogs() {
+            Path keep = Path.of("target", "ceph-lab-logs");
+            try {
+                Files.createDirectories(keep);
+                for (String site : List.of("site-a", "site-b")) {
+                    Path log = dir.resolve(site).resolve("log").resolve("plugin.out");
+                    if (Files.exists(log)) {
+                        Files.copy(log, keep.resolve(site + "-plugin.out"), StandardCopyOption.REPLACE_EXISTING);
+                    }
+                }
+            } catch (IOException e) {
+                System.err.println("[ceph lab] cannot keep the plugins' logs: " + e);
             }
         }
     }
