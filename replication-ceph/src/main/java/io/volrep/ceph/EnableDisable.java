@@ -87,17 +87,18 @@ final class EnableDisable {
             }
             promoteBeforeDisabling(budget, id, there);
         }
-        // rbd-mirror deletes the peer's copy only if it is a copy of this primary: right after a failback, a peer
-        // whose copy still ends with its own demotion (it has not replayed this site yet) would keep it for ever.
+        // rbd-mirror deletes the peer's copy only if it replays this primary: right after a failback, or after this
+        // copy's own demotion and the promotion above, a peer whose copy still ends with a demotion (it has not
+        // replayed this site's promotion yet) can keep it for ever, in "error bootstrapping replay".
         Optional<PeerSite> site = peers.site(budget);
         if (site.isPresent() && peerStillCreatingItsCopy(budget, id, site.get())) {
             throw new OperationPendingException(pool.site() + ": site " + site.get().name() + " is still creating its"
                     + " copy of " + id + " (it has not completed its first sync): disabled now, rbd-mirror would leave"
                     + " that copy behind in error for ever, and every later enable would meet it; retry with back-off");
         }
-        if (site.isPresent() && site.get().endsWithItsOwnDemotion(id, budget)) {
+        if (site.isPresent() && peers.copyEndsWithADemotion(budget, id)) {
             throw new OperationPendingException(pool.site() + ": site " + site.get().name() + "'s copy of " + id
-                    + " still ends with its own demotion: it has not replayed this site's promotion yet, and disabling"
+                    + " still ends with a demotion: it has not replayed this site's promotion yet, and disabling"
                     + " now would leave it behind; retry with back-off");
         }
         schedules.remove(budget, id);

@@ -93,11 +93,11 @@ record MirrorSnapshots(List<Snapshot> snapshots) {
     }
 
     /**
-     * True when the newest mirror snapshot is one this image took itself when it was demoted (not one received from
-     * the peer): a copy that has not replayed the other site's promotion yet.
+     * True when the newest mirror snapshot is a demotion: this image's own (taken when it was demoted) or the peer's
+     * (received when the peer was demoted). Either way, a copy that has not replayed the peer's promotion since.
      */
-    boolean endsWithOwnDemotion() {
-        return newest().filter(s -> !s.received() && "demoted".equals(s.state())).isPresent();
+    boolean endsWithADemotion() {
+        return newest().filter(s -> "demoted".equals(s.state())).isPresent();
     }
 
     /**

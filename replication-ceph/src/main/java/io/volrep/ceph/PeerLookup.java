@@ -92,6 +92,16 @@ final class PeerLookup implements AutoCloseable {
         }
     }
 
+    /**
+     * True while the peer's copy of {@code id} still ends with a demotion (its own, or this site's it received): it
+     * has not replayed this site's promotion yet. rbd-mirror then has nothing it replays to delete on a disable, and
+     * starts replaying only a primary. False when the peer has no such image or does not answer (nothing to wait
+     * for then).
+     */
+    boolean copyEndsWithADemotion(CallBudget budget, String id) {
+        return snapshots(budget, id).filter(MirrorSnapshots::endsWithADemotion).isPresent();
+    }
+
     /** How messages name the peer: {@code site site-b} once it has been found, else {@code the peer site}. */
     String name() {
         CachedPeer p = peer;

@@ -117,16 +117,6 @@ final class PeerSite {
     }
 
     /**
-     * True when the peer's copy of {@code image} ends with its own demotion: its newest mirror snapshot is a primary
-     * snapshot it took when it was demoted, not one received from this site ({@code rbd snap ls --all}: received
-     * snapshots name their primary). Such a copy has not replayed this site's promotion yet. False when it has, when
-     * the peer has no such image, and when the peer does not answer (nothing to wait for then).
-     */
-    boolean endsWithItsOwnDemotion(String image, CallBudget budget) {
-        return snapshots(image, budget).filter(MirrorSnapshots::endsWithOwnDemotion).isPresent();
-    }
-
-    /**
      * The peer's mirror snapshots of {@code image}, asked within at most {@link #QUESTION_TIME}; empty when the peer
      * has no such image or does not answer.
      */

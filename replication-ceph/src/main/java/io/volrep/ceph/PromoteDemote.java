@@ -64,9 +64,9 @@ final class PromoteDemote {
         // Demoted before the peer replays this site's promotion, both copies end with their own demotion: rbd-mirror
         // starts replaying only a primary, so the peer never receives this site's last snapshots, and neither site
         // could be promoted without force (seen on the lab).
-        if (peers.snapshots(budget, id).filter(MirrorSnapshots::endsWithOwnDemotion).isPresent()) {
+        if (peers.copyEndsWithADemotion(budget, id)) {
             throw new OperationPendingException(pool.site() + ": " + peers.name() + "'s copy of " + id + " still ends"
-                    + " with its own demotion: it has not replayed this site's promotion yet, and demoting now would"
+                    + " with a demotion: it has not replayed this site's promotion yet, and demoting now would"
                     + " leave no site that can be promoted without force; retry with back-off");
         }
         try {

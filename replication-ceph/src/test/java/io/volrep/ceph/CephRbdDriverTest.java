@@ -256,7 +256,7 @@ class CephRbdDriverTest {
         Status first = demote.get();
 
         assertThat(first.getCode()).isEqualTo(Status.Code.ABORTED);
-        assertThat(first.getDescription()).contains("site site-b's copy of vol-0 still ends with its own demotion",
+        assertThat(first.getDescription()).contains("site site-b's copy of vol-0 still ends with a demotion",
                 "retry with back-off");
         assertThat(rbd.calls()).noneMatch(c -> c.contains("mirror image demote"));
 
@@ -556,11 +556,52 @@ class CephRbdDriverTest {
 
         Status first = disable.get();
         assertThat(first.getCode()).isEqualTo(Status.Code.ABORTED);
-        assertThat(first.getDescription()).contains("site site-b's copy of vol-0 still ends with its own demotion");
+        assertThat(first.getDescription()).contains("site site-b's copy of vol-0 still ends with a demotion");
         assertThat(rbd.calls()).noneMatch(c -> c.contains("mirror image disable"));
 
         assertThat(disable.get().getCode()).as("once B replays it").isEqualTo(Status.Code.OK);
         assertThat(rbd.calls()).contains("local mirror image disable rbd/vol-0");
+    }
+
+    /** Site B's copy once it has replayed site A's demotion (A's snapshot 17), as the lab printed it. */
+    static final String PEER_RECEIVED_DEMOTION = """
+            [{"id":10,"name":".mirror.non_primary.g.e","timestamp":"Thu Nov 26 14:14:21 2026","namespace":{"type":\
+            "mirror","state":"demoted","complete":true,"primary_mirror_uuid":"59bc","primary_snap_id":17}}]""";
+    /** ... and once it has replayed A's promotion again (A's snapshot 18). */
+    static final String PEER_REPLAYED_THE_PROMOTION = PEER_RECEIVED_DEMOTION.replace("}}]", "}},{\"id\":15,\"name\":"
+            + "\".mirror.non_primary.g.f\",\"timestamp\":\"Thu Nov 26 14:14:29 2026\",\"namespace\":{\"type\":"
+            + "\"mirror\",\"state\":\"non-primary\",\"complete\":true,\"primary_mirror_uuid\":\"59bc\","
+            + "\"primary_snap_id\":18}}]");
+
+    @Test
+    void disableOfADemotedSourceWaitsUntilThePeerReplaysItsPromotionAgainSoThatItsCopyIsDeleted() throws Exception {
+        // Seen in CI and reproduced on the lab (site B's rbd-mirror paused a second after A's demote, while A's
+        // disable promoted A and disabled it): B's copy, still ending with A's demotion, stayed for ever in "error
+        // bootstrapping replay". Promoted only, A is replayed by B again within seconds.
+        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY), FakeRbd.ok(PRIMARY))
+                .on("local mirror pool info rbd --all", FakeRbd.ok(POOL_INFO))
+                .on("peer info rbd/vol-0", FakeRbd.ok(NON_PRIMARY))
+                .on("local mirror image promote rbd/vol-0", FakeRbd.ok("Image promoted to primary\n"))
+                .on("local mirror image status rbd/vol-0", FakeRbd.ok(STATUS_SYNCED))
+                .on("peer snap ls --all rbd/vol-0", FakeRbd.ok(PEER_RECEIVED_DEMOTION), FakeRbd.ok(
+                        PEER_RECEIVED_DEMOTION), FakeRbd.ok(PEER_REPLAYED_THE_PROMOTION))
+                .on("local mirror snapshot schedule remove", FakeRbd.ok(""))
+                .on("local image-meta list rbd/vol-0", FakeRbd.ok("{}"))
+                .on("local mirror image disable rbd/vol-0", FakeRbd.ok("Mirroring disabled\n")));
+        Supplier<Status> disable = () -> statusOf(() -> stub.disableVolumeReplication(
+                DisableVolumeReplicationRequest.newBuilder().setReplicationSource(volume("vol-0")).build()));
+
+        for (int call = 1; call <= 2; call++) {
+            Status held = disable.get();
+            assertThat(held.getCode()).as("call %d", call).isEqualTo(Status.Code.ABORTED);
+            assertThat(held.getDescription()).contains("site site-b's copy of vol-0 still ends with a demotion",
+                    "retry with back-off");
+        }
+        assertThat(rbd.calls()).containsOnlyOnce("local mirror image promote rbd/vol-0");
+        assertThat(rbd.calls()).noneMatch(c -> c.contains("mirror image disable"));
+
+        assertThat(disable.get().getCode()).as("once B replays A's promotion").isEqualTo(Status.Code.OK);
+        assertThat(rbd.calls()).containsOnlyOnce("local mirror image disable rbd/vol-0");
     }
 
     @Test

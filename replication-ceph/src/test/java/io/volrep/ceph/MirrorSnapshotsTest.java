@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code rbd snap ls --all} read once for both of its questions: when a copy last received a complete snapshot
- * (Promote's record of the last sync) and whether a copy still ends with its own demotion (Disable after a failback).
+ * (Promote's record of the last sync) and whether a copy still ends with a demotion (Demote and Disable wait for the peer's replay).
  * The outputs are {@link CephRbdDriverTest}'s, copied from the lab.
  */
 class MirrorSnapshotsTest {
@@ -20,7 +20,7 @@ class MirrorSnapshotsTest {
     void aCopyThatHasNotReplayedTheNewPrimaryEndsWithItsOwnDemotionAndHasReceivedNothing() {
         MirrorSnapshots snaps = parse(CephRbdDriverTest.PEER_OWN_DEMOTION);
 
-        assertThat(snaps.endsWithOwnDemotion()).isTrue();
+        assertThat(snaps.endsWithADemotion()).isTrue();
         assertThat(snaps.lastReceived()).isEmpty();
     }
 
@@ -28,7 +28,7 @@ class MirrorSnapshotsTest {
     void aCopyReplayingThePrimaryEndsWithTheSnapshotItReceivedWhoseTimeIsItsLastSync() {
         MirrorSnapshots snaps = parse(CephRbdDriverTest.PEER_REPLAYING);
 
-        assertThat(snaps.endsWithOwnDemotion()).isFalse();
+        assertThat(snaps.endsWithADemotion()).isFalse();
         assertThat(snaps.lastReceived()).contains(Instant.parse("2026-11-26T05:15:22Z"));
     }
 
@@ -45,8 +45,8 @@ class MirrorSnapshotsTest {
 
         assertThat(snaps.snapshots()).extracting(MirrorSnapshots.Snapshot::id).containsExactly(11L, 9L, 10L);
         assertThat(snaps.lastReceived()).contains(Instant.parse("2026-11-26T05:15:22Z"));
-        assertThat(snaps.endsWithOwnDemotion()).isFalse();
-        assertThat(parse("[]").endsWithOwnDemotion()).isFalse();
+        assertThat(snaps.endsWithADemotion()).isFalse();
+        assertThat(parse("[]").endsWithADemotion()).isFalse();
         assertThat(parse("null").lastReceived()).isEmpty();
     }
 }

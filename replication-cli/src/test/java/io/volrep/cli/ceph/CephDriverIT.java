@@ -220,7 +220,8 @@ class CephDriverIT {
         a.demoteVolume(DemoteVolumeRequest.newBuilder().setReplicationSource(vol).build());
         assertThat(lab.role("site-b", "vol-3")).isEqualTo("non-primary");
 
-        untilOk(Duration.ofSeconds(60), () -> statusOf(() -> a.disableVolumeReplication(DisableVolumeReplicationRequest
+        // 10 until B's rbd-mirror has replayed A's promotion again (disabled before that, B's copy stays for ever)
+        untilOk(SYNC_TIMEOUT, () -> statusOf(() -> a.disableVolumeReplication(DisableVolumeReplicationRequest
                 .newBuilder().setReplicationSource(vol).build())), Status.Code.ABORTED);
 
         assertThat(lab.role("site-a", "vol-3")).isEqualTo("disabled");
