@@ -8,6 +8,7 @@ import io.volrep.api.UnavailableException;
 import io.volrep.api.UnknownErrorException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * The mirrored pool on this plugin's own site, image by image: the {@code rbd} commands the RPCs share, each failure
@@ -23,6 +24,7 @@ import java.util.Map;
 final class LocalPool {
     /** The prefix of the image metadata keys this driver keeps (the schedule, the last sync of a promoted copy). */
     static final String METADATA_PREFIX = "volrep.";
+    private static final Pattern RESYNC_REQUESTED = Pattern.compile("\"resync_requested\"\\s*:\\s*true");
 
     private final RbdCli cli;
     private final String pool;
@@ -86,6 +88,15 @@ final class LocalPool {
                     e.getValue().isJsonPrimitive() ? e.getValue().getAsString() : ""));
         }
         return values;
+    }
+
+    /**
+     * True while the image holds a resync flag ({@code rbd mirror image resync} leaves {@code {"resync_requested":
+     * true}} under a {@code .rbd_mirror.} metadata key until rbd-mirror recreates the image).
+     */
+    boolean resyncFlagged(CallBudget budget, String id) {
+        return metadata(budget, id).entrySet().stream().anyMatch(e -> e.getKey().startsWith(".rbd_mirror.")
+                && RESYNC_REQUESTED.matcher(e.getValue()).find());
     }
 
     /** Removes what this driver kept in the image's metadata (schedule, last sync), so that no later era reads it. */

@@ -12,8 +12,8 @@ import org.slf4j.LoggerFactory;
 /**
  * ResyncVolume on RBD. {@code rbd mirror image resync} deletes and recreates the local image (a full copy), so it is
  * asked for only where a copy needs one (split-brain, or {@code force}, once per image id); the image is in progress
- * while rbd-mirror recreates it (in the trash, then briefly nowhere) and ready once it replays the primary's latest
- * snapshot.
+ * while rbd still holds the flag or rbd-mirror recreates it (in the trash, then briefly nowhere), and ready once it
+ * replays the primary's latest snapshot.
  *
  * <pre>{@code
  * ResyncResult r = resync.resync(budget, "vol-0", false);      // IN_PROGRESS until the copy has caught up
@@ -51,7 +51,13 @@ final class Resync {
         }
         String flaggedId = resyncRequested.get(id);
         if (flaggedId != null && flaggedId.equals(image.id())) {
-            return ResyncResult.IN_PROGRESS;        // flagged; rbd-mirror has not recreated it yet
+            if (pool.resyncFlagged(budget, id)) {
+                return ResyncResult.IN_PROGRESS;    // flagged; rbd-mirror has not recreated it yet
+            }
+            // The same image, and rbd no longer holds the flag: it was dropped before rbd-mirror acted on it (the
+            // image was promoted or its mirroring disabled since), so no recreation is coming. Decide afresh.
+            resyncRequested.remove(id, flaggedId);
+            flaggedId = null;
         }
         MirrorStatus status = pool.mirrorStatus(budget, id);
         // Only a split-brain needs a full copy: a copy that is merely behind catches up by replaying, and another

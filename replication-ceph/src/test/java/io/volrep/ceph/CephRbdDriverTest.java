@@ -31,6 +31,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -651,6 +652,7 @@ class CephRbdDriverTest {
                         "\"state\":\"up+stopped\",\"description\":\"local image is primary\"",
                         "\"state\":\"up+error\",\"description\":\"split-brain detected\"")), FakeRbd.ok(replaying))
                 .on("local mirror image resync rbd/vol-0", FakeRbd.ok("Flagged image for resync from primary\n"))
+                .on("local image-meta list rbd/vol-0", FakeRbd.ok(RESYNC_FLAGGED))
                 .on("local trash ls rbd --all --long", FakeRbd.ok("[{\"id\":\"10273612c730\",\"name\":\"vol-0\","
                         + "\"source\":\"MIRRORING\"}]"), FakeRbd.ok("[]")));
         Supplier<Boolean> resync = () -> stub.resyncVolume(ResyncVolumeRequest.newBuilder()
@@ -661,6 +663,31 @@ class CephRbdDriverTest {
         assertThat(resync.get()).as("in the trash: being recreated").isFalse();
         assertThat(resync.get()).as("out of the trash, not created yet: still being recreated").isFalse();
         assertThat(resync.get()).as("recreated, replaying the latest").isTrue();
+        assertThat(rbd.calls().stream().filter(c -> c.startsWith("local mirror image resync"))).hasSize(1);
+    }
+
+    /** What {@code rbd mirror image resync} leaves in the image's metadata until rbd-mirror recreates the image. */
+    static final String RESYNC_FLAGGED = "{\".rbd_mirror.91f31715-8d4e-4893-8398-e5e389e3bcde\":"
+            + "\"{\\\"resync_requested\\\": true}\"}";
+
+    @Test
+    void aResyncFlagThatRbdNoLongerHoldsIsForgottenNotWaitedForForEver() throws Exception {
+        // Seen in CI's run of the kit on the lab: a forced resync flagged the copy, the flag was dropped before
+        // rbd-mirror acted on it (the image was promoted and its mirroring disabled since), and every later resync
+        // of that same image answered ready = false for ever. rbd's metadata says whether the flag is still there.
+        String replaying = STATUS_SYNCED.replace("\"state\":\"up+stopped\",\"description\":\"local image is primary\"",
+                "\"state\":\"up+replaying\",\"description\":\"replaying, {\\\"local_snapshot_timestamp\\\":1795666384,"
+                        + "\\\"remote_snapshot_timestamp\\\":1795666384,\\\"replay_state\\\":\\\"idle\\\"}\"");
+        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY))
+                .on("local mirror image status rbd/vol-0", FakeRbd.ok(replaying))
+                .on("local mirror image resync rbd/vol-0", FakeRbd.ok("Flagged image for resync from primary\n"))
+                .on("local image-meta list rbd/vol-0", FakeRbd.ok(RESYNC_FLAGGED), FakeRbd.ok("{}")));
+        Function<Boolean, Boolean> resync = force -> stub.resyncVolume(ResyncVolumeRequest.newBuilder()
+                .setReplicationSource(volume("vol-0")).setForce(force).build()).getReady();
+
+        assertThat(resync.apply(true)).as("forced: flagged").isFalse();
+        assertThat(resync.apply(false)).as("still flagged in rbd").isFalse();
+        assertThat(resync.apply(false)).as("the flag is gone, the image the same: replaying the latest").isTrue();
         assertThat(rbd.calls().stream().filter(c -> c.startsWith("local mirror image resync"))).hasSize(1);
     }
 
