@@ -8,6 +8,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -41,6 +42,9 @@ record MirrorSnapshots(List<Snapshot> snapshots) {
      */
     record Snapshot(long id, String timestamp, boolean received, boolean complete, String state, long primarySnapId) {
     }
+
+    /** rbd's ids increase: the lowest is the oldest snapshot kept, the highest the newest. */
+    private static final Comparator<Snapshot> BY_ID = Comparator.comparingLong(Snapshot::id);
 
     static MirrorSnapshots parse(JsonElement json) {
         List<Snapshot> snapshots = new ArrayList<>();
@@ -83,13 +87,13 @@ record MirrorSnapshots(List<Snapshot> snapshots) {
 
     /** When the oldest mirror snapshot still kept was taken (for a young mirroring: when it was enabled), or empty. */
     Optional<Instant> oldest() {
-        return snapshots.stream().min(java.util.Comparator.comparingLong(Snapshot::id))
+        return snapshots.stream().min(BY_ID)
                 .flatMap(s -> time(s.timestamp()));
     }
 
     /** The newest mirror snapshot, or empty. */
     Optional<Snapshot> newest() {
-        return snapshots.stream().max(java.util.Comparator.comparingLong(Snapshot::id));
+        return snapshots.stream().max(BY_ID);
     }
 
     /**

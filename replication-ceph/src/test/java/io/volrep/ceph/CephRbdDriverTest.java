@@ -254,15 +254,25 @@ class CephRbdDriverTest {
         Supplier<Status> demote = () -> statusOf(() -> stub.demoteVolume(DemoteVolumeRequest.newBuilder()
                 .setReplicationSource(volume("vol-0")).build()));
 
-        Status first = demote.get();
+        assertHeldUntilThePeerReplays(demote, 1, "local mirror image demote rbd/vol-0");
+    }
 
-        assertThat(first.getCode()).isEqualTo(Status.Code.ABORTED);
-        assertThat(first.getDescription()).contains("site site-b's copy of vol-0 still ends with a demotion",
-                "retry with back-off");
-        assertThat(rbd.calls()).noneMatch(c -> c.contains("mirror image demote"));
+    /**
+     * {@code call} answers 10 ABORTED {@code held} times, naming the peer's copy that still ends with a demotion and
+     * without running {@code rbdCommand}; the next call, once the peer has replayed this site's promotion, answers OK
+     * and runs it once.
+     */
+    private void assertHeldUntilThePeerReplays(Supplier<Status> call, int held, String rbdCommand) {
+        for (int i = 1; i <= held; i++) {
+            Status status = call.get();
+            assertThat(status.getCode()).as("call %d", i).isEqualTo(Status.Code.ABORTED);
+            assertThat(status.getDescription()).contains("site site-b's copy of vol-0 still ends with a demotion",
+                    "retry with back-off");
+        }
+        assertThat(rbd.calls()).doesNotContain(rbdCommand);
 
-        assertThat(demote.get().getCode()).as("once B replays it").isEqualTo(Status.Code.OK);
-        assertThat(rbd.calls()).contains("local mirror image demote rbd/vol-0");
+        assertThat(call.get().getCode()).as("once B replays it").isEqualTo(Status.Code.OK);
+        assertThat(rbd.calls()).containsOnlyOnce(rbdCommand);
     }
 
     @Test
@@ -555,13 +565,7 @@ class CephRbdDriverTest {
         Supplier<Status> disable = () -> statusOf(() -> stub.disableVolumeReplication(
                 DisableVolumeReplicationRequest.newBuilder().setReplicationSource(volume("vol-0")).build()));
 
-        Status first = disable.get();
-        assertThat(first.getCode()).isEqualTo(Status.Code.ABORTED);
-        assertThat(first.getDescription()).contains("site site-b's copy of vol-0 still ends with a demotion");
-        assertThat(rbd.calls()).noneMatch(c -> c.contains("mirror image disable"));
-
-        assertThat(disable.get().getCode()).as("once B replays it").isEqualTo(Status.Code.OK);
-        assertThat(rbd.calls()).contains("local mirror image disable rbd/vol-0");
+        assertHeldUntilThePeerReplays(disable, 1, "local mirror image disable rbd/vol-0");
     }
 
     /** Site B's copy once it has replayed site A's demotion (A's snapshot 17), as the lab printed it. */
@@ -592,17 +596,8 @@ class CephRbdDriverTest {
         Supplier<Status> disable = () -> statusOf(() -> stub.disableVolumeReplication(
                 DisableVolumeReplicationRequest.newBuilder().setReplicationSource(volume("vol-0")).build()));
 
-        for (int call = 1; call <= 2; call++) {
-            Status held = disable.get();
-            assertThat(held.getCode()).as("call %d", call).isEqualTo(Status.Code.ABORTED);
-            assertThat(held.getDescription()).contains("site site-b's copy of vol-0 still ends with a demotion",
-                    "retry with back-off");
-        }
+        assertHeldUntilThePeerReplays(disable, 2, "local mirror image disable rbd/vol-0");
         assertThat(rbd.calls()).containsOnlyOnce("local mirror image promote rbd/vol-0");
-        assertThat(rbd.calls()).noneMatch(c -> c.contains("mirror image disable"));
-
-        assertThat(disable.get().getCode()).as("once B replays A's promotion").isEqualTo(Status.Code.OK);
-        assertThat(rbd.calls()).containsOnlyOnce("local mirror image disable rbd/vol-0");
     }
 
     @Test
