@@ -211,7 +211,11 @@ class GrpcFactsTest {
         unixServer(socket);
         Ended ended = call(unixChannel(socket, 1024), deadline(10_000), (byte) 'B', (byte) 2);
         assertThat(ended.code()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
-        assertThat(ended.events()).contains("created", "headers").doesNotContain("message", "trailers");
+        // The oversized message is never delivered. The plugin's own trailers (its OK after the message) can still
+        // reach the tracer first on a loaded machine (CI saw it once: the transport thread read them before the
+        // deframer refused the message), so "no trailers" is not a fact to pin here; the notes say what
+        // AttemptRunner, which reads it, does about that.
+        assertThat(ended.events()).contains("created", "headers").doesNotContain("message");
     }
 
     @Test
