@@ -140,6 +140,11 @@ class CephRbdDriverTest {
         return statusOf(() -> stub.promoteVolume(promote(false)));
     }
 
+    private Status disableStatus() {
+        return statusOf(() -> stub.disableVolumeReplication(DisableVolumeReplicationRequest.newBuilder()
+                .setReplicationSource(volume("vol-0")).build()));
+    }
+
     // --- Promote --------------------------------------------------------------------------------------------------
 
     @Test
@@ -562,10 +567,7 @@ class CephRbdDriverTest {
                 .on("local mirror snapshot schedule remove", FakeRbd.ok(""))
                 .on("local image-meta list rbd/vol-0", FakeRbd.ok("{}"))
                 .on("local mirror image disable rbd/vol-0", FakeRbd.ok("Mirroring disabled\n")));
-        Supplier<Status> disable = () -> statusOf(() -> stub.disableVolumeReplication(
-                DisableVolumeReplicationRequest.newBuilder().setReplicationSource(volume("vol-0")).build()));
-
-        assertHeldUntilThePeerReplays(disable, 1, "local mirror image disable rbd/vol-0");
+        assertHeldUntilThePeerReplays(this::disableStatus, 1, "local mirror image disable rbd/vol-0");
     }
 
     /** Site B's copy once it has replayed site A's demotion (A's snapshot 17), as the lab printed it. */
@@ -593,10 +595,7 @@ class CephRbdDriverTest {
                 .on("local mirror snapshot schedule remove", FakeRbd.ok(""))
                 .on("local image-meta list rbd/vol-0", FakeRbd.ok("{}"))
                 .on("local mirror image disable rbd/vol-0", FakeRbd.ok("Mirroring disabled\n")));
-        Supplier<Status> disable = () -> statusOf(() -> stub.disableVolumeReplication(
-                DisableVolumeReplicationRequest.newBuilder().setReplicationSource(volume("vol-0")).build()));
-
-        assertHeldUntilThePeerReplays(disable, 2, "local mirror image disable rbd/vol-0");
+        assertHeldUntilThePeerReplays(this::disableStatus, 2, "local mirror image disable rbd/vol-0");
         assertThat(rbd.calls()).containsOnlyOnce("local mirror image promote rbd/vol-0");
     }
 
