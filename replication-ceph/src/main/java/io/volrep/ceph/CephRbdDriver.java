@@ -159,6 +159,7 @@ public final class CephRbdDriver implements ReplicationDriver, AutoCloseable {
     public void disable(DisableRequest r) {
         String id = imageName(r.source());
         enableDisable.disable(budget(), id);
+        resync.forget(id);
     }
 
     @Override

@@ -12,8 +12,8 @@ import org.slf4j.LoggerFactory;
 /**
  * ResyncVolume on RBD. {@code rbd mirror image resync} deletes and recreates the local image (a full copy), so it is
  * asked for only where a copy needs one (split-brain, or {@code force}, once per image id); the image is in progress
- * while rbd still holds the flag or rbd-mirror recreates it (in the trash, then briefly nowhere), and ready once it
- * replays the primary's latest snapshot.
+ * while rbd still holds the flag or rbd-mirror recreates it (in the trash, then briefly nowhere, then created but not
+ * mirrored yet), and ready once it replays the primary's latest snapshot.
  *
  * <pre>{@code
  * ResyncResult r = resync.resync(budget, "vol-0", false);      // IN_PROGRESS until the copy has caught up
@@ -23,8 +23,25 @@ final class Resync {
     private static final Logger LOG = LoggerFactory.getLogger(Resync.class);
 
     private final LocalPool pool;
-    /** Images this driver flagged for resync, with the image id they had: a resync recreates the image. */
-    private final ConcurrentMap<String, String> resyncRequested = new ConcurrentHashMap<>();
+    /** Images this driver flagged for resync, by name: a resync recreates the image under a new id. */
+    private final ConcurrentMap<String, Flag> resyncRequested = new ConcurrentHashMap<>();
+
+    /**
+     * A resync this driver asked for.
+     *
+     * @param flaggedId the id of the image that was flagged
+     * @param recreatedId the id of the image rbd-mirror created in its place, once it was seen mirrored; else ""
+     */
+    private record Flag(String flaggedId, String recreatedId) {
+        /**
+         * rbd-mirror creates the new image and then enables its mirroring: an unmirrored image under an id other
+         * than the flagged one, not seen mirrored yet, is that moment.
+         */
+        boolean beingRecreated(RbdImage image) {
+            return !image.enabled() && !image.disabling() && !image.id().equals(flaggedId)
+                    && !image.id().equals(recreatedId);
+        }
+    }
 
     Resync(LocalPool pool) {
         this.pool = pool;
@@ -44,31 +61,38 @@ final class Resync {
             }
             throw pool.failure(e, id, "read");
         }
+        Flag flag = resyncRequested.get(id);
+        if (flag != null && flag.beingRecreated(image)) {
+            return ResyncResult.IN_PROGRESS;
+        }
         pool.requireEnabled(image);
         if (image.primary()) {
             throw new PreconditionFailedException(pool.site() + ": " + id + " is primary: only a demoted image is"
                     + " resynced (demote it first)");
         }
-        String flaggedId = resyncRequested.get(id);
-        if (flaggedId != null && flaggedId.equals(image.id())) {
+        if (flag != null && flag.flaggedId().equals(image.id())) {
             if (pool.resyncFlagged(budget, id)) {
                 return ResyncResult.IN_PROGRESS;    // flagged; rbd-mirror has not recreated it yet
             }
             // The same image, and rbd no longer holds the flag: it was dropped before rbd-mirror acted on it (the
             // image was promoted or its mirroring disabled since), so no recreation is coming. Decide afresh.
-            resyncRequested.remove(id, flaggedId);
-            flaggedId = null;
+            resyncRequested.remove(id, flag);
+            flag = null;
+        } else if (flag != null && !flag.recreatedId().equals(image.id())) {
+            Flag seen = new Flag(flag.flaggedId(), image.id());     // recreated and mirrored
+            resyncRequested.replace(id, flag, seen);
+            flag = seen;
         }
         MirrorStatus status = pool.mirrorStatus(budget, id);
         // Only a split-brain needs a full copy: a copy that is merely behind catches up by replaying, and another
         // error right after a recreation can be transient (flagging again would start the copy over).
         boolean needed = (status.state().equals("up+error") && status.description().contains("split-brain"))
-                || (force && flaggedId == null);
+                || (force && flag == null);
         if (needed) {
             LOG.info("{}: {} {}: flagging it for a full resync from the primary", pool.site(), id,
                     force ? "resync forced" : "split-brain (" + SafeText.escape(status.description()) + ")");
             pool.run(budget, id, "flag for resync", "mirror", "image", "resync", pool.spec(id));
-            resyncRequested.put(id, image.id());
+            resyncRequested.put(id, new Flag(image.id(), ""));
             return ResyncResult.IN_PROGRESS;
         }
         Optional<MirrorStatus.Sync> sync = status.localSync();
@@ -77,5 +101,10 @@ final class Resync {
             resyncRequested.remove(id);
         }
         return ready ? ResyncResult.READY : ResyncResult.IN_PROGRESS;
+    }
+
+    /** Forgets this driver's flag on the image: after a disable, a new unmirrored image is no recreation. */
+    void forget(String id) {
+        resyncRequested.remove(id);
     }
 }

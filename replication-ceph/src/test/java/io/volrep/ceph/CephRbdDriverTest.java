@@ -640,8 +640,12 @@ class CephRbdDriverTest {
         String replaying = STATUS_SYNCED.replace("\"state\":\"up+stopped\",\"description\":\"local image is primary\"",
                 "\"state\":\"up+replaying\",\"description\":\"replaying, {\\\"local_snapshot_timestamp\\\":1795666384,"
                         + "\\\"remote_snapshot_timestamp\\\":1795666384,\\\"replay_state\\\":\\\"idle\\\"}\"");
+        // rbd-mirror creates the new image, then enables its mirroring: CI's run of the failover tests met the
+        // moment between the two and was answered 9 "replication is not enabled"
+        String createdNotMirroredYet = NOT_MIRRORED.replace("10273612c730", "102ac490344a");
         serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY), FakeRbd.ok(NON_PRIMARY),
-                        FakeRbd.fail(2, NO_SUCH_IMAGE), FakeRbd.fail(2, NO_SUCH_IMAGE), FakeRbd.ok(recreated))
+                        FakeRbd.fail(2, NO_SUCH_IMAGE), FakeRbd.fail(2, NO_SUCH_IMAGE),
+                        FakeRbd.ok(createdNotMirroredYet), FakeRbd.ok(recreated))
                 .on("local mirror image status rbd/vol-0", FakeRbd.ok(STATUS_SPLIT_BRAIN.replace(
                         "\"state\":\"up+stopped\",\"description\":\"local image is primary\"",
                         "\"state\":\"up+error\",\"description\":\"split-brain detected\"")), FakeRbd.ok(replaying))
@@ -656,8 +660,53 @@ class CephRbdDriverTest {
         assertThat(resync.get()).as("flagged, not recreated yet").isFalse();
         assertThat(resync.get()).as("in the trash: being recreated").isFalse();
         assertThat(resync.get()).as("out of the trash, not created yet: still being recreated").isFalse();
+        assertThat(resync.get()).as("created under a new id, its mirroring not enabled yet: being recreated")
+                .isFalse();
         assertThat(resync.get()).as("recreated, replaying the latest").isTrue();
         assertThat(rbd.calls().stream().filter(c -> c.startsWith("local mirror image resync"))).hasSize(1);
+    }
+
+    @Test
+    void aRecreatedCopyWhoseMirroringIsDisabledAfterwardsIs9NotInProgressForEver() throws Exception {
+        // Only the moment between rbd-mirror's creation of the new image and its enabling of mirroring counts as
+        // a recreation: once the new image was seen mirrored, losing its mirroring is a disable, answered 9.
+        String recreated = NON_PRIMARY.replace("10273612c730", "102ac490344a");
+        String recreatedThenDisabled = NOT_MIRRORED.replace("10273612c730", "102ac490344a");
+        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY), FakeRbd.ok(recreated),
+                        FakeRbd.ok(recreatedThenDisabled))
+                .on("local mirror image status rbd/vol-0", FakeRbd.ok(STATUS_SPLIT_BRAIN.replace(
+                        "\"state\":\"up+stopped\",\"description\":\"local image is primary\"",
+                        "\"state\":\"up+error\",\"description\":\"split-brain detected\"")),
+                        FakeRbd.ok(STATUS_NOT_SYNCED_YET))
+                .on("local mirror image resync rbd/vol-0", FakeRbd.ok("Flagged image for resync from primary\n")));
+        Supplier<Status> resync = () -> statusOf(() -> stub.resyncVolume(ResyncVolumeRequest.newBuilder()
+                .setReplicationSource(volume("vol-0")).build()));
+
+        assertThat(resync.get().getCode()).as("split-brain: flagged").isEqualTo(Status.Code.OK);
+        assertThat(resync.get().getCode()).as("recreated, catching up").isEqualTo(Status.Code.OK);
+        Status disabled = resync.get();
+        assertThat(disabled.getCode()).as("its mirroring disabled since").isEqualTo(Status.Code.FAILED_PRECONDITION);
+        assertThat(disabled.getDescription()).contains("replication is not enabled for vol-0");
+    }
+
+    @Test
+    void aDisableThroughTheDriverForgetsItsResyncFlag() throws Exception {
+        // After a disable, an unmirrored image under a new id is not a recreation in progress (whoever made it).
+        String createdAnew = NOT_MIRRORED.replace("10273612c730", "102ac490344a");
+        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY), FakeRbd.ok(createdAnew))
+                .on("local mirror image status rbd/vol-0", FakeRbd.ok(STATUS_SPLIT_BRAIN.replace(
+                        "\"state\":\"up+stopped\",\"description\":\"local image is primary\"",
+                        "\"state\":\"up+error\",\"description\":\"split-brain detected\"")))
+                .on("local mirror image resync rbd/vol-0", FakeRbd.ok("Flagged image for resync from primary\n")));
+        ResyncVolumeRequest request = ResyncVolumeRequest.newBuilder().setReplicationSource(volume("vol-0")).build();
+
+        assertThat(stub.resyncVolume(request).getReady()).as("split-brain: flagged").isFalse();
+        stub.disableVolumeReplication(DisableVolumeReplicationRequest.newBuilder()
+                .setReplicationSource(volume("vol-0")).build());
+        Status afterDisable = statusOf(() -> stub.resyncVolume(request));
+
+        assertThat(afterDisable.getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
+        assertThat(afterDisable.getDescription()).contains("replication is not enabled for vol-0");
     }
 
     /** What {@code rbd mirror image resync} leaves in the image's metadata until rbd-mirror recreates the image. */
