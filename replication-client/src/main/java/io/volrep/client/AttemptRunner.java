@@ -179,7 +179,8 @@ final class AttemptRunner {
             StatusCode code = StatusCode.fromValue(status.getCode().value());
             return new AttemptOutcome.Failed(new RetryDecisions.Outcome(code,
                     attempt.scheme().recovery(attempt.rpc(), code), attempt.waitForReady(), trace.sent,
-                    trace.headers || trace.trailers, trace.trailers, trailers.get(PUSHBACK_KEY)), status);
+                    trace.headers || trace.trailers != null, trace.fromPlugin(trailers), trailers.get(PUSHBACK_KEY)),
+                    status);
         }
     }
 
@@ -187,7 +188,18 @@ final class AttemptRunner {
     private static final class Trace extends ClientStreamTracer.Factory {
         volatile boolean sent;
         volatile boolean headers;
-        volatile boolean trailers;
+        /** The plugin's trailers, once read (a trailers-only answer included); else null. */
+        volatile Metadata trailers;
+
+        /**
+         * Whether the call ended with the plugin's own status: {@code onClose} got the very trailers object the
+         * plugin's trailers were read into. A status the client's own gRPC made up (connection lost, deadline, its
+         * inbound limit) comes with another object, even after the plugin's trailers were read: a response over
+         * the inbound limit can be refused after them. {@code GrpcFactsTest} pins both.
+         */
+        boolean fromPlugin(Metadata closedWith) {
+            return trailers != null && trailers == closedWith;
+        }
 
         @Override
         public ClientStreamTracer newClientStreamTracer(ClientStreamTracer.StreamInfo info, Metadata headers) {
@@ -206,7 +218,7 @@ final class AttemptRunner {
                 public void inboundTrailers(Metadata trailers) {
                     // Only the plugin's trailers (a trailers-only answer included) get here; a status the
                     // client's own gRPC made up (connection lost, deadline, its inbound limit) does not.
-                    Trace.this.trailers = true;
+                    Trace.this.trailers = trailers;
                 }
             };
         }

@@ -411,7 +411,8 @@ public final class ReplicationClient implements AutoCloseable {
          * context in the attempt's metadata; the call's observation is current while an attempt starts, see
          * {@link CallObservation#openScope()}). As with {@code ManagedChannelBuilder.intercept}, the last added
          * runs first. An escape hatch: interceptors see the wire messages, secrets
-         * included, and must not log them.
+         * included, and must not log them. An interceptor that changes a call's final status passes on the trailers
+         * object it was given: the client tells the plugin's own status from one its gRPC made up by that object.
          */
         public Builder interceptor(ClientInterceptor interceptor) {
             interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));

@@ -7,6 +7,7 @@ import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.ClientCall;
 import io.grpc.ClientInterceptor;
+import io.grpc.ClientStreamTracer;
 import io.grpc.ForwardingClientCall;
 import io.grpc.ForwardingClientCallListener;
 import io.grpc.Metadata;
@@ -22,6 +23,8 @@ import io.volrep.testkit.fake.RawHttp2Plugin.Trailers;
 import io.volrep.testsupport.GrpcCleanup;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -56,6 +59,56 @@ class GrpcWordingTest {
             };
         }
     };
+
+    /**
+     * Asks for the response only once the plugin's trailers were read, as a loaded machine can order it: the
+     * request for messages travels to the transport thread as a task, and the plugin's whole answer can be read
+     * before that task runs. The transport and its tracers are real.
+     */
+    static final ClientInterceptor RESPONSE_ASKED_FOR_AFTER_THE_TRAILERS = new ClientInterceptor() {
+        @Override
+        public <Q, A> ClientCall<Q, A> interceptCall(MethodDescriptor<Q, A> method, CallOptions options,
+                                                     Channel next) {
+            CompletableFuture<Void> trailersRead = new CompletableFuture<>();
+            ClientStreamTracer.Factory tracer = new ClientStreamTracer.Factory() {
+                @Override
+                public ClientStreamTracer newClientStreamTracer(ClientStreamTracer.StreamInfo info, Metadata h) {
+                    return new ClientStreamTracer() {
+                        @Override
+                        public void inboundTrailers(Metadata trailers) {
+                            trailersRead.complete(null);
+                        }
+                    };
+                }
+            };
+            return new ForwardingClientCall.SimpleForwardingClientCall<>(next.newCall(method,
+                    options.withStreamTracerFactory(tracer))) {
+                @Override
+                public void request(int messages) {
+                    // Not on the transport thread that read the trailers: after it is done with them.
+                    trailersRead.completeOnTimeout(null, 10, TimeUnit.SECONDS)
+                            .thenRunAsync(() -> super.request(messages));
+                }
+            };
+        }
+    };
+
+    @Test
+    void aResponseOverTheClientsLimitWhoseTrailersWereReadFirstIsStillItsOwnRefusal() throws Exception {
+        // CI saw the plugin's trailers reach the tracer before the client refused the oversized message; the
+        // client then took the refusal for the plugin's own RESOURCE_EXHAUSTED.
+        RawHttp2Plugin plugin = grpc.register(new RawHttp2Plugin(Script.of(new Message(FinalStatusTest
+                .response(2048)), new Trailers(0, null))));
+        ReplicationClient client = grpc.register(ReplicationClient.builder().target(plugin.target())
+                .retry(RetryBehaviourTest.FAST).maxInboundMessageSize(1024)
+                .interceptor(RESPONSE_ASKED_FOR_AFTER_THE_TRAILERS).build());
+        assertThatThrownBy(() -> client.volume("vol-1").enable().call())
+                .isInstanceOf(ResourceExhaustedException.class)
+                .hasMessageContaining("inbound message limit of 1024 bytes")
+                .hasMessageContaining("maxInboundMessageSize")
+                .satisfies(e -> assertThat(((ReplicationException) e).attempts()).isEqualTo(1));
+        assertThat(plugin.requests()).as("the same response would be refused again").isEqualTo(1);
+    }
 
     @Test
     void aResponseOverTheClientsLimitIsNotRetriedWhateverGrpcCallsIt() throws Exception {

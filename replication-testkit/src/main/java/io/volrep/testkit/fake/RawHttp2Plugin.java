@@ -29,8 +29,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A hostile plugin below gRPC: an HTTP/2 server on TCP (netty's frame codec, no gRPC server) that answers every
  * request with exactly the frames of its {@link Script}, so a client can be shown answers no gRPC server
- * would produce (a response followed by an error status, a response without status, two responses). A client
- * must report each of them as an error.
+ * would produce (a response followed by an error status, a response without status, two responses), or a
+ * connection lost under a call ({@link Disconnect}). A client must report each of them as an error.
  *
  * <pre>{@code
  * try (RawHttp2Plugin plugin = new RawHttp2Plugin(Script.of(new Message(new byte[0]), new Trailers(13, "boom")))) {
@@ -41,7 +41,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class RawHttp2Plugin implements AutoCloseable {
 
     /** The frames sent after the request: response headers, then these. */
-    public sealed interface Frame permits Message, Trailers, EndOnData {
+    public sealed interface Frame permits Message, Trailers, EndOnData, Disconnect {
     }
 
     /** One length-prefixed gRPC message holding {@code payload} (a serialized protobuf). */
@@ -54,6 +54,13 @@ public final class RawHttp2Plugin implements AutoCloseable {
 
     /** An empty DATA frame with END_STREAM: the stream ends with no trailers at all. */
     public record EndOnData() implements Frame {
+    }
+
+    /**
+     * The connection closes here, as when the plugin's process dies: no GOAWAY, no RST_STREAM, the socket just
+     * closes. First in a script, the request is never answered at all (not even with response headers).
+     */
+    public record Disconnect() implements Frame {
     }
 
     /** What is sent for every request. */
@@ -116,10 +123,18 @@ public final class RawHttp2Plugin implements AutoCloseable {
 
         private void answer(ChannelHandlerContext ctx, Http2FrameStream stream) {
             requests.incrementAndGet();
-            Http2Headers headers = new DefaultHttp2Headers().status("200").set("content-type", "application/grpc");
-            ctx.write(new DefaultHttp2HeadersFrame(headers, false).stream(stream));
+            if (script.frames().isEmpty() || !(script.frames().get(0) instanceof Disconnect)) {
+                Http2Headers headers = new DefaultHttp2Headers().status("200").set("content-type",
+                        "application/grpc");
+                ctx.write(new DefaultHttp2HeadersFrame(headers, false).stream(stream));
+            }
             for (Frame f : script.frames()) {
-                if (f instanceof Message m) {
+                if (f instanceof Disconnect) {
+                    // Below the pipeline: closing through it would have the HTTP/2 codec send a GOAWAY first.
+                    ctx.flush();
+                    ctx.channel().unsafe().close(ctx.channel().unsafe().voidPromise());
+                    return;
+                } else if (f instanceof Message m) {
                     ByteBuf buf = Unpooled.buffer(5 + m.payload().length).writeByte(0).writeInt(m.payload().length)
                             .writeBytes(m.payload());
                     ctx.write(new DefaultHttp2DataFrame(buf, false).stream(stream));
