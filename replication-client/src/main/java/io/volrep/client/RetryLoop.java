@@ -22,6 +22,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -32,9 +33,9 @@ import org.slf4j.LoggerFactory;
  * The retry sequence of one call: attempts made by the {@link AttemptRunner}, each failed one decided by
  * {@link RetryDecisions} (asking the {@link SourceVerifier} or {@link SecretsProvider} asynchronously where the
  * decision says so), every decision reported to the listener and the call's observation, and the last failure worded
- * by {@link CallFailures}. resilience4j runs the sequence: it gets an {@link AttemptFailure} that says whether to
- * retry and after how long, and schedules the retry on the {@link ScheduledExecutorService}, so no thread waits
- * during a back-off.
+ * by {@link CallFailures}. The first attempt runs directly; once one is to be retried, resilience4j runs the rest of
+ * the sequence: it gets an {@link AttemptFailure} that says whether to retry and after how long, and schedules each
+ * retry on the {@link ScheduledExecutorService}, so no thread waits during a back-off.
  */
 final class RetryLoop {
     /** The documented logger of every attempt ({@code io.volrep.client.CallEngine}, see docs/orchestrator-authors.md). */
@@ -95,15 +96,33 @@ final class RetryLoop {
         Cancellation.onCancel(result, state::cancel);
         ScheduledExecutorService retryScheduler = queue == null ? settings.scheduler()
                 : queue.scheduling(settings.scheduler());
-        RETRY.executeCompletionStage(retryScheduler, () -> attempt(state))
-                .whenComplete((message, failure) -> {
-                    if (failure == null) {
-                        result.complete(new CallEngine.Response(message, state.attempts));
-                    } else {
-                        result.completeExceptionally(toResult(failure, state));
-                    }
-                });
+        // The first attempt runs here; resilience4j runs the sequence only once one is to be retried. Most calls
+        // succeed at once, and a retry sequence per call (its context, its promise, its stages) is a cost the raw
+        // gRPC call does not pay (docs/benchmarks.md).
+        safely(() -> attempt(state)).whenComplete((message, failure) -> {
+            if (failure != null && CallEngine.unwrap(failure) instanceof AttemptFailure f && f.retry) {
+                // The first retry after its delay, as resilience4j schedules the later ones.
+                Runnable retries = () -> RETRY.executeCompletionStage(retryScheduler, () -> attempt(state))
+                        .whenComplete((retried, retryFailure) -> finish(result, state, retried, retryFailure));
+                try {
+                    retryScheduler.schedule(retries, f.delayMillis, TimeUnit.MILLISECONDS);
+                } catch (RuntimeException e) {
+                    result.completeExceptionally(e);    // a scheduler that refuses: never a call left waiting
+                }
+            } else {
+                finish(result, state, message, failure);
+            }
+        });
         return result;
+    }
+
+    private static void finish(CompletableFuture<CallEngine.Response> result, CallState state, Message message,
+                               Throwable failure) {
+        if (failure == null) {
+            result.complete(new CallEngine.Response(message, state.attempts));
+        } else {
+            result.completeExceptionally(toResult(failure, state));
+        }
     }
 
     private CompletionStage<Message> attempt(CallState state) {
