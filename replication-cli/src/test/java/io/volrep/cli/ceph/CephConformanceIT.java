@@ -32,7 +32,7 @@ import org.w3c.dom.NodeList;
  * lines), with the run's figures.
  */
 @ExtendWith(CephLab.class)
-@Order(3)
+@Order(Order.DEFAULT + 2)       // last: it judges the run, which CephFailoverIT's disaster waited for
 @Timeout(value = 20, unit = TimeUnit.MINUTES)
 class CephConformanceIT {
 

@@ -28,7 +28,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Images: {@code vol-0} (planned), {@code vol-4} (disaster).
  */
 @ExtendWith(CephLab.class)
-@Order(2)
+// After the classes without an order (the interop tests run beside the conformance suite, which the disaster, stopping
+// site A, must wait for: they fill that wait), before CephConformanceIT.
+@Order(Order.DEFAULT + 1)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 20, unit = TimeUnit.MINUTES)
 class CephFailoverIT {
