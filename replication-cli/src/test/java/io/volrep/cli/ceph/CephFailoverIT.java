@@ -56,8 +56,8 @@ class CephFailoverIT {
     @BeforeAll
     static void writeAndEnable(Lab lab) {
         write(lab, "vol-0", "16M");
-        // vol-4 without a schedule: its only mirror snapshots are enable's and demote's, so "after the last sync"
-        // is exact
+        // vol-4 without a schedule: its only mirror snapshots are enable's, the disaster test's own and demote's, so
+        // "after the last sync" is exact
         write(lab, "vol-4", "8M");
         lab.volrep("enable", "--endpoint", lab.endpoint("site-a"), "--volume", "vol-0", "--parameter",
                 "schedulingInterval=1m").requireSuccess("volrep enable");
@@ -88,6 +88,14 @@ class CephFailoverIT {
     @Test
     @Order(2)
     void aDisasterFailsOverWithForceLosingOnlyWhatFollowedTheLastSyncAndSiteAComesBackEqual(Lab lab) {
+        // Stopping site A waits for the conformance suite beside the tests: waiting here, first, and then taking a
+        // fresh sync (vol-4 has no schedule: its last sync would be minutes old) keeps sync, write and failure
+        // together, so the RPO printed is what a failure right after a sync loses.
+        lab.awaitBackground();
+        Instant enabledSync = Instant.ofEpochSecond(info(lab, "site-a", "vol-4").getLastSyncTime().getSeconds());
+        lab.rbd("site-a", "mirror", "image", "snapshot", "rbd/vol-4").requireSuccess("rbd mirror image snapshot");
+        Lab.await(SYNC_TIMEOUT, "a completed sync of vol-4 after its new mirror snapshot", () -> Instant.ofEpochSecond(
+                info(lab, "site-a", "vol-4").getLastSyncTime().getSeconds()).isAfter(enabledSync));
         Instant lastSync = Instant.ofEpochSecond(info(lab, "site-a", "vol-4").getLastSyncTime().getSeconds());
         String synced = lab.sha256("site-a", "vol-4");
         assertThat(lab.volrep("destination", "--endpoint", lab.endpoint("site-a"), "--volume", "vol-4")

@@ -171,7 +171,8 @@ public final class CephLab implements BeforeAllCallback, ParameterResolver {
             return conformance;
         }
 
-        private void awaitBackground() {
+        /** Waits for the work started beside the tests (the conformance suite) to finish. */
+        void awaitBackground() {
             List<CompletableFuture<?>> work;
             synchronized (this) {
                 work = List.copyOf(backgroundWork);
