@@ -336,4 +336,23 @@ class RetryBehaviourTest {
                 .call();
         assertThat(plugin.calls(Rpc.DEMOTE_VOLUME)).hasSize(2);
     }
+
+    @Test
+    void aSchedulerThatRefusesTheRetryFailsTheCallInsteadOfLeavingItWaiting() {
+        plugin(null);
+        java.util.concurrent.ScheduledExecutorService refusing =
+                java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+        refusing.shutdown();
+        client(ReplicationClient.builder().retry(FAST).scheduler(refusing));
+        plugin.failNext(Rpc.ENABLE_VOLUME_REPLICATION, 2, StatusCode.ABORTED);
+
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
+            assertThatThrownBy(() -> client.volume("vol-1").enable().call())
+                    .isInstanceOf(java.util.concurrent.RejectedExecutionException.class);
+            assertThatThrownBy(() -> client.volume("vol-1").enable().callAsync().get(10, java.util.concurrent.TimeUnit.SECONDS))
+                    .hasRootCauseInstanceOf(java.util.concurrent.RejectedExecutionException.class);
+        });
+        assertThat(plugin.calls(Rpc.ENABLE_VOLUME_REPLICATION)).as("one attempt each, no retry")
+                .extracting(RecordedCall::code).containsExactly(StatusCode.ABORTED, StatusCode.ABORTED);
+    }
 }
