@@ -16,7 +16,8 @@ import java.time.Duration;
  * @param requirement required or optional
  * @param outcome passed, failed, not implemented or skipped
  * @param reason why it failed, was skipped or is not implemented; empty when it passed
- * @param duration how long it took
+ * @param duration how long the check itself ran (its calls and its restore; for a check of the lifecycle
+ *                 exploration, its edges' calls), not the time it waited for its fixtures while others ran
  * @param id the check's stable id (what {@code --skip} takes), e.g. {@code "PromoteVolume/volume/disabled"}
  * @param hint what to look at when it fails; may be empty
  * @param waited how long the check polled transient answers the tables allow (10, 14, Info's 5) before judging

@@ -65,7 +65,7 @@ public record ComplianceReport(String target, List<CheckResult> results, Duratio
     }
 
     /** A walk check's id, {@code <Rpc>/<volume|group>/<state>}: an RPC first, so no per-fixture id can look like one. */
-    private static final Pattern WALK_ID = Pattern.compile("(" + String.join("|", java.util.Arrays
+    static final Pattern WALK_ID = Pattern.compile("(" + String.join("|", java.util.Arrays
             .stream(io.volrep.api.Rpc.values()).filter(io.volrep.api.Rpc::isReplication)
             .map(io.volrep.api.Rpc::methodName).toList()) + ")/(volume|group)/(" + String.join("|",
             java.util.Arrays.stream(LifecycleModel.State.values()).map(LifecycleModel.State::id).toList())

@@ -21,7 +21,7 @@ class ConfiguredConformanceSuite extends ReplicationConformanceSuite {
     private static final Map<String, java.util.concurrent.atomic.AtomicLong> CALLS = new ConcurrentHashMap<>();
     private static final Map<String, Boolean> OPTIONAL_TOO = new ConcurrentHashMap<>();
     private static final Map<String, String> EXPLORED = new ConcurrentHashMap<>();
-    private static final Map<String, Map<String, java.time.Duration>> WAITS = new ConcurrentHashMap<>();
+    private static final Map<String, CheckTimes> TIMES = new ConcurrentHashMap<>();
 
     private ConformanceConfig config;
     private String key;
@@ -36,13 +36,13 @@ class ConfiguredConformanceSuite extends ReplicationConformanceSuite {
         REGISTRY.put(key, config);
         CALLS.put(key, new java.util.concurrent.atomic.AtomicLong());
         OPTIONAL_TOO.put(key, optionalToo);
-        WAITS.put(key, new ConcurrentHashMap<>());
+        TIMES.put(key, new CheckTimes());
         return key;
     }
 
-    /** How long each check (by name) of the run registered under {@code key} polled transient answers. */
-    static Map<String, java.time.Duration> waits(String key) {
-        return WAITS.getOrDefault(key, Map.of());
+    /** How long each check (by name) of the run registered under {@code key} ran, and polled transient answers. */
+    static CheckTimes times(String key) {
+        return TIMES.getOrDefault(key, new CheckTimes());
     }
 
     @Override
@@ -51,9 +51,9 @@ class ConfiguredConformanceSuite extends ReplicationConformanceSuite {
     }
 
     @Override
-    void waitsRecorded(Map<String, java.time.Duration> waits) {
-        if (key != null && WAITS.containsKey(key)) {
-            WAITS.put(key, waits);
+    void timesRecorded(CheckTimes times) {
+        if (key != null && TIMES.containsKey(key)) {
+            TIMES.put(key, times);
         }
     }
 
@@ -81,7 +81,7 @@ class ConfiguredConformanceSuite extends ReplicationConformanceSuite {
         CALLS.remove(key);
         OPTIONAL_TOO.remove(key);
         EXPLORED.remove(key);
-        WAITS.remove(key);
+        TIMES.remove(key);
     }
 
     @Override

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.TestTag;
 import org.junit.platform.launcher.TestExecutionListener;
@@ -19,8 +20,12 @@ import org.opentest4j.TestAbortedException;
 /**
  * Collects a {@link CheckResult} per check and, when given a writer, prints one progress line per check:
  * {@code PASS}, {@code FAIL}, {@code NOT IMPLEMENTED}, {@code SKIPPED}, {@code WARNING} or {@code NOT RUN}, the level,
- * the check's name, how long it took (and waited for transient answers) and the reason. A failure outside any check (the target could not be reached, say) is recorded as a failed
- * required result, so such a run is never compliant.
+ * the check's name, how long it ran (and polled transient answers) and the reason. A failure outside any check (the
+ * target could not be reached, say) is recorded as a failed required result, so such a run is never compliant.
+ *
+ * <p>How long a check ran is what the run measured of the check itself ({@link CheckTimes}): checks run several at a
+ * time while they are reported in order, so the time since the previous report line also counts the time a check
+ * waited for its fixtures. Without such a record (a listener given none) it is that time.
  *
  * <pre>{@code
  * ConformanceListener listener = new ConformanceListener(new PrintWriter(System.out, true));
@@ -33,7 +38,7 @@ final class ConformanceListener implements TestExecutionListener {
     private final List<CheckResult> results = new ArrayList<>();
     private final Map<String, Long> started = new ConcurrentHashMap<>();
     private final Map<String, Check> checksByName;
-    private final java.util.function.Function<String, Duration> waits;
+    private final Supplier<CheckTimes> times;
     private final Secrets secrets;
     private TestPlan plan;
 
@@ -52,15 +57,14 @@ final class ConformanceListener implements TestExecutionListener {
      * escaped already (the suite's session does it, for every runner); a failure outside any check is made so here.
      */
     public ConformanceListener(PrintWriter out, List<Check> checks, Secrets secrets) {
-        this(out, checks, secrets, name -> Duration.ZERO);
+        this(out, checks, secrets, CheckTimes::new);
     }
 
-    /** Same, with how long each check (by name) polled transient answers, for the progress line and the results. */
-    ConformanceListener(PrintWriter out, List<Check> checks, Secrets secrets,
-                        java.util.function.Function<String, Duration> waits) {
+    /** Same, with how long each check (by name) ran and polled transient answers, for the progress line and results. */
+    ConformanceListener(PrintWriter out, List<Check> checks, Secrets secrets, Supplier<CheckTimes> times) {
         this.out = out;
         this.secrets = java.util.Objects.requireNonNull(secrets, "secrets");
-        this.waits = waits;
+        this.times = times;
         Map<String, Check> byName = new java.util.HashMap<>();
         checks.forEach(c -> byName.putIfAbsent(c.name(), c));
         this.checksByName = byName;
@@ -133,7 +137,9 @@ final class ConformanceListener implements TestExecutionListener {
 
     private synchronized void record(TestIdentifier id, CheckOutcome outcome, String reason) {
         Long start = started.remove(id.getUniqueId());
-        Duration duration = start == null ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - start);
+        Duration reported = start == null ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - start);
+        CheckTimes measured = times.get();
+        Duration duration = id.isTest() ? measured.ran(id.getDisplayName()).orElse(reported) : reported;
         Requirement requirement = requirementOf(id);
         String container = plan == null ? ""
                 : plan.getParent(id).map(c -> ReplicationConformanceSuite.containerName(plan, c)).orElse("");
@@ -141,12 +147,12 @@ final class ConformanceListener implements TestExecutionListener {
                 ? container.substring(0, container.length() - ReplicationConformanceSuite.OPTIONAL_SUFFIX.length())
                 : container;
         Check check = checksByName.get(id.getDisplayName());
-        Duration waited = id.isTest() ? waits.apply(id.getDisplayName()) : Duration.ZERO;
+        Duration waited = id.isTest() ? measured.waited(id.getDisplayName()) : Duration.ZERO;
         CheckResult r = check == null
                 ? new CheckResult(group, id.getDisplayName(), requirement, outcome, reason, duration, Check.idOf(
-                        id.getDisplayName()), "", waited == null ? Duration.ZERO : waited)
+                        id.getDisplayName()), "", waited)
                 : new CheckResult(group, id.getDisplayName(), requirement, outcome, reason, duration, check.id(),
-                        check.hint(), waited == null ? Duration.ZERO : waited);
+                        check.hint(), waited);
         results.add(r);
         if (out != null) {
             out.printf("%-15s %-8s %s (%d ms%s)%n", outcome.label(), requirement.tag(), r.name(), duration.toMillis(),

@@ -99,7 +99,7 @@ public final class ConformanceRunner {
             LauncherDiscoveryRequest discovery = request.build();
             List<Check> checks = ConformanceChecks.all().stream().flatMap(g -> g.checks(config).stream()).toList();
             ConformanceListener listener = new ConformanceListener(progress, checks, config.secrets(),
-                    name -> ConfiguredConformanceSuite.waits(key).get(name));
+                    () -> ConfiguredConformanceSuite.times(key));
             Launcher launcher = LauncherFactory.create();
             launcher.execute(discovery, listener);
             ComplianceReport report = new ComplianceReport(config.targetDescription(), listener.results(),

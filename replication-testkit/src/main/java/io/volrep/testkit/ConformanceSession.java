@@ -37,8 +37,8 @@ final class ConformanceSession implements AutoCloseable {
     private final java.util.concurrent.atomic.LongAdder calls = new java.util.concurrent.atomic.LongAdder();
     /** Each source's replica on the peer site, as the target's destination named it. */
     private final PeerReplicas peerReplicas = new PeerReplicas();
-    /** How long each check (by name) polled transient answers. */
-    private final Map<String, Duration> waited = new ConcurrentHashMap<>();
+    /** How long each check (by name) ran, and polled transient answers. */
+    private final CheckTimes times = new CheckTimes();
     /** The checks submitted so far (by name) and their runs. */
     private final Map<String, CompletableFuture<Throwable>> submitted = new ConcurrentHashMap<>();
     private final CheckScheduler scheduler;
@@ -146,6 +146,7 @@ final class ConformanceSession implements AutoCloseable {
     /** Runs {@code check} in this thread holding {@code lease}, then restores what it enabled; returns its failure. */
     private Throwable runHere(Check check, CheckScheduler.Lease lease) {
         ConformanceContext ctx = new ConformanceContext(this, lease);
+        long start = System.nanoTime();
         Throwable failure = null;
         try {
             check.body().run(ctx);
@@ -158,9 +159,9 @@ final class ConformanceSession implements AutoCloseable {
         } catch (Throwable t) {
             problems = List.of("could not restore: " + t);
         }
-        if (!ctx.waited().isZero()) {
-            waited.merge(check.name(), ctx.waited(), Duration::plus);
-        }
+        // A check reporting the exploration only waits here for the tour: its time is its edges' (Exploration).
+        times.ran(check.name(), check.needs().reports() ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - start));
+        times.waited(check.name(), ctx.waited());
         if (!problems.isEmpty()) {
             AssertionFailedError restoreFailure = new AssertionFailedError(String.join("; ", problems));
             if (failure == null || failure instanceof TestAbortedException) {
@@ -188,9 +189,12 @@ final class ConformanceSession implements AutoCloseable {
 
     /** Records that the check named {@code name} waited {@code d} for transient answers (the exploration's share). */
     void waited(String name, Duration d) {
-        if (!d.isZero()) {
-            waited.merge(name, d, Duration::plus);
-        }
+        times.waited(name, d);
+    }
+
+    /** Records that the check named {@code name} ran {@code d} (the exploration's share: its edges' calls). */
+    void ran(String name, Duration d) {
+        times.ran(name, d);
     }
 
     /** {@code text} as the kit may write it anywhere: configured secret values masked, control characters escaped. */
@@ -220,9 +224,9 @@ final class ConformanceSession implements AutoCloseable {
         return copy;
     }
 
-    /** How long each check (by name) polled transient answers. */
-    Map<String, Duration> waits() {
-        return waited;
+    /** How long each check (by name) ran, and polled transient answers. */
+    CheckTimes times() {
+        return times;
     }
 
     /** What the lifecycle exploration covered, for the statement; empty when it did not run. */

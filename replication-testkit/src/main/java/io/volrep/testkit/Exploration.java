@@ -60,6 +60,7 @@ final class Exploration {
         Rpc notImplemented;
         String unreachable;
         Duration waited = Duration.ZERO;
+        Duration ran = Duration.ZERO;
     }
 
     private final ConformanceSession session;
@@ -304,6 +305,7 @@ final class Exploration {
         }
         synchronized (r) {
             session.waited(name, r.waited);
+            session.ran(name, r.ran);
             if (!r.failures.isEmpty()) {
                 List<Failure> failures = new ArrayList<>(r.failures);
                 failures.sort(Comparator.comparingInt(f -> f.calls().size()));

@@ -345,6 +345,7 @@ final class ExplorationWalker {
     /** Sends {@code a} in {@code before} (the model's state, or null when unknown) and records the call. */
     Outcome call(Action a, State before) {
         Duration waitedBefore = ctx.waited();
+        long start = System.nanoTime();
         Outcome o = switch (a.variant()) {
             case PLAIN -> ctx.call(a.rpc(), target);
             case FORCE -> ctx.callForce(a.rpc(), target);
@@ -354,10 +355,13 @@ final class ExplorationWalker {
         Call c = new Call(a, o);
         sequence.add(c);
         lastBefore.put(c, before);
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
         Duration waited = ctx.waited().minus(waitedBefore);
-        if (!replaying && !waited.isZero() && before != null) {
+        if (!replaying && before != null) {
+            // The call's time is the time of the check its edge reports (the reporting check makes no call).
             Result r = exploration.result(checkId(a, kind, before));
             synchronized (r) {
+                r.ran = r.ran.plus(took);
                 r.waited = r.waited.plus(waited);
             }
         }

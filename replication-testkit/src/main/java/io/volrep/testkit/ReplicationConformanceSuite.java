@@ -61,7 +61,7 @@ public abstract class ReplicationConformanceSuite {
     @BeforeAll
     protected final void startConformanceTarget() {
         session = ConformanceSession.open(config());
-        waitsRecorded(session.waits());
+        timesRecorded(session.times());
     }
 
     @AfterAll
@@ -76,8 +76,8 @@ public abstract class ReplicationConformanceSuite {
     void sessionClosing(long calls, String explored) {
     }
 
-    /** Called once the session is open with its live map of the checks' waits for transient answers, by check name. */
-    void waitsRecorded(java.util.Map<String, java.time.Duration> waits) {
+    /** Called once the session is open with its live record of how long each check ran and polled. */
+    void timesRecorded(CheckTimes times) {
     }
 
     /** The checks of what the spec says MUST, and of the codes its error tables fix. */

@@ -36,5 +36,23 @@ class SlowStorageBudgetTest {
         for (ReplicationSource source : reference.sources()) {
             assertThat(reference.state(source).enabled()).as("%s left enabled", source).isFalse();
         }
+
+        // Each check reports how long it ran, not how long the report waited for it: checks that overlapped add up
+        // to more than the run (report lines are sequential, so times taken between them never would), and no
+        // check of this run took longer than the run.
+        Duration checksTogether = report.results().stream().map(CheckResult::duration)
+                .reduce(Duration.ZERO, Duration::plus);
+        assertThat(checksTogether).as("the checks' times together, against the run's %s", report.duration())
+                .isGreaterThan(report.duration().multipliedBy(2));
+        assertThat(report.results()).allSatisfy(r -> assertThat(r.duration()).as(r.name())
+                .isLessThanOrEqualTo(report.duration()));
+        // A check of the exploration ran as long as the calls of its edges: at least one call of 200 ms each (the
+        // destinations' consistency is judged from the calls of the destination edges, and has none of its own).
+        List<CheckResult> walked = report.results().stream()
+                .filter(r -> ComplianceReport.WALK_ID.matcher(r.id()).matches() && r.outcome() == CheckOutcome.PASSED
+                        && !r.id().endsWith("/consistent"))
+                .toList();
+        assertThat(walked).isNotEmpty().allSatisfy(r -> assertThat(r.duration()).as(r.name())
+                .isGreaterThanOrEqualTo(Duration.ofMillis(200)));
     }
 }
