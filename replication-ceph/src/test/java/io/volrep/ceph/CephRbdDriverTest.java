@@ -633,22 +633,27 @@ class CephRbdDriverTest {
 
     // --- Resync ---------------------------------------------------------------------------------------------------------
 
+    /** The copy's status once rbd-mirror found it diverged from the primary. */
+    static final String COPY_IN_SPLIT_BRAIN = STATUS_SPLIT_BRAIN.replace(
+            "\"state\":\"up+stopped\",\"description\":\"local image is primary\"",
+            "\"state\":\"up+error\",\"description\":\"split-brain detected\"");
+    /** The copy as rbd-mirror recreates it after a resync: a new image (a new id), mirrored. */
+    static final String RECREATED = NON_PRIMARY.replace("10273612c730", "102ac490344a");
+    /** The same new image before rbd-mirror enabled its mirroring (or after a disable). */
+    static final String RECREATED_NOT_MIRRORED = NOT_MIRRORED.replace("10273612c730", "102ac490344a");
+
     @Test
     void resyncFlagsASplitBrainOnceFollowsTheRecreationAndIsReadyWhenTheCopyHoldsThePrimarysLatest()
             throws Exception {
-        String recreated = NON_PRIMARY.replace("10273612c730", "102ac490344a");
         String replaying = STATUS_SYNCED.replace("\"state\":\"up+stopped\",\"description\":\"local image is primary\"",
                 "\"state\":\"up+replaying\",\"description\":\"replaying, {\\\"local_snapshot_timestamp\\\":1795666384,"
                         + "\\\"remote_snapshot_timestamp\\\":1795666384,\\\"replay_state\\\":\\\"idle\\\"}\"");
         // rbd-mirror creates the new image, then enables its mirroring: CI's run of the failover tests met the
         // moment between the two and was answered 9 "replication is not enabled"
-        String createdNotMirroredYet = NOT_MIRRORED.replace("10273612c730", "102ac490344a");
         serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY), FakeRbd.ok(NON_PRIMARY),
                         FakeRbd.fail(2, NO_SUCH_IMAGE), FakeRbd.fail(2, NO_SUCH_IMAGE),
-                        FakeRbd.ok(createdNotMirroredYet), FakeRbd.ok(recreated))
-                .on("local mirror image status rbd/vol-0", FakeRbd.ok(STATUS_SPLIT_BRAIN.replace(
-                        "\"state\":\"up+stopped\",\"description\":\"local image is primary\"",
-                        "\"state\":\"up+error\",\"description\":\"split-brain detected\"")), FakeRbd.ok(replaying))
+                        FakeRbd.ok(RECREATED_NOT_MIRRORED), FakeRbd.ok(RECREATED))
+                .on("local mirror image status rbd/vol-0", FakeRbd.ok(COPY_IN_SPLIT_BRAIN), FakeRbd.ok(replaying))
                 .on("local mirror image resync rbd/vol-0", FakeRbd.ok("Flagged image for resync from primary\n"))
                 .on("local image-meta list rbd/vol-0", FakeRbd.ok(RESYNC_FLAGGED))
                 .on("local trash ls rbd --all --long", FakeRbd.ok("[{\"id\":\"10273612c730\",\"name\":\"vol-0\","
@@ -670,13 +675,9 @@ class CephRbdDriverTest {
     void aRecreatedCopyWhoseMirroringIsDisabledAfterwardsIs9NotInProgressForEver() throws Exception {
         // Only the moment between rbd-mirror's creation of the new image and its enabling of mirroring counts as
         // a recreation: once the new image was seen mirrored, losing its mirroring is a disable, answered 9.
-        String recreated = NON_PRIMARY.replace("10273612c730", "102ac490344a");
-        String recreatedThenDisabled = NOT_MIRRORED.replace("10273612c730", "102ac490344a");
-        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY), FakeRbd.ok(recreated),
-                        FakeRbd.ok(recreatedThenDisabled))
-                .on("local mirror image status rbd/vol-0", FakeRbd.ok(STATUS_SPLIT_BRAIN.replace(
-                        "\"state\":\"up+stopped\",\"description\":\"local image is primary\"",
-                        "\"state\":\"up+error\",\"description\":\"split-brain detected\"")),
+        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY), FakeRbd.ok(RECREATED),
+                        FakeRbd.ok(RECREATED_NOT_MIRRORED))
+                .on("local mirror image status rbd/vol-0", FakeRbd.ok(COPY_IN_SPLIT_BRAIN),
                         FakeRbd.ok(STATUS_NOT_SYNCED_YET))
                 .on("local mirror image resync rbd/vol-0", FakeRbd.ok("Flagged image for resync from primary\n")));
         Supplier<Status> resync = () -> statusOf(() -> stub.resyncVolume(ResyncVolumeRequest.newBuilder()
@@ -692,11 +693,8 @@ class CephRbdDriverTest {
     @Test
     void aDisableThroughTheDriverForgetsItsResyncFlag() throws Exception {
         // After a disable, an unmirrored image under a new id is not a recreation in progress (whoever made it).
-        String createdAnew = NOT_MIRRORED.replace("10273612c730", "102ac490344a");
-        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY), FakeRbd.ok(createdAnew))
-                .on("local mirror image status rbd/vol-0", FakeRbd.ok(STATUS_SPLIT_BRAIN.replace(
-                        "\"state\":\"up+stopped\",\"description\":\"local image is primary\"",
-                        "\"state\":\"up+error\",\"description\":\"split-brain detected\"")))
+        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY), FakeRbd.ok(RECREATED_NOT_MIRRORED))
+                .on("local mirror image status rbd/vol-0", FakeRbd.ok(COPY_IN_SPLIT_BRAIN))
                 .on("local mirror image resync rbd/vol-0", FakeRbd.ok("Flagged image for resync from primary\n")));
         ResyncVolumeRequest request = ResyncVolumeRequest.newBuilder().setReplicationSource(volume("vol-0")).build();
 

@@ -102,12 +102,7 @@ class GrpcWordingTest {
         ReplicationClient client = grpc.register(ReplicationClient.builder().target(plugin.target())
                 .retry(RetryBehaviourTest.FAST).maxInboundMessageSize(1024)
                 .interceptor(RESPONSE_ASKED_FOR_AFTER_THE_TRAILERS).build());
-        assertThatThrownBy(() -> client.volume("vol-1").enable().call())
-                .isInstanceOf(ResourceExhaustedException.class)
-                .hasMessageContaining("inbound message limit of 1024 bytes")
-                .hasMessageContaining("maxInboundMessageSize")
-                .satisfies(e -> assertThat(((ReplicationException) e).attempts()).isEqualTo(1));
-        assertThat(plugin.requests()).as("the same response would be refused again").isEqualTo(1);
+        assertRefusedOnceForTheClientsLimit(client, plugin, 1024);
     }
 
     @Test
@@ -117,9 +112,15 @@ class GrpcWordingTest {
                 new Trailers(0, null))));
         ReplicationClient client = grpc.register(ReplicationClient.builder().target(plugin.target())
                 .retry(RetryBehaviourTest.FAST).interceptor(REWORDED).build());
+        assertRefusedOnceForTheClientsLimit(client, plugin, 4 << 20);
+    }
+
+    /** The client's own refusal of a response over {@code limitBytes}: named as such, and never retried. */
+    private static void assertRefusedOnceForTheClientsLimit(ReplicationClient client, RawHttp2Plugin plugin,
+                                                            int limitBytes) {
         assertThatThrownBy(() -> client.volume("vol-1").enable().call())
                 .isInstanceOf(ResourceExhaustedException.class)
-                .hasMessageContaining("inbound message limit of 4194304 bytes")
+                .hasMessageContaining("inbound message limit of " + limitBytes + " bytes")
                 .hasMessageContaining("maxInboundMessageSize")
                 .satisfies(e -> assertThat(((ReplicationException) e).attempts()).isEqualTo(1));
         assertThat(plugin.requests()).as("the same response would be refused again").isEqualTo(1);

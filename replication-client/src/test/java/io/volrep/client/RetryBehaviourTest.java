@@ -3,12 +3,15 @@ package io.volrep.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import io.grpc.Status;
 import io.volrep.api.DeadlineExceededException;
 import io.volrep.api.InvalidArgumentException;
 import io.volrep.api.OperationPendingException;
 import io.volrep.api.PreconditionFailedException;
 import io.volrep.api.Recovery;
+import io.volrep.api.ReplicationSource;
 import io.volrep.api.ReplicationException;
 import io.volrep.api.ResourceExhaustedException;
 import io.volrep.api.Rpc;
@@ -31,10 +34,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.random.RandomGenerator;
 import java.util.stream.Stream;
-import io.grpc.Status;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -292,12 +298,12 @@ class RetryBehaviourTest {
         AtomicInteger generation = new AtomicInteger(1);
         SecretsProvider renewing = new SecretsProvider() {
             @Override
-            public Secrets secrets(io.volrep.api.ReplicationSource source) {
+            public Secrets secrets(ReplicationSource source) {
                 return Secrets.of(Map.of("token", "token-" + generation.get()));
             }
 
             @Override
-            public CompletionStage<Secrets> renew(io.volrep.api.ReplicationSource source) {
+            public CompletionStage<Secrets> renew(ReplicationSource source) {
                 generation.incrementAndGet();
                 return CompletableFuture.completedFuture(secrets(source));
             }
@@ -340,17 +346,16 @@ class RetryBehaviourTest {
     @Test
     void aSchedulerThatRefusesTheRetryFailsTheCallInsteadOfLeavingItWaiting() {
         plugin(null);
-        java.util.concurrent.ScheduledExecutorService refusing =
-                java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+        ScheduledExecutorService refusing = Executors.newSingleThreadScheduledExecutor();
         refusing.shutdown();
         client(ReplicationClient.builder().retry(FAST).scheduler(refusing));
         plugin.failNext(Rpc.ENABLE_VOLUME_REPLICATION, 2, StatusCode.ABORTED);
 
-        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
+        assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
             assertThatThrownBy(() -> client.volume("vol-1").enable().call())
-                    .isInstanceOf(java.util.concurrent.RejectedExecutionException.class);
-            assertThatThrownBy(() -> client.volume("vol-1").enable().callAsync().get(10, java.util.concurrent.TimeUnit.SECONDS))
-                    .hasRootCauseInstanceOf(java.util.concurrent.RejectedExecutionException.class);
+                    .isInstanceOf(RejectedExecutionException.class);
+            assertThatThrownBy(() -> client.volume("vol-1").enable().callAsync().get(10, TimeUnit.SECONDS))
+                    .hasRootCauseInstanceOf(RejectedExecutionException.class);
         });
         assertThat(plugin.calls(Rpc.ENABLE_VOLUME_REPLICATION)).as("one attempt each, no retry")
                 .extracting(RecordedCall::code).containsExactly(StatusCode.ABORTED, StatusCode.ABORTED);

@@ -42,6 +42,11 @@ class CephFailoverIT {
                         .exit() == 0);
     }
 
+    /** The {@code last_sync_time} {@code site}'s plugin reports for {@code volume}. */
+    private static Instant lastSync(Lab lab, String site, String volume) {
+        return Instant.ofEpochSecond(info(lab, site, volume).getLastSyncTime().getSeconds());
+    }
+
     private static GetVolumeReplicationInfoResponse info(Lab lab, String site, String volume) {
         return lab.stub(site, Duration.ofSeconds(60)).getVolumeReplicationInfo(GetVolumeReplicationInfoRequest
                 .newBuilder().setReplicationSource(Lab.volume(volume)).build());
@@ -92,11 +97,11 @@ class CephFailoverIT {
         // fresh sync (vol-4 has no schedule: its last sync would be minutes old) keeps sync, write and failure
         // together, so the RPO printed is what a failure right after a sync loses.
         lab.awaitBackground();
-        Instant enabledSync = Instant.ofEpochSecond(info(lab, "site-a", "vol-4").getLastSyncTime().getSeconds());
+        Instant enabledSync = lastSync(lab, "site-a", "vol-4");
         lab.rbd("site-a", "mirror", "image", "snapshot", "rbd/vol-4").requireSuccess("rbd mirror image snapshot");
-        Lab.await(SYNC_TIMEOUT, "a completed sync of vol-4 after its new mirror snapshot", () -> Instant.ofEpochSecond(
-                info(lab, "site-a", "vol-4").getLastSyncTime().getSeconds()).isAfter(enabledSync));
-        Instant lastSync = Instant.ofEpochSecond(info(lab, "site-a", "vol-4").getLastSyncTime().getSeconds());
+        Lab.await(SYNC_TIMEOUT, "a completed sync of vol-4 after its new mirror snapshot",
+                () -> lastSync(lab, "site-a", "vol-4").isAfter(enabledSync));
+        Instant lastSync = lastSync(lab, "site-a", "vol-4");
         String synced = lab.sha256("site-a", "vol-4");
         assertThat(lab.volrep("destination", "--endpoint", lab.endpoint("site-a"), "--volume", "vol-4")
                 .requireSuccess("volrep destination").out()).contains("vol-4");
@@ -120,8 +125,7 @@ class CephFailoverIT {
             long rto = (System.nanoTime() - start) / 1_000_000;
 
             failover.requireSuccess("volrep failover --force-if-unreachable");
-            GetVolumeReplicationInfoResponse onB = info(lab, "site-b", "vol-4");
-            assertThat(Instant.ofEpochSecond(onB.getLastSyncTime().getSeconds())).isEqualTo(lastSync);
+            assertThat(lastSync(lab, "site-b", "vol-4")).isEqualTo(lastSync);
             assertThat(lab.sha256("site-b", "vol-4")).as("B holds the last completed sync: what followed it is lost")
                     .isEqualTo(synced);
             System.out.printf("[ceph] disaster failover of vol-4: RTO %d ms (volrep failover --force-if-unreachable"
