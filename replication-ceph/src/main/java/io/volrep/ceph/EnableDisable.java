@@ -109,21 +109,33 @@ final class EnableDisable {
     /**
      * True while the peer creates its copy of this primary: its rbd-mirror reports the image starting, syncing, or
      * replaying without a completed snapshot, or (no report yet) the mirroring started less than
-     * {@link #FIRST_COPY_WINDOW} ago. rbd-mirror deletes the peer's copy when the primary's mirroring is disabled,
-     * except a copy it is still bootstrapping: that one stays, in "error bootstrapping replay", for ever.
+     * {@link #FIRST_COPY_WINDOW} ago; unless the peer's copy already holds one of this primary's snapshots
+     * completely. rbd-mirror deletes the peer's copy when the primary's mirroring is disabled, except a copy it is
+     * still bootstrapping: that one stays, in "error bootstrapping replay", for ever.
      */
     private boolean peerStillCreatingItsCopy(CallBudget budget, String id, PeerSite site) {
+        boolean reportedUnderWay = false;
         for (MirrorStatus.Peer p : pool.mirrorStatus(budget, id).peers()) {
             if (!p.up()) {
                 continue;           // no report (yet), or its daemon is gone: decided below
             }
-            if (p.state().startsWith("up+error") || p.state().equals("up+stopped")) {
+            if (p.state().startsWith("up+error") || p.state().equals("up+stopped")
+                    || (p.state().equals("up+replaying") && p.sync().isPresent())) {
                 return false;       // nothing under way to wait for
             }
-            return !(p.state().equals("up+replaying") && p.sync().isPresent());
+            reportedUnderWay = true;
+            break;
         }
-        Optional<Instant> started = MirrorSnapshots.parse(pool.json(budget, id, "list the snapshots of", "snap", "ls",
-                "--all", pool.spec(id))).oldest();
+        MirrorSnapshots own = MirrorSnapshots.parse(pool.json(budget, id, "list the snapshots of", "snap", "ls",
+                "--all", pool.spec(id)));
+        // rbd-mirror reports a completed sync at its next status update (every 30 s): the copy itself says so at once.
+        if (site.snapshots(id, budget).filter(copy -> copy.holdsACompleteCopyOfOneOf(own)).isPresent()) {
+            return false;
+        }
+        if (reportedUnderWay) {
+            return true;
+        }
+        Optional<Instant> started = own.oldest();
         return started.isPresent() && Duration.between(started.get(), Instant.now()).compareTo(FIRST_COPY_WINDOW) < 0
                 && site.role(id, budget).role() != PeerSite.Role.UNREACHABLE;
     }

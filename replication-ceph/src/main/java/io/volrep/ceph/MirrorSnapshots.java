@@ -115,6 +115,15 @@ record MirrorSnapshots(List<Snapshot> snapshots) {
                 && s.primarySnapId() == theirs.get().id());
     }
 
+    /**
+     * True when this copy has received completely one of the snapshots {@code primary} took (and still keeps): a
+     * synced copy of that primary's current mirroring, not of an earlier one whose copy was not deleted yet.
+     */
+    boolean holdsACompleteCopyOfOneOf(MirrorSnapshots primary) {
+        return snapshots.stream().anyMatch(s -> s.received() && s.complete() && primary.snapshots().stream()
+                .anyMatch(taken -> !taken.received() && taken.id() == s.primarySnapId()));
+    }
+
     /** rbd's {@code Thu Nov 26 04:13:02 2026} (ctime format, UTC: rbd runs with TZ=UTC), or empty. */
     static Optional<Instant> time(String text) {
         String[] p = text.strip().split("\\s+");

@@ -599,6 +599,61 @@ class CephRbdDriverTest {
         assertThat(rbd.calls()).containsOnlyOnce("local mirror image promote rbd/vol-0");
     }
 
+    /** A primary's first mirror snapshot (id 9), taken when its mirroring was enabled. */
+    static final String FIRST_MIRROR_SNAPSHOT = """
+            [{"id":9,"name":".mirror.primary.g.a","timestamp":"Thu Nov 26 20:42:18 2026","namespace":{"type":"mirror",\
+            "state":"primary","mirror_peer_uuids":["x"],"complete":true}}]""";
+    /** The peer's copy of it, synced: its rbd-mirror reports that only at its next status update (every 30 s). */
+    static final String PEER_FIRST_COPY_COMPLETE = """
+            [{"id":4,"name":".mirror.non_primary.g.b","timestamp":"Thu Nov 26 20:42:21 2026","namespace":{"type":\
+            "mirror","state":"non-primary","complete":true,"primary_mirror_uuid":"59bc","primary_snap_id":9,\
+            "last_copied_object_number":16}}]""";
+
+    /** A disable of a fresh primary whose peer's rbd-mirror has not reported a completed first sync yet. */
+    private FakeRbd freshPrimaryWhosePeerHasNotReported(String peerSnapshots) {
+        return fake().on("local info rbd/vol-0", FakeRbd.ok(PRIMARY))
+                .on("local mirror pool info rbd --all", FakeRbd.ok(POOL_INFO))
+                .on("local mirror image status rbd/vol-0", FakeRbd.ok(STATUS_NOT_SYNCED_YET))
+                .on("local snap ls --all rbd/vol-0", FakeRbd.ok(FIRST_MIRROR_SNAPSHOT))
+                .on("peer info rbd/vol-0", FakeRbd.ok(NON_PRIMARY))
+                .on("peer snap ls --all rbd/vol-0", FakeRbd.ok(peerSnapshots))
+                .on("local mirror snapshot schedule remove", FakeRbd.ok(""))
+                .on("local image-meta list rbd/vol-0", FakeRbd.ok("{}"))
+                .on("local mirror image disable rbd/vol-0", FakeRbd.ok("Mirroring disabled\n"));
+    }
+
+    @Test
+    void disableOfAPrimaryWhosePeerHoldsACompleteCopyDisablesBeforeThePeerReportsIt() throws Exception {
+        // Seen on the lab: site B completed its first sync 3.4 s after the enable, and its rbd-mirror reported it 20 s
+        // later (status updates every 30 s); every disable in between was answered 10 for nothing.
+        serve(freshPrimaryWhosePeerHasNotReported(PEER_FIRST_COPY_COMPLETE));
+
+        assertThat(disableStatus().getCode()).isEqualTo(Status.Code.OK);
+        assertThat(rbd.calls()).contains("local mirror image disable rbd/vol-0");
+    }
+
+    @Test
+    void disableOfAPrimaryWhosePeersCopyIsStillSyncingIs10() throws Exception {
+        serve(freshPrimaryWhosePeerHasNotReported(PEER_FIRST_COPY_COMPLETE.replace("\"complete\":true",
+                "\"complete\":false")));
+
+        Status status = disableStatus();
+
+        assertThat(status.getCode()).isEqualTo(Status.Code.ABORTED);
+        assertThat(status.getDescription()).contains("still creating its copy of vol-0");
+        assertThat(rbd.calls()).doesNotContain("local mirror image disable rbd/vol-0");
+    }
+
+    @Test
+    void disableOfAPrimaryWhosePeerHoldsACompleteCopyOfAnEarlierMirroringIs10() throws Exception {
+        // A copy of snapshot 3 (of a mirroring disabled since, its copy not deleted yet) is not a copy of this one.
+        serve(freshPrimaryWhosePeerHasNotReported(PEER_FIRST_COPY_COMPLETE.replace("\"primary_snap_id\":9",
+                "\"primary_snap_id\":3")));
+
+        assertThat(disableStatus().getCode()).isEqualTo(Status.Code.ABORTED);
+        assertThat(rbd.calls()).doesNotContain("local mirror image disable rbd/vol-0");
+    }
+
     @Test
     void disableWithoutAnyScheduleEverMadeInThePoolDisables() throws Exception {
         // Seen on the lab: rbd answers ENOENT for removing a schedule when the pool never had one.
