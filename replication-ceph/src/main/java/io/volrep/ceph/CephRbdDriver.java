@@ -104,7 +104,7 @@ public final class CephRbdDriver implements ReplicationDriver, AutoCloseable {
         this.enableDisable = new EnableDisable(images, peers, schedules);
         this.promoteDemote = new PromoteDemote(images, peers, schedules, lastSync);
         this.resync = new Resync(images);
-        this.info = new InfoFromMirrorStatus(images, lastSync);
+        this.info = new InfoFromMirrorStatus(images, peers, lastSync);
         this.destination = new DestinationOnPeer(images, peers);
         LOG.info("Ceph RBD driver: {} (conf {}, client.{}), pool {}, {} per call", local.site(), b.cephConf,
                 b.clientId, pool, CallBudget.seconds(timeout));

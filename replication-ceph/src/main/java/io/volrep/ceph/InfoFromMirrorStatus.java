@@ -9,19 +9,23 @@ import java.util.Optional;
 /**
  * GetVolumeReplicationInfo on RBD, answered by the primary's site from {@code rbd mirror image status}: the last sync
  * is the least synced peer's last completed snapshot, the status the worst peer's health ({@link MirrorStatus}'s
- * table). Before any peer has completed a sync there is no truthful {@code last_sync_time}: 5 NOT_FOUND "not available
- * at the moment", except for a promoted copy, which reports when it was last in sync ({@link LastSyncRecord}).
+ * table). Before any peer has reported a completed sync, the last sync is what the peer's copy holds completely of this
+ * primary's snapshots (rbd-mirror reports every 30 s); with none there is no truthful {@code last_sync_time}: 5
+ * NOT_FOUND "not available at the moment", except for a promoted copy, which reports when it was last in sync
+ * ({@link LastSyncRecord}).
  *
  * <pre>{@code
- * ReplicationInfo info = new InfoFromMirrorStatus(pool, lastSync).info(budget, "vol-0");
+ * ReplicationInfo info = new InfoFromMirrorStatus(pool, peers, lastSync).info(budget, "vol-0");
  * }</pre>
  */
 final class InfoFromMirrorStatus {
     private final LocalPool pool;
+    private final PeerLookup peers;
     private final LastSyncRecord lastSync;
 
-    InfoFromMirrorStatus(LocalPool pool, LastSyncRecord lastSync) {
+    InfoFromMirrorStatus(LocalPool pool, PeerLookup peers, LastSyncRecord lastSync) {
         this.pool = pool;
+        this.peers = peers;
         this.lastSync = lastSync;
     }
 
@@ -45,6 +49,10 @@ final class InfoFromMirrorStatus {
             }
             return info.withStatus(health.status(), health.message());
         }
+        Optional<ReplicationInfo> copied = heldByThePeersCopy(budget, id, status, health);
+        if (copied.isPresent()) {
+            return copied.get();
+        }
         // No peer has synced from this primary yet. An image promoted from a copy was last in sync with the other
         // site when its last received snapshot was taken (what a failover keeps): Promote recorded it.
         Optional<Instant> received = lastSync.recorded(budget, id);
@@ -59,5 +67,38 @@ final class InfoFromMirrorStatus {
         throw new SourceNotFoundException(pool.site() + ": replication details of " + id + " are not available at"
                 + " the moment: no peer has completed a first sync yet"
                 + (health.message().isEmpty() ? "" : " (" + health.message() + ")"));
+    }
+
+    /**
+     * The last sync as the peer's copy holds it, while its rbd-mirror has not reported it: rbd-mirror writes its
+     * reports every 30 s, and a copy synced seconds after an enable or a promote would otherwise answer 5 for up to
+     * half a minute. Only for the one peer the pool has, whose report is not an error; the sync is the newest of this
+     * primary's snapshots the copy holds completely (what a failover now would keep), with no duration or bytes
+     * (rbd-mirror's report carries those).
+     */
+    private Optional<ReplicationInfo> heldByThePeersCopy(CallBudget budget, String id, MirrorStatus status,
+                                                         MirrorStatus.Health health) {
+        if (status.peers().size() != 1 || health.status() == ReplicationInfo.Status.ERROR) {
+            return Optional.empty();
+        }
+        Optional<MirrorSnapshots> copy = peers.snapshots(budget, id);
+        if (copy.isEmpty()) {
+            return Optional.empty();
+        }
+        MirrorSnapshots own = MirrorSnapshots.parse(pool.json(budget, id, "list the snapshots of", "snap", "ls",
+                "--all", pool.spec(id)));
+        Optional<MirrorSnapshots.Snapshot> held = copy.get().newestHeldCompletelyOf(own);
+        Optional<Instant> taken = held.flatMap(s -> MirrorSnapshots.time(s.timestamp()));
+        if (taken.isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<MirrorSnapshots.Snapshot> latest = own.newestTaken();
+        ReplicationInfo info = ReplicationInfo.of(taken.get());
+        if (latest.isPresent() && latest.get().id() != held.get().id()) {
+            return Optional.of(info.withStatus(ReplicationInfo.Status.DEGRADED, peers.name() + " is behind: it holds"
+                    + " the snapshot of " + taken.get() + ", the primary's latest is of " + MirrorSnapshots.time(
+                    latest.get().timestamp()).map(Instant::toString).orElse(latest.get().timestamp())));
+        }
+        return Optional.of(info.withStatus(ReplicationInfo.Status.HEALTHY, ""));
     }
 }

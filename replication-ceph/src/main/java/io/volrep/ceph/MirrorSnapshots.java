@@ -120,8 +120,18 @@ record MirrorSnapshots(List<Snapshot> snapshots) {
      * synced copy of that primary's current mirroring, not of an earlier one whose copy was not deleted yet.
      */
     boolean holdsACompleteCopyOfOneOf(MirrorSnapshots primary) {
-        return snapshots.stream().anyMatch(s -> s.received() && s.complete() && primary.snapshots().stream()
-                .anyMatch(taken -> !taken.received() && taken.id() == s.primarySnapId()));
+        return newestHeldCompletelyOf(primary).isPresent();
+    }
+
+    /** The newest snapshot this image took itself (as a primary), or empty. */
+    Optional<Snapshot> newestTaken() {
+        return snapshots.stream().filter(s -> !s.received()).max(BY_ID);
+    }
+
+    /** The newest of the snapshots {@code primary} took (and keeps) that this copy has received completely. */
+    Optional<Snapshot> newestHeldCompletelyOf(MirrorSnapshots primary) {
+        return primary.snapshots().stream().filter(taken -> !taken.received() && snapshots.stream().anyMatch(s ->
+                s.received() && s.complete() && s.primarySnapId() == taken.id())).max(BY_ID);
     }
 
     /** rbd's {@code Thu Nov 26 04:13:02 2026} (ctime format, UTC: rbd runs with TZ=UTC), or empty. */

@@ -30,6 +30,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -438,6 +439,39 @@ class CephRbdDriverTest {
         assertThat(status.getCode()).isEqualTo(Status.Code.NOT_FOUND);
         assertThat(status.getDescription()).contains("not available at the moment", "no peer has completed a first"
                 + " sync yet", "site site-b has not completed a first sync of vol-0 yet");
+    }
+
+    @Test
+    void infoBeforeThePeerReportsItsFirstSyncAnswersTheSnapshotItsCopyHoldsCompletely() throws Exception {
+        // On the lab, site B's copy was synced 3.4 s after the enable, and its rbd-mirror reported it 20 s later.
+        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(PRIMARY))
+                .on("local mirror image status rbd/vol-0", FakeRbd.ok(STATUS_NOT_SYNCED_YET))
+                .on("local image-meta list rbd/vol-0", FakeRbd.ok("{\"volrep.schedulingInterval\":\"1m\"}"))
+                .on("local mirror pool info rbd --all", FakeRbd.ok(POOL_INFO))
+                .on("local snap ls --all rbd/vol-0", FakeRbd.ok(FIRST_MIRROR_SNAPSHOT))
+                .on("peer snap ls --all rbd/vol-0", FakeRbd.ok(PEER_FIRST_COPY_COMPLETE)));
+
+        GetVolumeReplicationInfoResponse info = info();
+
+        assertThat(Instant.ofEpochSecond(info.getLastSyncTime().getSeconds()))
+                .as("the primary's snapshot the copy holds").isEqualTo(Instant.parse("2026-11-26T20:42:18Z"));
+        assertThat(info.getStatus()).isEqualTo(GetVolumeReplicationInfoResponse.Status.HEALTHY);
+    }
+
+    @Test
+    void infoWhileThePeersCopyIsStillSyncingIs5DetailsNotAvailable() throws Exception {
+        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(PRIMARY))
+                .on("local mirror image status rbd/vol-0", FakeRbd.ok(STATUS_NOT_SYNCED_YET))
+                .on("local image-meta list rbd/vol-0", FakeRbd.ok("{\"volrep.schedulingInterval\":\"1m\"}"))
+                .on("local mirror pool info rbd --all", FakeRbd.ok(POOL_INFO))
+                .on("local snap ls --all rbd/vol-0", FakeRbd.ok(FIRST_MIRROR_SNAPSHOT))
+                .on("peer snap ls --all rbd/vol-0", FakeRbd.ok(PEER_FIRST_COPY_COMPLETE.replace("\"complete\":true",
+                        "\"complete\":false"))));
+
+        Status status = statusOf(this::info);
+
+        assertThat(status.getCode()).isEqualTo(Status.Code.NOT_FOUND);
+        assertThat(status.getDescription()).contains("no peer has completed a first sync yet");
     }
 
     @Test
