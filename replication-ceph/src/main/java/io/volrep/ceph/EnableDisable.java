@@ -109,9 +109,11 @@ final class EnableDisable {
     /**
      * True while the peer creates its copy of this primary: its rbd-mirror reports the image starting, syncing, or
      * replaying without a completed snapshot, or (no report yet) the mirroring started less than
-     * {@link #FIRST_COPY_WINDOW} ago; unless the peer's copy already holds one of this primary's snapshots
-     * completely. rbd-mirror deletes the peer's copy when the primary's mirroring is disabled, except a copy it is
-     * still bootstrapping: that one stays, in "error bootstrapping replay", for ever.
+     * {@link #FIRST_COPY_WINDOW} ago; unless the peer's copy already holds this primary's newest snapshot
+     * completely (then it replays this primary: a copy complete up to an older one may not, e.g. one that met a
+     * demotion and has not received the promotion since). rbd-mirror deletes the peer's copy when the primary's
+     * mirroring is disabled, except a copy it is still bootstrapping or not replaying: that one stays, in "error
+     * bootstrapping replay", for ever.
      */
     private boolean peerStillCreatingItsCopy(CallBudget budget, String id, PeerSite site) {
         boolean reportedUnderWay = false;
@@ -129,7 +131,7 @@ final class EnableDisable {
         MirrorSnapshots own = MirrorSnapshots.parse(pool.json(budget, id, "list the snapshots of", "snap", "ls",
                 "--all", pool.spec(id)));
         // rbd-mirror reports a completed sync at its next status update (every 30 s): the copy itself says so at once.
-        if (site.snapshots(id, budget).filter(copy -> copy.holdsACompleteCopyOfOneOf(own)).isPresent()) {
+        if (site.snapshots(id, budget).filter(copy -> copy.holdsTheNewestOf(own)).isPresent()) {
             return false;
         }
         if (reportedUnderWay) {

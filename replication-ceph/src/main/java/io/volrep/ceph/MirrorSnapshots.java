@@ -116,11 +116,14 @@ record MirrorSnapshots(List<Snapshot> snapshots) {
     }
 
     /**
-     * True when this copy has received completely one of the snapshots {@code primary} took (and still keeps): a
-     * synced copy of that primary's current mirroring, not of an earlier one whose copy was not deleted yet.
+     * True when this copy has received completely the newest snapshot {@code primary} took: it is in sync with that
+     * primary's current mirroring (not with an earlier one whose copy was not deleted yet, nor stopped at an older
+     * snapshot, before a demotion).
      */
-    boolean holdsACompleteCopyOfOneOf(MirrorSnapshots primary) {
-        return newestHeldCompletelyOf(primary).isPresent();
+    boolean holdsTheNewestOf(MirrorSnapshots primary) {
+        Optional<Snapshot> newest = primary.newestTaken();
+        return newest.isPresent() && newestHeldCompletelyOf(primary).filter(held -> held.id() == newest.get().id())
+                .isPresent();
     }
 
     /** The newest snapshot this image took itself (as a primary), or empty. */

@@ -441,15 +441,20 @@ class CephRbdDriverTest {
                 + " sync yet", "site site-b has not completed a first sync of vol-0 yet");
     }
 
-    @Test
-    void infoBeforeThePeerReportsItsFirstSyncAnswersTheSnapshotItsCopyHoldsCompletely() throws Exception {
-        // On the lab, site B's copy was synced 3.4 s after the enable, and its rbd-mirror reported it 20 s later.
-        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(PRIMARY))
+    /** Info of a fresh primary whose peer's rbd-mirror has not reported a completed first sync yet. */
+    private FakeRbd infoBeforeThePeerReports(String peerSnapshots) {
+        return fake().on("local info rbd/vol-0", FakeRbd.ok(PRIMARY))
                 .on("local mirror image status rbd/vol-0", FakeRbd.ok(STATUS_NOT_SYNCED_YET))
                 .on("local image-meta list rbd/vol-0", FakeRbd.ok("{\"volrep.schedulingInterval\":\"1m\"}"))
                 .on("local mirror pool info rbd --all", FakeRbd.ok(POOL_INFO))
                 .on("local snap ls --all rbd/vol-0", FakeRbd.ok(FIRST_MIRROR_SNAPSHOT))
-                .on("peer snap ls --all rbd/vol-0", FakeRbd.ok(PEER_FIRST_COPY_COMPLETE)));
+                .on("peer snap ls --all rbd/vol-0", FakeRbd.ok(peerSnapshots));
+    }
+
+    @Test
+    void infoBeforeThePeerReportsItsFirstSyncAnswersTheSnapshotItsCopyHoldsCompletely() throws Exception {
+        // On the lab, site B's copy was synced 3.4 s after the enable, and its rbd-mirror reported it 20 s later.
+        serve(infoBeforeThePeerReports(PEER_FIRST_COPY_COMPLETE));
 
         GetVolumeReplicationInfoResponse info = info();
 
@@ -460,13 +465,7 @@ class CephRbdDriverTest {
 
     @Test
     void infoWhileThePeersCopyIsStillSyncingIs5DetailsNotAvailable() throws Exception {
-        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(PRIMARY))
-                .on("local mirror image status rbd/vol-0", FakeRbd.ok(STATUS_NOT_SYNCED_YET))
-                .on("local image-meta list rbd/vol-0", FakeRbd.ok("{\"volrep.schedulingInterval\":\"1m\"}"))
-                .on("local mirror pool info rbd --all", FakeRbd.ok(POOL_INFO))
-                .on("local snap ls --all rbd/vol-0", FakeRbd.ok(FIRST_MIRROR_SNAPSHOT))
-                .on("peer snap ls --all rbd/vol-0", FakeRbd.ok(PEER_FIRST_COPY_COMPLETE.replace("\"complete\":true",
-                        "\"complete\":false"))));
+        serve(infoBeforeThePeerReports(PEER_FIRST_COPY_COMPLETE.replace("\"complete\":true", "\"complete\":false")));
 
         Status status = statusOf(this::info);
 
@@ -645,10 +644,14 @@ class CephRbdDriverTest {
 
     /** A disable of a fresh primary whose peer's rbd-mirror has not reported a completed first sync yet. */
     private FakeRbd freshPrimaryWhosePeerHasNotReported(String peerSnapshots) {
+        return freshPrimaryWhosePeerHasNotReported(FIRST_MIRROR_SNAPSHOT, peerSnapshots);
+    }
+
+    private FakeRbd freshPrimaryWhosePeerHasNotReported(String ownSnapshots, String peerSnapshots) {
         return fake().on("local info rbd/vol-0", FakeRbd.ok(PRIMARY))
                 .on("local mirror pool info rbd --all", FakeRbd.ok(POOL_INFO))
                 .on("local mirror image status rbd/vol-0", FakeRbd.ok(STATUS_NOT_SYNCED_YET))
-                .on("local snap ls --all rbd/vol-0", FakeRbd.ok(FIRST_MIRROR_SNAPSHOT))
+                .on("local snap ls --all rbd/vol-0", FakeRbd.ok(ownSnapshots))
                 .on("peer info rbd/vol-0", FakeRbd.ok(NON_PRIMARY))
                 .on("peer snap ls --all rbd/vol-0", FakeRbd.ok(peerSnapshots))
                 .on("local mirror snapshot schedule remove", FakeRbd.ok(""))
@@ -675,6 +678,20 @@ class CephRbdDriverTest {
 
         assertThat(status.getCode()).isEqualTo(Status.Code.ABORTED);
         assertThat(status.getDescription()).contains("still creating its copy of vol-0");
+        assertThat(rbd.calls()).doesNotContain("local mirror image disable rbd/vol-0");
+    }
+
+    @Test
+    void disableOfAPrimaryWhosePeersCopyLacksItsNewestSnapshotIs10() throws Exception {
+        // Seen on the lab (CephDriverIT): enabled, demoted at once, then disabled: the disable promotes A again (a
+        // newer snapshot, 10), and B's copy, complete up to A's first snapshot, does not replay A until it has
+        // received the promotion. Disabled then, the copy stays on B for ever.
+        serve(freshPrimaryWhosePeerHasNotReported(FIRST_MIRROR_SNAPSHOT.replace("}}]", "}},{\"id\":10,\"name\":"
+                + "\".mirror.primary.g.c\",\"timestamp\":\"Thu Nov 26 20:42:25 2026\",\"namespace\":{\"type\":"
+                + "\"mirror\",\"state\":\"primary\",\"mirror_peer_uuids\":[\"x\"],\"complete\":true}}]"),
+                PEER_FIRST_COPY_COMPLETE));
+
+        assertThat(disableStatus().getCode()).isEqualTo(Status.Code.ABORTED);
         assertThat(rbd.calls()).doesNotContain("local mirror image disable rbd/vol-0");
     }
 
