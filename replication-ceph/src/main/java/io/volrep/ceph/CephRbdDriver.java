@@ -103,7 +103,7 @@ public final class CephRbdDriver implements ReplicationDriver, AutoCloseable {
         LastSyncRecord lastSync = new LastSyncRecord(images);
         this.enableDisable = new EnableDisable(images, peers, schedules);
         this.promoteDemote = new PromoteDemote(images, peers, schedules, lastSync);
-        this.resync = new Resync(images);
+        this.resync = new Resync(images, peers);
         this.info = new InfoFromMirrorStatus(images, peers, lastSync);
         this.destination = new DestinationOnPeer(images, peers);
         LOG.info("Ceph RBD driver: {} (conf {}, client.{}), pool {}, {} per call", local.site(), b.cephConf,

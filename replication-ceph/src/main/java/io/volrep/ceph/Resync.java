@@ -13,7 +13,8 @@ import org.slf4j.LoggerFactory;
  * ResyncVolume on RBD. {@code rbd mirror image resync} deletes and recreates the local image (a full copy), so it is
  * asked for only where a copy needs one (split-brain, or {@code force}, once per image id); the image is in progress
  * while rbd still holds the flag or rbd-mirror recreates it (in the trash, then briefly nowhere, then created but not
- * mirrored yet), and ready once it replays the primary's latest snapshot.
+ * mirrored yet), and ready once it replays the primary's latest snapshot (as rbd-mirror reports it, or, before its
+ * report, as the copy's own snapshots and the primary's at the peer show it).
  *
  * <pre>{@code
  * ResyncResult r = resync.resync(budget, "vol-0", false);      // IN_PROGRESS until the copy has caught up
@@ -23,6 +24,7 @@ final class Resync {
     private static final Logger LOG = LoggerFactory.getLogger(Resync.class);
 
     private final LocalPool pool;
+    private final PeerLookup peers;
     /** Images this driver flagged for resync, by name: a resync recreates the image under a new id. */
     private final ConcurrentMap<String, Flag> resyncRequested = new ConcurrentHashMap<>();
 
@@ -43,8 +45,9 @@ final class Resync {
         }
     }
 
-    Resync(LocalPool pool) {
+    Resync(LocalPool pool, PeerLookup peers) {
         this.pool = pool;
+        this.peers = peers;
     }
 
     /** Flags a demoted copy for a full resync where one is needed, and says whether it has caught up. */
@@ -96,7 +99,14 @@ final class Resync {
             return ResyncResult.IN_PROGRESS;
         }
         Optional<MirrorStatus.Sync> sync = status.localSync();
-        boolean ready = status.state().equals("up+replaying") && sync.isPresent() && !sync.get().behind();
+        boolean replaying = status.state().equals("up+replaying");
+        boolean ready = replaying && sync.isPresent() && !sync.get().behind();
+        if (!ready && replaying) {
+            // rbd-mirror writes a completed sync into its report every 30 s: the copy's own snapshots say it at once
+            MirrorSnapshots copy = MirrorSnapshots.parse(pool.json(budget, id, "list the snapshots of", "snap", "ls",
+                    "--all", pool.spec(id)));
+            ready = peers.snapshots(budget, id).filter(copy::holdsTheNewestOf).isPresent();
+        }
         if (ready) {
             resyncRequested.remove(id);
         }

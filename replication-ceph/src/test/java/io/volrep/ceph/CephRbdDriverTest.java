@@ -854,6 +854,42 @@ class CephRbdDriverTest {
         assertThat(trashedByAUser.getCode()).isEqualTo(Status.Code.NOT_FOUND);
     }
 
+    /** A copy whose rbd-mirror replays the primary and has not reported a completed snapshot yet. */
+    static final String STATUS_COPY_REPLAYING_NOT_REPORTED = """
+            {"name":"vol-0","global_id":"06288f3d","state":"up+replaying","description":"replaying, \
+            {\\"remote_snapshot_timestamp\\":1795666342,\\"replay_state\\":\\"idle\\"}",\
+            "last_update":"2026-11-26 11:40:01"}""";
+    /** This copy's snapshots once it has received the peer's snapshot 9 completely. */
+    static final String COPY_HOLDS_SNAPSHOT_9 = PEER_FIRST_COPY_COMPLETE;
+
+    /** A resync of a copy that rbd-mirror replays, before it reports a completed snapshot. */
+    private FakeRbd copyReplayingNotReported(String primarySnapshots) {
+        return fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY))
+                .on("local mirror image status rbd/vol-0", FakeRbd.ok(STATUS_COPY_REPLAYING_NOT_REPORTED))
+                .on("local mirror pool info rbd --all", FakeRbd.ok(POOL_INFO))
+                .on("local snap ls --all rbd/vol-0", FakeRbd.ok(COPY_HOLDS_SNAPSHOT_9))
+                .on("peer snap ls --all rbd/vol-0", FakeRbd.ok(primarySnapshots));
+    }
+
+    @Test
+    void resyncIsReadyOnceTheCopyHoldsThePrimarysNewestSnapshotBeforeRbdMirrorReportsIt() throws Exception {
+        // rbd-mirror writes a completed sync into its report every 30 s: the copy's own snapshots say it at once.
+        serve(copyReplayingNotReported(FIRST_MIRROR_SNAPSHOT));
+
+        assertThat(stub.resyncVolume(ResyncVolumeRequest.newBuilder().setReplicationSource(volume("vol-0")).build())
+                .getReady()).isTrue();
+    }
+
+    @Test
+    void resyncIsInProgressWhileTheCopyLacksThePrimarysNewestSnapshot() throws Exception {
+        serve(copyReplayingNotReported(FIRST_MIRROR_SNAPSHOT.replace("}}]", "}},{\"id\":10,\"name\":"
+                + "\".mirror.primary.g.c\",\"timestamp\":\"Thu Nov 26 20:42:25 2026\",\"namespace\":{\"type\":"
+                + "\"mirror\",\"state\":\"primary\",\"mirror_peer_uuids\":[\"x\"],\"complete\":true}}]")));
+
+        assertThat(stub.resyncVolume(ResyncVolumeRequest.newBuilder().setReplicationSource(volume("vol-0")).build())
+                .getReady()).isFalse();
+    }
+
     @Test
     void resyncOfAPrimaryIs9NotDemoted() throws Exception {
         serve(fake().on("local info rbd/vol-0", FakeRbd.ok(PRIMARY)));
