@@ -636,6 +636,10 @@ class CephRbdDriverTest {
     static final String FIRST_MIRROR_SNAPSHOT = """
             [{"id":9,"name":".mirror.primary.g.a","timestamp":"Thu Nov 26 20:42:18 2026","namespace":{"type":"mirror",\
             "state":"primary","mirror_peer_uuids":["x"],"complete":true}}]""";
+    /** The same primary after a newer mirror snapshot (10): a promotion, a demotion or its schedule's. */
+    static final String FIRST_AND_NEWER_MIRROR_SNAPSHOT = FIRST_MIRROR_SNAPSHOT.replace("}}]", "}},{\"id\":10,\"name\":"
+            + "\".mirror.primary.g.c\",\"timestamp\":\"Thu Nov 26 20:42:25 2026\",\"namespace\":{\"type\":"
+            + "\"mirror\",\"state\":\"primary\",\"mirror_peer_uuids\":[\"x\"],\"complete\":true}}]");
     /** The peer's copy of it, synced: its rbd-mirror reports that only at its next status update (every 30 s). */
     static final String PEER_FIRST_COPY_COMPLETE = """
             [{"id":4,"name":".mirror.non_primary.g.b","timestamp":"Thu Nov 26 20:42:21 2026","namespace":{"type":\
@@ -686,10 +690,7 @@ class CephRbdDriverTest {
         // Seen on the lab (CephDriverIT): enabled, demoted at once, then disabled: the disable promotes A again (a
         // newer snapshot, 10), and B's copy, complete up to A's first snapshot, does not replay A until it has
         // received the promotion. Disabled then, the copy stays on B for ever.
-        serve(freshPrimaryWhosePeerHasNotReported(FIRST_MIRROR_SNAPSHOT.replace("}}]", "}},{\"id\":10,\"name\":"
-                + "\".mirror.primary.g.c\",\"timestamp\":\"Thu Nov 26 20:42:25 2026\",\"namespace\":{\"type\":"
-                + "\"mirror\",\"state\":\"primary\",\"mirror_peer_uuids\":[\"x\"],\"complete\":true}}]"),
-                PEER_FIRST_COPY_COMPLETE));
+        serve(freshPrimaryWhosePeerHasNotReported(FIRST_AND_NEWER_MIRROR_SNAPSHOT, PEER_FIRST_COPY_COMPLETE));
 
         assertThat(disableStatus().getCode()).isEqualTo(Status.Code.ABORTED);
         assertThat(rbd.calls()).doesNotContain("local mirror image disable rbd/vol-0");
@@ -882,9 +883,7 @@ class CephRbdDriverTest {
 
     @Test
     void resyncIsInProgressWhileTheCopyLacksThePrimarysNewestSnapshot() throws Exception {
-        serve(copyReplayingNotReported(FIRST_MIRROR_SNAPSHOT.replace("}}]", "}},{\"id\":10,\"name\":"
-                + "\".mirror.primary.g.c\",\"timestamp\":\"Thu Nov 26 20:42:25 2026\",\"namespace\":{\"type\":"
-                + "\"mirror\",\"state\":\"primary\",\"mirror_peer_uuids\":[\"x\"],\"complete\":true}}]")));
+        serve(copyReplayingNotReported(FIRST_AND_NEWER_MIRROR_SNAPSHOT));
 
         assertThat(stub.resyncVolume(ResyncVolumeRequest.newBuilder().setReplicationSource(volume("vol-0")).build())
                 .getReady()).isFalse();
