@@ -128,8 +128,7 @@ final class EnableDisable {
             reportedUnderWay = true;
             break;
         }
-        MirrorSnapshots own = MirrorSnapshots.parse(pool.json(budget, id, "list the snapshots of", "snap", "ls",
-                "--all", pool.spec(id)));
+        MirrorSnapshots own = pool.snapshots(budget, id);
         // rbd-mirror reports a completed sync at its next status update (every 30 s): the copy itself says so at once.
         if (site.snapshots(id, budget).filter(copy -> copy.holdsTheNewestOf(own)).isPresent()) {
             return false;

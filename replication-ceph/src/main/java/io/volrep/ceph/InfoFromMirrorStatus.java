@@ -85,8 +85,7 @@ final class InfoFromMirrorStatus {
         if (copy.isEmpty()) {
             return Optional.empty();
         }
-        MirrorSnapshots own = MirrorSnapshots.parse(pool.json(budget, id, "list the snapshots of", "snap", "ls",
-                "--all", pool.spec(id)));
+        MirrorSnapshots own = pool.snapshots(budget, id);
         Optional<MirrorSnapshots.Snapshot> held = copy.get().newestHeldCompletelyOf(own);
         Optional<Instant> taken = held.flatMap(s -> MirrorSnapshots.time(s.timestamp()));
         if (taken.isEmpty()) {

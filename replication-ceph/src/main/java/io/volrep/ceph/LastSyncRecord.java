@@ -62,8 +62,7 @@ final class LastSyncRecord {
 
     /** The newest complete mirror snapshot this image received as a non-primary copy, or empty. */
     private Optional<Instant> lastReceivedSnapshot(CallBudget budget, String id) {
-        return MirrorSnapshots.parse(pool.json(budget, id, "list the snapshots of", "snap", "ls", "--all",
-                pool.spec(id))).lastReceived();
+        return pool.snapshots(budget, id).lastReceived();
     }
 
     private static Optional<Instant> epochSeconds(String text) {

@@ -122,6 +122,11 @@ final class LocalPool {
         return false;
     }
 
+    /** The mirror snapshots of image {@code id} here ({@code rbd snap ls --all}); a failure is {@link #failure}'s. */
+    MirrorSnapshots snapshots(CallBudget budget, String id) {
+        return MirrorSnapshots.parse(json(budget, id, "list the snapshots of", "snap", "ls", "--all", spec(id)));
+    }
+
     /** {@code rbd ARGS --format json} about image {@code id}; a failure is {@link #failure}'s. */
     JsonElement json(CallBudget budget, String id, String what, String... args) {
         try {

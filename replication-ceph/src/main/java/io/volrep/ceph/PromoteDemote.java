@@ -123,8 +123,7 @@ final class PromoteDemote {
         if (theirs.isEmpty()) {
             return false;
         }
-        MirrorSnapshots ours = MirrorSnapshots.parse(pool.json(budget, id, "list the snapshots of", "snap", "ls",
-                "--all", pool.spec(id)));
+        MirrorSnapshots ours = pool.snapshots(budget, id);
         return ours.lacksTheNewestSnapshotOf(theirs.get());
     }
 

@@ -103,8 +103,7 @@ final class Resync {
         boolean ready = replaying && sync.isPresent() && !sync.get().behind();
         if (!ready && replaying) {
             // rbd-mirror writes a completed sync into its report every 30 s: the copy's own snapshots say it at once
-            MirrorSnapshots copy = MirrorSnapshots.parse(pool.json(budget, id, "list the snapshots of", "snap", "ls",
-                    "--all", pool.spec(id)));
+            MirrorSnapshots copy = pool.snapshots(budget, id);
             ready = peers.snapshots(budget, id).filter(copy::holdsTheNewestOf).isPresent();
         }
         if (ready) {
