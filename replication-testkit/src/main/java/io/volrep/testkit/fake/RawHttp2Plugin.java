@@ -15,7 +15,9 @@ import io.grpc.netty.shaded.io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.grpc.netty.shaded.io.netty.handler.codec.http2.DefaultHttp2DataFrame;
 import io.grpc.netty.shaded.io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.grpc.netty.shaded.io.netty.handler.codec.http2.DefaultHttp2HeadersFrame;
+import io.grpc.netty.shaded.io.netty.handler.codec.http2.DefaultHttp2ResetFrame;
 import io.grpc.netty.shaded.io.netty.handler.codec.http2.Http2DataFrame;
+import io.grpc.netty.shaded.io.netty.handler.codec.http2.Http2Error;
 import io.grpc.netty.shaded.io.netty.handler.codec.http2.Http2FrameCodecBuilder;
 import io.grpc.netty.shaded.io.netty.handler.codec.http2.Http2FrameStream;
 import io.grpc.netty.shaded.io.netty.handler.codec.http2.Http2Headers;
@@ -29,8 +31,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A hostile plugin below gRPC: an HTTP/2 server on TCP (netty's frame codec, no gRPC server) that answers every
  * request with exactly the frames of its {@link Script}, so a client can be shown answers no gRPC server
- * would produce (a response followed by an error status, a response without status, two responses), or a
- * connection lost under a call ({@link Disconnect}). A client must report each of them as an error.
+ * would produce (a response followed by an error status, a response without status, two responses), a
+ * connection lost under a call ({@link Disconnect}), or a refused stream ({@link Refuse}). A client must report each of them as an error.
  *
  * <pre>{@code
  * try (RawHttp2Plugin plugin = new RawHttp2Plugin(Script.of(new Message(new byte[0]), new Trailers(13, "boom")))) {
@@ -41,7 +43,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class RawHttp2Plugin implements AutoCloseable {
 
     /** The frames sent after the request: response headers, then these. */
-    public sealed interface Frame permits Message, Trailers, EndOnData, Disconnect {
+    public sealed interface Frame permits Message, Trailers, EndOnData, Disconnect, Refuse {
     }
 
     /** One length-prefixed gRPC message holding {@code payload} (a serialized protobuf). */
@@ -61,6 +63,13 @@ public final class RawHttp2Plugin implements AutoCloseable {
      * closes. First in a script, the request is never answered at all (not even with response headers).
      */
     public record Disconnect() implements Frame {
+    }
+
+    /**
+     * The stream is refused (RST_STREAM REFUSED_STREAM): the plugin says it did not process the request, as a
+     * server does that is at its stream limit or going away. First in a script, no response headers are sent.
+     */
+    public record Refuse() implements Frame {
     }
 
     /** What is sent for every request. */
@@ -123,7 +132,8 @@ public final class RawHttp2Plugin implements AutoCloseable {
 
         private void answer(ChannelHandlerContext ctx, Http2FrameStream stream) {
             requests.incrementAndGet();
-            if (script.frames().isEmpty() || !(script.frames().get(0) instanceof Disconnect)) {
+            if (script.frames().isEmpty() || !(script.frames().get(0) instanceof Disconnect
+                    || script.frames().get(0) instanceof Refuse)) {
                 Http2Headers headers = new DefaultHttp2Headers().status("200").set("content-type",
                         "application/grpc");
                 ctx.write(new DefaultHttp2HeadersFrame(headers, false).stream(stream));
@@ -133,6 +143,9 @@ public final class RawHttp2Plugin implements AutoCloseable {
                     // Below the pipeline: closing through it would have the HTTP/2 codec send a GOAWAY first.
                     ctx.flush();
                     ctx.channel().unsafe().close(ctx.channel().unsafe().voidPromise());
+                    return;
+                } else if (f instanceof Refuse) {
+                    ctx.writeAndFlush(new DefaultHttp2ResetFrame(Http2Error.REFUSED_STREAM).stream(stream));
                     return;
                 } else if (f instanceof Message m) {
                     ByteBuf buf = Unpooled.buffer(5 + m.payload().length).writeByte(0).writeInt(m.payload().length)
