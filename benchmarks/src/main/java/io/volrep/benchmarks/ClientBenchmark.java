@@ -31,7 +31,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * flight, each on its own volume; time per call) and {@code rawAsync64} / {@code volrepDirectAsync64} (the same,
  * the client built with {@code directExecutor()}), {@code rawExecutorAsync64} / {@code volrepAsync64} (the default
  * client against raw calls whose answers gRPC hands to a fixed pool of the client's default size, as the client's
- * channel does). Both sides set the same 3-minute deadline on every call
+ * channel does), {@code rawAsync64} / {@code rawGrpcRetryAsync64} (a diagnostic: what gRPC's retry layer, which
+ * neither side's channel has, would cost a raw call). Both sides set the same 3-minute deadline on every call
  * (the client's default per-attempt deadline), as a careful orchestrator would. The raw side is the strongest
  * baseline grpc-java allows ({@link RawUnary}, {@link Transports#rawChannel}); docs/benchmarks.md says why.
  * {@code benchmarks/run} runs each pair's sides in alternating forks ({@link Harness}).
@@ -58,6 +59,8 @@ public class ClientBenchmark {
 
     private Transports.RawServer server;
     private ManagedChannel rawChannel;
+    /** The raw channel with gRPC's retry layer kept (grpc-java's default): what that layer costs a raw call. */
+    private ManagedChannel rawGrpcRetryChannel;
     /** Raw calls whose callbacks gRPC runs on {@link #rawPool}: the hand-over the default client makes. */
     private ManagedChannel rawExecutorChannel;
     private ExecutorService rawPool;
@@ -76,6 +79,7 @@ public class ClientBenchmark {
         String address = Transports.address(transport);
         server = Transports.startRaw(address, new InMemoryController());
         rawChannel = Transports.rawChannel(address);
+        rawGrpcRetryChannel = Transports.rawChannel(address, null, true);
         // The same kind of executor as the client's default (ClientResources.executor): max(2, cores) threads.
         rawPool = Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()), r -> {
             Thread t = new Thread(r, "raw-client-pool");
@@ -99,6 +103,10 @@ public class ClientBenchmark {
             case "meteredBlocking" -> this::meteredBlocking;
             case "rawAsync64" -> () -> {
                 rawAsync64();
+                return null;
+            };
+            case "rawGrpcRetryAsync64" -> () -> {
+                rawGrpcRetryAsync64();
                 return null;
             };
             case "rawExecutorAsync64" -> () -> {
@@ -129,6 +137,7 @@ public class ClientBenchmark {
         metered.close();
         direct.close();
         Transports.shutdown(rawChannel);
+        Transports.shutdown(rawGrpcRetryChannel);
         Transports.shutdown(rawExecutorChannel);
         rawPool.shutdownNow();
         server.close();
@@ -170,6 +179,13 @@ public class ClientBenchmark {
     @OperationsPerInvocation(IN_FLIGHT)
     public void rawAsync64() throws InterruptedException {
         rawAsync64(rawChannel);
+    }
+
+    /** The raw calls on a channel with gRPC's retry layer, grpc-java's default (a diagnostic: what it costs). */
+    @Benchmark
+    @OperationsPerInvocation(IN_FLIGHT)
+    public void rawGrpcRetryAsync64() throws InterruptedException {
+        rawAsync64(rawGrpcRetryChannel);
     }
 
     /** The raw calls, each answer handed by gRPC to a pool like the default client's (like for like). */

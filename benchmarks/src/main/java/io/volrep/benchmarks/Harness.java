@@ -130,6 +130,9 @@ public final class Harness {
             pairs.add(new Pair("server-direct-" + transport, kind, ServerBenchmark.class, "raw", "volrepDirect",
                     transport, false, logOff, logOff));
         }
+        // What gRPC's retry layer (grpc-java's default, off on both sides of every pair) costs a raw call.
+        pairs.add(new Pair("grpc-retry-layer-unix", Kind.DIAGNOSTIC, ClientBenchmark.class, "rawAsync64",
+                "rawGrpcRetryAsync64", "unix", true, none, none));
         // The per-call INFO line's own cost, per binding: the direct in-process server with the line off ("raw"
         // here) against the same server with it on; one fork per side, since the level is JVM configuration.
         pairs.add(new Pair("log-line-slf4j-simple-inprocess", Kind.DIAGNOSTIC, ServerBenchmark.class, "volrepDirect",

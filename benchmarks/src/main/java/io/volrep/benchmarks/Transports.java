@@ -67,7 +67,9 @@ final class Transports {
      * The raw baseline's channel to {@code address}, as a careful hand-written client builds it: once, with a
      * direct executor, because its callbacks (count down a latch, record a time) never block, so handing them to
      * a thread pool would only add a thread hop per call. (The blocking stub ignores the channel's executor: it
-     * runs callbacks on the calling thread.)
+     * runs callbacks on the calling thread.) Without gRPC's retry layer, as {@code ReplicationClient}'s channel
+     * (whose own loop is its only retry layer): like for like, and the faster raw use (diagnostic
+     * {@code grpc-retry-layer-unix}).
      */
     static ManagedChannel rawChannel(String address) {
         return rawChannel(address, null);
@@ -78,9 +80,17 @@ final class Transports {
      * {@code ReplicationClient}'s channel does with its executor unless told {@code directExecutor()}.
      */
     static ManagedChannel rawChannel(String address, Executor executor) {
+        return rawChannel(address, executor, false);
+    }
+
+    /** As {@link #rawChannel(String, Executor)}; {@code grpcRetry} keeps gRPC's retry layer, on by default. */
+    static ManagedChannel rawChannel(String address, Executor executor, boolean grpcRetry) {
         ManagedChannelBuilder<?> builder = address.startsWith("inprocess:")
                 ? InProcessChannelBuilder.forName(address.substring("inprocess:".length()))
                 : Grpc.newChannelBuilder(address, InsecureChannelCredentials.create()).overrideAuthority("localhost");
+        if (!grpcRetry) {
+            builder.disableRetry();
+        }
         return (executor == null ? builder.directExecutor() : builder.executor(executor)).build();
     }
 
