@@ -13,9 +13,9 @@ import io.volrep.api.ErrorScheme;
 import io.volrep.api.Rpc;
 import io.volrep.api.StatusCode;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * Runs one attempt: one {@link ClientCall} in, one {@link AttemptOutcome} out, built from facts only: the final
@@ -90,12 +90,12 @@ final class AttemptRunner {
         }
     }
 
-    /** A started attempt: its call (to cancel) and its outcome, completed from the call's {@code onClose} only. */
-    record Running(ClientCall<Message, Message> call, CompletableFuture<AttemptOutcome> outcome) {
-    }
-
-    /** Starts {@code attempt}. */
-    Running start(Attempt attempt) {
+    /**
+     * Starts {@code attempt}; {@code onOutcome} gets its outcome once, from the call's {@code onClose} only (a
+     * callback rather than a future: on the transport thread, a future and its stage per call are a cost a raw
+     * listener does not pay). Returns the call, to cancel.
+     */
+    ClientCall<Message, Message> start(Attempt attempt, Consumer<AttemptOutcome> onOutcome) {
         Trace trace = new Trace();
         Duration timeout = attempt.timeout();
         CallOptions options = attempt.waitForReady() ? waitForReadyOptions : failFastOptions;
@@ -107,13 +107,12 @@ final class AttemptRunner {
             options = options.withExecutor(attempt.queue());
         }
         options = options.withStreamTracerFactory(trace).withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS);
-        CompletableFuture<AttemptOutcome> outcome = new CompletableFuture<>();
         // The call's observation is current while the attempt starts: a tracing interceptor parents it there.
         CallObservation.Scope scope = attempt.observation().openScope();
         ClientCall<Message, Message> call;
         try {
             call = channel.newCall(attempt.method(), options);
-            call.start(new Listener(call, attempt, trace, onTransportThread, outcome), new Metadata());
+            call.start(new Listener(call, attempt, trace, onTransportThread, onOutcome), new Metadata());
             call.sendMessage(attempt.request());
             call.halfClose();
             // Two, so that a second response is seen (and refused) rather than left unread.
@@ -121,7 +120,7 @@ final class AttemptRunner {
         } finally {
             scope.close();
         }
-        return new Running(call, outcome);
+        return call;
     }
 
     /** Collects one attempt's response and completes its outcome once the call is closed. */
@@ -130,17 +129,17 @@ final class AttemptRunner {
         private final Attempt attempt;
         private final Trace trace;
         private final boolean onTransportThread;
-        private final CompletableFuture<AttemptOutcome> outcome;
+        private final Consumer<AttemptOutcome> onOutcome;
         private Message response;
         private boolean secondResponse;
 
         Listener(ClientCall<Message, Message> call, Attempt attempt, Trace trace, boolean onTransportThread,
-                 CompletableFuture<AttemptOutcome> outcome) {
+                 Consumer<AttemptOutcome> onOutcome) {
             this.call = call;
             this.attempt = attempt;
             this.trace = trace;
             this.onTransportThread = onTransportThread;
-            this.outcome = outcome;
+            this.onOutcome = onOutcome;
         }
 
         @Override
@@ -161,9 +160,9 @@ final class AttemptRunner {
             if (onTransportThread && !(result instanceof AttemptOutcome.Succeeded)) {
                 // On the transport thread: the verifier, the secrets' renewal, listeners and the caller's
                 // continuations of a failure may block, so a failure is decided on the client's executor.
-                CallEngine.executeOrRun(executor, () -> outcome.complete(result));
+                CallEngine.executeOrRun(executor, () -> onOutcome.accept(result));
             } else {
-                outcome.complete(result);
+                onOutcome.accept(result);
             }
         }
 

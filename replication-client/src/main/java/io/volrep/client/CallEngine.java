@@ -16,6 +16,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
 /**
@@ -126,7 +127,7 @@ final class CallEngine {
             observation.onStarted(Duration.ofNanos(System.nanoTime() - accepted));
             return loop.run(spec, queue, result, observation);
         };
-        Runnable afterRelease = () -> result.whenComplete((v, t) -> {
+        BiConsumer<Response, Throwable> report = (v, t) -> {
             if (t == null) {
                 observation.onFinished(StatusCode.OK, v.attempts());
                 R answered;
@@ -142,12 +143,13 @@ final class CallEngine {
                 finished(observation, failure);
                 visible.completeExceptionally(new CompletionException(failure));
             }
-        });
+        };
         Optional<Object> flightKey = spec.flightKey();
         if (flightKey.isPresent()) {
-            // Keyed calls concern a source: it names the source in a CallQueueFullException.
+            // Keyed calls concern a source: it names the source in a CallQueueFullException. The slot is released
+            // only once the call's future is done, so it is reported from there without a stage of its own.
             singleFlight.submit(flightKey.get(), spec.concerns().orElseThrow(), spec.rpc(), result, start,
-                    afterRelease);
+                    () -> reportDone(result, report));
         } else {
             // No source, no slot to wait for.
             callsWithoutSlot.incrementAndGet();
@@ -157,9 +159,25 @@ final class CallEngine {
             } catch (RuntimeException e) {
                 result.completeExceptionally(e);
             }
-            afterRelease.run();
+            result.whenComplete(report);
         }
         return visible;
+    }
+
+    /** Hands the outcome of {@code done}, a completed future, to {@code report} (when it completes, if it is not). */
+    private static <T> void reportDone(CompletableFuture<T> done, BiConsumer<T, Throwable> report) {
+        if (!done.isDone()) {
+            done.whenComplete(report);
+            return;
+        }
+        T value;
+        try {
+            value = done.getNow(null);
+        } catch (CancellationException | CompletionException failure) {
+            report.accept(null, failure);
+            return;
+        }
+        report.accept(value, null);
     }
 
     /** A call refused before sending is observed too, when its source can be named at all. */

@@ -137,24 +137,47 @@ final class RetryLoop {
             timeout = Duration.ofMillis(1);
         }
         CallSpec spec = state.spec;
-        AttemptRunner.Running running = runner.start(new AttemptRunner.Attempt(spec.rpc(),
+        CompletableFuture<Message> judged = new CompletableFuture<>();
+        ClientCall<Message, Message> call = runner.start(new AttemptRunner.Attempt(spec.rpc(),
                 spec.method(settings.wire()), spec.encode(settings.wire(), state.secrets), timeout,
-                !state.policy.failFast(), state.queue, scheme, state.observation));
-        state.current = running.call();
+                !state.policy.failFast(), state.queue, scheme, state.observation),
+                outcome -> judge(state, attempt, outcome, judged));
+        state.current = call;
         if (state.cancelled) {
-            running.call().cancel("call cancelled by the caller", null);
+            call.cancel("call cancelled by the caller", null);
         }
-        return running.outcome().thenCompose(outcome -> judge(state, attempt, outcome));
+        return judged;
     }
 
-    /** Completes with the response, or fails with an {@link AttemptFailure} saying what happens next. */
-    private CompletionStage<Message> judge(CallState state, int attempt, AttemptOutcome outcome) {
+    /**
+     * Completes {@code judged} with the response, or fails it with an {@link AttemptFailure} saying what happens
+     * next. A success is passed on at once, on the thread that delivered it.
+     */
+    private void judge(CallState state, int attempt, AttemptOutcome outcome, CompletableFuture<Message> judged) {
         if (outcome instanceof AttemptOutcome.Succeeded succeeded) {
-            if (settings.listener() != null || state.observation != CallObservation.NONE || LOG.isDebugEnabled()) {
-                notify(state, attempt, StatusCode.OK, null, Optional.empty(), "succeeded");
+            try {
+                if (settings.listener() != null || state.observation != CallObservation.NONE
+                        || LOG.isDebugEnabled()) {
+                    notify(state, attempt, StatusCode.OK, null, Optional.empty(), "succeeded");
+                }
+            } catch (RuntimeException e) {
+                judged.completeExceptionally(e);
+                return;
             }
-            return CompletableFuture.completedFuture(succeeded.response());
+            judged.complete(succeeded.response());
+            return;
         }
+        safely(() -> judgeFailure(state, attempt, outcome)).whenComplete((message, failure) -> {
+            if (failure != null) {
+                judged.completeExceptionally(failure);
+            } else {
+                judged.complete(message);
+            }
+        });
+    }
+
+    /** Fails with an {@link AttemptFailure} saying what happens after a failed attempt. */
+    private CompletionStage<Message> judgeFailure(CallState state, int attempt, AttemptOutcome outcome) {
         if (outcome instanceof AttemptOutcome.Violated violated) {
             ReplicationException e = failures.violation(state.spec, violated.what(), attempt);
             notify(state, attempt, e.code(), e.recovery(), Optional.empty(), "not retried: protocol violation");
