@@ -29,7 +29,7 @@ class HarnessTest {
                 "client-blocking-unix", "client-async64-unix", "client-direct-async64-unix", "server-unix",
                 "server-direct-unix",
                 "client-blocking-inprocess", "client-async64-inprocess", "client-direct-async64-inprocess",
-                "server-inprocess", "server-direct-inprocess",
+                "server-inprocess", "server-direct-inprocess", "grpc-retry-layer-unix",
                 "log-line-slf4j-simple-inprocess", "log-line-logback-inprocess", "micrometer-binding-inprocess");
     }
 
