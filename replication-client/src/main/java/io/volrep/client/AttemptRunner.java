@@ -123,7 +123,7 @@ final class AttemptRunner {
         return call;
     }
 
-    /** Collects one attempt's response and completes its outcome once the call is closed. */
+    /** Collects one attempt's response and hands over its outcome once the call is closed. */
     private final class Listener extends ClientCall.Listener<Message> {
         private final ClientCall<Message, Message> call;
         private final Attempt attempt;

@@ -147,7 +147,7 @@ final class CallEngine {
         Optional<Object> flightKey = spec.flightKey();
         if (flightKey.isPresent()) {
             // Keyed calls concern a source: it names the source in a CallQueueFullException. The slot is released
-            // only once the call's future is done, so it is reported from there without a stage of its own.
+            // only once the call's future is done, so the report needs no stage of its own.
             singleFlight.submit(flightKey.get(), spec.concerns().orElseThrow(), spec.rpc(), result, start,
                     () -> reportDone(result, report));
         } else {
@@ -159,20 +159,23 @@ final class CallEngine {
             } catch (RuntimeException e) {
                 result.completeExceptionally(e);
             }
-            result.whenComplete(report);
+            reportDone(result, report);
         }
         return visible;
     }
 
-    /** Hands the outcome of {@code done}, a completed future, to {@code report} (when it completes, if it is not). */
-    private static <T> void reportDone(CompletableFuture<T> done, BiConsumer<T, Throwable> report) {
-        if (!done.isDone()) {
-            done.whenComplete(report);
+    /**
+     * Hands the outcome of {@code future} to {@code report}: at once when it is done (no stage, as for a keyed call
+     * whose slot was released), else when it completes.
+     */
+    private static <T> void reportDone(CompletableFuture<T> future, BiConsumer<T, Throwable> report) {
+        if (!future.isDone()) {
+            future.whenComplete(report);
             return;
         }
         T value;
         try {
-            value = done.getNow(null);
+            value = future.getNow(null);
         } catch (CancellationException | CompletionException failure) {
             report.accept(null, failure);
             return;

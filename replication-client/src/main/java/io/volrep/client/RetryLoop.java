@@ -176,19 +176,15 @@ final class RetryLoop {
         });
     }
 
-    /** Fails with an {@link AttemptFailure} saying what happens after a failed attempt. */
+    /** Fails with an {@link AttemptFailure} saying what happens after a failed attempt (run through safely()). */
     private CompletionStage<Message> judgeFailure(CallState state, int attempt, AttemptOutcome outcome) {
         if (outcome instanceof AttemptOutcome.Violated violated) {
             ReplicationException e = failures.violation(state.spec, violated.what(), attempt);
             notify(state, attempt, e.code(), e.recovery(), Optional.empty(), "not retried: protocol violation");
             return CompletableFuture.failedFuture(AttemptFailure.stop(e));
         }
-        AttemptOutcome.Failed failed = (AttemptOutcome.Failed) outcome;
-        try {
-            return decide(state, attempt, failed);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
+        // A decision that throws fails the stage: judge runs this through safely().
+        return decide(state, attempt, (AttemptOutcome.Failed) outcome);
     }
 
     /** Asks {@link RetryDecisions} what to do after a failed attempt, asking the verifier or the secrets first. */
