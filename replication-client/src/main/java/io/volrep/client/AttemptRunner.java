@@ -113,10 +113,12 @@ final class AttemptRunner {
         try {
             call = channel.newCall(attempt.method(), options);
             call.start(new Listener(call, attempt, trace, onTransportThread, onOutcome), new Metadata());
+            // Two, so that a second response is seen (and refused) rather than left unread. Asked right after the
+            // start, in the order of grpc-java's own unary calls, so that the transport's thread finds the request
+            // for messages among the tasks the start gave it.
+            call.request(2);
             call.sendMessage(attempt.request());
             call.halfClose();
-            // Two, so that a second response is seen (and refused) rather than left unread.
-            call.request(2);
         } finally {
             scope.close();
         }
