@@ -30,6 +30,19 @@ final class Cancellation {
         });
     }
 
+    /**
+     * Runs {@code onDone} once {@code future} is done, however it completes (at once when it is done already): what
+     * {@code whenComplete} does for a callback that needs no value, without a stage when {@code future} is a
+     * {@link Hooked} with no such hook yet. For a layer's own futures only, which are completed by their public
+     * methods ({@code completeAsync} would bypass the hook).
+     */
+    static void whenDone(CompletableFuture<?> future, Runnable onDone) {
+        if (future instanceof Hooked<?> hooked && hooked.whenDone(onDone)) {
+            return;
+        }
+        future.whenComplete((v, t) -> onDone.run());
+    }
+
     /** When {@code future} is cancelled, cancels what {@code upstream} holds at that moment (if anything). */
     static void propagate(CompletableFuture<?> future, Supplier<? extends Future<?>> upstream) {
         onCancel(future, () -> {
@@ -48,17 +61,20 @@ final class Cancellation {
     /**
      * A future that runs one hook once it is cancelled, by {@link #cancel}, or by {@link #completeExceptionally} or
      * {@link #obtrudeException} with a {@link java.util.concurrent.CancellationException} (every way a caller can
-     * make {@link #isCancelled()} true), whether the hook was registered before or after. What is derived from it
+     * make {@link #isCancelled()} true), whether the hook was registered before or after; and one more once it is
+     * done by any of its public methods ({@link Cancellation#whenDone}). What is derived from it
      * ({@code thenApply}, ...) is a plain {@link CompletableFuture}.
      */
     static final class Hooked<T> extends CompletableFuture<T> {
-        /** The hook's value once the future was cancelled (and the hook, if any, ran). */
+        /** A hook's value once its moment came (and the hook, if any, ran). */
         private static final Runnable FIRED = () -> { };
         private static final VarHandle HOOK;
+        private static final VarHandle DONE_HOOK;
 
         static {
             try {
                 HOOK = MethodHandles.lookup().findVarHandle(Hooked.class, "hook", Runnable.class);
+                DONE_HOOK = MethodHandles.lookup().findVarHandle(Hooked.class, "doneHook", Runnable.class);
             } catch (ReflectiveOperationException e) {
                 throw new ExceptionInInitializerError(e);
             }
@@ -66,6 +82,32 @@ final class Cancellation {
 
         @SuppressWarnings("unused") // through HOOK
         private volatile Runnable hook;
+        @SuppressWarnings("unused") // through DONE_HOOK
+        private volatile Runnable doneHook;
+
+        /** Registers {@code onDone}; false when another is registered already (the caller falls back). */
+        boolean whenDone(Runnable onDone) {
+            if (isDone()) {
+                // Done already: the completing thread's done() may still come, and finds no hook to run.
+                onDone.run();
+                return true;
+            }
+            Runnable previous = (Runnable) DONE_HOOK.compareAndExchange(this, null, onDone);
+            if (previous == FIRED) {
+                onDone.run();       // completed between the look and the registration
+                return true;
+            }
+            return previous == null;
+        }
+
+        private void done() {
+            if (isDone()) {
+                Runnable h = (Runnable) DONE_HOOK.getAndSet(this, FIRED);
+                if (h != null && h != FIRED) {
+                    h.run();
+                }
+            }
+        }
 
         /** Registers {@code onCancel}; false when another hook is registered already (the caller falls back). */
         boolean hook(Runnable onCancel) {
@@ -87,9 +129,17 @@ final class Cancellation {
         }
 
         @Override
+        public boolean complete(T value) {
+            boolean result = super.complete(value);
+            done();
+            return result;
+        }
+
+        @Override
         public boolean cancel(boolean mayInterruptIfRunning) {
             boolean result = super.cancel(mayInterruptIfRunning);
             cancelled();
+            done();
             return result;
         }
 
@@ -97,13 +147,21 @@ final class Cancellation {
         public boolean completeExceptionally(Throwable ex) {
             boolean result = super.completeExceptionally(ex);
             cancelled();
+            done();
             return result;
+        }
+
+        @Override
+        public void obtrudeValue(T value) {
+            super.obtrudeValue(value);
+            done();
         }
 
         @Override
         public void obtrudeException(Throwable ex) {
             super.obtrudeException(ex);
             cancelled();
+            done();
         }
     }
 }

@@ -24,6 +24,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -96,10 +97,13 @@ final class RetryLoop {
         Cancellation.onCancel(result, state::cancel);
         ScheduledExecutorService retryScheduler = queue == null ? settings.scheduler()
                 : queue.scheduling(settings.scheduler());
-        // The first attempt runs here; resilience4j runs the sequence only once one is to be retried. Most calls
-        // succeed at once, and a retry sequence per call (its context, its promise, its stages) is a cost the raw
-        // gRPC call does not pay (docs/benchmarks.md).
-        safely(() -> attempt(state)).whenComplete((message, failure) -> {
+        // The first attempt runs here, handing its outcome straight on; resilience4j runs the sequence only once
+        // one is to be retried. Most calls succeed at once, and a retry sequence per call (its context, its
+        // promise, its stages) is a cost the raw gRPC call does not pay (docs/benchmarks.md).
+        BiConsumer<Message, Throwable> afterFirst = (message, failure) -> {
+            if (result.isDone()) {
+                return;     // cancelled, or failed by an attempt that could not start: nothing left to decide
+            }
             if (failure != null && CallEngine.unwrap(failure) instanceof AttemptFailure f && f.retry) {
                 // The first retry after its delay, as resilience4j schedules the later ones.
                 Runnable retries = () -> RETRY.executeCompletionStage(retryScheduler, () -> attempt(state))
@@ -112,7 +116,12 @@ final class RetryLoop {
             } else {
                 finish(result, state, message, failure);
             }
-        });
+        };
+        try {
+            attempt(state, afterFirst);
+        } catch (RuntimeException e) {
+            afterFirst.accept(null, e);
+        }
         return result;
     }
 
@@ -125,9 +134,31 @@ final class RetryLoop {
         }
     }
 
+    /** One attempt as resilience4j runs it: a stage that completes with the attempt's judgement. */
     private CompletionStage<Message> attempt(CallState state) {
+        CompletableFuture<Message> judged = new CompletableFuture<>();
+        try {
+            attempt(state, (message, failure) -> {
+                if (failure != null) {
+                    judged.completeExceptionally(failure);
+                } else {
+                    judged.complete(message);
+                }
+            });
+        } catch (RuntimeException e) {
+            judged.completeExceptionally(e);
+        }
+        return judged;
+    }
+
+    /**
+     * Makes one attempt; {@code judged} gets its response, or an {@link AttemptFailure} saying what happens next,
+     * once. Throws only when the attempt could not be started at all (its request could not be written).
+     */
+    private void attempt(CallState state, BiConsumer<Message, Throwable> judged) {
         if (state.cancelled) {
-            return CompletableFuture.failedFuture(new CancellationException("call cancelled"));
+            judged.accept(null, new CancellationException("call cancelled"));
+            return;
         }
         int attempt = CallState.ATTEMPTS.incrementAndGet(state);
         Duration remaining = Duration.between(state.policy.clock().instant(), state.deadline);
@@ -137,7 +168,6 @@ final class RetryLoop {
             timeout = Duration.ofMillis(1);
         }
         CallSpec spec = state.spec;
-        CompletableFuture<Message> judged = new CompletableFuture<>();
         ClientCall<Message, Message> call = runner.start(new AttemptRunner.Attempt(spec.rpc(),
                 spec.method(settings.wire()), spec.encode(settings.wire(), state.secrets), timeout,
                 !state.policy.failFast(), state.queue, scheme, state.observation),
@@ -146,14 +176,13 @@ final class RetryLoop {
         if (state.cancelled) {
             call.cancel("call cancelled by the caller", null);
         }
-        return judged;
     }
 
     /**
-     * Completes {@code judged} with the response, or fails it with an {@link AttemptFailure} saying what happens
-     * next. A success is passed on at once, on the thread that delivered it.
+     * Hands {@code judged} the response, or an {@link AttemptFailure} saying what happens next. A success is passed
+     * on at once, on the thread that delivered it.
      */
-    private void judge(CallState state, int attempt, AttemptOutcome outcome, CompletableFuture<Message> judged) {
+    private void judge(CallState state, int attempt, AttemptOutcome outcome, BiConsumer<Message, Throwable> judged) {
         if (outcome instanceof AttemptOutcome.Succeeded succeeded) {
             try {
                 if (settings.listener() != null || state.observation != CallObservation.NONE
@@ -161,19 +190,13 @@ final class RetryLoop {
                     notify(state, attempt, StatusCode.OK, null, Optional.empty(), "succeeded");
                 }
             } catch (RuntimeException e) {
-                judged.completeExceptionally(e);
+                judged.accept(null, e);
                 return;
             }
-            judged.complete(succeeded.response());
+            judged.accept(succeeded.response(), null);
             return;
         }
-        safely(() -> judgeFailure(state, attempt, outcome)).whenComplete((message, failure) -> {
-            if (failure != null) {
-                judged.completeExceptionally(failure);
-            } else {
-                judged.complete(message);
-            }
-        });
+        safely(() -> judgeFailure(state, attempt, outcome)).whenComplete(judged);
     }
 
     /** Fails with an {@link AttemptFailure} saying what happens after a failed attempt (run through safely()). */

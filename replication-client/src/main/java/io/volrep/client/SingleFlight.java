@@ -97,7 +97,8 @@ final class SingleFlight {
             releaseThenReport(key, afterRelease);
             return;
         }
-        running.whenComplete((v, t) -> releaseThenReport(key, afterRelease));
+        // The call's own future (a Cancellation.Hooked) runs this without a stage of its own.
+        Cancellation.whenDone(running, () -> releaseThenReport(key, afterRelease));
     }
 
     /**
