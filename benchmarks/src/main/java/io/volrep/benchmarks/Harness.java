@@ -147,6 +147,7 @@ public final class Harness {
 
     static final int DEFAULT_ROUNDS = 6;
     static final int DEFAULT_MAX_ROUNDS = 12;
+    static final int DEFAULT_WARMUP = 10;
 
     /** The options of a run; see {@link #usage()}. */
     record Settings(int rounds, int maxRounds, Pattern only, int warmupIterations, int iterations, int seconds,
@@ -156,7 +157,9 @@ public final class Harness {
             int rounds = DEFAULT_ROUNDS;
             Integer maxRounds = null;
             Pattern only = Pattern.compile(".*");
-            int warmup = 4;
+            // A fork running both sides keeps C2 busy for its first 7 or so one-second iterations on 2 cores (about
+            // a whole core, and the measured calls twice as slow): measuring then reads the compiler, not the call.
+            int warmup = DEFAULT_WARMUP;
             int iterations = 8;
             int seconds = 1;
             double target = 1.05;
@@ -234,7 +237,8 @@ public final class Harness {
                                     is resolved, has N rounds (12, or --rounds when that is more) or the run is
                                     out of its time budget
                   --only REGEX      only the pairs whose name matches (see --list)
-                  --warmup N        JMH warm-up iterations per fork (4: two per side when they alternate)
+                  --warmup N        JMH warm-up iterations per fork (10: five per side when they alternate; on
+                                    2 cores the JIT compiles for about the first 7)
                   --iterations N    JMH measured iterations per fork (8: four per side when they alternate; even)
                   --time SECONDS    length of each iteration (1)
                   --target RATIO    a resolved ratio at most this passes (1.05)
