@@ -92,39 +92,44 @@ final class Cancellation {
                 onDone.run();
                 return true;
             }
-            Runnable previous = (Runnable) DONE_HOOK.compareAndExchange(this, null, onDone);
-            if (previous == FIRED) {
-                onDone.run();       // completed between the look and the registration
-                return true;
-            }
-            return previous == null;
+            return register(DONE_HOOK, onDone);     // run at once if completed since the look
         }
 
         private void done() {
             if (isDone()) {
-                Runnable h = (Runnable) DONE_HOOK.getAndSet(this, FIRED);
-                if (h != null && h != FIRED) {
-                    h.run();
-                }
+                fire(DONE_HOOK);
             }
         }
 
         /** Registers {@code onCancel}; false when another hook is registered already (the caller falls back). */
         boolean hook(Runnable onCancel) {
-            Runnable previous = (Runnable) HOOK.compareAndExchange(this, null, onCancel);
+            return register(HOOK, onCancel);        // run at once if cancelled before the hook came
+        }
+
+        private void cancelled() {
+            if (isCancelled()) {
+                fire(HOOK);
+            }
+        }
+
+        /**
+         * Puts {@code hook} in {@code slot}; runs it at once when the slot's moment has come already. False when the
+         * slot holds another hook.
+         */
+        private boolean register(VarHandle slot, Runnable hook) {
+            Runnable previous = (Runnable) slot.compareAndExchange(this, null, hook);
             if (previous == FIRED) {
-                onCancel.run();     // cancelled before the hook came
+                hook.run();
                 return true;
             }
             return previous == null;
         }
 
-        private void cancelled() {
-            if (isCancelled()) {
-                Runnable h = (Runnable) HOOK.getAndSet(this, FIRED);
-                if (h != null && h != FIRED) {
-                    h.run();
-                }
+        /** Marks {@code slot}'s moment as come and runs its hook, once, if one was registered. */
+        private void fire(VarHandle slot) {
+            Runnable h = (Runnable) slot.getAndSet(this, FIRED);
+            if (h != null && h != FIRED) {
+                h.run();
             }
         }
 
