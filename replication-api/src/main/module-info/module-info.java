@@ -15,8 +15,16 @@ module io.volrep.api {
     requires static com.google.common;
 
     exports io.volrep.api;
-    exports io.volrep.api.internal to io.volrep.client, io.volrep.spi, io.volrep.testkit, io.volrep.micrometer, io.volrep.ceph;
-    exports io.volrep.api.internal.wire to io.volrep.client, io.volrep.spi, io.volrep.testkit;
+    exports io.volrep.api.internal to
+            io.volrep.client,
+            io.volrep.spi,
+            io.volrep.testkit,
+            io.volrep.micrometer,
+            io.volrep.ceph;
+    exports io.volrep.api.internal.wire to
+            io.volrep.client,
+            io.volrep.spi,
+            io.volrep.testkit;
     exports io.volrep.proto.replication;
     exports io.volrep.proto.replication.v0_1_3;
     exports io.volrep.proto.replication.v0_1_0;

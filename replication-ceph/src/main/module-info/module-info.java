@@ -14,5 +14,6 @@ module io.volrep.ceph {
 
     exports io.volrep.ceph;
 
-    provides io.volrep.spi.ReplicationDriverProvider with io.volrep.ceph.CephRbdDriverProvider;
+    provides io.volrep.spi.ReplicationDriverProvider with
+            io.volrep.ceph.CephRbdDriverProvider;
 }

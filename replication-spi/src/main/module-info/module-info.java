@@ -28,10 +28,14 @@ module io.volrep.spi {
 
     exports io.volrep.spi;
     exports io.volrep.spi.exec;
-    exports io.volrep.spi.internal.runtime to io.volrep.testkit, io.volrep.micrometer;
+    exports io.volrep.spi.internal.runtime to
+            io.volrep.testkit,
+            io.volrep.micrometer;
     // The process runner of the exec bridge, for volrep's own drivers that run a storage CLI.
-    exports io.volrep.spi.exec.internal to io.volrep.ceph;
-    exports io.volrep.proto.exec to com.google.protobuf;
+    exports io.volrep.spi.exec.internal to
+            io.volrep.ceph;
+    exports io.volrep.proto.exec to
+            com.google.protobuf;
 
     uses io.volrep.spi.ReplicationDriverProvider;
 }

@@ -24,8 +24,11 @@ module io.volrep.testkit {
     exports io.volrep.testkit.fake;
     exports io.volrep.testkit.reference;
     // JUnit calls the suite's test factories reflectively.
-    opens io.volrep.testkit to org.junit.platform.commons;
+    opens io.volrep.testkit to
+            org.junit.platform.commons;
 
     uses io.volrep.testkit.CheckGroup;
-    provides io.volrep.spi.ReplicationDriverProvider with io.volrep.testkit.reference.ReferenceDriverProvider;
+
+    provides io.volrep.spi.ReplicationDriverProvider with
+            io.volrep.testkit.reference.ReferenceDriverProvider;
 }

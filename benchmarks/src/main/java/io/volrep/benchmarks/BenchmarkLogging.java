@@ -15,11 +15,11 @@ final class BenchmarkLogging {
     private static final String LOG_FILE = "org.slf4j.simpleLogger.logFile";
     /** slf4j 2's choice of binding; the jar holds two (slf4j-simple and logback). */
     static final String PROVIDER = "slf4j.provider";
+
     static final String SIMPLE = "org.slf4j.simple.SimpleServiceProvider";
     static final String LOGBACK = "ch.qos.logback.classic.spi.LogbackServiceProvider";
 
-    private BenchmarkLogging() {
-    }
+    private BenchmarkLogging() {}
 
     /** Call before the first logger is created (slf4j-simple reads its configuration once). */
     static synchronized void init() {

@@ -108,14 +108,32 @@ final class BoundCurves {
                     b[i] = point[2];
                     h[i] = point[3];
                     String r = ratio(point[1], point[2]);
-                    csv.printf(Locale.ROOT, "%d,%d,%d,%.0f,%.3f,%.3f,%s,%.0f%n", volumes, latency,
-                            FAILOVER_PARALLELISM, point[0], point[1], point[2], r, point[3]);
+                    csv.printf(
+                            Locale.ROOT,
+                            "%d,%d,%d,%.0f,%.3f,%.3f,%s,%.0f%n",
+                            volumes,
+                            latency,
+                            FAILOVER_PARALLELISM,
+                            point[0],
+                            point[1],
+                            point[2],
+                            r,
+                            point[3]);
                     csv.flush();
-                    report.printf(Locale.ROOT, "curve %s: %.0f calls in %.2f s, bound %.2f s (parallelism %d),"
-                            + " peak heap %.0f MB%s%n", name, point[0], point[1], point[2], FAILOVER_PARALLELISM,
-                            point[3], latency == 0 ? "" : point[1] / point[2] <= FAILOVER_TARGET
-                                    ? ", within " + FAILOVER_TARGET + "x: pass" : ", over " + FAILOVER_TARGET
-                                    + "x: fail");
+                    report.printf(
+                            Locale.ROOT,
+                            "curve %s: %.0f calls in %.2f s, bound %.2f s (parallelism %d)," + " peak heap %.0f MB%s%n",
+                            name,
+                            point[0],
+                            point[1],
+                            point[2],
+                            FAILOVER_PARALLELISM,
+                            point[3],
+                            latency == 0
+                                    ? ""
+                                    : point[1] / point[2] <= FAILOVER_TARGET
+                                            ? ", within " + FAILOVER_TARGET + "x: pass"
+                                            : ", over " + FAILOVER_TARGET + "x: fail");
                     report.printf(Locale.ROOT, "bound %s %s%n", name, r);
                 }
                 wall.put(latency + " ms measured", w);
@@ -140,17 +158,36 @@ final class BoundCurves {
         double[] target = new double[FAILOVER_VOLUMES.length];
         java.util.Arrays.fill(target, FAILOVER_TARGET);
         ratios.put("target " + FAILOVER_TARGET, target);
-        Charts.lines(out.resolve("failover-bound.png"), "Failover: wall time / (calls x latency / parallelism)",
+        Charts.lines(
+                out.resolve("failover-bound.png"),
+                "Failover: wall time / (calls x latency / parallelism)",
                 "volumes (parallelism " + FAILOVER_PARALLELISM + ", load average " + Curves.loadAverage() + " at end)",
-                "x the bound", Curves.toDoubles(FAILOVER_VOLUMES), without(ratios), true, false);
+                "x the bound",
+                Curves.toDoubles(FAILOVER_VOLUMES),
+                without(ratios),
+                true,
+                false);
         Map<String, double[]> both = new LinkedHashMap<>(wall);
         both.putAll(bounds);
         double[] x = Curves.toDoubles(FAILOVER_VOLUMES);
-        Charts.lines(out.resolve("failover.png"), "Failover wall time vs volumes (two plugins, parallelism "
-                        + FAILOVER_PARALLELISM + ")", "volumes (load average " + Curves.loadAverage() + " at end)",
-                "seconds", x, without(both), true, true);
-        Charts.lines(out.resolve("failover-heap.png"), "Failover: peak heap of the process (both plugins included)",
-                "volumes", "MB", x, without(heap), true, false);
+        Charts.lines(
+                out.resolve("failover.png"),
+                "Failover wall time vs volumes (two plugins, parallelism " + FAILOVER_PARALLELISM + ")",
+                "volumes (load average " + Curves.loadAverage() + " at end)",
+                "seconds",
+                x,
+                without(both),
+                true,
+                true);
+        Charts.lines(
+                out.resolve("failover-heap.png"),
+                "Failover: peak heap of the process (both plugins included)",
+                "volumes",
+                "MB",
+                x,
+                without(heap),
+                true,
+                false);
     }
 
     /** Charts take no NaN (a skipped point): such series are left out. */
@@ -166,35 +203,54 @@ final class BoundCurves {
 
     /** {calls, seconds, bound seconds, peak heap MB} of one failover of {@code volumes} at {@code latencyMs}. */
     private double[] failoverPoint(int volumes, int latencyMs) throws Exception {
-        LatencyDriver a = new LatencyDriver(ReferenceDriver.builder().volumes(volumes).build());
-        LatencyDriver b = new LatencyDriver(ReferenceDriver.builder().volumes(volumes).build());
+        LatencyDriver a =
+                new LatencyDriver(ReferenceDriver.builder().volumes(volumes).build());
+        LatencyDriver b =
+                new LatencyDriver(ReferenceDriver.builder().volumes(volumes).build());
         List<ReplicationSource> sources = new ArrayList<>();
         for (int v = 0; v < volumes; v++) {
             sources.add(ReplicationSource.volume("vol-" + v));
         }
-        try (ReplicationServer siteA = ReplicationServer.builder().driver(a).listen(Transports.address("unix"))
-                .build().start();
-             ReplicationServer siteB = ReplicationServer.builder().driver(b).listen(Transports.address("unix"))
-                     .build().start();
-             ReplicationClient clientA = ReplicationClient.builder().target(siteA.address()).build();
-             ReplicationClient clientB = ReplicationClient.builder().target(siteB.address()).build()) {
+        try (ReplicationServer siteA = ReplicationServer.builder()
+                        .driver(a)
+                        .listen(Transports.address("unix"))
+                        .build()
+                        .start();
+                ReplicationServer siteB = ReplicationServer.builder()
+                        .driver(b)
+                        .listen(Transports.address("unix"))
+                        .build()
+                        .start();
+                ReplicationClient clientA =
+                        ReplicationClient.builder().target(siteA.address()).build();
+                ReplicationClient clientB =
+                        ReplicationClient.builder().target(siteB.address()).build()) {
             // Set-up at zero latency: primary on A, secondary on B.
             forEach(sources, s -> clientA.source(s).enable().callAsync());
-            forEach(sources, s -> clientB.source(s).enable().callAsync()
-                    .thenCompose(x -> clientB.source(s).demote().callAsync()));
+            forEach(
+                    sources,
+                    s -> clientB.source(s)
+                            .enable()
+                            .callAsync()
+                            .thenCompose(x -> clientB.source(s).demote().callAsync()));
             a.latency(Duration.ofMillis(latencyMs));
             b.latency(Duration.ofMillis(latencyMs));
             long callsBefore = a.calls() + b.calls();
             System.gc();
             resetPeakHeap();
             long start = System.nanoTime();
-            FailoverReport result = Failover.builder().from(clientA).to(clientB).sources(sources).assumeSameIds(true)
-                    .parallelism(FAILOVER_PARALLELISM).build().run();
+            FailoverReport result = Failover.builder()
+                    .from(clientA)
+                    .to(clientB)
+                    .sources(sources)
+                    .assumeSameIds(true)
+                    .parallelism(FAILOVER_PARALLELISM)
+                    .build()
+                    .run();
             double seconds = (System.nanoTime() - start) / 1e9;
             double peak = peakHeapMegabytes();
             if (!result.allPrimaryOnB()) {
-                throw new IllegalStateException("failover of " + volumes + " volumes left sources behind: "
-                        + result);
+                throw new IllegalStateException("failover of " + volumes + " volumes left sources behind: " + result);
             }
             long calls = a.calls() + b.calls() - callsBefore;
             return new double[] {calls, seconds, calls * latencyMs / 1000.0 / FAILOVER_PARALLELISM, peak};
@@ -202,8 +258,8 @@ final class BoundCurves {
     }
 
     /** Runs {@code call} for every source, at most 256 at once, and waits for all; a failure fails the point. */
-    private static void forEach(List<ReplicationSource> sources,
-                                Function<ReplicationSource, CompletableFuture<?>> call) throws InterruptedException {
+    private static void forEach(List<ReplicationSource> sources, Function<ReplicationSource, CompletableFuture<?>> call)
+            throws InterruptedException {
         Semaphore slots = new Semaphore(256);
         List<CompletableFuture<?>> all = new ArrayList<>();
         for (ReplicationSource s : sources) {
@@ -242,35 +298,66 @@ final class BoundCurves {
             csv.println("latency_ms,calls,seconds,bound_seconds,ratio,checks,compliant");
             for (int i = 0; i < CONFORMANCE_LATENCY_MS.length; i++) {
                 int latency = CONFORMANCE_LATENCY_MS[i];
-                LatencyDriver driver = new LatencyDriver(ReferenceDriver.builder().volume("vol-0").groups(1).build());
+                LatencyDriver driver = new LatencyDriver(
+                        ReferenceDriver.builder().volume("vol-0").groups(1).build());
                 driver.latency(Duration.ofMillis(latency));
                 long start = System.nanoTime();
-                ComplianceReport result = ConformanceRunner.of(ConformanceConfig.builder().driver(driver)
-                        .volumes(List.of("vol-0")).volumeGroups(List.of("grp-0")).build()).run();
+                ComplianceReport result = ConformanceRunner.of(ConformanceConfig.builder()
+                                .driver(driver)
+                                .volumes(List.of("vol-0"))
+                                .volumeGroups(List.of("grp-0"))
+                                .build())
+                        .run();
                 wall[i] = (System.nanoTime() - start) / 1e9;
                 bound[i] = driver.calls() * latency / 1000.0;
                 String name = "conformance-" + latency + "ms";
-                csv.printf(Locale.ROOT, "%d,%d,%.3f,%.3f,%s,%d,%s%n", latency, driver.calls(), wall[i], bound[i],
-                        ratio(wall[i], bound[i]), result.results().size(), result.compliant());
-                report.printf(Locale.ROOT, "curve %s: %d calls in %.2f s, bound %.2f s (the suite runs its checks"
-                                + " one after another), %d checks, compliant %s%n", name, driver.calls(), wall[i],
-                        bound[i], result.results().size(), result.compliant());
+                csv.printf(
+                        Locale.ROOT,
+                        "%d,%d,%.3f,%.3f,%s,%d,%s%n",
+                        latency,
+                        driver.calls(),
+                        wall[i],
+                        bound[i],
+                        ratio(wall[i], bound[i]),
+                        result.results().size(),
+                        result.compliant());
+                report.printf(
+                        Locale.ROOT,
+                        "curve %s: %d calls in %.2f s, bound %.2f s (the suite runs its checks"
+                                + " one after another), %d checks, compliant %s%n",
+                        name,
+                        driver.calls(),
+                        wall[i],
+                        bound[i],
+                        result.results().size(),
+                        result.compliant());
                 report.printf(Locale.ROOT, "bound %s %s%n", name, ratio(wall[i], bound[i]));
             }
         }
         Map<String, double[]> series = new LinkedHashMap<>();
         series.put("measured", wall);
         series.put("bound (calls x latency)", bound);
-        Charts.lines(out.resolve("conformance-latency.png"), "Conformance suite vs plugin latency (reference plugin)",
-                "per-call latency, ms (load average " + Curves.loadAverage() + " at end)", "seconds",
-                Curves.toDoubles(CONFORMANCE_LATENCY_MS), series, false, false);
+        Charts.lines(
+                out.resolve("conformance-latency.png"),
+                "Conformance suite vs plugin latency (reference plugin)",
+                "per-call latency, ms (load average " + Curves.loadAverage() + " at end)",
+                "seconds",
+                Curves.toDoubles(CONFORMANCE_LATENCY_MS),
+                series,
+                false,
+                false);
     }
 
     private static void conformanceRun(int latency) {
-        LatencyDriver driver = new LatencyDriver(ReferenceDriver.builder().volume("vol-0").groups(1).build());
+        LatencyDriver driver = new LatencyDriver(
+                ReferenceDriver.builder().volume("vol-0").groups(1).build());
         driver.latency(Duration.ofMillis(latency));
-        ConformanceRunner.of(ConformanceConfig.builder().driver(driver).volumes(List.of("vol-0"))
-                .volumeGroups(List.of("grp-0")).build()).run();
+        ConformanceRunner.of(ConformanceConfig.builder()
+                        .driver(driver)
+                        .volumes(List.of("vol-0"))
+                        .volumeGroups(List.of("grp-0"))
+                        .build())
+                .run();
     }
 
     // ---------------------------------------------------------------- reconcile
@@ -282,26 +369,37 @@ final class BoundCurves {
             csv.println("sources,latency_ms,concurrency,calls,seconds,bound_seconds,ratio,sources_per_second");
             for (int i = 0; i < RECONCILE_LATENCY_MS.length; i++) {
                 int latency = RECONCILE_LATENCY_MS[i];
-                LatencyDriver driver = new LatencyDriver(ReferenceDriver.builder().volumes(RECONCILE_SOURCES).build());
+                LatencyDriver driver = new LatencyDriver(
+                        ReferenceDriver.builder().volumes(RECONCILE_SOURCES).build());
                 driver.latency(Duration.ofMillis(latency));
                 List<ReplicationSource> sources = new ArrayList<>();
                 for (int v = 0; v < RECONCILE_SOURCES; v++) {
                     sources.add(ReplicationSource.volume("vol-" + v));
                 }
-                try (ReplicationServer server = ReplicationServer.builder().driver(driver)
-                        .listen(Transports.address("unix")).build().start();
-                     ReplicationClient client = ReplicationClient.builder().target(server.address()).build()) {
+                try (ReplicationServer server = ReplicationServer.builder()
+                                .driver(driver)
+                                .listen(Transports.address("unix"))
+                                .build()
+                                .start();
+                        ReplicationClient client = ReplicationClient.builder()
+                                .target(server.address())
+                                .build()) {
                     Semaphore slots = new Semaphore(RECONCILE_CONCURRENCY);
                     List<CompletableFuture<ReconcileResult>> all = new ArrayList<>();
                     long start = System.nanoTime();
                     for (ReplicationSource s : sources) {
                         slots.acquire();
-                        all.add(Reconciler.of(client.source(s)).reconcileAsync(DesiredState.PRIMARY)
+                        all.add(Reconciler.of(client.source(s))
+                                .reconcileAsync(DesiredState.PRIMARY)
                                 .whenComplete((r, t) -> slots.release()));
                     }
-                    CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).join();
+                    CompletableFuture.allOf(all.toArray(CompletableFuture[]::new))
+                            .join();
                     double seconds = (System.nanoTime() - start) / 1e9;
-                    long notDone = all.stream().map(CompletableFuture::join).filter(r -> !r.done()).count();
+                    long notDone = all.stream()
+                            .map(CompletableFuture::join)
+                            .filter(r -> !r.done())
+                            .count();
                     if (notDone > 0) {
                         throw new IllegalStateException(notDone + " sources not reconciled to PRIMARY");
                     }
@@ -309,11 +407,25 @@ final class BoundCurves {
                     perSecond[i] = RECONCILE_SOURCES / seconds;
                     boundPerSecond[i] = boundSeconds <= 0 ? Double.NaN : RECONCILE_SOURCES / boundSeconds;
                     String name = "reconcile-" + RECONCILE_SOURCES + "-" + latency + "ms";
-                    csv.printf(Locale.ROOT, "%d,%d,%d,%d,%.3f,%.3f,%s,%.0f%n", RECONCILE_SOURCES, latency,
-                            RECONCILE_CONCURRENCY, driver.calls(), seconds, boundSeconds, ratio(seconds, boundSeconds),
+                    csv.printf(
+                            Locale.ROOT,
+                            "%d,%d,%d,%d,%.3f,%.3f,%s,%.0f%n",
+                            RECONCILE_SOURCES,
+                            latency,
+                            RECONCILE_CONCURRENCY,
+                            driver.calls(),
+                            seconds,
+                            boundSeconds,
+                            ratio(seconds, boundSeconds),
                             perSecond[i]);
-                    report.printf(Locale.ROOT, "curve %s: %.0f sources/s (%d calls in %.2f s, %d at once), bound"
-                                    + " %.2f s%n", name, perSecond[i], driver.calls(), seconds, RECONCILE_CONCURRENCY,
+                    report.printf(
+                            Locale.ROOT,
+                            "curve %s: %.0f sources/s (%d calls in %.2f s, %d at once), bound" + " %.2f s%n",
+                            name,
+                            perSecond[i],
+                            driver.calls(),
+                            seconds,
+                            RECONCILE_CONCURRENCY,
                             boundSeconds);
                     report.printf(Locale.ROOT, "bound %s %s%n", name, ratio(seconds, boundSeconds));
                 }
@@ -327,18 +439,23 @@ final class BoundCurves {
         }
         Map<String, List<Double>> series = new LinkedHashMap<>();
         series.put("measured", measured);
-        Charts.bars(out.resolve("reconcile.png"), "Desired-state reconcile of " + RECONCILE_SOURCES
-                        + " sources to PRIMARY, " + RECONCILE_CONCURRENCY + " at once",
-                "per-call latency (load average " + Curves.loadAverage() + " at end)", "sources per second",
-                categories, series);
+        Charts.bars(
+                out.resolve("reconcile.png"),
+                "Desired-state reconcile of " + RECONCILE_SOURCES + " sources to PRIMARY, " + RECONCILE_CONCURRENCY
+                        + " at once",
+                "per-call latency (load average " + Curves.loadAverage() + " at end)",
+                "sources per second",
+                categories,
+                series);
     }
 
     // ---------------------------------------------------------------- Ceph
 
     /** The figure CephEightVolumeFailoverIT recorded on 2026-11 (docs/orchestrator-authors.md). */
     static final double CEPH_RECORDED_SECONDS = 10.3;
-    private static final Pattern CEPH_LINE = Pattern.compile("\\[ceph] failover of vol-0 \\.\\. vol-7 in one run:"
-            + " (\\d+) ms");
+
+    private static final Pattern CEPH_LINE =
+            Pattern.compile("\\[ceph] failover of vol-0 \\.\\. vol-7 in one run:" + " (\\d+) ms");
 
     /**
      * The Ceph RTO is not measured here (it needs the two-site lab's containers, minutes to start): it is read from
@@ -350,13 +467,16 @@ final class BoundCurves {
         if (itOutput != null) {
             Matcher m = CEPH_LINE.matcher(Files.readString(itOutput));
             if (!m.find()) {
-                throw new IllegalArgumentException(itOutput + " has no line \"[ceph] failover of vol-0 .. vol-7 in"
-                        + " one run: N ms\"");
+                throw new IllegalArgumentException(
+                        itOutput + " has no line \"[ceph] failover of vol-0 .. vol-7 in" + " one run: N ms\"");
             }
             seconds = Long.parseLong(m.group(1)) / 1000.0;
             from = "read from " + itOutput;
         }
-        report.printf(Locale.ROOT, "curve ceph-rto-8: failover of vol-0 .. vol-7 on the two-site lab in %.1f s (%s)%n",
-                seconds, from);
+        report.printf(
+                Locale.ROOT,
+                "curve ceph-rto-8: failover of vol-0 .. vol-7 on the two-site lab in %.1f s (%s)%n",
+                seconds,
+                from);
     }
 }

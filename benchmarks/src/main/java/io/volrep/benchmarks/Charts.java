@@ -24,14 +24,26 @@ final class Charts {
     /** Put before every title; "development run: " for short runs, whose charts show shapes, not figures. */
     static volatile String titlePrefix = "";
 
-    private Charts() {
-    }
+    private Charts() {}
 
     /** A line chart; {@code series} maps a series name to its y values at {@code x}. */
-    static void lines(Path file, String title, String xTitle, String yTitle, double[] x,
-                      Map<String, double[]> series, boolean logX, boolean logY) throws IOException {
-        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(titlePrefix + title).xAxisTitle(xTitle)
-                .yAxisTitle(yTitle).build();
+    static void lines(
+            Path file,
+            String title,
+            String xTitle,
+            String yTitle,
+            double[] x,
+            Map<String, double[]> series,
+            boolean logX,
+            boolean logY)
+            throws IOException {
+        XYChart chart = new XYChartBuilder()
+                .width(WIDTH)
+                .height(HEIGHT)
+                .title(titlePrefix + title)
+                .xAxisTitle(xTitle)
+                .yAxisTitle(yTitle)
+                .build();
         XYStyler styler = chart.getStyler();
         styler.setXAxisLogarithmic(logX);
         styler.setYAxisLogarithmic(logY);
@@ -45,13 +57,25 @@ final class Charts {
     }
 
     /** A grouped bar chart: one group per category, one bar per series. */
-    static void bars(Path file, String title, String xTitle, String yTitle, List<String> categories,
-                     Map<String, List<Double>> series) throws IOException {
-        CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(titlePrefix + title)
-                .xAxisTitle(xTitle).yAxisTitle(yTitle).build();
+    static void bars(
+            Path file,
+            String title,
+            String xTitle,
+            String yTitle,
+            List<String> categories,
+            Map<String, List<Double>> series)
+            throws IOException {
+        CategoryChart chart = new CategoryChartBuilder()
+                .width(WIDTH)
+                .height(HEIGHT)
+                .title(titlePrefix + title)
+                .xAxisTitle(xTitle)
+                .yAxisTitle(yTitle)
+                .build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
         chart.getStyler().setYAxisDecimalPattern("#,##0");
-        chart.getStyler().setChartTitleFont(chart.getStyler().getChartTitleFont().deriveFont(14f));
+        chart.getStyler()
+                .setChartTitleFont(chart.getStyler().getChartTitleFont().deriveFont(14f));
         series.forEach((name, values) -> chart.addSeries(name, categories, values));
         BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
     }

@@ -63,6 +63,7 @@ public class ClientBenchmark {
     private ManagedChannel rawGrpcRetryChannel;
     /** Raw calls whose callbacks gRPC runs on {@link #rawPool}: the hand-over the default client makes. */
     private ManagedChannel rawExecutorChannel;
+
     private ExecutorService rawPool;
     private AlternatingSides sides;
     private AlternatingSides sides64;
@@ -71,6 +72,7 @@ public class ClientBenchmark {
     private ReplicationClient metered;
     /** The same client completing successes on the transport thread ({@code Builder.directExecutor()}). */
     private ReplicationClient direct;
+
     private int next;
 
     @Setup(Level.Trial)
@@ -88,8 +90,10 @@ public class ClientBenchmark {
         });
         rawExecutorChannel = Transports.rawChannel(address, rawPool);
         client = ReplicationClient.builder().target(address).build();
-        metered = io.volrep.micrometer.VolrepClientMetrics.of(new io.micrometer.core.instrument.simple.SimpleMeterRegistry(),
-                io.micrometer.observation.ObservationRegistry.NOOP).bind(ReplicationClient.builder().target(address))
+        metered = io.volrep.micrometer.VolrepClientMetrics.of(
+                        new io.micrometer.core.instrument.simple.SimpleMeterRegistry(),
+                        io.micrometer.observation.ObservationRegistry.NOOP)
+                .bind(ReplicationClient.builder().target(address))
                 .build();
         direct = ReplicationClient.builder().target(address).directExecutor().build();
         sides = AlternatingSides.of(alternate, this::side);
@@ -101,26 +105,31 @@ public class ClientBenchmark {
             case "rawBlocking" -> this::rawBlocking;
             case "volrepBlocking" -> this::volrepBlocking;
             case "meteredBlocking" -> this::meteredBlocking;
-            case "rawAsync64" -> () -> {
-                rawAsync64();
-                return null;
-            };
-            case "rawGrpcRetryAsync64" -> () -> {
-                rawGrpcRetryAsync64();
-                return null;
-            };
-            case "rawExecutorAsync64" -> () -> {
-                rawExecutorAsync64();
-                return null;
-            };
-            case "volrepAsync64" -> () -> {
-                volrepAsync64();
-                return null;
-            };
-            case "volrepDirectAsync64" -> () -> {
-                volrepDirectAsync64();
-                return null;
-            };
+            case "rawAsync64" ->
+                () -> {
+                    rawAsync64();
+                    return null;
+                };
+            case "rawGrpcRetryAsync64" ->
+                () -> {
+                    rawGrpcRetryAsync64();
+                    return null;
+                };
+            case "rawExecutorAsync64" ->
+                () -> {
+                    rawExecutorAsync64();
+                    return null;
+                };
+            case "volrepAsync64" ->
+                () -> {
+                    volrepAsync64();
+                    return null;
+                };
+            case "volrepDirectAsync64" ->
+                () -> {
+                    volrepDirectAsync64();
+                    return null;
+                };
             default -> throw new IllegalArgumentException("no benchmark method " + method);
         };
     }

@@ -84,8 +84,8 @@ public final class Curves {
         double seconds = 5;
         double maxSeconds = 60;
         Path out = Path.of("benchmarks/target/results/curves");
-        Set<String> only = Set.of("client", "server", "exec", "conformance", "failover", "conformance-latency",
-                "reconcile", "ceph");
+        Set<String> only = Set.of(
+                "client", "server", "exec", "conformance", "failover", "conformance-latency", "reconcile", "ceph");
         boolean skipSlow = false;
         Path cephLog = null;
         for (int i = 0; i < args.length; i++) {
@@ -145,19 +145,20 @@ public final class Curves {
     }
 
     /** One point of a client curve. */
-    record ClientPoint(long calls, double p50Micros, double p99Micros, double bytesPerCall) {
-    }
+    record ClientPoint(long calls, double p50Micros, double p99Micros, double bytesPerCall) {}
 
     void client() throws Exception {
         String address = Transports.address("unix");
         try (Transports.RawServer server = Transports.startRaw(address, new StatelessController());
-             ReplicationClient client = ReplicationClient.builder().target(address).build()) {
+                ReplicationClient client =
+                        ReplicationClient.builder().target(address).build()) {
             ManagedChannel channel = Transports.rawChannel(address);
             try {
                 Map<String, AsyncCaller> sides = new LinkedHashMap<>();
                 sides.put("raw", (id, done) -> RawUnary.enableAsync(channel, id, done));
-                sides.put("volrep", (id, done) -> client.volume(id).enable().callAsync()
-                        .whenComplete((v, t) -> done.accept(t)));
+                sides.put(
+                        "volrep",
+                        (id, done) -> client.volume(id).enable().callAsync().whenComplete((v, t) -> done.accept(t)));
                 Map<String, ClientPoint[]> byInFlight = new LinkedHashMap<>();
                 Map<String, ClientPoint[]> bySources = new LinkedHashMap<>();
                 sides.keySet().forEach(s -> {
@@ -167,8 +168,8 @@ public final class Curves {
                 // Sides alternate at every point, so that a load change hits both.
                 for (int i = 0; i < IN_FLIGHT.length; i++) {
                     for (Map.Entry<String, AsyncCaller> side : sides.entrySet()) {
-                        byInFlight.get(side.getKey())[i] = clientPoint(side.getKey(), side.getValue(), IN_FLIGHT[i],
-                                SOURCES_FOR_IN_FLIGHT);
+                        byInFlight.get(side.getKey())[i] =
+                                clientPoint(side.getKey(), side.getValue(), IN_FLIGHT[i], SOURCES_FOR_IN_FLIGHT);
                     }
                 }
                 for (int i = 0; i < SOURCES.length; i++) {
@@ -178,9 +179,19 @@ public final class Curves {
                                 : clientPoint(side.getKey(), side.getValue(), IN_FLIGHT_FOR_SOURCES, SOURCES[i]);
                     }
                 }
-                writeClient("client-inflight", "calls in flight", IN_FLIGHT, byInFlight, true,
+                writeClient(
+                        "client-inflight",
+                        "calls in flight",
+                        IN_FLIGHT,
+                        byInFlight,
+                        true,
                         "Client latency vs calls in flight (" + SOURCES_FOR_IN_FLIGHT + " sources, unix socket)");
-                writeClient("client-sources", "distinct sources", SOURCES, bySources, false,
+                writeClient(
+                        "client-sources",
+                        "distinct sources",
+                        SOURCES,
+                        bySources,
+                        false,
                         "Client latency vs distinct sources (" + IN_FLIGHT_FOR_SOURCES + " in flight, unix socket)");
                 List<String> categories = new ArrayList<>();
                 Map<String, List<Double>> alloc = new LinkedHashMap<>();
@@ -204,39 +215,72 @@ public final class Curves {
                     }
                     alloc.put(side, values);
                 }
-                Charts.bars(out.resolve("client-alloc.png"), "Client allocation per call, unix socket",
+                Charts.bars(
+                        out.resolve("client-alloc.png"),
+                        "Client allocation per call, unix socket",
                         "calls in flight / distinct sources (" + subtitle + ")",
-                        "bytes per call, every thread (server's included)", categories, alloc);
+                        "bytes per call, every thread (server's included)",
+                        categories,
+                        alloc);
                 ClientPoint fewest = bySources.get("volrep")[0];
                 ClientPoint most = bySources.get("volrep")[SOURCES.length - 1];
                 double growth = most.p99Micros() / fewest.p99Micros();
-                report.printf(Locale.ROOT, "curve client-p99-sources volrep %s %.0f us, %s %.0f us: x%.2f %s%n",
-                        count(SOURCES[0]), fewest.p99Micros(), count(SOURCES[SOURCES.length - 1]), most.p99Micros(),
-                        growth, growth <= 2 ? "pass" : "fail");
+                report.printf(
+                        Locale.ROOT,
+                        "curve client-p99-sources volrep %s %.0f us, %s %.0f us: x%.2f %s%n",
+                        count(SOURCES[0]),
+                        fewest.p99Micros(),
+                        count(SOURCES[SOURCES.length - 1]),
+                        most.p99Micros(),
+                        growth,
+                        growth <= 2 ? "pass" : "fail");
             } finally {
                 Transports.shutdown(channel);
             }
         }
     }
 
-    private void writeClient(String name, String xTitle, int[] xs, Map<String, ClientPoint[]> points, boolean logY,
-                             String title) throws IOException {
+    private void writeClient(
+            String name, String xTitle, int[] xs, Map<String, ClientPoint[]> points, boolean logY, String title)
+            throws IOException {
         try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(out.resolve(name + ".csv")))) {
             csv.println("side,x,calls,p50_us,p99_us,bytes_per_call");
             points.forEach((side, ps) -> {
                 for (int i = 0; i < xs.length; i++) {
-                    csv.printf(Locale.ROOT, "%s,%d,%d,%.1f,%.1f,%.0f%n", side, xs[i], ps[i].calls(), ps[i].p50Micros(),
-                            ps[i].p99Micros(), ps[i].bytesPerCall());
+                    csv.printf(
+                            Locale.ROOT,
+                            "%s,%d,%d,%.1f,%.1f,%.0f%n",
+                            side,
+                            xs[i],
+                            ps[i].calls(),
+                            ps[i].p50Micros(),
+                            ps[i].p99Micros(),
+                            ps[i].bytesPerCall());
                 }
             });
         }
         Map<String, double[]> series = new LinkedHashMap<>();
         points.forEach((side, ps) -> {
-            series.put(side + " p50", java.util.Arrays.stream(ps).mapToDouble(ClientPoint::p50Micros).toArray());
-            series.put(side + " p99", java.util.Arrays.stream(ps).mapToDouble(ClientPoint::p99Micros).toArray());
+            series.put(
+                    side + " p50",
+                    java.util.Arrays.stream(ps)
+                            .mapToDouble(ClientPoint::p50Micros)
+                            .toArray());
+            series.put(
+                    side + " p99",
+                    java.util.Arrays.stream(ps)
+                            .mapToDouble(ClientPoint::p99Micros)
+                            .toArray());
         });
-        Charts.lines(out.resolve(name + ".png"), title, xTitle + " (" + subtitle + ")", "latency per call (us)",
-                toDoubles(xs), series, true, logY);
+        Charts.lines(
+                out.resolve(name + ".png"),
+                title,
+                xTitle + " (" + subtitle + ")",
+                "latency per call (us)",
+                toDoubles(xs),
+                series,
+                true,
+                logY);
     }
 
     /**
@@ -251,16 +295,27 @@ public final class Curves {
         long calls = closedLoop(caller, inFlight, sources, seconds, sources, latencies);
         long allocated = allocatedBytes() - allocatedBefore;
         int n = (int) Math.min(calls, MAX_SAMPLES);
-        ClientPoint p = new ClientPoint(calls, Stats.percentile(latencies, n, 50) / 1e3,
-                Stats.percentile(latencies, n, 99) / 1e3, (double) allocated / calls);
-        report.printf(Locale.ROOT, "curve client %s in-flight %d sources %s: %,d calls, p50 %.0f us, p99 %.0f us,"
-                + " %.0f B/call%n", side, inFlight, count(sources), calls, p.p50Micros(), p.p99Micros(),
+        ClientPoint p = new ClientPoint(
+                calls,
+                Stats.percentile(latencies, n, 50) / 1e3,
+                Stats.percentile(latencies, n, 99) / 1e3,
+                (double) allocated / calls);
+        report.printf(
+                Locale.ROOT,
+                "curve client %s in-flight %d sources %s: %,d calls, p50 %.0f us, p99 %.0f us," + " %.0f B/call%n",
+                side,
+                inFlight,
+                count(sources),
+                calls,
+                p.p50Micros(),
+                p.p99Micros(),
                 p.bytesPerCall());
         return p;
     }
 
-    private long closedLoop(AsyncCaller caller, int inFlight, int sources, double minSeconds, long minCalls,
-                            long[] latencies) throws InterruptedException {
+    private long closedLoop(
+            AsyncCaller caller, int inFlight, int sources, double minSeconds, long minCalls, long[] latencies)
+            throws InterruptedException {
         Semaphore slots = new Semaphore(inFlight);
         AtomicInteger recorded = new AtomicInteger();
         AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -312,8 +367,11 @@ public final class Curves {
         throughput.put("volrep", new double[CONNECTIONS.length]);
         String rawAddress = Transports.address("unix");
         try (Transports.RawServer raw = Transports.startRaw(rawAddress, new InMemoryController());
-             ReplicationServer volrep = ReplicationServer.builder().driver(new InMemoryDriver())
-                     .listen(Transports.address("unix")).build().start()) {
+                ReplicationServer volrep = ReplicationServer.builder()
+                        .driver(new InMemoryDriver())
+                        .listen(Transports.address("unix"))
+                        .build()
+                        .start()) {
             for (int i = 0; i < CONNECTIONS.length; i++) {
                 throughput.get("raw")[i] = serverPoint("raw", rawAddress, CONNECTIONS[i]);
                 throughput.get("volrep")[i] = serverPoint("volrep", volrep.address(), CONNECTIONS[i]);
@@ -327,9 +385,15 @@ public final class Curves {
                 }
             });
         }
-        Charts.lines(out.resolve("server-connections.png"), "Server throughput vs connections (" + SERVER_IN_FLIGHT
-                        + " calls in flight, unix socket)", "connections (" + subtitle + ")", "calls per second",
-                toDoubles(CONNECTIONS), throughput, true, false);
+        Charts.lines(
+                out.resolve("server-connections.png"),
+                "Server throughput vs connections (" + SERVER_IN_FLIGHT + " calls in flight, unix socket)",
+                "connections (" + subtitle + ")",
+                "calls per second",
+                toDoubles(CONNECTIONS),
+                throughput,
+                true,
+                false);
     }
 
     /** Calls per second with {@link #SERVER_IN_FLIGHT} calls kept in flight over {@code connections} channels. */
@@ -342,8 +406,7 @@ public final class Curves {
             lanes(channels, seconds / 2);
             long calls = lanes(channels, seconds);
             double perSecond = calls / seconds;
-            report.printf(Locale.ROOT, "curve server %s connections %d: %,.0f calls/s%n", side, connections,
-                    perSecond);
+            report.printf(Locale.ROOT, "curve server %s connections %d: %,.0f calls/s%n", side, connections, perSecond);
             return perSecond;
         } finally {
             for (ManagedChannel channel : channels) {
@@ -402,15 +465,19 @@ public final class Curves {
         millis.put("exec bridge (gRPC in-process)", new double[EXEC_PARALLEL.length]);
         String address = Transports.address("inprocess");
         try (ExecDriver driver = ExecDriver.builder().executable(script).build();
-             ReplicationServer server = ReplicationServer.builder().driver(driver).listen(address).build().start()) {
+                ReplicationServer server = ReplicationServer.builder()
+                        .driver(driver)
+                        .listen(address)
+                        .build()
+                        .start()) {
             ManagedChannel channel = Transports.rawChannel(server.address());
             try {
                 for (int i = 0; i < EXEC_PARALLEL.length; i++) {
                     int parallel = EXEC_PARALLEL[i];
-                    millis.get("ProcessBuilder")[i] = execPoint("ProcessBuilder", parallel,
-                            id -> plainProcess(script, id));
-                    millis.get("exec bridge (gRPC in-process)")[i] = execPoint("exec-bridge", parallel,
-                            id -> RawUnary.enable(channel, id));
+                    millis.get("ProcessBuilder")[i] =
+                            execPoint("ProcessBuilder", parallel, id -> plainProcess(script, id));
+                    millis.get("exec bridge (gRPC in-process)")[i] =
+                            execPoint("exec-bridge", parallel, id -> RawUnary.enable(channel, id));
                 }
             } finally {
                 Transports.shutdown(channel);
@@ -424,17 +491,26 @@ public final class Curves {
                 }
             });
         }
-        Charts.lines(out.resolve("exec.png"), "Exec bridge vs plain ProcessBuilder (same executable)",
-                "calls in parallel (" + subtitle + ")", "wall time per call (ms)", toDoubles(EXEC_PARALLEL), millis,
-                true, true);
+        Charts.lines(
+                out.resolve("exec.png"),
+                "Exec bridge vs plain ProcessBuilder (same executable)",
+                "calls in parallel (" + subtitle + ")",
+                "wall time per call (ms)",
+                toDoubles(EXEC_PARALLEL),
+                millis,
+                true,
+                true);
     }
 
     /** What a caller without volrep runs for one enable: start the driver, write "{}", read stdout, wait. */
     private static void plainProcess(Path script, String volumeId) {
         try {
-            Process p = new ProcessBuilder(script.toString(), "enable",
-                    "{\"source\":{\"kind\":\"volume\",\"id\":\"" + volumeId + "\"},\"parameters\":{}}")
-                    .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            Process p = new ProcessBuilder(
+                            script.toString(),
+                            "enable",
+                            "{\"source\":{\"kind\":\"volume\",\"id\":\"" + volumeId + "\"},\"parameters\":{}}")
+                    .redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
             try (OutputStream stdin = p.getOutputStream()) {
                 stdin.write("{}".getBytes(StandardCharsets.UTF_8));
             } catch (IOException e) {
@@ -460,8 +536,8 @@ public final class Curves {
         runThreads(parallel, seconds / 2, call);
         long[] calls = runThreads(parallel, seconds, call);
         double ms = seconds * 1000 * parallel / calls[0];
-        report.printf(Locale.ROOT, "curve exec %s parallel %d: %.2f ms per call (%,d calls)%n", side, parallel, ms,
-                calls[0]);
+        report.printf(
+                Locale.ROOT, "curve exec %s parallel %d: %.2f ms per call (%,d calls)%n", side, parallel, ms, calls[0]);
         return ms;
     }
 
@@ -512,8 +588,13 @@ public final class Curves {
                 result = conformanceRun(n);
                 durations[i] = Math.min(durations[i], (System.nanoTime() - start) / 1e9);
             }
-            report.printf(Locale.ROOT, "curve conformance fixtures %d: %.2f s (fastest of 3), %d checks,"
-                    + " compliant %s%n", n, durations[i], result.results().size(), result.compliant());
+            report.printf(
+                    Locale.ROOT,
+                    "curve conformance fixtures %d: %.2f s (fastest of 3), %d checks," + " compliant %s%n",
+                    n,
+                    durations[i],
+                    result.results().size(),
+                    result.compliant());
         }
         try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(out.resolve("conformance.csv")))) {
             csv.println("fixture_volumes,seconds");
@@ -521,9 +602,15 @@ public final class Curves {
                 csv.printf(Locale.ROOT, "%d,%.3f%n", FIXTURES[i], durations[i]);
             }
         }
-        Charts.lines(out.resolve("conformance.png"), "Conformance suite duration vs fixture volumes",
-                "fixture volumes (reference plugin, one group; fastest of 3 runs, load average " + loadAverage()
-                        + ")", "seconds", toDoubles(FIXTURES), Map.of("volrep conformance", durations), true, false);
+        Charts.lines(
+                out.resolve("conformance.png"),
+                "Conformance suite duration vs fixture volumes",
+                "fixture volumes (reference plugin, one group; fastest of 3 runs, load average " + loadAverage() + ")",
+                "seconds",
+                toDoubles(FIXTURES),
+                Map.of("volrep conformance", durations),
+                true,
+                false);
     }
 
     /** One suite run against a fresh reference plugin holding {@code n} fixture volumes and one group. */
@@ -534,15 +621,21 @@ public final class Curves {
             volumes.add("vol-" + v);
             reference.volume("vol-" + v);
         }
-        ConformanceConfig config = ConformanceConfig.builder().driver(reference.build()).volumes(volumes)
-                .volumeGroups(List.of("grp-0")).build();
+        ConformanceConfig config = ConformanceConfig.builder()
+                .driver(reference.build())
+                .volumes(volumes)
+                .volumeGroups(List.of("grp-0"))
+                .build();
         return ConformanceRunner.of(config).run();
     }
 
     // ---------------------------------------------------------------- helpers
 
     static String loadAverage() {
-        return String.format(Locale.ROOT, "%.1f", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        return String.format(
+                Locale.ROOT,
+                "%.1f",
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     }
 
     static double[] toDoubles(int[] values) {

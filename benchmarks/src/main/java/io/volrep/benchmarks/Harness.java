@@ -55,8 +55,16 @@ public final class Harness {
      * A comparison: the same benchmark class and parameters, the raw and the volrep method, and the JVM options of
      * each side's fork (the same for both unless the pair measures an option, as the log-line diagnostics do).
      */
-    record Pair(String name, Kind kind, Class<?> benchmark, String rawMethod, String volrepMethod, String transport,
-                boolean perCall64, List<String> rawJvmArgs, List<String> volrepJvmArgs) {
+    record Pair(
+            String name,
+            Kind kind,
+            Class<?> benchmark,
+            String rawMethod,
+            String volrepMethod,
+            String transport,
+            boolean perCall64,
+            List<String> rawJvmArgs,
+            List<String> volrepJvmArgs) {
         String include(String method) {
             return "^" + Pattern.quote(benchmark.getName() + "." + method) + "$";
         }
@@ -80,18 +88,20 @@ public final class Harness {
     record Score(double time, String unit, double bytesPerOp) {
         /** The time in nanoseconds per operation. */
         double nanos() {
-            return time * switch (unit.substring(0, unit.indexOf('/'))) {
-                case "ns" -> 1;
-                case "us" -> 1e3;
-                case "ms" -> 1e6;
-                case "s" -> 1e9;
-                default -> throw new IllegalArgumentException("unit " + unit);
-            };
+            return time
+                    * switch (unit.substring(0, unit.indexOf('/'))) {
+                        case "ns" -> 1;
+                        case "us" -> 1e3;
+                        case "ms" -> 1e6;
+                        case "s" -> 1e9;
+                        default -> throw new IllegalArgumentException("unit " + unit);
+                    };
         }
     }
 
     /** The per-call INFO line of the SPI runtime off, with slf4j-simple (the benchmarks' binding). */
     static final String CALL_LOG_OFF = "-Dorg.slf4j.simpleLogger.log.io.volrep.spi.runtime.CallRunner=warn";
+
     static final String LOGBACK = "-D" + BenchmarkLogging.PROVIDER + "=" + BenchmarkLogging.LOGBACK;
     /** The same line off with logback (src/main/resources/logback.xml). */
     static final String LOGBACK_CALL_LOG_OFF = "-Dvolrep.bench.callLog=WARN";
@@ -115,33 +125,105 @@ public final class Harness {
         // Targets over unix sockets, the transport plugins use; the same pairs in-process report a cost in ns.
         for (String transport : List.of("unix", "inprocess")) {
             Kind kind = transport.equals("unix") ? Kind.TARGET : Kind.COST;
-            pairs.add(new Pair("client-blocking-" + transport, kind, ClientBenchmark.class, "rawBlocking",
-                    "volrepBlocking", transport, false, none, none));
+            pairs.add(new Pair(
+                    "client-blocking-" + transport,
+                    kind,
+                    ClientBenchmark.class,
+                    "rawBlocking",
+                    "volrepBlocking",
+                    transport,
+                    false,
+                    none,
+                    none));
             // The default client hands each answer to its pool; so does the raw channel given a pool of that kind.
-            pairs.add(new Pair("client-async64-" + transport, kind, ClientBenchmark.class, "rawExecutorAsync64",
-                    "volrepAsync64", transport, true, none, none));
+            pairs.add(new Pair(
+                    "client-async64-" + transport,
+                    kind,
+                    ClientBenchmark.class,
+                    "rawExecutorAsync64",
+                    "volrepAsync64",
+                    transport,
+                    true,
+                    none,
+                    none));
             // directExecutor(): a success completes on the transport thread, as the bare raw listener runs.
-            pairs.add(new Pair("client-direct-async64-" + transport, kind, ClientBenchmark.class, "rawAsync64",
-                    "volrepDirectAsync64", transport, true, none, none));
+            pairs.add(new Pair(
+                    "client-direct-async64-" + transport,
+                    kind,
+                    ClientBenchmark.class,
+                    "rawAsync64",
+                    "volrepDirectAsync64",
+                    transport,
+                    true,
+                    none,
+                    none));
             // Both on gRPC's default executor, the INFO line off (the raw handler logs nothing).
-            pairs.add(new Pair("server-" + transport, kind, ServerBenchmark.class, "rawDefaultExecutor", "volrep",
-                    transport, false, logOff, logOff));
+            pairs.add(new Pair(
+                    "server-" + transport,
+                    kind,
+                    ServerBenchmark.class,
+                    "rawDefaultExecutor",
+                    "volrep",
+                    transport,
+                    false,
+                    logOff,
+                    logOff));
             // Both on the transport thread (the driver declared non-blocking), the INFO line off.
-            pairs.add(new Pair("server-direct-" + transport, kind, ServerBenchmark.class, "raw", "volrepDirect",
-                    transport, false, logOff, logOff));
+            pairs.add(new Pair(
+                    "server-direct-" + transport,
+                    kind,
+                    ServerBenchmark.class,
+                    "raw",
+                    "volrepDirect",
+                    transport,
+                    false,
+                    logOff,
+                    logOff));
         }
         // What gRPC's retry layer (grpc-java's default, off on both sides of every pair) costs a raw call.
-        pairs.add(new Pair("grpc-retry-layer-unix", Kind.DIAGNOSTIC, ClientBenchmark.class, "rawAsync64",
-                "rawGrpcRetryAsync64", "unix", true, none, none));
+        pairs.add(new Pair(
+                "grpc-retry-layer-unix",
+                Kind.DIAGNOSTIC,
+                ClientBenchmark.class,
+                "rawAsync64",
+                "rawGrpcRetryAsync64",
+                "unix",
+                true,
+                none,
+                none));
         // The per-call INFO line's own cost, per binding: the direct in-process server with the line off ("raw"
         // here) against the same server with it on; one fork per side, since the level is JVM configuration.
-        pairs.add(new Pair("log-line-slf4j-simple-inprocess", Kind.DIAGNOSTIC, ServerBenchmark.class, "volrepDirect",
-                "volrepDirect", "inprocess", false, logOff, none));
-        pairs.add(new Pair("log-line-logback-inprocess", Kind.DIAGNOSTIC, ServerBenchmark.class, "volrepDirect",
-                "volrepDirect", "inprocess", false, List.of(LOGBACK, LOGBACK_CALL_LOG_OFF), List.of(LOGBACK)));
+        pairs.add(new Pair(
+                "log-line-slf4j-simple-inprocess",
+                Kind.DIAGNOSTIC,
+                ServerBenchmark.class,
+                "volrepDirect",
+                "volrepDirect",
+                "inprocess",
+                false,
+                logOff,
+                none));
+        pairs.add(new Pair(
+                "log-line-logback-inprocess",
+                Kind.DIAGNOSTIC,
+                ServerBenchmark.class,
+                "volrepDirect",
+                "volrepDirect",
+                "inprocess",
+                false,
+                List.of(LOGBACK, LOGBACK_CALL_LOG_OFF),
+                List.of(LOGBACK)));
         // The Micrometer binding's cost per call: the bound client against the same client unbound.
-        pairs.add(new Pair("micrometer-binding-inprocess", Kind.DIAGNOSTIC, ClientBenchmark.class, "volrepBlocking",
-                "meteredBlocking", "inprocess", false, none, none));
+        pairs.add(new Pair(
+                "micrometer-binding-inprocess",
+                Kind.DIAGNOSTIC,
+                ClientBenchmark.class,
+                "volrepBlocking",
+                "meteredBlocking",
+                "inprocess",
+                false,
+                none,
+                none));
         return List.copyOf(pairs);
     }
 
@@ -150,9 +232,21 @@ public final class Harness {
     static final int DEFAULT_WARMUP = 10;
 
     /** The options of a run; see {@link #usage()}. */
-    record Settings(int rounds, int maxRounds, Pattern only, int warmupIterations, int iterations, int seconds,
-                    double target, double maxWidth, double budgetNanos, double budgetMinutes, boolean separateForks,
-                    Path outDir, boolean list, List<String> jvmArgs) {
+    record Settings(
+            int rounds,
+            int maxRounds,
+            Pattern only,
+            int warmupIterations,
+            int iterations,
+            int seconds,
+            double target,
+            double maxWidth,
+            double budgetNanos,
+            double budgetMinutes,
+            boolean separateForks,
+            Path outDir,
+            boolean list,
+            List<String> jvmArgs) {
         static Settings parse(String... args) {
             int rounds = DEFAULT_ROUNDS;
             Integer maxRounds = null;
@@ -199,8 +293,21 @@ public final class Harness {
             }
             // Unless told, a run adds rounds up to 12 (or none beyond --rounds when more were asked for).
             int max = maxRounds != null ? maxRounds : Math.max(rounds, DEFAULT_MAX_ROUNDS);
-            return new Settings(rounds, max, only, warmup, iterations, seconds, target, maxWidth, budgetNanos,
-                    budgetMinutes, separateForks, outDir, list, List.copyOf(jvmArgs));
+            return new Settings(
+                    rounds,
+                    max,
+                    only,
+                    warmup,
+                    iterations,
+                    seconds,
+                    target,
+                    maxWidth,
+                    budgetNanos,
+                    budgetMinutes,
+                    separateForks,
+                    outDir,
+                    list,
+                    List.copyOf(jvmArgs));
         }
 
         private static String value(String option, String[] args, int i) {
@@ -264,7 +371,9 @@ public final class Harness {
     }
 
     List<Pair> selected() {
-        return PAIRS.stream().filter(p -> settings.only().matcher(p.name()).matches()).toList();
+        return PAIRS.stream()
+                .filter(p -> settings.only().matcher(p.name()).matches())
+                .toList();
     }
 
     void run() throws RunnerException, IOException {
@@ -286,12 +395,20 @@ public final class Harness {
             raw.add(new ArrayList<>());
             volrep.add(new ArrayList<>());
         }
-        progress.printf(Locale.ROOT, "%d pairs x %d rounds (up to %d for unresolved ones, within %.0f min); %s,"
-                        + " %d+%d iterations of %d s%n", pairs.size(), rounds, settings.maxRounds(),
-                settings.budgetMinutes(), settings.separateForks() ? "one fork per side"
-                        : "both sides alternating in one fork", settings.warmupIterations(), settings.iterations(),
+        progress.printf(
+                Locale.ROOT,
+                "%d pairs x %d rounds (up to %d for unresolved ones, within %.0f min); %s,"
+                        + " %d+%d iterations of %d s%n",
+                pairs.size(),
+                rounds,
+                settings.maxRounds(),
+                settings.budgetMinutes(),
+                settings.separateForks() ? "one fork per side" : "both sides alternating in one fork",
+                settings.warmupIterations(),
+                settings.iterations(),
                 settings.seconds());
-        try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(settings.outDir().resolve("rounds.csv")))) {
+        try (PrintWriter csv =
+                new PrintWriter(Files.newBufferedWriter(settings.outDir().resolve("rounds.csv")))) {
             csv.println("round,pair,side,time,unit,bytesPerOp");
             for (int round = 0; round < settings.maxRounds(); round++) {
                 List<Integer> active = round < rounds ? allIndexes(pairs.size()) : unresolved(pairs, raw, volrep);
@@ -299,13 +416,22 @@ public final class Harness {
                     break;
                 }
                 if (round >= rounds && minutesSince(start) >= settings.budgetMinutes()) {
-                    progress.printf(Locale.ROOT, "%d pairs still unresolved after %d rounds; the run's %.0f minutes"
-                            + " are used up%n", active.size(), round, settings.budgetMinutes());
+                    progress.printf(
+                            Locale.ROOT,
+                            "%d pairs still unresolved after %d rounds; the run's %.0f minutes" + " are used up%n",
+                            active.size(),
+                            round,
+                            settings.budgetMinutes());
                     break;
                 }
                 if (round == rounds) {
-                    progress.printf(Locale.ROOT, "%d of %d pairs unresolved after %d rounds: more rounds for them,"
-                            + " up to %d%n", active.size(), pairs.size(), rounds, settings.maxRounds());
+                    progress.printf(
+                            Locale.ROOT,
+                            "%d of %d pairs unresolved after %d rounds: more rounds for them," + " up to %d%n",
+                            active.size(),
+                            pairs.size(),
+                            rounds,
+                            settings.maxRounds());
                 }
                 for (int p : active) {
                     Pair pair = pairs.get(p);
@@ -315,11 +441,26 @@ public final class Harness {
                     for (int side = 0; side < 2; side++) {
                         Score s = sides[side];
                         String name = side == 0 ? "raw" : "volrep";
-                        csv.printf(Locale.ROOT, "%d,%s,%s,%.4f,%s,%.1f%n", round + 1, pair.name(), name, s.time(),
-                                s.unit(), s.bytesPerOp());
-                        progress.printf(Locale.ROOT, "round %d/%d %s %s: %.3f %s, %.0f B/op (%.1f min)%n",
-                                round + 1, round < rounds ? rounds : settings.maxRounds(), pair.name(), name,
-                                s.time(), s.unit(), s.bytesPerOp(), minutesSince(start));
+                        csv.printf(
+                                Locale.ROOT,
+                                "%d,%s,%s,%.4f,%s,%.1f%n",
+                                round + 1,
+                                pair.name(),
+                                name,
+                                s.time(),
+                                s.unit(),
+                                s.bytesPerOp());
+                        progress.printf(
+                                Locale.ROOT,
+                                "round %d/%d %s %s: %.3f %s, %.0f B/op (%.1f min)%n",
+                                round + 1,
+                                round < rounds ? rounds : settings.maxRounds(),
+                                pair.name(),
+                                name,
+                                s.time(),
+                                s.unit(),
+                                s.bytesPerOp(),
+                                minutesSince(start));
                     }
                     csv.flush();
                 }
@@ -342,14 +483,16 @@ public final class Harness {
         Score[] sides = new Score[2];
         boolean rawFirst = round % 2 == 0;
         for (int side : rawFirst ? new int[] {0, 1} : new int[] {1, 0}) {
-            sides[side] = side == 0 ? separateFork(pair, pair.rawMethod(), pair.rawJvmArgs(), log)
+            sides[side] = side == 0
+                    ? separateFork(pair, pair.rawMethod(), pair.rawJvmArgs(), log)
                     : separateFork(pair, pair.volrepMethod(), pair.volrepJvmArgs(), log);
         }
         return sides;
     }
 
     private Score separateFork(Pair pair, String method, List<String> pairArgs, Path log) throws RunnerException {
-        RunResult result = new Runner(options(pair, pair.include(method), pairArgs, log).build()).runSingle();
+        RunResult result =
+                new Runner(options(pair, pair.include(method), pairArgs, log).build()).runSingle();
         Result<?> primary = result.getPrimaryResult();
         Result<?> alloc = result.getSecondaryResults().get("gc.alloc.rate.norm");
         return new Score(primary.getScore(), primary.getScoreUnit(), alloc == null ? Double.NaN : alloc.getScore());
@@ -370,8 +513,8 @@ public final class Harness {
             for (IterationResult iteration : benchmark.getIterationResults()) {
                 Result<?> primary = iteration.getPrimaryResult();
                 Result<?> alloc = iteration.getSecondaryResults().get("gc.alloc.rate.norm");
-                Score s = new Score(primary.getScore(), primary.getScoreUnit(),
-                        alloc == null ? Double.NaN : alloc.getScore());
+                Score s = new Score(
+                        primary.getScore(), primary.getScoreUnit(), alloc == null ? Double.NaN : alloc.getScore());
                 (AlternatingSides.volrepTurn(i++) ? volrep : raw).add(s);
             }
         }
@@ -417,10 +560,12 @@ public final class Harness {
             Score[] r = raw.get(p).toArray(Score[]::new);
             Score[] v = volrep.get(p).toArray(Score[]::new);
             boolean open = switch (pairs.get(p).kind()) {
-                case TARGET -> Stats.verdict(Stats.ratio(times(r), times(v)), settings.target(), settings.maxWidth())
-                        == Stats.Verdict.UNRESOLVED;
-                case COST -> Stats.budgetVerdict(Stats.difference(nanos(r), nanos(v)), settings.budgetNanos())
-                        == Stats.Verdict.UNRESOLVED;
+                case TARGET ->
+                    Stats.verdict(Stats.ratio(times(r), times(v)), settings.target(), settings.maxWidth())
+                            == Stats.Verdict.UNRESOLVED;
+                case COST ->
+                    Stats.budgetVerdict(Stats.difference(nanos(r), nanos(v)), settings.budgetNanos())
+                            == Stats.Verdict.UNRESOLVED;
                 case DIAGNOSTIC -> false;
             };
             if (open) {
@@ -452,12 +597,24 @@ public final class Harness {
             Stats.Interval ratio = Stats.ratio(r, v);
             Stats.Interval added = Stats.difference(nanos(raw[p]), nanos(volrep[p]));
             String unit = raw[p][0].unit();
-            details.add(String.format(Locale.ROOT, "detail %s raw %.3f %s volrep %.3f %s (geometric means of %d"
-                    + " rounds)", pair.name(), geometricMean(r), unit, geometricMean(v), unit, r.length));
+            details.add(String.format(
+                    Locale.ROOT,
+                    "detail %s raw %.3f %s volrep %.3f %s (geometric means of %d" + " rounds)",
+                    pair.name(),
+                    geometricMean(r),
+                    unit,
+                    geometricMean(v),
+                    unit,
+                    r.length));
             double rawBytes = mean(raw[p]);
             double volrepBytes = mean(volrep[p]);
-            details.add(String.format(Locale.ROOT, "alloc %s raw %.0f B/op volrep %.0f B/op difference %+.0f B/op",
-                    pair.name(), rawBytes, volrepBytes, volrepBytes - rawBytes));
+            details.add(String.format(
+                    Locale.ROOT,
+                    "alloc %s raw %.0f B/op volrep %.0f B/op difference %+.0f B/op",
+                    pair.name(),
+                    rawBytes,
+                    volrepBytes,
+                    volrepBytes - rawBytes));
             switch (pair.kind()) {
                 case TARGET -> {
                     judged++;
@@ -469,21 +626,39 @@ public final class Harness {
                     judged++;
                     Stats.Verdict verdict = Stats.budgetVerdict(added, settings.budgetNanos());
                     unresolved += verdict == Stats.Verdict.UNRESOLVED ? 1 : 0;
-                    costs.add(String.format(Locale.ROOT, "cost %s %.0f ns/call [%s, %s] %s (budget %.0f ns)",
-                            pair.name(), added.value(), nanos(added.low()), nanos(added.high()), verdict,
+                    costs.add(String.format(
+                            Locale.ROOT,
+                            "cost %s %.0f ns/call [%s, %s] %s (budget %.0f ns)",
+                            pair.name(),
+                            added.value(),
+                            nanos(added.low()),
+                            nanos(added.high()),
+                            verdict,
                             settings.budgetNanos()));
                 }
-                case DIAGNOSTIC -> diagnostics.add(String.format(Locale.ROOT, "diagnostic %s ratio %.3f [%s, %s]"
-                                + " adds %.0f ns/call [%s, %s]", pair.name(), ratio.value(), bound(ratio.low()),
-                        bound(ratio.high()), added.value(), nanos(added.low()), nanos(added.high())));
+                case DIAGNOSTIC ->
+                    diagnostics.add(String.format(
+                            Locale.ROOT,
+                            "diagnostic %s ratio %.3f [%s, %s]" + " adds %.0f ns/call [%s, %s]",
+                            pair.name(),
+                            ratio.value(),
+                            bound(ratio.low()),
+                            bound(ratio.high()),
+                            added.value(),
+                            nanos(added.low()),
+                            nanos(added.high())));
             }
         }
         List<String> lines = new ArrayList<>(details);
         if (unresolved > 0) {
-            lines.add(String.format(Locale.ROOT, "note %d of %d targets and costs unresolved (a ratio interval wider"
-                    + " than %.0f %%, or a cost interval across the budget): the machine was too noisy for this many"
-                    + " rounds; rerun with more --max-rounds and --budget-minutes or on a quieter machine",
-                    unresolved, judged, settings.maxWidth() * 100));
+            lines.add(String.format(
+                    Locale.ROOT,
+                    "note %d of %d targets and costs unresolved (a ratio interval wider"
+                            + " than %.0f %%, or a cost interval across the budget): the machine was too noisy for this many"
+                            + " rounds; rerun with more --max-rounds and --budget-minutes or on a quieter machine",
+                    unresolved,
+                    judged,
+                    settings.maxWidth() * 100));
         }
         lines.addAll(diagnostics);
         lines.addAll(costs);

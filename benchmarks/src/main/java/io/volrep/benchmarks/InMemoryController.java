@@ -25,7 +25,8 @@ final class InMemoryController implements BindableService {
     @Override
     public ServerServiceDefinition bindService() {
         return ServerServiceDefinition.builder(ControllerGrpc.SERVICE_NAME)
-                .addMethod(ControllerGrpc.getEnableVolumeReplicationMethod(), this::startCall).build();
+                .addMethod(ControllerGrpc.getEnableVolumeReplicationMethod(), this::startCall)
+                .build();
     }
 
     int enabledCount() {
@@ -56,8 +57,7 @@ final class InMemoryController implements BindableService {
                     return;
                 }
                 if (request == null) {
-                    call.close(Status.INTERNAL.withDescription("half-closed before sending a request"),
-                            new Metadata());
+                    call.close(Status.INTERNAL.withDescription("half-closed before sending a request"), new Metadata());
                     return;
                 }
                 enabled.put(request.getReplicationSource().getVolume().getVolumeId(), Boolean.TRUE);

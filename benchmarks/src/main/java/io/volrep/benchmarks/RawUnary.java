@@ -1,5 +1,6 @@
 package io.volrep.benchmarks;
 
+import io.grpc.Channel;
 import io.grpc.ClientCall;
 import io.grpc.Metadata;
 import io.grpc.Status;
@@ -7,7 +8,6 @@ import io.grpc.stub.ClientCalls;
 import io.volrep.proto.replication.ControllerGrpc;
 import io.volrep.proto.replication.EnableVolumeReplicationRequest;
 import io.volrep.proto.replication.EnableVolumeReplicationResponse;
-import io.grpc.Channel;
 import java.util.function.Consumer;
 
 /**
@@ -17,12 +17,14 @@ import java.util.function.Consumer;
  * {@code StreamObserver} adapters), and checks what a correct client must: exactly one response, status OK.
  */
 final class RawUnary {
-    private RawUnary() {
-    }
+    private RawUnary() {}
 
     static EnableVolumeReplicationResponse enable(Channel channel, String volumeId) {
-        return ClientCalls.blockingUnaryCall(channel, ControllerGrpc.getEnableVolumeReplicationMethod(),
-                Transports.deadlineFromNow(), Transports.enableRequest(volumeId));
+        return ClientCalls.blockingUnaryCall(
+                channel,
+                ControllerGrpc.getEnableVolumeReplicationMethod(),
+                Transports.deadlineFromNow(),
+                Transports.enableRequest(volumeId));
     }
 
     /**

@@ -64,13 +64,20 @@ public class ServerBenchmark {
         rawDefaultExecutorServer = Transports.startRaw(rawDefaultAddress, new InMemoryController(), false);
         rawDefaultExecutorChannel = Transports.rawChannel(rawDefaultAddress);
 
-        volrepServer = ReplicationServer.builder().driver(new InMemoryDriver()).listen(Transports.address(transport))
-                .build().start();
+        volrepServer = ReplicationServer.builder()
+                .driver(new InMemoryDriver())
+                .listen(Transports.address(transport))
+                .build()
+                .start();
         volrepChannel = Transports.rawChannel(volrepServer.address());
 
         // The driver never blocks, as the raw handler: it may run on the transport thread, as the raw one does.
-        volrepDirectServer = ReplicationServer.builder().driver(new InMemoryDriver()).directExecutor()
-                .listen(Transports.address(transport)).build().start();
+        volrepDirectServer = ReplicationServer.builder()
+                .driver(new InMemoryDriver())
+                .directExecutor()
+                .listen(Transports.address(transport))
+                .build()
+                .start();
         volrepDirectChannel = Transports.rawChannel(volrepDirectServer.address());
         sides = AlternatingSides.of(alternate, method -> switch (method) {
             case "raw" -> this::raw;

@@ -26,8 +26,7 @@ public final class SingleFlightHeap {
     private static final int IN_FLIGHT = 64;
     private static final int WARM_UP = 20_000;
 
-    private SingleFlightHeap() {
-    }
+    private SingleFlightHeap() {}
 
     public static void main(String[] args) throws Exception {
         int sources = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
@@ -35,7 +34,8 @@ public final class SingleFlightHeap {
         // A server that keeps no per-volume state, so that only the client's memory is measured.
         String address = Transports.address("inprocess");
         try (Transports.RawServer server = Transports.startRaw(address, new StatelessController());
-             ReplicationClient client = ReplicationClient.builder().target(address).build()) {
+                ReplicationClient client =
+                        ReplicationClient.builder().target(address).build()) {
             run(client, "warm-", WARM_UP);
             long before = usedHeapAfterGc();
             long start = System.nanoTime();
@@ -43,14 +43,24 @@ public final class SingleFlightHeap {
             double seconds = (System.nanoTime() - start) / 1e9;
             int active = client.activeSources();
             long after = usedHeapAfterGc();
-            System.out.printf(Locale.ROOT, "singleFlightHeap: %,d distinct sources in %.1f s (%,.0f calls/s), "
+            System.out.printf(
+                    Locale.ROOT,
+                    "singleFlightHeap: %,d distinct sources in %.1f s (%,.0f calls/s), "
                             + "active sources after %d, used heap after GC: before %.1f MiB, after %.1f MiB%n",
-                    sources, seconds, sources / seconds, active, before / 1048576.0, after / 1048576.0);
+                    sources,
+                    seconds,
+                    sources / seconds,
+                    active,
+                    before / 1048576.0,
+                    after / 1048576.0);
             if (active != 0) {
                 throw new IllegalStateException(active + " sources still have a lane after every call finished");
             }
             double perSource = Math.max(0, after - before) / (double) sources;
-            System.out.printf(Locale.ROOT, "retained heap-per-idle-source %.2f B %s%n", perSource,
+            System.out.printf(
+                    Locale.ROOT,
+                    "retained heap-per-idle-source %.2f B %s%n",
+                    perSource,
                     perSource < 1 ? "pass" : "fail");
         }
     }

@@ -8,8 +8,8 @@ import io.volrep.proto.replication.EnableVolumeReplicationResponse;
 /** Answers every enable with OK and remembers nothing: a server whose memory does not grow with the sources. */
 final class StatelessController extends ControllerGrpc.ControllerImplBase {
     @Override
-    public void enableVolumeReplication(EnableVolumeReplicationRequest request,
-                                        StreamObserver<EnableVolumeReplicationResponse> observer) {
+    public void enableVolumeReplication(
+            EnableVolumeReplicationRequest request, StreamObserver<EnableVolumeReplicationResponse> observer) {
         observer.onNext(EnableVolumeReplicationResponse.getDefaultInstance());
         observer.onCompleted();
     }

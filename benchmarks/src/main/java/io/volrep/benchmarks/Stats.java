@@ -22,11 +22,12 @@ public final class Stats {
     private static final double[] T975 = {
         12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
         2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-        2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
+        2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042
+    };
+
     private static final double Z975 = 1.959964;
 
-    private Stats() {
-    }
+    private Stats() {}
 
     /** A ratio and its 95 % confidence interval; {@code low} 0 and {@code high} infinite when unknown. */
     public record Interval(double value, double low, double high, int rounds) {
@@ -141,8 +142,14 @@ public final class Stats {
 
     /** {@code ratio NAME VALUE [LOW, HIGH] pass|fail|unresolved}. */
     public static String ratioLine(String name, Interval ratio, Verdict verdict) {
-        return String.format(Locale.ROOT, "ratio %s %.3f [%s, %s] %s", name, ratio.value(), format(ratio.low()),
-                format(ratio.high()), verdict);
+        return String.format(
+                Locale.ROOT,
+                "ratio %s %.3f [%s, %s] %s",
+                name,
+                ratio.value(),
+                format(ratio.low()),
+                format(ratio.high()),
+                verdict);
     }
 
     private static String format(double bound) {

@@ -31,6 +31,7 @@ import java.util.concurrent.TimeUnit;
 final class Transports {
     /** How many distinct volumes the benchmarks cycle through (a power of two). */
     static final int VOLUMES = 1024;
+
     static final String[] VOLUME_IDS = new String[VOLUMES];
     /** The per-attempt deadline every client side sets on every call: {@code ReplicationClient}'s default. */
     static final long DEADLINE_MINUTES = 3;
@@ -41,8 +42,7 @@ final class Transports {
         }
     }
 
-    private Transports() {
-    }
+    private Transports() {}
 
     /** A fresh address for {@code transport} ("inprocess" or "unix"): {@code inprocess:NAME} or {@code unix:///path}. */
     static String address(String transport) {
@@ -87,7 +87,8 @@ final class Transports {
     static ManagedChannel rawChannel(String address, Executor executor, boolean grpcRetry) {
         ManagedChannelBuilder<?> builder = address.startsWith("inprocess:")
                 ? InProcessChannelBuilder.forName(address.substring("inprocess:".length()))
-                : Grpc.newChannelBuilder(address, InsecureChannelCredentials.create()).overrideAuthority("localhost");
+                : Grpc.newChannelBuilder(address, InsecureChannelCredentials.create())
+                        .overrideAuthority("localhost");
         if (!grpcRetry) {
             builder.disableRetry();
         }
@@ -111,8 +112,8 @@ final class Transports {
     static RawServer startRaw(String address, BindableService service, boolean direct) {
         try {
             if (address.startsWith("inprocess:")) {
-                InProcessServerBuilder builder = InProcessServerBuilder.forName(
-                        address.substring("inprocess:".length()));
+                InProcessServerBuilder builder =
+                        InProcessServerBuilder.forName(address.substring("inprocess:".length()));
                 if (direct) {
                     builder.directExecutor();
                 }
@@ -120,11 +121,13 @@ final class Transports {
             }
             String path = address.substring("unix://".length());
             EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
-            EventLoopGroup workers = new MultiThreadIoEventLoopGroup(Math.max(2,
-                    Runtime.getRuntime().availableProcessors()), EpollIoHandler.newFactory());
+            EventLoopGroup workers = new MultiThreadIoEventLoopGroup(
+                    Math.max(2, Runtime.getRuntime().availableProcessors()), EpollIoHandler.newFactory());
             NettyServerBuilder builder = NettyServerBuilder.forAddress(new DomainSocketAddress(path))
-                    .channelType(EpollServerDomainSocketChannel.class).bossEventLoopGroup(boss)
-                    .workerEventLoopGroup(workers).withChildOption(ChannelOption.SO_KEEPALIVE, null);
+                    .channelType(EpollServerDomainSocketChannel.class)
+                    .bossEventLoopGroup(boss)
+                    .workerEventLoopGroup(workers)
+                    .withChildOption(ChannelOption.SO_KEEPALIVE, null);
             if (direct) {
                 builder.directExecutor();
             }
@@ -136,8 +139,10 @@ final class Transports {
 
     /** The request both sides send: enable volume {@code id}, with a replication source and nothing else. */
     static EnableVolumeReplicationRequest enableRequest(String id) {
-        return EnableVolumeReplicationRequest.newBuilder().setReplicationSource(ReplicationSource.newBuilder()
-                .setVolume(ReplicationSource.VolumeSource.newBuilder().setVolumeId(id))).build();
+        return EnableVolumeReplicationRequest.newBuilder()
+                .setReplicationSource(ReplicationSource.newBuilder()
+                        .setVolume(ReplicationSource.VolumeSource.newBuilder().setVolumeId(id)))
+                .build();
     }
 
     /**

@@ -29,21 +29,40 @@ class HarnessTest {
         assertThat(s.budgetNanos()).isEqualTo(1000);
         assertThat(s.budgetMinutes()).isEqualTo(30);
         assertThat(s.separateForks()).isFalse();
-        assertThat(harness().selected()).extracting(Harness.Pair::name).containsExactly(
-                "client-blocking-unix", "client-async64-unix", "client-direct-async64-unix", "server-unix",
-                "server-direct-unix",
-                "client-blocking-inprocess", "client-async64-inprocess", "client-direct-async64-inprocess",
-                "server-inprocess", "server-direct-inprocess", "grpc-retry-layer-unix",
-                "log-line-slf4j-simple-inprocess", "log-line-logback-inprocess", "micrometer-binding-inprocess");
+        assertThat(harness().selected())
+                .extracting(Harness.Pair::name)
+                .containsExactly(
+                        "client-blocking-unix",
+                        "client-async64-unix",
+                        "client-direct-async64-unix",
+                        "server-unix",
+                        "server-direct-unix",
+                        "client-blocking-inprocess",
+                        "client-async64-inprocess",
+                        "client-direct-async64-inprocess",
+                        "server-inprocess",
+                        "server-direct-inprocess",
+                        "grpc-retry-layer-unix",
+                        "log-line-slf4j-simple-inprocess",
+                        "log-line-logback-inprocess",
+                        "micrometer-binding-inprocess");
     }
 
     @Test
     void exactlyTheFiveUnixPairsAreTargets() {
-        assertThat(Harness.PAIRS).filteredOn(p -> p.kind() == Harness.Kind.TARGET).extracting(Harness.Pair::name)
-                .containsExactly("client-blocking-unix", "client-async64-unix", "client-direct-async64-unix",
-                        "server-unix", "server-direct-unix");
-        assertThat(Harness.PAIRS).filteredOn(p -> p.transport().equals("inprocess") && p.kind() != Harness.Kind.DIAGNOSTIC)
-                .allMatch(p -> p.kind() == Harness.Kind.COST).hasSize(5);
+        assertThat(Harness.PAIRS)
+                .filteredOn(p -> p.kind() == Harness.Kind.TARGET)
+                .extracting(Harness.Pair::name)
+                .containsExactly(
+                        "client-blocking-unix",
+                        "client-async64-unix",
+                        "client-direct-async64-unix",
+                        "server-unix",
+                        "server-direct-unix");
+        assertThat(Harness.PAIRS)
+                .filteredOn(p -> p.transport().equals("inprocess") && p.kind() != Harness.Kind.DIAGNOSTIC)
+                .allMatch(p -> p.kind() == Harness.Kind.COST)
+                .hasSize(5);
     }
 
     @Test
@@ -76,44 +95,58 @@ class HarnessTest {
         }
         assertThat(order).hasToString("RVVRRVVR");
         assertThatThrownBy(() -> Harness.Settings.parse("--iterations", "3"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--iterations must be even");
-        assertThat(Harness.Settings.parse("--iterations", "3", "--separate-forks").iterations()).isEqualTo(3);
-        Harness.Score combined = Harness.combine(List.of(new Harness.Score(2, "us/op", 100),
-                new Harness.Score(8, "us/op", 300)));
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("--iterations must be even");
+        assertThat(Harness.Settings.parse("--iterations", "3", "--separate-forks")
+                        .iterations())
+                .isEqualTo(3);
+        Harness.Score combined =
+                Harness.combine(List.of(new Harness.Score(2, "us/op", 100), new Harness.Score(8, "us/op", 300)));
         assertThat(combined.time()).isCloseTo(4, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(combined.bytesPerOp()).isEqualTo(200);
         assertThat(combined.nanos()).isCloseTo(4000, org.assertj.core.data.Offset.offset(1e-6));
     }
 
     private static Harness.Pair pair(String name) {
-        return Harness.PAIRS.stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow();
+        return Harness.PAIRS.stream()
+                .filter(p -> p.name().equals(name))
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test
     void onlySelectsPairsByName() {
-        assertThat(harness("--only", "client-.*-unix", "--rounds", "3").selected()).extracting(Harness.Pair::name)
+        assertThat(harness("--only", "client-.*-unix", "--rounds", "3").selected())
+                .extracting(Harness.Pair::name)
                 .containsExactly("client-blocking-unix", "client-async64-unix", "client-direct-async64-unix");
     }
 
     @Test
     void jvmArgumentsAreCollectedInOrder() {
         assertThat(Harness.Settings.parse().jvmArgs()).isEmpty();
-        assertThat(Harness.Settings.parse("--jvm-arg", "-Da=1", "--rounds", "2", "--jvm-arg", "-Xmx1g").jvmArgs())
+        assertThat(Harness.Settings.parse("--jvm-arg", "-Da=1", "--rounds", "2", "--jvm-arg", "-Xmx1g")
+                        .jvmArgs())
                 .containsExactly("-Da=1", "-Xmx1g");
         assertThatThrownBy(() -> Harness.Settings.parse("--jvm-arg"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--jvm-arg needs a value");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("--jvm-arg needs a value");
     }
 
     @Test
     void moreRoundsGoOnlyToUnresolvedPairsUpToTheMaximum() {
         assertThat(Harness.Settings.parse("--rounds", "30").maxRounds()).isEqualTo(30);
-        assertThat(Harness.Settings.parse("--rounds", "3", "--max-rounds", "3").maxRounds()).isEqualTo(3);
+        assertThat(Harness.Settings.parse("--rounds", "3", "--max-rounds", "3").maxRounds())
+                .isEqualTo(3);
         assertThatThrownBy(() -> Harness.Settings.parse("--rounds", "10", "--max-rounds", "5"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--max-rounds 5 is below --rounds 10");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("--max-rounds 5 is below --rounds 10");
 
         Harness h = harness("--rounds", "3");
-        List<Harness.Pair> pairs = List.of(pair("client-blocking-unix"), pair("server-unix"),
-                pair("client-blocking-inprocess"), pair("micrometer-binding-inprocess"));
+        List<Harness.Pair> pairs = List.of(
+                pair("client-blocking-unix"),
+                pair("server-unix"),
+                pair("client-blocking-inprocess"),
+                pair("micrometer-binding-inprocess"));
         List<List<Harness.Score>> raw = List.of(
                 List.of(score(10), score(10), score(10)),
                 List.of(score(10), score(20), score(10)),
@@ -133,46 +166,60 @@ class HarnessTest {
     @Test
     void badOptionsAreNamed() {
         assertThatThrownBy(() -> Harness.Settings.parse("--rounds", "0"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--rounds");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("--rounds");
         assertThatThrownBy(() -> Harness.Settings.parse("--rounds"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--rounds needs a value");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("--rounds needs a value");
         assertThatThrownBy(() -> Harness.Settings.parse("--fast"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unknown option --fast");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("unknown option --fast");
     }
 
     @Test
     void reportPrintsDetailsAllocThenANoteThenDiagnosticsCostsAndRatiosLast() {
         Harness h = harness("--rounds", "3");
-        List<Harness.Pair> pairs = List.of(pair("client-blocking-unix"), pair("client-async64-unix"),
-                pair("server-inprocess"), pair("micrometer-binding-inprocess"));
+        List<Harness.Pair> pairs = List.of(
+                pair("client-blocking-unix"),
+                pair("client-async64-unix"),
+                pair("server-inprocess"),
+                pair("micrometer-binding-inprocess"));
         Harness.Score[][] raw = {
             {score(10), score(10), score(10)},
             {score(10), score(20), score(10)},
             {score(10), score(10), score(10)},
-            {score(10), score(10), score(10)}};
+            {score(10), score(10), score(10)}
+        };
         Harness.Score[][] volrep = {
             {score(10.2, 6000), score(10.2, 6000), score(10.2, 6000)},
             {score(10), score(10), score(20)},
             {score(10.3), score(10.4), score(10.5)},
-            {score(11), score(11), score(11)}};
+            {score(11), score(11), score(11)}
+        };
         List<String> lines = h.report(pairs, raw, volrep);
         assertThat(lines).hasSize(13);
-        assertThat(lines.get(0)).isEqualTo("detail client-blocking-unix raw 10.000 us/op volrep 10.200 us/op"
-                + " (geometric means of 3 rounds)");
-        assertThat(lines.get(1)).isEqualTo("alloc client-blocking-unix raw 4000 B/op volrep 6000 B/op difference"
-                + " +2000 B/op");
+        assertThat(lines.get(0))
+                .isEqualTo("detail client-blocking-unix raw 10.000 us/op volrep 10.200 us/op"
+                        + " (geometric means of 3 rounds)");
+        assertThat(lines.get(1))
+                .isEqualTo("alloc client-blocking-unix raw 4000 B/op volrep 6000 B/op difference" + " +2000 B/op");
         assertThat(lines.get(8)).startsWith("note 1 of 3 targets and costs unresolved");
-        assertThat(lines.get(9)).isEqualTo("diagnostic micrometer-binding-inprocess ratio 1.100 [1.100, 1.100]"
-                + " adds 1000 ns/call [1000, 1000]");
+        assertThat(lines.get(9))
+                .isEqualTo("diagnostic micrometer-binding-inprocess ratio 1.100 [1.100, 1.100]"
+                        + " adds 1000 ns/call [1000, 1000]");
         assertThat(lines.get(10)).isEqualTo("cost server-inprocess 400 ns/call [152, 648] pass (budget 1000 ns)");
         assertThat(lines.get(11)).isEqualTo("ratio client-blocking-unix 1.020 [1.020, 1.020] pass");
-        assertThat(lines.get(12)).startsWith("ratio client-async64-unix 1.000 [").endsWith("] unresolved");
+        assertThat(lines.get(12))
+                .startsWith("ratio client-async64-unix 1.000 [")
+                .endsWith("] unresolved");
 
         // One round: the interval is unknown, and says so.
-        List<String> one = h.report(List.of(pair("server-inprocess")), new Harness.Score[][] {{score(10)}},
-                new Harness.Score[][] {{score(10.5)}});
-        assertThat(one.get(one.size() - 1)).isEqualTo("cost server-inprocess 500 ns/call [-inf, inf] unresolved"
-                + " (budget 1000 ns)");
+        List<String> one =
+                h.report(List.of(pair("server-inprocess")), new Harness.Score[][] {{score(10)}}, new Harness.Score[][] {
+                    {score(10.5)}
+                });
+        assertThat(one.get(one.size() - 1))
+                .isEqualTo("cost server-inprocess 500 ns/call [-inf, inf] unresolved" + " (budget 1000 ns)");
     }
 
     private static Harness.Score score(double time) {

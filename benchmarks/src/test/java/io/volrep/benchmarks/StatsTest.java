@@ -89,9 +89,11 @@ class StatsTest {
     @Test
     void ratioRejectsUnpairedOrNonPositiveScores() {
         assertThatThrownBy(() -> Stats.ratio(new double[] {1, 2}, new double[] {1}))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("2 and 1");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("2 and 1");
         assertThatThrownBy(() -> Stats.ratio(new double[] {0}, new double[] {1}))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("positive");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("positive");
         assertThatThrownBy(() -> Stats.ratio(new double[0], new double[0]))
                 .isInstanceOf(IllegalArgumentException.class);
     }

@@ -22,8 +22,7 @@ public final class CsiLimits {
     /** The largest map field, keys and values together, in UTF-8 bytes. */
     public static final int MAX_MAP_BYTES = 4096;
 
-    private CsiLimits() {
-    }
+    private CsiLimits() {}
 
     /** The value's size in UTF-8 bytes. */
     public static int utf8Length(CharSequence value) {
@@ -34,7 +33,8 @@ public final class CsiLimits {
                 bytes += 1;
             } else if (c < 0x800) {
                 bytes += 2;
-            } else if (Character.isHighSurrogate(c) && i + 1 < value.length()
+            } else if (Character.isHighSurrogate(c)
+                    && i + 1 < value.length()
                     && Character.isLowSurrogate(value.charAt(i + 1))) {
                 bytes += 4;
                 i++;
@@ -86,8 +86,8 @@ public final class CsiLimits {
         for (int i = 0; i < ids.size(); i++) {
             String id = requireId(field + "[" + i + "]", ids.get(i));
             if (!seen.add(id)) {
-                throw InvalidArgumentException.ofField(field + "[" + i + "]", "\"" + SafeText.escape(id)
-                        + "\" is given twice");
+                throw InvalidArgumentException.ofField(
+                        field + "[" + i + "]", "\"" + SafeText.escape(id) + "\" is given twice");
             }
         }
         return List.copyOf(ids);
@@ -127,8 +127,8 @@ public final class CsiLimits {
     /** The message names the field and the sizes only, never the value. */
     private static void requireWithin(String field, int bytes, String unit, int limit) {
         if (bytes > limit) {
-            throw InvalidArgumentException.ofField(field, bytes + " " + unit + " exceeds the CSI limit of " + limit
-                    + " bytes");
+            throw InvalidArgumentException.ofField(
+                    field, bytes + " " + unit + " exceeds the CSI limit of " + limit + " bytes");
         }
     }
 }

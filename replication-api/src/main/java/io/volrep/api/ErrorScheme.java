@@ -64,12 +64,35 @@ public final class ErrorScheme {
      * @param cases the conditions the row stands for, each with its recovery: one (the row's own) unless its
      *              description lists several that its recovery text does not all address
      */
-    public record Row(Rpc rpc, String condition, StatusCode code, String description, String recoveryText,
-                      Recovery recovery, Set<StatusCode> alsoAccepted, List<Case> cases) {
+    public record Row(
+            Rpc rpc,
+            String condition,
+            StatusCode code,
+            String description,
+            String recoveryText,
+            Recovery recovery,
+            Set<StatusCode> alsoAccepted,
+            List<Case> cases) {
         public Row {
-            Arguments.requireNonNull("rpc", rpc, "condition", condition, "code", code, "description", description,
-                    "recoveryText", recoveryText, "recovery", recovery, "alsoAccepted", alsoAccepted, "cases", cases);
-            alsoAccepted = alsoAccepted.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(alsoAccepted));
+            Arguments.requireNonNull(
+                    "rpc",
+                    rpc,
+                    "condition",
+                    condition,
+                    "code",
+                    code,
+                    "description",
+                    description,
+                    "recoveryText",
+                    recoveryText,
+                    "recovery",
+                    recovery,
+                    "alsoAccepted",
+                    alsoAccepted,
+                    "cases",
+                    cases);
+            alsoAccepted =
+                    alsoAccepted.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(alsoAccepted));
             cases = List.copyOf(cases);
             if (cases.isEmpty()) {
                 throw new IllegalArgumentException("cases: a row stands for at least one condition");
@@ -77,11 +100,26 @@ public final class ErrorScheme {
         }
 
         /** A row that stands for one condition, its own, with its own recovery text, and accepts only its code. */
-        public Row(Rpc rpc, String condition, StatusCode code, String description, String recoveryText,
-                   Recovery recovery) {
-            this(rpc, condition, code, description, recoveryText, recovery, Set.of(),
-                    List.of(new Case(condition == null ? "" : condition, false,
-                            recoveryText == null ? "" : recoveryText, true)));
+        public Row(
+                Rpc rpc,
+                String condition,
+                StatusCode code,
+                String description,
+                String recoveryText,
+                Recovery recovery) {
+            this(
+                    rpc,
+                    condition,
+                    code,
+                    description,
+                    recoveryText,
+                    recovery,
+                    Set.of(),
+                    List.of(new Case(
+                            condition == null ? "" : condition,
+                            false,
+                            recoveryText == null ? "" : recoveryText,
+                            true)));
         }
 
         /** True when a plugin answering {@code answered} reports this row's condition: its code, or one also accepted. */
@@ -148,7 +186,8 @@ public final class ErrorScheme {
      * volumes) and share the NodeHealer and volume group tables, services with one revision.
      */
     public static ErrorScheme forDialect(SpecDialect dialect) {
-        return dialect.errorTable().equals(SpecDialect.CURRENT.errorTable()) ? SPEC
+        return dialect.errorTable().equals(SpecDialect.CURRENT.errorTable())
+                ? SPEC
                 : BY_DIALECT.computeIfAbsent(dialect, d -> legacy(d.errorTable()));
     }
 
@@ -284,9 +323,12 @@ public final class ErrorScheme {
         }
         StringBuilder text = new StringBuilder();
         for (Case c : cases) {
-            text.append(text.length() == 0 ? "" : " ").append("If ").append(c.condition())
-                .append(c.specText() ? "" : " (volrep's words; the spec gives this condition no recovery)")
-                .append(": ").append(c.recoveryText());
+            text.append(text.length() == 0 ? "" : " ")
+                    .append("If ")
+                    .append(c.condition())
+                    .append(c.specText() ? "" : " (volrep's words; the spec gives this condition no recovery)")
+                    .append(": ")
+                    .append(c.recoveryText());
         }
         return text.toString();
     }
@@ -295,55 +337,91 @@ public final class ErrorScheme {
     public String toMarkdown() {
         StringBuilder md = new StringBuilder();
         md.append("# Recovery table\n\n")
-          .append("<!-- Generated from io.volrep.api.ErrorScheme (replication-api). Do not edit: a test fails when\n")
-          .append("     this file and the table differ. Regenerate with\n")
-          .append("     ./mvnw -pl replication-api test -Dtest=RecoveryTableDocTest -Dvolrep.regenerateDocs=true -->\n\n")
-          .append("Each row is a row of the spec's error tables (").append(rows.size()).append(" rows). The `Recovery`\n")
-          .append("class decides what volrep's client does by default; the testkit expects exactly these codes.\n\n")
-          .append("| Recovery | volrep client default |\n|---|---|\n")
-          .append("| `FIX_REQUEST` | never retried; most are caught before sending |\n")
-          .append("| `VERIFY_THEN_BACKOFF` | retried with back-off only when the `SourceVerifier` approves; else surfaced |\n")
-          .append("| `ENSURE_PRECONDITION` | not retried; the exception names the RPC's precondition |\n")
-          .append("| `BACKOFF` | retried with exponential back-off and full jitter |\n")
-          .append("| `NEVER` | never retried |\n")
-          .append("| `RENEW_SECRETS` | retried once after `SecretsProvider.renew()` gives new secrets; else surfaced |\n")
-          .append("| `INSPECT_LOGS` | not retried |\n\n")
-          .append("Transport codes in no table (");
-        md.append(String.join(", ", TRANSPORT_BACKOFF_CODES.stream().map(StatusCode::display).toList()));
+                .append(
+                        "<!-- Generated from io.volrep.api.ErrorScheme (replication-api). Do not edit: a test fails when\n")
+                .append("     this file and the table differ. Regenerate with\n")
+                .append(
+                        "     ./mvnw -pl replication-api test -Dtest=RecoveryTableDocTest -Dvolrep.regenerateDocs=true -->\n\n")
+                .append("Each row is a row of the spec's error tables (")
+                .append(rows.size())
+                .append(" rows). The `Recovery`\n")
+                .append(
+                        "class decides what volrep's client does by default; the testkit expects exactly these codes.\n\n")
+                .append("| Recovery | volrep client default |\n|---|---|\n")
+                .append("| `FIX_REQUEST` | never retried; most are caught before sending |\n")
+                .append(
+                        "| `VERIFY_THEN_BACKOFF` | retried with back-off only when the `SourceVerifier` approves; else surfaced |\n")
+                .append("| `ENSURE_PRECONDITION` | not retried; the exception names the RPC's precondition |\n")
+                .append("| `BACKOFF` | retried with exponential back-off and full jitter |\n")
+                .append("| `NEVER` | never retried |\n")
+                .append(
+                        "| `RENEW_SECRETS` | retried once after `SecretsProvider.renew()` gives new secrets; else surfaced |\n")
+                .append("| `INSPECT_LOGS` | not retried |\n\n")
+                .append("Transport codes in no table (");
+        md.append(String.join(
+                ", ", TRANSPORT_BACKOFF_CODES.stream().map(StatusCode::display).toList()));
         md.append(") are classed `BACKOFF`: the spec says every method is idempotent.\n");
         md.append("\nThe Identity service (")
-          .append(String.join(", ", Arrays.stream(Rpc.values()).filter(Rpc::isIdentity).map(Rpc::methodName).toList()))
-          .append(") has no table: its transport codes are `BACKOFF` as everywhere, ")
-          .append(StatusCode.UNIMPLEMENTED.display()).append(" (no Identity service) is `")
-          .append(identityRecovery(StatusCode.UNIMPLEMENTED)).append("`, and every other code is `")
-          .append(identityRecovery(StatusCode.ABORTED))
-          .append("`: its calls concern no source and send no secrets.\n");
+                .append(String.join(
+                        ", ",
+                        Arrays.stream(Rpc.values())
+                                .filter(Rpc::isIdentity)
+                                .map(Rpc::methodName)
+                                .toList()))
+                .append(") has no table: its transport codes are `BACKOFF` as everywhere, ")
+                .append(StatusCode.UNIMPLEMENTED.display())
+                .append(" (no Identity service) is `")
+                .append(identityRecovery(StatusCode.UNIMPLEMENTED))
+                .append("`, and every other code is `")
+                .append(identityRecovery(StatusCode.ABORTED))
+                .append("`: its calls concern no source and send no secrets.\n");
         for (Rpc rpc : byRpc.keySet()) {
-            md.append("\n## ").append(rpc.methodName()).append("\n\n")
-              .append("| Condition | gRPC code | Recovery | Spec's recovery behaviour |\n|---|---|---|---|\n");
+            md.append("\n## ")
+                    .append(rpc.methodName())
+                    .append("\n\n")
+                    .append("| Condition | gRPC code | Recovery | Spec's recovery behaviour |\n|---|---|---|---|\n");
             for (Row row : rows(rpc)) {
-                md.append("| ").append(cell(row.condition())).append(" | ").append(row.code().display());
+                md.append("| ")
+                        .append(cell(row.condition()))
+                        .append(" | ")
+                        .append(row.code().display());
                 for (StatusCode accepted : row.alsoAccepted()) {
                     md.append(" (").append(accepted.display()).append(" accepted)");
                 }
-                md.append(" | `").append(row.recovery()).append("` | ").append(cell(row.recoveryText())).append(" |\n");
+                md.append(" | `")
+                        .append(row.recovery())
+                        .append("` | ")
+                        .append(cell(row.recoveryText()))
+                        .append(" |\n");
             }
         }
         md.append("\n## Rows that stand for several conditions\n\n")
-          .append("These rows list several conditions under one code, and their recovery text addresses only some of\n")
-          .append("them. volrep gives each condition the recovery that fits it (`volrep`: volrep's words, as the spec\n")
-          .append("gives that condition none) and quotes the ones an answer can stand for: a condition that only a\n")
-          .append("request without force can meet is left out after a forced request. Where several remain, the\n")
-          .append("recovery text names each (`If <condition>: <recovery>`).\n\n")
-          .append("| RPC | gRPC code | Condition | Requests | Words | Recovery |\n|---|---|---|---|---|---|\n");
+                .append(
+                        "These rows list several conditions under one code, and their recovery text addresses only some of\n")
+                .append(
+                        "them. volrep gives each condition the recovery that fits it (`volrep`: volrep's words, as the spec\n")
+                .append(
+                        "gives that condition none) and quotes the ones an answer can stand for: a condition that only a\n")
+                .append(
+                        "request without force can meet is left out after a forced request. Where several remain, the\n")
+                .append("recovery text names each (`If <condition>: <recovery>`).\n\n")
+                .append("| RPC | gRPC code | Condition | Requests | Words | Recovery |\n|---|---|---|---|---|---|\n");
         for (Row row : rows) {
             if (row.cases().size() > 1) {
                 for (Case c : row.cases()) {
-                    md.append("| ").append(row.rpc().methodName()).append(" | ").append(row.code().display())
-                      .append(" | ").append(cell(c.condition())).append(" | ")
-                      .append(c.unforcedOnly() ? "without force" : "any").append(" | ")
-                      .append(c.specText() ? "spec" : "volrep").append(" | ").append(cell(c.recoveryText()))
-                      .append(" |\n");
+                    md.append("| ")
+                            .append(row.rpc().methodName())
+                            .append(" | ")
+                            .append(row.code().display())
+                            .append(" | ")
+                            .append(cell(c.condition()))
+                            .append(" | ")
+                            .append(c.unforcedOnly() ? "without force" : "any")
+                            .append(" | ")
+                            .append(c.specText() ? "spec" : "volrep")
+                            .append(" | ")
+                            .append(cell(c.recoveryText()))
+                            .append(" |\n");
                 }
             }
         }
@@ -373,7 +451,9 @@ public final class ErrorScheme {
     private static List<Row> load(String resource, boolean strict) {
         Map<String, List<String[]>> casesByRow = new java.util.LinkedHashMap<>();
         for (String[] cells : lines(CASES, 7, 7)) {
-            casesByRow.computeIfAbsent(cells[0] + "\t" + cells[1], k -> new ArrayList<>()).add(cells);
+            casesByRow
+                    .computeIfAbsent(cells[0] + "\t" + cells[1], k -> new ArrayList<>())
+                    .add(cells);
         }
         List<Row> rows = new ArrayList<>();
         // A row's optional sixth cell names its recovery class (default: the code's), its seventh the codes it
@@ -382,8 +462,8 @@ public final class ErrorScheme {
             Rpc rpc = Rpc.fromMethodName(cells[0])
                     .orElseThrow(() -> new IllegalStateException("unknown RPC in error scheme: " + cells[0]));
             StatusCode code = code(cells[2]);
-            Recovery recovery = cells.length > 5 && !cells[5].isEmpty() ? Recovery.valueOf(cells[5])
-                    : Recovery.forCode(code);
+            Recovery recovery =
+                    cells.length > 5 && !cells[5].isEmpty() ? Recovery.valueOf(cells[5]) : Recovery.forCode(code);
             Set<StatusCode> accepted = EnumSet.noneOf(StatusCode.class);
             if (cells.length > 6) {
                 for (String other : cells[6].split(",")) {
@@ -394,8 +474,15 @@ public final class ErrorScheme {
             Row row = new Row(rpc, cells[1], code, cells[3], cells[4], recovery, accepted, plain.cases());
             List<String[]> split = casesByRow.remove(cells[0] + "\t" + cells[2]);
             if (split != null && split.stream().allMatch(c -> row.description().contains(c[2]))) {
-                rows.add(new Row(rpc, row.condition(), code, row.description(), row.recoveryText(), row.recovery(),
-                        accepted, split.stream().map(c -> toCase(c, row)).toList()));
+                rows.add(new Row(
+                        rpc,
+                        row.condition(),
+                        code,
+                        row.description(),
+                        row.recoveryText(),
+                        row.recovery(),
+                        accepted,
+                        split.stream().map(c -> toCase(c, row)).toList()));
                 continue;
             }
             if (split != null && strict) {

@@ -16,7 +16,8 @@ import java.util.Objects;
  * }
  * }</pre>
  */
-public sealed interface ReplicationDestination permits ReplicationDestination.Volume, ReplicationDestination.VolumeGroup {
+public sealed interface ReplicationDestination
+        permits ReplicationDestination.Volume, ReplicationDestination.VolumeGroup {
 
     /** The destination's id: a volume id or a volume group id. */
     String id();

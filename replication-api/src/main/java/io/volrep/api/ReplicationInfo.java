@@ -1,7 +1,7 @@
 package io.volrep.api;
 
-import io.volrep.api.internal.SafeText;
 import io.volrep.api.internal.Arguments;
+import io.volrep.api.internal.SafeText;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
@@ -34,8 +34,12 @@ import java.util.OptionalLong;
  * @param statusMessage a human readable message about the status; "" when none (untrusted text: escape it with
  *                      {@link SafeText#escape} before logging or printing)
  */
-public record ReplicationInfo(Instant lastSyncTime, Optional<Duration> lastSyncDuration, OptionalLong lastSyncBytes,
-                              Status status, String statusMessage) {
+public record ReplicationInfo(
+        Instant lastSyncTime,
+        Optional<Duration> lastSyncDuration,
+        OptionalLong lastSyncBytes,
+        Status status,
+        String statusMessage) {
 
     /** The replication's health, as upstream's {@code GetVolumeReplicationInfoResponse.Status} numbers it. */
     public enum Status {
@@ -75,15 +79,22 @@ public record ReplicationInfo(Instant lastSyncTime, Optional<Duration> lastSyncD
                     return s;
                 }
             }
-            throw new IllegalArgumentException("status " + number + " is not one of UNKNOWN (0), HEALTHY (1), "
-                    + "DEGRADED (2), ERROR (3)");
+            throw new IllegalArgumentException(
+                    "status " + number + " is not one of UNKNOWN (0), HEALTHY (1), " + "DEGRADED (2), ERROR (3)");
         }
     }
 
     public ReplicationInfo {
         Objects.requireNonNull(lastSyncTime, "lastSyncTime is REQUIRED");
-        Arguments.requireNonNull("lastSyncDuration", lastSyncDuration, "lastSyncBytes", lastSyncBytes,
-                "status", status, "statusMessage", statusMessage);
+        Arguments.requireNonNull(
+                "lastSyncDuration",
+                lastSyncDuration,
+                "lastSyncBytes",
+                lastSyncBytes,
+                "status",
+                status,
+                "statusMessage",
+                statusMessage);
         lastSyncDuration.ifPresent(d -> {
             if (d.isNegative()) {
                 throw new IllegalArgumentException("last_sync_duration must not be negative: " + d);

@@ -87,7 +87,9 @@ public enum Rpc {
 
     /** The RPC the spec calls {@code methodName}, if any. */
     public static Optional<Rpc> fromMethodName(String methodName) {
-        return Arrays.stream(values()).filter(r -> r.methodName.equals(methodName)).findFirst();
+        return Arrays.stream(values())
+                .filter(r -> r.methodName.equals(methodName))
+                .findFirst();
     }
 
     @Override

@@ -29,8 +29,7 @@ public final class SecretSanitizer {
     private static final Map<FieldDescriptor, Boolean> SECRET_FIELDS = new ConcurrentHashMap<>();
     private static final TextFormat.Printer PRINTER = TextFormat.printer();
 
-    private SecretSanitizer() {
-    }
+    private SecretSanitizer() {}
 
     /** True when the field's options mark it secret, by either option, known or unknown to this runtime. */
     public static boolean isSecret(FieldDescriptor field) {
@@ -41,7 +40,8 @@ public final class SecretSanitizer {
         var options = field.getOptions();
         for (Map.Entry<FieldDescriptor, Object> e : options.getAllFields().entrySet()) {
             int number = e.getKey().getNumber();
-            if (e.getKey().isExtension() && (number == CSI_SECRET_OPTION || number == LEGACY_REPLICATION_SECRET_OPTION)
+            if (e.getKey().isExtension()
+                    && (number == CSI_SECRET_OPTION || number == LEGACY_REPLICATION_SECRET_OPTION)
                     && Boolean.TRUE.equals(e.getValue())) {
                 return true;
             }
@@ -52,7 +52,8 @@ public final class SecretSanitizer {
     }
 
     private static boolean isTrueVarint(UnknownFieldSet unknown, int number) {
-        return unknown.hasField(number) && unknown.getField(number).getVarintList().contains(1L);
+        return unknown.hasField(number)
+                && unknown.getField(number).getVarintList().contains(1L);
     }
 
     /**

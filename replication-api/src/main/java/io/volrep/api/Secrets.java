@@ -46,8 +46,8 @@ public final class Secrets {
             return EMPTY;
         }
         Map<String, String> copy = new LinkedHashMap<>();
-        values.forEach((k, v) -> copy.put(Objects.requireNonNull(k, "secret key"),
-                Objects.requireNonNull(v, "secret value")));
+        values.forEach(
+                (k, v) -> copy.put(Objects.requireNonNull(k, "secret key"), Objects.requireNonNull(v, "secret value")));
         return new Secrets(Collections.unmodifiableMap(copy));
     }
 

@@ -23,23 +23,41 @@ import java.util.stream.Collectors;
  */
 public enum SpecDialect {
     /** Seed 001: ReplicationSource (volume = 1, volumegroup = 2, volumesnapshot = 3); volume_id deprecated; csi_secret. */
-    CURRENT("current", io.volrep.proto.replication.ControllerGrpc::getServiceDescriptor,
-            "error-scheme.tsv", EnumSet.allOf(ReplicationSource.Kind.class), false, false),
+    CURRENT(
+            "current",
+            io.volrep.proto.replication.ControllerGrpc::getServiceDescriptor,
+            "error-scheme.tsv",
+            EnumSet.allOf(ReplicationSource.Kind.class),
+            false,
+            false),
     /**
      * Upstream HEAD (csi-addons/spec 80d74f9, 2026), what kubernetes-csi-addons and ceph-csi speak: the current
      * revision's RPCs, numbers and tables, but field 1 {@code volume_id} is {@code reserved} (a plugin built on it
      * ignores the field as unknown, and a client never sends it) and there is no {@code volumesnapshot} source.
      */
-    UPSTREAM_2026("upstream-2026", io.volrep.proto.replication.ControllerGrpc::getServiceDescriptor,
-            "error-scheme.tsv", EnumSet.of(ReplicationSource.Kind.VOLUME, ReplicationSource.Kind.VOLUME_GROUP), false,
+    UPSTREAM_2026(
+            "upstream-2026",
+            io.volrep.proto.replication.ControllerGrpc::getServiceDescriptor,
+            "error-scheme.tsv",
+            EnumSet.of(ReplicationSource.Kind.VOLUME, ReplicationSource.Kind.VOLUME_GROUP),
+            false,
             true),
     /** Seed 003: volume_id REQUIRED; ReplicationSource numbered volumegroup = 1, volume = 2; info has last_sync_time only. */
-    V0_1_3("v0.1.3", io.volrep.proto.replication.v0_1_3.ControllerGrpc::getServiceDescriptor,
-            "error-scheme-v0_1_3.tsv", EnumSet.of(ReplicationSource.Kind.VOLUME, ReplicationSource.Kind.VOLUME_GROUP), true,
+    V0_1_3(
+            "v0.1.3",
+            io.volrep.proto.replication.v0_1_3.ControllerGrpc::getServiceDescriptor,
+            "error-scheme-v0_1_3.tsv",
+            EnumSet.of(ReplicationSource.Kind.VOLUME, ReplicationSource.Kind.VOLUME_GROUP),
+            true,
             false),
     /** Seed 000: volume_id only, no ReplicationSource, no replication_id, no GetVolumeReplicationInfo. */
-    V0_1_0("v0.1.0", io.volrep.proto.replication.v0_1_0.ControllerGrpc::getServiceDescriptor,
-            "error-scheme-v0_1_0.tsv", EnumSet.of(ReplicationSource.Kind.VOLUME), true, false);
+    V0_1_0(
+            "v0.1.0",
+            io.volrep.proto.replication.v0_1_0.ControllerGrpc::getServiceDescriptor,
+            "error-scheme-v0_1_0.tsv",
+            EnumSet.of(ReplicationSource.Kind.VOLUME),
+            true,
+            false);
 
     private final String cliName;
     private final Supplier<ServiceDescriptor> service;
@@ -48,8 +66,13 @@ public enum SpecDialect {
     private final boolean volumeIdRequired;
     private final boolean volumeIdReserved;
 
-    SpecDialect(String cliName, Supplier<ServiceDescriptor> service, String errorTable,
-                Set<ReplicationSource.Kind> kinds, boolean volumeIdRequired, boolean volumeIdReserved) {
+    SpecDialect(
+            String cliName,
+            Supplier<ServiceDescriptor> service,
+            String errorTable,
+            Set<ReplicationSource.Kind> kinds,
+            boolean volumeIdRequired,
+            boolean volumeIdReserved) {
         this.cliName = cliName;
         this.service = service;
         this.errorTable = errorTable;
@@ -87,8 +110,9 @@ public enum SpecDialect {
 
     /** True when this revision defines the RPC (v0.1.0 has no GetVolumeReplicationInfo; NodeHealer is separate). */
     public boolean supports(Rpc rpc) {
-        return !rpc.isReplication() || wireService().getMethods().stream()
-                .anyMatch(m -> rpc.fullMethodName().equals(m.getFullMethodName()));
+        return !rpc.isReplication()
+                || wireService().getMethods().stream()
+                        .anyMatch(m -> rpc.fullMethodName().equals(m.getFullMethodName()));
     }
 
     /** True when this revision can name a source of this kind on the wire. */

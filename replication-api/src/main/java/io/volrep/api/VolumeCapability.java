@@ -22,7 +22,8 @@ public record VolumeCapability(AccessType accessType, String fsType, List<String
 
     /** Block device or mounted file system. */
     public enum AccessType {
-        BLOCK, MOUNT
+        BLOCK,
+        MOUNT
     }
 
     /** CSI's access modes, in wire order (the ordinal is the wire number). */

@@ -105,7 +105,8 @@ public record VolumeGroup(String id, Map<String, String> context, List<Member> m
             return Map.of();
         }
         Map<String, String> copy = new LinkedHashMap<>();
-        map.forEach((k, v) -> copy.put(Objects.requireNonNull(k, "context key"), Objects.requireNonNull(v, "context value")));
+        map.forEach((k, v) ->
+                copy.put(Objects.requireNonNull(k, "context key"), Objects.requireNonNull(v, "context value")));
         return Collections.unmodifiableMap(copy);
     }
 }

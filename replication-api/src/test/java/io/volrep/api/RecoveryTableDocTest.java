@@ -18,7 +18,9 @@ class RecoveryTableDocTest {
         if (Boolean.getBoolean("volrep.regenerateDocs")) {
             Files.writeString(DOC, expected, StandardCharsets.UTF_8);
         }
-        assertThat(Files.exists(DOC)).as("%s exists (regenerate with -Dvolrep.regenerateDocs=true)", DOC).isTrue();
+        assertThat(Files.exists(DOC))
+                .as("%s exists (regenerate with -Dvolrep.regenerateDocs=true)", DOC)
+                .isTrue();
         assertThat(Files.readString(DOC, StandardCharsets.UTF_8))
                 .as("docs/recovery-table.md is stale: regenerate with "
                         + "./mvnw -pl replication-api test -Dtest=RecoveryTableDocTest -Dvolrep.regenerateDocs=true")

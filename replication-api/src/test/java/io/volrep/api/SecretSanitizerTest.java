@@ -20,23 +20,45 @@ class SecretSanitizerTest {
     static final String SECRET = "s3cr3t-Value-42";
     static final Map<String, String> SECRETS = Map.of("user", "admin-" + SECRET, "password", SECRET);
     static final ReplicationSource SOURCE = ReplicationSource.newBuilder()
-            .setVolume(ReplicationSource.VolumeSource.newBuilder().setVolumeId("vol-1")).build();
+            .setVolume(ReplicationSource.VolumeSource.newBuilder().setVolumeId("vol-1"))
+            .build();
 
     static List<Message> everyRequestType() {
         return List.of(
-                EnableVolumeReplicationRequest.newBuilder().setReplicationSource(SOURCE).putAllSecrets(SECRETS)
-                        .putParameters("mode", "snapshot").build(),
-                DisableVolumeReplicationRequest.newBuilder().setReplicationSource(SOURCE).putAllSecrets(SECRETS).build(),
-                PromoteVolumeRequest.newBuilder().setReplicationSource(SOURCE).setForce(true).putAllSecrets(SECRETS)
+                EnableVolumeReplicationRequest.newBuilder()
+                        .setReplicationSource(SOURCE)
+                        .putAllSecrets(SECRETS)
+                        .putParameters("mode", "snapshot")
                         .build(),
-                DemoteVolumeRequest.newBuilder().setReplicationSource(SOURCE).putAllSecrets(SECRETS).build(),
-                ResyncVolumeRequest.newBuilder().setReplicationSource(SOURCE).putAllSecrets(SECRETS).build(),
-                GetVolumeReplicationInfoRequest.newBuilder().setReplicationSource(SOURCE).putAllSecrets(SECRETS)
+                DisableVolumeReplicationRequest.newBuilder()
+                        .setReplicationSource(SOURCE)
+                        .putAllSecrets(SECRETS)
                         .build(),
-                NodeHealerRequest.newBuilder().setVolumeId("vol-1").setVolumePath("/mnt/v").putAllSecrets(SECRETS)
+                PromoteVolumeRequest.newBuilder()
+                        .setReplicationSource(SOURCE)
+                        .setForce(true)
+                        .putAllSecrets(SECRETS)
+                        .build(),
+                DemoteVolumeRequest.newBuilder()
+                        .setReplicationSource(SOURCE)
+                        .putAllSecrets(SECRETS)
+                        .build(),
+                ResyncVolumeRequest.newBuilder()
+                        .setReplicationSource(SOURCE)
+                        .putAllSecrets(SECRETS)
+                        .build(),
+                GetVolumeReplicationInfoRequest.newBuilder()
+                        .setReplicationSource(SOURCE)
+                        .putAllSecrets(SECRETS)
+                        .build(),
+                NodeHealerRequest.newBuilder()
+                        .setVolumeId("vol-1")
+                        .setVolumePath("/mnt/v")
+                        .putAllSecrets(SECRETS)
                         .putVolumeContext("pool", "rbd")
                         .setVolumeCapability(VolumeCapability.newBuilder()
-                                .setMount(VolumeCapability.MountVolume.newBuilder().setFsType("ext4")))
+                                .setMount(VolumeCapability.MountVolume.newBuilder()
+                                        .setFsType("ext4")))
                         .build());
     }
 
@@ -44,8 +66,12 @@ class SecretSanitizerTest {
     void masksTheSecretsOfEveryRequestTypeAndKeepsTheRest() {
         for (Message request : everyRequestType()) {
             String printed = SecretSanitizer.toString(request);
-            assertThat(printed).as(request.getDescriptorForType().getName())
-                    .doesNotContain(SECRET).contains("user").contains("password").contains(Secrets.MASK);
+            assertThat(printed)
+                    .as(request.getDescriptorForType().getName())
+                    .doesNotContain(SECRET)
+                    .contains("user")
+                    .contains("password")
+                    .contains(Secrets.MASK);
             assertThat(printed).contains(request instanceof NodeHealerRequest ? "/mnt/v" : "vol-1");
             assertThat(SecretSanitizer.lazy(request).toString()).isEqualTo(printed);
 
@@ -67,8 +93,11 @@ class SecretSanitizerTest {
 
     @Test
     void leavesNonSecretMapsAndNestedMessagesReadable() {
-        var request = NodeHealerRequest.newBuilder().setVolumeId("vol-1").setVolumePath("/p")
-                .putVolumeContext("pool", "rbd").putSecrets("k", SECRET)
+        var request = NodeHealerRequest.newBuilder()
+                .setVolumeId("vol-1")
+                .setVolumePath("/p")
+                .putVolumeContext("pool", "rbd")
+                .putSecrets("k", SECRET)
                 .setVolumeCapability(VolumeCapability.newBuilder()
                         .setMount(VolumeCapability.MountVolume.newBuilder().setFsType("ext4")))
                 .build();
@@ -95,18 +124,31 @@ class SecretSanitizerTest {
     @Test
     void secretsToStringNeverShowsValues() {
         Secrets secrets = Secrets.of(SECRETS);
-        assertThat(secrets.toString()).isEqualTo("Secrets[password=***, user=***]").doesNotContain(SECRET);
+        assertThat(secrets.toString())
+                .isEqualTo("Secrets[password=***, user=***]")
+                .doesNotContain(SECRET);
         assertThat(secrets.get("password")).contains(SECRET);
     }
 
     @Test
     void masksTheLegacyReplicationSecretOption() {
         var v010 = io.volrep.proto.replication.v0_1_0.EnableVolumeReplicationRequest.newBuilder()
-                .setVolumeId("vol-1").putAllSecrets(SECRETS).build();
+                .setVolumeId("vol-1")
+                .putAllSecrets(SECRETS)
+                .build();
         var v013 = io.volrep.proto.replication.v0_1_3.GetVolumeReplicationInfoRequest.newBuilder()
-                .setVolumeId("vol-1").putAllSecrets(SECRETS).build();
-        assertThat(SecretSanitizer.isSecret(v010.getDescriptorForType().findFieldByName("secrets"))).isTrue();
-        assertThat(SecretSanitizer.toString(v010)).doesNotContain(SECRET).contains("vol-1").contains(Secrets.MASK);
-        assertThat(SecretSanitizer.toString(v013)).doesNotContain(SECRET).contains("vol-1").contains(Secrets.MASK);
+                .setVolumeId("vol-1")
+                .putAllSecrets(SECRETS)
+                .build();
+        assertThat(SecretSanitizer.isSecret(v010.getDescriptorForType().findFieldByName("secrets")))
+                .isTrue();
+        assertThat(SecretSanitizer.toString(v010))
+                .doesNotContain(SECRET)
+                .contains("vol-1")
+                .contains(Secrets.MASK);
+        assertThat(SecretSanitizer.toString(v013))
+                .doesNotContain(SECRET)
+                .contains("vol-1")
+                .contains(Secrets.MASK);
     }
 }

@@ -37,13 +37,15 @@ class TypedModelTest {
 
     @Test
     void rpcsAreExactlyTheMethodsOfTheSpecsServices() {
-        assertThat(Arrays.stream(Rpc.values()).map(Rpc::fullMethodName)).containsExactlyInAnyOrderElementsOf(
-                Stream.of(io.volrep.proto.replication.ControllerGrpc.getServiceDescriptor(),
+        assertThat(Arrays.stream(Rpc.values()).map(Rpc::fullMethodName))
+                .containsExactlyInAnyOrderElementsOf(Stream.of(
+                                io.volrep.proto.replication.ControllerGrpc.getServiceDescriptor(),
                                 HealerNodeGrpc.getServiceDescriptor(),
                                 io.volrep.proto.volumegroup.ControllerGrpc.getServiceDescriptor(),
                                 IdentityGrpc.getServiceDescriptor())
                         .flatMap(service -> service.getMethods().stream())
-                        .map(MethodDescriptor::getFullMethodName).toList());
+                        .map(MethodDescriptor::getFullMethodName)
+                        .toList());
         assertThat(Rpc.CONTROLLER_GET_VOLUME_GROUP.fullMethodName())
                 .isEqualTo("volumegroup.Controller/ControllerGetVolumeGroup");
         assertThat(Rpc.fromMethodName("GetReplicationDestinationInfo")).contains(Rpc.GET_REPLICATION_DESTINATION_INFO);
@@ -53,7 +55,9 @@ class TypedModelTest {
     @Test
     void statusCodesAreGrpcsCodesWithTheirWireNumbers() {
         assertThat(Arrays.stream(StatusCode.values()).map(StatusCode::name))
-                .containsExactlyElementsOf(Arrays.stream(io.grpc.Status.Code.values()).map(Enum::name).toList());
+                .containsExactlyElementsOf(Arrays.stream(io.grpc.Status.Code.values())
+                        .map(Enum::name)
+                        .toList());
         assertThat(StatusCode.OK.value()).isZero();
         assertThat(StatusCode.FAILED_PRECONDITION.value()).isEqualTo(9);
         assertThat(StatusCode.UNAUTHENTICATED.display()).isEqualTo("16 UNAUTHENTICATED");
@@ -93,26 +97,34 @@ class TypedModelTest {
     @Test
     void infoRoundTripsAndRejectsWhatTheSpecForbids() {
         var info = ReplicationInfo.of(Instant.parse("2026-01-02T03:04:05.006Z"))
-                .withLastSyncDuration(Duration.ofMillis(1500)).withLastSyncBytes(42);
+                .withLastSyncDuration(Duration.ofMillis(1500))
+                .withLastSyncBytes(42);
         assertThat(WireMapping.fromProto(WireMapping.toProto(info), 1)).isEqualTo(info);
         assertThatThrownBy(() -> WireMapping.fromProto(GetVolumeReplicationInfoResponse.getDefaultInstance(), 1))
-                .isInstanceOfSatisfying(ProtocolViolationException.class,
+                .isInstanceOfSatisfying(
+                        ProtocolViolationException.class,
                         e -> assertThat(e.field()).contains("last_sync_time"));
-        var negative = WireMapping.toProto(ReplicationInfo.of(Instant.EPOCH)).toBuilder().setLastSyncBytes(-1).build();
+        var negative = WireMapping.toProto(ReplicationInfo.of(Instant.EPOCH)).toBuilder()
+                .setLastSyncBytes(-1)
+                .build();
         assertThatThrownBy(() -> WireMapping.fromProto(negative, 1))
-                .isInstanceOf(ProtocolViolationException.class).hasMessage("last_sync_bytes: MUST NOT be negative, got -1");
+                .isInstanceOf(ProtocolViolationException.class)
+                .hasMessage("last_sync_bytes: MUST NOT be negative, got -1");
         assertThatThrownBy(() -> ReplicationInfo.of(Instant.EPOCH).withLastSyncBytes(-5))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void sourcesRoundTripThroughTheWire() {
-        for (ReplicationSource s : new ReplicationSource[] {ReplicationSource.volume("v"),
-                ReplicationSource.volumeGroup("g"), ReplicationSource.volumeSnapshot("s")}) {
+        for (ReplicationSource s : new ReplicationSource[] {
+            ReplicationSource.volume("v"), ReplicationSource.volumeGroup("g"), ReplicationSource.volumeSnapshot("s")
+        }) {
             assertThat(WireMapping.fromProto(WireMapping.toProto(s))).isEqualTo(s);
         }
-        assertThatThrownBy(() -> WireMapping.fromProto(io.volrep.proto.replication.ReplicationSource.getDefaultInstance()))
-                .isInstanceOfSatisfying(InvalidArgumentException.class,
+        assertThatThrownBy(
+                        () -> WireMapping.fromProto(io.volrep.proto.replication.ReplicationSource.getDefaultInstance()))
+                .isInstanceOfSatisfying(
+                        InvalidArgumentException.class,
                         e -> assertThat(e.field()).contains("replication_source"))
                 .hasMessageStartingWith("replication_source:");
     }
@@ -126,35 +138,48 @@ class TypedModelTest {
         assertThat(WireMapping.toProto(block).getAccessMode().getModeValue()).isEqualTo(5);
         assertThat(WireMapping.fromProto(WireMapping.toProto(block))).isEqualTo(block);
         assertThatThrownBy(() -> WireMapping.fromProto(io.volrep.proto.csi.VolumeCapability.getDefaultInstance()))
-                .isInstanceOfSatisfying(InvalidArgumentException.class,
+                .isInstanceOfSatisfying(
+                        InvalidArgumentException.class,
                         e -> assertThat(e.field()).contains("volume_capability.access_type"))
                 .hasMessageStartingWith("volume_capability.access_type");
         var report = HealReport.abnormal("fsck found errors");
         assertThat(WireMapping.fromProto(WireMapping.toProto(report), 1)).isEqualTo(report);
-        assertThatThrownBy(() -> WireMapping.fromProto(io.volrep.proto.healer.NodeHealerResponse.getDefaultInstance(), 1))
-                .isInstanceOf(ProtocolViolationException.class).hasMessage("message: REQUIRED but empty");
+        assertThatThrownBy(
+                        () -> WireMapping.fromProto(io.volrep.proto.healer.NodeHealerResponse.getDefaultInstance(), 1))
+                .isInstanceOf(ProtocolViolationException.class)
+                .hasMessage("message: REQUIRED but empty");
     }
 
     @Test
     void aVolumeGroupRoundTripsThroughTheWireWithItsMembersAndContext() {
-        VolumeGroup group = new VolumeGroup("vg-1", Map.of("pool", "rbd"), java.util.List.of(
-                new VolumeGroup.Member("vol-0", 1 << 30, Map.of("fs", "ext4")), VolumeGroup.Member.of("vol-1")));
+        VolumeGroup group = new VolumeGroup(
+                "vg-1",
+                Map.of("pool", "rbd"),
+                java.util.List.of(
+                        new VolumeGroup.Member("vol-0", 1 << 30, Map.of("fs", "ext4")),
+                        VolumeGroup.Member.of("vol-1")));
         assertThat(WireMapping.fromProto(WireMapping.toProto(group))).isEqualTo(group);
         assertThat(group.volumeIds()).containsExactly("vol-0", "vol-1");
         assertThat(group.members().get(0).capacity()).hasValue(1 << 30);
         assertThat(group.members().get(1).capacity()).isEmpty();
-        assertThat(VolumeGroup.of("vg-2", "a", "b").withMembers(java.util.List.of()).volumeIds()).isEmpty();
+        assertThat(VolumeGroup.of("vg-2", "a", "b")
+                        .withMembers(java.util.List.of())
+                        .volumeIds())
+                .isEmpty();
         assertThat(group).hasToString("volume group vg-1 [vol-0, vol-1]");
         assertThatThrownBy(() -> group.members().add(VolumeGroup.Member.of("x")))
                 .isInstanceOf(UnsupportedOperationException.class);
         assertThatThrownBy(() -> new VolumeGroup(null, Map.of(), java.util.List.of()))
-                .isInstanceOf(NullPointerException.class).hasMessage("id");
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("id");
     }
 
     @Test
     void volumeGroupCapabilitiesSayWhichRpcsTheyOffer() {
-        assertThat(VolumeGroupCapability.requiredFor(Rpc.CREATE_VOLUME_GROUP)).isEqualTo(VolumeGroupCapability.VOLUME_GROUP);
-        assertThat(VolumeGroupCapability.requiredFor(Rpc.DELETE_VOLUME_GROUP)).isEqualTo(VolumeGroupCapability.VOLUME_GROUP);
+        assertThat(VolumeGroupCapability.requiredFor(Rpc.CREATE_VOLUME_GROUP))
+                .isEqualTo(VolumeGroupCapability.VOLUME_GROUP);
+        assertThat(VolumeGroupCapability.requiredFor(Rpc.DELETE_VOLUME_GROUP))
+                .isEqualTo(VolumeGroupCapability.VOLUME_GROUP);
         assertThat(VolumeGroupCapability.requiredFor(Rpc.MODIFY_VOLUME_GROUP_MEMBERSHIP))
                 .isEqualTo(VolumeGroupCapability.MODIFY_VOLUME_GROUP);
         assertThat(VolumeGroupCapability.requiredFor(Rpc.CONTROLLER_GET_VOLUME_GROUP))
@@ -165,15 +190,17 @@ class TypedModelTest {
                 .isInstanceOf(IllegalArgumentException.class);
         // The wire numbers are the identity proto's, enum value by enum value.
         for (VolumeGroupCapability c : VolumeGroupCapability.values()) {
-            assertThat(io.volrep.proto.identity.Capability.VolumeGroup.Type.forNumber(c.wireNumber()).name())
+            assertThat(io.volrep.proto.identity.Capability.VolumeGroup.Type.forNumber(c.wireNumber())
+                            .name())
                     .isEqualTo(c.name());
             assertThat(VolumeGroupCapability.fromWireNumber(c.wireNumber())).contains(c);
         }
         assertThat(VolumeGroupCapability.fromWireNumber(0)).isEmpty();
         assertThat(VolumeGroupCapability.fromWireNumber(99)).isEmpty();
-        assertThat(VolumeGroupCapability.LIMIT_VOLUME_TO_ONE_VOLUME_GROUP.isBehaviour()).isTrue();
+        assertThat(VolumeGroupCapability.LIMIT_VOLUME_TO_ONE_VOLUME_GROUP.isBehaviour())
+                .isTrue();
         assertThat(VolumeGroupCapability.LIST_VOLUME_GROUPS.isBehaviour()).isFalse();
-        assertThat(java.util.Arrays.stream(Rpc.values()).filter(Rpc::isVolumeGroup)).allSatisfy(rpc ->
-                assertThat(rpc.service()).isEqualTo("volumegroup.Controller"));
+        assertThat(java.util.Arrays.stream(Rpc.values()).filter(Rpc::isVolumeGroup))
+                .allSatisfy(rpc -> assertThat(rpc.service()).isEqualTo("volumegroup.Controller"));
     }
 }

@@ -37,9 +37,11 @@ class WireFormatTest {
     @Test
     void sourceKindsUseTheCurrentRevisionsNumbers() {
         var group = ReplicationSource.newBuilder()
-                .setVolumegroup(ReplicationSource.VolumeGroupSource.newBuilder().setVolumeGroupId("g")).build();
+                .setVolumegroup(ReplicationSource.VolumeGroupSource.newBuilder().setVolumeGroupId("g"))
+                .build();
         var snapshot = ReplicationSource.newBuilder()
-                .setVolumesnapshot(ReplicationSource.VolumeSnapshotSource.newBuilder().setVolumeSnapshotId("s"))
+                .setVolumesnapshot(
+                        ReplicationSource.VolumeSnapshotSource.newBuilder().setVolumeSnapshotId("s"))
                 .build();
         // volumegroup = 2 -> tag 12; volumesnapshot = 3 -> tag 1a
         assertThat(hex(group.toByteArray())).isEqualTo("12030a0167");
@@ -49,7 +51,10 @@ class WireFormatTest {
     @Test
     @SuppressWarnings("deprecation")
     void infoRequestNumbersItsFieldsDifferently() {
-        var request = GetVolumeReplicationInfoRequest.newBuilder().setVolumeId("v").setReplicationId("r").build();
+        var request = GetVolumeReplicationInfoRequest.newBuilder()
+                .setVolumeId("v")
+                .setReplicationId("r")
+                .build();
         // volume_id = 1 -> 0a; replication_id = 3 -> 1a
         assertThat(hex(request.toByteArray())).isEqualTo("0a01761a0172");
     }

@@ -22,6 +22,7 @@ final class CallBudget {
      * these bounds.
      */
     private static final Duration MIN_RESERVE = Duration.ofSeconds(1);
+
     private static final Duration MAX_RESERVE = Duration.ofSeconds(3);
 
     private final long deadlineNanos;
@@ -63,13 +64,14 @@ final class CallBudget {
     /** Fails with UNAVAILABLE (retryable) when less than {@code needed} is left for the next command. */
     void require(Duration needed, String site) {
         if (remaining().compareTo(needed) < 0) {
-            throw new UnavailableException(site + ": no time left within the call's budget of " + seconds(total)
-                    + " to ask Ceph; retry");
+            throw new UnavailableException(
+                    site + ": no time left within the call's budget of " + seconds(total) + " to ask Ceph; retry");
         }
     }
 
     static String seconds(Duration d) {
-        return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : String.format(java.util.Locale.ROOT, "%.1f s",
-                d.toMillis() / 1000.0);
+        return d.toMillis() % 1000 == 0
+                ? d.toSeconds() + " s"
+                : String.format(java.util.Locale.ROOT, "%.1f s", d.toMillis() / 1000.0);
     }
 }

@@ -1,12 +1,12 @@
 package io.volrep.ceph;
 
-import io.volrep.api.internal.Arguments;
 import io.volrep.api.InvalidArgumentException;
 import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
-import io.volrep.api.internal.SafeText;
 import io.volrep.api.UnavailableException;
+import io.volrep.api.internal.Arguments;
+import io.volrep.api.internal.SafeText;
 import io.volrep.spi.DemoteRequest;
 import io.volrep.spi.DestinationRequest;
 import io.volrep.spi.DisableRequest;
@@ -70,6 +70,7 @@ public final class CephRbdDriver implements ReplicationDriver, AutoCloseable {
     public static final String MIRRORING_MODE = "mirroringMode";
     /** How long the readiness verdict is reused, and how long its read may take. */
     private static final Duration READINESS_CACHE = Duration.ofSeconds(10);
+
     private static final Duration READINESS_TIMEOUT = Duration.ofSeconds(5);
 
     private final RbdCli local;
@@ -87,16 +88,19 @@ public final class CephRbdDriver implements ReplicationDriver, AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile CachedVerdict readiness;
 
-    private record CachedVerdict(boolean ready, long expiresAt) {
-    }
+    private record CachedVerdict(boolean ready, long expiresAt) {}
 
     private CephRbdDriver(Builder b) {
         this.pool = b.pool;
         this.timeout = b.timeout;
         this.runner = new ProcessRunner(RbdCli.MAX_STDOUT_BYTES, RbdCli.STDERR_BYTES, List.of());
         String site = b.siteName != null ? b.siteName : siteName(b.cephConf);
-        this.local = new RbdCli("site " + site, b.rbd, List.of("-c", b.cephConf.toString(), "--id", b.clientId),
-                runner, b.maxConcurrentCommands);
+        this.local = new RbdCli(
+                "site " + site,
+                b.rbd,
+                List.of("-c", b.cephConf.toString(), "--id", b.clientId),
+                runner,
+                b.maxConcurrentCommands);
         this.peers = new PeerLookup(local, pool);
         LocalPool images = new LocalPool(local, pool);
         ImageSchedules schedules = new ImageSchedules(images);
@@ -106,8 +110,13 @@ public final class CephRbdDriver implements ReplicationDriver, AutoCloseable {
         this.resync = new Resync(images, peers);
         this.info = new InfoFromMirrorStatus(images, peers, lastSync);
         this.destination = new DestinationOnPeer(images, peers);
-        LOG.info("Ceph RBD driver: {} (conf {}, client.{}), pool {}, {} per call", local.site(), b.cephConf,
-                b.clientId, pool, CallBudget.seconds(timeout));
+        LOG.info(
+                "Ceph RBD driver: {} (conf {}, client.{}), pool {}, {} per call",
+                local.site(),
+                b.cephConf,
+                b.clientId,
+                pool,
+                CallBudget.seconds(timeout));
     }
 
     /** A new builder; {@link Builder#cephConf} and {@link Builder#pool} are required. */
@@ -266,8 +275,7 @@ public final class CephRbdDriver implements ReplicationDriver, AutoCloseable {
         private Duration timeout = DEFAULT_TIMEOUT;
         private int maxConcurrentCommands = 8;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** The cluster's configuration file (required): its mon addresses and the keyring of {@link #clientId}. */
         public Builder cephConf(Path conf) {

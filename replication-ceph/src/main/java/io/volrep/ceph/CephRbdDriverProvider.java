@@ -33,10 +33,11 @@ public final class CephRbdDriverProvider implements ReplicationDriverProvider {
         String conf = config.get("cephConf");
         String pool = config.get("pool");
         if (conf == null || pool == null) {
-            throw new IllegalStateException("ceph-rbd needs the configuration keys cephConf (a ceph.conf path) and"
-                    + " pool");
+            throw new IllegalStateException(
+                    "ceph-rbd needs the configuration keys cephConf (a ceph.conf path) and" + " pool");
         }
-        CephRbdDriver.Builder b = CephRbdDriver.builder().cephConf(Path.of(conf)).pool(pool);
+        CephRbdDriver.Builder b =
+                CephRbdDriver.builder().cephConf(Path.of(conf)).pool(pool);
         if (config.containsKey("clientId")) {
             b.clientId(config.get("clientId"));
         }

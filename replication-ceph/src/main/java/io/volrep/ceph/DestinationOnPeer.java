@@ -1,8 +1,8 @@
 package io.volrep.ceph;
 
 import io.volrep.api.ReplicationDestination;
-import io.volrep.api.internal.SafeText;
 import io.volrep.api.UnavailableException;
+import io.volrep.api.internal.SafeText;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,13 +48,14 @@ final class DestinationOnPeer {
                 throw new UnavailableException(pool.site() + ": " + peer + " has no copy of " + id
                         + " yet (rbd-mirror creates it after the image is enabled); retry");
             }
-            case NOT_MIRRORED -> throw new UnavailableException(pool.site() + ": " + peer + "'s " + id
-                    + " is not mirrored (yet): rbd-mirror creates the copy, then mirrors it; retry (if this lasts, it"
-                    + " is a leftover image of that name on " + peer + ")");
-            case UNREACHABLE -> throw new UnavailableException(pool.site() + ": " + peer + " does not answer, so " + id
-                    + "'s copy there cannot be verified; retry (" + there.why() + ")");
-            default -> {
-            }
+            case NOT_MIRRORED ->
+                throw new UnavailableException(pool.site() + ": " + peer + "'s " + id
+                        + " is not mirrored (yet): rbd-mirror creates the copy, then mirrors it; retry (if this lasts, it"
+                        + " is a leftover image of that name on " + peer + ")");
+            case UNREACHABLE ->
+                throw new UnavailableException(pool.site() + ": " + peer + " does not answer, so " + id
+                        + "'s copy there cannot be verified; retry (" + there.why() + ")");
+            default -> {}
         }
         RbdImage copy = there.image().orElseThrow();
         if (!copy.globalId().equals(image.globalId())) {

@@ -1,9 +1,9 @@
 package io.volrep.ceph;
 
 import io.volrep.api.OperationPendingException;
-import io.volrep.api.internal.SafeText;
 import io.volrep.api.UnavailableException;
 import io.volrep.api.UnknownErrorException;
+import io.volrep.api.internal.SafeText;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -51,7 +51,7 @@ final class EnableDisable {
         boolean primary = image.primary();
         if (!image.enabled()) {
             pool.run(budget, id, "enable mirroring of", "mirror", "image", "enable", pool.spec(id), "snapshot");
-            primary = true;     // enabling makes the image primary and takes its first mirror snapshot
+            primary = true; // enabling makes the image primary and takes its first mirror snapshot
         }
         if (primary && schedule.isPresent()) {
             schedules.apply(budget, id, schedule.get(), true);
@@ -68,7 +68,7 @@ final class EnableDisable {
             throw stillDisabling(id);
         }
         if (!image.enabled()) {
-            return;     // idempotent: not mirrored
+            return; // idempotent: not mirrored
         }
         if (!image.primary()) {
             // rbd disables only a primary; forcing it on a copy whose peer is not primary leaves the peer's copy
@@ -78,10 +78,20 @@ final class EnableDisable {
             if (there.role() == PeerSite.Role.PRIMARY) {
                 // The peer holds the primary: this copy is detached (disabled with force) and stays as a plain image
                 // here; the peer keeps its primary.
-                LOG.warn("{}: {} is non-primary and primary on {}: disabling this copy with force", pool.site(), id,
+                LOG.warn(
+                        "{}: {} is non-primary and primary on {}: disabling this copy with force",
+                        pool.site(),
+                        id,
                         peers.name());
                 schedules.remove(budget, id);
-                pool.run(budget, id, "disable mirroring of (forced)", "mirror", "image", "disable", "--force",
+                pool.run(
+                        budget,
+                        id,
+                        "disable mirroring of (forced)",
+                        "mirror",
+                        "image",
+                        "disable",
+                        "--force",
                         pool.spec(id));
                 return;
             }
@@ -92,14 +102,16 @@ final class EnableDisable {
         // replayed this site's promotion yet) can keep it for ever, in "error bootstrapping replay".
         Optional<PeerSite> site = peers.site(budget);
         if (site.isPresent() && peerStillCreatingItsCopy(budget, id, site.get())) {
-            throw new OperationPendingException(pool.site() + ": site " + site.get().name() + " is still creating its"
+            throw new OperationPendingException(pool.site() + ": site "
+                    + site.get().name() + " is still creating its"
                     + " copy of " + id + " (it has not completed its first sync): disabled now, rbd-mirror would leave"
                     + " that copy behind in error for ever, and every later enable would meet it; retry with back-off");
         }
         if (site.isPresent() && peers.copyEndsWithADemotion(budget, id)) {
-            throw new OperationPendingException(pool.site() + ": site " + site.get().name() + "'s copy of " + id
-                    + " still ends with a demotion: it has not replayed this site's promotion yet, and disabling"
-                    + " now would leave it behind; retry with back-off");
+            throw new OperationPendingException(
+                    pool.site() + ": site " + site.get().name() + "'s copy of " + id
+                            + " still ends with a demotion: it has not replayed this site's promotion yet, and disabling"
+                            + " now would leave it behind; retry with back-off");
         }
         schedules.remove(budget, id);
         pool.forgetMetadata(budget, id);
@@ -119,25 +131,29 @@ final class EnableDisable {
         boolean reportedUnderWay = false;
         for (MirrorStatus.Peer p : pool.mirrorStatus(budget, id).peers()) {
             if (!p.up()) {
-                continue;           // no report (yet), or its daemon is gone: decided below
+                continue; // no report (yet), or its daemon is gone: decided below
             }
-            if (p.state().startsWith("up+error") || p.state().equals("up+stopped")
+            if (p.state().startsWith("up+error")
+                    || p.state().equals("up+stopped")
                     || (p.state().equals("up+replaying") && p.sync().isPresent())) {
-                return false;       // nothing under way to wait for
+                return false; // nothing under way to wait for
             }
             reportedUnderWay = true;
             break;
         }
         MirrorSnapshots own = pool.snapshots(budget, id);
         // rbd-mirror reports a completed sync at its next status update (every 30 s): the copy itself says so at once.
-        if (site.snapshots(id, budget).filter(copy -> copy.holdsTheNewestOf(own)).isPresent()) {
+        if (site.snapshots(id, budget)
+                .filter(copy -> copy.holdsTheNewestOf(own))
+                .isPresent()) {
             return false;
         }
         if (reportedUnderWay) {
             return true;
         }
         Optional<Instant> started = own.oldest();
-        return started.isPresent() && Duration.between(started.get(), Instant.now()).compareTo(FIRST_COPY_WINDOW) < 0
+        return started.isPresent()
+                && Duration.between(started.get(), Instant.now()).compareTo(FIRST_COPY_WINDOW) < 0
                 && site.role(id, budget).role() != PeerSite.Role.UNREACHABLE;
     }
 

@@ -36,13 +36,13 @@ final class ImageSchedules {
         }
         JsonElement current;
         try {
-            current = pool.cli().json(budget, "mirror", "snapshot", "schedule", "ls", "--pool", pool.name(), "--image",
-                    id);
+            current = pool.cli()
+                    .json(budget, "mirror", "snapshot", "schedule", "ls", "--pool", pool.name(), "--image", id);
         } catch (RbdException e) {
             if (e.errno() != RbdException.ENOENT) {
                 throw pool.failure(e, id, "read the snapshot schedule of");
             }
-            current = new JsonArray();     // rbd answers ENOENT, printing nothing, for no schedule
+            current = new JsonArray(); // rbd answers ENOENT, printing nothing, for no schedule
         }
         if (current.isJsonArray() && current.getAsJsonArray().size() == 1) {
             JsonObject only = current.getAsJsonArray().get(0).getAsJsonObject();
@@ -56,16 +56,37 @@ final class ImageSchedules {
         }
         try {
             if (schedule.startTime().isEmpty()) {
-                pool.cli().run(budget, "mirror", "snapshot", "schedule", "add", "--pool", pool.name(), "--image", id,
-                        schedule.interval());
+                pool.cli()
+                        .run(
+                                budget,
+                                "mirror",
+                                "snapshot",
+                                "schedule",
+                                "add",
+                                "--pool",
+                                pool.name(),
+                                "--image",
+                                id,
+                                schedule.interval());
             } else {
-                pool.cli().run(budget, "mirror", "snapshot", "schedule", "add", "--pool", pool.name(), "--image", id,
-                        schedule.interval(), schedule.startTime());
+                pool.cli()
+                        .run(
+                                budget,
+                                "mirror",
+                                "snapshot",
+                                "schedule",
+                                "add",
+                                "--pool",
+                                pool.name(),
+                                "--image",
+                                id,
+                                schedule.interval(),
+                                schedule.startTime());
             }
         } catch (RbdException e) {
             if (e.errno() == RbdException.EINVAL && e.says("start time")) {
-                throw new InvalidArgumentException("parameters." + SnapshotSchedule.START_TIME + ": rbd refused it: "
-                        + e.detail());
+                throw new InvalidArgumentException(
+                        "parameters." + SnapshotSchedule.START_TIME + ": rbd refused it: " + e.detail());
             }
             throw pool.failure(e, id, "schedule mirror snapshots of");
         }
@@ -76,7 +97,7 @@ final class ImageSchedules {
         try {
             pool.cli().run(budget, "mirror", "snapshot", "schedule", "remove", "--pool", pool.name(), "--image", id);
         } catch (RbdException e) {
-            if (e.errno() != RbdException.ENOENT) {     // ENOENT: the pool never had a schedule
+            if (e.errno() != RbdException.ENOENT) { // ENOENT: the pool never had a schedule
                 throw pool.failure(e, id, "remove the snapshot schedule of");
             }
         }
@@ -86,16 +107,36 @@ final class ImageSchedules {
     private void record(CallBudget budget, String id, SnapshotSchedule schedule) {
         Map<String, String> meta = pool.metadata(budget, id);
         if (!schedule.interval().equals(meta.get(SnapshotSchedule.META_INTERVAL))) {
-            pool.run(budget, id, "record the schedule of", "image-meta", "set", pool.spec(id),
-                    SnapshotSchedule.META_INTERVAL, schedule.interval());
+            pool.run(
+                    budget,
+                    id,
+                    "record the schedule of",
+                    "image-meta",
+                    "set",
+                    pool.spec(id),
+                    SnapshotSchedule.META_INTERVAL,
+                    schedule.interval());
         }
         if (!schedule.startTime().equals(meta.getOrDefault(SnapshotSchedule.META_START_TIME, ""))) {
             if (schedule.startTime().isEmpty()) {
-                pool.run(budget, id, "record the schedule of", "image-meta", "remove", pool.spec(id),
+                pool.run(
+                        budget,
+                        id,
+                        "record the schedule of",
+                        "image-meta",
+                        "remove",
+                        pool.spec(id),
                         SnapshotSchedule.META_START_TIME);
             } else {
-                pool.run(budget, id, "record the schedule of", "image-meta", "set", pool.spec(id),
-                        SnapshotSchedule.META_START_TIME, schedule.startTime());
+                pool.run(
+                        budget,
+                        id,
+                        "record the schedule of",
+                        "image-meta",
+                        "set",
+                        pool.spec(id),
+                        SnapshotSchedule.META_START_TIME,
+                        schedule.startTime());
             }
         }
     }

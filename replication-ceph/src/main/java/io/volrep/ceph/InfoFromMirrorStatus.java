@@ -57,12 +57,14 @@ final class InfoFromMirrorStatus {
         // site when its last received snapshot was taken (what a failover keeps): Promote recorded it.
         Optional<Instant> received = lastSync.recorded(budget, id);
         if (received.isPresent()) {
-            return ReplicationInfo.of(received.get()).withStatus(
-                    health.status() == ReplicationInfo.Status.ERROR ? ReplicationInfo.Status.ERROR
-                            : ReplicationInfo.Status.DEGRADED,
-                    "no peer has synced " + id + " since it became primary here; its data was last in sync at "
-                            + received.get() + " (the last snapshot it received)"
-                            + (health.message().isEmpty() ? "" : "; " + health.message()));
+            return ReplicationInfo.of(received.get())
+                    .withStatus(
+                            health.status() == ReplicationInfo.Status.ERROR
+                                    ? ReplicationInfo.Status.ERROR
+                                    : ReplicationInfo.Status.DEGRADED,
+                            "no peer has synced " + id + " since it became primary here; its data was last in sync at "
+                                    + received.get() + " (the last snapshot it received)"
+                                    + (health.message().isEmpty() ? "" : "; " + health.message()));
         }
         throw new SourceNotFoundException(pool.site() + ": replication details of " + id + " are not available at"
                 + " the moment: no peer has completed a first sync yet"
@@ -76,8 +78,8 @@ final class InfoFromMirrorStatus {
      * primary's snapshots the copy holds completely (what a failover now would keep), with no duration or bytes
      * (rbd-mirror's report carries those).
      */
-    private Optional<ReplicationInfo> heldByThePeersCopy(CallBudget budget, String id, MirrorStatus status,
-                                                         MirrorStatus.Health health) {
+    private Optional<ReplicationInfo> heldByThePeersCopy(
+            CallBudget budget, String id, MirrorStatus status, MirrorStatus.Health health) {
         if (status.peers().size() != 1 || health.status() == ReplicationInfo.Status.ERROR) {
             return Optional.empty();
         }
@@ -94,9 +96,13 @@ final class InfoFromMirrorStatus {
         Optional<MirrorSnapshots.Snapshot> latest = own.newestTaken();
         ReplicationInfo info = ReplicationInfo.of(taken.get());
         if (latest.isPresent() && latest.get().id() != held.get().id()) {
-            return Optional.of(info.withStatus(ReplicationInfo.Status.DEGRADED, peers.name() + " is behind: it holds"
-                    + " the snapshot of " + taken.get() + ", the primary's latest is of " + MirrorSnapshots.time(
-                    latest.get().timestamp()).map(Instant::toString).orElse(latest.get().timestamp())));
+            return Optional.of(info.withStatus(
+                    ReplicationInfo.Status.DEGRADED,
+                    peers.name() + " is behind: it holds"
+                            + " the snapshot of " + taken.get() + ", the primary's latest is of "
+                            + MirrorSnapshots.time(latest.get().timestamp())
+                                    .map(Instant::toString)
+                                    .orElse(latest.get().timestamp())));
         }
         return Optional.of(info.withStatus(ReplicationInfo.Status.HEALTHY, ""));
     }

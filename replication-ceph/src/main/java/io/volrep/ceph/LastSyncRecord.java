@@ -35,8 +35,9 @@ final class LastSyncRecord {
      */
     Optional<Instant> readFromCopy(CallBudget budget, String id) {
         try {
-            Optional<MirrorStatus.Sync> own = MirrorStatus.parse(pool.cli().json(budget, "mirror", "image", "status",
-                    pool.spec(id))).localSync();
+            Optional<MirrorStatus.Sync> own = MirrorStatus.parse(
+                            pool.cli().json(budget, "mirror", "image", "status", pool.spec(id)))
+                    .localSync();
             return own.isPresent() ? Optional.of(own.get().snapshotTime()) : lastReceivedSnapshot(budget, id);
         } catch (RbdException e) {
             LOG.debug("{}: cannot tell when {} was last in sync: {}", pool.site(), id, e.getMessage());
@@ -47,17 +48,28 @@ final class LastSyncRecord {
     /** Keeps {@code time} in the image's metadata for Info (best effort: the promote has happened). */
     void keep(CallBudget budget, String id, Instant time) {
         try {
-            pool.cli().run(budget, "image-meta", "set", pool.spec(id), META_LAST_SYNC,
-                    Long.toString(time.getEpochSecond()));
+            pool.cli()
+                    .run(
+                            budget,
+                            "image-meta",
+                            "set",
+                            pool.spec(id),
+                            META_LAST_SYNC,
+                            Long.toString(time.getEpochSecond()));
         } catch (RuntimeException e) {
-            LOG.warn("{}: {} promoted, but its last sync time ({}) could not be recorded: {}", pool.site(), id, time,
+            LOG.warn(
+                    "{}: {} promoted, but its last sync time ({}) could not be recorded: {}",
+                    pool.site(),
+                    id,
+                    time,
                     e.getMessage());
         }
     }
 
     /** What {@link #keep} recorded, if anything readable. */
     Optional<Instant> recorded(CallBudget budget, String id) {
-        return Optional.ofNullable(pool.metadata(budget, id).get(META_LAST_SYNC)).flatMap(LastSyncRecord::epochSeconds);
+        return Optional.ofNullable(pool.metadata(budget, id).get(META_LAST_SYNC))
+                .flatMap(LastSyncRecord::epochSeconds);
     }
 
     /** The newest complete mirror snapshot this image received as a non-primary copy, or empty. */

@@ -24,6 +24,7 @@ import java.util.regex.Pattern;
 final class LocalPool {
     /** The prefix of the image metadata keys this driver keeps (the schedule, the last sync of a promoted copy). */
     static final String METADATA_PREFIX = "volrep.";
+
     private static final Pattern RESYNC_REQUESTED = Pattern.compile("\"resync_requested\"\\s*:\\s*true");
 
     private final RbdCli cli;
@@ -84,8 +85,11 @@ final class LocalPool {
         JsonElement meta = json(budget, id, "read the metadata of", "image-meta", "list", spec(id));
         Map<String, String> values = new LinkedHashMap<>();
         if (meta.isJsonObject()) {
-            meta.getAsJsonObject().entrySet().forEach(e -> values.put(e.getKey(),
-                    e.getValue().isJsonPrimitive() ? e.getValue().getAsString() : ""));
+            meta.getAsJsonObject()
+                    .entrySet()
+                    .forEach(e -> values.put(
+                            e.getKey(),
+                            e.getValue().isJsonPrimitive() ? e.getValue().getAsString() : ""));
         }
         return values;
     }
@@ -95,8 +99,9 @@ final class LocalPool {
      * true}} under a {@code .rbd_mirror.} metadata key until rbd-mirror recreates the image).
      */
     boolean resyncFlagged(CallBudget budget, String id) {
-        return metadata(budget, id).entrySet().stream().anyMatch(e -> e.getKey().startsWith(".rbd_mirror.")
-                && RESYNC_REQUESTED.matcher(e.getValue()).find());
+        return metadata(budget, id).entrySet().stream()
+                .anyMatch(e -> e.getKey().startsWith(".rbd_mirror.")
+                        && RESYNC_REQUESTED.matcher(e.getValue()).find());
     }
 
     /** Removes what this driver kept in the image's metadata (schedule, last sync), so that no later era reads it. */
@@ -157,18 +162,18 @@ final class LocalPool {
             return new SourceNotFoundException(site() + ": image " + id + " does not exist in pool " + pool);
         }
         if (e.unreachable()) {
-            return new UnavailableException(site() + ": Ceph cannot be reached to " + what + " " + id + " ("
-                    + e.detail() + "); retry later");
+            return new UnavailableException(
+                    site() + ": Ceph cannot be reached to " + what + " " + id + " (" + e.detail() + "); retry later");
         }
         if (e.errno() == RbdException.EACCES || e.errno() == RbdException.EPERM) {
-            return new UnknownErrorException(site() + ": the plugin's Ceph user may not " + what + " " + id
-                    + " (" + e.detail() + "): check its caps");
+            return new UnknownErrorException(site() + ": the plugin's Ceph user may not " + what + " " + id + " ("
+                    + e.detail() + "): check its caps");
         }
         if (e.says("mirroring not enabled on the pool") || e.says("mirroring is not enabled")) {
-            return new UnknownErrorException(site() + ": pool " + pool + " is not mirrored in image mode, so "
-                    + id + " cannot be (rbd mirror pool enable " + pool + " image): " + e.detail());
+            return new UnknownErrorException(site() + ": pool " + pool + " is not mirrored in image mode, so " + id
+                    + " cannot be (rbd mirror pool enable " + pool + " image): " + e.detail());
         }
-        return new UnknownErrorException(site() + ": cannot " + what + " " + id + ": rbd exited " + e.errno()
-                + ": " + e.detail());
+        return new UnknownErrorException(
+                site() + ": cannot " + what + " " + id + ": rbd exited " + e.errno() + ": " + e.detail());
     }
 }

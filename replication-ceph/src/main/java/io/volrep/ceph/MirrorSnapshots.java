@@ -27,8 +27,8 @@ import java.util.Optional;
  */
 record MirrorSnapshots(List<Snapshot> snapshots) {
     /** rbd prints {@code Thu Nov 26 04:13:02 2026}; the fields are reordered to this before parsing. */
-    private static final DateTimeFormatter SNAPSHOT_TIME = DateTimeFormatter.ofPattern("MMM d yyyy HH:mm:ss",
-            Locale.ROOT);
+    private static final DateTimeFormatter SNAPSHOT_TIME =
+            DateTimeFormatter.ofPattern("MMM d yyyy HH:mm:ss", Locale.ROOT);
 
     /**
      * One mirror snapshot.
@@ -40,8 +40,7 @@ record MirrorSnapshots(List<Snapshot> snapshots) {
      * @param state e.g. {@code primary}, {@code demoted}, {@code non-primary}, or ""
      * @param primarySnapId for a received snapshot, the id it has on the primary image; else -1
      */
-    record Snapshot(long id, String timestamp, boolean received, boolean complete, String state, long primarySnapId) {
-    }
+    record Snapshot(long id, String timestamp, boolean received, boolean complete, String state, long primarySnapId) {}
 
     /** rbd's ids increase: the lowest is the oldest snapshot kept, the highest the newest. */
     private static final Comparator<Snapshot> BY_ID = Comparator.comparingLong(Snapshot::id);
@@ -58,8 +57,11 @@ record MirrorSnapshots(List<Snapshot> snapshots) {
                 if (ns == null || !"mirror".equals(RbdJson.string(ns, "type"))) {
                     continue;
                 }
-                snapshots.add(new Snapshot(s.has("id") ? s.get("id").getAsLong() : -1, RbdJson.string(s, "timestamp"),
-                        ns.has("primary_mirror_uuid"), ns.has("complete") && ns.get("complete").getAsBoolean(),
+                snapshots.add(new Snapshot(
+                        s.has("id") ? s.get("id").getAsLong() : -1,
+                        RbdJson.string(s, "timestamp"),
+                        ns.has("primary_mirror_uuid"),
+                        ns.has("complete") && ns.get("complete").getAsBoolean(),
                         RbdJson.string(ns, "state"),
                         ns.has("primary_snap_id") ? ns.get("primary_snap_id").getAsLong() : -1));
             }
@@ -87,8 +89,7 @@ record MirrorSnapshots(List<Snapshot> snapshots) {
 
     /** When the oldest mirror snapshot still kept was taken (for a young mirroring: when it was enabled), or empty. */
     Optional<Instant> oldest() {
-        return snapshots.stream().min(BY_ID)
-                .flatMap(s -> time(s.timestamp()));
+        return snapshots.stream().min(BY_ID).flatMap(s -> time(s.timestamp()));
     }
 
     /** The newest mirror snapshot, or empty. */
@@ -111,8 +112,11 @@ record MirrorSnapshots(List<Snapshot> snapshots) {
      */
     boolean lacksTheNewestSnapshotOf(MirrorSnapshots peer) {
         Optional<Snapshot> theirs = peer.newest().filter(s -> !s.received());
-        return theirs.isPresent() && snapshots.stream().noneMatch(s -> s.received() && s.complete()
-                && s.primarySnapId() == theirs.get().id());
+        return theirs.isPresent()
+                && snapshots.stream()
+                        .noneMatch(s -> s.received()
+                                && s.complete()
+                                && s.primarySnapId() == theirs.get().id());
     }
 
     /**
@@ -122,8 +126,10 @@ record MirrorSnapshots(List<Snapshot> snapshots) {
      */
     boolean holdsTheNewestOf(MirrorSnapshots primary) {
         Optional<Snapshot> newest = primary.newestTaken();
-        return newest.isPresent() && newestHeldCompletelyOf(primary).filter(held -> held.id() == newest.get().id())
-                .isPresent();
+        return newest.isPresent()
+                && newestHeldCompletelyOf(primary)
+                        .filter(held -> held.id() == newest.get().id())
+                        .isPresent();
     }
 
     /** The newest snapshot this image took itself (as a primary), or empty. */
@@ -133,8 +139,11 @@ record MirrorSnapshots(List<Snapshot> snapshots) {
 
     /** The newest of the snapshots {@code primary} took (and keeps) that this copy has received completely. */
     Optional<Snapshot> newestHeldCompletelyOf(MirrorSnapshots primary) {
-        return primary.snapshots().stream().filter(taken -> !taken.received() && snapshots.stream().anyMatch(s ->
-                s.received() && s.complete() && s.primarySnapId() == taken.id())).max(BY_ID);
+        return primary.snapshots().stream()
+                .filter(taken -> !taken.received()
+                        && snapshots.stream()
+                                .anyMatch(s -> s.received() && s.complete() && s.primarySnapId() == taken.id()))
+                .max(BY_ID);
     }
 
     /** rbd's {@code Thu Nov 26 04:13:02 2026} (ctime format, UTC: rbd runs with TZ=UTC), or empty. */

@@ -75,12 +75,19 @@ record MirrorStatus(String state, String description, List<Peer> peers) {
      *                      peer is behind)
      * @param syncing true while the peer copies a snapshot
      */
-    record Sync(Instant snapshotTime, Optional<Duration> duration, OptionalLong bytes, Optional<Instant> primaryLatest,
-                boolean syncing) {
+    record Sync(
+            Instant snapshotTime,
+            Optional<Duration> duration,
+            OptionalLong bytes,
+            Optional<Instant> primaryLatest,
+            boolean syncing) {
 
         /** Behind the primary's latest snapshot, or copying one. */
         boolean behind() {
-            return syncing || primaryLatest.filter(latest -> latest.isAfter(snapshotTime)).isPresent();
+            return syncing
+                    || primaryLatest
+                            .filter(latest -> latest.isAfter(snapshotTime))
+                            .isPresent();
         }
 
         static Optional<Sync> parse(String description) {
@@ -100,15 +107,17 @@ record MirrorStatus(String state, String description, List<Peer> peers) {
             }
             OptionalLong local = number(o, "local_snapshot_timestamp");
             if (local.isEmpty()) {
-                return Optional.empty();     // replaying, but no snapshot completed yet
+                return Optional.empty(); // replaying, but no snapshot completed yet
             }
             OptionalLong seconds = number(o, "last_snapshot_sync_seconds");
             OptionalLong remote = number(o, "remote_snapshot_timestamp");
-            return Optional.of(new Sync(Instant.ofEpochSecond(local.getAsLong()),
+            return Optional.of(new Sync(
+                    Instant.ofEpochSecond(local.getAsLong()),
                     seconds.isPresent() ? Optional.of(Duration.ofSeconds(seconds.getAsLong())) : Optional.empty(),
                     number(o, "last_snapshot_bytes"),
                     remote.isPresent() ? Optional.of(Instant.ofEpochSecond(remote.getAsLong())) : Optional.empty(),
-                    o.has("replay_state") && "syncing".equals(o.get("replay_state").getAsString())));
+                    o.has("replay_state")
+                            && "syncing".equals(o.get("replay_state").getAsString())));
         }
 
         private static OptionalLong number(JsonObject o, String key) {
@@ -126,8 +135,7 @@ record MirrorStatus(String state, String description, List<Peer> peers) {
      * @param status the replication's health
      * @param message why, naming the peer and its state ("" when healthy)
      */
-    record Health(Status status, String message) {
-    }
+    record Health(Status status, String message) {}
 
     static MirrorStatus parse(JsonElement json) {
         JsonObject o = RbdJson.objectOrEmpty(json);
@@ -136,8 +144,11 @@ record MirrorStatus(String state, String description, List<Peer> peers) {
             for (JsonElement p : o.getAsJsonArray("peer_sites")) {
                 if (p.isJsonObject()) {
                     JsonObject po = p.getAsJsonObject();
-                    peers.add(new Peer(RbdJson.string(po, "site_name"), RbdJson.string(po, "state"),
-                            RbdJson.string(po, "description"), RbdJson.string(po, "last_update")));
+                    peers.add(new Peer(
+                            RbdJson.string(po, "site_name"),
+                            RbdJson.string(po, "state"),
+                            RbdJson.string(po, "description"),
+                            RbdJson.string(po, "last_update")));
                 }
             }
         }
@@ -190,9 +201,15 @@ record MirrorStatus(String state, String description, List<Peer> peers) {
                 return new Health(Status.DEGRADED, who + " has not completed a first sync of " + image + " yet");
             }
             if (sync.get().behind()) {
-                return new Health(Status.DEGRADED, who + " is behind: it holds the snapshot of "
-                        + sync.get().snapshotTime() + sync.get().primaryLatest().map(l -> ", the primary's latest is"
-                        + " of " + l).orElse("") + (sync.get().syncing() ? " (syncing)" : ""));
+                return new Health(
+                        Status.DEGRADED,
+                        who + " is behind: it holds the snapshot of "
+                                + sync.get().snapshotTime()
+                                + sync.get()
+                                        .primaryLatest()
+                                        .map(l -> ", the primary's latest is" + " of " + l)
+                                        .orElse("")
+                                + (sync.get().syncing() ? " (syncing)" : ""));
             }
             return new Health(Status.HEALTHY, "");
         }
@@ -200,8 +217,8 @@ record MirrorStatus(String state, String description, List<Peer> peers) {
             return new Health(Status.ERROR, who + " reports an error: " + reported);
         }
         if (p.state().equals("up+stopped") && p.description().contains("local image is primary")) {
-            return new Health(Status.ERROR, who + " reports " + image + " as primary there too (split-brain): "
-                    + reported);
+            return new Health(
+                    Status.ERROR, who + " reports " + image + " as primary there too (split-brain): " + reported);
         }
         if (p.up()) {
             return new Health(Status.DEGRADED, who + " is not replaying " + image + ": " + reported);
@@ -209,8 +226,10 @@ record MirrorStatus(String state, String description, List<Peer> peers) {
         if (p.description().equals("status not found")) {
             return new Health(Status.DEGRADED, who + " has not reported on " + image + " yet");
         }
-        return new Health(Status.ERROR, who + "'s rbd-mirror stopped reporting on " + image + " (site or daemon down);"
-                + " last report " + reported);
+        return new Health(
+                Status.ERROR,
+                who + "'s rbd-mirror stopped reporting on " + image + " (site or daemon down);" + " last report "
+                        + reported);
     }
 
     private static int rank(Status s) {

@@ -25,6 +25,7 @@ final class PeerLookup implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PeerLookup.class);
     /** How long the peer's credentials (or their absence) are reused. */
     private static final Duration PEER_CACHE = Duration.ofSeconds(60);
+
     private static final String PEER_KEY_FILE = "peer.key";
 
     private final RbdCli local;
@@ -32,16 +33,15 @@ final class PeerLookup implements AutoCloseable {
     private final Path keyDirectory;
     private volatile CachedPeer peer;
 
-    private record CachedPeer(Optional<PeerSite> site, long expiresAt) {
-    }
+    private record CachedPeer(Optional<PeerSite> site, long expiresAt) {}
 
     /** Creates the private directory for the peer's key; asks nothing yet. */
     PeerLookup(RbdCli local, String pool) {
         this.local = local;
         this.pool = pool;
         try {
-            this.keyDirectory = Files.createTempDirectory("volrep-ceph-",
-                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            this.keyDirectory = Files.createTempDirectory(
+                    "volrep-ceph-", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a private directory for the peer's key", e);
         }
@@ -57,7 +57,9 @@ final class PeerLookup implements AutoCloseable {
         try {
             site = PeerSite.discover(local, pool, budget.capped(PeerSite.QUESTION_TIME), keyFile());
         } catch (RbdException e) {
-            LOG.info("{}: cannot read the peer's credentials ({}); the peer site will not be asked", local.site(),
+            LOG.info(
+                    "{}: cannot read the peer's credentials ({}); the peer site will not be asked",
+                    local.site(),
                     e.detail());
             site = Optional.empty();
         }
@@ -105,7 +107,9 @@ final class PeerLookup implements AutoCloseable {
     /** How messages name the peer: {@code site site-b} once it has been found, else {@code the peer site}. */
     String name() {
         CachedPeer p = peer;
-        return p != null && p.site().isPresent() ? "site " + SafeText.escape(p.site().get().name()) : "the peer site";
+        return p != null && p.site().isPresent()
+                ? "site " + SafeText.escape(p.site().get().name())
+                : "the peer site";
     }
 
     /** Where the peer's key is kept (mode 0600). */

@@ -5,7 +5,6 @@ import com.google.gson.JsonObject;
 import io.volrep.api.ReplicationException;
 import io.volrep.api.Secrets;
 import io.volrep.api.UnknownErrorException;
-import java.util.Map;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -15,6 +14,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -35,7 +35,13 @@ final class PeerSite {
     static final Duration QUESTION_TIME = Duration.ofSeconds(8);
 
     /** The image's role at the peer. */
-    enum Role { PRIMARY, NON_PRIMARY, NOT_MIRRORED, ABSENT, UNREACHABLE }
+    enum Role {
+        PRIMARY,
+        NON_PRIMARY,
+        NOT_MIRRORED,
+        ABSENT,
+        UNREACHABLE
+    }
 
     /**
      * What the peer said about an image.
@@ -44,8 +50,7 @@ final class PeerSite {
      * @param image what {@code rbd info} said, when the image exists there
      * @param why why the peer could not be asked ({@link Role#UNREACHABLE}), else ""
      */
-    record Answer(Role role, Optional<RbdImage> image, String why) {
-    }
+    record Answer(Role role, Optional<RbdImage> image, String why) {}
 
     private final String name;
     private final String pool;
@@ -75,8 +80,8 @@ final class PeerSite {
             info = local.json(budget, "mirror", "pool", "info", pool, "--all");
         } catch (UnknownErrorException e) {
             // the output holds the peer's key: no excerpt of it in the message
-            throw new UnknownErrorException(local.site() + ": rbd mirror pool info " + pool + " --all printed"
-                    + " malformed JSON");
+            throw new UnknownErrorException(
+                    local.site() + ": rbd mirror pool info " + pool + " --all printed" + " malformed JSON");
         }
         if (!info.isJsonObject() || !info.getAsJsonObject().has("peers")) {
             return Optional.empty();
@@ -91,9 +96,21 @@ final class PeerSite {
             String key = peer.get("key").getAsString();
             writeKey(keyFile, key);
             String site = peer.has("site_name") ? peer.get("site_name").getAsString() : "the peer site";
-            return Optional.of(new PeerSite(site, pool, local.withConnection("site " + site, List.of(
-                    "-c", "/dev/null", "-m", peer.get("mon_host").getAsString(), "--id", id,
-                    "--keyfile", keyFile.toString()), Secrets.of(Map.of("key", key)))));
+            return Optional.of(new PeerSite(
+                    site,
+                    pool,
+                    local.withConnection(
+                            "site " + site,
+                            List.of(
+                                    "-c",
+                                    "/dev/null",
+                                    "-m",
+                                    peer.get("mon_host").getAsString(),
+                                    "--id",
+                                    id,
+                                    "--keyfile",
+                                    keyFile.toString()),
+                            Secrets.of(Map.of("key", key)))));
         }
         return Optional.empty();
     }
@@ -122,8 +139,8 @@ final class PeerSite {
      */
     Optional<MirrorSnapshots> snapshots(String image, CallBudget budget) {
         try {
-            return Optional.of(MirrorSnapshots.parse(cli.json(budget.capped(QUESTION_TIME), "snap", "ls", "--all",
-                    pool + "/" + image)));
+            return Optional.of(MirrorSnapshots.parse(
+                    cli.json(budget.capped(QUESTION_TIME), "snap", "ls", "--all", pool + "/" + image)));
         } catch (RbdException | ReplicationException e) {
             return Optional.empty();
         }
@@ -132,9 +149,14 @@ final class PeerSite {
     private static void writeKey(Path keyFile, String key) {
         try {
             if (!Files.exists(keyFile)) {
-                Files.createFile(keyFile, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+                Files.createFile(
+                        keyFile, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
             }
-            Files.writeString(keyFile, key, StandardCharsets.US_ASCII, StandardOpenOption.TRUNCATE_EXISTING,
+            Files.writeString(
+                    keyFile,
+                    key,
+                    StandardCharsets.US_ASCII,
+                    StandardOpenOption.TRUNCATE_EXISTING,
                     StandardOpenOption.WRITE);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the peer's key file " + keyFile, e);

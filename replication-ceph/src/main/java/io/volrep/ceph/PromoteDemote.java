@@ -48,8 +48,8 @@ final class PromoteDemote {
             inSyncAt.ifPresent(t -> lastSync.keep(budget, id, t));
         }
         // The schedule follows the primary: the one asked for, else the one the former primary recorded.
-        Optional<SnapshotSchedule> schedule = asked.isPresent() ? asked
-                : SnapshotSchedule.fromMetadata(pool.metadata(budget, id));
+        Optional<SnapshotSchedule> schedule =
+                asked.isPresent() ? asked : SnapshotSchedule.fromMetadata(pool.metadata(budget, id));
         if (schedule.isPresent()) {
             schedules.apply(budget, id, schedule.get(), asked.isPresent());
         }
@@ -59,7 +59,7 @@ final class PromoteDemote {
     void demote(CallBudget budget, String id) {
         RbdImage image = pool.enabledImage(budget, id);
         if (!image.primary()) {
-            return;     // idempotent: rbd would answer EINVAL
+            return; // idempotent: rbd would answer EINVAL
         }
         // Demoted before the peer replays this site's promotion, both copies end with their own demotion: rbd-mirror
         // starts replaying only a primary, so the peer never receives this site's last snapshots, and neither site
@@ -138,7 +138,7 @@ final class PromoteDemote {
             MirrorStatus status = pool.mirrorStatus(budget, id);
             state = status.state() + ": " + status.description();
         } catch (RuntimeException e) {
-            state = "";     // unknown: answer as the window, never as a precondition that invites a force
+            state = ""; // unknown: answer as the window, never as a precondition that invites a force
         }
         String what = peers.name() + " was primary for " + id + " after this copy's last snapshot and has demoted it";
         if (state.isEmpty() || state.startsWith("up+replaying") || state.startsWith("up+syncing")) {
@@ -166,13 +166,16 @@ final class PromoteDemote {
         }
         return switch (there.role()) {
             case PRIMARY -> peerHoldsThePrimary(id);
-            case UNREACHABLE -> new PreconditionFailedException(pool.site() + ": " + id + " cannot be promoted"
-                    + " without force: " + peers.name() + " does not answer, so no demotion can arrive from it ("
-                    + there.why() + ")");
-            case NOT_MIRRORED, ABSENT -> new PreconditionFailedException(pool.site() + ": " + id + " cannot be"
-                    + " promoted without force: " + peers.name() + " has no mirrored copy of it to demote");
-            case NON_PRIMARY -> new OperationPendingException(pool.site() + ": " + peers.name() + " has demoted " + id
-                    + ", but the demotion has not reached this site yet (" + e.detail() + "); retry with back-off");
+            case UNREACHABLE ->
+                new PreconditionFailedException(pool.site() + ": " + id + " cannot be promoted"
+                        + " without force: " + peers.name() + " does not answer, so no demotion can arrive from it ("
+                        + there.why() + ")");
+            case NOT_MIRRORED, ABSENT ->
+                new PreconditionFailedException(pool.site() + ": " + id + " cannot be" + " promoted without force: "
+                        + peers.name() + " has no mirrored copy of it to demote");
+            case NON_PRIMARY ->
+                new OperationPendingException(pool.site() + ": " + peers.name() + " has demoted " + id
+                        + ", but the demotion has not reached this site yet (" + e.detail() + "); retry with back-off");
         };
     }
 

@@ -3,10 +3,10 @@ package io.volrep.ceph;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
-import io.volrep.api.internal.SafeText;
 import io.volrep.api.Secrets;
 import io.volrep.api.UnavailableException;
 import io.volrep.api.UnknownErrorException;
+import io.volrep.api.internal.SafeText;
 import io.volrep.spi.exec.internal.ProcessRunner;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -38,9 +38,11 @@ final class RbdCli {
     static final Duration MIN_COMMAND_TIME = Duration.ofMillis(1500);
     /** The most a command may print on stdout (a mirror status with many snapshots is a few KiB). */
     static final int MAX_STDOUT_BYTES = 4 * 1024 * 1024;
+
     static final int STDERR_BYTES = 16 * 1024;
     /** The prefix of a Ceph log line: {@code 2026-11-26T04:11:08.723+0000 7f5e8a4866c0 -1 }. */
     private static final Pattern LOG_PREFIX = Pattern.compile("^\\d{4}-\\d\\d-\\d\\dT[0-9:.+]+ [0-9a-f]+ +-?\\d+ ");
+
     private static final Pattern LOG_LINE_START =
             Pattern.compile("(?=\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:[0-9.]+\\+\\d{4} [0-9a-f]+ )");
     /** Timestamps in {@code rbd snap ls} are the C library's local time: read them in UTC. */
@@ -66,8 +68,13 @@ final class RbdCli {
         this(site, executable, connection, runner, maxConcurrent, Secrets.empty());
     }
 
-    private RbdCli(String site, String executable, List<String> connection, ProcessRunner runner, int maxConcurrent,
-                   Secrets masked) {
+    private RbdCli(
+            String site,
+            String executable,
+            List<String> connection,
+            ProcessRunner runner,
+            int maxConcurrent,
+            Secrets masked) {
         this.masked = masked;
         this.site = site;
         this.executable = executable;
@@ -144,7 +151,8 @@ final class RbdCli {
                 slots.release();
             }
         } catch (IOException e) {
-            throw new UnknownErrorException(site + ": cannot run " + executable + ": " + SafeText.escape(e.getMessage()));
+            throw new UnknownErrorException(
+                    site + ": cannot run " + executable + ": " + SafeText.escape(e.getMessage()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new UnavailableException(site + ": interrupted running rbd " + command + " (shutting down)");
@@ -157,15 +165,14 @@ final class RbdCli {
                 throw new UnavailableException(site + ": Ceph did not answer rbd " + command + " within "
                         + CallBudget.seconds(left) + " (the cluster is down or unreachable); retry later");
             }
-            case OUTPUT_TOO_LARGE -> throw new UnknownErrorException(site + ": rbd " + command + " printed more than "
-                    + MAX_STDOUT_BYTES + " bytes");
-            default -> {
-            }
+            case OUTPUT_TOO_LARGE ->
+                throw new UnknownErrorException(
+                        site + ": rbd " + command + " printed more than " + MAX_STDOUT_BYTES + " bytes");
+            default -> {}
         }
         if (result.exitCode() != 0) {
             RbdException failure = new RbdException(site, command, result.exitCode(), errorText(stderr));
-            LOG.debug("{}: rbd {} -> exit {} in {} ms: {}", site, command, result.exitCode(), millis,
-                    failure.detail());
+            LOG.debug("{}: rbd {} -> exit {} in {} ms: {}", site, command, result.exitCode(), millis, failure.detail());
             throw failure;
         }
         LOG.debug("{}: rbd {} -> 0 in {} ms", site, command, millis);
@@ -186,8 +193,10 @@ final class RbdCli {
         // rbd's threads can write a log line right after an unterminated one: split before every Ceph timestamp
         for (String line : LOG_LINE_START.matcher(stderr).replaceAll("\n").split("\n")) {
             String text = LOG_PREFIX.matcher(line.strip()).replaceFirst("").strip();
-            if (text.isEmpty() || text.startsWith("auth: unable to find a keyring")
-                    || text.startsWith("AuthRegistry(") || lines.contains(text)) {
+            if (text.isEmpty()
+                    || text.startsWith("auth: unable to find a keyring")
+                    || text.startsWith("AuthRegistry(")
+                    || lines.contains(text)) {
                 continue;
             }
             lines.add(text);

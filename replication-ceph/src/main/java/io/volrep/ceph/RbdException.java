@@ -52,7 +52,9 @@ final class RbdException extends RuntimeException {
 
     /** True when the cluster could not be reached (rather than refusing the command). */
     boolean unreachable() {
-        return errno == ETIMEDOUT || errno == ESHUTDOWN || errno == ECONNREFUSED
+        return errno == ETIMEDOUT
+                || errno == ESHUTDOWN
+                || errno == ECONNREFUSED
                 || detail.contains("couldn't connect to the cluster");
     }
 

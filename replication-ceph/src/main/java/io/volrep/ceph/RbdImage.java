@@ -20,15 +20,18 @@ import java.util.Optional;
  * @param globalId the mirroring global id, the same on both sites, else ""
  * @param primary true when the image is primary (only meaningful while enabled)
  */
-record RbdImage(String name, String id, Optional<String> mirroringState, String mode, String globalId,
-                boolean primary) {
+record RbdImage(
+        String name, String id, Optional<String> mirroringState, String mode, String globalId, boolean primary) {
 
     static RbdImage parse(String name, JsonElement json) {
         JsonObject o = RbdJson.objectOrEmpty(json);
         JsonObject m = RbdJson.objectOrNull(o, "mirroring");
-        return new RbdImage(name, RbdJson.string(o, "id"),
+        return new RbdImage(
+                name,
+                RbdJson.string(o, "id"),
                 m == null ? Optional.empty() : Optional.of(RbdJson.string(m, "state")),
-                m == null ? "" : RbdJson.string(m, "mode"), m == null ? "" : RbdJson.string(m, "global_id"),
+                m == null ? "" : RbdJson.string(m, "mode"),
+                m == null ? "" : RbdJson.string(m, "global_id"),
                 m != null && m.has("primary") && m.get("primary").getAsBoolean());
     }
 

@@ -13,8 +13,7 @@ import com.google.gson.JsonObject;
  * }</pre>
  */
 final class RbdJson {
-    private RbdJson() {
-    }
+    private RbdJson() {}
 
     /** The field as text, "" when it is absent or null. */
     static String string(JsonObject o, String key) {

@@ -40,7 +40,9 @@ final class Resync {
          * than the flagged one, not seen mirrored yet, is that moment.
          */
         boolean beingRecreated(RbdImage image) {
-            return !image.enabled() && !image.disabling() && !image.id().equals(flaggedId)
+            return !image.enabled()
+                    && !image.disabling()
+                    && !image.id().equals(flaggedId)
                     && !image.id().equals(recreatedId);
         }
     }
@@ -58,8 +60,8 @@ final class Resync {
         } catch (RbdException e) {
             // rbd-mirror moves the image to the trash, removes it and creates it anew: between the two it exists
             // nowhere, so an image this driver flagged counts as being resynced too
-            if (e.errno() == RbdException.ENOENT && (resyncRequested.containsKey(id)
-                    || pool.inTrashForResync(budget, id))) {
+            if (e.errno() == RbdException.ENOENT
+                    && (resyncRequested.containsKey(id) || pool.inTrashForResync(budget, id))) {
                 return ResyncResult.IN_PROGRESS;
             }
             throw pool.failure(e, id, "read");
@@ -70,29 +72,33 @@ final class Resync {
         }
         pool.requireEnabled(image);
         if (image.primary()) {
-            throw new PreconditionFailedException(pool.site() + ": " + id + " is primary: only a demoted image is"
-                    + " resynced (demote it first)");
+            throw new PreconditionFailedException(
+                    pool.site() + ": " + id + " is primary: only a demoted image is" + " resynced (demote it first)");
         }
         if (flag != null && flag.flaggedId().equals(image.id())) {
             if (pool.resyncFlagged(budget, id)) {
-                return ResyncResult.IN_PROGRESS;    // flagged; rbd-mirror has not recreated it yet
+                return ResyncResult.IN_PROGRESS; // flagged; rbd-mirror has not recreated it yet
             }
             // The same image, and rbd no longer holds the flag: it was dropped before rbd-mirror acted on it (the
             // image was promoted or its mirroring disabled since), so no recreation is coming. Decide afresh.
             resyncRequested.remove(id, flag);
             flag = null;
         } else if (flag != null && !flag.recreatedId().equals(image.id())) {
-            Flag seen = new Flag(flag.flaggedId(), image.id());     // recreated and mirrored
+            Flag seen = new Flag(flag.flaggedId(), image.id()); // recreated and mirrored
             resyncRequested.replace(id, flag, seen);
             flag = seen;
         }
         MirrorStatus status = pool.mirrorStatus(budget, id);
         // Only a split-brain needs a full copy: a copy that is merely behind catches up by replaying, and another
         // error right after a recreation can be transient (flagging again would start the copy over).
-        boolean needed = (status.state().equals("up+error") && status.description().contains("split-brain"))
-                || (force && flag == null);
+        boolean needed =
+                (status.state().equals("up+error") && status.description().contains("split-brain"))
+                        || (force && flag == null);
         if (needed) {
-            LOG.info("{}: {} {}: flagging it for a full resync from the primary", pool.site(), id,
+            LOG.info(
+                    "{}: {} {}: flagging it for a full resync from the primary",
+                    pool.site(),
+                    id,
                     force ? "resync forced" : "split-brain (" + SafeText.escape(status.description()) + ")");
             pool.run(budget, id, "flag for resync", "mirror", "image", "resync", pool.spec(id));
             resyncRequested.put(id, new Flag(image.id(), ""));

@@ -27,6 +27,7 @@ record SnapshotSchedule(String interval, String startTime) {
     static final String START_TIME = "schedulingStartTime";
     /** Where the primary keeps its schedule in the image's metadata, which snapshot mirroring copies to the peer. */
     static final String META_INTERVAL = "volrep.schedulingInterval";
+
     static final String META_START_TIME = "volrep.schedulingStartTime";
 
     private static final Pattern INTERVAL_FORMAT = Pattern.compile("[1-9][0-9]{0,5}[mhd]");
@@ -42,8 +43,8 @@ record SnapshotSchedule(String interval, String startTime) {
         String start = parameters.getOrDefault(START_TIME, "");
         if (interval == null) {
             if (!start.isEmpty()) {
-                throw new InvalidArgumentException("parameters." + START_TIME + ": given without "
-                        + "parameters." + INTERVAL);
+                throw new InvalidArgumentException(
+                        "parameters." + START_TIME + ": given without " + "parameters." + INTERVAL);
             }
             return Optional.empty();
         }
@@ -65,6 +66,7 @@ record SnapshotSchedule(String interval, String startTime) {
             return Optional.empty();
         }
         String start = metadata.getOrDefault(META_START_TIME, "");
-        return Optional.of(new SnapshotSchedule(interval, START_FORMAT.matcher(start).matches() ? start : ""));
+        return Optional.of(
+                new SnapshotSchedule(interval, START_FORMAT.matcher(start).matches() ? start : ""));
     }
 }

@@ -88,6 +88,7 @@ class CephRbdDriverTest {
     static final String STATUS_COPY_NOT_REPLAYING = """
             {"name":"vol-0","global_id":"06288f3d","state":"up+unknown","description":"remote image is not primary",\
             "last_update":"2026-11-26 11:40:01"}""";
+
     static final String STATUS_SPLIT_BRAIN = """
             {"name":"vol-0","global_id":"06288f3d","state":"up+stopped","description":"local image is primary",\
             "peer_sites":[{"site_name":"site-b","mirror_uuids":"a8f9dedb","state":"up+error","description":\
@@ -95,6 +96,7 @@ class CephRbdDriverTest {
 
     @RegisterExtension
     final GrpcCleanup grpc = new GrpcCleanup();
+
     @TempDir
     Path tmp;
 
@@ -106,11 +108,19 @@ class CephRbdDriverTest {
     private void serve(FakeRbd fake) throws Exception {
         this.rbd = fake;
         Path conf = Files.writeString(tmp.resolve("site-a.conf"), "[global]\n");
-        driver = grpc.register(CephRbdDriver.builder().cephConf(conf).pool("rbd")
-                .rbd(fake.install().toString()).timeout(Duration.ofSeconds(20)).build());
+        driver = grpc.register(CephRbdDriver.builder()
+                .cephConf(conf)
+                .pool("rbd")
+                .rbd(fake.install().toString())
+                .timeout(Duration.ofSeconds(20))
+                .build());
         String name = InProcessServerBuilder.generateName();
-        grpc.register(ReplicationServer.builder().driver(driver).identity(CephRbdDriver.PLUGIN_NAME, "test")
-                .listen("inprocess:" + name).build().start());
+        grpc.register(ReplicationServer.builder()
+                .driver(driver)
+                .identity(CephRbdDriver.PLUGIN_NAME, "test")
+                .listen("inprocess:" + name)
+                .build()
+                .start());
         channel = grpc.register(InProcessChannelBuilder.forName(name).build());
         stub = ControllerGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
     }
@@ -120,7 +130,8 @@ class CephRbdDriverTest {
     }
 
     private static ReplicationSource volume(String id) {
-        return ReplicationSource.newBuilder().setVolume(ReplicationSource.VolumeSource.newBuilder().setVolumeId(id))
+        return ReplicationSource.newBuilder()
+                .setVolume(ReplicationSource.VolumeSource.newBuilder().setVolumeId(id))
                 .build();
     }
 
@@ -134,7 +145,10 @@ class CephRbdDriverTest {
     }
 
     private PromoteVolumeRequest promote(boolean force) {
-        return PromoteVolumeRequest.newBuilder().setReplicationSource(volume("vol-0")).setForce(force).build();
+        return PromoteVolumeRequest.newBuilder()
+                .setReplicationSource(volume("vol-0"))
+                .setForce(force)
+                .build();
     }
 
     private Status promoteStatus() {
@@ -143,7 +157,8 @@ class CephRbdDriverTest {
 
     private Status disableStatus() {
         return statusOf(() -> stub.disableVolumeReplication(DisableVolumeReplicationRequest.newBuilder()
-                .setReplicationSource(volume("vol-0")).build()));
+                .setReplicationSource(volume("vol-0"))
+                .build()));
     }
 
     // --- Promote --------------------------------------------------------------------------------------------------
@@ -158,8 +173,11 @@ class CephRbdDriverTest {
         Status status = promoteStatus();
 
         assertThat(status.getCode()).isEqualTo(Status.Code.ABORTED);
-        assertThat(status.getDescription()).contains("site site-b has demoted vol-0",
-                "the demotion has not reached this site yet", "demotion is not propagated yet");
+        assertThat(status.getDescription())
+                .contains(
+                        "site site-b has demoted vol-0",
+                        "the demotion has not reached this site yet",
+                        "demotion is not propagated yet");
         assertThat(rbd.calls()).noneMatch(c -> c.contains("--force"));
     }
 
@@ -197,10 +215,12 @@ class CephRbdDriverTest {
             [{"id":5,"name":".mirror.primary.g.x","timestamp":"Thu Nov 26 05:15:01 2026","namespace":{"type":"mirror",\
             "state":"demoted","mirror_peer_uuids":["y"],"complete":true}}]""";
     /** ... and once B's promotion and demotion (B's snapshots 7 and 8) have reached it. */
-    static final String RECEIVED_THE_PEERS_DEMOTION = OWN_DEMOTION_ONLY.replace("}}]", "}},{\"id\":9,\"name\":"
-            + "\".mirror.non_primary.g.d\",\"timestamp\":\"Thu Nov 26 05:15:18 2026\",\"namespace\":{\"type\":"
-            + "\"mirror\",\"state\":\"demoted\",\"complete\":true,\"primary_mirror_uuid\":\"59bc\","
-            + "\"primary_snap_id\":8}}]");
+    static final String RECEIVED_THE_PEERS_DEMOTION = OWN_DEMOTION_ONLY.replace(
+            "}}]",
+            "}},{\"id\":9,\"name\":"
+                    + "\".mirror.non_primary.g.d\",\"timestamp\":\"Thu Nov 26 05:15:18 2026\",\"namespace\":{\"type\":"
+                    + "\"mirror\",\"state\":\"demoted\",\"complete\":true,\"primary_mirror_uuid\":\"59bc\","
+                    + "\"primary_snap_id\":8}}]");
 
     @Test
     void aFailbackPromoteWaitsUntilThePeersDemotionHasArrivedForRbdWouldPromoteIntoASplitBrain() throws Exception {
@@ -211,7 +231,10 @@ class CephRbdDriverTest {
                 .on("local mirror pool info rbd --all", FakeRbd.ok(POOL_INFO))
                 .on("peer info rbd/vol-0", FakeRbd.ok(NON_PRIMARY))
                 .on("peer snap ls --all rbd/vol-0", FakeRbd.ok(PEER_OWN_DEMOTION))
-                .on("local snap ls --all rbd/vol-0", FakeRbd.ok(OWN_DEMOTION_ONLY), FakeRbd.ok(RECEIVED_THE_PEERS_DEMOTION))
+                .on(
+                        "local snap ls --all rbd/vol-0",
+                        FakeRbd.ok(OWN_DEMOTION_ONLY),
+                        FakeRbd.ok(RECEIVED_THE_PEERS_DEMOTION))
                 .on("local mirror image status rbd/vol-0", FakeRbd.ok(STATUS_COPY_REPLAYING))
                 .on("local image-meta list rbd/vol-0", FakeRbd.ok("{}"))
                 .on("local mirror image promote rbd/vol-0", FakeRbd.ok("Image promoted to primary\n")));
@@ -219,11 +242,17 @@ class CephRbdDriverTest {
         Status first = promoteStatus();
 
         assertThat(first.getCode()).isEqualTo(Status.Code.ABORTED);
-        assertThat(first.getDescription()).contains("site site-b was primary for vol-0", "has not reached this site",
-                "split-brain", "retry with back-off");
+        assertThat(first.getDescription())
+                .contains(
+                        "site site-b was primary for vol-0",
+                        "has not reached this site",
+                        "split-brain",
+                        "retry with back-off");
         assertThat(rbd.calls()).noneMatch(c -> c.contains("mirror image promote"));
 
-        assertThat(promoteStatus().getCode()).as("once B's demotion has arrived").isEqualTo(Status.Code.OK);
+        assertThat(promoteStatus().getCode())
+                .as("once B's demotion has arrived")
+                .isEqualTo(Status.Code.OK);
         assertThat(rbd.calls()).containsOnlyOnce("local mirror image promote rbd/vol-0");
         assertThat(rbd.calls()).noneMatch(c -> c.contains("--force"));
     }
@@ -244,8 +273,12 @@ class CephRbdDriverTest {
         Status status = promoteStatus();
 
         assertThat(status.getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
-        assertThat(status.getDescription()).contains("cannot be promoted without force", "site site-b was primary",
-                "will not reach this site", "Promote it on site site-b again");
+        assertThat(status.getDescription())
+                .contains(
+                        "cannot be promoted without force",
+                        "site site-b was primary",
+                        "will not reach this site",
+                        "Promote it on site site-b again");
         assertThat(rbd.calls()).noneMatch(c -> c.contains("mirror image promote"));
     }
 
@@ -258,7 +291,8 @@ class CephRbdDriverTest {
                 .on("peer snap ls --all rbd/vol-0", FakeRbd.ok(PEER_OWN_DEMOTION), FakeRbd.ok(PEER_REPLAYING))
                 .on("local mirror image demote rbd/vol-0", FakeRbd.ok("Image demoted to non-primary\n")));
         Supplier<Status> demote = () -> statusOf(() -> stub.demoteVolume(DemoteVolumeRequest.newBuilder()
-                .setReplicationSource(volume("vol-0")).build()));
+                .setReplicationSource(volume("vol-0"))
+                .build()));
 
         assertHeldUntilThePeerReplays(demote, 1, "local mirror image demote rbd/vol-0");
     }
@@ -272,8 +306,8 @@ class CephRbdDriverTest {
         for (int i = 1; i <= held; i++) {
             Status status = call.get();
             assertThat(status.getCode()).as("call %d", i).isEqualTo(Status.Code.ABORTED);
-            assertThat(status.getDescription()).contains("site site-b's copy of vol-0 still ends with a demotion",
-                    "retry with back-off");
+            assertThat(status.getDescription())
+                    .contains("site site-b's copy of vol-0 still ends with a demotion", "retry with back-off");
         }
         assertThat(rbd.calls()).doesNotContain(rbdCommand);
 
@@ -345,7 +379,8 @@ class CephRbdDriverTest {
 
     @Test
     void aForcedPromoteRecordsWhenTheCopyWasLastInSyncWhichInfoAnswersUntilThePeerSyncs() throws Exception {
-        String copyReplaying = STATUS_SYNCED.replace("\"state\":\"up+stopped\",\"description\":\"local image is primary\"",
+        String copyReplaying = STATUS_SYNCED.replace(
+                "\"state\":\"up+stopped\",\"description\":\"local image is primary\"",
                 "\"state\":\"up+replaying\",\"description\":\"replaying, {\\\"local_snapshot_timestamp\\\":1795666342,"
                         + "\\\"remote_snapshot_timestamp\\\":1795666342,\\\"replay_state\\\":\\\"idle\\\"}\"");
         String peerGone = """
@@ -355,15 +390,19 @@ class CephRbdDriverTest {
                 .on("local mirror image status rbd/vol-0", FakeRbd.ok(copyReplaying), FakeRbd.ok(peerGone))
                 .on("local mirror image promote --force rbd/vol-0", FakeRbd.ok("Image promoted to primary\n"))
                 .on("local image-meta set rbd/vol-0 volrep.lastSyncTime 1795666342", FakeRbd.ok(""))
-                .on("local image-meta list rbd/vol-0", FakeRbd.ok("{}"),
+                .on(
+                        "local image-meta list rbd/vol-0",
+                        FakeRbd.ok("{}"),
                         FakeRbd.ok("{\"volrep.lastSyncTime\":\"1795666342\"}")));
 
         stub.promoteVolume(promote(true));
         GetVolumeReplicationInfoResponse info = info();
 
-        assertThat(rbd.calls()).containsSubsequence("local mirror image status rbd/vol-0 --format json",
-                "local mirror image promote --force rbd/vol-0",
-                "local image-meta set rbd/vol-0 volrep.lastSyncTime 1795666342");
+        assertThat(rbd.calls())
+                .containsSubsequence(
+                        "local mirror image status rbd/vol-0 --format json",
+                        "local mirror image promote --force rbd/vol-0",
+                        "local image-meta set rbd/vol-0 volrep.lastSyncTime 1795666342");
         assertThat(Timestamps.toSeconds(info.getLastSyncTime())).isEqualTo(1795666342L);
         assertThat(info.getStatus()).isEqualTo(GetVolumeReplicationInfoResponse.Status.ERROR);
         assertThat(info.getStatusMessage()).contains("site site-a's rbd-mirror stopped reporting on vol-0");
@@ -376,7 +415,8 @@ class CephRbdDriverTest {
 
         Status notMirrored = promoteStatus();
         Status missing = statusOf(() -> stub.promoteVolume(PromoteVolumeRequest.newBuilder()
-                .setReplicationSource(volume("vol-9")).build()));
+                .setReplicationSource(volume("vol-9"))
+                .build()));
 
         assertThat(notMirrored.getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
         assertThat(notMirrored.getDescription()).contains("replication is not enabled for vol-0");
@@ -384,15 +424,18 @@ class CephRbdDriverTest {
         assertThat(missing.getDescription()).contains("vol-9 does not exist in pool rbd");
     }
 
-    // --- a site that is gone ------------------------------------------------------------------------------------------
+    // --- a site that is gone
+    // ------------------------------------------------------------------------------------------
 
     @Test
     void aSiteThatDoesNotAnswerAnswersUnavailableWithinTheCallersDeadline() throws Exception {
         serve(fake().on("local info rbd/vol-0", FakeRbd.hang(60)));
 
         long start = System.nanoTime();
-        Status status = statusOf(() -> stub.withDeadlineAfter(5, TimeUnit.SECONDS).demoteVolume(
-                DemoteVolumeRequest.newBuilder().setReplicationSource(volume("vol-0")).build()));
+        Status status = statusOf(() -> stub.withDeadlineAfter(5, TimeUnit.SECONDS)
+                .demoteVolume(DemoteVolumeRequest.newBuilder()
+                        .setReplicationSource(volume("vol-0"))
+                        .build()));
         Duration took = Duration.ofNanos(System.nanoTime() - start);
 
         assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
@@ -403,29 +446,36 @@ class CephRbdDriverTest {
     @Test
     void cephsOwnTimeoutsAreCutToTheBudgetOfTheCall() throws Exception {
         Path argv = tmp.resolve("argv");
-        Path script = Files.writeString(tmp.resolve("rbd-argv"), "#!/bin/sh\necho \"$@\" >" + argv
-                + "\necho '{\"name\":\"vol-0\"}'\n");
+        Path script = Files.writeString(
+                tmp.resolve("rbd-argv"), "#!/bin/sh\necho \"$@\" >" + argv + "\necho '{\"name\":\"vol-0\"}'\n");
         script.toFile().setExecutable(true);
         Path conf = Files.writeString(tmp.resolve("site-a.conf"), "[global]\n");
-        try (CephRbdDriver driver = CephRbdDriver.builder().cephConf(conf).pool("rbd").rbd(script.toString())
-                .timeout(Duration.ofSeconds(12)).build()) {
-            assertThatThrownBy(() -> driver.demote(io.volrep.spi.DemoteRequest.of(
-                    io.volrep.api.ReplicationSource.volume("vol-0"))))
+        try (CephRbdDriver driver = CephRbdDriver.builder()
+                .cephConf(conf)
+                .pool("rbd")
+                .rbd(script.toString())
+                .timeout(Duration.ofSeconds(12))
+                .build()) {
+            assertThatThrownBy(() -> driver.demote(
+                            io.volrep.spi.DemoteRequest.of(io.volrep.api.ReplicationSource.volume("vol-0"))))
                     .hasMessageContaining("replication is not enabled for vol-0");
         }
         String args = Files.readString(argv);
         assertThat(args).startsWith("-c " + conf + " --id admin --client_mount_timeout ");
         long seconds = Long.parseLong(args.split(" ")[5]);
         assertThat(seconds).isBetween(9L, 11L);
-        assertThat(args).contains("--rados_mon_op_timeout " + seconds, "--rados_osd_op_timeout " + seconds)
+        assertThat(args)
+                .contains("--rados_mon_op_timeout " + seconds, "--rados_osd_op_timeout " + seconds)
                 .endsWith("info rbd/vol-0 --format json\n");
     }
 
-    // --- Info -----------------------------------------------------------------------------------------------------------
+    // --- Info
+    // -----------------------------------------------------------------------------------------------------------
 
     private GetVolumeReplicationInfoResponse info() {
         return stub.getVolumeReplicationInfo(GetVolumeReplicationInfoRequest.newBuilder()
-                .setReplicationSource(volume("vol-0")).build());
+                .setReplicationSource(volume("vol-0"))
+                .build());
     }
 
     @Test
@@ -437,8 +487,11 @@ class CephRbdDriverTest {
         Status status = statusOf(this::info);
 
         assertThat(status.getCode()).isEqualTo(Status.Code.NOT_FOUND);
-        assertThat(status.getDescription()).contains("not available at the moment", "no peer has completed a first"
-                + " sync yet", "site site-b has not completed a first sync of vol-0 yet");
+        assertThat(status.getDescription())
+                .contains(
+                        "not available at the moment",
+                        "no peer has completed a first" + " sync yet",
+                        "site site-b has not completed a first sync of vol-0 yet");
     }
 
     /** Info of a fresh primary whose peer's rbd-mirror has not reported a completed first sync yet. */
@@ -459,7 +512,8 @@ class CephRbdDriverTest {
         GetVolumeReplicationInfoResponse info = info();
 
         assertThat(Instant.ofEpochSecond(info.getLastSyncTime().getSeconds()))
-                .as("the primary's snapshot the copy holds").isEqualTo(Instant.parse("2026-11-26T20:42:18Z"));
+                .as("the primary's snapshot the copy holds")
+                .isEqualTo(Instant.parse("2026-11-26T20:42:18Z"));
         assertThat(info.getStatus()).isEqualTo(GetVolumeReplicationInfoResponse.Status.HEALTHY);
     }
 
@@ -510,21 +564,25 @@ class CephRbdDriverTest {
         assertThat(status.getDescription()).contains("vol-0 is not promoted");
     }
 
-    // --- Enable, Disable, Demote ---------------------------------------------------------------------------------------
+    // --- Enable, Disable, Demote
+    // ---------------------------------------------------------------------------------------
 
     @Test
-    void enableWithAMalformedScheduleOrAnotherModeIsInvalidArgumentNamingTheParameterAndRunsNothing()
-            throws Exception {
+    void enableWithAMalformedScheduleOrAnotherModeIsInvalidArgumentNamingTheParameterAndRunsNothing() throws Exception {
         serve(fake());
 
         Status interval = statusOf(() -> stub.enableVolumeReplication(EnableVolumeReplicationRequest.newBuilder()
-                .setReplicationSource(volume("vol-0")).putParameters("schedulingInterval", "5 minutes").build()));
+                .setReplicationSource(volume("vol-0"))
+                .putParameters("schedulingInterval", "5 minutes")
+                .build()));
         Status mode = statusOf(() -> stub.enableVolumeReplication(EnableVolumeReplicationRequest.newBuilder()
-                .setReplicationSource(volume("vol-0")).putParameters("mirroringMode", "journal").build()));
+                .setReplicationSource(volume("vol-0"))
+                .putParameters("mirroringMode", "journal")
+                .build()));
 
         assertThat(interval.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
-        assertThat(interval.getDescription()).startsWith("parameters.schedulingInterval: \"5 minutes\" is not an"
-                + " interval");
+        assertThat(interval.getDescription())
+                .startsWith("parameters.schedulingInterval: \"5 minutes\" is not an" + " interval");
         assertThat(mode.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
         assertThat(mode.getDescription()).startsWith("parameters.mirroringMode: \"journal\"");
         assertThat(rbd.calls()).isEmpty();
@@ -540,11 +598,15 @@ class CephRbdDriverTest {
                 .on("local mirror snapshot schedule add", FakeRbd.ok("")));
 
         stub.enableVolumeReplication(EnableVolumeReplicationRequest.newBuilder()
-                .setReplicationSource(volume("vol-0")).putParameters("schedulingInterval", "1m").build());
+                .setReplicationSource(volume("vol-0"))
+                .putParameters("schedulingInterval", "1m")
+                .build());
 
-        assertThat(rbd.calls()).contains("local mirror image enable rbd/vol-0 snapshot",
-                "local image-meta set rbd/vol-0 volrep.schedulingInterval 1m",
-                "local mirror snapshot schedule add --pool rbd --image vol-0 1m");
+        assertThat(rbd.calls())
+                .contains(
+                        "local mirror image enable rbd/vol-0 snapshot",
+                        "local image-meta set rbd/vol-0 volrep.schedulingInterval 1m",
+                        "local mirror snapshot schedule add --pool rbd --image vol-0 1m");
     }
 
     @Test
@@ -557,10 +619,14 @@ class CephRbdDriverTest {
                 .on("local mirror image disable rbd/vol-0", FakeRbd.ok("Mirroring disabled\n")));
 
         stub.disableVolumeReplication(DisableVolumeReplicationRequest.newBuilder()
-                .setReplicationSource(volume("vol-0")).build());
+                .setReplicationSource(volume("vol-0"))
+                .build());
 
-        assertThat(rbd.calls()).containsSubsequence("local mirror image promote rbd/vol-0",
-                "local image-meta remove rbd/vol-0 volrep.schedulingInterval", "local mirror image disable rbd/vol-0");
+        assertThat(rbd.calls())
+                .containsSubsequence(
+                        "local mirror image promote rbd/vol-0",
+                        "local image-meta remove rbd/vol-0 volrep.schedulingInterval",
+                        "local mirror image disable rbd/vol-0");
         assertThat(rbd.calls()).noneMatch(c -> c.contains("--force"));
     }
 
@@ -574,7 +640,8 @@ class CephRbdDriverTest {
                 .on("local mirror image disable --force rbd/vol-0", FakeRbd.ok("Mirroring disabled\n")));
 
         stub.disableVolumeReplication(DisableVolumeReplicationRequest.newBuilder()
-                .setReplicationSource(volume("vol-0")).build());
+                .setReplicationSource(volume("vol-0"))
+                .build());
 
         assertThat(rbd.calls()).contains("local mirror image disable --force rbd/vol-0");
     }
@@ -584,9 +651,11 @@ class CephRbdDriverTest {
             "state":"primary","mirror_peer_uuids":["x"],"complete":true}},{"id":8,"name":".mirror.primary.g.b",\
             "timestamp":"Thu Nov 26 05:15:15 2026","namespace":{"type":"mirror","state":"demoted",\
             "mirror_peer_uuids":["x"],"complete":true}}]""";
-    static final String PEER_REPLAYING = PEER_OWN_DEMOTION.replace("}}]", "}},{\"id\":10,\"name\":\".mirror.non_primary.g.c\","
-            + "\"timestamp\":\"Thu Nov 26 05:15:22 2026\",\"namespace\":{\"type\":\"mirror\",\"state\":\"non-primary\","
-            + "\"complete\":true,\"primary_mirror_uuid\":\"59bc\",\"primary_snap_id\":9}}]");
+    static final String PEER_REPLAYING = PEER_OWN_DEMOTION.replace(
+            "}}]",
+            "}},{\"id\":10,\"name\":\".mirror.non_primary.g.c\","
+                    + "\"timestamp\":\"Thu Nov 26 05:15:22 2026\",\"namespace\":{\"type\":\"mirror\",\"state\":\"non-primary\","
+                    + "\"complete\":true,\"primary_mirror_uuid\":\"59bc\",\"primary_snap_id\":9}}]");
 
     @Test
     void disableRightAfterAFailbackWaitsUntilThePeerReplaysThisPrimarySoThatItsCopyIsDeleted() throws Exception {
@@ -608,10 +677,12 @@ class CephRbdDriverTest {
             [{"id":10,"name":".mirror.non_primary.g.e","timestamp":"Thu Nov 26 14:14:21 2026","namespace":{"type":\
             "mirror","state":"demoted","complete":true,"primary_mirror_uuid":"59bc","primary_snap_id":17}}]""";
     /** ... and once it has replayed A's promotion again (A's snapshot 18). */
-    static final String PEER_REPLAYED_THE_PROMOTION = PEER_RECEIVED_DEMOTION.replace("}}]", "}},{\"id\":15,\"name\":"
-            + "\".mirror.non_primary.g.f\",\"timestamp\":\"Thu Nov 26 14:14:29 2026\",\"namespace\":{\"type\":"
-            + "\"mirror\",\"state\":\"non-primary\",\"complete\":true,\"primary_mirror_uuid\":\"59bc\","
-            + "\"primary_snap_id\":18}}]");
+    static final String PEER_REPLAYED_THE_PROMOTION = PEER_RECEIVED_DEMOTION.replace(
+            "}}]",
+            "}},{\"id\":15,\"name\":"
+                    + "\".mirror.non_primary.g.f\",\"timestamp\":\"Thu Nov 26 14:14:29 2026\",\"namespace\":{\"type\":"
+                    + "\"mirror\",\"state\":\"non-primary\",\"complete\":true,\"primary_mirror_uuid\":\"59bc\","
+                    + "\"primary_snap_id\":18}}]");
 
     @Test
     void disableOfADemotedSourceWaitsUntilThePeerReplaysItsPromotionAgainSoThatItsCopyIsDeleted() throws Exception {
@@ -623,8 +694,11 @@ class CephRbdDriverTest {
                 .on("peer info rbd/vol-0", FakeRbd.ok(NON_PRIMARY))
                 .on("local mirror image promote rbd/vol-0", FakeRbd.ok("Image promoted to primary\n"))
                 .on("local mirror image status rbd/vol-0", FakeRbd.ok(STATUS_SYNCED))
-                .on("peer snap ls --all rbd/vol-0", FakeRbd.ok(PEER_RECEIVED_DEMOTION), FakeRbd.ok(
-                        PEER_RECEIVED_DEMOTION), FakeRbd.ok(PEER_REPLAYED_THE_PROMOTION))
+                .on(
+                        "peer snap ls --all rbd/vol-0",
+                        FakeRbd.ok(PEER_RECEIVED_DEMOTION),
+                        FakeRbd.ok(PEER_RECEIVED_DEMOTION),
+                        FakeRbd.ok(PEER_REPLAYED_THE_PROMOTION))
                 .on("local mirror snapshot schedule remove", FakeRbd.ok(""))
                 .on("local image-meta list rbd/vol-0", FakeRbd.ok("{}"))
                 .on("local mirror image disable rbd/vol-0", FakeRbd.ok("Mirroring disabled\n")));
@@ -637,9 +711,11 @@ class CephRbdDriverTest {
             [{"id":9,"name":".mirror.primary.g.a","timestamp":"Thu Nov 26 20:42:18 2026","namespace":{"type":"mirror",\
             "state":"primary","mirror_peer_uuids":["x"],"complete":true}}]""";
     /** The same primary after a newer mirror snapshot (10): a promotion, a demotion or its schedule's. */
-    static final String FIRST_AND_NEWER_MIRROR_SNAPSHOT = FIRST_MIRROR_SNAPSHOT.replace("}}]", "}},{\"id\":10,\"name\":"
-            + "\".mirror.primary.g.c\",\"timestamp\":\"Thu Nov 26 20:42:25 2026\",\"namespace\":{\"type\":"
-            + "\"mirror\",\"state\":\"primary\",\"mirror_peer_uuids\":[\"x\"],\"complete\":true}}]");
+    static final String FIRST_AND_NEWER_MIRROR_SNAPSHOT = FIRST_MIRROR_SNAPSHOT.replace(
+            "}}]",
+            "}},{\"id\":10,\"name\":"
+                    + "\".mirror.primary.g.c\",\"timestamp\":\"Thu Nov 26 20:42:25 2026\",\"namespace\":{\"type\":"
+                    + "\"mirror\",\"state\":\"primary\",\"mirror_peer_uuids\":[\"x\"],\"complete\":true}}]");
     /** The peer's copy of it, synced: its rbd-mirror reports that only at its next status update (every 30 s). */
     static final String PEER_FIRST_COPY_COMPLETE = """
             [{"id":4,"name":".mirror.non_primary.g.b","timestamp":"Thu Nov 26 20:42:21 2026","namespace":{"type":\
@@ -675,8 +751,8 @@ class CephRbdDriverTest {
 
     @Test
     void disableOfAPrimaryWhosePeersCopyIsStillSyncingIs10() throws Exception {
-        serve(freshPrimaryWhosePeerHasNotReported(PEER_FIRST_COPY_COMPLETE.replace("\"complete\":true",
-                "\"complete\":false")));
+        serve(freshPrimaryWhosePeerHasNotReported(
+                PEER_FIRST_COPY_COMPLETE.replace("\"complete\":true", "\"complete\":false")));
 
         Status status = disableStatus();
 
@@ -699,8 +775,8 @@ class CephRbdDriverTest {
     @Test
     void disableOfAPrimaryWhosePeerHoldsACompleteCopyOfAnEarlierMirroringIs10() throws Exception {
         // A copy of snapshot 3 (of a mirroring disabled since, its copy not deleted yet) is not a copy of this one.
-        serve(freshPrimaryWhosePeerHasNotReported(PEER_FIRST_COPY_COMPLETE.replace("\"primary_snap_id\":9",
-                "\"primary_snap_id\":3")));
+        serve(freshPrimaryWhosePeerHasNotReported(
+                PEER_FIRST_COPY_COMPLETE.replace("\"primary_snap_id\":9", "\"primary_snap_id\":3")));
 
         assertThat(disableStatus().getCode()).isEqualTo(Status.Code.ABORTED);
         assertThat(rbd.calls()).doesNotContain("local mirror image disable rbd/vol-0");
@@ -713,14 +789,19 @@ class CephRbdDriverTest {
                 .on("local mirror pool info rbd --all", FakeRbd.ok(POOL_INFO))
                 .on("local mirror image status rbd/vol-0", FakeRbd.ok(STATUS_SYNCED))
                 .on("peer snap ls --all rbd/vol-0", FakeRbd.ok(PEER_REPLAYING))
-                .on("local mirror snapshot schedule remove", FakeRbd.fail(2, "rbd: rbd mirror snapshot schedule remove"
-                        + " failed: (2) No such file or directory: [errno 2] RADOS object not found (Failed to operate"
-                        + " write op for oid rbd_mirror_snapshot_schedule)\n"))
+                .on(
+                        "local mirror snapshot schedule remove",
+                        FakeRbd.fail(
+                                2,
+                                "rbd: rbd mirror snapshot schedule remove"
+                                        + " failed: (2) No such file or directory: [errno 2] RADOS object not found (Failed to operate"
+                                        + " write op for oid rbd_mirror_snapshot_schedule)\n"))
                 .on("local image-meta list rbd/vol-0", FakeRbd.ok("{}"))
                 .on("local mirror image disable rbd/vol-0", FakeRbd.ok("Mirroring disabled\n")));
 
         stub.disableVolumeReplication(DisableVolumeReplicationRequest.newBuilder()
-                .setReplicationSource(volume("vol-0")).build());
+                .setReplicationSource(volume("vol-0"))
+                .build());
 
         assertThat(rbd.calls()).contains("local mirror image disable rbd/vol-0");
     }
@@ -731,14 +812,18 @@ class CephRbdDriverTest {
                 .on("local info rbd/vol-1", FakeRbd.ok(NON_PRIMARY.replace("vol-0", "vol-1"))));
 
         stub.disableVolumeReplication(DisableVolumeReplicationRequest.newBuilder()
-                .setReplicationSource(volume("vol-0")).build());
-        stub.demoteVolume(DemoteVolumeRequest.newBuilder().setReplicationSource(volume("vol-1")).build());
+                .setReplicationSource(volume("vol-0"))
+                .build());
+        stub.demoteVolume(DemoteVolumeRequest.newBuilder()
+                .setReplicationSource(volume("vol-1"))
+                .build());
 
-        assertThat(rbd.calls()).containsExactly("local info rbd/vol-0 --format json",
-                "local info rbd/vol-1 --format json");
+        assertThat(rbd.calls())
+                .containsExactly("local info rbd/vol-0 --format json", "local info rbd/vol-1 --format json");
     }
 
-    // --- Resync ---------------------------------------------------------------------------------------------------------
+    // --- Resync
+    // ---------------------------------------------------------------------------------------------------------
 
     /** The copy's status once rbd-mirror found it diverged from the primary. */
     static final String COPY_IN_SPLIT_BRAIN = STATUS_SPLIT_BRAIN.replace(
@@ -750,45 +835,64 @@ class CephRbdDriverTest {
     static final String RECREATED_NOT_MIRRORED = NOT_MIRRORED.replace("10273612c730", "102ac490344a");
 
     @Test
-    void resyncFlagsASplitBrainOnceFollowsTheRecreationAndIsReadyWhenTheCopyHoldsThePrimarysLatest()
-            throws Exception {
-        String replaying = STATUS_SYNCED.replace("\"state\":\"up+stopped\",\"description\":\"local image is primary\"",
+    void resyncFlagsASplitBrainOnceFollowsTheRecreationAndIsReadyWhenTheCopyHoldsThePrimarysLatest() throws Exception {
+        String replaying = STATUS_SYNCED.replace(
+                "\"state\":\"up+stopped\",\"description\":\"local image is primary\"",
                 "\"state\":\"up+replaying\",\"description\":\"replaying, {\\\"local_snapshot_timestamp\\\":1795666384,"
                         + "\\\"remote_snapshot_timestamp\\\":1795666384,\\\"replay_state\\\":\\\"idle\\\"}\"");
         // rbd-mirror creates the new image, then enables its mirroring: CI's run of the failover tests met the
         // moment between the two and was answered 9 "replication is not enabled"
-        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY), FakeRbd.ok(NON_PRIMARY),
-                        FakeRbd.fail(2, NO_SUCH_IMAGE), FakeRbd.fail(2, NO_SUCH_IMAGE),
-                        FakeRbd.ok(RECREATED_NOT_MIRRORED), FakeRbd.ok(RECREATED))
+        serve(fake().on(
+                        "local info rbd/vol-0",
+                        FakeRbd.ok(NON_PRIMARY),
+                        FakeRbd.ok(NON_PRIMARY),
+                        FakeRbd.fail(2, NO_SUCH_IMAGE),
+                        FakeRbd.fail(2, NO_SUCH_IMAGE),
+                        FakeRbd.ok(RECREATED_NOT_MIRRORED),
+                        FakeRbd.ok(RECREATED))
                 .on("local mirror image status rbd/vol-0", FakeRbd.ok(COPY_IN_SPLIT_BRAIN), FakeRbd.ok(replaying))
                 .on("local mirror image resync rbd/vol-0", FakeRbd.ok("Flagged image for resync from primary\n"))
                 .on("local image-meta list rbd/vol-0", FakeRbd.ok(RESYNC_FLAGGED))
-                .on("local trash ls rbd --all --long", FakeRbd.ok("[{\"id\":\"10273612c730\",\"name\":\"vol-0\","
-                        + "\"source\":\"MIRRORING\"}]"), FakeRbd.ok("[]")));
+                .on(
+                        "local trash ls rbd --all --long",
+                        FakeRbd.ok("[{\"id\":\"10273612c730\",\"name\":\"vol-0\"," + "\"source\":\"MIRRORING\"}]"),
+                        FakeRbd.ok("[]")));
         Supplier<Boolean> resync = () -> stub.resyncVolume(ResyncVolumeRequest.newBuilder()
-                .setReplicationSource(volume("vol-0")).build()).getReady();
+                        .setReplicationSource(volume("vol-0"))
+                        .build())
+                .getReady();
 
         assertThat(resync.get()).as("split-brain: flagged").isFalse();
         assertThat(resync.get()).as("flagged, not recreated yet").isFalse();
         assertThat(resync.get()).as("in the trash: being recreated").isFalse();
-        assertThat(resync.get()).as("out of the trash, not created yet: still being recreated").isFalse();
-        assertThat(resync.get()).as("created under a new id, its mirroring not enabled yet: being recreated")
+        assertThat(resync.get())
+                .as("out of the trash, not created yet: still being recreated")
+                .isFalse();
+        assertThat(resync.get())
+                .as("created under a new id, its mirroring not enabled yet: being recreated")
                 .isFalse();
         assertThat(resync.get()).as("recreated, replaying the latest").isTrue();
-        assertThat(rbd.calls().stream().filter(c -> c.startsWith("local mirror image resync"))).hasSize(1);
+        assertThat(rbd.calls().stream().filter(c -> c.startsWith("local mirror image resync")))
+                .hasSize(1);
     }
 
     @Test
     void aRecreatedCopyWhoseMirroringIsDisabledAfterwardsIs9NotInProgressForEver() throws Exception {
         // Only the moment between rbd-mirror's creation of the new image and its enabling of mirroring counts as
         // a recreation: once the new image was seen mirrored, losing its mirroring is a disable, answered 9.
-        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY), FakeRbd.ok(RECREATED),
+        serve(fake().on(
+                        "local info rbd/vol-0",
+                        FakeRbd.ok(NON_PRIMARY),
+                        FakeRbd.ok(RECREATED),
                         FakeRbd.ok(RECREATED_NOT_MIRRORED))
-                .on("local mirror image status rbd/vol-0", FakeRbd.ok(COPY_IN_SPLIT_BRAIN),
+                .on(
+                        "local mirror image status rbd/vol-0",
+                        FakeRbd.ok(COPY_IN_SPLIT_BRAIN),
                         FakeRbd.ok(STATUS_NOT_SYNCED_YET))
                 .on("local mirror image resync rbd/vol-0", FakeRbd.ok("Flagged image for resync from primary\n")));
         Supplier<Status> resync = () -> statusOf(() -> stub.resyncVolume(ResyncVolumeRequest.newBuilder()
-                .setReplicationSource(volume("vol-0")).build()));
+                .setReplicationSource(volume("vol-0"))
+                .build()));
 
         assertThat(resync.get().getCode()).as("split-brain: flagged").isEqualTo(Status.Code.OK);
         assertThat(resync.get().getCode()).as("recreated, catching up").isEqualTo(Status.Code.OK);
@@ -803,11 +907,16 @@ class CephRbdDriverTest {
         serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY), FakeRbd.ok(RECREATED_NOT_MIRRORED))
                 .on("local mirror image status rbd/vol-0", FakeRbd.ok(COPY_IN_SPLIT_BRAIN))
                 .on("local mirror image resync rbd/vol-0", FakeRbd.ok("Flagged image for resync from primary\n")));
-        ResyncVolumeRequest request = ResyncVolumeRequest.newBuilder().setReplicationSource(volume("vol-0")).build();
+        ResyncVolumeRequest request = ResyncVolumeRequest.newBuilder()
+                .setReplicationSource(volume("vol-0"))
+                .build();
 
-        assertThat(stub.resyncVolume(request).getReady()).as("split-brain: flagged").isFalse();
+        assertThat(stub.resyncVolume(request).getReady())
+                .as("split-brain: flagged")
+                .isFalse();
         stub.disableVolumeReplication(DisableVolumeReplicationRequest.newBuilder()
-                .setReplicationSource(volume("vol-0")).build());
+                .setReplicationSource(volume("vol-0"))
+                .build());
         Status afterDisable = statusOf(() -> stub.resyncVolume(request));
 
         assertThat(afterDisable.getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
@@ -815,15 +924,16 @@ class CephRbdDriverTest {
     }
 
     /** What {@code rbd mirror image resync} leaves in the image's metadata until rbd-mirror recreates the image. */
-    static final String RESYNC_FLAGGED = "{\".rbd_mirror.91f31715-8d4e-4893-8398-e5e389e3bcde\":"
-            + "\"{\\\"resync_requested\\\": true}\"}";
+    static final String RESYNC_FLAGGED =
+            "{\".rbd_mirror.91f31715-8d4e-4893-8398-e5e389e3bcde\":" + "\"{\\\"resync_requested\\\": true}\"}";
 
     @Test
     void aResyncFlagThatRbdNoLongerHoldsIsForgottenNotWaitedForForEver() throws Exception {
         // Seen in CI's run of the kit on the lab: a forced resync flagged the copy, the flag was dropped before
         // rbd-mirror acted on it (the image was promoted and its mirroring disabled since), and every later resync
         // of that same image answered ready = false for ever. rbd's metadata says whether the flag is still there.
-        String replaying = STATUS_SYNCED.replace("\"state\":\"up+stopped\",\"description\":\"local image is primary\"",
+        String replaying = STATUS_SYNCED.replace(
+                "\"state\":\"up+stopped\",\"description\":\"local image is primary\"",
                 "\"state\":\"up+replaying\",\"description\":\"replaying, {\\\"local_snapshot_timestamp\\\":1795666384,"
                         + "\\\"remote_snapshot_timestamp\\\":1795666384,\\\"replay_state\\\":\\\"idle\\\"}\"");
         serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY))
@@ -831,25 +941,36 @@ class CephRbdDriverTest {
                 .on("local mirror image resync rbd/vol-0", FakeRbd.ok("Flagged image for resync from primary\n"))
                 .on("local image-meta list rbd/vol-0", FakeRbd.ok(RESYNC_FLAGGED), FakeRbd.ok("{}")));
         Function<Boolean, Boolean> resync = force -> stub.resyncVolume(ResyncVolumeRequest.newBuilder()
-                .setReplicationSource(volume("vol-0")).setForce(force).build()).getReady();
+                        .setReplicationSource(volume("vol-0"))
+                        .setForce(force)
+                        .build())
+                .getReady();
 
         assertThat(resync.apply(true)).as("forced: flagged").isFalse();
         assertThat(resync.apply(false)).as("still flagged in rbd").isFalse();
-        assertThat(resync.apply(false)).as("the flag is gone, the image the same: replaying the latest").isTrue();
-        assertThat(rbd.calls().stream().filter(c -> c.startsWith("local mirror image resync"))).hasSize(1);
+        assertThat(resync.apply(false))
+                .as("the flag is gone, the image the same: replaying the latest")
+                .isTrue();
+        assertThat(rbd.calls().stream().filter(c -> c.startsWith("local mirror image resync")))
+                .hasSize(1);
     }
 
     @Test
     void aMissingImageThatRbdMirrorHasInTheTrashIsBeingResyncedAnyOtherIs5() throws Exception {
         serve(fake().on("local info rbd/vol-0", FakeRbd.fail(2, NO_SUCH_IMAGE))
                 .on("local info rbd/vol-1", FakeRbd.fail(2, NO_SUCH_IMAGE))
-                .on("local trash ls rbd --all --long", FakeRbd.ok("[{\"id\":\"1\",\"name\":\"vol-0\",\"source\":"
-                        + "\"MIRRORING\"},{\"id\":\"2\",\"name\":\"vol-1\",\"source\":\"USER\"}]")));
+                .on(
+                        "local trash ls rbd --all --long",
+                        FakeRbd.ok("[{\"id\":\"1\",\"name\":\"vol-0\",\"source\":"
+                                + "\"MIRRORING\"},{\"id\":\"2\",\"name\":\"vol-1\",\"source\":\"USER\"}]")));
 
-        boolean ready = stub.resyncVolume(ResyncVolumeRequest.newBuilder().setReplicationSource(volume("vol-0"))
-                .build()).getReady();
+        boolean ready = stub.resyncVolume(ResyncVolumeRequest.newBuilder()
+                        .setReplicationSource(volume("vol-0"))
+                        .build())
+                .getReady();
         Status trashedByAUser = statusOf(() -> stub.resyncVolume(ResyncVolumeRequest.newBuilder()
-                .setReplicationSource(volume("vol-1")).build()));
+                .setReplicationSource(volume("vol-1"))
+                .build()));
 
         assertThat(ready).isFalse();
         assertThat(trashedByAUser.getCode()).isEqualTo(Status.Code.NOT_FOUND);
@@ -877,16 +998,22 @@ class CephRbdDriverTest {
         // rbd-mirror writes a completed sync into its report every 30 s: the copy's own snapshots say it at once.
         serve(copyReplayingNotReported(FIRST_MIRROR_SNAPSHOT));
 
-        assertThat(stub.resyncVolume(ResyncVolumeRequest.newBuilder().setReplicationSource(volume("vol-0")).build())
-                .getReady()).isTrue();
+        assertThat(stub.resyncVolume(ResyncVolumeRequest.newBuilder()
+                                .setReplicationSource(volume("vol-0"))
+                                .build())
+                        .getReady())
+                .isTrue();
     }
 
     @Test
     void resyncIsInProgressWhileTheCopyLacksThePrimarysNewestSnapshot() throws Exception {
         serve(copyReplayingNotReported(FIRST_AND_NEWER_MIRROR_SNAPSHOT));
 
-        assertThat(stub.resyncVolume(ResyncVolumeRequest.newBuilder().setReplicationSource(volume("vol-0")).build())
-                .getReady()).isFalse();
+        assertThat(stub.resyncVolume(ResyncVolumeRequest.newBuilder()
+                                .setReplicationSource(volume("vol-0"))
+                                .build())
+                        .getReady())
+                .isFalse();
     }
 
     @Test
@@ -894,13 +1021,15 @@ class CephRbdDriverTest {
         serve(fake().on("local info rbd/vol-0", FakeRbd.ok(PRIMARY)));
 
         Status status = statusOf(() -> stub.resyncVolume(ResyncVolumeRequest.newBuilder()
-                .setReplicationSource(volume("vol-0")).build()));
+                .setReplicationSource(volume("vol-0"))
+                .build()));
 
         assertThat(status.getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
         assertThat(status.getDescription()).contains("vol-0 is primary");
     }
 
-    // --- destination, groups, identity, names ---------------------------------------------------------------------------
+    // --- destination, groups, identity, names
+    // ---------------------------------------------------------------------------
 
     @Test
     void theDestinationIsTheSameImageOnThePeerVerifiedThereByItsMirroringGlobalId() throws Exception {
@@ -915,21 +1044,33 @@ class CephRbdDriverTest {
                 .on("peer info rbd/vol-3", FakeRbd.ok(NOT_MIRRORED.replace("vol-0", "vol-3"))));
 
         String destination = stub.getReplicationDestinationInfo(GetReplicationDestinationInfoRequest.newBuilder()
-                .setReplicationSource(volume("vol-0")).build()).getReplicationDestination().getVolume().getVolumeId();
-        Status notYet = statusOf(() -> stub.getReplicationDestinationInfo(GetReplicationDestinationInfoRequest
-                .newBuilder().setReplicationSource(volume("vol-1")).build()));
-        Status another = statusOf(() -> stub.getReplicationDestinationInfo(GetReplicationDestinationInfoRequest
-                .newBuilder().setReplicationSource(volume("vol-2")).build()));
+                        .setReplicationSource(volume("vol-0"))
+                        .build())
+                .getReplicationDestination()
+                .getVolume()
+                .getVolumeId();
+        Status notYet =
+                statusOf(() -> stub.getReplicationDestinationInfo(GetReplicationDestinationInfoRequest.newBuilder()
+                        .setReplicationSource(volume("vol-1"))
+                        .build()));
+        Status another =
+                statusOf(() -> stub.getReplicationDestinationInfo(GetReplicationDestinationInfoRequest.newBuilder()
+                        .setReplicationSource(volume("vol-2"))
+                        .build()));
 
-        Status beingCreated = statusOf(() -> stub.getReplicationDestinationInfo(GetReplicationDestinationInfoRequest
-                .newBuilder().setReplicationSource(volume("vol-3")).build()));
+        Status beingCreated =
+                statusOf(() -> stub.getReplicationDestinationInfo(GetReplicationDestinationInfoRequest.newBuilder()
+                        .setReplicationSource(volume("vol-3"))
+                        .build()));
 
         assertThat(destination).isEqualTo("vol-0");
-        assertThat(beingCreated.getCode()).as("rbd-mirror creates the copy, then mirrors it: a moment without")
+        assertThat(beingCreated.getCode())
+                .as("rbd-mirror creates the copy, then mirrors it: a moment without")
                 .isEqualTo(Status.Code.UNAVAILABLE);
         assertThat(notYet.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
         assertThat(notYet.getDescription()).contains("site-b has no copy of vol-1 yet");
-        assertThat(another.getCode()).as("an earlier era's copy, which rbd-mirror deletes before it creates this one")
+        assertThat(another.getCode())
+                .as("an earlier era's copy, which rbd-mirror deletes before it creates this one")
                 .isEqualTo(Status.Code.UNAVAILABLE);
         assertThat(another.getDescription()).contains("site-b still holds a copy of an earlier mirroring of vol-2");
     }
@@ -939,16 +1080,21 @@ class CephRbdDriverTest {
         serve(fake());
 
         Status group = statusOf(() -> stub.enableVolumeReplication(EnableVolumeReplicationRequest.newBuilder()
-                .setReplicationSource(ReplicationSource.newBuilder().setVolumegroup(
-                        ReplicationSource.VolumeGroupSource.newBuilder().setVolumeGroupId("grp-0"))).build()));
-        var capabilities = IdentityGrpc.newBlockingStub(channel).getCapabilities(
-                GetCapabilitiesRequest.getDefaultInstance()).getCapabilitiesList();
+                .setReplicationSource(ReplicationSource.newBuilder()
+                        .setVolumegroup(
+                                ReplicationSource.VolumeGroupSource.newBuilder().setVolumeGroupId("grp-0")))
+                .build()));
+        var capabilities = IdentityGrpc.newBlockingStub(channel)
+                .getCapabilities(GetCapabilitiesRequest.getDefaultInstance())
+                .getCapabilitiesList();
 
         assertThat(group.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
         assertThat(group.getDescription()).contains("volumegroup sources are not supported by this plugin");
         assertThat(capabilities).noneMatch(Capability::hasVolumeGroup);
-        assertThat(capabilities).anyMatch(c -> c.hasVolumeReplication() && c.getVolumeReplication().getType()
-                == Capability.VolumeReplication.Type.GET_REPLICATION_DESTINATION_INFO);
+        assertThat(capabilities)
+                .anyMatch(c -> c.hasVolumeReplication()
+                        && c.getVolumeReplication().getType()
+                                == Capability.VolumeReplication.Type.GET_REPLICATION_DESTINATION_INFO);
         assertThat(rbd.calls()).isEmpty();
     }
 
@@ -957,7 +1103,8 @@ class CephRbdDriverTest {
         serve(fake());
 
         Status status = statusOf(() -> stub.promoteVolume(PromoteVolumeRequest.newBuilder()
-                .setReplicationSource(volume("vol-0@snap")).build()));
+                .setReplicationSource(volume("vol-0@snap"))
+                .build()));
 
         assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
         assertThat(status.getDescription()).startsWith("replication_source.volume.volume_id:");
@@ -988,13 +1135,15 @@ class CephRbdDriverTest {
         assertThat(rbd.calls()).noneMatch(c -> c.contains(PEER_KEY));
         Path keyFile = driver.peerKeyFile();
         assertThat(Files.readString(keyFile)).isEqualTo(PEER_KEY);
-        assertThat(Files.getPosixFilePermissions(keyFile)).containsExactlyInAnyOrder(
-                java.nio.file.attribute.PosixFilePermission.OWNER_READ,
-                java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
-        assertThat(Files.getPosixFilePermissions(keyFile.getParent())).containsExactlyInAnyOrder(
-                java.nio.file.attribute.PosixFilePermission.OWNER_READ,
-                java.nio.file.attribute.PosixFilePermission.OWNER_WRITE,
-                java.nio.file.attribute.PosixFilePermission.OWNER_EXECUTE);
+        assertThat(Files.getPosixFilePermissions(keyFile))
+                .containsExactlyInAnyOrder(
+                        java.nio.file.attribute.PosixFilePermission.OWNER_READ,
+                        java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
+        assertThat(Files.getPosixFilePermissions(keyFile.getParent()))
+                .containsExactlyInAnyOrder(
+                        java.nio.file.attribute.PosixFilePermission.OWNER_READ,
+                        java.nio.file.attribute.PosixFilePermission.OWNER_WRITE,
+                        java.nio.file.attribute.PosixFilePermission.OWNER_EXECUTE);
         driver.close();
         assertThat(keyFile.getParent()).doesNotExist();
     }

@@ -23,11 +23,9 @@ import java.util.List;
  */
 final class FakeRbd {
     /** One answer: exit code, stdout, stderr; or, with {@code sleepSeconds}, no answer for that long. */
-    record Response(int exit, String stdout, String stderr, int sleepSeconds) {
-    }
+    record Response(int exit, String stdout, String stderr, int sleepSeconds) {}
 
-    private record Rule(String command, List<Response> responses) {
-    }
+    private record Rule(String command, List<Response> responses) {}
 
     private final Path dir;
     private final List<Rule> rules = new ArrayList<>();
@@ -80,9 +78,15 @@ final class FakeRbd {
                     """.formatted(quote(dir.toString())));
             for (int i = 0; i < rules.size(); i++) {
                 Rule rule = rules.get(i);
-                script.append("if [[ $cmd == ").append(quote(rule.command())).append(" || $cmd == ")
-                        .append(quote(rule.command() + " ")).append("* ]]; then answer ").append(i).append(' ')
-                        .append(rule.responses().size()).append("; fi\n");
+                script.append("if [[ $cmd == ")
+                        .append(quote(rule.command()))
+                        .append(" || $cmd == ")
+                        .append(quote(rule.command() + " "))
+                        .append("* ]]; then answer ")
+                        .append(i)
+                        .append(' ')
+                        .append(rule.responses().size())
+                        .append("; fi\n");
                 for (int n = 0; n < rule.responses().size(); n++) {
                     Response r = rule.responses().get(n);
                     String base = "rule-" + i + "-" + n;

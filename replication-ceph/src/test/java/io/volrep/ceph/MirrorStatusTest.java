@@ -6,18 +6,18 @@ import com.google.gson.JsonParser;
 import io.volrep.api.ReplicationInfo.Status;
 import java.time.Duration;
 import java.time.Instant;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 /** The health table of {@link MirrorStatus}, row by row, and the figures read from a replayer's description. */
 class MirrorStatusTest {
 
     private static MirrorStatus withPeer(String state, String description, String lastUpdate) {
-        return MirrorStatus.parse(JsonParser.parseString("""
+        return MirrorStatus.parse(JsonParser.parseString(
+                """
                 {"state":"up+stopped","description":"local image is primary","peer_sites":[{"site_name":"site-b",\
-                "state":"%s","description":%s,"last_update":"%s"}]}"""
-                .formatted(state, new com.google.gson.JsonPrimitive(description), lastUpdate)));
+                "state":"%s","description":%s,"last_update":"%s"}]}""".formatted(state, new com.google.gson.JsonPrimitive(description), lastUpdate)));
     }
 
     private static String replaying(long local, long remote, String replayState) {
@@ -52,14 +52,16 @@ class MirrorStatusTest {
         MirrorStatus.Health health = withPeer(state, d, "2026-11-26 04:12:48").health("vol-0");
 
         assertThat(health.status()).isEqualTo(expected);
-        assertThat(health.message()).satisfiesAnyOf(
-                m -> assertThat(expected).isEqualTo(Status.HEALTHY),
-                m -> assertThat(m).contains("site site-b"));
+        assertThat(health.message())
+                .satisfiesAnyOf(
+                        m -> assertThat(expected).isEqualTo(Status.HEALTHY),
+                        m -> assertThat(m).contains("site site-b"));
     }
 
     @Test
     void noPeerAtAllIsError() {
-        MirrorStatus status = MirrorStatus.parse(JsonParser.parseString("{\"state\":\"up+stopped\",\"peer_sites\":[]}"));
+        MirrorStatus status =
+                MirrorStatus.parse(JsonParser.parseString("{\"state\":\"up+stopped\",\"peer_sites\":[]}"));
 
         assertThat(status.health("vol-0").status()).isEqualTo(Status.ERROR);
         assertThat(status.lastSync()).isEmpty();
@@ -68,7 +70,8 @@ class MirrorStatusTest {
     @Test
     void theFiguresOfTheLastSyncComeFromThePeersReplayer() {
         MirrorStatus.Sync sync = withPeer("up+replaying", replaying(1795666366, 1795666366, "idle"), "")
-                .lastSync().orElseThrow();
+                .lastSync()
+                .orElseThrow();
 
         assertThat(sync.snapshotTime()).isEqualTo(Instant.ofEpochSecond(1795666366));
         assertThat(sync.duration()).contains(Duration.ofSeconds(3));
@@ -78,7 +81,9 @@ class MirrorStatusTest {
 
     @Test
     void aReplayerWithoutACompletedSnapshotHasNoFigures() {
-        assertThat(withPeer("up+replaying", "replaying, {\"replay_state\":\"idle\"}", "").lastSync()).isEmpty();
+        assertThat(withPeer("up+replaying", "replaying, {\"replay_state\":\"idle\"}", "")
+                        .lastSync())
+                .isEmpty();
         assertThat(withPeer("up+error", "split-brain detected", "").lastSync()).isEmpty();
     }
 
@@ -93,8 +98,9 @@ class MirrorStatusTest {
                  primary within a remote cluster or demotion is not propagated yet
                 rbd: error promoting image to primary\u001b[31m2026-11-26T04:43:38.315+0000 7f72fa491380 -1 \
                 librbd::api::Mirror: image_promote: failed to promote image
-                """)).isEqualTo("librbd::mirror::PromoteRequest: 0x1 handle_get_info: image is primary within a remote"
-                + " cluster or demotion is not propagated yet; rbd: error promoting image to primary\\u001b[31m;"
-                + " librbd::api::Mirror: image_promote: failed to promote image");
+                """))
+                .isEqualTo("librbd::mirror::PromoteRequest: 0x1 handle_get_info: image is primary within a remote"
+                        + " cluster or demotion is not propagated yet; rbd: error promoting image to primary\\u001b[31m;"
+                        + " librbd::api::Mirror: image_promote: failed to promote image");
     }
 }

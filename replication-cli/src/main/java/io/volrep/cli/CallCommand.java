@@ -2,9 +2,9 @@ package io.volrep.cli;
 
 import io.volrep.api.ReplicationException;
 import io.volrep.api.ReplicationSource;
-import io.volrep.api.internal.SafeText;
-import io.volrep.api.StatusCode;
 import io.volrep.api.SpecDialect;
+import io.volrep.api.StatusCode;
+import io.volrep.api.internal.SafeText;
 import io.volrep.client.ReplicationClient;
 import io.volrep.client.SourceClient;
 import java.io.PrintWriter;
@@ -32,7 +32,7 @@ abstract class CallCommand extends SourceCommand {
     @Override
     public Integer call() {
         return run(out(), err(), client, Progress.describe(spec.qualifiedName(), source.describe()), (c, p) -> {
-            ReplicationSource selected = source.source();   // an empty id fails here, before any call
+            ReplicationSource selected = source.source(); // an empty id fails here, before any call
             progress = p;
             return invoke(c.source(selected));
         });
@@ -43,11 +43,16 @@ abstract class CallCommand extends SourceCommand {
      * {@code err} as {@code what}, the result on {@code out}; exit 0, or {@value #EXIT_CALL_FAILED} with the failure
      * printed ({@link #printFailure}).
      */
-    static int run(PrintWriter out, PrintWriter err, ClientOptions options, String what,
-                   BiFunction<ReplicationClient, Progress, String> invoke) {
-        try (Progress p = options.progress(err, what); ReplicationClient c = options.client(err, p)) {
+    static int run(
+            PrintWriter out,
+            PrintWriter err,
+            ClientOptions options,
+            String what,
+            BiFunction<ReplicationClient, Progress, String> invoke) {
+        try (Progress p = options.progress(err, what);
+                ReplicationClient c = options.client(err, p)) {
             String result = invoke.apply(c, p);
-            p.close();      // ends a live line before the result
+            p.close(); // ends a live line before the result
             if (!result.isEmpty()) {
                 out.println(result);
             }
@@ -76,7 +81,8 @@ abstract class CallCommand extends SourceCommand {
             err.println("recovery: fix the request as the error says; nothing was sent to the plugin");
         } else {
             // The revision's table and what the request asked (force) decide which row's text fits the answer.
-            String recoveryText = e.rpc() == null ? e.recoveryText()
+            String recoveryText = e.rpc() == null
+                    ? e.recoveryText()
                     : e.inRevision(dialect.errorScheme()).recoveryText();
             err.println("recovery (" + e.recovery() + "): " + recoveryText);
         }

@@ -26,7 +26,9 @@ public final class ClientOptions {
     @Mixin
     SecretOptions secrets;
 
-    @Option(names = "--max-attempts", paramLabel = "N",
+    @Option(
+            names = "--max-attempts",
+            paramLabel = "N",
             description = "Most calls for the request, the first included (default: the spec policy's 5).")
     Integer maxAttempts;
 
@@ -37,7 +39,11 @@ public final class ClientOptions {
      */
     static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(1);
 
-    @Option(names = "--timeout", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "60s",
+    @Option(
+            names = "--timeout",
+            paramLabel = "DURATION",
+            converter = DurationConverter.class,
+            defaultValue = "60s",
             description = "Budget for all attempts and back-offs of each call, waiting for a plugin that is not up"
                     + " included: 30s, 2m or PT30S (default: ${DEFAULT-VALUE}).")
     Duration timeout = DEFAULT_TIMEOUT;
@@ -48,26 +54,34 @@ public final class ClientOptions {
      * an operator reading -v output expects visibly growing back-off (with full jitter a later gap can be
      * shorter than an earlier one). Equal jitter keeps some randomness and makes every gap longer than the last.
      */
-    @Option(names = "--jitter", paramLabel = "full|equal|none", defaultValue = "equal",
+    @Option(
+            names = "--jitter",
+            paramLabel = "full|equal|none",
+            defaultValue = "equal",
             converter = JitterConverter.class,
             description = "How back-off delays are randomized: equal (in [cap/2, cap): every gap longer than the "
                     + "last), full (in [0, cap], the library default, for many callers) or none (exactly the "
                     + "exponential cap). Default: ${DEFAULT-VALUE}.")
     RetryPolicy.Jitter jitter = RetryPolicy.Jitter.EQUAL;
 
-    @Option(names = "--dialect", paramLabel = "REVISION", defaultValue = "current",
+    @Option(
+            names = "--dialect",
+            paramLabel = "REVISION",
+            defaultValue = "current",
             converter = DialectConverter.class,
             description = "The replication spec revision the plugin speaks: current, upstream-2026, v0.1.3 or v0.1.0"
                     + " (default: ${DEFAULT-VALUE}). A wrong revision can address the wrong source;"
                     + " see docs/compatibility.md.")
     SpecDialect dialect;
 
-    @Option(names = "--fail-fast",
+    @Option(
+            names = "--fail-fast",
             description = "Fail at once when the plugin cannot be reached, instead of waiting for it (within "
                     + "--timeout) while it restarts; connection failures then count as attempts.")
     boolean failFast;
 
-    @Option(names = {"-v", "--verbose"},
+    @Option(
+            names = {"-v", "--verbose"},
             description = "Print each attempt with its code and the back-off delay chosen (secrets never shown).")
     boolean verbose;
 
@@ -101,13 +115,16 @@ public final class ClientOptions {
                 .retry(retryPolicy())
                 .dialect(dialect)
                 .secrets(SecretsProvider.of(secretValues))
-                .listener(verbose ? event -> {
-                    progress.onAttempt(event);
-                    synchronized (err) {
-                        err.println(event.describe());
-                        err.flush();
-                    }
-                } : progress);
+                .listener(
+                        verbose
+                                ? event -> {
+                                    progress.onAttempt(event);
+                                    synchronized (err) {
+                                        err.println(event.describe());
+                                        err.flush();
+                                    }
+                                }
+                                : progress);
         return b.build();
     }
 

@@ -1,8 +1,7 @@
 package io.volrep.cli;
 
-import io.volrep.api.internal.SafeText;
 import io.volrep.api.SpecDialect;
-
+import io.volrep.api.internal.SafeText;
 import io.volrep.testkit.Check;
 import io.volrep.testkit.ComplianceReport;
 import io.volrep.testkit.ConformanceChecks;
@@ -17,7 +16,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -36,22 +34,25 @@ import picocli.CommandLine.Option;
  *         --volume vol-0 --settle-timeout 2m
  * </pre>
  */
-@Command(name = "conformance",
+@Command(
+        name = "conformance",
         mixinStandardHelpOptions = true,
         sortOptions = false,
-        description = {"Run the CSI-Addons replication conformance suite against a plugin.",
-                "Without --endpoint it tests the embedded reference plugin (in-process, two sites) with fixtures "
-                        + "vol-0..vol-3, grp-0, secret user=admin, node volume vol-0="
-                        + ConformanceCommand.EMBEDDED_HEALER_PATH + " (staged at "
-                        + ConformanceCommand.EMBEDDED_STAGING_PATH + ") and block volume vol-1=/dev/volrep/vol-1.",
-                "With --peer-endpoint it drives the fixtures' replicas on the peer site too (resync while the peer is "
-                        + "primary, failover round trips A -> B -> A, both sites restored); without it those checks "
-                        + "report NOT RUN.",
-                "NodeHealer checks run when --healer-volume is given (against --healer-endpoint, default --endpoint); "
-                        + "Identity checks always (not implemented when the plugin has no Identity).",
-                "Fixture volumes and groups must exist and have replication disabled; every check returns them "
-                        + "to that state.",
-                "Exit status: 0 when every required check passed, 1 when one failed, 2 on a usage error."})
+        description = {
+            "Run the CSI-Addons replication conformance suite against a plugin.",
+            "Without --endpoint it tests the embedded reference plugin (in-process, two sites) with fixtures "
+                    + "vol-0..vol-3, grp-0, secret user=admin, node volume vol-0="
+                    + ConformanceCommand.EMBEDDED_HEALER_PATH + " (staged at "
+                    + ConformanceCommand.EMBEDDED_STAGING_PATH + ") and block volume vol-1=/dev/volrep/vol-1.",
+            "With --peer-endpoint it drives the fixtures' replicas on the peer site too (resync while the peer is "
+                    + "primary, failover round trips A -> B -> A, both sites restored); without it those checks "
+                    + "report NOT RUN.",
+            "NodeHealer checks run when --healer-volume is given (against --healer-endpoint, default --endpoint); "
+                    + "Identity checks always (not implemented when the plugin has no Identity).",
+            "Fixture volumes and groups must exist and have replication disabled; every check returns them "
+                    + "to that state.",
+            "Exit status: 0 when every required check passed, 1 when one failed, 2 on a usage error."
+        })
 public final class ConformanceCommand extends Subcommand {
     static final List<String> EMBEDDED_VOLUMES = List.of("vol-0", "vol-1", "vol-2", "vol-3");
     static final List<String> EMBEDDED_GROUPS = List.of("grp-0");
@@ -60,22 +61,33 @@ public final class ConformanceCommand extends Subcommand {
     static final String EMBEDDED_STAGING_PATH = "/var/lib/volrep/staging/vol-0";
     static final Map<String, String> EMBEDDED_VOLUME_CONTEXT = Map.of("volrep.io/pool", "reference");
 
-    @Option(names = "--endpoint", paramLabel = "URI", converter = Endpoint.TargetConverter.class,
+    @Option(
+            names = "--endpoint",
+            paramLabel = "URI",
+            converter = Endpoint.TargetConverter.class,
             description = "The plugin: unix:///path, /path (a unix socket), host:port, dns:///host:port or "
                     + "inprocess:NAME.")
     String endpoint;
 
-    @Option(names = "--peer-endpoint", paramLabel = "URI", converter = Endpoint.TargetConverter.class,
+    @Option(
+            names = "--peer-endpoint",
+            paramLabel = "URI",
+            converter = Endpoint.TargetConverter.class,
             description = "The peer site's plugin, where the fixtures' replicas live (their ids: what the plugin's "
                     + "GetReplicationDestinationInfo answers, or the same ids where it is not implemented). Enables "
                     + "the two-site checks, which report NOT RUN without it.")
     String peerEndpoint;
 
-    @Option(names = "--volume", paramLabel = "ID",
-            description = "A fixture volume (existing, replication disabled). Repeatable; at least one with --endpoint.")
+    @Option(
+            names = "--volume",
+            paramLabel = "ID",
+            description =
+                    "A fixture volume (existing, replication disabled). Repeatable; at least one with --endpoint.")
     List<String> volumes = new ArrayList<>();
 
-    @Option(names = "--volume-group", paramLabel = "ID",
+    @Option(
+            names = "--volume-group",
+            paramLabel = "ID",
             description = "A fixture volume group (existing, replication disabled). Repeatable; group checks are "
                     + "skipped without one.")
     List<String> volumeGroups = new ArrayList<>();
@@ -84,12 +96,17 @@ public final class ConformanceCommand extends Subcommand {
     @picocli.CommandLine.Mixin
     SecretOptions secretOptions;
 
-    @Option(names = {"--parameter", "--param"}, paramLabel = "K=V",
+    @Option(
+            names = {"--parameter", "--param"},
+            paramLabel = "K=V",
             description = "A plugin-specific parameter sent with every call that has parameters (e.g. "
                     + "mirroringMode=snapshot). Repeatable.")
     Map<String, String> parameters = new LinkedHashMap<>();
 
-    @Option(names = "--dialect", paramLabel = "REVISION", defaultValue = "current",
+    @Option(
+            names = "--dialect",
+            paramLabel = "REVISION",
+            defaultValue = "current",
             converter = ClientOptions.DialectConverter.class,
             description = "The replication spec revision the plugin speaks: current, upstream-2026, v0.1.3 or v0.1.0 "
                     + "(default ${DEFAULT-VALUE}). The suite sends that revision's messages and checks its rules and "
@@ -97,50 +114,78 @@ public final class ConformanceCommand extends Subcommand {
                     + "no groups). The embedded reference serves it too.")
     SpecDialect dialect;
 
-    @Option(names = "--healer-endpoint", paramLabel = "URI", converter = Endpoint.TargetConverter.class,
+    @Option(
+            names = "--healer-endpoint",
+            paramLabel = "URI",
+            converter = Endpoint.TargetConverter.class,
             description = "The node plugin, for NodeHealer checks (default: --endpoint).")
     String healerEndpoint;
 
-    @Option(names = "--healer-volume", paramLabel = "ID=PATH",
+    @Option(
+            names = "--healer-volume",
+            paramLabel = "ID=PATH",
             description = "A node volume and its path, for NodeHealer checks. Repeatable.")
     Map<String, String> healerVolumes = new LinkedHashMap<>();
 
-    @Option(names = "--healer-block-volume", paramLabel = "ID=PATH",
+    @Option(
+            names = "--healer-block-volume",
+            paramLabel = "ID=PATH",
             description = "A raw block volume on the node and its device path, for the NodeHealer check of a block "
                     + "volume_capability (skipped without one).")
     Map<String, String> healerBlockVolumes = new LinkedHashMap<>();
 
-    @Option(names = "--healer-staging-path", paramLabel = "PATH",
+    @Option(
+            names = "--healer-staging-path",
+            paramLabel = "PATH",
             description = "Where the first --healer-volume is staged, for the NodeHealer checks of long "
                     + "staging_target_path values (skipped without it; leave it out if the plugin does not stage).")
     String healerStagingPath;
 
-    @Option(names = "--healer-volume-context", paramLabel = "K=V",
-            description = "The first --healer-volume's volume context (as CreateVolume answered it), for the NodeHealer "
-                    + "check that sends it (skipped without one). Repeatable.")
+    @Option(
+            names = "--healer-volume-context",
+            paramLabel = "K=V",
+            description =
+                    "The first --healer-volume's volume context (as CreateVolume answered it), for the NodeHealer "
+                            + "check that sends it (skipped without one). Repeatable.")
     Map<String, String> healerVolumeContext = new LinkedHashMap<>();
 
-    @Option(names = "--resync-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
-            description = "How long a resync may take to report ready (250ms, 30s, 2m, PT30S; default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--resync-timeout",
+            paramLabel = "DURATION",
+            converter = DurationConverter.class,
+            description =
+                    "How long a resync may take to report ready (250ms, 30s, 2m, PT30S; default ${DEFAULT-VALUE}).")
     Duration resyncTimeout = ConformanceConfig.DEFAULT_RESYNC_TIMEOUT;
 
-    @Option(names = "--call-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+    @Option(
+            names = "--call-timeout",
+            paramLabel = "DURATION",
+            converter = DurationConverter.class,
             description = "The deadline of each call (default ${DEFAULT-VALUE}).")
     Duration callTimeout = ConformanceConfig.DEFAULT_CALL_TIMEOUT;
 
-    @Option(names = "--settle-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
-            description = "How long a transient answer the tables allow (10 ABORTED, 14 UNAVAILABLE, Info's 5 NOT_FOUND "
-                    + "\"details not available at the moment\" on a primary; a promote refused in the demotion window "
-                    + "after the peer's demote) is polled before the check judges it (default ${DEFAULT-VALUE}). "
-                    + "A required answer is never waited for.")
+    @Option(
+            names = "--settle-timeout",
+            paramLabel = "DURATION",
+            converter = DurationConverter.class,
+            description =
+                    "How long a transient answer the tables allow (10 ABORTED, 14 UNAVAILABLE, Info's 5 NOT_FOUND "
+                            + "\"details not available at the moment\" on a primary; a promote refused in the demotion window "
+                            + "after the peer's demote) is polled before the check judges it (default ${DEFAULT-VALUE}). "
+                            + "A required answer is never waited for.")
     Duration settleTimeout = ConformanceConfig.DEFAULT_SETTLE_TIMEOUT;
 
-    @Option(names = "--parallel", paramLabel = "N",
+    @Option(
+            names = "--parallel",
+            paramLabel = "N",
             description = "How many checks run at once, each on fixtures no other running check holds (default: one "
                     + "per fixture volume and group). The report keeps its order.")
     Integer parallel;
 
-    @Option(names = "--seed", paramLabel = "N", defaultValue = "0",
+    @Option(
+            names = "--seed",
+            paramLabel = "N",
+            defaultValue = "0",
             description = "The seed of the lifecycle exploration's order (default ${DEFAULT-VALUE}); the statement "
                     + "prints it, and a run is repeated with the same seed.")
     long seed;
@@ -148,23 +193,29 @@ public final class ConformanceCommand extends Subcommand {
     @Option(names = "--reports-dir", paramLabel = "DIR", description = "Write JUnit XML reports into DIR.")
     Path reportsDir;
 
-    @Option(names = {"-v", "--verbose"},
+    @Option(
+            names = {"-v", "--verbose"},
             description = "Without --endpoint: also print the embedded reference plugin's log line per call (INFO, "
                     + "on stderr; quiet by default so the report stays readable).")
     boolean verbose;
 
-    @Option(names = "--include-tag", paramLabel = "TAG",
+    @Option(
+            names = "--include-tag",
+            paramLabel = "TAG",
             description = "Run only checks with this tag: required or optional. Repeatable.")
     List<String> includeTags = new ArrayList<>();
 
-    @Option(names = "--skip", paramLabel = "ID",
+    @Option(
+            names = "--skip",
+            paramLabel = "ID",
             description = "Skip the check with this id; * stands for any run of characters ('isolation/*', "
                     + "'*/group/*' for every check of a volume group, '*/auth-*' for every authentication check); "
                     + "the statement lists it as skipped on request. Repeatable. Ids: see --list-checks, the "
                     + "\"check ID\" line under a failure, or docs/check-ids.md.")
     List<String> skip = new ArrayList<>();
 
-    @Option(names = "--list-checks",
+    @Option(
+            names = "--list-checks",
             description = "Print every check of this configuration (id, level, name) and exit without running them.")
     boolean listChecks;
 
@@ -185,8 +236,11 @@ public final class ConformanceCommand extends Subcommand {
             return false;
         }
         for (String arg : args) {
-            if (arg.equals("--endpoint") || arg.startsWith("--endpoint=") || arg.equals("-v")
-                    || arg.equals("--verbose") || arg.equals("--")) {
+            if (arg.equals("--endpoint")
+                    || arg.startsWith("--endpoint=")
+                    || arg.equals("-v")
+                    || arg.equals("--verbose")
+                    || arg.equals("--")) {
                 return false;
             }
         }
@@ -203,28 +257,31 @@ public final class ConformanceCommand extends Subcommand {
         } catch (IllegalArgumentException e) {
             throw usageError(e.getMessage());
         }
-        List<Check> checks = ConformanceChecks.all().stream().flatMap(g -> g.checks(config).stream()).toList();
+        List<Check> checks = ConformanceChecks.all().stream()
+                .flatMap(g -> g.checks(config).stream())
+                .toList();
         for (String id : skip) {
             if (checks.stream().noneMatch(c -> c.selectedBy(id))) {
-                throw usageError("--skip " + SafeText.escape(id)
-                        + ": no check has this id (see --list-checks)");
+                throw usageError("--skip " + SafeText.escape(id) + ": no check has this id (see --list-checks)");
             }
             // A former id still works for one release; say what it is called now, so the vendor can update.
-            checks.stream().filter(c -> !c.matches(id) && c.formerlyKnownAs(id)).forEach(c -> err().println(
-                    "volrep conformance: --skip " + SafeText.escape(id) + " is the former id of " + c.id()
-                            + "; former ids are accepted until the next release"));
+            checks.stream()
+                    .filter(c -> !c.matches(id) && c.formerlyKnownAs(id))
+                    .forEach(c -> err().println("volrep conformance: --skip " + SafeText.escape(id)
+                            + " is the former id of " + c.id() + "; former ids are accepted until the next release"));
         }
         if (listChecks) {
             int width = checks.stream().mapToInt(c -> c.id().length()).max().orElse(0);
-            checks.forEach(c -> out.printf("%-" + width + "s %-8s %s%n", c.id(), c.requirement().tag(), c.name()));
+            checks.forEach(c -> out.printf(
+                    "%-" + width + "s %-8s %s%n", c.id(), c.requirement().tag(), c.name()));
             out.flush();
             return 0;
         }
         for (String target : new String[] {endpoint, healerEndpoint, peerEndpoint}) {
             String why = target == null ? null : Endpoint.whyUnreachable(target).orElse(null);
-            if (why != null) {      // one line, not a report of failed checks
-                return VolrepCommand.cannotStart(spec, new IllegalStateException("cannot reach the plugin at "
-                        + target + ": " + why));
+            if (why != null) { // one line, not a report of failed checks
+                return VolrepCommand.cannotStart(
+                        spec, new IllegalStateException("cannot reach the plugin at " + target + ": " + why));
             }
         }
         out.println("volrep conformance: " + (endpoint == null ? "embedded reference plugin (in-process)" : endpoint)
@@ -236,8 +293,12 @@ public final class ConformanceCommand extends Subcommand {
                 + config.healerStagingPath().map(p -> ", staged at " + p).orElse("")
                 + (config.healerBlockVolumes().isEmpty() ? "" : ", block volumes " + config.healerBlockVolumes())
                 + config.healerEndpoint().map(e -> " on " + e).orElse(""));
-        out.println("  peer site " + (peerEndpoint != null ? peerEndpoint : endpoint == null
-                ? "embedded (the reference's second site, in-process)" : "none: the two-site checks report NOT RUN")
+        out.println("  peer site "
+                + (peerEndpoint != null
+                        ? peerEndpoint
+                        : endpoint == null
+                                ? "embedded (the reference's second site, in-process)"
+                                : "none: the two-site checks report NOT RUN")
                 + ", settle timeout " + config.settleTimeout() + ", " + config.parallelism() + " checks at once,"
                 + " exploration seed " + config.seed());
         out.println();
@@ -261,8 +322,8 @@ public final class ConformanceCommand extends Subcommand {
         Map<String, String> secrets = secretOptions.secrets();
         if (endpoint != null) {
             if (volumes.isEmpty()) {
-                throw new IllegalArgumentException("--endpoint needs at least one --volume (an existing volume with "
-                        + "replication disabled)");
+                throw new IllegalArgumentException(
+                        "--endpoint needs at least one --volume (an existing volume with " + "replication disabled)");
             }
             b.endpoint(endpoint).volumes(volumes).volumeGroups(volumeGroups).secrets(secrets);
             if (peerEndpoint != null) {
@@ -270,8 +331,8 @@ public final class ConformanceCommand extends Subcommand {
             }
         } else {
             if (peerEndpoint != null) {
-                throw new IllegalArgumentException("--peer-endpoint needs --endpoint (the embedded reference brings its"
-                        + " own second site)");
+                throw new IllegalArgumentException(
+                        "--peer-endpoint needs --endpoint (the embedded reference brings its" + " own second site)");
             }
             // The embedded reference holds exactly the fixtures the suite is told about.
             List<String> vols = volumes.isEmpty() ? EMBEDDED_VOLUMES : volumes;
@@ -282,7 +343,12 @@ public final class ConformanceCommand extends Subcommand {
             groups.forEach(reference::group);
             ReferencePair pair = reference.buildPair();
             ReferenceDriver driver = pair.siteA();
-            b.driver(driver).peerDriver(pair.siteB()).healerDriver(driver).volumeGroupDriver(driver).volumes(vols).volumeGroups(groups)
+            b.driver(driver)
+                    .peerDriver(pair.siteB())
+                    .healerDriver(driver)
+                    .volumeGroupDriver(driver)
+                    .volumes(vols)
+                    .volumeGroups(groups)
                     .secrets(s);
             if (healerVolumes.isEmpty() && healerEndpoint == null) {
                 // Every NodeHealer input: a mounted volume, staged, with its context, and a block volume.
@@ -299,8 +365,12 @@ public final class ConformanceCommand extends Subcommand {
             }
         }
         b.dialect(dialect);
-        b.enableParameters(parameters).resyncTimeout(resyncTimeout).callTimeout(callTimeout).skipChecks(skip)
-                .settleTimeout(settleTimeout).seed(seed);
+        b.enableParameters(parameters)
+                .resyncTimeout(resyncTimeout)
+                .callTimeout(callTimeout)
+                .skipChecks(skip)
+                .settleTimeout(settleTimeout)
+                .seed(seed);
         if (parallel != null) {
             b.parallelism(parallel);
         }

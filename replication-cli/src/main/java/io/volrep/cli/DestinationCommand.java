@@ -15,7 +15,9 @@ import picocli.CommandLine.Command;
  * volrep destination --endpoint unix:///csi/csi-addons.sock --volume-group grp-0 --secret user=admin
  * </pre>
  */
-@Command(name = "destination", mixinStandardHelpOptions = true,
+@Command(
+        name = "destination",
+        mixinStandardHelpOptions = true,
         description = "Show the source's destination on the other site: the destination volume id, or the"
                 + " destination group id and one 'SOURCE -> DESTINATION' line per member"
                 + " (GetReplicationDestinationInfo, upstream 2026).")
@@ -28,7 +30,9 @@ public final class DestinationCommand extends CallCommand {
         if (d instanceof ReplicationDestination.VolumeGroup group) {
             // Sorted, so that the same answer prints the same lines; the plugin's ids are escaped.
             for (Map.Entry<String, String> member : new TreeMap<>(group.volumeIds()).entrySet()) {
-                out.append(System.lineSeparator()).append(SafeText.escape(member.getKey())).append(" -> ")
+                out.append(System.lineSeparator())
+                        .append(SafeText.escape(member.getKey()))
+                        .append(" -> ")
                         .append(SafeText.escape(member.getValue()));
             }
         }

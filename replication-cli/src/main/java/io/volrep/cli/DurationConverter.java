@@ -16,8 +16,8 @@ public final class DurationConverter implements CommandLine.ITypeConverter<Durat
         try {
             d = parse(value);
         } catch (IllegalArgumentException e) {
-            throw new CommandLine.TypeConversionException("not a duration: \"" + value
-                    + "\" (use 250ms, 30s, 2m or ISO-8601 such as PT30S)");
+            throw new CommandLine.TypeConversionException(
+                    "not a duration: \"" + value + "\" (use 250ms, 30s, 2m or ISO-8601 such as PT30S)");
         }
         if (d.isNegative() || d.isZero()) {
             throw new CommandLine.TypeConversionException("'" + value + "' must be a positive duration");
@@ -36,13 +36,16 @@ public final class DurationConverter implements CommandLine.ITypeConverter<Durat
                 return Duration.parse(text.trim());
             }
             if (t.endsWith("ms")) {
-                return Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2).trim()));
+                return Duration.ofMillis(
+                        Long.parseLong(t.substring(0, t.length() - 2).trim()));
             }
             if (t.endsWith("s")) {
-                return Duration.ofMillis(Math.round(Double.parseDouble(t.substring(0, t.length() - 1).trim()) * 1000));
+                return Duration.ofMillis(Math.round(
+                        Double.parseDouble(t.substring(0, t.length() - 1).trim()) * 1000));
             }
             if (t.endsWith("m")) {
-                return Duration.ofSeconds(Long.parseLong(t.substring(0, t.length() - 1).trim()) * 60);
+                return Duration.ofSeconds(
+                        Long.parseLong(t.substring(0, t.length() - 1).trim()) * 60);
             }
             if (t.equals("0")) {
                 return Duration.ZERO;

@@ -4,7 +4,10 @@ import io.volrep.client.SourceClient;
 import picocli.CommandLine.Command;
 
 /** {@code volrep enable}: Enable replication of a source (EnableVolumeReplication). */
-@Command(name = "enable", mixinStandardHelpOptions = true, description = "Enable replication of a source (EnableVolumeReplication).")
+@Command(
+        name = "enable",
+        mixinStandardHelpOptions = true,
+        description = "Enable replication of a source (EnableVolumeReplication).")
 public final class EnableCommand extends ParameterizedCallCommand {
     @Override
     String invoke(SourceClient source) {

@@ -20,8 +20,7 @@ final class Endpoint {
     static final String FORMS = "unix:///path, /path, host:port or dns:///host:port";
     static final String LISTEN_FORMS = "unix:///path, /path, host:port or tcp://host:port";
 
-    private Endpoint() {
-    }
+    private Endpoint() {}
 
     /** A client target gRPC can dial, or {@link IllegalArgumentException} saying what is wrong. */
     static String target(String value) {
@@ -52,8 +51,11 @@ final class Endpoint {
         if (v.startsWith("unix:")) {
             Path dir = unixPath(v).getParent();
             if (dir != null && !Files.isDirectory(dir)) {
-                throw invalid(value, Files.exists(dir) ? dir + " is not a directory"
-                        : "the directory " + dir + " does not exist (volrep creates none; create it first)");
+                throw invalid(
+                        value,
+                        Files.exists(dir)
+                                ? dir + " is not a directory"
+                                : "the directory " + dir + " does not exist (volrep creates none; create it first)");
             }
             return v;
         }

@@ -23,7 +23,8 @@ abstract class EnumConverter<E extends Enum<E>> implements CommandLine.ITypeConv
         try {
             return Enum.valueOf(type, value.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new CommandLine.TypeConversionException("not a " + what + ": \"" + value + "\" (use " + choices + ")");
+            throw new CommandLine.TypeConversionException(
+                    "not a " + what + ": \"" + value + "\" (use " + choices + ")");
         }
     }
 }

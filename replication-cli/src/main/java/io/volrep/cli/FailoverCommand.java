@@ -31,23 +31,35 @@ import picocli.CommandLine.Option;
  *     --destination vol-0=b-vol-0 --destination grp-0=b-grp-0 --secret user=admin
  * </pre>
  */
-@Command(name = "failover", mixinStandardHelpOptions = true,
-        description = {"Fail sources over from site A to site B: demote each on A, then promote its destination on B"
-                + " and verify it. Safe to re-run: what is done stays as it is.",
-                "Destinations are never guessed: without --destination, site A is asked"
-                        + " (GetReplicationDestinationInfo); --assume-same-ids takes the same ids on site B.",
-                "After A's demote, B's promote is retried without force while B still refuses it (the demotion"
-                        + " has not reached B yet), within --demotion-wait; B's first completed sync is waited for"
-                        + " within --timeout.",
-                "With A unreachable, nothing is promoted unless --force-if-unreachable is given.",
-                "Exit 0 only when every source is primary on site B."})
+@Command(
+        name = "failover",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Fail sources over from site A to site B: demote each on A, then promote its destination on B"
+                    + " and verify it. Safe to re-run: what is done stays as it is.",
+            "Destinations are never guessed: without --destination, site A is asked"
+                    + " (GetReplicationDestinationInfo); --assume-same-ids takes the same ids on site B.",
+            "After A's demote, B's promote is retried without force while B still refuses it (the demotion"
+                    + " has not reached B yet), within --demotion-wait; B's first completed sync is waited for"
+                    + " within --timeout.",
+            "With A unreachable, nothing is promoted unless --force-if-unreachable is given.",
+            "Exit 0 only when every source is primary on site B."
+        })
 public final class FailoverCommand extends Subcommand {
 
-    @Option(names = "--from", required = true, paramLabel = "URI", converter = Endpoint.TargetConverter.class,
+    @Option(
+            names = "--from",
+            required = true,
+            paramLabel = "URI",
+            converter = Endpoint.TargetConverter.class,
             description = "Site A's plugin (primary now): unix:///path, /path, dns:///host:port or host:port.")
     String from;
 
-    @Option(names = "--to", required = true, paramLabel = "URI", converter = Endpoint.TargetConverter.class,
+    @Option(
+            names = "--to",
+            required = true,
+            paramLabel = "URI",
+            converter = Endpoint.TargetConverter.class,
             description = "Site B's plugin (to become primary).")
     String to;
 
@@ -57,7 +69,9 @@ public final class FailoverCommand extends Subcommand {
     @Option(names = "--volume-group", paramLabel = "ID", description = "A volume group on site A; repeatable.")
     List<String> groups = new ArrayList<>();
 
-    @Option(names = "--destination", paramLabel = "SRC=DST",
+    @Option(
+            names = "--destination",
+            paramLabel = "SRC=DST",
             description = "The id on site B of source SRC on site A; repeatable. Without any, site A is asked"
                     + " (GetReplicationDestinationInfo; 'not known yet', 14 UNAVAILABLE, is retried within --timeout):"
                     + " a source whose destination site A does not give fails before anything changes on either site;"
@@ -65,7 +79,8 @@ public final class FailoverCommand extends Subcommand {
                     + " With some, a source without one fails and nothing is sent for it (unless --assume-same-ids).")
     Map<String, String> destinations = new LinkedHashMap<>();
 
-    @Option(names = "--assume-same-ids",
+    @Option(
+            names = "--assume-same-ids",
             description = "Each source's destination on site B has the source's id (sites that share ids); site A"
                     + " is not asked. With --destination: for the sources it does not name. The report says"
                     + " 'same ids' for them.")
@@ -75,32 +90,47 @@ public final class FailoverCommand extends Subcommand {
     @CommandLine.Mixin
     SecretOptions secretOptions = new SecretOptions();
 
-    @Option(names = "--to-secret", paramLabel = "K=V",
+    @Option(
+            names = "--to-secret",
+            paramLabel = "K=V",
             description = "A secret for site B; repeatable (default: site A's). Never printed, but visible to other"
                     + " users in the process list: prefer --to-secrets-file.")
     Map<String, String> toSecrets = new LinkedHashMap<>();
 
-    @Option(names = "--to-secrets-file", paramLabel = "PATH",
+    @Option(
+            names = "--to-secrets-file",
+            paramLabel = "PATH",
             description = "Site B's secrets from a KEY=VALUE file or a Kubernetes Secret directory.")
     java.nio.file.Path toSecretsFile;
 
-    @Option(names = "--force-if-unreachable",
+    @Option(
+            names = "--force-if-unreachable",
             description = "When site A cannot be reached, promote on site B with force. Force can leave two primaries"
                     + " if A is in fact still running: use it only when A is known down.")
     boolean forceIfUnreachable;
 
-    @Option(names = "--demotion-wait", paramLabel = "DURATION", converter = DurationConverter.class,
+    @Option(
+            names = "--demotion-wait",
+            paramLabel = "DURATION",
+            converter = DurationConverter.class,
             defaultValue = "2m",
             description = "After site A's demote, how long site B's promote is sent again (without force, with"
                     + " back-off) while site B refuses it (9 or 10) because the demotion has not reached it yet;"
                     + " real storage takes seconds (default: 2m). Never forced while site A answers.")
     Duration demotionWait;
 
-    @Option(names = "--parallel", paramLabel = "N", defaultValue = "4",
+    @Option(
+            names = "--parallel",
+            paramLabel = "N",
+            defaultValue = "4",
             description = "How many sources are failed over at once (default: ${DEFAULT-VALUE}).")
     int parallel;
 
-    @Option(names = "--timeout", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "30s",
+    @Option(
+            names = "--timeout",
+            paramLabel = "DURATION",
+            converter = DurationConverter.class,
+            defaultValue = "30s",
             description = "Budget of each call, retries included; a site silent that long counts as unreachable"
                     + " (default: 30s). Site B's first completed sync after its promote must be reported within it.")
     Duration timeout;
@@ -124,10 +154,16 @@ public final class FailoverCommand extends Subcommand {
         }
         bSecrets.putAll(toSecrets);
         try (ReplicationClient a = client(from, secrets, timeout);
-             ReplicationClient b = client(to, bSecrets.isEmpty() ? secrets : bSecrets, timeout)) {
+                ReplicationClient b = client(to, bSecrets.isEmpty() ? secrets : bSecrets, timeout)) {
             // Without --destination the failover asks site A itself and guesses nothing (see Failover).
-            Failover.Builder failover = Failover.builder().from(a).to(b).sources(sources).assumeSameIds(assumeSameIds)
-                    .forceIfUnreachable(forceIfUnreachable).parallelism(parallel).callBudget(timeout)
+            Failover.Builder failover = Failover.builder()
+                    .from(a)
+                    .to(b)
+                    .sources(sources)
+                    .assumeSameIds(assumeSameIds)
+                    .forceIfUnreachable(forceIfUnreachable)
+                    .parallelism(parallel)
+                    .callBudget(timeout)
                     .demotionWait(demotionWait)
                     .listener(new FailoverProgressDisplay(err(), System.console() != null));
             if (!destinations.isEmpty()) {
@@ -142,8 +178,12 @@ public final class FailoverCommand extends Subcommand {
         PrintWriter err = err();
         long notDone = report.sources().stream().filter(s -> !s.primaryOnB()).count();
         err.println("error: " + notDone + " of " + report.sources().size() + " source(s) not primary on site B: "
-                + report.sources().stream().filter(s -> !s.primaryOnB()).findFirst()
-                .flatMap(SourceFailover::whyNot).orElse("") + (notDone > 1 ? " (and others, see the report)" : ""));
+                + report.sources().stream()
+                        .filter(s -> !s.primaryOnB())
+                        .findFirst()
+                        .flatMap(SourceFailover::whyNot)
+                        .orElse("")
+                + (notDone > 1 ? " (and others, see the report)" : ""));
         err.flush();
         return CallCommand.EXIT_CALL_FAILED;
     }
@@ -165,13 +205,16 @@ public final class FailoverCommand extends Subcommand {
     private static ReplicationClient client(String target, Map<String, String> secrets, Duration budget) {
         // Every call, the destination look-up on site A included, within the failover's budget (--timeout); the
         // CLI's equal jitter keeps gaps growing (see ClientOptions).
-        RetryPolicy.Builder policy = RetryPolicy.spec().toBuilder().jitter(RetryPolicy.Jitter.EQUAL).totalTimeout(budget);
+        RetryPolicy.Builder policy =
+                RetryPolicy.spec().toBuilder().jitter(RetryPolicy.Jitter.EQUAL).totalTimeout(budget);
         if (budget.compareTo(RetryPolicy.spec().perAttemptTimeout()) < 0) {
             policy.perAttemptTimeout(budget);
         }
-        return ReplicationClient.builder().target(target)
+        return ReplicationClient.builder()
+                .target(target)
                 .retry(policy.build())
-                .secrets(SecretsProvider.of(secrets)).build();
+                .secrets(SecretsProvider.of(secrets))
+                .build();
     }
 
     /** Where a destination came from, as the report's last column says it. */
@@ -184,22 +227,33 @@ public final class FailoverCommand extends Subcommand {
     }
 
     private static void print(PrintWriter out, FailoverReport report) {
-        out.printf("%-28s %-28s %-14s %-12s %-6s %-30s %s%n", "SOURCE (A)", "DESTINATION (B)", "RESULT", "SITE A",
-                "FORCED", "LAST SYNC (B)", "DESTINATION FROM");
+        out.printf(
+                "%-28s %-28s %-14s %-12s %-6s %-30s %s%n",
+                "SOURCE (A)", "DESTINATION (B)", "RESULT", "SITE A", "FORCED", "LAST SYNC (B)", "DESTINATION FROM");
         for (SourceFailover s : report.sources()) {
-            out.printf("%-28s %-28s %-14s %-12s %-6s %-30s %s%n", SafeText.escape(s.source().toString()),
-                    s.destination().map(d -> SafeText.escape(d.source().toString())).orElse("?"),
+            out.printf(
+                    "%-28s %-28s %-14s %-12s %-6s %-30s %s%n",
+                    SafeText.escape(s.source().toString()),
+                    s.destination()
+                            .map(d -> SafeText.escape(d.source().toString()))
+                            .orElse("?"),
                     s.step().name().toLowerCase(Locale.ROOT).replace('_', ' '),
-                    s.siteA().name().toLowerCase(Locale.ROOT).replace('_', ' '), s.forced() ? "yes" : "no",
+                    s.siteA().name().toLowerCase(Locale.ROOT).replace('_', ' '),
+                    s.forced() ? "yes" : "no",
                     s.lastSync().map(SyncText::time).orElse("-"),
                     s.destinationOrigin().map(FailoverCommand::origin).orElse("-"));
             s.lastSync().ifPresent(info -> out.println("  last sync (B): " + SyncText.summary(info)));
             s.whyNot().ifPresent(w -> out.println("  why not: " + w));
-            s.destination().filter(d -> !d.memberVolumeIds().isEmpty()).ifPresent(d -> d.memberVolumeIds()
-                    .forEach((m, dm) -> out.println("  member " + SafeText.escape(m) + " -> " + SafeText.escape(dm))));
+            s.destination()
+                    .filter(d -> !d.memberVolumeIds().isEmpty())
+                    .ifPresent(d -> d.memberVolumeIds()
+                            .forEach((m, dm) ->
+                                    out.println("  member " + SafeText.escape(m) + " -> " + SafeText.escape(dm))));
         }
-        out.println("failover: " + report.sources().stream().filter(SourceFailover::primaryOnB).count() + " of "
-                + report.sources().size() + " primary on site B (took " + report.took().toMillis() + " ms)");
+        out.println("failover: "
+                + report.sources().stream().filter(SourceFailover::primaryOnB).count() + " of "
+                + report.sources().size() + " primary on site B (took "
+                + report.took().toMillis() + " ms)");
         out.flush();
     }
 }

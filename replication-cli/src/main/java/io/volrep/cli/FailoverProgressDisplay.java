@@ -47,7 +47,7 @@ final class FailoverProgressDisplay implements Consumer<FailoverProgress> {
 
     private void redraw() {
         if (drawn > 0) {
-            err.print("\033[" + drawn + "F");          // to the start of the block drawn last time
+            err.print("\033[" + drawn + "F"); // to the start of the block drawn last time
         }
         for (String line : lines.values()) {
             err.print("\033[2K" + line + "\n");

@@ -1,7 +1,7 @@
 package io.volrep.cli;
 
-import io.volrep.api.internal.SafeText;
 import io.volrep.api.VolumeGroup;
+import io.volrep.api.internal.SafeText;
 import io.volrep.client.ReplicationClient;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -25,10 +25,17 @@ import picocli.CommandLine.Option;
  * volrep group list --endpoint unix:///csi/csi-addons.sock --max-entries 50
  * </pre>
  */
-@Command(name = "group", mixinStandardHelpOptions = true,
+@Command(
+        name = "group",
+        mixinStandardHelpOptions = true,
         description = "Create, change, show, list and delete volume groups (CSI-Addons volumegroup.Controller).",
-        subcommands = {GroupCommand.Create.class, GroupCommand.Modify.class, GroupCommand.Delete.class,
-                GroupCommand.Get.class, GroupCommand.ListGroups.class})
+        subcommands = {
+            GroupCommand.Create.class,
+            GroupCommand.Modify.class,
+            GroupCommand.Delete.class,
+            GroupCommand.Get.class,
+            GroupCommand.ListGroups.class
+        })
 public final class GroupCommand extends Subcommand {
 
     /** {@code volrep group} alone: the subcommands on stderr and exit 2. */
@@ -46,8 +53,12 @@ public final class GroupCommand extends Subcommand {
         for (VolumeGroup.Member m : group.members()) {
             out.append(System.lineSeparator()).append("  member ").append(SafeText.escape(m.volumeId()));
         }
-        group.context().forEach((k, v) -> out.append(System.lineSeparator()).append("  context ")
-                .append(SafeText.escape(k)).append('=').append(SafeText.escape(v)));
+        group.context()
+                .forEach((k, v) -> out.append(System.lineSeparator())
+                        .append("  context ")
+                        .append(SafeText.escape(k))
+                        .append('=')
+                        .append(SafeText.escape(v)));
         return out.toString();
     }
 
@@ -64,8 +75,8 @@ public final class GroupCommand extends Subcommand {
 
         @Override
         public Integer call() {
-            return CallCommand.run(out(), err(), client, Progress.describe(spec.qualifiedName(), what()),
-                    (c, p) -> invoke(c));
+            return CallCommand.run(
+                    out(), err(), client, Progress.describe(spec.qualifiedName(), what()), (c, p) -> invoke(c));
         }
     }
 
@@ -82,21 +93,30 @@ public final class GroupCommand extends Subcommand {
 
     /** Create and modify: plugin-specific parameters. */
     abstract static class ParameterizedGroupSubcommand extends GroupSubcommand {
-        @Option(names = {"--parameter", "--param"}, paramLabel = "K=V",
+        @Option(
+                names = {"--parameter", "--param"},
+                paramLabel = "K=V",
                 description = "A plugin-specific parameter; repeatable.")
         Map<String, String> parameters = new LinkedHashMap<>();
     }
 
-    @Command(name = "create", mixinStandardHelpOptions = true,
+    @Command(
+            name = "create",
+            mixinStandardHelpOptions = true,
             description = "Create a volume group, or find the one of that name (CreateVolumeGroup); prints its id and"
                     + " members.")
     static final class Create extends ParameterizedGroupSubcommand {
-        @Option(names = "--name", paramLabel = "NAME", required = true,
+        @Option(
+                names = "--name",
+                paramLabel = "NAME",
+                required = true,
                 description = "The group's name: the same name again gives the same group.")
         String name;
 
-        @Option(names = "--volume", paramLabel = "ID", description = "A member volume; repeatable (none: an empty"
-                + " group).")
+        @Option(
+                names = "--volume",
+                paramLabel = "ID",
+                description = "A member volume; repeatable (none: an empty" + " group).")
         List<String> volumes = new ArrayList<>();
 
         @Override
@@ -106,13 +126,20 @@ public final class GroupCommand extends Subcommand {
 
         @Override
         String invoke(ReplicationClient c) {
-            return format(c.volumeGroups().create(name).volumes(volumes).parameters(parameters).call());
+            return format(c.volumeGroups()
+                    .create(name)
+                    .volumes(volumes)
+                    .parameters(parameters)
+                    .call());
         }
     }
 
     /** Exactly one of {@code --volume ...} and {@code --empty}. */
     static final class Membership {
-        @Option(names = "--volume", paramLabel = "ID", required = true,
+        @Option(
+                names = "--volume",
+                paramLabel = "ID",
+                required = true,
                 description = "A member of the group's whole new membership; repeatable.")
         List<String> volumes;
 
@@ -120,7 +147,9 @@ public final class GroupCommand extends Subcommand {
         boolean empty;
     }
 
-    @Command(name = "modify", mixinStandardHelpOptions = true,
+    @Command(
+            name = "modify",
+            mixinStandardHelpOptions = true,
             description = "Set a volume group's whole membership: volumes not given are removed"
                     + " (ModifyVolumeGroupMembership); prints its id and members.")
     static final class Modify extends ParameterizedGroupSubcommand {
@@ -138,11 +167,17 @@ public final class GroupCommand extends Subcommand {
         @Override
         String invoke(ReplicationClient c) {
             List<String> volumes = membership.empty ? List.of() : membership.volumes;
-            return format(c.volumeGroups().modify(id).volumes(volumes).parameters(parameters).call());
+            return format(c.volumeGroups()
+                    .modify(id)
+                    .volumes(volumes)
+                    .parameters(parameters)
+                    .call());
         }
     }
 
-    @Command(name = "delete", mixinStandardHelpOptions = true,
+    @Command(
+            name = "delete",
+            mixinStandardHelpOptions = true,
             description = "Delete a volume group (DeleteVolumeGroup); one that does not exist is no error.")
     static final class Delete extends ExistingGroupSubcommand {
         @Override
@@ -152,7 +187,9 @@ public final class GroupCommand extends Subcommand {
         }
     }
 
-    @Command(name = "get", mixinStandardHelpOptions = true,
+    @Command(
+            name = "get",
+            mixinStandardHelpOptions = true,
             description = "Show a volume group's id and members (ControllerGetVolumeGroup).")
     static final class Get extends ExistingGroupSubcommand {
         @Override
@@ -161,10 +198,15 @@ public final class GroupCommand extends Subcommand {
         }
     }
 
-    @Command(name = "list", mixinStandardHelpOptions = true,
+    @Command(
+            name = "list",
+            mixinStandardHelpOptions = true,
             description = "Show every volume group, page by page (ListVolumeGroups).")
     static final class ListGroups extends GroupSubcommand {
-        @Option(names = "--max-entries", paramLabel = "N", defaultValue = "0",
+        @Option(
+                names = "--max-entries",
+                paramLabel = "N",
+                defaultValue = "0",
                 description = "At most N groups per page (default 0: as many as the plugin answers at once).")
         int maxEntries;
 
@@ -183,7 +225,8 @@ public final class GroupCommand extends Subcommand {
 
         @Override
         String invoke(ReplicationClient c) {
-            List<String> groups = c.volumeGroups().list().maxEntries(maxEntries).stream().map(GroupCommand::format)
+            List<String> groups = c.volumeGroups().list().maxEntries(maxEntries).stream()
+                    .map(GroupCommand::format)
                     .toList();
             return String.join(System.lineSeparator(), groups);
         }

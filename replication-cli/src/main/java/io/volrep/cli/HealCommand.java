@@ -2,14 +2,13 @@ package io.volrep.cli;
 
 import io.volrep.api.HealReport;
 import io.volrep.api.ReplicationException;
-import io.volrep.api.internal.SafeText;
 import io.volrep.api.VolumeCapability;
 import io.volrep.api.VolumeCapability.AccessMode;
+import io.volrep.api.internal.SafeText;
 import io.volrep.client.HealCall;
 import io.volrep.client.ReplicationClient;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -19,7 +18,9 @@ import picocli.CommandLine.Option;
  * {@code volrep heal}: NodeHealer on a node plugin. Prints {@code healthy} or {@code abnormal: <message>}; exit 0
  * healthy, {@value #EXIT_ABNORMAL} abnormal, {@value CallCommand#EXIT_CALL_FAILED} when the call failed.
  */
-@Command(name = "heal", mixinStandardHelpOptions = true,
+@Command(
+        name = "heal",
+        mixinStandardHelpOptions = true,
         description = "Check (and let the node plugin heal) a staged or published volume (NodeHealer)."
                 + " Prints 'healthy' (exit 0) or 'abnormal: <message>' (exit 3).")
 public final class HealCommand extends Subcommand {
@@ -32,18 +33,26 @@ public final class HealCommand extends Subcommand {
     @Option(names = "--volume", paramLabel = "ID", required = true, description = "The volume_id.")
     String volume;
 
-    @Option(names = "--path", paramLabel = "PATH", required = true,
+    @Option(
+            names = "--path",
+            paramLabel = "PATH",
+            required = true,
             description = "The volume_path where the volume is available.")
     Path path;
 
-    @Option(names = "--staging-path", paramLabel = "PATH",
+    @Option(
+            names = "--staging-path",
+            paramLabel = "PATH",
             description = "The staging_target_path (absolute), for plugins that stage volumes.")
     Path stagingPath;
 
     @ArgGroup(exclusive = true)
     AccessType accessType;
 
-    @Option(names = "--access-mode", paramLabel = "MODE", defaultValue = "SINGLE_NODE_WRITER",
+    @Option(
+            names = "--access-mode",
+            paramLabel = "MODE",
+            defaultValue = "SINGLE_NODE_WRITER",
             description = "The capability's access mode, one of ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE});"
                     + " used with --block or --mount.")
     AccessMode accessMode;
@@ -56,7 +65,10 @@ public final class HealCommand extends Subcommand {
         @Option(names = "--block", required = true, description = "The volume is used as a raw block device.")
         boolean block;
 
-        @Option(names = "--mount", paramLabel = "FSTYPE", required = true,
+        @Option(
+                names = "--mount",
+                paramLabel = "FSTYPE",
+                required = true,
                 description = "The volume is mounted with this file system type.")
         String mount;
     }
@@ -66,17 +78,19 @@ public final class HealCommand extends Subcommand {
         PrintWriter out = out();
         PrintWriter err = err();
         try (Progress progress = client.progress(err, Progress.describe("volrep heal", "volume " + volume));
-             ReplicationClient c = client.client(err, progress)) {
+                ReplicationClient c = client.client(err, progress)) {
             HealCall call = c.node().heal(volume, path).context(context);
             if (stagingPath != null) {
                 call.stagingPath(stagingPath);
             }
             if (accessType != null) {
-                call.capability(accessType.block ? VolumeCapability.block(accessMode)
-                        : VolumeCapability.mount(accessType.mount, accessMode));
+                call.capability(
+                        accessType.block
+                                ? VolumeCapability.block(accessMode)
+                                : VolumeCapability.mount(accessType.mount, accessMode));
             }
             HealReport report = call.call();
-            progress.close();       // ends a live line before the result
+            progress.close(); // ends a live line before the result
             out.println(report.abnormal() ? "abnormal: " + SafeText.escape(report.message()) : "healthy");
             out.flush();
             return report.abnormal() ? EXIT_ABNORMAL : 0;

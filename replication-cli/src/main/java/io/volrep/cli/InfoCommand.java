@@ -6,7 +6,9 @@ import io.volrep.client.SourceClient;
 import picocli.CommandLine.Command;
 
 /** {@code volrep info}: GetVolumeReplicationInfo, printed as ISO-8601 time, duration, bytes and health status. */
-@Command(name = "info", mixinStandardHelpOptions = true,
+@Command(
+        name = "info",
+        mixinStandardHelpOptions = true,
         description = "Show when the last sync happened, how long it took, how many bytes it moved and the"
                 + " replication's health: HEALTHY, DEGRADED, ERROR or UNKNOWN (GetVolumeReplicationInfo).")
 public final class InfoCommand extends CallCommand {
@@ -20,7 +22,8 @@ public final class InfoCommand extends CallCommand {
                 + "last sync bytes:    " + SyncText.bytes(info.lastSyncBytes()) + System.lineSeparator()
                 + "status:             " + info.status()
                 // The plugin's text, escaped: it must not write control sequences to the terminal.
-                + (info.statusMessage().isEmpty() ? "" : System.lineSeparator()
-                        + "status message:     " + SafeText.escape(info.statusMessage()));
+                + (info.statusMessage().isEmpty()
+                        ? ""
+                        : System.lineSeparator() + "status message:     " + SafeText.escape(info.statusMessage()));
     }
 }

@@ -63,28 +63,39 @@ final class MetricsHttpServer implements AutoCloseable {
      *
      * @throws java.io.IOException when the address cannot be bound
      */
-    static MetricsHttpServer start(InetSocketAddress address, Supplier<String> scrape, String contentType,
-                                   Duration readTimeout) throws java.io.IOException {
+    static MetricsHttpServer start(
+            InetSocketAddress address, Supplier<String> scrape, String contentType, Duration readTimeout)
+            throws java.io.IOException {
         EventLoopGroup group = new NioEventLoopGroup(1, new DefaultThreadFactory("volrep-metrics", true));
         AtomicInteger open = new AtomicInteger();
-        io.grpc.netty.shaded.io.netty.channel.ChannelFuture bound = new ServerBootstrap().group(group)
+        io.grpc.netty.shaded.io.netty.channel.ChannelFuture bound = new ServerBootstrap()
+                .group(group)
                 .channel(NioServerSocketChannel.class)
-                    .childHandler(new ChannelInitializer<SocketChannel>() {
-                        @Override
-                        protected void initChannel(SocketChannel ch) {
-                            ch.closeFuture().addListener(f -> open.decrementAndGet());
-                            if (open.incrementAndGet() > MAX_CONNECTIONS) {
-                                ch.close();
-                                return;
-                            }
-                            // The whole exchange within the read timeout: idle and dripping clients are cut.
-                            ch.eventLoop().schedule(() -> {
-                                ch.close();
-                            }, readTimeout.toNanos(), TimeUnit.NANOSECONDS);
-                            ch.pipeline().addLast(new HttpServerCodec(4096, 8192, 8192),
-                                    new HttpObjectAggregator(1024), new Scrape(scrape, contentType));
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.closeFuture().addListener(f -> open.decrementAndGet());
+                        if (open.incrementAndGet() > MAX_CONNECTIONS) {
+                            ch.close();
+                            return;
                         }
-                    }).bind(address).awaitUninterruptibly();
+                        // The whole exchange within the read timeout: idle and dripping clients are cut.
+                        ch.eventLoop()
+                                .schedule(
+                                        () -> {
+                                            ch.close();
+                                        },
+                                        readTimeout.toNanos(),
+                                        TimeUnit.NANOSECONDS);
+                        ch.pipeline()
+                                .addLast(
+                                        new HttpServerCodec(4096, 8192, 8192),
+                                        new HttpObjectAggregator(1024),
+                                        new Scrape(scrape, contentType));
+                    }
+                })
+                .bind(address)
+                .awaitUninterruptibly();
         if (!bound.isSuccess()) {
             group.shutdownGracefully(0, 0, TimeUnit.SECONDS);
             throw bound.cause() instanceof java.io.IOException io ? io : new java.io.IOException(bound.cause());
@@ -129,9 +140,12 @@ final class MetricsHttpServer implements AutoCloseable {
                 response = status(HttpResponseStatus.METHOD_NOT_ALLOWED);
             } else {
                 byte[] body = scrape.get().getBytes(StandardCharsets.UTF_8);
-                response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
+                response = new DefaultFullHttpResponse(
+                        HttpVersion.HTTP_1_1,
+                        HttpResponseStatus.OK,
                         head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(body));
-                response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType)
+                response.headers()
+                        .set(HttpHeaderNames.CONTENT_TYPE, contentType)
                         .setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
             }
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
@@ -146,7 +160,7 @@ final class MetricsHttpServer implements AutoCloseable {
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            ctx.close();        // a broken request or connection: nothing to answer
+            ctx.close(); // a broken request or connection: nothing to answer
         }
     }
 }

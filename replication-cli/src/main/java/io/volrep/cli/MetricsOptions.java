@@ -21,7 +21,9 @@ import picocli.CommandLine.Option;
 final class MetricsOptions {
     static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
-    @Option(names = "--metrics-listen", paramLabel = "HOST:PORT",
+    @Option(
+            names = "--metrics-listen",
+            paramLabel = "HOST:PORT",
             description = "Serve Prometheus metrics on http://HOST:PORT/metrics (PORT or :PORT: 127.0.0.1; "
                     + "port 0 picks one). Default: no metrics endpoint.")
     String metricsListen;
@@ -70,7 +72,8 @@ final class MetricsOptions {
         try {
             http = MetricsHttpServer.start(address, registry::scrape, CONTENT_TYPE, readTimeout);
         } catch (IOException e) {
-            throw new UncheckedIOException("--metrics-listen " + metricsListen + ": cannot listen: " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "--metrics-listen " + metricsListen + ": cannot listen: " + e.getMessage(), e);
         }
         return new Endpoint(http, "http://" + address.getHostString() + ":" + http.port() + MetricsHttpServer.PATH);
     }
@@ -97,7 +100,8 @@ final class MetricsOptions {
         try {
             number = Integer.parseInt(port);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("--metrics-listen " + text + ": expected HOST:PORT, e.g. 127.0.0.1:9090");
+            throw new IllegalArgumentException(
+                    "--metrics-listen " + text + ": expected HOST:PORT, e.g. 127.0.0.1:9090");
         }
         if (number < 0 || number > 65535) {
             throw new IllegalArgumentException("--metrics-listen " + text + ": port out of range");

@@ -1,8 +1,8 @@
 package io.volrep.cli;
 
 import io.volrep.api.ReplicationException;
-import io.volrep.api.internal.SafeText;
 import io.volrep.api.UnimplementedException;
+import io.volrep.api.internal.SafeText;
 import io.volrep.client.PluginCapabilities;
 import io.volrep.client.PluginIdentity;
 import io.volrep.client.ProbeResult;
@@ -12,7 +12,6 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -22,15 +21,21 @@ import picocli.CommandLine.Option;
  * the plugin answers and is ready; {@value CallCommand#EXIT_CALL_FAILED} otherwise, also when it serves no
  * Identity service.
  */
-@Command(name = "probe", mixinStandardHelpOptions = true,
+@Command(
+        name = "probe",
+        mixinStandardHelpOptions = true,
         description = "Show a plugin's identity, capabilities and readiness (CSI-Addons identity.Identity).")
 public final class ProbeCommand extends Subcommand {
 
     @Mixin
     TargetOption target;
 
-    @Option(names = "--timeout", paramLabel = "DURATION", converter = DurationConverter.class,
-            defaultValue = "10s", description = "Budget of each Identity call, a wait for a plugin that is not up "
+    @Option(
+            names = "--timeout",
+            paramLabel = "DURATION",
+            converter = DurationConverter.class,
+            defaultValue = "10s",
+            description = "Budget of each Identity call, a wait for a plugin that is not up "
                     + "yet and retries included: 30s, 2m or PT30S (default: ${DEFAULT-VALUE}).")
     Duration timeout;
 
@@ -39,8 +44,14 @@ public final class ProbeCommand extends Subcommand {
         PrintWriter out = out();
         PrintWriter err = err();
         // The client retries Identity calls like any other; --timeout bounds each call as a whole.
-        RetryPolicy policy = RetryPolicy.spec().toBuilder().perAttemptTimeout(timeout).totalTimeout(timeout).build();
-        try (ReplicationClient c = ReplicationClient.builder().target(target.endpoint).retry(policy).build()) {
+        RetryPolicy policy = RetryPolicy.spec().toBuilder()
+                .perAttemptTimeout(timeout)
+                .totalTimeout(timeout)
+                .build();
+        try (ReplicationClient c = ReplicationClient.builder()
+                .target(target.endpoint)
+                .retry(policy)
+                .build()) {
             PluginIdentity identity = c.identity();
             PluginCapabilities caps = c.capabilities();
             ProbeResult probe = c.probe();
@@ -52,13 +63,16 @@ public final class ProbeCommand extends Subcommand {
             capabilities.addAll(caps.others());
             // Everything the plugin names itself is escaped (SafeText), as destination and info print ids.
             out.println("name:         " + SafeText.escape(identity.name()));
-            out.println("version:      " + (identity.vendorVersion().isEmpty() ? "(not reported)"
-                    : SafeText.escape(identity.vendorVersion())));
-            identity.manifest().forEach((k, v) -> out.println("manifest:     " + SafeText.escape(k) + "="
-                    + SafeText.escape(v)));
-            out.println("capabilities: " + (capabilities.isEmpty() ? "(none)"
-                    : SafeText.escape(String.join(", ", capabilities))));
-            out.println("ready:        " + probe.ready() + (probe.reported() ? "" : " (not reported; ready by default)"));
+            out.println("version:      "
+                    + (identity.vendorVersion().isEmpty()
+                            ? "(not reported)"
+                            : SafeText.escape(identity.vendorVersion())));
+            identity.manifest()
+                    .forEach((k, v) -> out.println("manifest:     " + SafeText.escape(k) + "=" + SafeText.escape(v)));
+            out.println("capabilities: "
+                    + (capabilities.isEmpty() ? "(none)" : SafeText.escape(String.join(", ", capabilities))));
+            out.println(
+                    "ready:        " + probe.ready() + (probe.reported() ? "" : " (not reported; ready by default)"));
             out.flush();
             return probe.ready() ? 0 : CallCommand.EXIT_CALL_FAILED;
         } catch (UnimplementedException e) {

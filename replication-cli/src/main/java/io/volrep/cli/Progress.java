@@ -1,7 +1,7 @@
 package io.volrep.cli;
 
-import io.volrep.api.internal.SafeText;
 import io.volrep.api.StatusCode;
+import io.volrep.api.internal.SafeText;
 import io.volrep.client.AttemptEvent;
 import io.volrep.client.AttemptListener;
 import io.volrep.client.ReplicationClient;
@@ -40,8 +40,8 @@ final class Progress implements AttemptListener, ResyncCall.PollListener, AutoCl
     static final Duration SLOW_ANSWER = Duration.ofSeconds(10);
     static final Duration PLAIN_REPEAT = Duration.ofSeconds(10);
     /** The commands whose waits this class shows. */
-    private static final Set<String> SHOWS_PROGRESS = Set.of("enable", "disable", "promote", "demote", "resync",
-            "info", "destination", "heal", "reconcile");
+    private static final Set<String> SHOWS_PROGRESS =
+            Set.of("enable", "disable", "promote", "demote", "resync", "info", "destination", "heal", "reconcile");
 
     private final PrintWriter err;
     private final boolean liveLine;
@@ -115,8 +115,10 @@ final class Progress implements AttemptListener, ResyncCall.PollListener, AutoCl
     @Override
     public void onPoll(int poll, ResyncStatus status, Optional<Duration> nextPoll) {
         String answer = "ready=" + status.ready() + " (poll " + poll + ")";
-        changed(nextPoll.isPresent()
-                ? new Pending(answer, false, "next poll in ", deadline(nextPoll), System.nanoTime()) : Pending.none());
+        changed(
+                nextPoll.isPresent()
+                        ? new Pending(answer, false, "next poll in ", deadline(nextPoll), System.nanoTime())
+                        : Pending.none());
     }
 
     private static long deadline(Optional<Duration> delay) {
@@ -142,10 +144,12 @@ final class Progress implements AttemptListener, ResyncCall.PollListener, AutoCl
         String key;
         if (p.lastAnswer() != null && now < p.nextAtNanos()) {
             // A back-off or the pause between polls: a wait by definition.
-            line = "waiting for " + what + " at " + endpoint + ": " + seconds(now - startNanos) + " elapsed, last answer "
-                    + p.lastAnswer() + unreachableAfter(p, now) + ", " + p.label() + seconds(p.nextAtNanos() - now);
+            line = "waiting for " + what + " at " + endpoint + ": " + seconds(now - startNanos)
+                    + " elapsed, last answer " + p.lastAnswer() + unreachableAfter(p, now) + ", " + p.label()
+                    + seconds(p.nextAtNanos() - now);
             key = "answer " + p.answeredNanos();
-        } else if (now - p.answeredNanos() >= QUIET_PERIOD.toNanos() && look(now).isPresent()) {
+        } else if (now - p.answeredNanos() >= QUIET_PERIOD.toNanos()
+                && look(now).isPresent()) {
             // A call is out and nothing has come back: a plugin that does not accept connections is a wait.
             line = "waiting for the plugin at " + endpoint + " to accept connections: " + unreachable.get() + " ("
                     + seconds(now - startNanos) + " elapsed; each call gives up after " + duration(callTimeout)

@@ -24,24 +24,39 @@ import picocli.CommandLine.Option;
  * volrep reconcile --endpoint unix:///csi/csi-addons.sock --volume pvc-1 --state primary
  * </pre>
  */
-@Command(name = "reconcile", mixinStandardHelpOptions = true,
+@Command(
+        name = "reconcile",
+        mixinStandardHelpOptions = true,
         description = "Drive a source to a desired state (primary, secondary, resync, disabled) from any state,"
                 + " and report the conditions reached. Safe to repeat.")
 public final class ReconcileCommand extends SourceCommand {
 
-    @Option(names = "--state", required = true, paramLabel = "primary|secondary|resync|disabled",
-            converter = StateConverter.class, description = "The desired state.")
+    @Option(
+            names = "--state",
+            required = true,
+            paramLabel = "primary|secondary|resync|disabled",
+            converter = StateConverter.class,
+            description = "The desired state.")
     DesiredState state;
 
-    @Option(names = "--allow-force", description = "Send PromoteVolume again with force when the plugin refuses it"
-            + " (9 FAILED_PRECONDITION). Force can leave two primaries: use it only when the peer is known down.")
+    @Option(
+            names = "--allow-force",
+            description =
+                    "Send PromoteVolume again with force when the plugin refuses it"
+                            + " (9 FAILED_PRECONDITION). Force can leave two primaries: use it only when the peer is known down.")
     boolean allowForce;
 
-    @Option(names = "--resync-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
-            defaultValue = "PT5M", description = "How long a resync may take to become ready (default: 5m).")
+    @Option(
+            names = "--resync-timeout",
+            paramLabel = "DURATION",
+            converter = DurationConverter.class,
+            defaultValue = "PT5M",
+            description = "How long a resync may take to become ready (default: 5m).")
     Duration resyncTimeout;
 
-    @Option(names = {"--parameter", "--param"}, paramLabel = "K=V",
+    @Option(
+            names = {"--parameter", "--param"},
+            paramLabel = "K=V",
             description = "A parameter of EnableVolumeReplication; repeatable.")
     Map<String, String> parameters = new LinkedHashMap<>();
 
@@ -49,11 +64,14 @@ public final class ReconcileCommand extends SourceCommand {
     public Integer call() {
         PrintWriter out = out();
         PrintWriter err = err();
-        ReconcileOptions options = ReconcileOptions.builder().allowForcePromote(allowForce)
-                .resyncTimeout(resyncTimeout).parameters(parameters).build();
+        ReconcileOptions options = ReconcileOptions.builder()
+                .allowForcePromote(allowForce)
+                .resyncTimeout(resyncTimeout)
+                .parameters(parameters)
+                .build();
         ReconcileResult r;
         try (Progress p = client.progress(err, Progress.describe("reconcile", source.describe()));
-             ReplicationClient c = client.client(err, p)) {
+                ReplicationClient c = client.client(err, p)) {
             r = new Reconciler(c.source(source.source()), options).reconcile(state);
         }
         print(out, r);
@@ -96,8 +114,8 @@ public final class ReconcileCommand extends SourceCommand {
             try {
                 return DesiredState.valueOf(value.trim().toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
-                throw new CommandLine.TypeConversionException("not a state: \"" + SafeText.escape(value)
-                        + "\" (use primary, secondary, resync or disabled)");
+                throw new CommandLine.TypeConversionException(
+                        "not a state: \"" + SafeText.escape(value) + "\" (use primary, secondary, resync or disabled)");
             }
         }
     }

@@ -35,12 +35,16 @@ import picocli.CommandLine.Option;
  */
 public final class SecretOptions {
 
-    @Option(names = "--secret", paramLabel = "KEY=VALUE",
+    @Option(
+            names = "--secret",
+            paramLabel = "KEY=VALUE",
             description = "A secret; repeatable. Never printed, but VISIBLE TO OTHER USERS of this machine in the "
                     + "process list: prefer --secrets-file.")
     Map<String, String> inline = new LinkedHashMap<>();
 
-    @Option(names = "--secrets-file", paramLabel = "PATH",
+    @Option(
+            names = "--secrets-file",
+            paramLabel = "PATH",
             description = "Secrets from a file of KEY=VALUE lines, or a directory with one file per key (a mounted "
                     + "Kubernetes Secret). --secret entries override keys of the same name.")
     Path file;
@@ -67,7 +71,8 @@ public final class SecretOptions {
     /** Where the warnings of a secrets file go: the command's stderr (System.err outside a command). */
     static Consumer<String> warnings(CommandLine.Model.CommandSpec command) {
         PrintWriter err = command == null || command.commandLine() == null
-                ? new PrintWriter(System.err, true) : command.commandLine().getErr();
+                ? new PrintWriter(System.err, true)
+                : command.commandLine().getErr();
         return line -> {
             err.println(line);
             err.flush();
@@ -86,9 +91,10 @@ public final class SecretOptions {
             List<Path> read = new ArrayList<>();
             Map<String, String> secrets = Files.isDirectory(path) ? readDirectory(path, read) : readLines(path, read);
             for (Path file : read) {
-                readableByOthers(file).ifPresent(mode -> warnings.accept("warning: --secrets-file " + file
-                        + " is readable by its group or others (mode " + mode + "): make it 0600 (chmod go-rwx"
-                        + (file.equals(path) ? "" : "; a Kubernetes Secret volume: defaultMode: 0400") + ")"));
+                readableByOthers(file)
+                        .ifPresent(mode -> warnings.accept("warning: --secrets-file " + file
+                                + " is readable by its group or others (mode " + mode + "): make it 0600 (chmod go-rwx"
+                                + (file.equals(path) ? "" : "; a Kubernetes Secret volume: defaultMode: 0400") + ")"));
             }
             return secrets;
         } catch (java.nio.file.NoSuchFileException e) {
@@ -114,7 +120,7 @@ public final class SecretOptions {
         }
         int mode = 0;
         for (PosixFilePermission p : permissions) {
-            mode |= 1 << (8 - p.ordinal());     // OWNER_READ (ordinal 0) is 0400 ... OTHERS_EXECUTE (8) is 0001
+            mode |= 1 << (8 - p.ordinal()); // OWNER_READ (ordinal 0) is 0400 ... OTHERS_EXECUTE (8) is 0001
         }
         return Optional.of(String.format("%04o", mode));
     }
@@ -130,8 +136,8 @@ public final class SecretOptions {
             }
             int eq = line.indexOf('=');
             if (eq <= 0 || line.substring(0, eq).isBlank()) {
-                throw new IllegalArgumentException("--secrets-file " + path + ", line " + (i + 1)
-                        + ": expected KEY=VALUE");
+                throw new IllegalArgumentException(
+                        "--secrets-file " + path + ", line " + (i + 1) + ": expected KEY=VALUE");
             }
             secrets.put(line.substring(0, eq).trim(), line.substring(eq + 1));
         }

@@ -18,30 +18,45 @@ import picocli.CommandLine.Option;
  * volrep serve-ceph --listen unix:///run/volrep/site-a.sock --ceph-conf /etc/ceph/site-a.conf --pool rbd
  * </pre>
  */
-@Command(name = "serve-ceph",
+@Command(
+        name = "serve-ceph",
         mixinStandardHelpOptions = true,
         sortOptions = false,
-        description = {"Serve Ceph RBD snapshot mirroring of one site's pool as a CSI-Addons replication plugin until "
-                + "SIGTERM or SIGINT (volume ids are image names; docs/storage-vendors.md \"Real storage\").",
-                "Runs the rbd command of the Ceph packages (ceph-common) for every call, each within --timeout. Does "
-                        + "not contact Ceph to start: prints 'listening on <address>' at once; Probe answers ready "
-                        + "once the pool can be read. Exit status 2 when an option or the address cannot be used; 0 "
-                        + "after a clean drain on SIGTERM or SIGINT."})
+        description = {
+            "Serve Ceph RBD snapshot mirroring of one site's pool as a CSI-Addons replication plugin until "
+                    + "SIGTERM or SIGINT (volume ids are image names; docs/storage-vendors.md \"Real storage\").",
+            "Runs the rbd command of the Ceph packages (ceph-common) for every call, each within --timeout. Does "
+                    + "not contact Ceph to start: prints 'listening on <address>' at once; Probe answers ready "
+                    + "once the pool can be read. Exit status 2 when an option or the address cannot be used; 0 "
+                    + "after a clean drain on SIGTERM or SIGINT."
+        })
 public final class ServeCephCommand extends DriverServeCommand<CephRbdDriver> {
 
-    @Option(names = "--listen", paramLabel = "URI", required = true, converter = Endpoint.ListenConverter.class,
+    @Option(
+            names = "--listen",
+            paramLabel = "URI",
+            required = true,
+            converter = Endpoint.ListenConverter.class,
             description = "unix:///path or /path (in an existing directory), host:port (port 0 picks one).")
     String listen;
 
-    @Option(names = "--ceph-conf", paramLabel = "PATH", required = true,
+    @Option(
+            names = "--ceph-conf",
+            paramLabel = "PATH",
+            required = true,
             description = "The site's ceph.conf: its mon addresses and the keyring of --ceph-id.")
     Path cephConf;
 
-    @Option(names = "--pool", paramLabel = "NAME", required = true,
+    @Option(
+            names = "--pool",
+            paramLabel = "NAME",
+            required = true,
             description = "The mirrored pool (mirror mode image, peered with the other site).")
     String pool;
 
-    @Option(names = "--ceph-id", paramLabel = "NAME",
+    @Option(
+            names = "--ceph-id",
+            paramLabel = "NAME",
             description = "The Ceph user, without client. (default ${DEFAULT-VALUE}). It reads the peer's bootstrap "
                     + "credentials (rbd mirror pool info --all) to ask the other site directly.")
     String cephId = "admin";
@@ -49,7 +64,10 @@ public final class ServeCephCommand extends DriverServeCommand<CephRbdDriver> {
     @Option(names = "--rbd", paramLabel = "PATH", description = "The rbd command (default ${DEFAULT-VALUE}).")
     String rbd = "rbd";
 
-    @Option(names = "--timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+    @Option(
+            names = "--timeout",
+            paramLabel = "DURATION",
+            converter = DurationConverter.class,
             description = "The budget of one call, all its rbd commands together (less when the caller's deadline is "
                     + "sooner); a site silent that long answers UNAVAILABLE (default ${DEFAULT-VALUE}).")
     Duration timeout = CephRbdDriver.DEFAULT_TIMEOUT;
@@ -69,12 +87,20 @@ public final class ServeCephCommand extends DriverServeCommand<CephRbdDriver> {
         if (pool.isEmpty() || pool.contains("/") || pool.contains("@")) {
             throw usageError("--pool: \"" + SafeText.escape(pool) + "\" is not a pool name");
         }
-        CephRbdDriver driver = CephRbdDriver.builder().cephConf(cephConf).pool(pool).clientId(cephId).rbd(rbd)
-                .timeout(timeout).build();
+        CephRbdDriver driver = CephRbdDriver.builder()
+                .cephConf(cephConf)
+                .pool(pool)
+                .clientId(cephId)
+                .rbd(rbd)
+                .timeout(timeout)
+                .build();
         try {
-            ReplicationServer.Builder server = serve.metrics.bind(ReplicationServer.builder().driver(driver)
-                    .identity(CephRbdDriver.PLUGIN_NAME, version()).readiness(driver.readiness())
-                    .listen(listen).gracePeriod(serve.gracePeriod));
+            ReplicationServer.Builder server = serve.metrics.bind(ReplicationServer.builder()
+                    .driver(driver)
+                    .identity(CephRbdDriver.PLUGIN_NAME, version())
+                    .readiness(driver.readiness())
+                    .listen(listen)
+                    .gracePeriod(serve.gracePeriod));
             return new ServeStart.Served<>(ServeStart.start(server), driver);
         } catch (RuntimeException e) {
             driver.close();

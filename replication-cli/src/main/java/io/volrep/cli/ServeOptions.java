@@ -14,7 +14,10 @@ import picocli.CommandLine.Option;
  * }</pre>
  */
 final class ServeOptions {
-    @Option(names = "--grace-period", paramLabel = "DURATION", converter = DurationConverter.class,
+    @Option(
+            names = "--grace-period",
+            paramLabel = "DURATION",
+            converter = DurationConverter.class,
             description = "How long shutdown lets calls in flight finish (default ${DEFAULT-VALUE}).")
     Duration gracePeriod = Duration.ofSeconds(10);
 

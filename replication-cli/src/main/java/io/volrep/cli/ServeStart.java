@@ -24,8 +24,7 @@ final class ServeStart {
     /** The exit status when the server cannot listen. */
     static final int CANNOT_LISTEN = 2;
 
-    private ServeStart() {
-    }
+    private ServeStart() {}
 
     /** The server could not be built for its address or could not bind it. */
     static final class CannotListen extends RuntimeException {
@@ -85,7 +84,10 @@ final class ServeStart {
             err.flush();
             return 1;
         }
-        return ServeUntilSignal.run(served.server(), endpoint.after(served::close), spec.commandLine().getOut());
+        return ServeUntilSignal.run(
+                served.server(),
+                endpoint.after(served::close),
+                spec.commandLine().getOut());
     }
 
     /** Prints {@code volrep <command>: <why>} and returns {@link #CANNOT_LISTEN}. */

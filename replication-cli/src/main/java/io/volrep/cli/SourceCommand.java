@@ -1,6 +1,5 @@
 package io.volrep.cli;
 
-import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Mixin;
 

@@ -16,7 +16,8 @@ public final class SourceSelection {
 
     /** The selected source as {@link ReplicationSource#toString()} reads, e.g. {@code volume pvc-1}, even invalid. */
     String describe() {
-        return volume != null ? "volume " + volume
+        return volume != null
+                ? "volume " + volume
                 : volumeGroup != null ? "volumegroup " + volumeGroup : "volumesnapshot " + volumeSnapshot;
     }
 

@@ -14,8 +14,7 @@ import java.util.OptionalLong;
 final class SyncText {
     static final String NOT_REPORTED = "not reported";
 
-    private SyncText() {
-    }
+    private SyncText() {}
 
     /** {@code 2026-01-01T00:00:00Z}. */
     static String time(ReplicationInfo info) {
@@ -34,7 +33,8 @@ final class SyncText {
 
     /** One line: {@code 2026-01-01T00:00:00Z, took PT0.25S, 0 B}, leaving out what was not reported. */
     static String summary(ReplicationInfo info) {
-        return time(info) + info.lastSyncDuration().map(d -> ", took " + d).orElse("")
+        return time(info)
+                + info.lastSyncDuration().map(d -> ", took " + d).orElse("")
                 + (info.lastSyncBytes().isPresent() ? ", " + bytes(info.lastSyncBytes()) : "");
     }
 }

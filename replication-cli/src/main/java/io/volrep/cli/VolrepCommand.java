@@ -15,20 +15,33 @@ import picocli.CommandLine.Command;
  * java -jar replication-cli/target/volrep.jar --help
  * </pre>
  */
-@Command(name = "volrep",
+@Command(
+        name = "volrep",
         mixinStandardHelpOptions = true,
         versionProvider = VolrepCommand.Version.class,
         description = "Drive and test CSI-Addons volume replication plugins.",
-        subcommands = {CommandLine.HelpCommand.class, ServeReferenceCommand.class, ServeExecCommand.class,
-                ServeCephCommand.class,
-                EnableCommand.class, DisableCommand.class, PromoteCommand.class, DemoteCommand.class,
-                ResyncCommand.class, InfoCommand.class, DestinationCommand.class, GroupCommand.class,
-                ConformanceCommand.class, HealCommand.class, ProbeCommand.class, ReconcileCommand.class,
-                FailoverCommand.class})
+        subcommands = {
+            CommandLine.HelpCommand.class,
+            ServeReferenceCommand.class,
+            ServeExecCommand.class,
+            ServeCephCommand.class,
+            EnableCommand.class,
+            DisableCommand.class,
+            PromoteCommand.class,
+            DemoteCommand.class,
+            ResyncCommand.class,
+            InfoCommand.class,
+            DestinationCommand.class,
+            GroupCommand.class,
+            ConformanceCommand.class,
+            HealCommand.class,
+            ProbeCommand.class,
+            ReconcileCommand.class,
+            FailoverCommand.class
+        })
 public final class VolrepCommand implements Callable<Integer> {
     /** The exit code of a usage error: a wrong option, a missing argument, an endpoint that cannot be used. */
     static final int EXIT_USAGE = 2;
-
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -53,9 +66,9 @@ public final class VolrepCommand implements Callable<Integer> {
 
     /** Runs {@code volrep} with {@code args} and exits with its exit code. */
     public static void main(String[] args) {
-        ConformanceCommand.quietEmbeddedPluginLogs(args);      // before any logger exists
+        ConformanceCommand.quietEmbeddedPluginLogs(args); // before any logger exists
         Progress.quietLibraryConnectionWarnings(args);
-        keepFrameLoggersOff();      // before gRPC's exist (it creates ReplicationServer's own logger: so second)
+        keepFrameLoggersOff(); // before gRPC's exist (it creates ReplicationServer's own logger: so second)
         Progress.liveLineOnTerminal = System.console() != null;
         System.exit(execute(args));
     }
@@ -92,7 +105,8 @@ public final class VolrepCommand implements Callable<Integer> {
      */
     static String message(CommandLine.ParameterException e) {
         String m = String.valueOf(e.getMessage());
-        if (e.getArgSpec() instanceof CommandLine.Model.OptionSpec option && m.contains("should be in KEY=VALUE format")) {
+        if (e.getArgSpec() instanceof CommandLine.Model.OptionSpec option
+                && m.contains("should be in KEY=VALUE format")) {
             return "option '" + option.longestName() + "' takes KEY=VALUE; the value given has no '=' (not shown:"
                     + " it may be a secret)";
         }
@@ -132,8 +146,10 @@ public final class VolrepCommand implements Callable<Integer> {
                     p.load(in);
                 }
             }
-            return new String[] {"volrep " + p.getProperty("version", "unknown"),
-                    "JVM " + System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + ")"};
+            return new String[] {
+                "volrep " + p.getProperty("version", "unknown"),
+                "JVM " + System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + ")"
+            };
         }
     }
 }

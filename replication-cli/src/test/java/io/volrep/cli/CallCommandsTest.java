@@ -63,16 +63,15 @@ class CallCommandsTest {
     void failFastGivesUpOnAMissingPluginWithinTheAttemptBudgetWhileTheDefaultWaits(@TempDir Path dir) {
         String endpoint = "unix://" + dir.resolve("nobody.sock");
         long start = System.nanoTime();
-        Run fast = volrep(args(endpoint, "enable", "--volume", "vol-0", "--fail-fast", "--max-attempts", "2",
-                "--timeout", "PT20S"));
+        Run fast = volrep(args(
+                endpoint, "enable", "--volume", "vol-0", "--fail-fast", "--max-attempts", "2", "--timeout", "PT20S"));
         long fastMillis = (System.nanoTime() - start) / 1_000_000;
         assertThat(fast.exit()).as(fast.all()).isNotZero();
         assertThat(fast.err()).contains("UNAVAILABLE").contains(endpoint);
         assertThat(fastMillis).isLessThan(10_000);
 
         start = System.nanoTime();
-        Run waiting = volrep(args(endpoint, "enable", "--volume", "vol-0", "--max-attempts", "2",
-                "--timeout", "PT2S"));
+        Run waiting = volrep(args(endpoint, "enable", "--volume", "vol-0", "--max-attempts", "2", "--timeout", "PT2S"));
         long waitedMillis = (System.nanoTime() - start) / 1_000_000;
         assertThat(waiting.exit()).as(waiting.all()).isNotZero();
         assertThat(waiting.err()).contains("DEADLINE_EXCEEDED").contains(endpoint);
@@ -81,7 +80,10 @@ class CallCommandsTest {
 
     @Test
     void failoverSequenceAgainstTheReferencePlugin(@TempDir Path dir) {
-        ReferenceDriver driver = ReferenceDriver.builder().volumes(2).requiredSecret("password", SECRET).build();
+        ReferenceDriver driver = ReferenceDriver.builder()
+                .volumes(2)
+                .requiredSecret("password", SECRET)
+                .build();
         ReplicationServer server = grpc.register(ReferencePlugin.start(driver, "unix://" + dir.resolve("ref.sock")));
         String endpoint = server.address();
         List<Run> runs = new ArrayList<>();
@@ -98,8 +100,10 @@ class CallCommandsTest {
         assertThat(runs.get(2).out()).contains("ready=true");
         // Two ResyncVolume calls: the reference plugin is ready on the second.
         assertThat(runs.get(2).err()).contains("ResyncVolume volume vol-0 attempt 1: 0 OK");
-        assertThat(runs.get(4).out()).containsPattern("last sync time: +\\d{4}-\\d\\d-\\d\\dT")
-                .contains("last sync duration:").contains("last sync bytes:");
+        assertThat(runs.get(4).out())
+                .containsPattern("last sync time: +\\d{4}-\\d\\d-\\d\\dT")
+                .contains("last sync duration:")
+                .contains("last sync bytes:");
 
         Run noSecret = volrep("promote", "--volume", "vol-0", "--endpoint", endpoint);
         assertThat(noSecret.exit()).isEqualTo(1);
@@ -108,8 +112,11 @@ class CallCommandsTest {
 
     @Test
     void retriesAndFailuresAgainstTheFaultInjectingFake(@TempDir Path dir) {
-        FakePlugin fake = grpc.register(FakePlugin.builder().volumes(2).requiredSecret("password", SECRET)
-                .listen("unix://" + dir.resolve("fake.sock")).start());
+        FakePlugin fake = grpc.register(FakePlugin.builder()
+                .volumes(2)
+                .requiredSecret("password", SECRET)
+                .listen("unix://" + dir.resolve("fake.sock"))
+                .start());
         String endpoint = fake.address();
         assertThat(volrep(args(endpoint, "enable", "--volume", "vol-0")).exit()).isZero();
         fake.clearCalls();
@@ -118,8 +125,10 @@ class CallCommandsTest {
         Run aborted = volrep(args(endpoint, "promote", "--volume", "vol-0", "--max-attempts", "5"));
         assertThat(aborted.exit()).as(aborted.all()).isZero();
         assertThat(fake.calls(Rpc.PROMOTE_VOLUME)).hasSize(4);
-        assertThat(aborted.err()).contains("PromoteVolume volume vol-0 attempt 1: 10 ABORTED -> retry in ")
-                .contains("attempt 4: 0 OK").doesNotContain(SECRET);
+        assertThat(aborted.err())
+                .contains("PromoteVolume volume vol-0 attempt 1: 10 ABORTED -> retry in ")
+                .contains("attempt 4: 0 OK")
+                .doesNotContain(SECRET);
 
         fake.failNext(Rpc.DEMOTE_VOLUME, 2, StatusCode.UNAVAILABLE);
         Run unavailable = volrep(args(endpoint, "demote", "--volume", "vol-0"));
@@ -135,29 +144,38 @@ class CallCommandsTest {
         // vol-1 never had replication enabled: the plugin's own FAILED_PRECONDITION.
         Run precondition = volrep(args(endpoint, "promote", "--volume", "vol-1"));
         assertThat(precondition.exit()).isEqualTo(1);
-        assertThat(precondition.err()).contains("code: 9 FAILED_PRECONDITION")
-                .contains("Caller SHOULD ensure that replication is enabled.").doesNotContain(SECRET);
+        assertThat(precondition.err())
+                .contains("code: 9 FAILED_PRECONDITION")
+                .contains("Caller SHOULD ensure that replication is enabled.")
+                .doesNotContain(SECRET);
         assertThat(fake.calls(Rpc.PROMOTE_VOLUME)).hasSize(5);
 
         int before = fake.calls().size();
         Run empty = volrep(args(endpoint, "promote", "--volume", ""));
         assertThat(empty.exit()).isEqualTo(1);
-        assertThat(empty.err()).contains("3 INVALID_ARGUMENT").contains("after 0 attempt(s)")
+        assertThat(empty.err())
+                .contains("3 INVALID_ARGUMENT")
+                .contains("after 0 attempt(s)")
                 .contains("replication_source.volume.volume_id");
         assertThat(fake.calls()).hasSize(before);
     }
 
     @Test
     void abortedThreeTimesThenOkShowsStrictlyGrowingGapsByDefault(@TempDir Path dir) {
-        FakePlugin fake = grpc.register(FakePlugin.builder().volumes(1).listen("unix://" + dir.resolve("gaps.sock"))
+        FakePlugin fake = grpc.register(FakePlugin.builder()
+                .volumes(1)
+                .listen("unix://" + dir.resolve("gaps.sock"))
                 .start());
-        assertThat(volrep("enable", "--volume", "vol-0", "--endpoint", fake.address()).exit()).isZero();
+        assertThat(volrep("enable", "--volume", "vol-0", "--endpoint", fake.address())
+                        .exit())
+                .isZero();
         fake.failNext(Rpc.PROMOTE_VOLUME, 3, StatusCode.ABORTED);
-        Run run = volrep("promote", "--volume", "vol-0", "--endpoint", fake.address());   // default --jitter
+        Run run = volrep("promote", "--volume", "vol-0", "--endpoint", fake.address()); // default --jitter
         assertThat(run.exit()).as(run.all()).isZero();
         var calls = fake.calls(Rpc.PROMOTE_VOLUME);
-        assertThat(calls).extracting(c -> c.code()).containsExactly(StatusCode.ABORTED, StatusCode.ABORTED,
-                StatusCode.ABORTED, StatusCode.OK);
+        assertThat(calls)
+                .extracting(c -> c.code())
+                .containsExactly(StatusCode.ABORTED, StatusCode.ABORTED, StatusCode.ABORTED, StatusCode.OK);
         List<Duration> gaps = new ArrayList<>();
         for (int i = 1; i < calls.size(); i++) {
             gaps.add(Duration.between(calls.get(i - 1).started(), calls.get(i).started()));
@@ -169,9 +187,13 @@ class CallCommandsTest {
     @Test
     void jitterOptionChoosesThePolicysJitter() {
         ClientOptions o = new ClientOptions();
-        assertThat(o.retryPolicy().jitter()).as("the CLI's default").isEqualTo(io.volrep.client.RetryPolicy.Jitter.EQUAL);
-        assertThat(new ClientOptions.JitterConverter().convert("Full")).isEqualTo(io.volrep.client.RetryPolicy.Jitter.FULL);
-        assertThat(new ClientOptions.JitterConverter().convert("none")).isEqualTo(io.volrep.client.RetryPolicy.Jitter.NONE);
+        assertThat(o.retryPolicy().jitter())
+                .as("the CLI's default")
+                .isEqualTo(io.volrep.client.RetryPolicy.Jitter.EQUAL);
+        assertThat(new ClientOptions.JitterConverter().convert("Full"))
+                .isEqualTo(io.volrep.client.RetryPolicy.Jitter.FULL);
+        assertThat(new ClientOptions.JitterConverter().convert("none"))
+                .isEqualTo(io.volrep.client.RetryPolicy.Jitter.NONE);
         Run bad = volrep("promote", "--volume", "vol-0", "--jitter", "some");
         assertThat(bad.exit()).isEqualTo(2);
         assertThat(bad.err()).contains("use full, equal or none");
@@ -180,12 +202,16 @@ class CallCommandsTest {
 
     @Test
     void usageErrors() {
-        assertThat(volrep("promote", "--volume", "a", "--volume-group", "b").exit()).isEqualTo(2);
+        assertThat(volrep("promote", "--volume", "a", "--volume-group", "b").exit())
+                .isEqualTo(2);
         assertThat(volrep("promote").exit()).isEqualTo(2);
         Run badDuration = volrep("resync", "--volume", "a", "--await-ready", "5 minutes");
         assertThat(badDuration.exit()).isEqualTo(2);
         assertThat(badDuration.err()).contains("ISO-8601");
-        assertThat(volrep("info", "--help").out()).contains("--endpoint").contains("--secret").contains("--timeout");
+        assertThat(volrep("info", "--help").out())
+                .contains("--endpoint")
+                .contains("--secret")
+                .contains("--timeout");
     }
 
     @Test

@@ -22,8 +22,7 @@ class ConformanceCommandTest {
     @RegisterExtension
     final GrpcCleanup grpc = new GrpcCleanup();
 
-    record Run(int exit, String out, String err) {
-    }
+    record Run(int exit, String out, String err) {}
 
     private static Run run(String... args) {
         CommandLine cli = VolrepCommand.commandLine();
@@ -40,25 +39,34 @@ class ConformanceCommandTest {
         Run r = run("conformance", "--reports-dir", reports.toString());
 
         assertThat(r.exit()).as(r.out() + r.err()).isZero();
-        assertThat(r.out()).contains("embedded reference plugin")
+        assertThat(r.out())
+                .contains("embedded reference plugin")
                 .contains("PASS            required PromoteVolume: Replication Source is not replicated -> 9 "
                         + "FAILED_PRECONDITION [volume, replication disabled]")
                 .contains("COMPLIANT: ")
-                .contains("required checks: ").contains(" passed, 0 failed")
+                .contains("required checks: ")
+                .contains(" passed, 0 failed")
                 .doesNotContain("FAIL ")
                 .doesNotContain("admin");
         try (Stream<Path> files = Files.list(reports)) {
-            assertThat(files.map(p -> p.getFileName().toString())).contains("TEST-Lifecycle.xml",
-                    "TEST-PromoteVolume.xml", "TEST-PromoteVolume_optional_.xml", "TEST-Isolation.xml");
+            assertThat(files.map(p -> p.getFileName().toString()))
+                    .contains(
+                            "TEST-Lifecycle.xml",
+                            "TEST-PromoteVolume.xml",
+                            "TEST-PromoteVolume_optional_.xml",
+                            "TEST-Isolation.xml");
         }
         // One file per check group, each test case named after its check, its class after the group.
-        assertThat(Files.readString(reports.resolve("TEST-Lifecycle.xml"))).contains("<testsuite name=\"Lifecycle\"")
+        assertThat(Files.readString(reports.resolve("TEST-Lifecycle.xml")))
+                .contains("<testsuite name=\"Lifecycle\"")
                 .contains("failures=\"0\"")
-                .contains("<testcase name=\"Lifecycle: enable, promote, demote, resync until ready, promote, disable -&gt; 0 OK"
-                        + " [volume vol-0]\" classname=\"Lifecycle\"");
-        assertThat(Files.readString(reports.resolve("TEST-PromoteVolume.xml"))).contains("<testcase name=\"PromoteVolume: "
-                + "Replication Source is not replicated -&gt; 9 FAILED_PRECONDITION [volume group, replication disabled]\""
-                + " classname=\"PromoteVolume\"");
+                .contains(
+                        "<testcase name=\"Lifecycle: enable, promote, demote, resync until ready, promote, disable -&gt; 0 OK"
+                                + " [volume vol-0]\" classname=\"Lifecycle\"");
+        assertThat(Files.readString(reports.resolve("TEST-PromoteVolume.xml")))
+                .contains("<testcase name=\"PromoteVolume: "
+                        + "Replication Source is not replicated -&gt; 9 FAILED_PRECONDITION [volume group, replication disabled]\""
+                        + " classname=\"PromoteVolume\"");
     }
 
     @Test
@@ -68,32 +76,47 @@ class ConformanceCommandTest {
         // Every call fails with its request's secrets in the message.
         io.grpc.ServerInterceptor echo = new io.grpc.ServerInterceptor() {
             @Override
-            public <Q, A> io.grpc.ServerCall.Listener<Q> interceptCall(io.grpc.ServerCall<Q, A> call,
-                    io.grpc.Metadata headers, io.grpc.ServerCallHandler<Q, A> next) {
+            public <Q, A> io.grpc.ServerCall.Listener<Q> interceptCall(
+                    io.grpc.ServerCall<Q, A> call, io.grpc.Metadata headers, io.grpc.ServerCallHandler<Q, A> next) {
                 call.request(1);
                 return new io.grpc.ServerCall.Listener<>() {
                     String echoed = "";
 
                     @Override
                     public void onMessage(Q message) {
-                        echoed = message.toString().replace('\n', ' ');    // text format: secrets { value: ... }
+                        echoed = message.toString().replace('\n', ' '); // text format: secrets { value: ... }
                     }
 
                     @Override
                     public void onHalfClose() {
-                        call.close(io.grpc.Status.UNAUTHENTICATED.withDescription("refused " + echoed + hostile),
+                        call.close(
+                                io.grpc.Status.UNAUTHENTICATED.withDescription("refused " + echoed + hostile),
                                 new io.grpc.Metadata());
                     }
                 };
             }
         };
         io.volrep.testkit.reference.ReferenceDriver driver = io.volrep.testkit.reference.ReferenceDriver.builder()
-                .volumes(1).requiredSecret("password", password).build();
-        io.volrep.spi.ReplicationServer server = grpc.register(io.volrep.spi.ReplicationServer.builder().driver(driver)
-                .interceptor(echo).listen("unix://" + dir.resolve("echo.sock")).build().start());
+                .volumes(1)
+                .requiredSecret("password", password)
+                .build();
+        io.volrep.spi.ReplicationServer server = grpc.register(io.volrep.spi.ReplicationServer.builder()
+                .driver(driver)
+                .interceptor(echo)
+                .listen("unix://" + dir.resolve("echo.sock"))
+                .build()
+                .start());
         Path reports = dir.resolve("reports");
-        Run r = run("conformance", "--endpoint", server.address(), "--volume", "vol-0",
-                "--secret", "password=" + password, "--reports-dir", reports.toString());
+        Run r = run(
+                "conformance",
+                "--endpoint",
+                server.address(),
+                "--volume",
+                "vol-0",
+                "--secret",
+                "password=" + password,
+                "--reports-dir",
+                reports.toString());
 
         assertThat(r.exit()).isEqualTo(1);
         assertThat(r.out()).contains("value: \"***\"").contains("\\u001b[2J");
@@ -112,27 +135,48 @@ class ConformanceCommandTest {
 
     @Test
     void defectivePluginOnAUnixSocketFailsWithExitOne(@TempDir Path dir) {
-        FakePlugin fake = grpc.register(FakePlugin.builder().volume("pvc-1").requiredSecret("user", "admin")
-                .listen("unix://" + dir.resolve("p.sock")).start());
+        FakePlugin fake = grpc.register(FakePlugin.builder()
+                .volume("pvc-1")
+                .requiredSecret("user", "admin")
+                .listen("unix://" + dir.resolve("p.sock"))
+                .start());
         fake.violateInfo(InfoViolation.NEGATIVE_LAST_SYNC_BYTES);
-        Run r = run("conformance", "--endpoint", fake.address(), "--volume", "pvc-1", "--secret", "user=admin",
-                "--resync-timeout", "5s", "--call-timeout", "PT2S");
+        Run r = run(
+                "conformance",
+                "--endpoint",
+                fake.address(),
+                "--volume",
+                "pvc-1",
+                "--secret",
+                "user=admin",
+                "--resync-timeout",
+                "5s",
+                "--call-timeout",
+                "PT2S");
 
         assertThat(r.exit()).as(r.out()).isEqualTo(1);
-        assertThat(r.out()).contains("FAIL            required GetVolumeReplicationInfo: last_sync_bytes MUST NOT "
-                + "be negative").contains("last_sync_bytes: MUST NOT be negative, got -1").contains("NOT COMPLIANT")
-                .contains("SKIPPED").contains("no volume groups configured");
+        assertThat(r.out())
+                .contains(
+                        "FAIL            required GetVolumeReplicationInfo: last_sync_bytes MUST NOT " + "be negative")
+                .contains("last_sync_bytes: MUST NOT be negative, got -1")
+                .contains("NOT COMPLIANT")
+                .contains("SKIPPED")
+                .contains("no volume groups configured");
     }
 
     @Test
     void optionalFailuresDoNotBreakComplianceAndTagsFilter(@TempDir Path dir) {
-        FakePlugin fake = grpc.register(FakePlugin.builder().volume("pvc-1").listen("unix://" + dir.resolve("p.sock"))
+        FakePlugin fake = grpc.register(FakePlugin.builder()
+                .volume("pvc-1")
+                .listen("unix://" + dir.resolve("p.sock"))
                 .start());
         // PromoteVolume answers 2 UNKNOWN: only optional checks run, so the failures break nothing.
         fake.failNext(Rpc.PROMOTE_VOLUME, 1000, StatusCode.UNKNOWN);
-        Run required = run("conformance", "--endpoint", fake.address(), "--volume", "pvc-1",
-                "--include-tag", "optional");
-        assertThat(required.out()).doesNotContainPattern("(?m)^(PASS|FAIL) +required").contains("FAIL            optional");
+        Run required =
+                run("conformance", "--endpoint", fake.address(), "--volume", "pvc-1", "--include-tag", "optional");
+        assertThat(required.out())
+                .doesNotContainPattern("(?m)^(PASS|FAIL) +required")
+                .contains("FAIL            optional");
         assertThat(required.exit()).isZero();
         // The checks whose preparation needs PromoteVolume fail too (that step answers 2 UNKNOWN): PromoteVolume's
         // own and the deprecated form; the others reach their state along the lifecycle model's shortest path
@@ -148,15 +192,18 @@ class ConformanceCommandTest {
         long millis = (System.nanoTime() - start) / 1_000_000;
 
         assertThat(r.exit()).as(r.out() + r.err()).isZero();
-        assertThat(r.out()).contains("skipped on request: 11 checks (PromoteVolume/group/empty-id, "
+        assertThat(r.out())
+                .contains("skipped on request: 11 checks (PromoteVolume/group/empty-id, "
                         + "PromoteVolume/group/not-found, PromoteVolume/group/disabled, PromoteVolume/group/disabled/force, "
                         + "PromoteVolume/group/primary, PromoteVolume/group/primary/force, PromoteVolume/group/secondary, "
                         + "PromoteVolume/group/secondary/force, PromoteVolume/group/auth-wrong, "
                         + "PromoteVolume/group/auth-missing, isolation/all-fixtures/concurrent)")
-                .contains("SKIPPED         required Isolation: concurrent calls on distinct sources never draw 10 ABORTED")
+                .contains(
+                        "SKIPPED         required Isolation: concurrent calls on distinct sources never draw 10 ABORTED")
                 .contains("on request (--skip isolation/all-fixtures/concurrent)")
-                .containsPattern("lifecycle exploration: 3 states x 24 actions x 2 source kinds, 4 histories, \\d+ edges"
-                        + " planned, seed 0, \\d+ taken: \\d+ checks; \\d+ calls in the whole run")
+                .containsPattern(
+                        "lifecycle exploration: 3 states x 24 actions x 2 source kinds, 4 histories, \\d+ edges"
+                                + " planned, seed 0, \\d+ taken: \\d+ checks; \\d+ calls in the whole run")
                 .contains("skipped (fixtures not configured): 0 checks");
         assertThat(r.err()).doesNotContain("former id");
         assertThat(millis).as("the whole embedded run, in ms").isLessThan(10_000);
@@ -165,15 +212,22 @@ class ConformanceCommandTest {
     @Test
     void aGlobSkipsWhatItsWordsSay() {
         Run list = run("conformance", "--list-checks");
-        long groupChecks = list.out().lines().filter(l -> l.split(" +")[0].contains("/group/")).count();
-        long authChecks = list.out().lines().filter(l -> l.split(" +")[0].matches(".*/auth-.*")).count();
+        long groupChecks = list.out()
+                .lines()
+                .filter(l -> l.split(" +")[0].contains("/group/"))
+                .count();
+        long authChecks = list.out()
+                .lines()
+                .filter(l -> l.split(" +")[0].matches(".*/auth-.*"))
+                .count();
         assertThat(groupChecks).isGreaterThan(50);
 
         Run groups = run("conformance", "--skip", "*/group/*");
         assertThat(groups.exit()).as(groups.out() + groups.err()).isZero();
         assertThat(groups.out()).contains("skipped on request: " + groupChecks + " checks (");
         assertThat(groups.out().lines().filter(l -> l.startsWith("PASS ")).filter(l -> l.contains("[volume group")))
-                .as("no check of a group ran").isEmpty();
+                .as("no check of a group ran")
+                .isEmpty();
 
         Run auth = run("conformance", "--skip", "*/auth-*", "--include-tag", "required");
         assertThat(auth.out()).contains("skipped on request: " + authChecks + " checks (");
@@ -187,17 +241,20 @@ class ConformanceCommandTest {
 
         assertThat(r.exit()).as(r.out() + r.err()).isZero();
         assertThat(r.out()).contains("skipped on request: 1 checks (isolation/all-fixtures/concurrent)");
-        assertThat(r.err()).contains("--skip isolation/concurrent is the former id of isolation/all-fixtures/concurrent;"
-                + " former ids are accepted until the next release");
+        assertThat(r.err())
+                .contains("--skip isolation/concurrent is the former id of isolation/all-fixtures/concurrent;"
+                        + " former ids are accepted until the next release");
     }
 
     @Test
     void listChecksPrintsIdsAndUnknownSkipIsAUsageError() {
         Run list = run("conformance", "--list-checks");
         assertThat(list.exit()).isZero();
-        assertThat(list.out()).containsPattern("(?m)^PromoteVolume/volume/disabled +required +PromoteVolume: Replication"
-                + " Source is not replicated -> 9 FAILED_PRECONDITION \\[volume, replication disabled]$")
-                .containsPattern("(?m)^isolation/all-fixtures/concurrent +required ").doesNotContain("COMPLIANT");
+        assertThat(list.out())
+                .containsPattern("(?m)^PromoteVolume/volume/disabled +required +PromoteVolume: Replication"
+                        + " Source is not replicated -> 9 FAILED_PRECONDITION \\[volume, replication disabled]$")
+                .containsPattern("(?m)^isolation/all-fixtures/concurrent +required ")
+                .doesNotContain("COMPLIANT");
 
         Run unknown = run("conformance", "--skip", "no-such-check");
         assertThat(unknown.exit()).isEqualTo(2);
@@ -213,17 +270,35 @@ class ConformanceCommandTest {
 
     @Test
     void withoutAPeerTheTwoSiteChecksAreNotRunAndTheRunStaysCompliant(@TempDir Path dir) {
-        FakePlugin fake = grpc.register(FakePlugin.builder().volumes(2).groups(1).requiredSecret("user", "admin")
-                .listen("unix://" + dir.resolve("p.sock")).start());
-        Run r = run("conformance", "--endpoint", fake.address(), "--volume", "vol-0", "--volume", "vol-1",
-                "--volume-group", "grp-0", "--secret", "user=admin", "--include-tag", "required");
+        FakePlugin fake = grpc.register(FakePlugin.builder()
+                .volumes(2)
+                .groups(1)
+                .requiredSecret("user", "admin")
+                .listen("unix://" + dir.resolve("p.sock"))
+                .start());
+        Run r = run(
+                "conformance",
+                "--endpoint",
+                fake.address(),
+                "--volume",
+                "vol-0",
+                "--volume",
+                "vol-1",
+                "--volume-group",
+                "grp-0",
+                "--secret",
+                "user=admin",
+                "--include-tag",
+                "required");
 
         assertThat(r.exit()).as(r.out()).isZero();
-        assertThat(r.out()).contains("peer site none: the two-site checks report NOT RUN")
+        assertThat(r.out())
+                .contains("peer site none: the two-site checks report NOT RUN")
                 .contains("NOT RUN         required ResyncVolume: ready becomes true within the resync timeout")
                 .contains("-> NOT RUN: needs the peer site (--peer-endpoint")
                 .containsPattern("not run \\(they need a peer site: --peer-endpoint\\): \\d+ checks")
-                .contains("COMPLIANT").doesNotContain("\nFAIL ");
+                .contains("COMPLIANT")
+                .doesNotContain("\nFAIL ");
     }
 
     @Test

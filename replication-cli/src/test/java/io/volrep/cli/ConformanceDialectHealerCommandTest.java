@@ -20,8 +20,7 @@ class ConformanceDialectHealerCommandTest {
     @RegisterExtension
     final GrpcCleanup grpc = new GrpcCleanup();
 
-    record Run(int exit, String out) {
-    }
+    record Run(int exit, String out) {}
 
     private static Run run(String... args) {
         CommandLine cli = VolrepCommand.commandLine();
@@ -36,11 +35,13 @@ class ConformanceDialectHealerCommandTest {
     void embeddedReferenceRunsTheHealerAndIdentityChecks() {
         Run r = run("conformance", "--include-tag", "required");
         assertThat(r.exit()).as(r.out()).isZero();
-        assertThat(r.out()).contains("node volumes {vol-0=/var/lib/volrep/vol-0}, staged at /var/lib/volrep/staging/vol-0,"
+        assertThat(r.out())
+                .contains("node volumes {vol-0=/var/lib/volrep/vol-0}, staged at /var/lib/volrep/staging/vol-0,"
                         + " block volumes {vol-1=/dev/volrep/vol-1}")
                 .doesNotContain("SKIPPED         required NodeHealer")
                 .contains("PASS            required NodeHealer: a block volume_capability is accepted [block volume]")
-                .contains("PASS            required NodeHealer: an absolute staging_target_path of 128+ bytes is accepted")
+                .contains(
+                        "PASS            required NodeHealer: an absolute staging_target_path of 128+ bytes is accepted")
                 .contains("PASS            required NodeHealer: the volume's volume_context is accepted")
                 .contains("PASS            required NodeHealer: Missing required field -> 3 INVALID_ARGUMENT "
                         + "[staging_target_path relative]")
@@ -54,62 +55,123 @@ class ConformanceDialectHealerCommandTest {
     void embeddedReferenceInEachLegacyDialectIsCompliantWithThatDialectsRows() {
         Run v013 = run("conformance", "--dialect", "v0.1.3", "--include-tag", "required");
         assertThat(v013.exit()).as(v013.out()).isZero();
-        assertThat(v013.out()).contains("spec v0.1.3").contains("volume_id missing (REQUIRED in v0.1.3)")
-                .contains("GetVolumeReplicationInfo").doesNotContain("FAIL ");
+        assertThat(v013.out())
+                .contains("spec v0.1.3")
+                .contains("volume_id missing (REQUIRED in v0.1.3)")
+                .contains("GetVolumeReplicationInfo")
+                .doesNotContain("FAIL ");
 
         Run head = run("conformance", "--dialect", "upstream-2026");
         assertThat(head.exit()).as(head.out()).isZero();
-        assertThat(head.out()).contains("spec upstream-2026").doesNotContain("FAIL ")
+        assertThat(head.out())
+                .contains("spec upstream-2026")
+                .doesNotContain("FAIL ")
                 .contains("PASS            required Request form: reserved field 1 (volume_id) alone names no source")
-                .contains("PASS            required Request form: reserved field 1 (volume_id) beside replication_source")
+                .contains(
+                        "PASS            required Request form: reserved field 1 (volume_id) beside replication_source")
                 .doesNotContain("deprecated volume_id alone");
 
         Run v010 = run("conformance", "--dialect", "v0.1.0", "--include-tag", "required");
         assertThat(v010.exit()).as(v010.out()).isZero();
-        assertThat(v010.out()).contains("spec v0.1.0").contains("Volume does not exist")
-                .doesNotContain("GetVolumeReplicationInfo:").doesNotContain("FAIL ");
+        assertThat(v010.out())
+                .contains("spec v0.1.0")
+                .contains("Volume does not exist")
+                .doesNotContain("GetVolumeReplicationInfo:")
+                .doesNotContain("FAIL ");
     }
 
     @Test
     void legacyPluginOnAUnixSocketWithHealerFlags(@TempDir Path dir) {
-        ReferenceDriver driver = ReferenceDriver.builder().volumes(2).groups(1).abnormalVolume("vol-1").build();
-        ReplicationServer server = grpc.register(ReferencePlugin.start(driver, "unix://" + dir.resolve("p.sock"),
-                SpecDialect.V0_1_3));
-        Run r = run("conformance", "--endpoint", server.address(), "--dialect", "v0.1.3", "--volume", "vol-0",
-                "--volume-group", "grp-0", "--healer-volume", "vol-1=/mnt/vol-1", "--include-tag", "required");
+        ReferenceDriver driver = ReferenceDriver.builder()
+                .volumes(2)
+                .groups(1)
+                .abnormalVolume("vol-1")
+                .build();
+        ReplicationServer server =
+                grpc.register(ReferencePlugin.start(driver, "unix://" + dir.resolve("p.sock"), SpecDialect.V0_1_3));
+        Run r = run(
+                "conformance",
+                "--endpoint",
+                server.address(),
+                "--dialect",
+                "v0.1.3",
+                "--volume",
+                "vol-0",
+                "--volume-group",
+                "grp-0",
+                "--healer-volume",
+                "vol-1=/mnt/vol-1",
+                "--include-tag",
+                "required");
         assertThat(r.exit()).as(r.out()).isZero();
-        assertThat(r.out()).contains("PASS            required NodeHealer: message is REQUIRED in every answer")
+        assertThat(r.out())
+                .contains("PASS            required NodeHealer: message is REQUIRED in every answer")
                 .contains("spec v0.1.3");
     }
 
     @Test
     void healerInputsOnAUnixSocketAndAStagingPathWithoutAVolumeIsAUsageError(@TempDir Path dir) {
-        ReferenceDriver driver = ReferenceDriver.builder().volumes(2).groups(1).requiredSecret("user", "admin").build();
+        ReferenceDriver driver = ReferenceDriver.builder()
+                .volumes(2)
+                .groups(1)
+                .requiredSecret("user", "admin")
+                .build();
         ReplicationServer server = grpc.register(ReferencePlugin.start(driver, "unix://" + dir.resolve("h.sock")));
-        Run r = run("conformance", "--endpoint", server.address(), "--volume", "vol-0", "--include-tag", "required",
-                "--secret", "user=admin",
-                "--skip", "*/group/*", "--healer-volume", "vol-0=/mnt/vol-0",
-                "--healer-staging-path", "/var/lib/kubelet/plugins/kubernetes.io/csi/pv/vol-0/globalmount",
-                "--healer-volume-context", "pool=rbd", "--healer-block-volume", "vol-1=/dev/rbd1");
+        Run r = run(
+                "conformance",
+                "--endpoint",
+                server.address(),
+                "--volume",
+                "vol-0",
+                "--include-tag",
+                "required",
+                "--secret",
+                "user=admin",
+                "--skip",
+                "*/group/*",
+                "--healer-volume",
+                "vol-0=/mnt/vol-0",
+                "--healer-staging-path",
+                "/var/lib/kubelet/plugins/kubernetes.io/csi/pv/vol-0/globalmount",
+                "--healer-volume-context",
+                "pool=rbd",
+                "--healer-block-volume",
+                "vol-1=/dev/rbd1");
         assertThat(r.exit()).as(r.out()).isZero();
-        assertThat(r.out()).contains("staged at /var/lib/kubelet/plugins/kubernetes.io/csi/pv/vol-0/globalmount")
+        assertThat(r.out())
+                .contains("staged at /var/lib/kubelet/plugins/kubernetes.io/csi/pv/vol-0/globalmount")
                 .contains("PASS            required NodeHealer: a mount volume_capability is accepted")
                 .contains("PASS            required NodeHealer: a block volume_capability is accepted")
                 .doesNotContain("SKIPPED         required NodeHealer");
 
-        Run usage = run("conformance", "--endpoint", server.address(), "--volume", "vol-0",
-                "--healer-staging-path", "/staging/vol-0");
+        Run usage = run(
+                "conformance",
+                "--endpoint",
+                server.address(),
+                "--volume",
+                "vol-0",
+                "--healer-staging-path",
+                "/staging/vol-0");
         assertThat(usage.exit()).isEqualTo(2);
         assertThat(usage.out()).contains("healerStagingPath and healerVolumeContext describe the first healerVolume");
     }
 
     @Test
     void wrongDialectIsNotCompliant(@TempDir Path dir) {
-        ReplicationServer server = grpc.register(ReferencePlugin.start(ReferenceDriver.builder().volumes(1).groups(1)
-                .build(),
-                "unix://" + dir.resolve("c.sock")));
-        Run r = run("conformance", "--endpoint", server.address(), "--dialect", "v0.1.3", "--volume", "vol-0",
-                "--volume-group", "grp-0", "--include-tag", "required");
+        ReplicationServer server = grpc.register(ReferencePlugin.start(
+                ReferenceDriver.builder().volumes(1).groups(1).build(), "unix://" + dir.resolve("c.sock")));
+        Run r = run(
+                "conformance",
+                "--endpoint",
+                server.address(),
+                "--dialect",
+                "v0.1.3",
+                "--volume",
+                "vol-0",
+                "--volume-group",
+                "grp-0",
+                "--include-tag",
+                "required");
         assertThat(r.exit()).as(r.out()).isEqualTo(1);
         assertThat(r.out()).contains("NOT COMPLIANT");
     }

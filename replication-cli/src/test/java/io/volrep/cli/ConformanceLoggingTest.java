@@ -21,18 +21,25 @@ class ConformanceLoggingTest {
     @TempDir
     Path dir;
 
-    record Run(int exit, String stdout, String stderr) {
-    }
+    record Run(int exit, String stdout, String stderr) {}
 
     private Run volrep(String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-cp", System.getProperty("java.class.path"), VolrepCommand.class.getName()));
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                VolrepCommand.class.getName()));
         command.addAll(List.of(args));
         Path out = dir.resolve("out-" + System.nanoTime());
         Path err = dir.resolve("err-" + System.nanoTime());
-        Process p = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        Process p = new ProcessBuilder(command)
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .start();
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
-        return new Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+        return new Run(
+                p.exitValue(),
+                Files.readString(out, StandardCharsets.UTF_8),
                 Files.readString(err, StandardCharsets.UTF_8));
     }
 
@@ -45,11 +52,15 @@ class ConformanceLoggingTest {
         Run quiet = volrep("conformance", "--include-tag", "optional");
         assertThat(quiet.exit()).as(quiet.stdout() + quiet.stderr()).isZero();
         assertThat(quiet.stdout()).contains("COMPLIANT");
-        assertThat(spiInfoLines(quiet.stderr())).as("stderr:\n%s", quiet.stderr()).isZero();
+        assertThat(spiInfoLines(quiet.stderr()))
+                .as("stderr:\n%s", quiet.stderr())
+                .isZero();
 
         Run verbose = volrep("conformance", "--include-tag", "optional", "-v");
         assertThat(verbose.exit()).isZero();
-        assertThat(spiInfoLines(verbose.stderr())).as("the per-call lines with -v").isGreaterThan(20);
+        assertThat(spiInfoLines(verbose.stderr()))
+                .as("the per-call lines with -v")
+                .isGreaterThan(20);
         assertThat(verbose.stderr()).contains("INFO io.volrep.spi.runtime.CallRunner - EnableVolumeReplication");
     }
 
@@ -57,11 +68,14 @@ class ConformanceLoggingTest {
     void onlyTheEmbeddedConformanceRunIsQuieted() {
         assertThat(ConformanceCommand.quietEmbeddedPluginLogs("serve-reference", "--listen", "unix:///tmp/x.sock"))
                 .isFalse();
-        assertThat(ConformanceCommand.quietEmbeddedPluginLogs("conformance", "--endpoint", "unix:///tmp/x.sock",
-                "--volume", "vol-0")).isFalse();
+        assertThat(ConformanceCommand.quietEmbeddedPluginLogs(
+                        "conformance", "--endpoint", "unix:///tmp/x.sock", "--volume", "vol-0"))
+                .isFalse();
         assertThat(ConformanceCommand.quietEmbeddedPluginLogs("conformance", "--endpoint=unix:///tmp/x.sock"))
                 .isFalse();
-        assertThat(ConformanceCommand.quietEmbeddedPluginLogs("conformance", "--verbose")).isFalse();
-        assertThat(System.getProperty(ConformanceCommand.SPI_LOG_LEVEL_PROPERTY)).isNull();
+        assertThat(ConformanceCommand.quietEmbeddedPluginLogs("conformance", "--verbose"))
+                .isFalse();
+        assertThat(System.getProperty(ConformanceCommand.SPI_LOG_LEVEL_PROPERTY))
+                .isNull();
     }
 }

@@ -25,9 +25,12 @@ class DebugLoggingSecrecyTest {
     Path dir;
 
     private List<String> java(String... args) {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-Dorg.slf4j.simpleLogger.defaultLogLevel=debug", "-cp",
-                System.getProperty("java.class.path"), VolrepCommand.class.getName()));
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=debug",
+                "-cp",
+                System.getProperty("java.class.path"),
+                VolrepCommand.class.getName()));
         command.addAll(List.of(args));
         return command;
     }
@@ -44,9 +47,19 @@ class DebugLoggingSecrecyTest {
     void noSecretInTheServersOrTheClientsDebugLog() throws Exception {
         Path socket = dir.resolve("p.sock");
         Path serverLog = dir.resolve("server.log");
-        Process server = new ProcessBuilder(java("serve-reference", "--listen", "unix://" + socket, "--volumes", "1",
-                "--groups", "0", "--secret", "password=" + SECRET)).redirectErrorStream(true)
-                .redirectOutput(serverLog.toFile()).start();
+        Process server = new ProcessBuilder(java(
+                        "serve-reference",
+                        "--listen",
+                        "unix://" + socket,
+                        "--volumes",
+                        "1",
+                        "--groups",
+                        "0",
+                        "--secret",
+                        "password=" + SECRET))
+                .redirectErrorStream(true)
+                .redirectOutput(serverLog.toFile())
+                .start();
         try {
             long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (!Files.readString(serverLog).contains("listening on ") && System.nanoTime() < end) {
@@ -54,9 +67,17 @@ class DebugLoggingSecrecyTest {
                 Thread.sleep(50);
             }
             Path clientErr = dir.resolve("client.err");
-            Process client = new ProcessBuilder(java("enable", "--endpoint", "unix://" + socket, "--volume", "vol-0",
-                    "--secret", "password=" + SECRET)).redirectOutput(dir.resolve("client.out").toFile())
-                    .redirectError(clientErr.toFile()).start();
+            Process client = new ProcessBuilder(java(
+                            "enable",
+                            "--endpoint",
+                            "unix://" + socket,
+                            "--volume",
+                            "vol-0",
+                            "--secret",
+                            "password=" + SECRET))
+                    .redirectOutput(dir.resolve("client.out").toFile())
+                    .redirectError(clientErr.toFile())
+                    .start();
             assertThat(client.waitFor(120, TimeUnit.SECONDS)).isTrue();
             String clientLog = Files.readString(clientErr);
             assertThat(client.exitValue()).as(clientLog).isZero();

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.client.ReplicationClient;
-import io.volrep.spi.ReplicationServer;
 import io.volrep.testkit.reference.ReferenceDriver;
 import io.volrep.testkit.reference.ReferencePlugin;
 import io.volrep.testsupport.GrpcCleanup;
@@ -23,9 +22,10 @@ class DegradedVolumeTest {
     @Test
     void aDegradedVolumeReportsItsHealthAndTheOthersDoNot() {
         String name = "inprocess:" + InProcessServerBuilder.generateName();
-        grpc.register(ReferencePlugin.start(ReferenceDriver.builder().volumes(2)
-                .degradedVolume("vol-0").build(), name));
-        ReplicationClient client = grpc.register(ReplicationClient.builder().target(name).build());
+        grpc.register(ReferencePlugin.start(
+                ReferenceDriver.builder().volumes(2).degradedVolume("vol-0").build(), name));
+        ReplicationClient client =
+                grpc.register(ReplicationClient.builder().target(name).build());
         client.volume("vol-0").enable().call();
         client.volume("vol-1").enable().call();
 

@@ -18,8 +18,8 @@ class DriverServeCommandTest {
     void theSharedOptionsReachEachCommandAndComeAfterItsOwnInTheHelp() {
         Map<DriverServeCommand<?>, List<String>> commands = Map.of(
                 new ServeExecCommand(), List.of("--driver", "/bin/true", "--listen", "127.0.0.1:0"),
-                new ServeCephCommand(), List.of("--listen", "127.0.0.1:0", "--ceph-conf", "/etc/ceph/a.conf",
-                        "--pool", "rbd"));
+                new ServeCephCommand(),
+                        List.of("--listen", "127.0.0.1:0", "--ceph-conf", "/etc/ceph/a.conf", "--pool", "rbd"));
         commands.forEach((command, required) -> {
             CommandLine cli = new CommandLine(command);
             List<String> args = new java.util.ArrayList<>(required);
@@ -28,7 +28,8 @@ class DriverServeCommandTest {
 
             assertThat(command.serve.gracePeriod).isEqualTo(Duration.ofSeconds(3));
             assertThat(command.serve.metrics.metricsListen).isEqualTo("127.0.0.1:0");
-            List<String> optionLines = cli.getUsageMessage().lines()
+            List<String> optionLines = cli.getUsageMessage()
+                    .lines()
                     .filter(line -> line.startsWith("      --") || line.startsWith("  -h"))
                     .map(line -> line.trim().split("[= ]")[0].replace(",", ""))
                     .toList();

@@ -18,7 +18,8 @@ class DurationConverterTest {
         assertThat(DurationConverter.parse("1m")).isEqualTo(Duration.ofMinutes(1));
         assertThat(DurationConverter.parse("0")).isZero();
         assertThat(DurationConverter.parse("PT0.25S")).isEqualTo(Duration.ofMillis(250));
-        assertThatThrownBy(() -> DurationConverter.parse("soon")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> DurationConverter.parse("soon"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("not a duration: \"soon\" (use 250ms, 2s, 1m or PT0.25S)");
     }
 
@@ -26,9 +27,11 @@ class DurationConverterTest {
     void theConverterWantsAPositiveDuration() {
         DurationConverter converter = new DurationConverter();
         assertThat(converter.convert("30s")).isEqualTo(Duration.ofSeconds(30));
-        assertThatThrownBy(() -> converter.convert("0")).isInstanceOf(CommandLine.TypeConversionException.class)
+        assertThatThrownBy(() -> converter.convert("0"))
+                .isInstanceOf(CommandLine.TypeConversionException.class)
                 .hasMessage("'0' must be a positive duration");
-        assertThatThrownBy(() -> converter.convert("soon")).isInstanceOf(CommandLine.TypeConversionException.class)
+        assertThatThrownBy(() -> converter.convert("soon"))
+                .isInstanceOf(CommandLine.TypeConversionException.class)
                 .hasMessageContaining("not a duration: \"soon\"");
     }
 }

@@ -40,29 +40,48 @@ class GroupCommandTest {
 
     @Test
     void aGroupIsCreatedChangedShownListedAndDeleted(@TempDir Path dir) throws Exception {
-        ReferenceDriver driver = ReferenceDriver.builder().volumes(3).requiredSecret("password", SECRET).build();
+        ReferenceDriver driver = ReferenceDriver.builder()
+                .volumes(3)
+                .requiredSecret("password", SECRET)
+                .build();
         Path secrets = secretsFile(dir);
         ReplicationServer server = grpc.register(ReferencePlugin.start(driver, "unix://" + dir.resolve("r.sock")));
-        Run create = volrep(on(server, secrets, "group", "create", "--name", "db", "--volume", "vol-0",
-                "--volume", "vol-1", "--parameter", "tier=gold"));
+        Run create = volrep(on(
+                server,
+                secrets,
+                "group",
+                "create",
+                "--name",
+                "db",
+                "--volume",
+                "vol-0",
+                "--volume",
+                "vol-1",
+                "--parameter",
+                "tier=gold"));
         assertThat(create.exit()).as(create.all()).isZero();
-        assertThat(create.out()).isEqualTo(String.join(System.lineSeparator(), "group vg-1", "  member vol-0",
-                "  member vol-1", ""));
+        assertThat(create.out())
+                .isEqualTo(String.join(System.lineSeparator(), "group vg-1", "  member vol-0", "  member vol-1", ""));
         // The group is a replication source of the plugin from now on.
         assertThat(driver.sources()).contains(ReplicationSource.volumeGroup("vg-1"));
 
-        Run modify = volrep(on(server, secrets, "group", "modify", "--id", "vg-1", "--volume", "vol-1",
-                "--volume", "vol-2"));
+        Run modify = volrep(
+                on(server, secrets, "group", "modify", "--id", "vg-1", "--volume", "vol-1", "--volume", "vol-2"));
         assertThat(modify.exit()).as(modify.all()).isZero();
-        assertThat(modify.out()).contains("group vg-1").contains("  member vol-2").doesNotContain("vol-0");
+        assertThat(modify.out())
+                .contains("group vg-1")
+                .contains("  member vol-2")
+                .doesNotContain("vol-0");
         assertThat(volrep(on(server, secrets, "group", "get", "--id", "vg-1")).out())
-                .contains("  member vol-1").contains("  member vol-2");
+                .contains("  member vol-1")
+                .contains("  member vol-2");
 
         volrep(on(server, secrets, "group", "create", "--name", "logs"));
         Run list = volrep(on(server, secrets, "group", "list", "--max-entries", "1"));
         assertThat(list.exit()).as(list.all()).isZero();
-        assertThat(list.out()).isEqualTo(String.join(System.lineSeparator(), "group vg-1", "  member vol-1",
-                "  member vol-2", "group vg-2", ""));
+        assertThat(list.out())
+                .isEqualTo(String.join(
+                        System.lineSeparator(), "group vg-1", "  member vol-1", "  member vol-2", "group vg-2", ""));
 
         Run empty = volrep(on(server, secrets, "group", "modify", "--id", "vg-1", "--empty"));
         assertThat(empty.out()).isEqualTo("group vg-1" + System.lineSeparator());
@@ -71,7 +90,8 @@ class GroupCommandTest {
         assertThat(delete.out()).contains("DeleteVolumeGroup vg-1: OK");
         Run gone = volrep(on(server, secrets, "group", "get", "--id", "vg-1"));
         assertThat(gone.exit()).isEqualTo(CallCommand.EXIT_CALL_FAILED);
-        assertThat(gone.err()).contains("code: 5 NOT_FOUND from ControllerGetVolumeGroup after 1 attempt(s)")
+        assertThat(gone.err())
+                .contains("code: 5 NOT_FOUND from ControllerGetVolumeGroup after 1 attempt(s)")
                 .contains("recovery (VERIFY_THEN_BACKOFF): Caller MUST verify that the `volume_group_id` is"
                         + " correct");
         for (Run run : List.of(create, modify, list, empty, delete, gone)) {
@@ -81,13 +101,17 @@ class GroupCommandTest {
 
     @Test
     void aFailureSaysTheCodeAndTheTablesRecoveryAndUsageErrorsExitTwo(@TempDir Path dir) throws Exception {
-        ReferenceDriver driver = ReferenceDriver.builder().volumes(2).requiredSecret("password", SECRET).build();
+        ReferenceDriver driver = ReferenceDriver.builder()
+                .volumes(2)
+                .requiredSecret("password", SECRET)
+                .build();
         Path secrets = secretsFile(dir);
         ReplicationServer server = grpc.register(ReferencePlugin.start(driver, "unix://" + dir.resolve("r.sock")));
         volrep(on(server, secrets, "group", "create", "--name", "a", "--volume", "vol-0"));
         Run twice = volrep(on(server, secrets, "group", "create", "--name", "b", "--volume", "vol-0"));
         assertThat(twice.exit()).isEqualTo(CallCommand.EXIT_CALL_FAILED);
-        assertThat(twice.err()).contains("volumes cannot be grouped together")
+        assertThat(twice.err())
+                .contains("volumes cannot be grouped together")
                 .contains("code: 9 FAILED_PRECONDITION from CreateVolumeGroup after 1 attempt(s)")
                 .contains("recovery (ENSURE_PRECONDITION): Caller MUST fix the configuration of the volumes");
         Run noMembership = volrep(on(server, secrets, "group", "modify", "--id", "vg-1"));
@@ -106,38 +130,78 @@ class GroupCommandTest {
     @Test
     void aPluginWithoutTheServiceIsToldBeforeAnythingIsSent(@TempDir Path dir) throws Exception {
         ReferenceDriver driver = ReferenceDriver.builder().volumes(1).build();
-        ReplicationServer server = grpc.register(ReplicationServer.builder().driver(driver)
-                .listen("unix://" + dir.resolve("r.sock")).build().start());
+        ReplicationServer server = grpc.register(ReplicationServer.builder()
+                .driver(driver)
+                .listen("unix://" + dir.resolve("r.sock"))
+                .build()
+                .start());
         Run run = volrep("group", "create", "--name", "db", "--endpoint", server.address());
         assertThat(run.exit()).isEqualTo(CallCommand.EXIT_CALL_FAILED);
-        assertThat(run.err()).contains("CreateVolumeGroup is not offered: the plugin at " + server.address()
-                + " does not advertise it (its VolumeGroup capabilities: none)")
+        assertThat(run.err())
+                .contains("CreateVolumeGroup is not offered: the plugin at " + server.address()
+                        + " does not advertise it (its VolumeGroup capabilities: none)")
                 .contains("code: 12 UNIMPLEMENTED from CreateVolumeGroup after 0 attempt(s)");
     }
 
     @Test
-    void aGroupMadeThisWayIsReplicatedFailedOverWithTheDestinationsMemberMapAndDeleted(@TempDir Path dir) throws Exception {
-        ReferenceDriver a = ReferenceDriver.builder().volumes(2).requiredSecret("password", SECRET).build();
-        ReferenceDriver b = ReferenceDriver.builder().volumes(2).requiredSecret("password", SECRET).build();
+    void aGroupMadeThisWayIsReplicatedFailedOverWithTheDestinationsMemberMapAndDeleted(@TempDir Path dir)
+            throws Exception {
+        ReferenceDriver a = ReferenceDriver.builder()
+                .volumes(2)
+                .requiredSecret("password", SECRET)
+                .build();
+        ReferenceDriver b = ReferenceDriver.builder()
+                .volumes(2)
+                .requiredSecret("password", SECRET)
+                .build();
         Path secrets = secretsFile(dir);
         ReplicationServer siteA = grpc.register(ReferencePlugin.start(a, "unix://" + dir.resolve("a.sock")));
         ReplicationServer siteB = grpc.register(ReferencePlugin.start(b, "unix://" + dir.resolve("b.sock")));
         // The same group on both sites (the reference's sites share ids): primary on A, secondary on B.
         for (ReplicationServer site : List.of(siteA, siteB)) {
-            assertThat(volrep(on(site, secrets, "group", "create", "--name", "db", "--volume", "vol-0",
-                    "--volume", "vol-1")).exit()).isZero();
-            assertThat(volrep(on(site, secrets, "enable", "--volume-group", "vg-1")).exit()).isZero();
+            assertThat(volrep(on(
+                                    site,
+                                    secrets,
+                                    "group",
+                                    "create",
+                                    "--name",
+                                    "db",
+                                    "--volume",
+                                    "vol-0",
+                                    "--volume",
+                                    "vol-1"))
+                            .exit())
+                    .isZero();
+            assertThat(volrep(on(site, secrets, "enable", "--volume-group", "vg-1"))
+                            .exit())
+                    .isZero();
         }
-        assertThat(volrep(on(siteB, secrets, "demote", "--volume-group", "vg-1")).exit()).isZero();
+        assertThat(volrep(on(siteB, secrets, "demote", "--volume-group", "vg-1"))
+                        .exit())
+                .isZero();
         Run destination = volrep(on(siteA, secrets, "destination", "--volume-group", "vg-1"));
-        assertThat(destination.out()).contains("destination: vg-1").contains("vol-0 -> vol-0")
+        assertThat(destination.out())
+                .contains("destination: vg-1")
+                .contains("vol-0 -> vol-0")
                 .contains("vol-1 -> vol-1");
 
-        Run failover = volrep("failover", "--from", siteA.address(), "--to", siteB.address(), "--volume-group",
-                "vg-1", "--secrets-file", secrets.toString(), "--to-secrets-file", secrets.toString(), "--timeout",
+        Run failover = volrep(
+                "failover",
+                "--from",
+                siteA.address(),
+                "--to",
+                siteB.address(),
+                "--volume-group",
+                "vg-1",
+                "--secrets-file",
+                secrets.toString(),
+                "--to-secrets-file",
+                secrets.toString(),
+                "--timeout",
                 "5s");
         assertThat(failover.exit()).as(failover.all()).isZero();
-        assertThat(failover.out()).containsPattern("volumegroup vg-1 +volumegroup vg-1 +primary on b")
+        assertThat(failover.out())
+                .containsPattern("volumegroup vg-1 +volumegroup vg-1 +primary on b")
                 .contains("failover: 1 of 1 primary on site B");
         assertThat(a.state(ReplicationSource.volumeGroup("vg-1")).role()).isEqualTo(ReferenceDriver.Role.SECONDARY);
         assertThat(b.state(ReplicationSource.volumeGroup("vg-1")).role()).isEqualTo(ReferenceDriver.Role.PRIMARY);
@@ -147,7 +211,9 @@ class GroupCommandTest {
             Run inUse = volrep(on(site, secrets, "group", "delete", "--id", "vg-1"));
             assertThat(inUse.exit()).as(inUse.all()).isEqualTo(CallCommand.EXIT_CALL_FAILED);
             assertThat(inUse.err()).contains("code: 9 FAILED_PRECONDITION from DeleteVolumeGroup");
-            assertThat(volrep(on(site, secrets, "disable", "--volume-group", "vg-1")).exit()).isZero();
+            assertThat(volrep(on(site, secrets, "disable", "--volume-group", "vg-1"))
+                            .exit())
+                    .isZero();
             Run delete = volrep(on(site, secrets, "group", "delete", "--id", "vg-1"));
             assertThat(delete.exit()).as(delete.all()).isZero();
             assertThat(delete.out()).isEqualTo("DeleteVolumeGroup vg-1: OK" + System.lineSeparator());

@@ -50,13 +50,19 @@ class HostilePluginOutputTest {
 
     @RegisterExtension
     final GrpcCleanup grpc = new GrpcCleanup();
+
     String target;
 
     @BeforeEach
     void hostilePlugin() throws Exception {
         String name = InProcessServerBuilder.generateName();
-        Server server = InProcessServerBuilder.forName(name).directExecutor()
-                .addService(new Controller()).addService(new Identity()).addService(new Healer()).build().start();
+        Server server = InProcessServerBuilder.forName(name)
+                .directExecutor()
+                .addService(new Controller())
+                .addService(new Identity())
+                .addService(new Healer())
+                .build()
+                .start();
         grpc.register(server);
         target = "inprocess:" + name;
     }
@@ -72,7 +78,8 @@ class HostilePluginOutputTest {
         for (String stream : List.of(run.out(), run.err())) {
             assertThat(stream).doesNotContain("\u001b", "\u0007", "\r", "\u202e");
             assertThat(stream.lines()).noneMatch(line -> line.startsWith("ERROR: forged line"));
-            assertThat(stream.chars().filter(c -> c != '\n' && Character.isISOControl(c))).isEmpty();
+            assertThat(stream.chars().filter(c -> c != '\n' && Character.isISOControl(c)))
+                    .isEmpty();
         }
     }
 
@@ -100,7 +107,9 @@ class HostilePluginOutputTest {
         Run run = volrep("probe", "--endpoint", target);
         assertThat(run.exit()).as(run.all()).isZero();
         neutralised(run);
-        assertThat(run.out()).contains("name:         " + VALID_NAME).contains("version:      \\u001b[2J")
+        assertThat(run.out())
+                .contains("name:         " + VALID_NAME)
+                .contains("version:      \\u001b[2J")
                 .contains("manifest:     \\u001b[2J");
     }
 
@@ -108,13 +117,18 @@ class HostilePluginOutputTest {
     @Test
     void probeRefusesAHostileNameAndEscapesIt() throws Exception {
         String name = InProcessServerBuilder.generateName();
-        grpc.register(InProcessServerBuilder.forName(name).directExecutor()
-                .addService(new Identity(HOSTILE)).build().start());
+        grpc.register(InProcessServerBuilder.forName(name)
+                .directExecutor()
+                .addService(new Identity(HOSTILE))
+                .build()
+                .start());
         Run run = volrep("probe", "--endpoint", "inprocess:" + name);
         assertThat(run.exit()).as(run.all()).isNotZero();
         // The rule's message quotes the name escaped, and the CLI escapes the whole message once more: still inert.
         nothingRaw(run);
-        assertThat(run.err()).contains("error: name: MUST be 63 characters or less").contains("forged line");
+        assertThat(run.err())
+                .contains("error: name: MUST be 63 characters or less")
+                .contains("forged line");
     }
 
     @Test
@@ -124,8 +138,8 @@ class HostilePluginOutputTest {
         neutralised(abnormal);
         assertThat(abnormal.out()).startsWith("abnormal: \\u001b[2J");
 
-        Run failed = volrep("heal", "--endpoint", target, "--volume", "vol-fail", "--path", "/mnt/vol-0",
-                "--max-attempts", "1");
+        Run failed = volrep(
+                "heal", "--endpoint", target, "--volume", "vol-fail", "--path", "/mnt/vol-0", "--max-attempts", "1");
         assertThat(failed.exit()).as(failed.all()).isEqualTo(1);
         neutralised(failed);
     }
@@ -137,14 +151,14 @@ class HostilePluginOutputTest {
     /** Every replication call fails with the hostile description. */
     static final class Controller extends ControllerGrpc.ControllerImplBase {
         @Override
-        public void enableVolumeReplication(EnableVolumeReplicationRequest r,
-                                            StreamObserver<EnableVolumeReplicationResponse> o) {
+        public void enableVolumeReplication(
+                EnableVolumeReplicationRequest r, StreamObserver<EnableVolumeReplicationResponse> o) {
             hostile(o);
         }
 
         @Override
-        public void disableVolumeReplication(DisableVolumeReplicationRequest r,
-                                             StreamObserver<DisableVolumeReplicationResponse> o) {
+        public void disableVolumeReplication(
+                DisableVolumeReplicationRequest r, StreamObserver<DisableVolumeReplicationResponse> o) {
             hostile(o);
         }
 
@@ -164,14 +178,14 @@ class HostilePluginOutputTest {
         }
 
         @Override
-        public void getVolumeReplicationInfo(GetVolumeReplicationInfoRequest r,
-                                             StreamObserver<GetVolumeReplicationInfoResponse> o) {
+        public void getVolumeReplicationInfo(
+                GetVolumeReplicationInfoRequest r, StreamObserver<GetVolumeReplicationInfoResponse> o) {
             hostile(o);
         }
 
         @Override
-        public void getReplicationDestinationInfo(GetReplicationDestinationInfoRequest r,
-                                                  StreamObserver<GetReplicationDestinationInfoResponse> o) {
+        public void getReplicationDestinationInfo(
+                GetReplicationDestinationInfoRequest r, StreamObserver<GetReplicationDestinationInfoResponse> o) {
             hostile(o);
         }
     }
@@ -193,8 +207,11 @@ class HostilePluginOutputTest {
 
         @Override
         public void getIdentity(GetIdentityRequest r, StreamObserver<GetIdentityResponse> o) {
-            o.onNext(GetIdentityResponse.newBuilder().setName(name).setVendorVersion(HOSTILE)
-                    .putManifest(HOSTILE, HOSTILE).build());
+            o.onNext(GetIdentityResponse.newBuilder()
+                    .setName(name)
+                    .setVendorVersion(HOSTILE)
+                    .putManifest(HOSTILE, HOSTILE)
+                    .build());
             o.onCompleted();
         }
 
@@ -219,7 +236,10 @@ class HostilePluginOutputTest {
                 hostile(o);
                 return;
             }
-            o.onNext(NodeHealerResponse.newBuilder().setAbnormal(true).setMessage(HOSTILE).build());
+            o.onNext(NodeHealerResponse.newBuilder()
+                    .setAbnormal(true)
+                    .setMessage(HOSTILE)
+                    .build());
             o.onCompleted();
         }
     }

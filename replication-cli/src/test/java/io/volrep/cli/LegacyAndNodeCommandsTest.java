@@ -16,9 +16,6 @@ import io.grpc.netty.shaded.io.netty.channel.unix.DomainSocketAddress;
 import io.grpc.stub.StreamObserver;
 import io.volrep.api.SpecDialect;
 import io.volrep.cli.CallCommandsTest.Run;
-import io.volrep.spi.ReplicationServer;
-import io.volrep.testkit.reference.ReferenceDriver;
-import io.volrep.testkit.reference.ReferencePlugin;
 import io.volrep.proto.healer.HealerNodeGrpc;
 import io.volrep.proto.healer.NodeHealerRequest;
 import io.volrep.proto.healer.NodeHealerResponse;
@@ -30,6 +27,9 @@ import io.volrep.proto.identity.GetIdentityResponse;
 import io.volrep.proto.identity.IdentityGrpc;
 import io.volrep.proto.identity.ProbeRequest;
 import io.volrep.proto.identity.ProbeResponse;
+import io.volrep.spi.ReplicationServer;
+import io.volrep.testkit.reference.ReferenceDriver;
+import io.volrep.testkit.reference.ReferencePlugin;
 import io.volrep.testsupport.GrpcCleanup;
 import java.nio.file.Path;
 import java.util.List;
@@ -54,7 +54,8 @@ class LegacyAndNodeCommandsTest {
         static Served on(Path socket, BindableService... services) throws Exception {
             EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
             NettyServerBuilder b = NettyServerBuilder.forAddress(new DomainSocketAddress(socket.toString()))
-                    .channelType(EpollServerDomainSocketChannel.class).bossEventLoopGroup(loop)
+                    .channelType(EpollServerDomainSocketChannel.class)
+                    .bossEventLoopGroup(loop)
                     .workerEventLoopGroup(loop);
             for (BindableService s : services) {
                 b.addService(s);
@@ -80,17 +81,21 @@ class LegacyAndNodeCommandsTest {
             requests.add(request);
             String s = state.get(volumeId);
             if (s == null) {
-                o.onError(Status.NOT_FOUND.withDescription("no volume '" + volumeId + "'").asRuntimeException());
+                o.onError(Status.NOT_FOUND
+                        .withDescription("no volume '" + volumeId + "'")
+                        .asRuntimeException());
                 return;
             }
             if (!op.equals("enable") && !op.equals("resync") && s.equals("disabled")) {
-                o.onError(Status.FAILED_PRECONDITION.withDescription("not enabled").asRuntimeException());
+                o.onError(Status.FAILED_PRECONDITION
+                        .withDescription("not enabled")
+                        .asRuntimeException());
                 return;
             }
             switch (op) {
                 case "enable", "promote" -> state.put(volumeId, "primary");
                 case "demote" -> state.put(volumeId, "secondary");
-                default -> { }
+                default -> {}
             }
             o.onNext(response);
             o.onCompleted();
@@ -105,24 +110,41 @@ class LegacyAndNodeCommandsTest {
         final States states = new States();
 
         @Override
-        public void enableVolumeReplication(io.volrep.proto.replication.v0_1_3.EnableVolumeReplicationRequest r,
+        public void enableVolumeReplication(
+                io.volrep.proto.replication.v0_1_3.EnableVolumeReplicationRequest r,
                 StreamObserver<io.volrep.proto.replication.v0_1_3.EnableVolumeReplicationResponse> o) {
-            states.apply(r, r.getVolumeId(), "enable", o,
+            states.apply(
+                    r,
+                    r.getVolumeId(),
+                    "enable",
+                    o,
                     io.volrep.proto.replication.v0_1_3.EnableVolumeReplicationResponse.getDefaultInstance());
         }
 
         @Override
-        public void demoteVolume(io.volrep.proto.replication.v0_1_3.DemoteVolumeRequest r,
+        public void demoteVolume(
+                io.volrep.proto.replication.v0_1_3.DemoteVolumeRequest r,
                 StreamObserver<io.volrep.proto.replication.v0_1_3.DemoteVolumeResponse> o) {
-            states.apply(r, r.getVolumeId(), "demote", o,
+            states.apply(
+                    r,
+                    r.getVolumeId(),
+                    "demote",
+                    o,
                     io.volrep.proto.replication.v0_1_3.DemoteVolumeResponse.getDefaultInstance());
         }
 
         @Override
-        public void resyncVolume(io.volrep.proto.replication.v0_1_3.ResyncVolumeRequest r,
+        public void resyncVolume(
+                io.volrep.proto.replication.v0_1_3.ResyncVolumeRequest r,
                 StreamObserver<io.volrep.proto.replication.v0_1_3.ResyncVolumeResponse> o) {
-            states.apply(r, r.getVolumeId(), "resync", o, io.volrep.proto.replication.v0_1_3.ResyncVolumeResponse
-                    .newBuilder().setReady(states.resyncReady(r.getVolumeId())).build());
+            states.apply(
+                    r,
+                    r.getVolumeId(),
+                    "resync",
+                    o,
+                    io.volrep.proto.replication.v0_1_3.ResyncVolumeResponse.newBuilder()
+                            .setReady(states.resyncReady(r.getVolumeId()))
+                            .build());
         }
     }
 
@@ -130,24 +152,41 @@ class LegacyAndNodeCommandsTest {
         final States states = new States();
 
         @Override
-        public void enableVolumeReplication(io.volrep.proto.replication.v0_1_0.EnableVolumeReplicationRequest r,
+        public void enableVolumeReplication(
+                io.volrep.proto.replication.v0_1_0.EnableVolumeReplicationRequest r,
                 StreamObserver<io.volrep.proto.replication.v0_1_0.EnableVolumeReplicationResponse> o) {
-            states.apply(r, r.getVolumeId(), "enable", o,
+            states.apply(
+                    r,
+                    r.getVolumeId(),
+                    "enable",
+                    o,
                     io.volrep.proto.replication.v0_1_0.EnableVolumeReplicationResponse.getDefaultInstance());
         }
 
         @Override
-        public void demoteVolume(io.volrep.proto.replication.v0_1_0.DemoteVolumeRequest r,
+        public void demoteVolume(
+                io.volrep.proto.replication.v0_1_0.DemoteVolumeRequest r,
                 StreamObserver<io.volrep.proto.replication.v0_1_0.DemoteVolumeResponse> o) {
-            states.apply(r, r.getVolumeId(), "demote", o,
+            states.apply(
+                    r,
+                    r.getVolumeId(),
+                    "demote",
+                    o,
                     io.volrep.proto.replication.v0_1_0.DemoteVolumeResponse.getDefaultInstance());
         }
 
         @Override
-        public void resyncVolume(io.volrep.proto.replication.v0_1_0.ResyncVolumeRequest r,
+        public void resyncVolume(
+                io.volrep.proto.replication.v0_1_0.ResyncVolumeRequest r,
                 StreamObserver<io.volrep.proto.replication.v0_1_0.ResyncVolumeResponse> o) {
-            states.apply(r, r.getVolumeId(), "resync", o, io.volrep.proto.replication.v0_1_0.ResyncVolumeResponse
-                    .newBuilder().setReady(states.resyncReady(r.getVolumeId())).build());
+            states.apply(
+                    r,
+                    r.getVolumeId(),
+                    "resync",
+                    o,
+                    io.volrep.proto.replication.v0_1_0.ResyncVolumeResponse.newBuilder()
+                            .setReady(states.resyncReady(r.getVolumeId()))
+                            .build());
         }
     }
 
@@ -163,7 +202,8 @@ class LegacyAndNodeCommandsTest {
     void enableDemoteResyncWithDialectV013(@TempDir Path dir) throws Exception {
         V013 plugin = new V013();
         Served s = grpc.register(Served.on(dir.resolve("v013.sock"), plugin));
-        for (String[] cmd : List.of(new String[] {"enable", "--volume", "vol-1"},
+        for (String[] cmd : List.of(
+                new String[] {"enable", "--volume", "vol-1"},
                 new String[] {"demote", "--volume", "vol-1"},
                 new String[] {"resync", "--volume", "vol-1", "--await-ready", "PT20S"})) {
             String[] args = new String[cmd.length + 2];
@@ -179,11 +219,12 @@ class LegacyAndNodeCommandsTest {
         assertThat(plugin.states.state).containsEntry("vol-1", "secondary");
         assertThat(plugin.states.requests).hasSize(4); // enable, demote, 2 resync polls
         assertThat(plugin.states.requests).allSatisfy(m -> {
-            var source = (io.volrep.proto.replication.v0_1_3.ReplicationSource) m.getField(
-                    m.getDescriptorForType().findFieldByName("replication_source"));
+            var source = (io.volrep.proto.replication.v0_1_3.ReplicationSource)
+                    m.getField(m.getDescriptorForType().findFieldByName("replication_source"));
             assertThat(source.getTypeCase())
                     .isEqualTo(io.volrep.proto.replication.v0_1_3.ReplicationSource.TypeCase.VOLUME);
-            assertThat(m.getField(m.getDescriptorForType().findFieldByName("volume_id"))).isEqualTo("vol-1");
+            assertThat(m.getField(m.getDescriptorForType().findFieldByName("volume_id")))
+                    .isEqualTo("vol-1");
         });
     }
 
@@ -191,17 +232,21 @@ class LegacyAndNodeCommandsTest {
     void enableDemoteResyncWithDialectV010AndWhatItCannotExpress(@TempDir Path dir) throws Exception {
         V010 plugin = new V010();
         Served s = grpc.register(Served.on(dir.resolve("v010.sock"), plugin));
-        assertThat(run(s.endpoint(), "enable", "--volume", "vol-1", "--dialect", "v0.1.0").exit()).isZero();
-        assertThat(run(s.endpoint(), "demote", "--volume", "vol-1", "--dialect", "v0.1.0").exit()).isZero();
-        Run resync = run(s.endpoint(), "resync", "--volume", "vol-1", "--await-ready", "PT20S",
-                "--dialect", "v0.1.0");
+        assertThat(run(s.endpoint(), "enable", "--volume", "vol-1", "--dialect", "v0.1.0")
+                        .exit())
+                .isZero();
+        assertThat(run(s.endpoint(), "demote", "--volume", "vol-1", "--dialect", "v0.1.0")
+                        .exit())
+                .isZero();
+        Run resync = run(s.endpoint(), "resync", "--volume", "vol-1", "--await-ready", "PT20S", "--dialect", "v0.1.0");
         assertThat(resync.exit()).as(resync.all()).isZero();
         assertThat(resync.out()).contains("ready=true");
 
         int before = plugin.states.requests.size();
         Run info = run(s.endpoint(), "info", "--volume", "vol-1", "--dialect", "v0.1.0");
         assertThat(info.exit()).isEqualTo(1);
-        assertThat(info.err()).contains("cannot be expressed in spec revision v0.1.0")
+        assertThat(info.err())
+                .contains("cannot be expressed in spec revision v0.1.0")
                 .contains("after 0 attempt(s)");
         Run group = run(s.endpoint(), "enable", "--volume-group", "vg-1", "--dialect", "v0.1.0");
         assertThat(group.exit()).isEqualTo(1);
@@ -237,11 +282,16 @@ class LegacyAndNodeCommandsTest {
                     o.onCompleted();
                 }
                 case "vol-bad" -> {
-                    o.onNext(NodeHealerResponse.newBuilder().setAbnormal(true).setMessage("I/O errors").build());
+                    o.onNext(NodeHealerResponse.newBuilder()
+                            .setAbnormal(true)
+                            .setMessage("I/O errors")
+                            .build());
                     o.onCompleted();
                 }
-                default -> o.onError(Status.NOT_FOUND.withDescription("no volume " + r.getVolumeId())
-                        .asRuntimeException());
+                default ->
+                    o.onError(Status.NOT_FOUND
+                            .withDescription("no volume " + r.getVolumeId())
+                            .asRuntimeException());
             }
         }
     }
@@ -250,9 +300,23 @@ class LegacyAndNodeCommandsTest {
     void healPrintsHealthyOrAbnormalWithExitCodes(@TempDir Path dir) throws Exception {
         NodePlugin plugin = new NodePlugin();
         Served s = grpc.register(Served.on(dir.resolve("node.sock"), plugin));
-        Run ok = run(s.endpoint(), "heal", "--volume", "vol-ok", "--path", "/mnt/vol-ok",
-                "--staging-path", "/staging/vol-ok", "--mount", "xfs", "--access-mode", "SINGLE_NODE_MULTI_WRITER",
-                "--secret", "key=Sup3r-s3cret-value", "--context", "pool=a");
+        Run ok = run(
+                s.endpoint(),
+                "heal",
+                "--volume",
+                "vol-ok",
+                "--path",
+                "/mnt/vol-ok",
+                "--staging-path",
+                "/staging/vol-ok",
+                "--mount",
+                "xfs",
+                "--access-mode",
+                "SINGLE_NODE_MULTI_WRITER",
+                "--secret",
+                "key=Sup3r-s3cret-value",
+                "--context",
+                "pool=a");
         assertThat(ok.exit()).as(ok.all()).isZero();
         assertThat(ok.out().strip()).isEqualTo("healthy");
         assertThat(ok.all()).doesNotContain("Sup3r-s3cret-value");
@@ -263,15 +327,25 @@ class LegacyAndNodeCommandsTest {
 
         Run missing = run(s.endpoint(), "heal", "--volume", "vol-9", "--path", "/mnt/vol-9");
         assertThat(missing.exit()).isEqualTo(1);
-        assertThat(missing.err()).contains("5 NOT_FOUND from NodeHealer after 1 attempt(s)")
+        assertThat(missing.err())
+                .contains("5 NOT_FOUND from NodeHealer after 1 attempt(s)")
                 .contains("verify that the `volume_id` is correct");
 
         int before = plugin.requests.size();
-        Run relative = run(s.endpoint(), "heal", "--volume", "vol-ok", "--path", "/mnt/vol-ok",
-                "--staging-path", "staging/vol-ok");
+        Run relative = run(
+                s.endpoint(),
+                "heal",
+                "--volume",
+                "vol-ok",
+                "--path",
+                "/mnt/vol-ok",
+                "--staging-path",
+                "staging/vol-ok");
         assertThat(relative.exit()).isEqualTo(1);
-        assertThat(relative.err()).contains("staging_target_path: must be an absolute path")
-                .contains("3 INVALID_ARGUMENT").contains("after 0 attempt(s)");
+        assertThat(relative.err())
+                .contains("staging_target_path: must be an absolute path")
+                .contains("3 INVALID_ARGUMENT")
+                .contains("after 0 attempt(s)");
         assertThat(plugin.requests).hasSize(before);
 
         Run both = run(s.endpoint(), "heal", "--volume", "vol-ok", "--path", "/p", "--block", "--mount", "ext4");
@@ -289,17 +363,21 @@ class LegacyAndNodeCommandsTest {
     static final class Identity extends IdentityGrpc.IdentityImplBase {
         @Override
         public void getIdentity(GetIdentityRequest request, StreamObserver<GetIdentityResponse> o) {
-            o.onNext(GetIdentityResponse.newBuilder().setName("example.csi.io").setVendorVersion("2.4.1").build());
+            o.onNext(GetIdentityResponse.newBuilder()
+                    .setName("example.csi.io")
+                    .setVendorVersion("2.4.1")
+                    .build());
             o.onCompleted();
         }
 
         @Override
         public void getCapabilities(GetCapabilitiesRequest request, StreamObserver<GetCapabilitiesResponse> o) {
             o.onNext(GetCapabilitiesResponse.newBuilder()
-                    .addCapabilities(Capability.newBuilder().setService(Capability.Service.newBuilder()
-                            .setType(Capability.Service.Type.NODE_SERVICE)))
-                    .addCapabilities(Capability.newBuilder().setVolumeReplication(Capability.VolumeReplication
-                            .newBuilder().setType(Capability.VolumeReplication.Type.VOLUME_REPLICATION)))
+                    .addCapabilities(Capability.newBuilder()
+                            .setService(Capability.Service.newBuilder().setType(Capability.Service.Type.NODE_SERVICE)))
+                    .addCapabilities(Capability.newBuilder()
+                            .setVolumeReplication(Capability.VolumeReplication.newBuilder()
+                                    .setType(Capability.VolumeReplication.Type.VOLUME_REPLICATION)))
                     .build());
             o.onCompleted();
         }
@@ -316,7 +394,9 @@ class LegacyAndNodeCommandsTest {
         Served withIdentity = grpc.register(Served.on(dir.resolve("id.sock"), new Identity(), new NodePlugin()));
         Run r = run(withIdentity.endpoint(), "probe");
         assertThat(r.exit()).as(r.all()).isZero();
-        assertThat(r.out()).contains("name:         example.csi.io").contains("version:      2.4.1")
+        assertThat(r.out())
+                .contains("name:         example.csi.io")
+                .contains("version:      2.4.1")
                 .contains("capabilities: NODE_SERVICE, VOLUME_REPLICATION")
                 .contains("ready:        true (not reported; ready by default)");
         Served withoutIdentity = grpc.register(Served.on(dir.resolve("noid.sock"), new V013()));
@@ -327,24 +407,33 @@ class LegacyAndNodeCommandsTest {
 
     @Test
     void againstTheReferencePluginServingALegacyDialectWithItsHealer(@TempDir Path dir) {
-        ReferenceDriver driver = ReferenceDriver.builder().volumes(2).abnormalVolume("vol-1").build();
-        ReplicationServer server = grpc.register(ReferencePlugin.start(driver, "unix://" + dir.resolve("ref.sock"),
-                SpecDialect.V0_1_3));
+        ReferenceDriver driver =
+                ReferenceDriver.builder().volumes(2).abnormalVolume("vol-1").build();
+        ReplicationServer server =
+                grpc.register(ReferencePlugin.start(driver, "unix://" + dir.resolve("ref.sock"), SpecDialect.V0_1_3));
         String endpoint = server.address();
-        assertThat(run(endpoint, "enable", "--volume", "vol-0", "--dialect", "v0.1.3").exit()).isZero();
-        assertThat(run(endpoint, "demote", "--volume", "vol-0", "--dialect", "v0.1.3").exit()).isZero();
+        assertThat(run(endpoint, "enable", "--volume", "vol-0", "--dialect", "v0.1.3")
+                        .exit())
+                .isZero();
+        assertThat(run(endpoint, "demote", "--volume", "vol-0", "--dialect", "v0.1.3")
+                        .exit())
+                .isZero();
         Run resync = run(endpoint, "resync", "--volume", "vol-0", "--dialect", "v0.1.3", "--await-ready", "PT20S");
         assertThat(resync.exit()).as(resync.all()).isZero();
         Run info = run(endpoint, "info", "--volume", "vol-0", "--dialect", "v0.1.3");
         assertThat(info.exit()).as(info.all()).isEqualTo(1); // demoted: the info precondition
         assertThat(info.err()).contains("Caller SHOULD ensure that replication is enabled and the image is promoted.");
 
-        assertThat(run(endpoint, "heal", "--volume", "vol-0", "--path", "/mnt/vol-0").out().strip())
+        assertThat(run(endpoint, "heal", "--volume", "vol-0", "--path", "/mnt/vol-0")
+                        .out()
+                        .strip())
                 .isEqualTo("healthy");
         Run abnormal = run(endpoint, "heal", "--volume", "vol-1", "--path", "/mnt/vol-1");
         assertThat(abnormal.exit()).isEqualTo(3);
         assertThat(abnormal.out()).startsWith("abnormal: ").contains("vol-1");
-        assertThat(run(endpoint, "heal", "--volume", "vol-7", "--path", "/mnt/vol-7").exit()).isEqualTo(1);
+        assertThat(run(endpoint, "heal", "--volume", "vol-7", "--path", "/mnt/vol-7")
+                        .exit())
+                .isEqualTo(1);
 
         Run probe = run(endpoint, "probe");
         assertThat(probe.exit()).as(probe.all()).isZero();

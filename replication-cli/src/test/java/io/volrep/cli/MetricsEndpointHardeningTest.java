@@ -44,7 +44,10 @@ class MetricsEndpointHardeningTest {
     }
 
     private static HttpResponse<String> get(HttpClient http, String url) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(3)).build(),
+        return http.send(
+                HttpRequest.newBuilder(URI.create(url))
+                        .timeout(Duration.ofSeconds(3))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
@@ -85,19 +88,25 @@ class MetricsEndpointHardeningTest {
                 slow.add(s);
             }
             // One header byte every 300 ms on each slow connection, for as long as the server lets it.
-            drip.scheduleAtFixedRate(() -> {
-                for (Socket s : slow) {
-                    try {
-                        OutputStream out = s.getOutputStream();
-                        out.write('E');
-                        out.flush();
-                    } catch (IOException e) {
-                        // cut by the server
-                    }
-                }
-            }, 300, 300, TimeUnit.MILLISECONDS);
+            drip.scheduleAtFixedRate(
+                    () -> {
+                        for (Socket s : slow) {
+                            try {
+                                OutputStream out = s.getOutputStream();
+                                out.write('E');
+                                out.flush();
+                            } catch (IOException e) {
+                                // cut by the server
+                            }
+                        }
+                    },
+                    300,
+                    300,
+                    TimeUnit.MILLISECONDS);
 
-            HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+            HttpClient http = HttpClient.newBuilder()
+                    .connectTimeout(Duration.ofSeconds(3))
+                    .build();
             for (int i = 0; i < 3; i++) {
                 long start = System.nanoTime();
                 HttpResponse<String> scrape = get(http, endpoint.url());
@@ -108,10 +117,12 @@ class MetricsEndpointHardeningTest {
 
             // Every one of them is cut once it had its read timeout, the dripping ones too.
             for (Socket s : idle) {
-                assertThat(closedAfter(s, opened)).isBetween(READ_TIMEOUT.minusMillis(200), READ_TIMEOUT.plusSeconds(3));
+                assertThat(closedAfter(s, opened))
+                        .isBetween(READ_TIMEOUT.minusMillis(200), READ_TIMEOUT.plusSeconds(3));
             }
             for (Socket s : slow) {
-                assertThat(closedAfter(s, opened)).isBetween(READ_TIMEOUT.minusMillis(200), READ_TIMEOUT.plusSeconds(3));
+                assertThat(closedAfter(s, opened))
+                        .isBetween(READ_TIMEOUT.minusMillis(200), READ_TIMEOUT.plusSeconds(3));
             }
             // And the endpoint still answers.
             assertThat(get(http, endpoint.url()).statusCode()).isEqualTo(200);
@@ -129,15 +140,21 @@ class MetricsEndpointHardeningTest {
     @Test
     void onlyTheExactPathAnswers() throws Exception {
         MetricsOptions.Endpoint endpoint = grpc.register(start());
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+        HttpClient http =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
         String base = endpoint.url().substring(0, endpoint.url().length() - "/metrics".length());
         assertThat(get(http, base + "/metrics").statusCode()).isEqualTo(200);
-        assertThat(get(http, base + "/metrics?name[]=volrep_server_calls_seconds").statusCode()).isEqualTo(200);
+        assertThat(get(http, base + "/metrics?name[]=volrep_server_calls_seconds")
+                        .statusCode())
+                .isEqualTo(200);
         for (String path : List.of("/metricsX", "/metrics/foo", "/%6detrics", "/", "/metrics/", "/Metrics")) {
             assertThat(get(http, base + path).statusCode()).as(path).isEqualTo(404);
         }
-        HttpResponse<String> post = http.send(HttpRequest.newBuilder(URI.create(endpoint.url()))
-                .timeout(Duration.ofSeconds(3)).POST(HttpRequest.BodyPublishers.ofString("x")).build(),
+        HttpResponse<String> post = http.send(
+                HttpRequest.newBuilder(URI.create(endpoint.url()))
+                        .timeout(Duration.ofSeconds(3))
+                        .POST(HttpRequest.BodyPublishers.ofString("x"))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(post.statusCode()).isEqualTo(405);
     }

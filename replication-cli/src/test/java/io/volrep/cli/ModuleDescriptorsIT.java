@@ -4,23 +4,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.volrep.api.WireLevel;
 import java.io.IOException;
+import java.lang.module.ModuleDescriptor;
+import java.lang.module.ModuleFinder;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.Type;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.jar.JarEntry;
-import java.util.jar.JarFile;
-import java.lang.module.ModuleDescriptor;
-import java.lang.module.ModuleFinder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -35,9 +35,16 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class ModuleDescriptorsIT {
     private static final Map<String, Set<String>> API = new TreeMap<>(Map.of(
-            "replication-api", Set.of("io.volrep.api", "io.volrep.proto.replication", "io.volrep.proto.replication.v0_1_3",
-                    "io.volrep.proto.replication.v0_1_0", "io.volrep.proto.healer", "io.volrep.proto.identity",
-                    "io.volrep.proto.csi", "io.volrep.proto.volumegroup"),
+            "replication-api",
+                    Set.of(
+                            "io.volrep.api",
+                            "io.volrep.proto.replication",
+                            "io.volrep.proto.replication.v0_1_3",
+                            "io.volrep.proto.replication.v0_1_0",
+                            "io.volrep.proto.healer",
+                            "io.volrep.proto.identity",
+                            "io.volrep.proto.csi",
+                            "io.volrep.proto.volumegroup"),
             "replication-client", Set.of("io.volrep.client", "io.volrep.client.reconcile"),
             "replication-spi", Set.of("io.volrep.spi", "io.volrep.spi.exec"),
             "replication-testkit", Set.of("io.volrep.testkit", "io.volrep.testkit.fake", "io.volrep.testkit.reference"),
@@ -53,22 +60,31 @@ class ModuleDescriptorsIT {
     void exportsOnlyItsApiPackagesToEveryone(String artifact) throws IOException {
         ModuleDescriptor descriptor = descriptor(artifact);
 
-        assertThat(descriptor.isAutomatic()).as("%s has a module-info", artifact).isFalse();
+        assertThat(descriptor.isAutomatic())
+                .as("%s has a module-info", artifact)
+                .isFalse();
         assertThat(descriptor.name()).isEqualTo("io.volrep." + artifact.substring("replication-".length()));
-        Set<String> unqualified = descriptor.exports().stream().filter(e -> !e.isQualified())
-                .map(ModuleDescriptor.Exports::source).collect(Collectors.toCollection(TreeSet::new));
+        Set<String> unqualified = descriptor.exports().stream()
+                .filter(e -> !e.isQualified())
+                .map(ModuleDescriptor.Exports::source)
+                .collect(Collectors.toCollection(TreeSet::new));
         assertThat(unqualified).containsExactlyInAnyOrderElementsOf(API.get(artifact));
-        descriptor.exports().stream().filter(ModuleDescriptor.Exports::isQualified).forEach(e ->
-                assertThat(e.targets()).as("internal package %s", e.source())
-                        .allSatisfy(t -> assertThat(t).matches("io\\.volrep\\..*|com\\.google\\.protobuf|io\\.grpc\\.protobuf")));
-        assertThat(descriptor.packages()).as("every package of %s is in the descriptor", artifact)
+        descriptor.exports().stream()
+                .filter(ModuleDescriptor.Exports::isQualified)
+                .forEach(e -> assertThat(e.targets())
+                        .as("internal package %s", e.source())
+                        .allSatisfy(t -> assertThat(t)
+                                .matches("io\\.volrep\\..*|com\\.google\\.protobuf|io\\.grpc\\.protobuf")));
+        assertThat(descriptor.packages())
+                .as("every package of %s is in the descriptor", artifact)
                 .containsAll(API.get(artifact));
     }
 
     @Test
     void theClientReadsGuavaWhoseDirectExecutorItUses() throws IOException {
         // Without it, a client on the module path fails with IllegalAccessError on its first directExecutor() call.
-        assertThat(descriptor("replication-client").requires()).extracting(ModuleDescriptor.Requires::name)
+        assertThat(descriptor("replication-client").requires())
+                .extracting(ModuleDescriptor.Requires::name)
                 .contains("com.google.common");
     }
 
@@ -82,13 +98,16 @@ class ModuleDescriptorsIT {
                 if (!name.endsWith(".class") || name.equals("module-info.class")) {
                     continue;
                 }
-                String className = name.substring(0, name.length() - ".class".length()).replace('/', '.');
+                String className =
+                        name.substring(0, name.length() - ".class".length()).replace('/', '.');
                 String pkg = className.substring(0, className.lastIndexOf('.'));
                 if (!API.get(artifact).contains(pkg) || pkg.startsWith("io.volrep.proto.")) {
                     continue;
                 }
                 Class<?> type = Class.forName(className, false, getClass().getClassLoader());
-                if (!Modifier.isPublic(type.getModifiers()) || !isVisible(type) || type.isAnnotationPresent(WireLevel.class)) {
+                if (!Modifier.isPublic(type.getModifiers())
+                        || !isVisible(type)
+                        || type.isAnnotationPresent(WireLevel.class)) {
                     continue;
                 }
                 for (Method m : type.getDeclaredMethods()) {
@@ -113,7 +132,9 @@ class ModuleDescriptorsIT {
                 }
             }
         }
-        assertThat(leaks).as("generated protobuf types in the exported API of %s", artifact).isEmpty();
+        assertThat(leaks)
+                .as("generated protobuf types in the exported API of %s", artifact)
+                .isEmpty();
     }
 
     private static boolean isVisible(Class<?> type) {
@@ -143,8 +164,11 @@ class ModuleDescriptorsIT {
         Path target = Path.of("..", artifact, "target");
         Path jar;
         try (Stream<Path> files = Files.list(target)) {
-            jar = files.filter(p -> p.getFileName().toString().matches(artifact + "-[0-9].*(?<!-sources|-javadoc|-tests)\\.jar"))
-                    .findFirst().orElseThrow(() -> new AssertionError("no jar in " + target.toAbsolutePath()));
+            jar = files.filter(p -> p.getFileName()
+                            .toString()
+                            .matches(artifact + "-[0-9].*(?<!-sources|-javadoc|-tests)\\.jar"))
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError("no jar in " + target.toAbsolutePath()));
         }
         return jar;
     }

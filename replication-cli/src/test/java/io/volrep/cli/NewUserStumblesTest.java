@@ -30,10 +30,17 @@ class NewUserStumblesTest {
     /** A usage error is the error and one line pointing to --help: no stack trace, no whole help. */
     static void assertOneLineUsageError(Run run, String command, String... fragments) {
         assertThat(run.exit()).as(run.all()).isEqualTo(2);
-        assertThat(run.err()).as(run.all()).contains(fragments).doesNotContain("\tat ").doesNotContain("Usage:")
+        assertThat(run.err())
+                .as(run.all())
+                .contains(fragments)
+                .doesNotContain("\tat ")
+                .doesNotContain("Usage:")
                 .doesNotContain("Exception");
-        assertThat(run.err().lines().toList()).as(run.err()).hasSizeLessThanOrEqualTo(3)
-                .last().isEqualTo("Try '" + command + " --help' for the options.");
+        assertThat(run.err().lines().toList())
+                .as(run.err())
+                .hasSizeLessThanOrEqualTo(3)
+                .last()
+                .isEqualTo("Try '" + command + " --help' for the options.");
         assertThat(run.out()).isEmpty();
     }
 
@@ -49,22 +56,32 @@ class NewUserStumblesTest {
             assertThat(probe.exit()).as(probe.all()).isZero();
         }
         Run conformance = volrep("conformance", "--endpoint", socket.toString(), "--volume", "vol-0");
-        assertThat(conformance.exit()).as("nothing listens any more: one line, exit 2").isEqualTo(2);
-        assertThat(conformance.err().strip()).isEqualTo("volrep conformance: cannot reach the plugin at unix://"
-                + socket + ": no such socket file " + socket);
+        assertThat(conformance.exit())
+                .as("nothing listens any more: one line, exit 2")
+                .isEqualTo(2);
+        assertThat(conformance.err().strip())
+                .isEqualTo("volrep conformance: cannot reach the plugin at unix://" + socket + ": no such socket file "
+                        + socket);
         assertThat(conformance.out()).doesNotContain("FAILED").doesNotContain("check");
     }
 
     @Test
     void anUnusableEndpointIsOneLineAndExit2() {
-        assertOneLineUsageError(volrep("info", "--volume", "v", "--endpoint", "csi.sock"), "volrep info",
-                "unusable endpoint \"csi.sock\"", "a relative path?");
-        assertOneLineUsageError(volrep("info", "--volume", "v", "--endpoint", "http://localhost:80"), "volrep info",
+        assertOneLineUsageError(
+                volrep("info", "--volume", "v", "--endpoint", "csi.sock"),
+                "volrep info",
+                "unusable endpoint \"csi.sock\"",
+                "a relative path?");
+        assertOneLineUsageError(
+                volrep("info", "--volume", "v", "--endpoint", "http://localhost:80"),
+                "volrep info",
                 "unknown scheme \"http\"");
-        assertOneLineUsageError(volrep("probe", "--endpoint", "localhost:http"), "volrep probe",
-                "the port must be a number");
-        assertOneLineUsageError(volrep("conformance", "--endpoint", "unix://relative/x.sock", "--volume", "v"),
-                "volrep conformance", "unix:// must be followed by an absolute path");
+        assertOneLineUsageError(
+                volrep("probe", "--endpoint", "localhost:http"), "volrep probe", "the port must be a number");
+        assertOneLineUsageError(
+                volrep("conformance", "--endpoint", "unix://relative/x.sock", "--volume", "v"),
+                "volrep conformance",
+                "unix:// must be followed by an absolute path");
     }
 
     @Test
@@ -81,11 +98,17 @@ class NewUserStumblesTest {
     @Test
     void listenNeverCreatesADirectory(@TempDir Path dir) {
         Path missing = dir.resolve("no-such-dir");
-        assertOneLineUsageError(volrep("serve-reference", "--listen", missing.resolve("x.sock").toString()),
-                "volrep serve-reference", "the directory " + missing + " does not exist");
-        assertOneLineUsageError(volrep("serve-exec", "--driver", "/bin/true", "--listen",
-                "unix://" + missing.resolve("x.sock")), "volrep serve-exec", "does not exist");
-        assertOneLineUsageError(volrep("serve-reference", "--listen", "ftp://host:21"), "volrep serve-reference",
+        assertOneLineUsageError(
+                volrep("serve-reference", "--listen", missing.resolve("x.sock").toString()),
+                "volrep serve-reference",
+                "the directory " + missing + " does not exist");
+        assertOneLineUsageError(
+                volrep("serve-exec", "--driver", "/bin/true", "--listen", "unix://" + missing.resolve("x.sock")),
+                "volrep serve-exec",
+                "does not exist");
+        assertOneLineUsageError(
+                volrep("serve-reference", "--listen", "ftp://host:21"),
+                "volrep serve-reference",
                 "unknown scheme \"ftp\"");
         assertThat(missing).doesNotExist();
     }
@@ -94,10 +117,15 @@ class NewUserStumblesTest {
     void aLiveSocketIsOneLineAndExit2(@TempDir Path dir) {
         ReferenceDriver driver = ReferenceDriver.builder().volumes(1).build();
         ReplicationServer server = grpc.register(ReferencePlugin.start(driver, "unix://" + dir.resolve("live.sock")));
-        Run second = volrep("serve-reference", "--listen", dir.resolve("live.sock").toString());
+        Run second =
+                volrep("serve-reference", "--listen", dir.resolve("live.sock").toString());
         assertThat(second.exit()).as(second.all()).isEqualTo(2);
-        assertThat(second.err().lines().toList()).hasSize(1).first().asString()
-                .startsWith("volrep serve-reference: cannot listen on").contains("another server");
+        assertThat(second.err().lines().toList())
+                .hasSize(1)
+                .first()
+                .asString()
+                .startsWith("volrep serve-reference: cannot listen on")
+                .contains("another server");
     }
 
     @Test
@@ -106,8 +134,9 @@ class NewUserStumblesTest {
         // The client waits for a plugin it cannot reach (a restart, issue 21) within the call's budget.
         Run noFile = volrep("info", "--volume", "vol-0", "--endpoint", missing.toString(), "--timeout", "3s");
         assertThat(noFile.exit()).as(noFile.all()).isEqualTo(1);
-        assertThat(noFile.err()).contains("unreachable: the plugin at unix://" + missing + ": no such socket file "
-                + missing).containsPattern("code: (14 UNAVAILABLE|4 DEADLINE_EXCEEDED)");
+        assertThat(noFile.err())
+                .contains("unreachable: the plugin at unix://" + missing + ": no such socket file " + missing)
+                .containsPattern("code: (14 UNAVAILABLE|4 DEADLINE_EXCEEDED)");
         // three seconds of waiting: the wait showed without -v
         // (waiting for the plugin, gRPC holds the attempt until its deadline: no answer comes in between)
         assertThat(noFile.err())
@@ -115,14 +144,14 @@ class NewUserStumblesTest {
                 .contains("waiting for the plugin at unix://" + missing + " to accept connections: no such socket file "
                         + missing + " (")
                 .containsPattern("\\d\\.\\d s elapsed; each call gives up after 3 s, see --timeout\\)")
-                .doesNotContain(" attempt 1: ")     // the -v line format: not printed without -v
-                .doesNotContain("Name resolution delay");  // gRPC's internal dump, replaced by what happened
+                .doesNotContain(" attempt 1: ") // the -v line format: not printed without -v
+                .doesNotContain("Name resolution delay"); // gRPC's internal dump, replaced by what happened
         assertThat(noFile.out()).isEmpty();
 
         Path stale = dir.resolve("stale.sock");
         try (ServerSocketChannel gone = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
             gone.bind(UnixDomainSocketAddress.of(stale));
-        }   // closed: the file stays, nobody listens
+        } // closed: the file stays, nobody listens
         Run refused = volrep("promote", "--volume", "vol-0", "--endpoint", "unix://" + stale, "--timeout", "2s");
         assertThat(refused.err()).contains("unreachable: the plugin at unix://" + stale + ": connection refused");
 
@@ -137,21 +166,28 @@ class NewUserStumblesTest {
         try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
             server.bind(UnixDomainSocketAddress.of(socket));
             Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString("---------"));
-            assertThat(Endpoint.whyUnreachable("unix://" + socket)).get().asString().startsWith("permission denied");
+            assertThat(Endpoint.whyUnreachable("unix://" + socket))
+                    .get()
+                    .asString()
+                    .startsWith("permission denied");
         }
     }
 
     @Test
     void resyncAwaitReadyShowsItsPollsOnStderrOnly(@TempDir Path dir) {
-        ReferenceDriver driver = ReferenceDriver.builder().volumes(1).resyncCallsUntilReady(3).build();
+        ReferenceDriver driver =
+                ReferenceDriver.builder().volumes(1).resyncCallsUntilReady(3).build();
         ReplicationServer server = grpc.register(ReferencePlugin.start(driver, "unix://" + dir.resolve("ref.sock")));
         String endpoint = server.address();
-        assertThat(volrep("enable", "--endpoint", endpoint, "--volume", "vol-0").exit()).isZero();
-        assertThat(volrep("demote", "--endpoint", endpoint, "--volume", "vol-0").exit()).isZero();
+        assertThat(volrep("enable", "--endpoint", endpoint, "--volume", "vol-0").exit())
+                .isZero();
+        assertThat(volrep("demote", "--endpoint", endpoint, "--volume", "vol-0").exit())
+                .isZero();
         Run resync = volrep("resync", "--endpoint", endpoint, "--volume", "vol-0", "--await-ready", "30s");
         assertThat(resync.exit()).as(resync.all()).isZero();
         assertThat(resync.out()).isEqualTo("ResyncVolume volume vol-0: ready=true" + System.lineSeparator());
-        assertThat(resync.err()).contains("waiting for volrep resync volume vol-0 at " + endpoint)
+        assertThat(resync.err())
+                .contains("waiting for volrep resync volume vol-0 at " + endpoint)
                 .containsPattern("\\d\\.\\d s elapsed, last answer ready=false \\(poll 2\\), next poll in");
     }
 
@@ -159,10 +195,16 @@ class NewUserStumblesTest {
     void oneNamePerOptionAndHelpLabelsThatMatch() {
         for (String command : new String[] {"enable", "disable", "promote", "demote", "resync", "conformance"}) {
             String help = volrep(command, "--help").out().replaceAll("\\s+", " ");
-            assertThat(help).as(command).contains("--param, --parameter=K=V").contains("--secrets-file=PATH")
-                    .contains("VISIBLE TO OTHER USERS").doesNotContain("ISO-8601-DURATION");
+            assertThat(help)
+                    .as(command)
+                    .contains("--param, --parameter=K=V")
+                    .contains("--secrets-file=PATH")
+                    .contains("VISIBLE TO OTHER USERS")
+                    .doesNotContain("ISO-8601-DURATION");
         }
-        assertThat(volrep("resync", "--help").out()).contains("--await-ready=DURATION").contains("30s, 5m or PT5M");
+        assertThat(volrep("resync", "--help").out())
+                .contains("--await-ready=DURATION")
+                .contains("30s, 5m or PT5M");
         assertThat(volrep("probe", "--help").out()).contains("--timeout=DURATION");
         assertOneLineUsageError(volrep("info", "--volume"), "volrep info", "Missing required parameter");
         assertOneLineUsageError(volrep("info", "--volume", "v", "--nope"), "volrep info", "Unknown option");
@@ -174,14 +216,17 @@ class NewUserStumblesTest {
 
     @Test
     void healWithARelativeStagingPathSaysSo() {
-        Run heal = volrep("heal", "--endpoint", "/tmp/none.sock", "--volume", "v", "--path", "/mnt/v",
-                "--staging-path", "rel/x");
+        Run heal = volrep(
+                "heal", "--endpoint", "/tmp/none.sock", "--volume", "v", "--path", "/mnt/v", "--staging-path", "rel/x");
         assertThat(heal.exit()).isEqualTo(1);
-        assertThat(heal.err()).contains("staging_target_path: must be an absolute path")
+        assertThat(heal.err())
+                .contains("staging_target_path: must be an absolute path")
                 .contains("recovery: fix the request as the error says; nothing was sent to the plugin")
-                .doesNotContain("missing required field").doesNotContain("\tat ");
+                .doesNotContain("missing required field")
+                .doesNotContain("\tat ");
         Run empty = volrep("promote", "--endpoint", "/tmp/none.sock", "--volume", "");
-        assertThat(empty.err()).contains("recovery: fix the request as the error says; nothing was sent")
+        assertThat(empty.err())
+                .contains("recovery: fix the request as the error says; nothing was sent")
                 .doesNotContain("missing required field");
     }
 
@@ -193,19 +238,32 @@ class NewUserStumblesTest {
         Files.writeString(data.resolve("password"), SECRET);
         Files.createSymbolicLink(mounted.resolve("..data"), data.getFileName());
         Files.createSymbolicLink(mounted.resolve("password"), Path.of("..data/password"));
-        assertThat(SecretOptions.read(mounted, warning -> { })).containsExactly(java.util.Map.entry("password", SECRET));
+        assertThat(SecretOptions.read(mounted, warning -> {})).containsExactly(java.util.Map.entry("password", SECRET));
 
-        ReferenceDriver driver = ReferenceDriver.builder().volumes(1).requiredSecret("password", SECRET).build();
+        ReferenceDriver driver = ReferenceDriver.builder()
+                .volumes(1)
+                .requiredSecret("password", SECRET)
+                .build();
         ReplicationServer server = grpc.register(ReferencePlugin.start(driver, "unix://" + dir.resolve("ref.sock")));
         String endpoint = server.address();
-        Run fromFile = volrep("enable", "--endpoint", endpoint, "--volume", "vol-0", "--secrets-file",
-                file.toString(), "-v");
+        Run fromFile =
+                volrep("enable", "--endpoint", endpoint, "--volume", "vol-0", "--secrets-file", file.toString(), "-v");
         assertThat(fromFile.exit()).as(fromFile.all()).isZero();
-        Run fromDir = volrep("promote", "--endpoint", endpoint, "--volume", "vol-0", "--secrets-file",
-                mounted.toString());
+        Run fromDir =
+                volrep("promote", "--endpoint", endpoint, "--volume", "vol-0", "--secrets-file", mounted.toString());
         assertThat(fromDir.exit()).as(fromDir.all()).isZero();
-        Run overridden = volrep("promote", "--endpoint", endpoint, "--volume", "vol-0", "--secrets-file",
-                file.toString(), "--secret", "password=wrong", "--max-attempts", "1");
+        Run overridden = volrep(
+                "promote",
+                "--endpoint",
+                endpoint,
+                "--volume",
+                "vol-0",
+                "--secrets-file",
+                file.toString(),
+                "--secret",
+                "password=wrong",
+                "--max-attempts",
+                "1");
         assertThat(overridden.err()).contains("16 UNAUTHENTICATED");
         for (Run r : new Run[] {fromFile, fromDir, overridden}) {
             assertThat(r.all()).doesNotContain(SECRET);
@@ -218,7 +276,9 @@ class NewUserStumblesTest {
         Run badRun = volrep("info", "--endpoint", "/tmp/none.sock", "--volume", "v", "--secrets-file", bad.toString());
         assertOneLineUsageError(badRun, "volrep info", "--secrets-file " + bad + ", line 1: expected KEY=VALUE");
         assertThat(badRun.all()).doesNotContain(SECRET);
-        assertOneLineUsageError(volrep("serve-reference", "--secrets-file", dir.resolve("none").toString()),
-                "volrep serve-reference", "no such file");
+        assertOneLineUsageError(
+                volrep("serve-reference", "--secrets-file", dir.resolve("none").toString()),
+                "volrep serve-reference",
+                "no such file");
     }
 }

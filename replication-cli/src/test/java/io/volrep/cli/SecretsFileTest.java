@@ -58,14 +58,15 @@ class SecretsFileTest {
     void anEntryLinkingOutsideTheDirectoryIsRefusedByName() throws IOException {
         Path mounted = kubernetesSecret("r--------");
         Files.createSymbolicLink(mounted.resolve("environ"), Path.of("/proc/self/environ"));
-        assertThatThrownBy(() -> read(mounted)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> read(mounted))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("--secrets-file " + mounted + ": entry 'environ' resolves outside the directory; refused");
 
         Path other = Files.createDirectories(dir.resolve("other"));
         Path outside = owned(Files.writeString(dir.resolve("outside"), "not-a-secret"));
         Files.createSymbolicLink(other.resolve("token"), Path.of("../outside"));
-        assertThatThrownBy(() -> read(other)).hasMessage("--secrets-file " + other
-                + ": entry 'token' resolves outside the directory; refused");
+        assertThatThrownBy(() -> read(other))
+                .hasMessage("--secrets-file " + other + ": entry 'token' resolves outside the directory; refused");
         assertThat(outside).exists();
 
         // A hidden link pointing outside is refused too when a key goes through it.
@@ -85,8 +86,9 @@ class SecretsFileTest {
         Path file = Files.writeString(dir.resolve("secrets"), "password=" + SECRET + "\n");
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r-----"));
         assertThat(read(file)).containsExactly(Map.entry("password", SECRET));
-        assertThat(warnings).containsExactly("warning: --secrets-file " + file + " is readable by its group or"
-                + " others (mode 0640): make it 0600 (chmod go-rwx)");
+        assertThat(warnings)
+                .containsExactly("warning: --secrets-file " + file + " is readable by its group or"
+                        + " others (mode 0640): make it 0600 (chmod go-rwx)");
 
         owned(file);
         read(file);
@@ -94,18 +96,27 @@ class SecretsFileTest {
 
         Path mounted = kubernetesSecret("rw-r--r--");
         read(mounted);
-        assertThat(warnings).containsExactly("warning: --secrets-file " + mounted.resolve("password") + " is readable"
-                + " by its group or others (mode 0644): make it 0600 (chmod go-rwx; a Kubernetes Secret volume:"
-                + " defaultMode: 0400)");
+        assertThat(warnings)
+                .containsExactly("warning: --secrets-file " + mounted.resolve("password") + " is readable"
+                        + " by its group or others (mode 0644): make it 0600 (chmod go-rwx; a Kubernetes Secret volume:"
+                        + " defaultMode: 0400)");
 
         // Every command that reads secrets says it on stderr, once per file, and goes on.
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
         Run conformance = volrep("conformance", "--secrets-file", file.toString(), "--list-checks");
         assertThat(conformance.exit()).as(conformance.all()).isZero();
-        assertThat(conformance.err().lines()).containsExactly("warning: --secrets-file " + file + " is readable by its"
-                + " group or others (mode 0644): make it 0600 (chmod go-rwx)");
-        Run info = volrep("info", "--endpoint", "unix://" + dir.resolve("none.sock"), "--volume", "vol-0",
-                "--secrets-file", file.toString(), "--fail-fast");
+        assertThat(conformance.err().lines())
+                .containsExactly("warning: --secrets-file " + file + " is readable by its"
+                        + " group or others (mode 0644): make it 0600 (chmod go-rwx)");
+        Run info = volrep(
+                "info",
+                "--endpoint",
+                "unix://" + dir.resolve("none.sock"),
+                "--volume",
+                "vol-0",
+                "--secrets-file",
+                file.toString(),
+                "--fail-fast");
         assertThat(info.err()).contains("warning: --secrets-file " + file + " is readable by its group or others");
         assertThat(info.all()).doesNotContain(SECRET);
     }

@@ -29,13 +29,18 @@ class ServeCephCommandTest {
         return new CommandResult(exit, out.toString(), err.toString());
     }
 
-    record CommandResult(int exit, String out, String err) {
-    }
+    record CommandResult(int exit, String out, String err) {}
 
     @Test
     void aMissingCephConfIsAUsageErrorOfOneLineNamingTheOption() {
-        CommandResult r = run("serve-ceph", "--listen", "unix://" + dir.resolve("p.sock"), "--ceph-conf",
-                dir.resolve("nope.conf").toString(), "--pool", "rbd");
+        CommandResult r = run(
+                "serve-ceph",
+                "--listen",
+                "unix://" + dir.resolve("p.sock"),
+                "--ceph-conf",
+                dir.resolve("nope.conf").toString(),
+                "--pool",
+                "rbd");
 
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).startsWith("--ceph-conf: " + dir.resolve("nope.conf") + " is not a readable file");

@@ -27,7 +27,8 @@ class ServeExecCommandTest {
     @RegisterExtension
     final GrpcCleanup grpc = new GrpcCleanup();
 
-    static final Path EXAMPLE = Path.of("..", "examples", "exec-driver", "volrep-exec-example").toAbsolutePath();
+    static final Path EXAMPLE =
+            Path.of("..", "examples", "exec-driver", "volrep-exec-example").toAbsolutePath();
 
     @TempDir
     Path dir;
@@ -43,10 +44,21 @@ class ServeExecCommandTest {
     @Test
     void theConformanceSuitePassesAgainstTheServedExample() throws Exception {
         Path secrets = Files.writeString(dir.resolve("secrets.json"), "{\"user\":\"admin\"}");
-        ServeExecCommand command = parse("--driver", EXAMPLE.toString(), "--listen", "unix://" + dir.resolve("x.sock"),
-                "--timeout", "20s", "--env", "VOLREP_EXEC_STATE_DIR=" + dir.resolve("state"),
-                "--env", "VOLREP_EXEC_VOLUMES=1", "--env", "VOLREP_EXEC_GROUPS=1",
-                "--env", "VOLREP_EXEC_SECRETS_FILE=" + secrets);
+        ServeExecCommand command = parse(
+                "--driver",
+                EXAMPLE.toString(),
+                "--listen",
+                "unix://" + dir.resolve("x.sock"),
+                "--timeout",
+                "20s",
+                "--env",
+                "VOLREP_EXEC_STATE_DIR=" + dir.resolve("state"),
+                "--env",
+                "VOLREP_EXEC_VOLUMES=1",
+                "--env",
+                "VOLREP_EXEC_GROUPS=1",
+                "--env",
+                "VOLREP_EXEC_SECRETS_FILE=" + secrets);
         ServeStart.Served<ExecDriver> started = grpc.register(command.start());
         CommandLine cli = VolrepCommand.commandLine();
         StringWriter out = new StringWriter();
@@ -55,14 +67,35 @@ class ServeExecCommandTest {
         // One process per call: the required checks, the lifecycle walk and authentication for volumes, not the
         // group walk, isolation and round trips (the whole suite passes against the example too, but takes
         // minutes); this keeps the test at about the size it had before the walk.
-        int exit = cli.execute("conformance", "--endpoint", started.server().address(), "--volume", "vol-0",
-                "--volume-group", "grp-0", "--secret", "user=admin", "--resync-timeout", "60s",
-                "--call-timeout", "30s", "--reports-dir", dir.resolve("reports").toString(),
-                "--include-tag", "required", "--skip", "*/group/*", "--skip", "isolation/*",
-                "--skip", "response-validity/*");
+        int exit = cli.execute(
+                "conformance",
+                "--endpoint",
+                started.server().address(),
+                "--volume",
+                "vol-0",
+                "--volume-group",
+                "grp-0",
+                "--secret",
+                "user=admin",
+                "--resync-timeout",
+                "60s",
+                "--call-timeout",
+                "30s",
+                "--reports-dir",
+                dir.resolve("reports").toString(),
+                "--include-tag",
+                "required",
+                "--skip",
+                "*/group/*",
+                "--skip",
+                "isolation/*",
+                "--skip",
+                "response-validity/*");
         System.out.println(out);
         assertThat(exit).as(out.toString()).isZero();
-        assertThat(out.toString()).contains("COMPLIANT").doesNotContain("FAIL ")
+        assertThat(out.toString())
+                .contains("COMPLIANT")
+                .doesNotContain("FAIL ")
                 .contains("PASS            required PromoteVolume: allowed -> 0 OK, then primary [volume, "
                         + "replication enabled, secondary]");
     }
@@ -71,33 +104,53 @@ class ServeExecCommandTest {
     void theDriverGetsTheMinimalEnvironmentAndWhatPassEnvNames() throws Exception {
         java.util.List<String> others = System.getenv().keySet().stream()
                 .filter(n -> !io.volrep.spi.exec.ExecDriver.DEFAULT_PASSED_ENVIRONMENT.contains(n))
-                .filter(n -> !java.util.Set.of("PWD", "OLDPWD", "SHLVL", "_").contains(n)).sorted().toList();
+                .filter(n -> !java.util.Set.of("PWD", "OLDPWD", "SHLVL", "_").contains(n))
+                .sorted()
+                .toList();
         org.assertj.core.api.Assumptions.assumeThat(others).hasSizeGreaterThan(1);
         Path seen = dir.resolve("env");
         Path driver = dir.resolve("env-driver");
         Files.writeString(driver, "#!/bin/sh\nenv > '" + seen + "'\necho '{\"status\":\"Success\"}'\n");
         driver.toFile().setExecutable(true);
-        ServeExecCommand command = parse("--driver", driver.toString(), "--listen", "unix://" + dir.resolve("e.sock"),
-                "--pass-env", others.get(0), "--env", "MY_DRIVER_CONFIG=/etc/my.conf");
+        ServeExecCommand command = parse(
+                "--driver",
+                driver.toString(),
+                "--listen",
+                "unix://" + dir.resolve("e.sock"),
+                "--pass-env",
+                others.get(0),
+                "--env",
+                "MY_DRIVER_CONFIG=/etc/my.conf");
         grpc.register(command.start());
-        java.util.List<String> names = Files.readAllLines(seen).stream().filter(l -> l.indexOf('=') > 0)
-                .map(l -> l.substring(0, l.indexOf('='))).toList();
-        assertThat(names).contains(others.get(0), "MY_DRIVER_CONFIG", "PATH")
+        java.util.List<String> names = Files.readAllLines(seen).stream()
+                .filter(l -> l.indexOf('=') > 0)
+                .map(l -> l.substring(0, l.indexOf('=')))
+                .toList();
+        assertThat(names)
+                .contains(others.get(0), "MY_DRIVER_CONFIG", "PATH")
                 .doesNotContainAnyElementsOf(others.subList(1, others.size()));
-        assertThat(parse("--driver", driver.toString(), "--listen", "unix://" + dir.resolve("f.sock"),
-                "--pass-env", "A=B")).satisfies(c -> org.assertj.core.api.Assertions
-                .assertThatThrownBy(c::start).hasMessageContaining("--pass-env"));
+        assertThat(parse(
+                        "--driver",
+                        driver.toString(),
+                        "--listen",
+                        "unix://" + dir.resolve("f.sock"),
+                        "--pass-env",
+                        "A=B"))
+                .satisfies(c -> org.assertj.core.api.Assertions.assertThatThrownBy(c::start)
+                        .hasMessageContaining("--pass-env"));
     }
 
     @Test
     void aDriverThatCannotInitializeFailsWithExitOne() throws Exception {
         Path broken = dir.resolve("broken");
-        Files.writeString(broken, "#!/bin/sh\necho '{\"status\":\"Failure\",\"message\":\"no array configured\"}'\n"
-                + "exit 1\n");
+        Files.writeString(
+                broken,
+                "#!/bin/sh\necho '{\"status\":\"Failure\",\"message\":\"no array configured\"}'\n" + "exit 1\n");
         broken.toFile().setExecutable(true);
         for (String[] args : new String[][] {
             {"serve-exec", "--driver", broken.toString(), "--listen", "unix://" + dir.resolve("b.sock")},
-            {"serve-exec", "--driver", dir.resolve("missing").toString(), "--listen", "unix://" + dir.resolve("b.sock")},
+            {"serve-exec", "--driver", dir.resolve("missing").toString(), "--listen", "unix://" + dir.resolve("b.sock")
+            },
         }) {
             CommandLine cli = VolrepCommand.commandLine();
             StringWriter err = new StringWriter();
@@ -105,8 +158,10 @@ class ServeExecCommandTest {
             assertThat(cli.execute(args)).isEqualTo(1);
             assertThat(err.toString()).startsWith("volrep serve-exec: exec driver ");
         }
-        assertThat(err(new String[] {"serve-exec", "--driver", EXAMPLE.toString(), "--listen", "127.0.0.1:0",
-            "--timeout", "soon"})).contains("not a duration");
+        assertThat(err(new String[] {
+                    "serve-exec", "--driver", EXAMPLE.toString(), "--listen", "127.0.0.1:0", "--timeout", "soon"
+                }))
+                .contains("not a duration");
     }
 
     @Test
@@ -114,8 +169,17 @@ class ServeExecCommandTest {
         Path driver = dir.resolve("driver");
         Files.writeString(driver, "#!/bin/sh\necho '{\"status\":\"Success\"}'\n");
         driver.toFile().setExecutable(true);
-        ServeExecCommand command = parse("--driver", driver.toString(), "--listen", "unix://" + dir.resolve("m.sock"),
-                "--max-concurrent-drivers", "3", "--containment", "off", "--metrics-listen", "127.0.0.1:0");
+        ServeExecCommand command = parse(
+                "--driver",
+                driver.toString(),
+                "--listen",
+                "unix://" + dir.resolve("m.sock"),
+                "--max-concurrent-drivers",
+                "3",
+                "--containment",
+                "off",
+                "--metrics-listen",
+                "127.0.0.1:0");
         grpc.register(command.start());
         var registry = command.serve.metrics.registry();
         assertThat(registry.get("volrep.exec.drivers.limit").gauge().value()).isEqualTo(3.0);
@@ -129,19 +193,37 @@ class ServeExecCommandTest {
         Files.writeString(driver, "#!/bin/sh\necho '{\"status\":\"Success\"}'\n");
         driver.toFile().setExecutable(true);
         String listen = "unix://" + dir.resolve("f.sock");
-        ServeStart.Served<ExecDriver> uncontained = grpc.register(parse("--driver", driver.toString(), "--listen",
-                listen, "--max-concurrent-drivers", "3", "--containment", "OFF").start());
+        ServeStart.Served<ExecDriver> uncontained = grpc.register(parse(
+                        "--driver",
+                        driver.toString(),
+                        "--listen",
+                        listen,
+                        "--max-concurrent-drivers",
+                        "3",
+                        "--containment",
+                        "OFF")
+                .start());
         assertThat(uncontained.driver().stats().limit()).isEqualTo(3);
         assertThat(uncontained.driver().contained()).isFalse();
-        ServeStart.Served<ExecDriver> contained = grpc.register(parse("--driver", driver.toString(), "--listen",
-                "unix://" + dir.resolve("g.sock"), "--containment", "required").start());
-        assertThat(contained.driver().stats().limit()).isEqualTo(
-                io.volrep.spi.exec.ExecDriver.defaultMaxConcurrentDrivers());
+        ServeStart.Served<ExecDriver> contained = grpc.register(parse(
+                        "--driver",
+                        driver.toString(),
+                        "--listen",
+                        "unix://" + dir.resolve("g.sock"),
+                        "--containment",
+                        "required")
+                .start());
+        assertThat(contained.driver().stats().limit())
+                .isEqualTo(io.volrep.spi.exec.ExecDriver.defaultMaxConcurrentDrivers());
         assertThat(contained.driver().contained()).isTrue();
-        assertThat(err(new String[] {"serve-exec", "--driver", driver.toString(), "--listen", listen,
-            "--max-concurrent-drivers", "0"})).contains("--max-concurrent-drivers", "at least 1");
-        assertThat(err(new String[] {"serve-exec", "--driver", driver.toString(), "--listen", listen,
-            "--containment", "maybe"})).contains("not a containment", "auto, required or off");
+        assertThat(err(new String[] {
+                    "serve-exec", "--driver", driver.toString(), "--listen", listen, "--max-concurrent-drivers", "0"
+                }))
+                .contains("--max-concurrent-drivers", "at least 1");
+        assertThat(err(new String[] {
+                    "serve-exec", "--driver", driver.toString(), "--listen", listen, "--containment", "maybe"
+                }))
+                .contains("not a containment", "auto, required or off");
     }
 
     private static String err(String[] args) {
@@ -155,13 +237,23 @@ class ServeExecCommandTest {
     @Test
     void sigtermStopsTheServerCleanly() throws Exception {
         Path socket = dir.resolve("t.sock");
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-cp", System.getProperty("java.class.path"), VolrepCommand.class.getName(), "serve-exec",
-                "--driver", EXAMPLE.toString(), "--listen", "unix://" + socket, "--timeout", "PT30S",
-                "--env", "VOLREP_EXEC_STATE_DIR=" + dir.resolve("state")));
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                VolrepCommand.class.getName(),
+                "serve-exec",
+                "--driver",
+                EXAMPLE.toString(),
+                "--listen",
+                "unix://" + socket,
+                "--timeout",
+                "PT30S",
+                "--env",
+                "VOLREP_EXEC_STATE_DIR=" + dir.resolve("state")));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                StandardCharsets.UTF_8))) {
+        try (BufferedReader out =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             String listening = null;
             while ((line = out.readLine()) != null) {
@@ -172,9 +264,11 @@ class ServeExecCommandTest {
             }
             assertThat(listening).isEqualTo("listening on unix://" + socket);
             assertThat(Files.exists(socket)).isTrue();
-            process.destroy();      // SIGTERM
+            process.destroy(); // SIGTERM
             assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
-            assertThat(process.exitValue()).as("exit status after a clean drain").isZero();
+            assertThat(process.exitValue())
+                    .as("exit status after a clean drain")
+                    .isZero();
             assertThat(Files.exists(socket)).as("socket removed on shutdown").isFalse();
         } finally {
             process.destroyForcibly();

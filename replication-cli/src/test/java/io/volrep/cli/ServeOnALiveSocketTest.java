@@ -31,8 +31,15 @@ class ServeOnALiveSocketTest {
         grpc.register(ReferencePlugin.start(ReferenceDriver.builder().build(), "unix://" + socket));
         for (String[] args : new String[][] {
             {"serve-reference", "--listen", "unix://" + socket},
-            {"serve-exec", "--driver", ServeExecCommandTest.EXAMPLE.toString(), "--listen", "unix://" + socket,
-                "--env", "VOLREP_EXEC_STATE_DIR=" + dir.resolve("state")},
+            {
+                "serve-exec",
+                "--driver",
+                ServeExecCommandTest.EXAMPLE.toString(),
+                "--listen",
+                "unix://" + socket,
+                "--env",
+                "VOLREP_EXEC_STATE_DIR=" + dir.resolve("state")
+            },
         }) {
             CommandLine cli = VolrepCommand.commandLine();
             StringWriter out = new StringWriter();
@@ -40,8 +47,10 @@ class ServeOnALiveSocketTest {
             cli.setOut(new PrintWriter(out));
             cli.setErr(new PrintWriter(err));
             assertThat(cli.execute(args)).as(args[0] + ": " + err).isEqualTo(2);
-            assertThat(err.toString().lines()).as(args[0]).containsExactly("volrep " + args[0]
-                    + ": cannot listen on unix://" + socket + ": another server is listening on it (stop it first)");
+            assertThat(err.toString().lines())
+                    .as(args[0])
+                    .containsExactly("volrep " + args[0] + ": cannot listen on unix://" + socket
+                            + ": another server is listening on it (stop it first)");
             assertThat(out.toString()).isEmpty();
             assertThat(socket).exists();
         }

@@ -34,8 +34,17 @@ class ServeReferenceCommandTest {
     @Test
     void helpListsTheOptionsAndDefaults() {
         String help = run(0, "serve-reference", "--help");
-        assertThat(help).contains("--listen", "unix:///tmp/volrep-reference", "--volumes", "Default: 16", "--groups",
-                "--secret", "KEY=VALUE", "--latency", "SIGTERM");
+        assertThat(help)
+                .contains(
+                        "--listen",
+                        "unix:///tmp/volrep-reference",
+                        "--volumes",
+                        "Default: 16",
+                        "--groups",
+                        "--secret",
+                        "KEY=VALUE",
+                        "--latency",
+                        "SIGTERM");
     }
 
     @Test
@@ -48,20 +57,35 @@ class ServeReferenceCommandTest {
     @Test
     void sigintDrainsAndExitsZero() throws Exception {
         Path socket = dir.resolve("r.sock");
-        Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), VolrepCommand.class.getName(), "serve-reference",
-                "--listen", "unix://" + socket, "--volumes", "1", "--groups", "0").redirectErrorStream(true).start();
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                StandardCharsets.UTF_8))) {
+        Process process = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        VolrepCommand.class.getName(),
+                        "serve-reference",
+                        "--listen",
+                        "unix://" + socket,
+                        "--volumes",
+                        "1",
+                        "--groups",
+                        "0")
+                .redirectErrorStream(true)
+                .start();
+        try (BufferedReader out =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = out.readLine()) != null && !line.startsWith("listening on ")) {
                 // log lines before the ready line
             }
             assertThat(line).isEqualTo("listening on unix://" + socket);
-            assertThat(new ProcessBuilder("kill", "-INT", Long.toString(process.pid())).start()
-                    .waitFor(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(new ProcessBuilder("kill", "-INT", Long.toString(process.pid()))
+                            .start()
+                            .waitFor(10, TimeUnit.SECONDS))
+                    .isTrue();
             assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
-            assertThat(process.exitValue()).as("exit status after a clean drain (not 130)").isZero();
+            assertThat(process.exitValue())
+                    .as("exit status after a clean drain (not 130)")
+                    .isZero();
             assertThat(socket).as("socket removed on shutdown").doesNotExist();
         } finally {
             process.destroyForcibly();
@@ -75,12 +99,29 @@ class ServeReferenceCommandTest {
         // a promote. The suite with --peer-endpoint runs every check, waits the windows out, and is compliant.
         Path a = dir.resolve("a.sock");
         Path b = dir.resolve("b.sock");
-        Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), VolrepCommand.class.getName(), "serve-reference",
-                "--listen", "unix://" + a, "--peer-listen", "unix://" + b, "--volumes", "2", "--groups", "1",
-                "--demotion-window", "300ms", "--first-sync-delay", "300ms").redirectErrorStream(true).start();
+        Process process = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        VolrepCommand.class.getName(),
+                        "serve-reference",
+                        "--listen",
+                        "unix://" + a,
+                        "--peer-listen",
+                        "unix://" + b,
+                        "--volumes",
+                        "2",
+                        "--groups",
+                        "1",
+                        "--demotion-window",
+                        "300ms",
+                        "--first-sync-delay",
+                        "300ms")
+                .redirectErrorStream(true)
+                .start();
         // Not closed by the test: the drain below holds it until the plugin exits (the finally stops it first).
-        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        BufferedReader out =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         try {
             List<String> lines = new java.util.ArrayList<>();
             String line;
@@ -90,19 +131,38 @@ class ServeReferenceCommandTest {
             assertThat(lines).contains("peer site listening on unix://" + b);
             assertThat(line).isEqualTo("listening on unix://" + a);
             // The plugin logs a line per call: keep reading, or it blocks on a full pipe.
-            Thread drain = new Thread(() -> out.lines().forEach(l -> { }));
+            Thread drain = new Thread(() -> out.lines().forEach(l -> {}));
             drain.setDaemon(true);
             drain.start();
 
-            String report = run(0, "conformance", "--endpoint", "unix://" + a, "--peer-endpoint", "unix://" + b,
-                    "--volume", "vol-0", "--volume", "vol-1", "--volume-group", "grp-0", "--settle-timeout", "10s",
-                    "--include-tag", "required");
-            assertThat(report).contains("peer site unix://" + b).contains("COMPLIANT").doesNotContain("NOT RUN")
+            String report = run(
+                    0,
+                    "conformance",
+                    "--endpoint",
+                    "unix://" + a,
+                    "--peer-endpoint",
+                    "unix://" + b,
+                    "--volume",
+                    "vol-0",
+                    "--volume",
+                    "vol-1",
+                    "--volume-group",
+                    "grp-0",
+                    "--settle-timeout",
+                    "10s",
+                    "--include-tag",
+                    "required");
+            assertThat(report)
+                    .contains("peer site unix://" + b)
+                    .contains("COMPLIANT")
+                    .doesNotContain("NOT RUN")
                     .contains("PASS            required Two sites: a failover round trip A -> B -> A")
                     .contains("PASS            required ResyncVolume: ready becomes true within the resync timeout")
                     .contains("for transient answers)");
         } finally {
-            new ProcessBuilder("kill", "-INT", Long.toString(process.pid())).start().waitFor(10, TimeUnit.SECONDS);
+            new ProcessBuilder("kill", "-INT", Long.toString(process.pid()))
+                    .start()
+                    .waitFor(10, TimeUnit.SECONDS);
             process.waitFor(30, TimeUnit.SECONDS);
             process.destroyForcibly();
         }

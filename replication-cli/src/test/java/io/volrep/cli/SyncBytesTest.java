@@ -33,25 +33,27 @@ class SyncBytesTest {
 
     @Test
     void theClientReadsZeroBytesAsAValue(@TempDir Path dir) {
-        ReplicationServer server = grpc.register(ReferencePlugin.start(zeroBytes("vol-0"), "unix://" + dir
-                .resolve("p.sock")));
-        ReplicationClient client = grpc.register(ReplicationClient.builder().target(server.address()).build());
+        ReplicationServer server =
+                grpc.register(ReferencePlugin.start(zeroBytes("vol-0"), "unix://" + dir.resolve("p.sock")));
+        ReplicationClient client = grpc.register(
+                ReplicationClient.builder().target(server.address()).build());
         client.volume("vol-0").enable().call();
         assertThat(client.volume("vol-0").info().lastSyncBytes()).hasValue(0);
     }
 
     @Test
     void infoAndReconcilePrintZeroBytes(@TempDir Path dir) {
-        ReplicationServer server = grpc.register(ReferencePlugin.start(zeroBytes("vol-0"), "unix://" + dir
-                .resolve("p.sock")));
-        Run reconcile = volrep("reconcile", "--endpoint", server.address(), "--volume", "vol-0", "--state",
-                "primary");
+        ReplicationServer server =
+                grpc.register(ReferencePlugin.start(zeroBytes("vol-0"), "unix://" + dir.resolve("p.sock")));
+        Run reconcile = volrep("reconcile", "--endpoint", server.address(), "--volume", "vol-0", "--state", "primary");
         assertThat(reconcile.exit()).as(reconcile.all()).isZero();
         assertThat(reconcile.out()).containsPattern("last sync:  \\d{4}-\\S+, took PT0.25S, 0 B\\R");
 
         Run info = volrep("info", "--endpoint", server.address(), "--volume", "vol-0");
         assertThat(info.exit()).as(info.all()).isZero();
-        assertThat(info.out()).contains("last sync bytes:    0 B").doesNotContain("not reported")
+        assertThat(info.out())
+                .contains("last sync bytes:    0 B")
+                .doesNotContain("not reported")
                 .contains("last sync duration: PT0.25S");
     }
 
@@ -62,12 +64,25 @@ class SyncBytesTest {
         ReplicationServer siteA = grpc.register(ReferencePlugin.start(a, "unix://" + dir.resolve("a.sock")));
         ReplicationServer siteB = grpc.register(ReferencePlugin.start(b, "unix://" + dir.resolve("b.sock")));
         assertThat(volrep("reconcile", "--endpoint", siteA.address(), "--volume", "vol-0", "--state", "primary")
-                .exit()).isZero();
+                        .exit())
+                .isZero();
         assertThat(volrep("reconcile", "--endpoint", siteB.address(), "--volume", "vol-0", "--state", "secondary")
-                .exit()).isZero();
+                        .exit())
+                .isZero();
 
-        Run run = volrep("failover", "--from", siteA.address(), "--to", siteB.address(), "--volume", "vol-0",
-                "--assume-same-ids", "--timeout", "5s", "--demotion-wait", "10s");
+        Run run = volrep(
+                "failover",
+                "--from",
+                siteA.address(),
+                "--to",
+                siteB.address(),
+                "--volume",
+                "vol-0",
+                "--assume-same-ids",
+                "--timeout",
+                "5s",
+                "--demotion-wait",
+                "10s");
 
         assertThat(run.exit()).as(run.all()).isZero();
         assertThat(run.out()).containsPattern("  last sync \\(B\\): \\d{4}-\\S+, took PT0.25S, 0 B\\R");

@@ -1,10 +1,10 @@
 package io.volrep.client;
 
-import io.volrep.api.internal.Arguments;
 import io.volrep.api.Recovery;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
 import io.volrep.api.StatusCode;
+import io.volrep.api.internal.Arguments;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -19,11 +19,28 @@ import java.util.Optional;
  * @param retryDelay the delay chosen before the next attempt; empty when no retry follows
  * @param decision a short human-readable reason, e.g. {@code "BACKOFF"} for a retry or {@code "not retried (ENSURE_PRECONDITION)"}
  */
-public record AttemptEvent(Rpc rpc, Optional<ReplicationSource> source, int attempt, StatusCode code,
-                           Optional<Recovery> recovery, Optional<Duration> retryDelay, String decision) {
+public record AttemptEvent(
+        Rpc rpc,
+        Optional<ReplicationSource> source,
+        int attempt,
+        StatusCode code,
+        Optional<Recovery> recovery,
+        Optional<Duration> retryDelay,
+        String decision) {
     public AttemptEvent {
-        Arguments.requireNonNull("rpc", rpc, "source", source, "code", code, "recovery", recovery,
-                "retryDelay", retryDelay, "decision", decision);
+        Arguments.requireNonNull(
+                "rpc",
+                rpc,
+                "source",
+                source,
+                "code",
+                code,
+                "recovery",
+                recovery,
+                "retryDelay",
+                retryDelay,
+                "decision",
+                decision);
     }
 
     /** True when another attempt will follow. */
@@ -37,11 +54,14 @@ public record AttemptEvent(Rpc rpc, Optional<ReplicationSource> source, int atte
      * or, without a source, {@code "Probe attempt 1: 14 UNAVAILABLE -> retry in 96 ms (BACKOFF)"}.
      */
     public String describe() {
-        String head = rpc.methodName() + source.map(s -> " " + s).orElse("") + " attempt " + attempt + ": "
-                + code.display();
+        String head =
+                rpc.methodName() + source.map(s -> " " + s).orElse("") + " attempt " + attempt + ": " + code.display();
         if (code == StatusCode.OK) {
             return head;
         }
-        return head + " -> " + retryDelay.map(d -> "retry in " + d.toMillis() + " ms (" + decision + ")").orElse(decision);
+        return head + " -> "
+                + retryDelay
+                        .map(d -> "retry in " + d.toMillis() + " ms (" + decision + ")")
+                        .orElse(decision);
     }
 }

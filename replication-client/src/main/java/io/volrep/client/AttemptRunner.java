@@ -44,6 +44,7 @@ final class AttemptRunner {
     private final Executor executor;
     /** {@link ReplicationClient.Builder#directExecutor()}: an asynchronous call's callbacks on the transport thread. */
     private final boolean direct;
+
     private final ConnectionWatch connections;
     /**
      * What every attempt's options start from, built once: {@link CallOptions} is immutable and each {@code with}
@@ -70,24 +71,26 @@ final class AttemptRunner {
      * @param queue the waiting caller's queue for a blocking call, else null
      * @param scheme the call's revision's error scheme, for the code's recovery class
      */
-    record Attempt(Rpc rpc, MethodDescriptor<Message, Message> method, Message request, Duration timeout,
-                   boolean waitForReady, CallingThreadQueue queue, ErrorScheme scheme,
-                   CallObservation observation) {
-    }
+    record Attempt(
+            Rpc rpc,
+            MethodDescriptor<Message, Message> method,
+            Message request,
+            Duration timeout,
+            boolean waitForReady,
+            CallingThreadQueue queue,
+            ErrorScheme scheme,
+            CallObservation observation) {}
 
     /** What came of one attempt. */
     sealed interface AttemptOutcome {
         /** The plugin answered OK with exactly one response. */
-        record Succeeded(Message response) implements AttemptOutcome {
-        }
+        record Succeeded(Message response) implements AttemptOutcome {}
 
         /** The attempt failed: the facts decisions read, and gRPC's status for what a message shows. */
-        record Failed(RetryDecisions.Outcome facts, Status status) implements AttemptOutcome {
-        }
+        record Failed(RetryDecisions.Outcome facts, Status status) implements AttemptOutcome {}
 
         /** The plugin broke the gRPC protocol for a unary call ({@code what}): a bug, never retried. */
-        record Violated(String what) implements AttemptOutcome {
-        }
+        record Violated(String what) implements AttemptOutcome {}
     }
 
     /**
@@ -135,8 +138,12 @@ final class AttemptRunner {
         private Message response;
         private boolean secondResponse;
 
-        Listener(ClientCall<Message, Message> call, Attempt attempt, Trace trace, boolean onTransportThread,
-                 Consumer<AttemptOutcome> onOutcome) {
+        Listener(
+                ClientCall<Message, Message> call,
+                Attempt attempt,
+                Trace trace,
+                boolean onTransportThread,
+                Consumer<AttemptOutcome> onOutcome) {
             this.call = call;
             this.attempt = attempt;
             this.trace = trace;
@@ -178,9 +185,15 @@ final class AttemptRunner {
                         : new AttemptOutcome.Succeeded(response);
             }
             StatusCode code = StatusCode.fromValue(status.getCode().value());
-            return new AttemptOutcome.Failed(new RetryDecisions.Outcome(code,
-                    attempt.scheme().recovery(attempt.rpc(), code), attempt.waitForReady(), trace.sent,
-                    trace.headers || trace.trailers != null, trace.fromPlugin(trailers), trailers.get(PUSHBACK_KEY)),
+            return new AttemptOutcome.Failed(
+                    new RetryDecisions.Outcome(
+                            code,
+                            attempt.scheme().recovery(attempt.rpc(), code),
+                            attempt.waitForReady(),
+                            trace.sent,
+                            trace.headers || trace.trailers != null,
+                            trace.fromPlugin(trailers),
+                            trailers.get(PUSHBACK_KEY)),
                     status);
         }
     }

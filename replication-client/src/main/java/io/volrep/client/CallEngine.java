@@ -41,8 +41,8 @@ final class CallEngine {
         this.settings = settings;
         this.singleFlight = new SingleFlight(settings.maxQueuedPerSource(), settings.executor());
         ConnectionWatch connections = new ConnectionWatch(channel, settings, this::activeCalls);
-        this.loop = new RetryLoop(settings, new AttemptRunner(channel, settings, connections), connections,
-                channel::isShutdown);
+        this.loop = new RetryLoop(
+                settings, new AttemptRunner(channel, settings, connections), connections, channel::isShutdown);
         this.capabilities = new CapabilityGate(this, settings.target());
     }
 
@@ -94,7 +94,7 @@ final class CallEngine {
                 return;
             }
             if (visible.isDone()) {
-                return;     // cancelled while the capabilities were asked
+                return; // cancelled while the capabilities were asked
             }
             CompletableFuture<R> call = dispatch(spec, queue, accepted, answer);
             dispatched.set(call);
@@ -114,8 +114,8 @@ final class CallEngine {
     }
 
     /** Observes, then runs {@code spec} single-flight per its key: the call's whole life after its checks. */
-    private <R> CompletableFuture<R> dispatch(CallSpec spec, CallingThreadQueue queue, long accepted,
-                                              Answer<R> answer) {
+    private <R> CompletableFuture<R> dispatch(
+            CallSpec spec, CallingThreadQueue queue, long accepted, Answer<R> answer) {
         // The retry loop hooks its cancellation to it (Cancellation.onCancel).
         CompletableFuture<Response> result = new Cancellation.Hooked<>();
         CallObservation observation = settings.observer().onCall(spec.rpc(), spec.concerns());
@@ -148,7 +148,12 @@ final class CallEngine {
         if (flightKey.isPresent()) {
             // Keyed calls concern a source: it names the source in a CallQueueFullException. The slot is released
             // only once the call's future is done, so the report needs no stage of its own.
-            singleFlight.submit(flightKey.get(), spec.concerns().orElseThrow(), spec.rpc(), result, start,
+            singleFlight.submit(
+                    flightKey.get(),
+                    spec.concerns().orElseThrow(),
+                    spec.rpc(),
+                    result,
+                    start,
                     () -> reportDone(result, report));
         } else {
             // No source, no slot to wait for.
@@ -224,8 +229,7 @@ final class CallEngine {
     }
 
     /** A successful call's response and how many attempts it took. */
-    record Response(Message message, int attempts) {
-    }
+    record Response(Message message, int attempts) {}
 
     /** What a typed call makes of a successful call's response and how many attempts it took. */
     @FunctionalInterface

@@ -43,41 +43,61 @@ final class CallFailures {
      * @param unreachable why the target cannot be reached, when the attempt never reached the plugin and looking
      *        found a reason (no such socket file, connection refused, permission denied, ...)
      */
-    ReplicationException failed(CallSpec spec, RetryDecisions.Outcome outcome, Status status, int attempt,
-                                Secrets secrets, Optional<String> unreachable) {
+    ReplicationException failed(
+            CallSpec spec,
+            RetryDecisions.Outcome outcome,
+            Status status,
+            int attempt,
+            Secrets secrets,
+            Optional<String> unreachable) {
         Rpc rpc = spec.rpc();
         StatusCode answered = outcome.code();
         // A code the table also accepts for a row (upstream's 7 for CreateVolumeGroup's 9) is reported as the row's.
         StatusCode code = scheme.canonical(rpc, answered);
         String description = secrets.scrub(status.getDescription());
-        StringBuilder message = new StringBuilder().append(subject(spec)).append(" failed with ")
+        StringBuilder message = new StringBuilder()
+                .append(subject(spec))
+                .append(" failed with ")
                 .append(answered.display());
         if (code != answered) {
-            message.append(" (read as ").append(code.display()).append(", as ").append(rpc.methodName())
+            message.append(" (read as ")
+                    .append(code.display())
+                    .append(", as ")
+                    .append(rpc.methodName())
                     .append("'s table has it)");
         }
         if (outcome.refusedByClient()) {
-            message = new StringBuilder(subject(spec)).append(": the response is larger than the client's inbound"
-                    + " message limit of ").append(maxInboundMessageSize).append(" bytes (").append(description)
+            message = new StringBuilder(subject(spec))
+                    .append(": the response is larger than the client's inbound" + " message limit of ")
+                    .append(maxInboundMessageSize)
+                    .append(" bytes (")
+                    .append(description)
                     .append("); raise the limit with ReplicationClient.Builder.maxInboundMessageSize");
         } else if (code == StatusCode.UNIMPLEMENTED && rpc.isIdentity()) {
             // Not "this call failed" but "no Identity service": the plugin may still serve replication.
             message = new StringBuilder("the plugin does not serve the CSI-Addons Identity service (")
-                    .append(code.display()).append(" from ").append(rpc.fullMethodName()).append(')');
+                    .append(code.display())
+                    .append(" from ")
+                    .append(rpc.fullMethodName())
+                    .append(')');
         } else if (outcome.connectionFailure()) {
             // Not the plugin's answer: say which plugin could not be reached, and why.
-            message.append(": no answer from the plugin at ").append(target).append(noAnswer(outcome, description,
-                    unreachable));
+            message.append(": no answer from the plugin at ")
+                    .append(target)
+                    .append(noAnswer(outcome, description, unreachable));
         } else if (description != null && !description.isEmpty()) {
             message.append(": ").append(description);
         }
         // What the request asked narrows what the answer can mean (a forced promote is not refused for want of force).
         boolean forced = spec instanceof RequestSpec request && request.force();
         if (code == StatusCode.FAILED_PRECONDITION) {
-            message.append(" (precondition: ").append(scheme.recoveryText(rpc, code, forced)).append(')');
+            message.append(" (precondition: ")
+                    .append(scheme.recoveryText(rpc, code, forced))
+                    .append(')');
         }
         ReplicationException e = ReplicationException.of(code, message.toString(), rpc, attempt, status.getCause())
-                .inRevision(scheme).requestForced(forced);
+                .inRevision(scheme)
+                .requestForced(forced);
         assert !(e instanceof PreconditionFailedException) || code == StatusCode.FAILED_PRECONDITION;
         return e;
     }
@@ -101,7 +121,7 @@ final class CallFailures {
         }
         // gRPC's transport text can carry a whole stack trace (the last pick failure's cause): one line.
         int newline = description.indexOf('\n');
-        return what + " (gRPC: " + (newline < 0 ? description : description.substring(0, newline).strip() + " ...")
-                + ")";
+        return what + " (gRPC: "
+                + (newline < 0 ? description : description.substring(0, newline).strip() + " ...") + ")";
     }
 }

@@ -17,15 +17,13 @@ import java.time.Duration;
 @FunctionalInterface
 public interface CallObservation {
     /** Ignores everything. */
-    CallObservation NONE = (code, attempts) -> { };
+    CallObservation NONE = (code, attempts) -> {};
 
     /** The call got its single-flight slot after waiting {@code waited} behind earlier calls on its source. */
-    default void onStarted(Duration waited) {
-    }
+    default void onStarted(Duration waited) {}
 
     /** One attempt's outcome and the retry decision (the same event {@link AttemptListener}s see). */
-    default void onAttempt(AttemptEvent event) {
-    }
+    default void onAttempt(AttemptEvent event) {}
 
     /**
      * Makes this call current on the calling thread while an attempt is started; closed right after.
@@ -46,7 +44,7 @@ public interface CallObservation {
     @FunctionalInterface
     interface Scope extends AutoCloseable {
         /** Does nothing. */
-        Scope NOOP = () -> { };
+        Scope NOOP = () -> {};
 
         @Override
         void close();

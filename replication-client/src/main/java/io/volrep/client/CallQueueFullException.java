@@ -21,9 +21,12 @@ public final class CallQueueFullException extends OperationPendingException {
     private final transient ReplicationSource source;
 
     CallQueueFullException(Rpc rpc, ReplicationSource source, int limit) {
-        super(rpc.methodName() + " for " + source + " rejected: " + limit
-                + " calls for this source already wait for the call in flight (single-flight queue is full)",
-                rpc, 0, null);
+        super(
+                rpc.methodName() + " for " + source + " rejected: " + limit
+                        + " calls for this source already wait for the call in flight (single-flight queue is full)",
+                rpc,
+                0,
+                null);
         this.source = source;
     }
 

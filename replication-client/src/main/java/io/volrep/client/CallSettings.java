@@ -22,10 +22,20 @@ import java.util.concurrent.ScheduledExecutorService;
  * @param directExecutor {@link ReplicationClient.Builder#directExecutor()}: a success completes on the transport thread
  * @param warnings when a wait for a connection is logged
  */
-record CallSettings(String target, Executor executor, ScheduledExecutorService scheduler, RetryPolicy defaultPolicy,
-                    SecretsProvider secrets, SourceVerifier verifier, AttemptListener listener, CallObserver observer,
-                    int maxQueuedPerSource, WireDialect wire, int maxInboundMessageSize, boolean directExecutor,
-                    ConnectionWarnings warnings) {
+record CallSettings(
+        String target,
+        Executor executor,
+        ScheduledExecutorService scheduler,
+        RetryPolicy defaultPolicy,
+        SecretsProvider secrets,
+        SourceVerifier verifier,
+        AttemptListener listener,
+        CallObserver observer,
+        int maxQueuedPerSource,
+        WireDialect wire,
+        int maxInboundMessageSize,
+        boolean directExecutor,
+        ConnectionWarnings warnings) {
 
     /**
      * While calls wait for a connection, a WARN after {@code first} and then every {@code every}: the Go CSI

@@ -15,8 +15,7 @@ import java.util.function.Supplier;
  * cancelled or not) for something few calls ever do.
  */
 final class Cancellation {
-    private Cancellation() {
-    }
+    private Cancellation() {}
 
     /** When {@code future} is cancelled, runs {@code onCancel} (once, on the cancelling thread). */
     static void onCancel(CompletableFuture<?> future, Runnable onCancel) {
@@ -67,7 +66,8 @@ final class Cancellation {
      */
     static final class Hooked<T> extends CompletableFuture<T> {
         /** A hook's value once its moment came (and the hook, if any, ran). */
-        private static final Runnable FIRED = () -> { };
+        private static final Runnable FIRED = () -> {};
+
         private static final VarHandle HOOK;
         private static final VarHandle DONE_HOOK;
 
@@ -82,6 +82,7 @@ final class Cancellation {
 
         @SuppressWarnings("unused") // through HOOK
         private volatile Runnable hook;
+
         @SuppressWarnings("unused") // through DONE_HOOK
         private volatile Runnable doneHook;
 
@@ -92,7 +93,7 @@ final class Cancellation {
                 onDone.run();
                 return true;
             }
-            return register(DONE_HOOK, onDone);     // run at once if completed since the look
+            return register(DONE_HOOK, onDone); // run at once if completed since the look
         }
 
         private void done() {
@@ -103,7 +104,7 @@ final class Cancellation {
 
         /** Registers {@code onCancel}; false when another hook is registered already (the caller falls back). */
         boolean hook(Runnable onCancel) {
-            return register(HOOK, onCancel);        // run at once if cancelled before the hook came
+            return register(HOOK, onCancel); // run at once if cancelled before the hook came
         }
 
         private void cancelled() {

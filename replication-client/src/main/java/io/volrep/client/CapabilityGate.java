@@ -1,9 +1,9 @@
 package io.volrep.client;
 
 import io.volrep.api.Rpc;
-import io.volrep.api.internal.SafeText;
 import io.volrep.api.UnimplementedException;
 import io.volrep.api.VolumeGroupCapability;
+import io.volrep.api.internal.SafeText;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicReference;
@@ -34,17 +34,23 @@ final class CapabilityGate {
             if (failure != null) {
                 Throwable cause = CallEngine.unwrap(failure);
                 if (cause instanceof UnimplementedException) {
-                    throw new CompletionException(new CapabilityNotAdvertisedException(rpc, needed, "the plugin at "
-                            + target + " serves no CSI-Addons Identity service, so it advertises no capability"));
+                    throw new CompletionException(new CapabilityNotAdvertisedException(
+                            rpc,
+                            needed,
+                            "the plugin at " + target
+                                    + " serves no CSI-Addons Identity service, so it advertises no capability"));
                 }
                 throw new CompletionException(cause);
             }
             if (!caps.volumeGroupCapabilities().contains(needed)) {
-                String advertised = caps.volumeGroupCapabilities().stream().map(Enum::name)
-                        .collect(Collectors.joining(", "));
-                throw new CompletionException(new CapabilityNotAdvertisedException(rpc, needed, "the plugin at "
-                        + target + " does not advertise it (its VolumeGroup capabilities: "
-                        + (advertised.isEmpty() ? "none" : SafeText.escape(advertised)) + ")"));
+                String advertised =
+                        caps.volumeGroupCapabilities().stream().map(Enum::name).collect(Collectors.joining(", "));
+                throw new CompletionException(new CapabilityNotAdvertisedException(
+                        rpc,
+                        needed,
+                        "the plugin at "
+                                + target + " does not advertise it (its VolumeGroup capabilities: "
+                                + (advertised.isEmpty() ? "none" : SafeText.escape(advertised)) + ")"));
             }
             return null;
         });

@@ -24,8 +24,12 @@ public final class CapabilityNotAdvertisedException extends UnimplementedExcepti
     private final VolumeGroupCapability capability;
 
     CapabilityNotAdvertisedException(Rpc rpc, VolumeGroupCapability capability, String why) {
-        super(rpc.methodName() + " is not offered: " + why + " (it needs VolumeGroup." + capability + "); nothing was"
-                + " sent", rpc, 0, null);
+        super(
+                rpc.methodName() + " is not offered: " + why + " (it needs VolumeGroup." + capability + "); nothing was"
+                        + " sent",
+                rpc,
+                0,
+                null);
         this.capability = capability;
     }
 

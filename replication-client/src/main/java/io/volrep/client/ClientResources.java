@@ -30,8 +30,7 @@ final class ClientResources {
     /** The documented logger of {@link #release} ({@code io.volrep.client.ReplicationClient}). */
     private static final Logger LOG = LoggerFactory.getLogger(ReplicationClient.class);
 
-    private ClientResources() {
-    }
+    private ClientResources() {}
 
     /**
      * A client's threads: the builder's, or ones the client creates and owns.
@@ -39,15 +38,21 @@ final class ClientResources {
      * @param ownedExecutor {@code executor} when the client created it, else null
      * @param ownedScheduler {@code scheduler} when the client created it, else null
      */
-    record Threads(ExecutorService executor, ScheduledExecutorService scheduler, ExecutorService ownedExecutor,
-                   ScheduledExecutorService ownedScheduler) {
+    record Threads(
+            ExecutorService executor,
+            ScheduledExecutorService scheduler,
+            ExecutorService ownedExecutor,
+            ScheduledExecutorService ownedScheduler) {
         /** The given executor and scheduler, each created (and owned) where null. */
         static Threads of(ExecutorService given, ScheduledExecutorService givenScheduler, int clientId) {
             ExecutorService owned = given == null ? ClientResources.executor(clientId) : null;
-            ScheduledExecutorService ownedScheduler = givenScheduler == null ? ClientResources.scheduler(clientId)
-                    : null;
-            return new Threads(given != null ? given : owned, givenScheduler != null ? givenScheduler : ownedScheduler,
-                    owned, ownedScheduler);
+            ScheduledExecutorService ownedScheduler =
+                    givenScheduler == null ? ClientResources.scheduler(clientId) : null;
+            return new Threads(
+                    given != null ? given : owned,
+                    givenScheduler != null ? givenScheduler : ownedScheduler,
+                    owned,
+                    ownedScheduler);
         }
     }
 
@@ -76,14 +81,15 @@ final class ClientResources {
 
     /** The client's executor when the builder sets none: a small fixed pool of daemon threads. */
     static ExecutorService executor(int clientId) {
-        return Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()),
+        return Executors.newFixedThreadPool(
+                Math.max(2, Runtime.getRuntime().availableProcessors()),
                 daemonThreads("volrep-client-" + clientId + "-"));
     }
 
     /** The client's scheduler when the builder sets none: one daemon thread. */
     static ScheduledExecutorService scheduler(int clientId) {
-        ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1,
-                daemonThreads("volrep-client-" + clientId + "-backoff-"));
+        ScheduledThreadPoolExecutor scheduler =
+                new ScheduledThreadPoolExecutor(1, daemonThreads("volrep-client-" + clientId + "-backoff-"));
         // Cancelled retries must not linger in the queue until their delay expires.
         scheduler.setRemoveOnCancelPolicy(true);
         return scheduler;
@@ -99,8 +105,13 @@ final class ClientResources {
     }
 
     /** The channel to {@code target}; {@code authority} (or null) overrides the HTTP/2 {@code :authority}. */
-    static ManagedChannel channel(String target, ChannelCredentials credentials, String authority,
-                                  List<ClientInterceptor> interceptors, int maxInboundMessageSize, Executor executor) {
+    static ManagedChannel channel(
+            String target,
+            ChannelCredentials credentials,
+            String authority,
+            List<ClientInterceptor> interceptors,
+            int maxInboundMessageSize,
+            Executor executor) {
         ManagedChannelBuilder<?> mcb;
         if (target.startsWith("inprocess:")) {
             mcb = InProcessChannelBuilder.forName(target.substring("inprocess:".length()));
@@ -126,7 +137,9 @@ final class ClientResources {
         // it and counts it. gRPC's own layer would resend a refused stream unseen, and costs every call a
         // RetriableStream (its buffer, its locks, a second tracer): about a tenth of a call (docs/benchmarks.md).
         mcb.disableRetry();
-        return mcb.maxInboundMessageSize(maxInboundMessageSize).executor(executor).build();
+        return mcb.maxInboundMessageSize(maxInboundMessageSize)
+                .executor(executor)
+                .build();
     }
 
     /** Plaintext without a trusted CA; TLS trusting it; mutual TLS with a certificate chain and its key too. */
@@ -135,7 +148,8 @@ final class ClientResources {
             return InsecureChannelCredentials.create();
         }
         try {
-            TlsChannelCredentials.Builder tls = TlsChannelCredentials.newBuilder().trustManager(trustedCaPem.toFile());
+            TlsChannelCredentials.Builder tls =
+                    TlsChannelCredentials.newBuilder().trustManager(trustedCaPem.toFile());
             if (certChainPem != null) {
                 tls.keyManager(certChainPem.toFile(), privateKeyPem.toFile());
             }

@@ -106,12 +106,15 @@ final class ConnectionWatch {
             return;
         }
         try {
-            scheduler.schedule(() -> {
-                nudgeScheduled.set(false);
-                if (channel.getState(false) == ConnectivityState.TRANSIENT_FAILURE) {
-                    channel.resetConnectBackoff();
-                }
-            }, RECONNECT_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+            scheduler.schedule(
+                    () -> {
+                        nudgeScheduled.set(false);
+                        if (channel.getState(false) == ConnectivityState.TRANSIENT_FAILURE) {
+                            channel.resetConnectBackoff();
+                        }
+                    },
+                    RECONNECT_INTERVAL.toMillis(),
+                    TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException closing) {
             nudgeScheduled.set(false);
         }
@@ -119,8 +122,10 @@ final class ConnectionWatch {
 
     private void scheduleWarning(long since, Duration after) {
         try {
-            scheduler.schedule(() -> CallEngine.executeOrRun(executor, () -> warnIfStillWaiting(since)),
-                    after.toNanos(), TimeUnit.NANOSECONDS);
+            scheduler.schedule(
+                    () -> CallEngine.executeOrRun(executor, () -> warnIfStillWaiting(since)),
+                    after.toNanos(),
+                    TimeUnit.NANOSECONDS);
         } catch (RejectedExecutionException closing) {
             waitingSince.compareAndSet(since, NOT_WAITING);
         }
@@ -129,7 +134,7 @@ final class ConnectionWatch {
     /** On the client's executor: looking at the target may block for a TCP connect. */
     private void warnIfStillWaiting(long since) {
         if (waitingSince.get() != since) {
-            return;     // connected meanwhile; a later wait has its own clock
+            return; // connected meanwhile; a later wait has its own clock
         }
         ConnectivityState state = channel.getState(false);
         if (state == ConnectivityState.READY || state == ConnectivityState.SHUTDOWN || activeCalls.getAsInt() == 0) {
@@ -137,11 +142,15 @@ final class ConnectionWatch {
             waitingSince.compareAndSet(since, NOT_WAITING);
             return;
         }
-        String why = whyUnreachable().orElse("a connection can be opened now, but gRPC's channel is still " + state
-                + " (the plugin is just coming back, or TLS or the protocol does not match)");
+        String why = whyUnreachable()
+                .orElse("a connection can be opened now, but gRPC's channel is still " + state
+                        + " (the plugin is just coming back, or TLS or the protocol does not match)");
         warned = true;
-        LOG.warn("Still connecting to {} after {}: {}; calls wait for it within their deadlines",
-                SafeText.escape(target), elapsed(since), SafeText.escape(why));
+        LOG.warn(
+                "Still connecting to {} after {}: {}; calls wait for it within their deadlines",
+                SafeText.escape(target),
+                elapsed(since),
+                SafeText.escape(why));
         scheduleWarning(since, warnings.every());
     }
 

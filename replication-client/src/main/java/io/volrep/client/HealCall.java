@@ -84,8 +84,8 @@ public final class HealCall extends TypedCall<HealCall, HealReport> {
 
     @Override
     HealSpec spec() {
-        return new HealSpec(volumeId, volumePath, stagingPath, capability, Map.copyOf(context), secretsOverride,
-                policy);
+        return new HealSpec(
+                volumeId, volumePath, stagingPath, capability, Map.copyOf(context), secretsOverride, policy);
     }
 
     @Override

@@ -16,12 +16,18 @@ import java.util.Optional;
  * What one NodeHealer call sends. The spec revision of the replication service does not apply: the healer
  * service has one revision.
  */
-record HealSpec(String volumeId, String volumePath, String stagingTargetPath, VolumeCapability capability,
-                Map<String, String> volumeContext, Secrets secretsOverride, RetryPolicy policy) implements CallSpec {
+record HealSpec(
+        String volumeId,
+        String volumePath,
+        String stagingTargetPath,
+        VolumeCapability capability,
+        Map<String, String> volumeContext,
+        Secrets secretsOverride,
+        RetryPolicy policy)
+        implements CallSpec {
 
     /** The healer serializes per volume id (the spec's "one call in flight per volume_id"). */
-    record FlightKey(String volumeId) {
-    }
+    record FlightKey(String volumeId) {}
 
     @Override
     public Rpc rpc() {
@@ -52,8 +58,8 @@ record HealSpec(String volumeId, String volumePath, String stagingTargetPath, Vo
                 throw InvalidArgumentException.ofField("volume_path", "required field is missing or empty");
             }
             if (stagingTargetPath != null && !stagingTargetPath.isEmpty() && !stagingTargetPath.startsWith("/")) {
-                throw InvalidArgumentException.ofField("staging_target_path", "must be an absolute path, got '"
-                        + stagingTargetPath + "'");
+                throw InvalidArgumentException.ofField(
+                        "staging_target_path", "must be an absolute path, got '" + stagingTargetPath + "'");
             }
             CsiLimits.requireMapWithinLimit("volume_context", volumeContext);
         });

@@ -31,8 +31,8 @@ final class IdentityCall<R> extends TypedCall<IdentityCall<R>, R> {
     private final Function<Message, List<AnswerProblem>> rules;
     private final Function<Message, R> typed;
 
-    private IdentityCall(CallEngine engine, Rpc rpc, Function<Message, List<AnswerProblem>> rules,
-                         Function<Message, R> typed) {
+    private IdentityCall(
+            CallEngine engine, Rpc rpc, Function<Message, List<AnswerProblem>> rules, Function<Message, R> typed) {
         super(engine, rpc);
         this.rules = rules;
         this.typed = typed;
@@ -46,8 +46,11 @@ final class IdentityCall<R> extends TypedCall<IdentityCall<R>, R> {
     }
 
     static IdentityCall<PluginCapabilities> capabilities(CallEngine engine) {
-        return new IdentityCall<>(engine, Rpc.GET_CAPABILITIES,
-                m -> AnswerRules.capabilities((GetCapabilitiesResponse) m), m -> capabilities((GetCapabilitiesResponse) m));
+        return new IdentityCall<>(
+                engine,
+                Rpc.GET_CAPABILITIES,
+                m -> AnswerRules.capabilities((GetCapabilitiesResponse) m),
+                m -> capabilities((GetCapabilitiesResponse) m));
     }
 
     /** An unset {@code ready} means ready. */
@@ -83,21 +86,27 @@ final class IdentityCall<R> extends TypedCall<IdentityCall<R>, R> {
                     }
                 }
                 case VOLUME_REPLICATION -> {
-                    if (c.getVolumeReplication().getType()
-                            == Capability.VolumeReplication.Type.VOLUME_REPLICATION) {
+                    if (c.getVolumeReplication().getType() == Capability.VolumeReplication.Type.VOLUME_REPLICATION) {
                         replication = true;
                     } else {
                         // Named when this build knows the type (GET_REPLICATION_DESTINATION_INFO), else numbered.
                         var type = c.getVolumeReplication().getType();
-                        others.add("volume_replication." + (type == Capability.VolumeReplication.Type.UNRECOGNIZED
-                                ? String.valueOf(c.getVolumeReplication().getTypeValue()) : type.name()));
+                        others.add("volume_replication."
+                                + (type == Capability.VolumeReplication.Type.UNRECOGNIZED
+                                        ? String.valueOf(
+                                                c.getVolumeReplication().getTypeValue())
+                                        : type.name()));
                     }
                 }
-                case RECLAIM_SPACE -> others.add("reclaim_space." + c.getReclaimSpace().getType());
-                case NETWORK_FENCE -> others.add("network_fence." + c.getNetworkFence().getType());
-                case VOLUME_GROUP -> others.add("volume_group." + c.getVolumeGroup().getType());
-                case ENCRYPTION_KEY_ROTATION -> others.add("encryption_key_rotation."
-                        + c.getEncryptionKeyRotation().getType());
+                case RECLAIM_SPACE ->
+                    others.add("reclaim_space." + c.getReclaimSpace().getType());
+                case NETWORK_FENCE ->
+                    others.add("network_fence." + c.getNetworkFence().getType());
+                case VOLUME_GROUP ->
+                    others.add("volume_group." + c.getVolumeGroup().getType());
+                case ENCRYPTION_KEY_ROTATION ->
+                    others.add("encryption_key_rotation."
+                            + c.getEncryptionKeyRotation().getType());
                 case TYPE_NOT_SET -> others.add("unknown");
             }
         }

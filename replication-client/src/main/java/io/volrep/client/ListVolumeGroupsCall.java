@@ -65,8 +65,10 @@ public final class ListVolumeGroupsCall extends TypedCall<ListVolumeGroupsCall, 
 
     /** Every group from {@link #startingToken}, lazily, page by page; a failed page throws its exception. */
     public Stream<VolumeGroup> stream() {
-        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(iterator(),
-                Spliterator.ORDERED | Spliterator.NONNULL | Spliterator.DISTINCT), false);
+        return StreamSupport.stream(
+                Spliterators.spliteratorUnknownSize(
+                        iterator(), Spliterator.ORDERED | Spliterator.NONNULL | Spliterator.DISTINCT),
+                false);
     }
 
     /** {@link #stream()} as an iterator: {@code hasNext()} fetches the next page when needed (blocking). */
@@ -83,13 +85,17 @@ public final class ListVolumeGroupsCall extends TypedCall<ListVolumeGroupsCall, 
     VolumeGroupPage result(Message response, int attempts) {
         ListVolumeGroupsResponse r = (ListVolumeGroupsResponse) response;
         WireMapping.requireNoProblems(AnswerRules.volumeGroups(r, maxEntries), rpc, attempts);
-        return new VolumeGroupPage(r.getEntriesList().stream().map(e -> WireMapping.fromProto(e.getVolumeGroup()))
-                .toList(), r.getNextToken().isEmpty() ? Optional.empty() : Optional.of(r.getNextToken()));
+        return new VolumeGroupPage(
+                r.getEntriesList().stream()
+                        .map(e -> WireMapping.fromProto(e.getVolumeGroup()))
+                        .toList(),
+                r.getNextToken().isEmpty() ? Optional.empty() : Optional.of(r.getNextToken()));
     }
 
     /** One page of the walk, with this call's settings. */
     private VolumeGroupPage page(String token) {
-        ListVolumeGroupsCall page = new ListVolumeGroupsCall(engine).maxEntries(maxEntries).startingToken(token);
+        ListVolumeGroupsCall page =
+                new ListVolumeGroupsCall(engine).maxEntries(maxEntries).startingToken(token);
         page.secretsOverride = secretsOverride;
         page.policy = policy;
         return page.call();
@@ -130,7 +136,7 @@ public final class ListVolumeGroupsCall extends TypedCall<ListVolumeGroupsCall, 
                 if (token.isEmpty() || restarts >= MAX_RESTARTS || e instanceof CallQueueFullException) {
                     throw e;
                 }
-                restarts++;          // the table: start again with an empty token
+                restarts++; // the table: start again with an empty token
                 token = "";
                 tokensUsed.clear();
                 return;
@@ -144,8 +150,12 @@ public final class ListVolumeGroupsCall extends TypedCall<ListVolumeGroupsCall, 
             if (page.nextToken().isEmpty()) {
                 lastPage = true;
             } else if (tokensUsed.contains(page.nextToken().get())) {
-                throw new ProtocolViolationException("ListVolumeGroups answered a next_token this listing already"
-                        + " followed: the listing would never end", rpc, 1, "next_token");
+                throw new ProtocolViolationException(
+                        "ListVolumeGroups answered a next_token this listing already"
+                                + " followed: the listing would never end",
+                        rpc,
+                        1,
+                        "next_token");
             } else {
                 token = page.nextToken().get();
             }

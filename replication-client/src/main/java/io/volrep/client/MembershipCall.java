@@ -22,6 +22,7 @@ import java.util.Objects;
 public abstract class MembershipCall<S extends MembershipCall<S>> extends TypedCall<S, VolumeGroup> {
     /** The name a CreateVolumeGroup asks for, or the group a ModifyVolumeGroupMembership changes. */
     final String target;
+
     final List<String> volumeIds = new ArrayList<>();
     final Map<String, String> parameters = new LinkedHashMap<>();
     boolean membershipSet;
@@ -57,7 +58,7 @@ public abstract class MembershipCall<S extends MembershipCall<S>> extends TypedC
 
     @Override
     VolumeGroupSpec spec() {
-        return VolumeGroupSpec.membership(rpc, target, List.copyOf(volumeIds), Map.copyOf(parameters), secretsOverride,
-                policy);
+        return VolumeGroupSpec.membership(
+                rpc, target, List.copyOf(volumeIds), Map.copyOf(parameters), secretsOverride, policy);
     }
 }

@@ -34,8 +34,12 @@ public final class ModifyVolumeGroupCall extends MembershipCall<ModifyVolumeGrou
     @Override
     VolumeGroupSpec spec() {
         if (!membershipSet) {
-            throw InvalidArgumentException.ofField("volume_ids", "the whole new membership is required: give it with"
-                    + " volumes(...), or volumes() with none to remove every member", rpc, 0);
+            throw InvalidArgumentException.ofField(
+                    "volume_ids",
+                    "the whole new membership is required: give it with"
+                            + " volumes(...), or volumes() with none to remove every member",
+                    rpc,
+                    0);
         }
         return super.spec();
     }

@@ -28,7 +28,8 @@ public record PluginCapabilities(Set<Service> services, boolean volumeReplicatio
 
     /** {@code Capability.Service.Type}. */
     public enum Service {
-        CONTROLLER_SERVICE, NODE_SERVICE
+        CONTROLLER_SERVICE,
+        NODE_SERVICE
     }
 
     public PluginCapabilities {

@@ -11,5 +11,4 @@ package io.volrep.client;
  *              ready (the CSI convention)
  * @param reported whether the plugin set {@code ready} at all
  */
-public record ProbeResult(boolean ready, boolean reported) {
-}
+public record ProbeResult(boolean ready, boolean reported) {}

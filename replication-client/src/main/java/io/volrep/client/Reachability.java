@@ -28,8 +28,7 @@ final class Reachability {
     /** How long a TCP target gets to accept the probe's connection. */
     static final Duration TCP_TIMEOUT = Duration.ofSeconds(2);
 
-    private Reachability() {
-    }
+    private Reachability() {}
 
     /**
      * The reason, e.g. {@code no such socket file /csi/csi-addons.sock}; empty when a connection can be made (the
@@ -66,8 +65,10 @@ final class Reachability {
             attributes = Files.readAttributes(path, BasicFileAttributes.class);
         } catch (NoSuchFileException e) {
             Path parent = path.getParent();
-            return Optional.of(parent == null || Files.isDirectory(parent) ? "no such socket file " + path
-                    : "no such directory " + parent);
+            return Optional.of(
+                    parent == null || Files.isDirectory(parent)
+                            ? "no such socket file " + path
+                            : "no such directory " + parent);
         } catch (AccessDeniedException e) {
             return Optional.of("permission denied on " + path + " (its directory cannot be searched)");
         } catch (IOException e) {
@@ -92,8 +93,8 @@ final class Reachability {
 
     private static Optional<String> tcp(String host, int port, String where) {
         try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress(host.isEmpty() ? "localhost" : host, port),
-                    (int) TCP_TIMEOUT.toMillis());
+            socket.connect(
+                    new InetSocketAddress(host.isEmpty() ? "localhost" : host, port), (int) TCP_TIMEOUT.toMillis());
             return Optional.empty();
         } catch (UnknownHostException e) {
             return Optional.of("unknown host " + host);

@@ -2,9 +2,9 @@ package io.volrep.client;
 
 import io.grpc.ClientInterceptor;
 import io.grpc.ManagedChannel;
-import io.volrep.api.internal.Arguments;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.SpecDialect;
+import io.volrep.api.internal.Arguments;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -59,17 +59,34 @@ public final class ReplicationClient implements AutoCloseable {
     private ReplicationClient(Builder b) {
         this.target = b.target;
         this.threads = ClientResources.Threads.of(b.executor, b.scheduler, CLIENTS.incrementAndGet());
-        this.channel = ClientResources.channel(b.target, ClientResources.credentials(b.trustedCaPem, b.certChainPem,
-                b.privateKeyPem), b.authority, b.interceptors, b.maxInboundMessageSize, threads.executor());
+        this.channel = ClientResources.channel(
+                b.target,
+                ClientResources.credentials(b.trustedCaPem, b.certChainPem, b.privateKeyPem),
+                b.authority,
+                b.interceptors,
+                b.maxInboundMessageSize,
+                threads.executor());
         RetryPolicy policy = b.retry;
         if (b.deadline != null) {
             policy = policy.toBuilder().perAttemptTimeout(b.deadline).build();
         }
         this.dialect = b.dialect;
-        this.engine = new CallEngine(channel, new CallSettings(b.target, threads.executor(), threads.scheduler(), policy, b.secrets,
-                b.sourceVerifier, b.listener, CallObservers.of(b.observers), b.maxQueuedPerSource,
-                WireDialect.of(b.dialect, b.alsoSendDeprecatedVolumeId), b.maxInboundMessageSize, b.directExecutor,
-                b.connectionWarnings));
+        this.engine = new CallEngine(
+                channel,
+                new CallSettings(
+                        b.target,
+                        threads.executor(),
+                        threads.scheduler(),
+                        policy,
+                        b.secrets,
+                        b.sourceVerifier,
+                        b.listener,
+                        CallObservers.of(b.observers),
+                        b.maxQueuedPerSource,
+                        WireDialect.of(b.dialect, b.alsoSendDeprecatedVolumeId),
+                        b.maxInboundMessageSize,
+                        b.directExecutor,
+                        b.connectionWarnings));
     }
 
     /** A builder with the defaults: {@value #DEFAULT_TARGET}, plaintext, {@link RetryPolicy#spec()}. */
@@ -283,8 +300,7 @@ public final class ReplicationClient implements AutoCloseable {
         private boolean directExecutor;
         private CallSettings.ConnectionWarnings connectionWarnings = CallSettings.ConnectionWarnings.DEFAULT;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** When waits for a connection are logged (tests shorten the intervals). */
         Builder connectionWarnings(Duration first, Duration every) {

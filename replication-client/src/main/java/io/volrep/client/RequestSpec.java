@@ -9,8 +9,15 @@ import java.util.Map;
 import java.util.Optional;
 
 /** What one typed replication call sends, validated against the CSI limits before anything goes on the wire. */
-record RequestSpec(Rpc rpc, ReplicationSource source, Map<String, String> parameters, boolean force,
-                   String replicationId, Secrets secretsOverride, RetryPolicy policy) implements CallSpec {
+record RequestSpec(
+        Rpc rpc,
+        ReplicationSource source,
+        Map<String, String> parameters,
+        boolean force,
+        String replicationId,
+        Secrets secretsOverride,
+        RetryPolicy policy)
+        implements CallSpec {
 
     /** @throws io.volrep.api.InvalidArgumentException naming the field, attributed to the RPC, with 0 attempts */
     RequestSpec validate() {

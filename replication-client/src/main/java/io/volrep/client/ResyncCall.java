@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * }</pre>
  */
 public final class ResyncCall extends ForceableCall<ResyncCall, ResyncStatus> {
-    private PollListener pollListener = (poll, status, nextPoll) -> { };
+    private PollListener pollListener = (poll, status, nextPoll) -> {};
 
     /**
      * Sees each answer {@link #awaitReady(Duration)} gets: the poll number (1 for the first), the status, and the
@@ -84,8 +84,13 @@ public final class ResyncCall extends ForceableCall<ResyncCall, ResyncStatus> {
         return await(awaitReady(timeout));
     }
 
-    private void poll(RetryPolicy p, Instant deadline, Duration timeout, AtomicInteger polls,
-                      CompletableFuture<ResyncStatus> result, AtomicReference<Future<?>> pending) {
+    private void poll(
+            RetryPolicy p,
+            Instant deadline,
+            Duration timeout,
+            AtomicInteger polls,
+            CompletableFuture<ResyncStatus> result,
+            AtomicReference<Future<?>> pending) {
         if (result.isDone()) {
             return;
         }
@@ -103,16 +108,25 @@ public final class ResyncCall extends ForceableCall<ResyncCall, ResyncStatus> {
                 notifyPoll(n, status, null);
                 result.complete(status);
             } else {
-                RetryDecision next = RetryDecisions.pollAgain(p, n, Duration.between(p.clock().instant(), deadline));
+                RetryDecision next = RetryDecisions.pollAgain(
+                        p, n, Duration.between(p.clock().instant(), deadline));
                 notifyPoll(n, status, next instanceof RetryDecision.Retry r ? r.delay() : null);
                 if (!(next instanceof RetryDecision.Retry again)) {
-                    result.completeExceptionally(new DeadlineExceededException(rpc.methodName() + " for " + source
-                            + " not ready within " + timeout + " (" + n + " poll(s))", rpc, n, null));
+                    result.completeExceptionally(new DeadlineExceededException(
+                            rpc.methodName() + " for " + source + " not ready within " + timeout + " (" + n
+                                    + " poll(s))",
+                            rpc,
+                            n,
+                            null));
                     return;
                 }
                 try {
-                    pending.set(engine.settings().scheduler().schedule(() -> poll(p, deadline, timeout, polls, result, pending),
-                            again.delay().toMillis(), TimeUnit.MILLISECONDS));
+                    pending.set(engine.settings()
+                            .scheduler()
+                            .schedule(
+                                    () -> poll(p, deadline, timeout, polls, result, pending),
+                                    again.delay().toMillis(),
+                                    TimeUnit.MILLISECONDS));
                 } catch (RejectedExecutionException closed) {
                     result.completeExceptionally(closed);
                 }

@@ -10,5 +10,4 @@ package io.volrep.client;
  *
  * @param ready true when the source is resynced and ready for use
  */
-public record ResyncStatus(boolean ready) {
-}
+public record ResyncStatus(boolean ready) {}

@@ -14,18 +14,14 @@ sealed interface RetryDecision {
      * Make another attempt after {@code delay}. Whether the failed attempt spent the attempt budget is not a decision
      * but a fact of the attempt ({@link RetryDecisions.Outcome#spendsBudget()}).
      */
-    record Retry(Duration delay, String reason) implements RetryDecision {
-    }
+    record Retry(Duration delay, String reason) implements RetryDecision {}
 
     /** Ask {@link SecretsProvider#renew} first; then {@link RetryDecisions#afterRenewal} decides. */
-    record RenewSecrets(Optional<Duration> pushback) implements RetryDecision {
-    }
+    record RenewSecrets(Optional<Duration> pushback) implements RetryDecision {}
 
     /** Ask the {@link SourceVerifier} first; then {@link RetryDecisions#afterVerification} decides. */
-    record VerifySource(Optional<Duration> pushback) implements RetryDecision {
-    }
+    record VerifySource(Optional<Duration> pushback) implements RetryDecision {}
 
     /** Surface the attempt's error; {@code reason} says why no retry follows. */
-    record Stop(String reason) implements RetryDecision {
-    }
+    record Stop(String reason) implements RetryDecision {}
 }

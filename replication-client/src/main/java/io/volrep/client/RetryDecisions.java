@@ -20,8 +20,7 @@ final class RetryDecisions {
      */
     static final Duration CONNECTION_RETRY_CAP = Duration.ofSeconds(1);
 
-    private RetryDecisions() {
-    }
+    private RetryDecisions() {}
 
     /**
      * How one attempt failed, in facts the attempt runner observed (never gRPC's message text): the final code, who
@@ -36,8 +35,14 @@ final class RetryDecisions {
      *        own gRPC made up (a deadline, a lost connection, its own inbound limit)
      * @param pushback the plugin's {@code grpc-retry-pushback-ms} trailer, or null
      */
-    record Outcome(StatusCode code, Recovery recovery, boolean waitedForReady, boolean sent, boolean answered,
-                   boolean pluginStatus, String pushback) {
+    record Outcome(
+            StatusCode code,
+            Recovery recovery,
+            boolean waitedForReady,
+            boolean sent,
+            boolean answered,
+            boolean pluginStatus,
+            String pushback) {
 
         /**
          * The plugin could not be reached, or the connection was lost before it answered: UNAVAILABLE from the
@@ -78,9 +83,16 @@ final class RetryDecisions {
      * @param cancelled the caller cancelled the call, or the client was closed
      * @param remaining what is left of the total timeout
      */
-    record Progress(boolean source, boolean secrets, int counted, int connectionWaits, boolean renewed, boolean ownSecrets,
-                    boolean verifier, boolean cancelled, Duration remaining) {
-    }
+    record Progress(
+            boolean source,
+            boolean secrets,
+            int counted,
+            int connectionWaits,
+            boolean renewed,
+            boolean ownSecrets,
+            boolean verifier,
+            boolean cancelled,
+            Duration remaining) {}
 
     /** What {@link SecretsProvider#renew} gave. */
     enum Renewal {
@@ -106,14 +118,14 @@ final class RetryDecisions {
                 return new RetryDecision.Stop("not retried: the plugin could not be reached within the total "
                         + "timeout of " + policy.totalTimeout());
             }
-            Duration delay = min(min(policy.backoff(progress.connectionWaits()), CONNECTION_RETRY_CAP),
-                    progress.remaining());
+            Duration delay =
+                    min(min(policy.backoff(progress.connectionWaits()), CONNECTION_RETRY_CAP), progress.remaining());
             return new RetryDecision.Retry(delay, "waiting for the plugin, attempt not counted");
         }
         Recovery recovery = outcome.recovery();
         if (progress.counted() >= policy.maxAttempts()) {
-            return new RetryDecision.Stop("not retried: " + policy.maxAttempts() + " attempt(s) made (" + recovery
-                    + ")");
+            return new RetryDecision.Stop(
+                    "not retried: " + policy.maxAttempts() + " attempt(s) made (" + recovery + ")");
         }
         Optional<Duration> pushback = Optional.empty();
         if (outcome.pushback() != null) {
@@ -125,12 +137,20 @@ final class RetryDecisions {
         }
         return switch (policy.action(recovery)) {
             case FAIL -> new RetryDecision.Stop("not retried (" + recovery + ")");
-            case BACKOFF -> retryIfInTime(policy, pushback.orElseGet(() -> policy.backoff(progress.counted())),
-                    recovery.name(), progress);
-            case VERIFY_THEN_BACKOFF -> !progress.source()
-                    ? new RetryDecision.Stop("not retried: the call concerns no source to verify (" + recovery + ")")
-                    : progress.verifier() ? new RetryDecision.VerifySource(pushback)
-                    : new RetryDecision.Stop("not retried: no SourceVerifier configured (" + recovery + ")");
+            case BACKOFF ->
+                retryIfInTime(
+                        policy,
+                        pushback.orElseGet(() -> policy.backoff(progress.counted())),
+                        recovery.name(),
+                        progress);
+            case VERIFY_THEN_BACKOFF ->
+                !progress.source()
+                        ? new RetryDecision.Stop(
+                                "not retried: the call concerns no source to verify (" + recovery + ")")
+                        : progress.verifier()
+                                ? new RetryDecision.VerifySource(pushback)
+                                : new RetryDecision.Stop(
+                                        "not retried: no SourceVerifier configured (" + recovery + ")");
             case RENEW_THEN_RETRY -> {
                 if (!progress.secrets()) {
                     yield new RetryDecision.Stop("not retried: the call sends no secrets to renew (" + recovery + ")");
@@ -147,21 +167,32 @@ final class RetryDecisions {
     }
 
     /** The decision once the {@link SourceVerifier} answered a {@link RetryDecision.VerifySource}. */
-    static RetryDecision afterVerification(RetryPolicy policy, boolean approved, RetryDecision.VerifySource asked,
-                                           Outcome outcome, Progress progress) {
+    static RetryDecision afterVerification(
+            RetryPolicy policy,
+            boolean approved,
+            RetryDecision.VerifySource asked,
+            Outcome outcome,
+            Progress progress) {
         if (!approved) {
             return new RetryDecision.Stop("not retried: SourceVerifier did not approve the source");
         }
-        return retryIfInTime(policy, asked.pushback().orElseGet(() -> policy.backoff(progress.counted())),
-                outcome.recovery() + ", source verified", progress);
+        return retryIfInTime(
+                policy,
+                asked.pushback().orElseGet(() -> policy.backoff(progress.counted())),
+                outcome.recovery() + ", source verified",
+                progress);
     }
 
     /** The decision once {@link SecretsProvider#renew} answered a {@link RetryDecision.RenewSecrets}. */
-    static RetryDecision afterRenewal(RetryPolicy policy, Renewal renewal, RetryDecision.RenewSecrets asked,
-                                      Outcome outcome, Progress progress) {
+    static RetryDecision afterRenewal(
+            RetryPolicy policy, Renewal renewal, RetryDecision.RenewSecrets asked, Outcome outcome, Progress progress) {
         return switch (renewal) {
-            case NEW -> retryIfInTime(policy, asked.pushback().orElse(Duration.ZERO),
-                    outcome.recovery() + ", secrets renewed", progress);
+            case NEW ->
+                retryIfInTime(
+                        policy,
+                        asked.pushback().orElse(Duration.ZERO),
+                        outcome.recovery() + ", secrets renewed",
+                        progress);
             case TOO_LARGE -> new RetryDecision.Stop("not retried: renewed secrets exceed the CSI limit");
             case NOTHING_NEW -> new RetryDecision.Stop("not retried: SecretsProvider gave no new secrets");
         };
@@ -179,11 +210,10 @@ final class RetryDecisions {
         return new RetryDecision.Retry(delay, "not ready yet");
     }
 
-    private static RetryDecision retryIfInTime(RetryPolicy policy, Duration delay, String reason,
-                                               Progress progress) {
+    private static RetryDecision retryIfInTime(RetryPolicy policy, Duration delay, String reason, Progress progress) {
         if (delay.compareTo(progress.remaining()) >= 0) {
-            return new RetryDecision.Stop("not retried: the next attempt would start after the total timeout of "
-                    + policy.totalTimeout());
+            return new RetryDecision.Stop(
+                    "not retried: the next attempt would start after the total timeout of " + policy.totalTimeout());
         }
         return new RetryDecision.Retry(delay, reason);
     }

@@ -11,9 +11,9 @@ import io.volrep.api.InvalidArgumentException;
 import io.volrep.api.Recovery;
 import io.volrep.api.ReplicationException;
 import io.volrep.api.ReplicationSource;
-import io.volrep.api.internal.SafeText;
 import io.volrep.api.Secrets;
 import io.volrep.api.StatusCode;
+import io.volrep.api.internal.SafeText;
 import io.volrep.client.AttemptRunner.AttemptOutcome;
 import java.time.Duration;
 import java.time.Instant;
@@ -46,16 +46,18 @@ final class RetryLoop {
      * Decisions live in {@link RetryDecisions} (carried by {@link AttemptFailure}), the attempt budget included:
      * attempts that never reached the plugin do not count, so resilience4j's own limit must never be what stops.
      */
-    private static final Retry RETRY = Retry.of("volrep", RetryConfig.<Message>custom()
-            .maxAttempts(Integer.MAX_VALUE)
-            .retryOnException(t -> CallEngine.unwrap(t) instanceof AttemptFailure f && f.retry)
-            .intervalBiFunction((IntervalBiFunction<Message>) (n, either) -> {
-                if (either.isLeft() && CallEngine.unwrap(either.getLeft()) instanceof AttemptFailure f) {
-                    return f.delayMillis;
-                }
-                return 0L;
-            })
-            .build());
+    private static final Retry RETRY = Retry.of(
+            "volrep",
+            RetryConfig.<Message>custom()
+                    .maxAttempts(Integer.MAX_VALUE)
+                    .retryOnException(t -> CallEngine.unwrap(t) instanceof AttemptFailure f && f.retry)
+                    .intervalBiFunction((IntervalBiFunction<Message>) (n, either) -> {
+                        if (either.isLeft() && CallEngine.unwrap(either.getLeft()) instanceof AttemptFailure f) {
+                            return f.delayMillis;
+                        }
+                        return 0L;
+                    })
+                    .build());
 
     private final CallSettings settings;
     private final AttemptRunner runner;
@@ -74,17 +76,22 @@ final class RetryLoop {
     }
 
     /** The whole retry sequence of one call; completes {@code result}, and returns it. */
-    CompletableFuture<?> run(CallSpec spec, CallingThreadQueue queue, CompletableFuture<CallEngine.Response> result,
-                             CallObservation observation) {
+    CompletableFuture<?> run(
+            CallSpec spec,
+            CallingThreadQueue queue,
+            CompletableFuture<CallEngine.Response> result,
+            CallObservation observation) {
         RetryPolicy policy = spec.policy() != null ? spec.policy() : settings.defaultPolicy();
         CallState state;
         try {
             Optional<ReplicationSource> source = spec.concerns();
             // A call without a source sends the plugin's secrets (CreateVolumeGroup, ListVolumeGroups) or none
             // (Identity).
-            Secrets initial = spec.secretsOverride() != null ? spec.secretsOverride()
-                    : source.isPresent() ? settings.secrets().secrets(source.get())
-                    : spec.sendsSecrets() ? settings.secrets().pluginSecrets() : Secrets.empty();
+            Secrets initial = spec.secretsOverride() != null
+                    ? spec.secretsOverride()
+                    : source.isPresent()
+                            ? settings.secrets().secrets(source.get())
+                            : spec.sendsSecrets() ? settings.secrets().pluginSecrets() : Secrets.empty();
             CsiLimits.requireMapWithinLimit("secrets", initial.asMap());
             state = new CallState(spec, policy, initial, policy.clock().instant(), queue, observation);
         } catch (InvalidArgumentException e) {
@@ -95,14 +102,14 @@ final class RetryLoop {
             return result;
         }
         Cancellation.onCancel(result, state::cancel);
-        ScheduledExecutorService retryScheduler = queue == null ? settings.scheduler()
-                : queue.scheduling(settings.scheduler());
+        ScheduledExecutorService retryScheduler =
+                queue == null ? settings.scheduler() : queue.scheduling(settings.scheduler());
         // The first attempt runs here, handing its outcome straight on; resilience4j runs the sequence only once
         // one is to be retried. Most calls succeed at once, and a retry sequence per call (its context, its
         // promise, its stages) is a cost the raw gRPC call does not pay (docs/benchmarks.md).
         BiConsumer<Message, Throwable> afterFirst = (message, failure) -> {
             if (result.isDone()) {
-                return;     // cancelled, or failed by an attempt that could not start: nothing left to decide
+                return; // cancelled, or failed by an attempt that could not start: nothing left to decide
             }
             if (failure != null && CallEngine.unwrap(failure) instanceof AttemptFailure f && f.retry) {
                 // The first retry after its delay, as resilience4j schedules the later ones.
@@ -111,7 +118,7 @@ final class RetryLoop {
                 try {
                     retryScheduler.schedule(retries, f.delayMillis, TimeUnit.MILLISECONDS);
                 } catch (RuntimeException e) {
-                    result.completeExceptionally(e);    // a scheduler that refuses: never a call left waiting
+                    result.completeExceptionally(e); // a scheduler that refuses: never a call left waiting
                 }
             } else {
                 finish(result, state, message, failure);
@@ -125,8 +132,8 @@ final class RetryLoop {
         return result;
     }
 
-    private static void finish(CompletableFuture<CallEngine.Response> result, CallState state, Message message,
-                               Throwable failure) {
+    private static void finish(
+            CompletableFuture<CallEngine.Response> result, CallState state, Message message, Throwable failure) {
         if (failure == null) {
             result.complete(new CallEngine.Response(message, state.attempts));
         } else {
@@ -162,15 +169,23 @@ final class RetryLoop {
         }
         int attempt = CallState.ATTEMPTS.incrementAndGet(state);
         Duration remaining = Duration.between(state.policy.clock().instant(), state.deadline);
-        Duration timeout = remaining.compareTo(state.policy.perAttemptTimeout()) < 0 ? remaining
+        Duration timeout = remaining.compareTo(state.policy.perAttemptTimeout()) < 0
+                ? remaining
                 : state.policy.perAttemptTimeout();
         if (timeout.isNegative() || timeout.isZero()) {
             timeout = Duration.ofMillis(1);
         }
         CallSpec spec = state.spec;
-        ClientCall<Message, Message> call = runner.start(new AttemptRunner.Attempt(spec.rpc(),
-                spec.method(settings.wire()), spec.encode(settings.wire(), state.secrets), timeout,
-                !state.policy.failFast(), state.queue, scheme, state.observation),
+        ClientCall<Message, Message> call = runner.start(
+                new AttemptRunner.Attempt(
+                        spec.rpc(),
+                        spec.method(settings.wire()),
+                        spec.encode(settings.wire(), state.secrets),
+                        timeout,
+                        !state.policy.failFast(),
+                        state.queue,
+                        scheme,
+                        state.observation),
                 outcome -> judge(state, attempt, outcome, judged));
         state.current = call;
         if (state.cancelled) {
@@ -185,8 +200,7 @@ final class RetryLoop {
     private void judge(CallState state, int attempt, AttemptOutcome outcome, BiConsumer<Message, Throwable> judged) {
         if (outcome instanceof AttemptOutcome.Succeeded succeeded) {
             try {
-                if (settings.listener() != null || state.observation != CallObservation.NONE
-                        || LOG.isDebugEnabled()) {
+                if (settings.listener() != null || state.observation != CallObservation.NONE || LOG.isDebugEnabled()) {
                     notify(state, attempt, StatusCode.OK, null, Optional.empty(), "succeeded");
                 }
             } catch (RuntimeException e) {
@@ -222,28 +236,45 @@ final class RetryLoop {
         if (decision instanceof RetryDecision.VerifySource verify) {
             // RetryDecisions asks to verify or renew only for a call that concerns a source.
             ReplicationSource source = state.spec.concerns().orElseThrow();
-            return safely(() -> settings.verifier().verify(source)).handle((approved, verifyError) -> {
-                if (verifyError != null) {
-                    LOG.debug("SourceVerifier failed for {}: {}", SafeText.escape(source.toString()),
-                            SafeText.escape(verifyError.toString()));
-                }
-                return carryOut(state, attempt, failed, RetryDecisions.afterVerification(state.policy,
-                        Boolean.TRUE.equals(approved), verify, facts, progress(state)));
-            }).thenCompose(s -> s);
+            return safely(() -> settings.verifier().verify(source))
+                    .handle((approved, verifyError) -> {
+                        if (verifyError != null) {
+                            LOG.debug(
+                                    "SourceVerifier failed for {}: {}",
+                                    SafeText.escape(source.toString()),
+                                    SafeText.escape(verifyError.toString()));
+                        }
+                        return carryOut(
+                                state,
+                                attempt,
+                                failed,
+                                RetryDecisions.afterVerification(
+                                        state.policy, Boolean.TRUE.equals(approved), verify, facts, progress(state)));
+                    })
+                    .thenCompose(s -> s);
         }
         if (decision instanceof RetryDecision.RenewSecrets renew) {
             state.renewed = true;
             // RetryDecisions asks to renew only for a call that sends secrets: its source's, or the plugin's.
             Optional<ReplicationSource> source = state.spec.concerns();
-            return safely(() -> source.isPresent() ? settings.secrets().renew(source.get())
-                    : settings.secrets().renewPluginSecrets()).handle((renewed, renewError) -> {
-                if (renewError != null) {
-                    LOG.debug("SecretsProvider.renew failed for {}: {}", SafeText.escape(state.spec.subject()),
-                            renewError.getClass().getName());
-                }
-                return carryOut(state, attempt, failed, RetryDecisions.afterRenewal(state.policy,
-                        renewal(state, renewed), renew, facts, progress(state)));
-            }).thenCompose(s -> s);
+            return safely(() -> source.isPresent()
+                            ? settings.secrets().renew(source.get())
+                            : settings.secrets().renewPluginSecrets())
+                    .handle((renewed, renewError) -> {
+                        if (renewError != null) {
+                            LOG.debug(
+                                    "SecretsProvider.renew failed for {}: {}",
+                                    SafeText.escape(state.spec.subject()),
+                                    renewError.getClass().getName());
+                        }
+                        return carryOut(
+                                state,
+                                attempt,
+                                failed,
+                                RetryDecisions.afterRenewal(
+                                        state.policy, renewal(state, renewed), renew, facts, progress(state)));
+                    })
+                    .thenCompose(s -> s);
         }
         return carryOut(state, attempt, failed, decision);
     }
@@ -263,16 +294,21 @@ final class RetryLoop {
     }
 
     private RetryDecisions.Progress progress(CallState state) {
-        return new RetryDecisions.Progress(state.spec.concerns().isPresent(), state.spec.sendsSecrets(),
+        return new RetryDecisions.Progress(
+                state.spec.concerns().isPresent(),
+                state.spec.sendsSecrets(),
                 state.counted,
-                state.connectionWaits, state.renewed, state.spec.secretsOverride() != null,
-                settings.verifier() != null, state.cancelled || closed.getAsBoolean(),
+                state.connectionWaits,
+                state.renewed,
+                state.spec.secretsOverride() != null,
+                settings.verifier() != null,
+                state.cancelled || closed.getAsBoolean(),
                 Duration.between(state.policy.clock().instant(), state.deadline));
     }
 
     /** Reports a final decision and hands it to resilience4j; a stop carries the call's exception. */
-    private CompletionStage<Message> carryOut(CallState state, int attempt, AttemptOutcome.Failed failed,
-                                              RetryDecision decision) {
+    private CompletionStage<Message> carryOut(
+            CallState state, int attempt, AttemptOutcome.Failed failed, RetryDecision decision) {
         RetryDecisions.Outcome facts = failed.facts();
         if (decision instanceof RetryDecision.Retry retry) {
             notify(state, attempt, facts.code(), facts.recovery(), Optional.of(retry.delay()), retry.reason());
@@ -282,8 +318,8 @@ final class RetryLoop {
         notify(state, attempt, facts.code(), facts.recovery(), Optional.empty(), reason);
         // Looking at the target is for a call that never reached its plugin, and only once, for its last words.
         Optional<String> unreachable = facts.connectionFailure() ? connections.whyUnreachable() : Optional.empty();
-        return CompletableFuture.failedFuture(AttemptFailure.stop(failures.failed(state.spec, facts,
-                failed.status(), attempt, state.secrets, unreachable)));
+        return CompletableFuture.failedFuture(AttemptFailure.stop(
+                failures.failed(state.spec, facts, failed.status(), attempt, state.secrets, unreachable)));
     }
 
     private static <T> CompletionStage<T> safely(Supplier<CompletionStage<T>> stage) {
@@ -295,10 +331,21 @@ final class RetryLoop {
         }
     }
 
-    private void notify(CallState state, int attempt, StatusCode code, Recovery recovery,
-                        Optional<Duration> retryDelay, String decision) {
-        AttemptEvent event = new AttemptEvent(state.spec.rpc(), state.spec.concerns(), attempt, code,
-                Optional.ofNullable(recovery), retryDelay, decision);
+    private void notify(
+            CallState state,
+            int attempt,
+            StatusCode code,
+            Recovery recovery,
+            Optional<Duration> retryDelay,
+            String decision) {
+        AttemptEvent event = new AttemptEvent(
+                state.spec.rpc(),
+                state.spec.concerns(),
+                attempt,
+                code,
+                Optional.ofNullable(recovery),
+                retryDelay,
+                decision);
         if (LOG.isDebugEnabled()) {
             LOG.debug("{}", SafeText.escape(event.describe()));
         }
@@ -340,16 +387,23 @@ final class RetryLoop {
         volatile int counted;
         /** Attempts that waited for a connection and never reached the plugin. */
         volatile int connectionWaits;
+
         volatile Secrets secrets;
         volatile boolean renewed;
         volatile boolean cancelled;
         volatile ClientCall<?, ?> current;
         /** The waiting caller's queue for a blocking call, else null (callbacks on the client's executor). */
         final CallingThreadQueue queue;
+
         final CallObservation observation;
 
-        CallState(CallSpec spec, RetryPolicy policy, Secrets secrets, Instant start, CallingThreadQueue queue,
-                  CallObservation observation) {
+        CallState(
+                CallSpec spec,
+                RetryPolicy policy,
+                Secrets secrets,
+                Instant start,
+                CallingThreadQueue queue,
+                CallObservation observation) {
             this.spec = spec;
             this.observation = observation;
             this.queue = queue;

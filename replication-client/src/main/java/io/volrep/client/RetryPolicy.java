@@ -1,8 +1,8 @@
 package io.volrep.client;
 
-import io.volrep.api.internal.Arguments;
 import io.volrep.api.ErrorScheme;
 import io.volrep.api.Recovery;
+import io.volrep.api.internal.Arguments;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collections;
@@ -54,9 +54,18 @@ import java.util.random.RandomGenerator;
  *                          attempts do not count against {@code maxAttempts}. True: a connection failure fails the
  *                          attempt at once and counts like an UNAVAILABLE answer. See {@link Builder#failFast(boolean)}.
  */
-public record RetryPolicy(int maxAttempts, Duration initialBackoff, double multiplier, Duration maxBackoff,
-                          Duration totalTimeout, Duration perAttemptTimeout, Jitter jitter,
-                          Map<Recovery, Action> actions, Clock clock, RandomGenerator random, boolean failFast) {
+public record RetryPolicy(
+        int maxAttempts,
+        Duration initialBackoff,
+        double multiplier,
+        Duration maxBackoff,
+        Duration totalTimeout,
+        Duration perAttemptTimeout,
+        Jitter jitter,
+        Map<Recovery, Action> actions,
+        Clock clock,
+        RandomGenerator random,
+        boolean failFast) {
 
     /** What the client does after an error of a {@link Recovery} class. */
     public enum Action {
@@ -290,8 +299,18 @@ public record RetryPolicy(int maxAttempts, Duration initialBackoff, double multi
 
         /** The policy. */
         public RetryPolicy build() {
-            return new RetryPolicy(maxAttempts, initialBackoff, multiplier, maxBackoff, totalTimeout, perAttemptTimeout,
-                    jitter, actions, clock, random, failFast);
+            return new RetryPolicy(
+                    maxAttempts,
+                    initialBackoff,
+                    multiplier,
+                    maxBackoff,
+                    totalTimeout,
+                    perAttemptTimeout,
+                    jitter,
+                    actions,
+                    clock,
+                    random,
+                    failFast);
         }
     }
 

@@ -49,8 +49,13 @@ final class SingleFlight {
      * before that call starts (or at once when the queue is full), so that whoever waits for the call never
      * observes its own lane still held, and calls on one source are reported in the order they ran.
      */
-    <T> void submit(Object key, ReplicationSource source, Rpc rpc, CompletableFuture<T> result,
-                    Supplier<CompletableFuture<?>> task, Runnable afterRelease) {
+    <T> void submit(
+            Object key,
+            ReplicationSource source,
+            Rpc rpc,
+            CompletableFuture<T> result,
+            Supplier<CompletableFuture<?>> task,
+            Runnable afterRelease) {
         // The common case, a source with nothing in flight, takes its lane without the queueing path's allocations
         // (the compute's reservation, the flags, the queued starter).
         if (lanes.putIfAbsent(key, new Lane()) == null) {
@@ -83,8 +88,8 @@ final class SingleFlight {
         }
     }
 
-    private <T> void start(Object key, CompletableFuture<T> result, Supplier<CompletableFuture<?>> task,
-                           Runnable afterRelease) {
+    private <T> void start(
+            Object key, CompletableFuture<T> result, Supplier<CompletableFuture<?>> task, Runnable afterRelease) {
         if (result.isDone()) {
             releaseThenReport(key, afterRelease);
             return;

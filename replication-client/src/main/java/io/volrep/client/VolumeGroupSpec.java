@@ -30,9 +30,17 @@ import java.util.Optional;
  * @param maxEntries ListVolumeGroups' {@code max_entries}
  * @param startingToken ListVolumeGroups' {@code starting_token}, "" for the first page
  */
-record VolumeGroupSpec(Rpc rpc, String name, String volumeGroupId, List<String> volumeIds,
-                       Map<String, String> parameters, int maxEntries, String startingToken, Secrets secretsOverride,
-                       RetryPolicy policy) implements CallSpec {
+record VolumeGroupSpec(
+        Rpc rpc,
+        String name,
+        String volumeGroupId,
+        List<String> volumeIds,
+        Map<String, String> parameters,
+        int maxEntries,
+        String startingToken,
+        Secrets secretsOverride,
+        RetryPolicy policy)
+        implements CallSpec {
 
     VolumeGroupSpec {
         if (!rpc.isVolumeGroup()) {
@@ -43,11 +51,16 @@ record VolumeGroupSpec(Rpc rpc, String name, String volumeGroupId, List<String> 
     }
 
     /** CreateVolumeGroup of the group named {@code target}, or ModifyVolumeGroupMembership of group {@code target}. */
-    static VolumeGroupSpec membership(Rpc rpc, String target, List<String> volumeIds, Map<String, String> parameters,
-                                      Secrets secrets, RetryPolicy policy) {
+    static VolumeGroupSpec membership(
+            Rpc rpc,
+            String target,
+            List<String> volumeIds,
+            Map<String, String> parameters,
+            Secrets secrets,
+            RetryPolicy policy) {
         boolean create = rpc == Rpc.CREATE_VOLUME_GROUP;
-        return new VolumeGroupSpec(rpc, create ? target : null, create ? null : target, volumeIds, parameters, 0, "",
-                secrets, policy);
+        return new VolumeGroupSpec(
+                rpc, create ? target : null, create ? null : target, volumeIds, parameters, 0, "", secrets, policy);
     }
 
     /** DeleteVolumeGroup or ControllerGetVolumeGroup of {@code volumeGroupId}. */
@@ -56,8 +69,8 @@ record VolumeGroupSpec(Rpc rpc, String name, String volumeGroupId, List<String> 
     }
 
     static VolumeGroupSpec list(int maxEntries, String startingToken, Secrets secrets, RetryPolicy policy) {
-        return new VolumeGroupSpec(Rpc.LIST_VOLUME_GROUPS, null, null, null, Map.of(), maxEntries, startingToken,
-                secrets, policy);
+        return new VolumeGroupSpec(
+                Rpc.LIST_VOLUME_GROUPS, null, null, null, Map.of(), maxEntries, startingToken, secrets, policy);
     }
 
     /** A call on a group concerns it as a replication source; Create and List concern none. */
@@ -116,17 +129,36 @@ record VolumeGroupSpec(Rpc rpc, String name, String volumeGroupId, List<String> 
     public Message encode(WireDialect wire, Secrets secrets) {
         Map<String, String> s = secrets.asMap();
         return switch (rpc) {
-            case CREATE_VOLUME_GROUP -> CreateVolumeGroupRequest.newBuilder().setName(name).putAllParameters(parameters)
-                    .putAllSecrets(s).addAllVolumeIds(volumeIds).build();
-            case MODIFY_VOLUME_GROUP_MEMBERSHIP -> ModifyVolumeGroupMembershipRequest.newBuilder()
-                    .setVolumeGroupId(volumeGroupId).addAllVolumeIds(volumeIds).putAllSecrets(s)
-                    .putAllParameters(parameters).build();
-            case DELETE_VOLUME_GROUP -> DeleteVolumeGroupRequest.newBuilder().setVolumeGroupId(volumeGroupId)
-                    .putAllSecrets(s).build();
-            case LIST_VOLUME_GROUPS -> ListVolumeGroupsRequest.newBuilder().setMaxEntries(maxEntries)
-                    .setStartingToken(startingToken).putAllSecrets(s).build();
-            case CONTROLLER_GET_VOLUME_GROUP -> ControllerGetVolumeGroupRequest.newBuilder()
-                    .setVolumeGroupId(volumeGroupId).putAllSecrets(s).build();
+            case CREATE_VOLUME_GROUP ->
+                CreateVolumeGroupRequest.newBuilder()
+                        .setName(name)
+                        .putAllParameters(parameters)
+                        .putAllSecrets(s)
+                        .addAllVolumeIds(volumeIds)
+                        .build();
+            case MODIFY_VOLUME_GROUP_MEMBERSHIP ->
+                ModifyVolumeGroupMembershipRequest.newBuilder()
+                        .setVolumeGroupId(volumeGroupId)
+                        .addAllVolumeIds(volumeIds)
+                        .putAllSecrets(s)
+                        .putAllParameters(parameters)
+                        .build();
+            case DELETE_VOLUME_GROUP ->
+                DeleteVolumeGroupRequest.newBuilder()
+                        .setVolumeGroupId(volumeGroupId)
+                        .putAllSecrets(s)
+                        .build();
+            case LIST_VOLUME_GROUPS ->
+                ListVolumeGroupsRequest.newBuilder()
+                        .setMaxEntries(maxEntries)
+                        .setStartingToken(startingToken)
+                        .putAllSecrets(s)
+                        .build();
+            case CONTROLLER_GET_VOLUME_GROUP ->
+                ControllerGetVolumeGroupRequest.newBuilder()
+                        .setVolumeGroupId(volumeGroupId)
+                        .putAllSecrets(s)
+                        .build();
             default -> throw new IllegalStateException(rpc + " is not a volumegroup.Controller method");
         };
     }

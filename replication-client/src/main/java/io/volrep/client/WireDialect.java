@@ -32,7 +32,8 @@ import java.util.stream.Stream;
  */
 final class WireDialect {
     private static final Map<String, MethodDescriptor<Message, Message>> SINGLE_REVISION_METHODS = Stream.of(
-                    IdentityGrpc.getServiceDescriptor(), ControllerGrpc.getServiceDescriptor(),
+                    IdentityGrpc.getServiceDescriptor(),
+                    ControllerGrpc.getServiceDescriptor(),
                     HealerNodeGrpc.getServiceDescriptor())
             .flatMap(service -> service.getMethods().stream())
             .collect(Collectors.toUnmodifiableMap(MethodDescriptor::getFullMethodName, WireDialect::cast));
@@ -80,11 +81,19 @@ final class WireDialect {
     Message request(RequestSpec spec, Secrets secrets) {
         // Field 1 only for volumes: the deprecated volume_id never named a group or a snapshot.
         String volumeId = alsoSendDeprecatedVolumeId && spec.source().kind() == ReplicationSource.Kind.VOLUME
-                ? spec.source().id() : "";
+                ? spec.source().id()
+                : "";
         try {
-            return transcoder.requestToWire(spec.rpc(), new RequestFields(WireMapping.toProto(spec.source()),
-                    volumeId, spec.parameters(), secrets.asMap(), spec.replicationId(), spec.force())
-                    .toRequest(spec.rpc()));
+            return transcoder.requestToWire(
+                    spec.rpc(),
+                    new RequestFields(
+                                    WireMapping.toProto(spec.source()),
+                                    volumeId,
+                                    spec.parameters(),
+                                    secrets.asMap(),
+                                    spec.replicationId(),
+                                    spec.force())
+                            .toRequest(spec.rpc()));
         } catch (NotExpressibleException e) {
             throw new UnsupportedByDialectException(e);
         }
@@ -101,14 +110,20 @@ final class WireDialect {
      * reported. Where the revision has {@code last_sync_bytes}, its 0 is a value ("0 B").
      */
     ReplicationInfo info(Message response, int attempts) {
-        return WireMapping.fromProto((GetVolumeReplicationInfoResponse) transcoder.responseFromWire(
-                Rpc.GET_VOLUME_REPLICATION_INFO, response), attempts, dialect());
+        return WireMapping.fromProto(
+                (GetVolumeReplicationInfoResponse)
+                        transcoder.responseFromWire(Rpc.GET_VOLUME_REPLICATION_INFO, response),
+                attempts,
+                dialect());
     }
 
     /** The destination answered for a source of {@code sourceKind}, checked ({@link AnswerRules#destination}). */
     ReplicationDestination destination(Message response, ReplicationSource.Kind sourceKind, int attempts) {
-        return WireMapping.fromProto((GetReplicationDestinationInfoResponse) transcoder.responseFromWire(
-                Rpc.GET_REPLICATION_DESTINATION_INFO, response), sourceKind, attempts);
+        return WireMapping.fromProto(
+                (GetReplicationDestinationInfoResponse)
+                        transcoder.responseFromWire(Rpc.GET_REPLICATION_DESTINATION_INFO, response),
+                sourceKind,
+                attempts);
     }
 
     @SuppressWarnings("unchecked")

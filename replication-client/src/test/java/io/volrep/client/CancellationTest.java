@@ -69,10 +69,13 @@ class CancellationTest {
 
     @Test
     void aDoneHookRunsOnceHoweverTheFutureCompletes() {
-        for (java.util.function.Consumer<Cancellation.Hooked<String>> finish : java.util.List.<java.util.function
-                .Consumer<Cancellation.Hooked<String>>>of(f -> f.complete("done"),
-                f -> f.completeExceptionally(new IllegalStateException("failed")), f -> f.cancel(true),
-                f -> f.obtrudeValue("forced"), f -> f.obtrudeException(new IllegalStateException("forced")))) {
+        for (java.util.function.Consumer<Cancellation.Hooked<String>> finish :
+                java.util.List.<java.util.function.Consumer<Cancellation.Hooked<String>>>of(
+                        f -> f.complete("done"),
+                        f -> f.completeExceptionally(new IllegalStateException("failed")),
+                        f -> f.cancel(true),
+                        f -> f.obtrudeValue("forced"),
+                        f -> f.obtrudeException(new IllegalStateException("forced")))) {
             Cancellation.Hooked<String> future = new Cancellation.Hooked<>();
             AtomicInteger runs = new AtomicInteger();
             AtomicInteger doneWhenRun = new AtomicInteger();

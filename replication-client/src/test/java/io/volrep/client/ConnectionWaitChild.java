@@ -11,13 +11,16 @@ import java.time.Duration;
  * }</pre>
  */
 public final class ConnectionWaitChild {
-    private ConnectionWaitChild() {
-    }
+    private ConnectionWaitChild() {}
 
     public static void main(String[] args) {
-        try (ReplicationClient client = ReplicationClient.builder().target(args[0])
-                .retry(RetryPolicy.spec().toBuilder().totalTimeout(Duration.ofSeconds(1)).build())
-                .connectionWarnings(Duration.ofMillis(200), Duration.ofMillis(300)).build()) {
+        try (ReplicationClient client = ReplicationClient.builder()
+                .target(args[0])
+                .retry(RetryPolicy.spec().toBuilder()
+                        .totalTimeout(Duration.ofSeconds(1))
+                        .build())
+                .connectionWarnings(Duration.ofMillis(200), Duration.ofMillis(300))
+                .build()) {
             client.volume("vol-0").promote().call();
             System.out.println("no exception");
         } catch (RuntimeException e) {

@@ -75,7 +75,8 @@ class ConnectionWaitTest {
     }
 
     private ReplicationClient client(Path socket, Duration total, boolean shortWarnings) {
-        ReplicationClient.Builder b = ReplicationClient.builder().target("unix://" + socket).retry(within(total));
+        ReplicationClient.Builder b =
+                ReplicationClient.builder().target("unix://" + socket).retry(within(total));
         if (shortWarnings) {
             b.connectionWarnings(SHORT, EVERY);
         }
@@ -94,16 +95,20 @@ class ConnectionWaitTest {
                     () -> client.volume("vol-0").enable().call());
             List<String> warnings = logs.lines("Still connecting to");
             assertThat(warnings).as(logs.text()).hasSize(1);
-            assertThat(warnings.get(0)).contains("WARN io.volrep.client.ConnectionWatch - Still connecting to unix://"
-                    + missing + " after ").contains(": no such socket file " + missing + ";");
+            assertThat(warnings.get(0))
+                    .contains(
+                            "WARN io.volrep.client.ConnectionWatch - Still connecting to unix://" + missing + " after ")
+                    .contains(": no such socket file " + missing + ";");
             Matcher after = Pattern.compile("after (\\d+\\.\\d) s").matcher(warnings.get(0));
             assertThat(after.find()).isTrue();
             assertThat(Double.parseDouble(after.group(1))).isBetween(4.5, 10.0);
         }
         assertThat(failure).isInstanceOf(DeadlineExceededException.class);
-        assertThat(failure.getMessage()).isEqualTo("EnableVolumeReplication for volume vol-0 failed with 4"
-                + " DEADLINE_EXCEEDED: no answer from the plugin at unix://" + missing + " within the call's deadline:"
-                + " it waited for the plugin to accept connections (no such socket file " + missing + ")");
+        assertThat(failure.getMessage())
+                .isEqualTo("EnableVolumeReplication for volume vol-0 failed with 4"
+                        + " DEADLINE_EXCEEDED: no answer from the plugin at unix://" + missing
+                        + " within the call's deadline:"
+                        + " it waited for the plugin to accept connections (no such socket file " + missing + ")");
         assertThat(failure.attempts()).isEqualTo(1);
     }
 
@@ -112,14 +117,15 @@ class ConnectionWaitTest {
         Path refused = dir.resolve("refused.sock");
         try (ServerSocketChannel gone = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
             gone.bind(UnixDomainSocketAddress.of(refused));
-        }   // the file stays, nobody listens: what a plugin that died leaves behind
+        } // the file stays, nobody listens: what a plugin that died leaves behind
         try (CapturedLogs logs = new CapturedLogs()) {
             ReplicationClient client = client(refused, Duration.ofMillis(1_500), true);
             assertThatThrownBy(() -> client.volume("vol-0").disable().call())
                     .isInstanceOf(DeadlineExceededException.class)
-                    .hasMessageEndingWith("(connection refused on " + refused
-                            + " (nobody listens there: is the plugin running?))");
-            assertThat(logs.lines("Still connecting to unix://" + refused)).as(logs.text())
+                    .hasMessageEndingWith(
+                            "(connection refused on " + refused + " (nobody listens there: is the plugin running?))");
+            assertThat(logs.lines("Still connecting to unix://" + refused))
+                    .as(logs.text())
                     .hasSizeGreaterThanOrEqualTo(3)
                     .allSatisfy(line -> assertThat(line).contains("WARN").contains("connection refused on " + refused));
         }
@@ -136,14 +142,17 @@ class ConnectionWaitTest {
                 Thread.sleep(20);
             }
             assertThat(logs.lines("Still connecting to")).as(logs.text()).isNotEmpty();
-            ReplicationServer plugin = grpc.register(ReferencePlugin.start(ReferenceDriver.builder().volumes(1).build(),
-                    "unix://" + later));
-            call.get(20, TimeUnit.SECONDS);     // rode over the missing plugin, as over a restart
+            ReplicationServer plugin = grpc.register(
+                    ReferencePlugin.start(ReferenceDriver.builder().volumes(1).build(), "unix://" + later));
+            call.get(20, TimeUnit.SECONDS); // rode over the missing plugin, as over a restart
             deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
             while (logs.lines("Connected to").isEmpty() && System.nanoTime() < deadline) {
                 Thread.sleep(20);
             }
-            assertThat(logs.lines("Connected to")).as(logs.text()).singleElement().asString()
+            assertThat(logs.lines("Connected to"))
+                    .as(logs.text())
+                    .singleElement()
+                    .asString()
                     .contains("INFO io.volrep.client.ConnectionWatch - Connected to unix://" + later + " after ");
             assertThat(plugin.address()).isEqualTo("unix://" + later);
         }
@@ -170,7 +179,8 @@ class ConnectionWaitTest {
                 Files.setOwner(unreadable, users.lookupPrincipalByName("nobody"));
                 output = runInOwnUserNamespace(ConnectionWaitChild.class, "unix://" + unreadable);
             }
-            assertThat(output).contains("Still connecting to unix://" + unreadable)
+            assertThat(output)
+                    .contains("Still connecting to unix://" + unreadable)
                     .contains("permission denied on " + unreadable)
                     .contains("exception: PromoteVolume for volume vol-0 failed with 4 DEADLINE_EXCEEDED: no answer"
                             + " from the plugin at unix://" + unreadable + " within the call's deadline: it waited for"
@@ -181,14 +191,21 @@ class ConnectionWaitTest {
     /** Runs {@code main} in a child JVM in a user namespace of its own (root inside, nobody's files unmapped). */
     private String runInOwnUserNamespace(Class<?> main, String... args) throws Exception {
         Path out = dir.resolve("child.out");
-        List<String> command = new java.util.ArrayList<>(List.of("unshare", "-U", "--map-root-user",
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-                io.volrep.client.reliability.ReferenceChild.testClassPath(), "-XX:TieredStopAtLevel=1",
+        List<String> command = new java.util.ArrayList<>(List.of(
+                "unshare",
+                "-U",
+                "--map-root-user",
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                io.volrep.client.reliability.ReferenceChild.testClassPath(),
+                "-XX:TieredStopAtLevel=1",
                 main.getName()));
         command.addAll(List.of(args));
         Process child;
         try {
-            child = grpc.register(new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile())
+            child = grpc.register(new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(out.toFile())
                     .start());
         } catch (IOException noUnshare) {
             assumeTrue(false, "unshare is not available: " + noUnshare.getMessage());
@@ -196,7 +213,8 @@ class ConnectionWaitTest {
         }
         assertThat(child.waitFor(60, TimeUnit.SECONDS)).as("the child ended").isTrue();
         String output = Files.readString(out);
-        assumeTrue(!output.contains("unshare failed") && !output.contains("Operation not permitted"),
+        assumeTrue(
+                !output.contains("unshare failed") && !output.contains("Operation not permitted"),
                 "no user namespaces here: " + output);
         return output;
     }

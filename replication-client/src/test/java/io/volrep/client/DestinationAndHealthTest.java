@@ -38,12 +38,10 @@ class DestinationAndHealthTest {
         final AtomicInteger notYet = new AtomicInteger(2);
 
         @Override
-        public void enable(EnableRequest request) {
-        }
+        public void enable(EnableRequest request) {}
 
         @Override
-        public void disable(DisableRequest request) {
-        }
+        public void disable(DisableRequest request) {}
 
         @Override
         public ReplicationInfo info(InfoRequest request) {
@@ -59,24 +57,31 @@ class DestinationAndHealthTest {
             }
             return request.source().kind() == ReplicationSource.Kind.VOLUME
                     ? ReplicationDestination.volume("b-" + request.source().id())
-                    : ReplicationDestination.volumeGroup("b-" + request.source().id(),
-                            Map.of("vol-1", "b-vol-1", "vol-2", "b-vol-2"));
+                    : ReplicationDestination.volumeGroup(
+                            "b-" + request.source().id(), Map.of("vol-1", "b-vol-1", "vol-2", "b-vol-2"));
         }
     }
 
     @Test
     void destinationsAfterATransientUnavailableAndHealthInInfo(@TempDir Path dir) throws Exception {
         SiteA driver = new SiteA();
-        ReplicationServer server = grpc.register(ReplicationServer.builder().driver(driver)
-                .listen("unix://" + dir.resolve("a.sock")).build().start());
-        ReplicationClient client = grpc.register(ReplicationClient.builder().target(server.address())
-                .retry(SpiInteropTest.FAST).build());
+        ReplicationServer server = grpc.register(ReplicationServer.builder()
+                .driver(driver)
+                .listen("unix://" + dir.resolve("a.sock"))
+                .build()
+                .start());
+        ReplicationClient client = grpc.register(ReplicationClient.builder()
+                .target(server.address())
+                .retry(SpiInteropTest.FAST)
+                .build());
         assertThat(client.volume("vol-1").destination()).isEqualTo(ReplicationDestination.volume("b-vol-1"));
-        assertThat(driver.seen).hasSize(3);                    // two UNAVAILABLE, retried with back-off
+        assertThat(driver.seen).hasSize(3); // two UNAVAILABLE, retried with back-off
 
-        ReplicationDestination group = client.volumeGroup("grp-1").destinationAsync().get(20, TimeUnit.SECONDS);
-        assertThat(group).isEqualTo(ReplicationDestination.volumeGroup("b-grp-1",
-                Map.of("vol-1", "b-vol-1", "vol-2", "b-vol-2")));
+        ReplicationDestination group =
+                client.volumeGroup("grp-1").destinationAsync().get(20, TimeUnit.SECONDS);
+        assertThat(group)
+                .isEqualTo(
+                        ReplicationDestination.volumeGroup("b-grp-1", Map.of("vol-1", "b-vol-1", "vol-2", "b-vol-2")));
         assertThat(group.kind()).isEqualTo(ReplicationSource.Kind.VOLUME_GROUP);
 
         ReplicationInfo info = client.volume("vol-1").info();
@@ -89,11 +94,17 @@ class DestinationAndHealthTest {
     void legacyRevisionsRefuseBeforeSending(@TempDir Path dir) {
         SiteA driver = new SiteA();
         for (SpecDialect legacy : new SpecDialect[] {SpecDialect.V0_1_3, SpecDialect.V0_1_0}) {
-            ReplicationServer server = grpc.register(ReplicationServer.builder().driver(driver).dialect(legacy)
-                    .listen("unix://" + dir.resolve(legacy.name() + ".sock")).build().start());
-            ReplicationClient client = grpc.register(ReplicationClient.builder().target(server.address())
+            ReplicationServer server = grpc.register(ReplicationServer.builder()
+                    .driver(driver)
                     .dialect(legacy)
-                    .retry(SpiInteropTest.FAST).build());
+                    .listen("unix://" + dir.resolve(legacy.name() + ".sock"))
+                    .build()
+                    .start());
+            ReplicationClient client = grpc.register(ReplicationClient.builder()
+                    .target(server.address())
+                    .dialect(legacy)
+                    .retry(SpiInteropTest.FAST)
+                    .build());
             assertThatThrownBy(() -> client.volume("vol-1").destination())
                     .isInstanceOfSatisfying(UnsupportedByDialectException.class, e -> {
                         assertThat(e.attempts()).isZero();

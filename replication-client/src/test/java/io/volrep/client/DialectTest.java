@@ -23,17 +23,25 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The client against independent plugins of the legacy revisions, and what a wrong dialect does on the wire. */
-@SuppressWarnings("deprecation")     // sends or reads the deprecated volume_id (field 1) on purpose
+@SuppressWarnings("deprecation") // sends or reads the deprecated volume_id (field 1) on purpose
 class DialectTest {
     @RegisterExtension
     final GrpcCleanup grpc = new GrpcCleanup();
 
     static final RetryPolicy FAST = RetryPolicy.spec().toBuilder()
-            .initialBackoff(Duration.ofMillis(10)).multiplier(2).maxBackoff(Duration.ofMillis(40))
-            .jitter(RetryPolicy.Jitter.NONE).maxAttempts(3).build();
+            .initialBackoff(Duration.ofMillis(10))
+            .multiplier(2)
+            .maxBackoff(Duration.ofMillis(40))
+            .jitter(RetryPolicy.Jitter.NONE)
+            .maxAttempts(3)
+            .build();
 
     static ReplicationClient client(String target, SpecDialect dialect) {
-        return ReplicationClient.builder().target(target).retry(FAST).dialect(dialect).build();
+        return ReplicationClient.builder()
+                .target(target)
+                .retry(FAST)
+                .dialect(dialect)
+                .build();
     }
 
     @Test
@@ -66,7 +74,8 @@ class DialectTest {
         // volume_id is REQUIRED in v0.1.3: it carries the group id, and the source says it names a group.
         assertThat(group.getVolumeId()).isEqualTo("vg-1");
         assertThat(group.getReplicationSource().getTypeCase()).isEqualTo(TypeCase.VOLUMEGROUP);
-        assertThat(group.getReplicationSource().getVolumegroup().getVolumeGroupId()).isEqualTo("vg-1");
+        assertThat(group.getReplicationSource().getVolumegroup().getVolumeGroupId())
+                .isEqualTo("vg-1");
     }
 
     @Test
@@ -76,14 +85,20 @@ class DialectTest {
         ReplicationClient client = grpc.register(client(server.target(), SpecDialect.V0_1_0));
         client.volume("vol-1").enable().call();
         client.volume("vol-1").demote().force().call();
-        assertThat(client.volume("vol-1").resync().awaitReady(Duration.ofSeconds(10)).get().ready()).isTrue();
+        assertThat(client.volume("vol-1")
+                        .resync()
+                        .awaitReady(Duration.ofSeconds(10))
+                        .get()
+                        .ready())
+                .isTrue();
         client.volume("vol-1").promote().call();
 
         assertThat(plugin.volumes.states).containsEntry("vol-1", LegacyPlugins.VolumeStates.State.PRIMARY);
         var demote = (io.volrep.proto.replication.v0_1_0.DemoteVolumeRequest) plugin.volumes.requests.get(1);
         assertThat(demote.getVolumeId()).isEqualTo("vol-1");
         assertThat(demote.getForce()).isTrue();
-        assertThat(plugin.volumes.requests).allSatisfy(m -> assertThat(m.getUnknownFields().asMap()).isEmpty());
+        assertThat(plugin.volumes.requests)
+                .allSatisfy(m -> assertThat(m.getUnknownFields().asMap()).isEmpty());
     }
 
     @Test
@@ -95,14 +110,14 @@ class DialectTest {
         ReplicationClient c010 = grpc.register(client(s010.target(), SpecDialect.V0_1_0));
         ReplicationClient c013 = grpc.register(client(s013.target(), SpecDialect.V0_1_3));
         assertUnsupported(() -> c010.volume("vol-1").info(), Rpc.GET_VOLUME_REPLICATION_INFO, "v0.1.0");
-        assertUnsupported(() -> c010.volumeGroup("vg-1").enable().call(), Rpc.ENABLE_VOLUME_REPLICATION,
-                "volumegroup");
-        assertUnsupported(() -> c010.volumeSnapshot("snap-1").promote().call(), Rpc.PROMOTE_VOLUME,
-                "volumesnapshot");
-        assertUnsupported(() -> c010.volume("vol-1").enable().replicationId("rid").call(),
-                Rpc.ENABLE_VOLUME_REPLICATION, "replication_id");
-        assertUnsupported(() -> c013.volumeSnapshot("snap-1").enable().call(), Rpc.ENABLE_VOLUME_REPLICATION,
-                "volumesnapshot");
+        assertUnsupported(() -> c010.volumeGroup("vg-1").enable().call(), Rpc.ENABLE_VOLUME_REPLICATION, "volumegroup");
+        assertUnsupported(() -> c010.volumeSnapshot("snap-1").promote().call(), Rpc.PROMOTE_VOLUME, "volumesnapshot");
+        assertUnsupported(
+                () -> c010.volume("vol-1").enable().replicationId("rid").call(),
+                Rpc.ENABLE_VOLUME_REPLICATION,
+                "replication_id");
+        assertUnsupported(
+                () -> c013.volumeSnapshot("snap-1").enable().call(), Rpc.ENABLE_VOLUME_REPLICATION, "volumesnapshot");
         assertThat(v010.volumes.requests).isEmpty();
         assertThat(v013.volumes.requests).isEmpty();
     }
@@ -124,10 +139,13 @@ class DialectTest {
     void aLegacyTimestampOutOfRangeIsAProtocolViolation() throws Exception {
         var plugin = new io.volrep.proto.replication.v0_1_3.ControllerGrpc.ControllerImplBase() {
             @Override
-            public void getVolumeReplicationInfo(io.volrep.proto.replication.v0_1_3.GetVolumeReplicationInfoRequest r,
+            public void getVolumeReplicationInfo(
+                    io.volrep.proto.replication.v0_1_3.GetVolumeReplicationInfoRequest r,
                     StreamObserver<io.volrep.proto.replication.v0_1_3.GetVolumeReplicationInfoResponse> o) {
                 o.onNext(io.volrep.proto.replication.v0_1_3.GetVolumeReplicationInfoResponse.newBuilder()
-                        .setLastSyncTime(com.google.protobuf.Timestamp.newBuilder().setSeconds(1).setNanos(-3))
+                        .setLastSyncTime(com.google.protobuf.Timestamp.newBuilder()
+                                .setSeconds(1)
+                                .setNanos(-3))
                         .build());
                 o.onCompleted();
             }
@@ -136,7 +154,8 @@ class DialectTest {
         ReplicationClient client = grpc.register(client(server.target(), SpecDialect.V0_1_3));
         assertThatThrownBy(() -> client.volume("vol-1").info())
                 .isInstanceOf(io.volrep.api.ProtocolViolationException.class)
-                .hasMessageContaining("last_sync_time.nanos").hasMessageContaining("out of range");
+                .hasMessageContaining("last_sync_time.nanos")
+                .hasMessageContaining("out of range");
     }
 
     @Test
@@ -152,10 +171,12 @@ class DialectTest {
                     // Issue 20 point 4: the exception reads the table of the revision the call was made in,
                     // and keeps it (and its subclass) when re-attributed.
                     io.volrep.api.ReplicationException r = (io.volrep.api.ReplicationException) e;
-                    String v013 = SpecDialect.V0_1_3.errorScheme().recoveryText(Rpc.RESYNC_VOLUME,
-                            StatusCode.FAILED_PRECONDITION);
-                    assertThat(v013).isNotEqualTo(io.volrep.api.ErrorScheme.spec().recoveryText(
-                            Rpc.RESYNC_VOLUME, StatusCode.FAILED_PRECONDITION));
+                    String v013 = SpecDialect.V0_1_3
+                            .errorScheme()
+                            .recoveryText(Rpc.RESYNC_VOLUME, StatusCode.FAILED_PRECONDITION);
+                    assertThat(v013)
+                            .isNotEqualTo(io.volrep.api.ErrorScheme.spec()
+                                    .recoveryText(Rpc.RESYNC_VOLUME, StatusCode.FAILED_PRECONDITION));
                     assertThat(r.recoveryText()).isEqualTo(v013);
                     io.volrep.api.ReplicationException copy = r.withContext(Rpc.RESYNC_VOLUME, 7);
                     assertThat(copy).isInstanceOf(PreconditionFailedException.class);
@@ -170,7 +191,8 @@ class DialectTest {
                 new CopyOnWriteArrayList<>();
 
         @Override
-        public void enableVolumeReplication(io.volrep.proto.replication.v0_1_3.EnableVolumeReplicationRequest r,
+        public void enableVolumeReplication(
+                io.volrep.proto.replication.v0_1_3.EnableVolumeReplicationRequest r,
                 StreamObserver<io.volrep.proto.replication.v0_1_3.EnableVolumeReplicationResponse> o) {
             enables.add(r);
             o.onNext(io.volrep.proto.replication.v0_1_3.EnableVolumeReplicationResponse.getDefaultInstance());
@@ -182,8 +204,11 @@ class DialectTest {
     void aCurrentVolumeSourceReadsAsAVolumeGroupToAV013Plugin() throws Exception {
         RecordingV013 plugin = new RecordingV013();
         TestServer server = grpc.register(TestServer.inProcess(plugin));
-        ReplicationClient bare = grpc.register(ReplicationClient.builder().target(server.target()).retry(FAST)
-                .alsoSendDeprecatedVolumeId(false).build());
+        ReplicationClient bare = grpc.register(ReplicationClient.builder()
+                .target(server.target())
+                .retry(FAST)
+                .alsoSendDeprecatedVolumeId(false)
+                .build());
         ReplicationClient withVolumeId = grpc.register(client(server.target(), SpecDialect.CURRENT));
         bare.volume("vol-1").enable().call();
         withVolumeId.volume("vol-1").enable().call();
@@ -192,7 +217,8 @@ class DialectTest {
         assertThat(HexFormat.ofDelimiter(" ").formatHex(parsed.toByteArray()))
                 .isEqualTo("2a 09 0a 07 0a 05 76 6f 6c 2d 31");
         assertThat(parsed.getReplicationSource().getTypeCase()).isEqualTo(TypeCase.VOLUMEGROUP);
-        assertThat(parsed.getReplicationSource().getVolumegroup().getVolumeGroupId()).isEqualTo("vol-1");
+        assertThat(parsed.getReplicationSource().getVolumegroup().getVolumeGroupId())
+                .isEqualTo("vol-1");
         assertThat(parsed.getVolumeId()).isEmpty();
         // With the deprecated volume_id also sent, the plugin sees a volume id AND a group: contradictory.
         var both = plugin.enables.get(1);
@@ -207,7 +233,8 @@ class DialectTest {
         final List<io.volrep.proto.replication.EnableVolumeReplicationRequest> enables = new CopyOnWriteArrayList<>();
 
         @Override
-        public void enableVolumeReplication(io.volrep.proto.replication.EnableVolumeReplicationRequest r,
+        public void enableVolumeReplication(
+                io.volrep.proto.replication.EnableVolumeReplicationRequest r,
                 StreamObserver<io.volrep.proto.replication.EnableVolumeReplicationResponse> o) {
             enables.add(r);
             o.onNext(io.volrep.proto.replication.EnableVolumeReplicationResponse.getDefaultInstance());
@@ -234,17 +261,21 @@ class DialectTest {
         RecordingCurrent plugin = new RecordingCurrent();
         TestServer server = grpc.register(TestServer.inProcess(plugin));
         ReplicationClient client = grpc.register(client(server.target(), SpecDialect.CURRENT));
-        ReplicationClient off = grpc.register(ReplicationClient.builder().target(server.target())
-                .alsoSendDeprecatedVolumeId(false).build());
+        ReplicationClient off = grpc.register(ReplicationClient.builder()
+                .target(server.target())
+                .alsoSendDeprecatedVolumeId(false)
+                .build());
         client.volume("vol-1").enable().call();
         client.volumeGroup("vg-1").enable().call();
         off.volume("vol-2").enable().call();
         assertThat(plugin.enables.get(0).getVolumeId()).isEqualTo("vol-1");
-        assertThat(plugin.enables.get(0).getReplicationSource().getVolume().getVolumeId()).isEqualTo("vol-1");
+        assertThat(plugin.enables.get(0).getReplicationSource().getVolume().getVolumeId())
+                .isEqualTo("vol-1");
         assertThat(plugin.enables.get(1).getVolumeId()).isEmpty();
         assertThat(plugin.enables.get(1).getReplicationSource().getVolumegroup().getVolumeGroupId())
                 .isEqualTo("vg-1");
         assertThat(plugin.enables.get(2).getVolumeId()).isEmpty();
-        assertThat(plugin.enables.get(2).getReplicationSource().getVolume().getVolumeId()).isEqualTo("vol-2");
+        assertThat(plugin.enables.get(2).getReplicationSource().getVolume().getVolumeId())
+                .isEqualTo("vol-2");
     }
 }

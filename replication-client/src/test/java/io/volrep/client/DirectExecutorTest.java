@@ -35,6 +35,7 @@ class DirectExecutorTest {
 
     @RegisterExtension
     final GrpcCleanup grpc = new GrpcCleanup();
+
     @TempDir
     Path dir;
 
@@ -53,11 +54,16 @@ class DirectExecutorTest {
 
     /** The public fake on a unix socket, with one volume: vol-0. */
     private FakePlugin plugin() {
-        return grpc.register(FakePlugin.builder().volumes(1).listen("unix://" + dir.resolve("p.sock")).start());
+        return grpc.register(FakePlugin.builder()
+                .volumes(1)
+                .listen("unix://" + dir.resolve("p.sock"))
+                .start());
     }
 
     private ReplicationClient client(FakePlugin plugin, ReplicationClient.Builder builder) {
-        return grpc.register(builder.target(plugin.address()).executor(executor).retry(RetryBehaviourTest.FAST)
+        return grpc.register(builder.target(plugin.address())
+                .executor(executor)
+                .retry(RetryBehaviourTest.FAST)
                 .build());
     }
 
@@ -76,15 +82,21 @@ class DirectExecutorTest {
     void aSuccessCompletesOnTheTransportThread() throws Exception {
         FakePlugin plugin = plugin().latency(Rpc.ENABLE_VOLUME_REPLICATION, Duration.ofMillis(200));
         Queue<String> listenerThreads = new ConcurrentLinkedQueue<>();
-        ReplicationClient client = client(plugin, ReplicationClient.builder().directExecutor()
-                .listener(event -> listenerThreads.add(Thread.currentThread().getName())));
+        ReplicationClient client = client(
+                plugin,
+                ReplicationClient.builder()
+                        .directExecutor()
+                        .listener(event ->
+                                listenerThreads.add(Thread.currentThread().getName())));
 
         CompletableFuture<?> call = client.volume("vol-0").enable().callAsync();
         String thread = continuationThread(call);
 
         assertThat(call).isCompleted();
-        assertThat(thread).as("netty's event loop, not the executor nor the caller")
-                .doesNotStartWith(EXECUTOR_THREAD).isNotEqualTo(Thread.currentThread().getName())
+        assertThat(thread)
+                .as("netty's event loop, not the executor nor the caller")
+                .doesNotStartWith(EXECUTOR_THREAD)
+                .isNotEqualTo(Thread.currentThread().getName())
                 .contains("ELG");
         assertThat(listenerThreads).containsExactly(thread);
         assertThat(client.activeSources()).isZero();
@@ -95,7 +107,8 @@ class DirectExecutorTest {
         FakePlugin plugin = plugin().latency(Rpc.ENABLE_VOLUME_REPLICATION, Duration.ofMillis(200));
         ReplicationClient client = client(plugin, ReplicationClient.builder());
 
-        assertThat(continuationThread(client.volume("vol-0").enable().callAsync())).startsWith(EXECUTOR_THREAD);
+        assertThat(continuationThread(client.volume("vol-0").enable().callAsync()))
+                .startsWith(EXECUTOR_THREAD);
     }
 
     @Test
@@ -105,12 +118,16 @@ class DirectExecutorTest {
                 .latency(Rpc.ENABLE_VOLUME_REPLICATION, Duration.ofMillis(200));
         Queue<String> verifierThreads = new ConcurrentLinkedQueue<>();
         Queue<String> listenerThreads = new ConcurrentLinkedQueue<>();
-        ReplicationClient client = client(plugin, ReplicationClient.builder().directExecutor()
-                .listener(event -> listenerThreads.add(Thread.currentThread().getName()))
-                .sourceVerifier(SourceVerifier.of(source -> {
-                    verifierThreads.add(Thread.currentThread().getName());
-                    return false;
-                })));
+        ReplicationClient client = client(
+                plugin,
+                ReplicationClient.builder()
+                        .directExecutor()
+                        .listener(event ->
+                                listenerThreads.add(Thread.currentThread().getName()))
+                        .sourceVerifier(SourceVerifier.of(source -> {
+                            verifierThreads.add(Thread.currentThread().getName());
+                            return false;
+                        })));
 
         CompletableFuture<?> promote = client.volume("vol-0").promote().callAsync();
         assertThat(continuationThread(promote)).startsWith(EXECUTOR_THREAD);
@@ -122,9 +139,11 @@ class DirectExecutorTest {
 
         assertThat(verifierThreads).hasSize(1).allSatisfy(t -> assertThat(t).startsWith(EXECUTOR_THREAD));
         assertThat(listenerThreads).hasSize(2).allSatisfy(t -> assertThat(t).startsWith(EXECUTOR_THREAD));
-        assertThat(plugin.calls(Rpc.PROMOTE_VOLUME)).extracting(RecordedCall::code)
+        assertThat(plugin.calls(Rpc.PROMOTE_VOLUME))
+                .extracting(RecordedCall::code)
                 .containsExactly(StatusCode.FAILED_PRECONDITION);
-        assertThat(plugin.calls(Rpc.ENABLE_VOLUME_REPLICATION)).extracting(RecordedCall::code)
+        assertThat(plugin.calls(Rpc.ENABLE_VOLUME_REPLICATION))
+                .extracting(RecordedCall::code)
                 .containsExactly(StatusCode.NOT_FOUND);
     }
 
@@ -137,7 +156,8 @@ class DirectExecutorTest {
         CompletableFuture<?> call = client.volume("vol-0").enable().callAsync();
         call.get(10, TimeUnit.SECONDS);
         assertThat(call).isCompletedWithValueMatching(v -> true);
-        assertThat(plugin.calls(Rpc.ENABLE_VOLUME_REPLICATION)).extracting(RecordedCall::code)
+        assertThat(plugin.calls(Rpc.ENABLE_VOLUME_REPLICATION))
+                .extracting(RecordedCall::code)
                 .containsExactly(StatusCode.UNAVAILABLE, StatusCode.ABORTED, StatusCode.OK);
         client.volume("vol-0").enable().call();
         assertThat(plugin.calls(Rpc.ENABLE_VOLUME_REPLICATION)).hasSize(4);

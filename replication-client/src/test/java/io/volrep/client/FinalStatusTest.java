@@ -8,12 +8,12 @@ import io.volrep.api.ProtocolViolationException;
 import io.volrep.api.ReplicationException;
 import io.volrep.api.ResourceExhaustedException;
 import io.volrep.api.StatusCode;
+import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
+import io.volrep.testkit.fake.RawHttp2Plugin;
 import io.volrep.testkit.fake.RawHttp2Plugin.EndOnData;
 import io.volrep.testkit.fake.RawHttp2Plugin.Message;
 import io.volrep.testkit.fake.RawHttp2Plugin.Script;
 import io.volrep.testkit.fake.RawHttp2Plugin.Trailers;
-import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
-import io.volrep.testkit.fake.RawHttp2Plugin;
 import io.volrep.testsupport.GrpcCleanup;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -30,22 +30,30 @@ class FinalStatusTest {
 
     private static final byte[] EMPTY = new byte[0];
     private static final byte[] INFO = GetVolumeReplicationInfoResponse.newBuilder()
-            .setLastSyncTime(Timestamp.newBuilder().setSeconds(1_700_000_000L)).build().toByteArray();
+            .setLastSyncTime(Timestamp.newBuilder().setSeconds(1_700_000_000L))
+            .build()
+            .toByteArray();
 
     private static ReplicationClient client(RawHttp2Plugin plugin) {
-        return ReplicationClient.builder().target(plugin.target()).retry(RetryBehaviourTest.FAST).build();
+        return ReplicationClient.builder()
+                .target(plugin.target())
+                .retry(RetryBehaviourTest.FAST)
+                .build();
     }
 
     @Test
     void aResponseFollowedByInternalIsInternal() throws Exception {
-        RawHttp2Plugin plugin = grpc.register(new RawHttp2Plugin(Script.of(new Message(EMPTY), new Trailers(13,
-                "boom"))));
+        RawHttp2Plugin plugin =
+                grpc.register(new RawHttp2Plugin(Script.of(new Message(EMPTY), new Trailers(13, "boom"))));
         ReplicationClient client = grpc.register(client(plugin));
-        assertThatThrownBy(() -> client.volume("vol-1").enable().call()).isInstanceOf(ReplicationException.class)
+        assertThatThrownBy(() -> client.volume("vol-1").enable().call())
+                .isInstanceOf(ReplicationException.class)
                 .hasMessageContaining("boom")
                 .satisfies(e -> assertThat(((ReplicationException) e).code()).isEqualTo(StatusCode.INTERNAL));
         assertThatThrownBy(() -> client.volume("vol-1").infoCall().callAsync().get(10, TimeUnit.SECONDS))
-                .isInstanceOf(ExecutionException.class).cause().isInstanceOf(ReplicationException.class)
+                .isInstanceOf(ExecutionException.class)
+                .cause()
+                .isInstanceOf(ReplicationException.class)
                 .satisfies(e -> assertThat(((ReplicationException) e).code()).isEqualTo(StatusCode.INTERNAL));
         // INTERNAL is INSPECT_LOGS: one request each, no retry.
         assertThat(plugin.requests()).isEqualTo(2);
@@ -53,10 +61,11 @@ class FinalStatusTest {
 
     @Test
     void aResponseFollowedByTrailersWithoutStatusIsAnError() throws Exception {
-        RawHttp2Plugin plugin = grpc.register(new RawHttp2Plugin(Script.of(new Message(INFO), new Trailers(null,
-                null))));
+        RawHttp2Plugin plugin =
+                grpc.register(new RawHttp2Plugin(Script.of(new Message(INFO), new Trailers(null, null))));
         ReplicationClient client = grpc.register(client(plugin));
-        assertThatThrownBy(() -> client.volume("vol-1").infoCall().call()).isInstanceOf(ReplicationException.class)
+        assertThatThrownBy(() -> client.volume("vol-1").infoCall().call())
+                .isInstanceOf(ReplicationException.class)
                 .satisfies(e -> assertThat(((ReplicationException) e).code()).isNotEqualTo(StatusCode.OK));
     }
 
@@ -64,18 +73,20 @@ class FinalStatusTest {
     void aResponseEndingTheStreamWithoutTrailersIsAnError() throws Exception {
         RawHttp2Plugin plugin = grpc.register(new RawHttp2Plugin(Script.of(new Message(EMPTY), new EndOnData())));
         ReplicationClient client = grpc.register(client(plugin));
-        assertThatThrownBy(() -> client.volume("vol-1").enable().call()).isInstanceOf(ReplicationException.class)
+        assertThatThrownBy(() -> client.volume("vol-1").enable().call())
+                .isInstanceOf(ReplicationException.class)
                 .satisfies(e -> assertThat(((ReplicationException) e).code()).isNotEqualTo(StatusCode.OK));
     }
 
     @Test
     void twoResponsesToAUnaryCallAreAProtocolViolation() throws Exception {
-        RawHttp2Plugin plugin = grpc.register(new RawHttp2Plugin(Script.of(new Message(EMPTY), new Message(EMPTY),
-                new Trailers(0, null))));
+        RawHttp2Plugin plugin = grpc.register(
+                new RawHttp2Plugin(Script.of(new Message(EMPTY), new Message(EMPTY), new Trailers(0, null))));
         ReplicationClient client = grpc.register(client(plugin));
         assertThatThrownBy(() -> client.volume("vol-1").enable().call())
                 .isInstanceOf(ProtocolViolationException.class)
-                .hasMessageContaining("EnableVolumeReplication").hasMessageContaining("more than one response");
+                .hasMessageContaining("EnableVolumeReplication")
+                .hasMessageContaining("more than one response");
         assertThat(plugin.requests()).isEqualTo(1);
     }
 
@@ -84,7 +95,8 @@ class FinalStatusTest {
         RawHttp2Plugin plugin = grpc.register(new RawHttp2Plugin(Script.of(new Trailers(0, null))));
         ReplicationClient client = grpc.register(client(plugin));
         assertThatThrownBy(() -> client.volume("vol-1").infoCall().call())
-                .isInstanceOf(ProtocolViolationException.class).hasMessageContaining("no response");
+                .isInstanceOf(ProtocolViolationException.class)
+                .hasMessageContaining("no response");
         assertThat(plugin.requests()).isEqualTo(1);
     }
 
@@ -113,22 +125,27 @@ class FinalStatusTest {
     @Test
     void aResponseOverTheInboundLimitFailsAtOnceNamingTheLimitAndTheOption() throws Exception {
         // Issue 13 point 9: the client's own limit; downloading it again after a back-off cannot help.
-        RawHttp2Plugin plugin = grpc.register(new RawHttp2Plugin(Script.of(new Message(response(5 << 20)),
-                new Trailers(0, null))));
+        RawHttp2Plugin plugin =
+                grpc.register(new RawHttp2Plugin(Script.of(new Message(response(5 << 20)), new Trailers(0, null))));
         ReplicationClient client = grpc.register(client(plugin));
         assertThatThrownBy(() -> client.volume("vol-1").enable().call())
                 .isInstanceOf(ResourceExhaustedException.class)
-                .hasMessageContaining("4194304").hasMessageContaining("maxInboundMessageSize")
-                .satisfies(e -> assertThat(((ReplicationException) e).attempts()).isEqualTo(1));
+                .hasMessageContaining("4194304")
+                .hasMessageContaining("maxInboundMessageSize")
+                .satisfies(
+                        e -> assertThat(((ReplicationException) e).attempts()).isEqualTo(1));
         assertThat(plugin.requests()).isEqualTo(1);
     }
 
     @Test
     void maxInboundMessageSizeRaisesTheLimit() throws Exception {
-        RawHttp2Plugin plugin = grpc.register(new RawHttp2Plugin(Script.of(new Message(response(5 << 20)),
-                new Trailers(0, null))));
-        ReplicationClient client = grpc.register(ReplicationClient.builder().target(plugin.target())
-                     .retry(RetryBehaviourTest.FAST).maxInboundMessageSize(8 << 20).build());
+        RawHttp2Plugin plugin =
+                grpc.register(new RawHttp2Plugin(Script.of(new Message(response(5 << 20)), new Trailers(0, null))));
+        ReplicationClient client = grpc.register(ReplicationClient.builder()
+                .target(plugin.target())
+                .retry(RetryBehaviourTest.FAST)
+                .maxInboundMessageSize(8 << 20)
+                .build());
         client.volume("vol-1").enable().call();
         assertThat(plugin.requests()).isEqualTo(1);
     }

@@ -48,6 +48,7 @@ final class GroupPlugin {
     volatile UnaryOperator<VolumeGroup> bend = g -> g;
     /** Whether the page's token repeats the one asked with (a plugin that never gets further). */
     volatile boolean stuckToken;
+
     final AtomicInteger capabilityCalls = new AtomicInteger();
     final AtomicInteger inFlight = new AtomicInteger();
     final AtomicInteger mostInFlight = new AtomicInteger();
@@ -120,21 +121,23 @@ final class GroupPlugin {
                 serve(Rpc.CREATE_VOLUME_GROUP, r, o, () -> {
                     String id = "vg-" + r.getName();
                     groups.putIfAbsent(id, new ArrayList<>(r.getVolumeIdsList()));
-                    return CreateVolumeGroupResponse.newBuilder().setVolumeGroup(bend.apply(wire(id, groups.get(id))))
+                    return CreateVolumeGroupResponse.newBuilder()
+                            .setVolumeGroup(bend.apply(wire(id, groups.get(id))))
                             .build();
                 });
             }
 
             @Override
-            public void modifyVolumeGroupMembership(ModifyVolumeGroupMembershipRequest r,
-                                                    StreamObserver<ModifyVolumeGroupMembershipResponse> o) {
+            public void modifyVolumeGroupMembership(
+                    ModifyVolumeGroupMembershipRequest r, StreamObserver<ModifyVolumeGroupMembershipResponse> o) {
                 serve(Rpc.MODIFY_VOLUME_GROUP_MEMBERSHIP, r, o, () -> {
                     if (!groups.containsKey(r.getVolumeGroupId())) {
                         throw new StatusException(Status.NOT_FOUND.withDescription("no group"));
                     }
                     groups.put(r.getVolumeGroupId(), new ArrayList<>(r.getVolumeIdsList()));
-                    return ModifyVolumeGroupMembershipResponse.newBuilder().setVolumeGroup(bend.apply(
-                            wire(r.getVolumeGroupId(), groups.get(r.getVolumeGroupId())))).build();
+                    return ModifyVolumeGroupMembershipResponse.newBuilder()
+                            .setVolumeGroup(bend.apply(wire(r.getVolumeGroupId(), groups.get(r.getVolumeGroupId()))))
+                            .build();
                 });
             }
 
@@ -147,23 +150,26 @@ final class GroupPlugin {
             }
 
             @Override
-            public void controllerGetVolumeGroup(ControllerGetVolumeGroupRequest r,
-                                                 StreamObserver<ControllerGetVolumeGroupResponse> o) {
+            public void controllerGetVolumeGroup(
+                    ControllerGetVolumeGroupRequest r, StreamObserver<ControllerGetVolumeGroupResponse> o) {
                 serve(Rpc.CONTROLLER_GET_VOLUME_GROUP, r, o, () -> {
                     List<String> members = groups.get(r.getVolumeGroupId());
                     if (members == null) {
-                        throw new StatusException(Status.NOT_FOUND.withDescription("no volume group "
-                                + r.getVolumeGroupId()));
+                        throw new StatusException(
+                                Status.NOT_FOUND.withDescription("no volume group " + r.getVolumeGroupId()));
                     }
-                    return ControllerGetVolumeGroupResponse.newBuilder().setVolumeGroup(bend.apply(
-                            wire(r.getVolumeGroupId(), members))).build();
+                    return ControllerGetVolumeGroupResponse.newBuilder()
+                            .setVolumeGroup(bend.apply(wire(r.getVolumeGroupId(), members)))
+                            .build();
                 });
             }
 
             @Override
             public void listVolumeGroups(ListVolumeGroupsRequest r, StreamObserver<ListVolumeGroupsResponse> o) {
                 serve(Rpc.LIST_VOLUME_GROUPS, r, o, () -> {
-                    int from = r.getStartingToken().isEmpty() ? 0 : Integer.parseInt(r.getStartingToken().substring(1));
+                    int from = r.getStartingToken().isEmpty()
+                            ? 0
+                            : Integer.parseInt(r.getStartingToken().substring(1));
                     List<String> ids = new ArrayList<>(groups.keySet());
                     int to = r.getMaxEntries() == 0 ? ids.size() : Math.min(ids.size(), from + r.getMaxEntries());
                     ListVolumeGroupsResponse.Builder b = ListVolumeGroupsResponse.newBuilder();
@@ -184,12 +190,13 @@ final class GroupPlugin {
             @Override
             public void getCapabilities(GetCapabilitiesRequest request, StreamObserver<GetCapabilitiesResponse> o) {
                 capabilityCalls.incrementAndGet();
-                GetCapabilitiesResponse.Builder b = GetCapabilitiesResponse.newBuilder().addCapabilities(
-                        Capability.newBuilder().setService(Capability.Service.newBuilder()
-                                .setType(Capability.Service.Type.CONTROLLER_SERVICE)));
+                GetCapabilitiesResponse.Builder b = GetCapabilitiesResponse.newBuilder()
+                        .addCapabilities(Capability.newBuilder()
+                                .setService(Capability.Service.newBuilder()
+                                        .setType(Capability.Service.Type.CONTROLLER_SERVICE)));
                 for (VolumeGroupCapability c : advertised) {
-                    b.addCapabilities(Capability.newBuilder().setVolumeGroup(Capability.VolumeGroup.newBuilder()
-                            .setTypeValue(c.wireNumber())));
+                    b.addCapabilities(Capability.newBuilder()
+                            .setVolumeGroup(Capability.VolumeGroup.newBuilder().setTypeValue(c.wireNumber())));
                 }
                 o.onNext(b.build());
                 o.onCompleted();

@@ -130,8 +130,11 @@ class GrpcFactsTest {
     };
 
     private static final MethodDescriptor<byte[], byte[]> CALL = MethodDescriptor.<byte[], byte[]>newBuilder()
-            .setType(MethodDescriptor.MethodType.UNARY).setFullMethodName("facts.Facts/Call")
-            .setRequestMarshaller(BYTES).setResponseMarshaller(BYTES).build();
+            .setType(MethodDescriptor.MethodType.UNARY)
+            .setFullMethodName("facts.Facts/Call")
+            .setRequestMarshaller(BYTES)
+            .setResponseMarshaller(BYTES)
+            .build();
 
     /**
      * The plugin: a request {@code {'S', code}} is answered with that status and no message (trailers-only);
@@ -140,29 +143,40 @@ class GrpcFactsTest {
     private ServerServiceDefinition service() {
         ServerCallHandler<byte[], byte[]> handler = ServerCalls.asyncUnaryCall((request, response) -> {
             switch (request[0]) {
-                case 'S' -> response.onError(Status.fromCodeValue(request[1]).withDescription("from the plugin")
-                        .asRuntimeException());
+                case 'S' ->
+                    response.onError(Status.fromCodeValue(request[1])
+                            .withDescription("from the plugin")
+                            .asRuntimeException());
                 case 'B' -> {
                     response.onNext(new byte[request[1] * 1024]);
                     response.onCompleted();
                 }
-                default -> { }     // never answered
+                default -> {} // never answered
             }
         });
-        return ServerServiceDefinition.builder("facts.Facts").addMethod(CALL, handler).build();
+        return ServerServiceDefinition.builder("facts.Facts")
+                .addMethod(CALL, handler)
+                .build();
     }
 
     private Server unixServer(Path socket) throws IOException {
         EpollEventLoopGroup loop = new EpollEventLoopGroup(1);
-        grpc.register((AutoCloseable) () -> loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(5, TimeUnit.SECONDS));
+        grpc.register((AutoCloseable)
+                () -> loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(5, TimeUnit.SECONDS));
         return grpc.register(NettyServerBuilder.forAddress(new DomainSocketAddress(socket.toString()))
-                .channelType(EpollServerDomainSocketChannel.class).bossEventLoopGroup(loop).workerEventLoopGroup(loop)
-                .addService(service()).build().start());
+                .channelType(EpollServerDomainSocketChannel.class)
+                .bossEventLoopGroup(loop)
+                .workerEventLoopGroup(loop)
+                .addService(service())
+                .build()
+                .start());
     }
 
     private ManagedChannel unixChannel(Path socket, int maxInbound) {
         return grpc.register(Grpc.newChannelBuilder("unix://" + socket, InsecureChannelCredentials.create())
-                .overrideAuthority("localhost").maxInboundMessageSize(maxInbound).build());
+                .overrideAuthority("localhost")
+                .maxInboundMessageSize(maxInbound)
+                .build());
     }
 
     private static Ended call(ManagedChannel channel, CallOptions options, byte... request) throws Exception {
@@ -174,19 +188,22 @@ class GrpcFactsTest {
      * plugin's trailers, which is what a loaded machine can do to any call (the request for messages travels to the
      * transport thread as a task, and the plugin's whole answer can be read before it runs).
      */
-    private static Ended call(ManagedChannel channel, CallOptions options, boolean requestAfterTrailers,
-                              byte... request) throws Exception {
+    private static Ended call(
+            ManagedChannel channel, CallOptions options, boolean requestAfterTrailers, byte... request)
+            throws Exception {
         Seen seen = new Seen();
         CompletableFuture<Metadata> closed = new CompletableFuture<>();
         CompletableFuture<Status> status = new CompletableFuture<>();
         ClientCall<byte[], byte[]> call = channel.newCall(CALL, options.withStreamTracerFactory(seen));
-        call.start(new ClientCall.Listener<>() {
-            @Override
-            public void onClose(Status s, Metadata trailers) {
-                closed.complete(trailers);
-                status.complete(s);
-            }
-        }, new Metadata());
+        call.start(
+                new ClientCall.Listener<>() {
+                    @Override
+                    public void onClose(Status s, Metadata trailers) {
+                        closed.complete(trailers);
+                        status.complete(s);
+                    }
+                },
+                new Metadata());
         call.sendMessage(request);
         call.halfClose();
         if (requestAfterTrailers) {
@@ -218,7 +235,7 @@ class GrpcFactsTest {
         Path refused = dir.resolve("refused.sock");
         try (ServerSocketChannel gone = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
             gone.bind(UnixDomainSocketAddress.of(refused));
-        }   // the file stays, nobody listens
+        } // the file stays, nobody listens
         for (Path socket : new Path[] {dir.resolve("missing.sock"), refused}) {
             Ended ended = call(unixChannel(socket, 4 << 20), deadline(5_000), (byte) 'H');
             assertThat(ended.code()).as(socket.toString()).isEqualTo(Status.Code.UNAVAILABLE);
@@ -238,8 +255,7 @@ class GrpcFactsTest {
     }
 
     @Test
-    void aResponseOverTheLimitWhoseTrailersWereReadFirstIsStillEndedWithTrailersOtherThanThePlugins()
-            throws Exception {
+    void aResponseOverTheLimitWhoseTrailersWereReadFirstIsStillEndedWithTrailersOtherThanThePlugins() throws Exception {
         // CI saw this once, on a loaded machine: the transport read the plugin's whole answer (its OK trailers
         // included, which the tracer saw) before the deframer refused the oversized message. "The tracer saw
         // trailers" is then no sign that the plugin sent the status; the trailers object onClose gets is.
@@ -257,15 +273,27 @@ class GrpcFactsTest {
         unixServer(socket);
         ManagedChannel unix = unixChannel(socket, 4 << 20);
         String name = InProcessServerBuilder.generateName();
-        grpc.register(InProcessServerBuilder.forName(name).directExecutor().addService(service()).build().start());
-        ManagedChannel inProcess = grpc.register(InProcessChannelBuilder.forName(name).directExecutor().build());
-        for (Status.Code code : new Status.Code[] {Status.Code.UNAVAILABLE, Status.Code.DEADLINE_EXCEEDED,
-                Status.Code.RESOURCE_EXHAUSTED, Status.Code.ABORTED, Status.Code.CANCELLED}) {
+        grpc.register(InProcessServerBuilder.forName(name)
+                .directExecutor()
+                .addService(service())
+                .build()
+                .start());
+        ManagedChannel inProcess = grpc.register(
+                InProcessChannelBuilder.forName(name).directExecutor().build());
+        for (Status.Code code : new Status.Code[] {
+            Status.Code.UNAVAILABLE,
+            Status.Code.DEADLINE_EXCEEDED,
+            Status.Code.RESOURCE_EXHAUSTED,
+            Status.Code.ABORTED,
+            Status.Code.CANCELLED
+        }) {
             for (ManagedChannel channel : new ManagedChannel[] {unix, inProcess}) {
                 Ended ended = call(channel, deadline(10_000).withWaitForReady(), (byte) 'S', (byte) code.value());
                 assertThat(ended.code()).as(code + " " + channel).isEqualTo(code);
                 assertThat(ended.events()).as(code + " " + channel).contains("created", "trailers");
-                assertThat(ended.closedWithTheTracedTrailers()).as(code + " " + channel).isTrue();
+                assertThat(ended.closedWithTheTracedTrailers())
+                        .as(code + " " + channel)
+                        .isTrue();
             }
         }
     }
@@ -277,8 +305,9 @@ class GrpcFactsTest {
         // a gRPC server on unix sockets whose event loop was shut down to get there did not always close its
         // connections on a loaded machine (2 of 28 runs under load ended DEADLINE_EXCEEDED, nothing lost).
         RawHttp2Plugin plugin = grpc.register(new RawHttp2Plugin(Script.of(new Disconnect())));
-        ManagedChannel channel = grpc.register(Grpc.newChannelBuilder(plugin.target(),
-                InsecureChannelCredentials.create()).build());
+        ManagedChannel channel =
+                grpc.register(Grpc.newChannelBuilder(plugin.target(), InsecureChannelCredentials.create())
+                        .build());
         Ended lost = call(channel, deadline(30_000).withWaitForReady(), (byte) 'H');
         assertThat(plugin.requests()).as("the request reached the plugin").isEqualTo(1);
         assertThat(lost.code()).isEqualTo(Status.Code.UNAVAILABLE);

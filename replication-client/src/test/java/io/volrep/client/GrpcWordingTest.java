@@ -42,19 +42,24 @@ class GrpcWordingTest {
     /** Rewrites every failed status's description, keeping its code and cause. */
     static final ClientInterceptor REWORDED = new ClientInterceptor() {
         @Override
-        public <Q, A> ClientCall<Q, A> interceptCall(MethodDescriptor<Q, A> method, CallOptions options,
-                                                     Channel next) {
+        public <Q, A> ClientCall<Q, A> interceptCall(MethodDescriptor<Q, A> method, CallOptions options, Channel next) {
             return new ForwardingClientCall.SimpleForwardingClientCall<>(next.newCall(method, options)) {
                 @Override
                 public void start(Listener<A> listener, Metadata headers) {
-                    super.start(new ForwardingClientCallListener.SimpleForwardingClientCallListener<>(listener) {
-                        @Override
-                        public void onClose(Status status, Metadata trailers) {
-                            super.onClose(status.isOk() ? status : Status.fromCode(status.getCode())
-                                    .withDescription("worded differently by a later gRPC")
-                                    .withCause(status.getCause()), trailers);
-                        }
-                    }, headers);
+                    super.start(
+                            new ForwardingClientCallListener.SimpleForwardingClientCallListener<>(listener) {
+                                @Override
+                                public void onClose(Status status, Metadata trailers) {
+                                    super.onClose(
+                                            status.isOk()
+                                                    ? status
+                                                    : Status.fromCode(status.getCode())
+                                                            .withDescription("worded differently by a later gRPC")
+                                                            .withCause(status.getCause()),
+                                            trailers);
+                                }
+                            },
+                            headers);
                 }
             };
         }
@@ -67,8 +72,7 @@ class GrpcWordingTest {
      */
     static final ClientInterceptor RESPONSE_ASKED_FOR_AFTER_THE_TRAILERS = new ClientInterceptor() {
         @Override
-        public <Q, A> ClientCall<Q, A> interceptCall(MethodDescriptor<Q, A> method, CallOptions options,
-                                                     Channel next) {
+        public <Q, A> ClientCall<Q, A> interceptCall(MethodDescriptor<Q, A> method, CallOptions options, Channel next) {
             CompletableFuture<Void> trailersRead = new CompletableFuture<>();
             ClientStreamTracer.Factory tracer = new ClientStreamTracer.Factory() {
                 @Override
@@ -81,12 +85,13 @@ class GrpcWordingTest {
                     };
                 }
             };
-            return new ForwardingClientCall.SimpleForwardingClientCall<>(next.newCall(method,
-                    options.withStreamTracerFactory(tracer))) {
+            return new ForwardingClientCall.SimpleForwardingClientCall<>(
+                    next.newCall(method, options.withStreamTracerFactory(tracer))) {
                 @Override
                 public void request(int messages) {
                     // Not on the transport thread that read the trailers: after it is done with them.
-                    trailersRead.completeOnTimeout(null, 10, TimeUnit.SECONDS)
+                    trailersRead
+                            .completeOnTimeout(null, 10, TimeUnit.SECONDS)
                             .thenRunAsync(() -> super.request(messages));
                 }
             };
@@ -97,46 +102,59 @@ class GrpcWordingTest {
     void aResponseOverTheClientsLimitWhoseTrailersWereReadFirstIsStillItsOwnRefusal() throws Exception {
         // CI saw the plugin's trailers reach the tracer before the client refused the oversized message; the
         // client then took the refusal for the plugin's own RESOURCE_EXHAUSTED.
-        RawHttp2Plugin plugin = grpc.register(new RawHttp2Plugin(Script.of(new Message(FinalStatusTest
-                .response(2048)), new Trailers(0, null))));
-        ReplicationClient client = grpc.register(ReplicationClient.builder().target(plugin.target())
-                .retry(RetryBehaviourTest.FAST).maxInboundMessageSize(1024)
-                .interceptor(RESPONSE_ASKED_FOR_AFTER_THE_TRAILERS).build());
+        RawHttp2Plugin plugin = grpc.register(
+                new RawHttp2Plugin(Script.of(new Message(FinalStatusTest.response(2048)), new Trailers(0, null))));
+        ReplicationClient client = grpc.register(ReplicationClient.builder()
+                .target(plugin.target())
+                .retry(RetryBehaviourTest.FAST)
+                .maxInboundMessageSize(1024)
+                .interceptor(RESPONSE_ASKED_FOR_AFTER_THE_TRAILERS)
+                .build());
         assertRefusedOnceForTheClientsLimit(client, plugin, 1024);
     }
 
     @Test
     void aResponseOverTheClientsLimitIsNotRetriedWhateverGrpcCallsIt() throws Exception {
-        RawHttp2Plugin plugin = grpc.register(new RawHttp2Plugin(Script.of(new Message(FinalStatusTest
-                .response(5 << 20)),
-                new Trailers(0, null))));
-        ReplicationClient client = grpc.register(ReplicationClient.builder().target(plugin.target())
-                .retry(RetryBehaviourTest.FAST).interceptor(REWORDED).build());
+        RawHttp2Plugin plugin = grpc.register(
+                new RawHttp2Plugin(Script.of(new Message(FinalStatusTest.response(5 << 20)), new Trailers(0, null))));
+        ReplicationClient client = grpc.register(ReplicationClient.builder()
+                .target(plugin.target())
+                .retry(RetryBehaviourTest.FAST)
+                .interceptor(REWORDED)
+                .build());
         assertRefusedOnceForTheClientsLimit(client, plugin, 4 << 20);
     }
 
     /** The client's own refusal of a response over {@code limitBytes}: named as such, and never retried. */
-    private static void assertRefusedOnceForTheClientsLimit(ReplicationClient client, RawHttp2Plugin plugin,
-                                                            int limitBytes) {
+    private static void assertRefusedOnceForTheClientsLimit(
+            ReplicationClient client, RawHttp2Plugin plugin, int limitBytes) {
         assertThatThrownBy(() -> client.volume("vol-1").enable().call())
                 .isInstanceOf(ResourceExhaustedException.class)
                 .hasMessageContaining("inbound message limit of " + limitBytes + " bytes")
                 .hasMessageContaining("maxInboundMessageSize")
-                .satisfies(e -> assertThat(((ReplicationException) e).attempts()).isEqualTo(1));
-        assertThat(plugin.requests()).as("the same response would be refused again").isEqualTo(1);
+                .satisfies(
+                        e -> assertThat(((ReplicationException) e).attempts()).isEqualTo(1));
+        assertThat(plugin.requests())
+                .as("the same response would be refused again")
+                .isEqualTo(1);
     }
 
     @Test
     void aDeadlineSpentWaitingForAConnectionSaysSoWhateverGrpcCallsIt(@TempDir Path dir) {
         Path missing = dir.resolve("missing.sock");
-        ReplicationClient client = grpc.register(ReplicationClient.builder().target("unix://" + missing)
-                .retry(RetryPolicy.spec().toBuilder().totalTimeout(Duration.ofMillis(800)).build())
-                .interceptor(REWORDED).build());
+        ReplicationClient client = grpc.register(ReplicationClient.builder()
+                .target("unix://" + missing)
+                .retry(RetryPolicy.spec().toBuilder()
+                        .totalTimeout(Duration.ofMillis(800))
+                        .build())
+                .interceptor(REWORDED)
+                .build());
         assertThatThrownBy(() -> client.volume("vol-1").info())
                 .isInstanceOf(DeadlineExceededException.class)
                 .hasMessage("GetVolumeReplicationInfo for volume vol-1 failed with 4 DEADLINE_EXCEEDED: no answer from"
                         + " the plugin at unix://" + missing + " within the call's deadline: it waited for the plugin"
                         + " to accept connections (no such socket file " + missing + ")")
-                .satisfies(e -> assertThat(((ReplicationException) e).attempts()).isEqualTo(1));
+                .satisfies(
+                        e -> assertThat(((ReplicationException) e).attempts()).isEqualTo(1));
     }
 }

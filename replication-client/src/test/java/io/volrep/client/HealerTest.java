@@ -39,8 +39,12 @@ class HealerTest {
     final GrpcCleanup grpc = new GrpcCleanup();
 
     static final RetryPolicy FAST = RetryPolicy.spec().toBuilder()
-            .initialBackoff(Duration.ofMillis(10)).multiplier(2).maxBackoff(Duration.ofMillis(40))
-            .jitter(RetryPolicy.Jitter.NONE).maxAttempts(5).build();
+            .initialBackoff(Duration.ofMillis(10))
+            .multiplier(2)
+            .maxBackoff(Duration.ofMillis(40))
+            .jitter(RetryPolicy.Jitter.NONE)
+            .maxAttempts(5)
+            .build();
 
     /**
      * vol-ok is healthy, vol-bad abnormal, vol-flaky answers ABORTED {@code flakyFailures} times then healthy,
@@ -59,18 +63,25 @@ class HealerTest {
                 case "vol-silent" -> reply(o, false, "");
                 case "vol-flaky" -> {
                     if (flakyFailures.getAndDecrement() > 0) {
-                        o.onError(Status.ABORTED.withDescription("heal in progress").asRuntimeException());
+                        o.onError(Status.ABORTED
+                                .withDescription("heal in progress")
+                                .asRuntimeException());
                     } else {
                         reply(o, false, "healed");
                     }
                 }
-                default -> o.onError(Status.NOT_FOUND.withDescription("no volume " + r.getVolumeId())
-                        .asRuntimeException());
+                default ->
+                    o.onError(Status.NOT_FOUND
+                            .withDescription("no volume " + r.getVolumeId())
+                            .asRuntimeException());
             }
         }
 
         private static void reply(StreamObserver<NodeHealerResponse> o, boolean abnormal, String message) {
-            o.onNext(NodeHealerResponse.newBuilder().setAbnormal(abnormal).setMessage(message).build());
+            o.onNext(NodeHealerResponse.newBuilder()
+                    .setAbnormal(abnormal)
+                    .setMessage(message)
+                    .build());
             o.onCompleted();
         }
     }
@@ -78,8 +89,12 @@ class HealerTest {
     final List<AttemptEvent> events = Collections.synchronizedList(new ArrayList<>());
 
     ReplicationClient client(String target) {
-        return ReplicationClient.builder().target(target).retry(FAST).listener(events::add)
-                .secrets(SecretsProvider.of(Map.of("node-key", "n0de-s3cret"))).build();
+        return ReplicationClient.builder()
+                .target(target)
+                .retry(FAST)
+                .listener(events::add)
+                .secrets(SecretsProvider.of(Map.of("node-key", "n0de-s3cret")))
+                .build();
     }
 
     @Test
@@ -87,10 +102,12 @@ class HealerTest {
         NodePlugin plugin = new NodePlugin();
         TestServer server = grpc.register(TestServer.inProcess(plugin));
         ReplicationClient client = grpc.register(client(server.target()));
-        HealReport report = client.node().heal("vol-ok", Path.of("/mnt/vol-ok"))
+        HealReport report = client.node()
+                .heal("vol-ok", Path.of("/mnt/vol-ok"))
                 .stagingPath(Path.of("/var/lib/staging/vol-ok"))
                 .capability(VolumeCapability.mount("ext4", AccessMode.SINGLE_NODE_WRITER))
-                .context("pool", "replicapool").context(Map.of("tier", "gold"))
+                .context("pool", "replicapool")
+                .context(Map.of("tier", "gold"))
                 .call();
         assertThat(report).isEqualTo(HealReport.healthy("filesystem clean"));
         NodeHealerRequest wire = plugin.requests.get(0);
@@ -101,7 +118,9 @@ class HealerTest {
         assertThat(wire.getVolumeCapability().getMount().getFsType()).isEqualTo("ext4");
         assertThat(wire.getVolumeCapability().getAccessMode().getModeValue())
                 .isEqualTo(AccessMode.SINGLE_NODE_WRITER.wireNumber());
-        assertThat(wire.getVolumeContextMap()).containsEntry("pool", "replicapool").containsEntry("tier", "gold");
+        assertThat(wire.getVolumeContextMap())
+                .containsEntry("pool", "replicapool")
+                .containsEntry("tier", "gold");
         assertThat(wire.getSecretsMap()).containsEntry("node-key", "n0de-s3cret");
     }
 
@@ -110,11 +129,15 @@ class HealerTest {
         NodePlugin plugin = new NodePlugin();
         TestServer server = grpc.register(TestServer.unixSocket(dir.resolve("node.sock"), plugin));
         ReplicationClient client = grpc.register(client(server.target()));
-        HealReport report = client.node().heal("vol-bad", Path.of("/mnt/vol-bad"))
-                .capability(VolumeCapability.block(AccessMode.SINGLE_NODE_WRITER)).callAsync().get();
+        HealReport report = client.node()
+                .heal("vol-bad", Path.of("/mnt/vol-bad"))
+                .capability(VolumeCapability.block(AccessMode.SINGLE_NODE_WRITER))
+                .callAsync()
+                .get();
         assertThat(report.abnormal()).isTrue();
         assertThat(report.message()).isEqualTo("journal corrupt; fsck scheduled");
-        assertThat(plugin.requests.get(0).getVolumeCapability().getAccessTypeCase()).isEqualTo(AccessTypeCase.BLOCK);
+        assertThat(plugin.requests.get(0).getVolumeCapability().getAccessTypeCase())
+                .isEqualTo(AccessTypeCase.BLOCK);
         assertThat(plugin.requests.get(0).getStagingTargetPath()).isEmpty();
     }
 
@@ -123,12 +146,15 @@ class HealerTest {
         NodePlugin plugin = new NodePlugin();
         TestServer server = grpc.register(TestServer.inProcess(plugin));
         ReplicationClient client = grpc.register(client(server.target()));
-        assertThatThrownBy(() -> client.node().heal("vol-gone", Path.of("/mnt/x")).call())
+        assertThatThrownBy(
+                        () -> client.node().heal("vol-gone", Path.of("/mnt/x")).call())
                 .isInstanceOfSatisfying(SourceNotFoundException.class, e -> {
                     assertThat(e.rpc()).isEqualTo(Rpc.NODE_HEALER);
                     assertThat(e.attempts()).isEqualTo(1);
                     assertThat(e.recovery()).isEqualTo(Recovery.VERIFY_THEN_BACKOFF);
-                    assertThat(e.getMessage()).contains("NodeHealer for volume vol-gone").contains("no volume");
+                    assertThat(e.getMessage())
+                            .contains("NodeHealer for volume vol-gone")
+                            .contains("no volume");
                 });
         assertThat(plugin.requests).hasSize(1);
     }
@@ -138,9 +164,11 @@ class HealerTest {
         NodePlugin plugin = new NodePlugin();
         TestServer server = grpc.register(TestServer.inProcess(plugin));
         ReplicationClient client = grpc.register(client(server.target()));
-        assertThat(client.node().heal("vol-flaky", Path.of("/mnt/f")).call().message()).isEqualTo("healed");
+        assertThat(client.node().heal("vol-flaky", Path.of("/mnt/f")).call().message())
+                .isEqualTo("healed");
         assertThat(plugin.requests).hasSize(3);
-        assertThat(events).extracting(AttemptEvent::code)
+        assertThat(events)
+                .extracting(AttemptEvent::code)
                 .containsExactly(StatusCode.ABORTED, StatusCode.ABORTED, StatusCode.OK);
         assertThat(events.get(0).rpc()).isEqualTo(Rpc.NODE_HEALER);
         assertThat(events.get(0).retryDelay()).contains(Duration.ofMillis(10));
@@ -167,19 +195,28 @@ class HealerTest {
         TestServer server = grpc.register(TestServer.inProcess(plugin));
         ReplicationClient client = grpc.register(client(server.target()));
         NodeClient node = client.node();
-        assertInvalid(() -> node.heal("vol-ok", Path.of("/mnt/vol-ok")).stagingPath(Path.of("staging/vol-ok"))
-                .call(), "staging_target_path");
+        assertInvalid(
+                () -> node.heal("vol-ok", Path.of("/mnt/vol-ok"))
+                        .stagingPath(Path.of("staging/vol-ok"))
+                        .call(),
+                "staging_target_path");
         assertInvalid(() -> node.heal("vol-ok", null).call(), "volume_path");
         assertInvalid(() -> node.heal("vol-ok", Path.of("")).call(), "volume_path");
         assertInvalid(() -> node.heal("v".repeat(129), Path.of("/mnt/x")).call(), "volume_id");
         assertInvalid(() -> node.heal("", Path.of("/mnt/x")).call(), "volume_id");
-        assertInvalid(() -> node.heal("vol-ok", Path.of("/mnt/x")).context("k", "v".repeat(5000)).call(),
+        assertInvalid(
+                () -> node.heal("vol-ok", Path.of("/mnt/x"))
+                        .context("k", "v".repeat(5000))
+                        .call(),
                 "volume_context");
         assertThat(plugin.requests).isEmpty();
 
         // Both paths are exempt from the 128-byte limit.
         String longPath = "/" + "p".repeat(4095);
-        assertThat(node.heal("vol-ok", Path.of(longPath)).stagingPath(Path.of(longPath)).call().abnormal())
+        assertThat(node.heal("vol-ok", Path.of(longPath))
+                        .stagingPath(Path.of(longPath))
+                        .call()
+                        .abnormal())
                 .isFalse();
         assertThat(plugin.requests.get(0).getVolumePath()).hasSize(4096);
     }
@@ -197,8 +234,11 @@ class HealerTest {
         NodePlugin plugin = new NodePlugin();
         TestServer server = grpc.register(TestServer.inProcess(plugin));
         ReplicationClient client = grpc.register(client(server.target()));
-        assertThatThrownBy(() -> client.node().heal("vol-silent", Path.of("/mnt/s")).call())
-                .isInstanceOfSatisfying(ProtocolViolationException.class, e -> assertThat(e.field()).contains("message"))
+        assertThatThrownBy(() ->
+                        client.node().heal("vol-silent", Path.of("/mnt/s")).call())
+                .isInstanceOfSatisfying(
+                        ProtocolViolationException.class,
+                        e -> assertThat(e.field()).contains("message"))
                 .hasMessage("message: REQUIRED but empty");
     }
 
@@ -207,6 +247,8 @@ class HealerTest {
         TestServer server = grpc.register(TestServer.inProcess(new LegacyPlugins.V010("vol-1")));
         ReplicationClient client = grpc.register(client(server.target()));
         assertThatThrownBy(() -> client.node().heal("vol-1", Path.of("/mnt/1")).call())
-                .isInstanceOfSatisfying(UnimplementedException.class, e -> assertThat(e.attempts()).isEqualTo(1));
+                .isInstanceOfSatisfying(
+                        UnimplementedException.class,
+                        e -> assertThat(e.attempts()).isEqualTo(1));
     }
 }

@@ -42,7 +42,6 @@ class IdentityTest {
     @RegisterExtension
     final GrpcCleanup grpc = new GrpcCleanup();
 
-
     static final class RawIdentity extends IdentityGrpc.IdentityImplBase {
         volatile ProbeResponse probe = ProbeResponse.getDefaultInstance();
         /** When set, Probe answers only once it is counted down. */
@@ -50,20 +49,26 @@ class IdentityTest {
 
         @Override
         public void getIdentity(GetIdentityRequest request, StreamObserver<GetIdentityResponse> o) {
-            o.onNext(GetIdentityResponse.newBuilder().setName("legacy.csi.example.com").setVendorVersion("0.1.3")
-                    .putManifest("commit", "abc123").build());
+            o.onNext(GetIdentityResponse.newBuilder()
+                    .setName("legacy.csi.example.com")
+                    .setVendorVersion("0.1.3")
+                    .putManifest("commit", "abc123")
+                    .build());
             o.onCompleted();
         }
 
         @Override
         public void getCapabilities(GetCapabilitiesRequest request, StreamObserver<GetCapabilitiesResponse> o) {
             o.onNext(GetCapabilitiesResponse.newBuilder()
-                    .addCapabilities(Capability.newBuilder().setService(Capability.Service.newBuilder()
-                            .setType(Capability.Service.Type.CONTROLLER_SERVICE)))
-                    .addCapabilities(Capability.newBuilder().setVolumeReplication(Capability.VolumeReplication
-                            .newBuilder().setType(Capability.VolumeReplication.Type.VOLUME_REPLICATION)))
-                    .addCapabilities(Capability.newBuilder().setReclaimSpace(Capability.ReclaimSpace.newBuilder()
-                            .setType(Capability.ReclaimSpace.Type.ONLINE)))
+                    .addCapabilities(Capability.newBuilder()
+                            .setService(Capability.Service.newBuilder()
+                                    .setType(Capability.Service.Type.CONTROLLER_SERVICE)))
+                    .addCapabilities(Capability.newBuilder()
+                            .setVolumeReplication(Capability.VolumeReplication.newBuilder()
+                                    .setType(Capability.VolumeReplication.Type.VOLUME_REPLICATION)))
+                    .addCapabilities(Capability.newBuilder()
+                            .setReclaimSpace(
+                                    Capability.ReclaimSpace.newBuilder().setType(Capability.ReclaimSpace.Type.ONLINE)))
                     .build());
             o.onCompleted();
         }
@@ -87,9 +92,10 @@ class IdentityTest {
     void identityCapabilitiesAndProbeAreTyped(@TempDir Path dir) throws Exception {
         RawIdentity identity = new RawIdentity();
         TestServer server = grpc.register(TestServer.unixSocket(dir.resolve("id.sock"), identity));
-        ReplicationClient client = grpc.register(ReplicationClient.builder().target(server.target()).build());
-        assertThat(client.identity()).isEqualTo(
-                new PluginIdentity("legacy.csi.example.com", "0.1.3", Map.of("commit", "abc123")));
+        ReplicationClient client = grpc.register(
+                ReplicationClient.builder().target(server.target()).build());
+        assertThat(client.identity())
+                .isEqualTo(new PluginIdentity("legacy.csi.example.com", "0.1.3", Map.of("commit", "abc123")));
         PluginCapabilities caps = client.capabilities();
         assertThat(caps.services()).containsExactly(PluginCapabilities.Service.CONTROLLER_SERVICE);
         assertThat(caps.has(PluginCapabilities.Service.NODE_SERVICE)).isFalse();
@@ -97,7 +103,8 @@ class IdentityTest {
         assertThat(caps.others()).containsExactly("reclaim_space.ONLINE");
 
         assertThat(client.probe()).isEqualTo(new ProbeResult(true, false)); // unset: ready
-        identity.probe = ProbeResponse.newBuilder().setReady(BoolValue.of(false)).build();
+        identity.probe =
+                ProbeResponse.newBuilder().setReady(BoolValue.of(false)).build();
         assertThat(client.probe()).isEqualTo(new ProbeResult(false, true));
     }
 
@@ -105,12 +112,15 @@ class IdentityTest {
     void aPluginWithoutIdentityIsUnimplemented() throws Exception {
         List<AttemptEvent> events = new CopyOnWriteArrayList<>();
         TestServer server = grpc.register(TestServer.inProcess(new LegacyPlugins.V013("vol-1")));
-        ReplicationClient client = grpc.register(ReplicationClient.builder().target(server.target())
-                .listener(events::add).build());
+        ReplicationClient client = grpc.register(ReplicationClient.builder()
+                .target(server.target())
+                .listener(events::add)
+                .build());
         assertThatThrownBy(client::probe).isInstanceOfSatisfying(UnimplementedException.class, e -> {
             assertThat(e.code()).isEqualTo(StatusCode.UNIMPLEMENTED);
-            assertThat(e.getMessage()).isEqualTo("the plugin does not serve the CSI-Addons Identity service"
-                    + " (12 UNIMPLEMENTED from identity.Identity/Probe)");
+            assertThat(e.getMessage())
+                    .isEqualTo("the plugin does not serve the CSI-Addons Identity service"
+                            + " (12 UNIMPLEMENTED from identity.Identity/Probe)");
             assertThat(e.rpc()).isEqualTo(Rpc.PROBE);
             assertThat(e.attempts()).as("never retried").isEqualTo(1);
             assertThat(e.recovery()).isEqualTo(Recovery.NEVER);
@@ -122,7 +132,8 @@ class IdentityTest {
         assertThatThrownBy(client::identity).isInstanceOf(UnimplementedException.class);
         assertThatThrownBy(client::capabilities).isInstanceOf(UnimplementedException.class);
         assertThatThrownBy(() -> client.identityAsync().get(10, TimeUnit.SECONDS))
-                .isInstanceOf(ExecutionException.class).cause()
+                .isInstanceOf(ExecutionException.class)
+                .cause()
                 .isInstanceOf(UnimplementedException.class)
                 .hasMessage("the plugin does not serve the CSI-Addons Identity service"
                         + " (12 UNIMPLEMENTED from identity.Identity/GetIdentity)");
@@ -152,26 +163,31 @@ class IdentityTest {
             };
         };
         TestServer server = grpc.register(TestServer.inProcess(new RawIdentity()));
-        ReplicationClient client = grpc.register(ReplicationClient.builder().target(server.target())
-                .listener(events::add).observer(observer).build());
+        ReplicationClient client = grpc.register(ReplicationClient.builder()
+                .target(server.target())
+                .listener(events::add)
+                .observer(observer)
+                .build());
         client.identity();
         client.capabilities();
         client.probe();
         assertThat(client.activeSources()).isZero();
-        assertThat(events).extracting(AttemptEvent::rpc)
+        assertThat(events)
+                .extracting(AttemptEvent::rpc)
                 .containsExactly(Rpc.GET_IDENTITY, Rpc.GET_CAPABILITIES, Rpc.PROBE);
         assertThat(events).allSatisfy(e -> {
             assertThat(e.source()).isEmpty();
             assertThat(e.code()).isEqualTo(StatusCode.OK);
             assertThat(e.attempt()).isEqualTo(1);
         });
-        assertThat(observed).containsExactly(
-                "accepted identity.Identity/GetIdentity Optional.empty", "started GetIdentity",
-                "attempt GetIdentity attempt 1: 0 OK", "finished GetIdentity: 0 OK after 1",
-                "accepted identity.Identity/GetCapabilities Optional.empty", "started GetCapabilities",
-                "attempt GetCapabilities attempt 1: 0 OK", "finished GetCapabilities: 0 OK after 1",
-                "accepted identity.Identity/Probe Optional.empty", "started Probe",
-                "attempt Probe attempt 1: 0 OK", "finished Probe: 0 OK after 1");
+        assertThat(observed)
+                .containsExactly(
+                        "accepted identity.Identity/GetIdentity Optional.empty", "started GetIdentity",
+                        "attempt GetIdentity attempt 1: 0 OK", "finished GetIdentity: 0 OK after 1",
+                        "accepted identity.Identity/GetCapabilities Optional.empty", "started GetCapabilities",
+                        "attempt GetCapabilities attempt 1: 0 OK", "finished GetCapabilities: 0 OK after 1",
+                        "accepted identity.Identity/Probe Optional.empty", "started Probe",
+                        "attempt Probe attempt 1: 0 OK", "finished Probe: 0 OK after 1");
     }
 
     @Test
@@ -179,9 +195,11 @@ class IdentityTest {
         RawIdentity identity = new RawIdentity();
         identity.probeGate = new CountDownLatch(1);
         TestServer server = grpc.register(TestServer.unixSocket(dir.resolve("id.sock"), identity));
-        ReplicationClient client = grpc.register(ReplicationClient.builder().target(server.target()).build());
+        ReplicationClient client = grpc.register(
+                ReplicationClient.builder().target(server.target()).build());
         assertThat(client.identityAsync().get(10, TimeUnit.SECONDS).manifest()).containsEntry("commit", "abc123");
-        assertThat(client.capabilitiesAsync().get(10, TimeUnit.SECONDS).volumeReplication()).isTrue();
+        assertThat(client.capabilitiesAsync().get(10, TimeUnit.SECONDS).volumeReplication())
+                .isTrue();
         CompletableFuture<ProbeResult> probe = client.probeAsync();
         Thread.sleep(100);
         assertThat(probe).as("the plugin has not answered yet").isNotDone();
@@ -193,17 +211,23 @@ class IdentityTest {
     void transientUnavailableIsRetriedAndOtherCodesAreNot() {
         List<AttemptEvent> events = new CopyOnWriteArrayList<>();
         FakePlugin fake = grpc.register(FakePlugin.builder().volumes(1).start());
-        ReplicationClient client = grpc.register(ReplicationClient.builder().target(fake.address())
-                .listener(events::add).retry(RetryBehaviourTest.FAST)
-                .sourceVerifier(source -> CompletableFuture.completedFuture(true)).build());
+        ReplicationClient client = grpc.register(ReplicationClient.builder()
+                .target(fake.address())
+                .listener(events::add)
+                .retry(RetryBehaviourTest.FAST)
+                .sourceVerifier(source -> CompletableFuture.completedFuture(true))
+                .build());
         fake.failNext(Rpc.PROBE, 2, StatusCode.UNAVAILABLE);
         assertThat(client.probe().ready()).isTrue();
-        assertThat(fake.calls(Rpc.PROBE)).extracting(RecordedCall::code)
+        assertThat(fake.calls(Rpc.PROBE))
+                .extracting(RecordedCall::code)
                 .containsExactly(StatusCode.UNAVAILABLE, StatusCode.UNAVAILABLE, StatusCode.OK);
-        assertThat(events).extracting(AttemptEvent::describe).containsExactly(
-                "Probe attempt 1: 14 UNAVAILABLE -> retry in 20 ms (BACKOFF)",
-                "Probe attempt 2: 14 UNAVAILABLE -> retry in 40 ms (BACKOFF)",
-                "Probe attempt 3: 0 OK");
+        assertThat(events)
+                .extracting(AttemptEvent::describe)
+                .containsExactly(
+                        "Probe attempt 1: 14 UNAVAILABLE -> retry in 20 ms (BACKOFF)",
+                        "Probe attempt 2: 14 UNAVAILABLE -> retry in 40 ms (BACKOFF)",
+                        "Probe attempt 3: 0 OK");
 
         // The spec has no Identity table: no source to verify (even with a verifier), nothing pending to wait for.
         for (StatusCode code : new StatusCode[] {StatusCode.NOT_FOUND, StatusCode.ABORTED}) {
@@ -212,8 +236,9 @@ class IdentityTest {
                 assertThat(e.code()).isEqualTo(code);
                 assertThat(e.attempts()).isEqualTo(1);
                 assertThat(e.recovery()).isEqualTo(Recovery.INSPECT_LOGS);
-                assertThat(e.getMessage()).startsWith("identity.Identity/GetIdentity failed with "
-                        + code.display() + ": injected by FakePlugin");
+                assertThat(e.getMessage())
+                        .startsWith("identity.Identity/GetIdentity failed with " + code.display()
+                                + ": injected by FakePlugin");
             });
         }
         assertThat(fake.calls(Rpc.GET_IDENTITY)).hasSize(2);
@@ -223,9 +248,13 @@ class IdentityTest {
     void aPluginThatStartsLateIsWaitedFor(@TempDir Path dir) throws Exception {
         Path socket = dir.resolve("late.sock");
         List<AttemptEvent> events = new CopyOnWriteArrayList<>();
-        ReplicationClient client = grpc.register(ReplicationClient.builder().target("unix://" + socket)
-                .listener(events::add).retry(RetryPolicy.spec().toBuilder().totalTimeout(Duration.ofSeconds(30))
-                        .build()).build());
+        ReplicationClient client = grpc.register(ReplicationClient.builder()
+                .target("unix://" + socket)
+                .listener(events::add)
+                .retry(RetryPolicy.spec().toBuilder()
+                        .totalTimeout(Duration.ofSeconds(30))
+                        .build())
+                .build());
         CompletableFuture<ProbeResult> probe = client.probeAsync();
         Thread.sleep(300);
         assertThat(probe).as("nobody listens yet: the call waits").isNotDone();

@@ -14,12 +14,15 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * volrep's SPI): a tiny in-memory state machine per volume_id and a record of every request as it was parsed.
  */
 final class LegacyPlugins {
-    private LegacyPlugins() {
-    }
+    private LegacyPlugins() {}
 
     /** Per volume_id: disabled -> enabled (primary) -> demoted -> resync (ready on the 3rd poll) -> ... */
     static final class VolumeStates {
-        enum State { DISABLED, PRIMARY, SECONDARY }
+        enum State {
+            DISABLED,
+            PRIMARY,
+            SECONDARY
+        }
 
         final Map<String, State> states = new ConcurrentHashMap<>();
         final Map<String, Integer> resyncPolls = new ConcurrentHashMap<>();
@@ -97,55 +100,77 @@ final class LegacyPlugins {
         }
 
         @Override
-        public void enableVolumeReplication(io.volrep.proto.replication.v0_1_3.EnableVolumeReplicationRequest r,
+        public void enableVolumeReplication(
+                io.volrep.proto.replication.v0_1_3.EnableVolumeReplicationRequest r,
                 StreamObserver<io.volrep.proto.replication.v0_1_3.EnableVolumeReplicationResponse> o) {
             volumes.requests.add(r);
-            VolumeStates.answer(o, volumes.enable(r.getVolumeId()),
+            VolumeStates.answer(
+                    o,
+                    volumes.enable(r.getVolumeId()),
                     io.volrep.proto.replication.v0_1_3.EnableVolumeReplicationResponse.getDefaultInstance());
         }
 
         @Override
-        public void disableVolumeReplication(io.volrep.proto.replication.v0_1_3.DisableVolumeReplicationRequest r,
+        public void disableVolumeReplication(
+                io.volrep.proto.replication.v0_1_3.DisableVolumeReplicationRequest r,
                 StreamObserver<io.volrep.proto.replication.v0_1_3.DisableVolumeReplicationResponse> o) {
             volumes.requests.add(r);
-            VolumeStates.answer(o, volumes.disable(r.getVolumeId()),
+            VolumeStates.answer(
+                    o,
+                    volumes.disable(r.getVolumeId()),
                     io.volrep.proto.replication.v0_1_3.DisableVolumeReplicationResponse.getDefaultInstance());
         }
 
         @Override
-        public void promoteVolume(io.volrep.proto.replication.v0_1_3.PromoteVolumeRequest r,
+        public void promoteVolume(
+                io.volrep.proto.replication.v0_1_3.PromoteVolumeRequest r,
                 StreamObserver<io.volrep.proto.replication.v0_1_3.PromoteVolumeResponse> o) {
             volumes.requests.add(r);
-            VolumeStates.answer(o, volumes.promote(r.getVolumeId()),
+            VolumeStates.answer(
+                    o,
+                    volumes.promote(r.getVolumeId()),
                     io.volrep.proto.replication.v0_1_3.PromoteVolumeResponse.getDefaultInstance());
         }
 
         @Override
-        public void demoteVolume(io.volrep.proto.replication.v0_1_3.DemoteVolumeRequest r,
+        public void demoteVolume(
+                io.volrep.proto.replication.v0_1_3.DemoteVolumeRequest r,
                 StreamObserver<io.volrep.proto.replication.v0_1_3.DemoteVolumeResponse> o) {
             volumes.requests.add(r);
-            VolumeStates.answer(o, volumes.demote(r.getVolumeId()),
+            VolumeStates.answer(
+                    o,
+                    volumes.demote(r.getVolumeId()),
                     io.volrep.proto.replication.v0_1_3.DemoteVolumeResponse.getDefaultInstance());
         }
 
         @Override
-        public void resyncVolume(io.volrep.proto.replication.v0_1_3.ResyncVolumeRequest r,
+        public void resyncVolume(
+                io.volrep.proto.replication.v0_1_3.ResyncVolumeRequest r,
                 StreamObserver<io.volrep.proto.replication.v0_1_3.ResyncVolumeResponse> o) {
             volumes.requests.add(r);
             boolean[] ready = {false};
             Status s = volumes.resync(r.getVolumeId(), ready);
-            VolumeStates.answer(o, s,
-                    io.volrep.proto.replication.v0_1_3.ResyncVolumeResponse.newBuilder().setReady(ready[0]).build());
+            VolumeStates.answer(
+                    o,
+                    s,
+                    io.volrep.proto.replication.v0_1_3.ResyncVolumeResponse.newBuilder()
+                            .setReady(ready[0])
+                            .build());
         }
 
         @Override
-        public void getVolumeReplicationInfo(io.volrep.proto.replication.v0_1_3.GetVolumeReplicationInfoRequest r,
+        public void getVolumeReplicationInfo(
+                io.volrep.proto.replication.v0_1_3.GetVolumeReplicationInfoRequest r,
                 StreamObserver<io.volrep.proto.replication.v0_1_3.GetVolumeReplicationInfoResponse> o) {
             volumes.requests.add(r);
-            VolumeStates.answer(o, volumes.states.containsKey(r.getVolumeId()) ? Status.OK
+            VolumeStates.answer(
+                    o,
+                    volumes.states.containsKey(r.getVolumeId())
+                            ? Status.OK
                             : Status.NOT_FOUND.withDescription("no volume " + r.getVolumeId()),
                     io.volrep.proto.replication.v0_1_3.GetVolumeReplicationInfoResponse.newBuilder()
-                            .setLastSyncTime(Timestamp.newBuilder().setSeconds(1_700_000_000L)).build());
+                            .setLastSyncTime(Timestamp.newBuilder().setSeconds(1_700_000_000L))
+                            .build());
         }
     }
 
@@ -158,45 +183,62 @@ final class LegacyPlugins {
         }
 
         @Override
-        public void enableVolumeReplication(io.volrep.proto.replication.v0_1_0.EnableVolumeReplicationRequest r,
+        public void enableVolumeReplication(
+                io.volrep.proto.replication.v0_1_0.EnableVolumeReplicationRequest r,
                 StreamObserver<io.volrep.proto.replication.v0_1_0.EnableVolumeReplicationResponse> o) {
             volumes.requests.add(r);
-            VolumeStates.answer(o, volumes.enable(r.getVolumeId()),
+            VolumeStates.answer(
+                    o,
+                    volumes.enable(r.getVolumeId()),
                     io.volrep.proto.replication.v0_1_0.EnableVolumeReplicationResponse.getDefaultInstance());
         }
 
         @Override
-        public void disableVolumeReplication(io.volrep.proto.replication.v0_1_0.DisableVolumeReplicationRequest r,
+        public void disableVolumeReplication(
+                io.volrep.proto.replication.v0_1_0.DisableVolumeReplicationRequest r,
                 StreamObserver<io.volrep.proto.replication.v0_1_0.DisableVolumeReplicationResponse> o) {
             volumes.requests.add(r);
-            VolumeStates.answer(o, volumes.disable(r.getVolumeId()),
+            VolumeStates.answer(
+                    o,
+                    volumes.disable(r.getVolumeId()),
                     io.volrep.proto.replication.v0_1_0.DisableVolumeReplicationResponse.getDefaultInstance());
         }
 
         @Override
-        public void promoteVolume(io.volrep.proto.replication.v0_1_0.PromoteVolumeRequest r,
+        public void promoteVolume(
+                io.volrep.proto.replication.v0_1_0.PromoteVolumeRequest r,
                 StreamObserver<io.volrep.proto.replication.v0_1_0.PromoteVolumeResponse> o) {
             volumes.requests.add(r);
-            VolumeStates.answer(o, volumes.promote(r.getVolumeId()),
+            VolumeStates.answer(
+                    o,
+                    volumes.promote(r.getVolumeId()),
                     io.volrep.proto.replication.v0_1_0.PromoteVolumeResponse.getDefaultInstance());
         }
 
         @Override
-        public void demoteVolume(io.volrep.proto.replication.v0_1_0.DemoteVolumeRequest r,
+        public void demoteVolume(
+                io.volrep.proto.replication.v0_1_0.DemoteVolumeRequest r,
                 StreamObserver<io.volrep.proto.replication.v0_1_0.DemoteVolumeResponse> o) {
             volumes.requests.add(r);
-            VolumeStates.answer(o, volumes.demote(r.getVolumeId()),
+            VolumeStates.answer(
+                    o,
+                    volumes.demote(r.getVolumeId()),
                     io.volrep.proto.replication.v0_1_0.DemoteVolumeResponse.getDefaultInstance());
         }
 
         @Override
-        public void resyncVolume(io.volrep.proto.replication.v0_1_0.ResyncVolumeRequest r,
+        public void resyncVolume(
+                io.volrep.proto.replication.v0_1_0.ResyncVolumeRequest r,
                 StreamObserver<io.volrep.proto.replication.v0_1_0.ResyncVolumeResponse> o) {
             volumes.requests.add(r);
             boolean[] ready = {false};
             Status s = volumes.resync(r.getVolumeId(), ready);
-            VolumeStates.answer(o, s,
-                    io.volrep.proto.replication.v0_1_0.ResyncVolumeResponse.newBuilder().setReady(ready[0]).build());
+            VolumeStates.answer(
+                    o,
+                    s,
+                    io.volrep.proto.replication.v0_1_0.ResyncVolumeResponse.newBuilder()
+                            .setReady(ready[0])
+                            .build());
         }
     }
 }

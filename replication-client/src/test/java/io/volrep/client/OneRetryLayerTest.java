@@ -27,10 +27,14 @@ class OneRetryLayerTest {
     void everyRefusedStreamIsAnAttemptTheClientReports() throws Exception {
         RawHttp2Plugin plugin = grpc.register(new RawHttp2Plugin(Script.of(new Refuse())));
         List<AttemptEvent> events = new CopyOnWriteArrayList<>();
-        ReplicationClient client = grpc.register(ReplicationClient.builder().target(plugin.target())
-                .retry(RetryBehaviourTest.FAST.toBuilder().failFast(true).build()).listener(events::add).build());
+        ReplicationClient client = grpc.register(ReplicationClient.builder()
+                .target(plugin.target())
+                .retry(RetryBehaviourTest.FAST.toBuilder().failFast(true).build())
+                .listener(events::add)
+                .build());
 
-        ReplicationException e = catchThrowableOfType(ReplicationException.class,
+        ReplicationException e = catchThrowableOfType(
+                ReplicationException.class,
                 () -> client.volume("vol-0").enable().call());
 
         assertThat(e.code()).isEqualTo(StatusCode.UNAVAILABLE);
@@ -43,11 +47,16 @@ class OneRetryLayerTest {
     void aRefusedStreamWaitedOnIsRetriedAfterTheConnectionBackOff() throws Exception {
         RawHttp2Plugin plugin = grpc.register(new RawHttp2Plugin(Script.of(new Refuse())));
         List<AttemptEvent> events = new CopyOnWriteArrayList<>();
-        ReplicationClient client = grpc.register(ReplicationClient.builder().target(plugin.target())
-                .retry(RetryBehaviourTest.FAST.toBuilder().totalTimeout(Duration.ofSeconds(1)).build())
-                .listener(events::add).build());
+        ReplicationClient client = grpc.register(ReplicationClient.builder()
+                .target(plugin.target())
+                .retry(RetryBehaviourTest.FAST.toBuilder()
+                        .totalTimeout(Duration.ofSeconds(1))
+                        .build())
+                .listener(events::add)
+                .build());
 
-        ReplicationException e = catchThrowableOfType(ReplicationException.class,
+        ReplicationException e = catchThrowableOfType(
+                ReplicationException.class,
                 () -> client.volume("vol-0").enable().call());
 
         // Waiting for the plugin: not counted against maxAttempts, retried (20, 40, 80, 160, 200 ms ...) until the

@@ -24,9 +24,13 @@ class PackageLayeringTest {
         try (Stream<Path> files = Files.list(CLIENT_SOURCES)) {
             offenders = files.filter(f -> f.toString().endsWith(".java"))
                     .filter(f -> read(f).contains("io.volrep.client.reconcile"))
-                    .map(f -> f.getFileName().toString()).sorted().toList();
+                    .map(f -> f.getFileName().toString())
+                    .sorted()
+                    .toList();
         }
-        assertThat(offenders).as("classes of io.volrep.client that name io.volrep.client.reconcile").isEmpty();
+        assertThat(offenders)
+                .as("classes of io.volrep.client that name io.volrep.client.reconcile")
+                .isEmpty();
     }
 
     private static String read(Path file) {

@@ -21,15 +21,20 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * addresses only the first; the text a caller gets must fit the answer it got.
  */
 class RecoveryTextTest {
-    static final RetryPolicy FAST = RetryPolicy.spec().toBuilder().initialBackoff(Duration.ofMillis(10))
-            .maxBackoff(Duration.ofMillis(20)).jitter(RetryPolicy.Jitter.NONE).maxAttempts(2).build();
+    static final RetryPolicy FAST = RetryPolicy.spec().toBuilder()
+            .initialBackoff(Duration.ofMillis(10))
+            .maxBackoff(Duration.ofMillis(20))
+            .jitter(RetryPolicy.Jitter.NONE)
+            .maxAttempts(2)
+            .build();
     static final String ENABLED = "Caller SHOULD ensure that replication is enabled.";
 
     @RegisterExtension
     final GrpcCleanup grpc = new GrpcCleanup();
 
     private ReplicationClient client(FakePlugin fake) {
-        return grpc.register(ReplicationClient.builder().target(fake.address()).retry(FAST).build());
+        return grpc.register(
+                ReplicationClient.builder().target(fake.address()).retry(FAST).build());
     }
 
     @Test
@@ -40,15 +45,18 @@ class RecoveryTextTest {
         client.volume("vol-0").demote().call();
         fake.refuse(Rpc.PROMOTE_VOLUME, null, StatusCode.FAILED_PRECONDITION, FaultInjector.Window.calls(1));
 
-        PreconditionFailedException e = catchThrowableOfType(() -> client.volume("vol-0").promote().call(),
-                PreconditionFailedException.class);
+        PreconditionFailedException e =
+                catchThrowableOfType(() -> client.volume("vol-0").promote().call(), PreconditionFailedException.class);
 
         assertThat(e.attempts()).isEqualTo(1);
         assertThat(e.recovery()).isEqualTo(Recovery.ENSURE_PRECONDITION);
         // Not "ensure that replication is enabled" alone: replication is enabled here, the peer's demotion is not in.
-        assertThat(e.precondition()).isNotEqualTo(ENABLED)
-                .contains("replication is not enabled").contains(ENABLED)
-                .contains("cannot be promoted without force option").contains("retry without force");
+        assertThat(e.precondition())
+                .isNotEqualTo(ENABLED)
+                .contains("replication is not enabled")
+                .contains(ENABLED)
+                .contains("cannot be promoted without force option")
+                .contains("retry without force");
         assertThat(e.recoveryText()).isEqualTo(e.precondition());
         assertThat(e.getMessage()).contains("(precondition: " + e.precondition() + ")");
     }
@@ -59,8 +67,8 @@ class RecoveryTextTest {
         ReplicationClient client = client(fake);
 
         // The reference driver's own answer: vol-0's replication is not enabled.
-        PreconditionFailedException e = catchThrowableOfType(() -> client.volume("vol-0").promote().force().call(),
-                PreconditionFailedException.class);
+        PreconditionFailedException e = catchThrowableOfType(
+                () -> client.volume("vol-0").promote().force().call(), PreconditionFailedException.class);
 
         assertThat(e.precondition()).isEqualTo(ENABLED);
         assertThat(e.getMessage()).endsWith("(precondition: " + ENABLED + ")");
@@ -72,12 +80,13 @@ class RecoveryTextTest {
         ReplicationClient client = client(fake);
         fake.failNext(Rpc.PROMOTE_VOLUME, 2, StatusCode.ABORTED);
 
-        ReplicationException e = catchThrowableOfType(() -> client.volume("vol-0").promote().call(),
-                ReplicationException.class);
+        ReplicationException e =
+                catchThrowableOfType(() -> client.volume("vol-0").promote().call(), ReplicationException.class);
 
         assertThat(e.code()).isEqualTo(StatusCode.ABORTED);
         assertThat(e.attempts()).isEqualTo(2);
-        assertThat(e.recoveryText()).isEqualTo("Caller SHOULD ensure that there are no other calls pending for the"
-                + " specified `replication_source`, and then retry with exponential back off.");
+        assertThat(e.recoveryText())
+                .isEqualTo("Caller SHOULD ensure that there are no other calls pending for the"
+                        + " specified `replication_source`, and then retry with exponential back off.");
     }
 }

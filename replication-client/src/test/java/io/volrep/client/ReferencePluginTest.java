@@ -32,28 +32,41 @@ class ReferencePluginTest {
     @RegisterExtension
     final GrpcCleanup grpc = new GrpcCleanup();
 
-
     @Test
     void failoverWalkthroughOverAUnixSocket(@TempDir Path dir) throws Exception {
-        ReferenceDriver siteA = ReferenceDriver.builder().volumes(1).groups(1).requiredSecret("user", "admin").build();
-        ReferenceDriver siteB = ReferenceDriver.builder().volumes(1).groups(1).requiredSecret("user", "admin").build();
+        ReferenceDriver siteA = ReferenceDriver.builder()
+                .volumes(1)
+                .groups(1)
+                .requiredSecret("user", "admin")
+                .build();
+        ReferenceDriver siteB = ReferenceDriver.builder()
+                .volumes(1)
+                .groups(1)
+                .requiredSecret("user", "admin")
+                .build();
         ReplicationServer a = grpc.register(ReferencePlugin.start(siteA, "unix://" + dir.resolve("a.sock")));
         ReplicationServer b = grpc.register(ReferencePlugin.start(siteB, "inprocess:site-b-" + System.nanoTime()));
         ReplicationClient clientA = grpc.register(client(a.address()));
         ReplicationClient clientB = grpc.register(client(b.address()));
-        clientA.volumeGroup("grp-0").enable().parameter("schedulingInterval", "1m").call();
+        clientA.volumeGroup("grp-0")
+                .enable()
+                .parameter("schedulingInterval", "1m")
+                .call();
         clientB.volumeGroup("grp-0").enable().call();
         clientA.volumeGroup("grp-0").promote().call();
         ReplicationInfo before = clientA.volumeGroup("grp-0").info();
         assertThat(before.lastSyncTime()).isNotNull();
 
         // Failover: demote on A, promote on B, resync A, wait until it is ready.
-        ResyncStatus ready = clientA.volumeGroup("grp-0").demote().callAsync()
+        ResyncStatus ready = clientA.volumeGroup("grp-0")
+                .demote()
+                .callAsync()
                 .thenCompose(v -> clientB.volumeGroup("grp-0").promote().force().callAsync())
                 .thenCompose(v -> clientA.volumeGroup("grp-0").resync().awaitReady(Duration.ofSeconds(30)))
                 .get(30, TimeUnit.SECONDS);
         assertThat(ready.ready()).isTrue();
-        assertThat(siteA.state(io.volrep.api.ReplicationSource.volumeGroup("grp-0")).role())
+        assertThat(siteA.state(io.volrep.api.ReplicationSource.volumeGroup("grp-0"))
+                        .role())
                 .isEqualTo(ReferenceDriver.Role.SECONDARY);
         assertThat(clientB.volumeGroup("grp-0").info().lastSyncTime()).isNotNull();
 
@@ -64,12 +77,16 @@ class ReferencePluginTest {
                     assertThat(e.precondition()).contains("promoted");
                 });
         // Wrong secrets for this call only: surfaced after one call, nothing to renew.
-        assertThatThrownBy(() -> clientA.volume("vol-0").enable().secrets(Map.of("user", "nobody")).call())
+        assertThatThrownBy(() -> clientA.volume("vol-0")
+                        .enable()
+                        .secrets(Map.of("user", "nobody"))
+                        .call())
                 .isInstanceOf(UnauthenticatedException.class);
     }
 
     private static ReplicationClient client(String target) {
-        return ReplicationClient.builder().target(target)
+        return ReplicationClient.builder()
+                .target(target)
                 .secrets(SecretsProvider.of(Map.of("user", "admin")))
                 .retry(RetryBehaviourTest.FAST)
                 .build();
@@ -78,18 +95,26 @@ class ReferencePluginTest {
     @Test
     void faultsFromTheFakeAreRetriedPerTheSpec(@TempDir Path dir) {
         List<AttemptEvent> events = Collections.synchronizedList(new ArrayList<>());
-        FakePlugin fake = grpc.register(FakePlugin.builder().volumes(2).listen("unix://" + dir.resolve("f.sock"))
+        FakePlugin fake = grpc.register(FakePlugin.builder()
+                .volumes(2)
+                .listen("unix://" + dir.resolve("f.sock"))
                 .start());
-        ReplicationClient client = grpc.register(ReplicationClient.builder().target(fake.address())
-                .retry(RetryBehaviourTest.FAST).listener(events::add).build());
+        ReplicationClient client = grpc.register(ReplicationClient.builder()
+                .target(fake.address())
+                .retry(RetryBehaviourTest.FAST)
+                .listener(events::add)
+                .build());
         client.volume("vol-0").enable().call();
 
         fake.failNext(Rpc.PROMOTE_VOLUME, 2, StatusCode.UNAVAILABLE, Duration.ofMillis(75));
         client.volume("vol-0").promote().call();
-        assertThat(fake.calls(Rpc.PROMOTE_VOLUME)).extracting(RecordedCall::code)
+        assertThat(fake.calls(Rpc.PROMOTE_VOLUME))
+                .extracting(RecordedCall::code)
                 .containsExactly(StatusCode.UNAVAILABLE, StatusCode.UNAVAILABLE, StatusCode.OK);
-        assertThat(events).filteredOn(e -> e.rpc() == Rpc.PROMOTE_VOLUME && e.willRetry())
-                .extracting(e -> e.retryDelay().get()).containsOnly(Duration.ofMillis(75));
+        assertThat(events)
+                .filteredOn(e -> e.rpc() == Rpc.PROMOTE_VOLUME && e.willRetry())
+                .extracting(e -> e.retryDelay().get())
+                .containsOnly(Duration.ofMillis(75));
 
         assertThatThrownBy(() -> client.volume("vol-1").promote().call())
                 .isInstanceOf(PreconditionFailedException.class);

@@ -17,15 +17,19 @@ class ResyncPollListenerTest {
     @RegisterExtension
     final GrpcCleanup grpc = new GrpcCleanup();
 
-    record Poll(int poll, boolean ready, boolean nextPoll) {
-    }
+    record Poll(int poll, boolean ready, boolean nextPoll) {}
 
     /** Runs {@code test} against a reference plugin whose demoted vol-0 is ready on the {@code readyOn}th resync. */
     private void withDemotedVolume(int readyOn, java.util.function.Consumer<ReplicationClient> test) {
-        ReferenceDriver driver = ReferenceDriver.builder().volumes(1).resyncCallsUntilReady(readyOn).build();
+        ReferenceDriver driver = ReferenceDriver.builder()
+                .volumes(1)
+                .resyncCallsUntilReady(readyOn)
+                .build();
         ReplicationServer server = grpc.register(ReferencePlugin.start(driver, "inprocess:polls-" + System.nanoTime()));
-        ReplicationClient client = grpc.register(ReplicationClient.builder().target(server.address())
-                .retry(RetryBehaviourTest.FAST).build());
+        ReplicationClient client = grpc.register(ReplicationClient.builder()
+                .target(server.address())
+                .retry(RetryBehaviourTest.FAST)
+                .build());
         client.volume("vol-0").enable().call();
         client.volume("vol-0").demote().call();
         test.accept(client);
@@ -35,19 +39,27 @@ class ResyncPollListenerTest {
     void everyPollIsReportedWithItsNextDelay() {
         withDemotedVolume(3, client -> {
             List<Poll> polls = new CopyOnWriteArrayList<>();
-            ResyncStatus status = client.volume("vol-0").resync()
+            ResyncStatus status = client.volume("vol-0")
+                    .resync()
                     .onPoll((poll, s, next) -> polls.add(new Poll(poll, s.ready(), next.isPresent())))
                     .awaitReadyBlocking(Duration.ofSeconds(30));
             assertThat(status.ready()).isTrue();
-            assertThat(polls).containsExactly(new Poll(1, false, true), new Poll(2, false, true),
-                    new Poll(3, true, false));
+            assertThat(polls)
+                    .containsExactly(new Poll(1, false, true), new Poll(2, false, true), new Poll(3, true, false));
         });
     }
 
     @Test
     void aListenerThatThrowsDoesNotBreakTheWait() {
-        withDemotedVolume(2, client -> assertThat(client.volume("vol-0").resync().onPoll((poll, s, next) -> {
-            throw new IllegalStateException("a broken display");
-        }).awaitReadyBlocking(Duration.ofSeconds(30)).ready()).isTrue());
+        withDemotedVolume(
+                2,
+                client -> assertThat(client.volume("vol-0")
+                                .resync()
+                                .onPoll((poll, s, next) -> {
+                                    throw new IllegalStateException("a broken display");
+                                })
+                                .awaitReadyBlocking(Duration.ofSeconds(30))
+                                .ready())
+                        .isTrue());
     }
 }

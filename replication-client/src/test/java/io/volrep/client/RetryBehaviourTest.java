@@ -11,8 +11,8 @@ import io.volrep.api.InvalidArgumentException;
 import io.volrep.api.OperationPendingException;
 import io.volrep.api.PreconditionFailedException;
 import io.volrep.api.Recovery;
-import io.volrep.api.ReplicationSource;
 import io.volrep.api.ReplicationException;
+import io.volrep.api.ReplicationSource;
 import io.volrep.api.ResourceExhaustedException;
 import io.volrep.api.Rpc;
 import io.volrep.api.Secrets;
@@ -56,8 +56,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 class RetryBehaviourTest {
     /** Deterministic, short back-offs: 20, 40, 80 ms ... */
     static final RetryPolicy FAST = RetryPolicy.spec().toBuilder()
-            .initialBackoff(Duration.ofMillis(20)).multiplier(2).maxBackoff(Duration.ofMillis(200))
-            .jitter(RetryPolicy.Jitter.NONE).maxAttempts(5).build();
+            .initialBackoff(Duration.ofMillis(20))
+            .multiplier(2)
+            .maxBackoff(Duration.ofMillis(200))
+            .jitter(RetryPolicy.Jitter.NONE)
+            .maxAttempts(5)
+            .build();
 
     @RegisterExtension
     final GrpcCleanup grpc = new GrpcCleanup();
@@ -81,19 +85,25 @@ class RetryBehaviourTest {
     }
 
     ReplicationClient client(ReplicationClient.Builder builder) {
-        client = grpc.register(builder.target(plugin.address()).listener(events::add).build());
+        client = grpc.register(
+                builder.target(plugin.address()).listener(events::add).build());
         return client;
     }
 
     List<Long> retryDelaysMillis() {
         synchronized (events) {
-            return events.stream().filter(AttemptEvent::willRetry).map(e -> e.retryDelay().get().toMillis()).toList();
+            return events.stream()
+                    .filter(AttemptEvent::willRetry)
+                    .map(e -> e.retryDelay().get().toMillis())
+                    .toList();
         }
     }
 
     void abortedThreeTimesThenOk() {
-        RetryPolicy policy = FAST.toBuilder().initialBackoff(Duration.ofMillis(100))
-                .maxBackoff(Duration.ofSeconds(1)).build();
+        RetryPolicy policy = FAST.toBuilder()
+                .initialBackoff(Duration.ofMillis(100))
+                .maxBackoff(Duration.ofSeconds(1))
+                .build();
         // Connects and warms up, so the gaps measure only the back-off; and a promote needs replication enabled.
         client(policy).volume("vol-1").enable().call();
         events.clear();
@@ -101,12 +111,14 @@ class RetryBehaviourTest {
         client.volume("vol-1").promote().call();
 
         List<RecordedCall> calls = plugin.calls(Rpc.PROMOTE_VOLUME);
-        assertThat(calls).extracting(RecordedCall::code).containsExactly(StatusCode.ABORTED, StatusCode.ABORTED,
-                StatusCode.ABORTED, StatusCode.OK);
+        assertThat(calls)
+                .extracting(RecordedCall::code)
+                .containsExactly(StatusCode.ABORTED, StatusCode.ABORTED, StatusCode.ABORTED, StatusCode.OK);
         assertThat(retryDelaysMillis()).containsExactly(100L, 200L, 400L);
         List<Long> gaps = new ArrayList<>();
         for (int i = 1; i < calls.size(); i++) {
-            gaps.add(Duration.between(calls.get(i - 1).started(), calls.get(i).started()).toMillis());
+            gaps.add(Duration.between(calls.get(i - 1).started(), calls.get(i).started())
+                    .toMillis());
         }
         // Each gap is at least the chosen delay, and the delays double: the gaps grow.
         assertThat(gaps.get(0)).isGreaterThanOrEqualTo(100);
@@ -135,14 +147,15 @@ class RetryBehaviourTest {
         client(FAST).volumeGroup("grp-1").enable().call();
         plugin.failNext(Rpc.DEMOTE_VOLUME, 2, StatusCode.UNAVAILABLE);
         client.volumeGroup("grp-1").demote().force().call();
-        assertThat(plugin.calls(Rpc.DEMOTE_VOLUME)).extracting(RecordedCall::code)
+        assertThat(plugin.calls(Rpc.DEMOTE_VOLUME))
+                .extracting(RecordedCall::code)
                 .containsExactly(StatusCode.UNAVAILABLE, StatusCode.UNAVAILABLE, StatusCode.OK);
     }
 
     @Test
     void failedPreconditionMakesOneCallAndNamesThePrecondition() throws Exception {
         plugin(null);
-        client(FAST).volume("vol-1").enable().call();      // enabled and primary: a resync needs a secondary
+        client(FAST).volume("vol-1").enable().call(); // enabled and primary: a resync needs a secondary
         assertThatThrownBy(() -> client.volume("vol-1").resync().call())
                 .isInstanceOfSatisfying(PreconditionFailedException.class, e -> {
                     assertThat(e.attempts()).isEqualTo(1);
@@ -150,8 +163,11 @@ class RetryBehaviourTest {
                     assertThat(e.code()).isEqualTo(StatusCode.FAILED_PRECONDITION);
                     assertThat(e.recovery()).isEqualTo(Recovery.ENSURE_PRECONDITION);
                     assertThat(e.precondition())
-                            .isEqualTo("Caller SHOULD ensure that Replication is enabled and the Replication Source is demoted.");
-                    assertThat(e.getMessage()).contains("volume vol-1 is not demoted").contains(e.precondition());
+                            .isEqualTo(
+                                    "Caller SHOULD ensure that Replication is enabled and the Replication Source is demoted.");
+                    assertThat(e.getMessage())
+                            .contains("volume vol-1 is not demoted")
+                            .contains(e.precondition());
                 });
         assertThat(plugin.calls(Rpc.RESYNC_VOLUME)).hasSize(1);
     }
@@ -162,7 +178,9 @@ class RetryBehaviourTest {
         plugin.failNext(Rpc.GET_VOLUME_REPLICATION_INFO, 1, StatusCode.UNIMPLEMENTED);
         client(FAST);
         assertThatThrownBy(() -> client.volume("vol-1").info())
-                .isInstanceOfSatisfying(UnimplementedException.class, e -> assertThat(e.attempts()).isEqualTo(1));
+                .isInstanceOfSatisfying(
+                        UnimplementedException.class,
+                        e -> assertThat(e.attempts()).isEqualTo(1));
         assertThat(plugin.calls(Rpc.GET_VOLUME_REPLICATION_INFO)).hasSize(1);
     }
 
@@ -183,8 +201,8 @@ class RetryBehaviourTest {
 
     @ParameterizedTest(name = "{0} -> {1} attempt(s), {2}")
     @MethodSource("codes")
-    void attemptsAndExceptionPerCode(StatusCode code, int expectedAttempts,
-                                     Class<? extends ReplicationException> type) throws Exception {
+    void attemptsAndExceptionPerCode(StatusCode code, int expectedAttempts, Class<? extends ReplicationException> type)
+            throws Exception {
         plugin(null);
         plugin.failNext(Rpc.PROMOTE_VOLUME, 3, code);
         client(FAST.toBuilder().maxAttempts(3).build());
@@ -203,7 +221,7 @@ class RetryBehaviourTest {
     @Test
     void fullJitterDelaysStayWithinTheExponentialCap() throws Exception {
         plugin(null);
-        plugin.failNext(Rpc.ENABLE_VOLUME_REPLICATION, 12, StatusCode.ABORTED);    // 6 attempts, twice
+        plugin.failNext(Rpc.ENABLE_VOLUME_REPLICATION, 12, StatusCode.ABORTED); // 6 attempts, twice
         // A generator that always returns the top of the range: the delay equals the cap.
         RandomGenerator top = new RandomGenerator() {
             @Override
@@ -216,15 +234,22 @@ class RetryBehaviourTest {
                 return bound - 1;
             }
         };
-        RetryPolicy policy = FAST.toBuilder().jitter(RetryPolicy.Jitter.FULL).maxAttempts(6).random(top).build();
+        RetryPolicy policy = FAST.toBuilder()
+                .jitter(RetryPolicy.Jitter.FULL)
+                .maxAttempts(6)
+                .random(top)
+                .build();
         client(policy);
         assertThatThrownBy(() -> client.volume("vol-1").enable().call()).isInstanceOf(OperationPendingException.class);
         // caps: 20, 40, 80, 160, 200 (maxBackoff)
         assertThat(retryDelaysMillis()).containsExactly(20L, 40L, 80L, 160L, 200L);
 
         events.clear();
-        RetryPolicy seeded = policy.toBuilder().random(RandomGenerator.of("L64X128MixRandom")).build();
-        assertThatThrownBy(() -> client.volume("vol-2").enable().retryPolicy(seeded).call())
+        RetryPolicy seeded = policy.toBuilder()
+                .random(RandomGenerator.of("L64X128MixRandom"))
+                .build();
+        assertThatThrownBy(() ->
+                        client.volume("vol-2").enable().retryPolicy(seeded).call())
                 .isInstanceOf(OperationPendingException.class);
         List<Long> delays = retryDelaysMillis();
         assertThat(delays).hasSize(5);
@@ -244,7 +269,9 @@ class RetryBehaviourTest {
 
         plugin.failNext(Rpc.DEMOTE_VOLUME, 1, StatusCode.ABORTED, Duration.ofMillis(-1));
         assertThatThrownBy(() -> client.volume("vol-1").demote().call())
-                .isInstanceOfSatisfying(OperationPendingException.class, e -> assertThat(e.attempts()).isEqualTo(1));
+                .isInstanceOfSatisfying(
+                        OperationPendingException.class,
+                        e -> assertThat(e.attempts()).isEqualTo(1));
         assertThat(plugin.calls(Rpc.DEMOTE_VOLUME)).hasSize(1);
     }
 
@@ -256,9 +283,14 @@ class RetryBehaviourTest {
     void anUnreadablePushbackTrailerStopsToo() throws Exception {
         ScriptedPlugin scripted = grpc.register(ScriptedPlugin.inProcess());
         scripted.script(Rpc.DEMOTE_VOLUME, Outcome.fail(Status.Code.ABORTED).withPushback("soon"));
-        client = grpc.register(ReplicationClient.builder().retry(FAST).target(scripted.target()).build());
+        client = grpc.register(ReplicationClient.builder()
+                .retry(FAST)
+                .target(scripted.target())
+                .build());
         assertThatThrownBy(() -> client.volume("vol-1").demote().call())
-                .isInstanceOfSatisfying(OperationPendingException.class, e -> assertThat(e.attempts()).isEqualTo(1));
+                .isInstanceOfSatisfying(
+                        OperationPendingException.class,
+                        e -> assertThat(e.attempts()).isEqualTo(1));
         assertThat(scripted.calls(Rpc.DEMOTE_VOLUME)).hasSize(1);
     }
 
@@ -267,9 +299,14 @@ class RetryBehaviourTest {
         plugin(null);
         plugin.failNext(Rpc.PROMOTE_VOLUME, 10, StatusCode.ABORTED);
         // 20 + 40 = 60 ms fit in 100 ms; the third delay (80) would end after it.
-        client(FAST.toBuilder().maxAttempts(10).totalTimeout(Duration.ofMillis(100)).build());
+        client(FAST.toBuilder()
+                .maxAttempts(10)
+                .totalTimeout(Duration.ofMillis(100))
+                .build());
         assertThatThrownBy(() -> client.volume("vol-1").promote().call())
-                .isInstanceOfSatisfying(OperationPendingException.class, e -> assertThat(e.attempts()).isBetween(2, 3));
+                .isInstanceOfSatisfying(
+                        OperationPendingException.class,
+                        e -> assertThat(e.attempts()).isBetween(2, 3));
         assertThat(events.get(events.size() - 1).decision()).contains("total timeout");
     }
 
@@ -288,13 +325,18 @@ class RetryBehaviourTest {
 
         // The plugin has no gone-1, and the verifier agrees: not retried.
         assertThatThrownBy(() -> client.volume("gone-1").enable().call())
-                .isInstanceOfSatisfying(SourceNotFoundException.class, e -> assertThat(e.attempts()).isEqualTo(1));
+                .isInstanceOfSatisfying(
+                        SourceNotFoundException.class,
+                        e -> assertThat(e.attempts()).isEqualTo(1));
         assertThat(plugin.calls(Rpc.ENABLE_VOLUME_REPLICATION)).hasSize(3);
     }
 
     @Test
     void unauthenticatedIsRetriedOnceWithRenewedSecrets() throws Exception {
-        plugin = grpc.register(FakePlugin.builder().volumes(4).requiredSecret("token", "token-2").start());
+        plugin = grpc.register(FakePlugin.builder()
+                .volumes(4)
+                .requiredSecret("token", "token-2")
+                .start());
         AtomicInteger generation = new AtomicInteger(1);
         SecretsProvider renewing = new SecretsProvider() {
             @Override
@@ -311,34 +353,48 @@ class RetryBehaviourTest {
         client(ReplicationClient.builder().retry(FAST).secrets(renewing));
         // token-1 is refused by the plugin; the renewed token-2 is the one it wants.
         client.volume("vol-1").disable().call();
-        assertThat(plugin.calls(Rpc.DISABLE_VOLUME_REPLICATION)).extracting(RecordedCall::code, RecordedCall::injected)
-                .containsExactly(tuple(StatusCode.UNAUTHENTICATED, false),
-                        tuple(StatusCode.OK, false));
+        assertThat(plugin.calls(Rpc.DISABLE_VOLUME_REPLICATION))
+                .extracting(RecordedCall::code, RecordedCall::injected)
+                .containsExactly(tuple(StatusCode.UNAUTHENTICATED, false), tuple(StatusCode.OK, false));
         assertThat(generation).hasValue(2);
 
         // Still rejected after renewing (token-10, then token-11): surfaced after exactly two calls.
         generation.set(10);
         assertThatThrownBy(() -> client.volume("vol-2").disable().call())
-                .isInstanceOfSatisfying(UnauthenticatedException.class, e -> assertThat(e.attempts()).isEqualTo(2));
+                .isInstanceOfSatisfying(
+                        UnauthenticatedException.class,
+                        e -> assertThat(e.attempts()).isEqualTo(2));
         assertThat(plugin.calls(Rpc.DISABLE_VOLUME_REPLICATION)).hasSize(4);
 
         // Per-call secrets cannot be renewed: one call.
-        assertThatThrownBy(() -> client.volume("vol-3").disable().secrets(Map.of("token", "fixed")).call())
-                .isInstanceOfSatisfying(UnauthenticatedException.class, e -> assertThat(e.attempts()).isEqualTo(1));
+        assertThatThrownBy(() -> client.volume("vol-3")
+                        .disable()
+                        .secrets(Map.of("token", "fixed"))
+                        .call())
+                .isInstanceOfSatisfying(
+                        UnauthenticatedException.class,
+                        e -> assertThat(e.attempts()).isEqualTo(1));
     }
 
     @Test
     void recoveryOverridesChangeTheDefaults() throws Exception {
         plugin(null);
         plugin.failNext(Rpc.PROMOTE_VOLUME, 1, StatusCode.ABORTED);
-        client(FAST.toBuilder().onRecovery(Recovery.BACKOFF, RetryPolicy.Action.FAIL).build());
+        client(FAST.toBuilder()
+                .onRecovery(Recovery.BACKOFF, RetryPolicy.Action.FAIL)
+                .build());
         assertThatThrownBy(() -> client.volume("vol-1").promote().call())
-                .isInstanceOfSatisfying(OperationPendingException.class, e -> assertThat(e.attempts()).isEqualTo(1));
+                .isInstanceOfSatisfying(
+                        OperationPendingException.class,
+                        e -> assertThat(e.attempts()).isEqualTo(1));
 
-        client.volume("vol-1").enable().call();             // a demote needs replication enabled
+        client.volume("vol-1").enable().call(); // a demote needs replication enabled
         plugin.failNext(Rpc.DEMOTE_VOLUME, 1, StatusCode.UNKNOWN);
-        client.volume("vol-1").demote()
-                .retryPolicy(FAST.toBuilder().onRecovery(Recovery.INSPECT_LOGS, RetryPolicy.Action.BACKOFF).build())
+        client.volume("vol-1")
+                .demote()
+                .retryPolicy(FAST.toBuilder()
+                        .onRecovery(Recovery.INSPECT_LOGS, RetryPolicy.Action.BACKOFF)
+                        .build())
                 .call();
         assertThat(plugin.calls(Rpc.DEMOTE_VOLUME)).hasSize(2);
     }
@@ -357,7 +413,9 @@ class RetryBehaviourTest {
             assertThatThrownBy(() -> client.volume("vol-1").enable().callAsync().get(10, TimeUnit.SECONDS))
                     .hasRootCauseInstanceOf(RejectedExecutionException.class);
         });
-        assertThat(plugin.calls(Rpc.ENABLE_VOLUME_REPLICATION)).as("one attempt each, no retry")
-                .extracting(RecordedCall::code).containsExactly(StatusCode.ABORTED, StatusCode.ABORTED);
+        assertThat(plugin.calls(Rpc.ENABLE_VOLUME_REPLICATION))
+                .as("one attempt each, no retry")
+                .extracting(RecordedCall::code)
+                .containsExactly(StatusCode.ABORTED, StatusCode.ABORTED);
     }
 }

@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 
 /** The retry decisions as the pure functions they are: no gRPC, no clock, no threads. */
 class RetryDecisionsTest {
-    private static final RetryPolicy POLICY = RetryPolicy.spec().toBuilder().jitter(RetryPolicy.Jitter.NONE).build();
+    private static final RetryPolicy POLICY =
+            RetryPolicy.spec().toBuilder().jitter(RetryPolicy.Jitter.NONE).build();
     private static final Duration PLENTY = Duration.ofMinutes(5);
 
     private static RetryDecisions.Outcome answer(StatusCode code, Recovery recovery) {
@@ -53,20 +54,22 @@ class RetryDecisionsTest {
         assertThat(connectionLost.spendsBudget()).isFalse();
         assertThat(neverConnected.spendsBudget()).isFalse();
         // With the budget spent, a connection failure still waits for the plugin (capped pause) ...
-        RetryDecisions.Progress spent = new RetryDecisions.Progress(
-                true, true, 5, 7, false, false, false, false, PLENTY);
-        assertThat(RetryDecisions.decide(POLICY, connectionLost, spent)).isEqualTo(
-                new RetryDecision.Retry(RetryDecisions.CONNECTION_RETRY_CAP,
-                        "waiting for the plugin, attempt not counted"));
+        RetryDecisions.Progress spent =
+                new RetryDecisions.Progress(true, true, 5, 7, false, false, false, false, PLENTY);
+        assertThat(RetryDecisions.decide(POLICY, connectionLost, spent))
+                .isEqualTo(new RetryDecision.Retry(
+                        RetryDecisions.CONNECTION_RETRY_CAP, "waiting for the plugin, attempt not counted"));
         // ... the last pause cut to what is left, until the total timeout.
-        RetryDecisions.Progress late = new RetryDecisions.Progress(true, true, 1, 7, false, false, false, false,
-                Duration.ofMillis(10));
-        assertThat(RetryDecisions.decide(POLICY, neverConnected, late)).isEqualTo(new RetryDecision.Retry(
-                Duration.ofMillis(10), "waiting for the plugin, attempt not counted"));
-        RetryDecisions.Progress over = new RetryDecisions.Progress(
-                true, true, 1, 8, false, false, false, false, Duration.ZERO);
-        assertThat(RetryDecisions.decide(POLICY, neverConnected, over)).isEqualTo(new RetryDecision.Stop(
-                "not retried: the plugin could not be reached within the total timeout of PT10M"));
+        RetryDecisions.Progress late =
+                new RetryDecisions.Progress(true, true, 1, 7, false, false, false, false, Duration.ofMillis(10));
+        assertThat(RetryDecisions.decide(POLICY, neverConnected, late))
+                .isEqualTo(
+                        new RetryDecision.Retry(Duration.ofMillis(10), "waiting for the plugin, attempt not counted"));
+        RetryDecisions.Progress over =
+                new RetryDecisions.Progress(true, true, 1, 8, false, false, false, false, Duration.ZERO);
+        assertThat(RetryDecisions.decide(POLICY, neverConnected, over))
+                .isEqualTo(new RetryDecision.Stop(
+                        "not retried: the plugin could not be reached within the total timeout of PT10M"));
         // ... while a fail-fast policy (its attempts do not wait for a connection) counts it like an answer.
         RetryPolicy failFast = POLICY.toBuilder().failFast(true).build();
         RetryDecisions.Outcome lostFailingFast = local(StatusCode.UNAVAILABLE, false, true);
@@ -77,38 +80,46 @@ class RetryDecisionsTest {
 
     @Test
     void tableActionsAndTheirFollowUps() {
-        assertThat(RetryDecisions.decide(POLICY, answer(StatusCode.FAILED_PRECONDITION,
-                Recovery.ENSURE_PRECONDITION), progress(1)))
+        assertThat(RetryDecisions.decide(
+                        POLICY, answer(StatusCode.FAILED_PRECONDITION, Recovery.ENSURE_PRECONDITION), progress(1)))
                 .isEqualTo(new RetryDecision.Stop("not retried (ENSURE_PRECONDITION)"));
         RetryDecisions.Outcome notFound = answer(StatusCode.NOT_FOUND, Recovery.VERIFY_THEN_BACKOFF);
-        assertThat(RetryDecisions.decide(POLICY, notFound, progress(1))).isEqualTo(
-                new RetryDecision.Stop("not retried: no SourceVerifier configured (VERIFY_THEN_BACKOFF)"));
-        RetryDecisions.Progress withVerifier = new RetryDecisions.Progress(
-                true, true, 1, 0, false, false, true, false, PLENTY);
+        assertThat(RetryDecisions.decide(POLICY, notFound, progress(1)))
+                .isEqualTo(new RetryDecision.Stop("not retried: no SourceVerifier configured (VERIFY_THEN_BACKOFF)"));
+        RetryDecisions.Progress withVerifier =
+                new RetryDecisions.Progress(true, true, 1, 0, false, false, true, false, PLENTY);
         RetryDecision verify = RetryDecisions.decide(POLICY, notFound, withVerifier);
         assertThat(verify).isEqualTo(new RetryDecision.VerifySource(Optional.empty()));
-        assertThat(RetryDecisions.afterVerification(POLICY, true, (RetryDecision.VerifySource) verify, notFound,
-                withVerifier)).isEqualTo(new RetryDecision.Retry(Duration.ofMillis(500),
-                "VERIFY_THEN_BACKOFF, source verified"));
-        assertThat(RetryDecisions.afterVerification(POLICY, false, (RetryDecision.VerifySource) verify, notFound,
-                withVerifier)).isInstanceOf(RetryDecision.Stop.class);
+        assertThat(RetryDecisions.afterVerification(
+                        POLICY, true, (RetryDecision.VerifySource) verify, notFound, withVerifier))
+                .isEqualTo(new RetryDecision.Retry(Duration.ofMillis(500), "VERIFY_THEN_BACKOFF, source verified"));
+        assertThat(RetryDecisions.afterVerification(
+                        POLICY, false, (RetryDecision.VerifySource) verify, notFound, withVerifier))
+                .isInstanceOf(RetryDecision.Stop.class);
 
-        RetryDecisions.Outcome unauthenticated = answer(StatusCode.UNAUTHENTICATED,
-                Recovery.RENEW_SECRETS, "25");
+        RetryDecisions.Outcome unauthenticated = answer(StatusCode.UNAUTHENTICATED, Recovery.RENEW_SECRETS, "25");
         RetryDecision renew = RetryDecisions.decide(POLICY, unauthenticated, progress(1));
         assertThat(renew).isEqualTo(new RetryDecision.RenewSecrets(Optional.of(Duration.ofMillis(25))));
-        assertThat(RetryDecisions.afterRenewal(POLICY, RetryDecisions.Renewal.NEW, (RetryDecision.RenewSecrets) renew,
-                unauthenticated, progress(1))).isEqualTo(new RetryDecision.Retry(Duration.ofMillis(25),
-                "RENEW_SECRETS, secrets renewed"));
-        assertThat(RetryDecisions.afterRenewal(POLICY, RetryDecisions.Renewal.TOO_LARGE,
-                (RetryDecision.RenewSecrets) renew, unauthenticated, progress(1)))
+        assertThat(RetryDecisions.afterRenewal(
+                        POLICY,
+                        RetryDecisions.Renewal.NEW,
+                        (RetryDecision.RenewSecrets) renew,
+                        unauthenticated,
+                        progress(1)))
+                .isEqualTo(new RetryDecision.Retry(Duration.ofMillis(25), "RENEW_SECRETS, secrets renewed"));
+        assertThat(RetryDecisions.afterRenewal(
+                        POLICY,
+                        RetryDecisions.Renewal.TOO_LARGE,
+                        (RetryDecision.RenewSecrets) renew,
+                        unauthenticated,
+                        progress(1)))
                 .isEqualTo(new RetryDecision.Stop("not retried: renewed secrets exceed the CSI limit"));
-        RetryDecisions.Progress renewedOnce = new RetryDecisions.Progress(
-                true, true, 2, 0, true, false, false, false, PLENTY);
+        RetryDecisions.Progress renewedOnce =
+                new RetryDecisions.Progress(true, true, 2, 0, true, false, false, false, PLENTY);
         assertThat(RetryDecisions.decide(POLICY, unauthenticated, renewedOnce))
                 .isEqualTo(new RetryDecision.Stop("not retried: secrets were renewed once already"));
-        RetryDecisions.Progress ownSecrets = new RetryDecisions.Progress(
-                true, true, 1, 0, false, true, false, false, PLENTY);
+        RetryDecisions.Progress ownSecrets =
+                new RetryDecisions.Progress(true, true, 1, 0, false, true, false, false, PLENTY);
         assertThat(RetryDecisions.decide(POLICY, unauthenticated, ownSecrets))
                 .isEqualTo(new RetryDecision.Stop("not retried: the call's own secrets cannot be renewed"));
     }
@@ -116,17 +127,18 @@ class RetryDecisionsTest {
     @Test
     void aCallWithoutASourceNeitherVerifiesNorRenews() {
         // An Identity call under a policy that would verify or renew after its INSPECT_LOGS codes.
-        RetryPolicy eager = POLICY.toBuilder().onRecovery(Recovery.INSPECT_LOGS, RetryPolicy.Action.VERIFY_THEN_BACKOFF)
+        RetryPolicy eager = POLICY.toBuilder()
+                .onRecovery(Recovery.INSPECT_LOGS, RetryPolicy.Action.VERIFY_THEN_BACKOFF)
                 .build();
-        RetryDecisions.Progress noSource = new RetryDecisions.Progress(
-                false, false, 1, 0, false, false, true, false, PLENTY);
+        RetryDecisions.Progress noSource =
+                new RetryDecisions.Progress(false, false, 1, 0, false, false, true, false, PLENTY);
         assertThat(RetryDecisions.decide(eager, answer(StatusCode.NOT_FOUND, Recovery.INSPECT_LOGS), noSource))
                 .isEqualTo(new RetryDecision.Stop("not retried: the call concerns no source to verify (INSPECT_LOGS)"));
-        RetryPolicy renewing = POLICY.toBuilder().onRecovery(Recovery.INSPECT_LOGS, RetryPolicy.Action.RENEW_THEN_RETRY)
+        RetryPolicy renewing = POLICY.toBuilder()
+                .onRecovery(Recovery.INSPECT_LOGS, RetryPolicy.Action.RENEW_THEN_RETRY)
                 .build();
-        assertThat(RetryDecisions.decide(renewing, answer(StatusCode.UNAUTHENTICATED, Recovery.INSPECT_LOGS),
-                noSource)).isEqualTo(
-                new RetryDecision.Stop("not retried: the call sends no secrets to renew (INSPECT_LOGS)"));
+        assertThat(RetryDecisions.decide(renewing, answer(StatusCode.UNAUTHENTICATED, Recovery.INSPECT_LOGS), noSource))
+                .isEqualTo(new RetryDecision.Stop("not retried: the call sends no secrets to renew (INSPECT_LOGS)"));
         // Back-off still applies: a transport failure of an Identity call is retried like any other.
         assertThat(RetryDecisions.decide(POLICY, answer(StatusCode.UNAVAILABLE, Recovery.BACKOFF), noSource))
                 .isEqualTo(new RetryDecision.Retry(Duration.ofMillis(500), "BACKOFF"));
@@ -135,52 +147,57 @@ class RetryDecisionsTest {
     @Test
     void aCallWithoutASourceThatSendsThePluginsSecretsRenewsThemButVerifiesNothing() {
         // CreateVolumeGroup and ListVolumeGroups: no source (the group has no id yet, or none is named), secrets sent.
-        RetryDecisions.Progress pluginSecrets = new RetryDecisions.Progress(false, true, 1, 0, false, false, true,
-                false, PLENTY);
-        assertThat(RetryDecisions.decide(POLICY, answer(StatusCode.UNAUTHENTICATED, Recovery.RENEW_SECRETS),
-                pluginSecrets)).isEqualTo(new RetryDecision.RenewSecrets(java.util.Optional.empty()));
-        assertThat(RetryDecisions.decide(POLICY, answer(StatusCode.NOT_FOUND, Recovery.VERIFY_THEN_BACKOFF),
-                pluginSecrets)).isEqualTo(new RetryDecision.Stop("not retried: the call concerns no source to verify"
-                + " (VERIFY_THEN_BACKOFF)"));
+        RetryDecisions.Progress pluginSecrets =
+                new RetryDecisions.Progress(false, true, 1, 0, false, false, true, false, PLENTY);
+        assertThat(RetryDecisions.decide(
+                        POLICY, answer(StatusCode.UNAUTHENTICATED, Recovery.RENEW_SECRETS), pluginSecrets))
+                .isEqualTo(new RetryDecision.RenewSecrets(java.util.Optional.empty()));
+        assertThat(RetryDecisions.decide(
+                        POLICY, answer(StatusCode.NOT_FOUND, Recovery.VERIFY_THEN_BACKOFF), pluginSecrets))
+                .isEqualTo(new RetryDecision.Stop(
+                        "not retried: the call concerns no source to verify" + " (VERIFY_THEN_BACKOFF)"));
     }
 
     @Test
     void pushbackCancellationTheInboundLimitAndTheTotalTimeoutStop() {
-        RetryDecisions.Outcome negativePushback = answer(StatusCode.ABORTED,
-                Recovery.BACKOFF, "-1");
+        RetryDecisions.Outcome negativePushback = answer(StatusCode.ABORTED, Recovery.BACKOFF, "-1");
         assertThat(RetryDecisions.decide(POLICY, negativePushback, progress(1)))
                 .isEqualTo(new RetryDecision.Stop("not retried: the plugin's retry pushback says stop"));
         // The plugin's headers came, then the client's own gRPC refused the response (no trailers from the plugin).
-        RetryDecisions.Outcome tooLarge = new RetryDecisions.Outcome(StatusCode.RESOURCE_EXHAUSTED, Recovery.BACKOFF,
-                true, true, true, false, null);
+        RetryDecisions.Outcome tooLarge = new RetryDecisions.Outcome(
+                StatusCode.RESOURCE_EXHAUSTED, Recovery.BACKOFF, true, true, true, false, null);
         assertThat(RetryDecisions.decide(POLICY, tooLarge, progress(1)))
                 .isEqualTo(new RetryDecision.Stop("not retried: the response exceeds the client's own limit"));
-        RetryDecisions.Progress cancelled = new RetryDecisions.Progress(
-                true, true, 1, 0, false, false, false, true, PLENTY);
+        RetryDecisions.Progress cancelled =
+                new RetryDecisions.Progress(true, true, 1, 0, false, false, false, true, PLENTY);
         assertThat(RetryDecisions.decide(POLICY, answer(StatusCode.ABORTED, Recovery.BACKOFF), cancelled))
                 .isEqualTo(new RetryDecision.Stop("call cancelled"));
-        RetryDecisions.Progress late = new RetryDecisions.Progress(true, true, 1, 0, false, false, false, false,
-                Duration.ofMillis(499));
-        assertThat(RetryDecisions.decide(POLICY, answer(StatusCode.ABORTED, Recovery.BACKOFF), late)).isEqualTo(
-                new RetryDecision.Stop("not retried: the next attempt would start after the total timeout of PT10M"));
+        RetryDecisions.Progress late =
+                new RetryDecisions.Progress(true, true, 1, 0, false, false, false, false, Duration.ofMillis(499));
+        assertThat(RetryDecisions.decide(POLICY, answer(StatusCode.ABORTED, Recovery.BACKOFF), late))
+                .isEqualTo(new RetryDecision.Stop(
+                        "not retried: the next attempt would start after the total timeout of PT10M"));
     }
 
     @Test
     void resyncPollsUseTheCapWithoutJitterUntilTheTimeout() {
         assertThat(RetryDecisions.pollAgain(POLICY, 2, PLENTY))
                 .isEqualTo(new RetryDecision.Retry(Duration.ofSeconds(1), "not ready yet"));
-        assertThat(RetryDecisions.pollAgain(POLICY, 2, Duration.ofMillis(900)))
-                .isInstanceOf(RetryDecision.Stop.class);
+        assertThat(RetryDecisions.pollAgain(POLICY, 2, Duration.ofMillis(900))).isInstanceOf(RetryDecision.Stop.class);
     }
 
     @Test
     void policiesWithTheSameSettingsAreEqual() {
         RetryPolicy a = RetryPolicy.builder().maxAttempts(7).failFast(true).build();
-        RetryPolicy b = RetryPolicy.spec().toBuilder().maxAttempts(7).failFast(true).build();
+        RetryPolicy b =
+                RetryPolicy.spec().toBuilder().maxAttempts(7).failFast(true).build();
         assertThat(a).isEqualTo(b).hasSameHashCodeAs(b);
         assertThat(RetryPolicy.builder().build()).isEqualTo(RetryPolicy.spec());
-        assertThat(a).isNotEqualTo(b.toBuilder().failFast(false).build())
-                .isNotEqualTo(b.toBuilder().onRecovery(Recovery.INSPECT_LOGS, RetryPolicy.Action.BACKOFF).build());
+        assertThat(a)
+                .isNotEqualTo(b.toBuilder().failFast(false).build())
+                .isNotEqualTo(b.toBuilder()
+                        .onRecovery(Recovery.INSPECT_LOGS, RetryPolicy.Action.BACKOFF)
+                        .build());
         assertThat(RetryPolicy.spec().failFast()).isFalse();
     }
 }

@@ -27,8 +27,11 @@ class RetryPolicyTest {
 
     @Test
     void toBuilderCopiesAndLeavesTheOriginalAlone() {
-        RetryPolicy p = RetryPolicy.spec().toBuilder().maxAttempts(8).multiplier(3)
-                .onRecovery(Recovery.INSPECT_LOGS, RetryPolicy.Action.BACKOFF).build();
+        RetryPolicy p = RetryPolicy.spec().toBuilder()
+                .maxAttempts(8)
+                .multiplier(3)
+                .onRecovery(Recovery.INSPECT_LOGS, RetryPolicy.Action.BACKOFF)
+                .build();
         RetryPolicy q = p.toBuilder().maxAttempts(2).build();
         assertThat(p.maxAttempts()).isEqualTo(8);
         assertThat(q.maxAttempts()).isEqualTo(2);
@@ -39,8 +42,12 @@ class RetryPolicyTest {
 
     @Test
     void backoffCapsGrowExponentiallyUpToTheMaximum() {
-        RetryPolicy p = RetryPolicy.builder().initialBackoff(Duration.ofMillis(100)).multiplier(2)
-                .maxBackoff(Duration.ofMillis(500)).jitter(RetryPolicy.Jitter.NONE).build();
+        RetryPolicy p = RetryPolicy.builder()
+                .initialBackoff(Duration.ofMillis(100))
+                .multiplier(2)
+                .maxBackoff(Duration.ofMillis(500))
+                .jitter(RetryPolicy.Jitter.NONE)
+                .build();
         assertThat(p.backoff(1)).isEqualTo(Duration.ofMillis(100));
         assertThat(p.backoff(2)).isEqualTo(Duration.ofMillis(200));
         assertThat(p.backoff(3)).isEqualTo(Duration.ofMillis(400));
@@ -54,9 +61,13 @@ class RetryPolicyTest {
 
     @Test
     void equalJitterStaysInTheUpperHalfOfTheCapSoGapsGrowStrictly() {
-        RetryPolicy p = RetryPolicy.builder().initialBackoff(Duration.ofMillis(100)).multiplier(2)
-                .maxBackoff(Duration.ofSeconds(10)).jitter(RetryPolicy.Jitter.EQUAL)
-                .random(new java.util.SplittableRandom(42)).build();
+        RetryPolicy p = RetryPolicy.builder()
+                .initialBackoff(Duration.ofMillis(100))
+                .multiplier(2)
+                .maxBackoff(Duration.ofSeconds(10))
+                .jitter(RetryPolicy.Jitter.EQUAL)
+                .random(new java.util.SplittableRandom(42))
+                .build();
         for (int round = 0; round < 500; round++) {
             Duration previous = Duration.ofMillis(-1);
             for (int retry = 1; retry <= 6; retry++) {
@@ -68,22 +79,28 @@ class RetryPolicyTest {
             }
         }
         // Both ends are reached: a generator at its minimum gives cap/2, at its maximum cap - 1 ms.
-        RetryPolicy low = p.toBuilder().random(new java.util.Random() {
-            @Override
-            public long nextLong(long bound) {
-                return 0;
-            }
-        }).build();
-        RetryPolicy high = p.toBuilder().random(new java.util.Random() {
-            @Override
-            public long nextLong(long bound) {
-                return bound - 1;
-            }
-        }).build();
+        RetryPolicy low = p.toBuilder()
+                .random(new java.util.Random() {
+                    @Override
+                    public long nextLong(long bound) {
+                        return 0;
+                    }
+                })
+                .build();
+        RetryPolicy high = p.toBuilder()
+                .random(new java.util.Random() {
+                    @Override
+                    public long nextLong(long bound) {
+                        return bound - 1;
+                    }
+                })
+                .build();
         assertThat(low.backoff(3)).isEqualTo(Duration.ofMillis(200));
         assertThat(high.backoff(3)).isEqualTo(Duration.ofMillis(399));
         assertThat(high.backoff(2)).isLessThan(low.backoff(3));
-        assertThat(RetryPolicy.spec().jitter()).as("the library default stays full jitter").isEqualTo(RetryPolicy.Jitter.FULL);
+        assertThat(RetryPolicy.spec().jitter())
+                .as("the library default stays full jitter")
+                .isEqualTo(RetryPolicy.Jitter.FULL);
     }
 
     @Test
@@ -94,8 +111,11 @@ class RetryPolicyTest {
         assertThatThrownBy(() -> b.totalTimeout(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> b.initialBackoff(Duration.ofMillis(-1))).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> b.onRecovery(Recovery.NEVER, RetryPolicy.Action.BACKOFF))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("MUST NOT");
-        assertThatThrownBy(() -> RetryPolicy.builder().initialBackoff(Duration.ofSeconds(60)).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("MUST NOT");
+        assertThatThrownBy(() -> RetryPolicy.builder()
+                        .initialBackoff(Duration.ofSeconds(60))
+                        .build())
                 .isInstanceOf(IllegalArgumentException.class);
     }
 

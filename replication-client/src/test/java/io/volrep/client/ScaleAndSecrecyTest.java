@@ -1,7 +1,6 @@
 package io.volrep.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.grpc.Status;
 import io.volrep.api.Rpc;
@@ -33,9 +32,12 @@ class ScaleAndSecrecyTest {
         Set<String> failedOnce = ConcurrentHashMap.newKeySet();
         AtomicInteger backingOff = new AtomicInteger();
         ScriptedPlugin plugin = grpc.register(ScriptedPlugin.inProcess());
-        ReplicationClient client = grpc.register(ReplicationClient.builder().target(plugin.target())
-                .retry(RetryPolicy.spec().toBuilder().jitter(RetryPolicy.Jitter.NONE)
-                        .initialBackoff(Duration.ofMillis(1500)).build())
+        ReplicationClient client = grpc.register(ReplicationClient.builder()
+                .target(plugin.target())
+                .retry(RetryPolicy.spec().toBuilder()
+                        .jitter(RetryPolicy.Jitter.NONE)
+                        .initialBackoff(Duration.ofMillis(1500))
+                        .build())
                 .listener(e -> {
                     if (e.willRetry()) {
                         backingOff.incrementAndGet();
@@ -43,8 +45,10 @@ class ScaleAndSecrecyTest {
                 })
                 .build());
         plugin.byDefault(Rpc.PROMOTE_VOLUME, request -> {
-            String id = ((io.volrep.proto.replication.PromoteVolumeRequest) request).getReplicationSource()
-                    .getVolume().getVolumeId();
+            String id = ((io.volrep.proto.replication.PromoteVolumeRequest) request)
+                    .getReplicationSource()
+                    .getVolume()
+                    .getVolumeId();
             return failedOnce.add(id) ? Outcome.fail(Status.Code.ABORTED) : Outcome.ok();
         });
         client.volume("warm-up").info();
@@ -78,20 +82,26 @@ class ScaleAndSecrecyTest {
         Throwable failure;
         String clientText;
         try (ScriptedPlugin plugin = ScriptedPlugin.inProcess();
-             ReplicationClient client = ReplicationClient.builder().target(plugin.target())
-                     .retry(RetryBehaviourTest.FAST)
-                     .secrets(SecretsProvider.of(Map.of("password", secret)))
-                     .listener(e -> described.add(e.describe() + " " + e))
-                     .build()) {
-            plugin.script(Rpc.PROMOTE_VOLUME, Outcome.fail(Status.Code.ABORTED),
+                ReplicationClient client = ReplicationClient.builder()
+                        .target(plugin.target())
+                        .retry(RetryBehaviourTest.FAST)
+                        .secrets(SecretsProvider.of(Map.of("password", secret)))
+                        .listener(e -> described.add(e.describe() + " " + e))
+                        .build()) {
+            plugin.script(
+                    Rpc.PROMOTE_VOLUME,
+                    Outcome.fail(Status.Code.ABORTED),
                     Outcome.fail(Status.Code.UNAUTHENTICATED, "password " + secret + " was rejected"));
-            failure = org.assertj.core.api.Assertions.catchThrowable(() -> client.volume("vol-1").promote().call());
+            failure = org.assertj.core.api.Assertions.catchThrowable(
+                    () -> client.volume("vol-1").promote().call());
             plugin.script(Rpc.DEMOTE_VOLUME, Outcome.fail(Status.Code.UNKNOWN, "backend said " + secret));
-            Throwable second = org.assertj.core.api.Assertions.catchThrowable(
-                    () -> client.volume("vol-1").demote().secrets(Map.of("password", secret)).call());
+            Throwable second = org.assertj.core.api.Assertions.catchThrowable(() -> client.volume("vol-1")
+                    .demote()
+                    .secrets(Map.of("password", secret))
+                    .call());
             assertThat(second.getMessage()).doesNotContain(secret).contains("backend said ***");
-            clientText = client + " " + SecretsProvider.of(Map.of("password", secret))
-                    + " " + client.volume("vol-1").promote().secrets(Map.of("password", secret));
+            clientText = client + " " + SecretsProvider.of(Map.of("password", secret)) + " "
+                    + client.volume("vol-1").promote().secrets(Map.of("password", secret));
             assertThat(plugin.calls(Rpc.PROMOTE_VOLUME).get(0).secrets()).containsEntry("password", secret);
         } finally {
             System.setErr(original);

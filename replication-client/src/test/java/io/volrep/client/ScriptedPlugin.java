@@ -1,5 +1,6 @@
 package io.volrep.client;
 
+import com.google.protobuf.Message;
 import io.grpc.Metadata;
 import io.grpc.Server;
 import io.grpc.Status;
@@ -20,7 +21,6 @@ import io.volrep.proto.replication.PromoteVolumeRequest;
 import io.volrep.proto.replication.PromoteVolumeResponse;
 import io.volrep.proto.replication.ResyncVolumeRequest;
 import io.volrep.proto.replication.ResyncVolumeResponse;
-import com.google.protobuf.Message;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -78,8 +78,7 @@ final class ScriptedPlugin implements AutoCloseable {
     }
 
     /** One call the plugin received. */
-    record Call(Rpc rpc, String sourceId, String replicationId, Map<String, String> secrets, long nanoTime) {
-    }
+    record Call(Rpc rpc, String sourceId, String replicationId, Map<String, String> secrets, long nanoTime) {}
 
     private final Map<Rpc, Deque<Outcome>> scripts = new EnumMap<>(Rpc.class);
     private final Map<Rpc, Function<Message, Outcome>> defaults = new ConcurrentHashMap<>();
@@ -97,7 +96,10 @@ final class ScriptedPlugin implements AutoCloseable {
     static ScriptedPlugin inProcess() throws Exception {
         ScriptedPlugin p = new ScriptedPlugin();
         String name = InProcessServerBuilder.generateName();
-        p.server = InProcessServerBuilder.forName(name).executor(p.serverExecutor).addService(p.service()).build()
+        p.server = InProcessServerBuilder.forName(name)
+                .executor(p.serverExecutor)
+                .addService(p.service())
+                .build()
                 .start();
         p.target = "inprocess:" + name;
         return p;
@@ -136,8 +138,14 @@ final class ScriptedPlugin implements AutoCloseable {
     }
 
     @SuppressWarnings("unchecked")
-    private <T extends Message> void handle(Rpc rpc, Message request, String sourceId, String replicationId,
-                                            Map<String, String> secrets, T okResponse, StreamObserver<T> observer) {
+    private <T extends Message> void handle(
+            Rpc rpc,
+            Message request,
+            String sourceId,
+            String replicationId,
+            Map<String, String> secrets,
+            T okResponse,
+            StreamObserver<T> observer) {
         calls.add(new Call(rpc, sourceId, replicationId, Map.copyOf(secrets), System.nanoTime()));
         AtomicInteger same = perSource.computeIfAbsent(sourceId, k -> new AtomicInteger());
         int concurrent = same.incrementAndGet();
@@ -192,44 +200,82 @@ final class ScriptedPlugin implements AutoCloseable {
     private ControllerGrpc.ControllerImplBase service() {
         return new ControllerGrpc.ControllerImplBase() {
             @Override
-            public void enableVolumeReplication(EnableVolumeReplicationRequest r,
-                                                StreamObserver<EnableVolumeReplicationResponse> o) {
-                handle(Rpc.ENABLE_VOLUME_REPLICATION, r, id(r.getReplicationSource()), r.getReplicationId(),
-                        r.getSecretsMap(), EnableVolumeReplicationResponse.getDefaultInstance(), o);
+            public void enableVolumeReplication(
+                    EnableVolumeReplicationRequest r, StreamObserver<EnableVolumeReplicationResponse> o) {
+                handle(
+                        Rpc.ENABLE_VOLUME_REPLICATION,
+                        r,
+                        id(r.getReplicationSource()),
+                        r.getReplicationId(),
+                        r.getSecretsMap(),
+                        EnableVolumeReplicationResponse.getDefaultInstance(),
+                        o);
             }
 
             @Override
-            public void disableVolumeReplication(DisableVolumeReplicationRequest r,
-                                                 StreamObserver<DisableVolumeReplicationResponse> o) {
-                handle(Rpc.DISABLE_VOLUME_REPLICATION, r, id(r.getReplicationSource()), r.getReplicationId(),
-                        r.getSecretsMap(), DisableVolumeReplicationResponse.getDefaultInstance(), o);
+            public void disableVolumeReplication(
+                    DisableVolumeReplicationRequest r, StreamObserver<DisableVolumeReplicationResponse> o) {
+                handle(
+                        Rpc.DISABLE_VOLUME_REPLICATION,
+                        r,
+                        id(r.getReplicationSource()),
+                        r.getReplicationId(),
+                        r.getSecretsMap(),
+                        DisableVolumeReplicationResponse.getDefaultInstance(),
+                        o);
             }
 
             @Override
             public void promoteVolume(PromoteVolumeRequest r, StreamObserver<PromoteVolumeResponse> o) {
-                handle(Rpc.PROMOTE_VOLUME, r, id(r.getReplicationSource()), r.getReplicationId(),
-                        r.getSecretsMap(), PromoteVolumeResponse.getDefaultInstance(), o);
+                handle(
+                        Rpc.PROMOTE_VOLUME,
+                        r,
+                        id(r.getReplicationSource()),
+                        r.getReplicationId(),
+                        r.getSecretsMap(),
+                        PromoteVolumeResponse.getDefaultInstance(),
+                        o);
             }
 
             @Override
             public void demoteVolume(DemoteVolumeRequest r, StreamObserver<DemoteVolumeResponse> o) {
-                handle(Rpc.DEMOTE_VOLUME, r, id(r.getReplicationSource()), r.getReplicationId(),
-                        r.getSecretsMap(), DemoteVolumeResponse.getDefaultInstance(), o);
+                handle(
+                        Rpc.DEMOTE_VOLUME,
+                        r,
+                        id(r.getReplicationSource()),
+                        r.getReplicationId(),
+                        r.getSecretsMap(),
+                        DemoteVolumeResponse.getDefaultInstance(),
+                        o);
             }
 
             @Override
             public void resyncVolume(ResyncVolumeRequest r, StreamObserver<ResyncVolumeResponse> o) {
-                handle(Rpc.RESYNC_VOLUME, r, id(r.getReplicationSource()), r.getReplicationId(),
-                        r.getSecretsMap(), ResyncVolumeResponse.newBuilder().setReady(true).build(), o);
+                handle(
+                        Rpc.RESYNC_VOLUME,
+                        r,
+                        id(r.getReplicationSource()),
+                        r.getReplicationId(),
+                        r.getSecretsMap(),
+                        ResyncVolumeResponse.newBuilder().setReady(true).build(),
+                        o);
             }
 
             @Override
-            public void getVolumeReplicationInfo(GetVolumeReplicationInfoRequest r,
-                                                 StreamObserver<GetVolumeReplicationInfoResponse> o) {
-                handle(Rpc.GET_VOLUME_REPLICATION_INFO, r, id(r.getReplicationSource()), r.getReplicationId(),
-                        r.getSecretsMap(), GetVolumeReplicationInfoResponse.newBuilder()
-                                .setLastSyncTime(com.google.protobuf.Timestamp.newBuilder().setSeconds(1_700_000_000))
-                                .setLastSyncBytes(4096).build(), o);
+            public void getVolumeReplicationInfo(
+                    GetVolumeReplicationInfoRequest r, StreamObserver<GetVolumeReplicationInfoResponse> o) {
+                handle(
+                        Rpc.GET_VOLUME_REPLICATION_INFO,
+                        r,
+                        id(r.getReplicationSource()),
+                        r.getReplicationId(),
+                        r.getSecretsMap(),
+                        GetVolumeReplicationInfoResponse.newBuilder()
+                                .setLastSyncTime(com.google.protobuf.Timestamp.newBuilder()
+                                        .setSeconds(1_700_000_000))
+                                .setLastSyncBytes(4096)
+                                .build(),
+                        o);
             }
         };
     }

@@ -25,10 +25,13 @@ class SingleFlightOrderTest {
         CompletableFuture<Object> firstResult = new CompletableFuture<>();
         CompletableFuture<Object> secondResult = new CompletableFuture<>();
 
-        flight.submit("vol-0", source, Rpc.PROMOTE_VOLUME, firstResult, () -> first,
-                () -> reported.add("first"));
-        flight.submit("vol-0", source, Rpc.DEMOTE_VOLUME, secondResult,
-                () -> CompletableFuture.completedFuture("answer"),      // the next call answers at once
+        flight.submit("vol-0", source, Rpc.PROMOTE_VOLUME, firstResult, () -> first, () -> reported.add("first"));
+        flight.submit(
+                "vol-0",
+                source,
+                Rpc.DEMOTE_VOLUME,
+                secondResult,
+                () -> CompletableFuture.completedFuture("answer"), // the next call answers at once
                 () -> reported.add("second"));
         assertThat(reported).isEmpty();
 

@@ -36,7 +36,9 @@ final class TestServer implements AutoCloseable {
     static TestServer unixSocket(Path socket, BindableService... services) throws Exception {
         EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
         NettyServerBuilder b = NettyServerBuilder.forAddress(new DomainSocketAddress(socket.toString()))
-                .channelType(EpollServerDomainSocketChannel.class).bossEventLoopGroup(loop).workerEventLoopGroup(loop);
+                .channelType(EpollServerDomainSocketChannel.class)
+                .bossEventLoopGroup(loop)
+                .workerEventLoopGroup(loop);
         for (BindableService s : services) {
             b.addService(s);
         }

@@ -21,12 +21,14 @@ class UnixSocketLoggingTest {
         ReferenceDriver driver = ReferenceDriver.builder().volumes(1).groups(0).build();
         String logs = CapturedStderr.during(() -> {
             try (ReplicationServer server = ReferencePlugin.start(driver, "unix://" + dir.resolve("k.sock"));
-                 ReplicationClient client = ReplicationClient.builder().target(server.address()).build()) {
+                    ReplicationClient client =
+                            ReplicationClient.builder().target(server.address()).build()) {
                 client.volume("vol-0").enable().call();
                 client.volume("vol-0").disable().call();
             }
         });
-        assertThat(logs).as("the calls were logged (else the capture proves nothing)")
+        assertThat(logs)
+                .as("the calls were logged (else the capture proves nothing)")
                 .contains("EnableVolumeReplication volume vol-0 -> OK");
         assertThat(logs).doesNotContain("Unknown channel option").doesNotContain("SO_KEEPALIVE");
     }
@@ -37,9 +39,12 @@ class UnixSocketLoggingTest {
         ReferenceDriver driver = ReferenceDriver.builder().volumes(1).groups(0).build();
         String logs = CapturedStderr.during(() -> {
             try (ReplicationServer server = ReferencePlugin.start(driver, "unix://" + dir.resolve("e.sock"));
-                 ReplicationClient client = ReplicationClient.builder().target(server.address()).listener(e -> {
-                     throw new IllegalStateException("listener failed\nINFO forged line");
-                 }).build()) {
+                    ReplicationClient client = ReplicationClient.builder()
+                            .target(server.address())
+                            .listener(e -> {
+                                throw new IllegalStateException("listener failed\nINFO forged line");
+                            })
+                            .build()) {
                 client.volume("vol-0").enable().call();
             }
         });

@@ -25,7 +25,6 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -42,11 +41,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class VolumeGroupClientTest {
     @RegisterExtension
     final GrpcCleanup grpc = new GrpcCleanup();
+
     private final GroupPlugin plugin = new GroupPlugin();
 
     private ReplicationClient client(ReplicationClient.Builder builder) throws Exception {
         TestServer server = grpc.register(TestServer.inProcess(plugin.controller(), plugin.identity()));
-        return grpc.register(builder.target(server.target()).retry(RetryBehaviourTest.FAST).build());
+        return grpc.register(
+                builder.target(server.target()).retry(RetryBehaviourTest.FAST).build());
     }
 
     private ReplicationClient client() throws Exception {
@@ -56,24 +57,35 @@ class VolumeGroupClientTest {
     @Test
     void aGroupIsCreatedChangedReadListedAndDeletedWithTypedAnswers() throws Exception {
         ReplicationClient c = client();
-        VolumeGroup created = c.volumeGroups().create("db").volumes("vol-0", "vol-1").parameter("pool", "rbd").call();
+        VolumeGroup created = c.volumeGroups()
+                .create("db")
+                .volumes("vol-0", "vol-1")
+                .parameter("pool", "rbd")
+                .call();
         assertThat(created.id()).isEqualTo("vg-db");
         assertThat(created.volumeIds()).containsExactly("vol-0", "vol-1");
-        var wire = (CreateVolumeGroupRequest) plugin.requests(CreateVolumeGroupRequest.class).get(0);
+        var wire = (CreateVolumeGroupRequest)
+                plugin.requests(CreateVolumeGroupRequest.class).get(0);
         assertThat(wire.getName()).isEqualTo("db");
         assertThat(wire.getVolumeIdsList()).containsExactly("vol-0", "vol-1");
         assertThat(wire.getParametersMap()).containsEntry("pool", "rbd");
         // No source yet: the plugin's secrets (SecretsProvider.of gives them to every call).
         assertThat(wire.getSecretsMap()).containsEntry("user", "admin");
 
-        VolumeGroup grown = c.volumeGroups().modify("vg-db").volumes("vol-0", "vol-1", "vol-2").call();
+        VolumeGroup grown = c.volumeGroups()
+                .modify("vg-db")
+                .volumes("vol-0", "vol-1", "vol-2")
+                .call();
         assertThat(grown.volumeIds()).containsExactly("vol-0", "vol-1", "vol-2");
         assertThat(c.volumeGroups().get("vg-db").call().volumeIds()).containsExactly("vol-0", "vol-1", "vol-2");
-        assertThat(c.volumeGroups().modify("vg-db").volumes().call().volumeIds()).isEmpty();
+        assertThat(c.volumeGroups().modify("vg-db").volumes().call().volumeIds())
+                .isEmpty();
         assertThat(c.volumeGroups().list().stream().map(VolumeGroup::id)).containsExactly("vg-db");
         c.volumeGroups().delete("vg-db").call();
-        assertThatThrownBy(() -> c.volumeGroups().get("vg-db").call()).isInstanceOf(SourceNotFoundException.class)
-                .satisfies(e -> assertThat(((ReplicationException) e).attempts()).isEqualTo(1));
+        assertThatThrownBy(() -> c.volumeGroups().get("vg-db").call())
+                .isInstanceOf(SourceNotFoundException.class)
+                .satisfies(
+                        e -> assertThat(((ReplicationException) e).attempts()).isEqualTo(1));
         // Identity was asked once, for all of these.
         assertThat(plugin.capabilityCalls).hasValue(1);
     }
@@ -83,10 +95,13 @@ class VolumeGroupClientTest {
         plugin.advertised = EnumSet.of(VolumeGroupCapability.VOLUME_GROUP);
         ReplicationClient c = client();
         c.volumeGroups().create("a").call();
-        for (Runnable call : List.<Runnable>of(() -> c.volumeGroups().modify("vg-a").volumes("vol-1").call(),
-                () -> c.volumeGroups().get("vg-a").call(), () -> c.volumeGroups().list().call(),
+        for (Runnable call : List.<Runnable>of(
+                () -> c.volumeGroups().modify("vg-a").volumes("vol-1").call(),
+                () -> c.volumeGroups().get("vg-a").call(),
+                () -> c.volumeGroups().list().call(),
                 () -> c.volumeGroups().list().stream().count())) {
-            assertThatThrownBy(call::run).isInstanceOf(CapabilityNotAdvertisedException.class)
+            assertThatThrownBy(call::run)
+                    .isInstanceOf(CapabilityNotAdvertisedException.class)
                     .hasMessageContaining("does not advertise it (its VolumeGroup capabilities: VOLUME_GROUP)")
                     .hasMessageContaining("nothing was sent")
                     .satisfies(e -> {
@@ -105,8 +120,10 @@ class VolumeGroupClientTest {
     @Test
     void aPluginWithoutIdentityOffersNoVolumeGroups() throws Exception {
         TestServer server = grpc.register(TestServer.inProcess(plugin.controller()));
-        ReplicationClient c = grpc.register(ReplicationClient.builder().target(server.target())
-                .retry(RetryBehaviourTest.FAST).build());
+        ReplicationClient c = grpc.register(ReplicationClient.builder()
+                .target(server.target())
+                .retry(RetryBehaviourTest.FAST)
+                .build());
         assertThatThrownBy(() -> c.volumeGroups().create("a").call())
                 .isInstanceOf(CapabilityNotAdvertisedException.class)
                 .hasMessage("CreateVolumeGroup is not offered: the plugin at " + server.target() + " serves no"
@@ -119,18 +136,37 @@ class VolumeGroupClientTest {
     void requestsAreCheckedBeforeAnythingIsSent() throws Exception {
         ReplicationClient c = client();
         Map<String, Runnable> refused = new java.util.LinkedHashMap<>();
-        refused.put("name: required field is missing or empty", () -> c.volumeGroups().create("").call());
-        refused.put("volume_ids[1]: \"vol-0\" is given twice", () -> c.volumeGroups().create("a")
-                .volumes("vol-0", "vol-0").call());
-        refused.put("volume_group_id: 129 bytes", () -> c.volumeGroups().get("g".repeat(129)).call());
-        refused.put("volume_ids: the whole new membership is required", () -> c.volumeGroups().modify("vg-a").call());
-        refused.put("parameters: ", () -> c.volumeGroups().create("a").parameter("p", "x".repeat(4096)).call());
-        refused.put("max_entries: MUST NOT be negative, got -2", () -> c.volumeGroups().list().maxEntries(-2));
-        refused.forEach((message, call) -> assertThatThrownBy(call::run).as(message)
-                .isInstanceOf(InvalidArgumentException.class).hasMessageStartingWith(message)
-                .satisfies(e -> assertThat(((ReplicationException) e).attempts()).isZero()));
+        refused.put(
+                "name: required field is missing or empty",
+                () -> c.volumeGroups().create("").call());
+        refused.put(
+                "volume_ids[1]: \"vol-0\" is given twice",
+                () -> c.volumeGroups().create("a").volumes("vol-0", "vol-0").call());
+        refused.put(
+                "volume_group_id: 129 bytes",
+                () -> c.volumeGroups().get("g".repeat(129)).call());
+        refused.put(
+                "volume_ids: the whole new membership is required",
+                () -> c.volumeGroups().modify("vg-a").call());
+        refused.put(
+                "parameters: ",
+                () -> c.volumeGroups()
+                        .create("a")
+                        .parameter("p", "x".repeat(4096))
+                        .call());
+        refused.put(
+                "max_entries: MUST NOT be negative, got -2",
+                () -> c.volumeGroups().list().maxEntries(-2));
+        refused.forEach((message, call) -> assertThatThrownBy(call::run)
+                .as(message)
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageStartingWith(message)
+                .satisfies(
+                        e -> assertThat(((ReplicationException) e).attempts()).isZero()));
         assertThat(plugin.requests).isEmpty();
-        assertThat(plugin.capabilityCalls).as("nothing at all is sent for an invalid request").hasValue(0);
+        assertThat(plugin.capabilityCalls)
+                .as("nothing at all is sent for an invalid request")
+                .hasValue(0);
     }
 
     @Test
@@ -138,17 +174,20 @@ class VolumeGroupClientTest {
             throws Exception {
         ReplicationClient c = client();
         plugin.script(Rpc.CREATE_VOLUME_GROUP, Status.PERMISSION_DENIED.withDescription("vol-1 is in another pool"));
-        assertThatThrownBy(() -> c.volumeGroups().create("a").volumes("vol-0", "vol-1").call())
+        assertThatThrownBy(() ->
+                        c.volumeGroups().create("a").volumes("vol-0", "vol-1").call())
                 .isInstanceOfSatisfying(PreconditionFailedException.class, e -> {
                     assertThat(e.code()).isEqualTo(StatusCode.FAILED_PRECONDITION);
                     assertThat(e.attempts()).isEqualTo(1);
-                    assertThat(e.getMessage()).startsWith("CreateVolumeGroup for the volume group named a failed with"
-                            + " 7 PERMISSION_DENIED (read as 9 FAILED_PRECONDITION, as CreateVolumeGroup's table has it):"
-                            + " vol-1 is in another pool (precondition: Caller MUST fix the configuration of the volumes");
+                    assertThat(e.getMessage())
+                            .startsWith(
+                                    "CreateVolumeGroup for the volume group named a failed with"
+                                            + " 7 PERMISSION_DENIED (read as 9 FAILED_PRECONDITION, as CreateVolumeGroup's table has it):"
+                                            + " vol-1 is in another pool (precondition: Caller MUST fix the configuration of the volumes");
                 });
         plugin.script(Rpc.CREATE_VOLUME_GROUP, Status.ALREADY_EXISTS.withDescription("a exists with other parameters"));
-        assertThatThrownBy(() -> c.volumeGroups().create("a").call()).isInstanceOfSatisfying(
-                ReplicationException.class, e -> {
+        assertThatThrownBy(() -> c.volumeGroups().create("a").call())
+                .isInstanceOfSatisfying(ReplicationException.class, e -> {
                     assertThat(e.code()).isEqualTo(StatusCode.ALREADY_EXISTS);
                     assertThat(e.recovery()).isEqualTo(Recovery.FIX_REQUEST);
                     assertThat(e.attempts()).isEqualTo(1);
@@ -156,7 +195,8 @@ class VolumeGroupClientTest {
         // A full group: "ensure it is addressed before retrying", so not retried by itself (a transport 8 would be).
         plugin.groups.put("vg-b", new ArrayList<>());
         plugin.script(Rpc.MODIFY_VOLUME_GROUP_MEMBERSHIP, Status.RESOURCE_EXHAUSTED.withDescription("group is full"));
-        assertThatThrownBy(() -> c.volumeGroups().modify("vg-b").volumes("vol-9").call())
+        assertThatThrownBy(
+                        () -> c.volumeGroups().modify("vg-b").volumes("vol-9").call())
                 .isInstanceOfSatisfying(ReplicationException.class, e -> {
                     assertThat(e.code()).isEqualTo(StatusCode.RESOURCE_EXHAUSTED);
                     assertThat(e.recovery()).isEqualTo(Recovery.ENSURE_PRECONDITION);
@@ -186,22 +226,26 @@ class VolumeGroupClientTest {
                 return CompletableFuture.completedFuture(Secrets.of(Map.of("user", "new")));
             }
         };
-        ReplicationClient c = client(ReplicationClient.builder().secrets(renewing).sourceVerifier(source -> {
-            verified.add(source);
-            return CompletableFuture.completedFuture(true);
-        }));
+        ReplicationClient c =
+                client(ReplicationClient.builder().secrets(renewing).sourceVerifier(source -> {
+                    verified.add(source);
+                    return CompletableFuture.completedFuture(true);
+                }));
         plugin.groups.put("vg-a", new ArrayList<>(List.of("vol-0")));
         plugin.script(Rpc.CONTROLLER_GET_VOLUME_GROUP, Status.NOT_FOUND.withDescription("not yet"));
         assertThat(c.volumeGroups().get("vg-a").call().volumeIds()).containsExactly("vol-0");
         assertThat(verified).containsExactly(ReplicationSource.volumeGroup("vg-a"));
         plugin.script(Rpc.CREATE_VOLUME_GROUP, Status.UNAUTHENTICATED.withDescription("secret user=old refused"));
         c.volumeGroups().create("b").call();
-        assertThat(plugin.requests(CreateVolumeGroupRequest.class)).extracting(r -> ((CreateVolumeGroupRequest) r)
-                .getSecretsMap().get("user")).containsExactly("old", "new");
+        assertThat(plugin.requests(CreateVolumeGroupRequest.class))
+                .extracting(r -> ((CreateVolumeGroupRequest) r).getSecretsMap().get("user"))
+                .containsExactly("old", "new");
         // A call on a group sends the group's own secrets.
         c.volumeGroups().modify("vg-a").volumes("vol-1").call();
         assertThat(((ModifyVolumeGroupMembershipRequest) plugin.requests(ModifyVolumeGroupMembershipRequest.class)
-                .get(0)).getSecretsMap()).containsEntry("user", "group-vg-a");
+                                .get(0))
+                        .getSecretsMap())
+                .containsEntry("user", "group-vg-a");
     }
 
     @Test
@@ -210,7 +254,7 @@ class VolumeGroupClientTest {
         IntStream.range(0, 7).forEach(i -> plugin.groups.put("vg-" + i, new ArrayList<>()));
         var walk = c.volumeGroups().list().maxEntries(3).iterator();
         assertThat(walk.next().id()).isEqualTo("vg-0");
-        assertThat(plugin.requests(ListVolumeGroupsRequest.class)).hasSize(1);      // lazily: one page so far
+        assertThat(plugin.requests(ListVolumeGroupsRequest.class)).hasSize(1); // lazily: one page so far
         List<String> seen = new ArrayList<>(List.of("vg-0"));
         walk.next();
         walk.next();
@@ -219,13 +263,15 @@ class VolumeGroupClientTest {
         plugin.script(Rpc.LIST_VOLUME_GROUPS, Status.ABORTED.withDescription("invalid starting_token"));
         walk.forEachRemaining(g -> seen.add(g.id()));
         assertThat(seen).containsExactly("vg-0", "vg-1", "vg-2", "vg-3", "vg-4", "vg-5", "vg-6");
-        assertThat(plugin.requests(ListVolumeGroupsRequest.class)).extracting(r -> ((ListVolumeGroupsRequest) r)
-                .getStartingToken()).containsExactly("", "t3", "", "t3", "t6");
+        assertThat(plugin.requests(ListVolumeGroupsRequest.class))
+                .extracting(r -> ((ListVolumeGroupsRequest) r).getStartingToken())
+                .containsExactly("", "t3", "", "t3", "t6");
         // One page by itself, with its token.
         VolumeGroupPage page = c.volumeGroups().list().maxEntries(5).call();
         assertThat(page.groups()).hasSize(5);
         assertThat(page.nextToken()).contains("t5");
-        assertThat(c.volumeGroups().list().startingToken("t5").call().nextToken()).isEmpty();
+        assertThat(c.volumeGroups().list().startingToken("t5").call().nextToken())
+                .isEmpty();
         // Starting over is bounded.
         for (int i = 0; i <= ListVolumeGroupsCall.MAX_RESTARTS; i++) {
             plugin.script(Rpc.LIST_VOLUME_GROUPS, Status.ABORTED);
@@ -239,13 +285,15 @@ class VolumeGroupClientTest {
         ReplicationClient c = client();
         plugin.groups.put("vg-a", new ArrayList<>());
         plugin.bend = g -> g.toBuilder().clearVolumes().build();
-        assertThatThrownBy(() -> c.volumeGroups().modify("vg-a").volumes("vol-1").call())
+        assertThatThrownBy(
+                        () -> c.volumeGroups().modify("vg-a").volumes("vol-1").call())
                 .isInstanceOfSatisfying(ProtocolViolationException.class, e -> {
                     assertThat(e.field()).contains("volume_group.volumes");
                     assertThat(e.getMessage()).contains("the membership asked for is [\"vol-1\"], the answer lists []");
                 });
         plugin.bend = g -> g.toBuilder().setVolumeGroupId("").build();
-        assertThatThrownBy(() -> c.volumeGroups().get("vg-a").call()).isInstanceOf(ProtocolViolationException.class)
+        assertThatThrownBy(() -> c.volumeGroups().get("vg-a").call())
+                .isInstanceOf(ProtocolViolationException.class)
                 .hasMessageContaining("volume_group.volume_group_id: REQUIRED but empty");
         plugin.bend = g -> g;
         IntStream.range(0, 5).forEach(i -> plugin.groups.put("vg-" + i, new ArrayList<>()));
@@ -271,8 +319,8 @@ class VolumeGroupClientTest {
         CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
         assertThat(plugin.mostInFlight).hasValue(1);
         c.volumeGroups().create("b").call();
-        assertThat(observed).contains("ModifyVolumeGroupMembership volumegroup vg-a",
-                "CreateVolumeGroup -", "GetCapabilities -");
+        assertThat(observed)
+                .contains("ModifyVolumeGroupMembership volumegroup vg-a", "CreateVolumeGroup -", "GetCapabilities -");
         assertThat(c.activeSources()).isZero();
     }
 
@@ -280,14 +328,22 @@ class VolumeGroupClientTest {
     void aPluginEchoingTheSecretsNeverGetsThemIntoAnExceptionOrAnEvent() throws Exception {
         String secret = "Gr0up-Secr3t-Value";
         List<AttemptEvent> events = new CopyOnWriteArrayList<>();
-        ReplicationClient c = client(ReplicationClient.builder().secrets(SecretsProvider.of(Map.of("password", secret)))
+        ReplicationClient c = client(ReplicationClient.builder()
+                .secrets(SecretsProvider.of(Map.of("password", secret)))
                 .listener(events::add));
         plugin.script(Rpc.CREATE_VOLUME_GROUP, Status.INVALID_ARGUMENT.withDescription("bad login " + secret));
-        assertThatThrownBy(() -> c.volumeGroups().create("db").call()).isInstanceOf(InvalidArgumentException.class)
-                .hasMessageContaining("bad login ***").hasMessageNotContaining(secret)
+        assertThatThrownBy(() -> c.volumeGroups().create("db").call())
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("bad login ***")
+                .hasMessageNotContaining(secret)
                 .satisfies(e -> assertThat(e.toString()).doesNotContain(secret));
-        assertThat(events).isNotEmpty().allSatisfy(e -> assertThat(e.describe() + e).doesNotContain(secret));
-        assertThat(c.volumeGroups().create("db").secrets(Map.of("password", secret)).toString())
+        assertThat(events)
+                .isNotEmpty()
+                .allSatisfy(e -> assertThat(e.describe() + e).doesNotContain(secret));
+        assertThat(c.volumeGroups()
+                        .create("db")
+                        .secrets(Map.of("password", secret))
+                        .toString())
                 .doesNotContain(secret);
     }
 }

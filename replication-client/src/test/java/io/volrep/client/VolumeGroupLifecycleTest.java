@@ -31,39 +31,59 @@ class VolumeGroupLifecycleTest {
     final GrpcCleanup grpc = new GrpcCleanup();
 
     private ReplicationClient client(ReplicationServer site) {
-        return grpc.register(ReplicationClient.builder().target(site.address()).retry(SpiInteropTest.FAST)
-                .secrets(SecretsProvider.of(Map.of("user", "admin"))).build());
+        return grpc.register(ReplicationClient.builder()
+                .target(site.address())
+                .retry(SpiInteropTest.FAST)
+                .secrets(SecretsProvider.of(Map.of("user", "admin")))
+                .build());
     }
 
     @Test
     void aGroupIsCreatedReplicatedResizedFailedOverAndDeleted(@TempDir Path dir) {
-        ReferenceDriver a = ReferenceDriver.builder().volumes(3).requiredSecret("user", "admin").build();
-        ReferenceDriver b = ReferenceDriver.builder().volumes(3).requiredSecret("user", "admin").build();
+        ReferenceDriver a = ReferenceDriver.builder()
+                .volumes(3)
+                .requiredSecret("user", "admin")
+                .build();
+        ReferenceDriver b = ReferenceDriver.builder()
+                .volumes(3)
+                .requiredSecret("user", "admin")
+                .build();
         ReplicationClient siteA = client(grpc.register(ReferencePlugin.start(a, "unix://" + dir.resolve("a.sock"))));
         ReplicationClient siteB = client(grpc.register(ReferencePlugin.start(b, "unix://" + dir.resolve("b.sock"))));
 
         // Created on both sites (the reference's sites share ids), replicated: primary on A, secondary on B.
-        VolumeGroup onA = siteA.volumeGroups().create("db").volumes("vol-0", "vol-1").call();
-        VolumeGroup onB = siteB.volumeGroups().create("db").volumes("vol-0", "vol-1").call();
+        VolumeGroup onA =
+                siteA.volumeGroups().create("db").volumes("vol-0", "vol-1").call();
+        VolumeGroup onB =
+                siteB.volumeGroups().create("db").volumes("vol-0", "vol-1").call();
         assertThat(onA.id()).isEqualTo(onB.id());
         siteA.volumeGroup(onA.id()).enable().call();
         siteB.volumeGroup(onB.id()).enable().call();
         siteB.volumeGroup(onB.id()).demote().call();
 
         // Resized while replicated; the destination's member map follows.
-        assertThat(siteA.volumeGroups().modify(onA.id()).volumes("vol-0", "vol-1", "vol-2").call().volumeIds())
+        assertThat(siteA.volumeGroups()
+                        .modify(onA.id())
+                        .volumes("vol-0", "vol-1", "vol-2")
+                        .call()
+                        .volumeIds())
                 .containsExactly("vol-0", "vol-1", "vol-2");
         siteB.volumeGroups().modify(onB.id()).volumes("vol-0", "vol-1", "vol-2").call();
         assertThat(siteA.volumeGroup(onA.id()).info().lastSyncTime()).isNotNull();
 
         // Failed over with what site A says: the destination group and its member map.
-        FailoverReport report = Failover.builder().from(siteA).to(siteB).source(ReplicationSource.volumeGroup(onA.id()))
-                .callBudget(Duration.ofSeconds(10)).build().run();
+        FailoverReport report = Failover.builder()
+                .from(siteA)
+                .to(siteB)
+                .source(ReplicationSource.volumeGroup(onA.id()))
+                .callBudget(Duration.ofSeconds(10))
+                .build()
+                .run();
         assertThat(report.allPrimaryOnB()).as("%s", report).isTrue();
         Destination destination = report.sources().get(0).destination().orElseThrow();
         assertThat(destination.origin()).isEqualTo(Destination.Origin.SITE_A);
-        assertThat(destination.memberVolumeIds()).isEqualTo(Map.of("vol-0", "vol-0", "vol-1", "vol-1",
-                "vol-2", "vol-2"));
+        assertThat(destination.memberVolumeIds())
+                .isEqualTo(Map.of("vol-0", "vol-0", "vol-1", "vol-1", "vol-2", "vol-2"));
         assertThat(report.sources().get(0).step()).isEqualTo(FailoverStep.PRIMARY_ON_B);
         assertThat(b.state(ReplicationSource.volumeGroup(onB.id())).role()).isEqualTo(ReferenceDriver.Role.PRIMARY);
 
@@ -76,7 +96,7 @@ class VolumeGroupLifecycleTest {
             assertThatThrownBy(() -> site.volumeGroups().get(onA.id()).call())
                     .isInstanceOf(SourceNotFoundException.class);
             assertThat(site.volumeGroups().list().stream()).isEmpty();
-            site.volume("vol-2").enable().call();       // the volumes stay
+            site.volume("vol-2").enable().call(); // the volumes stay
         }
         assertThat(a.sources()).doesNotContain(ReplicationSource.volumeGroup(onA.id()));
     }

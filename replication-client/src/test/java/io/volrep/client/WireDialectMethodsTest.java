@@ -22,7 +22,8 @@ class WireDialectMethodsTest {
                     .filter(rpc -> !rpc.isReplication() || dialect == SpecDialect.CURRENT)
                     .forEach(rpc -> {
                         MethodDescriptor<?, ?> method = wire.method(rpc);
-                        assertThat(method.getFullMethodName()).as("%s in %s", rpc, dialect)
+                        assertThat(method.getFullMethodName())
+                                .as("%s in %s", rpc, dialect)
                                 .isEqualTo(rpc.fullMethodName());
                         assertThat(method.getType()).isEqualTo(MethodDescriptor.MethodType.UNARY);
                     });
@@ -35,7 +36,9 @@ class WireDialectMethodsTest {
 
         assertThat(new IdentitySpec(Rpc.PROBE, null).method(wire).getFullMethodName())
                 .isEqualTo("identity.Identity/Probe");
-        assertThat(VolumeGroupSpec.of(Rpc.DELETE_VOLUME_GROUP, "vg-1", null, null).method(wire).getFullMethodName())
+        assertThat(VolumeGroupSpec.of(Rpc.DELETE_VOLUME_GROUP, "vg-1", null, null)
+                        .method(wire)
+                        .getFullMethodName())
                 .isEqualTo("volumegroup.Controller/DeleteVolumeGroup");
     }
 }

@@ -66,8 +66,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.opentest4j.TestAbortedException;
@@ -91,6 +91,7 @@ class AnswerAgreementTest {
 
     /** What the raw plugin answers, by method: the answer under test, and sane answers to everything else. */
     private static final Map<String, Message> rawAnswers = new ConcurrentHashMap<>();
+
     private static ReplicationClient client;
     private static Path execAnswer;
     private static ManagedChannel execChannel;
@@ -98,7 +99,11 @@ class AnswerAgreementTest {
 
     /** A layer's judgement of one answer. */
     record Verdict(Judgement judgement, String detail) {
-        enum Judgement { ACCEPTED, REJECTED, NOT_APPLICABLE }
+        enum Judgement {
+            ACCEPTED,
+            REJECTED,
+            NOT_APPLICABLE
+        }
 
         static Verdict accepted() {
             return new Verdict(Judgement.ACCEPTED, "");
@@ -128,26 +133,38 @@ class AnswerAgreementTest {
         }
         raw.addService(controller.build());
         raw.addService(ServerServiceDefinition.builder(HealerNodeGrpc.SERVICE_NAME)
-                .addMethod(HealerNodeGrpc.getNodeHealerMethod(), answering()).build());
+                .addMethod(HealerNodeGrpc.getNodeHealerMethod(), answering())
+                .build());
         raw.addService(ServerServiceDefinition.builder(IdentityGrpc.SERVICE_NAME)
                 .addMethod(IdentityGrpc.getGetIdentityMethod(), answering())
                 .addMethod(IdentityGrpc.getGetCapabilitiesMethod(), answering())
-                .addMethod(IdentityGrpc.getProbeMethod(), answering()).build());
+                .addMethod(IdentityGrpc.getProbeMethod(), answering())
+                .build());
         grpc.register(raw.build().start());
-        client = grpc.register(ReplicationClient.builder().target("inprocess:" + name).build());
+        client = grpc.register(
+                ReplicationClient.builder().target("inprocess:" + name).build());
 
         execAnswer = dir.resolve("answer.json");
         Path script = dir.resolve("driver");
-        Files.writeString(script, "#!/bin/sh\n"
-                + "if [ \"$1\" = init ]; then echo '{\"status\":\"Success\",\"capabilities\":{\"destination\":true,"
-                + "\"heal\":true}}'; exit 0; fi\n"
-                + "cat '" + execAnswer + "'\n");
+        Files.writeString(
+                script,
+                "#!/bin/sh\n"
+                        + "if [ \"$1\" = init ]; then echo '{\"status\":\"Success\",\"capabilities\":{\"destination\":true,"
+                        + "\"heal\":true}}'; exit 0; fi\n"
+                        + "cat '" + execAnswer + "'\n");
         Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
-        ExecDriver exec = grpc.register(ExecDriver.builder().executable(script).timeout(Duration.ofSeconds(20))
+        ExecDriver exec = grpc.register(ExecDriver.builder()
+                .executable(script)
+                .timeout(Duration.ofSeconds(20))
                 .build());
         String execName = InProcessServerBuilder.generateName();
-        grpc.register(ReplicationServer.builder().driver(exec).healer(exec).observer(execEvents::add)
-                .listen("inprocess:" + execName).build().start());
+        grpc.register(ReplicationServer.builder()
+                .driver(exec)
+                .healer(exec)
+                .observer(execEvents::add)
+                .listen("inprocess:" + execName)
+                .build()
+                .start());
         execChannel = grpc.register(InProcessChannelBuilder.forName(execName).build());
     }
 
@@ -155,7 +172,8 @@ class AnswerAgreementTest {
     @SuppressWarnings("unchecked")
     private static <Q, R> io.grpc.ServerCallHandler<Q, R> answering() {
         return ServerCalls.asyncUnaryCall((request, observer) -> {
-            observer.onNext((R) rawAnswers.get(((Message) request).getDescriptorForType().getFullName()));
+            observer.onNext((R)
+                    rawAnswers.get(((Message) request).getDescriptorForType().getFullName()));
             observer.onCompleted();
         });
     }
@@ -170,24 +188,31 @@ class AnswerAgreementTest {
         verdicts.put("kit", kit(answer));
 
         SoftAssertions soft = new SoftAssertions();
-        soft.assertThat(verdicts.get("client").judgement()).as("the client judges every answer")
+        soft.assertThat(verdicts.get("client").judgement())
+                .as("the client judges every answer")
                 .isNotEqualTo(Verdict.Judgement.NOT_APPLICABLE);
-        soft.assertThat(verdicts.get("kit").judgement()).as("the kit judges every answer")
+        soft.assertThat(verdicts.get("kit").judgement())
+                .as("the kit judges every answer")
                 .isNotEqualTo(Verdict.Judgement.NOT_APPLICABLE);
         if (!answer.valid()) {
             // Each layer in its own terms: the client's exception names the field; the runtime answers the driver's
             // answer as invalid (the exec bridge too, unless its JSON was already malformed).
-            soft.assertThat(verdicts.get("client").detail()).as("client's field on %s", answer)
+            soft.assertThat(verdicts.get("client").detail())
+                    .as("client's field on %s", answer)
                     .startsWith("field " + answer.field());
             String server = verdicts.get("server runtime").detail();
             if (server.startsWith("UNKNOWN")) {
-                soft.assertThat(server).as("server runtime on %s", answer)
-                        .contains("driver returned an invalid response").endsWith("[DRIVER_FAILURE]");
+                soft.assertThat(server)
+                        .as("server runtime on %s", answer)
+                        .contains("driver returned an invalid response")
+                        .endsWith("[DRIVER_FAILURE]");
             }
             String exec = verdicts.get("exec bridge").detail();
             if (exec.startsWith("UNKNOWN") && !exec.contains("malformed output")) {
-                soft.assertThat(exec).as("exec bridge on %s", answer)
-                        .contains("driver returned an invalid response").endsWith("[DRIVER_FAILURE]");
+                soft.assertThat(exec)
+                        .as("exec bridge on %s", answer)
+                        .contains("driver returned an invalid response")
+                        .endsWith("[DRIVER_FAILURE]");
             }
         }
         verdicts.forEach((layer, v) -> {
@@ -195,11 +220,13 @@ class AnswerAgreementTest {
                 return;
             }
             if (answer.valid()) {
-                soft.assertThat(v.judgement()).as("%s on %s: %s", layer, answer, v.detail())
+                soft.assertThat(v.judgement())
+                        .as("%s on %s: %s", layer, answer, v.detail())
                         .isEqualTo(Verdict.Judgement.ACCEPTED);
             } else {
                 soft.assertThat(v.judgement()).as("%s on %s", layer, answer).isEqualTo(Verdict.Judgement.REJECTED);
-                soft.assertThat(v.detail()).as("%s on %s names the field", layer, answer)
+                soft.assertThat(v.detail())
+                        .as("%s on %s names the field", layer, answer)
                         .containsAnyOf(answer.field(), execName(answer.field()));
             }
         });
@@ -210,13 +237,22 @@ class AnswerAgreementTest {
 
     private static Map<String, Message> saneAnswers() {
         Map<String, Message> sane = new LinkedHashMap<>();
-        sane.put(GetIdentityRequest.getDescriptor().getFullName(), GetIdentityResponse.newBuilder()
-                .setName("raw.example.com").setVendorVersion("1").build());
-        sane.put(io.volrep.proto.identity.GetCapabilitiesRequest.getDescriptor().getFullName(), GetCapabilitiesResponse
-                .newBuilder().addCapabilities(Capability.newBuilder().setVolumeReplication(Capability.VolumeReplication
-                        .newBuilder().setType(Capability.VolumeReplication.Type.GET_REPLICATION_DESTINATION_INFO)))
-                .build());
-        sane.put(io.volrep.proto.identity.ProbeRequest.getDescriptor().getFullName(), ProbeResponse.getDefaultInstance());
+        sane.put(
+                GetIdentityRequest.getDescriptor().getFullName(),
+                GetIdentityResponse.newBuilder()
+                        .setName("raw.example.com")
+                        .setVendorVersion("1")
+                        .build());
+        sane.put(
+                io.volrep.proto.identity.GetCapabilitiesRequest.getDescriptor().getFullName(),
+                GetCapabilitiesResponse.newBuilder()
+                        .addCapabilities(Capability.newBuilder()
+                                .setVolumeReplication(Capability.VolumeReplication.newBuilder()
+                                        .setType(Capability.VolumeReplication.Type.GET_REPLICATION_DESTINATION_INFO)))
+                        .build());
+        sane.put(
+                io.volrep.proto.identity.ProbeRequest.getDescriptor().getFullName(),
+                ProbeResponse.getDefaultInstance());
         return sane;
     }
 
@@ -225,11 +261,16 @@ class AnswerAgreementTest {
         return switch (rpc) {
             case NODE_HEALER -> NodeHealerRequest.getDescriptor().getFullName();
             case GET_IDENTITY -> GetIdentityRequest.getDescriptor().getFullName();
-            case GET_CAPABILITIES -> io.volrep.proto.identity.GetCapabilitiesRequest.getDescriptor().getFullName();
+            case GET_CAPABILITIES ->
+                io.volrep.proto.identity.GetCapabilitiesRequest.getDescriptor().getFullName();
             case PROBE -> io.volrep.proto.identity.ProbeRequest.getDescriptor().getFullName();
-            default -> Transcoder.of(SpecDialect.CURRENT).method(rpc).getRequestMarshaller() instanceof
-                    MethodDescriptor.PrototypeMarshaller<?> p ? ((Message) p.getMessagePrototype())
-                    .getDescriptorForType().getFullName() : "";
+            default ->
+                Transcoder.of(SpecDialect.CURRENT).method(rpc).getRequestMarshaller()
+                                instanceof MethodDescriptor.PrototypeMarshaller<?> p
+                        ? ((Message) p.getMessagePrototype())
+                                .getDescriptorForType()
+                                .getFullName()
+                        : "";
         };
     }
 
@@ -240,10 +281,11 @@ class AnswerAgreementTest {
         try {
             switch (a.rpc()) {
                 case GET_VOLUME_REPLICATION_INFO -> client.volume("vol-0").info();
-                case GET_REPLICATION_DESTINATION_INFO -> (a.kind() == Kind.VOLUME ? client.volume("vol-0")
-                        : client.volumeGroup("grp-0")).destination();
+                case GET_REPLICATION_DESTINATION_INFO ->
+                    (a.kind() == Kind.VOLUME ? client.volume("vol-0") : client.volumeGroup("grp-0")).destination();
                 case RESYNC_VOLUME -> client.volume("vol-0").resync().call();
-                case NODE_HEALER -> client.node().heal("vol-0", Path.of(VOLUME_PATH)).call();
+                case NODE_HEALER ->
+                    client.node().heal("vol-0", Path.of(VOLUME_PATH)).call();
                 case GET_IDENTITY -> client.identity();
                 case GET_CAPABILITIES -> client.capabilities();
                 case PROBE -> client.probe();
@@ -266,10 +308,14 @@ class AnswerAgreementTest {
     private static Verdict call(ManagedChannel channel, Answer a, List<ServerCallEvent> events) {
         events.clear();
         Message request = switch (a.rpc()) {
-            case NODE_HEALER -> NodeHealerRequest.newBuilder().setVolumeId("vol-0").setVolumePath(VOLUME_PATH).build();
+            case NODE_HEALER ->
+                NodeHealerRequest.newBuilder()
+                        .setVolumeId("vol-0")
+                        .setVolumePath(VOLUME_PATH)
+                        .build();
             case GET_IDENTITY -> GetIdentityRequest.getDefaultInstance();
-            default -> new RequestFields(WireMapping.toProto(source(a)), "", Map.of(), Map.of(), "", false)
-                    .toRequest(a.rpc());
+            default ->
+                new RequestFields(WireMapping.toProto(source(a)), "", Map.of(), Map.of(), "", false).toRequest(a.rpc());
         };
         @SuppressWarnings("unchecked")
         MethodDescriptor<Message, Message> method = (MethodDescriptor<Message, Message>) (MethodDescriptor<?, ?>)
@@ -279,12 +325,14 @@ class AnswerAgreementTest {
                     default -> Transcoder.of(SpecDialect.CURRENT).method(a.rpc());
                 };
         try {
-            ClientCalls.blockingUnaryCall(channel, method, io.grpc.CallOptions.DEFAULT.withDeadlineAfter(30,
-                    TimeUnit.SECONDS), request);
+            ClientCalls.blockingUnaryCall(
+                    channel, method, io.grpc.CallOptions.DEFAULT.withDeadlineAfter(30, TimeUnit.SECONDS), request);
             return Verdict.accepted();
         } catch (StatusRuntimeException e) {
-            String cause = events.isEmpty() ? "" : " [" + events.get(events.size() - 1).cause() + "]";
-            return Verdict.rejected(e.getStatus().getCode() + ": " + e.getStatus().getDescription() + cause);
+            String cause =
+                    events.isEmpty() ? "" : " [" + events.get(events.size() - 1).cause() + "]";
+            return Verdict.rejected(
+                    e.getStatus().getCode() + ": " + e.getStatus().getDescription() + cause);
         }
     }
 
@@ -306,15 +354,23 @@ class AnswerAgreementTest {
                 case GET_REPLICATION_DESTINATION_INFO -> {
                     GetReplicationDestinationInfoResponse r = (GetReplicationDestinationInfoResponse) a.wire();
                     var d = r.getReplicationDestination();
-                    yield Typed.of(switch (d.getTypeCase()) {
-                        case VOLUME -> io.volrep.api.ReplicationDestination.volume(d.getVolume().getVolumeId());
-                        case VOLUMEGROUP -> io.volrep.api.ReplicationDestination.volumeGroup(
-                                d.getVolumegroup().getVolumeGroupId(), d.getVolumegroup().getVolumeIdsMap());
-                        case TYPE_NOT_SET -> null;
-                    });
+                    yield Typed.of(
+                            switch (d.getTypeCase()) {
+                                case VOLUME ->
+                                    io.volrep.api.ReplicationDestination.volume(
+                                            d.getVolume().getVolumeId());
+                                case VOLUMEGROUP ->
+                                    io.volrep.api.ReplicationDestination.volumeGroup(
+                                            d.getVolumegroup().getVolumeGroupId(),
+                                            d.getVolumegroup().getVolumeIdsMap());
+                                case TYPE_NOT_SET -> null;
+                            });
                 }
-                case RESYNC_VOLUME -> Typed.of(((ResyncVolumeResponse) a.wire()).getReady() ? ResyncResult.READY
-                        : ResyncResult.IN_PROGRESS);
+                case RESYNC_VOLUME ->
+                    Typed.of(
+                            ((ResyncVolumeResponse) a.wire()).getReady()
+                                    ? ResyncResult.READY
+                                    : ResyncResult.IN_PROGRESS);
                 case NODE_HEALER -> {
                     NodeHealerResponse r = (NodeHealerResponse) a.wire();
                     yield Typed.of(new HealReport(r.getAbnormal(), r.getMessage()));
@@ -337,7 +393,8 @@ class AnswerAgreementTest {
         Optional<Duration> duration = Optional.empty();
         if (r.hasLastSyncDuration()) {
             var d = r.getLastSyncDuration();
-            if (Math.abs(d.getNanos()) > 999_999_999 || (d.getSeconds() > 0 && d.getNanos() < 0)
+            if (Math.abs(d.getNanos()) > 999_999_999
+                    || (d.getSeconds() > 0 && d.getNanos() < 0)
                     || (d.getSeconds() < 0 && d.getNanos() > 0)) {
                 return Typed.cannot("last_sync_duration: a java.time.Duration cannot carry " + d);
             }
@@ -346,9 +403,12 @@ class AnswerAgreementTest {
         if (r.getStatus() == GetVolumeReplicationInfoResponse.Status.UNRECOGNIZED) {
             return Typed.cannot("status: ReplicationInfo.Status cannot carry " + r.getStatusValue());
         }
-        return Typed.of(new ReplicationInfo(Instant.ofEpochSecond(r.getLastSyncTime().getSeconds(), nanos), duration,
-                OptionalLong.of(r.getLastSyncBytes()),     // proto3: 0 is a value (0 B), as WireMapping reads it
-                ReplicationInfo.Status.fromWireNumber(r.getStatusValue()), r.getStatusMessage()));
+        return Typed.of(new ReplicationInfo(
+                Instant.ofEpochSecond(r.getLastSyncTime().getSeconds(), nanos),
+                duration,
+                OptionalLong.of(r.getLastSyncBytes()), // proto3: 0 is a value (0 B), as WireMapping reads it
+                ReplicationInfo.Status.fromWireNumber(r.getStatusValue()),
+                r.getStatusMessage()));
     }
 
     /** A driver answering {@code answer} to every call that has an answer. */
@@ -360,12 +420,10 @@ class AnswerAgreementTest {
         }
 
         @Override
-        public void enable(io.volrep.spi.EnableRequest r) {
-        }
+        public void enable(io.volrep.spi.EnableRequest r) {}
 
         @Override
-        public void disable(io.volrep.spi.DisableRequest r) {
-        }
+        public void disable(io.volrep.spi.DisableRequest r) {}
 
         @Override
         public ReplicationInfo info(InfoRequest r) {
@@ -407,7 +465,8 @@ class AnswerAgreementTest {
         if (a.rpc() == Rpc.GET_IDENTITY) {
             GetIdentityResponse identity = (GetIdentityResponse) a.wire();
             if (identity.getManifestCount() > 0) {
-                return a.valid() ? Verdict.notApplicable("the runtime answers no manifest")
+                return a.valid()
+                        ? Verdict.notApplicable("the runtime answers no manifest")
                         : Verdict.rejected("manifest: the runtime answers none");
             }
             try {
@@ -419,14 +478,20 @@ class AnswerAgreementTest {
         } else {
             Typed typed = typed(a);
             if (typed.inexpressible() != null) {
-                return a.valid() ? Verdict.notApplicable(typed.inexpressible()) : Verdict.rejected(typed.inexpressible());
+                return a.valid()
+                        ? Verdict.notApplicable(typed.inexpressible())
+                        : Verdict.rejected(typed.inexpressible());
             }
             driver = new Answering(typed.value());
         }
         List<ServerCallEvent> events = new CopyOnWriteArrayList<>();
         String name = InProcessServerBuilder.generateName();
-        ReplicationServer server = builder.driver(driver).healer(driver).observer(events::add)
-                .listen("inprocess:" + name).build().start();
+        ReplicationServer server = builder.driver(driver)
+                .healer(driver)
+                .observer(events::add)
+                .listen("inprocess:" + name)
+                .build()
+                .start();
         ManagedChannel channel = InProcessChannelBuilder.forName(name).build();
         try {
             return call(channel, a, events);
@@ -448,7 +513,8 @@ class AnswerAgreementTest {
             case "last_sync_duration" -> "lastSyncDurationSeconds";
             case "last_sync_bytes" -> "lastSyncBytes";
             case "status" -> "replicationStatus";
-            case "replication_destination", "replication_destination.volume.volume_id",
+            case "replication_destination",
+                    "replication_destination.volume.volume_id",
                     "replication_destination.volumegroup.volume_group_id" -> "destinationId";
             case "replication_destination.volumegroup.volume_ids" -> "destinationVolumeIds";
             default -> field;
@@ -467,24 +533,30 @@ class AnswerAgreementTest {
                     if (t.getNanos() < 0 || t.getNanos() > 999_999_999) {
                         return Optional.empty();
                     }
-                    json.addProperty("lastSyncTime", Instant.ofEpochSecond(t.getSeconds(), t.getNanos()).toString());
+                    json.addProperty(
+                            "lastSyncTime",
+                            Instant.ofEpochSecond(t.getSeconds(), t.getNanos()).toString());
                 }
                 if (r.hasLastSyncDuration()) {
                     var d = r.getLastSyncDuration();
-                    if ((d.getSeconds() > 0 && d.getNanos() < 0) || (d.getSeconds() < 0 && d.getNanos() > 0)
+                    if ((d.getSeconds() > 0 && d.getNanos() < 0)
+                            || (d.getSeconds() < 0 && d.getNanos() > 0)
                             || Math.abs(d.getNanos()) > 999_999_999) {
                         return Optional.empty();
                     }
-                    json.addProperty("lastSyncDurationSeconds", BigDecimal.valueOf(d.getSeconds())
-                            .add(BigDecimal.valueOf(d.getNanos(), 9)));
+                    json.addProperty(
+                            "lastSyncDurationSeconds",
+                            BigDecimal.valueOf(d.getSeconds()).add(BigDecimal.valueOf(d.getNanos(), 9)));
                 }
                 if (r.getLastSyncBytes() != 0) {
                     json.addProperty("lastSyncBytes", r.getLastSyncBytes());
                 }
                 if (r.getStatusValue() != 0) {
-                    json.addProperty("replicationStatus", r.getStatus()
-                            == GetVolumeReplicationInfoResponse.Status.UNRECOGNIZED
-                            ? String.valueOf(r.getStatusValue()) : r.getStatus().name());
+                    json.addProperty(
+                            "replicationStatus",
+                            r.getStatus() == GetVolumeReplicationInfoResponse.Status.UNRECOGNIZED
+                                    ? String.valueOf(r.getStatusValue())
+                                    : r.getStatus().name());
                 }
                 if (!r.getStatusMessage().isEmpty()) {
                     json.addProperty("replicationStatusMessage", r.getStatusMessage());
@@ -495,20 +567,20 @@ class AnswerAgreementTest {
                 switch (d.getTypeCase()) {
                     case VOLUME -> {
                         if (a.kind() != Kind.VOLUME) {
-                            return Optional.empty();    // the bridge makes a group's destination a group's
+                            return Optional.empty(); // the bridge makes a group's destination a group's
                         }
                         json.addProperty("destinationId", d.getVolume().getVolumeId());
                     }
                     case VOLUMEGROUP -> {
                         if (a.kind() != Kind.VOLUME_GROUP && d.getVolumegroup().getVolumeIdsCount() == 0) {
-                            return Optional.empty();    // without members it reads as a volume's destination
+                            return Optional.empty(); // without members it reads as a volume's destination
                         }
                         json.addProperty("destinationId", d.getVolumegroup().getVolumeGroupId());
                         JsonObject members = new JsonObject();
                         d.getVolumegroup().getVolumeIdsMap().forEach(members::addProperty);
                         json.add("destinationVolumeIds", members);
                     }
-                    case TYPE_NOT_SET -> { }
+                    case TYPE_NOT_SET -> {}
                 }
             }
             case RESYNC_VOLUME -> json.addProperty("ready", ((ResyncVolumeResponse) a.wire()).getReady());
@@ -530,7 +602,8 @@ class AnswerAgreementTest {
         }
         Optional<String> json = execJson(a);
         if (json.isEmpty()) {
-            return a.valid() ? Verdict.notApplicable("the exec protocol cannot say it")
+            return a.valid()
+                    ? Verdict.notApplicable("the exec protocol cannot say it")
                     : Verdict.rejected(a.field() + ": the exec protocol cannot say it");
         }
         Files.writeString(execAnswer, json.get());
@@ -542,12 +615,19 @@ class AnswerAgreementTest {
     /** The checks that judge the answers of {@code a}'s RPC (its named checks and a walk check that sees one). */
     private static List<String> kitChecks(Answer a) {
         return switch (a.rpc()) {
-            case GET_VOLUME_REPLICATION_INFO -> List.of(ControllerChecks.LAST_SYNC_TIME,
-                    ControllerChecks.LAST_SYNC_BYTES, ControllerChecks.LAST_SYNC_DURATION, ControllerChecks.HEALTH_STATUS,
-                    walk(Rpc.GET_VOLUME_REPLICATION_INFO, Kind.VOLUME, State.PRIMARY));
-            case GET_REPLICATION_DESTINATION_INFO -> List.of(a.kind() == Kind.VOLUME
-                    ? ControllerChecks.DESTINATION_VOLUME : ControllerChecks.DESTINATION_GROUP,
-                    walk(Rpc.GET_REPLICATION_DESTINATION_INFO, a.kind(), State.PRIMARY));
+            case GET_VOLUME_REPLICATION_INFO ->
+                List.of(
+                        ControllerChecks.LAST_SYNC_TIME,
+                        ControllerChecks.LAST_SYNC_BYTES,
+                        ControllerChecks.LAST_SYNC_DURATION,
+                        ControllerChecks.HEALTH_STATUS,
+                        walk(Rpc.GET_VOLUME_REPLICATION_INFO, Kind.VOLUME, State.PRIMARY));
+            case GET_REPLICATION_DESTINATION_INFO ->
+                List.of(
+                        a.kind() == Kind.VOLUME
+                                ? ControllerChecks.DESTINATION_VOLUME
+                                : ControllerChecks.DESTINATION_GROUP,
+                        walk(Rpc.GET_REPLICATION_DESTINATION_INFO, a.kind(), State.PRIMARY));
             case RESYNC_VOLUME -> List.of(walk(Rpc.RESYNC_VOLUME, Kind.VOLUME, State.SECONDARY));
             case NODE_HEALER -> List.of(HealerChecks.MESSAGE_REQUIRED);
             case GET_IDENTITY -> List.of(IdentityChecks.NAME);
@@ -559,7 +639,11 @@ class AnswerAgreementTest {
 
     /** The name of the lifecycle walk's check of {@code rpc} in {@code state} for {@code kind}. */
     private static String walk(Rpc rpc, Kind kind, State state) {
-        return LifecycleChecks.walkName(io.volrep.api.ErrorScheme.spec(), rpc, kind, state,
+        return LifecycleChecks.walkName(
+                io.volrep.api.ErrorScheme.spec(),
+                rpc,
+                kind,
+                state,
                 LifecycleModel.spec().expect(rpc, state));
     }
 
@@ -567,27 +651,41 @@ class AnswerAgreementTest {
     private static io.grpc.ServerInterceptor answering(Answer a) {
         return new io.grpc.ServerInterceptor() {
             @Override
-            public <Q, R> io.grpc.ServerCall.Listener<Q> interceptCall(io.grpc.ServerCall<Q, R> call,
-                    io.grpc.Metadata headers, io.grpc.ServerCallHandler<Q, R> next) {
-                if (!call.getMethodDescriptor().getBareMethodName().equals(a.rpc().methodName())) {
+            public <Q, R> io.grpc.ServerCall.Listener<Q> interceptCall(
+                    io.grpc.ServerCall<Q, R> call, io.grpc.Metadata headers, io.grpc.ServerCallHandler<Q, R> next) {
+                if (!call.getMethodDescriptor()
+                        .getBareMethodName()
+                        .equals(a.rpc().methodName())) {
                     return next.startCall(call, headers);
                 }
-                return next.startCall(new io.grpc.ForwardingServerCall.SimpleForwardingServerCall<>(call) {
-                    @Override
-                    @SuppressWarnings("unchecked")
-                    public void sendMessage(R message) {
-                        super.sendMessage((R) a.wire());
-                    }
-                }, headers);
+                return next.startCall(
+                        new io.grpc.ForwardingServerCall.SimpleForwardingServerCall<>(call) {
+                            @Override
+                            @SuppressWarnings("unchecked")
+                            public void sendMessage(R message) {
+                                super.sendMessage((R) a.wire());
+                            }
+                        },
+                        headers);
             }
         };
     }
 
     private static Verdict kit(Answer a) {
-        ReferenceDriver reference = ReferenceDriver.builder().volumes(2).groups(1).requiredSecrets(SECRETS).build();
-        ConformanceConfig config = ConformanceConfig.builder().driver(reference).healerDriver(reference)
-                .healerVolume("vol-0", VOLUME_PATH).volumes("vol-0", "vol-1").volumeGroups("grp-0").secrets(SECRETS)
-                .interceptor(answering(a)).build();
+        ReferenceDriver reference = ReferenceDriver.builder()
+                .volumes(2)
+                .groups(1)
+                .requiredSecrets(SECRETS)
+                .build();
+        ConformanceConfig config = ConformanceConfig.builder()
+                .driver(reference)
+                .healerDriver(reference)
+                .healerVolume("vol-0", VOLUME_PATH)
+                .volumes("vol-0", "vol-1")
+                .volumeGroups("grp-0")
+                .secrets(SECRETS)
+                .interceptor(answering(a))
+                .build();
         Map<String, Check> byName = new LinkedHashMap<>();
         ConformanceChecks.all().stream().flatMap(g -> g.checks(config).stream()).forEach(c -> byName.put(c.name(), c));
         List<String> failures = new ArrayList<>();

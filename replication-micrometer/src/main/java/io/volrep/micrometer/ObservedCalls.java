@@ -27,7 +27,9 @@ abstract class ObservedCalls {
     ObservedCalls(MeterRegistry meters, ObservationRegistry observations, String activeName, String activeMeaning) {
         this.meters = Objects.requireNonNull(meters, "meters");
         this.observations = Objects.requireNonNull(observations, "observations");
-        Gauge.builder(activeName, active, AtomicLong::get).description(activeMeaning).register(meters);
+        Gauge.builder(activeName, active, AtomicLong::get)
+                .description(activeMeaning)
+                .register(meters);
     }
 
     /** Micrometer's gRPC interceptor over {@link #observations}, or none when there is nothing to trace into. */

@@ -39,14 +39,14 @@ final class RpcTags {
 
     static {
         for (Rpc rpc : Rpc.values()) {
-            BY_RPC.put(rpc, Tags.of(Tag.of(SYSTEM, "grpc"), Tag.of(SERVICE, rpc.service()),
-                    Tag.of(METHOD, rpc.methodName())));
+            BY_RPC.put(
+                    rpc,
+                    Tags.of(Tag.of(SYSTEM, "grpc"), Tag.of(SERVICE, rpc.service()), Tag.of(METHOD, rpc.methodName())));
             KEY_VALUES.put(rpc, KeyValues.of(SYSTEM, "grpc", SERVICE, rpc.service(), METHOD, rpc.methodName()));
         }
     }
 
-    private RpcTags() {
-    }
+    private RpcTags() {}
 
     static Tags of(Rpc rpc) {
         return BY_RPC.get(rpc);

@@ -64,24 +64,40 @@ public final class VolrepClientMetrics extends ObservedCalls implements CallObse
     private final MeterTable<Counter> retries;
     /** Per RPC, code and source kind ({@link RpcTags#kindIndex}). */
     private final MeterTable<Timer> calls;
+
     private final MeterTable<DistributionSummary> attempts;
 
     private VolrepClientMetrics(MeterRegistry meters, ObservationRegistry observations) {
         super(meters, observations, ACTIVE, "calls in flight");
-        waits = new MeterTable<>(RpcTags.RPC_COUNT, rpc -> Timer.builder(WAIT).tags(RpcTags.ofOrdinal(rpc))
-                .description("time a call waited for its source's single-flight slot").register(meters));
-        retries = new MeterTable<>(RpcTags.RPC_CODES, i -> Counter.builder(RETRIES).tags(RpcTags.ofIndex(i))
-                .description("retries scheduled, by the code that caused them").register(meters));
-        calls = new MeterTable<>(RpcTags.RPC_CODES * RpcTags.KIND_COUNT, i -> Timer.builder(CALLS)
-                .tags(RpcTags.ofIndex(i / RpcTags.KIND_COUNT))
-                .tag(RpcTags.SOURCE_KIND, RpcTags.kindName(i % RpcTags.KIND_COUNT))
-                .description("whole calls: acceptance to final outcome, retries included")
-                .publishPercentileHistogram()
-                .register(meters));
-        attempts = new MeterTable<>(RpcTags.RPC_CODES, i -> DistributionSummary.builder(ATTEMPTS)
-                .tags(RpcTags.ofIndex(i)).description("attempts per finished call").register(meters));
+        waits = new MeterTable<>(
+                RpcTags.RPC_COUNT,
+                rpc -> Timer.builder(WAIT)
+                        .tags(RpcTags.ofOrdinal(rpc))
+                        .description("time a call waited for its source's single-flight slot")
+                        .register(meters));
+        retries = new MeterTable<>(
+                RpcTags.RPC_CODES,
+                i -> Counter.builder(RETRIES)
+                        .tags(RpcTags.ofIndex(i))
+                        .description("retries scheduled, by the code that caused them")
+                        .register(meters));
+        calls = new MeterTable<>(
+                RpcTags.RPC_CODES * RpcTags.KIND_COUNT,
+                i -> Timer.builder(CALLS)
+                        .tags(RpcTags.ofIndex(i / RpcTags.KIND_COUNT))
+                        .tag(RpcTags.SOURCE_KIND, RpcTags.kindName(i % RpcTags.KIND_COUNT))
+                        .description("whole calls: acceptance to final outcome, retries included")
+                        .publishPercentileHistogram()
+                        .register(meters));
+        attempts = new MeterTable<>(
+                RpcTags.RPC_CODES,
+                i -> DistributionSummary.builder(ATTEMPTS)
+                        .tags(RpcTags.ofIndex(i))
+                        .description("attempts per finished call")
+                        .register(meters));
         Gauge.builder(QUEUED, queued, AtomicLong::get)
-                .description("calls waiting for their source's single-flight slot").register(meters);
+                .description("calls waiting for their source's single-flight slot")
+                .register(meters);
     }
 
     /**

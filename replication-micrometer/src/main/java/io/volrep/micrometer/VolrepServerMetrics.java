@@ -1,6 +1,7 @@
 package io.volrep.micrometer;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -11,7 +12,6 @@ import io.volrep.spi.ReplicationServer;
 import io.volrep.spi.ServerCallEvent;
 import io.volrep.spi.ServerObserver;
 import io.volrep.spi.exec.ExecDriver;
-import io.micrometer.core.instrument.FunctionCounter;
 import java.util.Locale;
 
 /**
@@ -56,23 +56,32 @@ public final class VolrepServerMetrics extends ObservedCalls implements ServerOb
 
     /** Per RPC, code and cause. */
     private final MeterTable<Timer> calls;
+
     private final MeterTable<Counter> aborted;
     private final MeterTable<Counter> driverFailures;
 
     private VolrepServerMetrics(MeterRegistry meters, ObservationRegistry observations) {
         super(meters, observations, ACTIVE, "calls being served");
-        calls = new MeterTable<>(RpcTags.RPC_CODES * CAUSES.length, i -> Timer.builder(CALLS)
-                .tags(RpcTags.ofIndex(i / CAUSES.length))
-                .tag("volrep.outcome", CAUSES[i % CAUSES.length].name().toLowerCase(Locale.ROOT))
-                .description("served calls")
-                .publishPercentileHistogram()
-                .register(meters));
-        aborted = new MeterTable<>(RpcTags.RPC_COUNT, rpc -> Counter.builder(ABORTED)
-                .tags(RpcTags.ofOrdinal(rpc)).description("ABORTED answers of the per-source guard")
-                .register(meters));
-        driverFailures = new MeterTable<>(RpcTags.RPC_COUNT, rpc -> Counter.builder(DRIVER_FAILURES)
-                .tags(RpcTags.ofOrdinal(rpc)).description("driver failures answered UNKNOWN")
-                .register(meters));
+        calls = new MeterTable<>(
+                RpcTags.RPC_CODES * CAUSES.length,
+                i -> Timer.builder(CALLS)
+                        .tags(RpcTags.ofIndex(i / CAUSES.length))
+                        .tag("volrep.outcome", CAUSES[i % CAUSES.length].name().toLowerCase(Locale.ROOT))
+                        .description("served calls")
+                        .publishPercentileHistogram()
+                        .register(meters));
+        aborted = new MeterTable<>(
+                RpcTags.RPC_COUNT,
+                rpc -> Counter.builder(ABORTED)
+                        .tags(RpcTags.ofOrdinal(rpc))
+                        .description("ABORTED answers of the per-source guard")
+                        .register(meters));
+        driverFailures = new MeterTable<>(
+                RpcTags.RPC_COUNT,
+                rpc -> Counter.builder(DRIVER_FAILURES)
+                        .tags(RpcTags.ofOrdinal(rpc))
+                        .description("driver failures answered UNKNOWN")
+                        .register(meters));
     }
 
     /** Meters in {@code meters}; spans through {@code observations} ({@link ObservationRegistry#NOOP} for none). */
@@ -93,15 +102,22 @@ public final class VolrepServerMetrics extends ObservedCalls implements ServerOb
      */
     public VolrepServerMetrics bindExec(ExecDriver driver) {
         Gauge.builder("volrep.exec.drivers.running", driver, d -> d.stats().running())
-                .description("driver processes running").register(meters);
+                .description("driver processes running")
+                .register(meters);
         Gauge.builder("volrep.exec.drivers.waiting", driver, d -> d.stats().waiting())
-                .description("calls waiting for a driver process slot").register(meters);
+                .description("calls waiting for a driver process slot")
+                .register(meters);
         Gauge.builder("volrep.exec.drivers.limit", driver, d -> d.stats().limit())
-                .description("the bound on concurrent driver processes").register(meters);
-        FunctionCounter.builder("volrep.exec.drivers.killed", driver, d -> d.stats().killedOnTimeout())
-                .description("driver processes killed at the call's timeout").register(meters);
-        FunctionCounter.builder("volrep.exec.drivers.rejected", driver, d -> d.stats().rejected())
-                .description("calls that found no driver slot within their deadline (UNAVAILABLE)").register(meters);
+                .description("the bound on concurrent driver processes")
+                .register(meters);
+        FunctionCounter.builder(
+                        "volrep.exec.drivers.killed", driver, d -> d.stats().killedOnTimeout())
+                .description("driver processes killed at the call's timeout")
+                .register(meters);
+        FunctionCounter.builder(
+                        "volrep.exec.drivers.rejected", driver, d -> d.stats().rejected())
+                .description("calls that found no driver slot within their deadline (UNAVAILABLE)")
+                .register(meters);
         return this;
     }
 
@@ -114,15 +130,20 @@ public final class VolrepServerMetrics extends ObservedCalls implements ServerOb
     public void onCallFinished(ServerCallEvent event) {
         active.decrementAndGet();
         Rpc rpc = event.rpc();
-        calls.get(RpcTags.index(rpc, event.code()) * CAUSES.length + event.cause().ordinal()).record(event.elapsed());
+        calls.get(RpcTags.index(rpc, event.code()) * CAUSES.length
+                        + event.cause().ordinal())
+                .record(event.elapsed());
         switch (event.cause()) {
             case SOURCE_BUSY -> aborted.get(rpc.ordinal()).increment();
             case DRIVER_FAILURE -> driverFailures.get(rpc.ordinal()).increment();
-            case INVALID_REQUEST -> Counter.builder(REJECTIONS).tags(RpcTags.of(rpc))
-                    .tag("field", event.rejectedField().orElse("unknown"))
-                    .description("requests rejected by validation, by field").register(meters).increment();
-            default -> {
-            }
+            case INVALID_REQUEST ->
+                Counter.builder(REJECTIONS)
+                        .tags(RpcTags.of(rpc))
+                        .tag("field", event.rejectedField().orElse("unknown"))
+                        .description("requests rejected by validation, by field")
+                        .register(meters)
+                        .increment();
+            default -> {}
         }
     }
 }

@@ -24,8 +24,10 @@ import org.junit.jupiter.api.Test;
  * to the same meters instead of registering new ones.
  */
 class MeterTableTest {
-    private static final List<Optional<ReplicationSource>> SOURCES = List.of(Optional.empty(),
-            Optional.of(ReplicationSource.volume("vol-0")), Optional.of(ReplicationSource.volumeGroup("grp-0")),
+    private static final List<Optional<ReplicationSource>> SOURCES = List.of(
+            Optional.empty(),
+            Optional.of(ReplicationSource.volume("vol-0")),
+            Optional.of(ReplicationSource.volumeGroup("grp-0")),
             Optional.of(ReplicationSource.volumeSnapshot("snap-0")));
     /** The {@code volrep.source.kind} tag of each of {@link #SOURCES}. */
     private static final List<String> KINDS = List.of("none", "volume", "volume_group", "volume_snapshot");
@@ -50,19 +52,39 @@ class MeterTableTest {
             assertThat(registry.find(VolrepClientMetrics.ATTEMPTS).summaries()).hasSize(combinations);
             assertThat(registry.find(VolrepClientMetrics.WAIT).timers()).hasSize(Rpc.values().length);
             for (Rpc rpc : Rpc.values()) {
-                assertThat(registry.get(VolrepClientMetrics.WAIT).tags(RpcTags.METHOD, rpc.methodName(),
-                        RpcTags.SERVICE, rpc.service()).timer().count())
+                assertThat(registry.get(VolrepClientMetrics.WAIT)
+                                .tags(RpcTags.METHOD, rpc.methodName(), RpcTags.SERVICE, rpc.service())
+                                .timer()
+                                .count())
                         .isEqualTo((long) round * StatusCode.values().length * SOURCES.size());
                 for (StatusCode code : StatusCode.values()) {
                     for (String kind : KINDS) {
-                        Timer calls = registry.get(VolrepClientMetrics.CALLS).tags(RpcTags.SERVICE, rpc.service(),
-                                RpcTags.METHOD, rpc.methodName(), RpcTags.STATUS_CODE,
-                                Integer.toString(code.value()), RpcTags.SOURCE_KIND, kind).timer();
-                        assertThat(calls.count()).as("%s %s %s", rpc, code, kind).isEqualTo(round);
+                        Timer calls = registry.get(VolrepClientMetrics.CALLS)
+                                .tags(
+                                        RpcTags.SERVICE,
+                                        rpc.service(),
+                                        RpcTags.METHOD,
+                                        rpc.methodName(),
+                                        RpcTags.STATUS_CODE,
+                                        Integer.toString(code.value()),
+                                        RpcTags.SOURCE_KIND,
+                                        kind)
+                                .timer();
+                        assertThat(calls.count())
+                                .as("%s %s %s", rpc, code, kind)
+                                .isEqualTo(round);
                     }
-                    assertThat(registry.get(VolrepClientMetrics.ATTEMPTS).tags(RpcTags.METHOD, rpc.methodName(),
-                            RpcTags.SERVICE, rpc.service(), RpcTags.STATUS_CODE, Integer.toString(code.value()))
-                            .summary().totalAmount()).isEqualTo((double) round * SOURCES.size() * (code.value() + 1));
+                    assertThat(registry.get(VolrepClientMetrics.ATTEMPTS)
+                                    .tags(
+                                            RpcTags.METHOD,
+                                            rpc.methodName(),
+                                            RpcTags.SERVICE,
+                                            rpc.service(),
+                                            RpcTags.STATUS_CODE,
+                                            Integer.toString(code.value()))
+                                    .summary()
+                                    .totalAmount())
+                            .isEqualTo((double) round * SOURCES.size() * (code.value() + 1));
                 }
             }
             assertThat(registry.getMeters()).containsExactlyInAnyOrderElementsOf(meters);
@@ -78,8 +100,8 @@ class MeterTableTest {
                 for (StatusCode code : StatusCode.values()) {
                     for (ServerCallEvent.Cause cause : ServerCallEvent.Cause.values()) {
                         metrics.onCallStarted(rpc);
-                        metrics.onCallFinished(new ServerCallEvent(rpc, code, Duration.ofMillis(code.value()), cause,
-                                Optional.empty()));
+                        metrics.onCallFinished(new ServerCallEvent(
+                                rpc, code, Duration.ofMillis(code.value()), cause, Optional.empty()));
                     }
                 }
             }
@@ -88,20 +110,35 @@ class MeterTableTest {
             for (Rpc rpc : Rpc.values()) {
                 for (StatusCode code : StatusCode.values()) {
                     for (ServerCallEvent.Cause cause : ServerCallEvent.Cause.values()) {
-                        Timer calls = registry.get(VolrepServerMetrics.CALLS).tags(RpcTags.SERVICE, rpc.service(),
-                                RpcTags.METHOD, rpc.methodName(), RpcTags.STATUS_CODE,
-                                Integer.toString(code.value()), "volrep.outcome",
-                                cause.name().toLowerCase(Locale.ROOT)).timer();
-                        assertThat(calls.count()).as("%s %s %s", rpc, code, cause).isEqualTo(round);
+                        Timer calls = registry.get(VolrepServerMetrics.CALLS)
+                                .tags(
+                                        RpcTags.SERVICE,
+                                        rpc.service(),
+                                        RpcTags.METHOD,
+                                        rpc.methodName(),
+                                        RpcTags.STATUS_CODE,
+                                        Integer.toString(code.value()),
+                                        "volrep.outcome",
+                                        cause.name().toLowerCase(Locale.ROOT))
+                                .timer();
+                        assertThat(calls.count())
+                                .as("%s %s %s", rpc, code, cause)
+                                .isEqualTo(round);
                         assertThat(calls.totalTime(java.util.concurrent.TimeUnit.MILLISECONDS))
                                 .isEqualTo((double) round * code.value());
                     }
                 }
                 long perRpc = (long) round * StatusCode.values().length;
-                assertThat(registry.get(VolrepServerMetrics.ABORTED).tags(RpcTags.METHOD, rpc.methodName(),
-                        RpcTags.SERVICE, rpc.service()).counter().count()).isEqualTo((double) perRpc);
-                assertThat(registry.get(VolrepServerMetrics.DRIVER_FAILURES).tags(RpcTags.METHOD, rpc.methodName(),
-                        RpcTags.SERVICE, rpc.service()).counter().count()).isEqualTo((double) perRpc);
+                assertThat(registry.get(VolrepServerMetrics.ABORTED)
+                                .tags(RpcTags.METHOD, rpc.methodName(), RpcTags.SERVICE, rpc.service())
+                                .counter()
+                                .count())
+                        .isEqualTo((double) perRpc);
+                assertThat(registry.get(VolrepServerMetrics.DRIVER_FAILURES)
+                                .tags(RpcTags.METHOD, rpc.methodName(), RpcTags.SERVICE, rpc.service())
+                                .counter()
+                                .count())
+                        .isEqualTo((double) perRpc);
             }
         }
     }

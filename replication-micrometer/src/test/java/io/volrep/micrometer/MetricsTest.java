@@ -46,6 +46,7 @@ class MetricsTest {
 
     @RegisterExtension
     final GrpcCleanup grpc = new GrpcCleanup();
+
     private final MeterRegistry clientMeters = new SimpleMeterRegistry();
     private final MeterRegistry serverMeters = new SimpleMeterRegistry();
     private final FaultInjector faults = grpc.register(new FaultInjector());
@@ -70,8 +71,7 @@ class MetricsTest {
         }
 
         @Override
-        public void disable(DisableRequest request) {
-        }
+        public void disable(DisableRequest request) {}
 
         @Override
         public void promote(PromoteRequest request) {
@@ -94,13 +94,21 @@ class MetricsTest {
     void start() {
         name = InProcessServerBuilder.generateName();
         server = grpc.register(VolrepServerMetrics.of(serverMeters, ObservationRegistry.NOOP)
-                .bind(ReplicationServer.builder().driver(driver).interceptor(faults).listen("inprocess:" + name)
+                .bind(ReplicationServer.builder()
+                        .driver(driver)
+                        .interceptor(faults)
+                        .listen("inprocess:" + name)
                         .gracePeriod(Duration.ZERO))
-                .build().start());
+                .build()
+                .start());
         client = grpc.register(VolrepClientMetrics.of(clientMeters, ObservationRegistry.NOOP)
-                .bind(ReplicationClient.builder().target("inprocess:" + name)
-                        .retry(RetryPolicy.spec().toBuilder().initialBackoff(Duration.ofMillis(1))
-                                .maxBackoff(Duration.ofMillis(5)).maxAttempts(3).build()))
+                .bind(ReplicationClient.builder()
+                        .target("inprocess:" + name)
+                        .retry(RetryPolicy.spec().toBuilder()
+                                .initialBackoff(Duration.ofMillis(1))
+                                .maxBackoff(Duration.ofMillis(5))
+                                .maxAttempts(3)
+                                .build()))
                 .build());
     }
 
@@ -114,21 +122,52 @@ class MetricsTest {
     void retriedCallsShowAttemptsAndRetriesMatchingWhatThePluginSaw() {
         faults.failNext(Rpc.ENABLE_VOLUME_REPLICATION, 2, StatusCode.ABORTED);
 
-        client.volume("vol-1").enable().secrets(java.util.Map.of("user", SECRET)).call();
+        client.volume("vol-1")
+                .enable()
+                .secrets(java.util.Map.of("user", SECRET))
+                .call();
 
         awaitCalls(Rpc.ENABLE_VOLUME_REPLICATION, 3);
-        assertThat(clientMeters.get(VolrepClientMetrics.RETRIES).tags(RpcTags.STATUS_CODE, "10",
-                RpcTags.METHOD, "EnableVolumeReplication").counter().count()).isEqualTo(2.0);
-        var attempts = clientMeters.get(VolrepClientMetrics.ATTEMPTS).tags(RpcTags.STATUS_CODE, "0").summary();
+        assertThat(clientMeters
+                        .get(VolrepClientMetrics.RETRIES)
+                        .tags(RpcTags.STATUS_CODE, "10", RpcTags.METHOD, "EnableVolumeReplication")
+                        .counter()
+                        .count())
+                .isEqualTo(2.0);
+        var attempts = clientMeters
+                .get(VolrepClientMetrics.ATTEMPTS)
+                .tags(RpcTags.STATUS_CODE, "0")
+                .summary();
         assertThat(attempts.count()).isEqualTo(1);
         assertThat(attempts.totalAmount()).isEqualTo(3.0);
-        var calls = clientMeters.get(VolrepClientMetrics.CALLS).tags(RpcTags.SYSTEM, "grpc",
-                RpcTags.SERVICE, "replication.Controller", RpcTags.METHOD, "EnableVolumeReplication",
-                RpcTags.STATUS_CODE, "0", RpcTags.SOURCE_KIND, "volume").timer();
+        var calls = clientMeters
+                .get(VolrepClientMetrics.CALLS)
+                .tags(
+                        RpcTags.SYSTEM,
+                        "grpc",
+                        RpcTags.SERVICE,
+                        "replication.Controller",
+                        RpcTags.METHOD,
+                        "EnableVolumeReplication",
+                        RpcTags.STATUS_CODE,
+                        "0",
+                        RpcTags.SOURCE_KIND,
+                        "volume")
+                .timer();
         assertThat(calls.count()).isEqualTo(1);
         // Only the attempt that got through the injected faults reached the runtime.
-        assertThat(serverMeters.get(VolrepServerMetrics.CALLS).tags(RpcTags.METHOD, "EnableVolumeReplication",
-                RpcTags.STATUS_CODE, "0", "volrep.outcome", "ok").timer().count()).isEqualTo(1);
+        assertThat(serverMeters
+                        .get(VolrepServerMetrics.CALLS)
+                        .tags(
+                                RpcTags.METHOD,
+                                "EnableVolumeReplication",
+                                RpcTags.STATUS_CODE,
+                                "0",
+                                "volrep.outcome",
+                                "ok")
+                        .timer()
+                        .count())
+                .isEqualTo(1);
         assertNoIdOrSecretInTags(clientMeters, "vol-1");
         assertNoIdOrSecretInTags(serverMeters, "vol-1");
         assertThat(gauge(clientMeters, VolrepClientMetrics.ACTIVE)).isZero();
@@ -144,16 +183,35 @@ class MetricsTest {
         client.probe();
 
         awaitCalls(Rpc.GET_IDENTITY, 2);
-        assertThat(clientMeters.get(VolrepClientMetrics.RETRIES).tags(RpcTags.STATUS_CODE, "14",
-                RpcTags.METHOD, "GetIdentity").counter().count()).isEqualTo(1.0);
+        assertThat(clientMeters
+                        .get(VolrepClientMetrics.RETRIES)
+                        .tags(RpcTags.STATUS_CODE, "14", RpcTags.METHOD, "GetIdentity")
+                        .counter()
+                        .count())
+                .isEqualTo(1.0);
         for (String method : new String[] {"GetIdentity", "Probe"}) {
-            var calls = clientMeters.get(VolrepClientMetrics.CALLS).tags(RpcTags.SYSTEM, "grpc",
-                    RpcTags.SERVICE, "identity.Identity", RpcTags.METHOD, method,
-                    RpcTags.STATUS_CODE, "0", RpcTags.SOURCE_KIND, "none").timer();
+            var calls = clientMeters
+                    .get(VolrepClientMetrics.CALLS)
+                    .tags(
+                            RpcTags.SYSTEM,
+                            "grpc",
+                            RpcTags.SERVICE,
+                            "identity.Identity",
+                            RpcTags.METHOD,
+                            method,
+                            RpcTags.STATUS_CODE,
+                            "0",
+                            RpcTags.SOURCE_KIND,
+                            "none")
+                    .timer();
             assertThat(calls.count()).as(method).isEqualTo(1);
         }
-        assertThat(clientMeters.get(VolrepClientMetrics.ATTEMPTS).tags(RpcTags.METHOD, "GetIdentity").summary()
-                .totalAmount()).isEqualTo(2.0);
+        assertThat(clientMeters
+                        .get(VolrepClientMetrics.ATTEMPTS)
+                        .tags(RpcTags.METHOD, "GetIdentity")
+                        .summary()
+                        .totalAmount())
+                .isEqualTo(2.0);
         assertThat(gauge(clientMeters, VolrepClientMetrics.ACTIVE)).isZero();
         assertThat(gauge(clientMeters, VolrepClientMetrics.QUEUED)).isZero();
     }
@@ -161,14 +219,27 @@ class MetricsTest {
     @Test
     void driverFailureIsCountedAsUnknownOnBothSidesAndNotRetried() {
         assertThatThrownBy(() -> client.volume("vol-2").info())
-                .isInstanceOfSatisfying(ReplicationException.class, e -> assertThat(e.code()).isEqualTo(StatusCode.UNKNOWN));
+                .isInstanceOfSatisfying(
+                        ReplicationException.class, e -> assertThat(e.code()).isEqualTo(StatusCode.UNKNOWN));
 
-        assertThat(serverMeters.get(VolrepServerMetrics.DRIVER_FAILURES)
-                .tags(RpcTags.METHOD, "GetVolumeReplicationInfo").counter().count()).isEqualTo(1.0);
-        assertThat(serverMeters.get(VolrepServerMetrics.CALLS).tags(RpcTags.STATUS_CODE, "2",
-                "volrep.outcome", "driver_failure").timer().count()).isEqualTo(1);
-        assertThat(clientMeters.get(VolrepClientMetrics.ATTEMPTS).tags(RpcTags.STATUS_CODE, "2").summary()
-                .totalAmount()).isEqualTo(1.0);
+        assertThat(serverMeters
+                        .get(VolrepServerMetrics.DRIVER_FAILURES)
+                        .tags(RpcTags.METHOD, "GetVolumeReplicationInfo")
+                        .counter()
+                        .count())
+                .isEqualTo(1.0);
+        assertThat(serverMeters
+                        .get(VolrepServerMetrics.CALLS)
+                        .tags(RpcTags.STATUS_CODE, "2", "volrep.outcome", "driver_failure")
+                        .timer()
+                        .count())
+                .isEqualTo(1);
+        assertThat(clientMeters
+                        .get(VolrepClientMetrics.ATTEMPTS)
+                        .tags(RpcTags.STATUS_CODE, "2")
+                        .summary()
+                        .totalAmount())
+                .isEqualTo(1.0);
         assertThat(clientMeters.find(VolrepClientMetrics.RETRIES).counters()).isEmpty();
     }
 
@@ -176,19 +247,40 @@ class MetricsTest {
     void aTimedOutAttemptAndTheGuardsAbortsAreCountedOnBothSidesAlike() {
         // Attempt 1 times out after 100 ms while the driver still works (300 ms); attempts 2 and 3 find the
         // source busy on the plugin and draw ABORTED.
-        RetryPolicy quick = client.retryPolicy().toBuilder().perAttemptTimeout(Duration.ofMillis(100)).build();
-        assertThatThrownBy(() -> client.volume("vol-timeout").promote().retryPolicy(quick).call())
-                .isInstanceOfSatisfying(ReplicationException.class,
-                        e -> assertThat(e.code()).isEqualTo(StatusCode.ABORTED));
+        RetryPolicy quick = client.retryPolicy().toBuilder()
+                .perAttemptTimeout(Duration.ofMillis(100))
+                .build();
+        assertThatThrownBy(() -> client.volume("vol-timeout")
+                        .promote()
+                        .retryPolicy(quick)
+                        .call())
+                .isInstanceOfSatisfying(
+                        ReplicationException.class, e -> assertThat(e.code()).isEqualTo(StatusCode.ABORTED));
 
-        assertThat(clientMeters.get(VolrepClientMetrics.RETRIES).tags(RpcTags.STATUS_CODE, "4").counter().count())
+        assertThat(clientMeters
+                        .get(VolrepClientMetrics.RETRIES)
+                        .tags(RpcTags.STATUS_CODE, "4")
+                        .counter()
+                        .count())
                 .isEqualTo(1.0);
-        assertThat(clientMeters.get(VolrepClientMetrics.RETRIES).tags(RpcTags.STATUS_CODE, "10").counter().count())
+        assertThat(clientMeters
+                        .get(VolrepClientMetrics.RETRIES)
+                        .tags(RpcTags.STATUS_CODE, "10")
+                        .counter()
+                        .count())
                 .isEqualTo(1.0);
-        assertThat(clientMeters.get(VolrepClientMetrics.ATTEMPTS).tags(RpcTags.STATUS_CODE, "10").summary()
-                .totalAmount()).isEqualTo(3.0);
-        assertThat(serverMeters.get(VolrepServerMetrics.ABORTED).tags(RpcTags.METHOD, "PromoteVolume").counter()
-                .count()).isEqualTo(2.0);
+        assertThat(clientMeters
+                        .get(VolrepClientMetrics.ATTEMPTS)
+                        .tags(RpcTags.STATUS_CODE, "10")
+                        .summary()
+                        .totalAmount())
+                .isEqualTo(3.0);
+        assertThat(serverMeters
+                        .get(VolrepServerMetrics.ABORTED)
+                        .tags(RpcTags.METHOD, "PromoteVolume")
+                        .counter()
+                        .count())
+                .isEqualTo(2.0);
     }
 
     @Test
@@ -198,23 +290,33 @@ class MetricsTest {
         assertThat(gauge(serverMeters, VolrepServerMetrics.ACTIVE)).isEqualTo(1.0);
         assertThat(gauge(clientMeters, VolrepClientMetrics.ACTIVE)).isEqualTo(1.0);
         ManagedChannel raw = grpc.register(InProcessChannelBuilder.forName(name).build());
-        ControllerGrpc.ControllerBlockingStub stub = ControllerGrpc.newBlockingStub(raw)
-                .withDeadlineAfter(5, TimeUnit.SECONDS);
+        ControllerGrpc.ControllerBlockingStub stub =
+                ControllerGrpc.newBlockingStub(raw).withDeadlineAfter(5, TimeUnit.SECONDS);
         assertThatThrownBy(() -> stub.enableVolumeReplication(enable("vol-slow")))
-                .isInstanceOfSatisfying(StatusRuntimeException.class,
+                .isInstanceOfSatisfying(
+                        StatusRuntimeException.class,
                         e -> assertThat(e.getStatus().getCode().value()).isEqualTo(10));
         assertThatThrownBy(() -> stub.enableVolumeReplication(enable("")))
-                .isInstanceOfSatisfying(StatusRuntimeException.class,
+                .isInstanceOfSatisfying(
+                        StatusRuntimeException.class,
                         e -> assertThat(e.getStatus().getCode().value()).isEqualTo(3));
         releaseEnable.countDown();
         first.get(5, TimeUnit.SECONDS);
 
-        assertThat(serverMeters.get(VolrepServerMetrics.ABORTED).tags(RpcTags.METHOD, "EnableVolumeReplication")
-                .counter().count()).isEqualTo(1.0);
+        assertThat(serverMeters
+                        .get(VolrepServerMetrics.ABORTED)
+                        .tags(RpcTags.METHOD, "EnableVolumeReplication")
+                        .counter()
+                        .count())
+                .isEqualTo(1.0);
         Meter rejection = serverMeters.get(VolrepServerMetrics.REJECTIONS).meter();
         assertThat(rejection.getId().getTag("field")).isEqualTo("replication_source.volume.volume_id");
-        assertThat(serverMeters.get(VolrepServerMetrics.CALLS).tags("volrep.outcome", "invalid_request",
-                RpcTags.STATUS_CODE, "3").timer().count()).isEqualTo(1);
+        assertThat(serverMeters
+                        .get(VolrepServerMetrics.CALLS)
+                        .tags("volrep.outcome", "invalid_request", RpcTags.STATUS_CODE, "3")
+                        .timer()
+                        .count())
+                .isEqualTo(1);
         assertThat(gauge(serverMeters, VolrepServerMetrics.ACTIVE)).isZero();
     }
 
@@ -230,17 +332,27 @@ class MetricsTest {
         second.get(5, TimeUnit.SECONDS);
 
         assertThat(gauge(clientMeters, VolrepClientMetrics.QUEUED)).isZero();
-        assertThat(clientMeters.get(VolrepClientMetrics.WAIT).tags(RpcTags.METHOD, "DisableVolumeReplication")
-                .timer().totalTime(TimeUnit.MILLISECONDS)).isGreaterThanOrEqualTo(50.0);
+        assertThat(clientMeters
+                        .get(VolrepClientMetrics.WAIT)
+                        .tags(RpcTags.METHOD, "DisableVolumeReplication")
+                        .timer()
+                        .totalTime(TimeUnit.MILLISECONDS))
+                .isGreaterThanOrEqualTo(50.0);
     }
 
     @Test
     void callsRefusedBeforeSendingCountWithZeroAttempts() {
-        assertThatThrownBy(() -> client.volume("vol-3").enable().parameter("k", "v".repeat(5000)).call())
-                .isInstanceOfSatisfying(ReplicationException.class,
-                        e -> assertThat(e.code()).isEqualTo(StatusCode.INVALID_ARGUMENT));
+        assertThatThrownBy(() -> client.volume("vol-3")
+                        .enable()
+                        .parameter("k", "v".repeat(5000))
+                        .call())
+                .isInstanceOfSatisfying(
+                        ReplicationException.class, e -> assertThat(e.code()).isEqualTo(StatusCode.INVALID_ARGUMENT));
 
-        var attempts = clientMeters.get(VolrepClientMetrics.ATTEMPTS).tags(RpcTags.STATUS_CODE, "3").summary();
+        var attempts = clientMeters
+                .get(VolrepClientMetrics.ATTEMPTS)
+                .tags(RpcTags.STATUS_CODE, "3")
+                .summary();
         assertThat(attempts.count()).isEqualTo(1);
         assertThat(attempts.totalAmount()).isZero();
         assertThat(gauge(clientMeters, VolrepClientMetrics.QUEUED)).isZero();
@@ -256,8 +368,10 @@ class MetricsTest {
 
     /** A raw EnableVolumeReplication of a volume, past the client's own checks. */
     private static EnableVolumeReplicationRequest enable(String volumeId) {
-        return EnableVolumeReplicationRequest.newBuilder().setReplicationSource(ReplicationSource.newBuilder()
-                .setVolume(ReplicationSource.VolumeSource.newBuilder().setVolumeId(volumeId))).build();
+        return EnableVolumeReplicationRequest.newBuilder()
+                .setReplicationSource(ReplicationSource.newBuilder()
+                        .setVolume(ReplicationSource.VolumeSource.newBuilder().setVolumeId(volumeId)))
+                .build();
     }
 
     private static double gauge(MeterRegistry registry, String name) {

@@ -70,31 +70,44 @@ class TracingTest {
         String name = InProcessServerBuilder.generateName();
         FaultInjector faults = new FaultInjector();
         grpc.register(VolrepServerMetrics.of(new SimpleMeterRegistry(), serverObservations)
-                .bind(ReplicationServer.builder().driver(ReferenceDriver.builder().volumes(2).build())
-                        .interceptor(faults).listen("inprocess:" + name).gracePeriod(Duration.ZERO))
-                .build().start());
+                .bind(ReplicationServer.builder()
+                        .driver(ReferenceDriver.builder().volumes(2).build())
+                        .interceptor(faults)
+                        .listen("inprocess:" + name)
+                        .gracePeriod(Duration.ZERO))
+                .build()
+                .start());
         ReplicationClient client = grpc.register(VolrepClientMetrics.of(new SimpleMeterRegistry(), clientObservations)
-                     .bind(ReplicationClient.builder().target("inprocess:" + name)
-                             .retry(RetryPolicy.spec().toBuilder().initialBackoff(Duration.ofMillis(1))
-                                     .maxBackoff(Duration.ofMillis(2)).build()))
-                     .build());
+                .bind(ReplicationClient.builder()
+                        .target("inprocess:" + name)
+                        .retry(RetryPolicy.spec().toBuilder()
+                                .initialBackoff(Duration.ofMillis(1))
+                                .maxBackoff(Duration.ofMillis(2))
+                                .build()))
+                .build());
         faults.failNext(Rpc.ENABLE_VOLUME_REPLICATION, 1, StatusCode.UNAVAILABLE);
 
         client.volume("vol-0").enable().call();
 
         List<Observation.Context> calls = clientSide.started.stream()
-                .filter(c -> c.getName().equals(VolrepClientMetrics.CALL_OBSERVATION)).toList();
+                .filter(c -> c.getName().equals(VolrepClientMetrics.CALL_OBSERVATION))
+                .toList();
         List<Observation.Context> attempts = clientSide.started.stream()
-                .filter(c -> c instanceof SenderContext).toList();
+                .filter(c -> c instanceof SenderContext)
+                .toList();
         assertThat(calls).hasSize(1);
         assertThat(calls.get(0).getContextualName()).isEqualTo("replication.Controller/EnableVolumeReplication");
-        assertThat(calls.get(0).getLowCardinalityKeyValue(RpcTags.STATUS_CODE).getValue()).isEqualTo("0");
+        assertThat(calls.get(0).getLowCardinalityKeyValue(RpcTags.STATUS_CODE).getValue())
+                .isEqualTo("0");
         assertThat(attempts).hasSize(2);
-        assertThat(attempts).allSatisfy(a -> assertThat(a.getParentObservation().getContextView())
-                .isSameAs(calls.get(0)));
+        assertThat(attempts)
+                .allSatisfy(a ->
+                        assertThat(a.getParentObservation().getContextView()).isSameAs(calls.get(0)));
         // Both attempts reached the plugin's interceptors with their own context in the metadata.
-        assertThat(serverSide.received).hasSize(2)
+        assertThat(serverSide.received)
+                .hasSize(2)
                 .containsExactlyElementsOf(attempts.stream()
-                        .map(a -> "attempt-" + System.identityHashCode(a)).toList());
+                        .map(a -> "attempt-" + System.identityHashCode(a))
+                        .toList());
     }
 }

@@ -21,8 +21,12 @@ import java.util.Optional;
  * @param replicationId the orchestrator's id of the replication, empty when not sent
  * @param force demote even when it cannot be done cleanly (the spec's {@code force})
  */
-public record DemoteRequest(ReplicationSource source, Map<String, String> parameters, Secrets secrets,
-                            Optional<String> replicationId, boolean force) {
+public record DemoteRequest(
+        ReplicationSource source,
+        Map<String, String> parameters,
+        Secrets secrets,
+        Optional<String> replicationId,
+        boolean force) {
     public DemoteRequest {
         RequestParts.requireSourceAndSecrets(source, secrets);
         parameters = RequestParts.copy(parameters);

@@ -22,8 +22,8 @@ import java.util.Optional;
  * @param replicationId the orchestrator's id of the replication (the spec's alpha {@code replication_id}),
  *                      empty when not sent
  */
-public record DisableRequest(ReplicationSource source, Map<String, String> parameters, Secrets secrets,
-                            Optional<String> replicationId) {
+public record DisableRequest(
+        ReplicationSource source, Map<String, String> parameters, Secrets secrets, Optional<String> replicationId) {
     public DisableRequest {
         RequestParts.requireSourceAndSecrets(source, secrets);
         parameters = RequestParts.copy(parameters);

@@ -23,8 +23,8 @@ import java.util.Optional;
  * @param replicationId the orchestrator's id of the replication (the spec's alpha {@code replication_id}),
  *                      empty when not sent
  */
-public record EnableRequest(ReplicationSource source, Map<String, String> parameters, Secrets secrets,
-                            Optional<String> replicationId) {
+public record EnableRequest(
+        ReplicationSource source, Map<String, String> parameters, Secrets secrets, Optional<String> replicationId) {
     public EnableRequest {
         RequestParts.requireSourceAndSecrets(source, secrets);
         parameters = RequestParts.copy(parameters);

@@ -29,8 +29,13 @@ import java.util.Optional;
  * @param secrets the credentials the orchestrator passed; masked in {@code toString}
  * @param volumeContext the volume's context from CreateVolume, unmodifiable
  */
-public record HealRequest(String volumeId, String volumePath, Optional<String> stagingTargetPath,
-                          Optional<VolumeCapability> capability, Secrets secrets, Map<String, String> volumeContext) {
+public record HealRequest(
+        String volumeId,
+        String volumePath,
+        Optional<String> stagingTargetPath,
+        Optional<VolumeCapability> capability,
+        Secrets secrets,
+        Map<String, String> volumeContext) {
 
     /**
      * The longest path the runtime accepts, in UTF-8 bytes: Linux's {@code PATH_MAX}. The spec demands at least

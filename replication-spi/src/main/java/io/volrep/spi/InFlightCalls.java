@@ -23,8 +23,8 @@ final class InFlightCalls implements ServerInterceptor {
     private final Set<ClosableCall<?, ?>> calls = ConcurrentHashMap.newKeySet();
 
     @Override
-    public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
-                                                       ServerCallHandler<Q, R> next) {
+    public <Q, R> ServerCall.Listener<Q> interceptCall(
+            ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
         ClosableCall<Q, R> tracked = new ClosableCall<>(call);
         calls.add(tracked);
         ServerCall.Listener<Q> listener;

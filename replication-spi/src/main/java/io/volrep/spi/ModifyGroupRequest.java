@@ -20,8 +20,8 @@ import java.util.Map;
  * @param parameters plugin-specific parameters for the group or its volumes, unmodifiable
  * @param secrets the credentials the orchestrator passed; masked in {@code toString}
  */
-public record ModifyGroupRequest(String volumeGroupId, List<String> volumeIds, Map<String, String> parameters,
-                                 Secrets secrets) {
+public record ModifyGroupRequest(
+        String volumeGroupId, List<String> volumeIds, Map<String, String> parameters, Secrets secrets) {
     public ModifyGroupRequest {
         RequestParts.requireGroupAndSecrets(volumeGroupId, secrets);
         volumeIds = List.copyOf(volumeIds);

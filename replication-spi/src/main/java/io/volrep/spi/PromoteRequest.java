@@ -21,8 +21,12 @@ import java.util.Optional;
  * @param replicationId the orchestrator's id of the replication, empty when not sent
  * @param force promote even when the current primary cannot be reached to demote it (the spec's {@code force})
  */
-public record PromoteRequest(ReplicationSource source, Map<String, String> parameters, Secrets secrets,
-                            Optional<String> replicationId, boolean force) {
+public record PromoteRequest(
+        ReplicationSource source,
+        Map<String, String> parameters,
+        Secrets secrets,
+        Optional<String> replicationId,
+        boolean force) {
     public PromoteRequest {
         RequestParts.requireSourceAndSecrets(source, secrets);
         parameters = RequestParts.copy(parameters);

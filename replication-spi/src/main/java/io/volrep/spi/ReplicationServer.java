@@ -5,9 +5,9 @@ import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
-import io.volrep.api.internal.Arguments;
 import io.volrep.api.Rpc;
 import io.volrep.api.SpecDialect;
+import io.volrep.api.internal.Arguments;
 import io.volrep.spi.internal.runtime.CallRunner;
 import io.volrep.spi.internal.runtime.ControllerService;
 import io.volrep.spi.internal.runtime.HealerService;
@@ -86,8 +86,8 @@ public final class ReplicationServer implements AutoCloseable {
     private final CountDownLatch terminated = new CountDownLatch(1);
     private volatile String address;
 
-    private ReplicationServer(ServerTransport transport, Duration gracePeriod, Server server, SourceGuard guard,
-                              InFlightCalls calls) {
+    private ReplicationServer(
+            ServerTransport transport, Duration gracePeriod, Server server, SourceGuard guard, InFlightCalls calls) {
         this.transport = transport;
         this.gracePeriod = gracePeriod;
         this.server = server;
@@ -124,8 +124,10 @@ public final class ReplicationServer implements AutoCloseable {
         LOG.info("replication server listening on {}", address);
         List<String> frameDumps = rawFrameLoggersOn();
         if (!frameDumps.isEmpty()) {
-            LOG.warn("{} log at DEBUG: they write every HTTP/2 frame, secrets included, as hex; set them to INFO"
-                    + " (see the guide's logging section)", frameDumps);
+            LOG.warn(
+                    "{} log at DEBUG: they write every HTTP/2 frame, secrets included, as hex; set them to INFO"
+                            + " (see the guide's logging section)",
+                    frameDumps);
         }
         return this;
     }
@@ -201,8 +203,11 @@ public final class ReplicationServer implements AutoCloseable {
         }
         try {
             if (started.get()) {
-                LOG.info("replication server on {} shutting down ({} call(s) in flight, grace period {})",
-                        address, calls.size(), gracePeriod);
+                LOG.info(
+                        "replication server on {} shutting down ({} call(s) in flight, grace period {})",
+                        address,
+                        calls.size(),
+                        gracePeriod);
                 server.shutdown();
                 try {
                     if (!server.awaitTermination(gracePeriod.toNanos(), TimeUnit.NANOSECONDS)) {
@@ -228,8 +233,8 @@ public final class ReplicationServer implements AutoCloseable {
     private void endCallsStillRunning() throws InterruptedException {
         int ended = calls.closeAll(Status.UNAVAILABLE.withDescription("plugin shutting down: the call did not "
                 + "finish within the grace period of " + gracePeriod + "; retry"));
-        LOG.warn("{} call(s) still in flight after the grace period of {}: answered 14 UNAVAILABLE", ended,
-                gracePeriod);
+        LOG.warn(
+                "{} call(s) still in flight after the grace period of {}: answered 14 UNAVAILABLE", ended, gracePeriod);
         if (!server.awaitTermination(FLUSH_TIMEOUT.toNanos(), TimeUnit.NANOSECONDS)) {
             server.shutdownNow();
             server.awaitTermination(5, TimeUnit.SECONDS);
@@ -272,8 +277,7 @@ public final class ReplicationServer implements AutoCloseable {
         private Path trustCertificates;
         private boolean directExecutor;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** The driver that serves {@code replication.Controller}. */
         public Builder driver(ReplicationDriver driver) {
@@ -454,18 +458,19 @@ public final class ReplicationServer implements AutoCloseable {
             SourceGuard guard = new SourceGuard();
             CallRunner runner = new CallRunner(guard, dialect.errorScheme(), ServerObservers.of(observers));
             List<ServerServiceDefinition> services = services(runner);
-            ServerTransport transport = new ServerTransport(address, certChain == null ? null
-                    : new ServerTransport.TlsFiles(certChain, privateKey, trustCertificates));
+            ServerTransport transport = new ServerTransport(
+                    address,
+                    certChain == null ? null : new ServerTransport.TlsFiles(certChain, privateKey, trustCertificates));
             io.grpc.ServerBuilder<?> builder = transport.builder();
             if (directExecutor) {
                 builder.directExecutor();
             }
             // The caller's interceptors wrap each service inside the malformed-request path: like plain gRPC, they
             // never see a request that did not parse (it is answered INVALID_ARGUMENT before them).
-            services.forEach(service -> builder.addService(MalformedRequests.lenient(
-                    ServerInterceptors.intercept(service, interceptors), runner)));
+            services.forEach(service -> builder.addService(
+                    MalformedRequests.lenient(ServerInterceptors.intercept(service, interceptors), runner)));
             InFlightCalls calls = new InFlightCalls();
-            builder.intercept(calls);       // added last, so it runs first: it must see the transport's own call
+            builder.intercept(calls); // added last, so it runs first: it must see the transport's own call
             return new ReplicationServer(transport, gracePeriod, builder.build(), guard, calls);
         }
 
@@ -482,11 +487,17 @@ public final class ReplicationServer implements AutoCloseable {
                 services.add(new HealerService(healer, runner).bindService());
             }
             if (serveIdentity) {
-                services.add(new IdentityService(pluginName, pluginVersion, driver != null,
-                        driver != null && dialect.supports(Rpc.GET_REPLICATION_DESTINATION_INFO)
-                                && driver.servesDestinations(),
-                        volumeGroups == null ? java.util.Set.of() : VolumeGroupService.advertised(volumeGroups),
-                        healer != null, readiness).bindService());
+                services.add(new IdentityService(
+                                pluginName,
+                                pluginVersion,
+                                driver != null,
+                                driver != null
+                                        && dialect.supports(Rpc.GET_REPLICATION_DESTINATION_INFO)
+                                        && driver.servesDestinations(),
+                                volumeGroups == null ? java.util.Set.of() : VolumeGroupService.advertised(volumeGroups),
+                                healer != null,
+                                readiness)
+                        .bindService());
             }
             return services;
         }

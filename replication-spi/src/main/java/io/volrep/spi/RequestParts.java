@@ -10,8 +10,7 @@ import java.util.Optional;
 
 /** Shared checks of the request records' compact constructors. */
 final class RequestParts {
-    private RequestParts() {
-    }
+    private RequestParts() {}
 
     /** Every replication.Controller request names its source and carries the orchestrator's secrets. */
     static void requireSourceAndSecrets(ReplicationSource source, Secrets secrets) {
@@ -31,8 +30,8 @@ final class RequestParts {
             return Map.of();
         }
         Map<String, String> copy = new LinkedHashMap<>();
-        parameters.forEach((k, v) -> copy.put(Objects.requireNonNull(k, "parameter key"),
-                Objects.requireNonNull(v, "parameter value")));
+        parameters.forEach((k, v) ->
+                copy.put(Objects.requireNonNull(k, "parameter key"), Objects.requireNonNull(v, "parameter value")));
         return Collections.unmodifiableMap(copy);
     }
 

@@ -21,8 +21,12 @@ import java.util.Optional;
  * @param replicationId the orchestrator's id of the replication, empty when not sent
  * @param force resync even when it discards local changes (the spec's {@code force})
  */
-public record ResyncRequest(ReplicationSource source, Map<String, String> parameters, Secrets secrets,
-                            Optional<String> replicationId, boolean force) {
+public record ResyncRequest(
+        ReplicationSource source,
+        Map<String, String> parameters,
+        Secrets secrets,
+        Optional<String> replicationId,
+        boolean force) {
     public ResyncRequest {
         RequestParts.requireSourceAndSecrets(source, secrets);
         parameters = RequestParts.copy(parameters);

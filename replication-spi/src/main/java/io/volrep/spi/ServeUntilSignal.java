@@ -30,8 +30,7 @@ public final class ServeUntilSignal {
     private static final Logger LOG = LoggerFactory.getLogger(ServeUntilSignal.class);
     private static final List<String> SIGNALS = List.of("TERM", "INT");
 
-    private ServeUntilSignal() {
-    }
+    private ServeUntilSignal() {}
 
     /**
      * Prints {@code listening on <address>} to {@code out}, then blocks until the server terminates: on SIGTERM
@@ -56,7 +55,7 @@ public final class ServeUntilSignal {
             out.println("listening on " + server.address());
             out.flush();
             server.awaitTermination();
-            stopOnce.run();     // waits for a stop in progress, or completes one the server did not go through
+            stopOnce.run(); // waits for a stop in progress, or completes one the server did not go through
             return 0;
         } finally {
             restoreHandlers(previous);

@@ -1,8 +1,8 @@
 package io.volrep.spi;
 
-import io.volrep.api.internal.Arguments;
 import io.volrep.api.Rpc;
 import io.volrep.api.StatusCode;
+import io.volrep.api.internal.Arguments;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -16,11 +16,10 @@ import java.util.Optional;
  * @param rejectedField for {@link Cause#INVALID_REQUEST}: the request field the runtime named (a field path such as
  *                      {@code replication_source.volume.volume_id}, never a value); else empty
  */
-public record ServerCallEvent(Rpc rpc, StatusCode code, Duration elapsed, Cause cause,
-                              Optional<String> rejectedField) {
+public record ServerCallEvent(Rpc rpc, StatusCode code, Duration elapsed, Cause cause, Optional<String> rejectedField) {
     public ServerCallEvent {
-        Arguments.requireNonNull("rpc", rpc, "code", code, "elapsed", elapsed, "cause", cause,
-                "rejectedField", rejectedField);
+        Arguments.requireNonNull(
+                "rpc", rpc, "code", code, "elapsed", elapsed, "cause", cause, "rejectedField", rejectedField);
     }
 
     /** Why a call answered its code. */

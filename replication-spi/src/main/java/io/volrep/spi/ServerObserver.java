@@ -18,8 +18,7 @@ import io.volrep.api.Rpc;
 @FunctionalInterface
 public interface ServerObserver {
     /** A call entered the runtime's pipeline (before validation). */
-    default void onCallStarted(Rpc rpc) {
-    }
+    default void onCallStarted(Rpc rpc) {}
 
     /** A call was answered; called once per {@link #onCallStarted}, before the answer is sent. */
     void onCallFinished(ServerCallEvent event);

@@ -8,8 +8,8 @@ import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.netty.shaded.io.netty.channel.ChannelOption;
 import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
-import io.grpc.netty.shaded.io.netty.channel.epoll.Epoll;
 import io.grpc.netty.shaded.io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.epoll.Epoll;
 import io.grpc.netty.shaded.io.netty.channel.epoll.EpollIoHandler;
 import io.grpc.netty.shaded.io.netty.channel.epoll.EpollServerDomainSocketChannel;
 import io.grpc.netty.shaded.io.netty.channel.unix.DomainSocketAddress;
@@ -64,8 +64,7 @@ final class ServerTransport {
     }
 
     /** The server's certificate chain and private key, and the CA client certificates must chain to (or null). */
-    record TlsFiles(Path certChain, Path privateKey, Path trustCertificates) {
-    }
+    record TlsFiles(Path certChain, Path privateKey, Path trustCertificates) {}
 
     /** The gRPC server builder to add the services to. */
     ServerBuilder<?> builder() {
@@ -129,25 +128,28 @@ final class ServerTransport {
         NettyServerBuilder netty;
         if (listen instanceof ListenAddress.Unix) {
             if (!Epoll.isAvailable()) {
-                throw new IllegalStateException("unix sockets need netty's epoll transport (Linux): "
-                        + Epoll.unavailabilityCause());
+                throw new IllegalStateException(
+                        "unix sockets need netty's epoll transport (Linux): " + Epoll.unavailabilityCause());
             }
             SocketAddress socket = new DomainSocketAddress(socketFile.bindPath().toString());
-            netty = tls == null ? NettyServerBuilder.forAddress(socket)
+            netty = tls == null
+                    ? NettyServerBuilder.forAddress(socket)
                     : NettyServerBuilder.forAddress(socket, credentials(tls));
             EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
-            EventLoopGroup workers = new MultiThreadIoEventLoopGroup(Math.max(2, Runtime.getRuntime()
-                    .availableProcessors()), EpollIoHandler.newFactory());
+            EventLoopGroup workers = new MultiThreadIoEventLoopGroup(
+                    Math.max(2, Runtime.getRuntime().availableProcessors()), EpollIoHandler.newFactory());
             eventLoops.add(boss);
             eventLoops.add(workers);
-            netty.channelType(EpollServerDomainSocketChannel.class).bossEventLoopGroup(boss)
+            netty.channelType(EpollServerDomainSocketChannel.class)
+                    .bossEventLoopGroup(boss)
                     .workerEventLoopGroup(workers)
                     // TCP keep-alive means nothing on a unix socket; netty WARNs per connection otherwise.
                     .withChildOption(ChannelOption.SO_KEEPALIVE, null);
         } else {
             ListenAddress.Tcp tcp = (ListenAddress.Tcp) listen;
             InetSocketAddress socket = new InetSocketAddress(tcp.host(), tcp.port());
-            netty = tls == null ? NettyServerBuilder.forAddress(socket)
+            netty = tls == null
+                    ? NettyServerBuilder.forAddress(socket)
                     : NettyServerBuilder.forAddress(socket, credentials(tls));
         }
         return netty.maxRstFramesPerWindow(MAX_RST_FRAMES, RST_WINDOW_SECONDS)
@@ -164,7 +166,8 @@ final class ServerTransport {
             TlsServerCredentials.Builder credentials = TlsServerCredentials.newBuilder()
                     .keyManager(tls.certChain().toFile(), tls.privateKey().toFile());
             if (tls.trustCertificates() != null) {
-                credentials.trustManager(tls.trustCertificates().toFile())
+                credentials
+                        .trustManager(tls.trustCertificates().toFile())
                         .clientAuth(TlsServerCredentials.ClientAuth.REQUIRE);
             }
             return credentials.build();

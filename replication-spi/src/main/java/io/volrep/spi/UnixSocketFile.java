@@ -78,8 +78,8 @@ final class UnixSocketFile {
         Files.createDirectories(parent);
         refuseOrRemoveExisting();
         removeLeftovers(parent);
-        Files.createDirectory(stagingDirectory, PosixFilePermissions.asFileAttribute(
-                PosixFilePermissions.fromString("rwx------")));
+        Files.createDirectory(
+                stagingDirectory, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
     }
 
     /** After the server has bound: gives the socket its final mode, then links it into place. */
@@ -121,11 +121,12 @@ final class UnixSocketFile {
             return;
         }
         if (!isSocket(path)) {
-            throw new IllegalStateException("cannot listen on unix://" + path + ": the path exists and is not a socket");
+            throw new IllegalStateException(
+                    "cannot listen on unix://" + path + ": the path exists and is not a socket");
         }
         if (answers(path)) {
-            throw new IllegalStateException("cannot listen on unix://" + path
-                    + ": another server is listening on it (stop it first)");
+            throw new IllegalStateException(
+                    "cannot listen on unix://" + path + ": another server is listening on it (stop it first)");
         }
         LOG.info("removing the stale socket file {}", path);
         Files.delete(path);
@@ -135,7 +136,8 @@ final class UnixSocketFile {
     private static void removeLeftovers(Path parent) {
         Instant before = Instant.now().minus(LEFTOVER_AGE);
         try (DirectoryStream<Path> candidates = Files.newDirectoryStream(parent, STAGING_PREFIX + "*")) {
-            UserPrincipal me = parent.getFileSystem().getUserPrincipalLookupService()
+            UserPrincipal me = parent.getFileSystem()
+                    .getUserPrincipalLookupService()
                     .lookupPrincipalByName(System.getProperty("user.name"));
             for (Path staging : candidates) {
                 if (isLeftover(staging, me, before)) {
@@ -151,9 +153,10 @@ final class UnixSocketFile {
     }
 
     private static boolean isLeftover(Path staging, UserPrincipal me, Instant before) throws IOException {
-        BasicFileAttributes attributes = Files.readAttributes(staging, BasicFileAttributes.class,
-                LinkOption.NOFOLLOW_LINKS);
-        if (!attributes.isDirectory() || attributes.lastModifiedTime().toInstant().isAfter(before)
+        BasicFileAttributes attributes =
+                Files.readAttributes(staging, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        if (!attributes.isDirectory()
+                || attributes.lastModifiedTime().toInstant().isAfter(before)
                 || !me.equals(Files.getOwner(staging, LinkOption.NOFOLLOW_LINKS))) {
             return false;
         }
@@ -169,7 +172,7 @@ final class UnixSocketFile {
         if (!isSocket(socket)) {
             return false;
         }
-        return !answers(socket);                            // someone answers: not a leftover
+        return !answers(socket); // someone answers: not a leftover
     }
 
     /** Whether a server answers on the unix socket at {@code socket} (false: nobody listens, a stale file). */

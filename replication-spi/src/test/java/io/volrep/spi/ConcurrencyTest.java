@@ -27,6 +27,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class ConcurrencyTest {
     @RegisterExtension
     final GrpcCleanup grpc = new GrpcCleanup();
+
     private final ExecutorService pool = Executors.newCachedThreadPool();
     private ScriptedDriver driver;
     private InProcessHarness harness;
@@ -41,13 +42,13 @@ class ConcurrencyTest {
 
     @AfterEach
     void stop() {
-        release.countDown();        // before GrpcCleanup closes the server: no call is left waiting on the driver
+        release.countDown(); // before GrpcCleanup closes the server: no call is left waiting on the driver
         pool.shutdownNow();
     }
 
     private CompletableFuture<Status> async(Rpc rpc, WireCalls.Fields fields) {
-        return CompletableFuture.supplyAsync(() -> InProcessHarness.statusOf(
-                () -> WireCalls.call(harness.stub, rpc, fields)), pool);
+        return CompletableFuture.supplyAsync(
+                () -> InProcessHarness.statusOf(() -> WireCalls.call(harness.stub, rpc, fields)), pool);
     }
 
     private void blockFirstCall() {
@@ -73,25 +74,33 @@ class ConcurrencyTest {
 
         // Any RPC for the same source, including the deprecated volume_id spelling of it.
         for (Rpc rpc : List.of(Rpc.PROMOTE_VOLUME, Rpc.DEMOTE_VOLUME, Rpc.GET_VOLUME_REPLICATION_INFO)) {
-            Status second = InProcessHarness.statusOf(() -> WireCalls.call(harness.stub, rpc,
-                    WireCalls.Fields.volume("vol-1")));
+            Status second = InProcessHarness.statusOf(
+                    () -> WireCalls.call(harness.stub, rpc, WireCalls.Fields.volume("vol-1")));
             assertThat(second.getCode()).isEqualTo(Status.Code.ABORTED);
             assertThat(second.getDescription()).isEqualTo("operation pending for volume vol-1");
         }
-        assertThat(InProcessHarness.statusOf(() -> WireCalls.call(harness.stub, Rpc.DEMOTE_VOLUME,
-                new WireCalls.Fields("vol-1", null, null, null, null))).getCode()).isEqualTo(Status.Code.ABORTED);
+        assertThat(InProcessHarness.statusOf(() -> WireCalls.call(
+                                harness.stub, Rpc.DEMOTE_VOLUME, new WireCalls.Fields("vol-1", null, null, null, null)))
+                        .getCode())
+                .isEqualTo(Status.Code.ABORTED);
         // Other sources are not held up, nor is a group with the same id.
-        assertThat(InProcessHarness.statusOf(() -> WireCalls.call(harness.stub, Rpc.DEMOTE_VOLUME,
-                WireCalls.Fields.volume("vol-2"))).getCode()).isEqualTo(Status.Code.OK);
-        assertThat(InProcessHarness.statusOf(() -> WireCalls.call(harness.stub, Rpc.DEMOTE_VOLUME,
-                WireCalls.Fields.group("vol-1"))).getCode()).isEqualTo(Status.Code.OK);
+        assertThat(InProcessHarness.statusOf(
+                                () -> WireCalls.call(harness.stub, Rpc.DEMOTE_VOLUME, WireCalls.Fields.volume("vol-2")))
+                        .getCode())
+                .isEqualTo(Status.Code.OK);
+        assertThat(InProcessHarness.statusOf(
+                                () -> WireCalls.call(harness.stub, Rpc.DEMOTE_VOLUME, WireCalls.Fields.group("vol-1")))
+                        .getCode())
+                .isEqualTo(Status.Code.OK);
 
         release.countDown();
         assertThat(first.get(10, TimeUnit.SECONDS).getCode()).isEqualTo(Status.Code.OK);
         assertThat(harness.server.busySources()).isZero();
         // Once the first is done, the source is free again.
-        assertThat(InProcessHarness.statusOf(() -> WireCalls.call(harness.stub, Rpc.DEMOTE_VOLUME,
-                WireCalls.Fields.volume("vol-1"))).getCode()).isEqualTo(Status.Code.OK);
+        assertThat(InProcessHarness.statusOf(
+                                () -> WireCalls.call(harness.stub, Rpc.DEMOTE_VOLUME, WireCalls.Fields.volume("vol-1")))
+                        .getCode())
+                .isEqualTo(Status.Code.OK);
     }
 
     /**
@@ -103,8 +112,10 @@ class ConcurrencyTest {
         blockFirstCall();
         CountDownLatch probing = new CountDownLatch(1);
         String name = InProcessServerBuilder.generateName();
-        ReplicationServer server = grpc.register(ReplicationServer.builder().driver(driver)
-                .identity("test.volrep.io", "1.0").readiness(() -> {
+        ReplicationServer server = grpc.register(ReplicationServer.builder()
+                .driver(driver)
+                .identity("test.volrep.io", "1.0")
+                .readiness(() -> {
                     probing.countDown();
                     try {
                         return release.await(20, TimeUnit.SECONDS);
@@ -112,26 +123,38 @@ class ConcurrencyTest {
                         Thread.currentThread().interrupt();
                         return false;
                     }
-                }).listen("inprocess:" + name).build().start());
-        ManagedChannel channel = grpc.register(InProcessChannelBuilder.forName(name).build());
+                })
+                .listen("inprocess:" + name)
+                .build()
+                .start());
+        ManagedChannel channel =
+                grpc.register(InProcessChannelBuilder.forName(name).build());
         var controller = io.volrep.proto.replication.ControllerGrpc.newBlockingStub(channel)
                 .withDeadlineAfter(30, TimeUnit.SECONDS);
-        CompletableFuture<Status> promote = CompletableFuture.supplyAsync(() -> InProcessHarness.statusOf(
-                () -> WireCalls.call(controller, Rpc.PROMOTE_VOLUME, WireCalls.Fields.volume("vol-1"))), pool);
-        CompletableFuture<Boolean> probe = CompletableFuture.supplyAsync(() -> io.volrep.proto.identity
-                .IdentityGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS)
-                .probe(io.volrep.proto.identity.ProbeRequest.getDefaultInstance()).getReady().getValue(), pool);
+        CompletableFuture<Status> promote = CompletableFuture.supplyAsync(
+                () -> InProcessHarness.statusOf(
+                        () -> WireCalls.call(controller, Rpc.PROMOTE_VOLUME, WireCalls.Fields.volume("vol-1"))),
+                pool);
+        CompletableFuture<Boolean> probe = CompletableFuture.supplyAsync(
+                () -> io.volrep.proto.identity.IdentityGrpc.newBlockingStub(channel)
+                        .withDeadlineAfter(30, TimeUnit.SECONDS)
+                        .probe(io.volrep.proto.identity.ProbeRequest.getDefaultInstance())
+                        .getReady()
+                        .getValue(),
+                pool);
         assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(probing.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(server.busySources()).isEqualTo(1);
-        CompletableFuture.runAsync(() -> {
-            try {
-                Thread.sleep(300);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            release.countDown();
-        }, pool);
+        CompletableFuture.runAsync(
+                () -> {
+                    try {
+                        Thread.sleep(300);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    release.countDown();
+                },
+                pool);
 
         String log = CapturedStderr.during(server::close);
 
@@ -148,8 +171,10 @@ class ConcurrencyTest {
             throw new IllegalStateException("boom");
         };
         for (int i = 0; i < 3; i++) {
-            assertThat(InProcessHarness.statusOf(() -> WireCalls.call(harness.stub, Rpc.ENABLE_VOLUME_REPLICATION,
-                    WireCalls.Fields.volume("vol-1"))).getCode()).isEqualTo(Status.Code.UNKNOWN);
+            assertThat(InProcessHarness.statusOf(() -> WireCalls.call(
+                                    harness.stub, Rpc.ENABLE_VOLUME_REPLICATION, WireCalls.Fields.volume("vol-1")))
+                            .getCode())
+                    .isEqualTo(Status.Code.UNKNOWN);
         }
         assertThat(harness.server.busySources()).isZero();
     }
@@ -195,7 +220,7 @@ class ConcurrencyTest {
         SourceGuard.Permit other = guard.tryAcquire("b");
         assertThat(guard.busyKeys()).isEqualTo(2);
         first.close();
-        first.close();   // idempotent, and never releases someone else's permit
+        first.close(); // idempotent, and never releases someone else's permit
         SourceGuard.Permit again = guard.tryAcquire("a");
         first.close();
         assertThat(guard.tryAcquire("a")).isNull();

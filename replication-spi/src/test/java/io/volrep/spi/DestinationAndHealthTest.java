@@ -24,8 +24,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** Upstream 2026 on the SPI: GetReplicationDestinationInfo validated and checked, the health status served. */
 class DestinationAndHealthTest {
     private final ScriptedDriver driver = new ScriptedDriver();
+
     @RegisterExtension
     final GrpcCleanup grpc = new GrpcCleanup();
+
     private final InProcessHarness harness = grpc.register(new InProcessHarness(driver));
 
     private static GetReplicationDestinationInfoRequest request(WireCalls.Fields f) {
@@ -46,15 +48,20 @@ class DestinationAndHealthTest {
 
     @Test
     void answersTheDriversDestinationOfTheSourcesKind() {
-        assertThat(destination(WireCalls.Fields.volume("vol-1")).getReplicationDestination().getVolume()
-                .getVolumeId()).isEqualTo("dst-vol-1");
+        assertThat(destination(WireCalls.Fields.volume("vol-1"))
+                        .getReplicationDestination()
+                        .getVolume()
+                        .getVolumeId())
+                .isEqualTo("dst-vol-1");
         DestinationRequest seen = (DestinationRequest) driver.requests.get(0);
         assertThat(seen.source()).isEqualTo(ReplicationSource.volume("vol-1"));
         assertThat(seen.secrets().get("user")).contains("admin");
         assertThat(seen.toString()).doesNotContain("admin");
 
         driver.destination = r -> ReplicationDestination.volumeGroup("dst-grp", Map.of("a", "a2", "b", "b2"));
-        var group = destination(WireCalls.Fields.group("grp-1")).getReplicationDestination().getVolumegroup();
+        var group = destination(WireCalls.Fields.group("grp-1"))
+                .getReplicationDestination()
+                .getVolumegroup();
         assertThat(group.getVolumeGroupId()).isEqualTo("dst-grp");
         assertThat(group.getVolumeIdsMap()).containsExactlyInAnyOrderEntriesOf(Map.of("a", "a2", "b", "b2"));
     }
@@ -71,7 +78,8 @@ class DestinationAndHealthTest {
         assertThat(emptyGroup.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
         var oversizedSecrets = GetReplicationDestinationInfoRequest.newBuilder()
                 .setReplicationSource(WireCalls.Fields.volume("v").source())
-                .putSecrets("k", "x".repeat(5000)).build();
+                .putSecrets("k", "x".repeat(5000))
+                .build();
         Status secrets = InProcessHarness.statusOf(() -> harness.stub.getReplicationDestinationInfo(oversizedSecrets));
         assertThat(secrets.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
         assertThat(secrets.getDescription()).startsWith("secrets");
@@ -83,8 +91,10 @@ class DestinationAndHealthTest {
         driver.destination = r -> ReplicationDestination.volumeGroup("g", Map.of());
         Status kind = status(WireCalls.Fields.volume("vol-1"));
         assertThat(kind.getCode()).isEqualTo(Status.Code.UNKNOWN);
-        assertThat(kind.getDescription()).isEqualTo("driver returned an invalid response: replication_destination: a"
-                + " volumegroup destination answered for a volume source: the destination's kind must be the source's");
+        assertThat(kind.getDescription())
+                .isEqualTo(
+                        "driver returned an invalid response: replication_destination: a"
+                                + " volumegroup destination answered for a volume source: the destination's kind must be the source's");
 
         driver.destination = r -> ReplicationDestination.volume("");
         assertThat(status(WireCalls.Fields.volume("vol-1")).getDescription())
@@ -97,8 +107,10 @@ class DestinationAndHealthTest {
                 .endsWith("replication_destination: REQUIRED but not set");
         // CSI's limits bound what a driver answers as they bound what it is asked (128 bytes per id).
         driver.destination = r -> ReplicationDestination.volume("d".repeat(129));
-        assertThat(status(WireCalls.Fields.volume("vol-1")).getDescription()).isEqualTo("driver returned an invalid"
-                + " response: replication_destination.volume.volume_id: 129 bytes exceeds the CSI limit of 128 bytes");
+        assertThat(status(WireCalls.Fields.volume("vol-1")).getDescription())
+                .isEqualTo(
+                        "driver returned an invalid"
+                                + " response: replication_destination.volume.volume_id: 129 bytes exceeds the CSI limit of 128 bytes");
     }
 
     @Test
@@ -116,27 +128,31 @@ class DestinationAndHealthTest {
 
         InProcessHarness plain = grpc.register(new InProcessHarness(new ReplicationDriver() {
             @Override
-            public void enable(EnableRequest request) {
-            }
+            public void enable(EnableRequest request) {}
 
             @Override
-            public void disable(DisableRequest request) {
-            }
+            public void disable(DisableRequest request) {}
         }));
-        Status status = InProcessHarness.statusOf(() -> plain.stub.getReplicationDestinationInfo(
-                request(WireCalls.Fields.volume("vol-1"))));
+        Status status = InProcessHarness.statusOf(
+                () -> plain.stub.getReplicationDestinationInfo(request(WireCalls.Fields.volume("vol-1"))));
         assertThat(status.getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
-        assertThat(status.getDescription()).isEqualTo("GetReplicationDestinationInfo is not implemented by this driver");
+        assertThat(status.getDescription())
+                .isEqualTo("GetReplicationDestinationInfo is not implemented by this driver");
     }
 
     @Test
     void legacyRevisionsDoNotServeIt() {
         String name = InProcessServerBuilder.generateName();
-        grpc.register(ReplicationServer.builder().driver(driver).dialect(SpecDialect.V0_1_3).listen("inprocess:" + name)
-                .build().start());
+        grpc.register(ReplicationServer.builder()
+                .driver(driver)
+                .dialect(SpecDialect.V0_1_3)
+                .listen("inprocess:" + name)
+                .build()
+                .start());
         var channel = grpc.register(InProcessChannelBuilder.forName(name).build());
-        Status status = InProcessHarness.statusOf(() -> io.volrep.proto.replication.ControllerGrpc
-                .newBlockingStub(channel).getReplicationDestinationInfo(request(WireCalls.Fields.volume("v"))));
+        Status status =
+                InProcessHarness.statusOf(() -> io.volrep.proto.replication.ControllerGrpc.newBlockingStub(channel)
+                        .getReplicationDestinationInfo(request(WireCalls.Fields.volume("v"))));
         assertThat(status.getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
         assertThat(driver.requests).isEmpty();
     }
@@ -145,7 +161,8 @@ class DestinationAndHealthTest {
     void infoServesTheDriversHealthAndUnknownWhenItSaysNothing() {
         Instant t = Instant.parse("2026-07-14T10:00:00Z");
         var request = GetVolumeReplicationInfoRequest.newBuilder()
-                .setReplicationSource(WireCalls.Fields.volume("vol-1").source()).build();
+                .setReplicationSource(WireCalls.Fields.volume("vol-1").source())
+                .build();
         GetVolumeReplicationInfoResponse silent = harness.stub.getVolumeReplicationInfo(request);
         assertThat(silent.getStatus()).isEqualTo(GetVolumeReplicationInfoResponse.Status.UNKNOWN);
         assertThat(silent.getStatusMessage()).isEmpty();

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Legacy revisions served on their own generated stubs; the driver sees the same typed requests. */
-@SuppressWarnings("deprecation")     // sends or reads the deprecated volume_id (field 1) on purpose
+@SuppressWarnings("deprecation") // sends or reads the deprecated volume_id (field 1) on purpose
 class DialectServingTest {
     private static final io.grpc.MethodDescriptor.Marshaller<byte[]> BYTES =
             new io.grpc.MethodDescriptor.Marshaller<>() {
@@ -39,13 +39,19 @@ class DialectServingTest {
             };
 
     private final ScriptedDriver driver = new ScriptedDriver();
+
     @RegisterExtension
     final GrpcCleanup grpc = new GrpcCleanup();
+
     private ManagedChannel channel;
 
     private ManagedChannel serve(SpecDialect dialect) {
         String name = InProcessServerBuilder.generateName();
-        grpc.register(ReplicationServer.builder().driver(driver).dialect(dialect).listen("inprocess:" + name).build()
+        grpc.register(ReplicationServer.builder()
+                .driver(driver)
+                .dialect(dialect)
+                .listen("inprocess:" + name)
+                .build()
                 .start());
         channel = grpc.register(InProcessChannelBuilder.forName(name).build());
         return channel;
@@ -57,14 +63,16 @@ class DialectServingTest {
     }
 
     private static io.volrep.proto.replication.v0_1_3.ReplicationSource group013(String id) {
-        return io.volrep.proto.replication.v0_1_3.ReplicationSource.newBuilder().setVolumegroup(
-                io.volrep.proto.replication.v0_1_3.ReplicationSource.VolumeGroupSource.newBuilder()
-                        .setVolumeGroupId(id)).build();
+        return io.volrep.proto.replication.v0_1_3.ReplicationSource.newBuilder()
+                .setVolumegroup(io.volrep.proto.replication.v0_1_3.ReplicationSource.VolumeGroupSource.newBuilder()
+                        .setVolumeGroupId(id))
+                .build();
     }
 
     private static io.volrep.proto.replication.v0_1_3.ReplicationSource volume013(String id) {
-        return io.volrep.proto.replication.v0_1_3.ReplicationSource.newBuilder().setVolume(
-                io.volrep.proto.replication.v0_1_3.ReplicationSource.VolumeSource.newBuilder().setVolumeId(id))
+        return io.volrep.proto.replication.v0_1_3.ReplicationSource.newBuilder()
+                .setVolume(io.volrep.proto.replication.v0_1_3.ReplicationSource.VolumeSource.newBuilder()
+                        .setVolumeId(id))
                 .build();
     }
 
@@ -72,8 +80,12 @@ class DialectServingTest {
     void v013GroupSourceInItsOwnNumberingReachesTheDriverAsAGroup() {
         var stub = v013();
         stub.enableVolumeReplication(io.volrep.proto.replication.v0_1_3.EnableVolumeReplicationRequest.newBuilder()
-                .setVolumeId("vg-7").setReplicationSource(group013("vg-7")).putParameters("mode", "snapshot")
-                .putSecrets("user", "admin").setReplicationId("rep-1").build());
+                .setVolumeId("vg-7")
+                .setReplicationSource(group013("vg-7"))
+                .putParameters("mode", "snapshot")
+                .putSecrets("user", "admin")
+                .setReplicationId("rep-1")
+                .build());
 
         EnableRequest r = (EnableRequest) driver.requests.get(0);
         assertThat(r.source()).isEqualTo(ReplicationSource.volumeGroup("vg-7"));
@@ -88,8 +100,11 @@ class DialectServingTest {
         assertThat(group013("g").toByteArray()[0]).isEqualTo((byte) 0x0a);
         assertThat(volume013("v").toByteArray()[0]).isEqualTo((byte) 0x12);
         var stub = v013();
-        stub.promoteVolume(io.volrep.proto.replication.v0_1_3.PromoteVolumeRequest.newBuilder().setVolumeId("v")
-                .setReplicationSource(volume013("v")).setForce(true).build());
+        stub.promoteVolume(io.volrep.proto.replication.v0_1_3.PromoteVolumeRequest.newBuilder()
+                .setVolumeId("v")
+                .setReplicationSource(volume013("v"))
+                .setForce(true)
+                .build());
         PromoteRequest r = (PromoteRequest) driver.requests.get(0);
         assertThat(r.source()).isEqualTo(ReplicationSource.volume("v"));
         assertThat(r.force()).isTrue();
@@ -98,9 +113,10 @@ class DialectServingTest {
     @Test
     void v013VolumeIdIsRequiredEvenWithAReplicationSource() {
         var stub = v013();
-        Status status = InProcessHarness.statusOf(() -> stub.demoteVolume(
-                io.volrep.proto.replication.v0_1_3.DemoteVolumeRequest.newBuilder()
-                        .setReplicationSource(volume013("v")).build()));
+        Status status = InProcessHarness.statusOf(
+                () -> stub.demoteVolume(io.volrep.proto.replication.v0_1_3.DemoteVolumeRequest.newBuilder()
+                        .setReplicationSource(volume013("v"))
+                        .build()));
         assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
         assertThat(status.getDescription()).startsWith("volume_id: required field is missing");
         assertThat(driver.requests).isEmpty();
@@ -109,13 +125,16 @@ class DialectServingTest {
     @Test
     void v013VolumeIdAloneIsAVolumeSourceAndAVolumeSourceMustAgreeWithIt() {
         var stub = v013();
-        stub.resyncVolume(io.volrep.proto.replication.v0_1_3.ResyncVolumeRequest.newBuilder().setVolumeId("pvc-1")
+        stub.resyncVolume(io.volrep.proto.replication.v0_1_3.ResyncVolumeRequest.newBuilder()
+                .setVolumeId("pvc-1")
                 .build());
         assertThat(((ResyncRequest) driver.requests.get(0)).source()).isEqualTo(ReplicationSource.volume("pvc-1"));
 
         Status disagree = InProcessHarness.statusOf(() -> stub.disableVolumeReplication(
-                io.volrep.proto.replication.v0_1_3.DisableVolumeReplicationRequest.newBuilder().setVolumeId("a")
-                        .setReplicationSource(volume013("b")).build()));
+                io.volrep.proto.replication.v0_1_3.DisableVolumeReplicationRequest.newBuilder()
+                        .setVolumeId("a")
+                        .setReplicationSource(volume013("b"))
+                        .build()));
         assertThat(disagree.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
         assertThat(disagree.getDescription()).startsWith("volume_id");
         assertThat(driver.requests).hasSize(1);
@@ -124,10 +143,13 @@ class DialectServingTest {
     @Test
     void v013InfoAnswersOnlyLastSyncTime() {
         Instant time = Instant.parse("2026-03-01T10:00:00Z");
-        driver.info = r -> ReplicationInfo.of(time).withLastSyncDuration(Duration.ofSeconds(3)).withLastSyncBytes(99);
+        driver.info = r -> ReplicationInfo.of(time)
+                .withLastSyncDuration(Duration.ofSeconds(3))
+                .withLastSyncBytes(99);
         GetVolumeReplicationInfoResponse info = v013().getVolumeReplicationInfo(
-                io.volrep.proto.replication.v0_1_3.GetVolumeReplicationInfoRequest.newBuilder().setVolumeId("v")
-                        .build());
+                        io.volrep.proto.replication.v0_1_3.GetVolumeReplicationInfoRequest.newBuilder()
+                                .setVolumeId("v")
+                                .build());
         assertThat(info.getLastSyncTime().getSeconds()).isEqualTo(time.getEpochSecond());
         assertThat(info.getUnknownFields().asMap()).isEmpty();
         assertThat(((InfoRequest) driver.requests.get(0)).source()).isEqualTo(ReplicationSource.volume("v"));
@@ -139,8 +161,10 @@ class DialectServingTest {
             throw new PreconditionFailedException("replication is not enabled");
         };
         var stub = v013();
-        Status status = InProcessHarness.statusOf(() -> stub.promoteVolume(
-                io.volrep.proto.replication.v0_1_3.PromoteVolumeRequest.newBuilder().setVolumeId("v").build()));
+        Status status = InProcessHarness.statusOf(
+                () -> stub.promoteVolume(io.volrep.proto.replication.v0_1_3.PromoteVolumeRequest.newBuilder()
+                        .setVolumeId("v")
+                        .build()));
         assertThat(status.getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
         assertThat(status.getDescription()).isEqualTo("replication is not enabled");
     }
@@ -150,21 +174,26 @@ class DialectServingTest {
         var stub = io.volrep.proto.replication.v0_1_0.ControllerGrpc.newBlockingStub(serve(SpecDialect.V0_1_0))
                 .withDeadlineAfter(10, TimeUnit.SECONDS);
         stub.enableVolumeReplication(io.volrep.proto.replication.v0_1_0.EnableVolumeReplicationRequest.newBuilder()
-                .setVolumeId("pvc-9").putParameters("k", "v").build());
+                .setVolumeId("pvc-9")
+                .putParameters("k", "v")
+                .build());
         var ready = stub.resyncVolume(io.volrep.proto.replication.v0_1_0.ResyncVolumeRequest.newBuilder()
-                .setVolumeId("pvc-9").build());
+                .setVolumeId("pvc-9")
+                .build());
         assertThat(ready.getReady()).isTrue();
         assertThat(((EnableRequest) driver.requests.get(0)).source()).isEqualTo(ReplicationSource.volume("pvc-9"));
 
-        Status missing = InProcessHarness.statusOf(() -> stub.promoteVolume(
-                io.volrep.proto.replication.v0_1_0.PromoteVolumeRequest.getDefaultInstance()));
+        Status missing = InProcessHarness.statusOf(
+                () -> stub.promoteVolume(io.volrep.proto.replication.v0_1_0.PromoteVolumeRequest.getDefaultInstance()));
         assertThat(missing.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
         assertThat(missing.getDescription()).startsWith("volume_id");
 
         // The current revision's info method on the same service name: v0.1.0 has no such method.
         var current = io.volrep.proto.replication.ControllerGrpc.newBlockingStub(channel);
         Status info = InProcessHarness.statusOf(() -> current.getVolumeReplicationInfo(
-                io.volrep.proto.replication.GetVolumeReplicationInfoRequest.newBuilder().setVolumeId("pvc-9").build()));
+                io.volrep.proto.replication.GetVolumeReplicationInfoRequest.newBuilder()
+                        .setVolumeId("pvc-9")
+                        .build()));
         assertThat(info.getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
         assertThat(driver.requests).hasSize(2);
     }
@@ -176,9 +205,11 @@ class DialectServingTest {
         io.grpc.MethodDescriptor<byte[], byte[]> raw = io.grpc.MethodDescriptor.<byte[], byte[]>newBuilder()
                 .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
                 .setFullMethodName("replication.Controller/EnableVolumeReplication")
-                .setRequestMarshaller(BYTES).setResponseMarshaller(BYTES).build();
-        Status status = InProcessHarness.statusOf(() -> io.grpc.stub.ClientCalls.blockingUnaryCall(v013Channel, raw,
-                io.grpc.CallOptions.DEFAULT, new byte[] {0x0a, 0x05, 'a'}));
+                .setRequestMarshaller(BYTES)
+                .setResponseMarshaller(BYTES)
+                .build();
+        Status status = InProcessHarness.statusOf(() -> io.grpc.stub.ClientCalls.blockingUnaryCall(
+                v013Channel, raw, io.grpc.CallOptions.DEFAULT, new byte[] {0x0a, 0x05, 'a'}));
         assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
         assertThat(status.getDescription()).startsWith("malformed request");
     }

@@ -41,21 +41,28 @@ class DriverExecutorTest {
             }
 
             @Override
-            public void disable(DisableRequest request) {
-            }
+            public void disable(DisableRequest request) {}
         };
-        ReplicationServer server = grpc.register(ReplicationServer.builder().driver(driver)
-                .listen("unix://" + dir.resolve("plugin.sock")).build().start());
-        ManagedChannel channel = grpc.register(Grpc.newChannelBuilder(server.address(),
-                InsecureChannelCredentials.create()).overrideAuthority("localhost").build());
+        ReplicationServer server = grpc.register(ReplicationServer.builder()
+                .driver(driver)
+                .listen("unix://" + dir.resolve("plugin.sock"))
+                .build()
+                .start());
+        ManagedChannel channel =
+                grpc.register(Grpc.newChannelBuilder(server.address(), InsecureChannelCredentials.create())
+                        .overrideAuthority("localhost")
+                        .build());
         try {
             var stub = ControllerGrpc.newBlockingStub(channel);
             CompletableFuture<Object> blocked = CompletableFuture.supplyAsync(() -> WireCalls.call(
-                    stub.withDeadlineAfter(20, TimeUnit.SECONDS), Rpc.ENABLE_VOLUME_REPLICATION,
+                    stub.withDeadlineAfter(20, TimeUnit.SECONDS),
+                    Rpc.ENABLE_VOLUME_REPLICATION,
                     WireCalls.Fields.volume("vol-blocked")));
             awaitInFlight(server);
             // One connection, one event loop: had the driver run there, this call would wait for the first.
-            WireCalls.call(stub.withDeadlineAfter(5, TimeUnit.SECONDS), Rpc.ENABLE_VOLUME_REPLICATION,
+            WireCalls.call(
+                    stub.withDeadlineAfter(5, TimeUnit.SECONDS),
+                    Rpc.ENABLE_VOLUME_REPLICATION,
                     WireCalls.Fields.volume("vol-free"));
             assertThat(blocked).isNotDone();
             release.countDown();
@@ -69,8 +76,11 @@ class DriverExecutorTest {
     void theDefaultExecutorIsNotTheCallersThread() throws Exception {
         AtomicReference<Thread> driverThread = new AtomicReference<>();
         String name = "executor-test-" + UUID.randomUUID();
-        grpc.register(ReplicationServer.builder().driver(recording(driverThread, null)).listen("inprocess:" + name)
-                .build().start());
+        grpc.register(ReplicationServer.builder()
+                .driver(recording(driverThread, null))
+                .listen("inprocess:" + name)
+                .build()
+                .start());
         enableOverDirectChannel(name);
         assertThat(driverThread.get()).isNotNull().isNotSameAs(Thread.currentThread());
     }
@@ -80,8 +90,12 @@ class DriverExecutorTest {
         AtomicReference<Thread> driverThread = new AtomicReference<>();
         AtomicReference<Deadline> deadline = new AtomicReference<>();
         String name = "executor-test-" + UUID.randomUUID();
-        grpc.register(ReplicationServer.builder().driver(recording(driverThread, deadline)).directExecutor()
-                .listen("inprocess:" + name).build().start());
+        grpc.register(ReplicationServer.builder()
+                .driver(recording(driverThread, deadline))
+                .directExecutor()
+                .listen("inprocess:" + name)
+                .build()
+                .start());
         enableOverDirectChannel(name);
         // In-process, the transport thread is the caller's.
         assertThat(driverThread.get()).isSameAs(Thread.currentThread());
@@ -92,9 +106,12 @@ class DriverExecutorTest {
 
     /** Enables vol-1 over a direct in-process channel: gRPC runs the client's side on this very thread. */
     private void enableOverDirectChannel(String name) {
-        ManagedChannel channel = grpc.register(InProcessChannelBuilder.forName(name).directExecutor().build());
-        WireCalls.call(ControllerGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS),
-                Rpc.ENABLE_VOLUME_REPLICATION, WireCalls.Fields.volume("vol-1"));
+        ManagedChannel channel = grpc.register(
+                InProcessChannelBuilder.forName(name).directExecutor().build());
+        WireCalls.call(
+                ControllerGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS),
+                Rpc.ENABLE_VOLUME_REPLICATION,
+                WireCalls.Fields.volume("vol-1"));
     }
 
     private static ReplicationDriver recording(AtomicReference<Thread> thread, AtomicReference<Deadline> deadline) {
@@ -108,8 +125,7 @@ class DriverExecutorTest {
             }
 
             @Override
-            public void disable(DisableRequest request) {
-            }
+            public void disable(DisableRequest request) {}
         };
     }
 

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.grpc.CallOptions;
 import io.grpc.ClientCall;
-import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.Status;
 import io.grpc.stub.ClientCalls;
@@ -44,6 +43,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ErrorMappingTest {
     private ScriptedDriver driver;
     private InProcessHarness harness;
+
     @RegisterExtension
     final GrpcCleanup grpc = new GrpcCleanup();
 
@@ -54,7 +54,8 @@ class ErrorMappingTest {
     }
 
     static Stream<ReplicationException> driverExceptions() {
-        return Stream.of(new InvalidArgumentException("parameters.mode: unknown mode"),
+        return Stream.of(
+                new InvalidArgumentException("parameters.mode: unknown mode"),
                 new SourceNotFoundException("volume vol-1 does not exist"),
                 new PreconditionFailedException("replication is not enabled"),
                 new OperationPendingException("busy"),
@@ -77,7 +78,9 @@ class ErrorMappingTest {
                 continue;
             }
             Status status = statusOf(() -> WireCalls.call(harness.stub, rpc, WireCalls.Fields.volume("vol-1")));
-            assertThat(status.getCode().value()).as(rpc.toString()).isEqualTo(thrown.code().value());
+            assertThat(status.getCode().value())
+                    .as(rpc.toString())
+                    .isEqualTo(thrown.code().value());
             assertThat(status.getDescription()).isEqualTo(thrown.getMessage());
         }
     }
@@ -88,8 +91,8 @@ class ErrorMappingTest {
         driver.onCall = () -> {
             throw new PreconditionFailedException("pool is read-only");
         };
-        Status status = statusOf(() -> WireCalls.call(harness.stub, Rpc.ENABLE_VOLUME_REPLICATION,
-                WireCalls.Fields.volume("vol-1")));
+        Status status = statusOf(
+                () -> WireCalls.call(harness.stub, Rpc.ENABLE_VOLUME_REPLICATION, WireCalls.Fields.volume("vol-1")));
         assertThat(status.getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
         assertThat(status.getDescription()).isEqualTo("pool is read-only");
     }
@@ -100,7 +103,8 @@ class ErrorMappingTest {
             throw new ReplicationException(StatusCode.PERMISSION_DENIED, "no");
         };
         assertThat(statusOf(() -> WireCalls.call(harness.stub, Rpc.DEMOTE_VOLUME, WireCalls.Fields.volume("v")))
-                .getCode()).isEqualTo(Status.Code.PERMISSION_DENIED);
+                        .getCode())
+                .isEqualTo(Status.Code.PERMISSION_DENIED);
     }
 
     @Test
@@ -108,11 +112,13 @@ class ErrorMappingTest {
         driver.onCall = () -> {
             throw new IllegalStateException("connection to 10.0.0.1 failed, password hunter22");
         };
-        Status status = statusOf(() -> WireCalls.call(harness.stub, Rpc.PROMOTE_VOLUME,
-                WireCalls.Fields.volume("vol-1")));
+        Status status =
+                statusOf(() -> WireCalls.call(harness.stub, Rpc.PROMOTE_VOLUME, WireCalls.Fields.volume("vol-1")));
         assertThat(status.getCode()).isEqualTo(Status.Code.UNKNOWN);
-        assertThat(status.getDescription()).startsWith("the driver failed unexpectedly (IllegalStateException, incident ")
-                .doesNotContain("hunter22").doesNotContain("10.0.0.1");
+        assertThat(status.getDescription())
+                .startsWith("the driver failed unexpectedly (IllegalStateException, incident ")
+                .doesNotContain("hunter22")
+                .doesNotContain("10.0.0.1");
     }
 
     @Test
@@ -120,32 +126,36 @@ class ErrorMappingTest {
         driver.onCall = () -> {
             throw new AssertionError("driver bug");
         };
-        Status status = statusOf(() -> WireCalls.call(harness.stub, Rpc.DISABLE_VOLUME_REPLICATION,
-                WireCalls.Fields.volume("vol-1")));
+        Status status = statusOf(
+                () -> WireCalls.call(harness.stub, Rpc.DISABLE_VOLUME_REPLICATION, WireCalls.Fields.volume("vol-1")));
         assertThat(status.getCode()).isEqualTo(Status.Code.UNKNOWN);
         // ... and the server keeps serving.
-        driver.onCall = () -> { };
-        assertThat(statusOf(() -> WireCalls.call(harness.stub, Rpc.DISABLE_VOLUME_REPLICATION,
-                WireCalls.Fields.volume("vol-1"))).getCode()).isEqualTo(Status.Code.OK);
+        driver.onCall = () -> {};
+        assertThat(statusOf(() -> WireCalls.call(
+                                harness.stub, Rpc.DISABLE_VOLUME_REPLICATION, WireCalls.Fields.volume("vol-1")))
+                        .getCode())
+                .isEqualTo(Status.Code.OK);
     }
 
     @Test
     void nullInfoIsAnInvalidResponse() {
         driver.info = r -> null;
-        Status status = statusOf(() -> WireCalls.call(harness.stub, Rpc.GET_VOLUME_REPLICATION_INFO,
-                WireCalls.Fields.volume("vol-1")));
+        Status status = statusOf(
+                () -> WireCalls.call(harness.stub, Rpc.GET_VOLUME_REPLICATION_INFO, WireCalls.Fields.volume("vol-1")));
         assertThat(status.getCode()).isEqualTo(Status.Code.UNKNOWN);
-        assertThat(status.getDescription()).startsWith("driver returned an invalid response: ")
+        assertThat(status.getDescription())
+                .startsWith("driver returned an invalid response: ")
                 .contains("last_sync_time");
     }
 
     @Test
     void infoOutsideTheTimestampRangeIsAnInvalidResponse() {
         driver.info = r -> ReplicationInfo.of(Instant.MAX);
-        Status status = statusOf(() -> WireCalls.call(harness.stub, Rpc.GET_VOLUME_REPLICATION_INFO,
-                WireCalls.Fields.volume("vol-1")));
+        Status status = statusOf(
+                () -> WireCalls.call(harness.stub, Rpc.GET_VOLUME_REPLICATION_INFO, WireCalls.Fields.volume("vol-1")));
         assertThat(status.getCode()).isEqualTo(Status.Code.UNKNOWN);
-        assertThat(status.getDescription()).startsWith("driver returned an invalid response: ")
+        assertThat(status.getDescription())
+                .startsWith("driver returned an invalid response: ")
                 .contains("last_sync_time");
     }
 
@@ -154,15 +164,17 @@ class ErrorMappingTest {
         // The typed model refuses negative bytes and durations, so a driver can only fail with an exception,
         // which the runtime answers UNKNOWN.
         driver.info = r -> ReplicationInfo.of(Instant.now()).withLastSyncBytes(-1);
-        assertThat(statusOf(() -> WireCalls.call(harness.stub, Rpc.GET_VOLUME_REPLICATION_INFO,
-                WireCalls.Fields.volume("vol-1"))).getCode()).isEqualTo(Status.Code.UNKNOWN);
+        assertThat(statusOf(() -> WireCalls.call(
+                                harness.stub, Rpc.GET_VOLUME_REPLICATION_INFO, WireCalls.Fields.volume("vol-1")))
+                        .getCode())
+                .isEqualTo(Status.Code.UNKNOWN);
     }
 
     @Test
     void nullResyncResultIsAnInvalidResponse() {
         driver.resync = r -> null;
-        Status status = statusOf(() -> WireCalls.call(harness.stub, Rpc.RESYNC_VOLUME,
-                WireCalls.Fields.volume("vol-1")));
+        Status status =
+                statusOf(() -> WireCalls.call(harness.stub, Rpc.RESYNC_VOLUME, WireCalls.Fields.volume("vol-1")));
         assertThat(status.getCode()).isEqualTo(Status.Code.UNKNOWN);
         assertThat(status.getDescription()).startsWith("driver returned an invalid response: ");
     }
@@ -170,38 +182,41 @@ class ErrorMappingTest {
     @Test
     void validAnswersReachTheWire() {
         Instant t = Instant.parse("2026-03-01T10:00:00.5Z");
-        driver.info = r -> ReplicationInfo.of(t).withLastSyncDuration(Duration.ofMillis(1500)).withLastSyncBytes(42);
+        driver.info = r -> ReplicationInfo.of(t)
+                .withLastSyncDuration(Duration.ofMillis(1500))
+                .withLastSyncBytes(42);
         driver.resync = r -> ResyncResult.IN_PROGRESS;
-        var info = (GetVolumeReplicationInfoResponse) WireCalls.call(harness.stub, Rpc.GET_VOLUME_REPLICATION_INFO,
-                WireCalls.Fields.volume("vol-1"));
+        var info = (GetVolumeReplicationInfoResponse)
+                WireCalls.call(harness.stub, Rpc.GET_VOLUME_REPLICATION_INFO, WireCalls.Fields.volume("vol-1"));
         assertThat(info.getLastSyncTime().getSeconds()).isEqualTo(t.getEpochSecond());
         assertThat(info.getLastSyncTime().getNanos()).isEqualTo(500_000_000);
         assertThat(info.getLastSyncDuration().getSeconds()).isEqualTo(1);
         assertThat(info.getLastSyncBytes()).isEqualTo(42);
-        var resync = (ResyncVolumeResponse) WireCalls.call(harness.stub, Rpc.RESYNC_VOLUME,
-                WireCalls.Fields.volume("vol-1"));
+        var resync = (ResyncVolumeResponse)
+                WireCalls.call(harness.stub, Rpc.RESYNC_VOLUME, WireCalls.Fields.volume("vol-1"));
         assertThat(resync.getReady()).isFalse();
     }
 
     @ParameterizedTest
-    @EnumSource(value = Rpc.class, names = {"PROMOTE_VOLUME", "DEMOTE_VOLUME", "RESYNC_VOLUME",
-            "GET_VOLUME_REPLICATION_INFO"})
+    @EnumSource(
+            value = Rpc.class,
+            names = {"PROMOTE_VOLUME", "DEMOTE_VOLUME", "RESYNC_VOLUME", "GET_VOLUME_REPLICATION_INFO"})
     void defaultMethodsAnswerUnimplemented(Rpc rpc) {
         ReplicationDriver minimal = new ReplicationDriver() {
             @Override
-            public void enable(EnableRequest request) {
-            }
+            public void enable(EnableRequest request) {}
 
             @Override
-            public void disable(DisableRequest request) {
-            }
+            public void disable(DisableRequest request) {}
         };
         InProcessHarness h = grpc.register(new InProcessHarness(minimal));
         Status status = statusOf(() -> WireCalls.call(h.stub, rpc, WireCalls.Fields.volume("vol-1")));
         assertThat(status.getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
         assertThat(status.getDescription()).contains(rpc.methodName());
-        assertThat(statusOf(() -> WireCalls.call(h.stub, Rpc.ENABLE_VOLUME_REPLICATION,
-                WireCalls.Fields.volume("vol-1"))).getCode()).isEqualTo(Status.Code.OK);
+        assertThat(statusOf(() ->
+                                WireCalls.call(h.stub, Rpc.ENABLE_VOLUME_REPLICATION, WireCalls.Fields.volume("vol-1")))
+                        .getCode())
+                .isEqualTo(Status.Code.OK);
     }
 
     /** Sends raw bytes to a method and returns the status. */
@@ -212,8 +227,8 @@ class ErrorMappingTest {
                 .setRequestMarshaller(new Bytes())
                 .setResponseMarshaller(new Bytes())
                 .build();
-        ClientCall<byte[], byte[]> call = harness.channel.newCall(method, CallOptions.DEFAULT
-                .withDeadlineAfter(10, java.util.concurrent.TimeUnit.SECONDS));
+        ClientCall<byte[], byte[]> call = harness.channel.newCall(
+                method, CallOptions.DEFAULT.withDeadlineAfter(10, java.util.concurrent.TimeUnit.SECONDS));
         return statusOf(() -> ClientCalls.blockingUnaryCall(call, body));
     }
 
@@ -235,10 +250,13 @@ class ErrorMappingTest {
             }
         }
         assertThat(driver.requests).isEmpty();
-        assertThat(statusOf(() -> WireCalls.call(harness.stub, Rpc.ENABLE_VOLUME_REPLICATION,
-                WireCalls.Fields.volume("vol-1"))).getCode()).isEqualTo(Status.Code.OK);
+        assertThat(statusOf(() -> WireCalls.call(
+                                harness.stub, Rpc.ENABLE_VOLUME_REPLICATION, WireCalls.Fields.volume("vol-1")))
+                        .getCode())
+                .isEqualTo(Status.Code.OK);
         // An empty body is a valid (empty) message: no source, so INVALID_ARGUMENT from the runtime.
-        assertThat(rawCall(Rpc.ENABLE_VOLUME_REPLICATION.fullMethodName(), new byte[0]).getCode())
+        assertThat(rawCall(Rpc.ENABLE_VOLUME_REPLICATION.fullMethodName(), new byte[0])
+                        .getCode())
                 .isEqualTo(Status.Code.INVALID_ARGUMENT);
     }
 

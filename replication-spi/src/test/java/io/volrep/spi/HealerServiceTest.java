@@ -28,12 +28,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** healer.HealerNode through the runtime: validation before the driver, mapping, the per-volume guard. */
-@SuppressWarnings("deprecation")     // sends or reads the deprecated volume_id (field 1) on purpose
+@SuppressWarnings("deprecation") // sends or reads the deprecated volume_id (field 1) on purpose
 class HealerServiceTest {
     private final List<HealRequest> seen = new CopyOnWriteArrayList<>();
     private volatile Function<HealRequest, HealReport> answer = r -> HealReport.healthy("clean");
+
     @RegisterExtension
     final GrpcCleanup grpc = new GrpcCleanup();
+
     private ReplicationServer server;
     private ManagedChannel channel;
     private HealerNodeGrpc.HealerNodeBlockingStub stub;
@@ -41,10 +43,14 @@ class HealerServiceTest {
     @BeforeEach
     void start() {
         String name = InProcessServerBuilder.generateName();
-        server = grpc.register(ReplicationServer.builder().healer(r -> {
-            seen.add(r);
-            return answer.apply(r);
-        }).listen("inprocess:" + name).build().start());
+        server = grpc.register(ReplicationServer.builder()
+                .healer(r -> {
+                    seen.add(r);
+                    return answer.apply(r);
+                })
+                .listen("inprocess:" + name)
+                .build()
+                .start());
         channel = grpc.register(InProcessChannelBuilder.forName(name).build());
         stub = HealerNodeGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS);
     }
@@ -60,9 +66,12 @@ class HealerServiceTest {
     @Test
     void healthyVolumeAnswersTheDriversReportWithEveryFieldTyped() {
         NodeHealerResponse response = stub.nodeHealer(valid().setStagingTargetPath("/staging/vol-1")
-                .setVolumeCapability(WireMapping.toProto(VolumeCapability.mount("ext4",
-                        VolumeCapability.AccessMode.SINGLE_NODE_WRITER).withMountFlags(List.of("noatime"))))
-                .putSecrets("user", "admin").putVolumeContext("pool", "rbd").build());
+                .setVolumeCapability(WireMapping.toProto(
+                        VolumeCapability.mount("ext4", VolumeCapability.AccessMode.SINGLE_NODE_WRITER)
+                                .withMountFlags(List.of("noatime"))))
+                .putSecrets("user", "admin")
+                .putVolumeContext("pool", "rbd")
+                .build());
 
         assertThat(response.getAbnormal()).isFalse();
         assertThat(response.getMessage()).isEqualTo("clean");
@@ -70,8 +79,9 @@ class HealerServiceTest {
         assertThat(r.volumeId()).isEqualTo("vol-1");
         assertThat(r.volumePath()).isEqualTo("/var/lib/kubelet/pods/x/vol-1");
         assertThat(r.stagingTargetPath()).contains("/staging/vol-1");
-        assertThat(r.capability()).contains(VolumeCapability.mount("ext4",
-                VolumeCapability.AccessMode.SINGLE_NODE_WRITER).withMountFlags(List.of("noatime")));
+        assertThat(r.capability())
+                .contains(VolumeCapability.mount("ext4", VolumeCapability.AccessMode.SINGLE_NODE_WRITER)
+                        .withMountFlags(List.of("noatime")));
         assertThat(r.secrets().get("user")).contains("admin");
         assertThat(r.volumeContext()).containsEntry("pool", "rbd");
         assertThat(r.toString()).doesNotContain("admin");
@@ -98,18 +108,29 @@ class HealerServiceTest {
     @Test
     void eachValidationRuleAnswersInvalidArgumentNamingTheFieldBeforeTheDriver() {
         Map<NodeHealerRequest, String> cases = Map.of(
-                valid().clearVolumeId().build(), "volume_id",
-                valid().setVolumeId("v".repeat(129)).build(), "volume_id",
-                valid().clearVolumePath().build(), "volume_path",
-                valid().setStagingTargetPath("relative/staging").build(), "staging_target_path",
-                valid().setVolumePath("/" + "p".repeat(HealRequest.MAX_PATH_BYTES)).build(), "volume_path",
-                valid().setStagingTargetPath("/" + "s".repeat(HealRequest.MAX_PATH_BYTES)).build(),
+                valid().clearVolumeId().build(),
+                "volume_id",
+                valid().setVolumeId("v".repeat(129)).build(),
+                "volume_id",
+                valid().clearVolumePath().build(),
+                "volume_path",
+                valid().setStagingTargetPath("relative/staging").build(),
                 "staging_target_path",
-                valid().setVolumePath("/mnt/a\0b").build(), "volume_path",
-                valid().setVolumeCapability(io.volrep.proto.csi.VolumeCapability.getDefaultInstance()).build(),
+                valid().setVolumePath("/" + "p".repeat(HealRequest.MAX_PATH_BYTES))
+                        .build(),
+                "volume_path",
+                valid().setStagingTargetPath("/" + "s".repeat(HealRequest.MAX_PATH_BYTES))
+                        .build(),
+                "staging_target_path",
+                valid().setVolumePath("/mnt/a\0b").build(),
+                "volume_path",
+                valid().setVolumeCapability(io.volrep.proto.csi.VolumeCapability.getDefaultInstance())
+                        .build(),
                 "volume_capability",
-                valid().putSecrets("k", "x".repeat(5000)).build(), "secrets",
-                valid().putVolumeContext("k", "x".repeat(5000)).build(), "volume_context");
+                valid().putSecrets("k", "x".repeat(5000)).build(),
+                "secrets",
+                valid().putVolumeContext("k", "x".repeat(5000)).build(),
+                "volume_context");
         cases.forEach((request, field) -> {
             Status status = status(request);
             assertThat(status.getCode()).as(field).isEqualTo(Status.Code.INVALID_ARGUMENT);
@@ -124,7 +145,8 @@ class HealerServiceTest {
         String staging = "/" + "s".repeat(HealRequest.MAX_PATH_BYTES - 1);
         assertThat(path.length()).isEqualTo(4096);
 
-        stub.nodeHealer(valid().setVolumePath(path).setStagingTargetPath(staging).build());
+        stub.nodeHealer(
+                valid().setVolumePath(path).setStagingTargetPath(staging).build());
 
         assertThat(seen.get(0).volumePath()).isEqualTo(path);
         assertThat(seen.get(0).stagingTargetPath()).contains(staging);
@@ -142,7 +164,8 @@ class HealerServiceTest {
         answer = r -> {
             throw new UnauthenticatedException("bad secret s3cret-value");
         };
-        Status unauthenticated = status(valid().putSecrets("password", "s3cret-value").build());
+        Status unauthenticated =
+                status(valid().putSecrets("password", "s3cret-value").build());
         assertThat(unauthenticated.getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
         assertThat(unauthenticated.getDescription()).doesNotContain("s3cret-value");
 
@@ -203,13 +226,17 @@ class HealerServiceTest {
     void healerOnlyServerDoesNotServeReplication() {
         ControllerGrpc.ControllerBlockingStub controller = ControllerGrpc.newBlockingStub(channel);
         Status status = InProcessHarness.statusOf(() -> controller.enableVolumeReplication(
-                io.volrep.proto.replication.EnableVolumeReplicationRequest.newBuilder().setVolumeId("v").build()));
+                io.volrep.proto.replication.EnableVolumeReplicationRequest.newBuilder()
+                        .setVolumeId("v")
+                        .build()));
         assertThat(status.getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
     }
 
     @Test
     void aServerNeedsADriverOrAHealer() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ReplicationServer.builder().listen("inprocess:x")
-                .build()).isInstanceOf(IllegalStateException.class).hasMessageContaining("healer");
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> ReplicationServer.builder().listen("inprocess:x").build())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("healer");
     }
 }

@@ -16,7 +16,11 @@ final class InProcessHarness implements AutoCloseable {
 
     InProcessHarness(ReplicationDriver driver) {
         String name = InProcessServerBuilder.generateName();
-        server = ReplicationServer.builder().driver(driver).listen("inprocess:" + name).build().start();
+        server = ReplicationServer.builder()
+                .driver(driver)
+                .listen("inprocess:" + name)
+                .build()
+                .start();
         channel = InProcessChannelBuilder.forName(name).build();
         stub = ControllerGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
     }

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class LoggingTest {
     @RegisterExtension
     final GrpcCleanup grpc = new GrpcCleanup();
+
     private static final String SECRET = "S3cr3t-Value-77";
     private static final Map<String, String> SECRETS = Map.of("password", SECRET, "user", "admin-user");
 
@@ -64,21 +65,32 @@ class LoggingTest {
 
     @Test
     void oneInfoLinePerCallAndSanitizedDebug() {
-        assertThat(send(Rpc.ENABLE_VOLUME_REPLICATION, WireCalls.Fields.volume("vol-1").withSecrets(SECRETS)
-                .withParameters(Map.of("mode", "snapshot"))).getCode()).isEqualTo(Status.Code.OK);
+        assertThat(send(
+                                Rpc.ENABLE_VOLUME_REPLICATION,
+                                WireCalls.Fields.volume("vol-1")
+                                        .withSecrets(SECRETS)
+                                        .withParameters(Map.of("mode", "snapshot")))
+                        .getCode())
+                .isEqualTo(Status.Code.OK);
         assertThat(send(Rpc.PROMOTE_VOLUME, WireCalls.Fields.volume("")).getCode())
                 .isEqualTo(Status.Code.INVALID_ARGUMENT);
         String log = log();
-        assertThat(log).containsPattern("INFO io\\.volrep\\.spi\\.runtime\\.CallRunner - EnableVolumeReplication "
-                + "volume vol-1 -> OK in \\d+ ms");
-        assertThat(log).containsPattern("INFO .* - PromoteVolume \\(invalid request\\) -> 3 INVALID_ARGUMENT in \\d+ ms: "
-                + "replication_source\\.volume\\.volume_id");
-        assertThat(log).contains("DEBUG io.volrep.spi.runtime.CallRunner - EnableVolumeReplication request "
-                + "EnableVolumeReplicationRequest{")
+        assertThat(log)
+                .containsPattern("INFO io\\.volrep\\.spi\\.runtime\\.CallRunner - EnableVolumeReplication "
+                        + "volume vol-1 -> OK in \\d+ ms");
+        assertThat(log)
+                .containsPattern("INFO .* - PromoteVolume \\(invalid request\\) -> 3 INVALID_ARGUMENT in \\d+ ms: "
+                        + "replication_source\\.volume\\.volume_id");
+        assertThat(log)
+                .contains("DEBUG io.volrep.spi.runtime.CallRunner - EnableVolumeReplication request "
+                        + "EnableVolumeReplicationRequest{")
                 .contains("key: \"password\" value: \"***\"")
                 .contains("key: \"mode\" value: \"snapshot\"")
                 .contains("EnableVolumeReplication response EnableVolumeReplicationResponse{}");
-        assertThat(log.lines().filter(l -> l.contains("INFO") && l.contains("CallRunner")).count()).isEqualTo(2);
+        assertThat(log.lines()
+                        .filter(l -> l.contains("INFO") && l.contains("CallRunner"))
+                        .count())
+                .isEqualTo(2);
         assertThat(log).doesNotContain(SECRET).doesNotContain("admin-user");
     }
 
@@ -92,29 +104,38 @@ class LoggingTest {
         }
         // Invalid requests carrying secrets.
         send(Rpc.ENABLE_VOLUME_REPLICATION, new WireCalls.Fields(null, null, null, SECRETS, null));
-        send(Rpc.ENABLE_VOLUME_REPLICATION, WireCalls.Fields.volume("vol-1")
-                .withSecrets(Map.of("password", SECRET, "padding", "x".repeat(5000))));
-        send(Rpc.DEMOTE_VOLUME, WireCalls.Fields.volume("vol-1").withVolumeId("vol-2").withSecrets(SECRETS));
+        send(
+                Rpc.ENABLE_VOLUME_REPLICATION,
+                WireCalls.Fields.volume("vol-1").withSecrets(Map.of("password", SECRET, "padding", "x".repeat(5000))));
+        send(
+                Rpc.DEMOTE_VOLUME,
+                WireCalls.Fields.volume("vol-1").withVolumeId("vol-2").withSecrets(SECRETS));
         // A driver that puts the secret into a typed exception's message...
         driver.onCall = () -> {
             throw new UnauthenticatedException("password " + SECRET + " rejected");
         };
-        assertThat(send(Rpc.PROMOTE_VOLUME, WireCalls.Fields.volume("vol-1").withSecrets(SECRETS)).getCode())
+        assertThat(send(Rpc.PROMOTE_VOLUME, WireCalls.Fields.volume("vol-1").withSecrets(SECRETS))
+                        .getCode())
                 .isEqualTo(Status.Code.UNAUTHENTICATED);
         // ... and into an unexpected exception and its cause.
         driver.onCall = () -> {
-            throw new IllegalStateException("login as admin-user failed",
-                    new RuntimeException("wrong password " + SECRET));
+            throw new IllegalStateException(
+                    "login as admin-user failed", new RuntimeException("wrong password " + SECRET));
         };
-        assertThat(send(Rpc.DISABLE_VOLUME_REPLICATION, WireCalls.Fields.volume("vol-1").withSecrets(SECRETS))
-                .getCode()).isEqualTo(Status.Code.UNKNOWN);
+        assertThat(send(
+                                Rpc.DISABLE_VOLUME_REPLICATION,
+                                WireCalls.Fields.volume("vol-1").withSecrets(SECRETS))
+                        .getCode())
+                .isEqualTo(Status.Code.UNKNOWN);
         // An invalid response.
-        driver.onCall = () -> { };
+        driver.onCall = () -> {};
         driver.info = r -> null;
         send(Rpc.GET_VOLUME_REPLICATION_INFO, WireCalls.Fields.volume("vol-1").withSecrets(SECRETS));
 
         String log = log();
-        assertThat(log).contains("-> 16 UNAUTHENTICATED").contains("-> 2 UNKNOWN")
+        assertThat(log)
+                .contains("-> 16 UNAUTHENTICATED")
+                .contains("-> 2 UNKNOWN")
                 .contains("unexpected java.lang.IllegalStateException from the driver")
                 .contains("Caused by: java.lang.RuntimeException: wrong password ***")
                 .contains("driver returned an invalid response");
@@ -125,15 +146,20 @@ class LoggingTest {
 
     /** A newline and a fake log line, and a terminal escape sequence (red text, then clear the screen). */
     private static final String FORGED = "\nINFO io.volrep.spi.runtime.CallRunner - PromoteVolume volume x -> OK";
+
     private static final String ANSI = "\u001b[31mred\u001b[2J";
 
     @Test
     void untrustedTextCannotForgeLogLinesNorReachTheTerminal() {
         // A source id from an unauthenticated caller, valid as far as the spec goes (any bytes, up to 128).
-        assertThat(send(Rpc.ENABLE_VOLUME_REPLICATION, WireCalls.Fields.volume("vol-1" + FORGED)).getCode())
+        assertThat(send(Rpc.ENABLE_VOLUME_REPLICATION, WireCalls.Fields.volume("vol-1" + FORGED))
+                        .getCode())
                 .isEqualTo(Status.Code.OK);
-        assertThat(send(Rpc.DEMOTE_VOLUME, WireCalls.Fields.volume("vol-2" + ANSI).withVolumeId("vol-3" + FORGED))
-                .getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+        assertThat(send(
+                                Rpc.DEMOTE_VOLUME,
+                                WireCalls.Fields.volume("vol-2" + ANSI).withVolumeId("vol-3" + FORGED))
+                        .getCode())
+                .isEqualTo(Status.Code.INVALID_ARGUMENT);
         // Driver messages: a typed exception's, an unexpected exception's (and its cause's), an invalid response.
         driver.onCall = () -> {
             throw new UnauthenticatedException("rejected" + FORGED + ANSI);
@@ -143,15 +169,19 @@ class LoggingTest {
         driver.onCall = () -> {
             throw new IllegalStateException("boom" + FORGED, new RuntimeException("cause" + ANSI + FORGED));
         };
-        assertThat(send(Rpc.DISABLE_VOLUME_REPLICATION, WireCalls.Fields.volume("vol-5")).getCode())
+        assertThat(send(Rpc.DISABLE_VOLUME_REPLICATION, WireCalls.Fields.volume("vol-5"))
+                        .getCode())
                 .isEqualTo(Status.Code.UNKNOWN);
 
         String log = log();
-        assertThat(log).doesNotContain("\u001b").doesNotContain("\nINFO io.volrep.spi.runtime.CallRunner - PromoteVolume "
-                + "volume x");
-        assertThat(log.lines().filter(l -> l.startsWith("INFO io.volrep.spi.runtime.CallRunner - PromoteVolume volume x")))
+        assertThat(log)
+                .doesNotContain("\u001b")
+                .doesNotContain("\nINFO io.volrep.spi.runtime.CallRunner - PromoteVolume " + "volume x");
+        assertThat(log.lines()
+                        .filter(l -> l.startsWith("INFO io.volrep.spi.runtime.CallRunner - PromoteVolume volume x")))
                 .isEmpty();
-        assertThat(log).contains("EnableVolumeReplication volume vol-1\\nINFO io.volrep.spi.runtime.CallRunner")
+        assertThat(log)
+                .contains("EnableVolumeReplication volume vol-1\\nINFO io.volrep.spi.runtime.CallRunner")
                 .contains("rejected\\nINFO")
                 .contains("\\u001b[31m")
                 .contains("unexpected java.lang.IllegalStateException from the driver")
@@ -162,20 +192,29 @@ class LoggingTest {
     @Test
     void aReadinessCheckFailureIsLoggedEscaped() {
         String name = io.grpc.inprocess.InProcessServerBuilder.generateName();
-        try (ReplicationServer server = ReplicationServer.builder().driver(new ScriptedDriver())
+        try (ReplicationServer server = ReplicationServer.builder()
+                .driver(new ScriptedDriver())
                 .readiness(() -> {
                     throw new IllegalStateException("backend down" + FORGED + ANSI);
-                }).listen("inprocess:" + name).build().start()) {
-            io.grpc.ManagedChannel channel = io.grpc.inprocess.InProcessChannelBuilder.forName(name).build();
+                })
+                .listen("inprocess:" + name)
+                .build()
+                .start()) {
+            io.grpc.ManagedChannel channel =
+                    io.grpc.inprocess.InProcessChannelBuilder.forName(name).build();
             try {
                 assertThat(io.volrep.proto.identity.IdentityGrpc.newBlockingStub(channel)
-                        .probe(io.volrep.proto.identity.ProbeRequest.getDefaultInstance()).getReady().getValue())
+                                .probe(io.volrep.proto.identity.ProbeRequest.getDefaultInstance())
+                                .getReady()
+                                .getValue())
                         .isFalse();
             } finally {
                 channel.shutdownNow();
             }
         }
-        assertThat(log()).contains("backend down\\nINFO").doesNotContain("\u001b")
+        assertThat(log())
+                .contains("backend down\\nINFO")
+                .doesNotContain("\u001b")
                 .doesNotContain("\nINFO io.volrep.spi.runtime.CallRunner - PromoteVolume volume x");
     }
 
@@ -202,8 +241,8 @@ class LoggingTest {
             @Override
             public io.volrep.api.VolumeGroup create(CreateGroupRequest r) {
                 // A driver that puts the request, secrets and all, into its exception.
-                throw new IllegalStateException("array refused " + r.secrets().get("password").orElse("") + " for "
-                        + r.name());
+                throw new IllegalStateException(
+                        "array refused " + r.secrets().get("password").orElse("") + " for " + r.name());
             }
 
             @Override
@@ -212,15 +251,25 @@ class LoggingTest {
                         + r.secrets().get("password").orElse(""));
             }
         };
-        try (ReplicationServer server = ReplicationServer.builder().volumeGroups(groups).listen("inprocess:" + name)
-                .build().start()) {
-            io.grpc.ManagedChannel channel = io.grpc.inprocess.InProcessChannelBuilder.forName(name).build();
+        try (ReplicationServer server = ReplicationServer.builder()
+                .volumeGroups(groups)
+                .listen("inprocess:" + name)
+                .build()
+                .start()) {
+            io.grpc.ManagedChannel channel =
+                    io.grpc.inprocess.InProcessChannelBuilder.forName(name).build();
             try {
                 var stub = io.volrep.proto.volumegroup.ControllerGrpc.newBlockingStub(channel);
-                Status create = statusOf(() -> stub.createVolumeGroup(io.volrep.proto.volumegroup
-                        .CreateVolumeGroupRequest.newBuilder().setName("db").putAllSecrets(SECRETS).build()));
-                Status delete = statusOf(() -> stub.deleteVolumeGroup(io.volrep.proto.volumegroup
-                        .DeleteVolumeGroupRequest.newBuilder().setVolumeGroupId("vg-1").putAllSecrets(SECRETS).build()));
+                Status create = statusOf(
+                        () -> stub.createVolumeGroup(io.volrep.proto.volumegroup.CreateVolumeGroupRequest.newBuilder()
+                                .setName("db")
+                                .putAllSecrets(SECRETS)
+                                .build()));
+                Status delete = statusOf(
+                        () -> stub.deleteVolumeGroup(io.volrep.proto.volumegroup.DeleteVolumeGroupRequest.newBuilder()
+                                .setVolumeGroupId("vg-1")
+                                .putAllSecrets(SECRETS)
+                                .build()));
                 assertThat(create.getCode()).isEqualTo(Status.Code.UNKNOWN);
                 assertThat(delete.getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
                 assertThat(delete.getDescription()).isEqualTo("group vg-1 in use; login ***");
@@ -230,11 +279,13 @@ class LoggingTest {
             }
         }
         String log = log();
-        assertThat(log).containsPattern("INFO .* - DeleteVolumeGroup volume group vg-1 -> 9 FAILED_PRECONDITION in \\d+"
-                + " ms: group vg-1 in use; login \\*\\*\\*")
+        assertThat(log)
+                .containsPattern("INFO .* - DeleteVolumeGroup volume group vg-1 -> 9 FAILED_PRECONDITION in \\d+"
+                        + " ms: group vg-1 in use; login \\*\\*\\*")
                 .containsPattern("ERROR .* - CreateVolumeGroup volume group named db: unexpected"
                         + " java.lang.IllegalStateException from the driver")
-                .contains("CreateVolumeGroup request CreateVolumeGroupRequest{").contains("value: \"***\"");
+                .contains("CreateVolumeGroup request CreateVolumeGroupRequest{")
+                .contains("value: \"***\"");
         assertThat(log).doesNotContain(SECRET).doesNotContain("admin-user");
     }
 }

@@ -48,10 +48,14 @@ class RapidResetTest {
 
     @Test
     void aFloodOfHeadersAndResetsGetsGoawayWhileAnotherClientKeepsBeingServed() throws Exception {
-        ReplicationServer server = grpc.register(ReplicationServer.builder().driver(new ScriptedDriver())
-                .listen("127.0.0.1:0").build().start());
-        ManagedChannel channel = grpc.register(Grpc.newChannelBuilder(server.address(),
-                InsecureChannelCredentials.create()).build());
+        ReplicationServer server = grpc.register(ReplicationServer.builder()
+                .driver(new ScriptedDriver())
+                .listen("127.0.0.1:0")
+                .build()
+                .start());
+        ManagedChannel channel =
+                grpc.register(Grpc.newChannelBuilder(server.address(), InsecureChannelCredentials.create())
+                        .build());
         ControllerGrpc.ControllerBlockingStub stub = ControllerGrpc.newBlockingStub(channel);
         assertThat(enable(stub)).isEqualTo(Status.Code.OK);
         AtomicBoolean attackOver = new AtomicBoolean();
@@ -66,12 +70,12 @@ class RapidResetTest {
         Attack attack = rapidReset(server.port());
         attackOver.set(true);
 
-        assertThat(attack.closed).as("the attacker's connection is closed (%d pairs written)",
-                attack.written.get()).isTrue();
+        assertThat(attack.closed)
+                .as("the attacker's connection is closed (%d pairs written)", attack.written.get())
+                .isTrue();
         // The GOAWAY itself is often lost: the server closes a socket with unread input, so the kernel
         // resets it. When the attacker did read it, it says why.
-        assertThat(attack.goAwayCode.get()).as("GOAWAY error code").isIn(-1L,
-                Http2Error.ENHANCE_YOUR_CALM.code());
+        assertThat(attack.goAwayCode.get()).as("GOAWAY error code").isIn(-1L, Http2Error.ENHANCE_YOUR_CALM.code());
         assertThat(attack.written.get()).isLessThanOrEqualTo(PAIRS);
         List<Status.Code> codes = served.get(30, TimeUnit.SECONDS);
         assertThat(codes).isNotEmpty().containsOnly(Status.Code.OK);
@@ -79,8 +83,11 @@ class RapidResetTest {
     }
 
     private static Status.Code enable(ControllerGrpc.ControllerBlockingStub stub) {
-        return statusOf(() -> WireCalls.call(stub.withDeadlineAfter(10, TimeUnit.SECONDS),
-                Rpc.ENABLE_VOLUME_REPLICATION, WireCalls.Fields.volume("vol-1"))).getCode();
+        return statusOf(() -> WireCalls.call(
+                        stub.withDeadlineAfter(10, TimeUnit.SECONDS),
+                        Rpc.ENABLE_VOLUME_REPLICATION,
+                        WireCalls.Fields.volume("vol-1")))
+                .getCode();
     }
 
     /** What the attacker saw. */
@@ -101,31 +108,45 @@ class RapidResetTest {
                     attack.goAwayCode.compareAndSet(-1, errorCode);
                 }
             };
-            Channel channel = new Bootstrap().group(group).channel(NioSocketChannel.class)
+            Channel channel = new Bootstrap()
+                    .group(group)
+                    .channel(NioSocketChannel.class)
                     .handler(new ChannelInitializer<Channel>() {
                         @Override
                         protected void initChannel(Channel ch) {
-                            ch.pipeline().addLast(new Http2ConnectionHandlerBuilder().server(false)
-                                    .frameListener(listener).build());
+                            ch.pipeline()
+                                    .addLast(new Http2ConnectionHandlerBuilder()
+                                            .server(false)
+                                            .frameListener(listener)
+                                            .build());
                         }
-                    }).connect("127.0.0.1", port).sync().channel();
+                    })
+                    .connect("127.0.0.1", port)
+                    .sync()
+                    .channel();
             Http2ConnectionHandler http2 = channel.pipeline().get(Http2ConnectionHandler.class);
             ChannelHandlerContext ctx = channel.pipeline().context(http2);
-            Http2Headers headers = new DefaultHttp2Headers().method("POST").scheme("http").authority("localhost")
-                    .path("/replication.Controller/EnableVolumeReplication").add("content-type", "application/grpc")
+            Http2Headers headers = new DefaultHttp2Headers()
+                    .method("POST")
+                    .scheme("http")
+                    .authority("localhost")
+                    .path("/replication.Controller/EnableVolumeReplication")
+                    .add("content-type", "application/grpc")
                     .add("te", "trailers");
-            channel.eventLoop().submit(() -> {
-                for (int i = 0; i < PAIRS && channel.isActive(); i++) {
-                    int stream = 2 * i + 3;
-                    http2.encoder().writeHeaders(ctx, stream, headers, 0, false, ctx.newPromise());
-                    http2.resetStream(ctx, stream, Http2Error.CANCEL.code(), ctx.newPromise());
-                    attack.written.incrementAndGet();
-                    if (i % 100 == 99) {
+            channel.eventLoop()
+                    .submit(() -> {
+                        for (int i = 0; i < PAIRS && channel.isActive(); i++) {
+                            int stream = 2 * i + 3;
+                            http2.encoder().writeHeaders(ctx, stream, headers, 0, false, ctx.newPromise());
+                            http2.resetStream(ctx, stream, Http2Error.CANCEL.code(), ctx.newPromise());
+                            attack.written.incrementAndGet();
+                            if (i % 100 == 99) {
+                                ctx.flush();
+                            }
+                        }
                         ctx.flush();
-                    }
-                }
-                ctx.flush();
-            }).sync();
+                    })
+                    .sync();
             attack.closed = channel.closeFuture().await(15, TimeUnit.SECONDS);
             channel.close().sync();
             return attack;

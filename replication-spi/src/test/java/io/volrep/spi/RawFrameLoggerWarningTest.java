@@ -26,8 +26,12 @@ class RawFrameLoggerWarningTest {
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         PrintStream original = System.err;
         System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try (ReplicationServer server = ReplicationServer.builder().driver(new ScriptedDriver())
-                .listen("unix://" + dir.resolve(name + ".sock")).gracePeriod(Duration.ZERO).build().start()) {
+        try (ReplicationServer server = ReplicationServer.builder()
+                .driver(new ScriptedDriver())
+                .listen("unix://" + dir.resolve(name + ".sock"))
+                .gracePeriod(Duration.ZERO)
+                .build()
+                .start()) {
             assertThat(server.address()).startsWith("unix://");
         } finally {
             System.setErr(original);
@@ -37,16 +41,17 @@ class RawFrameLoggerWarningTest {
 
     @Test
     void aServerStartedWithAFrameLoggerOnWarnsOnceNamingIt() {
-        assertThat(ReplicationServer.RAW_FRAME_LOGGERS).contains(SERVER_FRAMES,
-                "io.grpc.netty.shaded.io.grpc.netty.NettyClientHandler");
+        assertThat(ReplicationServer.RAW_FRAME_LOGGERS)
+                .contains(SERVER_FRAMES, "io.grpc.netty.shaded.io.grpc.netty.NettyClientHandler");
         assertThat(startAndStop("quiet")).doesNotContain(SERVER_FRAMES);
 
-        Logger frames = Logger.getLogger(SERVER_FRAMES);        // held: JUL keeps loggers weakly
+        Logger frames = Logger.getLogger(SERVER_FRAMES); // held: JUL keeps loggers weakly
         Level before = frames.getLevel();
         frames.setLevel(Level.FINE);
         try {
             String log = startAndStop("loud");
-            assertThat(log.lines().filter(l -> l.contains("WARN") && l.contains(SERVER_FRAMES))).hasSize(1);
+            assertThat(log.lines().filter(l -> l.contains("WARN") && l.contains(SERVER_FRAMES)))
+                    .hasSize(1);
             assertThat(log).contains("write every HTTP/2 frame, secrets included, as hex");
         } finally {
             frames.setLevel(before);

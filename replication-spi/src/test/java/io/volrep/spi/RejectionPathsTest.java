@@ -46,6 +46,7 @@ class RejectionPathsTest {
     private final List<ServerCallEvent> events = new CopyOnWriteArrayList<>();
     /** The class of every request message the caller's interceptor saw. */
     private final List<Class<?>> intercepted = new CopyOnWriteArrayList<>();
+
     private ManagedChannel channel;
     private ControllerGrpc.ControllerBlockingStub stub;
 
@@ -54,8 +55,8 @@ class RejectionPathsTest {
         String name = InProcessServerBuilder.generateName();
         ServerInterceptor recording = new ServerInterceptor() {
             @Override
-            public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
-                                                               ServerCallHandler<Q, R> next) {
+            public <Q, R> ServerCall.Listener<Q> interceptCall(
+                    ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
                 return new io.grpc.ForwardingServerCallListener.SimpleForwardingServerCallListener<>(
                         next.startCall(call, headers)) {
                     @Override
@@ -77,8 +78,15 @@ class RejectionPathsTest {
                 throw new AssertionError("never called with bytes that do not parse");
             }
         };
-        grpc.register(ReplicationServer.builder().driver(driver).healer(r -> io.volrep.api.HealReport.healthy("ok"))
-                .volumeGroups(groups).interceptor(recording).observer(events::add).listen("inprocess:" + name).build().start());
+        grpc.register(ReplicationServer.builder()
+                .driver(driver)
+                .healer(r -> io.volrep.api.HealReport.healthy("ok"))
+                .volumeGroups(groups)
+                .interceptor(recording)
+                .observer(events::add)
+                .listen("inprocess:" + name)
+                .build()
+                .start());
         channel = grpc.register(InProcessChannelBuilder.forName(name).build());
         stub = ControllerGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
     }
@@ -101,14 +109,21 @@ class RejectionPathsTest {
     @Test
     void theRejectedFieldIsTheOneTheValidationNamedNeverAValue() {
         Map<WireCalls.Fields, String> rejected = Map.of(
-                WireCalls.Fields.volume(""), "replication_source.volume.volume_id",
-                WireCalls.Fields.volume("v".repeat(129)), "replication_source.volume.volume_id",
-                WireCalls.Fields.volume("vol-1").withParameters(Map.of("k", "p".repeat(5000))), "parameters",
-                WireCalls.Fields.volume("vol-1").withVolumeId("vol-2"), "volume_id",
-                new WireCalls.Fields(null, null, null, null, null), "replication_source",
-                WireCalls.Fields.volume("vol-1").withReplicationId("r".repeat(200)), "replication_id");
+                WireCalls.Fields.volume(""),
+                "replication_source.volume.volume_id",
+                WireCalls.Fields.volume("v".repeat(129)),
+                "replication_source.volume.volume_id",
+                WireCalls.Fields.volume("vol-1").withParameters(Map.of("k", "p".repeat(5000))),
+                "parameters",
+                WireCalls.Fields.volume("vol-1").withVolumeId("vol-2"),
+                "volume_id",
+                new WireCalls.Fields(null, null, null, null, null),
+                "replication_source",
+                WireCalls.Fields.volume("vol-1").withReplicationId("r".repeat(200)),
+                "replication_id");
         rejected.forEach((fields, field) -> {
-            assertThat(statusOf(() -> WireCalls.call(stub, Rpc.ENABLE_VOLUME_REPLICATION, fields)).getCode())
+            assertThat(statusOf(() -> WireCalls.call(stub, Rpc.ENABLE_VOLUME_REPLICATION, fields))
+                            .getCode())
                     .isEqualTo(Status.Code.INVALID_ARGUMENT);
             assertThat(last().cause()).isEqualTo(ServerCallEvent.Cause.INVALID_REQUEST);
             assertThat(last().rejectedField()).as("%s", fields).contains(field);
@@ -120,8 +135,8 @@ class RejectionPathsTest {
         driver.onCall = () -> {
             throw InvalidArgumentException.ofField("parameters", "mirroringMode must be snapshot or journal");
         };
-        Status status = statusOf(() -> WireCalls.call(stub, Rpc.ENABLE_VOLUME_REPLICATION,
-                WireCalls.Fields.volume("vol-1")));
+        Status status =
+                statusOf(() -> WireCalls.call(stub, Rpc.ENABLE_VOLUME_REPLICATION, WireCalls.Fields.volume("vol-1")));
         assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
         assertThat(status.getDescription()).isEqualTo("parameters: mirroringMode must be snapshot or journal");
         assertThat(last().cause()).isEqualTo(ServerCallEvent.Cause.DRIVER_ERROR);
@@ -131,10 +146,13 @@ class RejectionPathsTest {
     /** Sends {@code body} as the request of {@code rpc}. */
     private Status raw(Rpc rpc, byte[] body) {
         MethodDescriptor<byte[], byte[]> method = MethodDescriptor.<byte[], byte[]>newBuilder()
-                .setType(MethodDescriptor.MethodType.UNARY).setFullMethodName(rpc.fullMethodName())
-                .setRequestMarshaller(new Bytes()).setResponseMarshaller(new Bytes()).build();
-        return statusOf(() -> ClientCalls.blockingUnaryCall(channel.newCall(method,
-                CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS)), body));
+                .setType(MethodDescriptor.MethodType.UNARY)
+                .setFullMethodName(rpc.fullMethodName())
+                .setRequestMarshaller(new Bytes())
+                .setResponseMarshaller(new Bytes())
+                .build();
+        return statusOf(() -> ClientCalls.blockingUnaryCall(
+                channel.newCall(method, CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS)), body));
     }
 
     @Test
@@ -144,8 +162,10 @@ class RejectionPathsTest {
             events.clear();
             Status status = raw(rpc, garbage);
             assertThat(status.getCode()).as("%s", rpc).isEqualTo(Status.Code.INVALID_ARGUMENT);
-            assertThat(status.getDescription()).as("%s", rpc).startsWith("malformed request: not a valid "
-                    + rpc.service().substring(0, rpc.service().indexOf('.')) + ".");
+            assertThat(status.getDescription())
+                    .as("%s", rpc)
+                    .startsWith("malformed request: not a valid "
+                            + rpc.service().substring(0, rpc.service().indexOf('.')) + ".");
             assertThat(events).as("%s", rpc).singleElement().satisfies(e -> {
                 assertThat(e.rpc()).isEqualTo(rpc);
                 assertThat(e.code()).isEqualTo(StatusCode.INVALID_ARGUMENT);
@@ -153,11 +173,14 @@ class RejectionPathsTest {
                 assertThat(e.rejectedField()).isEqualTo(Optional.empty());
             });
         }
-        assertThat(intercepted).as("the caller's interceptor never sees what did not parse").isEmpty();
+        assertThat(intercepted)
+                .as("the caller's interceptor never sees what did not parse")
+                .isEmpty();
         assertThat(driver.requests).isEmpty();
 
-        assertThat(statusOf(() -> WireCalls.call(stub, Rpc.ENABLE_VOLUME_REPLICATION,
-                WireCalls.Fields.volume("vol-1"))).getCode()).isEqualTo(Status.Code.OK);
+        assertThat(statusOf(() -> WireCalls.call(stub, Rpc.ENABLE_VOLUME_REPLICATION, WireCalls.Fields.volume("vol-1")))
+                        .getCode())
+                .isEqualTo(Status.Code.OK);
         assertThat(intercepted).containsExactly(io.volrep.proto.replication.EnableVolumeReplicationRequest.class);
     }
 

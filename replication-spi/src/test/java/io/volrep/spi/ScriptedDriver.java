@@ -13,23 +13,25 @@ import java.util.function.Function;
 /** A driver for runtime tests: records the typed requests it receives, and answers what the test scripts. */
 final class ScriptedDriver implements ReplicationDriver {
     final List<Object> requests = new CopyOnWriteArrayList<>();
-    volatile Runnable onCall = () -> { };
+    volatile Runnable onCall = () -> {};
     volatile Function<Object, ResyncResult> resync = r -> ResyncResult.READY;
     volatile Function<Object, ReplicationInfo> info = r -> ReplicationInfo.of(Instant.parse("2026-01-01T00:00:00Z"));
     /** Same kind as the source, id {@code dst-<source id>} (within CSI's 128 bytes), no member map. */
-    volatile Function<DestinationRequest, ReplicationDestination> destination = r ->
-            r.source().kind() == ReplicationSource.Kind.VOLUME_GROUP
+    volatile Function<DestinationRequest, ReplicationDestination> destination =
+            r -> r.source().kind() == ReplicationSource.Kind.VOLUME_GROUP
                     ? ReplicationDestination.volumeGroup(destinationId(r.source()), java.util.Map.of())
                     : ReplicationDestination.volume(destinationId(r.source()));
 
     /** {@code dst-<source id>}, or {@code dst-<hash>} where that would break CSI's 128-byte limit on ids. */
     static String destinationId(ReplicationSource source) {
         String id = "dst-" + source.id();
-        return io.volrep.api.CsiLimits.utf8Length(id) <= io.volrep.api.CsiLimits.MAX_STRING_BYTES ? id
+        return io.volrep.api.CsiLimits.utf8Length(id) <= io.volrep.api.CsiLimits.MAX_STRING_BYTES
+                ? id
                 : "dst-" + Integer.toHexString(source.id().hashCode());
     }
-    volatile Set<ReplicationSource.Kind> kinds = EnumSet.of(ReplicationSource.Kind.VOLUME,
-            ReplicationSource.Kind.VOLUME_GROUP);
+
+    volatile Set<ReplicationSource.Kind> kinds =
+            EnumSet.of(ReplicationSource.Kind.VOLUME, ReplicationSource.Kind.VOLUME_GROUP);
 
     private void record(Object request) {
         requests.add(request);

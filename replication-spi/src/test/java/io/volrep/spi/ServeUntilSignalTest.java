@@ -23,21 +23,24 @@ class ServeUntilSignalTest {
     /** A plugin's main: {@code Main <listen>}, exits with what {@link ServeUntilSignal#run} returns. */
     public static final class Main {
         public static void main(String[] args) throws Exception {
-            ReplicationServer server = ReplicationServer.builder().driver(new NoOpDriver()).listen(args[0]).build()
+            ReplicationServer server = ReplicationServer.builder()
+                    .driver(new NoOpDriver())
+                    .listen(args[0])
+                    .build()
                     .start();
-            System.exit(ServeUntilSignal.run(server, server::close,
+            System.exit(ServeUntilSignal.run(
+                    server,
+                    server::close,
                     new PrintWriter(new java.io.OutputStreamWriter(System.out, StandardCharsets.UTF_8), true)));
         }
     }
 
     static final class NoOpDriver implements ReplicationDriver {
         @Override
-        public void enable(EnableRequest request) {
-        }
+        public void enable(EnableRequest request) {}
 
         @Override
-        public void disable(DisableRequest request) {
-        }
+        public void disable(DisableRequest request) {}
     }
 
     @Test
@@ -49,7 +52,8 @@ class ServeUntilSignalTest {
     void sigintExitsZeroAfterTheDrain() throws Exception {
         // A background job of a non-interactive shell starts with SIGINT ignored, and so does every child: the
         // JVM can then install no INT handler and `kill -INT` does nothing, whatever volrep does.
-        org.junit.jupiter.api.Assumptions.assumeFalse(sigintIgnored(),
+        org.junit.jupiter.api.Assumptions.assumeFalse(
+                sigintIgnored(),
                 "SIGINT is ignored in this process (started as a background job), hence in its children");
         assertThat(exitStatusAfter("INT")).isZero();
     }
@@ -60,22 +64,31 @@ class ServeUntilSignalTest {
         if (!java.nio.file.Files.exists(status)) {
             return false;
         }
-        return java.nio.file.Files.readAllLines(status).stream().filter(l -> l.startsWith("SigIgn:")).findFirst()
-                .map(l -> (Long.parseUnsignedLong(l.substring(7).strip(), 16) & 0x2) != 0).orElse(false);
+        return java.nio.file.Files.readAllLines(status).stream()
+                .filter(l -> l.startsWith("SigIgn:"))
+                .findFirst()
+                .map(l -> (Long.parseUnsignedLong(l.substring(7).strip(), 16) & 0x2) != 0)
+                .orElse(false);
     }
 
     @Test
     void returnsZeroAndStopsOnceWhenTheServerIsClosedElsewhere() throws Exception {
-        ReplicationServer server = ReplicationServer.builder().driver(new NoOpDriver())
-                .listen("inprocess:serve-until-signal").build().start();
+        ReplicationServer server = ReplicationServer.builder()
+                .driver(new NoOpDriver())
+                .listen("inprocess:serve-until-signal")
+                .build()
+                .start();
         AtomicInteger stops = new AtomicInteger();
         StringWriter out = new StringWriter();
         CompletableFuture<Integer> status = CompletableFuture.supplyAsync(() -> {
             try {
-                return ServeUntilSignal.run(server, () -> {
-                    stops.incrementAndGet();
-                    server.close();
-                }, new PrintWriter(out));
+                return ServeUntilSignal.run(
+                        server,
+                        () -> {
+                            stops.incrementAndGet();
+                            server.close();
+                        },
+                        new PrintWriter(out));
             } catch (InterruptedException e) {
                 throw new IllegalStateException(e);
             }
@@ -85,17 +98,21 @@ class ServeUntilSignalTest {
         }
         server.close();
         assertThat(status.get(10, TimeUnit.SECONDS)).isZero();
-        assertThat(stops).as("stop still runs (once) to release what goes with the server").hasValue(1);
+        assertThat(stops)
+                .as("stop still runs (once) to release what goes with the server")
+                .hasValue(1);
         assertThat(out.toString()).isEqualTo("listening on inprocess:serve-until-signal" + System.lineSeparator());
     }
 
     private int exitStatusAfter(String signal) throws Exception {
         Path socket = dir.resolve("s.sock");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), Main.class.getName(),
-                "unix://" + socket).redirectErrorStream(true).start();
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(),
-                StandardCharsets.UTF_8))) {
+        Process child = new ProcessBuilder(
+                        java, "-cp", System.getProperty("java.class.path"), Main.class.getName(), "unix://" + socket)
+                .redirectErrorStream(true)
+                .start();
+        try (BufferedReader out =
+                new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = out.readLine()) != null && !line.startsWith("listening on ")) {
                 // slf4j output before the ready line

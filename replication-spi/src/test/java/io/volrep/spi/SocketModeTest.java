@@ -33,8 +33,10 @@ class SocketModeTest {
         Path socket = dir.resolve("p.sock");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String command = "umask 000 && exec \"$0\" -cp \"$1\" " + SocketServerMain.class.getName() + " \"$2\"";
-        Process child = new ProcessBuilder("sh", "-c", command, java, System.getProperty("java.class.path"),
-                "unix://" + socket).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process child = new ProcessBuilder(
+                        "sh", "-c", command, java, System.getProperty("java.class.path"), "unix://" + socket)
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
         CompletableFuture<String> ready = CompletableFuture.supplyAsync(() -> {
             try {
                 return new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))
@@ -61,9 +63,11 @@ class SocketModeTest {
             assertThat(ready.get(5, TimeUnit.SECONDS)).isEqualTo("listening on unix://" + socket);
             record(socket, firstSeenModes);
             assertThat(firstSeenModes).containsKey(socket.toString());
-            assertThat(firstSeenModes.get(socket.toString())).as("the socket's mode the first time it was seen: %s",
-                    modes(firstSeenModes)).isEqualTo(0140660);
-            assertThat(firstSeenModes.values()).as("no entry is ever open to other users: %s", modes(firstSeenModes))
+            assertThat(firstSeenModes.get(socket.toString()))
+                    .as("the socket's mode the first time it was seen: %s", modes(firstSeenModes))
+                    .isEqualTo(0140660);
+            assertThat(firstSeenModes.values())
+                    .as("no entry is ever open to other users: %s", modes(firstSeenModes))
                     .allMatch(mode -> (mode & 0007) == 0);
         } finally {
             child.getOutputStream().close();
@@ -73,7 +77,9 @@ class SocketModeTest {
         }
         assertThat(child.exitValue()).isZero();
         try (Stream<Path> left = Files.list(dir)) {
-            assertThat(left).as("the socket and its private directory are removed on close").isEmpty();
+            assertThat(left)
+                    .as("the socket and its private directory are removed on close")
+                    .isEmpty();
         }
     }
 
@@ -89,6 +95,8 @@ class SocketModeTest {
     }
 
     private static List<String> modes(Map<String, Integer> modes) {
-        return modes.entrySet().stream().map(e -> e.getKey() + "=" + Integer.toOctalString(e.getValue())).toList();
+        return modes.entrySet().stream()
+                .map(e -> e.getKey() + "=" + Integer.toOctalString(e.getValue()))
+                .toList();
     }
 }

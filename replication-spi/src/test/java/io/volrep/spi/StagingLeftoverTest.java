@@ -30,8 +30,8 @@ class StagingLeftoverTest {
 
     /** A staging directory as a crashed server leaves it: mode 0700, a socket "s" nobody listens on. */
     private Path leftover(String name, Instant modified) throws Exception {
-        Path staging = Files.createDirectory(dir.resolve(name),
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Path staging = Files.createDirectory(
+                dir.resolve(name), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         try (ServerSocketChannel s = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
             s.bind(UnixDomainSocketAddress.of(staging.resolve("s")));
         }
@@ -43,7 +43,7 @@ class StagingLeftoverTest {
     void oldLeftoversWithADeadSocketAreRemovedRecentOnesAndForeignContentStay() throws Exception {
         Instant old = Instant.now().minus(Duration.ofMinutes(10));
         Path crashed = leftover(".volrep-crashed1", old);
-        Path starting = leftover(".volrep-starting", Instant.now());       // perhaps a server starting right now
+        Path starting = leftover(".volrep-starting", Instant.now()); // perhaps a server starting right now
         Path foreign = leftover(".volrep-foreign1", old);
         Files.writeString(foreign.resolve("notes.txt"), "not ours");
         Path live = Files.createDirectory(dir.resolve(".volrep-live0001"));
@@ -66,8 +66,11 @@ class StagingLeftoverTest {
     void aServerStartsAndServesAfterRemovingALeftover() throws Exception {
         Path crashed = leftover(".volrep-crashed2", Instant.now().minus(Duration.ofMinutes(5)));
         Path sock = dir.resolve("plugin.sock");
-        ReplicationServer server = grpc.register(ReplicationServer.builder().driver(new ScriptedDriver())
-                .listen("unix://" + sock).build().start());
+        ReplicationServer server = grpc.register(ReplicationServer.builder()
+                .driver(new ScriptedDriver())
+                .listen("unix://" + sock)
+                .build()
+                .start());
         assertThat(crashed).doesNotExist();
         assertThat(sock).exists();
         try (var entries = Files.list(dir)) {

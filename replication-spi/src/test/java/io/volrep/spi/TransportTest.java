@@ -41,6 +41,7 @@ class TransportTest {
 
     @RegisterExtension
     final GrpcCleanup grpc = new GrpcCleanup();
+
     private ManagedChannel channel;
 
     private ControllerGrpc.ControllerBlockingStub stub(String target, ChannelCredentials credentials) {
@@ -60,18 +61,25 @@ class TransportTest {
     @Test
     void unixSocketLifeCycle() throws Exception {
         Path socket = dir.resolve("p.sock");
-        ReplicationServer server = ReplicationServer.builder().driver(new ScriptedDriver())
-                .listen("unix://" + socket).build().start();
+        ReplicationServer server = ReplicationServer.builder()
+                .driver(new ScriptedDriver())
+                .listen("unix://" + socket)
+                .build()
+                .start();
         try {
             assertThat(server.address()).isEqualTo("unix://" + socket);
             assertThat(server.port()).isEqualTo(-1);
             assertThat(Files.getPosixFilePermissions(socket)).isEqualTo(PosixFilePermissions.fromString("rw-rw----"));
-            assertThat(enable(stub(server.address(), InsecureChannelCredentials.create()))).isEqualTo(Status.Code.OK);
+            assertThat(enable(stub(server.address(), InsecureChannelCredentials.create())))
+                    .isEqualTo(Status.Code.OK);
 
             // A second server must not steal the socket of a live one, nor delete it.
-            ReplicationServer thief = ReplicationServer.builder().driver(new ScriptedDriver())
-                    .listen("unix://" + socket).build();
-            assertThatThrownBy(thief::start).isInstanceOf(IllegalStateException.class)
+            ReplicationServer thief = ReplicationServer.builder()
+                    .driver(new ScriptedDriver())
+                    .listen("unix://" + socket)
+                    .build();
+            assertThatThrownBy(thief::start)
+                    .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("another server is listening");
             thief.close();
             assertThat(socket).exists();
@@ -91,9 +99,13 @@ class TransportTest {
             dead.bind(UnixDomainSocketAddress.of(socket));
         }
         assertThat(socket).exists();
-        try (ReplicationServer server = ReplicationServer.builder().driver(new ScriptedDriver())
-                .listen("unix://" + socket).build().start()) {
-            assertThat(enable(stub(server.address(), InsecureChannelCredentials.create()))).isEqualTo(Status.Code.OK);
+        try (ReplicationServer server = ReplicationServer.builder()
+                .driver(new ScriptedDriver())
+                .listen("unix://" + socket)
+                .build()
+                .start()) {
+            assertThat(enable(stub(server.address(), InsecureChannelCredentials.create())))
+                    .isEqualTo(Status.Code.OK);
         }
         assertThat(socket).doesNotExist();
     }
@@ -102,20 +114,28 @@ class TransportTest {
     void aRegularFileIsNeverRemoved() throws Exception {
         Path file = dir.resolve("f.sock");
         Files.writeString(file, "precious");
-        ReplicationServer server = ReplicationServer.builder().driver(new ScriptedDriver())
-                .listen("unix://" + file).build();
-        assertThatThrownBy(server::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("not a socket");
+        ReplicationServer server = ReplicationServer.builder()
+                .driver(new ScriptedDriver())
+                .listen("unix://" + file)
+                .build();
+        assertThatThrownBy(server::start)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("not a socket");
         server.close();
         assertThat(file).hasContent("precious");
     }
 
     @Test
     void tcpWithAnEphemeralPort() {
-        ReplicationServer server = grpc.register(ReplicationServer.builder().driver(new ScriptedDriver())
-                .listen("127.0.0.1:0").build().start());
+        ReplicationServer server = grpc.register(ReplicationServer.builder()
+                .driver(new ScriptedDriver())
+                .listen("127.0.0.1:0")
+                .build()
+                .start());
         assertThat(server.port()).isPositive();
         assertThat(server.address()).isEqualTo("127.0.0.1:" + server.port());
-        assertThat(enable(stub(server.address(), InsecureChannelCredentials.create()))).isEqualTo(Status.Code.OK);
+        assertThat(enable(stub(server.address(), InsecureChannelCredentials.create())))
+                .isEqualTo(Status.Code.OK);
     }
 
     @Test
@@ -123,21 +143,43 @@ class TransportTest {
         Path[] pem = selfSignedPem();
         Path cert = pem[0];
         Path key = pem[1];
-        ReplicationServer tls = grpc.register(ReplicationServer.builder().driver(new ScriptedDriver())
-                .listen("127.0.0.1:0").tls(cert, key).build().start());
+        ReplicationServer tls = grpc.register(ReplicationServer.builder()
+                .driver(new ScriptedDriver())
+                .listen("127.0.0.1:0")
+                .tls(cert, key)
+                .build()
+                .start());
         String target = "localhost:" + tls.port();
-        assertThat(enable(stub(target, TlsChannelCredentials.newBuilder().trustManager(cert.toFile()).build())))
+        assertThat(enable(stub(
+                        target,
+                        TlsChannelCredentials.newBuilder()
+                                .trustManager(cert.toFile())
+                                .build())))
                 .isEqualTo(Status.Code.OK);
         channel.shutdownNow();
         assertThat(enable(stub(target, InsecureChannelCredentials.create()))).isEqualTo(Status.Code.UNAVAILABLE);
-        ReplicationServer mutualTls = grpc.register(ReplicationServer.builder().driver(new ScriptedDriver())
-                .listen("127.0.0.1:0").mutualTls(cert, key, cert).build().start());
+        ReplicationServer mutualTls = grpc.register(ReplicationServer.builder()
+                .driver(new ScriptedDriver())
+                .listen("127.0.0.1:0")
+                .mutualTls(cert, key, cert)
+                .build()
+                .start());
         String mutualTarget = "localhost:" + mutualTls.port();
-        assertThat(enable(stub(mutualTarget, TlsChannelCredentials.newBuilder().trustManager(cert.toFile()).build())))
-                .as("no client certificate").isEqualTo(Status.Code.UNAVAILABLE);
+        assertThat(enable(stub(
+                        mutualTarget,
+                        TlsChannelCredentials.newBuilder()
+                                .trustManager(cert.toFile())
+                                .build())))
+                .as("no client certificate")
+                .isEqualTo(Status.Code.UNAVAILABLE);
         channel.shutdownNow();
-        assertThat(enable(stub(mutualTarget, TlsChannelCredentials.newBuilder().trustManager(cert.toFile())
-                .keyManager(cert.toFile(), key.toFile()).build()))).isEqualTo(Status.Code.OK);
+        assertThat(enable(stub(
+                        mutualTarget,
+                        TlsChannelCredentials.newBuilder()
+                                .trustManager(cert.toFile())
+                                .keyManager(cert.toFile(), key.toFile())
+                                .build())))
+                .isEqualTo(Status.Code.OK);
     }
 
     @Test
@@ -150,17 +192,23 @@ class TransportTest {
             await(release);
         };
         Path socket = dir.resolve("d.sock");
-        ReplicationServer server = ReplicationServer.builder().driver(driver).listen("unix://" + socket)
-                .gracePeriod(Duration.ofSeconds(20)).build().start();
+        ReplicationServer server = ReplicationServer.builder()
+                .driver(driver)
+                .listen("unix://" + socket)
+                .gracePeriod(Duration.ofSeconds(20))
+                .build()
+                .start();
         var stub = stub(server.address(), InsecureChannelCredentials.create());
         CompletableFuture<Status.Code> inFlight = CompletableFuture.supplyAsync(() -> enable(stub));
         assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
         CompletableFuture<Void> closing = CompletableFuture.runAsync(server::close);
         Thread.sleep(200);
         assertThat(closing).isNotDone();
-        driver.onCall = () -> { };
-        assertThat(statusOf(() -> WireCalls.call(stub, Rpc.DISABLE_VOLUME_REPLICATION,
-                WireCalls.Fields.volume("vol-2"))).getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+        driver.onCall = () -> {};
+        assertThat(statusOf(() ->
+                                WireCalls.call(stub, Rpc.DISABLE_VOLUME_REPLICATION, WireCalls.Fields.volume("vol-2")))
+                        .getCode())
+                .isEqualTo(Status.Code.UNAVAILABLE);
         release.countDown();
         assertThat(inFlight.get(10, TimeUnit.SECONDS)).isEqualTo(Status.Code.OK);
         closing.get(10, TimeUnit.SECONDS);
@@ -176,12 +224,16 @@ class TransportTest {
             entered.countDown();
             await(release);
         };
-        ReplicationServer server = ReplicationServer.builder().driver(driver).listen("127.0.0.1:0")
-                .gracePeriod(Duration.ofMillis(200)).build().start();
+        ReplicationServer server = ReplicationServer.builder()
+                .driver(driver)
+                .listen("127.0.0.1:0")
+                .gracePeriod(Duration.ofMillis(200))
+                .build()
+                .start();
         try {
             var stub = stub(server.address(), InsecureChannelCredentials.create());
-            CompletableFuture<Status> inFlight = CompletableFuture.supplyAsync(() -> statusOf(() ->
-                    WireCalls.call(stub, Rpc.ENABLE_VOLUME_REPLICATION, WireCalls.Fields.volume("vol-1"))));
+            CompletableFuture<Status> inFlight = CompletableFuture.supplyAsync(() -> statusOf(
+                    () -> WireCalls.call(stub, Rpc.ENABLE_VOLUME_REPLICATION, WireCalls.Fields.volume("vol-1"))));
             assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
             long start = System.nanoTime();
             server.close();
@@ -197,13 +249,21 @@ class TransportTest {
 
     @Test
     void badAddressesAreRejectedAtBuild() {
-        for (String bad : new String[] {"dns:///x", "unix://relative", "localhost", "host:99999", "inprocess:",
-                "unix:///" + "d".repeat(120)}) {
-            assertThatThrownBy(() -> ReplicationServer.builder().driver(new ScriptedDriver()).listen(bad).build())
-                    .as(bad).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("listen address");
+        for (String bad : new String[] {
+            "dns:///x", "unix://relative", "localhost", "host:99999", "inprocess:", "unix:///" + "d".repeat(120)
+        }) {
+            assertThatThrownBy(() -> ReplicationServer.builder()
+                            .driver(new ScriptedDriver())
+                            .listen(bad)
+                            .build())
+                    .as(bad)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("listen address");
         }
-        assertThatThrownBy(() -> ReplicationServer.builder().listen("inprocess:x").build())
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("driver");
+        assertThatThrownBy(
+                        () -> ReplicationServer.builder().listen("inprocess:x").build())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("driver");
     }
 
     private static void await(CountDownLatch latch) {
@@ -217,11 +277,32 @@ class TransportTest {
     /** A self-signed certificate for localhost/127.0.0.1 and its key, as PEM files (made with the JDK's keytool). */
     private Path[] selfSignedPem() throws Exception {
         Path store = dir.resolve("tls.p12");
-        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-                "-genkeypair", "-alias", "volrep", "-keyalg", "RSA", "-keysize", "2048", "-validity", "2",
-                "-dname", "CN=localhost", "-ext", "SAN=dns:localhost,ip:127.0.0.1", "-storetype", "PKCS12",
-                "-keystore", store.toString(), "-storepass", "changeit", "-keypass", "changeit")
-                .redirectErrorStream(true).start();
+        Process keytool = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "keytool")
+                                .toString(),
+                        "-genkeypair",
+                        "-alias",
+                        "volrep",
+                        "-keyalg",
+                        "RSA",
+                        "-keysize",
+                        "2048",
+                        "-validity",
+                        "2",
+                        "-dname",
+                        "CN=localhost",
+                        "-ext",
+                        "SAN=dns:localhost,ip:127.0.0.1",
+                        "-storetype",
+                        "PKCS12",
+                        "-keystore",
+                        store.toString(),
+                        "-storepass",
+                        "changeit",
+                        "-keypass",
+                        "changeit")
+                .redirectErrorStream(true)
+                .start();
         keytool.getInputStream().readAllBytes();
         assertThat(keytool.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(keytool.exitValue()).isZero();
@@ -239,7 +320,8 @@ class TransportTest {
     }
 
     private static String pem(String type, byte[] der) {
-        return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
-                .encodeToString(der) + "\n-----END " + type + "-----\n";
+        return "-----BEGIN " + type + "-----\n"
+                + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+                        .encodeToString(der) + "\n-----END " + type + "-----\n";
     }
 }

@@ -23,6 +23,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ValidationTest {
     private ScriptedDriver driver;
     private InProcessHarness harness;
+
     @RegisterExtension
     final GrpcCleanup grpc = new GrpcCleanup();
 
@@ -55,7 +56,9 @@ class ValidationTest {
         Status status = send(rpc, fields);
         assertThat(status.getCode()).as(rpc + " " + status).isEqualTo(Status.Code.INVALID_ARGUMENT);
         assertThat(status.getDescription()).contains(messageParts);
-        assertThat(driver.requests).as("the driver must not see an invalid request").isEmpty();
+        assertThat(driver.requests)
+                .as("the driver must not see an invalid request")
+                .isEmpty();
     }
 
     @ParameterizedTest
@@ -67,7 +70,9 @@ class ValidationTest {
     @ParameterizedTest
     @MethodSource("replicationRpcs")
     void sourceWithoutKind(Rpc rpc) {
-        assertRejected(rpc, WireCalls.Fields.volume("x").withSource(ReplicationSource.getDefaultInstance()),
+        assertRejected(
+                rpc,
+                WireCalls.Fields.volume("x").withSource(ReplicationSource.getDefaultInstance()),
                 "replication_source");
     }
 
@@ -84,7 +89,7 @@ class ValidationTest {
         String tooLong = "v".repeat(129);
         assertRejected(rpc, WireCalls.Fields.volume(tooLong), "replication_source.volume.volume_id", "129 bytes");
         assertRejected(rpc, WireCalls.Fields.group(tooLong), "volume_group_id", "128");
-        if (rpc != Rpc.GET_REPLICATION_DESTINATION_INFO) {      // upstream's destination request has no volume_id
+        if (rpc != Rpc.GET_REPLICATION_DESTINATION_INFO) { // upstream's destination request has no volume_id
             assertRejected(rpc, new WireCalls.Fields(tooLong, null, null, null, null), "volume_id", "129 bytes");
         }
         // 64 two-byte characters are 128 bytes: fine; 65 are not.
@@ -96,17 +101,24 @@ class ValidationTest {
     @ParameterizedTest
     @MethodSource("replicationRpcs")
     void secretsOver4KiB(Rpc rpc) {
-        assertRejected(rpc, WireCalls.Fields.volume("vol-1").withSecrets(Map.of("password", "p".repeat(4089))),
-                "secrets", "4097 bytes");
+        assertRejected(
+                rpc,
+                WireCalls.Fields.volume("vol-1").withSecrets(Map.of("password", "p".repeat(4089))),
+                "secrets",
+                "4097 bytes");
     }
 
     @ParameterizedTest
     @MethodSource("rpcsWithParameters")
     void parametersOver4KiB(Rpc rpc) {
-        assertRejected(rpc, WireCalls.Fields.volume("vol-1").withParameters(Map.of("k", "v".repeat(4096))),
-                "parameters", "4097 bytes");
+        assertRejected(
+                rpc,
+                WireCalls.Fields.volume("vol-1").withParameters(Map.of("k", "v".repeat(4096))),
+                "parameters",
+                "4097 bytes");
         assertThat(send(rpc, WireCalls.Fields.volume("vol-1").withParameters(Map.of("k", "v".repeat(4095))))
-                .getCode()).isEqualTo(Status.Code.OK);
+                        .getCode())
+                .isEqualTo(Status.Code.OK);
     }
 
     @ParameterizedTest
@@ -118,25 +130,30 @@ class ValidationTest {
     @ParameterizedTest
     @MethodSource("rpcsWithVolumeId")
     void volumeIdDisagreeingWithReplicationSource(Rpc rpc) {
-        assertRejected(rpc, WireCalls.Fields.volume("vol-1").withVolumeId("vol-2"), "volume_id",
-                "replication_source");
-        assertRejected(rpc, WireCalls.Fields.group("vol-1").withVolumeId("vol-1"), "volume_id",
-                "replication_source");
+        assertRejected(rpc, WireCalls.Fields.volume("vol-1").withVolumeId("vol-2"), "volume_id", "replication_source");
+        assertRejected(rpc, WireCalls.Fields.group("vol-1").withVolumeId("vol-1"), "volume_id", "replication_source");
     }
 
     @ParameterizedTest
     @MethodSource("replicationRpcs")
     void unsupportedSourceKind(Rpc rpc) {
-        var snapshot = ReplicationSource.newBuilder().setVolumesnapshot(
-                ReplicationSource.VolumeSnapshotSource.newBuilder().setVolumeSnapshotId("snap-1")).build();
-        assertRejected(rpc, WireCalls.Fields.volume("x").withSource(snapshot), "replication_source",
-                "volumesnapshot", "not supported");
+        var snapshot = ReplicationSource.newBuilder()
+                .setVolumesnapshot(
+                        ReplicationSource.VolumeSnapshotSource.newBuilder().setVolumeSnapshotId("snap-1"))
+                .build();
+        assertRejected(
+                rpc,
+                WireCalls.Fields.volume("x").withSource(snapshot),
+                "replication_source",
+                "volumesnapshot",
+                "not supported");
     }
 
     @ParameterizedTest
     @MethodSource("rpcsWithVolumeId")
     void onlyTheDeprecatedVolumeIdIsNormalizedIntoAVolumeSource(Rpc rpc) {
-        assertThat(send(rpc, new WireCalls.Fields("legacy-vol", null, null, null, null)).getCode())
+        assertThat(send(rpc, new WireCalls.Fields("legacy-vol", null, null, null, null))
+                        .getCode())
                 .isEqualTo(Status.Code.OK);
         assertThat(driver.requests).hasSize(1);
         assertThat(sourceOf(driver.requests.get(0))).isEqualTo(io.volrep.api.ReplicationSource.volume("legacy-vol"));
@@ -145,7 +162,8 @@ class ValidationTest {
     @ParameterizedTest
     @MethodSource("rpcsWithVolumeId")
     void bothEqualIsFine(Rpc rpc) {
-        assertThat(send(rpc, WireCalls.Fields.volume("vol-1").withVolumeId("vol-1")).getCode())
+        assertThat(send(rpc, WireCalls.Fields.volume("vol-1").withVolumeId("vol-1"))
+                        .getCode())
                 .isEqualTo(Status.Code.OK);
         assertThat(sourceOf(driver.requests.get(0))).isEqualTo(io.volrep.api.ReplicationSource.volume("vol-1"));
     }
@@ -153,21 +171,31 @@ class ValidationTest {
     @Test
     void snapshotsReachADriverThatDeclaresThem() {
         ScriptedDriver snapshots = new ScriptedDriver();
-        snapshots.kinds = EnumSet.allOf(Kind.class);   // read once, when the server is built
-        var snapshot = ReplicationSource.newBuilder().setVolumesnapshot(
-                ReplicationSource.VolumeSnapshotSource.newBuilder().setVolumeSnapshotId("snap-1")).build();
+        snapshots.kinds = EnumSet.allOf(Kind.class); // read once, when the server is built
+        var snapshot = ReplicationSource.newBuilder()
+                .setVolumesnapshot(
+                        ReplicationSource.VolumeSnapshotSource.newBuilder().setVolumeSnapshotId("snap-1"))
+                .build();
         InProcessHarness h = grpc.register(new InProcessHarness(snapshots));
-        assertThat(statusOf(() -> WireCalls.call(h.stub, Rpc.ENABLE_VOLUME_REPLICATION,
-                WireCalls.Fields.volume("x").withSource(snapshot))).getCode()).isEqualTo(Status.Code.OK);
+        assertThat(statusOf(() -> WireCalls.call(
+                                h.stub,
+                                Rpc.ENABLE_VOLUME_REPLICATION,
+                                WireCalls.Fields.volume("x").withSource(snapshot)))
+                        .getCode())
+                .isEqualTo(Status.Code.OK);
         assertThat(ValidationTest.sourceOf(snapshots.requests.get(0)))
                 .isEqualTo(io.volrep.api.ReplicationSource.volumeSnapshot("snap-1"));
     }
 
     @Test
     void theDriverGetsTypedRequestsWithEveryField() {
-        WireCalls.call(harness.stub, Rpc.ENABLE_VOLUME_REPLICATION, WireCalls.Fields.group("grp-1")
-                .withParameters(Map.of("mode", "snapshot")).withSecrets(Map.of("user", "admin"))
-                .withReplicationId("rep-1"));
+        WireCalls.call(
+                harness.stub,
+                Rpc.ENABLE_VOLUME_REPLICATION,
+                WireCalls.Fields.group("grp-1")
+                        .withParameters(Map.of("mode", "snapshot"))
+                        .withSecrets(Map.of("user", "admin"))
+                        .withReplicationId("rep-1"));
         WireCalls.call(harness.stub, Rpc.PROMOTE_VOLUME, WireCalls.Fields.volume("vol-1"));
         EnableRequest enable = (EnableRequest) driver.requests.get(0);
         assertThat(enable.source()).isEqualTo(io.volrep.api.ReplicationSource.volumeGroup("grp-1"));

@@ -44,13 +44,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class VolumeGroupServiceTest {
     @RegisterExtension
     final GrpcCleanup grpc = new GrpcCleanup();
+
     private final List<Object> seen = new CopyOnWriteArrayList<>();
 
     /** Every RPC implemented, over a map of groups; {@link #answer} may replace what create and modify answer. */
     private final class Groups implements VolumeGroupDriver {
         final Map<String, VolumeGroup> groups = Collections.synchronizedMap(new TreeMap<>());
         volatile Function<VolumeGroup, VolumeGroup> answer = g -> g;
-        volatile Runnable onCall = () -> { };
+        volatile Runnable onCall = () -> {};
 
         @Override
         public VolumeGroup create(CreateGroupRequest r) {
@@ -93,7 +94,7 @@ class VolumeGroupServiceTest {
         public List<VolumeGroup> list(ListGroupsRequest r) {
             seen.add(r);
             List<VolumeGroup> all = new ArrayList<>(groups.values());
-            Collections.reverse(all);      // any order: the runtime sorts
+            Collections.reverse(all); // any order: the runtime sorts
             return all;
         }
 
@@ -119,20 +120,30 @@ class VolumeGroupServiceTest {
 
     private String serve(VolumeGroupDriver driver) {
         String name = InProcessServerBuilder.generateName();
-        grpc.register(ReplicationServer.builder().volumeGroups(driver).listen("inprocess:" + name).build().start());
+        grpc.register(ReplicationServer.builder()
+                .volumeGroups(driver)
+                .listen("inprocess:" + name)
+                .build()
+                .start());
         return name;
     }
 
     private ControllerGrpc.ControllerBlockingStub stub(String name) {
-        ManagedChannel channel = grpc.register(InProcessChannelBuilder.forName(name).build());
+        ManagedChannel channel =
+                grpc.register(InProcessChannelBuilder.forName(name).build());
         return ControllerGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS);
     }
 
     private List<String> capabilities(String name) {
-        ManagedChannel channel = grpc.register(InProcessChannelBuilder.forName(name).build());
-        return IdentityGrpc.newBlockingStub(channel).getCapabilities(GetCapabilitiesRequest.getDefaultInstance())
-                .getCapabilitiesList().stream().map(c -> c.getTypeCase() == Capability.TypeCase.SERVICE
-                        ? c.getService().getType().name() : c.getTypeCase() + ":" + c.getVolumeGroup().getType().name())
+        ManagedChannel channel =
+                grpc.register(InProcessChannelBuilder.forName(name).build());
+        return IdentityGrpc.newBlockingStub(channel)
+                .getCapabilities(GetCapabilitiesRequest.getDefaultInstance())
+                .getCapabilitiesList()
+                .stream()
+                .map(c -> c.getTypeCase() == Capability.TypeCase.SERVICE
+                        ? c.getService().getType().name()
+                        : c.getTypeCase() + ":" + c.getVolumeGroup().getType().name())
                 .toList();
     }
 
@@ -142,22 +153,36 @@ class VolumeGroupServiceTest {
 
     @Test
     void identityAdvertisesExactlyWhatTheDriverServesAndTheRestAnswers12WithoutCallingIt() {
-        assertThat(capabilities(serve(new Groups()))).containsExactly("CONTROLLER_SERVICE", "VOLUME_GROUP:VOLUME_GROUP",
-                "VOLUME_GROUP:LIMIT_VOLUME_TO_ONE_VOLUME_GROUP", "VOLUME_GROUP:MODIFY_VOLUME_GROUP",
-                "VOLUME_GROUP:GET_VOLUME_GROUP", "VOLUME_GROUP:LIST_VOLUME_GROUPS");
+        assertThat(capabilities(serve(new Groups())))
+                .containsExactly(
+                        "CONTROLLER_SERVICE",
+                        "VOLUME_GROUP:VOLUME_GROUP",
+                        "VOLUME_GROUP:LIMIT_VOLUME_TO_ONE_VOLUME_GROUP",
+                        "VOLUME_GROUP:MODIFY_VOLUME_GROUP",
+                        "VOLUME_GROUP:GET_VOLUME_GROUP",
+                        "VOLUME_GROUP:LIST_VOLUME_GROUPS");
         String minimal = serve(new CreateAndDeleteOnly());
         assertThat(capabilities(minimal)).containsExactly("CONTROLLER_SERVICE", "VOLUME_GROUP:VOLUME_GROUP");
         var stub = stub(minimal);
-        assertThat(stub.createVolumeGroup(CreateVolumeGroupRequest.newBuilder().setName("a").build())
-                .getVolumeGroup().getVolumeGroupId()).isEqualTo("vg-a");
+        assertThat(stub.createVolumeGroup(CreateVolumeGroupRequest.newBuilder()
+                                .setName("a")
+                                .build())
+                        .getVolumeGroup()
+                        .getVolumeGroupId())
+                .isEqualTo("vg-a");
         seen.clear();
         Status modify = status(() -> stub.modifyVolumeGroupMembership(ModifyVolumeGroupMembershipRequest.newBuilder()
-                .setVolumeGroupId("vg-a").build()));
+                .setVolumeGroupId("vg-a")
+                .build()));
         assertThat(modify.getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
         assertThat(modify.getDescription()).contains("does not advertise MODIFY_VOLUME_GROUP");
         assertThat(status(() -> stub.controllerGetVolumeGroup(ControllerGetVolumeGroupRequest.newBuilder()
-                .setVolumeGroupId("vg-a").build())).getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
-        assertThat(status(() -> stub.listVolumeGroups(ListVolumeGroupsRequest.getDefaultInstance())).getCode())
+                                .setVolumeGroupId("vg-a")
+                                .build()))
+                        .getCode())
+                .isEqualTo(Status.Code.UNIMPLEMENTED);
+        assertThat(status(() -> stub.listVolumeGroups(ListVolumeGroupsRequest.getDefaultInstance()))
+                        .getCode())
                 .isEqualTo(Status.Code.UNIMPLEMENTED);
         assertThat(seen).isEmpty();
     }
@@ -170,8 +195,10 @@ class VolumeGroupServiceTest {
                 return Set.of(VolumeGroupCapability.LIST_VOLUME_GROUPS);
             }
         };
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ReplicationServer.builder().volumeGroups(wrong))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("behaviours only");
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> ReplicationServer.builder().volumeGroups(wrong))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("behaviours only");
     }
 
     @Test
@@ -179,22 +206,50 @@ class VolumeGroupServiceTest {
         var stub = stub(serve(new Groups()));
         Map<String, Runnable> bad = new java.util.LinkedHashMap<>();
         bad.put("name", () -> stub.createVolumeGroup(CreateVolumeGroupRequest.getDefaultInstance()));
-        bad.put("name: 129 bytes", () -> stub.createVolumeGroup(CreateVolumeGroupRequest.newBuilder()
-                .setName("n".repeat(129)).build()));
-        bad.put("volume_ids[1]: required", () -> stub.createVolumeGroup(CreateVolumeGroupRequest.newBuilder()
-                .setName("a").addVolumeIds("vol-0").addVolumeIds("").build()));
-        bad.put("volume_ids[2]: \"vol-0\" is given twice", () -> stub.createVolumeGroup(CreateVolumeGroupRequest
-                .newBuilder().setName("a").addVolumeIds("vol-0").addVolumeIds("vol-1").addVolumeIds("vol-0").build()));
-        bad.put("parameters: ", () -> stub.createVolumeGroup(CreateVolumeGroupRequest.newBuilder().setName("a")
-                .putParameters("p", "x".repeat(4096)).build()));
-        bad.put("volume_group_id: required", () -> stub.modifyVolumeGroupMembership(
-                ModifyVolumeGroupMembershipRequest.getDefaultInstance()));
-        bad.put("secrets: ", () -> stub.deleteVolumeGroup(DeleteVolumeGroupRequest.newBuilder().setVolumeGroupId("g")
-                .putSecrets("k", "s".repeat(4096)).build()));
-        bad.put("volume_group_id: 129 bytes", () -> stub.controllerGetVolumeGroup(ControllerGetVolumeGroupRequest
-                .newBuilder().setVolumeGroupId("g".repeat(129)).build()));
-        bad.put("max_entries: MUST NOT be negative, got -1", () -> stub.listVolumeGroups(ListVolumeGroupsRequest
-                .newBuilder().setMaxEntries(-1).build()));
+        bad.put(
+                "name: 129 bytes",
+                () -> stub.createVolumeGroup(CreateVolumeGroupRequest.newBuilder()
+                        .setName("n".repeat(129))
+                        .build()));
+        bad.put(
+                "volume_ids[1]: required",
+                () -> stub.createVolumeGroup(CreateVolumeGroupRequest.newBuilder()
+                        .setName("a")
+                        .addVolumeIds("vol-0")
+                        .addVolumeIds("")
+                        .build()));
+        bad.put(
+                "volume_ids[2]: \"vol-0\" is given twice",
+                () -> stub.createVolumeGroup(CreateVolumeGroupRequest.newBuilder()
+                        .setName("a")
+                        .addVolumeIds("vol-0")
+                        .addVolumeIds("vol-1")
+                        .addVolumeIds("vol-0")
+                        .build()));
+        bad.put(
+                "parameters: ",
+                () -> stub.createVolumeGroup(CreateVolumeGroupRequest.newBuilder()
+                        .setName("a")
+                        .putParameters("p", "x".repeat(4096))
+                        .build()));
+        bad.put(
+                "volume_group_id: required",
+                () -> stub.modifyVolumeGroupMembership(ModifyVolumeGroupMembershipRequest.getDefaultInstance()));
+        bad.put(
+                "secrets: ",
+                () -> stub.deleteVolumeGroup(DeleteVolumeGroupRequest.newBuilder()
+                        .setVolumeGroupId("g")
+                        .putSecrets("k", "s".repeat(4096))
+                        .build()));
+        bad.put(
+                "volume_group_id: 129 bytes",
+                () -> stub.controllerGetVolumeGroup(ControllerGetVolumeGroupRequest.newBuilder()
+                        .setVolumeGroupId("g".repeat(129))
+                        .build()));
+        bad.put(
+                "max_entries: MUST NOT be negative, got -1",
+                () -> stub.listVolumeGroups(
+                        ListVolumeGroupsRequest.newBuilder().setMaxEntries(-1).build()));
         bad.forEach((expected, call) -> {
             Status s = status(call);
             assertThat(s.getCode()).as(expected).isEqualTo(Status.Code.INVALID_ARGUMENT);
@@ -208,15 +263,19 @@ class VolumeGroupServiceTest {
         Groups groups = new Groups();
         var stub = stub(serve(groups));
         for (String name : List.of("e", "a", "d", "b", "c")) {
-            stub.createVolumeGroup(CreateVolumeGroupRequest.newBuilder().setName(name).addVolumeIds("vol-" + name)
+            stub.createVolumeGroup(CreateVolumeGroupRequest.newBuilder()
+                    .setName(name)
+                    .addVolumeIds("vol-" + name)
                     .build());
         }
         List<String> ids = new ArrayList<>();
         List<Integer> sizes = new ArrayList<>();
         String token = "";
         do {
-            ListVolumeGroupsResponse page = stub.listVolumeGroups(ListVolumeGroupsRequest.newBuilder().setMaxEntries(2)
-                    .setStartingToken(token).build());
+            ListVolumeGroupsResponse page = stub.listVolumeGroups(ListVolumeGroupsRequest.newBuilder()
+                    .setMaxEntries(2)
+                    .setStartingToken(token)
+                    .build());
             sizes.add(page.getEntriesCount());
             page.getEntriesList().forEach(e -> ids.add(e.getVolumeGroup().getVolumeGroupId()));
             token = page.getNextToken();
@@ -227,21 +286,31 @@ class VolumeGroupServiceTest {
         ListVolumeGroupsResponse all = stub.listVolumeGroups(ListVolumeGroupsRequest.getDefaultInstance());
         assertThat(all.getEntriesCount()).isEqualTo(5);
         assertThat(all.getNextToken()).isEmpty();
-        assertThat(all.getEntries(0).getVolumeGroup().getVolumes(0).getVolumeId()).isEqualTo("vol-a");
+        assertThat(all.getEntries(0).getVolumeGroup().getVolumes(0).getVolumeId())
+                .isEqualTo("vol-a");
         // A group deleted between pages leaves the token valid: the listing goes on after it.
-        String afterB = stub.listVolumeGroups(ListVolumeGroupsRequest.newBuilder().setMaxEntries(2).build())
+        String afterB = stub.listVolumeGroups(
+                        ListVolumeGroupsRequest.newBuilder().setMaxEntries(2).build())
                 .getNextToken();
-        stub.deleteVolumeGroup(DeleteVolumeGroupRequest.newBuilder().setVolumeGroupId("vg-b").build());
-        assertThat(stub.listVolumeGroups(ListVolumeGroupsRequest.newBuilder().setStartingToken(afterB).build())
-                .getEntriesList()).extracting(e -> e.getVolumeGroup().getVolumeGroupId())
+        stub.deleteVolumeGroup(
+                DeleteVolumeGroupRequest.newBuilder().setVolumeGroupId("vg-b").build());
+        assertThat(stub.listVolumeGroups(ListVolumeGroupsRequest.newBuilder()
+                                .setStartingToken(afterB)
+                                .build())
+                        .getEntriesList())
+                .extracting(e -> e.getVolumeGroup().getVolumeGroupId())
                 .containsExactly("vg-c", "vg-d", "vg-e");
         // Anything else is not a token of this plugin: 10 ABORTED, as the table says, before the driver is asked.
         seen.clear();
         for (String foreign : List.of("garbage", "vg1.!!!", "vg1.", "vg1." + "Zm9v".repeat(50))) {
             Status s = status(() -> stub.listVolumeGroups(ListVolumeGroupsRequest.newBuilder()
-                    .setStartingToken(foreign).build()));
+                    .setStartingToken(foreign)
+                    .build()));
             assertThat(s.getCode()).as(foreign).isEqualTo(Status.Code.ABORTED);
-            assertThat(s.getDescription()).as(foreign).startsWith("starting_token: ").doesNotContain(foreign);
+            assertThat(s.getDescription())
+                    .as(foreign)
+                    .startsWith("starting_token: ")
+                    .doesNotContain(foreign);
         }
         assertThat(seen).isEmpty();
     }
@@ -251,20 +320,26 @@ class VolumeGroupServiceTest {
         Groups groups = new Groups();
         var stub = stub(serve(groups));
         groups.answer = g -> new VolumeGroup("", Map.of(), g.members());
-        Status s = status(() -> stub.createVolumeGroup(CreateVolumeGroupRequest.newBuilder().setName("a").build()));
+        Status s = status(() -> stub.createVolumeGroup(
+                CreateVolumeGroupRequest.newBuilder().setName("a").build()));
         assertThat(s.getCode()).isEqualTo(Status.Code.UNKNOWN);
-        assertThat(s.getDescription()).isEqualTo("driver returned an invalid response: volume_group.volume_group_id:"
-                + " REQUIRED but empty");
+        assertThat(s.getDescription())
+                .isEqualTo(
+                        "driver returned an invalid response: volume_group.volume_group_id:" + " REQUIRED but empty");
         // Modify must answer exactly the membership asked for.
         groups.answer = g -> g;
-        stub.createVolumeGroup(CreateVolumeGroupRequest.newBuilder().setName("b").build());
+        stub.createVolumeGroup(
+                CreateVolumeGroupRequest.newBuilder().setName("b").build());
         groups.answer = g -> VolumeGroup.of(g.id(), "vol-9");
         s = status(() -> stub.modifyVolumeGroupMembership(ModifyVolumeGroupMembershipRequest.newBuilder()
-                .setVolumeGroupId("vg-b").addVolumeIds("vol-1").build()));
+                .setVolumeGroupId("vg-b")
+                .addVolumeIds("vol-1")
+                .build()));
         assertThat(s.getCode()).isEqualTo(Status.Code.UNKNOWN);
         assertThat(s.getDescription()).contains("volume_group.volumes: the membership asked for is [\"vol-1\"]");
         groups.answer = g -> null;
-        s = status(() -> stub.createVolumeGroup(CreateVolumeGroupRequest.newBuilder().setName("c").build()));
+        s = status(() -> stub.createVolumeGroup(
+                CreateVolumeGroupRequest.newBuilder().setName("c").build()));
         assertThat(s.getDescription()).contains("the driver returned no volume group");
         // A group listed twice by the driver.
         groups.answer = g -> g;
@@ -279,29 +354,45 @@ class VolumeGroupServiceTest {
         Groups groups = new Groups();
         var stub = stub(serve(groups));
         Status inUse = status(() -> stub.deleteVolumeGroup(DeleteVolumeGroupRequest.newBuilder()
-                .setVolumeGroupId("in-use").putSecrets("password", "hunter2").build()));
+                .setVolumeGroupId("in-use")
+                .putSecrets("password", "hunter2")
+                .build()));
         assertThat(inUse.getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
         assertThat(inUse.getDescription()).isEqualTo("volume group in-use is replicated");
         assertThat(status(() -> stub.controllerGetVolumeGroup(ControllerGetVolumeGroupRequest.newBuilder()
-                .setVolumeGroupId("nope").build())).getCode()).isEqualTo(Status.Code.NOT_FOUND);
+                                .setVolumeGroupId("nope")
+                                .build()))
+                        .getCode())
+                .isEqualTo(Status.Code.NOT_FOUND);
         // Delete of a group that does not exist: 0 OK, as the spec says (the driver does nothing).
-        assertThat(status(() -> stub.deleteVolumeGroup(DeleteVolumeGroupRequest.newBuilder().setVolumeGroupId("nope")
-                .build())).getCode()).isEqualTo(Status.Code.OK);
+        assertThat(status(() -> stub.deleteVolumeGroup(DeleteVolumeGroupRequest.newBuilder()
+                                .setVolumeGroupId("nope")
+                                .build()))
+                        .getCode())
+                .isEqualTo(Status.Code.OK);
         groups.onCall = () -> {
-            throw ReplicationException.of(StatusCode.ALREADY_EXISTS, "name a is taken by an incompatible group", null,
-                    0, null);
+            throw ReplicationException.of(
+                    StatusCode.ALREADY_EXISTS, "name a is taken by an incompatible group", null, 0, null);
         };
-        assertThat(status(() -> stub.createVolumeGroup(CreateVolumeGroupRequest.newBuilder().setName("a").build()))
-                .getCode()).isEqualTo(Status.Code.ALREADY_EXISTS);
-        assertThat(seen).filteredOn(r -> r instanceof DeleteGroupRequest).first().asString()
-                .doesNotContain("hunter2").contains("***");
+        assertThat(status(() -> stub.createVolumeGroup(CreateVolumeGroupRequest.newBuilder()
+                                .setName("a")
+                                .build()))
+                        .getCode())
+                .isEqualTo(Status.Code.ALREADY_EXISTS);
+        assertThat(seen)
+                .filteredOn(r -> r instanceof DeleteGroupRequest)
+                .first()
+                .asString()
+                .doesNotContain("hunter2")
+                .contains("***");
     }
 
     @Test
     void oneCallPerGroupAtATimeTheSecondAnswersAborted() throws Exception {
         Groups groups = new Groups();
         var stub = stub(serve(groups));
-        stub.createVolumeGroup(CreateVolumeGroupRequest.newBuilder().setName("a").build());
+        stub.createVolumeGroup(
+                CreateVolumeGroupRequest.newBuilder().setName("a").build());
         CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         groups.onCall = () -> {
@@ -315,10 +406,12 @@ class VolumeGroupServiceTest {
         CompletableFuture<Status> first = CompletableFuture.supplyAsync(() -> status(() -> stub.createVolumeGroup(
                 CreateVolumeGroupRequest.newBuilder().setName("a").build())));
         assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
-        Status second = status(() -> stub.createVolumeGroup(CreateVolumeGroupRequest.newBuilder().setName("a").build()));
+        Status second = status(() -> stub.createVolumeGroup(
+                CreateVolumeGroupRequest.newBuilder().setName("a").build()));
         // Another name, and a listing, are not held up.
-        groups.onCall = () -> { };
-        Status other = status(() -> stub.createVolumeGroup(CreateVolumeGroupRequest.newBuilder().setName("b").build()));
+        groups.onCall = () -> {};
+        Status other = status(() -> stub.createVolumeGroup(
+                CreateVolumeGroupRequest.newBuilder().setName("b").build()));
         Status listing = status(() -> stub.listVolumeGroups(ListVolumeGroupsRequest.getDefaultInstance()));
         release.countDown();
         assertThat(second.getCode()).isEqualTo(Status.Code.ABORTED);

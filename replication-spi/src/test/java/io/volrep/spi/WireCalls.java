@@ -13,23 +13,39 @@ import io.volrep.proto.replication.ResyncVolumeRequest;
 import java.util.Map;
 
 /** Builds and sends any of the six replication requests from the same fields. */
-@SuppressWarnings("deprecation")     // sends or reads the deprecated volume_id (field 1) on purpose
+@SuppressWarnings("deprecation") // sends or reads the deprecated volume_id (field 1) on purpose
 final class WireCalls {
-    private WireCalls() {
-    }
+    private WireCalls() {}
 
     /** The request fields the runtime validates; null means "not set". */
-    record Fields(String volumeId, ReplicationSource source, Map<String, String> parameters,
-                  Map<String, String> secrets, String replicationId) {
+    record Fields(
+            String volumeId,
+            ReplicationSource source,
+            Map<String, String> parameters,
+            Map<String, String> secrets,
+            String replicationId) {
         static Fields volume(String id) {
-            return new Fields(null, ReplicationSource.newBuilder()
-                    .setVolume(ReplicationSource.VolumeSource.newBuilder().setVolumeId(id)).build(), null, null, null);
+            return new Fields(
+                    null,
+                    ReplicationSource.newBuilder()
+                            .setVolume(
+                                    ReplicationSource.VolumeSource.newBuilder().setVolumeId(id))
+                            .build(),
+                    null,
+                    null,
+                    null);
         }
 
         static Fields group(String id) {
-            return new Fields(null, ReplicationSource.newBuilder()
-                    .setVolumegroup(ReplicationSource.VolumeGroupSource.newBuilder().setVolumeGroupId(id)).build(),
-                    null, null, null);
+            return new Fields(
+                    null,
+                    ReplicationSource.newBuilder()
+                            .setVolumegroup(ReplicationSource.VolumeGroupSource.newBuilder()
+                                    .setVolumeGroupId(id))
+                            .build(),
+                    null,
+                    null,
+                    null);
         }
 
         Fields withVolumeId(String v) {
@@ -61,47 +77,65 @@ final class WireCalls {
         String replicationId = f.replicationId() == null ? "" : f.replicationId();
         switch (rpc) {
             case ENABLE_VOLUME_REPLICATION: {
-                var b = EnableVolumeReplicationRequest.newBuilder().setVolumeId(volumeId).putAllParameters(params)
-                        .putAllSecrets(secrets).setReplicationId(replicationId);
+                var b = EnableVolumeReplicationRequest.newBuilder()
+                        .setVolumeId(volumeId)
+                        .putAllParameters(params)
+                        .putAllSecrets(secrets)
+                        .setReplicationId(replicationId);
                 if (f.source() != null) {
                     b.setReplicationSource(f.source());
                 }
                 return stub.enableVolumeReplication(b.build());
             }
             case DISABLE_VOLUME_REPLICATION: {
-                var b = DisableVolumeReplicationRequest.newBuilder().setVolumeId(volumeId).putAllParameters(params)
-                        .putAllSecrets(secrets).setReplicationId(replicationId);
+                var b = DisableVolumeReplicationRequest.newBuilder()
+                        .setVolumeId(volumeId)
+                        .putAllParameters(params)
+                        .putAllSecrets(secrets)
+                        .setReplicationId(replicationId);
                 if (f.source() != null) {
                     b.setReplicationSource(f.source());
                 }
                 return stub.disableVolumeReplication(b.build());
             }
             case PROMOTE_VOLUME: {
-                var b = PromoteVolumeRequest.newBuilder().setVolumeId(volumeId).putAllParameters(params)
-                        .putAllSecrets(secrets).setReplicationId(replicationId).setForce(true);
+                var b = PromoteVolumeRequest.newBuilder()
+                        .setVolumeId(volumeId)
+                        .putAllParameters(params)
+                        .putAllSecrets(secrets)
+                        .setReplicationId(replicationId)
+                        .setForce(true);
                 if (f.source() != null) {
                     b.setReplicationSource(f.source());
                 }
                 return stub.promoteVolume(b.build());
             }
             case DEMOTE_VOLUME: {
-                var b = DemoteVolumeRequest.newBuilder().setVolumeId(volumeId).putAllParameters(params)
-                        .putAllSecrets(secrets).setReplicationId(replicationId);
+                var b = DemoteVolumeRequest.newBuilder()
+                        .setVolumeId(volumeId)
+                        .putAllParameters(params)
+                        .putAllSecrets(secrets)
+                        .setReplicationId(replicationId);
                 if (f.source() != null) {
                     b.setReplicationSource(f.source());
                 }
                 return stub.demoteVolume(b.build());
             }
             case RESYNC_VOLUME: {
-                var b = ResyncVolumeRequest.newBuilder().setVolumeId(volumeId).putAllParameters(params)
-                        .putAllSecrets(secrets).setReplicationId(replicationId);
+                var b = ResyncVolumeRequest.newBuilder()
+                        .setVolumeId(volumeId)
+                        .putAllParameters(params)
+                        .putAllSecrets(secrets)
+                        .setReplicationId(replicationId);
                 if (f.source() != null) {
                     b.setReplicationSource(f.source());
                 }
                 return stub.resyncVolume(b.build());
             }
             case GET_VOLUME_REPLICATION_INFO: {
-                var b = GetVolumeReplicationInfoRequest.newBuilder().setVolumeId(volumeId).putAllSecrets(secrets)
+                var b = GetVolumeReplicationInfoRequest.newBuilder()
+                        .setVolumeId(volumeId)
+                        .putAllSecrets(secrets)
                         .setReplicationId(replicationId);
                 if (f.source() != null) {
                     b.setReplicationSource(f.source());

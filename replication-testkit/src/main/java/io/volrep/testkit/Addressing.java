@@ -20,14 +20,22 @@ public record Addressing(ReplicationSource source, String volumeId, String label
 
     /** {@code replication_source.volume.volume_id = id}. */
     public static Addressing volume(String id) {
-        return new Addressing(ReplicationSource.newBuilder()
-                .setVolume(ReplicationSource.VolumeSource.newBuilder().setVolumeId(id)).build(), "", "volume " + id);
+        return new Addressing(
+                ReplicationSource.newBuilder()
+                        .setVolume(ReplicationSource.VolumeSource.newBuilder().setVolumeId(id))
+                        .build(),
+                "",
+                "volume " + id);
     }
 
     /** {@code replication_source.volumegroup.volume_group_id = id}. */
     public static Addressing volumeGroup(String id) {
-        return new Addressing(ReplicationSource.newBuilder()
-                .setVolumegroup(ReplicationSource.VolumeGroupSource.newBuilder().setVolumeGroupId(id)).build(), "",
+        return new Addressing(
+                ReplicationSource.newBuilder()
+                        .setVolumegroup(
+                                ReplicationSource.VolumeGroupSource.newBuilder().setVolumeGroupId(id))
+                        .build(),
+                "",
                 "volume group " + id);
     }
 
@@ -48,15 +56,21 @@ public record Addressing(ReplicationSource source, String volumeId, String label
 
     /** {@code replication_source.volume} present with an empty {@code volume_id}. */
     public static Addressing emptyVolumeId() {
-        return new Addressing(ReplicationSource.newBuilder()
-                .setVolume(ReplicationSource.VolumeSource.getDefaultInstance()).build(), "",
+        return new Addressing(
+                ReplicationSource.newBuilder()
+                        .setVolume(ReplicationSource.VolumeSource.getDefaultInstance())
+                        .build(),
+                "",
                 "replication_source.volume.volume_id empty");
     }
 
     /** {@code replication_source.volumegroup} present with an empty {@code volume_group_id}. */
     public static Addressing emptyVolumeGroupId() {
-        return new Addressing(ReplicationSource.newBuilder()
-                .setVolumegroup(ReplicationSource.VolumeGroupSource.getDefaultInstance()).build(), "",
+        return new Addressing(
+                ReplicationSource.newBuilder()
+                        .setVolumegroup(ReplicationSource.VolumeGroupSource.getDefaultInstance())
+                        .build(),
+                "",
                 "replication_source.volumegroup.volume_group_id empty");
     }
 

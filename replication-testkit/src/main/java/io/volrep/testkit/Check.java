@@ -1,7 +1,6 @@
 package io.volrep.testkit;
 
 import io.volrep.api.internal.Arguments;
-
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -37,12 +36,25 @@ import java.util.Objects;
  * @param needs the fixtures the check holds while it runs (checks holding distinct fixtures run at the same time);
  *              by default {@link Needs#everyFixture()}: alone
  */
-public record Check(String id, String name, Requirement requirement, String hint, Body body, List<String> formerIds,
-                    Needs needs) {
+public record Check(
+        String id, String name, Requirement requirement, String hint, Body body, List<String> formerIds, Needs needs) {
 
     public Check {
-        Arguments.requireNonNull("id", id, "name", name, "requirement", requirement, "hint", hint, "body", body,
-                "formerIds", formerIds, "needs", needs);
+        Arguments.requireNonNull(
+                "id",
+                id,
+                "name",
+                name,
+                "requirement",
+                requirement,
+                "hint",
+                hint,
+                "body",
+                body,
+                "formerIds",
+                formerIds,
+                "needs",
+                needs);
         formerIds = List.copyOf(formerIds);
     }
 

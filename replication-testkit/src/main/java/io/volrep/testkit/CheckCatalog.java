@@ -16,8 +16,7 @@ final class CheckCatalog {
     static final String VOLUME = "<volume>";
     static final String GROUP = "<group>";
 
-    private CheckCatalog() {
-    }
+    private CheckCatalog() {}
 
     /** One id: its level in each dialect that has it, its group, and its name in each dialect. */
     record Entry(String id, String group, Map<SpecDialect, String> names, Map<SpecDialect, Requirement> levels) {
@@ -28,7 +27,8 @@ final class CheckCatalog {
          */
         String name() {
             Map<String, List<String>> dialectsByName = new LinkedHashMap<>();
-            names.forEach((d, n) -> dialectsByName.computeIfAbsent(n, k -> new ArrayList<>()).add(d.cliName()));
+            names.forEach((d, n) ->
+                    dialectsByName.computeIfAbsent(n, k -> new ArrayList<>()).add(d.cliName()));
             if (dialectsByName.size() == 1) {
                 return dialectsByName.keySet().iterator().next();
             }
@@ -52,22 +52,30 @@ final class CheckCatalog {
                         order.add(previous == null ? 0 : order.indexOf(previous) + 1, check.id());
                         groups.put(check.id(), group.name());
                     }
-                    names.computeIfAbsent(check.id(), id -> new EnumMap<>(SpecDialect.class)).put(dialect, check.name());
+                    names.computeIfAbsent(check.id(), id -> new EnumMap<>(SpecDialect.class))
+                            .put(dialect, check.name());
                     levels.computeIfAbsent(check.id(), id -> new EnumMap<>(SpecDialect.class))
                             .put(dialect, check.requirement());
                     previous = check.id();
                 }
             }
         }
-        return order.stream().map(id -> new Entry(id, groups.get(id), names.get(id), levels.get(id))).toList();
+        return order.stream()
+                .map(id -> new Entry(id, groups.get(id), names.get(id), levels.get(id)))
+                .toList();
     }
 
     /** The group's checks in {@code dialect}, with a group fixture and (for the checks listed only then) without. */
     private static List<Check> checks(CheckGroup group, SpecDialect dialect) {
-        ConformanceConfig.Builder config = ConformanceConfig.builder().endpoint("inprocess:volrep-check-catalog")
-                .volumes(VOLUME).dialect(dialect).secrets(Map.of("user", "admin")).healerVolume(VOLUME, "/mnt");
+        ConformanceConfig.Builder config = ConformanceConfig.builder()
+                .endpoint("inprocess:volrep-check-catalog")
+                .volumes(VOLUME)
+                .dialect(dialect)
+                .secrets(Map.of("user", "admin"))
+                .healerVolume(VOLUME, "/mnt");
         Map<String, Check> checks = new LinkedHashMap<>();
-        for (Check c : group.checks(config.build().toBuilder().volumeGroups(GROUP).build())) {
+        for (Check c :
+                group.checks(config.build().toBuilder().volumeGroups(GROUP).build())) {
             checks.put(c.id(), c);
         }
         List<Check> withoutGroups = group.checks(config.build());
@@ -76,7 +84,9 @@ final class CheckCatalog {
             if (!checks.containsKey(c.id())) {
                 // After the check that precedes it in this list, as the run would order it.
                 List<Check> merged = new ArrayList<>(checks.values());
-                int at = i == 0 ? 0 : merged.indexOf(checks.get(withoutGroups.get(i - 1).id())) + 1;
+                int at = i == 0
+                        ? 0
+                        : merged.indexOf(checks.get(withoutGroups.get(i - 1).id())) + 1;
                 merged.add(at, c);
                 checks.clear();
                 merged.forEach(m -> checks.put(m.id(), m));
@@ -90,19 +100,29 @@ final class CheckCatalog {
         List<Entry> entries = entries();
         StringBuilder md = new StringBuilder();
         md.append("# Conformance check ids\n\n")
-          .append("<!-- Generated from the checks of io.volrep.testkit (replication-testkit). Do not edit: a test fails\n")
-          .append("     when this file and the checks differ. Regenerate with\n")
-          .append("     ./mvnw -pl replication-testkit -am test -Dtest=CheckIdsTest -Dsurefire.failIfNoSpecifiedTests=false")
-          .append(" -Dvolrep.regenerateDocs=true -->\n\n")
-          .append("Every built-in check of `volrep conformance` and `ReplicationConformanceSuite`: ").append(entries.size())
-          .append(" ids over every\ndialect. An id is what `--skip` (`ConformanceConfig.skipChecks`) takes and what stays the same\n")
-          .append("across releases: it is built from the check's structure, never from its name, so a reworded name or\n")
-          .append("error-table row changes no id. See [vendor-ci.md](vendor-ci.md#check-ids) for the grammar and the\n")
-          .append("globs.\n\n")
-          .append("Ids ending in `").append(VOLUME).append("` or `").append(GROUP)
-          .append("` are made once per fixture and end in the fixture's id (`--volume`,\n")
-          .append("`--volume-group`). A level per dialect (`--dialect`); `-` where the dialect has no such check.\n\n")
-          .append("| id |");
+                .append(
+                        "<!-- Generated from the checks of io.volrep.testkit (replication-testkit). Do not edit: a test fails\n")
+                .append("     when this file and the checks differ. Regenerate with\n")
+                .append(
+                        "     ./mvnw -pl replication-testkit -am test -Dtest=CheckIdsTest -Dsurefire.failIfNoSpecifiedTests=false")
+                .append(" -Dvolrep.regenerateDocs=true -->\n\n")
+                .append("Every built-in check of `volrep conformance` and `ReplicationConformanceSuite`: ")
+                .append(entries.size())
+                .append(
+                        " ids over every\ndialect. An id is what `--skip` (`ConformanceConfig.skipChecks`) takes and what stays the same\n")
+                .append(
+                        "across releases: it is built from the check's structure, never from its name, so a reworded name or\n")
+                .append(
+                        "error-table row changes no id. See [vendor-ci.md](vendor-ci.md#check-ids) for the grammar and the\n")
+                .append("globs.\n\n")
+                .append("Ids ending in `")
+                .append(VOLUME)
+                .append("` or `")
+                .append(GROUP)
+                .append("` are made once per fixture and end in the fixture's id (`--volume`,\n")
+                .append(
+                        "`--volume-group`). A level per dialect (`--dialect`); `-` where the dialect has no such check.\n\n")
+                .append("| id |");
         for (SpecDialect d : SpecDialect.values()) {
             md.append(' ').append(d.cliName()).append(" |");
         }
@@ -117,7 +137,11 @@ final class CheckCatalog {
                 Requirement level = e.levels().get(d);
                 md.append(' ').append(level == null ? "-" : level.tag()).append(" |");
             }
-            md.append(' ').append(e.group()).append(" | ").append(cell(e.name())).append(" |\n");
+            md.append(' ')
+                    .append(e.group())
+                    .append(" | ")
+                    .append(cell(e.name()))
+                    .append(" |\n");
         }
         return md.toString();
     }

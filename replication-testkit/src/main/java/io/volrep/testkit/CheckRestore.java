@@ -13,8 +13,7 @@ import org.slf4j.LoggerFactory;
 final class CheckRestore {
     private static final Logger LOG = LoggerFactory.getLogger(ConformanceContext.class);
 
-    private CheckRestore() {
-    }
+    private CheckRestore() {}
 
     /**
      * Returns every source the check enabled to "replication disabled, primary": on the peer site demotes what the
@@ -35,14 +34,16 @@ final class CheckRestore {
                 // Leave the source primary, as it was before replication was enabled.
                 Outcome promote = ctx.callForce(Rpc.PROMOTE_VOLUME, target);
                 if (!promote.ok() && promote.code() != StatusCode.UNIMPLEMENTED) {
-                    LOG.warn("restoring {}: PromoteVolume(force) -> {}", target,
+                    LOG.warn(
+                            "restoring {}: PromoteVolume(force) -> {}",
+                            target,
                             SafeText.escape(ctx.config().secrets().scrub(promote.describe())));
                 }
             }
             Outcome disable = ctx.call(Rpc.DISABLE_VOLUME_REPLICATION, target);
             if (!disable.ok()) {
-                problems.add("could not restore " + target + " (replication may stay enabled): DisableVolumeReplication -> "
-                        + disable.describe());
+                problems.add("could not restore " + target
+                        + " (replication may stay enabled): DisableVolumeReplication -> " + disable.describe());
             }
         }
         while (!atEnd.isEmpty()) {

@@ -22,18 +22,38 @@ import java.time.Duration;
  * @param hint what to look at when it fails; may be empty
  * @param waited how long the check polled transient answers the tables allow (10, 14, Info's 5) before judging
  */
-public record CheckResult(String group, String name, Requirement requirement, CheckOutcome outcome, String reason,
-                          Duration duration, String id, String hint, Duration waited) {
+public record CheckResult(
+        String group,
+        String name,
+        Requirement requirement,
+        CheckOutcome outcome,
+        String reason,
+        Duration duration,
+        String id,
+        String hint,
+        Duration waited) {
 
     /** A result that waited for nothing. */
-    public CheckResult(String group, String name, Requirement requirement, CheckOutcome outcome, String reason,
-                       Duration duration, String id, String hint) {
+    public CheckResult(
+            String group,
+            String name,
+            Requirement requirement,
+            CheckOutcome outcome,
+            String reason,
+            Duration duration,
+            String id,
+            String hint) {
         this(group, name, requirement, outcome, reason, duration, id, hint, Duration.ZERO);
     }
 
     /** A result whose id is derived from its name, without a hint. */
-    public CheckResult(String group, String name, Requirement requirement, CheckOutcome outcome, String reason,
-                       Duration duration) {
+    public CheckResult(
+            String group,
+            String name,
+            Requirement requirement,
+            CheckOutcome outcome,
+            String reason,
+            Duration duration) {
         this(group, name, requirement, outcome, reason, duration, Check.idOf(name), "");
     }
 }

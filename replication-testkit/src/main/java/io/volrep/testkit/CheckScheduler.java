@@ -31,8 +31,7 @@ final class CheckScheduler implements AutoCloseable {
         }
     }
 
-    private record Task(int sequence, Needs needs, int weight, Consumer<Lease> work, CompletableFuture<Void> done) {
-    }
+    private record Task(int sequence, Needs needs, int weight, Consumer<Lease> work, CompletableFuture<Void> done) {}
 
     private final List<String> volumes;
     private final List<String> groups;
@@ -127,7 +126,7 @@ final class CheckScheduler implements AutoCloseable {
             String id = key.substring(key.indexOf('/') + 1);
             boolean group = key.startsWith("group/");
             if (!(group ? groups : volumes).contains(id)) {
-                continue;                   // not a fixture of this run: the check skips or fails on its own
+                continue; // not a fixture of this run: the check skips or fails on its own
             }
             if (!(group ? freeGroups : freeVolumes).contains(id)) {
                 return null;

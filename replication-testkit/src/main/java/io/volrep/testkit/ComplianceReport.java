@@ -24,8 +24,7 @@ import java.util.regex.Pattern;
  *             1021 edges taken, seed 0"}; may be empty
  * @param calls how many calls the run sent to the target (0 when not counted)
  */
-public record ComplianceReport(String target, List<CheckResult> results, Duration duration, String walk,
-                               long calls) {
+public record ComplianceReport(String target, List<CheckResult> results, Duration duration, String walk, long calls) {
     private static final Pattern NOT_IMPLEMENTED_RPC =
             // An RPC ("PromoteVolume") or, for an optional service, its qualified name ("identity.Identity/Probe"
             // lists as "identity.Identity").
@@ -42,7 +41,10 @@ public record ComplianceReport(String target, List<CheckResult> results, Duratio
 
     /** The ids of the checks skipped on request ({@code --skip}). */
     public List<String> skippedOnRequest() {
-        return results.stream().filter(ComplianceReport::onRequest).map(CheckResult::id).toList();
+        return results.stream()
+                .filter(ComplianceReport::onRequest)
+                .map(CheckResult::id)
+                .toList();
     }
 
     private static boolean onRequest(CheckResult r) {
@@ -55,8 +57,9 @@ public record ComplianceReport(String target, List<CheckResult> results, Duratio
      * missing secrets) ran, i.e. were not skipped.
      */
     public long walkChecks() {
-        return results.stream().filter(r -> WALK_ID.matcher(r.id()).matches()
-                && r.outcome() != CheckOutcome.SKIPPED).count();
+        return results.stream()
+                .filter(r -> WALK_ID.matcher(r.id()).matches() && r.outcome() != CheckOutcome.SKIPPED)
+                .count();
     }
 
     /** The checks that did not run for want of a peer site ({@link CheckOutcome#NOT_RUN}). */
@@ -65,17 +68,33 @@ public record ComplianceReport(String target, List<CheckResult> results, Duratio
     }
 
     /** A walk check's id, {@code <Rpc>/<volume|group>/<state>}: an RPC first, so no per-fixture id can look like one. */
-    static final Pattern WALK_ID = Pattern.compile("(" + String.join("|", java.util.Arrays
-            .stream(io.volrep.api.Rpc.values()).filter(io.volrep.api.Rpc::isReplication)
-            .map(io.volrep.api.Rpc::methodName).toList()) + ")/(volume|group)/(" + String.join("|",
-            java.util.Arrays.stream(LifecycleModel.State.values()).map(LifecycleModel.State::id).toList())
-            + ")(/force)?|(" + String.join("|", java.util.Arrays.stream(io.volrep.api.Rpc.values())
-            .filter(io.volrep.api.Rpc::isReplication).map(io.volrep.api.Rpc::methodName).toList())
+    static final Pattern WALK_ID = Pattern.compile("("
+            + String.join(
+                    "|",
+                    java.util.Arrays.stream(io.volrep.api.Rpc.values())
+                            .filter(io.volrep.api.Rpc::isReplication)
+                            .map(io.volrep.api.Rpc::methodName)
+                            .toList())
+            + ")/(volume|group)/("
+            + String.join(
+                    "|",
+                    java.util.Arrays.stream(LifecycleModel.State.values())
+                            .map(LifecycleModel.State::id)
+                            .toList())
+            + ")(/force)?|("
+            + String.join(
+                    "|",
+                    java.util.Arrays.stream(io.volrep.api.Rpc.values())
+                            .filter(io.volrep.api.Rpc::isReplication)
+                            .map(io.volrep.api.Rpc::methodName)
+                            .toList())
             + ")/(volume|group)/(auth-wrong|auth-missing|consistent)");
 
     /** How many checks at {@code requirement} ended with {@code outcome}. */
     public long count(Requirement requirement, CheckOutcome outcome) {
-        return results.stream().filter(r -> r.requirement() == requirement && r.outcome() == outcome).count();
+        return results.stream()
+                .filter(r -> r.requirement() == requirement && r.outcome() == outcome)
+                .count();
     }
 
     /** The checks that ended with a warning: not failures, but worth reading. */
@@ -114,18 +133,33 @@ public record ComplianceReport(String target, List<CheckResult> results, Duratio
 
     /** The compliance statement, several lines. */
     public String statement() {
-        long notImplemented = results.stream().filter(r -> r.outcome() == CheckOutcome.NOT_IMPLEMENTED).count();
+        long notImplemented = results.stream()
+                .filter(r -> r.outcome() == CheckOutcome.NOT_IMPLEMENTED)
+                .count();
         List<String> onRequest = skippedOnRequest();
-        long skipped = results.stream().filter(r -> r.outcome() == CheckOutcome.SKIPPED).count() - onRequest.size();
+        long skipped = results.stream()
+                        .filter(r -> r.outcome() == CheckOutcome.SKIPPED)
+                        .count()
+                - onRequest.size();
         long notRun = notRun().size();
         StringBuilder sb = new StringBuilder();
         sb.append(compliant() ? "COMPLIANT" : "NOT COMPLIANT")
-          .append(": ").append(target).append(" against the CSI-Addons replication spec\n")
-          .append("  required checks: ").append(count(Requirement.REQUIRED, CheckOutcome.PASSED)).append(" passed, ")
-          .append(count(Requirement.REQUIRED, CheckOutcome.FAILED)).append(" failed\n")
-          .append("  optional checks: ").append(count(Requirement.OPTIONAL, CheckOutcome.PASSED)).append(" passed, ")
-          .append(count(Requirement.OPTIONAL, CheckOutcome.FAILED)).append(" failed\n")
-          .append("  not implemented (allowed by the spec): ").append(notImplemented).append(" checks");
+                .append(": ")
+                .append(target)
+                .append(" against the CSI-Addons replication spec\n")
+                .append("  required checks: ")
+                .append(count(Requirement.REQUIRED, CheckOutcome.PASSED))
+                .append(" passed, ")
+                .append(count(Requirement.REQUIRED, CheckOutcome.FAILED))
+                .append(" failed\n")
+                .append("  optional checks: ")
+                .append(count(Requirement.OPTIONAL, CheckOutcome.PASSED))
+                .append(" passed, ")
+                .append(count(Requirement.OPTIONAL, CheckOutcome.FAILED))
+                .append(" failed\n")
+                .append("  not implemented (allowed by the spec): ")
+                .append(notImplemented)
+                .append(" checks");
         Set<String> rpcs = notImplementedRpcs();
         if (!rpcs.isEmpty()) {
             sb.append(" (").append(String.join(", ", rpcs)).append(')');
@@ -133,20 +167,34 @@ public record ComplianceReport(String target, List<CheckResult> results, Duratio
         sb.append('\n');
         List<CheckResult> warnings = warnings();
         if (!warnings.isEmpty()) {
-            sb.append("  warnings (not failures): ").append(warnings.size()).append(" checks (")
-              .append(String.join(", ", warnings.stream().map(CheckResult::id).toList())).append(")\n");
+            sb.append("  warnings (not failures): ")
+                    .append(warnings.size())
+                    .append(" checks (")
+                    .append(String.join(
+                            ", ", warnings.stream().map(CheckResult::id).toList()))
+                    .append(")\n");
         }
         sb.append("  skipped (fixtures not configured): ").append(skipped).append(" checks\n");
         if (notRun > 0) {
-            sb.append("  not run (they need a peer site: --peer-endpoint): ").append(notRun).append(" checks\n");
+            sb.append("  not run (they need a peer site: --peer-endpoint): ")
+                    .append(notRun)
+                    .append(" checks\n");
         }
         if (!onRequest.isEmpty()) {
-            sb.append("  skipped on request: ").append(onRequest.size()).append(" checks (")
-              .append(String.join(", ", onRequest)).append(")\n");
+            sb.append("  skipped on request: ")
+                    .append(onRequest.size())
+                    .append(" checks (")
+                    .append(String.join(", ", onRequest))
+                    .append(")\n");
         }
         if (!walk.isEmpty()) {
-            sb.append("  lifecycle exploration: ").append(walk).append(": ").append(walkChecks()).append(" checks; ")
-              .append(calls).append(" calls in the whole run\n");
+            sb.append("  lifecycle exploration: ")
+                    .append(walk)
+                    .append(": ")
+                    .append(walkChecks())
+                    .append(" checks; ")
+                    .append(calls)
+                    .append(" calls in the whole run\n");
         }
         sb.append("  time: ").append(duration.toMillis()).append(" ms");
         return sb.toString();

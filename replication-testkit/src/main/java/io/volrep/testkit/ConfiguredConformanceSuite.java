@@ -98,10 +98,12 @@ class ConfiguredConformanceSuite extends ReplicationConformanceSuite {
         @Override
         public void postProcessTestInstance(Object testInstance, ExtensionContext context) {
             ConfiguredConformanceSuite suite = (ConfiguredConformanceSuite) testInstance;
-            context.getConfigurationParameter(CONFIG_PARAMETER).filter(REGISTRY::containsKey).ifPresent(k -> {
-                suite.key = k;
-                suite.config = REGISTRY.get(k);
-            });
+            context.getConfigurationParameter(CONFIG_PARAMETER)
+                    .filter(REGISTRY::containsKey)
+                    .ifPresent(k -> {
+                        suite.key = k;
+                        suite.config = REGISTRY.get(k);
+                    });
         }
     }
 }

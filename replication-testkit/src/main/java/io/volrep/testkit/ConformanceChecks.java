@@ -15,8 +15,7 @@ import java.util.ServiceLoader;
  * }</pre>
  */
 public final class ConformanceChecks {
-    private ConformanceChecks() {
-    }
+    private ConformanceChecks() {}
 
     /**
      * The built-in groups: Fixtures, one per replication RPC, Lifecycle, Response validity, Request forms,
@@ -45,14 +44,18 @@ public final class ConformanceChecks {
     }
 
     private static CheckGroup holding(CheckGroup group, java.util.function.Function<ConformanceConfig, Needs> needs) {
-        return CheckGroup.of(group.name(), config -> group.checks(config).stream()
-                .map(c -> c.withNeeds(needs.apply(config))).toList());
+        return CheckGroup.of(
+                group.name(),
+                config -> group.checks(config).stream()
+                        .map(c -> c.withNeeds(needs.apply(config)))
+                        .toList());
     }
 
     /** The built-in groups followed by those found with {@link ServiceLoader}. */
     public static List<CheckGroup> all() {
         List<CheckGroup> groups = new ArrayList<>(builtIn());
-        ServiceLoader.load(CheckGroup.class, ConformanceChecks.class.getClassLoader()).forEach(groups::add);
+        ServiceLoader.load(CheckGroup.class, ConformanceChecks.class.getClassLoader())
+                .forEach(groups::add);
         return List.copyOf(groups);
     }
 }

@@ -2,9 +2,9 @@ package io.volrep.testkit;
 
 import io.grpc.BindableService;
 import io.grpc.ServerInterceptor;
-import io.volrep.api.internal.Arguments;
 import io.volrep.api.Secrets;
 import io.volrep.api.SpecDialect;
+import io.volrep.api.internal.Arguments;
 import io.volrep.spi.HealerDriver;
 import io.volrep.spi.ReplicationDriver;
 import io.volrep.spi.VolumeGroupDriver;
@@ -51,6 +51,7 @@ public final class ConformanceConfig {
 
     /** The settings: a private copy of the builder's, never changed after construction. */
     private final ConformanceSettings values;
+
     private final Secrets secrets;
     private final int parallelism;
 
@@ -58,8 +59,14 @@ public final class ConformanceConfig {
         b.s.validate();
         this.values = b.s.copy();
         this.secrets = Secrets.of(b.s.secrets);
-        this.parallelism = b.s.parallelism > 0 ? b.s.parallelism : Math.max(1, b.s.volumes.size()
-                + (b.s.dialect.supports(io.volrep.api.ReplicationSource.Kind.VOLUME_GROUP) ? b.s.volumeGroups.size() : 0));
+        this.parallelism = b.s.parallelism > 0
+                ? b.s.parallelism
+                : Math.max(
+                        1,
+                        b.s.volumes.size()
+                                + (b.s.dialect.supports(io.volrep.api.ReplicationSource.Kind.VOLUME_GROUP)
+                                        ? b.s.volumeGroups.size()
+                                        : 0));
     }
 
     /** A new builder. */
@@ -233,8 +240,7 @@ public final class ConformanceConfig {
     public static final class Builder {
         private final ConformanceSettings s = new ConformanceSettings();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * The peer site: the plugin serving the fixtures' replicas (their ids are what the target's

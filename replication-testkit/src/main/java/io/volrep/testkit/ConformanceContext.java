@@ -4,14 +4,12 @@ import com.google.protobuf.Message;
 import io.grpc.Channel;
 import io.volrep.api.ErrorScheme;
 import io.volrep.api.Rpc;
-import io.volrep.api.internal.SafeText;
 import io.volrep.api.Secrets;
 import io.volrep.api.SpecDialect;
+import io.volrep.api.StatusCode;
 import io.volrep.proto.healer.HealerNodeGrpc;
 import io.volrep.proto.healer.NodeHealerRequest;
-import io.volrep.api.StatusCode;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.opentest4j.AssertionFailedError;
@@ -104,7 +102,10 @@ public final class ConformanceContext {
 
     /** The fixture volume this check holds (its first, when it holds several), in {@code replication_source} form. */
     public Addressing volume() {
-        return Addressing.volume(lease.volumes().isEmpty() ? config.volumes().get(0) : lease.volumes().get(0));
+        return Addressing.volume(
+                lease.volumes().isEmpty()
+                        ? config.volumes().get(0)
+                        : lease.volumes().get(0));
     }
 
     /** The second fixture volume this check holds; skips the check when only one volume is configured. */
@@ -112,7 +113,10 @@ public final class ConformanceContext {
         if (config.volumes().size() < 2) {
             skip("needs a second fixture volume (--volume)");
         }
-        return Addressing.volume(lease.volumes().size() > 1 ? lease.volumes().get(1) : config.volumes().get(1));
+        return Addressing.volume(
+                lease.volumes().size() > 1
+                        ? lease.volumes().get(1)
+                        : config.volumes().get(1));
     }
 
     /** The fixture volume group this check holds; skips the check when none is configured. */
@@ -123,7 +127,10 @@ public final class ConformanceContext {
         if (config.volumeGroups().isEmpty()) {
             skip("no volume groups configured (--volume-group)");
         }
-        return Addressing.volumeGroup(lease.groups().isEmpty() ? config.volumeGroups().get(0) : lease.groups().get(0));
+        return Addressing.volumeGroup(
+                lease.groups().isEmpty()
+                        ? config.volumeGroups().get(0)
+                        : lease.groups().get(0));
     }
 
     /** The first fixture of {@code kind}: {@link #volume()} or {@link #volumeGroup()} (which may skip). */
@@ -174,11 +181,19 @@ public final class ConformanceContext {
     private Outcome callPeer(Rpc rpc, Addressing replica, boolean force) {
         requirePeer();
         boolean promotedHere = sources.promotedOnPeer(replica);
-        java.util.function.Supplier<Outcome> once = () -> call(session.peerChannel(), rpc, replica,
-                config.secrets().asMap(), config.enableParameters(), force, false, false);
+        java.util.function.Supplier<Outcome> once = () -> call(
+                session.peerChannel(),
+                rpc,
+                replica,
+                config.secrets().asMap(),
+                config.enableParameters(),
+                force,
+                false,
+                false);
         // Info of a replica this check promoted: 5 is "details not available at the moment" there too.
         Outcome o = rpc == Rpc.GET_VOLUME_REPLICATION_INFO && promotedHere
-                ? settle(once, r -> r.code() == StatusCode.NOT_FOUND) : once.get();
+                ? settle(once, r -> r.code() == StatusCode.NOT_FOUND)
+                : once.get();
         sources.trackPeer(replica, o);
         return o;
     }
@@ -261,8 +276,13 @@ public final class ConformanceContext {
         return call(rpc, target, secrets, config.enableParameters(), force, exact);
     }
 
-    private Outcome call(Rpc rpc, Addressing target, Map<String, String> secrets, Map<String, String> parameters,
-                         boolean force, boolean exact) {
+    private Outcome call(
+            Rpc rpc,
+            Addressing target,
+            Map<String, String> secrets,
+            Map<String, String> parameters,
+            boolean force,
+            boolean exact) {
         return call(channel, rpc, target, secrets, parameters, force, exact, true);
     }
 
@@ -273,31 +293,46 @@ public final class ConformanceContext {
      * GetVolumeReplicationInfo's 5 NOT_FOUND on a source this check made primary ("details not available at the
      * moment"). Nothing else is ever waited for: a wrong code, a broken answer, a refusal are judged at once.
      */
-    private Outcome call(Channel target0, Rpc rpc, Addressing target, Map<String, String> secrets,
-                         Map<String, String> parameters, boolean force, boolean exact, boolean track) {
+    private Outcome call(
+            Channel target0,
+            Rpc rpc,
+            Addressing target,
+            Map<String, String> secrets,
+            Map<String, String> parameters,
+            boolean force,
+            boolean exact,
+            boolean track) {
         if (!dialect.supports(rpc)) {
             skip("spec " + dialect + " has no " + rpc.methodName());
         }
-        Message request = Wire.request(dialect, rpc, Wire.inDialect(dialect, target, exact), secrets,
-                parameters, force);
+        Message request =
+                Wire.request(dialect, rpc, Wire.inDialect(dialect, target, exact), secrets, parameters, force);
         Outcome outcome = Wire.invoke(target0, dialect, rpc, request, config.callTimeout());
         calls.increment();
         noteAborted(outcome);
         if (outcome.code() != StatusCode.UNAVAILABLE && outcome.code() != StatusCode.DEADLINE_EXCEEDED) {
             session.pluginAnswered(true);
         }
-        SettlePolling.Settled settled = SettlePolling.poll(config.settleTimeout(), outcome, () -> {
-            Outcome again = Wire.invoke(target0, dialect, rpc, request, config.callTimeout());
-            calls.increment();
-            noteAborted(again);
-            return again;
-        }, o -> isTransient(o, target, track));
+        SettlePolling.Settled settled = SettlePolling.poll(
+                config.settleTimeout(),
+                outcome,
+                () -> {
+                    Outcome again = Wire.invoke(target0, dialect, rpc, request, config.callTimeout());
+                    calls.increment();
+                    noteAborted(again);
+                    return again;
+                },
+                o -> isTransient(o, target, track));
         outcome = settled.last();
         waitedNanos.addAndGet(settled.waited().toNanos());
         if (settled.polls() > 0 && isTransient(outcome, target, track)) {
-            outcome = new Outcome(rpc, outcome.code(), outcome.message() + " [still " + outcome.code().display()
-                    + " after waiting " + Durations.describe(settled.waited()) + " (" + settled.polls()
-                    + " polls; --settle-timeout " + Durations.describe(config.settleTimeout()) + ")]", null);
+            outcome = new Outcome(
+                    rpc,
+                    outcome.code(),
+                    outcome.message() + " [still " + outcome.code().display()
+                            + " after waiting " + Durations.describe(settled.waited()) + " (" + settled.polls()
+                            + " polls; --settle-timeout " + Durations.describe(config.settleTimeout()) + ")]",
+                    null);
         }
         if (track) {
             sources.track(target, outcome);
@@ -332,8 +367,13 @@ public final class ConformanceContext {
      * for the "simultaneous calls on one source" checks.
      */
     public List<Outcome> callSimultaneously(Rpc rpc, Addressing target, int count) {
-        Message request = Wire.request(dialect, rpc, Wire.inDialect(dialect, target, false),
-                config.secrets().asMap(), config.enableParameters(), false);
+        Message request = Wire.request(
+                dialect,
+                rpc,
+                Wire.inDialect(dialect, target, false),
+                config.secrets().asMap(),
+                config.enableParameters(),
+                false);
         List<Outcome> outcomes = Wire.invokeAtOnce(channel, dialect, rpc, request, count, config.callTimeout());
         calls.add(count);
         outcomes.forEach(o -> sources.track(target, o));
@@ -425,8 +465,8 @@ public final class ConformanceContext {
      */
     @io.volrep.api.WireLevel
     public Outcome heal(NodeHealerRequest request) {
-        return Wire.sendOnce(healerChannel, HealerNodeGrpc.getNodeHealerMethod(), Rpc.NODE_HEALER, request,
-                config.callTimeout());
+        return Wire.sendOnce(
+                healerChannel, HealerNodeGrpc.getNodeHealerMethod(), Rpc.NODE_HEALER, request, config.callTimeout());
     }
 
     /**

@@ -1,7 +1,7 @@
 package io.volrep.testkit;
 
-import io.volrep.api.internal.SafeText;
 import io.volrep.api.Secrets;
+import io.volrep.api.internal.SafeText;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -104,17 +104,28 @@ final class ConformanceListener implements TestExecutionListener {
             }
             case ABORTED -> {
                 if (id.isTest()) {
-                    record(id, message.startsWith(ConformanceContext.NOT_IMPLEMENTED_PREFIX)
-                            ? CheckOutcome.NOT_IMPLEMENTED : message.startsWith(ConformanceContext.WARNING_PREFIX)
-                            ? CheckOutcome.WARNING : message.startsWith(ConformanceContext.NOT_RUN_PREFIX)
-                            ? CheckOutcome.NOT_RUN : CheckOutcome.SKIPPED, message);
+                    record(
+                            id,
+                            message.startsWith(ConformanceContext.NOT_IMPLEMENTED_PREFIX)
+                                    ? CheckOutcome.NOT_IMPLEMENTED
+                                    : message.startsWith(ConformanceContext.WARNING_PREFIX)
+                                            ? CheckOutcome.WARNING
+                                            : message.startsWith(ConformanceContext.NOT_RUN_PREFIX)
+                                                    ? CheckOutcome.NOT_RUN
+                                                    : CheckOutcome.SKIPPED,
+                            message);
                 } else if (!(error.orElse(null) instanceof TestAbortedException)) {
                     record(id, CheckOutcome.FAILED, "suite aborted: " + outsideAnyCheck(message));
                 }
             }
-            case FAILED -> record(id, CheckOutcome.FAILED,
-                    id.isTest() ? message : "suite error in " + id.getDisplayName() + ": " + outsideAnyCheck(message));
-            default -> { }
+            case FAILED ->
+                record(
+                        id,
+                        CheckOutcome.FAILED,
+                        id.isTest()
+                                ? message
+                                : "suite error in " + id.getDisplayName() + ": " + outsideAnyCheck(message));
+            default -> {}
         }
     }
 
@@ -128,7 +139,7 @@ final class ConformanceListener implements TestExecutionListener {
         if (m == null || m.isBlank()) {
             return t.getClass().getName();
         }
-        int idLine = m.indexOf(CHECK_LINE);     // the id and hint the session appends; results carry them apart
+        int idLine = m.indexOf(CHECK_LINE); // the id and hint the session appends; results carry them apart
         return idLine < 0 ? m : m.substring(0, idLine);
     }
 
@@ -141,21 +152,45 @@ final class ConformanceListener implements TestExecutionListener {
         CheckTimes measured = times.get();
         Duration duration = id.isTest() ? measured.ran(id.getDisplayName()).orElse(reported) : reported;
         Requirement requirement = requirementOf(id);
-        String container = plan == null ? ""
-                : plan.getParent(id).map(c -> ReplicationConformanceSuite.containerName(plan, c)).orElse("");
+        String container = plan == null
+                ? ""
+                : plan.getParent(id)
+                        .map(c -> ReplicationConformanceSuite.containerName(plan, c))
+                        .orElse("");
         String group = container.endsWith(ReplicationConformanceSuite.OPTIONAL_SUFFIX)
                 ? container.substring(0, container.length() - ReplicationConformanceSuite.OPTIONAL_SUFFIX.length())
                 : container;
         Check check = checksByName.get(id.getDisplayName());
         Duration waited = id.isTest() ? measured.waited(id.getDisplayName()) : Duration.ZERO;
         CheckResult r = check == null
-                ? new CheckResult(group, id.getDisplayName(), requirement, outcome, reason, duration, Check.idOf(
-                        id.getDisplayName()), "", waited)
-                : new CheckResult(group, id.getDisplayName(), requirement, outcome, reason, duration, check.id(),
-                        check.hint(), waited);
+                ? new CheckResult(
+                        group,
+                        id.getDisplayName(),
+                        requirement,
+                        outcome,
+                        reason,
+                        duration,
+                        Check.idOf(id.getDisplayName()),
+                        "",
+                        waited)
+                : new CheckResult(
+                        group,
+                        id.getDisplayName(),
+                        requirement,
+                        outcome,
+                        reason,
+                        duration,
+                        check.id(),
+                        check.hint(),
+                        waited);
         results.add(r);
         if (out != null) {
-            out.printf("%-15s %-8s %s (%d ms%s)%n", outcome.label(), requirement.tag(), r.name(), duration.toMillis(),
+            out.printf(
+                    "%-15s %-8s %s (%d ms%s)%n",
+                    outcome.label(),
+                    requirement.tag(),
+                    r.name(),
+                    duration.toMillis(),
                     r.waited().isZero() ? "" : "; waited " + Durations.describe(r.waited()) + " for transient answers");
             if (!reason.isEmpty()) {
                 out.printf("%-15s -> %s%n", "", reason.replace("\n", " "));

@@ -97,13 +97,18 @@ public final class ConformanceRunner {
                 request.filters(TagFilter.includeTags(includeTags));
             }
             LauncherDiscoveryRequest discovery = request.build();
-            List<Check> checks = ConformanceChecks.all().stream().flatMap(g -> g.checks(config).stream()).toList();
-            ConformanceListener listener = new ConformanceListener(progress, checks, config.secrets(),
-                    () -> ConfiguredConformanceSuite.times(key));
+            List<Check> checks = ConformanceChecks.all().stream()
+                    .flatMap(g -> g.checks(config).stream())
+                    .toList();
+            ConformanceListener listener = new ConformanceListener(
+                    progress, checks, config.secrets(), () -> ConfiguredConformanceSuite.times(key));
             Launcher launcher = LauncherFactory.create();
             launcher.execute(discovery, listener);
-            ComplianceReport report = new ComplianceReport(config.targetDescription(), listener.results(),
-                    Duration.ofNanos(System.nanoTime() - start), ConfiguredConformanceSuite.explored(key),
+            ComplianceReport report = new ComplianceReport(
+                    config.targetDescription(),
+                    listener.results(),
+                    Duration.ofNanos(System.nanoTime() - start),
+                    ConfiguredConformanceSuite.explored(key),
                     ConfiguredConformanceSuite.calls(key));
             if (reportsDir != null) {
                 JUnitXmlReport.write(report, reportsDir);

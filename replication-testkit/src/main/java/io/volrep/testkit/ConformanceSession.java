@@ -1,5 +1,6 @@
 package io.volrep.testkit;
 
+import io.grpc.Channel;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.ServerInterceptor;
@@ -9,14 +10,13 @@ import io.volrep.api.internal.SafeText;
 import io.volrep.spi.ReplicationServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import io.grpc.Channel;
 import org.opentest4j.AssertionFailedError;
 import org.opentest4j.TestAbortedException;
 
@@ -32,6 +32,7 @@ final class ConformanceSession implements AutoCloseable {
     private final Endpoints.OpenChannel openHealer;
     /** The peer site's channel when a peer is configured; else null. */
     private final Endpoints.OpenChannel openPeer;
+
     private final List<AutoCloseable> resources = new ArrayList<>();
     /** Every call the run sent to the target. */
     private final java.util.concurrent.atomic.LongAdder calls = new java.util.concurrent.atomic.LongAdder();
@@ -41,6 +42,7 @@ final class ConformanceSession implements AutoCloseable {
     private final CheckTimes times = new CheckTimes();
     /** The checks submitted so far (by name) and their runs. */
     private final Map<String, CompletableFuture<Throwable>> submitted = new ConcurrentHashMap<>();
+
     private final CheckScheduler scheduler;
     private volatile Exploration exploration;
 
@@ -62,8 +64,10 @@ final class ConformanceSession implements AutoCloseable {
             java.util.Collections.reverse(outermostLast);
             try {
                 Server server = InProcessServerBuilder.forName(name)
-                        .addService(ServerInterceptors.intercept(config.service().get(), outermostLast))
-                        .build().start();
+                        .addService(
+                                ServerInterceptors.intercept(config.service().get(), outermostLast))
+                        .build()
+                        .start();
                 resources.add(() -> server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
@@ -79,8 +83,10 @@ final class ConformanceSession implements AutoCloseable {
     /** Serves {@code driver} in-process through the SPI runtime (with the healer and interceptors for the target). */
     private String serve(io.volrep.spi.ReplicationDriver driver, boolean target) {
         String name = "volrep-conformance-" + InProcessServerBuilder.generateName();
-        ReplicationServer.Builder builder = ReplicationServer.builder().driver(driver)
-                .dialect(config.dialect()).listen("inprocess:" + name)
+        ReplicationServer.Builder builder = ReplicationServer.builder()
+                .driver(driver)
+                .dialect(config.dialect())
+                .listen("inprocess:" + name)
                 .gracePeriod(java.time.Duration.ofMillis(200));
         if (target) {
             config.healerDriver().ifPresent(builder::healer);
@@ -179,8 +185,12 @@ final class ConformanceSession implements AutoCloseable {
         Throwable safe = safe(failure, 0);
         if (safe instanceof AssertionError && !(safe instanceof TestAbortedException)) {
             // The id and hint travel with the failure, so every JUnit XML report (Surefire's too) carries them.
-            AssertionFailedError named = new AssertionFailedError(safe.getMessage() + ConformanceListener.CHECK_LINE
-                    + check.id() + (check.hint().isEmpty() ? "" : ": " + check.hint()), safe);
+            AssertionFailedError named = new AssertionFailedError(
+                    safe.getMessage()
+                            + ConformanceListener.CHECK_LINE
+                            + check.id()
+                            + (check.hint().isEmpty() ? "" : ": " + check.hint()),
+                    safe);
             named.setStackTrace(new StackTraceElement[0]);
             return named;
         }
@@ -209,9 +219,11 @@ final class ConformanceSession implements AutoCloseable {
      */
     private Throwable safe(Throwable t, int depth) {
         String message = safe(t.getMessage());
-        Throwable copy = t instanceof TestAbortedException ? new TestAbortedException(message)
-                : t instanceof AssertionError ? new AssertionFailedError(message)
-                : new IllegalStateException(t.getClass().getName() + (message == null ? "" : ": " + message));
+        Throwable copy = t instanceof TestAbortedException
+                ? new TestAbortedException(message)
+                : t instanceof AssertionError
+                        ? new AssertionFailedError(message)
+                        : new IllegalStateException(t.getClass().getName() + (message == null ? "" : ": " + message));
         copy.setStackTrace(t.getStackTrace());
         if (depth < 8) {
             if (t.getCause() != null && t.getCause() != t) {

@@ -43,37 +43,38 @@ final class ConformanceSettings {
     Duration settleTimeout = ConformanceConfig.DEFAULT_SETTLE_TIMEOUT;
     /** 0: one per fixture volume and group. */
     int parallelism;
+
     long seed;
 
     /** Throws {@link IllegalArgumentException} when the settings do not make a run. */
     void validate() {
         int targets = (endpoint != null ? 1 : 0) + (driver != null ? 1 : 0) + (service != null ? 1 : 0);
         if (targets != 1) {
-            throw new IllegalArgumentException("configure exactly one target: endpoint, driver or service (got "
-                    + targets + ")");
+            throw new IllegalArgumentException(
+                    "configure exactly one target: endpoint, driver or service (got " + targets + ")");
         }
         if (volumes.isEmpty()) {
-            throw new IllegalArgumentException("configure at least one fixture volume (an existing volume with"
-                    + " replication disabled)");
+            throw new IllegalArgumentException(
+                    "configure at least one fixture volume (an existing volume with" + " replication disabled)");
         }
         if (!interceptors.isEmpty() && endpoint != null) {
             throw new IllegalArgumentException("server interceptors apply to in-process targets only");
         }
         if (volumeGroupDriver != null && driver == null) {
-            throw new IllegalArgumentException("volumeGroupDriver is served beside an in-process driver: configure"
-                    + " driver(...) too");
+            throw new IllegalArgumentException(
+                    "volumeGroupDriver is served beside an in-process driver: configure" + " driver(...) too");
         }
         if (healerDriver != null && driver == null) {
             throw new IllegalArgumentException("healerDriver is served beside an in-process driver: configure"
                     + " driver(...) too, or point healerEndpoint at a running node plugin");
         }
         if (!dialect.speaksCurrentMessages() && service != null) {
-            throw new IllegalArgumentException("a raw service target speaks the current messages only (dialect current"
-                    + " or upstream-2026)");
+            throw new IllegalArgumentException(
+                    "a raw service target speaks the current messages only (dialect current" + " or upstream-2026)");
         }
         if ((healerStagingPath != null || !healerVolumeContext.isEmpty()) && healerVolumes.isEmpty()) {
-            throw new IllegalArgumentException("healerStagingPath and healerVolumeContext describe the first"
-                    + " healerVolume: configure one");
+            throw new IllegalArgumentException(
+                    "healerStagingPath and healerVolumeContext describe the first" + " healerVolume: configure one");
         }
         if (peerDriver != null && driver == null) {
             throw new IllegalArgumentException("peerDriver is served in-process beside an in-process driver: configure"

@@ -1,6 +1,5 @@
 package io.volrep.testkit;
 
-import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
 import io.volrep.api.CsiLimits;
 import io.volrep.api.ErrorScheme;
@@ -25,10 +24,12 @@ import java.util.Map;
 final class ControllerChecks {
     /** An id no fixture uses; the plugin must answer 5 NOT_FOUND for it. */
     static final String MISSING_VOLUME = "volrep-conformance-no-such-volume";
+
     static final String MISSING_GROUP = "volrep-conformance-no-such-group";
     static final int SIMULTANEOUS_CALLS = 6;
     /** The bracketed cases of the (optional) CSI size-limit checks, after each RPC's missing-field row. */
     static final String ID_OVER_LIMIT = "volume_id of " + (CsiLimits.MAX_STRING_BYTES + 1) + " bytes";
+
     static final String PARAMETERS_OVER_LIMIT = "parameters over 4 KiB";
     static final String SECRETS_OVER_LIMIT = "secrets over 4 KiB";
 
@@ -41,22 +42,21 @@ final class ControllerChecks {
     static final String LAST_SYNC_DURATION = "GetVolumeReplicationInfo: last_sync_duration is not negative";
     static final String RESYNC_READY = "ResyncVolume: ready becomes true within the resync timeout";
     static final String HEALTH_STATUS = "GetVolumeReplicationInfo: status is one of UNKNOWN, HEALTHY, DEGRADED, ERROR";
-    static final String DESTINATION_VOLUME = "GetReplicationDestinationInfo: a volume's destination is a volume with"
-            + " a non-empty id";
+    static final String DESTINATION_VOLUME =
+            "GetReplicationDestinationInfo: a volume's destination is a volume with" + " a non-empty id";
     static final String DESTINATION_GROUP = "GetReplicationDestinationInfo: a volume group's destination is a volume"
             + " group with a non-empty id and no empty member id";
     static final String FORM_SOURCE = "Request form: replication_source alone -> 0 OK on every RPC";
     static final String FORM_DEPRECATED = "Request form: deprecated volume_id alone -> 0 OK on every RPC";
     static final String FORM_VOLUME_ID = "Request form: volume_id alone -> 0 OK on every RPC";
-    static final String FORM_RESERVED_ALONE = "Request form: reserved field 1 (volume_id) alone names no source -> 3"
-            + " INVALID_ARGUMENT on every RPC";
+    static final String FORM_RESERVED_ALONE =
+            "Request form: reserved field 1 (volume_id) alone names no source -> 3" + " INVALID_ARGUMENT on every RPC";
     static final String FORM_RESERVED_BESIDE = "Request form: reserved field 1 (volume_id) beside replication_source"
             + " is ignored -> 0 OK on every RPC [field 1 names a volume that does not exist]";
 
     private static final ErrorScheme SCHEME = ErrorScheme.spec();
 
-    private ControllerChecks() {
-    }
+    private ControllerChecks() {}
 
     /** The row's display name, e.g. {@code "PromoteVolume: Replication Source is not replicated -> 9 FAILED_PRECONDITION"}. */
     static String row(Rpc rpc, StatusCode code) {
@@ -83,8 +83,9 @@ final class ControllerChecks {
         List<CheckGroup> groups = new ArrayList<>();
         groups.add(CheckGroup.of("Fixtures", ControllerChecks::fixtures));
         for (Rpc rpc : RPCS) {
-            groups.add(CheckGroup.of(rpc.methodName(), config -> config.dialect().supports(rpc)
-                    ? rpcChecks(config.dialect(), rpc) : List.of()));
+            groups.add(CheckGroup.of(
+                    rpc.methodName(),
+                    config -> config.dialect().supports(rpc) ? rpcChecks(config.dialect(), rpc) : List.of()));
         }
         groups.add(CheckGroup.of("Lifecycle", ControllerChecks::lifecycle));
         groups.add(CheckGroup.of(LifecycleChecks.ISOLATION, LifecycleChecks::isolation));
@@ -104,15 +105,19 @@ final class ControllerChecks {
     private static List<Check> fixtures(ConformanceConfig config) {
         List<Check> checks = new ArrayList<>();
         for (String id : config.volumes()) {
-            checks.add(Check.required("Fixtures: volume " + id + " exists with replication disabled",
-                    ctx -> probeFixture(ctx, Addressing.volume(id))).withId("fixtures/volume/" + id)
+            checks.add(Check.required(
+                            "Fixtures: volume " + id + " exists with replication disabled",
+                            ctx -> probeFixture(ctx, Addressing.volume(id)))
+                    .withId("fixtures/volume/" + id)
                     .withNeeds(Needs.fixture("volume/" + id).at(Needs.Order.FIRST)));
         }
         for (String id : config.volumeGroups()) {
             checks.add(Check.required("Fixtures: volume group " + id + " exists with replication disabled", ctx -> {
-                ctx.volumeGroup();      // skips where the dialect has no groups
-                probeFixture(ctx, Addressing.volumeGroup(id));
-            }).withId("fixtures/group/" + id).withNeeds(Needs.fixture("group/" + id).at(Needs.Order.FIRST)));
+                        ctx.volumeGroup(); // skips where the dialect has no groups
+                        probeFixture(ctx, Addressing.volumeGroup(id));
+                    })
+                    .withId("fixtures/group/" + id)
+                    .withNeeds(Needs.fixture("group/" + id).at(Needs.Order.FIRST)));
         }
         return checks;
     }
@@ -120,7 +125,8 @@ final class ControllerChecks {
     private static void probeFixture(ConformanceContext ctx, Addressing target) {
         // Read-only probe: a source with replication disabled cannot report replication info (nor, in v0.1.0,
         // which has no info, be promoted).
-        Rpc probe = ctx.dialect().supports(Rpc.GET_VOLUME_REPLICATION_INFO) ? Rpc.GET_VOLUME_REPLICATION_INFO
+        Rpc probe = ctx.dialect().supports(Rpc.GET_VOLUME_REPLICATION_INFO)
+                ? Rpc.GET_VOLUME_REPLICATION_INFO
                 : Rpc.PROMOTE_VOLUME;
         Outcome info = ctx.call(probe, target);
         switch (info.code()) {
@@ -163,54 +169,84 @@ final class ControllerChecks {
             malformedForms.put(Addressing.emptyVolumeId(), "volume/empty-id");
         }
         malformedForms.forEach((malformed, idTail) -> checks.add(Check.required(
-                rowCase(scheme, rpc, invalid, malformed.label()), ctx -> ctx.expect(ctx.call(rpc, malformed), invalid))
-                .withId(rpc.methodName() + "/" + idTail).withNeeds(Needs.none())));
+                        rowCase(scheme, rpc, invalid, malformed.label()),
+                        ctx -> ctx.expect(ctx.call(rpc, malformed), invalid))
+                .withId(rpc.methodName() + "/" + idTail)
+                .withNeeds(Needs.none())));
         if (hasSource) {
-            checks.add(Check.required(rowCase(scheme, rpc, invalid, Addressing.emptyVolumeGroupId().label()), ctx -> {
-                ctx.volumeGroup();
-                ctx.expect(ctx.call(rpc, Addressing.emptyVolumeGroupId()), invalid);
-            }).withId(rpc.methodName() + "/group/empty-id").withNeeds(Needs.none()));
+            checks.add(Check.required(
+                            rowCase(
+                                    scheme,
+                                    rpc,
+                                    invalid,
+                                    Addressing.emptyVolumeGroupId().label()),
+                            ctx -> {
+                                ctx.volumeGroup();
+                                ctx.expect(ctx.call(rpc, Addressing.emptyVolumeGroupId()), invalid);
+                            })
+                    .withId(rpc.methodName() + "/group/empty-id")
+                    .withNeeds(Needs.none()));
         }
         if (hasSource && dialect.volumeIdRequired()) {
-            checks.add(Check.required(rowCase(scheme, rpc, invalid,
-                    "volume_id missing (REQUIRED in v0.1.3), replication_source.volume set"), ctx ->
-                    ctx.expect(ctx.callExact(rpc, ctx.volume()), invalid, rpc + " without volume_id"))
-                    .withId(rpc.methodName() + "/volume/no-volume-id").withNeeds(Needs.volume()));
+            checks.add(Check.required(
+                            rowCase(
+                                    scheme,
+                                    rpc,
+                                    invalid,
+                                    "volume_id missing (REQUIRED in v0.1.3), replication_source.volume set"),
+                            ctx -> ctx.expect(ctx.callExact(rpc, ctx.volume()), invalid, rpc + " without volume_id"))
+                    .withId(rpc.methodName() + "/volume/no-volume-id")
+                    .withNeeds(Needs.volume()));
         }
-        checks.add(Check.required(rowCase(scheme, rpc, StatusCode.NOT_FOUND, "volume " + MISSING_VOLUME),
-                ctx -> ctx.expect(ctx.call(rpc, Addressing.volume(MISSING_VOLUME)), StatusCode.NOT_FOUND))
-                .withId(rpc.methodName() + "/volume/not-found").withNeeds(Needs.none()));
+        checks.add(Check.required(
+                        rowCase(scheme, rpc, StatusCode.NOT_FOUND, "volume " + MISSING_VOLUME),
+                        ctx -> ctx.expect(ctx.call(rpc, Addressing.volume(MISSING_VOLUME)), StatusCode.NOT_FOUND))
+                .withId(rpc.methodName() + "/volume/not-found")
+                .withNeeds(Needs.none()));
         checks.add(Check.required(rowCase(scheme, rpc, StatusCode.NOT_FOUND, "volume group " + MISSING_GROUP), ctx -> {
-            ctx.volumeGroup();
-            ctx.expect(ctx.call(rpc, Addressing.volumeGroup(MISSING_GROUP)), StatusCode.NOT_FOUND);
-        }).withId(rpc.methodName() + "/group/not-found").withNeeds(Needs.none()));
+                    ctx.volumeGroup();
+                    ctx.expect(ctx.call(rpc, Addressing.volumeGroup(MISSING_GROUP)), StatusCode.NOT_FOUND);
+                })
+                .withId(rpc.methodName() + "/group/not-found")
+                .withNeeds(Needs.none()));
         checks.addAll(sizeLimitChecks(scheme, rpc));
         checks.addAll(LifecycleChecks.walk(dialect, rpc));
         checks.addAll(LifecycleChecks.authentication(dialect, rpc));
         if (rpc == Rpc.GET_REPLICATION_DESTINATION_INFO) {
             checks.addAll(LifecycleChecks.consistency(dialect));
         }
-        checks.add(Check.optional(rowCase(scheme, rpc, StatusCode.ABORTED,
-                SIMULTANEOUS_CALLS + " simultaneous calls answer only 0 OK or 10 ABORTED"), ctx -> {
-            Addressing vol = ctx.volume();
-            prepare(ctx, rpc, vol);
-            ctx.call(rpc, vol);     // past any transient answer first (settled): this check is about concurrency
-            List<Outcome> outcomes = ctx.callSimultaneously(rpc, vol, SIMULTANEOUS_CALLS);
-            long ok = outcomes.stream().filter(Outcome::ok).count();
-            for (Outcome o : outcomes) {
-                if (o.code() == StatusCode.UNIMPLEMENTED && ctx.scheme().lists(rpc, StatusCode.UNIMPLEMENTED)) {
-                    ctx.notImplemented(rpc);
-                }
-                if (!o.ok() && o.code() != StatusCode.ABORTED) {
-                    ctx.fail(SIMULTANEOUS_CALLS + " simultaneous " + rpc + " calls on " + vol + ": one answered "
-                            + o.describe() + "; only 0 OK and 10 ABORTED are allowed");
-                }
-            }
-            if (ok == 0) {
-                ctx.fail(SIMULTANEOUS_CALLS + " simultaneous " + rpc + " calls on " + vol
-                        + ": all answered 10 ABORTED; at least one should be served");
-            }
-        }).withId(rpc.methodName() + "/volume/simultaneous-calls").withNeeds(Needs.volume()));
+        checks.add(Check.optional(
+                        rowCase(
+                                scheme,
+                                rpc,
+                                StatusCode.ABORTED,
+                                SIMULTANEOUS_CALLS + " simultaneous calls answer only 0 OK or 10 ABORTED"),
+                        ctx -> {
+                            Addressing vol = ctx.volume();
+                            prepare(ctx, rpc, vol);
+                            ctx.call(
+                                    rpc,
+                                    vol); // past any transient answer first (settled): this check is about concurrency
+                            List<Outcome> outcomes = ctx.callSimultaneously(rpc, vol, SIMULTANEOUS_CALLS);
+                            long ok = outcomes.stream().filter(Outcome::ok).count();
+                            for (Outcome o : outcomes) {
+                                if (o.code() == StatusCode.UNIMPLEMENTED
+                                        && ctx.scheme().lists(rpc, StatusCode.UNIMPLEMENTED)) {
+                                    ctx.notImplemented(rpc);
+                                }
+                                if (!o.ok() && o.code() != StatusCode.ABORTED) {
+                                    ctx.fail(SIMULTANEOUS_CALLS + " simultaneous " + rpc + " calls on " + vol
+                                            + ": one answered " + o.describe()
+                                            + "; only 0 OK and 10 ABORTED are allowed");
+                                }
+                            }
+                            if (ok == 0) {
+                                ctx.fail(SIMULTANEOUS_CALLS + " simultaneous " + rpc + " calls on " + vol
+                                        + ": all answered 10 ABORTED; at least one should be served");
+                            }
+                        })
+                .withId(rpc.methodName() + "/volume/simultaneous-calls")
+                .withNeeds(Needs.volume()));
         return checks;
     }
 
@@ -236,30 +272,52 @@ final class ControllerChecks {
         int overId = CsiLimits.MAX_STRING_BYTES + 1;
         List<Check> checks = new ArrayList<>();
         checks.add(Check.optional(rowCase(scheme, rpc, invalid, ID_OVER_LIMIT), ctx -> {
-            Addressing oversized = new Addressing(io.volrep.proto.replication.ReplicationSource.newBuilder()
-                    .setVolume(io.volrep.proto.replication.ReplicationSource.VolumeSource.newBuilder()
-                            .setVolumeId(bytes("volrep-conformance-", overId))).build(), "",
-                    "volume id of " + overId + " bytes");
-            ctx.expect(ctx.call(rpc, oversized), invalid, rpc + " naming a volume id of " + overId
-                    + " bytes (CSI: at most " + CsiLimits.MAX_STRING_BYTES + ")");
-        }).withId(rpc.methodName() + "/volume/id-over-limit").withNeeds(Needs.none()));
+                    Addressing oversized = new Addressing(
+                            io.volrep.proto.replication.ReplicationSource.newBuilder()
+                                    .setVolume(io.volrep.proto.replication.ReplicationSource.VolumeSource.newBuilder()
+                                            .setVolumeId(bytes("volrep-conformance-", overId)))
+                                    .build(),
+                            "",
+                            "volume id of " + overId + " bytes");
+                    ctx.expect(
+                            ctx.call(rpc, oversized),
+                            invalid,
+                            rpc + " naming a volume id of " + overId + " bytes (CSI: at most "
+                                    + CsiLimits.MAX_STRING_BYTES + ")");
+                })
+                .withId(rpc.methodName() + "/volume/id-over-limit")
+                .withNeeds(Needs.none()));
         // GetVolumeReplicationInfo and GetReplicationDestinationInfo carry no parameters map.
         if (rpc != Rpc.GET_VOLUME_REPLICATION_INFO && rpc != Rpc.GET_REPLICATION_DESTINATION_INFO) {
             checks.add(Check.optional(rowCase(scheme, rpc, invalid, PARAMETERS_OVER_LIMIT), ctx -> {
-                Addressing vol = ctx.volume();
-                prepare(ctx, rpc, vol);
-                ctx.expect(ctx.call(rpc, vol, ctx.config().secrets().asMap(),
-                                overMapLimit(ctx.config().enableParameters())), invalid,
-                        rpc + " with a parameters map over " + CsiLimits.MAX_MAP_BYTES + " bytes");
-            }).withId(rpc.methodName() + "/volume/parameters-over-limit").withNeeds(Needs.volume()));
+                        Addressing vol = ctx.volume();
+                        prepare(ctx, rpc, vol);
+                        ctx.expect(
+                                ctx.call(
+                                        rpc,
+                                        vol,
+                                        ctx.config().secrets().asMap(),
+                                        overMapLimit(ctx.config().enableParameters())),
+                                invalid,
+                                rpc + " with a parameters map over " + CsiLimits.MAX_MAP_BYTES + " bytes");
+                    })
+                    .withId(rpc.methodName() + "/volume/parameters-over-limit")
+                    .withNeeds(Needs.volume()));
         }
         checks.add(Check.optional(rowCase(scheme, rpc, invalid, SECRETS_OVER_LIMIT), ctx -> {
-            Addressing vol = ctx.volume();
-            prepare(ctx, rpc, vol);
-            ctx.expect(ctx.call(rpc, vol, overMapLimit(ctx.config().secrets().asMap())), invalid,
-                    rpc + " with a secrets map over " + CsiLimits.MAX_MAP_BYTES + " bytes (not 16 UNAUTHENTICATED:"
-                            + " the request is malformed)");
-        }).withId(rpc.methodName() + "/volume/secrets-over-limit").withNeeds(Needs.volume()));
+                    Addressing vol = ctx.volume();
+                    prepare(ctx, rpc, vol);
+                    ctx.expect(
+                            ctx.call(
+                                    rpc,
+                                    vol,
+                                    overMapLimit(ctx.config().secrets().asMap())),
+                            invalid,
+                            rpc + " with a secrets map over " + CsiLimits.MAX_MAP_BYTES
+                                    + " bytes (not 16 UNAUTHENTICATED:" + " the request is malformed)");
+                })
+                .withId(rpc.methodName() + "/volume/secrets-over-limit")
+                .withNeeds(Needs.volume()));
         return checks;
     }
 
@@ -268,26 +326,34 @@ final class ControllerChecks {
     private static List<Check> lifecycle(ConformanceConfig config) {
         List<Check> checks = new ArrayList<>();
         for (String id : config.volumes()) {
-            checks.add(Check.required(LIFECYCLE + " [volume " + id + "]", ctx -> runLifecycle(ctx, Addressing.volume(id)))
-                    .withId("lifecycle/volume/" + id).withNeeds(Needs.fixture("volume/" + id)).withHint(TWO_SITES_HINT));
+            checks.add(
+                    Check.required(LIFECYCLE + " [volume " + id + "]", ctx -> runLifecycle(ctx, Addressing.volume(id)))
+                            .withId("lifecycle/volume/" + id)
+                            .withNeeds(Needs.fixture("volume/" + id))
+                            .withHint(TWO_SITES_HINT));
         }
         if (config.volumeGroups().isEmpty()) {
             // Only without group fixtures, so "none" never clashes with a fixture's name.
             checks.add(Check.required(LIFECYCLE + " [volume group]", ctx -> ctx.volumeGroup())
-                    .withId("lifecycle/group/none").withNeeds(Needs.none()));
+                    .withId("lifecycle/group/none")
+                    .withNeeds(Needs.none()));
         }
         for (String id : config.volumeGroups()) {
             checks.add(Check.required(LIFECYCLE + " [volume group " + id + "]", ctx -> {
-                ctx.volumeGroup();      // skips where the dialect has no groups
-                runLifecycle(ctx, Addressing.volumeGroup(id));
-            }).withId("lifecycle/group/" + id).withNeeds(Needs.fixture("group/" + id)).withHint(TWO_SITES_HINT));
+                        ctx.volumeGroup(); // skips where the dialect has no groups
+                        runLifecycle(ctx, Addressing.volumeGroup(id));
+                    })
+                    .withId("lifecycle/group/" + id)
+                    .withNeeds(Needs.fixture("group/" + id))
+                    .withHint(TWO_SITES_HINT));
         }
         return checks;
     }
 
     /** Why the checks that resync until ready need the peer site. */
-    static final String TWO_SITES_HINT = "a resync copies from the primary on the peer site: it runs on a demoted site A"
-            + " while site B is primary (the spec promises no readiness with no primary to copy from)";
+    static final String TWO_SITES_HINT =
+            "a resync copies from the primary on the peer site: it runs on a demoted site A"
+                    + " while site B is primary (the spec promises no readiness with no primary to copy from)";
 
     /**
      * Enable, promote, demote, resync until ready, promote, disable on site A; the resync runs while the replica on
@@ -301,8 +367,8 @@ final class ControllerChecks {
         resyncWhilePeerPrimary(ctx, target);
         TwoSiteChecks.promoteAfterDemotion(ctx, target, false);
         ctx.step(Rpc.DISABLE_VOLUME_REPLICATION, target);
-        TwoSiteChecks.requireNoReplica(ctx, LifecycleModel.forDialect(ctx.dialect()), ctx.replicaOf(target),
-                "DisableVolumeReplication on A");
+        TwoSiteChecks.requireNoReplica(
+                ctx, LifecycleModel.forDialect(ctx.dialect()), ctx.replicaOf(target), "DisableVolumeReplication on A");
     }
 
     /**
@@ -316,8 +382,11 @@ final class ControllerChecks {
         if (ctx.dialect().supports(Rpc.GET_VOLUME_REPLICATION_INFO)) {
             Outcome synced = ctx.call(Rpc.GET_VOLUME_REPLICATION_INFO, target);
             if (synced.code() != StatusCode.UNIMPLEMENTED) {
-                ctx.expect(synced, StatusCode.OK, "GetVolumeReplicationInfo on " + target + " before the failover to"
-                        + " B (a completed sync: B holds the data)");
+                ctx.expect(
+                        synced,
+                        StatusCode.OK,
+                        "GetVolumeReplicationInfo on " + target + " before the failover to"
+                                + " B (a completed sync: B holds the data)");
             }
         }
         ctx.step(Rpc.DEMOTE_VOLUME, target);
@@ -339,8 +408,8 @@ final class ControllerChecks {
                 return;
             }
             if (System.nanoTime() - deadline > 0) {
-                ctx.fail("ResyncVolume on " + target + " did not answer ready = true within " + timeout + " ("
-                        + calls + " calls); raise --resync-timeout if the storage needs longer");
+                ctx.fail("ResyncVolume on " + target + " did not answer ready = true within " + timeout + " (" + calls
+                        + " calls); raise --resync-timeout if the storage needs longer");
             }
             ctx.sleep(Math.min(pause, Math.max(1, (deadline - System.nanoTime()) / 1_000_000)));
             pause = Math.min(pause * 2, 500);
@@ -375,40 +444,49 @@ final class ControllerChecks {
         List<Check> checks = new ArrayList<>();
         if (dialect.supports(Rpc.GET_VOLUME_REPLICATION_INFO)) {
             checks.add(Check.required(LAST_SYNC_TIME, ctx -> primaryInfoIsValid(ctx, "last_sync_time"))
-                    .withId("response-validity/volume/last-sync-time").withNeeds(Needs.volume())
+                    .withId("response-validity/volume/last-sync-time")
+                    .withNeeds(Needs.volume())
                     .withHint("answer a Timestamp between the years 0001 and 9999, nanos in [0, 999999999]"));
         }
         // The revision's own info answer says which fields it has (v0.1.3: last_sync_time only).
         if (dialect.supports(Rpc.GET_VOLUME_REPLICATION_INFO)
                 && Wire.responseHas(dialect, Rpc.GET_VOLUME_REPLICATION_INFO, "last_sync_bytes")) {
             checks.add(Check.required(LAST_SYNC_BYTES, ctx -> primaryInfoIsValid(ctx, "last_sync_bytes"))
-                    .withId("response-validity/volume/last-sync-bytes").withNeeds(Needs.volume()));
+                    .withId("response-validity/volume/last-sync-bytes")
+                    .withNeeds(Needs.volume()));
             // Required as the client rejects it: a negative duration, or none a Duration can hold, is no sync time.
             checks.add(Check.required(LAST_SYNC_DURATION, ctx -> primaryInfoIsValid(ctx, "last_sync_duration"))
-                    .withId("response-validity/volume/last-sync-duration").withNeeds(Needs.volume())
+                    .withId("response-validity/volume/last-sync-duration")
+                    .withNeeds(Needs.volume())
                     .withHint("answer the time the last sync took: not negative, seconds and nanos of one sign"));
         }
         if (dialect.supports(Rpc.GET_REPLICATION_DESTINATION_INFO)) {
             checks.add(Check.required(HEALTH_STATUS, ctx -> primaryInfoIsValid(ctx, "status"))
-                    .withId("response-validity/volume/health-status").withNeeds(Needs.volume())
+                    .withId("response-validity/volume/health-status")
+                    .withNeeds(Needs.volume())
                     .withHint("report the replication's health as one of the enum's values; UNKNOWN when unsure"));
             checks.add(Check.required(DESTINATION_VOLUME, ctx -> destinationIsValid(ctx, ctx.volume()))
-                    .withId("response-validity/volume/destination").withNeeds(Needs.volume())
+                    .withId("response-validity/volume/destination")
+                    .withNeeds(Needs.volume())
                     .withHint("answer a VolumeDestination with the destination volume's id (at most 128 bytes);"
                             + " answer 14 UNAVAILABLE only while it is not known yet"));
             checks.add(Check.required(DESTINATION_GROUP, ctx -> destinationIsValid(ctx, ctx.volumeGroup()))
-                    .withId("response-validity/group/destination").withNeeds(Needs.group())
+                    .withId("response-validity/group/destination")
+                    .withNeeds(Needs.group())
                     .withHint("answer a VolumeGroupDestination for a group, with its id and either every member's"
                             + " destination or none (ids at most 128 bytes, the map at most 4 KiB); answer 14"
                             + " UNAVAILABLE only while it is not known yet"));
         }
         checks.add(Check.required(RESYNC_READY, ctx -> {
-            ctx.requirePeer();
-            Addressing vol = ctx.volume();
-            ctx.step(Rpc.ENABLE_VOLUME_REPLICATION, vol);
-            ctx.step(Rpc.PROMOTE_VOLUME, vol);
-            resyncWhilePeerPrimary(ctx, vol);
-        }).withId("response-validity/volume/resync-ready").withNeeds(Needs.volume()).withHint(TWO_SITES_HINT));
+                    ctx.requirePeer();
+                    Addressing vol = ctx.volume();
+                    ctx.step(Rpc.ENABLE_VOLUME_REPLICATION, vol);
+                    ctx.step(Rpc.PROMOTE_VOLUME, vol);
+                    resyncWhilePeerPrimary(ctx, vol);
+                })
+                .withId("response-validity/volume/resync-ready")
+                .withNeeds(Needs.volume())
+                .withHint(TWO_SITES_HINT));
         return checks;
     }
 
@@ -435,47 +513,60 @@ final class ControllerChecks {
         Addressing fieldOneOnly = Addressing.deprecatedVolumeId(volumeId);
         for (Rpc rpc : LifecycleModel.forDialect(ctx.dialect()).rpcs()) {
             if (!Wire.requestHas(ctx.dialect(), rpc, "volume_id")) {
-                continue;           // never had it (GetReplicationDestinationInfo: its field 1 is secrets)
+                continue; // never had it (GetReplicationDestinationInfo: its field 1 is secrets)
             }
             Outcome o = ctx.call(rpc, fieldOneOnly);
             if (o.code() == StatusCode.UNIMPLEMENTED && ctx.scheme().lists(rpc, StatusCode.UNIMPLEMENTED)) {
-                continue;           // a plugin without the RPC says nothing about its fields
+                continue; // a plugin without the RPC says nothing about its fields
             }
-            ctx.expect(o, StatusCode.INVALID_ARGUMENT, rpc.methodName() + " naming " + volumeId
-                    + " only in the reserved field 1 (volume_id): no source");
+            ctx.expect(
+                    o,
+                    StatusCode.INVALID_ARGUMENT,
+                    rpc.methodName() + " naming " + volumeId + " only in the reserved field 1 (volume_id): no source");
         }
     }
 
     /** Field 1 naming a volume that does not exist, beside the real source: a plugin that ignores it serves the source. */
     private static Addressing besideReservedVolumeId(ConformanceContext ctx) {
         Addressing volume = ctx.volume();
-        return new Addressing(volume.source(), MISSING_VOLUME, volume.label() + " (reserved field 1 volume_id: "
-                + MISSING_VOLUME + ")");
+        return new Addressing(
+                volume.source(),
+                MISSING_VOLUME,
+                volume.label() + " (reserved field 1 volume_id: " + MISSING_VOLUME + ")");
     }
 
     private static List<Check> requestForms(SpecDialect dialect) {
-        Check.Body volumeIdAlone = ctx -> everyRpc(ctx, Addressing.deprecatedVolumeId(
-                ctx.volume().source().getVolume().getVolumeId()));
+        Check.Body volumeIdAlone = ctx -> everyRpc(
+                ctx,
+                Addressing.deprecatedVolumeId(ctx.volume().source().getVolume().getVolumeId()));
         String sourceId = "request-forms/volume/replication-source";
         String volumeIdId = "request-forms/volume/volume-id";
         List<Check> checks = switch (dialect) {
-            case CURRENT -> List.of(
-                    Check.required(FORM_SOURCE, ctx -> everyRpc(ctx, ctx.volume())).withId(sourceId),
-                    Check.optional(FORM_DEPRECATED, volumeIdAlone).withId(volumeIdId));
+            case CURRENT ->
+                List.of(
+                        Check.required(FORM_SOURCE, ctx -> everyRpc(ctx, ctx.volume()))
+                                .withId(sourceId),
+                        Check.optional(FORM_DEPRECATED, volumeIdAlone).withId(volumeIdId));
             // Field 1 is reserved upstream: the same id, the opposite expectation (0.1's check expected it to work).
-            case UPSTREAM_2026 -> List.of(
-                    Check.required(FORM_SOURCE, ctx -> everyRpc(ctx, ctx.volume())).withId(sourceId),
-                    Check.required(FORM_RESERVED_ALONE, ControllerChecks::reservedVolumeIdAlone).withId(volumeIdId)
-                            .withHint("upstream HEAD reserves field 1: a plugin built on it never reads volume_id; one"
-                                    + " that does speaks the current revision (--dialect current)"),
-                    Check.required(FORM_RESERVED_BESIDE, ctx -> everyRpc(ctx, besideReservedVolumeId(ctx)))
-                            .withId("request-forms/volume/volume-id-beside-source")
-                            .withHint("clients that predate upstream HEAD (volrep's by default) still send field 1:"
-                                    + " it must change nothing, replication_source names the source"));
+            case UPSTREAM_2026 ->
+                List.of(
+                        Check.required(FORM_SOURCE, ctx -> everyRpc(ctx, ctx.volume()))
+                                .withId(sourceId),
+                        Check.required(FORM_RESERVED_ALONE, ControllerChecks::reservedVolumeIdAlone)
+                                .withId(volumeIdId)
+                                .withHint(
+                                        "upstream HEAD reserves field 1: a plugin built on it never reads volume_id; one"
+                                                + " that does speaks the current revision (--dialect current)"),
+                        Check.required(FORM_RESERVED_BESIDE, ctx -> everyRpc(ctx, besideReservedVolumeId(ctx)))
+                                .withId("request-forms/volume/volume-id-beside-source")
+                                .withHint("clients that predate upstream HEAD (volrep's by default) still send field 1:"
+                                        + " it must change nothing, replication_source names the source"));
             // volume_id is the revision's own (REQUIRED) field, not a deprecated one: a plugin must accept it alone.
-            case V0_1_3 -> List.of(
-                    Check.required(FORM_SOURCE, ctx -> everyRpc(ctx, ctx.volume())).withId(sourceId),
-                    Check.required(FORM_VOLUME_ID, volumeIdAlone).withId(volumeIdId));
+            case V0_1_3 ->
+                List.of(
+                        Check.required(FORM_SOURCE, ctx -> everyRpc(ctx, ctx.volume()))
+                                .withId(sourceId),
+                        Check.required(FORM_VOLUME_ID, volumeIdAlone).withId(volumeIdId));
             case V0_1_0 -> List.of(Check.required(FORM_VOLUME_ID, volumeIdAlone).withId(volumeIdId));
         };
         return checks.stream().map(c -> c.withNeeds(Needs.volume())).toList();

@@ -5,8 +5,7 @@ import java.util.Locale;
 
 /** How reports write a duration: {@code 250 ms}, {@code 3.2 s}, {@code 60 s}. */
 final class Durations {
-    private Durations() {
-    }
+    private Durations() {}
 
     static String describe(Duration d) {
         long millis = d.toMillis();

@@ -24,8 +24,7 @@ import java.util.concurrent.TimeUnit;
  * }</pre>
  */
 public final class Endpoints {
-    private Endpoints() {
-    }
+    private Endpoints() {}
 
     /** A channel and whatever it needs closed with it. */
     public interface OpenChannel extends AutoCloseable {
@@ -56,8 +55,10 @@ public final class Endpoints {
     public static OpenChannel open(String endpoint) {
         Objects.requireNonNull(endpoint, "endpoint");
         if (endpoint.startsWith("inprocess:")) {
-            return new Opened(InProcessChannelBuilder.forName(endpoint.substring("inprocess:".length()))
-                    .build(), null);
+            return new Opened(
+                    InProcessChannelBuilder.forName(endpoint.substring("inprocess:".length()))
+                            .build(),
+                    null);
         }
         if (endpoint.startsWith("unix:")) {
             String path = endpoint.substring("unix:".length());

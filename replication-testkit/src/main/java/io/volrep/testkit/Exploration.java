@@ -46,12 +46,10 @@ final class Exploration {
     static final int FULL_TOUR_FIXTURES = 6;
 
     /** One visit of the tour: reach {@code state} by {@code history}, then take {@code actions} there. */
-    record Visit(History history, State state, List<Action> actions) {
-    }
+    record Visit(History history, State state, List<Action> actions) {}
 
     /** A failure of a named check's edge, with the calls that led to it (shortest found). */
-    record Failure(String message, List<String> calls, String history, int tourCalls) {
-    }
+    record Failure(String message, List<String> calls, String history, int tourCalls) {}
 
     /** What the tour found for one named check. */
     static final class Result {
@@ -110,7 +108,8 @@ final class Exploration {
         List<Action> actions = model.actions(secrets);
         long edges = 0;
         for (Kind kind : LifecycleChecks.KINDS) {
-            List<String> fixtures = kind == Kind.VOLUME ? config.volumes()
+            List<String> fixtures = kind == Kind.VOLUME
+                    ? config.volumes()
                     : config.dialect().supports(Kind.VOLUME_GROUP) ? config.volumeGroups() : List.of();
             if (fixtures.isEmpty() || everyEdgeSkipped(kind, actions)) {
                 // Nothing to explore for this kind (none of its checks runs): no call names its fixtures.
@@ -149,8 +148,9 @@ final class Exploration {
             }
             done.put(kind, CompletableFuture.allOf(runs.toArray(CompletableFuture[]::new)));
         }
-        summary = model.reachable().size() + " states x " + actions.size() + " actions x " + done.entrySet().stream()
-                .filter(e -> kindExplored(e.getKey())).count() + " source kinds, " + model.histories().size()
+        summary = model.reachable().size() + " states x " + actions.size() + " actions x "
+                + done.entrySet().stream().filter(e -> kindExplored(e.getKey())).count() + " source kinds, "
+                + model.histories().size()
                 + " histories, " + edges + " edges planned, seed " + config.seed();
     }
 
@@ -170,7 +170,9 @@ final class Exploration {
     }
 
     private boolean kindExplored(Kind kind) {
-        return kind == Kind.VOLUME || (config.dialect().supports(Kind.VOLUME_GROUP) && !config.volumeGroups().isEmpty());
+        return kind == Kind.VOLUME
+                || (config.dialect().supports(Kind.VOLUME_GROUP)
+                        && !config.volumeGroups().isEmpty());
     }
 
     /** What the statement says the exploration covered. */
@@ -186,8 +188,10 @@ final class Exploration {
             // The probes' own edges are taken by every observation (each visit observes with every probe on
             // arrival, and after every call): they need no turn of their own.
             List<Action> here = new ArrayList<>(actions.stream()
-                    .filter(a -> !(a.variant() == Variant.PLAIN && model.probes().contains(a.rpc())))
-                    .filter(a -> !config.skipped(checkId(a, kind, state))).toList());
+                    .filter(a ->
+                            !(a.variant() == Variant.PLAIN && model.probes().contains(a.rpc())))
+                    .filter(a -> !config.skipped(checkId(a, kind, state)))
+                    .toList());
             if (config.seed() != 0) {
                 java.util.Collections.shuffle(here, random);
             }
@@ -229,7 +233,8 @@ final class Exploration {
     private void walk(Kind kind, CheckScheduler.Lease lease, List<Visit> visits) {
         ConformanceContext ctx = session.context(lease);
         ctx.sequential();
-        Addressing target = kind == Kind.VOLUME ? Addressing.volume(lease.volumes().get(0))
+        Addressing target = kind == Kind.VOLUME
+                ? Addressing.volume(lease.volumes().get(0))
                 : Addressing.volumeGroup(lease.groups().get(0));
         ExplorationWalker walker = new ExplorationWalker(this, ctx, kind, target);
         try {
@@ -285,7 +290,7 @@ final class Exploration {
      * sequence first, reports "not implemented" where the table allows 12, passes when every edge taken held.
      */
     void report(ConformanceContext ctx, Kind kind, String checkId, String name) {
-        ctx.source(kind);          // skips where the run has no fixture of this kind
+        ctx.source(kind); // skips where the run has no fixture of this kind
         start();
         try {
             done.get(kind).get();
@@ -298,7 +303,7 @@ final class Exploration {
         Result r = results.get(checkId);
         if (r == null) {
             if (checkId.endsWith("/consistent")) {
-                return;             // no destination disagreed
+                return; // no destination disagreed
             }
             ctx.fail("the exploration took no call of this check (" + checkId + "): nothing to judge");
             return;
@@ -311,11 +316,17 @@ final class Exploration {
                 failures.sort(Comparator.comparingInt(f -> f.calls().size()));
                 Failure first = failures.get(0);
                 StringBuilder m = new StringBuilder(first.message());
-                m.append("\n    found ").append(first.history()).append("; the calls that show it, from replication"
-                        + " disabled: ").append(String.join("; ", first.calls()));
+                m.append("\n    found ")
+                        .append(first.history())
+                        .append("; the calls that show it, from replication" + " disabled: ")
+                        .append(String.join("; ", first.calls()));
                 for (Failure other : failures.subList(1, failures.size())) {
-                    m.append("\n    also ").append(other.history()).append(" (").append(other.calls().size())
-                            .append(" calls): ").append(other.message());
+                    m.append("\n    also ")
+                            .append(other.history())
+                            .append(" (")
+                            .append(other.calls().size())
+                            .append(" calls): ")
+                            .append(other.message());
                 }
                 ctx.fail(m.toString());
             }

@@ -38,9 +38,7 @@ final class ExplorationWalker {
     }
 
     /** Why a step of the tour went wrong, and whose check it is. */
-    record Problem(String checkId, String message) {
-    }
-
+    record Problem(String checkId, String message) {}
 
     private final Exploration exploration;
     private final LifecycleModel model;
@@ -76,8 +74,8 @@ final class ExplorationWalker {
             if (at != v || believed != v.state()) {
                 String why = arrive(v);
                 if (why != null) {
-                    List<Action> rests = new ArrayList<>(v.actions().subList(v.actions().indexOf(a),
-                            v.actions().size()));
+                    List<Action> rests = new ArrayList<>(v.actions()
+                            .subList(v.actions().indexOf(a), v.actions().size()));
                     model.probes().forEach(p -> rests.add(new Action(p, Variant.PLAIN)));
                     for (Action rest : rests) {
                         Result r = exploration.result(checkId(rest, kind, v.state()));
@@ -131,7 +129,8 @@ final class ExplorationWalker {
             if (p != null) {
                 fail(p, v);
                 believed = null;
-                return "could not reach " + v.state().label() + " " + v.history().name() + ": " + p.message();
+                return "could not reach " + v.state().label() + " "
+                        + v.history().name() + ": " + p.message();
             }
             believed = e.after();
         }
@@ -177,8 +176,7 @@ final class ExplorationWalker {
         String id = checkId(a, kind, before);
         String what = a.label() + " on " + target + " (" + before.label() + ")";
         if (o.code() != e.code()) {
-            return new Problem(id, what + ": expected " + e.code().display() + ", got " + o.describe()
-                    + ctx.note(o));
+            return new Problem(id, what + ": expected " + e.code().display() + ", got " + o.describe() + ctx.note(o));
         }
         if (o.ok()) {
             try {
@@ -207,7 +205,9 @@ final class ExplorationWalker {
         List<Rpc> probes = new ArrayList<>(model.probes());
         if (!every) {
             probes.sort(Comparator.comparingLong(p -> model.reachable().stream()
-                    .filter(st -> model.expect(p, st).code() == model.expect(p, expected).code()).count()));
+                    .filter(st -> model.expect(p, st).code()
+                            == model.expect(p, expected).code())
+                    .count()));
         }
         for (Rpc probe : probes) {
             if (!every && !answers.isEmpty() && fitting(answers).equals(List.of(expected))) {
@@ -222,7 +222,7 @@ final class ExplorationWalker {
                         r.notImplemented = probe;
                     }
                 }
-                continue;       // this probe cannot tell; the others still can
+                continue; // this probe cannot tell; the others still can
             }
             answers.put(probe, o);
             Expectation e = model.expect(probe, expected);
@@ -236,16 +236,24 @@ final class ExplorationWalker {
             }
         }
         List<State> fits = fitting(answers);
-        String after = cause == null ? "reaching it " + v.history().name()
-                : "after " + cause.label() + " answered " + causeAnswer.code().display() + " in "
-                        + causeBefore.label();
+        String after = cause == null
+                ? "reaching it " + v.history().name()
+                : "after " + cause.label() + " answered " + causeAnswer.code().display() + " in " + causeBefore.label();
         if (!fits.contains(expected)) {
             StringBuilder said = new StringBuilder();
-            answers.values().forEach(o -> said.append(said.isEmpty() ? "" : ", ").append(o.rpc().methodName())
-                    .append(" -> ").append(o.describe()).append(ctx.note(o)));
+            answers.values()
+                    .forEach(o -> said.append(said.isEmpty() ? "" : ", ")
+                            .append(o.rpc().methodName())
+                            .append(" -> ")
+                            .append(o.describe())
+                            .append(ctx.note(o)));
             String message = after + ", " + target + " must be " + expected.label() + ", but it answers " + said
-                    + (fits.isEmpty() ? ", as in no state of the model" : ", as if it were "
-                    + String.join(" or ", fits.stream().map(State::label).toList()));
+                    + (fits.isEmpty()
+                            ? ", as in no state of the model"
+                            : ", as if it were "
+                                    + String.join(
+                                            " or ",
+                                            fits.stream().map(State::label).toList()));
             boolean leftPending = answers.values().stream().anyMatch(o -> o.code() == StatusCode.ABORTED);
             String changedBy = fits.isEmpty() ? probeThatChangedTheState(answers, expected) : null;
             if (changedBy != null) {
@@ -263,19 +271,31 @@ final class ExplorationWalker {
             if (changedBy != null) {
                 // The first probes answer as in the expected state, the later ones as in another: a probe (a
                 // call that must change nothing) changed it.
-                fail(new Problem(changedBy, message + " (the answers before and after " + changedBy.substring(0,
-                        changedBy.indexOf('/')) + " are those of two different states: it changed the state)"), v);
+                fail(
+                        new Problem(
+                                changedBy,
+                                message + " (the answers before and after "
+                                        + changedBy.substring(0, changedBy.indexOf('/'))
+                                        + " are those of two different states: it changed the state)"),
+                        v);
             } else if (causeId != null && (!fits.isEmpty() || leftPending)) {
                 // Another state: the call changed what it must not (or not what it must). 10 ABORTED on every
                 // later call, one at a time: the call left an operation pending.
-                fail(new Problem(causeId, message + (leftPending && fits.isEmpty()
-                        ? " (" + cause.label() + " left an operation pending on it)" : "")), v);
+                fail(
+                        new Problem(
+                                causeId,
+                                message
+                                        + (leftPending && fits.isEmpty()
+                                                ? " (" + cause.label() + " left an operation pending on it)"
+                                                : "")),
+                        v);
             } else {
                 List<Problem> problems = new ArrayList<>();
                 for (Map.Entry<Rpc, Outcome> a : answers.entrySet()) {
-                    if (model.expect(a.getKey(), expected).code() != a.getValue().code()) {
-                        problems.add(new Problem(checkId(new Action(a.getKey(), Variant.PLAIN), kind, expected),
-                                message));
+                    if (model.expect(a.getKey(), expected).code()
+                            != a.getValue().code()) {
+                        problems.add(
+                                new Problem(checkId(new Action(a.getKey(), Variant.PLAIN), kind, expected), message));
                     }
                 }
                 fail(problems, v);
@@ -308,8 +328,11 @@ final class ExplorationWalker {
 
     /** The states whose probe answers are {@code answers}. */
     private List<State> fitting(Map<Rpc, Outcome> answers) {
-        return model.reachable().stream().filter(st -> answers.entrySet().stream()
-                .allMatch(p -> model.expect(p.getKey(), st).code() == p.getValue().code())).toList();
+        return model.reachable().stream()
+                .filter(st -> answers.entrySet().stream()
+                        .allMatch(p -> model.expect(p.getKey(), st).code()
+                                == p.getValue().code()))
+                .toList();
     }
 
     /** The state each call of the sequence was made in. */
@@ -329,17 +352,21 @@ final class ExplorationWalker {
         }
         var first = destination.getReplicationDestination();
         var now = d.getReplicationDestination();
-        String how = first.hasVolumegroup() && now.hasVolumegroup()
-                && first.getVolumegroup().getVolumeIdsCount() != now.getVolumegroup().getVolumeIdsCount()
+        String how = first.hasVolumegroup()
+                        && now.hasVolumegroup()
+                        && first.getVolumegroup().getVolumeIdsCount()
+                                != now.getVolumegroup().getVolumeIdsCount()
                 ? "a member map of " + first.getVolumegroup().getVolumeIdsCount() + " members, then of "
-                + now.getVolumegroup().getVolumeIdsCount() + ": one of them is partial, and the spec says a"
-                + " group's map MUST be complete for its current members (else an error, never a partial map);"
-                + " the suite never changed the group's members"
+                        + now.getVolumegroup().getVolumeIdsCount() + ": one of them is partial, and the spec says a"
+                        + " group's map MUST be complete for its current members (else an error, never a partial map);"
+                        + " the suite never changed the group's members"
                 : "first " + com.google.protobuf.TextFormat.shortDebugString(first) + ", then "
-                + com.google.protobuf.TextFormat.shortDebugString(now)
-                + ": the destination is one fact of the replication, not a different answer per call";
-        return new Problem(consistentId(kind), "GetReplicationDestinationInfo on " + target + " answered two"
-                + " different destinations while replication stayed enabled: " + how);
+                        + com.google.protobuf.TextFormat.shortDebugString(now)
+                        + ": the destination is one fact of the replication, not a different answer per call";
+        return new Problem(
+                consistentId(kind),
+                "GetReplicationDestinationInfo on " + target + " answered two"
+                        + " different destinations while replication stayed enabled: " + how);
     }
 
     /** Sends {@code a} in {@code before} (the model's state, or null when unknown) and records the call. */
@@ -421,8 +448,10 @@ final class ExplorationWalker {
     private void failOne(Problem p, Visit v, List<Call> tour, Map<Call, State> tourBefore) {
         Result r = exploration.result(p.checkId());
         synchronized (r) {
-            if (!r.failures.isEmpty() && r.failures.stream().anyMatch(f -> f.history().equals(v.history().name()))) {
-                return;         // one per history is enough
+            if (!r.failures.isEmpty()
+                    && r.failures.stream()
+                            .anyMatch(f -> f.history().equals(v.history().name()))) {
+                return; // one per history is enough
             }
         }
         List<String> calls = tour.stream().map(Call::describe).toList();

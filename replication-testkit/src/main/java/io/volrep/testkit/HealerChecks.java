@@ -23,24 +23,25 @@ final class HealerChecks {
     static final String GROUP = "NodeHealer";
     /** How every id of the group begins: {@code NodeHealer/<subject>/<condition>}. */
     private static final String ID = GROUP + "/";
+
     static final String MISSING_VOLUME = ControllerChecks.MISSING_VOLUME;
     static final String MESSAGE_REQUIRED = "NodeHealer: message is REQUIRED in every answer";
     static final String PATH_128 = "NodeHealer: a volume_path of 128+ bytes is accepted (MUST: at least 128)";
     /** Linux's PATH_MAX less its terminating NUL: the longest path the node's system calls take. */
     static final int OS_PATH_BYTES = 4095;
+
     static final String PATH_OS_LIMIT = "NodeHealer: a volume_path of " + OS_PATH_BYTES + " bytes (Linux's PATH_MAX)"
             + " is accepted (SHOULD: the OS maximum)";
     static final String MOUNT_CAPABILITY = "NodeHealer: a mount volume_capability is accepted";
     static final String BLOCK_CAPABILITY = "NodeHealer: a block volume_capability is accepted [block volume]";
-    static final String STAGING_128 = "NodeHealer: an absolute staging_target_path of 128+ bytes is accepted (MUST:"
-            + " at least 128)";
+    static final String STAGING_128 =
+            "NodeHealer: an absolute staging_target_path of 128+ bytes is accepted (MUST:" + " at least 128)";
     static final String STAGING_OS_LIMIT = "NodeHealer: an absolute staging_target_path of " + OS_PATH_BYTES
             + " bytes (Linux's PATH_MAX) is accepted (SHOULD: the OS maximum)";
     static final String VOLUME_CONTEXT = "NodeHealer: the volume's volume_context is accepted";
     static final int SIMULTANEOUS_CALLS = ControllerChecks.SIMULTANEOUS_CALLS;
 
-    private HealerChecks() {
-    }
+    private HealerChecks() {}
 
     static String rowCase(StatusCode code, String variant) {
         return ControllerChecks.rowCase(Rpc.NODE_HEALER, code, variant);
@@ -61,7 +62,9 @@ final class HealerChecks {
     /** A valid request for the first node volume, with the configured secrets. */
     private static NodeHealerRequest.Builder valid(ConformanceContext ctx) {
         Map.Entry<String, String> volume = volume(ctx);
-        return NodeHealerRequest.newBuilder().setVolumeId(volume.getKey()).setVolumePath(volume.getValue())
+        return NodeHealerRequest.newBuilder()
+                .setVolumeId(volume.getKey())
+                .setVolumePath(volume.getValue())
                 .putAllSecrets(ctx.config().secrets().asMap());
     }
 
@@ -103,12 +106,14 @@ final class HealerChecks {
         return io.volrep.proto.csi.VolumeCapability.newBuilder()
                 .setMount(io.volrep.proto.csi.VolumeCapability.MountVolume.getDefaultInstance())
                 .setAccessMode(io.volrep.proto.csi.VolumeCapability.AccessMode.newBuilder()
-                        .setMode(io.volrep.proto.csi.VolumeCapability.AccessMode.Mode.SINGLE_NODE_WRITER)).build();
+                        .setMode(io.volrep.proto.csi.VolumeCapability.AccessMode.Mode.SINGLE_NODE_WRITER))
+                .build();
     }
 
     /** A block capability as a CO sends it for a raw block volume. */
     static io.volrep.proto.csi.VolumeCapability block() {
-        return mount().toBuilder().setBlock(io.volrep.proto.csi.VolumeCapability.BlockVolume.getDefaultInstance())
+        return mount().toBuilder()
+                .setBlock(io.volrep.proto.csi.VolumeCapability.BlockVolume.getDefaultInstance())
                 .build();
     }
 
@@ -116,8 +121,8 @@ final class HealerChecks {
     private static void simultaneous(ConformanceContext ctx) throws InterruptedException {
         NodeHealerRequest request = valid(ctx).build();
         List<java.util.concurrent.Future<Outcome>> answers = new ArrayList<>();
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
-                SIMULTANEOUS_CALLS);
+        java.util.concurrent.ExecutorService pool =
+                java.util.concurrent.Executors.newFixedThreadPool(SIMULTANEOUS_CALLS);
         java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
         try {
             for (int i = 0; i < SIMULTANEOUS_CALLS; i++) {
@@ -162,95 +167,194 @@ final class HealerChecks {
     static List<Check> checks() {
         StatusCode invalid = StatusCode.INVALID_ARGUMENT;
         List<Check> checks = new ArrayList<>();
-        checks.add(Check.required(rowCase(invalid, "volume_id missing"), ctx ->
-                expect(ctx, valid(ctx).clearVolumeId().build(), invalid, "NodeHealer without volume_id"))
+        checks.add(Check.required(
+                        rowCase(invalid, "volume_id missing"),
+                        ctx -> expect(ctx, valid(ctx).clearVolumeId().build(), invalid, "NodeHealer without volume_id"))
                 .withId(ID + "request/no-volume-id"));
-        checks.add(Check.required(rowCase(invalid, "volume_path missing"), ctx ->
-                expect(ctx, valid(ctx).clearVolumePath().build(), invalid, "NodeHealer without volume_path"))
+        checks.add(Check.required(
+                        rowCase(invalid, "volume_path missing"),
+                        ctx -> expect(
+                                ctx, valid(ctx).clearVolumePath().build(), invalid, "NodeHealer without volume_path"))
                 .withId(ID + "request/no-volume-path"));
-        checks.add(Check.required(rowCase(invalid, "staging_target_path relative"), ctx ->
-                expect(ctx, valid(ctx).setStagingTargetPath("relative/staging/path").build(), invalid,
-                        "NodeHealer with a relative staging_target_path"))
+        checks.add(Check.required(
+                        rowCase(invalid, "staging_target_path relative"),
+                        ctx -> expect(
+                                ctx,
+                                valid(ctx)
+                                        .setStagingTargetPath("relative/staging/path")
+                                        .build(),
+                                invalid,
+                                "NodeHealer with a relative staging_target_path"))
                 .withId(ID + "request/relative-staging-path"));
         int overId = io.volrep.api.CsiLimits.MAX_STRING_BYTES + 1;
         // Optional: the healer spec inherits CSI's 128-byte limit on ids without restating it.
-        checks.add(Check.optional(rowCase(invalid, ControllerChecks.ID_OVER_LIMIT), ctx ->
-                expect(ctx, valid(ctx).setVolumeId(ControllerChecks.bytes("volrep-conformance-", overId)).build(),
-                        invalid, "NodeHealer with a volume_id of " + overId + " bytes (CSI: at most "
-                                + io.volrep.api.CsiLimits.MAX_STRING_BYTES + ")"))
+        checks.add(Check.optional(
+                        rowCase(invalid, ControllerChecks.ID_OVER_LIMIT),
+                        ctx -> expect(
+                                ctx,
+                                valid(ctx)
+                                        .setVolumeId(ControllerChecks.bytes("volrep-conformance-", overId))
+                                        .build(),
+                                invalid,
+                                "NodeHealer with a volume_id of " + overId + " bytes (CSI: at most "
+                                        + io.volrep.api.CsiLimits.MAX_STRING_BYTES + ")"))
                 .withId(ID + "volume/id-over-limit"));
-        checks.add(Check.required(rowCase(StatusCode.NOT_FOUND, "volume " + MISSING_VOLUME), ctx ->
-                expect(ctx, valid(ctx).setVolumeId(MISSING_VOLUME).build(), StatusCode.NOT_FOUND,
-                        "NodeHealer for a volume that does not exist"))
+        checks.add(Check.required(
+                        rowCase(StatusCode.NOT_FOUND, "volume " + MISSING_VOLUME),
+                        ctx -> expect(
+                                ctx,
+                                valid(ctx).setVolumeId(MISSING_VOLUME).build(),
+                                StatusCode.NOT_FOUND,
+                                "NodeHealer for a volume that does not exist"))
                 .withId(ID + "volume/not-found"));
         checks.add(Check.required(rowCase(StatusCode.UNAUTHENTICATED, "wrong secrets"), ctx -> {
-            Map<String, String> wrong = new LinkedHashMap<>();
-            ctx.requireSecrets().keys().forEach(k -> wrong.put(k, "volrep-conformance-wrong-secret"));
-            expect(ctx, valid(ctx).clearSecrets().putAllSecrets(wrong).build(), StatusCode.UNAUTHENTICATED,
-                    "NodeHealer with wrong secret values");
-        }).withId(ID + "volume/auth-wrong"));
+                    Map<String, String> wrong = new LinkedHashMap<>();
+                    ctx.requireSecrets().keys().forEach(k -> wrong.put(k, "volrep-conformance-wrong-secret"));
+                    expect(
+                            ctx,
+                            valid(ctx).clearSecrets().putAllSecrets(wrong).build(),
+                            StatusCode.UNAUTHENTICATED,
+                            "NodeHealer with wrong secret values");
+                })
+                .withId(ID + "volume/auth-wrong"));
         checks.add(Check.required(rowCase(StatusCode.UNAUTHENTICATED, "missing secrets"), ctx -> {
-            ctx.requireSecrets();
-            expect(ctx, valid(ctx).clearSecrets().build(), StatusCode.UNAUTHENTICATED, "NodeHealer without secrets");
-        }).withId(ID + "volume/auth-missing"));
-        checks.add(Check.required(MESSAGE_REQUIRED, ctx -> expectMessage(ctx,
-                expect(ctx, valid(ctx).build(), StatusCode.OK, "NodeHealer for node volume " + volume(ctx))))
+                    ctx.requireSecrets();
+                    expect(
+                            ctx,
+                            valid(ctx).clearSecrets().build(),
+                            StatusCode.UNAUTHENTICATED,
+                            "NodeHealer without secrets");
+                })
+                .withId(ID + "volume/auth-missing"));
+        checks.add(Check.required(
+                        MESSAGE_REQUIRED,
+                        ctx -> expectMessage(
+                                ctx,
+                                expect(
+                                        ctx,
+                                        valid(ctx).build(),
+                                        StatusCode.OK,
+                                        "NodeHealer for node volume " + volume(ctx))))
                 .withId(ID + "volume/message-required"));
         checks.add(Check.required(PATH_128, ctx -> {
-            NodeHealerRequest.Builder b = valid(ctx);
-            expectMessage(ctx, expect(ctx, b.setVolumePath(longPath(b.getVolumePath(), 129)).build(), StatusCode.OK,
-                    "NodeHealer with a 129-byte volume_path naming the node volume's directory"));
-        }).withId(ID + "volume/path-over-128-bytes"));
+                    NodeHealerRequest.Builder b = valid(ctx);
+                    expectMessage(
+                            ctx,
+                            expect(
+                                    ctx,
+                                    b.setVolumePath(longPath(b.getVolumePath(), 129))
+                                            .build(),
+                                    StatusCode.OK,
+                                    "NodeHealer with a 129-byte volume_path naming the node volume's directory"));
+                })
+                .withId(ID + "volume/path-over-128-bytes"));
         checks.add(Check.optional(PATH_OS_LIMIT, ctx -> {
-            NodeHealerRequest.Builder b = valid(ctx);
-            expectMessage(ctx, expect(ctx, b.setVolumePath(longPath(b.getVolumePath(), OS_PATH_BYTES)).build(),
-                    StatusCode.OK, "NodeHealer with a " + OS_PATH_BYTES + "-byte volume_path naming the node volume's"
-                            + " directory"));
-        }).withId(ID + "volume/path-os-limit")
+                    NodeHealerRequest.Builder b = valid(ctx);
+                    expectMessage(
+                            ctx,
+                            expect(
+                                    ctx,
+                                    b.setVolumePath(longPath(b.getVolumePath(), OS_PATH_BYTES))
+                                            .build(),
+                                    StatusCode.OK,
+                                    "NodeHealer with a " + OS_PATH_BYTES + "-byte volume_path naming the node volume's"
+                                            + " directory"));
+                })
+                .withId(ID + "volume/path-os-limit")
                 .withFormerIds(Check.idOf("NodeHealer: a volume_path of 1024+ bytes is accepted (SHOULD: the OS"
-                        + " maximum)")));     // 0.1's check sent 1025 bytes; the OS limit is what the spec asks
-        checks.add(Check.required(MOUNT_CAPABILITY, ctx -> expectMessage(ctx, expect(ctx,
-                valid(ctx).setVolumeCapability(mount()).build(), StatusCode.OK,
-                "NodeHealer with a mount volume_capability (SINGLE_NODE_WRITER) for node volume " + volume(ctx)
-                        .getKey()))).withId(ID + "volume/mount-capability")
+                        + " maximum)"))); // 0.1's check sent 1025 bytes; the OS limit is what the spec asks
+        checks.add(Check.required(
+                        MOUNT_CAPABILITY,
+                        ctx -> expectMessage(
+                                ctx,
+                                expect(
+                                        ctx,
+                                        valid(ctx).setVolumeCapability(mount()).build(),
+                                        StatusCode.OK,
+                                        "NodeHealer with a mount volume_capability (SINGLE_NODE_WRITER) for node volume "
+                                                + volume(ctx).getKey())))
+                .withId(ID + "volume/mount-capability")
                 .withHint("volume_capability is OPTIONAL: a plugin must accept it, and MAY skip filesystem work for a"
                         + " block volume"));
         checks.add(Check.required(BLOCK_CAPABILITY, ctx -> {
-            volume(ctx);
-            if (ctx.config().healerBlockVolumes().isEmpty()) {
-                ctx.skip("no block volume configured (--healer-block-volume ID=PATH): a block volume_capability is"
-                        + " not checked");
-            }
-            Map.Entry<String, String> blockVolume = ctx.config().healerBlockVolumes().entrySet().iterator().next();
-            expectMessage(ctx, expect(ctx, valid(ctx).setVolumeId(blockVolume.getKey())
-                    .setVolumePath(blockVolume.getValue()).setVolumeCapability(block()).build(), StatusCode.OK,
-                    "NodeHealer with a block volume_capability for block volume " + blockVolume.getKey()));
-        }).withId(ID + "volume/block-capability")
+                    volume(ctx);
+                    if (ctx.config().healerBlockVolumes().isEmpty()) {
+                        ctx.skip(
+                                "no block volume configured (--healer-block-volume ID=PATH): a block volume_capability is"
+                                        + " not checked");
+                    }
+                    Map.Entry<String, String> blockVolume = ctx.config()
+                            .healerBlockVolumes()
+                            .entrySet()
+                            .iterator()
+                            .next();
+                    expectMessage(
+                            ctx,
+                            expect(
+                                    ctx,
+                                    valid(ctx)
+                                            .setVolumeId(blockVolume.getKey())
+                                            .setVolumePath(blockVolume.getValue())
+                                            .setVolumeCapability(block())
+                                            .build(),
+                                    StatusCode.OK,
+                                    "NodeHealer with a block volume_capability for block volume "
+                                            + blockVolume.getKey()));
+                })
+                .withId(ID + "volume/block-capability")
                 .withHint("a raw block volume's volume_path is its device file: no filesystem to check there"));
         checks.add(Check.required(STAGING_128, ctx -> {
-            String staging = stagingPath(ctx);
-            expectMessage(ctx, expect(ctx, valid(ctx).setStagingTargetPath(longPath(staging, 129)).build(),
-                    StatusCode.OK, "NodeHealer with a 129-byte staging_target_path naming the volume's staging"
-                            + " directory"));
-        }).withId(ID + "volume/staging-path-over-128-bytes")
+                    String staging = stagingPath(ctx);
+                    expectMessage(
+                            ctx,
+                            expect(
+                                    ctx,
+                                    valid(ctx)
+                                            .setStagingTargetPath(longPath(staging, 129))
+                                            .build(),
+                                    StatusCode.OK,
+                                    "NodeHealer with a 129-byte staging_target_path naming the volume's staging"
+                                            + " directory"));
+                })
+                .withId(ID + "volume/staging-path-over-128-bytes")
                 .withHint("staging_target_path overrides CSI's 128-byte limit: accept at least 128 bytes, better the"
                         + " OS maximum"));
         checks.add(Check.optional(STAGING_OS_LIMIT, ctx -> {
-            String staging = stagingPath(ctx);
-            expectMessage(ctx, expect(ctx, valid(ctx).setStagingTargetPath(longPath(staging, OS_PATH_BYTES))
-                    .build(), StatusCode.OK, "NodeHealer with a " + OS_PATH_BYTES + "-byte staging_target_path"
-                    + " naming the volume's staging directory"));
-        }).withId(ID + "volume/staging-path-os-limit"));
+                    String staging = stagingPath(ctx);
+                    expectMessage(
+                            ctx,
+                            expect(
+                                    ctx,
+                                    valid(ctx)
+                                            .setStagingTargetPath(longPath(staging, OS_PATH_BYTES))
+                                            .build(),
+                                    StatusCode.OK,
+                                    "NodeHealer with a " + OS_PATH_BYTES + "-byte staging_target_path"
+                                            + " naming the volume's staging directory"));
+                })
+                .withId(ID + "volume/staging-path-os-limit"));
         checks.add(Check.required(VOLUME_CONTEXT, ctx -> {
-            volume(ctx);
-            if (ctx.config().healerVolumeContext().isEmpty()) {
-                ctx.skip("no volume context configured (--healer-volume-context K=V): volume_context is not checked");
-            }
-            expectMessage(ctx, expect(ctx, valid(ctx).putAllVolumeContext(ctx.config().healerVolumeContext())
-                    .build(), StatusCode.OK, "NodeHealer with the volume's volume_context"));
-        }).withId(ID + "volume/volume-context"));
-        checks.add(Check.optional(rowCase(StatusCode.ABORTED, SIMULTANEOUS_CALLS
-                + " simultaneous calls answer only 0 OK or 10 ABORTED"), HealerChecks::simultaneous)
+                    volume(ctx);
+                    if (ctx.config().healerVolumeContext().isEmpty()) {
+                        ctx.skip(
+                                "no volume context configured (--healer-volume-context K=V): volume_context is not checked");
+                    }
+                    expectMessage(
+                            ctx,
+                            expect(
+                                    ctx,
+                                    valid(ctx)
+                                            .putAllVolumeContext(ctx.config().healerVolumeContext())
+                                            .build(),
+                                    StatusCode.OK,
+                                    "NodeHealer with the volume's volume_context"));
+                })
+                .withId(ID + "volume/volume-context"));
+        checks.add(Check.optional(
+                        rowCase(
+                                StatusCode.ABORTED,
+                                SIMULTANEOUS_CALLS + " simultaneous calls answer only 0 OK or 10 ABORTED"),
+                        HealerChecks::simultaneous)
                 .withId(ID + "volume/simultaneous-calls"));
         return checks;
     }

@@ -32,8 +32,8 @@ final class IdentityChecks {
     static final String REPLICATION = "Identity: GetCapabilities advertises VolumeReplication.VOLUME_REPLICATION";
     static final String CONTROLLER = "Identity: GetCapabilities advertises Service.CONTROLLER_SERVICE";
     static final String PROBE = "Identity: Probe answers ready (true or absent)";
-    static final String ADVERTISED_SERVED = "Identity: every RPC of an advertised capability is served (not 12"
-            + " UNIMPLEMENTED)";
+    static final String ADVERTISED_SERVED =
+            "Identity: every RPC of an advertised capability is served (not 12" + " UNIMPLEMENTED)";
     static final String SERVED_ADVERTISED = "Identity: every optional RPC served is advertised (else a warning:"
             + " orchestrators that read the capabilities never call it)";
 
@@ -46,8 +46,7 @@ final class IdentityChecks {
      * @param requiredWhenServed true when serving the RPCs without advertising the capability is a failure of a check
      *                           of its own (VOLUME_REPLICATION, CONTROLLER_SERVICE), false when it is a warning
      */
-    record Promise(String capability, Predicate<Capability> advertised, List<Rpc> rpcs, boolean requiredWhenServed) {
-    }
+    record Promise(String capability, Predicate<Capability> advertised, List<Rpc> rpcs, boolean requiredWhenServed) {}
 
     /**
      * The capabilities of the spec's Identity that name RPCs volrep can call. Not here: {@code Service.NODE_SERVICE}
@@ -56,21 +55,30 @@ final class IdentityChecks {
      * {@link VolumeGroupChecks} holds against its own service (its RPCs need a group, not the main fixture). Promote,
      * demote, resync and info are promised by no capability: the spec lets them answer 12.
      */
-    static final Promise CONTROLLER_SERVICE = new Promise("Service.CONTROLLER_SERVICE", c -> c.hasService()
-            && c.getService().getType() == Capability.Service.Type.CONTROLLER_SERVICE,
-            List.of(Rpc.ENABLE_VOLUME_REPLICATION, Rpc.DISABLE_VOLUME_REPLICATION), true);
-    static final Promise VOLUME_REPLICATION = new Promise("VolumeReplication.VOLUME_REPLICATION",
+    static final Promise CONTROLLER_SERVICE = new Promise(
+            "Service.CONTROLLER_SERVICE",
+            c -> c.hasService() && c.getService().getType() == Capability.Service.Type.CONTROLLER_SERVICE,
+            List.of(Rpc.ENABLE_VOLUME_REPLICATION, Rpc.DISABLE_VOLUME_REPLICATION),
+            true);
+
+    static final Promise VOLUME_REPLICATION = new Promise(
+            "VolumeReplication.VOLUME_REPLICATION",
             c -> c.hasVolumeReplication()
                     && c.getVolumeReplication().getType() == Capability.VolumeReplication.Type.VOLUME_REPLICATION,
-            List.of(Rpc.ENABLE_VOLUME_REPLICATION, Rpc.DISABLE_VOLUME_REPLICATION), true);
-    static final List<Promise> PROMISES = List.of(CONTROLLER_SERVICE, VOLUME_REPLICATION,
-            new Promise("VolumeReplication.GET_REPLICATION_DESTINATION_INFO", c -> c.hasVolumeReplication()
-                    && c.getVolumeReplication().getType()
-                    == Capability.VolumeReplication.Type.GET_REPLICATION_DESTINATION_INFO,
-                    List.of(Rpc.GET_REPLICATION_DESTINATION_INFO), false));
+            List.of(Rpc.ENABLE_VOLUME_REPLICATION, Rpc.DISABLE_VOLUME_REPLICATION),
+            true);
+    static final List<Promise> PROMISES = List.of(
+            CONTROLLER_SERVICE,
+            VOLUME_REPLICATION,
+            new Promise(
+                    "VolumeReplication.GET_REPLICATION_DESTINATION_INFO",
+                    c -> c.hasVolumeReplication()
+                            && c.getVolumeReplication().getType()
+                                    == Capability.VolumeReplication.Type.GET_REPLICATION_DESTINATION_INFO,
+                    List.of(Rpc.GET_REPLICATION_DESTINATION_INFO),
+                    false));
 
-    private IdentityChecks() {
-    }
+    private IdentityChecks() {}
 
     static CheckGroup group() {
         return CheckGroup.of(GROUP, config -> checks());
@@ -78,20 +86,24 @@ final class IdentityChecks {
 
     private static <Q, R> R call(ConformanceContext ctx, Channel channel, MethodDescriptor<Q, R> method, Q request) {
         try {
-            return ClientCalls.blockingUnaryCall(channel, method, Wire.options(ctx.config().callTimeout()), request);
+            return ClientCalls.blockingUnaryCall(
+                    channel, method, Wire.options(ctx.config().callTimeout()), request);
         } catch (StatusRuntimeException e) {
             if (e.getStatus().getCode() == Status.Code.UNIMPLEMENTED) {
                 ctx.notImplemented("identity.Identity/" + method.getBareMethodName());
             }
-            ctx.fail("identity.Identity/" + method.getBareMethodName() + " -> " + Wire.outcome(null, e.getStatus())
-                    .describe());
+            ctx.fail("identity.Identity/" + method.getBareMethodName() + " -> "
+                    + Wire.outcome(null, e.getStatus()).describe());
             throw e;
         }
     }
 
     /** GetCapabilities' answer, held to the answer rules. */
     private static GetCapabilitiesResponse capabilities(ConformanceContext ctx) {
-        GetCapabilitiesResponse caps = call(ctx, ctx.channel(), IdentityGrpc.getGetCapabilitiesMethod(),
+        GetCapabilitiesResponse caps = call(
+                ctx,
+                ctx.channel(),
+                IdentityGrpc.getGetCapabilitiesMethod(),
                 GetCapabilitiesRequest.getDefaultInstance());
         ResponseRules.requireValid(ctx, Rpc.GET_CAPABILITIES, caps);
         return caps;
@@ -107,7 +119,9 @@ final class IdentityChecks {
 
     /** The promises whose RPCs the plugin's revision has (v0.1.x: no GetReplicationDestinationInfo). */
     private static List<Promise> promises(ConformanceContext ctx) {
-        return PROMISES.stream().filter(p -> p.rpcs().stream().allMatch(ctx.dialect()::supports)).toList();
+        return PROMISES.stream()
+                .filter(p -> p.rpcs().stream().allMatch(ctx.dialect()::supports))
+                .toList();
     }
 
     private static void advertisedRpcsAreServed(ConformanceContext ctx) {
@@ -115,8 +129,10 @@ final class IdentityChecks {
         List<String> broken = new ArrayList<>();
         for (Promise promise : promises(ctx)) {
             if (caps.getCapabilitiesList().stream().anyMatch(promise.advertised())) {
-                promise.rpcs().stream().filter(rpc -> !served(ctx, rpc)).forEach(rpc -> broken.add(
-                        promise.capability() + " is advertised but " + rpc.methodName() + " answers 12 UNIMPLEMENTED"));
+                promise.rpcs().stream()
+                        .filter(rpc -> !served(ctx, rpc))
+                        .forEach(rpc -> broken.add(promise.capability() + " is advertised but " + rpc.methodName()
+                                + " answers 12 UNIMPLEMENTED"));
             }
         }
         if (!broken.isEmpty()) {
@@ -130,8 +146,10 @@ final class IdentityChecks {
         for (Promise promise : promises(ctx)) {
             if (!promise.requiredWhenServed()
                     && caps.getCapabilitiesList().stream().noneMatch(promise.advertised())) {
-                promise.rpcs().stream().filter(rpc -> served(ctx, rpc)).forEach(rpc -> unadvertised.add(
-                        rpc.methodName() + " is served but GetCapabilities does not advertise " + promise.capability()));
+                promise.rpcs().stream()
+                        .filter(rpc -> served(ctx, rpc))
+                        .forEach(rpc -> unadvertised.add(rpc.methodName()
+                                + " is served but GetCapabilities does not advertise " + promise.capability()));
             }
         }
         if (!unadvertised.isEmpty()) {
@@ -153,8 +171,16 @@ final class IdentityChecks {
         return List.of(
                 // The name's rules (domain-name notation, at most 63 characters) are replication-api's rule set for
                 // Identity answers (AnswerRules), as volrep's client applies them: this is their one call site here.
-                Check.required(NAME, ctx -> ResponseRules.requireValid(ctx, Rpc.GET_IDENTITY, call(ctx, ctx.channel(),
-                        IdentityGrpc.getGetIdentityMethod(), GetIdentityRequest.getDefaultInstance())))
+                Check.required(
+                                NAME,
+                                ctx -> ResponseRules.requireValid(
+                                        ctx,
+                                        Rpc.GET_IDENTITY,
+                                        call(
+                                                ctx,
+                                                ctx.channel(),
+                                                IdentityGrpc.getGetIdentityMethod(),
+                                                GetIdentityRequest.getDefaultInstance())))
                         .withId("identity/plugin/name")
                         .withHint("answer a name in domain-name notation (at most 63 characters, alphanumeric at both"
                                 + " ends, dashes, dots and alphanumerics between) and a vendor version"),
@@ -163,13 +189,17 @@ final class IdentityChecks {
                 Check.required(CONTROLLER, ctx -> requireAdvertised(ctx, CONTROLLER_SERVICE))
                         .withId("identity/plugin/controller-service-advertised"),
                 Check.required(PROBE, ctx -> {
-                    ProbeResponse probe = call(ctx, ctx.channel(), IdentityGrpc.getProbeMethod(),
-                            ProbeRequest.getDefaultInstance());
-                    ResponseRules.requireValid(ctx, Rpc.PROBE, probe);
-                    if (probe.hasReady() && !probe.getReady().getValue()) {
-                        ctx.fail("Probe answered ready = false: the plugin is not ready to serve");
-                    }
-                }).withId("identity/plugin/probe-ready"),
+                            ProbeResponse probe = call(
+                                    ctx,
+                                    ctx.channel(),
+                                    IdentityGrpc.getProbeMethod(),
+                                    ProbeRequest.getDefaultInstance());
+                            ResponseRules.requireValid(ctx, Rpc.PROBE, probe);
+                            if (probe.hasReady() && !probe.getReady().getValue()) {
+                                ctx.fail("Probe answered ready = false: the plugin is not ready to serve");
+                            }
+                        })
+                        .withId("identity/plugin/probe-ready"),
                 Check.required(ADVERTISED_SERVED, IdentityChecks::advertisedRpcsAreServed)
                         .withId("identity/plugin/advertised-rpcs-served")
                         .withHint("advertise a capability only for the RPCs the plugin implements (the SPI derives"

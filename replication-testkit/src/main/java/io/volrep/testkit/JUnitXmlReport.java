@@ -25,8 +25,7 @@ import javax.xml.stream.XMLStreamWriter;
  * }</pre>
  */
 final class JUnitXmlReport {
-    private JUnitXmlReport() {
-    }
+    private JUnitXmlReport() {}
 
     /** Writes one file per group into {@code dir} (created when missing). */
     public static void write(ComplianceReport report, Path dir) {
@@ -34,7 +33,8 @@ final class JUnitXmlReport {
         for (CheckResult r : report.results()) {
             // As the suite's containers: optional checks in a group of their own, so a CLI report and a vendor's
             // Surefire report of the same run list the same classes.
-            String group = r.group().isEmpty() ? "volrep conformance"
+            String group = r.group().isEmpty()
+                    ? "volrep conformance"
                     : ReplicationConformanceSuite.containerName(r.group(), r.requirement());
             byGroup.computeIfAbsent(group, g -> new java.util.ArrayList<>()).add(r);
         }
@@ -64,13 +64,23 @@ final class JUnitXmlReport {
         xml.writeStartElement("testsuite");
         xml.writeAttribute("name", clean(group));
         xml.writeAttribute("tests", String.valueOf(results.size()));
-        xml.writeAttribute("failures", String.valueOf(results.stream()
-                .filter(r -> r.outcome() == CheckOutcome.FAILED).count()));
+        xml.writeAttribute(
+                "failures",
+                String.valueOf(results.stream()
+                        .filter(r -> r.outcome() == CheckOutcome.FAILED)
+                        .count()));
         xml.writeAttribute("errors", "0");
-        xml.writeAttribute("skipped", String.valueOf(results.stream()
-                .filter(r -> r.outcome() == CheckOutcome.SKIPPED || r.outcome() == CheckOutcome.NOT_IMPLEMENTED
-                        || r.outcome() == CheckOutcome.WARNING || r.outcome() == CheckOutcome.NOT_RUN).count()));
-        xml.writeAttribute("time", seconds(results.stream().mapToLong(r -> r.duration().toNanos()).sum()));
+        xml.writeAttribute(
+                "skipped",
+                String.valueOf(results.stream()
+                        .filter(r -> r.outcome() == CheckOutcome.SKIPPED
+                                || r.outcome() == CheckOutcome.NOT_IMPLEMENTED
+                                || r.outcome() == CheckOutcome.WARNING
+                                || r.outcome() == CheckOutcome.NOT_RUN)
+                        .count()));
+        xml.writeAttribute(
+                "time",
+                seconds(results.stream().mapToLong(r -> r.duration().toNanos()).sum()));
         xml.writeCharacters("\n  ");
         xml.writeStartElement("properties");
         xml.writeEmptyElement("property");
@@ -88,8 +98,8 @@ final class JUnitXmlReport {
                     xml.writeStartElement("failure");
                     xml.writeAttribute("message", clean(r.reason()));
                     xml.writeAttribute("type", r.requirement().tag());
-                    xml.writeCharacters(clean(r.reason() + "\ncheck " + r.id()
-                            + (r.hint().isEmpty() ? "" : ": " + r.hint())));
+                    xml.writeCharacters(
+                            clean(r.reason() + "\ncheck " + r.id() + (r.hint().isEmpty() ? "" : ": " + r.hint())));
                     xml.writeEndElement();
                 }
                 // JUnit has no warning: a warning is a skipped test case whose message starts with "WARNING: ", as
@@ -98,7 +108,7 @@ final class JUnitXmlReport {
                     xml.writeEmptyElement("skipped");
                     xml.writeAttribute("message", clean(r.reason()));
                 }
-                default -> { }
+                default -> {}
             }
             xml.writeEndElement();
         }
@@ -117,8 +127,12 @@ final class JUnitXmlReport {
     static String clean(String s) {
         StringBuilder sb = new StringBuilder(s.length());
         s.codePoints().forEach(c -> {
-            boolean allowed = c == 0x9 || c == 0xA || c == 0xD || (c >= 0x20 && c <= 0xD7FF)
-                    || (c >= 0xE000 && c <= 0xFFFD) || (c >= 0x10000 && c <= 0x10FFFF);
+            boolean allowed = c == 0x9
+                    || c == 0xA
+                    || c == 0xD
+                    || (c >= 0x20 && c <= 0xD7FF)
+                    || (c >= 0xE000 && c <= 0xFFFD)
+                    || (c >= 0x10000 && c <= 0x10FFFF);
             sb.appendCodePoint(allowed ? c : '?');
         });
         return sb.toString();

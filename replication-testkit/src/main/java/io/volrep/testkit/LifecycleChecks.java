@@ -25,13 +25,13 @@ import java.util.concurrent.Future;
  */
 final class LifecycleChecks {
     static final String ISOLATION = "Isolation";
-    static final String CONCURRENT = "Isolation: concurrent calls on distinct sources never draw 10 ABORTED [every fixture]";
+    static final String CONCURRENT =
+            "Isolation: concurrent calls on distinct sources never draw 10 ABORTED [every fixture]";
     static final String SEQUENTIAL = "Isolation: a call made after the previous one was answered is not refused with"
             + " 10 ABORTED beyond the settle timeout [refused calls between the steps of a round trip]";
     static final List<Kind> KINDS = List.of(Kind.VOLUME, Kind.VOLUME_GROUP);
 
-    private LifecycleChecks() {
-    }
+    private LifecycleChecks() {}
 
     static String kindLabel(Kind kind) {
         return kind == Kind.VOLUME ? "volume" : "volume group";
@@ -44,7 +44,8 @@ final class LifecycleChecks {
     /** The walk check's name: the row for a refusal, {@code "<rpc>: allowed -> 0 OK, then <state>"} for an OK. */
     static String walkName(ErrorScheme scheme, Rpc rpc, Kind kind, State state, Expectation e) {
         String where = " [" + kindLabel(kind) + ", " + state.label() + "]";
-        return e.ok() ? rpc.methodName() + ": allowed -> 0 OK, then " + e.after().shortLabel() + where
+        return e.ok()
+                ? rpc.methodName() + ": allowed -> 0 OK, then " + e.after().shortLabel() + where
                 : ControllerChecks.row(scheme, rpc, e.code()) + where;
     }
 
@@ -78,10 +79,15 @@ final class LifecycleChecks {
                                 + kindLabel(kind) + "s too";
                 checks.add(explored(walkId(rpc, kind, state), walkName(scheme, rpc, kind, state, e), kind, hint));
                 if (LifecycleModel.forceable(rpc)) {
-                    checks.add(explored(walkId(rpc, kind, state) + "/force", forceName(scheme, rpc, kind, state, e),
-                            kind, "force must not change what the table demands in " + state.label() + ": "
-                                    + (e.ok() ? "0 OK, then " + e.after().label() : e.code().display()
-                                    + ", nothing changed") + " (a plugin that ignores force, or lets it past a"
+                    checks.add(explored(
+                            walkId(rpc, kind, state) + "/force",
+                            forceName(scheme, rpc, kind, state, e),
+                            kind,
+                            "force must not change what the table demands in " + state.label() + ": "
+                                    + (e.ok()
+                                            ? "0 OK, then " + e.after().label()
+                                            : e.code().display() + ", nothing changed")
+                                    + " (a plugin that ignores force, or lets it past a"
                                     + " precondition, fails here)"));
                 }
             }
@@ -91,7 +97,12 @@ final class LifecycleChecks {
 
     /** A check that reports the exploration's findings on its edges. */
     private static Check explored(String id, String name, Kind kind, String hint) {
-        return new Check(id, name, Requirement.REQUIRED, hint, ctx -> ctx.exploration().report(ctx, kind, id, name),
+        return new Check(
+                id,
+                name,
+                Requirement.REQUIRED,
+                hint,
+                ctx -> ctx.exploration().report(ctx, kind, id, name),
                 Needs.exploration());
     }
 
@@ -110,9 +121,15 @@ final class LifecycleChecks {
             String name = "GetReplicationDestinationInfo: repeated answers agree while replication stays enabled ["
                     + kindLabel(kind) + (kind == Kind.VOLUME_GROUP ? ", the member map complete in every answer" : "")
                     + "]";
-            checks.add(explored(id, name, kind, "answer the same destination every time"
-                    + (kind == Kind.VOLUME_GROUP ? ", with every member's destination or none: never a partial map"
-                    + " (answer 14 UNAVAILABLE until the map is complete)" : "")));
+            checks.add(explored(
+                    id,
+                    name,
+                    kind,
+                    "answer the same destination every time"
+                            + (kind == Kind.VOLUME_GROUP
+                                    ? ", with every member's destination or none: never a partial map"
+                                            + " (answer 14 UNAVAILABLE until the map is complete)"
+                                    : "")));
         }
         return checks;
     }
@@ -145,14 +162,16 @@ final class LifecycleChecks {
         // The most telling probes first (the answer fewest states share), and no more once only one state fits.
         List<Rpc> probes = new ArrayList<>(model.probes());
         probes.sort(java.util.Comparator.comparingLong(p -> model.reachable().stream()
-                .filter(s -> model.expect(p, s).code() == model.expect(p, expected).code()).count()));
+                .filter(s ->
+                        model.expect(p, s).code() == model.expect(p, expected).code())
+                .count()));
         for (Rpc probe : probes) {
             if (consistent.size() == 1 && consistent.contains(expected.label())) {
                 break;
             }
             Outcome o = ctx.call(probe, target);
             if (o.code() == StatusCode.UNIMPLEMENTED && ctx.scheme().lists(probe, StatusCode.UNIMPLEMENTED)) {
-                continue;       // this probe cannot tell; the others still can
+                continue; // this probe cannot tell; the others still can
             }
             if (o.ok()) {
                 ResponseRules.requireValid(ctx, o, target);
@@ -162,11 +181,17 @@ final class LifecycleChecks {
         }
         if (!consistent.contains(expected.label())) {
             StringBuilder answers = new StringBuilder();
-            seen.values().forEach(o -> answers.append(answers.isEmpty() ? "" : ", ").append(o.rpc().methodName())
-                    .append(" -> ").append(o.describe()).append(ctx.note(o)));
+            seen.values()
+                    .forEach(o -> answers.append(answers.isEmpty() ? "" : ", ")
+                            .append(o.rpc().methodName())
+                            .append(" -> ")
+                            .append(o.describe())
+                            .append(ctx.note(o)));
             ctx.fail("after " + after + ", " + target + " must be " + expected.label() + ", but it answers "
-                    + answers + (consistent.isEmpty() ? ", as in no state of the model"
-                    : ", as if it were " + String.join(" or ", consistent)));
+                    + answers
+                    + (consistent.isEmpty()
+                            ? ", as in no state of the model"
+                            : ", as if it were " + String.join(" or ", consistent)));
         }
     }
 
@@ -174,7 +199,9 @@ final class LifecycleChecks {
     private static List<String> consistent(LifecycleModel model, Map<Rpc, Outcome> seen) {
         List<String> consistent = new ArrayList<>();
         for (State s : model.reachable()) {
-            if (seen.entrySet().stream().allMatch(p -> model.expect(p.getKey(), s).code() == p.getValue().code())) {
+            if (seen.entrySet().stream()
+                    .allMatch(p ->
+                            model.expect(p.getKey(), s).code() == p.getValue().code())) {
                 consistent.add(s.label());
             }
         }
@@ -192,12 +219,18 @@ final class LifecycleChecks {
             for (String variant : List.of("wrong", "missing")) {
                 String name = authName(scheme, rpc, kind, variant);
                 String id = rpc.methodName() + "/" + kindId(kind) + "/auth-" + variant;
-                checks.add(new Check(id, name, Requirement.REQUIRED, "every call must be authenticated by its own"
-                        + " secrets, in every state, and refused without changing anything: check the "
-                        + kindLabel(kind) + " path too, and that a valid call does not open a session", ctx -> {
+                checks.add(new Check(
+                        id,
+                        name,
+                        Requirement.REQUIRED,
+                        "every call must be authenticated by its own"
+                                + " secrets, in every state, and refused without changing anything: check the "
+                                + kindLabel(kind) + " path too, and that a valid call does not open a session",
+                        ctx -> {
                             ctx.requireSecrets();
                             ctx.exploration().report(ctx, kind, id, name);
-                        }, Needs.exploration()));
+                        },
+                        Needs.exploration()));
             }
         }
         return checks;
@@ -205,8 +238,11 @@ final class LifecycleChecks {
 
     /** The authentication check's name; {@code variant} is {@code "wrong"} or {@code "missing"}. */
     static String authName(ErrorScheme scheme, Rpc rpc, Kind kind, String variant) {
-        return ControllerChecks.rowCase(scheme, rpc, StatusCode.UNAUTHENTICATED, kindLabel(kind) + ", " + variant
-                + " secrets, before and after a valid call");
+        return ControllerChecks.rowCase(
+                scheme,
+                rpc,
+                StatusCode.UNAUTHENTICATED,
+                kindLabel(kind) + ", " + variant + " secrets, before and after a valid call");
     }
 
     /** The state in which {@code rpc} answers OK, preferring one where it changes the state. */
@@ -234,45 +270,82 @@ final class LifecycleChecks {
         List<Check> checks = new ArrayList<>();
         // Ids: every check that needs a group has "/group/" in its id (so '*/group/*' selects it); 0.1's ids stay
         // accepted as former ids.
-        checks.add(isolationCheck(model, "volume", "volume", "isolation/volume/round-trip-spares-volume",
-                ctx -> ctx.volume(), ctx -> ctx.secondVolume()).withFormerIds("isolation/volume-volume")
+        checks.add(isolationCheck(
+                        model,
+                        "volume",
+                        "volume",
+                        "isolation/volume/round-trip-spares-volume",
+                        ctx -> ctx.volume(),
+                        ctx -> ctx.secondVolume())
+                .withFormerIds("isolation/volume-volume")
                 .withNeeds(Needs.volumes(2, 0)));
-        checks.add(isolationCheck(model, "volume group", "volume", "isolation/group/round-trip-spares-volume",
-                ctx -> ctx.volumeGroup(), ctx -> ctx.volume()).withFormerIds("isolation/group-volume")
+        checks.add(isolationCheck(
+                        model,
+                        "volume group",
+                        "volume",
+                        "isolation/group/round-trip-spares-volume",
+                        ctx -> ctx.volumeGroup(),
+                        ctx -> ctx.volume())
+                .withFormerIds("isolation/group-volume")
                 .withNeeds(Needs.volumes(1, 1)));
-        checks.add(isolationCheck(model, "volume", "volume group", "isolation/group/spared-by-volume-round-trip",
-                ctx -> ctx.volume(), ctx -> ctx.volumeGroup()).withFormerIds("isolation/volume-group")
+        checks.add(isolationCheck(
+                        model,
+                        "volume",
+                        "volume group",
+                        "isolation/group/spared-by-volume-round-trip",
+                        ctx -> ctx.volume(),
+                        ctx -> ctx.volumeGroup())
+                .withFormerIds("isolation/volume-group")
                 .withNeeds(Needs.volumes(1, 1)));
-        checks.add(new Check("isolation/volume/after-refusals", SEQUENTIAL, Requirement.REQUIRED,
-                "a lock or an operation record that outlives its call (often on an error path: a refused or failed call"
-                        + " that does not release it)", ctx -> sequentialAfterRefusals(ctx, model), Needs.volume())
+        checks.add(new Check(
+                        "isolation/volume/after-refusals",
+                        SEQUENTIAL,
+                        Requirement.REQUIRED,
+                        "a lock or an operation record that outlives its call (often on an error path: a refused or failed call"
+                                + " that does not release it)",
+                        ctx -> sequentialAfterRefusals(ctx, model),
+                        Needs.volume())
                 .withFormerIds("isolation/sequential"));
-        checks.add(new Check("isolation/all-fixtures/concurrent", CONCURRENT, Requirement.REQUIRED,
-                "10 ABORTED is for an operation pending on the same source: a lock that spans sources (per kind,"
-                        + " per pool, global) must not refuse calls on other sources",
-                ctx -> concurrentRoundTrips(ctx, model), Needs.everyFixture()).withFormerIds("isolation/concurrent"));
+        checks.add(new Check(
+                        "isolation/all-fixtures/concurrent",
+                        CONCURRENT,
+                        Requirement.REQUIRED,
+                        "10 ABORTED is for an operation pending on the same source: a lock that spans sources (per kind,"
+                                + " per pool, global) must not refuse calls on other sources",
+                        ctx -> concurrentRoundTrips(ctx, model),
+                        Needs.everyFixture())
+                .withFormerIds("isolation/concurrent"));
         return checks;
     }
 
-    private static Check isolationCheck(LifecycleModel model, String actorKind, String observerKind, String id,
-                                        java.util.function.Function<ConformanceContext, Addressing> actorOf,
-                                        java.util.function.Function<ConformanceContext, Addressing> observerOf) {
+    private static Check isolationCheck(
+            LifecycleModel model,
+            String actorKind,
+            String observerKind,
+            String id,
+            java.util.function.Function<ConformanceContext, Addressing> actorOf,
+            java.util.function.Function<ConformanceContext, Addressing> observerOf) {
         String name = "Isolation: a failover round trip on one " + actorKind + " leaves another " + observerKind
                 + "'s state unchanged [" + actorKind + " -> " + observerKind + ", observed in every state]";
-        return new Check(id, name, Requirement.REQUIRED, "state must be kept per source (kind and id): look for state"
-                + " shared between sources, keyed by id without kind, or applied to every source", ctx -> {
-            Addressing actor = actorOf.apply(ctx);
-            Addressing observer = observerOf.apply(ctx);
-            ctx.sequential();
-            for (State observed : model.reachable()) {
-                ctx.step(Rpc.DISABLE_VOLUME_REPLICATION, observer);
-                reach(ctx, model, observer, observed);
-                for (Rpc step : model.roundTrip()) {
-                    ctx.step(step, actor);
-                    observe(ctx, model, observer, observed, step.methodName() + " on " + actor);
-                }
-            }
-        });
+        return new Check(
+                id,
+                name,
+                Requirement.REQUIRED,
+                "state must be kept per source (kind and id): look for state"
+                        + " shared between sources, keyed by id without kind, or applied to every source",
+                ctx -> {
+                    Addressing actor = actorOf.apply(ctx);
+                    Addressing observer = observerOf.apply(ctx);
+                    ctx.sequential();
+                    for (State observed : model.reachable()) {
+                        ctx.step(Rpc.DISABLE_VOLUME_REPLICATION, observer);
+                        reach(ctx, model, observer, observed);
+                        for (Rpc step : model.roundTrip()) {
+                            ctx.step(step, actor);
+                            observe(ctx, model, observer, observed, step.methodName() + " on " + actor);
+                        }
+                    }
+                });
     }
 
     /** Before every step of a round trip, every call the model refuses in the current state; none may leave a lock. */
@@ -284,12 +357,20 @@ final class LifecycleChecks {
             for (Rpc refused : model.rpcs()) {
                 Expectation e = model.expect(refused, at);
                 if (!e.ok()) {
-                    judge(ctx, ctx.call(refused, target), e.code(), target, refused.methodName() + " on " + target
-                            + " (" + at.label() + ")");
+                    judge(
+                            ctx,
+                            ctx.call(refused, target),
+                            e.code(),
+                            target,
+                            refused.methodName() + " on " + target + " (" + at.label() + ")");
                 }
             }
-            judge(ctx, ctx.call(step, target), StatusCode.OK, target, step.methodName() + " on " + target
-                    + " right after the refused calls (" + at.label() + ")");
+            judge(
+                    ctx,
+                    ctx.call(step, target),
+                    StatusCode.OK,
+                    target,
+                    step.methodName() + " on " + target + " right after the refused calls (" + at.label() + ")");
             at = model.expect(step, at).after();
         }
     }
@@ -351,8 +432,12 @@ final class LifecycleChecks {
     }
 
     /** One round trip on {@code source}, counting the 10 ABORTED answers it draws (each polled within the settle timeout). */
-    private static void roundTripCounting(ConformanceContext ctx, LifecycleModel model, Addressing source,
-                                          List<String> problems, Map<Addressing, Integer> aborted) {
+    private static void roundTripCounting(
+            ConformanceContext ctx,
+            LifecycleModel model,
+            Addressing source,
+            List<String> problems,
+            Map<Addressing, Integer> aborted) {
         aborted.putIfAbsent(source, 0);
         for (Rpc step : model.roundTrip()) {
             Outcome o = ctx.callCounting(step, source, () -> aborted.merge(source, 1, Integer::sum));
@@ -386,17 +471,21 @@ final class LifecycleChecks {
     }
 
     private static Check restored(LifecycleModel model, Addressing target, String id) {
-        return new Check(id, "Fixtures: " + target + " ends with replication disabled", Requirement.REQUIRED,
-                "the suite disables what it enabled: a disable that answers 0 OK must really disable", ctx -> {
-            if (target.source() != null && target.source().hasVolumegroup()) {
-                ctx.volumeGroup();
-            }
-            ctx.sequential();
-            observe(ctx, model, target, State.DISABLED, "every check");
-            if (ctx.hasPeer()) {
-                TwoSiteChecks.requireNoReplica(ctx, model, ctx.replicaOf(target), "every check");
-            }
-        });
+        return new Check(
+                id,
+                "Fixtures: " + target + " ends with replication disabled",
+                Requirement.REQUIRED,
+                "the suite disables what it enabled: a disable that answers 0 OK must really disable",
+                ctx -> {
+                    if (target.source() != null && target.source().hasVolumegroup()) {
+                        ctx.volumeGroup();
+                    }
+                    ctx.sequential();
+                    observe(ctx, model, target, State.DISABLED, "every check");
+                    if (ctx.hasPeer()) {
+                        TwoSiteChecks.requireNoReplica(ctx, model, ctx.replicaOf(target), "every check");
+                    }
+                });
     }
 
     /** Per kind: every response rule in every state of a failover round trip, and after it. */
@@ -404,16 +493,22 @@ final class LifecycleChecks {
         LifecycleModel model = LifecycleModel.forDialect(config.dialect());
         List<Check> checks = new ArrayList<>();
         for (Kind kind : KINDS) {
-            checks.add(roundTripCheck("response-validity/" + kindId(kind) + "/round-trip",
+            checks.add(roundTripCheck(
+                    "response-validity/" + kindId(kind) + "/round-trip",
                     "Response validity: every rule holds in every state of a failover round trip and after it ["
                             + kindLabel(kind) + "]",
                     "REQUIRED fields and non-negative sizes must hold for groups as for volumes, and after a failover",
-                    kind == Kind.VOLUME ? Needs.volume() : Needs.group(), ctx -> {
+                    kind == Kind.VOLUME ? Needs.volume() : Needs.group(),
+                    ctx -> {
                         Addressing target = ctx.source(kind);
                         ctx.sequential();
                         State at = State.DISABLED;
                         for (Rpc step : roundTripAndBack(model)) {
-                            judge(ctx, ctx.call(step, target), StatusCode.OK, target,
+                            judge(
+                                    ctx,
+                                    ctx.call(step, target),
+                                    StatusCode.OK,
+                                    target,
                                     step.methodName() + " on " + target);
                             at = model.expect(step, at).after();
                             observe(ctx, model, target, at, step.methodName());

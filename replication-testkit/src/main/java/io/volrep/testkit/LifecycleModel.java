@@ -102,21 +102,24 @@ public final class LifecycleModel {
      * @param rpc the RPC
      * @param byState what it must answer in each state; {@code after == null} means "stays"
      */
-    public record Rule(Rpc rpc, Map<State, Expectation> byState) {
-    }
+    public record Rule(Rpc rpc, Map<State, Expectation> byState) {}
 
     private static final List<Rule> SPEC = List.of(
             // in:                                    DISABLED        PRIMARY          SECONDARY
-            rule(Rpc.ENABLE_VOLUME_REPLICATION,  to(State.PRIMARY), stay(),          stay()),
-            rule(Rpc.DISABLE_VOLUME_REPLICATION, stay(),            to(State.DISABLED), to(State.DISABLED)),
-            rule(Rpc.PROMOTE_VOLUME,             refused(),         stay(),          to(State.PRIMARY)),
-            rule(Rpc.DEMOTE_VOLUME,              refused(),         to(State.SECONDARY), stay()),
-            rule(Rpc.RESYNC_VOLUME,              refused(),         refused(),       stay()),
-            rule(Rpc.GET_VOLUME_REPLICATION_INFO, refused(),        stay(),          refused()),
-            rule(Rpc.GET_REPLICATION_DESTINATION_INFO, refused(),   stay(),          stay()));
+            rule(Rpc.ENABLE_VOLUME_REPLICATION, to(State.PRIMARY), stay(), stay()),
+            rule(Rpc.DISABLE_VOLUME_REPLICATION, stay(), to(State.DISABLED), to(State.DISABLED)),
+            rule(Rpc.PROMOTE_VOLUME, refused(), stay(), to(State.PRIMARY)),
+            rule(Rpc.DEMOTE_VOLUME, refused(), to(State.SECONDARY), stay()),
+            rule(Rpc.RESYNC_VOLUME, refused(), refused(), stay()),
+            rule(Rpc.GET_VOLUME_REPLICATION_INFO, refused(), stay(), refused()),
+            rule(Rpc.GET_REPLICATION_DESTINATION_INFO, refused(), stay(), stay()));
 
-    private static final List<Rpc> ROUND_TRIP = List.of(Rpc.ENABLE_VOLUME_REPLICATION, Rpc.DEMOTE_VOLUME,
-            Rpc.RESYNC_VOLUME, Rpc.PROMOTE_VOLUME, Rpc.DISABLE_VOLUME_REPLICATION);
+    private static final List<Rpc> ROUND_TRIP = List.of(
+            Rpc.ENABLE_VOLUME_REPLICATION,
+            Rpc.DEMOTE_VOLUME,
+            Rpc.RESYNC_VOLUME,
+            Rpc.PROMOTE_VOLUME,
+            Rpc.DISABLE_VOLUME_REPLICATION);
 
     /**
      * The histories by which the exploration reaches every state: the shortest path, and each detour (a loop of OK
@@ -127,7 +130,9 @@ public final class LifecycleModel {
             new History("the shortest path", State.DISABLED, List.of()),
             new History("after a failover round trip", State.PRIMARY, List.of(Rpc.DEMOTE_VOLUME, Rpc.PROMOTE_VOLUME)),
             new History("after a resync", State.SECONDARY, List.of(Rpc.RESYNC_VOLUME)),
-            new History("after disable and re-enable", State.PRIMARY,
+            new History(
+                    "after disable and re-enable",
+                    State.PRIMARY,
                     List.of(Rpc.DISABLE_VOLUME_REPLICATION, Rpc.ENABLE_VOLUME_REPLICATION)));
 
     /**
@@ -192,7 +197,9 @@ public final class LifecycleModel {
         for (Rule r : this.rules) {
             byRpc.put(r.rpc(), r);
         }
-        this.histories = HISTORIES.stream().filter(h -> h.detour().stream().allMatch(byRpc::containsKey)).toList();
+        this.histories = HISTORIES.stream()
+                .filter(h -> h.detour().stream().allMatch(byRpc::containsKey))
+                .toList();
         State at = State.DISABLED;
         for (Rpc step : ROUND_TRIP) {
             Expectation e = expect(step, at);
@@ -228,7 +235,8 @@ public final class LifecycleModel {
 
     /** The model restricted to the RPCs {@code dialect} has (v0.1.0: no GetVolumeReplicationInfo). */
     public static LifecycleModel forDialect(SpecDialect dialect) {
-        return new LifecycleModel(SPEC.stream().filter(r -> dialect.supports(r.rpc())).toList());
+        return new LifecycleModel(
+                SPEC.stream().filter(r -> dialect.supports(r.rpc())).toList());
     }
 
     /**
@@ -335,10 +343,14 @@ public final class LifecycleModel {
 
     /** True when {@code rpc}'s request has a {@code force} field (read from the spec's message, not listed here). */
     static boolean forceable(Rpc rpc) {
-        return io.volrep.api.internal.wire.Transcoder.of(SpecDialect.CURRENT).method(rpc).getRequestMarshaller() instanceof
-                io.grpc.MethodDescriptor.PrototypeMarshaller<?> m
-                && ((com.google.protobuf.Message) m.getMessagePrototype()).getDescriptorForType()
-                        .findFieldByName("force") != null;
+        return io.volrep.api.internal.wire.Transcoder.of(SpecDialect.CURRENT)
+                                .method(rpc)
+                                .getRequestMarshaller()
+                        instanceof io.grpc.MethodDescriptor.PrototypeMarshaller<?> m
+                && ((com.google.protobuf.Message) m.getMessagePrototype())
+                                .getDescriptorForType()
+                                .findFieldByName("force")
+                        != null;
     }
 
     /** What {@code action} must answer in {@code state}: the RPC's rule, or 16 UNAUTHENTICATED (state stays). */
@@ -382,8 +394,11 @@ public final class LifecycleModel {
      * without moving the source, so the suite observes a state through them instead of taking it on trust.
      */
     public List<Rpc> probes() {
-        return rules.stream().filter(r -> r.byState().entrySet().stream()
-                .allMatch(e -> e.getValue().after() == e.getKey())).map(Rule::rpc).toList();
+        return rules.stream()
+                .filter(r -> r.byState().entrySet().stream()
+                        .allMatch(e -> e.getValue().after() == e.getKey()))
+                .map(Rule::rpc)
+                .toList();
     }
 
     /**

@@ -19,8 +19,11 @@ final class PeerReplicas {
      * The replica of {@code target}; {@code askDestination} sends GetReplicationDestinationInfo on site A when it is
      * not known yet. An answer that is neither OK nor 12 UNIMPLEMENTED fails the check (through the context).
      */
-    Addressing of(Addressing target, SpecDialect dialect, ConformanceContext ctx,
-                  Function<Addressing, Outcome> askDestination) {
+    Addressing of(
+            Addressing target,
+            SpecDialect dialect,
+            ConformanceContext ctx,
+            Function<Addressing, Outcome> askDestination) {
         String key = SourceBookkeeping.key(target);
         Addressing replica = key == null ? null : known.get(key);
         if (replica != null) {

@@ -73,12 +73,10 @@ public abstract class ReplicationConformanceSuite {
     }
 
     /** Called once before the session closes, with the number of calls the run sent and what it explored. */
-    void sessionClosing(long calls, String explored) {
-    }
+    void sessionClosing(long calls, String explored) {}
 
     /** Called once the session is open with its live record of how long each check ran and polled. */
-    void timesRecorded(CheckTimes times) {
-    }
+    void timesRecorded(CheckTimes times) {}
 
     /** The checks of what the spec says MUST, and of the codes its error tables fix. */
     @TestFactory
@@ -108,18 +106,21 @@ public abstract class ReplicationConformanceSuite {
 
     private Stream<DynamicNode> nodes(Requirement requirement) {
         ConformanceConfig config = session.config();
-        List<Check> all = checkGroups().stream().flatMap(g -> g.checks(config).stream()).toList();
+        List<Check> all =
+                checkGroups().stream().flatMap(g -> g.checks(config).stream()).toList();
         // Queue every check of this level at once: they run several at a time, each on fixtures of its own, while
         // the dynamic tests below report them in order.
-        session.submit(all.stream().filter(c -> c.requirement() == requirement
-                || (requirement == Requirement.REQUIRED && optionalChecksRunToo())).toList());
+        session.submit(all.stream()
+                .filter(c -> c.requirement() == requirement
+                        || (requirement == Requirement.REQUIRED && optionalChecksRunToo()))
+                .toList());
         return checkGroups().stream().flatMap(group -> {
             List<DynamicNode> tests = group.checks(config).stream()
                     .filter(check -> check.requirement() == requirement)
                     .map(check -> (DynamicNode) DynamicTest.dynamicTest(check.name(), checkSource(check), () -> {
                         if (config.skipped(check)) {
-                            throw new TestAbortedException(ConformanceContext.SKIPPED_PREFIX + ON_REQUEST
-                                    + check.id() + ")");
+                            throw new TestAbortedException(
+                                    ConformanceContext.SKIPPED_PREFIX + ON_REQUEST + check.id() + ")");
                         }
                         session.run(check);
                     }))
@@ -130,7 +131,8 @@ public abstract class ReplicationConformanceSuite {
             // "required()[2][9]". Surefire takes a check's class from its container's display name: both must
             // carry the suite class, or two suite classes' checks merge into one report ("Run 1: ... Run 2: PASS").
             String container = reportedClassName(getClass(), containerName(group.name(), requirement));
-            return tests.isEmpty() ? Stream.empty()
+            return tests.isEmpty()
+                    ? Stream.empty()
                     : Stream.of(DynamicContainer.dynamicContainer(container, uri("class", container), tests.stream()));
         });
     }
@@ -179,7 +181,9 @@ public abstract class ReplicationConformanceSuite {
     static String containerName(TestPlan plan, TestIdentifier container) {
         String display = container.getDisplayName();
         for (Optional<TestIdentifier> p = plan.getParent(container); p.isPresent(); p = plan.getParent(p.get())) {
-            Optional<String> suite = p.get().getSource().filter(ClassSource.class::isInstance)
+            Optional<String> suite = p.get()
+                    .getSource()
+                    .filter(ClassSource.class::isInstance)
                     .map(source -> ((ClassSource) source).getClassName());
             if (suite.isPresent()) {
                 String prefix = suite.get() + ".";

@@ -20,8 +20,7 @@ import java.util.List;
  * }</pre>
  */
 final class ResponseRules {
-    private ResponseRules() {
-    }
+    private ResponseRules() {}
 
     /** The kind of source a call on {@code target} named. */
     static ReplicationSource.Kind kindOf(Addressing target) {
@@ -34,7 +33,8 @@ final class ResponseRules {
      */
     static void requireValid(ConformanceContext ctx, Outcome outcome, Addressing target, String... fields) {
         Message answer = outcome.rpc().isReplication()
-                ? Transcoder.of(ctx.dialect()).responseFromWire(outcome.rpc(), outcome.response()) : outcome.response();
+                ? Transcoder.of(ctx.dialect()).responseFromWire(outcome.rpc(), outcome.response())
+                : outcome.response();
         judge(ctx, outcome.rpc(), AnswerRules.of(outcome.rpc(), answer, kindOf(target)), fields);
     }
 
@@ -50,8 +50,9 @@ final class ResponseRules {
 
     private static void judge(ConformanceContext ctx, Rpc rpc, List<AnswerProblem> all, String... fields) {
         List<AnswerProblem> problems = all.stream()
-                .filter(p -> fields.length == 0 || Arrays.stream(fields)
-                        .anyMatch(f -> p.field().equals(f) || p.field().startsWith(f + ".")))
+                .filter(p -> fields.length == 0
+                        || Arrays.stream(fields)
+                                .anyMatch(f -> p.field().equals(f) || p.field().startsWith(f + ".")))
                 .toList();
         if (!problems.isEmpty()) {
             ctx.fail(rpc.methodName() + " answered against the spec: " + AnswerProblem.describe(problems));

@@ -13,14 +13,13 @@ import java.util.function.Supplier;
 final class SettlePolling {
     /** The first pause while a transient answer is polled; it doubles up to {@link #MAX_PAUSE_MILLIS}. */
     private static final long FIRST_PAUSE_MILLIS = 25;
+
     private static final long MAX_PAUSE_MILLIS = 1000;
 
     /** The last answer, how many times the call was sent again, and how long that took. */
-    record Settled(Outcome last, int polls, Duration waited) {
-    }
+    record Settled(Outcome last, int polls, Duration waited) {}
 
-    private SettlePolling() {
-    }
+    private SettlePolling() {}
 
     /**
      * Sends {@code again} while {@code transientHere} holds for the last answer (starting with {@code first}), until

@@ -22,11 +22,13 @@ final class SourceBookkeeping {
 
     /** {@code "volume/ID"} or {@code "group/ID"}: how {@link Needs#fixture} and the bookkeeping name a source. */
     static String key(Addressing target) {
-        if (target.source() != null && target.source().hasVolume()
+        if (target.source() != null
+                && target.source().hasVolume()
                 && !target.source().getVolume().getVolumeId().isEmpty()) {
             return "volume/" + target.source().getVolume().getVolumeId();
         }
-        if (target.source() != null && target.source().hasVolumegroup()
+        if (target.source() != null
+                && target.source().hasVolumegroup()
                 && !target.source().getVolumegroup().getVolumeGroupId().isEmpty()) {
             return "group/" + target.source().getVolumegroup().getVolumeGroupId();
         }
@@ -50,7 +52,7 @@ final class SourceBookkeeping {
                 enabled.remove(key);
                 demoted.remove(key);
             }
-            default -> { }
+            default -> {}
         }
     }
 
@@ -63,7 +65,7 @@ final class SourceBookkeeping {
         switch (outcome.rpc()) {
             case PROMOTE_VOLUME -> promotedOnPeer.put(key, replica);
             case DEMOTE_VOLUME, DISABLE_VOLUME_REPLICATION -> promotedOnPeer.remove(key);
-            default -> { }
+            default -> {}
         }
     }
 

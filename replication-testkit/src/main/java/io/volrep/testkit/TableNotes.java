@@ -5,8 +5,7 @@ import io.volrep.api.StatusCode;
 
 /** What the error tables say about an answer a check did not expect, appended to the check's failure message. */
 final class TableNotes {
-    private TableNotes() {
-    }
+    private TableNotes() {}
 
     /**
      * Why an unexpected code is wrong beyond "not the expected one": outside the table, 14 that never settled, or
@@ -17,9 +16,11 @@ final class TableNotes {
         if (outcome.code() == StatusCode.UNIMPLEMENTED && !scheme.lists(outcome.rpc(), StatusCode.UNIMPLEMENTED)) {
             return " (the spec does not allow " + outcome.rpc().methodName() + " to be unimplemented)";
         }
-        if (outcome.code() != StatusCode.OK && !scheme.lists(outcome.rpc(), outcome.code())
+        if (outcome.code() != StatusCode.OK
+                && !scheme.lists(outcome.rpc(), outcome.code())
                 && !ErrorScheme.TRANSPORT_BACKOFF_CODES.contains(outcome.code())) {
-            return " (" + outcome.code().display() + " is not a row of " + outcome.rpc().methodName() + "'s table)";
+            return " (" + outcome.code().display() + " is not a row of "
+                    + outcome.rpc().methodName() + "'s table)";
         }
         if (outcome.code() == StatusCode.UNAVAILABLE && scheme.lists(outcome.rpc(), StatusCode.UNAVAILABLE)) {
             return " (14 UNAVAILABLE says the answer is not known yet, which is transient: the plugin must answer once"

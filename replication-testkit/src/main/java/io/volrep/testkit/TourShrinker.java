@@ -40,106 +40,112 @@ final class TourShrinker {
         failedInReplay.add(checkId);
     }
 
-    
-        /**
-         * The shortest replayed sequence (from replication disabled) that fails {@code checkId} again: the failing
-         * call after the shortest path to its state, after each history, then the tour with single calls left out.
-         */
-        List<String> shrink(String checkId, List<Call> tour, Map<Call, State> tourBefore) {
-            walker.replaying = true;
-            try {
-                int failing = lastActionIndex(tour);
-                Action last = tour.get(failing).action();
-                State lastState = tourBefore.get(tour.get(failing));
-                List<List<Action>> candidates = new ArrayList<>();
-                if (lastState != null) {
-                    List<History> byLength = new ArrayList<>(model.histories());
-                    byLength.sort(Comparator.comparingInt(h -> model.pathTo(lastState, h).size()));
-                    for (History h : byLength) {
-                        List<Action> c = new ArrayList<>(model.pathTo(lastState, h).stream()
-                                .map(rpc -> new Action(rpc, Variant.PLAIN)).toList());
-                        c.add(last);
-                        if (!candidates.contains(c)) {
-                            candidates.add(c);
-                        }
+    /**
+     * The shortest replayed sequence (from replication disabled) that fails {@code checkId} again: the failing
+     * call after the shortest path to its state, after each history, then the tour with single calls left out.
+     */
+    List<String> shrink(String checkId, List<Call> tour, Map<Call, State> tourBefore) {
+        walker.replaying = true;
+        try {
+            int failing = lastActionIndex(tour);
+            Action last = tour.get(failing).action();
+            State lastState = tourBefore.get(tour.get(failing));
+            List<List<Action>> candidates = new ArrayList<>();
+            if (lastState != null) {
+                List<History> byLength = new ArrayList<>(model.histories());
+                byLength.sort(
+                        Comparator.comparingInt(h -> model.pathTo(lastState, h).size()));
+                for (History h : byLength) {
+                    List<Action> c = new ArrayList<>(model.pathTo(lastState, h).stream()
+                            .map(rpc -> new Action(rpc, Variant.PLAIN))
+                            .toList());
+                    c.add(last);
+                    if (!candidates.contains(c)) {
+                        candidates.add(c);
                     }
                 }
-                List<Action> original = tour.subList(0, failing + 1).stream().map(Call::action).toList();
-                List<Call> best = null;
-                int replays = 0;
-                for (List<Action> c : candidates) {
-                    if (replays++ >= MAX_REPLAYS || c.size() >= original.size()) {
-                        break;
-                    }
+            }
+            List<Action> original =
+                    tour.subList(0, failing + 1).stream().map(Call::action).toList();
+            List<Call> best = null;
+            int replays = 0;
+            for (List<Action> c : candidates) {
+                if (replays++ >= MAX_REPLAYS || c.size() >= original.size()) {
+                    break;
+                }
+                List<Call> replayed = replay(c, checkId);
+                if (replayed != null) {
+                    best = replayed;
+                    break;
+                }
+            }
+            if (best == null) {
+                // Leave single calls out of the tour's own sequence, latest first, keeping each that is not needed.
+                List<Action> current = new ArrayList<>(original);
+                for (int i = current.size() - 2; i >= 0 && replays < MAX_REPLAYS; i--) {
+                    List<Action> c = new ArrayList<>(current);
+                    c.remove(i);
+                    replays++;
                     List<Call> replayed = replay(c, checkId);
                     if (replayed != null) {
+                        current = c;
                         best = replayed;
-                        break;
                     }
                 }
-                if (best == null) {
-                    // Leave single calls out of the tour's own sequence, latest first, keeping each that is not needed.
-                    List<Action> current = new ArrayList<>(original);
-                    for (int i = current.size() - 2; i >= 0 && replays < MAX_REPLAYS; i--) {
-                        List<Action> c = new ArrayList<>(current);
-                        c.remove(i);
-                        replays++;
-                        List<Call> replayed = replay(c, checkId);
-                        if (replayed != null) {
-                            current = c;
-                            best = replayed;
-                        }
-                    }
-                }
-                if (best == null) {
-                    return null;
-                }
-                List<String> calls = new ArrayList<>(best.stream().map(Call::describe).toList());
-                calls.add("(shrunk from the tour's " + tour.size() + " calls since replication was disabled, "
-                        + replays + " replays)");
-                return calls;
-            } finally {
-                walker.replaying = false;
-                // The source is wherever the replays left it: the tour resets it before it goes on.
-                walker.believed = null;
-                walker.at = null;
+            }
+            if (best == null) {
+                return null;
+            }
+            List<String> calls =
+                    new ArrayList<>(best.stream().map(Call::describe).toList());
+            calls.add("(shrunk from the tour's " + tour.size() + " calls since replication was disabled, " + replays
+                    + " replays)");
+            return calls;
+        } finally {
+            walker.replaying = false;
+            // The source is wherever the replays left it: the tour resets it before it goes on.
+            walker.believed = null;
+            walker.at = null;
+        }
+    }
+
+    /** The index of the last call of {@code tour} that is not an observation of the state after it. */
+    private int lastActionIndex(List<Call> tour) {
+        int i = tour.size() - 1;
+        int probes = model.probes().size();
+        // A failure found by observing: the probes after the failing call are not part of what caused it.
+        while (i > 0
+                && tour.size() - i <= probes
+                && model.probes().contains(tour.get(i).action().rpc())
+                && tour.get(i).action().variant() == Variant.PLAIN
+                && i - 1 >= 0) {
+            i--;
+        }
+        return i;
+    }
+
+    /** Replays {@code actions} from replication disabled; the calls made when {@code checkId} failed again, else null. */
+    private List<Call> replay(List<Action> actions, String checkId) {
+        failedInReplay.clear();
+        walker.reset();
+        for (int i = 0; i < actions.size(); i++) {
+            Action a = actions.get(i);
+            State before = walker.believed;
+            if (before == null) {
+                return null;
+            }
+            Expectation e = model.expect(a, before);
+            Outcome o = walker.call(a, before);
+            Problem p = walker.judgeAnswer(a, before, e, o);
+            if (p != null) {
+                return p.checkId().equals(checkId) && i == actions.size() - 1 ? List.copyOf(walker.sequence) : null;
+            }
+            walker.believed = e.after();
+            if (i == actions.size() - 1) {
+                walker.observe(a, before, o, new Visit(model.histories().get(0), before, List.of()), true);
+                return failedInReplay.contains(checkId) ? List.copyOf(walker.sequence) : null;
             }
         }
-
-        /** The index of the last call of {@code tour} that is not an observation of the state after it. */
-        private int lastActionIndex(List<Call> tour) {
-            int i = tour.size() - 1;
-            int probes = model.probes().size();
-            // A failure found by observing: the probes after the failing call are not part of what caused it.
-            while (i > 0 && tour.size() - i <= probes && model.probes().contains(tour.get(i).action().rpc())
-                    && tour.get(i).action().variant() == Variant.PLAIN && i - 1 >= 0) {
-                i--;
-            }
-            return i;
-        }
-
-        /** Replays {@code actions} from replication disabled; the calls made when {@code checkId} failed again, else null. */
-        private List<Call> replay(List<Action> actions, String checkId) {
-            failedInReplay.clear();
-            walker.reset();
-            for (int i = 0; i < actions.size(); i++) {
-                Action a = actions.get(i);
-                State before = walker.believed;
-                if (before == null) {
-                    return null;
-                }
-                Expectation e = model.expect(a, before);
-                Outcome o = walker.call(a, before);
-                Problem p = walker.judgeAnswer(a, before, e, o);
-                if (p != null) {
-                    return p.checkId().equals(checkId) && i == actions.size() - 1 ? List.copyOf(walker.sequence) : null;
-                }
-                walker.believed = e.after();
-                if (i == actions.size() - 1) {
-                    walker.observe(a, before, o, new Visit(model.histories().get(0), before, List.of()), true);
-                    return failedInReplay.contains(checkId) ? List.copyOf(walker.sequence) : null;
-                }
-            }
-            return null;
+        return null;
     }
 }

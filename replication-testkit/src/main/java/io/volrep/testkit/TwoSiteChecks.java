@@ -21,8 +21,7 @@ final class TwoSiteChecks {
     static final String ROUND_TRIP = "Two sites: a failover round trip A -> B -> A, each site answering as the model"
             + " says at every step, leaves both sites as they were";
 
-    private TwoSiteChecks() {
-    }
+    private TwoSiteChecks() {}
 
     static List<Check> checks(ConformanceConfig config) {
         LifecycleModel model = LifecycleModel.forDialect(config.dialect());
@@ -31,17 +30,26 @@ final class TwoSiteChecks {
         for (Kind kind : LifecycleChecks.KINDS) {
             String label = LifecycleChecks.kindLabel(kind);
             Needs needs = kind == Kind.VOLUME ? Needs.volume() : Needs.group();
-            checks.add(new Check("two-sites/" + LifecycleChecks.kindId(kind) + "/round-trip",
-                    ROUND_TRIP + " [" + label + "]", Requirement.REQUIRED,
+            checks.add(new Check(
+                    "two-sites/" + LifecycleChecks.kindId(kind) + "/round-trip",
+                    ROUND_TRIP + " [" + label + "]",
+                    Requirement.REQUIRED,
                     "demote on one site, promote on the other (without force once the demotion has arrived), and back;"
                             + " disable must remove the replica on the peer site too (no copy left in error)",
-                    ctx -> failoverRoundTrip(ctx, model, ctx.source(kind)), needs));
-            checks.add(new Check("two-sites/" + LifecycleChecks.kindId(kind) + "/promote-while-peer-primary",
-                    ControllerChecks.rowCase(scheme, Rpc.PROMOTE_VOLUME, StatusCode.FAILED_PRECONDITION, label
-                            + ", the replica on site B while site A is primary, without force"),
-                    Requirement.OPTIONAL, "a promote without force of a copy whose peer is primary makes two primaries"
-                    + " (split-brain): refuse it with 9 FAILED_PRECONDITION (\"cannot be promoted without force\")",
-                    ctx -> promoteWhilePeerPrimary(ctx, model, ctx.source(kind)), needs));
+                    ctx -> failoverRoundTrip(ctx, model, ctx.source(kind)),
+                    needs));
+            checks.add(new Check(
+                    "two-sites/" + LifecycleChecks.kindId(kind) + "/promote-while-peer-primary",
+                    ControllerChecks.rowCase(
+                            scheme,
+                            Rpc.PROMOTE_VOLUME,
+                            StatusCode.FAILED_PRECONDITION,
+                            label + ", the replica on site B while site A is primary, without force"),
+                    Requirement.OPTIONAL,
+                    "a promote without force of a copy whose peer is primary makes two primaries"
+                            + " (split-brain): refuse it with 9 FAILED_PRECONDITION (\"cannot be promoted without force\")",
+                    ctx -> promoteWhilePeerPrimary(ctx, model, ctx.source(kind)),
+                    needs));
         }
         return checks;
     }
@@ -72,8 +80,10 @@ final class TwoSiteChecks {
         Addressing b = ctx.replicaOf(a);
         LifecycleChecks.observe(ctx, model, a, State.PRIMARY, "EnableVolumeReplication on A");
         Outcome o = ctx.callPeer(Rpc.PROMOTE_VOLUME, b);
-        ctx.expect(o, StatusCode.FAILED_PRECONDITION, "PromoteVolume without force on B's " + b + " while A is"
-                + " primary");
+        ctx.expect(
+                o,
+                StatusCode.FAILED_PRECONDITION,
+                "PromoteVolume without force on B's " + b + " while A is" + " primary");
         observeBoth(ctx, model, a, State.PRIMARY, b, State.SECONDARY, "the refused promote on B");
     }
 
@@ -82,16 +92,25 @@ final class TwoSiteChecks {
      * settle timeout a 9 or 10 right after the other site's demote is the storage's "demotion not arrived yet".
      */
     static void promoteAfterDemotion(ConformanceContext ctx, Addressing target, boolean onPeer) {
-        Outcome o = ctx.settle(() -> onPeer ? ctx.callPeer(Rpc.PROMOTE_VOLUME, target)
-                        : ctx.call(Rpc.PROMOTE_VOLUME, target),
+        Outcome o = ctx.settle(
+                () -> onPeer ? ctx.callPeer(Rpc.PROMOTE_VOLUME, target) : ctx.call(Rpc.PROMOTE_VOLUME, target),
                 r -> r.code() == StatusCode.FAILED_PRECONDITION || r.code() == StatusCode.ABORTED);
-        ctx.expect(o, StatusCode.OK, "PromoteVolume without force on " + (onPeer ? "B's " : "A's ") + target
-                + " after the other site's demote (waited out the demotion window up to the settle timeout)");
+        ctx.expect(
+                o,
+                StatusCode.OK,
+                "PromoteVolume without force on " + (onPeer ? "B's " : "A's ") + target
+                        + " after the other site's demote (waited out the demotion window up to the settle timeout)");
     }
 
     /** Observes A as {@code stateA} and B's replica as {@code stateB}. */
-    private static void observeBoth(ConformanceContext ctx, LifecycleModel model, Addressing a, State stateA,
-                                    Addressing b, State stateB, String after) {
+    private static void observeBoth(
+            ConformanceContext ctx,
+            LifecycleModel model,
+            Addressing a,
+            State stateA,
+            Addressing b,
+            State stateB,
+            String after) {
         LifecycleChecks.observe(ctx, model, a, stateA, after + " (site A)");
         observePeer(ctx, model, b, stateB, after + " (site B)");
     }
@@ -108,7 +127,10 @@ final class TwoSiteChecks {
             if (o.ok()) {
                 ResponseRules.requireValid(ctx, o, b);
             }
-            said.append(said.isEmpty() ? "" : ", ").append(probe.methodName()).append(" -> ").append(o.describe());
+            said.append(said.isEmpty() ? "" : ", ")
+                    .append(probe.methodName())
+                    .append(" -> ")
+                    .append(o.describe());
             fits &= o.code() == model.expect(probe, expected).code();
         }
         if (!fits) {
@@ -123,23 +145,32 @@ final class TwoSiteChecks {
      */
     static void requireNoReplica(ConformanceContext ctx, LifecycleModel model, Addressing b, String after) {
         Map<Rpc, Outcome> last = new java.util.LinkedHashMap<>();
-        ctx.settle(() -> {
-            last.clear();
-            for (Rpc probe : model.probes()) {
-                last.put(probe, ctx.callPeer(probe, b));
-            }
-            return last.values().stream().filter(o -> !gone(o)).findFirst().orElse(last.values().iterator().next());
-        }, o -> !gone(o));
-        List<String> leftovers = last.values().stream().filter(o -> !gone(o))
-                .map(o -> o.rpc().methodName() + " -> " + o.describe()).toList();
+        ctx.settle(
+                () -> {
+                    last.clear();
+                    for (Rpc probe : model.probes()) {
+                        last.put(probe, ctx.callPeer(probe, b));
+                    }
+                    return last.values().stream()
+                            .filter(o -> !gone(o))
+                            .findFirst()
+                            .orElse(last.values().iterator().next());
+                },
+                o -> !gone(o));
+        List<String> leftovers = last.values().stream()
+                .filter(o -> !gone(o))
+                .map(o -> o.rpc().methodName() + " -> " + o.describe())
+                .toList();
         if (!leftovers.isEmpty()) {
-            ctx.fail("after " + after + ", the peer site still holds a replica " + b + " (a leftover: " + String.join(
-                    ", ", leftovers) + "); replication disabled must leave no copy replicating or in error on either site");
+            ctx.fail("after " + after + ", the peer site still holds a replica " + b + " (a leftover: "
+                    + String.join(", ", leftovers)
+                    + "); replication disabled must leave no copy replicating or in error on either site");
         }
     }
 
     private static boolean gone(Outcome o) {
-        return o.code() == StatusCode.FAILED_PRECONDITION || o.code() == StatusCode.NOT_FOUND
+        return o.code() == StatusCode.FAILED_PRECONDITION
+                || o.code() == StatusCode.NOT_FOUND
                 || o.code() == StatusCode.UNIMPLEMENTED;
     }
 }

@@ -35,14 +35,19 @@ final class VolumeGroupLifecycleChecks {
             + " with its destination's member map, then deleted -> 0 OK [volumegroup.Controller and"
             + " replication.Controller]";
 
-    private VolumeGroupLifecycleChecks() {
-    }
+    private VolumeGroupLifecycleChecks() {}
 
     static CheckGroup group() {
-        return CheckGroup.of(GROUP, config -> List.of(new Check(ID, NAME, Requirement.REQUIRED, "the group a"
-                + " CreateVolumeGroup answers must be a replication source at once, keep its replication through a"
-                + " membership change, and its destination must map every current member",
-                VolumeGroupLifecycleChecks::lifecycle)));
+        return CheckGroup.of(
+                GROUP,
+                config -> List.of(new Check(
+                        ID,
+                        NAME,
+                        Requirement.REQUIRED,
+                        "the group a"
+                                + " CreateVolumeGroup answers must be a replication source at once, keep its replication through a"
+                                + " membership change, and its destination must map every current member",
+                        VolumeGroupLifecycleChecks::lifecycle)));
     }
 
     private static void lifecycle(ConformanceContext ctx) {
@@ -63,8 +68,10 @@ final class VolumeGroupLifecycleChecks {
         destinationMapsEveryMember(ctx, group, first, "after EnableVolumeReplication");
 
         Outcome change = g.modify(id, resized);
-        if (!change.ok() && change.code() != StatusCode.UNIMPLEMENTED && ctx.scheme().lists(
-                Rpc.MODIFY_VOLUME_GROUP_MEMBERSHIP, change.code()) && change.code() != StatusCode.UNAUTHENTICATED
+        if (!change.ok()
+                && change.code() != StatusCode.UNIMPLEMENTED
+                && ctx.scheme().lists(Rpc.MODIFY_VOLUME_GROUP_MEMBERSHIP, change.code())
+                && change.code() != StatusCode.UNAUTHENTICATED
                 && change.code() != StatusCode.UNKNOWN) {
             ctx.skip("the plugin does not change the membership of a replicated group (ModifyVolumeGroupMembership -> "
                     + change.describe() + "); the spec leaves open whether it must");
@@ -95,19 +102,21 @@ final class VolumeGroupLifecycleChecks {
      * exactly the group's current members (each to a non-empty id: the answer rules). The map is what a failover
      * promotes on the other site: a member missing from it would be left behind.
      */
-    static void destinationMapsEveryMember(ConformanceContext ctx, Addressing group, List<String> members,
-                                           String when) {
+    static void destinationMapsEveryMember(
+            ConformanceContext ctx, Addressing group, List<String> members, String when) {
         if (!ctx.dialect().supports(Rpc.GET_REPLICATION_DESTINATION_INFO)) {
             return;
         }
         Outcome o = ctx.call(Rpc.GET_REPLICATION_DESTINATION_INFO, group);
         if (o.code() == StatusCode.UNIMPLEMENTED) {
-            return;     // the RPC is optional
+            return; // the RPC is optional
         }
         ctx.expect(o, StatusCode.OK, "GetReplicationDestinationInfo of " + group + " " + when);
         ResponseRules.requireValid(ctx, o, group);
-        Map<String, String> map = ((GetReplicationDestinationInfoResponse) o.response()).getReplicationDestination()
-                .getVolumegroup().getVolumeIdsMap();
+        Map<String, String> map = ((GetReplicationDestinationInfoResponse) o.response())
+                .getReplicationDestination()
+                .getVolumegroup()
+                .getVolumeIdsMap();
         if (!map.isEmpty() && !map.keySet().equals(new LinkedHashSet<>(members))) {
             List<String> missing = new ArrayList<>(members);
             missing.removeAll(map.keySet());

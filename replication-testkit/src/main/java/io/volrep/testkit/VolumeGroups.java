@@ -61,12 +61,13 @@ final class VolumeGroups {
         if (caps.ok()) {
             for (Capability c : ((GetCapabilitiesResponse) caps.response()).getCapabilitiesList()) {
                 if (c.hasVolumeGroup()) {
-                    VolumeGroupCapability.fromWireNumber(c.getVolumeGroup().getTypeValue()).ifPresent(advertised::add);
+                    VolumeGroupCapability.fromWireNumber(c.getVolumeGroup().getTypeValue())
+                            .ifPresent(advertised::add);
                 }
             }
         } else if (caps.code() != StatusCode.UNIMPLEMENTED) {
-            ctx.fail("identity.Identity/GetCapabilities -> " + caps.describe() + ": the suite asks it which volume group"
-                    + " RPCs the plugin offers");
+            ctx.fail("identity.Identity/GetCapabilities -> " + caps.describe()
+                    + ": the suite asks it which volume group" + " RPCs the plugin offers");
         }
         return new VolumeGroups(ctx, advertised);
     }
@@ -120,14 +121,21 @@ final class VolumeGroups {
 
     /** A fresh group name for this check. */
     static String name(String purpose) {
-        return NAME_PREFIX + purpose + "-" + Integer.toHexString(ThreadLocalRandom.current().nextInt(1 << 20, 1 << 24));
+        return NAME_PREFIX + purpose + "-"
+                + Integer.toHexString(ThreadLocalRandom.current().nextInt(1 << 20, 1 << 24));
     }
 
     // ---------------------------------------------------------------- raw calls
 
     Outcome create(String name, List<String> volumeIds, Map<String, String> parameters, Map<String, String> secrets) {
-        Outcome o = ctx.send(Rpc.CREATE_VOLUME_GROUP, CreateVolumeGroupRequest.newBuilder().setName(name)
-                .addAllVolumeIds(volumeIds).putAllParameters(parameters).putAllSecrets(secrets).build());
+        Outcome o = ctx.send(
+                Rpc.CREATE_VOLUME_GROUP,
+                CreateVolumeGroupRequest.newBuilder()
+                        .setName(name)
+                        .addAllVolumeIds(volumeIds)
+                        .putAllParameters(parameters)
+                        .putAllSecrets(secrets)
+                        .build());
         if (o.ok()) {
             // Whatever created it, the suite deletes it; judged after the bookkeeping, so a bad answer is cleaned too.
             VolumeGroup g = ((CreateVolumeGroupResponse) o.response()).getVolumeGroup();
@@ -153,8 +161,10 @@ final class VolumeGroups {
      */
     String created(String purpose, List<String> volumeIds) {
         Outcome o = create(name(purpose), volumeIds);
-        if (!volumeIds.isEmpty() && scheme().find(Rpc.CREATE_VOLUME_GROUP, StatusCode.FAILED_PRECONDITION)
-                .filter(row -> row.accepts(o.code())).isPresent()) {
+        if (!volumeIds.isEmpty()
+                && scheme().find(Rpc.CREATE_VOLUME_GROUP, StatusCode.FAILED_PRECONDITION)
+                        .filter(row -> row.accepts(o.code()))
+                        .isPresent()) {
             ctx.skip("the plugin cannot group " + volumeIds + " (" + o.describe() + "): configure fixture volumes"
                     + " that are in no group");
         }
@@ -165,15 +175,20 @@ final class VolumeGroups {
     }
 
     Outcome modify(String id, List<String> volumeIds, Map<String, String> secrets) {
-        Outcome o = ctx.send(Rpc.MODIFY_VOLUME_GROUP_MEMBERSHIP, ModifyVolumeGroupMembershipRequest.newBuilder()
-                .setVolumeGroupId(id).addAllVolumeIds(volumeIds).putAllSecrets(secrets)
-                .putAllParameters(ctx.config().enableParameters()).build());
+        Outcome o = ctx.send(
+                Rpc.MODIFY_VOLUME_GROUP_MEMBERSHIP,
+                ModifyVolumeGroupMembershipRequest.newBuilder()
+                        .setVolumeGroupId(id)
+                        .addAllVolumeIds(volumeIds)
+                        .putAllSecrets(secrets)
+                        .putAllParameters(ctx.config().enableParameters())
+                        .build());
         if (o.ok()) {
             if (created.containsKey(id)) {
                 created.put(id, volumeIds);
             }
-            ResponseRules.requireValid(ctx, Rpc.MODIFY_VOLUME_GROUP_MEMBERSHIP, o.response(),
-                    AnswerRules.Asked.membership(volumeIds));
+            ResponseRules.requireValid(
+                    ctx, Rpc.MODIFY_VOLUME_GROUP_MEMBERSHIP, o.response(), AnswerRules.Asked.membership(volumeIds));
         }
         return o;
     }
@@ -183,8 +198,12 @@ final class VolumeGroups {
     }
 
     Outcome delete(String id, Map<String, String> secrets) {
-        Outcome o = ctx.send(Rpc.DELETE_VOLUME_GROUP, DeleteVolumeGroupRequest.newBuilder().setVolumeGroupId(id)
-                .putAllSecrets(secrets).build());
+        Outcome o = ctx.send(
+                Rpc.DELETE_VOLUME_GROUP,
+                DeleteVolumeGroupRequest.newBuilder()
+                        .setVolumeGroupId(id)
+                        .putAllSecrets(secrets)
+                        .build());
         if (o.ok() && created.containsKey(id)) {
             created.put(id, null);
         }
@@ -196,8 +215,12 @@ final class VolumeGroups {
     }
 
     Outcome get(String id, Map<String, String> secrets) {
-        Outcome o = ctx.send(Rpc.CONTROLLER_GET_VOLUME_GROUP, ControllerGetVolumeGroupRequest.newBuilder()
-                .setVolumeGroupId(id).putAllSecrets(secrets).build());
+        Outcome o = ctx.send(
+                Rpc.CONTROLLER_GET_VOLUME_GROUP,
+                ControllerGetVolumeGroupRequest.newBuilder()
+                        .setVolumeGroupId(id)
+                        .putAllSecrets(secrets)
+                        .build());
         if (o.ok()) {
             ResponseRules.requireValid(ctx, Rpc.CONTROLLER_GET_VOLUME_GROUP, o.response(), AnswerRules.Asked.nothing());
         }
@@ -209,8 +232,13 @@ final class VolumeGroups {
     }
 
     Outcome list(int maxEntries, String token, Map<String, String> secrets) {
-        Outcome o = ctx.send(Rpc.LIST_VOLUME_GROUPS, ListVolumeGroupsRequest.newBuilder().setMaxEntries(maxEntries)
-                .setStartingToken(token).putAllSecrets(secrets).build());
+        Outcome o = ctx.send(
+                Rpc.LIST_VOLUME_GROUPS,
+                ListVolumeGroupsRequest.newBuilder()
+                        .setMaxEntries(maxEntries)
+                        .setStartingToken(token)
+                        .putAllSecrets(secrets)
+                        .build());
         if (o.ok()) {
             ResponseRules.requireValid(ctx, Rpc.LIST_VOLUME_GROUPS, o.response(), AnswerRules.Asked.page(maxEntries));
         }
@@ -227,8 +255,11 @@ final class VolumeGroups {
         String token = "";
         do {
             Outcome o = list(maxEntries, token, secrets());
-            ctx.expect(o, StatusCode.OK, "ListVolumeGroups with max_entries " + maxEntries
-                    + (token.isEmpty() ? "" : " from a next_token it answered"));
+            ctx.expect(
+                    o,
+                    StatusCode.OK,
+                    "ListVolumeGroups with max_entries " + maxEntries
+                            + (token.isEmpty() ? "" : " from a next_token it answered"));
             ListVolumeGroupsResponse page = (ListVolumeGroupsResponse) o.response();
             for (ListVolumeGroupsResponse.Entry e : page.getEntriesList()) {
                 if (all.put(e.getVolumeGroup().getVolumeGroupId(), e.getVolumeGroup()) != null) {
@@ -256,13 +287,20 @@ final class VolumeGroups {
         if (advertised.contains(VolumeGroupCapability.GET_VOLUME_GROUP)) {
             Outcome o = get(id);
             if (members == null) {
-                ctx.expect(o, StatusCode.NOT_FOUND, "after " + after + ", volume group " + id + " must be gone:"
-                        + " ControllerGetVolumeGroup");
+                ctx.expect(
+                        o,
+                        StatusCode.NOT_FOUND,
+                        "after " + after + ", volume group " + id + " must be gone:" + " ControllerGetVolumeGroup");
                 return;
             }
-            ctx.expect(o, StatusCode.OK, "after " + after + ", volume group " + id + " must exist:"
-                    + " ControllerGetVolumeGroup");
-            requireMembers(((ControllerGetVolumeGroupResponse) o.response()).getVolumeGroup(), members, after,
+            ctx.expect(
+                    o,
+                    StatusCode.OK,
+                    "after " + after + ", volume group " + id + " must exist:" + " ControllerGetVolumeGroup");
+            requireMembers(
+                    ((ControllerGetVolumeGroupResponse) o.response()).getVolumeGroup(),
+                    members,
+                    after,
                     "ControllerGetVolumeGroup");
         } else if (advertised.contains(VolumeGroupCapability.LIST_VOLUME_GROUPS)) {
             VolumeGroup listed = listAll(0).get(id);
@@ -296,7 +334,7 @@ final class VolumeGroups {
     private void cleanUp(String id) {
         List<String> members = created.get(id);
         if (members == null) {
-            return;     // deleted by the check
+            return; // deleted by the check
         }
         if (!members.isEmpty() && advertised.contains(VolumeGroupCapability.MODIFY_VOLUME_GROUP)) {
             Outcome emptied = modify(id, List.of());

@@ -30,8 +30,7 @@ import java.util.concurrent.TimeoutException;
  * dialect's own messages (v0.1.3's {@code volumegroup = 1, volume = 2}; v0.1.0's {@code volume_id} only).
  */
 final class Wire {
-    private Wire() {
-    }
+    private Wire() {}
 
     static MethodDescriptor<Message, Message> method(Rpc rpc) {
         return method(SpecDialect.CURRENT, rpc);
@@ -39,7 +38,7 @@ final class Wire {
 
     static MethodDescriptor<Message, Message> method(SpecDialect dialect, Rpc rpc) {
         if (rpc.isVolumeGroup() || rpc.isIdentity()) {
-            return serviceMethod(rpc);      // services with one revision: the dialect does not apply
+            return serviceMethod(rpc); // services with one revision: the dialect does not apply
         }
         Transcoder transcoder = Transcoder.of(dialect);
         if (!transcoder.defines(rpc)) {
@@ -56,13 +55,14 @@ final class Wire {
             case PROBE -> io.volrep.proto.identity.IdentityGrpc.getProbeMethod();
             case CREATE_VOLUME_GROUP -> io.volrep.proto.volumegroup.ControllerGrpc.getCreateVolumeGroupMethod();
             case MODIFY_VOLUME_GROUP_MEMBERSHIP ->
-                    io.volrep.proto.volumegroup.ControllerGrpc.getModifyVolumeGroupMembershipMethod();
+                io.volrep.proto.volumegroup.ControllerGrpc.getModifyVolumeGroupMembershipMethod();
             case DELETE_VOLUME_GROUP -> io.volrep.proto.volumegroup.ControllerGrpc.getDeleteVolumeGroupMethod();
             case LIST_VOLUME_GROUPS -> io.volrep.proto.volumegroup.ControllerGrpc.getListVolumeGroupsMethod();
             case CONTROLLER_GET_VOLUME_GROUP ->
-                    io.volrep.proto.volumegroup.ControllerGrpc.getControllerGetVolumeGroupMethod();
-            default -> throw new IllegalArgumentException(rpc + " is not a volumegroup.Controller or identity.Identity"
-                    + " method");
+                io.volrep.proto.volumegroup.ControllerGrpc.getControllerGetVolumeGroupMethod();
+            default ->
+                throw new IllegalArgumentException(
+                        rpc + " is not a volumegroup.Controller or identity.Identity" + " method");
         };
         return (MethodDescriptor<Message, Message>) method;
     }
@@ -77,26 +77,33 @@ final class Wire {
             return target;
         }
         ReplicationSource source = target.source();
-        String id = source.hasVolume() ? source.getVolume().getVolumeId()
+        String id = source.hasVolume()
+                ? source.getVolume().getVolumeId()
                 : source.hasVolumegroup() ? source.getVolumegroup().getVolumeGroupId() : "";
         return new Addressing(source, id, target.label());
     }
 
-    static Message request(SpecDialect dialect, Rpc rpc, Addressing target, Map<String, String> secrets,
-                           Map<String, String> parameters, boolean force) {
-        Message current = new RequestFields(target.source(), target.volumeId(), parameters, secrets, "", force)
-                .toRequest(rpc);
+    static Message request(
+            SpecDialect dialect,
+            Rpc rpc,
+            Addressing target,
+            Map<String, String> secrets,
+            Map<String, String> parameters,
+            boolean force) {
+        Message current =
+                new RequestFields(target.source(), target.volumeId(), parameters, secrets, "", force).toRequest(rpc);
         return Transcoder.of(dialect).requestAsIs(rpc, current);
     }
 
     /** The {@link Rpc} of a server-side method, if it is a replication method. */
     static Rpc rpcOf(ServerMethodDefinition<?, ?> definition) {
-        return Rpc.fromMethodName(definition.getMethodDescriptor().getBareMethodName()).orElse(null);
+        return Rpc.fromMethodName(definition.getMethodDescriptor().getBareMethodName())
+                .orElse(null);
     }
 
     /** A request for {@code rpc} addressing {@code target}, with {@code secrets} and, where the message has one, {@code force}. */
-    static Message request(Rpc rpc, Addressing target, Map<String, String> secrets, Map<String, String> parameters,
-                           boolean force) {
+    static Message request(
+            Rpc rpc, Addressing target, Map<String, String> secrets, Map<String, String> parameters, boolean force) {
         return request(SpecDialect.CURRENT, rpc, target, secrets, parameters, force);
     }
 
@@ -116,11 +123,11 @@ final class Wire {
     }
 
     /** One blocking call of {@code method}, as it is (no retries): its answer as an outcome. */
-    static <Q extends Message, A extends Message> Outcome sendOnce(Channel channel, MethodDescriptor<Q, A> method,
-                                                                  Rpc rpc, Q request, Duration timeout) {
+    static <Q extends Message, A extends Message> Outcome sendOnce(
+            Channel channel, MethodDescriptor<Q, A> method, Rpc rpc, Q request, Duration timeout) {
         try {
-            return new Outcome(rpc, StatusCode.OK, "", ClientCalls.blockingUnaryCall(channel, method, options(timeout),
-                    request));
+            return new Outcome(
+                    rpc, StatusCode.OK, "", ClientCalls.blockingUnaryCall(channel, method, options(timeout), request));
         } catch (StatusRuntimeException e) {
             return outcome(rpc, e.getStatus());
         }
@@ -149,8 +156,8 @@ final class Wire {
      * Sends {@code count} copies of one call at once (no settling, no retries) and returns every answer in the order
      * sent: an answer missing a second after {@code timeout} is 4 DEADLINE_EXCEEDED "no answer".
      */
-    static List<Outcome> invokeAtOnce(Channel channel, SpecDialect dialect, Rpc rpc, Message request, int count,
-                                      Duration timeout) {
+    static List<Outcome> invokeAtOnce(
+            Channel channel, SpecDialect dialect, Rpc rpc, Message request, int count, Duration timeout) {
         List<Future<Message>> futures = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             futures.add(ClientCalls.futureUnaryCall(channel.newCall(method(dialect, rpc), options(timeout)), request));
@@ -158,11 +165,14 @@ final class Wire {
         List<Outcome> outcomes = new ArrayList<>();
         for (Future<Message> f : futures) {
             try {
-                outcomes.add(new Outcome(rpc, StatusCode.OK, "", f.get(timeout.toMillis() + 1000,
-                        TimeUnit.MILLISECONDS)));
+                outcomes.add(
+                        new Outcome(rpc, StatusCode.OK, "", f.get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS)));
             } catch (ExecutionException e) {
-                outcomes.add(outcome(rpc, e.getCause() instanceof StatusRuntimeException s ? s.getStatus()
-                        : Status.fromThrowable(e.getCause())));
+                outcomes.add(outcome(
+                        rpc,
+                        e.getCause() instanceof StatusRuntimeException s
+                                ? s.getStatus()
+                                : Status.fromThrowable(e.getCause())));
             } catch (TimeoutException e) {
                 outcomes.add(new Outcome(rpc, StatusCode.DEADLINE_EXCEEDED, "no answer", null));
             } catch (InterruptedException e) {

@@ -37,8 +37,14 @@ class CheckIdsTest {
     private static final Map<String, String> SECRETS = Map.of("user", "admin");
     /** The groups whose checks are made once per fixture, and end in the fixture's id. */
     private static final Set<String> PER_FIXTURE = Set.of("fixtures", "lifecycle", "fixtures-restored");
-    private static final Pattern GRAMMAR = Pattern.compile("(?<group>" + String.join("|", Arrays.stream(Rpc.values())
-            .filter(r -> r.isReplication() || r.isVolumeGroup() || r == Rpc.NODE_HEALER).map(Rpc::methodName).toList())
+
+    private static final Pattern GRAMMAR = Pattern.compile("(?<group>"
+            + String.join(
+                    "|",
+                    Arrays.stream(Rpc.values())
+                            .filter(r -> r.isReplication() || r.isVolumeGroup() || r == Rpc.NODE_HEALER)
+                            .map(Rpc::methodName)
+                            .toList())
             + "|fixtures|lifecycle|isolation|response-validity|request-forms|fixtures-restored|identity|volumegroup|two-sites)"
             + "/(?<subject>volume|group|request|all-fixtures|plugin)/(?<rest>.+)");
     /** A condition; the exploration's checks with force add {@code /force} to their state's (issue 30). */
@@ -50,22 +56,34 @@ class CheckIdsTest {
         if (Boolean.getBoolean("volrep.regenerateDocs")) {
             Files.writeString(DOC, expected, StandardCharsets.UTF_8);
         }
-        assertThat(Files.exists(DOC)).as("%s exists (regenerate with -Dvolrep.regenerateDocs=true)", DOC).isTrue();
+        assertThat(Files.exists(DOC))
+                .as("%s exists (regenerate with -Dvolrep.regenerateDocs=true)", DOC)
+                .isTrue();
         assertThat(Files.readString(DOC, StandardCharsets.UTF_8))
                 .as("docs/check-ids.md is stale: regenerate with ./mvnw -pl replication-testkit -am test"
                         + " -Dtest=CheckIdsTest -Dsurefire.failIfNoSpecifiedTests=false -Dvolrep.regenerateDocs=true")
                 .isEqualTo(expected);
-        assertThat(expected).contains("| `PromoteVolume/group/disabled` |", "| `fixtures/volume/<volume>` |",
-                "| `isolation/all-fixtures/concurrent` |", "| `identity/plugin/name` |");
+        assertThat(expected)
+                .contains(
+                        "| `PromoteVolume/group/disabled` |",
+                        "| `fixtures/volume/<volume>` |",
+                        "| `isolation/all-fixtures/concurrent` |",
+                        "| `identity/plugin/name` |");
     }
 
     private static List<Check> checks(ConformanceConfig config) {
-        return ConformanceChecks.builtIn().stream().flatMap(g -> g.checks(config).stream()).toList();
+        return ConformanceChecks.builtIn().stream()
+                .flatMap(g -> g.checks(config).stream())
+                .toList();
     }
 
     private static ConformanceConfig config(SpecDialect dialect, String volume, String group) {
-        ConformanceConfig.Builder b = ConformanceConfig.builder().endpoint("inprocess:unused").dialect(dialect)
-                .volumes(volume, volume + "-2").secrets(SECRETS).healerVolume(volume, "/mnt/" + volume);
+        ConformanceConfig.Builder b = ConformanceConfig.builder()
+                .endpoint("inprocess:unused")
+                .dialect(dialect)
+                .volumes(volume, volume + "-2")
+                .secrets(SECRETS)
+                .healerVolume(volume, "/mnt/" + volume);
         return group == null ? b.build() : b.volumeGroups(group).build();
     }
 
@@ -76,11 +94,14 @@ class CheckIdsTest {
         for (String group : new String[] {"grp 0/a", null}) {
             List<Check> checks = checks(config(dialect, "pvc a/primary", group));
             assertThat(checks.stream().map(Check::id)).doesNotHaveDuplicates();
-            assertThat(checks.stream().map(Check::name)).as("names, by which reports find results")
+            assertThat(checks.stream().map(Check::name))
+                    .as("names, by which reports find results")
                     .doesNotHaveDuplicates();
             for (Check c : checks) {
                 var m = GRAMMAR.matcher(c.id());
-                assertThat(m.matches()).as("%s follows <group>/<subject>/<condition>[/<fixture>]", c.id()).isTrue();
+                assertThat(m.matches())
+                        .as("%s follows <group>/<subject>/<condition>[/<fixture>]", c.id())
+                        .isTrue();
                 assertThat(c.id()).as("not derived from the name").isNotEqualTo(Check.idOf(c.name()));
                 String rest = m.group("rest");
                 if (PER_FIXTURE.contains(m.group("group"))) {
@@ -90,7 +111,9 @@ class CheckIdsTest {
                     }
                     assertThat(rest).as("%s ends in a fixture's id", c.id()).isIn(fixtures);
                 } else {
-                    assertThat(rest).as("%s: a condition, no fixture name", c.id()).matches(CONDITION);
+                    assertThat(rest)
+                            .as("%s: a condition, no fixture name", c.id())
+                            .matches(CONDITION);
                 }
             }
         }
@@ -99,8 +122,12 @@ class CheckIdsTest {
     @ParameterizedTest
     @EnumSource(SpecDialect.class)
     void onlyPerFixtureIdsDependOnTheFixturesNames(SpecDialect dialect) {
-        List<String> a = checks(config(dialect, "vol-0", "grp-0")).stream().map(Check::id).toList();
-        List<String> b = checks(config(dialect, "other", "other-group")).stream().map(Check::id).toList();
+        List<String> a = checks(config(dialect, "vol-0", "grp-0")).stream()
+                .map(Check::id)
+                .toList();
+        List<String> b = checks(config(dialect, "other", "other-group")).stream()
+                .map(Check::id)
+                .toList();
         assertThat(a).hasSameSizeAs(b);
         for (int i = 0; i < a.size(); i++) {
             String group = a.get(i).substring(0, a.get(i).indexOf('/'));
@@ -114,7 +141,11 @@ class CheckIdsTest {
     }
 
     private static ReferenceDriver reference() {
-        return ReferenceDriver.builder().volumes(2).groups(1).requiredSecrets(SECRETS).build();
+        return ReferenceDriver.builder()
+                .volumes(2)
+                .groups(1)
+                .requiredSecrets(SECRETS)
+                .build();
     }
 
     private static Set<String> ids(ComplianceReport report, java.util.function.Predicate<CheckResult> which) {
@@ -124,14 +155,21 @@ class CheckIdsTest {
     @Test
     void everyCheckThatNeedsAGroupHasGroupInItsIdAndNoOtherDoes() {
         ReferenceDriver reference = reference();
-        ComplianceReport report = ConformanceRunner.of(ConformanceConfig.builder().driver(reference)
-                .volumes("vol-0", "vol-1").secrets(SECRETS).build()).run();
+        ComplianceReport report = ConformanceRunner.of(ConformanceConfig.builder()
+                        .driver(reference)
+                        .volumes("vol-0", "vol-1")
+                        .secrets(SECRETS)
+                        .build())
+                .run();
 
-        Set<String> skippedForGroups = ids(report, r -> r.outcome() == CheckOutcome.SKIPPED
-                && r.reason().contains("no volume groups configured"));
+        Set<String> skippedForGroups = ids(
+                report, r -> r.outcome() == CheckOutcome.SKIPPED && r.reason().contains("no volume groups configured"));
         // volumegroup.Controller's checks are about volume groups too, the ones they create: never a fixture's.
-        Set<String> groupServiceIds = ids(report, r -> r.id().startsWith("volumegroup/") || Arrays.stream(Rpc.values())
-                .anyMatch(rpc -> rpc.isVolumeGroup() && r.id().startsWith(rpc.methodName() + "/")));
+        Set<String> groupServiceIds = ids(
+                report,
+                r -> r.id().startsWith("volumegroup/")
+                        || Arrays.stream(Rpc.values())
+                                .anyMatch(rpc -> rpc.isVolumeGroup() && r.id().startsWith(rpc.methodName() + "/")));
         Set<String> groupIds = ids(report, r -> r.id().contains("/group/"));
         assertThat(skippedForGroups).hasSizeGreaterThan(40).doesNotContainAnyElementsOf(groupServiceIds);
         Set<String> expected = new java.util.HashSet<>(skippedForGroups);
@@ -143,27 +181,42 @@ class CheckIdsTest {
     @Test
     void everyCheckThatNeedsSecretsIsAnAuthCheck() {
         ReferenceDriver open = ReferenceDriver.builder().volumes(2).groups(1).build();
-        ComplianceReport report = ConformanceRunner.of(ConformanceConfig.builder().driver(open)
-                .volumeGroupDriver(open).volumes("vol-0", "vol-1").volumeGroups("grp-0").build()).run();
+        ComplianceReport report = ConformanceRunner.of(ConformanceConfig.builder()
+                        .driver(open)
+                        .volumeGroupDriver(open)
+                        .volumes("vol-0", "vol-1")
+                        .volumeGroups("grp-0")
+                        .build())
+                .run();
 
-        Set<String> skippedForSecrets = ids(report, r -> r.outcome() == CheckOutcome.SKIPPED
-                && r.reason().contains("no secrets configured"));
-        Set<String> authIds = report.results().stream().map(CheckResult::id)
-                .filter(id -> checkMatching(report, id, "*/auth-*")).collect(Collectors.toSet());
+        Set<String> skippedForSecrets = ids(
+                report, r -> r.outcome() == CheckOutcome.SKIPPED && r.reason().contains("no secrets configured"));
+        Set<String> authIds = report.results().stream()
+                .map(CheckResult::id)
+                .filter(id -> checkMatching(report, id, "*/auth-*"))
+                .collect(Collectors.toSet());
         assertThat(skippedForSecrets).hasSizeGreaterThan(25).isEqualTo(authIds);
     }
 
     @Test
     void everyCheckThatNeedsANodeVolumeIsANodeHealerCheck() {
-        ComplianceReport report = ConformanceRunner.of(ConformanceConfig.builder().driver(reference())
-                .volumes("vol-0", "vol-1").volumeGroups("grp-0").secrets(SECRETS).build()).run();
+        ComplianceReport report = ConformanceRunner.of(ConformanceConfig.builder()
+                        .driver(reference())
+                        .volumes("vol-0", "vol-1")
+                        .volumeGroups("grp-0")
+                        .secrets(SECRETS)
+                        .build())
+                .run();
 
-        assertThat(ids(report, r -> r.outcome() == CheckOutcome.SKIPPED && r.reason().contains("--healer-volume")))
-                .isNotEmpty().isEqualTo(ids(report, r -> r.id().startsWith("NodeHealer/")));
+        assertThat(ids(
+                        report,
+                        r -> r.outcome() == CheckOutcome.SKIPPED && r.reason().contains("--healer-volume")))
+                .isNotEmpty()
+                .isEqualTo(ids(report, r -> r.id().startsWith("NodeHealer/")));
     }
 
     private static boolean checkMatching(ComplianceReport report, String id, String pattern) {
-        return new Check(id, "unused", Requirement.REQUIRED, "", ctx -> { }).matches(pattern);
+        return new Check(id, "unused", Requirement.REQUIRED, "", ctx -> {}).matches(pattern);
     }
 
     @Test
@@ -171,16 +224,18 @@ class CheckIdsTest {
         List<String> groupCalls = Collections.synchronizedList(new ArrayList<>());
         ServerInterceptor recordGroupCalls = new ServerInterceptor() {
             @Override
-            public <Q, A> ServerCall.Listener<Q> interceptCall(ServerCall<Q, A> call, Metadata headers,
-                                                               ServerCallHandler<Q, A> next) {
+            public <Q, A> ServerCall.Listener<Q> interceptCall(
+                    ServerCall<Q, A> call, Metadata headers, ServerCallHandler<Q, A> next) {
                 return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(
                         next.startCall(call, headers)) {
                     @Override
                     public void onMessage(Q message) {
-                        var source = ((com.google.protobuf.Message) message).getDescriptorForType()
+                        var source = ((com.google.protobuf.Message) message)
+                                .getDescriptorForType()
                                 .findFieldByName("replication_source");
-                        if (source != null && ((ReplicationSource) ((com.google.protobuf.Message) message)
-                                .getField(source)).hasVolumegroup()) {
+                        if (source != null
+                                && ((ReplicationSource) ((com.google.protobuf.Message) message).getField(source))
+                                        .hasVolumegroup()) {
                             groupCalls.add(call.getMethodDescriptor().getBareMethodName());
                         }
                         super.onMessage(message);
@@ -188,18 +243,31 @@ class CheckIdsTest {
                 };
             }
         };
-        ComplianceReport report = ConformanceRunner.of(ConformanceConfig.builder().driver(reference())
-                .interceptor(recordGroupCalls).volumes("vol-0", "vol-1").volumeGroups("grp-0").secrets(SECRETS)
-                .skipChecks(List.of("*/group/*", "isolation/all-fixtures/concurrent")).build()).run();
+        ComplianceReport report = ConformanceRunner.of(ConformanceConfig.builder()
+                        .driver(reference())
+                        .interceptor(recordGroupCalls)
+                        .volumes("vol-0", "vol-1")
+                        .volumeGroups("grp-0")
+                        .secrets(SECRETS)
+                        .skipChecks(List.of("*/group/*", "isolation/all-fixtures/concurrent"))
+                        .build())
+                .run();
         assertThat(groupCalls).as("calls naming a group").isEmpty();
-        assertThat(report.skippedOnRequest()).hasSizeGreaterThan(40)
+        assertThat(report.skippedOnRequest())
+                .hasSizeGreaterThan(40)
                 .allSatisfy(id -> assertThat(id).matches(".*/group/.*|isolation/all-fixtures/concurrent"));
         assertThat(report.compliant()).isTrue();
 
         // The one check of every fixture at once is not a group check, as its words say: it still calls the group.
-        ConformanceRunner.of(ConformanceConfig.builder().driver(reference()).interceptor(recordGroupCalls)
-                .volumes("vol-0", "vol-1").volumeGroups("grp-0").secrets(SECRETS)
-                .skipChecks(List.of("*/group/*")).build()).run();
+        ConformanceRunner.of(ConformanceConfig.builder()
+                        .driver(reference())
+                        .interceptor(recordGroupCalls)
+                        .volumes("vol-0", "vol-1")
+                        .volumeGroups("grp-0")
+                        .secrets(SECRETS)
+                        .skipChecks(List.of("*/group/*"))
+                        .build())
+                .run();
         assertThat(groupCalls).isNotEmpty();
     }
 
@@ -207,7 +275,9 @@ class CheckIdsTest {
     void formerIdsStillSelectTheirCheckButNoGlobMatchesThem() {
         ConformanceConfig config = config(SpecDialect.CURRENT, "vol-0", "grp-0");
         List<Check> checks = checks(config);
-        Check concurrent = checks.stream().filter(c -> c.id().equals("isolation/all-fixtures/concurrent")).findFirst()
+        Check concurrent = checks.stream()
+                .filter(c -> c.id().equals("isolation/all-fixtures/concurrent"))
+                .findFirst()
                 .orElseThrow();
         assertThat(concurrent.selectedBy("isolation/concurrent")).isTrue();
         assertThat(concurrent.matches("isolation/concurrent")).isFalse();
@@ -216,8 +286,10 @@ class CheckIdsTest {
                 + "volrep-conformance-no-such-volume";
         assertThat(checks.stream().filter(c -> c.selectedBy(notFound)).map(Check::id))
                 .containsExactly("EnableVolumeReplication/volume/not-found");
-        assertThat(checks.stream().filter(c -> c.selectedBy("enablevolumereplication-*"))).isEmpty();
-        ConformanceConfig skipping = config.toBuilder().skipChecks(List.of("isolation/group-volume")).build();
+        assertThat(checks.stream().filter(c -> c.selectedBy("enablevolumereplication-*")))
+                .isEmpty();
+        ConformanceConfig skipping =
+                config.toBuilder().skipChecks(List.of("isolation/group-volume")).build();
         assertThat(checks.stream().filter(skipping::skipped).map(Check::id))
                 .containsExactly("isolation/group/round-trip-spares-volume");
     }

@@ -23,24 +23,36 @@ class ConformanceBudgetTest {
 
     @Test
     void sixteenVolumesAndTwoGroupsOverAUnixSocketUnderAMinuteEndingWhereTheyStarted(@TempDir Path dir) {
-        ReferenceDriver reference = ReferenceDriver.builder().volumes(16).groups(2).requiredSecret("user", "admin")
+        ReferenceDriver reference = ReferenceDriver.builder()
+                .volumes(16)
+                .groups(2)
+                .requiredSecret("user", "admin")
                 .build();
         List<String> volumes = IntStream.range(0, 16).mapToObj(i -> "vol-" + i).toList();
         ReplicationServer server = grpc.register(ReferencePlugin.start(reference, "unix://" + dir.resolve("ref.sock")));
         ComplianceReport report = ConformanceRunner.of(ConformanceConfig.builder()
-                .endpoint(server.address()).volumes(volumes).volumeGroups("grp-0", "grp-1")
-                .secrets(Map.of("user", "admin")).healerVolume("vol-0", "/var/lib/volrep/vol-0").build()).run();
+                        .endpoint(server.address())
+                        .volumes(volumes)
+                        .volumeGroups("grp-0", "grp-1")
+                        .secrets(Map.of("user", "admin"))
+                        .healerVolume("vol-0", "/var/lib/volrep/vol-0")
+                        .build())
+                .run();
         System.out.println(report.statement());
 
         assertThat(report.failed()).isEmpty();
         assertThat(report.duration()).isLessThan(Duration.ofSeconds(60));
         // 42 plain, 18 forced, 28 authentication, 2 destination-consistency checks report the exploration.
         assertThat(report.walkChecks()).isEqualTo(90);
-        assertThat(report.calls()).isGreaterThan(1000);         // counted: the statement reports it
-        assertThat(report.statement()).contains("lifecycle exploration: 3 states x 24 actions x 2 source kinds,"
-                + " 4 histories, ").contains(" seed 0, ").contains(": 90 checks; ");
+        assertThat(report.calls()).isGreaterThan(1000); // counted: the statement reports it
+        assertThat(report.statement())
+                .contains("lifecycle exploration: 3 states x 24 actions x 2 source kinds," + " 4 histories, ")
+                .contains(" seed 0, ")
+                .contains(": 90 checks; ");
         for (ReplicationSource source : reference.sources()) {
-            assertThat(reference.state(source).enabled()).as("%s left enabled", source).isFalse();
+            assertThat(reference.state(source).enabled())
+                    .as("%s left enabled", source)
+                    .isFalse();
         }
     }
 }

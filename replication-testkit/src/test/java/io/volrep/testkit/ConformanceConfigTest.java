@@ -24,8 +24,11 @@ class ConformanceConfigTest {
 
     @Test
     void theDefaultsAndAValidSettingAreKept() {
-        ConformanceConfig config = ConformanceConfig.builder().endpoint("localhost:1").volumes("vol-0")
-                .resyncTimeout(Duration.ofMinutes(2)).build();
+        ConformanceConfig config = ConformanceConfig.builder()
+                .endpoint("localhost:1")
+                .volumes("vol-0")
+                .resyncTimeout(Duration.ofMinutes(2))
+                .build();
         assertThat(config.resyncTimeout()).isEqualTo(Duration.ofMinutes(2));
         assertThat(config.callTimeout()).isEqualTo(ConformanceConfig.DEFAULT_CALL_TIMEOUT);
     }

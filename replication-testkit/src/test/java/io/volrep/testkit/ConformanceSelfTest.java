@@ -19,18 +19,30 @@ class ConformanceSelfTest {
         ComplianceReport report = ConformanceRunner.of(defect.target().build()).run();
 
         assertThat(report.result(defect.caughtBy()))
-                .as("check %s for defect %s; failed: %s", defect.caughtBy(), defect,
+                .as(
+                        "check %s for defect %s; failed: %s",
+                        defect.caughtBy(),
+                        defect,
                         report.failed().stream().map(CheckResult::name).toList())
                 .hasValueSatisfying(r -> assertThat(r.outcome()).isEqualTo(CheckOutcome.FAILED));
-        assertThat(report.compliant()).as("compliant; failed: %s", report.failed().stream()
-                .map(r -> r.name() + ": " + r.reason()).toList()).isEqualTo(!defect.breaksCompliance());
+        assertThat(report.compliant())
+                .as(
+                        "compliant; failed: %s",
+                        report.failed().stream()
+                                .map(r -> r.name() + ": " + r.reason())
+                                .toList())
+                .isEqualTo(!defect.breaksCompliance());
         assertThat(report.statement()).startsWith(defect.breaksCompliance() ? "NOT COMPLIANT" : "COMPLIANT");
     }
 
     @Test
     void enableUnimplementedIsAFailureNotANotImplemented() {
-        ComplianceReport report = ConformanceRunner.of(Defect.ENABLE_UNIMPLEMENTED.target().build()).run();
-        assertThat(report.result(Defect.ENABLE_UNIMPLEMENTED.caughtBy()).orElseThrow().reason())
+        ComplianceReport report = ConformanceRunner.of(
+                        Defect.ENABLE_UNIMPLEMENTED.target().build())
+                .run();
+        assertThat(report.result(Defect.ENABLE_UNIMPLEMENTED.caughtBy())
+                        .orElseThrow()
+                        .reason())
                 .contains("expected 0 OK, got 12 UNIMPLEMENTED")
                 .contains("does not allow EnableVolumeReplication to be unimplemented");
     }
@@ -39,24 +51,44 @@ class ConformanceSelfTest {
     void referencePairPassesEveryCheckAndBothSitesEndWhereTheyStarted() {
         // Two sites with real storage's windows, scaled down: promotes refused for a while after the peer's demote,
         // Info 5 for a while after an enable or a promote. Every check runs (none NOT RUN) and passes.
-        io.volrep.testkit.reference.ReferencePair pair = ReferenceDriver.builder().volumes(2).groups(1)
-                .requiredSecret("user", "admin").demotionWindow(java.time.Duration.ofMillis(30))
-                .firstSyncDelay(java.time.Duration.ofMillis(30)).buildPair();
-        ComplianceReport report = ConformanceRunner.of(HealerIdentityDialectConformanceTest.withEveryHealerInput(
-                ConformanceConfig.builder().driver(pair.siteA()).peerDriver(pair.siteB()).healerDriver(pair.siteA())
-                .volumeGroupDriver(pair.siteA())
-                .volumes("vol-0", "vol-1").volumeGroups("grp-0").secrets(Map.of("user", "admin"))).build()).run();
+        io.volrep.testkit.reference.ReferencePair pair = ReferenceDriver.builder()
+                .volumes(2)
+                .groups(1)
+                .requiredSecret("user", "admin")
+                .demotionWindow(java.time.Duration.ofMillis(30))
+                .firstSyncDelay(java.time.Duration.ofMillis(30))
+                .buildPair();
+        ComplianceReport report = ConformanceRunner.of(
+                        HealerIdentityDialectConformanceTest.withEveryHealerInput(ConformanceConfig.builder()
+                                        .driver(pair.siteA())
+                                        .peerDriver(pair.siteB())
+                                        .healerDriver(pair.siteA())
+                                        .volumeGroupDriver(pair.siteA())
+                                        .volumes("vol-0", "vol-1")
+                                        .volumeGroups("grp-0")
+                                        .secrets(Map.of("user", "admin")))
+                                .build())
+                .run();
 
-        assertThat(report.failed()).as("failed: %s", report.failed().stream()
-                .map(r -> r.name() + ": " + r.reason()).toList()).isEmpty();
+        assertThat(report.failed())
+                .as(
+                        "failed: %s",
+                        report.failed().stream()
+                                .map(r -> r.name() + ": " + r.reason())
+                                .toList())
+                .isEmpty();
         assertThat(report.compliant()).isTrue();
-        assertThat(report.results()).allSatisfy(r -> assertThat(r.outcome()).as(r.name()).isEqualTo(CheckOutcome.PASSED));
+        assertThat(report.results())
+                .allSatisfy(r -> assertThat(r.outcome()).as(r.name()).isEqualTo(CheckOutcome.PASSED));
         assertThat(report.count(Requirement.REQUIRED, CheckOutcome.PASSED)).isGreaterThanOrEqualTo(150);
         assertThat(report.count(Requirement.OPTIONAL, CheckOutcome.PASSED)).isGreaterThanOrEqualTo(8);
-        assertThat(report.results()).anySatisfy(r -> assertThat(r.waited()).isPositive());   // the windows were waited out
+        assertThat(report.results())
+                .anySatisfy(r -> assertThat(r.waited()).isPositive()); // the windows were waited out
         for (ReferenceDriver site : List.of(pair.siteA(), pair.siteB())) {
             for (ReplicationSource source : site.sources()) {
-                assertThat(site.state(source).enabled()).as("%s left enabled", source).isFalse();
+                assertThat(site.state(source).enabled())
+                        .as("%s left enabled", source)
+                        .isFalse();
                 assertThat(site.state(source).role()).isEqualTo(ReferenceDriver.Role.PRIMARY);
             }
         }
@@ -64,23 +96,41 @@ class ConformanceSelfTest {
 
     @Test
     void withoutAPeerTheTwoSiteChecksAreNotRunNeverFailedNorPassed() {
-        ReferenceDriver reference = ReferenceDriver.builder().volumes(2).groups(1).requiredSecret("user", "admin")
+        ReferenceDriver reference = ReferenceDriver.builder()
+                .volumes(2)
+                .groups(1)
+                .requiredSecret("user", "admin")
                 .build();
-        ComplianceReport report = ConformanceRunner.of(HealerIdentityDialectConformanceTest.withEveryHealerInput(
-                ConformanceConfig.builder().driver(reference).healerDriver(reference).volumeGroupDriver(reference)
-                .volumes("vol-0", "vol-1").volumeGroups("grp-0").secrets(Map.of("user", "admin"))).build()).run();
+        ComplianceReport report = ConformanceRunner.of(
+                        HealerIdentityDialectConformanceTest.withEveryHealerInput(ConformanceConfig.builder()
+                                        .driver(reference)
+                                        .healerDriver(reference)
+                                        .volumeGroupDriver(reference)
+                                        .volumes("vol-0", "vol-1")
+                                        .volumeGroups("grp-0")
+                                        .secrets(Map.of("user", "admin")))
+                                .build())
+                .run();
 
         assertThat(report.failed()).isEmpty();
         assertThat(report.compliant()).isTrue();
-        assertThat(report.notRun()).extracting(CheckResult::id).contains("two-sites/volume/round-trip",
-                "two-sites/group/round-trip", "two-sites/volume/promote-while-peer-primary");
-        assertThat(report.notRun()).extracting(CheckResult::name).contains(ControllerChecks.RESYNC_READY,
-                ControllerChecks.LIFECYCLE + " [volume vol-0]");
+        assertThat(report.notRun())
+                .extracting(CheckResult::id)
+                .contains(
+                        "two-sites/volume/round-trip",
+                        "two-sites/group/round-trip",
+                        "two-sites/volume/promote-while-peer-primary");
+        assertThat(report.notRun())
+                .extracting(CheckResult::name)
+                .contains(ControllerChecks.RESYNC_READY, ControllerChecks.LIFECYCLE + " [volume vol-0]");
         assertThat(report.notRun()).allSatisfy(r -> assertThat(r.reason()).startsWith("NOT RUN: needs the peer site"));
-        assertThat(report.statement()).contains("not run (they need a peer site: --peer-endpoint): "
-                + report.notRun().size() + " checks");
+        assertThat(report.statement())
+                .contains("not run (they need a peer site: --peer-endpoint): "
+                        + report.notRun().size() + " checks");
         for (ReplicationSource source : reference.sources()) {
-            assertThat(reference.state(source).enabled()).as("%s left enabled", source).isFalse();
+            assertThat(reference.state(source).enabled())
+                    .as("%s left enabled", source)
+                    .isFalse();
         }
     }
 
@@ -99,22 +149,45 @@ class ConformanceSelfTest {
                 minimal.disable(r);
             }
         };
-        ComplianceReport report = ConformanceRunner.of(ConformanceConfig.builder().driver(onlyEnableDisable)
-                .volumes("vol-0").secrets(Defect.SECRETS).settleTimeout(java.time.Duration.ofMillis(300)).build()).run();
+        ComplianceReport report = ConformanceRunner.of(ConformanceConfig.builder()
+                        .driver(onlyEnableDisable)
+                        .volumes("vol-0")
+                        .secrets(Defect.SECRETS)
+                        .settleTimeout(java.time.Duration.ofMillis(300))
+                        .build())
+                .run();
 
         assertThat(report.failed()).isEmpty();
         assertThat(report.compliant()).isTrue();
         // The volume group service is optional too: a plugin without it is told so once, by the service's name.
-        assertThat(report.notImplementedRpcs()).containsExactlyInAnyOrder("PromoteVolume", "DemoteVolume",
-                "ResyncVolume", "GetVolumeReplicationInfo", "GetReplicationDestinationInfo", "volumegroup.Controller");
-        assertThat(report.result(ControllerChecks.LIFECYCLE + " [volume vol-0]").orElseThrow().outcome())
-                .isEqualTo(CheckOutcome.NOT_RUN);          // no peer site; with one it would be not implemented
-        assertThat(report.result(Defect.walk(io.volrep.api.Rpc.DEMOTE_VOLUME, io.volrep.api.ReplicationSource.Kind.VOLUME,
-                LifecycleModel.State.PRIMARY)).orElseThrow().outcome()).isEqualTo(CheckOutcome.NOT_IMPLEMENTED);
-        assertThat(report.result(Defect.walk(io.volrep.api.Rpc.ENABLE_VOLUME_REPLICATION,
-                io.volrep.api.ReplicationSource.Kind.VOLUME, LifecycleModel.State.DISABLED))
-                .orElseThrow().outcome()).isEqualTo(CheckOutcome.PASSED);
-        assertThat(report.statement()).contains("not implemented (allowed by the spec)")
+        assertThat(report.notImplementedRpcs())
+                .containsExactlyInAnyOrder(
+                        "PromoteVolume",
+                        "DemoteVolume",
+                        "ResyncVolume",
+                        "GetVolumeReplicationInfo",
+                        "GetReplicationDestinationInfo",
+                        "volumegroup.Controller");
+        assertThat(report.result(ControllerChecks.LIFECYCLE + " [volume vol-0]")
+                        .orElseThrow()
+                        .outcome())
+                .isEqualTo(CheckOutcome.NOT_RUN); // no peer site; with one it would be not implemented
+        assertThat(report.result(Defect.walk(
+                                io.volrep.api.Rpc.DEMOTE_VOLUME,
+                                io.volrep.api.ReplicationSource.Kind.VOLUME,
+                                LifecycleModel.State.PRIMARY))
+                        .orElseThrow()
+                        .outcome())
+                .isEqualTo(CheckOutcome.NOT_IMPLEMENTED);
+        assertThat(report.result(Defect.walk(
+                                io.volrep.api.Rpc.ENABLE_VOLUME_REPLICATION,
+                                io.volrep.api.ReplicationSource.Kind.VOLUME,
+                                LifecycleModel.State.DISABLED))
+                        .orElseThrow()
+                        .outcome())
+                .isEqualTo(CheckOutcome.PASSED);
+        assertThat(report.statement())
+                .contains("not implemented (allowed by the spec)")
                 .contains("GetVolumeReplicationInfo, PromoteVolume, ResyncVolume");
     }
 
@@ -144,19 +217,32 @@ class ConformanceSelfTest {
                 return super.destination(r);
             }
         };
-        ComplianceReport report = ConformanceRunner.of(Defect.driver(transientDestination).build()).run();
+        ComplianceReport report = ConformanceRunner.of(
+                        Defect.driver(transientDestination).build())
+                .run();
 
-        assertThat(report.failed()).as("failed: %s", report.failed().stream()
-                .map(r -> r.name() + ": " + r.reason()).toList()).isEmpty();
+        assertThat(report.failed())
+                .as(
+                        "failed: %s",
+                        report.failed().stream()
+                                .map(r -> r.name() + ": " + r.reason())
+                                .toList())
+                .isEmpty();
         assertThat(report.compliant()).isTrue();
-        assertThat(report.result(ControllerChecks.DESTINATION_GROUP).orElseThrow().outcome())
+        assertThat(report.result(ControllerChecks.DESTINATION_GROUP)
+                        .orElseThrow()
+                        .outcome())
                 .isEqualTo(CheckOutcome.PASSED);
     }
 
     @Test
     void aDestinationNeverKnownFailsSayingWhy() {
-        ComplianceReport report = ConformanceRunner.of(Defect.DESTINATION_NEVER_KNOWN.target().build()).run();
-        assertThat(report.result(ControllerChecks.DESTINATION_VOLUME).orElseThrow().reason())
+        ComplianceReport report = ConformanceRunner.of(
+                        Defect.DESTINATION_NEVER_KNOWN.target().build())
+                .run();
+        assertThat(report.result(ControllerChecks.DESTINATION_VOLUME)
+                        .orElseThrow()
+                        .reason())
                 .contains("expected 0 OK, got 14 UNAVAILABLE")
                 .contains("still 14 UNAVAILABLE after waiting")
                 .contains("--settle-timeout 300 ms")
@@ -166,8 +252,11 @@ class ConformanceSelfTest {
     @Test
     void unreachableTargetIsNotCompliant() {
         ComplianceReport report = ConformanceRunner.of(ConformanceConfig.builder()
-                .endpoint("unix:///nonexistent/volrep.sock").volumes("vol-0")
-                .callTimeout(java.time.Duration.ofMillis(500)).build()).run();
+                        .endpoint("unix:///nonexistent/volrep.sock")
+                        .volumes("vol-0")
+                        .callTimeout(java.time.Duration.ofMillis(500))
+                        .build())
+                .run();
         assertThat(report.compliant()).isFalse();
         assertThat(report.failed()).isNotEmpty();
     }
@@ -175,25 +264,39 @@ class ConformanceSelfTest {
     @Test
     void missingFixturesSkipWithAReason() {
         ComplianceReport report = ConformanceRunner.of(ConformanceConfig.builder()
-                .driver(new SpecDriver(Map.of(), "vol-0")).volumes("vol-0").build()).run();
+                        .driver(new SpecDriver(Map.of(), "vol-0"))
+                        .volumes("vol-0")
+                        .build())
+                .run();
         assertThat(report.compliant()).isTrue();
-        CheckResult secrets = report.result(Defect.auth(io.volrep.api.Rpc.PROMOTE_VOLUME,
-                io.volrep.api.ReplicationSource.Kind.VOLUME, "wrong")).orElseThrow();
+        CheckResult secrets = report.result(Defect.auth(
+                        io.volrep.api.Rpc.PROMOTE_VOLUME, io.volrep.api.ReplicationSource.Kind.VOLUME, "wrong"))
+                .orElseThrow();
         assertThat(secrets.outcome()).isEqualTo(CheckOutcome.SKIPPED);
         assertThat(secrets.reason()).contains("no secrets configured");
-        assertThat(report.result(ControllerChecks.LIFECYCLE + " [volume group]").orElseThrow().reason())
+        assertThat(report.result(ControllerChecks.LIFECYCLE + " [volume group]")
+                        .orElseThrow()
+                        .reason())
                 .contains("no volume groups configured");
     }
 
     @Test
     void suiteBodyTakesUnderTwoSecondsAgainstTheInProcessReference() {
-        ReferenceDriver reference = ReferenceDriver.builder().volumes(4).groups(1).requiredSecret("user", "admin")
+        ReferenceDriver reference = ReferenceDriver.builder()
+                .volumes(4)
+                .groups(1)
+                .requiredSecret("user", "admin")
                 .build();
-        ConformanceConfig config = ConformanceConfig.builder().driver(reference).healerDriver(reference)
-                .volumeGroupDriver(reference).volumes("vol-0", "vol-1", "vol-2", "vol-3").volumeGroups("grp-0").secrets(Map.of("user", "admin"))
+        ConformanceConfig config = ConformanceConfig.builder()
+                .driver(reference)
+                .healerDriver(reference)
+                .volumeGroupDriver(reference)
+                .volumes("vol-0", "vol-1", "vol-2", "vol-3")
+                .volumeGroups("grp-0")
+                .secrets(Map.of("user", "admin"))
                 .healerVolume("vol-0", "/var/lib/volrep/vol-0")
                 .build();
-        ConformanceRunner.of(config).run();                       // warm-up: class loading, JIT
+        ConformanceRunner.of(config).run(); // warm-up: class loading, JIT
         ComplianceReport report = ConformanceRunner.of(config).run();
         assertThat(report.compliant()).isTrue();
         assertThat(report.duration()).isLessThan(java.time.Duration.ofSeconds(2));

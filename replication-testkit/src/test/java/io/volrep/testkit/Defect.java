@@ -10,13 +10,15 @@ import io.grpc.ServerInterceptor;
 import io.grpc.Status;
 import io.volrep.api.ErrorScheme;
 import io.volrep.api.PreconditionFailedException;
-import io.volrep.api.ReplicationSource.Kind;
-import io.volrep.testkit.LifecycleModel.State;
 import io.volrep.api.ReplicationInfo;
+import io.volrep.api.ReplicationSource.Kind;
 import io.volrep.api.Rpc;
 import io.volrep.api.StatusCode;
 import io.volrep.api.UnavailableException;
 import io.volrep.api.UnimplementedException;
+import io.volrep.proto.replication.GetReplicationDestinationInfoResponse;
+import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
+import io.volrep.proto.replication.ReplicationDestination;
 import io.volrep.spi.DemoteRequest;
 import io.volrep.spi.DestinationRequest;
 import io.volrep.spi.DisableRequest;
@@ -25,9 +27,7 @@ import io.volrep.spi.InfoRequest;
 import io.volrep.spi.PromoteRequest;
 import io.volrep.spi.ResyncRequest;
 import io.volrep.spi.ResyncResult;
-import io.volrep.proto.replication.GetReplicationDestinationInfoResponse;
-import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
-import io.volrep.proto.replication.ReplicationDestination;
+import io.volrep.testkit.LifecycleModel.State;
 import io.volrep.testkit.fake.FaultInjector;
 import io.volrep.testkit.fake.InfoViolation;
 import java.time.Duration;
@@ -46,20 +46,20 @@ enum Defect {
             return driver(new SpecDriver(SECRETS, IDS) {
                 @Override
                 public void promote(PromoteRequest r) {
-                    find(r.source(), r.secrets()).primary = true;          // defect: no "enabled" check
+                    find(r.source(), r.secrets()).primary = true; // defect: no "enabled" check
                 }
             });
         }
     },
-    DEMOTE_UNKNOWN_SOURCE_ANSWERS_UNKNOWN(ControllerChecks.rowCase(Rpc.DEMOTE_VOLUME, StatusCode.NOT_FOUND,
-            "volume " + ControllerChecks.MISSING_VOLUME)) {
+    DEMOTE_UNKNOWN_SOURCE_ANSWERS_UNKNOWN(ControllerChecks.rowCase(
+            Rpc.DEMOTE_VOLUME, StatusCode.NOT_FOUND, "volume " + ControllerChecks.MISSING_VOLUME)) {
         @Override
         ConformanceConfig.Builder target() {
             return driver(new SpecDriver(SECRETS, IDS) {
                 @Override
                 public void demote(DemoteRequest r) {
                     if (!sources.containsKey(r.source().id())) {
-                        throw new IllegalStateException("no such image");   // defect: runtime maps it to 2 UNKNOWN
+                        throw new IllegalStateException("no such image"); // defect: runtime maps it to 2 UNKNOWN
                     }
                     super.demote(r);
                 }
@@ -72,7 +72,7 @@ enum Defect {
             return driver(new SpecDriver(SECRETS, IDS) {
                 @Override
                 public ResyncResult resync(ResyncRequest r) {
-                    enabled(r.source(), r.secrets());                      // defect: no "demoted" check
+                    enabled(r.source(), r.secrets()); // defect: no "demoted" check
                     return ResyncResult.READY;
                 }
             });
@@ -84,7 +84,7 @@ enum Defect {
             return driver(new SpecDriver(SECRETS, IDS) {
                 @Override
                 public ReplicationInfo info(InfoRequest r) {
-                    enabled(r.source(), r.secrets());                      // defect: no "promoted" check
+                    enabled(r.source(), r.secrets()); // defect: no "promoted" check
                     return ReplicationInfo.of(java.time.Instant.now());
                 }
             });
@@ -98,7 +98,7 @@ enum Defect {
                 public void enable(EnableRequest r) {
                     State s = find(r.source(), r.secrets());
                     if (s.enabled) {
-                        throw new PreconditionFailedException("already enabled");   // defect
+                        throw new PreconditionFailedException("already enabled"); // defect
                     }
                     super.enable(r);
                 }
@@ -112,7 +112,7 @@ enum Defect {
                 @Override
                 public void demote(DemoteRequest r) {
                     if (!enabled(r.source(), r.secrets()).primary) {
-                        throw new PreconditionFailedException("already secondary");   // defect
+                        throw new PreconditionFailedException("already secondary"); // defect
                     }
                     super.demote(r);
                 }
@@ -125,7 +125,7 @@ enum Defect {
             return driver(new SpecDriver(SECRETS, IDS) {
                 @Override
                 public void disable(DisableRequest r) {
-                    enabled(r.source(), r.secrets());                      // defect: disabled twice -> 9
+                    enabled(r.source(), r.secrets()); // defect: disabled twice -> 9
                     super.disable(r);
                 }
             });
@@ -134,7 +134,7 @@ enum Defect {
     SECRETS_IGNORED(auth(Rpc.PROMOTE_VOLUME, Kind.VOLUME, "wrong")) {
         @Override
         ConformanceConfig.Builder target() {
-            return driver(new SpecDriver(Map.of(), IDS));               // defect: requires nothing
+            return driver(new SpecDriver(Map.of(), IDS)); // defect: requires nothing
         }
     },
     MISSING_SECRETS_ACCEPTED(auth(Rpc.DEMOTE_VOLUME, Kind.VOLUME, "missing")) {
@@ -177,8 +177,11 @@ enum Defect {
         @Override
         ConformanceConfig.Builder target() {
             // Below the runtime, whose typed status cannot express a number outside the enum.
-            return driver(SpecDriver.standard()).interceptor(rewriteResponse(Rpc.GET_VOLUME_REPLICATION_INFO,
-                    m -> ((GetVolumeReplicationInfoResponse) m).toBuilder().setStatusValue(7).build()));
+            return driver(SpecDriver.standard())
+                    .interceptor(rewriteResponse(
+                            Rpc.GET_VOLUME_REPLICATION_INFO,
+                            m -> ((GetVolumeReplicationInfoResponse) m)
+                                    .toBuilder().setStatusValue(7).build()));
         }
     },
     INFO_NEGATIVE_DURATION(ControllerChecks.LAST_SYNC_DURATION) {
@@ -193,45 +196,57 @@ enum Defect {
         @Override
         ConformanceConfig.Builder target() {
             // Below the runtime, which bounds a driver's ids by CSI's limits as it bounds a request's.
-            return driver(SpecDriver.standard()).interceptor(rewriteResponse(Rpc.GET_REPLICATION_DESTINATION_INFO,
-                    m -> destination(m).hasVolume() ? volumeDestination("d".repeat(129)) : m));
+            return driver(SpecDriver.standard())
+                    .interceptor(rewriteResponse(
+                            Rpc.GET_REPLICATION_DESTINATION_INFO,
+                            m -> destination(m).hasVolume() ? volumeDestination("d".repeat(129)) : m));
         }
     },
     IDENTITY_NAME_NOT_A_DOMAIN_NAME(IdentityChecks.NAME) {
         @Override
         ConformanceConfig.Builder target() {
             // Below the runtime, which refuses such a name at configuration.
-            return driver(SpecDriver.standard()).interceptor(rewriteResponse(Rpc.GET_IDENTITY,
-                    m -> ((io.volrep.proto.identity.GetIdentityResponse) m).toBuilder().setName("rbd_csi.example.com")
-                            .build()));
+            return driver(SpecDriver.standard())
+                    .interceptor(rewriteResponse(
+                            Rpc.GET_IDENTITY,
+                            m -> ((io.volrep.proto.identity.GetIdentityResponse) m)
+                                    .toBuilder().setName("rbd_csi.example.com").build()));
         }
     },
     DESTINATION_EMPTY_VOLUME_ID(ControllerChecks.DESTINATION_VOLUME) {
         @Override
         ConformanceConfig.Builder target() {
             // Below the runtime, which rejects a driver's empty id.
-            return driver(SpecDriver.standard()).interceptor(rewriteResponse(Rpc.GET_REPLICATION_DESTINATION_INFO,
-                    m -> destination(m).hasVolume() ? volumeDestination("") : m));
+            return driver(SpecDriver.standard())
+                    .interceptor(rewriteResponse(
+                            Rpc.GET_REPLICATION_DESTINATION_INFO,
+                            m -> destination(m).hasVolume() ? volumeDestination("") : m));
         }
     },
     DESTINATION_OF_A_GROUP_IS_A_VOLUME(ControllerChecks.DESTINATION_GROUP) {
         @Override
         ConformanceConfig.Builder target() {
-            return driver(SpecDriver.standard()).interceptor(rewriteResponse(Rpc.GET_REPLICATION_DESTINATION_INFO,
-                    m -> destination(m).hasVolumegroup()
-                            ? volumeDestination(destination(m).getVolumegroup().getVolumeGroupId()) : m));
+            return driver(SpecDriver.standard())
+                    .interceptor(rewriteResponse(
+                            Rpc.GET_REPLICATION_DESTINATION_INFO,
+                            m -> destination(m).hasVolumegroup()
+                                    ? volumeDestination(
+                                            destination(m).getVolumegroup().getVolumeGroupId())
+                                    : m));
         }
     },
     DESTINATION_MEMBER_WITHOUT_ID(ControllerChecks.DESTINATION_GROUP) {
         @Override
         ConformanceConfig.Builder target() {
-            return driver(SpecDriver.standard()).interceptor(rewriteResponse(Rpc.GET_REPLICATION_DESTINATION_INFO,
-                    m -> {
+            return driver(SpecDriver.standard())
+                    .interceptor(rewriteResponse(Rpc.GET_REPLICATION_DESTINATION_INFO, m -> {
                         if (!destination(m).hasVolumegroup()) {
                             return m;
                         }
                         var b = ((GetReplicationDestinationInfoResponse) m).toBuilder();
-                        b.getReplicationDestinationBuilder().getVolumegroupBuilder().putVolumeIds("vol-0", "");
+                        b.getReplicationDestinationBuilder()
+                                .getVolumegroupBuilder()
+                                .putVolumeIds("vol-0", "");
                         return b.build();
                     }));
         }
@@ -242,7 +257,7 @@ enum Defect {
             return driver(new SpecDriver(SECRETS, IDS) {
                 @Override
                 public io.volrep.api.ReplicationDestination destination(DestinationRequest r) {
-                    find(r.source(), r.secrets());                           // defect: no "enabled" check
+                    find(r.source(), r.secrets()); // defect: no "enabled" check
                     return SpecDriver.destinationOf(r.source());
                 }
             });
@@ -255,7 +270,7 @@ enum Defect {
                 @Override
                 public io.volrep.api.ReplicationDestination destination(DestinationRequest r) {
                     enabled(r.source(), r.secrets());
-                    throw new UnavailableException("destination not known yet");   // defect: forever
+                    throw new UnavailableException("destination not known yet"); // defect: forever
                 }
             });
         }
@@ -273,7 +288,9 @@ enum Defect {
             });
         }
     },
-    MISSING_SOURCE_ACCEPTED(ControllerChecks.rowCase(Rpc.ENABLE_VOLUME_REPLICATION, StatusCode.INVALID_ARGUMENT,
+    MISSING_SOURCE_ACCEPTED(ControllerChecks.rowCase(
+            Rpc.ENABLE_VOLUME_REPLICATION,
+            StatusCode.INVALID_ARGUMENT,
             Addressing.none().label())) {
         @Override
         ConformanceConfig.Builder target() {
@@ -283,7 +300,9 @@ enum Defect {
                 Decision decide(Rpc rpc, Message request) {
                     var type = request.getDescriptorForType();
                     boolean named = request.hasField(type.findFieldByName("replication_source"))
-                            || !request.getField(type.findFieldByName("volume_id")).toString().isEmpty();
+                            || !request.getField(type.findFieldByName("volume_id"))
+                                    .toString()
+                                    .isEmpty();
                     return named ? Decision.pass(request) : Decision.ok();
                 }
             });
@@ -295,7 +314,7 @@ enum Defect {
             return driver(new SpecDriver(SECRETS, IDS) {
                 @Override
                 public void enable(EnableRequest r) {
-                    throw new UnimplementedException("no replication here");   // defect: enable is a MUST
+                    throw new UnimplementedException("no replication here"); // defect: enable is a MUST
                 }
             });
         }
@@ -307,18 +326,22 @@ enum Defect {
                 @Override
                 Decision decide(Rpc rpc, Message request) {
                     var type = request.getDescriptorForType();
-                    return request.hasField(type.findFieldByName("replication_source")) ? Decision.pass(request)
-                            : Decision.answer(Status.INVALID_ARGUMENT.withDescription("replication_source is required"));
+                    return request.hasField(type.findFieldByName("replication_source"))
+                            ? Decision.pass(request)
+                            : Decision.answer(
+                                    Status.INVALID_ARGUMENT.withDescription("replication_source is required"));
                 }
             });
         }
 
         @Override
         boolean breaksCompliance() {
-            return false;          // the deprecated form is OPTIONAL: an optional check
+            return false; // the deprecated form is OPTIONAL: an optional check
         }
     },
-    SIMULTANEOUS_CALLS_ANSWER_UNKNOWN(ControllerChecks.rowCase(Rpc.PROMOTE_VOLUME, StatusCode.ABORTED,
+    SIMULTANEOUS_CALLS_ANSWER_UNKNOWN(ControllerChecks.rowCase(
+            Rpc.PROMOTE_VOLUME,
+            StatusCode.ABORTED,
             ControllerChecks.SIMULTANEOUS_CALLS + " simultaneous calls answer only 0 OK or 10 ABORTED")) {
         @Override
         ConformanceConfig.Builder target() {
@@ -328,8 +351,8 @@ enum Defect {
             java.util.Set<String> inFlight = java.util.concurrent.ConcurrentHashMap.newKeySet();
             ServerInterceptor busy = new ServerInterceptor() {
                 @Override
-                public <Q, A> ServerCall.Listener<Q> interceptCall(ServerCall<Q, A> call, Metadata headers,
-                                                                   ServerCallHandler<Q, A> next) {
+                public <Q, A> ServerCall.Listener<Q> interceptCall(
+                        ServerCall<Q, A> call, Metadata headers, ServerCallHandler<Q, A> next) {
                     if (!call.getMethodDescriptor().getBareMethodName().equals(Rpc.PROMOTE_VOLUME.methodName())) {
                         return next.startCall(call, headers);
                     }
@@ -347,9 +370,12 @@ enum Defect {
                     return new io.grpc.ForwardingServerCallListener.SimpleForwardingServerCallListener<>(delegate) {
                         @Override
                         public void onMessage(Q message) {
-                            var source = (io.volrep.proto.replication.ReplicationSource) ((Message) message).getField(
-                                    ((Message) message).getDescriptorForType().findFieldByName("replication_source"));
-                            String k = source.getVolume().getVolumeId() + "/" + source.getVolumegroup().getVolumeGroupId();
+                            var source = (io.volrep.proto.replication.ReplicationSource) ((Message) message)
+                                    .getField(((Message) message)
+                                            .getDescriptorForType()
+                                            .findFieldByName("replication_source"));
+                            String k = source.getVolume().getVolumeId() + "/"
+                                    + source.getVolumegroup().getVolumeGroupId();
                             if (!k.equals("/") && !inFlight.add(k)) {
                                 forgetting.close(Status.UNKNOWN.withDescription("busy"), new Metadata());
                                 return;
@@ -361,25 +387,26 @@ enum Defect {
                 }
             };
             return driver(new SpecDriver(SECRETS, IDS) {
-                @Override
-                public void promote(PromoteRequest r) {
-                    try {
-                        Thread.sleep(20);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                    super.promote(r);
-                }
-            }).interceptor(busy);
+                        @Override
+                        public void promote(PromoteRequest r) {
+                            try {
+                                Thread.sleep(20);
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                            super.promote(r);
+                        }
+                    })
+                    .interceptor(busy);
         }
 
         @Override
         boolean breaksCompliance() {
-            return false;          // SHOULD: an optional check
+            return false; // SHOULD: an optional check
         }
     },
-    OVERSIZED_ID_LOOKED_UP(ControllerChecks.rowCase(Rpc.DEMOTE_VOLUME, StatusCode.INVALID_ARGUMENT,
-            ControllerChecks.ID_OVER_LIMIT)) {
+    OVERSIZED_ID_LOOKED_UP(
+            ControllerChecks.rowCase(Rpc.DEMOTE_VOLUME, StatusCode.INVALID_ARGUMENT, ControllerChecks.ID_OVER_LIMIT)) {
         @Override
         ConformanceConfig.Builder target() {
             // Defect below the runtime's validation: an id over CSI's 128 bytes is looked up as any other and
@@ -387,10 +414,10 @@ enum Defect {
             return driver(SpecDriver.standard()).interceptor(new RequestDefect() {
                 @Override
                 Decision decide(Rpc rpc, Message request) {
-                    var source = (io.volrep.proto.replication.ReplicationSource) request.getField(
-                            request.getDescriptorForType().findFieldByName("replication_source"));
+                    var source = (io.volrep.proto.replication.ReplicationSource)
+                            request.getField(request.getDescriptorForType().findFieldByName("replication_source"));
                     return io.volrep.api.CsiLimits.utf8Length(source.getVolume().getVolumeId())
-                            > io.volrep.api.CsiLimits.MAX_STRING_BYTES
+                                    > io.volrep.api.CsiLimits.MAX_STRING_BYTES
                             ? Decision.answer(Status.NOT_FOUND.withDescription("no such volume"))
                             : Decision.pass(request);
                 }
@@ -399,7 +426,7 @@ enum Defect {
 
         @Override
         boolean breaksCompliance() {
-            return false;          // CSI's limits, inherited without restating: an optional check
+            return false; // CSI's limits, inherited without restating: an optional check
         }
     };
 
@@ -427,8 +454,8 @@ enum Defect {
 
     /** The name of the lifecycle walk's check of {@code rpc} in {@code state} for {@code kind}. */
     static String walk(Rpc rpc, Kind kind, State state) {
-        return LifecycleChecks.walkName(ErrorScheme.spec(), rpc, kind, state,
-                LifecycleModel.spec().expect(rpc, state));
+        return LifecycleChecks.walkName(
+                ErrorScheme.spec(), rpc, kind, state, LifecycleModel.spec().expect(rpc, state));
     }
 
     /** The name of the authentication check of {@code rpc} for {@code kind}: {@code "wrong"} or {@code "missing"}. */
@@ -443,8 +470,10 @@ enum Defect {
 
     /** A GetReplicationDestinationInfo answer naming a volume destination. */
     static Message volumeDestination(String volumeId) {
-        return GetReplicationDestinationInfoResponse.newBuilder().setReplicationDestination(ReplicationDestination
-                .newBuilder().setVolume(ReplicationDestination.VolumeDestination.newBuilder().setVolumeId(volumeId)))
+        return GetReplicationDestinationInfoResponse.newBuilder()
+                .setReplicationDestination(ReplicationDestination.newBuilder()
+                        .setVolume(ReplicationDestination.VolumeDestination.newBuilder()
+                                .setVolumeId(volumeId)))
                 .build();
     }
 
@@ -457,23 +486,25 @@ enum Defect {
     static ServerInterceptor rewrite(Rpc rpc, UnaryOperator<Message> response, UnaryOperator<Status> status) {
         return new ServerInterceptor() {
             @Override
-            public <Q, A> ServerCall.Listener<Q> interceptCall(ServerCall<Q, A> call, Metadata headers,
-                                                               ServerCallHandler<Q, A> next) {
+            public <Q, A> ServerCall.Listener<Q> interceptCall(
+                    ServerCall<Q, A> call, Metadata headers, ServerCallHandler<Q, A> next) {
                 if (!call.getMethodDescriptor().getBareMethodName().equals(rpc.methodName())) {
                     return next.startCall(call, headers);
                 }
-                return next.startCall(new ForwardingServerCall.SimpleForwardingServerCall<>(call) {
-                    @Override
-                    @SuppressWarnings("unchecked")
-                    public void sendMessage(A message) {
-                        super.sendMessage((A) response.apply((Message) message));
-                    }
+                return next.startCall(
+                        new ForwardingServerCall.SimpleForwardingServerCall<>(call) {
+                            @Override
+                            @SuppressWarnings("unchecked")
+                            public void sendMessage(A message) {
+                                super.sendMessage((A) response.apply((Message) message));
+                            }
 
-                    @Override
-                    public void close(Status s, Metadata trailers) {
-                        super.close(status.apply(s), trailers);
-                    }
-                }, headers);
+                            @Override
+                            public void close(Status s, Metadata trailers) {
+                                super.close(status.apply(s), trailers);
+                            }
+                        },
+                        headers);
             }
         };
     }
@@ -483,7 +514,11 @@ enum Defect {
      * defect that answers 10 or 14 for ever is judged in a fraction of a second instead of a minute).
      */
     static ConformanceConfig.Builder driver(SpecDriver driver) {
-        return ConformanceConfig.builder().driver(driver).volumes("vol-0", "vol-1").volumeGroups("grp-0")
-                .secrets(SECRETS).settleTimeout(Duration.ofMillis(300));
+        return ConformanceConfig.builder()
+                .driver(driver)
+                .volumes("vol-0", "vol-1")
+                .volumeGroups("grp-0")
+                .secrets(SECRETS)
+                .settleTimeout(Duration.ofMillis(300));
     }
 }

@@ -24,13 +24,17 @@ class EndpointsTest {
         ReferenceDriver driver = ReferenceDriver.builder().volumes(1).groups(0).build();
         String logs = CapturedStderr.during(() -> {
             try (ReplicationServer server = ReferencePlugin.start(driver, "unix://" + dir.resolve("e.sock"));
-                 Endpoints.OpenChannel open = Endpoints.open(server.address())) {
-                ControllerGrpc.newBlockingStub(open.channel()).enableVolumeReplication(EnableVolumeReplicationRequest
-                        .newBuilder().setReplicationSource(ReplicationSource.newBuilder().setVolume(
-                                ReplicationSource.VolumeSource.newBuilder().setVolumeId("vol-0"))).build());
+                    Endpoints.OpenChannel open = Endpoints.open(server.address())) {
+                ControllerGrpc.newBlockingStub(open.channel())
+                        .enableVolumeReplication(EnableVolumeReplicationRequest.newBuilder()
+                                .setReplicationSource(ReplicationSource.newBuilder()
+                                        .setVolume(ReplicationSource.VolumeSource.newBuilder()
+                                                .setVolumeId("vol-0")))
+                                .build());
             }
         });
-        assertThat(logs).as("the call was logged (else the capture proves nothing)")
+        assertThat(logs)
+                .as("the call was logged (else the capture proves nothing)")
                 .contains("EnableVolumeReplication volume vol-0 -> OK");
         assertThat(logs).doesNotContain("Unknown channel option").doesNotContain("SO_KEEPALIVE");
     }

@@ -40,7 +40,7 @@ enum ExplorationDefect {
                 public void demote(DemoteRequest r) {
                     State s = sources.get(r.source().id());
                     if (s != null && s.enabled && !required.equals(r.secrets())) {
-                        s.primary = false;                        // defect: changed before the check fails
+                        s.primary = false; // defect: changed before the check fails
                     }
                     super.demote(r);
                 }
@@ -55,8 +55,10 @@ enum ExplorationDefect {
                 @Override
                 public void disable(DisableRequest r) {
                     State s = sources.get(r.source().id());
-                    if (s != null && r.source().kind() == Kind.VOLUME_GROUP && r.secrets().isEmpty()) {
-                        s.enabled = false;                        // defect
+                    if (s != null
+                            && r.source().kind() == Kind.VOLUME_GROUP
+                            && r.secrets().isEmpty()) {
+                        s.enabled = false; // defect
                         throw new UnauthenticatedException("no secrets");
                     }
                     super.disable(r);
@@ -73,7 +75,7 @@ enum ExplorationDefect {
                 public void promote(PromoteRequest r) {
                     State s = find(r.source(), r.secrets());
                     if (!s.enabled) {
-                        s.enabled = true;                         // defect: the mirroring was set up first
+                        s.enabled = true; // defect: the mirroring was set up first
                     }
                     if (r.force()) {
                         super.promote(r);
@@ -101,7 +103,7 @@ enum ExplorationDefect {
                 @Override
                 public void demote(DemoteRequest r) {
                     super.demote(r);
-                    enabledAsPrimary.remove(r.source().id());      // defect: promote never sets it again
+                    enabledAsPrimary.remove(r.source().id()); // defect: promote never sets it again
                 }
 
                 @Override
@@ -124,7 +126,7 @@ enum ExplorationDefect {
                 @Override
                 public ResyncResult resync(ResyncRequest r) {
                     ResyncResult result = super.resync(r);
-                    resynced.add(r.source().id());                 // defect: never cleared but by force
+                    resynced.add(r.source().id()); // defect: never cleared but by force
                     return result;
                 }
 
@@ -163,7 +165,7 @@ enum ExplorationDefect {
                 public void enable(EnableRequest r) {
                     if (disabledOnce.remove(r.source().id())) {
                         find(r.source(), r.secrets());
-                        return;                                   // defect: the old mirror's marker swallows it
+                        return; // defect: the old mirror's marker swallows it
                     }
                     super.enable(r);
                 }
@@ -179,7 +181,7 @@ enum ExplorationDefect {
                 public void promote(PromoteRequest r) {
                     if (r.force()) {
                         State s = find(r.source(), r.secrets());
-                        s.enabled = true;                         // defect
+                        s.enabled = true; // defect
                         s.primary = true;
                         return;
                     }
@@ -196,7 +198,7 @@ enum ExplorationDefect {
                 @Override
                 public void demote(DemoteRequest r) {
                     if (r.force()) {
-                        enabled(r.source(), r.secrets());          // defect: OK, nothing done
+                        enabled(r.source(), r.secrets()); // defect: OK, nothing done
                         return;
                     }
                     super.demote(r);
@@ -212,7 +214,7 @@ enum ExplorationDefect {
                 @Override
                 public ResyncResult resync(ResyncRequest r) {
                     if (r.force()) {
-                        enabled(r.source(), r.secrets());          // defect: no "demoted" check when forced
+                        enabled(r.source(), r.secrets()); // defect: no "demoted" check when forced
                         return ResyncResult.READY;
                     }
                     return super.resync(r);
@@ -239,10 +241,15 @@ enum ExplorationDefect {
                         return SpecDriver.destinationOf(r.source());
                     }
                     boolean first = asks.computeIfAbsent(r.source().id(), k -> new AtomicInteger())
-                            .getAndIncrement() == 0;
-                    return first ? ReplicationDestination.volumeGroup("grp-0-b", Map.of("vol-0", "vol-0-b"))
-                            : ReplicationDestination.volumeGroup("grp-0-b", Map.of("vol-0", "vol-0-b", "vol-1",
-                            "vol-1-b"));                          // defect: the first map was partial
+                                    .getAndIncrement()
+                            == 0;
+                    return first
+                            ? ReplicationDestination.volumeGroup("grp-0-b", Map.of("vol-0", "vol-0-b"))
+                            : ReplicationDestination.volumeGroup(
+                                    "grp-0-b",
+                                    Map.of(
+                                            "vol-0", "vol-0-b", "vol-1",
+                                            "vol-1-b")); // defect: the first map was partial
                 }
             });
         }
@@ -273,7 +280,7 @@ enum ExplorationDefect {
                     super.info(r);
                     if (r.source().kind() == Kind.VOLUME) {
                         throw new SourceNotFoundException("details of " + r.source() + " are not available at the"
-                                + " moment");                     // defect: for ever
+                                + " moment"); // defect: for ever
                     }
                     return ReplicationInfo.of(Instant.now()).withStatus(ReplicationInfo.Status.HEALTHY, "");
                 }
@@ -297,7 +304,7 @@ enum ExplorationDefect {
                 @Override
                 public void promote(PromoteRequest r) {
                     if (r.secrets().isEmpty() && r.source().kind() == Kind.VOLUME) {
-                        pending.add(r.source().id());            // defect: marked, then refused, never cleared
+                        pending.add(r.source().id()); // defect: marked, then refused, never cleared
                     }
                     super.promote(r);
                 }
@@ -326,19 +333,23 @@ enum ExplorationDefect {
         ConformanceConfig.Builder target() {
             ReferencePair pair = pair();
             ReferenceDriver b = pair.siteB();
-            return twoSites(new ForwardingDriver(pair.siteA()) {
-                @Override
-                public void disable(DisableRequest r) {
-                    boolean orphan = r.source().kind() == Kind.VOLUME_GROUP && b.state(r.source()).enabled();
-                    super.disable(r);
-                    if (orphan) {
-                        // defect: B's copy stays enabled and secondary
-                        b.enable(new EnableRequest(r.source(), Map.of(), r.secrets(), java.util.Optional.empty()));
-                        b.demote(new DemoteRequest(r.source(), Map.of(), r.secrets(), java.util.Optional.empty(),
-                                false));
-                    }
-                }
-            }, b);
+            return twoSites(
+                    new ForwardingDriver(pair.siteA()) {
+                        @Override
+                        public void disable(DisableRequest r) {
+                            boolean orphan = r.source().kind() == Kind.VOLUME_GROUP
+                                    && b.state(r.source()).enabled();
+                            super.disable(r);
+                            if (orphan) {
+                                // defect: B's copy stays enabled and secondary
+                                b.enable(new EnableRequest(
+                                        r.source(), Map.of(), r.secrets(), java.util.Optional.empty()));
+                                b.demote(new DemoteRequest(
+                                        r.source(), Map.of(), r.secrets(), java.util.Optional.empty(), false));
+                            }
+                        }
+                    },
+                    b);
         }
     },
     /** Two sites: resync of a demoted A never becomes ready, even with B primary. */
@@ -346,13 +357,15 @@ enum ExplorationDefect {
         @Override
         ConformanceConfig.Builder target() {
             ReferencePair pair = pair();
-            return twoSites(new ForwardingDriver(pair.siteA()) {
-                @Override
-                public ResyncResult resync(ResyncRequest r) {
-                    super.resync(r);
-                    return ResyncResult.IN_PROGRESS;              // defect
-                }
-            }, pair.siteB());
+            return twoSites(
+                    new ForwardingDriver(pair.siteA()) {
+                        @Override
+                        public ResyncResult resync(ResyncRequest r) {
+                            super.resync(r);
+                            return ResyncResult.IN_PROGRESS; // defect
+                        }
+                    },
+                    pair.siteB());
         }
 
         @Override
@@ -368,8 +381,8 @@ enum ExplorationDefect {
             return twoSites(pair.siteA(), new ForwardingDriver(pair.siteB()) {
                 @Override
                 public void promote(PromoteRequest r) {
-                    super.promote(new PromoteRequest(r.source(), r.parameters(), r.secrets(), r.replicationId(),
-                            true));                               // defect: always forced
+                    super.promote(new PromoteRequest(
+                            r.source(), r.parameters(), r.secrets(), r.replicationId(), true)); // defect: always forced
                 }
             });
         }
@@ -416,13 +429,21 @@ enum ExplorationDefect {
     }
 
     static ConformanceConfig.Builder fixtures(ConformanceConfig.Builder b) {
-        return b.volumes("vol-0", "vol-1", "vol-2", "vol-3", "vol-4", "vol-5").volumeGroups("grp-0")
-                .secrets(Defect.SECRETS).settleTimeout(Duration.ofMillis(300)).resyncTimeout(Duration.ofMillis(500));
+        return b.volumes("vol-0", "vol-1", "vol-2", "vol-3", "vol-4", "vol-5")
+                .volumeGroups("grp-0")
+                .secrets(Defect.SECRETS)
+                .settleTimeout(Duration.ofMillis(300))
+                .resyncTimeout(Duration.ofMillis(500));
     }
 
     /** A correct two-site reference with the demotion window and the first-sync delay of real storage, scaled down. */
     static ReferencePair pair() {
-        return ReferenceDriver.builder().volumes(6).groups(1).requiredSecrets(Defect.SECRETS)
-                .demotionWindow(Duration.ofMillis(40)).firstSyncDelay(Duration.ofMillis(40)).buildPair();
+        return ReferenceDriver.builder()
+                .volumes(6)
+                .groups(1)
+                .requiredSecrets(Defect.SECRETS)
+                .demotionWindow(Duration.ofMillis(40))
+                .firstSyncDelay(Duration.ofMillis(40))
+                .buildPair();
     }
 }

@@ -21,15 +21,23 @@ class ExplorationDefectSelfTest {
         List<CheckResult> caught = report.results().stream()
                 .filter(r -> defect.byName() ? r.name().equals(defect.caughtBy()) : r.id().equals(defect.caughtBy()))
                 .toList();
-        assertThat(caught).as("check %s for defect %s; failed: %s", defect.caughtBy(), defect,
-                report.failed().stream().map(r -> r.id() + ": " + r.reason()).toList())
-                .singleElement().satisfies(r -> {
+        assertThat(caught)
+                .as(
+                        "check %s for defect %s; failed: %s",
+                        defect.caughtBy(),
+                        defect,
+                        report.failed().stream()
+                                .map(r -> r.id() + ": " + r.reason())
+                                .toList())
+                .singleElement()
+                .satisfies(r -> {
                     assertThat(r.outcome()).isEqualTo(CheckOutcome.FAILED);
                     assertThat(r.hint()).isNotBlank();
                 });
         assertThat(report.compliant()).isEqualTo(!defect.breaksCompliance());
-        if (defect.caughtBy().matches("[A-Za-z]+/(volume|group)/((disabled|primary|secondary)(/force)?|auth-wrong"
-                + "|auth-missing|consistent)")) {
+        if (defect.caughtBy()
+                .matches("[A-Za-z]+/(volume|group)/((disabled|primary|secondary)(/force)?|auth-wrong"
+                        + "|auth-missing|consistent)")) {
             // An exploration check: the failure names the calls that lead to it, from replication disabled.
             assertThat(caught.get(0).reason()).contains("the calls that show it, from replication disabled: ");
         }

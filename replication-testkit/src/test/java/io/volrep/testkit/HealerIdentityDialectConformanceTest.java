@@ -36,15 +36,23 @@ import org.junit.jupiter.params.provider.MethodSource;
 class HealerIdentityDialectConformanceTest {
     private static final Map<String, String> SECRETS = Map.of("user", "admin");
     private static final String PATH = "/var/lib/volrep/vol-0";
+
     @RegisterExtension
     final GrpcCleanup grpc = new GrpcCleanup();
 
     private static ReferenceDriver reference() {
-        return ReferenceDriver.builder().volumes(2).groups(1).requiredSecrets(SECRETS).build();
+        return ReferenceDriver.builder()
+                .volumes(2)
+                .groups(1)
+                .requiredSecrets(SECRETS)
+                .build();
     }
 
     private static ConformanceConfig.Builder referenceConfig(ReferenceDriver reference) {
-        return ConformanceConfig.builder().driver(reference).volumes("vol-0", "vol-1").volumeGroups("grp-0")
+        return ConformanceConfig.builder()
+                .driver(reference)
+                .volumes("vol-0", "vol-1")
+                .volumeGroups("grp-0")
                 .secrets(SECRETS);
     }
 
@@ -60,14 +68,16 @@ class HealerIdentityDialectConformanceTest {
     }
 
     /** A wire-level healer (below the SPI runtime): volume vol-0 exists, secrets checked, answers scripted. */
-    private static BindableService healer(boolean checksStaging, Function<NodeHealerRequest, NodeHealerResponse> answer) {
+    private static BindableService healer(
+            boolean checksStaging, Function<NodeHealerRequest, NodeHealerResponse> answer) {
         return new HealerNodeGrpc.HealerNodeImplBase() {
             @Override
             public void nodeHealer(NodeHealerRequest r, StreamObserver<NodeHealerResponse> observer) {
                 Status status = null;
                 if (r.getVolumeId().isEmpty() || r.getVolumePath().isEmpty()) {
                     status = Status.INVALID_ARGUMENT.withDescription("required field missing");
-                } else if (checksStaging && !r.getStagingTargetPath().isEmpty()
+                } else if (checksStaging
+                        && !r.getStagingTargetPath().isEmpty()
                         && !r.getStagingTargetPath().startsWith("/")) {
                     status = Status.INVALID_ARGUMENT.withDescription("staging_target_path must be absolute");
                 } else if (!r.getSecretsMap().equals(SECRETS)) {
@@ -87,7 +97,8 @@ class HealerIdentityDialectConformanceTest {
 
     /** The node volume vol-0 (mounted at PATH, staged, with its context) and vol-1 as a block volume. */
     static ConformanceConfig.Builder withEveryHealerInput(ConformanceConfig.Builder config) {
-        return config.healerVolume("vol-0", PATH).healerStagingPath("/var/lib/volrep/staging/vol-0")
+        return config.healerVolume("vol-0", PATH)
+                .healerStagingPath("/var/lib/volrep/staging/vol-0")
                 .healerVolumeContext(Map.of("volrep.io/pool", "reference"))
                 .healerBlockVolume("vol-1", "/dev/volrep/vol-1");
     }
@@ -95,49 +106,71 @@ class HealerIdentityDialectConformanceTest {
     @Test
     void referencePassesEveryHealerAndIdentityCheck() {
         ReferenceDriver reference = reference();
-        ComplianceReport report = ConformanceRunner.of(withEveryHealerInput(referenceConfig(reference)
-                .healerDriver(reference)).build()).run();
+        ComplianceReport report = ConformanceRunner.of(
+                        withEveryHealerInput(referenceConfig(reference).healerDriver(reference))
+                                .build())
+                .run();
 
         assertThat(report.failed()).isEmpty();
         assertThat(report.results().stream().filter(r -> r.group().equals(HealerChecks.GROUP)))
                 .hasSize(HealerChecks.checks().size())
                 .allSatisfy(r -> assertThat(r.outcome()).as(r.name()).isEqualTo(CheckOutcome.PASSED));
-        for (String name : new String[] {HealerChecks.MESSAGE_REQUIRED, HealerChecks.PATH_128, HealerChecks.PATH_OS_LIMIT,
-                HealerChecks.MOUNT_CAPABILITY, HealerChecks.BLOCK_CAPABILITY, HealerChecks.STAGING_128,
-                HealerChecks.STAGING_OS_LIMIT, HealerChecks.VOLUME_CONTEXT,
-                HealerChecks.rowCase(StatusCode.INVALID_ARGUMENT, "staging_target_path relative"),
-                HealerChecks.rowCase(StatusCode.NOT_FOUND, "volume " + HealerChecks.MISSING_VOLUME),
-                HealerChecks.rowCase(StatusCode.UNAUTHENTICATED, "missing secrets"),
-                IdentityChecks.REPLICATION, IdentityChecks.CONTROLLER, IdentityChecks.PROBE, IdentityChecks.NAME}) {
-            assertThat(report.result(name)).as(name)
+        for (String name : new String[] {
+            HealerChecks.MESSAGE_REQUIRED,
+            HealerChecks.PATH_128,
+            HealerChecks.PATH_OS_LIMIT,
+            HealerChecks.MOUNT_CAPABILITY,
+            HealerChecks.BLOCK_CAPABILITY,
+            HealerChecks.STAGING_128,
+            HealerChecks.STAGING_OS_LIMIT,
+            HealerChecks.VOLUME_CONTEXT,
+            HealerChecks.rowCase(StatusCode.INVALID_ARGUMENT, "staging_target_path relative"),
+            HealerChecks.rowCase(StatusCode.NOT_FOUND, "volume " + HealerChecks.MISSING_VOLUME),
+            HealerChecks.rowCase(StatusCode.UNAUTHENTICATED, "missing secrets"),
+            IdentityChecks.REPLICATION,
+            IdentityChecks.CONTROLLER,
+            IdentityChecks.PROBE,
+            IdentityChecks.NAME
+        }) {
+            assertThat(report.result(name))
+                    .as(name)
                     .hasValueSatisfying(r -> assertThat(r.outcome()).isEqualTo(CheckOutcome.PASSED));
         }
     }
 
     @Test
     void referenceHealerReportsFixturesHealthyUnlessMarkedAbnormal() {
-        ReferenceDriver reference = ReferenceDriver.builder().volumes(2).abnormalVolume("vol-1")
-                .requiredSecrets(SECRETS).build();
+        ReferenceDriver reference = ReferenceDriver.builder()
+                .volumes(2)
+                .abnormalVolume("vol-1")
+                .requiredSecrets(SECRETS)
+                .build();
         io.volrep.api.Secrets ok = io.volrep.api.Secrets.of(SECRETS);
-        var healthy = reference.heal(new io.volrep.spi.HealRequest("vol-0", PATH, java.util.Optional.empty(),
-                java.util.Optional.empty(), ok, Map.of()));
-        var abnormal = reference.heal(new io.volrep.spi.HealRequest("vol-1", "/mnt/vol-1",
-                java.util.Optional.of("/staging/vol-1"), java.util.Optional.empty(), ok, Map.of()));
+        var healthy = reference.heal(new io.volrep.spi.HealRequest(
+                "vol-0", PATH, java.util.Optional.empty(), java.util.Optional.empty(), ok, Map.of()));
+        var abnormal = reference.heal(new io.volrep.spi.HealRequest(
+                "vol-1",
+                "/mnt/vol-1",
+                java.util.Optional.of("/staging/vol-1"),
+                java.util.Optional.empty(),
+                ok,
+                Map.of()));
         assertThat(healthy.abnormal()).isFalse();
         assertThat(healthy.message()).contains("vol-0").contains("healthy");
         assertThat(abnormal.abnormal()).isTrue();
         assertThat(abnormal.message()).contains("vol-1").contains("abnormal");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> reference.heal(
-                        io.volrep.spi.HealRequest.of("vol-9", PATH)))
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> reference.heal(io.volrep.spi.HealRequest.of("vol-9", PATH)))
                 .isInstanceOf(io.volrep.api.UnauthenticatedException.class);
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> reference.heal(new io.volrep.spi.HealRequest("vol-9",
-                        PATH, java.util.Optional.empty(), java.util.Optional.empty(), ok, Map.of())))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> reference.heal(new io.volrep.spi.HealRequest(
+                        "vol-9", PATH, java.util.Optional.empty(), java.util.Optional.empty(), ok, Map.of())))
                 .isInstanceOf(io.volrep.api.SourceNotFoundException.class);
     }
 
     @Test
     void healerChecksAreSkippedWithoutANodeVolume() {
-        ComplianceReport report = ConformanceRunner.of(referenceConfig(reference()).build()).run();
+        ComplianceReport report =
+                ConformanceRunner.of(referenceConfig(reference()).build()).run();
         CheckResult message = report.result(HealerChecks.MESSAGE_REQUIRED).orElseThrow();
         assertThat(message.outcome()).isEqualTo(CheckOutcome.SKIPPED);
         assertThat(message.reason()).contains("--healer-volume");
@@ -146,8 +179,9 @@ class HealerIdentityDialectConformanceTest {
 
     @Test
     void aPluginWithoutTheHealerIsNotImplementedNotFailed() {
-        ComplianceReport report = ConformanceRunner.of(referenceConfig(reference())
-                .healerVolume("vol-0", PATH).build()).run();
+        ComplianceReport report = ConformanceRunner.of(
+                        referenceConfig(reference()).healerVolume("vol-0", PATH).build())
+                .run();
         assertThat(report.compliant()).isTrue();
         assertThat(report.result(HealerChecks.MESSAGE_REQUIRED).orElseThrow().outcome())
                 .isEqualTo(CheckOutcome.NOT_IMPLEMENTED);
@@ -163,8 +197,11 @@ class HealerIdentityDialectConformanceTest {
             @Override
             public void nodeHealer(NodeHealerRequest r, StreamObserver<NodeHealerResponse> observer) {
                 Status status = null;
-                if (r.getVolumeId().isEmpty() || r.getVolumePath().isEmpty() || r.getVolumeId().length() > 128
-                        || !r.getStagingTargetPath().isEmpty() && !r.getStagingTargetPath().startsWith("/")) {
+                if (r.getVolumeId().isEmpty()
+                        || r.getVolumePath().isEmpty()
+                        || r.getVolumeId().length() > 128
+                        || !r.getStagingTargetPath().isEmpty()
+                                && !r.getStagingTargetPath().startsWith("/")) {
                     status = Status.INVALID_ARGUMENT.withDescription("malformed request");
                 } else if (!r.getSecretsMap().equals(SECRETS)) {
                     status = Status.UNAUTHENTICATED;
@@ -177,7 +214,9 @@ class HealerIdentityDialectConformanceTest {
                     observer.onError(status.asRuntimeException());
                     return;
                 }
-                observer.onNext(NodeHealerResponse.newBuilder().setMessage(r.getVolumeId() + " is healthy").build());
+                observer.onNext(NodeHealerResponse.newBuilder()
+                        .setMessage(r.getVolumeId() + " is healthy")
+                        .build());
                 observer.onCompleted();
             }
         };
@@ -188,7 +227,7 @@ class HealerIdentityDialectConformanceTest {
         java.util.Set<String> busy = java.util.concurrent.ConcurrentHashMap.newKeySet();
         Function<NodeHealerRequest, Status> unknownWhenBusy = r -> {
             if (!busy.add(r.getVolumeId())) {
-                return Status.UNKNOWN.withDescription("busy");        // defect: 10 ABORTED is the row
+                return Status.UNKNOWN.withDescription("busy"); // defect: 10 ABORTED is the row
             }
             try {
                 Thread.sleep(30);
@@ -201,78 +240,117 @@ class HealerIdentityDialectConformanceTest {
             }
         };
         return Stream.of(
-                Arguments.of("rejects any volume_capability", (Function<NodeHealerRequest, Status>)
-                        r -> r.hasVolumeCapability() ? invalid : null,
-                        List.of(HealerChecks.MOUNT_CAPABILITY, HealerChecks.BLOCK_CAPABILITY), true),
-                Arguments.of("rejects a block volume_capability", (Function<NodeHealerRequest, Status>)
-                        r -> r.getVolumeCapability().hasBlock() ? invalid : null,
-                        List.of(HealerChecks.BLOCK_CAPABILITY), true),
-                Arguments.of("applies CSI's 128 bytes to staging_target_path", (Function<NodeHealerRequest, Status>)
-                        r -> r.getStagingTargetPath().length() > 128 ? invalid : null,
-                        List.of(HealerChecks.STAGING_128, HealerChecks.STAGING_OS_LIMIT), true),
-                Arguments.of("takes staging paths of 1024 bytes at most", (Function<NodeHealerRequest, Status>)
-                        r -> r.getStagingTargetPath().length() > 1024 ? invalid : null,
-                        List.of(HealerChecks.STAGING_OS_LIMIT), false),
-                Arguments.of("takes volume paths of 1024 bytes at most", (Function<NodeHealerRequest, Status>)
-                        r -> r.getVolumePath().length() > 1024 ? invalid : null,
-                        List.of(HealerChecks.PATH_OS_LIMIT), false),
-                Arguments.of("rejects a volume_context", (Function<NodeHealerRequest, Status>)
-                        r -> r.getVolumeContextCount() > 0 ? invalid : null,
-                        List.of(HealerChecks.VOLUME_CONTEXT), true),
-                Arguments.of("answers 2 UNKNOWN to a second call in flight", unknownWhenBusy,
-                        List.of(HealerChecks.rowCase(StatusCode.ABORTED, HealerChecks.SIMULTANEOUS_CALLS
-                                + " simultaneous calls answer only 0 OK or 10 ABORTED")), false));
+                Arguments.of(
+                        "rejects any volume_capability",
+                        (Function<NodeHealerRequest, Status>) r -> r.hasVolumeCapability() ? invalid : null,
+                        List.of(HealerChecks.MOUNT_CAPABILITY, HealerChecks.BLOCK_CAPABILITY),
+                        true),
+                Arguments.of(
+                        "rejects a block volume_capability",
+                        (Function<NodeHealerRequest, Status>)
+                                r -> r.getVolumeCapability().hasBlock() ? invalid : null,
+                        List.of(HealerChecks.BLOCK_CAPABILITY),
+                        true),
+                Arguments.of(
+                        "applies CSI's 128 bytes to staging_target_path",
+                        (Function<NodeHealerRequest, Status>)
+                                r -> r.getStagingTargetPath().length() > 128 ? invalid : null,
+                        List.of(HealerChecks.STAGING_128, HealerChecks.STAGING_OS_LIMIT),
+                        true),
+                Arguments.of(
+                        "takes staging paths of 1024 bytes at most",
+                        (Function<NodeHealerRequest, Status>)
+                                r -> r.getStagingTargetPath().length() > 1024 ? invalid : null,
+                        List.of(HealerChecks.STAGING_OS_LIMIT),
+                        false),
+                Arguments.of(
+                        "takes volume paths of 1024 bytes at most",
+                        (Function<NodeHealerRequest, Status>)
+                                r -> r.getVolumePath().length() > 1024 ? invalid : null,
+                        List.of(HealerChecks.PATH_OS_LIMIT),
+                        false),
+                Arguments.of(
+                        "rejects a volume_context",
+                        (Function<NodeHealerRequest, Status>) r -> r.getVolumeContextCount() > 0 ? invalid : null,
+                        List.of(HealerChecks.VOLUME_CONTEXT),
+                        true),
+                Arguments.of(
+                        "answers 2 UNKNOWN to a second call in flight",
+                        unknownWhenBusy,
+                        List.of(HealerChecks.rowCase(
+                                StatusCode.ABORTED,
+                                HealerChecks.SIMULTANEOUS_CALLS
+                                        + " simultaneous calls answer only 0 OK or 10 ABORTED")),
+                        false));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("healerInputDefects")
-    void eachHealerInputDefectIsFailedByItsCheck(String defect, Function<NodeHealerRequest, Status> answer,
-                                                 List<String> failing, boolean breaksCompliance) throws Exception {
+    void eachHealerInputDefectIsFailedByItsCheck(
+            String defect, Function<NodeHealerRequest, Status> answer, List<String> failing, boolean breaksCompliance)
+            throws Exception {
         String endpoint = serve(healerWith(answer));
-        ComplianceReport report = ConformanceRunner.of(withEveryHealerInput(referenceConfig(reference())
-                .healerEndpoint(endpoint)).build()).run();
+        ComplianceReport report = ConformanceRunner.of(
+                        withEveryHealerInput(referenceConfig(reference()).healerEndpoint(endpoint))
+                                .build())
+                .run();
 
         assertThat(report.failed()).extracting(CheckResult::name).containsExactlyInAnyOrderElementsOf(failing);
         assertThat(report.compliant()).isEqualTo(!breaksCompliance);
-        assertThat(report.results().stream().filter(r -> r.group().equals(HealerChecks.GROUP)
-                && !failing.contains(r.name()))).allSatisfy(r -> assertThat(r.outcome()).as(r.name())
-                .isEqualTo(CheckOutcome.PASSED));
+        assertThat(report.results().stream()
+                        .filter(r -> r.group().equals(HealerChecks.GROUP) && !failing.contains(r.name())))
+                .allSatisfy(r -> assertThat(r.outcome()).as(r.name()).isEqualTo(CheckOutcome.PASSED));
     }
 
     @Test
     void theSameWireHealerWithoutADefectPassesEveryHealerCheck() throws Exception {
         String endpoint = serve(healerWith(r -> null));
-        ComplianceReport report = ConformanceRunner.of(withEveryHealerInput(referenceConfig(reference())
-                .healerEndpoint(endpoint)).build()).run();
+        ComplianceReport report = ConformanceRunner.of(
+                        withEveryHealerInput(referenceConfig(reference()).healerEndpoint(endpoint))
+                                .build())
+                .run();
         assertThat(report.results().stream().filter(r -> r.group().equals(HealerChecks.GROUP)))
                 .hasSize(HealerChecks.checks().size())
                 .allSatisfy(r -> assertThat(r.outcome()).as(r.name()).isEqualTo(CheckOutcome.PASSED));
-        assertThat(HealerChecks.longPath("/mnt/vol-0", HealerChecks.OS_PATH_BYTES)).hasSize(4095).startsWith("/mnt/vol-0/./.");
+        assertThat(HealerChecks.longPath("/mnt/vol-0", HealerChecks.OS_PATH_BYTES))
+                .hasSize(4095)
+                .startsWith("/mnt/vol-0/./.");
         assertThat(HealerChecks.longPath("/mnt/vol-0/", 129)).hasSize(129);
         assertThat(HealerChecks.longPath("/mnt/vol", 129)).hasSize(129);
     }
 
     @Test
     void healerAcceptingARelativeStagingPathFailsThatCheck() throws Exception {
-        String endpoint = serve(healer(false, r -> NodeHealerResponse.newBuilder().setMessage("ok").build()));
-        ComplianceReport report = ConformanceRunner.of(referenceConfig(reference()).healerEndpoint(endpoint)
-                .healerVolume("vol-0", PATH).build()).run();
+        String endpoint = serve(healer(
+                false, r -> NodeHealerResponse.newBuilder().setMessage("ok").build()));
+        ComplianceReport report = ConformanceRunner.of(referenceConfig(reference())
+                        .healerEndpoint(endpoint)
+                        .healerVolume("vol-0", PATH)
+                        .build())
+                .run();
 
         assertThat(report.compliant()).isFalse();
         // This healer accepts anything: the optional size-limit check fails too (an id of 129 bytes answers OK).
-        assertThat(report.failed()).extracting(CheckResult::name).containsExactly(
-                HealerChecks.rowCase(StatusCode.INVALID_ARGUMENT, "staging_target_path relative"),
-                HealerChecks.rowCase(StatusCode.INVALID_ARGUMENT, ControllerChecks.ID_OVER_LIMIT));
-        assertThat(report.failed()).extracting(CheckResult::requirement)
+        assertThat(report.failed())
+                .extracting(CheckResult::name)
+                .containsExactly(
+                        HealerChecks.rowCase(StatusCode.INVALID_ARGUMENT, "staging_target_path relative"),
+                        HealerChecks.rowCase(StatusCode.INVALID_ARGUMENT, ControllerChecks.ID_OVER_LIMIT));
+        assertThat(report.failed())
+                .extracting(CheckResult::requirement)
                 .containsExactly(Requirement.REQUIRED, Requirement.OPTIONAL);
         assertThat(report.failed().get(0).reason()).contains("expected 3 INVALID_ARGUMENT, got 0 OK");
     }
 
     @Test
     void healerAnsweringWithoutAMessageFailsTheMessageChecks() throws Exception {
-        String endpoint = serve(healer(true, r -> NodeHealerResponse.newBuilder().setAbnormal(false).build()));
-        ComplianceReport report = ConformanceRunner.of(referenceConfig(reference()).healerEndpoint(endpoint)
-                .healerVolume("vol-0", PATH).build()).run();
+        String endpoint = serve(healer(
+                true, r -> NodeHealerResponse.newBuilder().setAbnormal(false).build()));
+        ComplianceReport report = ConformanceRunner.of(referenceConfig(reference())
+                        .healerEndpoint(endpoint)
+                        .healerVolume("vol-0", PATH)
+                        .build())
+                .run();
 
         assertThat(report.compliant()).isFalse();
         assertThat(report.result(HealerChecks.MESSAGE_REQUIRED).orElseThrow().outcome())
@@ -280,7 +358,9 @@ class HealerIdentityDialectConformanceTest {
         assertThat(report.result(HealerChecks.MESSAGE_REQUIRED).orElseThrow().reason())
                 .contains("NodeHealer answered against the spec: message: REQUIRED but empty");
         assertThat(report.result(HealerChecks.rowCase(StatusCode.INVALID_ARGUMENT, "staging_target_path relative"))
-                .orElseThrow().outcome()).isEqualTo(CheckOutcome.PASSED);
+                        .orElseThrow()
+                        .outcome())
+                .isEqualTo(CheckOutcome.PASSED);
     }
 
     @Test
@@ -289,29 +369,42 @@ class HealerIdentityDialectConformanceTest {
         BindableService controller = new ControllerService(reference, new CallRunner(new SourceGuard()));
         BindableService noReplication = new IdentityGrpc.IdentityImplBase() {
             @Override
-            public void getCapabilities(GetCapabilitiesRequest request,
-                                        StreamObserver<GetCapabilitiesResponse> observer) {
+            public void getCapabilities(
+                    GetCapabilitiesRequest request, StreamObserver<GetCapabilitiesResponse> observer) {
                 observer.onNext(GetCapabilitiesResponse.getDefaultInstance());
                 observer.onCompleted();
             }
         };
         String endpoint = serve(controller, noReplication);
-        ComplianceReport report = ConformanceRunner.of(ConformanceConfig.builder().endpoint(endpoint)
-                .volumes("vol-0", "vol-1").volumeGroups("grp-0").secrets(SECRETS).build()).run();
+        ComplianceReport report = ConformanceRunner.of(ConformanceConfig.builder()
+                        .endpoint(endpoint)
+                        .volumes("vol-0", "vol-1")
+                        .volumeGroups("grp-0")
+                        .secrets(SECRETS)
+                        .build())
+                .run();
 
-        assertThat(report.failed()).extracting(CheckResult::name)
+        assertThat(report.failed())
+                .extracting(CheckResult::name)
                 .containsExactlyInAnyOrder(IdentityChecks.REPLICATION, IdentityChecks.CONTROLLER);
         assertThat(report.result(IdentityChecks.PROBE).orElseThrow().outcome()).isEqualTo(CheckOutcome.NOT_IMPLEMENTED);
 
         String bare = serve(new ControllerService(reference(), new CallRunner(new SourceGuard())));
-        ComplianceReport withoutIdentity = ConformanceRunner.of(ConformanceConfig.builder().endpoint(bare)
-                .volumes("vol-0", "vol-1").volumeGroups("grp-0").secrets(SECRETS).build()).run();
+        ComplianceReport withoutIdentity = ConformanceRunner.of(ConformanceConfig.builder()
+                        .endpoint(bare)
+                        .volumes("vol-0", "vol-1")
+                        .volumeGroups("grp-0")
+                        .secrets(SECRETS)
+                        .build())
+                .run();
         assertThat(withoutIdentity.compliant()).isTrue();
-        CheckResult replication = withoutIdentity.result(IdentityChecks.REPLICATION).orElseThrow();
+        CheckResult replication =
+                withoutIdentity.result(IdentityChecks.REPLICATION).orElseThrow();
         assertThat(replication.outcome()).isEqualTo(CheckOutcome.NOT_IMPLEMENTED);
         // Tagged required (when the service is served): the reason must not call the check optional.
         assertThat(replication.requirement()).isEqualTo(Requirement.REQUIRED);
-        assertThat(replication.reason()).doesNotContain("optional;")
+        assertThat(replication.reason())
+                .doesNotContain("optional;")
                 .contains("identity.Identity/GetCapabilities answered 12 UNIMPLEMENTED")
                 .contains("required only when the service is served");
         // Without Identity nothing is advertised, the volume group service included.
@@ -320,35 +413,47 @@ class HealerIdentityDialectConformanceTest {
     }
 
     @Test
-    void anRpcServedWithoutItsCapabilityIsAWarningShownEverywhereNeverAFailure(@org.junit.jupiter.api.io.TempDir
-                                                                                  java.nio.file.Path reports)
-            throws Exception {
+    void anRpcServedWithoutItsCapabilityIsAWarningShownEverywhereNeverAFailure(
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path reports) throws Exception {
         SpecDriver unadvertised = new SpecDriver(SECRETS, "vol-0", "vol-1", "grp-0") {
             @Override
             public boolean servesDestinations() {
-                return false;                  // served, but Identity does not advertise it
+                return false; // served, but Identity does not advertise it
             }
         };
         java.io.StringWriter progress = new java.io.StringWriter();
-        ComplianceReport report = ConformanceRunner.of(ConformanceConfig.builder().driver(unadvertised)
-                        .volumes("vol-0", "vol-1").volumeGroups("grp-0").secrets(SECRETS).build())
-                .progress(new java.io.PrintWriter(progress, true)).reportsDir(reports).run();
+        ComplianceReport report = ConformanceRunner.of(ConformanceConfig.builder()
+                        .driver(unadvertised)
+                        .volumes("vol-0", "vol-1")
+                        .volumeGroups("grp-0")
+                        .secrets(SECRETS)
+                        .build())
+                .progress(new java.io.PrintWriter(progress, true))
+                .reportsDir(reports)
+                .run();
 
         CheckResult warning = report.result(IdentityChecks.SERVED_ADVERTISED).orElseThrow();
         assertThat(warning.outcome()).isEqualTo(CheckOutcome.WARNING);
-        assertThat(warning.reason()).startsWith("WARNING: GetReplicationDestinationInfo is served but GetCapabilities"
-                + " does not advertise VolumeReplication.GET_REPLICATION_DESTINATION_INFO");
+        assertThat(warning.reason())
+                .startsWith("WARNING: GetReplicationDestinationInfo is served but GetCapabilities"
+                        + " does not advertise VolumeReplication.GET_REPLICATION_DESTINATION_INFO");
         assertThat(report.warnings()).containsExactly(warning);
         assertThat(report.failed()).isEmpty();
         assertThat(report.compliant()).isTrue();
-        assertThat(report.statement()).startsWith("COMPLIANT")
+        assertThat(report.statement())
+                .startsWith("COMPLIANT")
                 .contains("\n  warnings (not failures): 1 checks (identity/plugin/served-rpcs-advertised)\n")
-                .contains("skipped (fixtures not configured): " + report.results().stream()
-                        .filter(r -> r.outcome() == CheckOutcome.SKIPPED).count() + " checks");   // a warning is no skip
-        assertThat(progress.toString()).contains("WARNING         optional " + IdentityChecks.SERVED_ADVERTISED)
+                .contains("skipped (fixtures not configured): "
+                        + report.results().stream()
+                                .filter(r -> r.outcome() == CheckOutcome.SKIPPED)
+                                .count() + " checks"); // a warning is no skip
+        assertThat(progress.toString())
+                .contains("WARNING         optional " + IdentityChecks.SERVED_ADVERTISED)
                 .contains("-> WARNING: GetReplicationDestinationInfo is served");
         String xml = java.nio.file.Files.readString(reports.resolve("TEST-Identity_optional_.xml"));
-        assertThat(xml).contains("skipped=\"1\"").contains("failures=\"0\"")
+        assertThat(xml)
+                .contains("skipped=\"1\"")
+                .contains("failures=\"0\"")
                 .contains("<skipped message=\"WARNING: GetReplicationDestinationInfo is served");
         assertThat(report.result(IdentityChecks.ADVERTISED_SERVED).orElseThrow().outcome())
                 .isEqualTo(CheckOutcome.PASSED);
@@ -369,10 +474,14 @@ class HealerIdentityDialectConformanceTest {
                 minimal.disable(r);
             }
         };
-        for (io.volrep.spi.ReplicationDriver driver : new io.volrep.spi.ReplicationDriver[] {withoutDestinations,
-                SpecDriver.standard()}) {
-            ComplianceReport report = ConformanceRunner.of(ConformanceConfig.builder().driver(driver)
-                    .volumes("vol-0").secrets(SECRETS).build()).run();
+        for (io.volrep.spi.ReplicationDriver driver :
+                new io.volrep.spi.ReplicationDriver[] {withoutDestinations, SpecDriver.standard()}) {
+            ComplianceReport report = ConformanceRunner.of(ConformanceConfig.builder()
+                            .driver(driver)
+                            .volumes("vol-0")
+                            .secrets(SECRETS)
+                            .build())
+                    .run();
             assertThat(report.warnings()).isEmpty();
             for (String name : new String[] {IdentityChecks.SERVED_ADVERTISED, IdentityChecks.ADVERTISED_SERVED}) {
                 assertThat(report.result(name).orElseThrow().outcome()).as(name).isEqualTo(CheckOutcome.PASSED);
@@ -384,24 +493,34 @@ class HealerIdentityDialectConformanceTest {
     @EnumSource(SpecDialect.class)
     void referenceServedInEachDialectPassesThatDialectsChecks(SpecDialect dialect) {
         ReferenceDriver reference = reference();
-        ComplianceReport report = ConformanceRunner.of(referenceConfig(reference).dialect(dialect)
-                .healerDriver(reference).healerVolume("vol-0", PATH).build()).run();
+        ComplianceReport report = ConformanceRunner.of(referenceConfig(reference)
+                        .dialect(dialect)
+                        .healerDriver(reference)
+                        .healerVolume("vol-0", PATH)
+                        .build())
+                .run();
 
         assertThat(report.failed()).isEmpty();
         assertThat(report.compliant()).isTrue();
         assertThat(report.count(Requirement.REQUIRED, CheckOutcome.PASSED)).isGreaterThan(40);
-        boolean hasInfoChecks = report.results().stream().anyMatch(r -> r.group().equals("GetVolumeReplicationInfo"));
+        boolean hasInfoChecks =
+                report.results().stream().anyMatch(r -> r.group().equals("GetVolumeReplicationInfo"));
         assertThat(hasInfoChecks).isEqualTo(dialect != SpecDialect.V0_1_0);
         if (dialect != SpecDialect.CURRENT) {
             // Check names come from the dialect's own rows.
-            String notFound = ControllerChecks.rowCase(dialect.errorScheme(), Rpc.PROMOTE_VOLUME, StatusCode.NOT_FOUND,
+            String notFound = ControllerChecks.rowCase(
+                    dialect.errorScheme(),
+                    Rpc.PROMOTE_VOLUME,
+                    StatusCode.NOT_FOUND,
                     "volume " + ControllerChecks.MISSING_VOLUME);
-            assertThat(report.result(notFound)).hasValueSatisfying(r ->
-                    assertThat(r.outcome()).isEqualTo(CheckOutcome.PASSED));
+            assertThat(report.result(notFound))
+                    .hasValueSatisfying(r -> assertThat(r.outcome()).isEqualTo(CheckOutcome.PASSED));
         }
         if (dialect == SpecDialect.V0_1_3) {
-            assertThat(report.results()).anySatisfy(r -> assertThat(r.name()).contains("volume_id missing (REQUIRED")
-                    .satisfies(n -> assertThat(r.outcome()).isEqualTo(CheckOutcome.PASSED)));
+            assertThat(report.results())
+                    .anySatisfy(r -> assertThat(r.name())
+                            .contains("volume_id missing (REQUIRED")
+                            .satisfies(n -> assertThat(r.outcome()).isEqualTo(CheckOutcome.PASSED)));
         }
     }
 
@@ -409,17 +528,27 @@ class HealerIdentityDialectConformanceTest {
     private ComplianceReport referenceServedAs(SpecDialect served, SpecDialect tested) {
         String name = InProcessServerBuilder.generateName();
         grpc.register(io.volrep.testkit.reference.ReferencePlugin.start(reference(), "inprocess:" + name, served));
-        return ConformanceRunner.of(ConformanceConfig.builder().endpoint("inprocess:" + name)
-                .dialect(tested).volumes("vol-0", "vol-1").volumeGroups("grp-0").secrets(SECRETS).build()).run();
+        return ConformanceRunner.of(ConformanceConfig.builder()
+                        .endpoint("inprocess:" + name)
+                        .dialect(tested)
+                        .volumes("vol-0", "vol-1")
+                        .volumeGroups("grp-0")
+                        .secrets(SECRETS)
+                        .build())
+                .run();
     }
 
     @Test
     void anUpstreamHeadPluginIsHeldToHeadsRuleForFieldOne() {
         ComplianceReport asHead = referenceServedAs(SpecDialect.UPSTREAM_2026, SpecDialect.UPSTREAM_2026);
         assertThat(asHead.failed()).isEmpty();
-        assertThat(asHead.result(ControllerChecks.FORM_RESERVED_ALONE).orElseThrow().outcome())
+        assertThat(asHead.result(ControllerChecks.FORM_RESERVED_ALONE)
+                        .orElseThrow()
+                        .outcome())
                 .isEqualTo(CheckOutcome.PASSED);
-        assertThat(asHead.result(ControllerChecks.FORM_RESERVED_BESIDE).orElseThrow().outcome())
+        assertThat(asHead.result(ControllerChecks.FORM_RESERVED_BESIDE)
+                        .orElseThrow()
+                        .outcome())
                 .isEqualTo(CheckOutcome.PASSED);
         assertThat(asHead.result(ControllerChecks.FORM_DEPRECATED)).isEmpty();
 
@@ -434,12 +563,17 @@ class HealerIdentityDialectConformanceTest {
         // A current-revision plugin (field 1 deprecated but read) claimed to speak upstream HEAD.
         ComplianceReport report = referenceServedAs(SpecDialect.CURRENT, SpecDialect.UPSTREAM_2026);
 
-        assertThat(report.failed()).extracting(CheckResult::name).containsExactlyInAnyOrder(
-                ControllerChecks.FORM_RESERVED_ALONE, ControllerChecks.FORM_RESERVED_BESIDE);
+        assertThat(report.failed())
+                .extracting(CheckResult::name)
+                .containsExactlyInAnyOrder(ControllerChecks.FORM_RESERVED_ALONE, ControllerChecks.FORM_RESERVED_BESIDE);
         assertThat(report.compliant()).isFalse();
-        assertThat(report.result(ControllerChecks.FORM_RESERVED_ALONE).orElseThrow().reason())
+        assertThat(report.result(ControllerChecks.FORM_RESERVED_ALONE)
+                        .orElseThrow()
+                        .reason())
                 .contains("only in the reserved field 1 (volume_id): no source: expected 3 INVALID_ARGUMENT, got 0 OK");
-        assertThat(report.result(ControllerChecks.FORM_RESERVED_BESIDE).orElseThrow().reason())
+        assertThat(report.result(ControllerChecks.FORM_RESERVED_BESIDE)
+                        .orElseThrow()
+                        .reason())
                 .contains("expected 0 OK, got 3 INVALID_ARGUMENT");
     }
 
@@ -448,13 +582,21 @@ class HealerIdentityDialectConformanceTest {
         // What goes wrong with the wrong dialect: v0.1.3's volume source (field 2) reads as a group to this plugin.
         ReferenceDriver reference = reference();
         ComplianceReport report = ConformanceRunner.of(referenceConfig(reference).build().toBuilder()
-                .driver(reference).dialect(SpecDialect.CURRENT).build()).run();
+                        .driver(reference)
+                        .dialect(SpecDialect.CURRENT)
+                        .build())
+                .run();
         assertThat(report.compliant()).isTrue();
         String name = InProcessServerBuilder.generateName();
         grpc.register(io.volrep.testkit.reference.ReferencePlugin.start(reference(), "inprocess:" + name));
-        ComplianceReport wrong = ConformanceRunner.of(ConformanceConfig.builder().endpoint("inprocess:" + name)
-                .dialect(SpecDialect.V0_1_3).volumes("vol-0", "vol-1").volumeGroups("grp-0").secrets(SECRETS)
-                .build()).run();
+        ComplianceReport wrong = ConformanceRunner.of(ConformanceConfig.builder()
+                        .endpoint("inprocess:" + name)
+                        .dialect(SpecDialect.V0_1_3)
+                        .volumes("vol-0", "vol-1")
+                        .volumeGroups("grp-0")
+                        .secrets(SECRETS)
+                        .build())
+                .run();
         assertThat(wrong.compliant()).isFalse();
     }
 }

@@ -10,11 +10,14 @@ import java.util.Map;
 class ReferenceConformanceTest extends ReplicationConformanceSuite {
     @Override
     protected ConformanceConfig config() {
-        ReferenceDriver reference = ReferenceDriver.builder().volumes(2).groups(1).requiredSecret("user", "admin")
+        ReferenceDriver reference = ReferenceDriver.builder()
+                .volumes(2)
+                .groups(1)
+                .requiredSecret("user", "admin")
                 .build();
         return ConformanceConfig.builder()
                 .driver(reference)
-                .healerDriver(reference)                // NodeHealer served beside it
+                .healerDriver(reference) // NodeHealer served beside it
                 .healerVolume("vol-0", "/var/lib/volrep/vol-0")
                 .volumes("vol-0", "vol-1")
                 .volumeGroups("grp-0")

@@ -33,10 +33,11 @@ abstract class RequestDefect implements ServerInterceptor {
     abstract Decision decide(Rpc rpc, Message request);
 
     @Override
-    public <Q, A> ServerCall.Listener<Q> interceptCall(ServerCall<Q, A> call, Metadata headers,
-                                                       ServerCallHandler<Q, A> next) {
+    public <Q, A> ServerCall.Listener<Q> interceptCall(
+            ServerCall<Q, A> call, Metadata headers, ServerCallHandler<Q, A> next) {
         // Defects concern requests about a source: Identity calls pass untouched.
-        Rpc rpc = Rpc.fromMethodName(call.getMethodDescriptor().getBareMethodName()).filter(r -> !r.isIdentity())
+        Rpc rpc = Rpc.fromMethodName(call.getMethodDescriptor().getBareMethodName())
+                .filter(r -> !r.isIdentity())
                 .orElse(null);
         if (rpc == null) {
             return next.startCall(call, headers);
@@ -58,8 +59,9 @@ abstract class RequestDefect implements ServerInterceptor {
                 if (d.status() != null) {
                     call.close(d.status(), new Metadata());
                 } else if (d.answerOk()) {
-                    A response = ((MethodDescriptor.PrototypeMarshaller<A>) call.getMethodDescriptor()
-                            .getResponseMarshaller()).getMessagePrototype();
+                    A response = ((MethodDescriptor.PrototypeMarshaller<A>)
+                                    call.getMethodDescriptor().getResponseMarshaller())
+                            .getMessagePrototype();
                     call.sendHeaders(new Metadata());
                     call.sendMessage(response);
                     call.close(Status.OK, new Metadata());

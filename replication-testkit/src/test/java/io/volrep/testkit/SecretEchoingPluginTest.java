@@ -45,24 +45,33 @@ class SecretEchoingPluginTest {
 
     static ConformanceConfig config() {
         return ConformanceConfig.builder()
-                .driver(ReferenceDriver.builder().volumes(1).groups(1)
-                        .requiredSecrets(Map.of("password", PASSWORD, "token", TOKEN)).build())
+                .driver(ReferenceDriver.builder()
+                        .volumes(1)
+                        .groups(1)
+                        .requiredSecrets(Map.of("password", PASSWORD, "token", TOKEN))
+                        .build())
                 .interceptor(new EchoingSecrets())
-                .volumes("vol-0").volumeGroups("grp-0").secrets(Map.of("password", PASSWORD, "token", TOKEN))
+                .volumes("vol-0")
+                .volumeGroups("grp-0")
+                .secrets(Map.of("password", PASSWORD, "token", TOKEN))
                 .build();
     }
 
     static void clean(String what, String text) {
         assertThat(text).as(what).doesNotContain(PASSWORD, TOKEN, "\u001b", "\u0007", "\r", "\u202e");
         assertThat(text.lines()).as(what).noneMatch(l -> l.startsWith("FAIL forged line"));
-        assertThat(text.chars().filter(c -> c != '\n' && Character.isISOControl(c))).as(what).isEmpty();
+        assertThat(text.chars().filter(c -> c != '\n' && Character.isISOControl(c)))
+                .as(what)
+                .isEmpty();
     }
 
     @Test
     void noSecretAndNoRawControlCharacterInAnyReport() throws Exception {
         StringWriter progress = new StringWriter();
-        ComplianceReport report = ConformanceRunner.of(config()).progress(new PrintWriter(progress))
-                .reportsDir(reports).run();
+        ComplianceReport report = ConformanceRunner.of(config())
+                .progress(new PrintWriter(progress))
+                .reportsDir(reports)
+                .run();
 
         assertThat(report.failed()).isNotEmpty();
         // The plugin's words are there, masked and escaped.
@@ -88,15 +97,18 @@ class SecretEchoingPluginTest {
         List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
         String key = ConfiguredConformanceSuite.register(config());
         try {
-            LauncherFactory.create().execute(LauncherDiscoveryRequestBuilder.request()
-                    .selectors(selectClass(ConfiguredConformanceSuite.class))
-                    .configurationParameter(ConfiguredConformanceSuite.CONFIG_PARAMETER, key).build(),
-                    new TestExecutionListener() {
-                        @Override
-                        public void executionFinished(TestIdentifier id, TestExecutionResult result) {
-                            result.getThrowable().ifPresent(failures::add);
-                        }
-                    });
+            LauncherFactory.create()
+                    .execute(
+                            LauncherDiscoveryRequestBuilder.request()
+                                    .selectors(selectClass(ConfiguredConformanceSuite.class))
+                                    .configurationParameter(ConfiguredConformanceSuite.CONFIG_PARAMETER, key)
+                                    .build(),
+                            new TestExecutionListener() {
+                                @Override
+                                public void executionFinished(TestIdentifier id, TestExecutionResult result) {
+                                    result.getThrowable().ifPresent(failures::add);
+                                }
+                            });
         } finally {
             ConfiguredConformanceSuite.unregister(key);
         }
@@ -105,15 +117,17 @@ class SecretEchoingPluginTest {
             StringWriter trace = new StringWriter();
             failure.printStackTrace(new PrintWriter(trace));
             // A printed stack trace indents its frames with a TAB of its own.
-            clean(failure.toString(), trace.toString().replace("\n\tat ", "\n  at ").replace("\n\t", "\n  "));
+            clean(
+                    failure.toString(),
+                    trace.toString().replace("\n\tat ", "\n  at ").replace("\n\t", "\n  "));
         }
     }
 
     /** Fails every call with the request's secrets in the message, and the hostile characters. */
     static final class EchoingSecrets implements ServerInterceptor {
         @Override
-        public <Q, A> ServerCall.Listener<Q> interceptCall(ServerCall<Q, A> call, Metadata headers,
-                                                           ServerCallHandler<Q, A> next) {
+        public <Q, A> ServerCall.Listener<Q> interceptCall(
+                ServerCall<Q, A> call, Metadata headers, ServerCallHandler<Q, A> next) {
             call.request(1);
             return new ServerCall.Listener<>() {
                 private String echoed = "";
@@ -126,7 +140,10 @@ class SecretEchoingPluginTest {
                     if (secrets != null) {
                         for (Object entry : (List<?>) m.getField(secrets)) {
                             MapEntry<?, ?> e = (MapEntry<?, ?>) entry;
-                            sb.append(e.getKey()).append('=').append(e.getValue()).append(' ');
+                            sb.append(e.getKey())
+                                    .append('=')
+                                    .append(e.getValue())
+                                    .append(' ');
                         }
                     }
                     echoed = sb.toString();
@@ -134,7 +151,8 @@ class SecretEchoingPluginTest {
 
                 @Override
                 public void onHalfClose() {
-                    call.close(Status.UNAUTHENTICATED.withDescription("login refused for " + echoed + HOSTILE),
+                    call.close(
+                            Status.UNAUTHENTICATED.withDescription("login refused for " + echoed + HOSTILE),
                             new Metadata());
                 }
             };

@@ -126,7 +126,9 @@ class SpecDriver implements ReplicationDriver {
         if (!s.primary) {
             throw new PreconditionFailedException(r.source() + " is not promoted");
         }
-        return ReplicationInfo.of(Instant.now()).withLastSyncDuration(Duration.ofMillis(3)).withLastSyncBytes(4096)
+        return ReplicationInfo.of(Instant.now())
+                .withLastSyncDuration(Duration.ofMillis(3))
+                .withLastSyncBytes(4096)
                 .withStatus(ReplicationInfo.Status.HEALTHY, "");
     }
 

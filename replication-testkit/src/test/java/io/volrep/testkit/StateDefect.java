@@ -53,7 +53,7 @@ enum StateDefect {
                         throw new OperationPendingException("operation pending for " + source);
                     }
                     op.run();
-                    pending.remove(source.id());        // defect: not in a finally
+                    pending.remove(source.id()); // defect: not in a finally
                 }
             };
         }
@@ -89,7 +89,7 @@ enum StateDefect {
             return new SpecDriver(Defect.SECRETS, Defect.IDS) {
                 @Override
                 public void promote(PromoteRequest r) {
-                    enabled(r.source(), r.secrets());      // defect: checks, answers OK, changes nothing
+                    enabled(r.source(), r.secrets()); // defect: checks, answers OK, changes nothing
                 }
             };
         }
@@ -105,7 +105,7 @@ enum StateDefect {
                     super.demote(r);
                     sources.forEach((id, s) -> {
                         if (s.enabled && id.startsWith("vol-")) {
-                            s.primary = false;              // defect: every enabled volume
+                            s.primary = false; // defect: every enabled volume
                         }
                     });
                 }
@@ -124,7 +124,7 @@ enum StateDefect {
                     if (r.source().kind() == Kind.VOLUME_GROUP) {
                         sources.forEach((id, s) -> {
                             if (id.startsWith("vol-") && !s.enabled) {
-                                s.enabled = true;           // defect
+                                s.enabled = true; // defect
                                 s.primary = true;
                             }
                         });
@@ -142,19 +142,23 @@ enum StateDefect {
 
         @Override
         ConformanceConfig.Builder target() {
-            return super.target().interceptor(rewrite(Rpc.PROMOTE_VOLUME, Status.Code.FAILED_PRECONDITION,
-                    Status.PERMISSION_DENIED.withDescription("promotion not permitted")));
+            return super.target()
+                    .interceptor(rewrite(
+                            Rpc.PROMOTE_VOLUME,
+                            Status.Code.FAILED_PRECONDITION,
+                            Status.PERMISSION_DENIED.withDescription("promotion not permitted")));
         }
     },
     /** The "replication enabled" rule of promote is kept for volumes and forgotten for groups. */
-    GROUP_PROMOTE_SKIPS_PRECONDITION(Defect.walk(Rpc.PROMOTE_VOLUME, Kind.VOLUME_GROUP, LifecycleModel.State.DISABLED)) {
+    GROUP_PROMOTE_SKIPS_PRECONDITION(
+            Defect.walk(Rpc.PROMOTE_VOLUME, Kind.VOLUME_GROUP, LifecycleModel.State.DISABLED)) {
         @Override
         SpecDriver driver() {
             return new SpecDriver(Defect.SECRETS, Defect.IDS) {
                 @Override
                 public void promote(PromoteRequest r) {
                     if (r.source().kind() == Kind.VOLUME_GROUP) {
-                        find(r.source(), r.secrets()).primary = true;   // defect: no "enabled" check for groups
+                        find(r.source(), r.secrets()).primary = true; // defect: no "enabled" check for groups
                         return;
                     }
                     super.promote(r);
@@ -170,7 +174,7 @@ enum StateDefect {
                 @Override
                 public ResyncResult resync(ResyncRequest r) {
                     if (r.source().kind() == Kind.VOLUME_GROUP) {
-                        enabled(r.source(), r.secrets());           // defect: no "demoted" check for groups
+                        enabled(r.source(), r.secrets()); // defect: no "demoted" check for groups
                         return ResyncResult.READY;
                     }
                     return super.resync(r);
@@ -188,7 +192,7 @@ enum StateDefect {
                 @Override
                 void authenticate(Secrets secrets) {
                     if (authenticated) {
-                        return;                                      // defect
+                        return; // defect
                     }
                     super.authenticate(secrets);
                     authenticated = true;
@@ -205,7 +209,7 @@ enum StateDefect {
                 public ResyncResult resync(ResyncRequest r) {
                     State s = enabled(r.source(), r.secrets());
                     if (s.primary) {
-                        s.primary = false;                           // defect: changed before the check fails
+                        s.primary = false; // defect: changed before the check fails
                         throw new PreconditionFailedException(r.source() + " is not demoted");
                     }
                     return super.resync(r);
@@ -214,14 +218,15 @@ enum StateDefect {
         }
     },
     /** Disable of a group answers OK and leaves replication enabled. */
-    GROUP_DISABLE_OK_CHANGES_NOTHING(Defect.walk(Rpc.DISABLE_VOLUME_REPLICATION, Kind.VOLUME_GROUP, LifecycleModel.State.PRIMARY)) {
+    GROUP_DISABLE_OK_CHANGES_NOTHING(
+            Defect.walk(Rpc.DISABLE_VOLUME_REPLICATION, Kind.VOLUME_GROUP, LifecycleModel.State.PRIMARY)) {
         @Override
         SpecDriver driver() {
             return new SpecDriver(Defect.SECRETS, Defect.IDS) {
                 @Override
                 public void disable(DisableRequest r) {
                     if (r.source().kind() == Kind.VOLUME_GROUP) {
-                        find(r.source(), r.secrets());               // defect: OK, nothing done
+                        find(r.source(), r.secrets()); // defect: OK, nothing done
                         return;
                     }
                     super.disable(r);
@@ -238,7 +243,7 @@ enum StateDefect {
                 public void enable(EnableRequest r) {
                     State s = find(r.source(), r.secrets());
                     s.enabled = true;
-                    s.primary = true;                                // defect: even when it was secondary
+                    s.primary = true; // defect: even when it was secondary
                 }
             };
         }

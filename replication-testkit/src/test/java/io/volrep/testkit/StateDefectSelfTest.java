@@ -14,8 +14,13 @@ class StateDefectSelfTest {
         ComplianceReport report = ConformanceRunner.of(defect.target().build()).run();
 
         assertThat(report.result(defect.caughtBy()))
-                .as("check %s for defect %s; failed: %s", defect.caughtBy(), defect,
-                        report.failed().stream().map(r -> r.name() + ": " + r.reason()).toList())
+                .as(
+                        "check %s for defect %s; failed: %s",
+                        defect.caughtBy(),
+                        defect,
+                        report.failed().stream()
+                                .map(r -> r.name() + ": " + r.reason())
+                                .toList())
                 .hasValueSatisfying(r -> {
                     assertThat(r.outcome()).isEqualTo(CheckOutcome.FAILED);
                     assertThat(r.requirement()).isEqualTo(Requirement.REQUIRED);

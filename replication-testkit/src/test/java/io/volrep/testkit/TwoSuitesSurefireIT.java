@@ -7,7 +7,6 @@ import io.volrep.testkit.twosuites.BuggyDriverConformance;
 import io.volrep.testkit.twosuites.CorrectDriverConformance;
 import java.io.File;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -35,48 +34,66 @@ class TwoSuitesSurefireIT {
     @BeforeAll
     static void runSurefireOnTwoSuites() throws IOException, InterruptedException {
         String mavenHome = System.getProperty("volrep.maven.home", "");
-        assumeTrue(!mavenHome.isBlank() && Files.isExecutable(Path.of(mavenHome, "bin", "mvn")),
+        assumeTrue(
+                !mavenHome.isBlank() && Files.isExecutable(Path.of(mavenHome, "bin", "mvn")),
                 "no Maven home passed by the build (volrep.maven.home)");
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         Files.createDirectories(PROJECT);
         reports = PROJECT.resolve("target/surefire-reports");
         deleteRecursively(PROJECT.resolve("target"));
         Files.writeString(PROJECT.resolve("pom.xml"), pom(classpath));
-        List<String> command = new ArrayList<>(List.of(Path.of(mavenHome, "bin", "mvn").toString(), "-B", "-f",
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(mavenHome, "bin", "mvn").toString(),
+                "-B",
+                "-f",
                 PROJECT.resolve("pom.xml").toAbsolutePath().toString(),
                 "-Dmaven.repo.local=" + System.getProperty("volrep.maven.repo.local"),
                 "org.apache.maven.plugins:maven-surefire-plugin:" + System.getProperty("volrep.surefire.version")
                         + ":test"));
-        if ("offline=true".equals(System.getProperty("volrep.maven.offline"))) {     // as the build runs
+        if ("offline=true".equals(System.getProperty("volrep.maven.offline"))) { // as the build runs
             command.add(1, "-o");
         }
-        Process maven = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(PROJECT.resolve("console.txt").toFile()).start();
-        assertThat(maven.waitFor(5, TimeUnit.MINUTES)).as("Surefire finished within 5 minutes").isTrue();
+        Process maven = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(PROJECT.resolve("console.txt").toFile())
+                .start();
+        assertThat(maven.waitFor(5, TimeUnit.MINUTES))
+                .as("Surefire finished within 5 minutes")
+                .isTrue();
         console = Files.readString(PROJECT.resolve("console.txt"));
-        assertThat(maven.exitValue()).as(console).isZero();     // testFailureIgnore: the buggy suite fails, the run not
+        assertThat(maven.exitValue()).as(console).isZero(); // testFailureIgnore: the buggy suite fails, the run not
     }
 
     @Test
     void theConsoleNamesTheSuiteClassOfEachGroupAndReportsNoRerun() {
-        assertThat(console).as(console)
+        assertThat(console)
+                .as(console)
                 .contains("Running " + CorrectDriverConformance.class.getName())
                 .contains("Running " + BuggyDriverConformance.class.getName())
-                .doesNotContain("Run 1: ").doesNotContain("Flakes:");
+                .doesNotContain("Run 1: ")
+                .doesNotContain("Flakes:");
         // the failing checks are named with the suite class that failed
-        assertThat(console.lines().filter(l -> l.contains("expected 9 FAILED_PRECONDITION")).toList())
-                .isNotEmpty().allSatisfy(l -> assertThat(l).doesNotContain(CorrectDriverConformance.class.getName()));
-        assertThat(console).containsPattern(Pattern.quote(BuggyDriverConformance.class.getName()) + "[^\\n]*DemoteVolume");
+        assertThat(console.lines()
+                        .filter(l -> l.contains("expected 9 FAILED_PRECONDITION"))
+                        .toList())
+                .isNotEmpty()
+                .allSatisfy(l -> assertThat(l).doesNotContain(CorrectDriverConformance.class.getName()));
+        assertThat(console)
+                .containsPattern(Pattern.quote(BuggyDriverConformance.class.getName()) + "[^\\n]*DemoteVolume");
     }
 
     @Test
     void eachSuiteClassHasItsOwnReportWhoseCountsMatchItsTestCases() throws IOException {
         List<Path> files;
         try (Stream<Path> s = Files.list(reports)) {
-            files = s.filter(p -> p.getFileName().toString().matches("TEST-.*\\.xml")).sorted().toList();
+            files = s.filter(p -> p.getFileName().toString().matches("TEST-.*\\.xml"))
+                    .sorted()
+                    .toList();
         }
         List<String> names = files.stream().map(p -> p.getFileName().toString()).toList();
-        assertThat(names).as("report files").anySatisfy(n -> assertThat(n).contains(CorrectDriverConformance.class.getName()))
+        assertThat(names)
+                .as("report files")
+                .anySatisfy(n -> assertThat(n).contains(CorrectDriverConformance.class.getName()))
                 .anySatisfy(n -> assertThat(n).contains(BuggyDriverConformance.class.getName()))
                 .noneSatisfy(n -> assertThat(n).isEqualTo("TEST-DemoteVolume.xml"));
         int correctFailures = 0;
@@ -89,22 +106,27 @@ class TwoSuitesSurefireIT {
             int failures = attribute(suite.group(), "failures");
             int cases = count(xml, "<testcase ");
             assertThat(tests).as(file + ": tests= counts its test cases").isEqualTo(cases);
-            assertThat(count(xml, "<failure")).as(file + ": failures= counts its failures").isEqualTo(failures);
+            assertThat(count(xml, "<failure"))
+                    .as(file + ": failures= counts its failures")
+                    .isEqualTo(failures);
             if (cases == 0) {
-                continue;       // the suite class's own report: its checks are in its groups' reports
+                continue; // the suite class's own report: its checks are in its groups' reports
             }
             List<String> classnames = classnames(xml);
             String suiteClass = classnames.get(0).contains(BuggyDriverConformance.class.getName())
-                    ? BuggyDriverConformance.class.getName() : CorrectDriverConformance.class.getName();
-            assertThat(classnames).as(file + ": every test case names its suite class").allSatisfy(
-                    c -> assertThat(c).contains(suiteClass));
+                    ? BuggyDriverConformance.class.getName()
+                    : CorrectDriverConformance.class.getName();
+            assertThat(classnames)
+                    .as(file + ": every test case names its suite class")
+                    .allSatisfy(c -> assertThat(c).contains(suiteClass));
             if (suiteClass.equals(BuggyDriverConformance.class.getName())) {
                 buggyFailures += failures;
             } else {
                 correctFailures += failures;
             }
         }
-        assertThat(files).as("a report per suite class and group: 2 x (class, DemoteVolume, DemoteVolume (optional))")
+        assertThat(files)
+                .as("a report per suite class and group: 2 x (class, DemoteVolume, DemoteVolume (optional))")
                 .hasSize(6);
         assertThat(correctFailures).as("the correct driver's reports").isZero();
         assertThat(buggyFailures).as("the buggy driver's reports").isPositive();
@@ -137,9 +159,12 @@ class TwoSuitesSurefireIT {
     private static String pom(String classpath) {
         // JUnit comes from the project's own dependency (Surefire picks its provider from it); the suites from
         // testClassesDirectory
-        String elements = Stream.of(classpath.split(File.pathSeparator)).filter(e -> !e.isBlank())
-                .filter(e -> !e.contains("/org/junit/") && !e.contains("/org/opentest4j/")
-                        && !e.contains("/org/apiguardian/") && !e.endsWith("test-classes"))
+        String elements = Stream.of(classpath.split(File.pathSeparator))
+                .filter(e -> !e.isBlank())
+                .filter(e -> !e.contains("/org/junit/")
+                        && !e.contains("/org/opentest4j/")
+                        && !e.contains("/org/apiguardian/")
+                        && !e.endsWith("test-classes"))
                 .map(e -> "        <additionalClasspathElement>" + xml(e) + "</additionalClasspathElement>")
                 .collect(Collectors.joining("\n"));
         return """
@@ -180,10 +205,13 @@ class TwoSuitesSurefireIT {
                     </plugins>
                   </build>
                 </project>
-                """.formatted(System.getProperty("volrep.junit.version"), System.getProperty("volrep.surefire.version"),
-                xml(Path.of("target", "test-classes").toAbsolutePath().toString()),
-                CorrectDriverConformance.class.getName().replace('.', '/') + ".java",
-                BuggyDriverConformance.class.getName().replace('.', '/') + ".java", elements);
+                """.formatted(
+                        System.getProperty("volrep.junit.version"),
+                        System.getProperty("volrep.surefire.version"),
+                        xml(Path.of("target", "test-classes").toAbsolutePath().toString()),
+                        CorrectDriverConformance.class.getName().replace('.', '/') + ".java",
+                        BuggyDriverConformance.class.getName().replace('.', '/') + ".java",
+                        elements);
     }
 
     private static String xml(String text) {

@@ -21,19 +21,24 @@ class VendorSurefireReportIT {
 
     @Test
     void surefireNamesEachTestCaseAfterItsCheckAndItsClassAfterTheSuiteAndTheGroup() throws IOException {
-        assumeTrue(Files.exists(REPORTS.resolve("TEST-io.volrep.testkit.ReferenceConformanceTest.xml")),
+        assumeTrue(
+                Files.exists(REPORTS.resolve("TEST-io.volrep.testkit.ReferenceConformanceTest.xml")),
                 "ReferenceConformanceTest did not run in this build (test phase skipped or filtered)");
 
         String suite = ReferenceConformanceTest.class.getName() + ".";
         String promote = Files.readString(REPORTS.resolve("TEST-" + suite + "PromoteVolume.xml"));
-        assertThat(promote).contains("<testsuite").contains("name=\"" + suite + "PromoteVolume\"")
+        assertThat(promote)
+                .contains("<testsuite")
+                .contains("name=\"" + suite + "PromoteVolume\"")
                 .contains("failures=\"0\"")
                 .contains("<testcase name=\"PromoteVolume: Replication Source is not replicated -&gt; 9 "
                         + "FAILED_PRECONDITION [volume group, replication disabled]\" classname=\"" + suite
                         + "PromoteVolume\"")
-                .contains("<testcase name=\"PromoteVolume: allowed -&gt; 0 OK, then primary [volume, replication enabled,"
-                        + " secondary]\" classname=\"" + suite + "PromoteVolume\"")
-                .doesNotContain("required()[").doesNotContain("name=\"\"");
+                .contains(
+                        "<testcase name=\"PromoteVolume: allowed -&gt; 0 OK, then primary [volume, replication enabled,"
+                                + " secondary]\" classname=\"" + suite + "PromoteVolume\"")
+                .doesNotContain("required()[")
+                .doesNotContain("name=\"\"");
         assertThat(Files.readString(REPORTS.resolve("TEST-" + suite + "Isolation.xml")))
                 .contains("classname=\"" + suite + "Isolation\"")
                 .contains("concurrent calls on distinct sources never draw 10 ABORTED");
@@ -42,9 +47,13 @@ class VendorSurefireReportIT {
 
         try (Stream<Path> files = Files.list(REPORTS)) {
             List<String> names = files.map(p -> p.getFileName().toString()).toList();
-            assertThat(names).contains("TEST-" + suite + "Lifecycle.xml", "TEST-" + suite + "Fixtures restored.xml",
-                    "TEST-" + suite + "Response validity.xml", "TEST-" + suite + "NodeHealer.xml",
-                    "TEST-" + suite + "Identity.xml");
+            assertThat(names)
+                    .contains(
+                            "TEST-" + suite + "Lifecycle.xml",
+                            "TEST-" + suite + "Fixtures restored.xml",
+                            "TEST-" + suite + "Response validity.xml",
+                            "TEST-" + suite + "NodeHealer.xml",
+                            "TEST-" + suite + "Identity.xml");
         }
     }
 }

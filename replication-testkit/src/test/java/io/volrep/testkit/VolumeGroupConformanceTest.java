@@ -70,14 +70,22 @@ class VolumeGroupConformanceTest {
     }
 
     static ReferenceDriver reference() {
-        return ReferenceDriver.builder().volumes(2).groups(1).requiredSecret("user", "admin").build();
+        return ReferenceDriver.builder()
+                .volumes(2)
+                .groups(1)
+                .requiredSecret("user", "admin")
+                .build();
     }
 
     /** {@code groups} null: the reference {@code replication} serves the groups too. */
     static ConformanceConfig.Builder config(ReplicationDriver replication, VolumeGroupDriver groups) {
         VolumeGroupDriver served = groups != null ? groups : (VolumeGroupDriver) replication;
-        return ConformanceConfig.builder().driver(replication).volumeGroupDriver(served).volumes("vol-0", "vol-1")
-                .volumeGroups("grp-0").secrets(SECRETS);
+        return ConformanceConfig.builder()
+                .driver(replication)
+                .volumeGroupDriver(served)
+                .volumes("vol-0", "vol-1")
+                .volumeGroups("grp-0")
+                .secrets(SECRETS);
     }
 
     @Test
@@ -85,23 +93,36 @@ class VolumeGroupConformanceTest {
         ReferenceDriver reference = reference();
         Map<String, String> outcomes = run(config(reference, reference).build());
 
-        assertThat(outcomes).hasSizeGreaterThanOrEqualTo(30).allSatisfy((id, outcome) ->
-                assertThat(outcome).as(id).isEqualTo("PASSED"));
+        assertThat(outcomes)
+                .hasSizeGreaterThanOrEqualTo(30)
+                .allSatisfy((id, outcome) -> assertThat(outcome).as(id).isEqualTo("PASSED"));
         assertThat(outcomes.keySet()).allSatisfy(id -> assertThat(id).matches("[A-Za-z]+/(group|plugin)/[a-z0-9-]+"));
         // Only the fixtures are left: every group a check created was deleted, none left replicated.
-        assertThat(reference.sources()).containsExactly(ReplicationSource.volume("vol-0"),
-                ReplicationSource.volume("vol-1"), ReplicationSource.volumeGroup("grp-0"));
-        assertThat(reference.list(new ListGroupsRequest(io.volrep.api.Secrets.of(SECRETS)))).extracting(VolumeGroup::id).containsExactly("grp-0");
-        assertThat(reference.sources()).allSatisfy(s -> assertThat(reference.state(s).enabled()).isFalse());
+        assertThat(reference.sources())
+                .containsExactly(
+                        ReplicationSource.volume("vol-0"),
+                        ReplicationSource.volume("vol-1"),
+                        ReplicationSource.volumeGroup("grp-0"));
+        assertThat(reference.list(new ListGroupsRequest(io.volrep.api.Secrets.of(SECRETS))))
+                .extracting(VolumeGroup::id)
+                .containsExactly("grp-0");
+        assertThat(reference.sources())
+                .allSatisfy(s -> assertThat(reference.state(s).enabled()).isFalse());
     }
 
     @Test
     void aPluginWithoutTheServiceIsNotImplementedEverywhereAndThatIsNoFailure() {
         ReferenceDriver reference = reference();
-        Map<String, String> outcomes = run(ConformanceConfig.builder().driver(reference).volumes("vol-0", "vol-1")
-                .secrets(SECRETS).build());
-        assertThat(outcomes).allSatisfy((id, outcome) -> assertThat(outcome).as(id)
-                .startsWith("ABORTED: " + ConformanceContext.NOT_IMPLEMENTED_PREFIX + "volumegroup.Controller"));
+        Map<String, String> outcomes = run(ConformanceConfig.builder()
+                .driver(reference)
+                .volumes("vol-0", "vol-1")
+                .secrets(SECRETS)
+                .build());
+        assertThat(outcomes)
+                .allSatisfy((id, outcome) -> assertThat(outcome)
+                        .as(id)
+                        .startsWith(
+                                "ABORTED: " + ConformanceContext.NOT_IMPLEMENTED_PREFIX + "volumegroup.Controller"));
     }
 
     @Test
@@ -121,30 +142,42 @@ class VolumeGroupConformanceTest {
             }
         };
         Map<String, String> outcomes = run(config(reference, createAndDelete).build());
-        assertThat(creates).isNotEmpty().allSatisfy(r -> assertThat(r.volumeIds()).isEmpty());
-        assertThat(outcomes).doesNotContainValue("FAILED").allSatisfy((id, outcome) ->
-                assertThat(outcome).as(id).doesNotStartWith("FAILED"));
+        assertThat(creates)
+                .isNotEmpty()
+                .allSatisfy(r -> assertThat(r.volumeIds()).isEmpty());
+        assertThat(outcomes)
+                .doesNotContainValue("FAILED")
+                .allSatisfy((id, outcome) -> assertThat(outcome).as(id).doesNotStartWith("FAILED"));
         assertThat(outcomes.get("volumegroup/group/created-replicated-resized-failed-over"))
                 .contains("ModifyVolumeGroupMembership");
-        assertThat(reference.list(new ListGroupsRequest(io.volrep.api.Secrets.of(SECRETS)))).extracting(VolumeGroup::id).containsExactly("grp-0");
+        assertThat(reference.list(new ListGroupsRequest(io.volrep.api.Secrets.of(SECRETS))))
+                .extracting(VolumeGroup::id)
+                .containsExactly("grp-0");
     }
 
     @ParameterizedTest
     @EnumSource(GroupDefect.class)
     void eachDefectIsFailedByItsNamedCheck(GroupDefect defect) {
         Map<String, String> outcomes = run(defect.target().build());
-        assertThat(outcomes.get(defect.caughtBy)).as("%s, all: %s", defect, outcomes).startsWith("FAILED")
+        assertThat(outcomes.get(defect.caughtBy))
+                .as("%s, all: %s", defect, outcomes)
+                .startsWith("FAILED")
                 .contains(defect.reason);
     }
 
     @Test
     void aPluginThatAuthenticatesNothingFailsEveryVolumeGroupAuthenticationCheck() {
-        ReferenceDriver open = ReferenceDriver.builder().volumes(2).groups(1).build();   // defect: no secrets
+        ReferenceDriver open = ReferenceDriver.builder().volumes(2).groups(1).build(); // defect: no secrets
         Map<String, String> outcomes = run(config(open, open).build());
-        List<String> authChecks = outcomes.keySet().stream().filter(id -> id.contains("/group/auth-")).toList();
+        List<String> authChecks = outcomes.keySet().stream()
+                .filter(id -> id.contains("/group/auth-"))
+                .toList();
         assertThat(authChecks).hasSize(10);
-        assertThat(authChecks).allSatisfy(id -> assertThat(outcomes.get(id)).as(id).startsWith("FAILED")
-                .contains("expected 16 UNAUTHENTICATED, got 0 OK"));
+        assertThat(authChecks)
+                .allSatisfy(id -> assertThat(outcomes.get(id))
+                        .as(id)
+                        .startsWith("FAILED")
+                        .contains("expected 16 UNAUTHENTICATED, got 0 OK"));
     }
 
     @Test
@@ -153,15 +186,18 @@ class VolumeGroupConformanceTest {
         Forwarding refusing = new Forwarding(reference) {
             @Override
             public VolumeGroup modify(ModifyGroupRequest r) {
-                if (reference.state(ReplicationSource.volumeGroup(r.volumeGroupId())).enabled()) {
+                if (reference
+                        .state(ReplicationSource.volumeGroup(r.volumeGroupId()))
+                        .enabled()) {
                     throw new io.volrep.api.InvalidArgumentException("cannot change a replicated group");
                 }
                 return super.modify(r);
             }
         };
         Map<String, String> outcomes = run(config(reference, refusing).build());
-        assertThat(outcomes.get(VolumeGroupLifecycleChecks.ID)).startsWith("ABORTED: SKIPPED: the plugin does not"
-                + " change the membership of a replicated group").contains("the spec leaves open whether it must");
+        assertThat(outcomes.get(VolumeGroupLifecycleChecks.ID))
+                .startsWith("ABORTED: SKIPPED: the plugin does not" + " change the membership of a replicated group")
+                .contains("the spec leaves open whether it must");
     }
 
     /** A volume group driver that does what the reference does, for defects to override one method of. */
@@ -204,8 +240,8 @@ class VolumeGroupConformanceTest {
     }
 
     /** The reference's replication, with its group destinations replaced. */
-    static ReplicationDriver replicationWithDestinations(ReferenceDriver reference,
-                                                         Function<ReplicationDestination, ReplicationDestination> edit) {
+    static ReplicationDriver replicationWithDestinations(
+            ReferenceDriver reference, Function<ReplicationDestination, ReplicationDestination> edit) {
         return new ForwardingDriver(reference) {
             @Override
             public ReplicationDestination destination(DestinationRequest r) {
@@ -218,8 +254,8 @@ class VolumeGroupConformanceTest {
     static ServerInterceptor rewriteRequest(Rpc rpc, Function<Message, Message> edit) {
         return new ServerInterceptor() {
             @Override
-            public <Q, A> ServerCall.Listener<Q> interceptCall(ServerCall<Q, A> call, Metadata headers,
-                                                               ServerCallHandler<Q, A> next) {
+            public <Q, A> ServerCall.Listener<Q> interceptCall(
+                    ServerCall<Q, A> call, Metadata headers, ServerCallHandler<Q, A> next) {
                 if (!call.getMethodDescriptor().getFullMethodName().equals(rpc.fullMethodName())) {
                     return next.startCall(call, headers);
                 }
@@ -244,26 +280,31 @@ class VolumeGroupConformanceTest {
                 AtomicInteger creates = new AtomicInteger();
                 return config(reference, new Forwarding(reference) {
                     @Override
-                    public VolumeGroup create(CreateGroupRequest r) {     // defect: a new group every time
-                        return super.create(new CreateGroupRequest(r.name() + "-" + creates.incrementAndGet(),
-                                r.parameters(), r.secrets(), r.volumeIds()));
+                    public VolumeGroup create(CreateGroupRequest r) { // defect: a new group every time
+                        return super.create(new CreateGroupRequest(
+                                r.name() + "-" + creates.incrementAndGet(),
+                                r.parameters(),
+                                r.secrets(),
+                                r.volumeIds()));
                     }
                 });
             }
         },
-        INCOMPATIBLE_NAME_ANSWERED_AS_IS("CreateVolumeGroup/group/incompatible-parameters", "expected 6 ALREADY_EXISTS, got 0 OK") {
+        INCOMPATIBLE_NAME_ANSWERED_AS_IS(
+                "CreateVolumeGroup/group/incompatible-parameters", "expected 6 ALREADY_EXISTS, got 0 OK") {
             @Override
             ConformanceConfig.Builder target() {
                 ReferenceDriver reference = reference();
                 return config(reference, new Forwarding(reference) {
                     @Override
-                    public VolumeGroup create(CreateGroupRequest r) {     // defect: parameters ignored
+                    public VolumeGroup create(CreateGroupRequest r) { // defect: parameters ignored
                         return super.create(new CreateGroupRequest(r.name(), Map.of(), r.secrets(), r.volumeIds()));
                     }
                 });
             }
         },
-        ONE_VOLUME_IN_TWO_GROUPS("CreateVolumeGroup/group/limit-one-group", "expected 9 FAILED_PRECONDITION, got 0 OK") {
+        ONE_VOLUME_IN_TWO_GROUPS(
+                "CreateVolumeGroup/group/limit-one-group", "expected 9 FAILED_PRECONDITION, got 0 OK") {
             @Override
             ConformanceConfig.Builder target() {
                 ReferenceDriver reference = reference();
@@ -272,37 +313,42 @@ class VolumeGroupConformanceTest {
                     public VolumeGroup create(CreateGroupRequest r) {
                         try {
                             return super.create(r);
-                        } catch (PreconditionFailedException e) {       // defect: LIMIT advertised, not honoured
+                        } catch (PreconditionFailedException e) { // defect: LIMIT advertised, not honoured
                             return VolumeGroup.of("vg-" + r.name(), r.volumeIds());
                         }
                     }
                 });
             }
         },
-        MODIFY_ONLY_ADDS("ModifyVolumeGroupMembership/group/replaces-membership", "must have the members [vol-1], but ControllerGetVolumeGroup answers [vol-0, vol-1]") {
+        MODIFY_ONLY_ADDS(
+                "ModifyVolumeGroupMembership/group/replaces-membership",
+                "must have the members [vol-1], but ControllerGetVolumeGroup answers [vol-0, vol-1]") {
             @Override
             ConformanceConfig.Builder target() {
                 ReferenceDriver reference = reference();
                 return config(reference, new Forwarding(reference) {
                     @Override
                     public VolumeGroup modify(ModifyGroupRequest r) {
-                        List<String> union = new ArrayList<>(reference.get(new GetGroupRequest(r.volumeGroupId(), r.secrets()))
+                        List<String> union = new ArrayList<>(reference
+                                .get(new GetGroupRequest(r.volumeGroupId(), r.secrets()))
                                 .volumeIds());
                         r.volumeIds().stream().filter(v -> !union.contains(v)).forEach(union::add);
                         super.modify(new ModifyGroupRequest(r.volumeGroupId(), union, r.parameters(), r.secrets()));
-                        return VolumeGroup.of(r.volumeGroupId(), r.volumeIds());   // defect: says what was asked
+                        return VolumeGroup.of(r.volumeGroupId(), r.volumeIds()); // defect: says what was asked
                     }
                 });
             }
         },
-        EMPTY_MEMBERSHIP_IGNORED("ModifyVolumeGroupMembership/group/empty-removes-all", "must have the members [], but ControllerGetVolumeGroup answers [vol-0]") {
+        EMPTY_MEMBERSHIP_IGNORED(
+                "ModifyVolumeGroupMembership/group/empty-removes-all",
+                "must have the members [], but ControllerGetVolumeGroup answers [vol-0]") {
             @Override
             ConformanceConfig.Builder target() {
                 ReferenceDriver reference = reference();
                 return config(reference, new Forwarding(reference) {
                     @Override
                     public VolumeGroup modify(ModifyGroupRequest r) {
-                        if (r.volumeIds().isEmpty()) {                  // defect: "nothing to change"
+                        if (r.volumeIds().isEmpty()) { // defect: "nothing to change"
                             return VolumeGroup.of(r.volumeGroupId());
                         }
                         return super.modify(r);
@@ -317,9 +363,9 @@ class VolumeGroupConformanceTest {
                 return config(reference, new Forwarding(reference) {
                     @Override
                     public void delete(DeleteGroupRequest r) {
-                        if (reference.list(new ListGroupsRequest(io.volrep.api.Secrets.of(SECRETS))).stream().noneMatch(g -> g.id()
-                                .equals(r.volumeGroupId()))) {
-                            throw new SourceNotFoundException("no such group");   // defect: the spec says 0 OK
+                        if (reference.list(new ListGroupsRequest(io.volrep.api.Secrets.of(SECRETS))).stream()
+                                .noneMatch(g -> g.id().equals(r.volumeGroupId()))) {
+                            throw new SourceNotFoundException("no such group"); // defect: the spec says 0 OK
                         }
                         super.delete(r);
                     }
@@ -335,7 +381,7 @@ class VolumeGroupConformanceTest {
                     public VolumeGroup get(GetGroupRequest r) {
                         try {
                             return super.get(r);
-                        } catch (SourceNotFoundException e) {          // defect: a stale cache answers
+                        } catch (SourceNotFoundException e) { // defect: a stale cache answers
                             if (r.volumeGroupId().startsWith("vg-")) {
                                 return VolumeGroup.of(r.volumeGroupId());
                             }
@@ -352,21 +398,26 @@ class VolumeGroupConformanceTest {
                 return config(reference, new Forwarding(reference) {
                     @Override
                     public void delete(DeleteGroupRequest r) {
-                        reference.disable(new DisableRequest(ReplicationSource.volumeGroup(r.volumeGroupId()),
-                                Map.of(), r.secrets(), java.util.Optional.empty()));   // defect: in use, deleted anyway
+                        reference.disable(new DisableRequest(
+                                ReplicationSource.volumeGroup(r.volumeGroupId()),
+                                Map.of(),
+                                r.secrets(),
+                                java.util.Optional.empty())); // defect: in use, deleted anyway
                         super.delete(r);
                     }
                 });
             }
         },
-        LIST_ADVERTISED_NOT_SERVED("volumegroup/plugin/advertised-rpcs-served", "advertised but not served: ListVolumeGroups (advertised as VolumeGroup.LIST_VOLUME_GROUPS)") {
+        LIST_ADVERTISED_NOT_SERVED(
+                "volumegroup/plugin/advertised-rpcs-served",
+                "advertised but not served: ListVolumeGroups (advertised as VolumeGroup.LIST_VOLUME_GROUPS)") {
             @Override
             ConformanceConfig.Builder target() {
                 ReferenceDriver reference = reference();
                 return config(reference, new Forwarding(reference) {
                     @Override
                     public List<VolumeGroup> list(ListGroupsRequest r) {
-                        throw new io.volrep.api.UnimplementedException("not yet");   // defect: advertised
+                        throw new io.volrep.api.UnimplementedException("not yet"); // defect: advertised
                     }
                 });
             }
@@ -378,7 +429,9 @@ class VolumeGroupConformanceTest {
                 // Below the runtime (it checks tokens itself): a token it never issued read as "from the start".
                 return config(reference, reference).interceptor(rewriteRequest(Rpc.LIST_VOLUME_GROUPS, m -> {
                     ListVolumeGroupsRequest r = (ListVolumeGroupsRequest) m;
-                    return r.getStartingToken().startsWith("vg1.") ? r : r.toBuilder().setStartingToken("").build();
+                    return r.getStartingToken().startsWith("vg1.")
+                            ? r
+                            : r.toBuilder().setStartingToken("").build();
                 }));
             }
         },
@@ -386,8 +439,11 @@ class VolumeGroupConformanceTest {
             @Override
             ConformanceConfig.Builder target() {
                 ReferenceDriver reference = reference();
-                return config(reference, reference).interceptor(Defect.rewriteResponse(Rpc.LIST_VOLUME_GROUPS,
-                        m -> ((ListVolumeGroupsResponse) m).toBuilder().clearNextToken().build()));
+                return config(reference, reference)
+                        .interceptor(Defect.rewriteResponse(
+                                Rpc.LIST_VOLUME_GROUPS,
+                                m -> ((ListVolumeGroupsResponse) m)
+                                        .toBuilder().clearNextToken().build()));
             }
         },
         NAMELESS_CREATE_ACCEPTED("CreateVolumeGroup/group/missing-name", "expected 3 INVALID_ARGUMENT, got 0 OK") {
@@ -396,7 +452,9 @@ class VolumeGroupConformanceTest {
                 // Below the runtime (it validates names itself): an empty name read as a default one.
                 return config(reference(), null).interceptor(rewriteRequest(Rpc.CREATE_VOLUME_GROUP, m -> {
                     CreateVolumeGroupRequest r = (CreateVolumeGroupRequest) m;
-                    return r.getName().isEmpty() ? r.toBuilder().setName("unnamed").build() : r;
+                    return r.getName().isEmpty()
+                            ? r.toBuilder().setName("unnamed").build()
+                            : r;
                 }));
             }
         },
@@ -404,8 +462,11 @@ class VolumeGroupConformanceTest {
             @Override
             ConformanceConfig.Builder target() {
                 return config(reference(), null).interceptor(rewriteRequest(Rpc.CREATE_VOLUME_GROUP, m -> {
-                    CreateVolumeGroupRequest r = (CreateVolumeGroupRequest) m;   // defect: cut, not refused
-                    return r.getName().length() > 128 ? r.toBuilder().setName(r.getName().substring(0, 128)).build()
+                    CreateVolumeGroupRequest r = (CreateVolumeGroupRequest) m; // defect: cut, not refused
+                    return r.getName().length() > 128
+                            ? r.toBuilder()
+                                    .setName(r.getName().substring(0, 128))
+                                    .build()
                             : r;
                 }));
             }
@@ -413,7 +474,8 @@ class VolumeGroupConformanceTest {
         MODIFY_WITHOUT_ID_LOOKED_UP(groupIdDefaulted(Rpc.MODIFY_VOLUME_GROUP_MEMBERSHIP)),
         DELETE_WITHOUT_ID_LOOKED_UP(groupIdDefaulted(Rpc.DELETE_VOLUME_GROUP)),
         GET_WITHOUT_ID_LOOKED_UP(groupIdDefaulted(Rpc.CONTROLLER_GET_VOLUME_GROUP)),
-        MODIFY_OF_UNKNOWN_GROUP_ANSWERED("ModifyVolumeGroupMembership/group/unknown-group", "expected 5 NOT_FOUND, got 0 OK") {
+        MODIFY_OF_UNKNOWN_GROUP_ANSWERED(
+                "ModifyVolumeGroupMembership/group/unknown-group", "expected 5 NOT_FOUND, got 0 OK") {
             @Override
             ConformanceConfig.Builder target() {
                 ReferenceDriver reference = reference();
@@ -422,7 +484,7 @@ class VolumeGroupConformanceTest {
                     public VolumeGroup modify(ModifyGroupRequest r) {
                         if (reference.list(new ListGroupsRequest(r.secrets())).stream()
                                 .noneMatch(g -> g.id().equals(r.volumeGroupId()))) {
-                            return VolumeGroup.of(r.volumeGroupId(), r.volumeIds());   // defect: as if it were
+                            return VolumeGroup.of(r.volumeGroupId(), r.volumeIds()); // defect: as if it were
                         }
                         return super.modify(r);
                     }
@@ -436,16 +498,18 @@ class VolumeGroupConformanceTest {
                 return config(reference, new Forwarding(reference) {
                     @Override
                     public VolumeGroup modify(ModifyGroupRequest r) {
-                        List<String> known = r.volumeIds().stream().filter(v -> !v.equals(VolumeGroupChecks
-                                .MISSING_VOLUME)).toList();              // defect: unknown volumes dropped
-                        VolumeGroup changed = super.modify(new ModifyGroupRequest(r.volumeGroupId(), known,
-                                r.parameters(), r.secrets()));
+                        List<String> known = r.volumeIds().stream()
+                                .filter(v -> !v.equals(VolumeGroupChecks.MISSING_VOLUME))
+                                .toList(); // defect: unknown volumes dropped
+                        VolumeGroup changed = super.modify(
+                                new ModifyGroupRequest(r.volumeGroupId(), known, r.parameters(), r.secrets()));
                         return VolumeGroup.of(changed.id(), r.volumeIds());
                     }
                 });
             }
         },
-        MODIFY_IGNORES_THE_LIMIT("ModifyVolumeGroupMembership/group/limit-one-group", "expected 3 INVALID_ARGUMENT, got 0 OK") {
+        MODIFY_IGNORES_THE_LIMIT(
+                "ModifyVolumeGroupMembership/group/limit-one-group", "expected 3 INVALID_ARGUMENT, got 0 OK") {
             @Override
             ConformanceConfig.Builder target() {
                 ReferenceDriver reference = reference();
@@ -454,7 +518,7 @@ class VolumeGroupConformanceTest {
                     public VolumeGroup modify(ModifyGroupRequest r) {
                         try {
                             return super.modify(r);
-                        } catch (io.volrep.api.InvalidArgumentException e) {  // defect: LIMIT advertised, not honoured
+                        } catch (io.volrep.api.InvalidArgumentException e) { // defect: LIMIT advertised, not honoured
                             return VolumeGroup.of(r.volumeGroupId(), r.volumeIds());
                         }
                     }
@@ -473,7 +537,8 @@ class VolumeGroupConformanceTest {
                 });
             }
         },
-        GET_OF_UNKNOWN_GROUP_ANSWERED("ControllerGetVolumeGroup/group/unknown-group", "expected 5 NOT_FOUND, got 0 OK") {
+        GET_OF_UNKNOWN_GROUP_ANSWERED(
+                "ControllerGetVolumeGroup/group/unknown-group", "expected 5 NOT_FOUND, got 0 OK") {
             @Override
             ConformanceConfig.Builder target() {
                 ReferenceDriver reference = reference();
@@ -482,41 +547,48 @@ class VolumeGroupConformanceTest {
                     public VolumeGroup get(GetGroupRequest r) {
                         try {
                             return super.get(r);
-                        } catch (SourceNotFoundException e) {          // defect: an empty group for any id
+                        } catch (SourceNotFoundException e) { // defect: an empty group for any id
                             return VolumeGroup.of(r.volumeGroupId());
                         }
                     }
                 });
             }
         },
-        NEGATIVE_MAX_ENTRIES_ACCEPTED("ListVolumeGroups/group/negative-max-entries", "expected 3 INVALID_ARGUMENT, got 0 OK") {
+        NEGATIVE_MAX_ENTRIES_ACCEPTED(
+                "ListVolumeGroups/group/negative-max-entries", "expected 3 INVALID_ARGUMENT, got 0 OK") {
             @Override
             ConformanceConfig.Builder target() {
                 return config(reference(), null).interceptor(rewriteRequest(Rpc.LIST_VOLUME_GROUPS, m -> {
-                    ListVolumeGroupsRequest r = (ListVolumeGroupsRequest) m;     // defect: read as "no limit"
-                    return r.getMaxEntries() < 0 ? r.toBuilder().setMaxEntries(0).build() : r;
+                    ListVolumeGroupsRequest r = (ListVolumeGroupsRequest) m; // defect: read as "no limit"
+                    return r.getMaxEntries() < 0
+                            ? r.toBuilder().setMaxEntries(0).build()
+                            : r;
                 }));
             }
         },
         CREATE_WITHOUT_AUTHENTICATION("CreateVolumeGroup/group/auth-wrong", "expected 16 UNAUTHENTICATED, got 0 OK") {
             @Override
             ConformanceConfig.Builder target() {
-                ReferenceDriver open = ReferenceDriver.builder().volumes(2).groups(1).build();   // defect: no secrets
+                ReferenceDriver open =
+                        ReferenceDriver.builder().volumes(2).groups(1).build(); // defect: no secrets
                 return config(open, open);
             }
         },
-        DESTINATION_MAP_OF_THE_FIRST_MEMBERS(VolumeGroupLifecycleChecks.ID, "a member map MUST be complete for the group's current members") {
+        DESTINATION_MAP_OF_THE_FIRST_MEMBERS(
+                VolumeGroupLifecycleChecks.ID, "a member map MUST be complete for the group's current members") {
             @Override
             ConformanceConfig.Builder target() {
                 ReferenceDriver reference = reference();
                 Map<String, Map<String, String>> first = new java.util.concurrent.ConcurrentHashMap<>();
-                return config(replicationWithDestinations(reference, d -> {
-                    if (d instanceof ReplicationDestination.VolumeGroup g) {      // defect: the map of the enable
-                        return ReplicationDestination.volumeGroup(g.id(), first.computeIfAbsent(g.id(),
-                                id -> g.volumeIds()));
-                    }
-                    return d;
-                }), reference);
+                return config(
+                        replicationWithDestinations(reference, d -> {
+                            if (d instanceof ReplicationDestination.VolumeGroup g) { // defect: the map of the enable
+                                return ReplicationDestination.volumeGroup(
+                                        g.id(), first.computeIfAbsent(g.id(), id -> g.volumeIds()));
+                            }
+                            return d;
+                        }),
+                        reference);
             }
         },
         CREATED_GROUP_NOT_A_SOURCE(VolumeGroupLifecycleChecks.ID, "EnableVolumeReplication on volume group") {
@@ -525,16 +597,19 @@ class VolumeGroupConformanceTest {
                 ReferenceDriver reference = reference();
                 return config(reference, new Forwarding(reference) {
                     @Override
-                    public VolumeGroup create(CreateGroupRequest r) {     // defect: the id replication knows not
+                    public VolumeGroup create(CreateGroupRequest r) { // defect: the id replication knows not
                         VolumeGroup g = super.create(r);
-                        return r.name().contains("lifecycle") ? new VolumeGroup(g.id() + "-x", g.context(),
-                                g.members()) : g;
+                        return r.name().contains("lifecycle")
+                                ? new VolumeGroup(g.id() + "-x", g.context(), g.members())
+                                : g;
                     }
 
                     @Override
                     public VolumeGroup get(GetGroupRequest r) {
-                        String id = r.volumeGroupId().endsWith("-x") ? r.volumeGroupId()
-                                .substring(0, r.volumeGroupId().length() - 2) : r.volumeGroupId();
+                        String id = r.volumeGroupId().endsWith("-x")
+                                ? r.volumeGroupId()
+                                        .substring(0, r.volumeGroupId().length() - 2)
+                                : r.volumeGroupId();
                         VolumeGroup g = super.get(new GetGroupRequest(id, r.secrets()));
                         return new VolumeGroup(r.volumeGroupId(), g.context(), g.members());
                     }
@@ -545,6 +620,7 @@ class VolumeGroupConformanceTest {
         final String caughtBy;
         /** What the failure says. */
         final String reason;
+
         private final Defective defective;
 
         GroupDefect(String caughtBy, String reason) {
@@ -565,19 +641,20 @@ class VolumeGroupConformanceTest {
     }
 
     /** A defect made once for several RPCs: the check that catches it, what it says, the plugin. */
-    record Defective(String caughtBy, String reason, java.util.function.Supplier<ConformanceConfig.Builder> target) {
-    }
+    record Defective(String caughtBy, String reason, java.util.function.Supplier<ConformanceConfig.Builder> target) {}
 
     /**
      * A plugin that reads an empty {@code volume_group_id} of {@code rpc} as some group's id (below the runtime, which
      * validates ids itself): a group that does not exist, so Get and Modify answer 5 and Delete 0, never 3.
      */
     static Defective groupIdDefaulted(Rpc rpc) {
-        return new Defective(VolumeGroupChecks.id(rpc, "missing-id"), "expected 3 INVALID_ARGUMENT, got "
-                + (rpc == Rpc.DELETE_VOLUME_GROUP ? "0 OK" : "5 NOT_FOUND"), () -> config(reference(), null)
-                .interceptor(rewriteRequest(rpc, m -> {
+        return new Defective(
+                VolumeGroupChecks.id(rpc, "missing-id"),
+                "expected 3 INVALID_ARGUMENT, got " + (rpc == Rpc.DELETE_VOLUME_GROUP ? "0 OK" : "5 NOT_FOUND"),
+                () -> config(reference(), null).interceptor(rewriteRequest(rpc, m -> {
                     var id = m.getDescriptorForType().findFieldByName("volume_group_id");
-                    return ((String) m.getField(id)).isEmpty() ? m.toBuilder().setField(id, "vg-defaulted").build()
+                    return ((String) m.getField(id)).isEmpty()
+                            ? m.toBuilder().setField(id, "vg-defaulted").build()
                             : m;
                 })));
     }
@@ -592,6 +669,8 @@ class VolumeGroupConformanceTest {
             return m;
         });
         run(config(reference, reference).interceptor(recording).build());
-        assertThat(seen).extracting(m -> ((CreateVolumeGroupRequest) m).getName()).contains("");
+        assertThat(seen)
+                .extracting(m -> ((CreateVolumeGroupRequest) m).getName())
+                .contains("");
     }
 }

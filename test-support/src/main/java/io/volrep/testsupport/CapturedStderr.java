@@ -14,8 +14,7 @@ import java.nio.charset.StandardCharsets;
  * }</pre>
  */
 public final class CapturedStderr {
-    private CapturedStderr() {
-    }
+    private CapturedStderr() {}
 
     /** Code to run while stderr is captured. */
     @FunctionalInterface

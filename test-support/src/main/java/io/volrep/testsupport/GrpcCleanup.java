@@ -56,6 +56,7 @@ public final class GrpcCleanup implements BeforeAllCallback, BeforeEachCallback,
     private final List<Resource> testResources = new ArrayList<>();
     /** Registered through a static field: resources registered outside a test live until afterAll. */
     private boolean classLevel;
+
     private boolean inTest;
 
     /** Waits up to {@link #DEFAULT_TIMEOUT} for each resource's graceful shutdown. */
@@ -184,19 +185,22 @@ public final class GrpcCleanup implements BeforeAllCallback, BeforeEachCallback,
                 ended = false;
             }
             if (!ended) {
-                leaks.add(r + ": still running " + (interrupted ? "(interrupted while waiting) " : FORCED_TIMEOUT
-                        .toMillis() + " ms ") + "after " + r.forced());
+                leaks.add(r + ": still running "
+                        + (interrupted ? "(interrupted while waiting) " : FORCED_TIMEOUT.toMillis() + " ms ") + "after "
+                        + r.forced());
             } else if (!alreadyFailed) {
-                leaks.add(r + ": not terminated " + timeout.toMillis() + " ms after " + r.graceful() + "; "
-                        + r.forced() + " ended it");
+                leaks.add(r + ": not terminated " + timeout.toMillis() + " ms after " + r.graceful() + "; " + r.forced()
+                        + " ended it");
             }
         }
         for (Resource r : reversed) {
             // A close() that answers the forcing interrupt with an InterruptedException did what was asked.
-            r.failure().filter(f -> !(forced.contains(r) && f instanceof InterruptedException)).ifPresent(f -> {
-                leaks.add(r + ": " + r.graceful() + " threw " + f);
-                causes.add(f);
-            });
+            r.failure()
+                    .filter(f -> !(forced.contains(r) && f instanceof InterruptedException))
+                    .ifPresent(f -> {
+                        leaks.add(r + ": " + r.graceful() + " threw " + f);
+                        causes.add(f);
+                    });
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
@@ -279,8 +283,8 @@ public final class GrpcCleanup implements BeforeAllCallback, BeforeEachCallback,
         private final Termination termination;
         private final Runnable shutdownNow;
 
-        private GrpcResource(Object target, String name, Runnable shutdown, Termination termination,
-                             Runnable shutdownNow) {
+        private GrpcResource(
+                Object target, String name, Runnable shutdown, Termination termination, Runnable shutdownNow) {
             super(target, name, "shutdown()", "shutdownNow()");
             this.shutdown = shutdown;
             this.termination = termination;
@@ -288,13 +292,13 @@ public final class GrpcCleanup implements BeforeAllCallback, BeforeEachCallback,
         }
 
         static GrpcResource of(Server server) {
-            return new GrpcResource(server, "server " + server, server::shutdown, server::awaitTermination,
-                    server::shutdownNow);
+            return new GrpcResource(
+                    server, "server " + server, server::shutdown, server::awaitTermination, server::shutdownNow);
         }
 
         static GrpcResource of(ManagedChannel channel) {
-            return new GrpcResource(channel, "channel " + channel, channel::shutdown, channel::awaitTermination,
-                    channel::shutdownNow);
+            return new GrpcResource(
+                    channel, "channel " + channel, channel::shutdown, channel::awaitTermination, channel::shutdownNow);
         }
 
         @Override
@@ -320,8 +324,12 @@ public final class GrpcCleanup implements BeforeAllCallback, BeforeEachCallback,
 
         ProcessResource(Process process) {
             // The command is known only while the process lives: take it now.
-            super(process, "process " + process.pid() + process.info().command().map(c -> " (" + c + ")").orElse(""),
-                    "destroy()", "destroyForcibly()");
+            super(
+                    process,
+                    "process " + process.pid()
+                            + process.info().command().map(c -> " (" + c + ")").orElse(""),
+                    "destroy()",
+                    "destroyForcibly()");
             this.process = process;
         }
 
@@ -377,19 +385,22 @@ public final class GrpcCleanup implements BeforeAllCallback, BeforeEachCallback,
         /** Its {@code toString()}, led by its class name unless it already starts with it. */
         private static String nameOf(AutoCloseable closeable) {
             String named = String.valueOf(closeable);
-            return named.startsWith(closeable.getClass().getName()) ? named
+            return named.startsWith(closeable.getClass().getName())
+                    ? named
                     : closeable.getClass().getName() + " " + named;
         }
 
         @Override
         void shutdown() {
-            closer = new Thread(() -> {
-                try {
-                    closeable.close();
-                } catch (Throwable t) {
-                    failure = t;
-                }
-            }, "GrpcCleanup close " + closeable.getClass().getSimpleName());
+            closer = new Thread(
+                    () -> {
+                        try {
+                            closeable.close();
+                        } catch (Throwable t) {
+                            failure = t;
+                        }
+                    },
+                    "GrpcCleanup close " + closeable.getClass().getSimpleName());
             closer.setDaemon(true);
             closer.start();
         }

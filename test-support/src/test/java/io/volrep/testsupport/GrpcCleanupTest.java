@@ -53,6 +53,7 @@ class GrpcCleanupTest {
     private static volatile boolean launching;
     /** A server or channel the fixtures share with the test that runs them, which releases it itself. */
     private static volatile Server sharedServer;
+
     private static volatile ManagedChannel sharedChannel;
     private static volatile String sharedName;
 
@@ -65,13 +66,17 @@ class GrpcCleanupTest {
         Map<String, TestExecutionResult> results = new ConcurrentHashMap<>();
         launching = true;
         try {
-            LauncherFactory.create().execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(fixture))
-                    .build(), new TestExecutionListener() {
-                        @Override
-                        public void executionFinished(TestIdentifier id, TestExecutionResult result) {
-                            results.put(id.getDisplayName(), result);
-                        }
-                    });
+            LauncherFactory.create()
+                    .execute(
+                            LauncherDiscoveryRequestBuilder.request()
+                                    .selectors(selectClass(fixture))
+                                    .build(),
+                            new TestExecutionListener() {
+                                @Override
+                                public void executionFinished(TestIdentifier id, TestExecutionResult result) {
+                                    results.put(id.getDisplayName(), result);
+                                }
+                            });
         } finally {
             launching = false;
         }
@@ -113,8 +118,11 @@ class GrpcCleanupTest {
         }
     };
     private static final MethodDescriptor<String, String> CALL = MethodDescriptor.<String, String>newBuilder()
-            .setType(MethodDescriptor.MethodType.UNARY).setFullMethodName("test.Cleanup/Call")
-            .setRequestMarshaller(UTF8).setResponseMarshaller(UTF8).build();
+            .setType(MethodDescriptor.MethodType.UNARY)
+            .setFullMethodName("test.Cleanup/Call")
+            .setRequestMarshaller(UTF8)
+            .setResponseMarshaller(UTF8)
+            .build();
 
     private static Server startServer(String name) throws IOException {
         ServerCallHandler<String, String> handler = (call, headers) -> {
@@ -131,25 +139,30 @@ class GrpcCleanupTest {
             };
         };
         return InProcessServerBuilder.forName(name)
-                .addService(ServerServiceDefinition.builder("test.Cleanup").addMethod(CALL, handler).build())
-                .build().start();
+                .addService(ServerServiceDefinition.builder("test.Cleanup")
+                        .addMethod(CALL, handler)
+                        .build())
+                .build()
+                .start();
     }
 
     /** Starts a call; its answer, or the status it failed with. */
     private static CompletableFuture<String> call(ManagedChannel channel, String message) {
         CompletableFuture<String> answer = new CompletableFuture<>();
         ClientCall<String, String> call = channel.newCall(CALL, CallOptions.DEFAULT);
-        call.start(new ClientCall.Listener<>() {
-            @Override
-            public void onMessage(String m) {
-                answer.complete(m);
-            }
+        call.start(
+                new ClientCall.Listener<>() {
+                    @Override
+                    public void onMessage(String m) {
+                        answer.complete(m);
+                    }
 
-            @Override
-            public void onClose(Status status, Metadata trailers) {
-                answer.complete(status.getCode().name());
-            }
-        }, new Metadata());
+                    @Override
+                    public void onClose(Status status, Metadata trailers) {
+                        answer.complete(status.getCode().name());
+                    }
+                },
+                new Metadata());
         call.sendMessage(message);
         call.halfClose();
         call.request(1);
@@ -210,7 +223,8 @@ class GrpcCleanupTest {
 
         String failure = failureOf(run(ChannelWithACallInFlight.class).get("leavesACallInFlight()"));
 
-        assertThat(failure).contains("1 resource(s) not released cleanly")
+        assertThat(failure)
+                .contains("1 resource(s) not released cleanly")
                 .contains("channel " + ChannelWithACallInFlight.channel)
                 .contains("not terminated 200 ms after shutdown(); shutdownNow() ended it");
         assertThat(ChannelWithACallInFlight.channel.isTerminated()).isTrue();
@@ -236,7 +250,8 @@ class GrpcCleanupTest {
     void aServerThatDoesNotTerminateGracefullyFailsTheTestNamingItAndIsForced() throws Exception {
         String failure = failureOf(run(ServerWithACallInFlight.class).get("leavesACallInFlight()"));
 
-        assertThat(failure).contains("server " + ServerWithACallInFlight.server)
+        assertThat(failure)
+                .contains("server " + ServerWithACallInFlight.server)
                 .contains("not terminated 200 ms after shutdown(); shutdownNow() ended it");
         assertThat(ServerWithACallInFlight.server.isTerminated()).isTrue();
     }
@@ -253,7 +268,8 @@ class GrpcCleanupTest {
         void startsAShellThatIgnoresSigterm() throws IOException {
             // The trap is in place (and the sleep started) once "ready" is printed.
             process = grpc.register(new ProcessBuilder("sh", "-c", "trap '' TERM; sleep 60 & echo ready; wait")
-                    .redirectErrorStream(true).start());
+                    .redirectErrorStream(true)
+                    .start());
             String ready = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))
                     .readLine();
             assertThat(ready).isEqualTo("ready");
@@ -266,7 +282,8 @@ class GrpcCleanupTest {
     void aProcessThatIgnoresSigtermFailsTheTestAndIsKilledWithItsDescendants() throws Exception {
         String failure = failureOf(run(ProcessIgnoringSigterm.class).get("startsAShellThatIgnoresSigterm()"));
 
-        assertThat(failure).contains("process " + ProcessIgnoringSigterm.process.pid())
+        assertThat(failure)
+                .contains("process " + ProcessIgnoringSigterm.process.pid())
                 .contains("not terminated 300 ms after destroy(); destroyForcibly() ended it");
         assertThat(ProcessIgnoringSigterm.process.isAlive()).isFalse();
         for (ProcessHandle h : ProcessIgnoringSigterm.descendants) {
@@ -317,7 +334,8 @@ class GrpcCleanupTest {
     void aCloseThatHangsOrThrowsFailsTheTestNamingIt() throws Exception {
         String failure = failureOf(run(Closeables.class).get("oneHangsInCloseOneThrows()"));
 
-        assertThat(failure).contains("2 resource(s) not released cleanly")
+        assertThat(failure)
+                .contains("2 resource(s) not released cleanly")
                 .contains("hanging: not terminated 200 ms after close(); an interrupt of close() ended it")
                 .contains("throwing: close() threw java.lang.IllegalStateException: disk gone");
         assertThat(Closeables.interrupted.await(5, TimeUnit.SECONDS)).isTrue();
@@ -351,7 +369,8 @@ class GrpcCleanupTest {
         assertThat(failureOf(result)).isEqualTo("the test's own failure");
         assertThat(result.getThrowable().orElseThrow().getSuppressed()).isEmpty();
         assertThat(FailingTest.interrupted.await(5, TimeUnit.SECONDS)).isTrue();
-        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("no graceful wait of 10 s")
+        assertThat(Duration.ofNanos(System.nanoTime() - start))
+                .as("no graceful wait of 10 s")
                 .isLessThan(GrpcCleanup.DEFAULT_TIMEOUT);
     }
 
@@ -360,6 +379,7 @@ class GrpcCleanupTest {
     static class StaticRegistration {
         @RegisterExtension
         static final GrpcCleanup GRPC = new GrpcCleanup();
+
         static Server classServer;
         static final CountDownLatch testResourceClosed = new CountDownLatch(1);
 
@@ -389,7 +409,8 @@ class GrpcCleanupTest {
 
         assertThat(results.get("registersAResourceOfItsOwn()").getStatus())
                 .isEqualTo(TestExecutionResult.Status.SUCCESSFUL);
-        assertThat(results.get("seesItReleasedAndTheClassResourceStillRunning()").getStatus())
+        assertThat(results.get("seesItReleasedAndTheClassResourceStillRunning()")
+                        .getStatus())
                 .isEqualTo(TestExecutionResult.Status.SUCCESSFUL);
         assertThat(StaticRegistration.classServer.isTerminated()).isTrue();
     }

@@ -6,10 +6,12 @@ import java.util.Map;
 
 // snippet:start suite
 public class AcmeConformanceTest extends ReplicationConformanceSuite {
-    @Override protected ConformanceConfig config() {
+    @Override
+    protected ConformanceConfig config() {
         return ConformanceConfig.builder()
-                .driver(new AcmeDriver(TestArrays.acme()))        // or .endpoint("unix:///csi/csi-addons.sock")
-                .volumes("vol-a", "vol-b").volumeGroups("grp-a")
+                .driver(new AcmeDriver(TestArrays.acme())) // or .endpoint("unix:///csi/csi-addons.sock")
+                .volumes("vol-a", "vol-b")
+                .volumeGroups("grp-a")
                 .secrets(Map.of("user", "ci", "password", System.getenv("ACME_PASSWORD")))
                 .build();
     }
@@ -18,8 +20,7 @@ public class AcmeConformanceTest extends ReplicationConformanceSuite {
 
 /** Where the docs' conformance test gets its test array. */
 final class TestArrays {
-    private TestArrays() {
-    }
+    private TestArrays() {}
 
     static AcmeArray acme() {
         throw new UnsupportedOperationException("a stand-in");

@@ -22,59 +22,73 @@ import java.util.Set;
 
 // snippet:start driver
 public final class AcmeDriver implements ReplicationDriver {
-    private final AcmeArray array;                                   // your storage's API
+    private final AcmeArray array; // your storage's API
 
-    public AcmeDriver(AcmeArray array) { this.array = array; }
+    public AcmeDriver(AcmeArray array) {
+        this.array = array;
+    }
 
     private Mirror mirror(ReplicationSource source, Secrets secrets) {
         if (!array.login(secrets.get("user").orElse(""), secrets.get("password").orElse(""))) {
-            throw new UnauthenticatedException("invalid credentials");    // 16 UNAUTHENTICATED
+            throw new UnauthenticatedException("invalid credentials"); // 16 UNAUTHENTICATED
         }
-        return array.find(source.id())                                   // volume or group id
-                .orElseThrow(() -> new SourceNotFoundException(source + " does not exist"));   // 5 NOT_FOUND
+        return array.find(source.id()) // volume or group id
+                .orElseThrow(() -> new SourceNotFoundException(source + " does not exist")); // 5 NOT_FOUND
     }
 
     private Mirror enabledMirror(ReplicationSource source, Secrets secrets) {
         Mirror m = mirror(source, secrets);
-        if (!m.enabled()) throw new PreconditionFailedException("replication is not enabled");  // 9
+        if (!m.enabled()) throw new PreconditionFailedException("replication is not enabled"); // 9
         return m;
     }
 
-    @Override public Set<ReplicationSource.Kind> supportedSourceKinds() {        // the default: volumes, groups
+    @Override
+    public Set<ReplicationSource.Kind> supportedSourceKinds() { // the default: volumes, groups
         return EnumSet.of(ReplicationSource.Kind.VOLUME, ReplicationSource.Kind.VOLUME_GROUP);
     }
 
-    @Override public void enable(EnableRequest r) {
-        mirror(r.source(), r.secrets()).enable(r.parameters().getOrDefault("schedule", "5m"));  // idempotent
+    @Override
+    public void enable(EnableRequest r) {
+        mirror(r.source(), r.secrets()).enable(r.parameters().getOrDefault("schedule", "5m")); // idempotent
     }
 
-    @Override public void disable(DisableRequest r) { mirror(r.source(), r.secrets()).disable(); }
+    @Override
+    public void disable(DisableRequest r) {
+        mirror(r.source(), r.secrets()).disable();
+    }
 
-    @Override public void promote(PromoteRequest r) {
+    @Override
+    public void promote(PromoteRequest r) {
         enabledMirror(r.source(), r.secrets()).promote(r.force());
     }
 
-    @Override public void demote(DemoteRequest r) {
+    @Override
+    public void demote(DemoteRequest r) {
         enabledMirror(r.source(), r.secrets()).demote();
     }
 
-    @Override public ResyncResult resync(ResyncRequest r) {                      // the client reads a ResyncStatus
+    @Override
+    public ResyncResult resync(ResyncRequest r) { // the client reads a ResyncStatus
         Mirror m = enabledMirror(r.source(), r.secrets());
-        if (m.primary()) throw new PreconditionFailedException("not demoted: resync needs a secondary");  // 9
-        return m.resync(r.force()) ? ResyncResult.READY : ResyncResult.IN_PROGRESS;    // polled until READY
+        if (m.primary()) throw new PreconditionFailedException("not demoted: resync needs a secondary"); // 9
+        return m.resync(r.force()) ? ResyncResult.READY : ResyncResult.IN_PROGRESS; // polled until READY
     }
 
-    @Override public ReplicationInfo info(InfoRequest r) {
+    @Override
+    public ReplicationInfo info(InfoRequest r) {
         Mirror m = enabledMirror(r.source(), r.secrets());
-        return ReplicationInfo.of(m.lastSync()).withLastSyncBytes(m.lastSyncBytes())
-                .withStatus(m.lagging() ? ReplicationInfo.Status.DEGRADED : ReplicationInfo.Status.HEALTHY,
+        return ReplicationInfo.of(m.lastSync())
+                .withLastSyncBytes(m.lastSyncBytes())
+                .withStatus(
+                        m.lagging() ? ReplicationInfo.Status.DEGRADED : ReplicationInfo.Status.HEALTHY,
                         m.lagging() ? "peer " + m.peer() + " lags " + m.lag() : "");
     }
 
-    @Override public ReplicationDestination destination(DestinationRequest r) {
+    @Override
+    public ReplicationDestination destination(DestinationRequest r) {
         Mirror m = enabledMirror(r.source(), r.secrets());
-        if (m.peerId() == null) throw new UnavailableException("destination not known yet");     // 14, transient
-        return ReplicationDestination.volume(m.peerId());   // a group: volumeGroup(id, Map of member ids)
+        if (m.peerId() == null) throw new UnavailableException("destination not known yet"); // 14, transient
+        return ReplicationDestination.volume(m.peerId()); // a group: volumeGroup(id, Map of member ids)
     }
 }
 // snippet:end driver

@@ -113,7 +113,9 @@ class DocSnippetsTest {
                 if (t.startsWith("```")) {
                     inFence = !inFence;
                     fence = t;
-                } else if (inFence && !fence.equals("```java") && java.matcher(lines.get(i)).find()) {
+                } else if (inFence
+                        && !fence.equals("```java")
+                        && java.matcher(lines.get(i)).find()) {
                     problems.add(ROOT.relativize(doc) + ":" + (i + 1) + ": Java in a " + fence + " block");
                 }
             }
@@ -252,8 +254,11 @@ class DocSnippetsTest {
     }
 
     private static String dedent(List<String> lines) {
-        int indent = lines.stream().filter(l -> !l.isBlank())
-                .mapToInt(l -> l.length() - l.stripLeading().length()).min().orElse(0);
+        int indent = lines.stream()
+                .filter(l -> !l.isBlank())
+                .mapToInt(l -> l.length() - l.stripLeading().length())
+                .min()
+                .orElse(0);
         StringBuilder b = new StringBuilder();
         for (String l : lines) {
             b.append(l.isBlank() ? "" : l.substring(indent).stripTrailing()).append('\n');

@@ -10,14 +10,17 @@ final class ExecDriverExamples {
     void serve() throws InterruptedException {
         // snippet:start serve
         try (ExecDriver driver = ExecDriver.builder()
-                .executable(Path.of("/usr/libexec/my-driver"))
-                .timeout(Duration.ofSeconds(30))
-                .environment("MY_DRIVER_CONFIG", "/etc/my-driver.conf")
-                .maxConcurrentDrivers(16)                              // default: 4 per processor, at least 4
-                .containment(ExecDriver.Containment.REQUIRED)          // default AUTO
-                .build();                                              // runs init; IllegalStateException if it fails
-             ReplicationServer server = ReplicationServer.builder().driver(driver)
-                .listen("unix:///csi/csi-addons.sock").build().start()) {
+                        .executable(Path.of("/usr/libexec/my-driver"))
+                        .timeout(Duration.ofSeconds(30))
+                        .environment("MY_DRIVER_CONFIG", "/etc/my-driver.conf")
+                        .maxConcurrentDrivers(16) // default: 4 per processor, at least 4
+                        .containment(ExecDriver.Containment.REQUIRED) // default AUTO
+                        .build(); // runs init; IllegalStateException if it fails
+                ReplicationServer server = ReplicationServer.builder()
+                        .driver(driver)
+                        .listen("unix:///csi/csi-addons.sock")
+                        .build()
+                        .start()) {
             server.awaitTermination();
         }
         // snippet:end serve

@@ -12,7 +12,8 @@ import io.volrep.spi.ReplicationServer;
 final class MetricsExamples {
     ReplicationClient client(MeterRegistry meterRegistry, ObservationRegistry observationRegistry) {
         // snippet:start client-metrics
-        ReplicationClient client = VolrepClientMetrics.of(meterRegistry, observationRegistry)   // ObservationRegistry.NOOP: no spans
+        ReplicationClient client = VolrepClientMetrics.of(
+                        meterRegistry, observationRegistry) // ObservationRegistry.NOOP: no spans
                 .bind(ReplicationClient.builder().target("unix:///csi/csi-addons.sock"))
                 .build();
         // snippet:end client-metrics

@@ -59,8 +59,7 @@ final class OrchestratorExamples {
 
     VolumeStatus status;
 
-    void updateConditions(Object conditions) {
-    }
+    void updateConditions(Object conditions) {}
 
     PvcInformer pvcInformer;
     Events events;
@@ -71,13 +70,16 @@ final class OrchestratorExamples {
     void quickstart() {
         // snippet:start quickstart
         try (ReplicationClient client = ReplicationClient.builder()
-                .target("unix:///csi/csi-addons.sock")              // the default; or "dns:///host:port", "host:port"
+                .target("unix:///csi/csi-addons.sock") // the default; or "dns:///host:port", "host:port"
                 .secrets(SecretsProvider.of(Map.of("user", "admin")))
                 .build()) {
-            client.volume("pvc-1").enable().parameter("mirroringMode", "snapshot").call();
+            client.volume("pvc-1")
+                    .enable()
+                    .parameter("mirroringMode", "snapshot")
+                    .call();
             client.volume("pvc-1").promote().force().call();
-            ReplicationInfo info = client.volume("pvc-1").info();   // Instant, Optional<Duration>, OptionalLong
-            ReplicationDestination where = client.volumeGroup("vg-7").destination();  // ids on the other site
+            ReplicationInfo info = client.volume("pvc-1").info(); // Instant, Optional<Duration>, OptionalLong
+            ReplicationDestination where = client.volumeGroup("vg-7").destination(); // ids on the other site
         }
         // snippet:end quickstart
     }
@@ -86,16 +88,18 @@ final class OrchestratorExamples {
         // snippet:start retry
         RetryPolicy policy = RetryPolicy.spec().toBuilder()
                 .maxAttempts(8)
-                .initialBackoff(Duration.ofMillis(200)).maxBackoff(Duration.ofSeconds(10))
+                .initialBackoff(Duration.ofMillis(200))
+                .maxBackoff(Duration.ofSeconds(10))
                 .totalTimeout(Duration.ofMinutes(5))
-                .onRecovery(Recovery.INSPECT_LOGS, RetryPolicy.Action.BACKOFF)   // override one class
-                .clock(testClock).random(testRandom)                              // deterministic tests
+                .onRecovery(Recovery.INSPECT_LOGS, RetryPolicy.Action.BACKOFF) // override one class
+                .clock(testClock)
+                .random(testRandom) // deterministic tests
                 .build();
 
         ReplicationClient client = ReplicationClient.builder()
                 .retry(policy)
-                .sourceVerifier(source -> pvcInformer.existsAsync(source.id()))   // enables NOT_FOUND retries
-                .listener(event -> log.debug("{}", event.describe()))             // every attempt: code, chosen delay
+                .sourceVerifier(source -> pvcInformer.existsAsync(source.id())) // enables NOT_FOUND retries
+                .listener(event -> log.debug("{}", event.describe())) // every attempt: code, chosen delay
                 .build();
         // snippet:end retry
         client.close();
@@ -103,16 +107,22 @@ final class OrchestratorExamples {
 
     void failover() throws InterruptedException, ExecutionException {
         // snippet:start failover
-        try (ReplicationClient siteA = ReplicationClient.builder().target("dns:///replication.site-a:9090").build();
-             ReplicationClient siteB = ReplicationClient.builder().target("dns:///replication.site-b:9090").build()) {
+        try (ReplicationClient siteA = ReplicationClient.builder()
+                        .target("dns:///replication.site-a:9090")
+                        .build();
+                ReplicationClient siteB = ReplicationClient.builder()
+                        .target("dns:///replication.site-b:9090")
+                        .build()) {
 
-            CompletableFuture<ResyncStatus> failover =
-                siteA.volumeGroup("vg-7").demote().callAsync()                              // 1. A steps down
-                     .thenCompose(v -> siteB.volumeGroup("vg-7").promote().callAsync())     // 2. B takes over
-                     .thenCompose(v -> siteA.volumeGroup("vg-7").resync()                   // 3. A follows B
-                                             .awaitReady(Duration.ofMinutes(5)));           // 4. until ready
+            CompletableFuture<ResyncStatus> failover = siteA.volumeGroup("vg-7")
+                    .demote()
+                    .callAsync() // 1. A steps down
+                    .thenCompose(v -> siteB.volumeGroup("vg-7").promote().callAsync()) // 2. B takes over
+                    .thenCompose(v -> siteA.volumeGroup("vg-7")
+                            .resync() // 3. A follows B
+                            .awaitReady(Duration.ofMinutes(5))); // 4. until ready
 
-            failover.get();                                       // or compose further; nothing blocks meanwhile
+            failover.get(); // or compose further; nothing blocks meanwhile
             ReplicationInfo info = siteB.volumeGroup("vg-7").info();
         }
         // snippet:end failover
@@ -120,40 +130,52 @@ final class OrchestratorExamples {
 
     void reconcile(ReplicationClient client) {
         // snippet:start reconcile
-        ReconcileResult r = Reconciler.of(client.volume("pvc-1")).reconcile(DesiredState.PRIMARY);   // blocking
+        ReconcileResult r = Reconciler.of(client.volume("pvc-1")).reconcile(DesiredState.PRIMARY); // blocking
         if (!r.done()) {
-            log.warn("{}", r.summary());                  // "volume pvc-1: PRIMARY not reached (...): PromoteVolume answered 9 ..."
+            log.warn("{}", r.summary()); // "volume pvc-1: PRIMARY not reached (...): PromoteVolume answered 9 ..."
         }
         r.lastSync().ifPresent(info -> status.setLastSyncTime(info.lastSyncTime()));
 
         ReconcileOptions opts = ReconcileOptions.builder()
-                .allowForcePromote(false)                 // the default: see "What force means" below
+                .allowForcePromote(false) // the default: see "What force means" below
                 .resyncTimeout(Duration.ofMinutes(10))
-                .parameter("schedulingInterval", "1m")    // EnableVolumeReplication's parameters
+                .parameter("schedulingInterval", "1m") // EnableVolumeReplication's parameters
                 .build();
-        new Reconciler(client.volumeGroup("vg-7"), opts).reconcileAsync(DesiredState.RESYNC)  // no blocked thread
-              .thenAccept(result -> updateConditions(result.conditions()));
+        new Reconciler(client.volumeGroup("vg-7"), opts)
+                .reconcileAsync(DesiredState.RESYNC) // no blocked thread
+                .thenAccept(result -> updateConditions(result.conditions()));
         // snippet:end reconcile
     }
 
     void twoSiteFailover() {
         // snippet:start two-site-failover
-        try (ReplicationClient a = ReplicationClient.builder().target("unix:///site-a/csi-addons.sock").build();
-             ReplicationClient b = ReplicationClient.builder().target("unix:///site-b/csi-addons.sock").build()) {
-            FailoverReport report = Failover.builder().from(a).to(b)
+        try (ReplicationClient a = ReplicationClient.builder()
+                        .target("unix:///site-a/csi-addons.sock")
+                        .build();
+                ReplicationClient b = ReplicationClient.builder()
+                        .target("unix:///site-b/csi-addons.sock")
+                        .build()) {
+            FailoverReport report = Failover.builder()
+                    .from(a)
+                    .to(b)
                     .source(ReplicationSource.volume("vol-0"))
                     .source(ReplicationSource.volumeGroup("grp-0"))
                     .resolver(DestinationResolver.ids(Map.of("vol-0", "b-vol-0", "grp-0", "b-grp-0")))
-                    .parallelism(4)                            // sources in progress at once
-                    .callBudget(Duration.ofSeconds(30))        // per call, retries included; silence that long = unreachable
-                    .demotionWait(Duration.ofMinutes(2))       // the default: B refuses an unforced promote until
-                                                               // A's demotion has arrived (9 or 10), retried this long
-                    .forceIfUnreachable(false)                 // the default
+                    .parallelism(4) // sources in progress at once
+                    .callBudget(Duration.ofSeconds(30)) // per call, retries included; silence that long = unreachable
+                    .demotionWait(Duration.ofMinutes(2)) // the default: B refuses an unforced promote until
+                    // A's demotion has arrived (9 or 10), retried this long
+                    .forceIfUnreachable(false) // the default
                     .listener(p -> log.info("{} {}", p.source(), p.step()))
-                    .build().run();                            // or runAsync()
+                    .build()
+                    .run(); // or runAsync()
             for (SourceFailover s : report.sources()) {
-                log.info("{} -> {}: {} {} {}", s.source(), s.destination().map(d -> d.source().toString()).orElse("?"),
-                        s.step(), s.lastSync().map(i -> "B synced at " + i.lastSyncTime()).orElse(""),
+                log.info(
+                        "{} -> {}: {} {} {}",
+                        s.source(),
+                        s.destination().map(d -> d.source().toString()).orElse("?"),
+                        s.step(),
+                        s.lastSync().map(i -> "B synced at " + i.lastSyncTime()).orElse(""),
                         s.whyNot().orElse(""));
             }
         }
@@ -162,12 +184,15 @@ final class OrchestratorExamples {
 
     void heal() {
         // snippet:start heal
-        try (ReplicationClient node = ReplicationClient.builder().target("unix:///csi/csi-addons.sock").build()) {
-            HealReport report = node.node().heal("vol-3", Path.of("/var/lib/kubelet/pods/p1/volumes/vol-3"))
-                    .stagingPath(Path.of("/var/lib/kubelet/plugins/staging/vol-3"))    // OPTIONAL, absolute
+        try (ReplicationClient node = ReplicationClient.builder()
+                .target("unix:///csi/csi-addons.sock")
+                .build()) {
+            HealReport report = node.node()
+                    .heal("vol-3", Path.of("/var/lib/kubelet/pods/p1/volumes/vol-3"))
+                    .stagingPath(Path.of("/var/lib/kubelet/plugins/staging/vol-3")) // OPTIONAL, absolute
                     .capability(VolumeCapability.mount("ext4", AccessMode.SINGLE_NODE_WRITER)) // or block(mode)
-                    .context("pool", "replicapool")                                     // volume_context
-                    .call();                                                            // or callAsync()
+                    .context("pool", "replicapool") // volume_context
+                    .call(); // or callAsync()
             if (report.abnormal()) {
                 events.warn(pod, "VolumeAbnormal", report.message());
             }
@@ -179,9 +204,9 @@ final class OrchestratorExamples {
         // snippet:start legacy
         ReplicationClient legacy = ReplicationClient.builder()
                 .target("unix:///csi/csi-addons.sock")
-                .dialect(SpecDialect.V0_1_3)                 // CURRENT (default), V0_1_3, V0_1_0
+                .dialect(SpecDialect.V0_1_3) // CURRENT (default), V0_1_3, V0_1_0
                 .build();
-        legacy.volume("pvc-1").enable().call();              // sends volume_id and v0.1.3's replication_source
+        legacy.volume("pvc-1").enable().call(); // sends volume_id and v0.1.3's replication_source
         ReplicationInfo info = legacy.volume("pvc-1").info(); // duration and bytes: not reported in v0.1.3
         // snippet:end legacy
         legacy.close();
@@ -189,11 +214,12 @@ final class OrchestratorExamples {
 
     void identity(ReplicationClient client) {
         // snippet:start identity
-        PluginIdentity id = client.identity();           // name, vendorVersion, manifest
-        PluginCapabilities caps = client.capabilities(); // services (CONTROLLER_SERVICE, NODE_SERVICE), volumeReplication, others
-        ProbeResult probe = client.probe();              // ready (an unset ready means ready), reported
-        client.probeAsync()                              // or identityAsync(), capabilitiesAsync(): nothing blocks
-              .thenAccept(p -> log.info("plugin ready: {}", p.ready()));
+        PluginIdentity id = client.identity(); // name, vendorVersion, manifest
+        PluginCapabilities caps =
+                client.capabilities(); // services (CONTROLLER_SERVICE, NODE_SERVICE), volumeReplication, others
+        ProbeResult probe = client.probe(); // ready (an unset ready means ready), reported
+        client.probeAsync() // or identityAsync(), capabilitiesAsync(): nothing blocks
+                .thenAccept(p -> log.info("plugin ready: {}", p.ready()));
         // snippet:end identity
     }
 
@@ -201,25 +227,28 @@ final class OrchestratorExamples {
         // snippet:start compatibility
         ReplicationClient client = ReplicationClient.builder()
                 .target("unix:///csi/csi-addons.sock")
-                .dialect(SpecDialect.V0_1_3)            // the plugin was built against csi-addons/spec v0.1.3
+                .dialect(SpecDialect.V0_1_3) // the plugin was built against csi-addons/spec v0.1.3
                 .build();
-        client.volume("pvc-1").enable().call();                       // the typed API is the same for every dialect
-        ReplicationInfo info = client.volume("pvc-1").info();         // v0.1.3: duration and bytes read as "not reported"
+        client.volume("pvc-1").enable().call(); // the typed API is the same for every dialect
+        ReplicationInfo info = client.volume("pvc-1").info(); // v0.1.3: duration and bytes read as "not reported"
         // snippet:end compatibility
         client.close();
     }
 
     void volumeGroups(ReplicationClient client) {
         // snippet:start volume-groups
-        VolumeGroup db = client.volumeGroups().create("db")             // idempotent by name
-                .volumes("pvc-1", "pvc-2").parameter("replicationClass", "rbd-mirror").call();
-        client.volumeGroup(db.id()).enable().call();                     // the group is a replication source
-        client.volumeGroups().modify(db.id()).volumes("pvc-1", "pvc-2", "pvc-3").call();   // the whole membership
+        VolumeGroup db = client.volumeGroups()
+                .create("db") // idempotent by name
+                .volumes("pvc-1", "pvc-2")
+                .parameter("replicationClass", "rbd-mirror")
+                .call();
+        client.volumeGroup(db.id()).enable().call(); // the group is a replication source
+        client.volumeGroups().modify(db.id()).volumes("pvc-1", "pvc-2", "pvc-3").call(); // the whole membership
         try (Stream<VolumeGroup> groups = client.volumeGroups().list().maxEntries(100).stream()) {
-            groups.forEach(g -> log.info("{}: {}", g.id(), g.volumeIds()));            // pages fetched lazily
+            groups.forEach(g -> log.info("{}: {}", g.id(), g.volumeIds())); // pages fetched lazily
         }
         client.volumeGroup(db.id()).disable().call();
-        client.volumeGroups().delete(db.id()).call();                    // a group that is gone: 0 OK too
+        client.volumeGroups().delete(db.id()).call(); // a group that is gone: 0 OK too
         // snippet:end volume-groups
     }
 
@@ -229,7 +258,7 @@ final class OrchestratorExamples {
             VolumeGroup now = client.volumeGroups().get("vg-1").call();
         }
         try {
-            client.volumeGroups().modify("vg-1").volumes(List.of()).call();     // removes every member
+            client.volumeGroups().modify("vg-1").volumes(List.of()).call(); // removes every member
         } catch (CapabilityNotAdvertisedException e) {
             log.info("no MODIFY_VOLUME_GROUP here, nothing was sent: {}", e.getMessage());
         }

@@ -42,20 +42,21 @@ class VendorCiExamples {
     @RegisterExtension
     static final FakePluginExtension fake = new FakePluginExtension(
             () -> FakePlugin.builder().volumes(2).groups(1).requiredSecret("user", "admin"));
-            // .listen("unix:///tmp/x/csi-addons.sock") to serve another process
+    // .listen("unix:///tmp/x/csi-addons.sock") to serve another process
 
     @Test
     void retriesAbortedPromotes(FakePlugin plugin) {
-        plugin.failNext(Rpc.PROMOTE_VOLUME, 2, StatusCode.ABORTED);                         // then the real answer
+        plugin.failNext(Rpc.PROMOTE_VOLUME, 2, StatusCode.ABORTED); // then the real answer
         plugin.failNext(Rpc.DEMOTE_VOLUME, 1, StatusCode.UNAVAILABLE, Duration.ofMillis(200)); // grpc-retry-pushback-ms
         plugin.latency(Rpc.RESYNC_VOLUME, Duration.ofMillis(50));
-        plugin.violateInfo(InfoViolation.MISSING_LAST_SYNC_TIME);                           // below the runtime's checks
+        plugin.violateInfo(InfoViolation.MISSING_LAST_SYNC_TIME); // below the runtime's checks
 
         myController.reconcile(plugin.address());
 
-        assertThat(plugin.calls(Rpc.PROMOTE_VOLUME)).extracting(RecordedCall::code)
+        assertThat(plugin.calls(Rpc.PROMOTE_VOLUME))
+                .extracting(RecordedCall::code)
                 .containsExactly(StatusCode.ABORTED, StatusCode.ABORTED, StatusCode.OK);
-        assertThat(plugin.calls().get(0).request()).doesNotContain("admin");   // secrets masked: ***
+        assertThat(plugin.calls().get(0).request()).doesNotContain("admin"); // secrets masked: ***
     }
     // snippet:end fake
 }

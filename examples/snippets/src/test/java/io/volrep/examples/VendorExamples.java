@@ -9,12 +9,12 @@ import io.volrep.api.VolumeGroup;
 import io.volrep.api.VolumeGroupCapability;
 import io.volrep.spi.CreateGroupRequest;
 import io.volrep.spi.DeleteGroupRequest;
-import io.volrep.spi.ModifyGroupRequest;
-import io.volrep.spi.VolumeGroupDriver;
 import io.volrep.spi.HealRequest;
 import io.volrep.spi.HealerDriver;
+import io.volrep.spi.ModifyGroupRequest;
 import io.volrep.spi.ReplicationDriver;
 import io.volrep.spi.ReplicationServer;
+import io.volrep.spi.VolumeGroupDriver;
 import java.util.List;
 import java.util.Set;
 
@@ -52,56 +52,72 @@ final class VendorExamples {
     public final class AcmeHealer implements HealerDriver {
         public HealReport heal(HealRequest r) {
             if (!node.hasVolume(r.volumeId())) {
-                throw new SourceNotFoundException("volume " + r.volumeId() + " does not exist");   // 5 NOT_FOUND
+                throw new SourceNotFoundException("volume " + r.volumeId() + " does not exist"); // 5 NOT_FOUND
             }
-            boolean block = r.capability().map(c -> c.accessType() == VolumeCapability.AccessType.BLOCK).orElse(false);
-            return block || fsck(r.volumePath()) ? HealReport.healthy("filesystem clean")
-                                                 : HealReport.abnormal("journal errors; remount scheduled");
+            boolean block = r.capability()
+                    .map(c -> c.accessType() == VolumeCapability.AccessType.BLOCK)
+                    .orElse(false);
+            return block || fsck(r.volumePath())
+                    ? HealReport.healthy("filesystem clean")
+                    : HealReport.abnormal("journal errors; remount scheduled");
         }
     }
     // snippet:end healer
 
     void serveHealer() {
         // snippet:start healer
-        ReplicationServer.builder().healer(new AcmeHealer())           // a node plugin: healer only
-                .listen("unix:///csi/csi-addons.sock").build().start();
+        ReplicationServer.builder()
+                .healer(new AcmeHealer()) // a node plugin: healer only
+                .listen("unix:///csi/csi-addons.sock")
+                .build()
+                .start();
         // snippet:end healer
     }
 
     void serveLegacy() {
         // snippet:start dialect
-        ReplicationServer.builder().driver(new AcmeDriver(array)).dialect(SpecDialect.V0_1_3)
-                .listen("unix:///csi/csi-addons.sock").build().start();
+        ReplicationServer.builder()
+                .driver(new AcmeDriver(array))
+                .dialect(SpecDialect.V0_1_3)
+                .listen("unix:///csi/csi-addons.sock")
+                .build()
+                .start();
         // snippet:end dialect
     }
 
     void serveIdentity() {
         // snippet:start identity
-        ReplicationServer.builder().driver(driver).healer(healer)
-                .identity("rbd.acme.com", "2.4.1").readiness(backend::isConnected)
-                .listen("unix:///csi/csi-addons.sock").build().start();
+        ReplicationServer.builder()
+                .driver(driver)
+                .healer(healer)
+                .identity("rbd.acme.com", "2.4.1")
+                .readiness(backend::isConnected)
+                .listen("unix:///csi/csi-addons.sock")
+                .build()
+                .start();
         // snippet:end identity
     }
 
     // snippet:start volume-groups
-    public final class AcmeGroups implements VolumeGroupDriver {      // create, delete, modify: what the array does
+    public final class AcmeGroups implements VolumeGroupDriver { // create, delete, modify: what the array does
         public VolumeGroup create(CreateGroupRequest r) {
-            return cgs.createOrFind(r.name(), r.volumeIds());            // the same name again: the same group
+            return cgs.createOrFind(r.name(), r.volumeIds()); // the same name again: the same group
         }
 
         public VolumeGroup modify(ModifyGroupRequest r) {
-            return cgs.setMembers(r.volumeGroupId(), r.volumeIds());      // exactly these members
+            return cgs.setMembers(r.volumeGroupId(), r.volumeIds()); // exactly these members
         }
 
         public void delete(DeleteGroupRequest r) {
             if (cgs.isMirrored(r.volumeGroupId())) {
                 throw new PreconditionFailedException("volume group " + r.volumeGroupId() + " is replicated");
             }
-            cgs.drop(r.volumeGroupId());                                  // unknown: nothing to do, 0 OK
+            cgs.drop(r.volumeGroupId()); // unknown: nothing to do, 0 OK
         }
 
         public Set<VolumeGroupCapability> behaviours() {
-            return Set.of(VolumeGroupCapability.LIMIT_VOLUME_TO_ONE_VOLUME_GROUP,
+            return Set.of(
+                    VolumeGroupCapability.LIMIT_VOLUME_TO_ONE_VOLUME_GROUP,
                     VolumeGroupCapability.DO_NOT_ALLOW_VG_TO_DELETE_VOLUMES);
         }
     }
@@ -109,8 +125,12 @@ final class VendorExamples {
 
     void serveGroups() {
         // snippet:start volume-groups
-        ReplicationServer.builder().driver(driver).volumeGroups(new AcmeGroups())
-                .listen("unix:///csi/csi-addons.sock").build().start();
+        ReplicationServer.builder()
+                .driver(driver)
+                .volumeGroups(new AcmeGroups())
+                .listen("unix:///csi/csi-addons.sock")
+                .build()
+                .start();
         // snippet:end volume-groups
     }
 }

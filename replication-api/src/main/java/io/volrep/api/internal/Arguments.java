@@ -16,8 +16,7 @@ import java.util.Objects;
  * }</pre>
  */
 public final class Arguments {
-    private Arguments() {
-    }
+    private Arguments() {}
 
     /**
      * Checks a duration that must be longer than zero.
@@ -93,8 +92,8 @@ public final class Arguments {
      */
     public static void requireNonNull(Object... namesAndValues) {
         if (namesAndValues.length % 2 != 0) {
-            throw new IllegalArgumentException("namesAndValues must be pairs of a name and a value: "
-                    + namesAndValues.length + " arguments");
+            throw new IllegalArgumentException(
+                    "namesAndValues must be pairs of a name and a value: " + namesAndValues.length + " arguments");
         }
         for (int i = 0; i < namesAndValues.length; i += 2) {
             if (!(namesAndValues[i] instanceof String name)) {

@@ -16,8 +16,7 @@ package io.volrep.api.internal;
  * non-ASCII letters included, is unchanged.
  */
 public final class SafeText {
-    private SafeText() {
-    }
+    private SafeText() {}
 
     /** {@code text} with control characters escaped; null stays null. */
     public static String escape(CharSequence text) {
@@ -66,8 +65,14 @@ public final class SafeText {
     }
 
     private static boolean needsEscape(char c) {
-        return c == '\\' || Character.isISOControl(c) || c == '\u2028' || c == '\u2029'
-                || (c >= '\u202a' && c <= '\u202e') || (c >= '\u2066' && c <= '\u2069') || c == '\u200e'
-                || c == '\u200f' || c == '\u061c';
+        return c == '\\'
+                || Character.isISOControl(c)
+                || c == '\u2028'
+                || c == '\u2029'
+                || (c >= '\u202a' && c <= '\u202e')
+                || (c >= '\u2066' && c <= '\u2069')
+                || c == '\u200e'
+                || c == '\u200f'
+                || c == '\u061c';
     }
 }

@@ -14,8 +14,7 @@ import java.util.function.Function;
  * }</pre>
  */
 public final class UnixTargets {
-    private UnixTargets() {
-    }
+    private UnixTargets() {}
 
     /**
      * The absolute, normalized socket path of a {@code unix:} address.

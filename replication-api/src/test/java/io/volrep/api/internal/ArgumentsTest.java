@@ -1,14 +1,13 @@
 package io.volrep.api.internal;
 
-import io.volrep.api.ReplicationInfo;
-import io.volrep.api.Recovery;
-import io.volrep.api.Rpc;
-import io.volrep.api.StatusCode;
-import io.volrep.api.ErrorScheme;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.volrep.api.ErrorScheme;
+import io.volrep.api.Recovery;
+import io.volrep.api.ReplicationInfo;
+import io.volrep.api.Rpc;
+import io.volrep.api.StatusCode;
 import java.time.Duration;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -35,12 +34,12 @@ class ArgumentsTest {
 
     @Test
     void recordsNameTheMissingComponent() {
-        assertThatThrownBy(() -> new ErrorScheme.Row(Rpc.PROMOTE_VOLUME, "c", StatusCode.ABORTED, "d", null,
-                Recovery.BACKOFF))
+        assertThatThrownBy(() ->
+                        new ErrorScheme.Row(Rpc.PROMOTE_VOLUME, "c", StatusCode.ABORTED, "d", null, Recovery.BACKOFF))
                 .isExactlyInstanceOf(NullPointerException.class)
                 .hasMessage("recoveryText");
-        assertThatThrownBy(() -> new ReplicationInfo(java.time.Instant.EPOCH, Optional.of(Duration.ZERO),
-                java.util.OptionalLong.empty(), null, ""))
+        assertThatThrownBy(() -> new ReplicationInfo(
+                        java.time.Instant.EPOCH, Optional.of(Duration.ZERO), java.util.OptionalLong.empty(), null, ""))
                 .isExactlyInstanceOf(NullPointerException.class)
                 .hasMessage("status");
     }

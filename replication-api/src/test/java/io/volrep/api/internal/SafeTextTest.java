@@ -1,9 +1,8 @@
 package io.volrep.api.internal;
 
-import io.volrep.api.Secrets;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.volrep.api.Secrets;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

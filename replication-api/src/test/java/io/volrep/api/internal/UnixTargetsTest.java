@@ -18,7 +18,8 @@ class UnixTargetsTest {
 
     @Test
     void theCallerWordsTheReason() {
-        assertThatThrownBy(() -> UnixTargets.socketPath("unix://csi/x.sock", why -> new IllegalStateException("bad: " + why)))
+        assertThatThrownBy(() ->
+                        UnixTargets.socketPath("unix://csi/x.sock", why -> new IllegalStateException("bad: " + why)))
                 .isExactlyInstanceOf(IllegalStateException.class)
                 .hasMessage("bad: unix:// must be followed by an absolute path (unix:///path)");
         assertThatThrownBy(() -> UnixTargets.socketPath("unix:", IllegalStateException::new))

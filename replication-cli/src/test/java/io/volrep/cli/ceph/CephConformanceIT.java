@@ -32,7 +32,7 @@ import org.w3c.dom.NodeList;
  * lines), with the run's figures.
  */
 @ExtendWith(CephLab.class)
-@Order(Order.DEFAULT + 2)       // last: it judges the run, which CephFailoverIT's disaster waited for
+@Order(Order.DEFAULT + 2) // last: it judges the run, which CephFailoverIT's disaster waited for
 @Timeout(value = 20, unit = TimeUnit.MINUTES)
 class CephConformanceIT {
 
@@ -60,8 +60,7 @@ class CephConformanceIT {
     static final Map<String, String> OPEN_DRIVER_DEFECTS = orderedMap();
 
     /** A finished run: what the command printed and how long it took. */
-    record Run(CephLab.Result result, Duration took, Path reports) {
-    }
+    record Run(CephLab.Result result, Duration took, Path reports) {}
 
     /** Creates the fixtures on site A and runs the suite (the lab starts it beside the other tests once it is up). */
     static Run run(Lab lab) {
@@ -69,15 +68,24 @@ class CephConformanceIT {
             lab.rbd("site-a", "create", "--size", "64M", "rbd/" + image).requireSuccess("rbd create " + image);
         }
         Path reports = Path.of("target", "ceph-conformance");
-        List<String> args = new ArrayList<>(List.of("conformance", "--endpoint", lab.endpoint("site-a"),
-                "--peer-endpoint", lab.endpoint("site-b"), "--call-timeout", "60s",
+        List<String> args = new ArrayList<>(List.of(
+                "conformance",
+                "--endpoint",
+                lab.endpoint("site-a"),
+                "--peer-endpoint",
+                lab.endpoint("site-b"),
+                "--call-timeout",
+                "60s",
                 // A resync on A copies B's promotion: rbd-mirror takes 20-60 s for it on the shared lab, more than the
                 // default 30 s, and longer beside the other tests (the kit's own advice: raise --resync-timeout if the
                 // storage needs longer).
-                "--resync-timeout", "3m",
+                "--resync-timeout",
+                "3m",
                 // The peer's switch to a new primary (a demote or disable after a failback waits for it, 10 ABORTED)
                 // takes seconds alone and can outlast the default 60 s beside the other Ceph tests.
-                "--settle-timeout", "120s", "--reports-dir",
+                "--settle-timeout",
+                "120s",
+                "--reports-dir",
                 reports.toString()));
         FIXTURES.forEach(f -> args.addAll(List.of("--volume", f)));
         long start = System.nanoTime();
@@ -88,8 +96,10 @@ class CephConformanceIT {
     @Test
     void everyFailingRequiredCheckIsAListedDisagreementWhereTheSpecDecidesForTheDriver(Lab lab) throws Exception {
         Run run = lab.conformance().get(CephLab.BACKGROUND_TIMEOUT.toMinutes(), TimeUnit.MINUTES);
-        System.out.printf("[ceph] conformance suite against site A's plugin, site B its peer (beside the other Ceph"
-                + " tests): %d s, exit %d%n", run.took().toSeconds(), run.result().exit());
+        System.out.printf(
+                "[ceph] conformance suite against site A's plugin, site B its peer (beside the other Ceph"
+                        + " tests): %d s, exit %d%n",
+                run.took().toSeconds(), run.result().exit());
         System.out.println(run.result().out());
 
         Map<String, String> failedRequired = failedRequiredChecks(run.reports());
@@ -98,14 +108,25 @@ class CephConformanceIT {
         Map<String, List<String>> byDefect = new TreeMap<>();
         failedRequired.forEach((check, message) -> {
             // an UNKNOWN anywhere in the failure is the driver's to explain, whatever else the check met
-            String key = message.contains("2 UNKNOWN") ? null
-                    : KIT_DISAGREEMENTS.keySet().stream().filter(message::contains).findFirst().orElse(null);
-            String defect = message.contains("2 UNKNOWN") ? null
-                    : OPEN_DRIVER_DEFECTS.keySet().stream().filter(message::contains).findFirst().orElse(null);
+            String key = message.contains("2 UNKNOWN")
+                    ? null
+                    : KIT_DISAGREEMENTS.keySet().stream()
+                            .filter(message::contains)
+                            .findFirst()
+                            .orElse(null);
+            String defect = message.contains("2 UNKNOWN")
+                    ? null
+                    : OPEN_DRIVER_DEFECTS.keySet().stream()
+                            .filter(message::contains)
+                            .findFirst()
+                            .orElse(null);
             if (key != null) {
-                byDisagreement.computeIfAbsent(KIT_DISAGREEMENTS.get(key), k -> new ArrayList<>()).add(check);
+                byDisagreement
+                        .computeIfAbsent(KIT_DISAGREEMENTS.get(key), k -> new ArrayList<>())
+                        .add(check);
             } else if (defect != null) {
-                byDefect.computeIfAbsent(OPEN_DRIVER_DEFECTS.get(defect), k -> new ArrayList<>()).add(check);
+                byDefect.computeIfAbsent(OPEN_DRIVER_DEFECTS.get(defect), k -> new ArrayList<>())
+                        .add(check);
             } else {
                 unexplained.add(check + "\n    -> " + message);
             }
@@ -115,10 +136,15 @@ class CephConformanceIT {
         byDefect.forEach((why, checks) -> System.out.println("[ceph] open driver defect (" + checks.size()
                 + " required checks): " + why + "\n  " + String.join("\n  ", checks)));
 
-        assertThat(run.result().out()).as("the suite ran and reported (exit %d):%n%s", run.result().exit(),
-                run.result().err()).contains("required checks:").contains("peer site " + lab.endpoint("site-b"));
+        assertThat(run.result().out())
+                .as(
+                        "the suite ran and reported (exit %d):%n%s",
+                        run.result().exit(), run.result().err())
+                .contains("required checks:")
+                .contains("peer site " + lab.endpoint("site-b"));
         assertThat(run.result().out()).as("no check needing a peer went unrun").doesNotContain("NOT RUN");
-        assertThat(unexplained).as("required checks failing for a reason the spec does not decide for the driver")
+        assertThat(unexplained)
+                .as("required checks failing for a reason the spec does not decide for the driver")
                 .isEmpty();
     }
 
@@ -135,8 +161,11 @@ class CephConformanceIT {
     private static Map<String, String> failedRequiredChecks(Path reports) throws Exception {
         Map<String, String> failed = new TreeMap<>();
         try (Stream<Path> files = Files.list(reports)) {
-            for (Path xml : files.filter(p -> p.getFileName().toString().endsWith(".xml")).toList()) {
-                NodeList cases = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(xml.toFile())
+            for (Path xml : files.filter(p -> p.getFileName().toString().endsWith(".xml"))
+                    .toList()) {
+                NodeList cases = DocumentBuilderFactory.newInstance()
+                        .newDocumentBuilder()
+                        .parse(xml.toFile())
                         .getElementsByTagName("testcase");
                 for (int i = 0; i < cases.getLength(); i++) {
                     Element testcase = (Element) cases.item(i);

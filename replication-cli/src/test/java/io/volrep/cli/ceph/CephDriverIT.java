@@ -59,14 +59,18 @@ class CephDriverIT {
     }
 
     private static String globalId(Lab lab, String site, String image) {
-        Matcher m = Pattern.compile("\"global_id\":\"([^\"]+)\"").matcher(lab.rbd(site, "info", "rbd/" + image,
-                "--format", "json").requireSuccess("rbd info").out());
+        Matcher m = Pattern.compile("\"global_id\":\"([^\"]+)\"")
+                .matcher(lab.rbd(site, "info", "rbd/" + image, "--format", "json")
+                        .requireSuccess("rbd info")
+                        .out());
         return m.find() ? m.group(1) : "";
     }
 
     private static String imageId(Lab lab, String site, String image) {
-        Matcher m = Pattern.compile("\"id\":\"([^\"]+)\"").matcher(lab.rbd(site, "info", "rbd/" + image,
-                "--format", "json").requireSuccess("rbd info").out());
+        Matcher m = Pattern.compile("\"id\":\"([^\"]+)\"")
+                .matcher(lab.rbd(site, "info", "rbd/" + image, "--format", "json")
+                        .requireSuccess("rbd info")
+                        .out());
         return m.find() ? m.group(1) : "";
     }
 
@@ -80,8 +84,12 @@ class CephDriverIT {
                 return seen;
             }
             seen.add(s.getCode());
-            assertThat(s.getCode()).as("answer %d: %s", seen.size(), s.getDescription()).isIn((Object[]) allowed);
-            assertThat(System.nanoTime()).as("no OK within %s; answers %s", timeout, seen).isLessThan(end);
+            assertThat(s.getCode())
+                    .as("answer %d: %s", seen.size(), s.getDescription())
+                    .isIn((Object[]) allowed);
+            assertThat(System.nanoTime())
+                    .as("no OK within %s; answers %s", timeout, seen)
+                    .isLessThan(end);
             try {
                 Thread.sleep(500);
             } catch (InterruptedException e) {
@@ -97,10 +105,15 @@ class CephDriverIT {
         lab.rbd("site-a", "bench", "--io-type", "write", "--io-size", "1M", "--io-total", "4M", "rbd/vol-3")
                 .requireSuccess("rbd bench");
         vol2Enabled = Instant.now();
-        stub(lab, "site-a").enableVolumeReplication(EnableVolumeReplicationRequest.newBuilder()
-                .setReplicationSource(volume("vol-2")).putParameters("schedulingInterval", "1m").build());
-        stub(lab, "site-a").enableVolumeReplication(EnableVolumeReplicationRequest.newBuilder()
-                .setReplicationSource(volume("vol-3")).build());
+        stub(lab, "site-a")
+                .enableVolumeReplication(EnableVolumeReplicationRequest.newBuilder()
+                        .setReplicationSource(volume("vol-2"))
+                        .putParameters("schedulingInterval", "1m")
+                        .build());
+        stub(lab, "site-a")
+                .enableVolumeReplication(EnableVolumeReplicationRequest.newBuilder()
+                        .setReplicationSource(volume("vol-3"))
+                        .build());
     }
 
     @Test
@@ -109,22 +122,29 @@ class CephDriverIT {
         ReplicationSource plain = volume("vol-6");
 
         Status missing = statusOf(() -> a.enableVolumeReplication(EnableVolumeReplicationRequest.newBuilder()
-                .setReplicationSource(volume("volrep-no-such-image")).build()));
-        Status promote = statusOf(() -> a.promoteVolume(PromoteVolumeRequest.newBuilder()
-                .setReplicationSource(plain).build()));
-        Status demote = statusOf(() -> a.demoteVolume(DemoteVolumeRequest.newBuilder()
-                .setReplicationSource(plain).build()));
-        Status resync = statusOf(() -> a.resyncVolume(ResyncVolumeRequest.newBuilder()
-                .setReplicationSource(plain).build()));
+                .setReplicationSource(volume("volrep-no-such-image"))
+                .build()));
+        Status promote = statusOf(() -> a.promoteVolume(
+                PromoteVolumeRequest.newBuilder().setReplicationSource(plain).build()));
+        Status demote = statusOf(() -> a.demoteVolume(
+                DemoteVolumeRequest.newBuilder().setReplicationSource(plain).build()));
+        Status resync = statusOf(() -> a.resyncVolume(
+                ResyncVolumeRequest.newBuilder().setReplicationSource(plain).build()));
         Status info = statusOf(() -> a.getVolumeReplicationInfo(GetVolumeReplicationInfoRequest.newBuilder()
-                .setReplicationSource(plain).build()));
-        Status destination = statusOf(() -> a.getReplicationDestinationInfo(GetReplicationDestinationInfoRequest
-                .newBuilder().setReplicationSource(plain).build()));
+                .setReplicationSource(plain)
+                .build()));
+        Status destination =
+                statusOf(() -> a.getReplicationDestinationInfo(GetReplicationDestinationInfoRequest.newBuilder()
+                        .setReplicationSource(plain)
+                        .build()));
         Status disable = statusOf(() -> a.disableVolumeReplication(DisableVolumeReplicationRequest.newBuilder()
-                .setReplicationSource(plain).build()));
+                .setReplicationSource(plain)
+                .build()));
         Status group = statusOf(() -> a.enableVolumeReplication(EnableVolumeReplicationRequest.newBuilder()
-                .setReplicationSource(ReplicationSource.newBuilder().setVolumegroup(
-                        ReplicationSource.VolumeGroupSource.newBuilder().setVolumeGroupId("grp-0"))).build()));
+                .setReplicationSource(ReplicationSource.newBuilder()
+                        .setVolumegroup(
+                                ReplicationSource.VolumeGroupSource.newBuilder().setVolumeGroupId("grp-0")))
+                .build()));
 
         assertThat(missing.getCode()).isEqualTo(Status.Code.NOT_FOUND);
         assertThat(missing.getDescription()).contains("image volrep-no-such-image does not exist in pool rbd");
@@ -142,71 +162,114 @@ class CephDriverIT {
         ControllerBlockingStub a = stub(lab, "site-a");
         ControllerBlockingStub b = stub(lab, "site-b");
         ReplicationSource vol = volume("vol-2");
-        EnableVolumeReplicationRequest enable = EnableVolumeReplicationRequest.newBuilder().setReplicationSource(vol)
-                .putParameters("schedulingInterval", "1m").build();
-        Supplier<Status> infoA = () -> statusOf(() -> a.getVolumeReplicationInfo(GetVolumeReplicationInfoRequest
-                .newBuilder().setReplicationSource(vol).build()));
+        EnableVolumeReplicationRequest enable = EnableVolumeReplicationRequest.newBuilder()
+                .setReplicationSource(vol)
+                .putParameters("schedulingInterval", "1m")
+                .build();
+        Supplier<Status> infoA =
+                () -> statusOf(() -> a.getVolumeReplicationInfo(GetVolumeReplicationInfoRequest.newBuilder()
+                        .setReplicationSource(vol)
+                        .build()));
 
         // Enabled before all tests; again: idempotent. Info is 5 "not available at the moment" until site B has
         // completed a first sync.
         a.enableVolumeReplication(enable);
         long start = System.nanoTime();
         List<Status.Code> beforeFirstSync = untilOk(SYNC_TIMEOUT, infoA, Status.Code.NOT_FOUND);
-        System.out.printf("[ceph] vol-2: first completed sync reported %d ms into this test (%d answers 5 before)%n",
+        System.out.printf(
+                "[ceph] vol-2: first completed sync reported %d ms into this test (%d answers 5 before)%n",
                 (System.nanoTime() - start) / 1_000_000, beforeFirstSync.size());
         GetVolumeReplicationInfoResponse info = a.getVolumeReplicationInfo(GetVolumeReplicationInfoRequest.newBuilder()
-                .setReplicationSource(vol).build());
+                .setReplicationSource(vol)
+                .build());
         assertThat(Instant.ofEpochSecond(info.getLastSyncTime().getSeconds()))
                 .isBetween(vol2Enabled.minusSeconds(5), Instant.now());
-        assertThat(info.getStatus()).isIn(GetVolumeReplicationInfoResponse.Status.HEALTHY,
-                GetVolumeReplicationInfoResponse.Status.DEGRADED);
+        assertThat(info.getStatus())
+                .isIn(
+                        GetVolumeReplicationInfoResponse.Status.HEALTHY,
+                        GetVolumeReplicationInfoResponse.Status.DEGRADED);
         assertThat(lab.rbd("site-a", "mirror", "snapshot", "schedule", "ls", "--pool", "rbd", "--image", "vol-2")
-                .out()).contains("every 1m");
+                        .out())
+                .contains("every 1m");
 
         // The destination is the same image on site B, verified by its mirroring global id.
         String destination = a.getReplicationDestinationInfo(GetReplicationDestinationInfoRequest.newBuilder()
-                .setReplicationSource(vol).build()).getReplicationDestination().getVolume().getVolumeId();
+                        .setReplicationSource(vol)
+                        .build())
+                .getReplicationDestination()
+                .getVolume()
+                .getVolumeId();
         assertThat(destination).isEqualTo("vol-2");
-        assertThat(globalId(lab, "site-b", "vol-2")).isEqualTo(globalId(lab, "site-a", "vol-2")).isNotEmpty();
+        assertThat(globalId(lab, "site-b", "vol-2"))
+                .isEqualTo(globalId(lab, "site-a", "vol-2"))
+                .isNotEmpty();
         assertThat(lab.role("site-b", "vol-2")).isEqualTo("non-primary");
 
         // Promote of a primary changes nothing; Resync of a primary is 9; Info of the copy is 9.
-        a.promoteVolume(PromoteVolumeRequest.newBuilder().setReplicationSource(vol).build());
-        assertThat(statusOf(() -> a.resyncVolume(ResyncVolumeRequest.newBuilder().setReplicationSource(vol).build()))
-                .getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
+        a.promoteVolume(
+                PromoteVolumeRequest.newBuilder().setReplicationSource(vol).build());
+        assertThat(statusOf(() -> a.resyncVolume(ResyncVolumeRequest.newBuilder()
+                                .setReplicationSource(vol)
+                                .build()))
+                        .getCode())
+                .isEqualTo(Status.Code.FAILED_PRECONDITION);
         assertThat(statusOf(() -> b.getVolumeReplicationInfo(GetVolumeReplicationInfoRequest.newBuilder()
-                .setReplicationSource(vol).build())).getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
+                                .setReplicationSource(vol)
+                                .build()))
+                        .getCode())
+                .isEqualTo(Status.Code.FAILED_PRECONDITION);
 
         // Demote A (twice: idempotent), then promote B without force: rbd refuses until A's demotion has arrived,
         // and the plugin answers that window 10 ABORTED (retry), never 9 (which invites a forced promote).
-        a.demoteVolume(DemoteVolumeRequest.newBuilder().setReplicationSource(vol).build());
-        a.demoteVolume(DemoteVolumeRequest.newBuilder().setReplicationSource(vol).build());
-        List<Status.Code> window = untilOk(Duration.ofSeconds(60), () -> statusOf(() -> b.promoteVolume(
-                PromoteVolumeRequest.newBuilder().setReplicationSource(vol).build())), Status.Code.ABORTED);
+        a.demoteVolume(
+                DemoteVolumeRequest.newBuilder().setReplicationSource(vol).build());
+        a.demoteVolume(
+                DemoteVolumeRequest.newBuilder().setReplicationSource(vol).build());
+        List<Status.Code> window = untilOk(
+                Duration.ofSeconds(60),
+                () -> statusOf(() -> b.promoteVolume(PromoteVolumeRequest.newBuilder()
+                        .setReplicationSource(vol)
+                        .build())),
+                Status.Code.ABORTED);
         System.out.printf("[ceph] vol-2: promote on B after A's demote answered %s before OK%n", window);
         assertThat(lab.role("site-b", "vol-2")).isEqualTo("primary");
         assertThat(lab.rbd("site-b", "mirror", "snapshot", "schedule", "ls", "--pool", "rbd", "--image", "vol-2")
-                .out()).as("the schedule follows the primary").contains("every 1m");
+                        .out())
+                .as("the schedule follows the primary")
+                .contains("every 1m");
 
         // A, now the copy, cannot be promoted without force: B holds the primary (asked at B).
-        Status promoteA = statusOf(() -> a.promoteVolume(PromoteVolumeRequest.newBuilder().setReplicationSource(vol)
-                .build()));
+        Status promoteA = statusOf(() -> a.promoteVolume(
+                PromoteVolumeRequest.newBuilder().setReplicationSource(vol).build()));
         assertThat(promoteA.getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
         assertThat(promoteA.getDescription()).contains("cannot be promoted without force", "primary on site site-b");
 
         // Resync of the clean copy: ready once it holds B's latest snapshot, without a needless full copy.
         String idBefore = imageId(lab, "site-a", "vol-2");
         untilReady(a, vol);
-        assertThat(imageId(lab, "site-a", "vol-2")).as("no full resync of a clean copy").isEqualTo(idBefore);
+        assertThat(imageId(lab, "site-a", "vol-2"))
+                .as("no full resync of a clean copy")
+                .isEqualTo(idBefore);
 
         // Back to A, then disable there: site B's copy is deleted by rbd-mirror, none is left behind.
-        b.demoteVolume(DemoteVolumeRequest.newBuilder().setReplicationSource(vol).build());
-        untilOk(Duration.ofSeconds(60), () -> statusOf(() -> a.promoteVolume(PromoteVolumeRequest.newBuilder()
-                .setReplicationSource(vol).build())), Status.Code.ABORTED);
-        untilOk(Duration.ofSeconds(60), () -> statusOf(() -> a.disableVolumeReplication(DisableVolumeReplicationRequest
-                .newBuilder().setReplicationSource(vol).build())), Status.Code.ABORTED);
+        b.demoteVolume(
+                DemoteVolumeRequest.newBuilder().setReplicationSource(vol).build());
+        untilOk(
+                Duration.ofSeconds(60),
+                () -> statusOf(() -> a.promoteVolume(PromoteVolumeRequest.newBuilder()
+                        .setReplicationSource(vol)
+                        .build())),
+                Status.Code.ABORTED);
+        untilOk(
+                Duration.ofSeconds(60),
+                () -> statusOf(() -> a.disableVolumeReplication(DisableVolumeReplicationRequest.newBuilder()
+                        .setReplicationSource(vol)
+                        .build())),
+                Status.Code.ABORTED);
         assertThat(lab.role("site-a", "vol-2")).isEqualTo("disabled");
-        Lab.await(Duration.ofSeconds(90), "site B's copy of vol-2 to be deleted",
+        Lab.await(
+                Duration.ofSeconds(90),
+                "site B's copy of vol-2 to be deleted",
                 () -> lab.role("site-b", "vol-2").equals("absent"));
     }
 
@@ -215,25 +278,41 @@ class CephDriverIT {
         ControllerBlockingStub a = stub(lab, "site-a");
         ReplicationSource vol = volume("vol-3");
         String data = lab.sha256("site-a", "vol-3");
-        untilOk(SYNC_TIMEOUT, () -> statusOf(() -> a.getVolumeReplicationInfo(GetVolumeReplicationInfoRequest
-                .newBuilder().setReplicationSource(vol).build())), Status.Code.NOT_FOUND);
-        a.demoteVolume(DemoteVolumeRequest.newBuilder().setReplicationSource(vol).build());
+        untilOk(
+                SYNC_TIMEOUT,
+                () -> statusOf(() -> a.getVolumeReplicationInfo(GetVolumeReplicationInfoRequest.newBuilder()
+                        .setReplicationSource(vol)
+                        .build())),
+                Status.Code.NOT_FOUND);
+        a.demoteVolume(
+                DemoteVolumeRequest.newBuilder().setReplicationSource(vol).build());
         assertThat(lab.role("site-b", "vol-3")).isEqualTo("non-primary");
 
         // 10 until B's rbd-mirror has replayed A's promotion again (disabled before that, B's copy stays for ever)
-        untilOk(SYNC_TIMEOUT, () -> statusOf(() -> a.disableVolumeReplication(DisableVolumeReplicationRequest
-                .newBuilder().setReplicationSource(vol).build())), Status.Code.ABORTED);
+        untilOk(
+                SYNC_TIMEOUT,
+                () -> statusOf(() -> a.disableVolumeReplication(DisableVolumeReplicationRequest.newBuilder()
+                        .setReplicationSource(vol)
+                        .build())),
+                Status.Code.ABORTED);
 
         assertThat(lab.role("site-a", "vol-3")).isEqualTo("disabled");
         assertThat(lab.sha256("site-a", "vol-3")).isEqualTo(data);
-        Lab.await(Duration.ofSeconds(90), "site B's copy of vol-3 to be deleted",
+        Lab.await(
+                Duration.ofSeconds(90),
+                "site B's copy of vol-3 to be deleted",
                 () -> lab.role("site-b", "vol-3").equals("absent"));
     }
 
     private static void untilReady(ControllerBlockingStub stub, ReplicationSource vol) {
         long end = System.nanoTime() + SYNC_TIMEOUT.toNanos();
-        while (!stub.resyncVolume(ResyncVolumeRequest.newBuilder().setReplicationSource(vol).build()).getReady()) {
-            assertThat(System.nanoTime()).as("resync ready within %s", SYNC_TIMEOUT).isLessThan(end);
+        while (!stub.resyncVolume(ResyncVolumeRequest.newBuilder()
+                        .setReplicationSource(vol)
+                        .build())
+                .getReady()) {
+            assertThat(System.nanoTime())
+                    .as("resync ready within %s", SYNC_TIMEOUT)
+                    .isLessThan(end);
             try {
                 Thread.sleep(1000);
             } catch (InterruptedException e) {
@@ -253,25 +332,52 @@ class CephDriverIT {
         ControllerBlockingStub a = stub(lab, "site-a");
         ReplicationSource vol = volume("vol-1");
         for (int round = 0; round < 3; round++) {
-            untilOk(Duration.ofSeconds(90), () -> statusOf(() -> a.enableVolumeReplication(
-                    EnableVolumeReplicationRequest.newBuilder().setReplicationSource(vol).build())), Status.Code.ABORTED);
-            untilOk(Duration.ofSeconds(90), () -> statusOf(() -> a.disableVolumeReplication(
-                    DisableVolumeReplicationRequest.newBuilder().setReplicationSource(vol).build())),
+            untilOk(
+                    Duration.ofSeconds(90),
+                    () -> statusOf(() -> a.enableVolumeReplication(EnableVolumeReplicationRequest.newBuilder()
+                            .setReplicationSource(vol)
+                            .build())),
+                    Status.Code.ABORTED);
+            untilOk(
+                    Duration.ofSeconds(90),
+                    () -> statusOf(() -> a.disableVolumeReplication(DisableVolumeReplicationRequest.newBuilder()
+                            .setReplicationSource(vol)
+                            .build())),
                     Status.Code.ABORTED);
         }
-        untilOk(Duration.ofSeconds(90), () -> statusOf(() -> a.enableVolumeReplication(
-                EnableVolumeReplicationRequest.newBuilder().setReplicationSource(vol).build())), Status.Code.ABORTED);
+        untilOk(
+                Duration.ofSeconds(90),
+                () -> statusOf(() -> a.enableVolumeReplication(EnableVolumeReplicationRequest.newBuilder()
+                        .setReplicationSource(vol)
+                        .build())),
+                Status.Code.ABORTED);
 
         // B's copy is this mirroring's (same global id), replaying: the destination settles and Info reports a sync.
-        untilOk(SYNC_TIMEOUT, () -> statusOf(() -> a.getReplicationDestinationInfo(GetReplicationDestinationInfoRequest
-                .newBuilder().setReplicationSource(vol).build())), Status.Code.UNAVAILABLE);
-        assertThat(globalId(lab, "site-b", "vol-1")).isEqualTo(globalId(lab, "site-a", "vol-1")).isNotEmpty();
-        untilOk(SYNC_TIMEOUT, () -> statusOf(() -> a.getVolumeReplicationInfo(GetVolumeReplicationInfoRequest
-                .newBuilder().setReplicationSource(vol).build())), Status.Code.NOT_FOUND);
+        untilOk(
+                SYNC_TIMEOUT,
+                () -> statusOf(() -> a.getReplicationDestinationInfo(GetReplicationDestinationInfoRequest.newBuilder()
+                        .setReplicationSource(vol)
+                        .build())),
+                Status.Code.UNAVAILABLE);
+        assertThat(globalId(lab, "site-b", "vol-1"))
+                .isEqualTo(globalId(lab, "site-a", "vol-1"))
+                .isNotEmpty();
+        untilOk(
+                SYNC_TIMEOUT,
+                () -> statusOf(() -> a.getVolumeReplicationInfo(GetVolumeReplicationInfoRequest.newBuilder()
+                        .setReplicationSource(vol)
+                        .build())),
+                Status.Code.NOT_FOUND);
 
-        untilOk(Duration.ofSeconds(90), () -> statusOf(() -> a.disableVolumeReplication(DisableVolumeReplicationRequest
-                .newBuilder().setReplicationSource(vol).build())), Status.Code.ABORTED);
-        Lab.await(Duration.ofSeconds(90), "site B's copy of vol-1 to be deleted",
+        untilOk(
+                Duration.ofSeconds(90),
+                () -> statusOf(() -> a.disableVolumeReplication(DisableVolumeReplicationRequest.newBuilder()
+                        .setReplicationSource(vol)
+                        .build())),
+                Status.Code.ABORTED);
+        Lab.await(
+                Duration.ofSeconds(90),
+                "site B's copy of vol-1 to be deleted",
                 () -> lab.role("site-b", "vol-1").equals("absent"));
     }
 
@@ -283,20 +389,36 @@ class CephDriverIT {
     void aSourceDemotedBeforeThePeerHasACopyStillNamesItsDestination(Lab lab) {
         ControllerBlockingStub a = stub(lab, "site-a");
         ReplicationSource vol = volume("vol-7");
-        a.enableVolumeReplication(EnableVolumeReplicationRequest.newBuilder().setReplicationSource(vol).build());
-        a.demoteVolume(DemoteVolumeRequest.newBuilder().setReplicationSource(vol).build());
+        a.enableVolumeReplication(EnableVolumeReplicationRequest.newBuilder()
+                .setReplicationSource(vol)
+                .build());
+        a.demoteVolume(
+                DemoteVolumeRequest.newBuilder().setReplicationSource(vol).build());
 
-        untilOk(Duration.ofSeconds(30), () -> statusOf(() -> a.getReplicationDestinationInfo(
-                GetReplicationDestinationInfoRequest.newBuilder().setReplicationSource(vol).build())),
+        untilOk(
+                Duration.ofSeconds(30),
+                () -> statusOf(() -> a.getReplicationDestinationInfo(GetReplicationDestinationInfoRequest.newBuilder()
+                        .setReplicationSource(vol)
+                        .build())),
                 Status.Code.UNAVAILABLE);
         assertThat(a.getReplicationDestinationInfo(GetReplicationDestinationInfoRequest.newBuilder()
-                .setReplicationSource(vol).build()).getReplicationDestination().getVolume().getVolumeId())
+                                .setReplicationSource(vol)
+                                .build())
+                        .getReplicationDestination()
+                        .getVolume()
+                        .getVolumeId())
                 .isEqualTo("vol-7");
 
-        untilOk(Duration.ofSeconds(90), () -> statusOf(() -> a.disableVolumeReplication(DisableVolumeReplicationRequest
-                .newBuilder().setReplicationSource(vol).build())), Status.Code.ABORTED);
+        untilOk(
+                Duration.ofSeconds(90),
+                () -> statusOf(() -> a.disableVolumeReplication(DisableVolumeReplicationRequest.newBuilder()
+                        .setReplicationSource(vol)
+                        .build())),
+                Status.Code.ABORTED);
         assertThat(lab.role("site-a", "vol-7")).isEqualTo("disabled");
-        Lab.await(Duration.ofSeconds(90), "no copy of vol-7 on site B",
+        Lab.await(
+                Duration.ofSeconds(90),
+                "no copy of vol-7 on site B",
                 () -> lab.role("site-b", "vol-7").equals("absent"));
     }
 }

@@ -39,7 +39,8 @@ class CephEightVolumeFailoverIT {
     static void ownLab() {
         String missing = CephPackages.missing();
         assumeTrue(missing == null, () -> "ceph: " + missing + ": Ceph integration tests skipped");
-        assumeTrue(Files.isRegularFile(CephLab.jar()), "replication-cli/target/volrep.jar is missing: build the module");
+        assumeTrue(
+                Files.isRegularFile(CephLab.jar()), "replication-cli/target/volrep.jar is missing: build the module");
         lab = Lab.start();
     }
 
@@ -58,8 +59,19 @@ class CephEightVolumeFailoverIT {
     void allEightImagesFailOverInOneRunWithoutForceAndSiteBHoldsTheSameBytes() {
         // Different data in each image (1..8 MiB at random offsets), then replication: the first syncs overlap.
         for (int i = 0; i < IMAGES; i++) {
-            lab.rbd("site-a", "bench", "--io-type", "write", "--io-size", "256K", "--io-total", (i + 1) + "M",
-                    "--io-pattern", "rand", "rbd/" + image(i)).requireSuccess("rbd bench " + image(i));
+            lab.rbd(
+                            "site-a",
+                            "bench",
+                            "--io-type",
+                            "write",
+                            "--io-size",
+                            "256K",
+                            "--io-total",
+                            (i + 1) + "M",
+                            "--io-pattern",
+                            "rand",
+                            "rbd/" + image(i))
+                    .requireSuccess("rbd bench " + image(i));
         }
         for (int i = 0; i < IMAGES; i++) {
             lab.volrep("enable", "--endpoint", lab.endpoint("site-a"), "--volume", image(i))
@@ -67,8 +79,19 @@ class CephEightVolumeFailoverIT {
         }
         for (int i = 0; i < IMAGES; i++) {
             String volume = image(i);
-            Lab.await(SYNC_TIMEOUT, "a completed sync of " + volume, () -> lab.volrep("info", "--endpoint",
-                    lab.endpoint("site-a"), "--volume", volume, "--timeout", "20s").exit() == 0);
+            Lab.await(
+                    SYNC_TIMEOUT,
+                    "a completed sync of " + volume,
+                    () -> lab.volrep(
+                                            "info",
+                                            "--endpoint",
+                                            lab.endpoint("site-a"),
+                                            "--volume",
+                                            volume,
+                                            "--timeout",
+                                            "20s")
+                                    .exit()
+                            == 0);
         }
         Map<String, String> onA = new LinkedHashMap<>();
         for (int i = 0; i < IMAGES; i++) {
@@ -76,8 +99,16 @@ class CephEightVolumeFailoverIT {
         }
         assertThat(onA.values()).doesNotHaveDuplicates();
 
-        List<String> args = new ArrayList<>(List.of("failover", "--from", lab.endpoint("site-a"), "--to",
-                lab.endpoint("site-b"), "--timeout", "60s", "--parallel", "4"));
+        List<String> args = new ArrayList<>(List.of(
+                "failover",
+                "--from",
+                lab.endpoint("site-a"),
+                "--to",
+                lab.endpoint("site-b"),
+                "--timeout",
+                "60s",
+                "--parallel",
+                "4"));
         for (int i = 0; i < IMAGES; i++) {
             args.addAll(List.of("--volume", image(i)));
         }
@@ -90,22 +121,28 @@ class CephEightVolumeFailoverIT {
         for (int i = 0; i < IMAGES; i++) {
             String volume = image(i);
             // destination from site A (GetReplicationDestinationInfo), demoted there, not forced, B's sync reported
-            assertThat(failover.out()).containsPattern("volume " + volume + " +volume " + volume
-                    + " +primary on b +demoted +no +\\d{4}-\\S+ +site A");
+            assertThat(failover.out())
+                    .containsPattern("volume " + volume + " +volume " + volume
+                            + " +primary on b +demoted +no +\\d{4}-\\S+ +site A");
             assertThat(lab.role("site-b", volume)).as(volume + " on B").isEqualTo("primary");
             assertThat(lab.role("site-a", volume)).as(volume + " on A").isEqualTo("non-primary");
-            assertThat(lab.sha256("site-b", volume)).as(volume + ": B's bytes are A's").isEqualTo(onA.get(volume));
+            assertThat(lab.sha256("site-b", volume))
+                    .as(volume + ": B's bytes are A's")
+                    .isEqualTo(onA.get(volume));
         }
         // The client retries a 10 ABORTED within each call; the failover's own waits show as progress lines.
-        System.out.printf("[ceph] failover of vol-0 .. vol-7 in one run: %d ms; the failover itself waited %d time(s)"
-                        + " for a demotion to reach site B and %d time(s) for B's first completed sync%n", took,
+        System.out.printf(
+                "[ceph] failover of vol-0 .. vol-7 in one run: %d ms; the failover itself waited %d time(s)"
+                        + " for a demotion to reach site B and %d time(s) for B's first completed sync%n",
+                took,
                 waits(failover.err(), "site A's demotion to reach site B"),
                 waits(failover.err(), "site B's first completed sync"));
     }
 
     /** How many progress lines say the failover waited for {@code what}. */
     private static int waits(String progress, String what) {
-        Matcher m = Pattern.compile(Pattern.quote("(waiting for " + what + ": ")).matcher(progress);
+        Matcher m =
+                Pattern.compile(Pattern.quote("(waiting for " + what + ": ")).matcher(progress);
         int n = 0;
         while (m.find()) {
             n++;

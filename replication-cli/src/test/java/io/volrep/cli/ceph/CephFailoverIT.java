@@ -37,9 +37,12 @@ class CephFailoverIT {
     private static final Duration SYNC_TIMEOUT = Duration.ofSeconds(120);
 
     private static void awaitCompletedSync(Lab lab, String volume) {
-        Lab.await(SYNC_TIMEOUT, "volrep info to show a completed sync of " + volume,
+        Lab.await(
+                SYNC_TIMEOUT,
+                "volrep info to show a completed sync of " + volume,
                 () -> lab.volrep("info", "--endpoint", lab.endpoint("site-a"), "--volume", volume, "--timeout", "20s")
-                        .exit() == 0);
+                                .exit()
+                        == 0);
     }
 
     /** The {@code last_sync_time} {@code site}'s plugin reports for {@code volume}. */
@@ -48,13 +51,26 @@ class CephFailoverIT {
     }
 
     private static GetVolumeReplicationInfoResponse info(Lab lab, String site, String volume) {
-        return lab.stub(site, Duration.ofSeconds(60)).getVolumeReplicationInfo(GetVolumeReplicationInfoRequest
-                .newBuilder().setReplicationSource(Lab.volume(volume)).build());
+        return lab.stub(site, Duration.ofSeconds(60))
+                .getVolumeReplicationInfo(GetVolumeReplicationInfoRequest.newBuilder()
+                        .setReplicationSource(Lab.volume(volume))
+                        .build());
     }
 
     private static void write(Lab lab, String volume, String total) {
-        lab.rbd("site-a", "bench", "--io-type", "write", "--io-size", "1M", "--io-total", total,
-                "--io-pattern", "seq", "rbd/" + volume).requireSuccess("rbd bench " + volume);
+        lab.rbd(
+                        "site-a",
+                        "bench",
+                        "--io-type",
+                        "write",
+                        "--io-size",
+                        "1M",
+                        "--io-total",
+                        total,
+                        "--io-pattern",
+                        "seq",
+                        "rbd/" + volume)
+                .requireSuccess("rbd bench " + volume);
     }
 
     /** Both images get their data and replication at once: their first syncs (10-30 s each) overlap. */
@@ -64,8 +80,15 @@ class CephFailoverIT {
         // vol-4 without a schedule: its only mirror snapshots are enable's, the disaster test's own and demote's, so
         // "after the last sync" is exact
         write(lab, "vol-4", "8M");
-        lab.volrep("enable", "--endpoint", lab.endpoint("site-a"), "--volume", "vol-0", "--parameter",
-                "schedulingInterval=1m").requireSuccess("volrep enable");
+        lab.volrep(
+                        "enable",
+                        "--endpoint",
+                        lab.endpoint("site-a"),
+                        "--volume",
+                        "vol-0",
+                        "--parameter",
+                        "schedulingInterval=1m")
+                .requireSuccess("volrep enable");
         lab.volrep("enable", "--endpoint", lab.endpoint("site-a"), "--volume", "vol-4")
                 .requireSuccess("volrep enable");
         awaitCompletedSync(lab, "vol-0");
@@ -79,8 +102,16 @@ class CephFailoverIT {
 
         long start = System.nanoTime();
         // No --destination: site A's plugin answers GetReplicationDestinationInfo (the same image, verified on B).
-        Result failover = lab.volrep("failover", "--from", lab.endpoint("site-a"), "--to", lab.endpoint("site-b"),
-                "--volume", "vol-0", "--timeout", "60s");
+        Result failover = lab.volrep(
+                "failover",
+                "--from",
+                lab.endpoint("site-a"),
+                "--to",
+                lab.endpoint("site-b"),
+                "--volume",
+                "vol-0",
+                "--timeout",
+                "60s");
         long rto = (System.nanoTime() - start) / 1_000_000;
 
         failover.requireSuccess("volrep failover");
@@ -99,13 +130,17 @@ class CephFailoverIT {
         lab.awaitBackground();
         Instant enabledSync = lastSync(lab, "site-a", "vol-4");
         lab.rbd("site-a", "mirror", "image", "snapshot", "rbd/vol-4").requireSuccess("rbd mirror image snapshot");
-        Lab.await(SYNC_TIMEOUT, "a completed sync of vol-4 after its new mirror snapshot",
+        Lab.await(
+                SYNC_TIMEOUT,
+                "a completed sync of vol-4 after its new mirror snapshot",
                 () -> lastSync(lab, "site-a", "vol-4").isAfter(enabledSync));
         Instant lastSync = lastSync(lab, "site-a", "vol-4");
         String synced = lab.sha256("site-a", "vol-4");
         assertThat(lab.volrep("destination", "--endpoint", lab.endpoint("site-a"), "--volume", "vol-4")
-                .requireSuccess("volrep destination").out()).contains("vol-4");
-        write(lab, "vol-4", "24M");        // 16 MiB more, after the last completed sync
+                        .requireSuccess("volrep destination")
+                        .out())
+                .contains("vol-4");
+        write(lab, "vol-4", "24M"); // 16 MiB more, after the last completed sync
         String unsynced = lab.sha256("site-a", "vol-4");
         assertThat(unsynced).isNotEqualTo(synced);
 
@@ -114,24 +149,39 @@ class CephFailoverIT {
         try {
             // Site A's plugin still serves, and answers within the caller's deadline that its Ceph is gone.
             long asked = System.nanoTime();
-            Status gone = statusOf(() -> lab.stub("site-a", Duration.ofSeconds(15)).demoteVolume(DemoteVolumeRequest
-                    .newBuilder().setReplicationSource(Lab.volume("vol-4")).build()));
+            Status gone = statusOf(() -> lab.stub("site-a", Duration.ofSeconds(15))
+                    .demoteVolume(DemoteVolumeRequest.newBuilder()
+                            .setReplicationSource(Lab.volume("vol-4"))
+                            .build()));
             assertThat(gone.getCode()).as(gone.toString()).isEqualTo(Status.Code.UNAVAILABLE);
             assertThat(Duration.ofNanos(System.nanoTime() - asked)).isLessThan(Duration.ofSeconds(15));
 
             long start = System.nanoTime();
-            Result failover = lab.volrep("failover", "--from", lab.endpoint("site-a"), "--to", lab.endpoint("site-b"),
-                    "--volume", "vol-4", "--destination", "vol-4=vol-4", "--force-if-unreachable", "--timeout", "20s");
+            Result failover = lab.volrep(
+                    "failover",
+                    "--from",
+                    lab.endpoint("site-a"),
+                    "--to",
+                    lab.endpoint("site-b"),
+                    "--volume",
+                    "vol-4",
+                    "--destination",
+                    "vol-4=vol-4",
+                    "--force-if-unreachable",
+                    "--timeout",
+                    "20s");
             long rto = (System.nanoTime() - start) / 1_000_000;
 
             failover.requireSuccess("volrep failover --force-if-unreachable");
             assertThat(lastSync(lab, "site-b", "vol-4")).isEqualTo(lastSync);
-            assertThat(lab.sha256("site-b", "vol-4")).as("B holds the last completed sync: what followed it is lost")
+            assertThat(lab.sha256("site-b", "vol-4"))
+                    .as("B holds the last completed sync: what followed it is lost")
                     .isEqualTo(synced);
-            System.out.printf("[ceph] disaster failover of vol-4: RTO %d ms (volrep failover --force-if-unreachable"
-                    + " --timeout 20s wall time); RPO %d s (site A failed %s, last completed sync %s): the 16 MiB"
-                    + " written after it are not on B%n", rto, Duration.between(lastSync, disaster).toSeconds(),
-                    disaster, lastSync);
+            System.out.printf(
+                    "[ceph] disaster failover of vol-4: RTO %d ms (volrep failover --force-if-unreachable"
+                            + " --timeout 20s wall time); RPO %d s (site A failed %s, last completed sync %s): the 16 MiB"
+                            + " written after it are not on B%n",
+                    rto, Duration.between(lastSync, disaster).toSeconds(), disaster, lastSync);
         } finally {
             lab.startSite("site-a");
         }
@@ -144,9 +194,12 @@ class CephFailoverIT {
         long start = System.nanoTime();
         lab.volrep("resync", "--endpoint", lab.endpoint("site-a"), "--volume", "vol-4", "--await-ready", "5m")
                 .requireSuccess("volrep resync --await-ready");
-        System.out.printf("[ceph] resync of vol-4 on the returned site A: ready in %d ms%n",
+        System.out.printf(
+                "[ceph] resync of vol-4 on the returned site A: ready in %d ms%n",
                 (System.nanoTime() - start) / 1_000_000);
-        assertThat(lab.sha256("site-a", "vol-4")).isEqualTo(lab.sha256("site-b", "vol-4")).isEqualTo(synced);
+        assertThat(lab.sha256("site-a", "vol-4"))
+                .isEqualTo(lab.sha256("site-b", "vol-4"))
+                .isEqualTo(synced);
     }
 
     private static Status statusOf(Runnable call) {

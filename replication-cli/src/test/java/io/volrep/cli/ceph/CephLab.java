@@ -83,13 +83,20 @@ public final class CephLab implements BeforeAllCallback, ParameterResolver {
     }
 
     private static Lab lab(ExtensionContext context) {
-        return context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(Lab.class, k -> {
-            Lab lab = Lab.start();
-            // The conformance suite mostly waits on Ceph: it runs beside the other tests from the start, on its own
-            // image; stopSite waits for it (a stopped site would disturb it). CephConformanceIT judges its result.
-            lab.conformance = lab.inBackground(() -> CephConformanceIT.run(lab));
-            return lab;
-        }, Lab.class);
+        return context.getRoot()
+                .getStore(NAMESPACE)
+                .getOrComputeIfAbsent(
+                        Lab.class,
+                        k -> {
+                            Lab lab = Lab.start();
+                            // The conformance suite mostly waits on Ceph: it runs beside the other tests from the
+                            // start, on its own
+                            // image; stopSite waits for it (a stopped site would disturb it). CephConformanceIT judges
+                            // its result.
+                            lab.conformance = lab.inBackground(() -> CephConformanceIT.run(lab));
+                            return lab;
+                        },
+                        Lab.class);
     }
 
     /** The repository root: the nearest directory upwards holding {@code lab/ceph-two-sites}. */
@@ -99,7 +106,8 @@ public final class CephLab implements BeforeAllCallback, ParameterResolver {
             dir = dir.getParent();
         }
         if (dir == null) {
-            throw new IllegalStateException("no lab/ceph-two-sites above " + Path.of("").toAbsolutePath());
+            throw new IllegalStateException(
+                    "no lab/ceph-two-sites above " + Path.of("").toAbsolutePath());
         }
         return dir;
     }
@@ -155,7 +163,8 @@ public final class CephLab implements BeforeAllCallback, ParameterResolver {
                 delete(dir);
                 fail("lab/ceph-two-sites up failed (exit " + up.exit() + "):\n" + up.out() + up.err());
             }
-            System.out.println("[ceph lab] up in " + took.toMillis() + " ms: " + up.out().strip().replace('\n', ' '));
+            System.out.println("[ceph lab] up in " + took.toMillis() + " ms: "
+                    + up.out().strip().replace('\n', ' '));
             return new Lab(dir, took);
         }
 
@@ -211,23 +220,25 @@ public final class CephLab implements BeforeAllCallback, ParameterResolver {
          */
         ControllerGrpc.ControllerBlockingStub stub(String site, Duration callDeadline) {
             ManagedChannel channel = Grpc.newChannelBuilder(endpoint(site), InsecureChannelCredentials.create())
-                    .overrideAuthority("localhost").build();
+                    .overrideAuthority("localhost")
+                    .build();
             synchronized (channels) {
                 channels.add(channel);
             }
             return ControllerGrpc.newBlockingStub(channel).withInterceptors(new ClientInterceptor() {
                 @Override
-                public <Q, A> ClientCall<Q, A> interceptCall(MethodDescriptor<Q, A> method, CallOptions options,
-                                                             Channel next) {
-                    return next.newCall(method, options.withDeadlineAfter(callDeadline.toMillis(),
-                            TimeUnit.MILLISECONDS));
+                public <Q, A> ClientCall<Q, A> interceptCall(
+                        MethodDescriptor<Q, A> method, CallOptions options, Channel next) {
+                    return next.newCall(
+                            method, options.withDeadlineAfter(callDeadline.toMillis(), TimeUnit.MILLISECONDS));
                 }
             });
         }
 
         static ReplicationSource volume(String id) {
-            return ReplicationSource.newBuilder().setVolume(ReplicationSource.VolumeSource.newBuilder()
-                    .setVolumeId(id)).build();
+            return ReplicationSource.newBuilder()
+                    .setVolume(ReplicationSource.VolumeSource.newBuilder().setVolumeId(id))
+                    .build();
         }
 
         /** {@code rbd ARGS} against a site (through the lab). */
@@ -254,9 +265,17 @@ public final class CephLab implements BeforeAllCallback, ParameterResolver {
             Path err = null;
             try {
                 err = Files.createTempFile("vrc-export-", ".err");
-                Process p = new ProcessBuilder(repoRoot().resolve("lab/ceph-two-sites").toString(), "rbd",
-                        dir.toString(), site, "export", "--no-progress", "rbd/" + image, "-")
-                        .redirectError(err.toFile()).start();
+                Process p = new ProcessBuilder(
+                                repoRoot().resolve("lab/ceph-two-sites").toString(),
+                                "rbd",
+                                dir.toString(),
+                                site,
+                                "export",
+                                "--no-progress",
+                                "rbd/" + image,
+                                "-")
+                        .redirectError(err.toFile())
+                        .start();
                 MessageDigest digest = MessageDigest.getInstance("SHA-256");
                 try (InputStream in = p.getInputStream()) {
                     byte[] buffer = new byte[1 << 16];
@@ -341,7 +360,7 @@ public final class CephLab implements BeforeAllCallback, ParameterResolver {
                 Result r = script(COMMAND_TIMEOUT, "down", dir.toString());
                 if (r.exit() != 0) {
                     System.err.println("[ceph lab] down " + dir + " failed: " + r.err());
-                    return;     // keep the directory: something of it may still run
+                    return; // keep the directory: something of it may still run
                 }
                 keepPluginLogs();
                 delete(dir);
@@ -370,23 +389,27 @@ public final class CephLab implements BeforeAllCallback, ParameterResolver {
 
     /** Runs {@code lab/ceph-two-sites ARGS} to its end, killed past {@code timeout}. */
     static Result script(Duration timeout, String... args) {
-        List<String> cmd = new ArrayList<>(List.of(repoRoot().resolve("lab/ceph-two-sites").toString()));
+        List<String> cmd =
+                new ArrayList<>(List.of(repoRoot().resolve("lab/ceph-two-sites").toString()));
         cmd.addAll(List.of(args));
         Path out = null;
         Path err = null;
         try {
             out = Files.createTempFile("vrc-out-", ".log");
             err = Files.createTempFile("vrc-err-", ".log");
-            ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
+            ProcessBuilder pb =
+                    new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
             pb.environment().put("VOLREP_JAR", jar().toString());
             Process p = pb.start();
             if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 p.descendants().forEach(ProcessHandle::destroyForcibly);
                 p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-                return new Result(-1, Files.readString(out), Files.readString(err) + "\n(killed after " + timeout
-                        + ")");
+                return new Result(
+                        -1, Files.readString(out), Files.readString(err) + "\n(killed after " + timeout + ")");
             }
-            return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+            return new Result(
+                    p.exitValue(),
+                    Files.readString(out, StandardCharsets.UTF_8),
                     Files.readString(err, StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -19,12 +19,11 @@ import java.util.concurrent.TimeUnit;
 public final class CephPackages {
     private static volatile String missing;
 
-    private CephPackages() {
-    }
+    private CephPackages() {}
 
     public static void main(String[] args) throws Exception {
         if (args[1].equals("skip=true")) {
-            return;     // -DskipTests / -DskipITs: no IT runs
+            return; // -DskipTests / -DskipITs: no IT runs
         }
         String why = check(Path.of(args[0]));
         if (why != null) {
@@ -58,7 +57,9 @@ public final class CephPackages {
         if (!Files.isExecutable(script)) {
             return script + " is missing or not executable";
         }
-        Process p = new ProcessBuilder(script.toString(), "check").redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(script.toString(), "check")
+                .redirectErrorStream(true)
+                .start();
         if (!p.waitFor(30, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             return "lab/ceph-two-sites check did not finish within 30 s";

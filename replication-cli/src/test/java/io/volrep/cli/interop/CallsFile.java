@@ -13,8 +13,7 @@ import java.util.regex.Pattern;
  * with its RPC, source, answered code, time and the secret keys it carried (never values).
  */
 record CallsFile(List<Call> calls) {
-    record Call(String rpc, String source, String code, long atMs, String secretKeys) {
-    }
+    record Call(String rpc, String source, String code, long atMs, String secretKeys) {}
 
     private static final Pattern ENTRY = Pattern.compile("\\{\\s*\"rpc\": \"([^\"]+)\",\\s*\"source\": \"([^\"]*)\","
             + "\\s*\"code\": \"([^\"]+)\",\\s*\"atMs\": (\\d+),\\s*\"secretKeys\": \\[([^\\]]*)\\]");
@@ -25,7 +24,11 @@ record CallsFile(List<Call> calls) {
         if (Files.exists(file)) {
             Matcher m = ENTRY.matcher(Files.readString(file));
             while (m.find()) {
-                calls.add(new Call(m.group(1), m.group(2), m.group(3), Long.parseLong(m.group(4)),
+                calls.add(new Call(
+                        m.group(1),
+                        m.group(2),
+                        m.group(3),
+                        Long.parseLong(m.group(4)),
                         m.group(5).replaceAll("\\s", "")));
             }
         }

@@ -31,9 +31,12 @@ import picocli.CommandLine;
  */
 class ClientRetryInteropIT {
     private static final Pattern RETRY_DELAY = Pattern.compile("attempt (\\d+): 10 ABORTED -> retry in (\\d+) ms");
+
     @RegisterExtension
     final GrpcCleanup cleanup = new GrpcCleanup();
-    private final String secretValue = "s3cr3t-" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
+
+    private final String secretValue =
+            "s3cr3t-" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
 
     @TempDir
     Path dir;
@@ -55,8 +58,8 @@ class ClientRetryInteropIT {
     }
 
     private Result volrep(String command, Peer p, String... extra) {
-        List<String> args = new ArrayList<>(List.of(command, "--endpoint", p.endpoint(), "--secret",
-                "password=" + secretValue));
+        List<String> args =
+                new ArrayList<>(List.of(command, "--endpoint", p.endpoint(), "--secret", "password=" + secretValue));
         args.addAll(List.of(extra));
         return Interop.run(Interop.volrep(args.toArray(String[]::new)), Duration.ofSeconds(40));
     }
@@ -66,8 +69,8 @@ class ClientRetryInteropIT {
      * a JVM start each would dominate the suite. The other tests run the jar and check its whole output.
      */
     private Result inProcess(String command, Peer p, String... extra) {
-        List<String> args = new ArrayList<>(List.of(command, "--endpoint", p.endpoint(), "--secret",
-                "password=" + secretValue));
+        List<String> args =
+                new ArrayList<>(List.of(command, "--endpoint", p.endpoint(), "--secret", "password=" + secretValue));
         args.addAll(List.of(extra));
         CommandLine cli = VolrepCommand.commandLine();
         StringWriter out = new StringWriter();
@@ -87,7 +90,8 @@ class ClientRetryInteropIT {
         assertThat(r.exit()).as(r.output()).isZero();
         assertThat(r.output()).contains("attempt 4: 0 OK").doesNotContain(secretValue);
         CallsFile log = CallsFile.read(calls);
-        assertThat(log.of("EnableVolumeReplication")).extracting(CallsFile.Call::code)
+        assertThat(log.of("EnableVolumeReplication"))
+                .extracting(CallsFile.Call::code)
                 .containsExactly("ABORTED", "ABORTED", "ABORTED", "OK");
         assertThat(log.calls()).allSatisfy(c -> assertThat(c.secretKeys()).isEqualTo("\"password\""));
         // Each printed delay stays within the upper half of the policy's exponential cap (500 ms doubling; the
@@ -98,8 +102,9 @@ class ClientRetryInteropIT {
         while (m.find()) {
             int attempt = Integer.parseInt(m.group(1));
             long delay = Long.parseLong(m.group(2));
-            assertThat(delay).as("delay after attempt %d", attempt).isBetween(250L << (attempt - 1),
-                    500L << (attempt - 1));
+            assertThat(delay)
+                    .as("delay after attempt %d", attempt)
+                    .isBetween(250L << (attempt - 1), 500L << (attempt - 1));
             delays.add(delay);
         }
         assertThat(delays).as(r.output()).hasSize(3);
@@ -122,7 +127,9 @@ class ClientRetryInteropIT {
         Result r = volrep("promote", p, "--volume", "vol-0", "-v");
 
         assertThat(r.exit()).as(r.output()).isNotZero();
-        assertThat(r.output()).contains("9 FAILED_PRECONDITION").contains("after 1 attempt(s)")
+        assertThat(r.output())
+                .contains("9 FAILED_PRECONDITION")
+                .contains("after 1 attempt(s)")
                 .doesNotContain(secretValue);
         assertThat(CallsFile.read(calls).of("PromoteVolume")).hasSize(1);
     }
@@ -148,7 +155,8 @@ class ClientRetryInteropIT {
 
         assertThat(r.exit()).as(r.output()).isZero();
         assertThat(r.output()).doesNotContain(secretValue);
-        assertThat(CallsFile.read(calls).of("DisableVolumeReplication")).extracting(CallsFile.Call::code)
+        assertThat(CallsFile.read(calls).of("DisableVolumeReplication"))
+                .extracting(CallsFile.Call::code)
                 .containsExactly("UNAVAILABLE", "UNAVAILABLE", "OK");
     }
 
@@ -168,13 +176,27 @@ class ClientRetryInteropIT {
     void failoverSequenceAgainstTheIndependentPluginNeverPrintsTheSecret() throws IOException {
         var socket = Interop.socketPath();
         Path calls = dir.resolve("calls.json");
-        Peer p = Peer.start(socket, Interop.node("plugin.js", "--listen", "unix://" + socket, "--secret",
-                "password=" + secretValue, "--calls-file", calls.toString(), "--quiet"));
+        Peer p = Peer.start(
+                socket,
+                Interop.node(
+                        "plugin.js",
+                        "--listen",
+                        "unix://" + socket,
+                        "--secret",
+                        "password=" + secretValue,
+                        "--calls-file",
+                        calls.toString(),
+                        "--quiet"));
         cleanup.register(p);
 
         StringBuilder all = new StringBuilder();
-        for (String[] step : List.of(new String[] {"enable"}, new String[] {"promote"}, new String[] {"demote"},
-                new String[] {"resync", "--await-ready", "PT20S"}, new String[] {"promote"}, new String[] {"info"},
+        for (String[] step : List.of(
+                new String[] {"enable"},
+                new String[] {"promote"},
+                new String[] {"demote"},
+                new String[] {"resync", "--await-ready", "PT20S"},
+                new String[] {"promote"},
+                new String[] {"info"},
                 new String[] {"disable"})) {
             List<String> extra = new ArrayList<>(List.of(step).subList(1, step.length));
             extra.addAll(List.of("--volume", "vol-2", "-v"));
@@ -184,8 +206,10 @@ class ClientRetryInteropIT {
         }
         assertThat(all.toString()).doesNotContain(secretValue).contains("ready");
         List<CallsFile.Call> resyncs = CallsFile.read(calls).of("ResyncVolume");
-        assertThat(resyncs).as("resync --await-ready polls until ready (the plugin is ready on the 2nd call)")
-                .hasSizeGreaterThanOrEqualTo(2).allSatisfy(c -> assertThat(c.code()).isEqualTo("OK"));
+        assertThat(resyncs)
+                .as("resync --await-ready polls until ready (the plugin is ready on the 2nd call)")
+                .hasSizeGreaterThanOrEqualTo(2)
+                .allSatisfy(c -> assertThat(c.code()).isEqualTo("OK"));
         assertThat(Files.readString(calls)).doesNotContain(secretValue);
     }
 }

@@ -26,8 +26,19 @@ import picocli.CommandLine;
  * (no JVM start per defect) to keep the suite fast.
  */
 class ConformanceInteropIT {
-    private static final String[] FIXTURES = {"--volume", "vol-0", "--volume", "vol-1", "--volume-group", "grp-0",
-            "--secret", "user=admin", "--resync-timeout", "3s"};
+    private static final String[] FIXTURES = {
+        "--volume",
+        "vol-0",
+        "--volume",
+        "vol-1",
+        "--volume-group",
+        "grp-0",
+        "--secret",
+        "user=admin",
+        "--resync-timeout",
+        "3s"
+    };
+
     @RegisterExtension
     final GrpcCleanup cleanup = new GrpcCleanup();
 
@@ -42,7 +53,8 @@ class ConformanceInteropIT {
 
     private Peer peer(String script, String... extra) {
         var socket = Interop.socketPath();
-        List<String> args = new ArrayList<>(List.of("--listen", "unix://" + socket, "--secret", "user=admin", "--quiet"));
+        List<String> args =
+                new ArrayList<>(List.of("--listen", "unix://" + socket, "--secret", "user=admin", "--quiet"));
         args.addAll(List.of(extra));
         Peer p = Peer.start(socket, Interop.node(script, args.toArray(String[]::new)));
         cleanup.register(p);
@@ -67,18 +79,37 @@ class ConformanceInteropIT {
 
     /** One volume and the required checks only: what a defect needs to be caught, in a fraction of the time. */
     private static List<String> quickConformanceArgs(Peer p, boolean healer) {
-        List<String> args = new ArrayList<>(List.of("conformance", "--endpoint", p.endpoint(), "--volume", "vol-0",
-                "--volume-group", "grp-0", "--secret", "user=admin", "--resync-timeout", "2s",
-                "--include-tag", "required"));
+        List<String> args = new ArrayList<>(List.of(
+                "conformance",
+                "--endpoint",
+                p.endpoint(),
+                "--volume",
+                "vol-0",
+                "--volume-group",
+                "grp-0",
+                "--secret",
+                "user=admin",
+                "--resync-timeout",
+                "2s",
+                "--include-tag",
+                "required"));
         return withHealer(args, p, healer);
     }
 
     private static List<String> withHealer(List<String> args, Peer p, boolean healer) {
         if (healer) {
             // Every NodeHealer input: a mounted volume, its staging path and context, and a block volume.
-            args.addAll(List.of("--healer-endpoint", p.endpoint(), "--healer-volume", "vol-0=/var/lib/kubelet/pods/i/vol-0",
-                    "--healer-staging-path", "/var/lib/kubelet/plugins/kubernetes.io/csi/pv/vol-0/globalmount",
-                    "--healer-volume-context", "pool=rbd", "--healer-block-volume", "vol-1=/dev/rbd1"));
+            args.addAll(List.of(
+                    "--healer-endpoint",
+                    p.endpoint(),
+                    "--healer-volume",
+                    "vol-0=/var/lib/kubelet/pods/i/vol-0",
+                    "--healer-staging-path",
+                    "/var/lib/kubelet/plugins/kubernetes.io/csi/pv/vol-0/globalmount",
+                    "--healer-volume-context",
+                    "pool=rbd",
+                    "--healer-block-volume",
+                    "vol-1=/dev/rbd1"));
         }
         return args;
     }
@@ -88,8 +119,14 @@ class ConformanceInteropIT {
         Peer p = plugin();
         Result r = Interop.run(Interop.volrep(conformanceArgs(p, true).toArray(String[]::new)), Interop.RUN_TIMEOUT);
 
-        assertThat(r.output()).as(r.output()).contains("COMPLIANT").contains("required checks: ")
-                .contains(", 0 failed").contains("NodeHealer").doesNotContain("\nFAIL ").doesNotContain("admin")
+        assertThat(r.output())
+                .as(r.output())
+                .contains("COMPLIANT")
+                .contains("required checks: ")
+                .contains(", 0 failed")
+                .contains("NodeHealer")
+                .doesNotContain("\nFAIL ")
+                .doesNotContain("admin")
                 .contains("PASS            required NodeHealer: a block volume_capability is accepted")
                 .contains("PASS            required NodeHealer: an absolute staging_target_path of 128+ bytes")
                 .contains("PASS            optional NodeHealer: an absolute staging_target_path of 4095 bytes")
@@ -107,8 +144,12 @@ class ConformanceInteropIT {
         args.addAll(List.of("--settle-timeout", "5s"));
         Result r = Interop.run(Interop.volrep(args.toArray(String[]::new)), Interop.RUN_TIMEOUT);
 
-        assertThat(r.output()).as(r.output()).contains("COMPLIANT").contains(", 0 failed")
-                .contains("for transient answers").doesNotContain("\nFAIL ");
+        assertThat(r.output())
+                .as(r.output())
+                .contains("COMPLIANT")
+                .contains(", 0 failed")
+                .contains("for transient answers")
+                .doesNotContain("\nFAIL ");
         assertThat(r.exit()).as(r.output()).isZero();
     }
 
@@ -123,8 +164,8 @@ class ConformanceInteropIT {
     /** Dialect-true expectations: each independent peer passes every check of the revision it speaks, with no warning. */
     @ParameterizedTest(name = "{0} {1} as {2}")
     @MethodSource("peersAndTheirRevisions")
-    void everyIndependentPeerPassesTheChecksOfItsOwnRevision(String script, List<String> revision, String dialect,
-                                                            boolean servesHealer) {
+    void everyIndependentPeerPassesTheChecksOfItsOwnRevision(
+            String script, List<String> revision, String dialect, boolean servesHealer) {
         List<String> extra = new ArrayList<>(revision);
         if (script.equals("plugin.js")) {
             extra.addAll(List.of("--latency", "0"));
@@ -135,12 +176,17 @@ class ConformanceInteropIT {
         Result r = conformanceInProcess(withHealer(args, p, true));
 
         assertThat(r.exit()).as(r.output()).isZero();
-        assertThat(r.output()).as(r.output()).contains("COMPLIANT: ").doesNotContain("NOT COMPLIANT")
-                .doesNotContainPattern("(?m)^(FAIL|WARNING) ").contains("optional checks: ")
+        assertThat(r.output())
+                .as(r.output())
+                .contains("COMPLIANT: ")
+                .doesNotContain("NOT COMPLIANT")
+                .doesNotContainPattern("(?m)^(FAIL|WARNING) ")
+                .contains("optional checks: ")
                 .containsPattern("optional checks: \\d+ passed, 0 failed");
         if (dialect.equals("upstream-2026")) {
-            assertThat(r.output()).contains("PASS            required Request form: reserved field 1 (volume_id) alone"
-                    + " names no source -> 3 INVALID_ARGUMENT on every RPC")
+            assertThat(r.output())
+                    .contains("PASS            required Request form: reserved field 1 (volume_id) alone"
+                            + " names no source -> 3 INVALID_ARGUMENT on every RPC")
                     .contains("PASS            required Request form: reserved field 1 (volume_id) beside"
                             + " replication_source is ignored")
                     .contains("PASS            optional Identity: every optional RPC served is advertised");
@@ -153,13 +199,14 @@ class ConformanceInteropIT {
     @Test
     void anUpstreamPeerServingDestinationsUnadvertisedIsAWarningNotAFailure() {
         Peer p = plugin("--revision", "upstream-2026", "--defect", "no-destination-capability", "--latency", "0");
-        List<String> args = new ArrayList<>(List.of("conformance", "--endpoint", p.endpoint(), "--dialect",
-                "upstream-2026", "--include-tag", "optional"));
+        List<String> args = new ArrayList<>(List.of(
+                "conformance", "--endpoint", p.endpoint(), "--dialect", "upstream-2026", "--include-tag", "optional"));
         args.addAll(List.of(FIXTURES));
         Result r = conformanceInProcess(args);
 
         assertThat(r.exit()).as(r.output()).isZero();
-        assertThat(r.output()).contains("WARNING         optional Identity: every optional RPC served is advertised")
+        assertThat(r.output())
+                .contains("WARNING         optional Identity: every optional RPC served is advertised")
                 .contains("-> WARNING: GetReplicationDestinationInfo is served but GetCapabilities does not advertise"
                         + " VolumeReplication.GET_REPLICATION_DESTINATION_INFO")
                 .contains("warnings (not failures): 1 checks (identity/plugin/served-rpcs-advertised)")
@@ -169,14 +216,23 @@ class ConformanceInteropIT {
     @Test
     void aPeerThatReadsFieldOneFailsWhenClaimedToSpeakUpstream() {
         Peer p = plugin("--latency", "0");
-        List<String> args = new ArrayList<>(List.of("conformance", "--endpoint", p.endpoint(), "--dialect",
-                "upstream-2026", "--include-tag", "required", "--skip", "*/group/*"));
+        List<String> args = new ArrayList<>(List.of(
+                "conformance",
+                "--endpoint",
+                p.endpoint(),
+                "--dialect",
+                "upstream-2026",
+                "--include-tag",
+                "required",
+                "--skip",
+                "*/group/*"));
         args.addAll(List.of(FIXTURES));
         Result r = conformanceInProcess(args);
 
         assertThat(r.exit()).as(r.output()).isEqualTo(1);
         assertThat(r.output().lines().filter(l -> l.startsWith("FAIL ")).map(l -> l.replaceAll(" \\(\\d+ ms\\)$", "")))
-                .as(r.output()).containsExactlyInAnyOrder(
+                .as(r.output())
+                .containsExactlyInAnyOrder(
                         "FAIL            required Request form: reserved field 1 (volume_id) alone names no source -> 3"
                                 + " INVALID_ARGUMENT on every RPC",
                         "FAIL            required Request form: reserved field 1 (volume_id) beside replication_source is"
@@ -186,33 +242,58 @@ class ConformanceInteropIT {
 
     static Stream<Arguments> defects() {
         return Stream.of(
-                Arguments.of("wrong-precondition-code", false,
+                Arguments.of(
+                        "wrong-precondition-code",
+                        false,
                         "PromoteVolume: Replication Source is not replicated -> 9 FAILED_PRECONDITION [volume, replication disabled]"),
                 // The same enable again is an edge of the state the first one led to (vendor-ci.md, idempotency).
-                Arguments.of("not-idempotent-enable", false,
+                Arguments.of(
+                        "not-idempotent-enable",
+                        false,
                         "EnableVolumeReplication: allowed -> 0 OK, then primary [volume, replication enabled, primary]"),
-                Arguments.of("info-without-last-sync-time", false, "GetVolumeReplicationInfo: last_sync_time is REQUIRED"),
+                Arguments.of(
+                        "info-without-last-sync-time", false, "GetVolumeReplicationInfo: last_sync_time is REQUIRED"),
                 Arguments.of("negative-bytes", false, "GetVolumeReplicationInfo: last_sync_bytes MUST NOT be negative"),
-                Arguments.of("ignore-secrets", false,
+                Arguments.of(
+                        "ignore-secrets",
+                        false,
                         "EnableVolumeReplication: Not authenticated -> 16 UNAUTHENTICATED [volume, wrong secrets, before and after a valid call]"),
-                // resync-never-ready: with one site the resync checks report NOT RUN (no primary to copy from: issue 35);
-                // the same defect between two sites is caught by ExplorationDefect.RESYNC_NEVER_READY_WITH_PEER_PRIMARY.
-                Arguments.of("unimplemented-enable", false,
+                // resync-never-ready: with one site the resync checks report NOT RUN (no primary to copy from: issue
+                // 35);
+                // the same defect between two sites is caught by
+                // ExplorationDefect.RESYNC_NEVER_READY_WITH_PEER_PRIMARY.
+                Arguments.of(
+                        "unimplemented-enable",
+                        false,
                         "EnableVolumeReplication: allowed -> 0 OK, then primary [volume, replication disabled]"),
-                Arguments.of("accept-missing-source", false,
+                Arguments.of(
+                        "accept-missing-source",
+                        false,
                         "EnableVolumeReplication: Missing required field -> 3 INVALID_ARGUMENT [no replication_source, no volume_id]"),
-                Arguments.of("not-found-as-unknown", false,
+                Arguments.of(
+                        "not-found-as-unknown",
+                        false,
                         "EnableVolumeReplication: Replication Source does not exist -> 5 NOT_FOUND [volume "),
-                Arguments.of("demote-skips-precondition", false,
+                Arguments.of(
+                        "demote-skips-precondition",
+                        false,
                         "DemoteVolume: Replication Source in not replicated -> 9 FAILED_PRECONDITION [volume, replication disabled]"),
-                Arguments.of("resync-without-demote", false,
+                Arguments.of(
+                        "resync-without-demote",
+                        false,
                         "ResyncVolume: Replication Source is not replicated or Replication Source is not demoted -> 9 FAILED_PRECONDITION [volume, replication enabled, primary"),
-                Arguments.of("info-when-demoted", false,
+                Arguments.of(
+                        "info-when-demoted",
+                        false,
                         "GetVolumeReplicationInfo: Replication Source is not replicated or not promoted -> 9 FAILED_PRECONDITION [volume, replication enabled, secondary"),
-                Arguments.of("healer-accepts-relative-staging", true,
+                Arguments.of(
+                        "healer-accepts-relative-staging",
+                        true,
                         "NodeHealer: Missing required field -> 3 INVALID_ARGUMENT [staging_target_path relative]"),
                 Arguments.of("healer-empty-message", true, "NodeHealer: message is REQUIRED in every answer"),
-                Arguments.of("healer-accepts-missing-path", true,
+                Arguments.of(
+                        "healer-accepts-missing-path",
+                        true,
                         "NodeHealer: Missing required field -> 3 INVALID_ARGUMENT [volume_path missing]"),
                 Arguments.of("healer-found-everything", true, "NodeHealer: Volume does not exist -> 5 NOT_FOUND"));
     }

@@ -28,10 +28,21 @@ import org.junit.jupiter.api.io.TempDir;
  * or environment. The driver is the repository's example (examples/exec-driver), not an independent one.
  */
 class ExecBridgeInteropIT {
-    private static final String CASES = String.join(",", "missing replication_source", "nonexistent volume -> ",
-            "wrong secret values", "no secrets", "volume with replication disabled", "replication enabled, primary",
-            "lifecycle volume vol-3", "16 simultaneous EnableVolumeReplication on vol-5", "malformed",
-            "still serves", "unknown method", "over 4 KiB");
+    private static final String CASES = String.join(
+            ",",
+            "missing replication_source",
+            "nonexistent volume -> ",
+            "wrong secret values",
+            "no secrets",
+            "volume with replication disabled",
+            "replication enabled, primary",
+            "lifecycle volume vol-3",
+            "16 simultaneous EnableVolumeReplication on vol-5",
+            "malformed",
+            "still serves",
+            "unknown method",
+            "over 4 KiB");
+
     @RegisterExtension
     final GrpcCleanup cleanup = new GrpcCleanup();
 
@@ -42,20 +53,32 @@ class ExecBridgeInteropIT {
     void requireNode() {
         Interop.assumeNodeAndJar();
         assumeTrue(Interop.cliSupports("serve-exec", "--driver"), "volrep serve-exec has not landed (issue 8)");
-        assumeTrue(Files.isExecutable(Interop.repoRoot().resolve("examples/exec-driver/volrep-exec-example")),
+        assumeTrue(
+                Files.isExecutable(Interop.repoRoot().resolve("examples/exec-driver/volrep-exec-example")),
                 "examples/exec-driver/volrep-exec-example is missing");
         assumeTrue(Files.isDirectory(Path.of("/proc/self")), "no /proc: cannot scan process arguments");
     }
 
     @Test
     void servedDriverAnswersTheIndependentProbeAndNoProcessCarriesTheSecret() throws Exception {
-        String secret = "exec-" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
+        String secret =
+                "exec-" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
         Path secrets = Files.writeString(dir.resolve("secrets.json"), "{\"user\":\"" + secret + "\"}");
         var socket = Interop.socketPath();
-        Peer bridge = Peer.start(socket, Interop.volrep("serve-exec",
-                "--driver", Interop.repoRoot().resolve("examples/exec-driver/volrep-exec-example").toString(),
-                "--listen", "unix://" + socket, "--env", "VOLREP_EXEC_STATE_DIR=" + dir.resolve("state"),
-                "--env", "VOLREP_EXEC_SECRETS_FILE=" + secrets));
+        Peer bridge = Peer.start(
+                socket,
+                Interop.volrep(
+                        "serve-exec",
+                        "--driver",
+                        Interop.repoRoot()
+                                .resolve("examples/exec-driver/volrep-exec-example")
+                                .toString(),
+                        "--listen",
+                        "unix://" + socket,
+                        "--env",
+                        "VOLREP_EXEC_STATE_DIR=" + dir.resolve("state"),
+                        "--env",
+                        "VOLREP_EXEC_SECRETS_FILE=" + secrets));
         cleanup.register(bridge);
 
         ProcessScanner scanner = new ProcessScanner(secret.getBytes(StandardCharsets.UTF_8));
@@ -64,8 +87,16 @@ class ExecBridgeInteropIT {
         scan.start();
         Result r;
         try {
-            r = Interop.run(Interop.node("client.js", "--endpoint", bridge.endpoint(), "--secrets-file",
-                    secrets.toString(), "--only", CASES), Interop.RUN_TIMEOUT);
+            r = Interop.run(
+                    Interop.node(
+                            "client.js",
+                            "--endpoint",
+                            bridge.endpoint(),
+                            "--secrets-file",
+                            secrets.toString(),
+                            "--only",
+                            CASES),
+                    Interop.RUN_TIMEOUT);
         } finally {
             scanner.stop.set(true);
             scan.join(5000);
@@ -73,11 +104,16 @@ class ExecBridgeInteropIT {
 
         assertThat(r.output()).as(r.output()).doesNotContain("FAIL ").contains(" 0 mismatches");
         assertThat(r.exit()).isZero();
-        assertThat(scanner.driverProcessesSeen).as("the scan saw driver processes (else it proves nothing)")
+        assertThat(scanner.driverProcessesSeen)
+                .as("the scan saw driver processes (else it proves nothing)")
                 .isNotEmpty();
-        assertThat(scanner.carriers).as("processes whose arguments or environment held the secret value").isEmpty();
+        assertThat(scanner.carriers)
+                .as("processes whose arguments or environment held the secret value")
+                .isEmpty();
         assertThat(bridge.output()).doesNotContain(secret);
-        assertThat(bridge.terminate()).as("serve-exec exits 0 after a SIGTERM drain:\n%s", bridge.output()).isZero();
+        assertThat(bridge.terminate())
+                .as("serve-exec exits 0 after a SIGTERM drain:\n%s", bridge.output())
+                .isZero();
     }
 
     /** Polls every process's cmdline and environ for a byte string while the probe runs. */
@@ -103,8 +139,8 @@ class ExecBridgeInteropIT {
                                 driverProcessesSeen.add(ph.pid());
                             }
                             if (contains(data, needle)) {
-                                carriers.add(ph.pid() + " " + file + ": " + new String(data, StandardCharsets.UTF_8)
-                                        .replace('\0', ' '));
+                                carriers.add(ph.pid() + " " + file + ": "
+                                        + new String(data, StandardCharsets.UTF_8).replace('\0', ' '));
                             }
                         } catch (IOException | SecurityException e) {
                             // the process ended, or is not ours to read

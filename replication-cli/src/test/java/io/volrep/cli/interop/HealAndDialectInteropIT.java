@@ -55,23 +55,34 @@ class HealAndDialectInteropIT {
         Peer p = start("plugin.js", "--abnormal-volume", "vol-7", "--secret", "user=admin");
         String[] common = {"--endpoint", p.endpoint(), "--secret", "user=admin"};
 
-        Result healthy = cli(concat(new String[] {"heal", "--volume", "vol-0", "--path",
-                "/var/lib/kubelet/pods/i/vol-0", "--mount", "ext4"}, common));
+        Result healthy = cli(concat(
+                new String[] {"heal", "--volume", "vol-0", "--path", "/var/lib/kubelet/pods/i/vol-0", "--mount", "ext4"
+                },
+                common));
         assertThat(healthy.exit()).as(healthy.output()).isZero();
         assertThat(healthy.output()).contains("healthy").doesNotContain("admin");
 
-        Result abnormal = cli(concat(new String[] {"heal", "--volume", "vol-7", "--path",
-                "/var/lib/kubelet/pods/i/vol-7"}, common));
+        Result abnormal = cli(
+                concat(new String[] {"heal", "--volume", "vol-7", "--path", "/var/lib/kubelet/pods/i/vol-7"}, common));
         assertThat(abnormal.exit()).as(abnormal.output()).isEqualTo(3);
         assertThat(abnormal.output()).contains("abnormal: volume vol-7 has I/O errors");
 
-        Result missing = cli(concat(new String[] {"heal", "--volume", "no-such-volume",
-                "--path", "/var/lib/kubelet/pods/i/x"}, common));
+        Result missing = cli(concat(
+                new String[] {"heal", "--volume", "no-such-volume", "--path", "/var/lib/kubelet/pods/i/x"}, common));
         assertThat(missing.exit()).as(missing.output()).isNotIn(0, 3);
         assertThat(missing.output()).contains("5 NOT_FOUND");
 
-        Result relative = cli(concat(new String[] {"heal", "--volume", "vol-0", "--path",
-                "/var/lib/kubelet/pods/i/vol-0", "--staging-path", "staging/vol-0"}, common));
+        Result relative = cli(concat(
+                new String[] {
+                    "heal",
+                    "--volume",
+                    "vol-0",
+                    "--path",
+                    "/var/lib/kubelet/pods/i/vol-0",
+                    "--staging-path",
+                    "staging/vol-0"
+                },
+                common));
         assertThat(relative.exit()).as(relative.output()).isNotIn(0, 3);
         assertThat(relative.output()).contains("3 INVALID_ARGUMENT").contains("staging");
     }
@@ -84,16 +95,24 @@ class HealAndDialectInteropIT {
         Path calls = dir.resolve("calls.json");
         Peer p = start(script, "--secret", "user=admin", "--calls-file", calls.toString());
 
-        for (String[] step : List.of(new String[] {"enable"}, new String[] {"promote"}, new String[] {"demote"},
-                new String[] {"resync", "--await-ready", "PT20S"}, new String[] {"promote"}, new String[] {"disable"})) {
+        for (String[] step : List.of(
+                new String[] {"enable"},
+                new String[] {"promote"},
+                new String[] {"demote"},
+                new String[] {"resync", "--await-ready", "PT20S"},
+                new String[] {"promote"},
+                new String[] {"disable"})) {
             List<String> args = new ArrayList<>(List.of(step));
-            args.addAll(List.of("--endpoint", p.endpoint(), "--dialect", dialect, "--volume", "vol-1",
-                    "--secret", "user=admin"));
+            args.addAll(List.of(
+                    "--endpoint", p.endpoint(), "--dialect", dialect, "--volume", "vol-1", "--secret", "user=admin"));
             Result r = cli(args.toArray(String[]::new));
-            assertThat(r.exit()).as(String.join(" ", step) + " --dialect " + dialect + ":\n" + r.output()).isZero();
+            assertThat(r.exit())
+                    .as(String.join(" ", step) + " --dialect " + dialect + ":\n" + r.output())
+                    .isZero();
         }
         CallsFile log = CallsFile.read(calls);
-        assertThat(log.calls()).as("every call reached the plugin as volume vol-1 and succeeded")
+        assertThat(log.calls())
+                .as("every call reached the plugin as volume vol-1 and succeeded")
                 .allSatisfy(c -> {
                     assertThat(c.source()).isEqualTo("volume vol-1");
                     assertThat(c.code()).isEqualTo("OK");
@@ -109,15 +128,14 @@ class HealAndDialectInteropIT {
 
         Result group = cli("enable", "--endpoint", p.endpoint(), "--dialect", "v0.1.3", "--volume-group", "grp-1");
         assertThat(group.exit()).as(group.output()).isZero();
-        Result disable = cli("disable", "--endpoint", p.endpoint(), "--dialect", "v0.1.3",
-                "--volume-group", "grp-1");
+        Result disable = cli("disable", "--endpoint", p.endpoint(), "--dialect", "v0.1.3", "--volume-group", "grp-1");
         assertThat(disable.exit()).as(disable.output()).isZero();
-        assertThat(CallsFile.read(calls).calls()).extracting(CallsFile.Call::source)
+        assertThat(CallsFile.read(calls).calls())
+                .extracting(CallsFile.Call::source)
                 .containsExactly("volumegroup grp-1", "volumegroup grp-1");
 
         // The wire hazard: a current-dialect volume source (volume = 1) reads as a volume group to v0.1.3.
-        Result wrongDialect = cli("enable", "--endpoint", p.endpoint(), "--volume", "vol-1",
-                "--max-attempts", "1");
+        Result wrongDialect = cli("enable", "--endpoint", p.endpoint(), "--volume", "vol-1", "--max-attempts", "1");
         assertThat(wrongDialect.exit()).as(wrongDialect.output()).isNotZero();
         assertThat(CallsFile.read(calls).calls().get(2).source()).isEqualTo("volumegroup vol-1");
     }
@@ -128,8 +146,7 @@ class HealAndDialectInteropIT {
         Path calls = dir.resolve("calls.json");
         Peer p = start("legacy-v010.js", "--calls-file", calls.toString());
 
-        Result r = cli("info", "--endpoint", p.endpoint(), "--dialect", "v0.1.0",
-                "--volume", "vol-0");
+        Result r = cli("info", "--endpoint", p.endpoint(), "--dialect", "v0.1.0", "--volume", "vol-0");
 
         assertThat(r.exit()).as(r.output()).isNotZero();
         assertThat(CallsFile.read(calls).calls()).isEmpty();

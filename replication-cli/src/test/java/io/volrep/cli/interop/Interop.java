@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.volrep.cli.VolrepCommand;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -27,8 +26,7 @@ final class Interop {
     static final Duration START_TIMEOUT = Duration.ofSeconds(20);
     static final Duration RUN_TIMEOUT = Duration.ofSeconds(60);
 
-    private Interop() {
-    }
+    private Interop() {}
 
     /** The repository root: the nearest directory upwards holding {@code interop/package.json}. */
     static Path repoRoot() {
@@ -37,7 +35,8 @@ final class Interop {
             dir = dir.getParent();
         }
         if (dir == null) {
-            throw new IllegalStateException("no interop/package.json above " + Path.of("").toAbsolutePath());
+            throw new IllegalStateException(
+                    "no interop/package.json above " + Path.of("").toAbsolutePath());
         }
         return dir;
     }
@@ -53,7 +52,8 @@ final class Interop {
     /** Skips the calling test, with the reason, when Node or the interop dependencies or the jar are missing. */
     static void assumeNodeAndJar() {
         assumeTrue(nodeVersion() != null, "node is not on the PATH: Node interop tests skipped");
-        assumeTrue(Files.isDirectory(interopDir().resolve("node_modules/@grpc/grpc-js")),
+        assumeTrue(
+                Files.isDirectory(interopDir().resolve("node_modules/@grpc/grpc-js")),
                 "interop/node_modules is missing (run: cd interop && npm ci --ignore-scripts): Node interop tests skipped");
         assumeTrue(Files.isRegularFile(jar()), "replication-cli/target/volrep.jar is missing: build the module first");
     }
@@ -63,7 +63,9 @@ final class Interop {
     static String nodeVersion() {
         if (nodeVersion == null) {
             try {
-                Process p = new ProcessBuilder("node", "--version").redirectErrorStream(true).start();
+                Process p = new ProcessBuilder("node", "--version")
+                        .redirectErrorStream(true)
+                        .start();
                 if (p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0) {
                     nodeVersion = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
                 } else {
@@ -81,7 +83,8 @@ final class Interop {
 
     /** A short, unique unix socket path under /tmp (unix socket paths must stay under 108 bytes). */
     static Path socketPath() {
-        return Path.of("/tmp/vri-" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt()) + ".sock");
+        return Path.of("/tmp/vri-"
+                + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt()) + ".sock");
     }
 
     /** {@code java -jar volrep.jar args...}. */
@@ -93,7 +96,8 @@ final class Interop {
 
     /** {@code node interop/<script> args...}. */
     static List<String> node(String script, String... args) {
-        List<String> cmd = new ArrayList<>(List.of("node", interopDir().resolve(script).toString()));
+        List<String> cmd =
+                new ArrayList<>(List.of("node", interopDir().resolve(script).toString()));
         cmd.addAll(List.of(args));
         return cmd;
     }
@@ -112,8 +116,7 @@ final class Interop {
     }
 
     /** What a finished command did: its exit code and its stdout and stderr, interleaved. */
-    record Result(int exit, String output) {
-    }
+    record Result(int exit, String output) {}
 
     /** Runs {@code cmd} to completion within {@code timeout} (killed and failed past it). */
     static Result run(List<String> cmd, Duration timeout) {
@@ -121,8 +124,11 @@ final class Interop {
         Process p = null;
         try {
             log = Files.createTempFile("vri-run-", ".log");
-            p = new ProcessBuilder(cmd).directory(repoRoot().toFile()).redirectErrorStream(true)
-                    .redirectOutput(log.toFile()).start();
+            p = new ProcessBuilder(cmd)
+                    .directory(repoRoot().toFile())
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
+                    .start();
             if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
                 fail("timed out after " + timeout + ": " + String.join(" ", cmd) + "\n" + Files.readString(log));
@@ -163,8 +169,11 @@ final class Interop {
         static Peer start(Path socket, List<String> cmd) {
             try {
                 Path log = Files.createTempFile("vri-peer-", ".log");
-                Process p = new ProcessBuilder(cmd).directory(repoRoot().toFile()).redirectErrorStream(true)
-                        .redirectOutput(log.toFile()).start();
+                Process p = new ProcessBuilder(cmd)
+                        .directory(repoRoot().toFile())
+                        .redirectErrorStream(true)
+                        .redirectOutput(log.toFile())
+                        .start();
                 Peer peer = new Peer(socket, log, p);
                 long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
                 while (!(Files.exists(socket) && Files.readString(log).contains("listening on"))) {

@@ -23,19 +23,19 @@ import java.util.concurrent.TimeUnit;
 public final class InteropPeers {
     static final String STAMP = ".volrep-package-lock.sha256";
 
-    private InteropPeers() {
-    }
+    private InteropPeers() {}
 
     public static void main(String[] args) throws Exception {
         Path dir = Path.of(args[0]);
         boolean offline = args[1].equals("offline=true");
         if (args[2].equals("skip=true")) {
-            return;     // -DskipTests / -DskipITs: no IT runs, nothing to install
+            return; // -DskipTests / -DskipITs: no IT runs, nothing to install
         }
         String why = install(dir, offline);
         if (why != null) {
-            System.out.println("[WARNING] interop: " + why + ": the Node interop integration tests (replication-cli"
-                    + " *IT) will be SKIPPED. Install Node.js 18+ with npm, or run: cd interop && npm ci --ignore-scripts");
+            System.out.println(
+                    "[WARNING] interop: " + why + ": the Node interop integration tests (replication-cli"
+                            + " *IT) will be SKIPPED. Install Node.js 18+ with npm, or run: cd interop && npm ci --ignore-scripts");
         }
     }
 
@@ -58,17 +58,18 @@ public final class InteropPeers {
         // dependents spell its version (none here does); npm 11 warns about every unapproved install script.
         List<String> command = new ArrayList<>(List.of(npm, "ci", "--no-audit", "--no-fund", "--ignore-scripts"));
         if (offline) {
-            command.add("--offline");     // mvn -o: the npm cache only
+            command.add("--offline"); // mvn -o: the npm cache only
         }
         System.out.println("[INFO] interop: " + String.join(" ", command) + " (in " + dir + ")");
-        Process p = new ProcessBuilder(command).directory(dir.toFile()).inheritIO().start();
+        Process p =
+                new ProcessBuilder(command).directory(dir.toFile()).inheritIO().start();
         if (!p.waitFor(10, TimeUnit.MINUTES)) {
             p.destroyForcibly();
             return "npm ci did not finish within 10 minutes";
         }
         if (p.exitValue() != 0) {
-            return "npm ci failed with exit status " + p.exitValue() + (offline ? " (offline: is the npm cache warm?)"
-                    : "");
+            return "npm ci failed with exit status " + p.exitValue()
+                    + (offline ? " (offline: is the npm cache warm?)" : "");
         }
         Files.writeString(stamp, lockHash + "\n");
         return null;

@@ -26,31 +26,69 @@ class ServeReferenceInteropIT {
     @Test
     void independentClientGetsTheSpecsCodeForEveryReplicationCase() throws InterruptedException {
         var socket = Interop.socketPath();
-        Peer ref = Peer.start(socket, Interop.volrep("serve-reference", "--listen", "unix://" + socket,
-                "--volumes", "16", "--groups", "2", "--secret", "user=admin"));
+        Peer ref = Peer.start(
+                socket,
+                Interop.volrep(
+                        "serve-reference",
+                        "--listen",
+                        "unix://" + socket,
+                        "--volumes",
+                        "16",
+                        "--groups",
+                        "2",
+                        "--secret",
+                        "user=admin"));
         cleanup.register(ref);
 
-        Result r = Interop.run(Interop.node("client.js", "--endpoint", ref.endpoint(), "--secret", "user=admin"),
-                Interop.RUN_TIMEOUT);
+        Result r = Interop.run(
+                Interop.node("client.js", "--endpoint", ref.endpoint(), "--secret", "user=admin"), Interop.RUN_TIMEOUT);
 
-        assertThat(r.output()).as("client.js against serve-reference:\n%s", r.output())
-                .doesNotContain("FAIL ").contains(" 0 mismatches");
+        assertThat(r.output())
+                .as("client.js against serve-reference:\n%s", r.output())
+                .doesNotContain("FAIL ")
+                .contains(" 0 mismatches");
         assertThat(r.exit()).as(r.output()).isZero();
-        assertThat(ref.terminate()).as("serve-reference exits 0 after a SIGTERM drain:\n%s", ref.output()).isZero();
+        assertThat(ref.terminate())
+                .as("serve-reference exits 0 after a SIGTERM drain:\n%s", ref.output())
+                .isZero();
         assertThat(socket).as("socket removed").doesNotExist();
     }
 
     @Test
     void independentClientGetsTheSpecsCodeForEveryHealerCase() {
-        assumeTrue(Interop.cliSupports("serve-reference", "--abnormal-volume"),
+        assumeTrue(
+                Interop.cliSupports("serve-reference", "--abnormal-volume"),
                 "serve-reference has no --abnormal-volume yet (issue 6 not landed)");
         var socket = Interop.socketPath();
-        Peer ref = Peer.start(socket, Interop.volrep("serve-reference", "--listen", "unix://" + socket,
-                "--volumes", "16", "--groups", "2", "--secret", "user=admin", "--abnormal-volume", "vol-9"));
+        Peer ref = Peer.start(
+                socket,
+                Interop.volrep(
+                        "serve-reference",
+                        "--listen",
+                        "unix://" + socket,
+                        "--volumes",
+                        "16",
+                        "--groups",
+                        "2",
+                        "--secret",
+                        "user=admin",
+                        "--abnormal-volume",
+                        "vol-9"));
         cleanup.register(ref);
 
-        Result r = Interop.run(Interop.node("client.js", "--endpoint", ref.endpoint(), "--secret", "user=admin",
-                "--healer", "--abnormal-volume", "vol-9", "--only", "NodeHealer"), Interop.RUN_TIMEOUT);
+        Result r = Interop.run(
+                Interop.node(
+                        "client.js",
+                        "--endpoint",
+                        ref.endpoint(),
+                        "--secret",
+                        "user=admin",
+                        "--healer",
+                        "--abnormal-volume",
+                        "vol-9",
+                        "--only",
+                        "NodeHealer"),
+                Interop.RUN_TIMEOUT);
 
         assertThat(r.output()).as(r.output()).doesNotContain("FAIL ").contains(" 0 mismatches");
         assertThat(r.exit()).as(r.output()).isZero();
@@ -60,12 +98,30 @@ class ServeReferenceInteropIT {
     @Test
     void independentClientAgreesWithTheIndependentNodePlugin() {
         var socket = Interop.socketPath();
-        Peer plugin = Peer.start(socket, Interop.node("plugin.js", "--listen", "unix://" + socket, "--secret",
-                "user=admin", "--abnormal-volume", "vol-9", "--quiet"));
+        Peer plugin = Peer.start(
+                socket,
+                Interop.node(
+                        "plugin.js",
+                        "--listen",
+                        "unix://" + socket,
+                        "--secret",
+                        "user=admin",
+                        "--abnormal-volume",
+                        "vol-9",
+                        "--quiet"));
         cleanup.register(plugin);
 
-        Result r = Interop.run(Interop.node("client.js", "--endpoint", plugin.endpoint(), "--secret", "user=admin",
-                "--healer", "--abnormal-volume", "vol-9"), Interop.RUN_TIMEOUT);
+        Result r = Interop.run(
+                Interop.node(
+                        "client.js",
+                        "--endpoint",
+                        plugin.endpoint(),
+                        "--secret",
+                        "user=admin",
+                        "--healer",
+                        "--abnormal-volume",
+                        "vol-9"),
+                Interop.RUN_TIMEOUT);
 
         assertThat(r.output()).as(r.output()).doesNotContain("FAIL ").contains(" 0 mismatches");
         assertThat(r.exit()).isZero();

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class UpstreamClientInteropIT {
     private static final String SECRET = "password=upstream-2026";
+
     @RegisterExtension
     final GrpcCleanup cleanup = new GrpcCleanup();
 
@@ -35,10 +36,29 @@ class UpstreamClientInteropIT {
 
     private Peer upstreamPlugin() {
         var socket = Interop.socketPath();
-        Peer p = Peer.start(socket, Interop.node("plugin.js", "--revision", "upstream-2026", "--listen",
-                "unix://" + socket, "--volumes", "4", "--groups", "1", "--secret", SECRET, "--degraded-volume",
-                "vol-0", "--group-members", "grp-0=vol-1,vol-2", "--destination-prefix", "b-",
-                "--destination-unavailable-calls", "1", "--quiet"));
+        Peer p = Peer.start(
+                socket,
+                Interop.node(
+                        "plugin.js",
+                        "--revision",
+                        "upstream-2026",
+                        "--listen",
+                        "unix://" + socket,
+                        "--volumes",
+                        "4",
+                        "--groups",
+                        "1",
+                        "--secret",
+                        SECRET,
+                        "--degraded-volume",
+                        "vol-0",
+                        "--group-members",
+                        "grp-0=vol-1,vol-2",
+                        "--destination-prefix",
+                        "b-",
+                        "--destination-unavailable-calls",
+                        "1",
+                        "--quiet"));
         cleanup.register(p);
         return p;
     }
@@ -46,10 +66,15 @@ class UpstreamClientInteropIT {
     @Test
     void healthDestinationsAndCapabilityFromAnUpstreamPlugin() {
         Peer plugin = upstreamPlugin();
-        RetryPolicy fast = RetryPolicy.spec().toBuilder().initialBackoff(Duration.ofMillis(20))
-                .maxBackoff(Duration.ofMillis(200)).build();
-        try (ReplicationClient client = ReplicationClient.builder().target(plugin.endpoint()).retry(fast)
-                .secrets(SecretsProvider.of(Map.of("password", "upstream-2026"))).build()) {
+        RetryPolicy fast = RetryPolicy.spec().toBuilder()
+                .initialBackoff(Duration.ofMillis(20))
+                .maxBackoff(Duration.ofMillis(200))
+                .build();
+        try (ReplicationClient client = ReplicationClient.builder()
+                .target(plugin.endpoint())
+                .retry(fast)
+                .secrets(SecretsProvider.of(Map.of("password", "upstream-2026")))
+                .build()) {
             assertThat(client.capabilities().destinationInfo()).isTrue();
             assertThat(client.capabilities().volumeReplication()).isTrue();
 
@@ -63,8 +88,9 @@ class UpstreamClientInteropIT {
             // The first call after Enable answers 14 UNAVAILABLE (not yet available): retried, then the id.
             assertThat(client.volume("vol-0").destination()).isEqualTo(ReplicationDestination.volume("b-vol-0"));
             client.volumeGroup("grp-0").enable().call();
-            assertThat(client.volumeGroup("grp-0").destination()).isEqualTo(ReplicationDestination.volumeGroup(
-                    "b-grp-0", Map.of("vol-1", "b-vol-1", "vol-2", "b-vol-2")));
+            assertThat(client.volumeGroup("grp-0").destination())
+                    .isEqualTo(ReplicationDestination.volumeGroup(
+                            "b-grp-0", Map.of("vol-1", "b-vol-1", "vol-2", "b-vol-2")));
 
             client.volume("vol-3").disable().call();
             assertThatThrownBy(() -> client.volume("vol-3").destination())
@@ -78,26 +104,30 @@ class UpstreamClientInteropIT {
         String[] common = {"--endpoint", plugin.endpoint(), "--secret", SECRET};
         Duration timeout = Duration.ofSeconds(60);
         assertThat(Interop.run(Interop.volrep(concat(new String[] {"enable", "--volume", "vol-0"}, common)), timeout)
-                .exit()).isZero();
-        Interop.Result info = Interop.run(Interop.volrep(concat(new String[] {"info", "--volume", "vol-0"}, common)),
-                timeout);
+                        .exit())
+                .isZero();
+        Interop.Result info =
+                Interop.run(Interop.volrep(concat(new String[] {"info", "--volume", "vol-0"}, common)), timeout);
         assertThat(info.exit()).as(info.output()).isZero();
         assertThat(info.output()).contains("status:             DEGRADED").contains("status message:");
 
-        Interop.Result volume = Interop.run(Interop.volrep(
-                concat(new String[] {"destination", "--volume", "vol-0"}, common)), timeout);
+        Interop.Result volume =
+                Interop.run(Interop.volrep(concat(new String[] {"destination", "--volume", "vol-0"}, common)), timeout);
         assertThat(volume.exit()).as(volume.output()).isZero();
         assertThat(volume.output()).contains("destination: b-vol-0");
 
-        assertThat(Interop.run(Interop.volrep(concat(new String[] {"enable", "--volume-group", "grp-0"}, common)),
-                timeout).exit()).isZero();
-        Interop.Result group = Interop.run(Interop.volrep(
-                concat(new String[] {"destination", "--volume-group", "grp-0"}, common)), timeout);
+        assertThat(Interop.run(
+                                Interop.volrep(concat(new String[] {"enable", "--volume-group", "grp-0"}, common)),
+                                timeout)
+                        .exit())
+                .isZero();
+        Interop.Result group = Interop.run(
+                Interop.volrep(concat(new String[] {"destination", "--volume-group", "grp-0"}, common)), timeout);
         assertThat(group.exit()).as(group.output()).isZero();
         assertThat(group.output()).contains("destination: b-grp-0", "vol-1 -> b-vol-1", "vol-2 -> b-vol-2");
 
-        Interop.Result refused = Interop.run(Interop.volrep(
-                concat(new String[] {"destination", "--volume", "vol-3"}, common)), timeout);
+        Interop.Result refused =
+                Interop.run(Interop.volrep(concat(new String[] {"destination", "--volume", "vol-3"}, common)), timeout);
         assertThat(refused.exit()).as(refused.output()).isNotZero();
         assertThat(refused.output()).contains("9 FAILED_PRECONDITION");
     }

@@ -15,8 +15,7 @@ import org.junit.jupiter.api.Test;
  */
 class VolrepJarIT {
 
-    record Result(int exit, String out, String err) {
-    }
+    record Result(int exit, String out, String err) {}
 
     static Result run(String... args) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(Interop.volrep(args)).start();
@@ -24,8 +23,8 @@ class VolrepJarIT {
         byte[] out = p.getInputStream().readAllBytes();
         byte[] err = p.getErrorStream().readAllBytes();
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        return new Result(p.exitValue(), new String(out, StandardCharsets.UTF_8),
-                new String(err, StandardCharsets.UTF_8));
+        return new Result(
+                p.exitValue(), new String(out, StandardCharsets.UTF_8), new String(err, StandardCharsets.UTF_8));
     }
 
     @Test
@@ -37,10 +36,12 @@ class VolrepJarIT {
         assertThat(version.err()).doesNotContain("SLF4J");
 
         // The client waits for an unreachable plugin within --timeout (issue 21), then names it and why.
-        Result unreachable = run("info", "--endpoint", "/nonexistent/csi-addons.sock", "--volume", "pvc-1",
-                "--timeout", "2s");
+        Result unreachable =
+                run("info", "--endpoint", "/nonexistent/csi-addons.sock", "--volume", "pvc-1", "--timeout", "2s");
         assertThat(unreachable.exit()).isEqualTo(1);
-        assertThat(unreachable.err()).doesNotContain("SLF4J").doesNotContain("\tat ")
+        assertThat(unreachable.err())
+                .doesNotContain("SLF4J")
+                .doesNotContain("\tat ")
                 .contains("unreachable: the plugin at unix:///nonexistent/csi-addons.sock: no such directory");
         assertThat(unreachable.out()).isEmpty();
 

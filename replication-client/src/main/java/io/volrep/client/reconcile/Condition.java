@@ -30,7 +30,11 @@ public record Condition(Type type, Status status, String reason, String message)
     }
 
     /** A condition's value. */
-    public enum Status { TRUE, FALSE, UNKNOWN }
+    public enum Status {
+        TRUE,
+        FALSE,
+        UNKNOWN
+    }
 
     public Condition {
         Objects.requireNonNull(type, "type");

@@ -58,8 +58,10 @@ public record Destination(ReplicationSource source, Map<String, String> memberVo
 
     /** What site A answered for {@code sourceOnA} ({@link Origin#SITE_A}), with a group's member map. */
     static Destination answeredBySiteA(ReplicationSource sourceOnA, ReplicationDestination answer) {
-        return new Destination(ReplicationSource.of(sourceOnA.kind(), answer.id()),
-                answer instanceof ReplicationDestination.VolumeGroup g ? g.volumeIds() : Map.of(), Origin.SITE_A);
+        return new Destination(
+                ReplicationSource.of(sourceOnA.kind(), answer.id()),
+                answer instanceof ReplicationDestination.VolumeGroup g ? g.volumeIds() : Map.of(),
+                Origin.SITE_A);
     }
 
     /** A copy with this member map. */

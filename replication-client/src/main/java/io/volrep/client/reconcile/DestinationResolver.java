@@ -46,7 +46,8 @@ public interface DestinationResolver {
         Map<ReplicationSource, Destination> copy = Map.copyOf(destinations);
         return source -> {
             Destination d = copy.get(source);
-            return d != null ? CompletableFuture.completedFuture(d)
+            return d != null
+                    ? CompletableFuture.completedFuture(d)
                     : CompletableFuture.failedFuture(new IllegalArgumentException(
                             "no destination given for " + SafeText.escape(source.toString())));
         };
@@ -88,7 +89,8 @@ public interface DestinationResolver {
      */
     default DestinationResolver orElse(DestinationResolver fallback) {
         Objects.requireNonNull(fallback, "fallback");
-        return source -> resolve(source).handle((d, t) -> t == null ? CompletableFuture.completedFuture(d)
-                : fallback.resolve(source)).thenCompose(f -> f);
+        return source -> resolve(source)
+                .handle((d, t) -> t == null ? CompletableFuture.completedFuture(d) : fallback.resolve(source))
+                .thenCompose(f -> f);
     }
 }

@@ -1,10 +1,10 @@
 package io.volrep.client.reconcile;
 
-import io.volrep.api.internal.Arguments;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
-import io.volrep.api.internal.SafeText;
 import io.volrep.api.StatusCode;
+import io.volrep.api.internal.Arguments;
+import io.volrep.api.internal.SafeText;
 import io.volrep.client.ReplicationClient;
 import io.volrep.client.RetryPolicy;
 import java.time.Duration;
@@ -86,6 +86,7 @@ public final class Failover {
     private final List<ReplicationSource> sources;
     /** The caller's resolver (with the same-id fallback when asked), or null: ask site A. */
     private final DestinationResolver resolver;
+
     private final boolean forceIfUnreachable;
     private final Duration demotionWait;
     private final Duration callBudget;
@@ -102,7 +103,8 @@ public final class Failover {
             throw new IllegalArgumentException("no source to fail over");
         }
         this.sources = List.copyOf(b.sources);
-        this.resolver = b.resolver == null ? (b.assumeSameIds ? DestinationResolver.identity() : null)
+        this.resolver = b.resolver == null
+                ? (b.assumeSameIds ? DestinationResolver.identity() : null)
                 : b.assumeSameIds ? b.resolver.orElse(DestinationResolver.identity()) : b.resolver;
         this.forceIfUnreachable = b.forceIfUnreachable;
         this.demotionWait = b.demotionWait;
@@ -194,20 +196,28 @@ public final class Failover {
                 resolved = CompletableFuture.failedFuture(e);
             }
             return resolved.handle((d, t) -> {
-                if (t != null || d == null) {
-                    Throwable cause = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
-                    return finished(FailoverStep.FAILED, "destination not resolved: "
-                            + (cause == null ? "no destination" : SafeText.escape(String.valueOf(cause.getMessage())))
-                            + "; nothing sent to either site");
-                }
-                return resolved(d);
-            }).thenCompose(Function.identity());
+                        if (t != null || d == null) {
+                            Throwable cause =
+                                    t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+                            return finished(
+                                    FailoverStep.FAILED,
+                                    "destination not resolved: "
+                                            + (cause == null
+                                                    ? "no destination"
+                                                    : SafeText.escape(String.valueOf(cause.getMessage())))
+                                            + "; nothing sent to either site");
+                        }
+                        return resolved(d);
+                    })
+                    .thenCompose(Function.identity());
         }
 
         private CompletableFuture<SourceFailover> resolved(Destination d) {
             if (d.source().kind() != source.kind()) {
-                return finished(FailoverStep.FAILED, "destination " + SafeText.escape(d.source().toString())
-                        + " is not of the source's kind; nothing sent to either site");
+                return finished(
+                        FailoverStep.FAILED,
+                        "destination " + SafeText.escape(d.source().toString())
+                                + " is not of the source's kind; nothing sent to either site");
             }
             destination = d;
             return checkB();
@@ -218,30 +228,42 @@ public final class Failover {
          * policy). Only a plugin that does not know the RPC (12, and not advertised) lets the same id be assumed.
          */
         private CompletableFuture<SourceFailover> askSiteA() {
-            return Steps.call(this::record, "A GetReplicationDestinationInfo",
-                    () -> siteA.source(source).destinationCall().retryPolicy(policyA).callAsync(),
+            return Steps.call(
+                    this::record,
+                    "A GetReplicationDestinationInfo",
+                    () -> siteA.source(source)
+                            .destinationCall()
+                            .retryPolicy(policyA)
+                            .callAsync(),
                     answer -> resolved(Destination.answeredBySiteA(source, answer)),
-                    e -> e.code() == StatusCode.UNIMPLEMENTED ? unimplementedOnA()
+                    e -> e.code() == StatusCode.UNIMPLEMENTED
+                            ? unimplementedOnA()
                             : notResolved("GetReplicationDestinationInfo on site A answered " + Steps.describe(e)));
         }
 
         /** After 12 from A: the same id only when A does not advertise the RPC (no Identity service: none). */
         private CompletableFuture<SourceFailover> unimplementedOnA() {
-            return Steps.call(this::record, "A GetCapabilities", siteA::capabilitiesAsync,
+            return Steps.call(
+                    this::record,
+                    "A GetCapabilities",
+                    siteA::capabilitiesAsync,
                     caps -> caps.destinationInfo()
                             ? notResolved("site A advertises GET_REPLICATION_DESTINATION_INFO but answered 12"
                                     + " UNIMPLEMENTED to it")
                             : resolved(Destination.sameIdAs(source)),
-                    e -> e.code() == StatusCode.UNIMPLEMENTED ? resolved(Destination.sameIdAs(source))
+                    e -> e.code() == StatusCode.UNIMPLEMENTED
+                            ? resolved(Destination.sameIdAs(source))
                             : notResolved("GetReplicationDestinationInfo on site A answered 12 UNIMPLEMENTED and"
                                     + " GetCapabilities answered " + Steps.describe(e)
                                     + ", so whether A advertises it is unknown"));
         }
 
         private CompletableFuture<SourceFailover> notResolved(String why) {
-            return finished(FailoverStep.FAILED, "destination not resolved: " + why + "; the destination is never"
-                    + " guessed: give it (a resolver, --destination) or assume the same ids (assumeSameIds,"
-                    + " --assume-same-ids); nothing changed on either site");
+            return finished(
+                    FailoverStep.FAILED,
+                    "destination not resolved: " + why + "; the destination is never"
+                            + " guessed: give it (a resolver, --destination) or assume the same ids (assumeSameIds,"
+                            + " --assume-same-ids); nothing changed on either site");
         }
 
         /**
@@ -250,7 +272,10 @@ public final class Failover {
          */
         private CompletableFuture<SourceFailover> checkB() {
             step(FailoverStep.CHECKING_B, "");
-            return Steps.call(this::record, "B GetVolumeReplicationInfo", this::infoOnB,
+            return Steps.call(
+                    this::record,
+                    "B GetVolumeReplicationInfo",
+                    this::infoOnB,
                     known -> {
                         info = known;
                         return demoteOnA(true);
@@ -258,38 +283,51 @@ public final class Failover {
                     e -> switch (e.code()) {
                         // 9: enabled secondary (or not replicated: the promote says which); 12: the plugin cannot tell
                         case FAILED_PRECONDITION, UNIMPLEMENTED -> demoteOnA(false);
-                        default -> finished(FailoverStep.FAILED, "GetVolumeReplicationInfo on site B answered "
-                                + Steps.describe(e) + "; nothing changed on either site");
+                        default ->
+                            finished(
+                                    FailoverStep.FAILED,
+                                    "GetVolumeReplicationInfo on site B answered " + Steps.describe(e)
+                                            + "; nothing changed on either site");
                     });
         }
 
         /** Demotes on A; when B already is primary (a re-run), only so that A is not primary too. */
         private CompletableFuture<SourceFailover> demoteOnA(boolean primaryOnB) {
             step(FailoverStep.DEMOTING_ON_A, "");
-            return Steps.call(this::record, "A DemoteVolume",
+            return Steps.call(
+                    this::record,
+                    "A DemoteVolume",
                     () -> siteA.source(source).demote().retryPolicy(policyA).callAsync(),
                     ok -> {
                         siteAOutcome = SourceFailover.SiteA.DEMOTED;
-                        return primaryOnB ? finished(FailoverStep.PRIMARY_ON_B, "already primary on site B")
+                        return primaryOnB
+                                ? finished(FailoverStep.PRIMARY_ON_B, "already primary on site B")
                                 : promoteOnB(false);
                     },
                     e -> {
-                        boolean unreachable = e.code() == StatusCode.UNAVAILABLE
-                                || e.code() == StatusCode.DEADLINE_EXCEEDED;
+                        boolean unreachable =
+                                e.code() == StatusCode.UNAVAILABLE || e.code() == StatusCode.DEADLINE_EXCEEDED;
                         siteAOutcome = unreachable ? SourceFailover.SiteA.UNREACHABLE : SourceFailover.SiteA.FAILED;
                         if (primaryOnB) {
-                            return finished(FailoverStep.PRIMARY_ON_B, "already primary on site B; DemoteVolume on"
-                                    + " site A answered " + Steps.describe(e));
+                            return finished(
+                                    FailoverStep.PRIMARY_ON_B,
+                                    "already primary on site B; DemoteVolume on" + " site A answered "
+                                            + Steps.describe(e));
                         }
                         if (!unreachable) {
-                            return finished(FailoverStep.FAILED, "DemoteVolume on site A answered " + Steps.describe(e)
-                                    + "; nothing promoted on site B");
+                            return finished(
+                                    FailoverStep.FAILED,
+                                    "DemoteVolume on site A answered " + Steps.describe(e)
+                                            + "; nothing promoted on site B");
                         }
                         String why = "site A unreachable (" + Steps.describe(e) + ")";
-                        return forceIfUnreachable ? promoteOnB(true)
-                                : finished(FailoverStep.REFUSED, why + " and force not allowed: nothing promoted on"
-                                        + " site B (promoting with force while A may still be primary can split the"
-                                        + " brain)");
+                        return forceIfUnreachable
+                                ? promoteOnB(true)
+                                : finished(
+                                        FailoverStep.REFUSED,
+                                        why + " and force not allowed: nothing promoted on"
+                                                + " site B (promoting with force while A may still be primary can split the"
+                                                + " brain)");
                     });
         }
 
@@ -300,23 +338,38 @@ public final class Failover {
          */
         private CompletableFuture<SourceFailover> promoteOnB(boolean force) {
             step(FailoverStep.PROMOTING_ON_B, force ? "with force" : "");
-            Steps.Wait window = new Steps.Wait("site A's demotion to reach site B",
+            Steps.Wait window = new Steps.Wait(
+                    "site A's demotion to reach site B",
                     e -> !force && (e.code() == StatusCode.FAILED_PRECONDITION || e.code() == StatusCode.ABORTED),
-                    demotionWait, policyB, detail -> step(FailoverStep.PROMOTING_ON_B, detail));
-            return Steps.callUntil(this::record, force ? "B PromoteVolume(force)" : "B PromoteVolume",
-                    () -> siteB.source(destination.source()).promote().force(force).retryPolicy(policyB).callAsync(),
+                    demotionWait,
+                    policyB,
+                    detail -> step(FailoverStep.PROMOTING_ON_B, detail));
+            return Steps.callUntil(
+                    this::record,
+                    force ? "B PromoteVolume(force)" : "B PromoteVolume",
+                    () -> siteB.source(destination.source())
+                            .promote()
+                            .force(force)
+                            .retryPolicy(policyB)
+                            .callAsync(),
                     window,
                     ok -> {
                         forced = force;
                         return verifyOnB();
                     },
-                    e -> finished(FailoverStep.FAILED, "PromoteVolume on site B answered " + Steps.describe(e)
-                            + (siteAOutcome == SourceFailover.SiteA.DEMOTED
-                            ? " (site A is demoted: re-run the failover once the cause is fixed)" : "")),
-                    (e, tries) -> finished(FailoverStep.FAILED, "site B still refused the unforced PromoteVolume after"
-                            + " waiting " + Steps.duration(demotionWait) + " for site A's demotion to reach it ("
-                            + tries + " tries, never forced: site A answers): " + Steps.answeredWithRecovery(e)
-                            + " (site A is demoted: re-run the failover once the cause is fixed)"));
+                    e -> finished(
+                            FailoverStep.FAILED,
+                            "PromoteVolume on site B answered " + Steps.describe(e)
+                                    + (siteAOutcome == SourceFailover.SiteA.DEMOTED
+                                            ? " (site A is demoted: re-run the failover once the cause is fixed)"
+                                            : "")),
+                    (e, tries) -> finished(
+                            FailoverStep.FAILED,
+                            "site B still refused the unforced PromoteVolume after"
+                                    + " waiting " + Steps.duration(demotionWait)
+                                    + " for site A's demotion to reach it ("
+                                    + tries + " tries, never forced: site A answers): " + Steps.answeredWithRecovery(e)
+                                    + " (site A is demoted: re-run the failover once the cause is fixed)"));
         }
 
         /**
@@ -326,11 +379,17 @@ public final class Failover {
          */
         private CompletableFuture<SourceFailover> verifyOnB() {
             step(FailoverStep.VERIFYING_ON_B, "");
-            Steps.Wait firstSync = new Steps.Wait("site B's first completed sync",
-                    e -> e.code() == StatusCode.NOT_FOUND || e.code() == StatusCode.UNAVAILABLE
+            Steps.Wait firstSync = new Steps.Wait(
+                    "site B's first completed sync",
+                    e -> e.code() == StatusCode.NOT_FOUND
+                            || e.code() == StatusCode.UNAVAILABLE
                             || e.code() == StatusCode.DEADLINE_EXCEEDED,
-                    callBudget, policyB, detail -> step(FailoverStep.VERIFYING_ON_B, detail));
-            return Steps.callUntil(this::record, "B GetVolumeReplicationInfo",
+                    callBudget,
+                    policyB,
+                    detail -> step(FailoverStep.VERIFYING_ON_B, detail));
+            return Steps.callUntil(
+                    this::record,
+                    "B GetVolumeReplicationInfo",
                     // Each poll gets the whole call budget: a poll cut short would report the cut, not B's answer.
                     this::infoOnB,
                     firstSync,
@@ -338,16 +397,23 @@ public final class Failover {
                         info = known;
                         return finished(FailoverStep.PRIMARY_ON_B, forced ? "promoted with force" : "");
                     },
-                    e -> finished(FailoverStep.FAILED, "promoted, but GetVolumeReplicationInfo on site B answered "
-                            + Steps.describe(e)),
-                    (e, tries) -> finished(FailoverStep.FAILED, "promoted, but site B reported no completed sync"
-                            + " within the budget of " + Steps.duration(callBudget) + ": "
-                            + Steps.answeredWithRecovery(e) + " (" + tries + " tries; site B is primary: ask it again"
-                            + " later, GetVolumeReplicationInfo or volrep info)"));
+                    e -> finished(
+                            FailoverStep.FAILED,
+                            "promoted, but GetVolumeReplicationInfo on site B answered " + Steps.describe(e)),
+                    (e, tries) -> finished(
+                            FailoverStep.FAILED,
+                            "promoted, but site B reported no completed sync"
+                                    + " within the budget of " + Steps.duration(callBudget) + ": "
+                                    + Steps.answeredWithRecovery(e) + " (" + tries
+                                    + " tries; site B is primary: ask it again"
+                                    + " later, GetVolumeReplicationInfo or volrep info)"));
         }
 
         private CompletableFuture<ReplicationInfo> infoOnB() {
-            return siteB.source(destination.source()).infoCall().retryPolicy(policyB).callAsync();
+            return siteB.source(destination.source())
+                    .infoCall()
+                    .retryPolicy(policyB)
+                    .callAsync();
         }
 
         private synchronized void record(String call) {
@@ -365,8 +431,15 @@ public final class Failover {
         private synchronized SourceFailover finish(FailoverStep step, String why) {
             step(step, why);
             Condition.Status health = info == null ? Condition.Status.UNKNOWN : replicating.apply(info);
-            return new SourceFailover(source, Optional.ofNullable(destination), step, siteAOutcome, forced,
-                    Optional.ofNullable(info), health, calls,
+            return new SourceFailover(
+                    source,
+                    Optional.ofNullable(destination),
+                    step,
+                    siteAOutcome,
+                    forced,
+                    Optional.ofNullable(info),
+                    health,
+                    calls,
                     step == FailoverStep.PRIMARY_ON_B ? Optional.empty() : Optional.of(why));
         }
     }
@@ -385,8 +458,7 @@ public final class Failover {
         private Function<ReplicationInfo, Condition.Status> replicating = ReconcileOptions.HEALTH;
         private Consumer<FailoverProgress> listener;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** Site A's client: the site the sources are primary on now. */
         public Builder from(ReplicationClient siteA) {

@@ -16,6 +16,5 @@ import java.util.Optional;
  * @param step        the step it entered
  * @param detail      what happened last (escaped, safe to print; empty when nothing to add)
  */
-public record FailoverProgress(ReplicationSource source, Optional<Destination> destination, FailoverStep step,
-                               String detail) {
-}
+public record FailoverProgress(
+        ReplicationSource source, Optional<Destination> destination, FailoverStep step, String detail) {}

@@ -1,7 +1,7 @@
 package io.volrep.client.reconcile;
 
-import io.volrep.api.internal.Arguments;
 import io.volrep.api.ReplicationInfo;
+import io.volrep.api.internal.Arguments;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -29,8 +29,11 @@ import java.util.function.Function;
  * @param replicating       reads the Replicating condition from an info answer; by default {@link #HEALTH}
  *                          (the plugin's health status: HEALTHY is TRUE, DEGRADED and ERROR FALSE, UNKNOWN UNKNOWN)
  */
-public record ReconcileOptions(boolean allowForcePromote, Duration resyncTimeout, Map<String, String> enableParameters,
-                               Function<ReplicationInfo, Condition.Status> replicating) {
+public record ReconcileOptions(
+        boolean allowForcePromote,
+        Duration resyncTimeout,
+        Map<String, String> enableParameters,
+        Function<ReplicationInfo, Condition.Status> replicating) {
 
     /** The default resync deadline. */
     public static final Duration DEFAULT_RESYNC_TIMEOUT = Duration.ofMinutes(5);
@@ -78,8 +81,7 @@ public record ReconcileOptions(boolean allowForcePromote, Duration resyncTimeout
         private final Map<String, String> enableParameters = new LinkedHashMap<>();
         private Function<ReplicationInfo, Condition.Status> replicating = HEALTH;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** See {@link ReconcileOptions#allowForcePromote()}. */
         public Builder allowForcePromote(boolean allow) {

@@ -30,9 +30,16 @@ import java.util.Optional;
  * @param whyNot     why the desired state was not reached (escaped, safe to print); empty when done
  * @param failure    the call failure that stopped the reconciliation, if one did
  */
-public record ReconcileResult(ReplicationSource source, DesiredState desired, Optional<DesiredState> reached,
-                              List<Condition> conditions, Optional<ReplicationInfo> lastSync, List<String> calls,
-                              boolean forced, Optional<String> whyNot, Optional<ReplicationException> failure) {
+public record ReconcileResult(
+        ReplicationSource source,
+        DesiredState desired,
+        Optional<DesiredState> reached,
+        List<Condition> conditions,
+        Optional<ReplicationInfo> lastSync,
+        List<String> calls,
+        boolean forced,
+        Optional<String> whyNot,
+        Optional<ReplicationException> failure) {
 
     public ReconcileResult {
         Objects.requireNonNull(source, "source");
@@ -57,8 +64,10 @@ public record ReconcileResult(ReplicationSource source, DesiredState desired, Op
 
     /** One line: the source, desired and reached state, and why not. */
     public String summary() {
-        return SafeText.escape(source.toString()) + ": " + (done() ? desired + " reached"
-                : desired + " not reached (" + reached.map(DesiredState::name).orElse("state unknown") + "): "
-                + whyNot.orElse(""));
+        return SafeText.escape(source.toString()) + ": "
+                + (done()
+                        ? desired + " reached"
+                        : desired + " not reached ("
+                                + reached.map(DesiredState::name).orElse("state unknown") + "): " + whyNot.orElse(""));
     }
 }

@@ -1,9 +1,9 @@
 package io.volrep.client.reconcile;
 
-import io.volrep.api.internal.Arguments;
 import io.volrep.api.ReplicationException;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.StatusCode;
+import io.volrep.api.internal.Arguments;
 import io.volrep.client.SourceClient;
 import java.util.ArrayList;
 import java.util.List;
@@ -81,8 +81,8 @@ public record Reconciler(SourceClient source, ReconcileOptions options) {
         Run run = new Run(desired);
         return switch (desired) {
             case PRIMARY -> run.primary();
-            case SECONDARY -> run.enableThen(() -> run.demoteThen(
-                    () -> run.reached(DesiredState.SECONDARY, "Demoted")));
+            case SECONDARY ->
+                run.enableThen(() -> run.demoteThen(() -> run.reached(DesiredState.SECONDARY, "Demoted")));
             case RESYNC -> run.enableThen(() -> run.demoteThen(run::resync));
             case DISABLED -> run.disable();
         };
@@ -104,7 +104,10 @@ public record Reconciler(SourceClient source, ReconcileOptions options) {
         }
 
         CompletableFuture<ReconcileResult> primary() {
-            return Steps.call(this::record, "GetVolumeReplicationInfo", source::infoAsync,
+            return Steps.call(
+                    this::record,
+                    "GetVolumeReplicationInfo",
+                    source::infoAsync,
                     known -> {
                         info = known;
                         return reached(DesiredState.PRIMARY, "Promoted");
@@ -116,22 +119,34 @@ public record Reconciler(SourceClient source, ReconcileOptions options) {
         }
 
         CompletableFuture<ReconcileResult> enableThen(Supplier<CompletableFuture<ReconcileResult>> next) {
-            return Steps.call(this::record, "EnableVolumeReplication",
+            return Steps.call(
+                    this::record,
+                    "EnableVolumeReplication",
                     () -> source.enable().parameters(options.enableParameters()).callAsync(),
-                    ok -> next.get(), e -> failed(Optional.empty(), "CallFailed", e, ""));
+                    ok -> next.get(),
+                    e -> failed(Optional.empty(), "CallFailed", e, ""));
         }
 
         CompletableFuture<ReconcileResult> demoteThen(Supplier<CompletableFuture<ReconcileResult>> next) {
-            return Steps.call(this::record, "DemoteVolume", () -> source.demote().callAsync(),
-                    ok -> next.get(), e -> failed(Optional.empty(), "CallFailed", e, ""));
+            return Steps.call(
+                    this::record,
+                    "DemoteVolume",
+                    () -> source.demote().callAsync(),
+                    ok -> next.get(),
+                    e -> failed(Optional.empty(), "CallFailed", e, ""));
         }
 
         private CompletableFuture<ReconcileResult> promote(boolean force) {
-            return Steps.call(this::record, force ? "PromoteVolume(force)" : "PromoteVolume",
+            return Steps.call(
+                    this::record,
+                    force ? "PromoteVolume(force)" : "PromoteVolume",
                     () -> source.promote().force(force).callAsync(),
                     ok -> {
                         forced |= force;
-                        return Steps.call(this::record, "GetVolumeReplicationInfo", source::infoAsync,
+                        return Steps.call(
+                                this::record,
+                                "GetVolumeReplicationInfo",
+                                source::infoAsync,
                                 known -> {
                                     info = known;
                                     return reached(DesiredState.PRIMARY, force ? "ForcePromoted" : "Promoted");
@@ -146,13 +161,18 @@ public record Reconciler(SourceClient source, ReconcileOptions options) {
                         if (options.allowForcePromote()) {
                             return promote(true);
                         }
-                        return failed(Optional.empty(), "PromoteRefused", e,
+                        return failed(
+                                Optional.empty(),
+                                "PromoteRefused",
+                                e,
                                 "; force was not allowed (it may leave two primaries)");
                     });
         }
 
         CompletableFuture<ReconcileResult> resync() {
-            return Steps.call(this::record, "ResyncVolume(force) until ready",
+            return Steps.call(
+                    this::record,
+                    "ResyncVolume(force) until ready",
                     () -> source.resync().force().awaitReady(options.resyncTimeout()),
                     ready -> reached(DesiredState.RESYNC, "Resynced"),
                     // The source is demoted; the resync is what did not finish (not ready, or a poll failed).
@@ -160,7 +180,10 @@ public record Reconciler(SourceClient source, ReconcileOptions options) {
         }
 
         CompletableFuture<ReconcileResult> disable() {
-            return Steps.call(this::record, "DisableVolumeReplication", () -> source.disable().callAsync(),
+            return Steps.call(
+                    this::record,
+                    "DisableVolumeReplication",
+                    () -> source.disable().callAsync(),
                     ok -> reached(DesiredState.DISABLED, "Disabled"),
                     e -> e.code() == StatusCode.NOT_FOUND
                             ? reached(DesiredState.DISABLED, "SourceNotFound")
@@ -168,35 +191,59 @@ public record Reconciler(SourceClient source, ReconcileOptions options) {
         }
 
         CompletableFuture<ReconcileResult> reached(DesiredState state, String reason) {
-            return CompletableFuture.completedFuture(result(Optional.of(state), reason,
-                    desired + " reached", Optional.empty(), Optional.empty()));
+            return CompletableFuture.completedFuture(
+                    result(Optional.of(state), reason, desired + " reached", Optional.empty(), Optional.empty()));
         }
 
-        private CompletableFuture<ReconcileResult> failed(Optional<DesiredState> reached, String reason,
-                                                          ReplicationException e, String suffix) {
+        private CompletableFuture<ReconcileResult> failed(
+                Optional<DesiredState> reached, String reason, ReplicationException e, String suffix) {
             String why = (e.rpc() == null ? "" : e.rpc().methodName() + " answered ") + Steps.describe(e) + suffix;
             return CompletableFuture.completedFuture(result(reached, reason, why, Optional.of(why), Optional.of(e)));
         }
 
-        private synchronized ReconcileResult result(Optional<DesiredState> reached, String reason, String message,
-                                                    Optional<String> whyNot, Optional<ReplicationException> failure) {
+        private synchronized ReconcileResult result(
+                Optional<DesiredState> reached,
+                String reason,
+                String message,
+                Optional<String> whyNot,
+                Optional<ReplicationException> failure) {
             boolean done = reached.filter(desired::equals).isPresent();
             boolean resyncing = "ResyncNotReady".equals(reason);
-            Condition.Status replicating = reached.filter(DesiredState.DISABLED::equals).isPresent()
-                    ? Condition.Status.FALSE
-                    : info == null ? Condition.Status.UNKNOWN : options.replicating().apply(info);
+            Condition.Status replicating =
+                    reached.filter(DesiredState.DISABLED::equals).isPresent()
+                            ? Condition.Status.FALSE
+                            : info == null
+                                    ? Condition.Status.UNKNOWN
+                                    : options.replicating().apply(info);
             List<Condition> conditions = List.of(
                     Condition.of(Condition.Type.COMPLETED, done, reason, message),
                     resyncing || replicating == Condition.Status.FALSE && desired != DesiredState.DISABLED
                             ? new Condition(Condition.Type.DEGRADED, Condition.Status.TRUE, reason, message)
-                            : new Condition(Condition.Type.DEGRADED, failure.isPresent() ? Condition.Status.UNKNOWN
-                                    : Condition.Status.FALSE, reason, message),
-                    Condition.of(Condition.Type.RESYNCING, resyncing, reason,
+                            : new Condition(
+                                    Condition.Type.DEGRADED,
+                                    failure.isPresent() ? Condition.Status.UNKNOWN : Condition.Status.FALSE,
+                                    reason,
+                                    message),
+                    Condition.of(
+                            Condition.Type.RESYNCING,
+                            resyncing,
+                            reason,
                             resyncing ? "resync not ready: " + message : "no resync in progress"),
-                    new Condition(Condition.Type.REPLICATING, replicating, info == null ? "NoInfo" : "Info",
+                    new Condition(
+                            Condition.Type.REPLICATING,
+                            replicating,
+                            info == null ? "NoInfo" : "Info",
                             info == null ? "no GetVolumeReplicationInfo answer" : "from GetVolumeReplicationInfo"));
-            return new ReconcileResult(source.source(), desired, reached, conditions, Optional.ofNullable(info),
-                    calls, forced, whyNot, failure);
+            return new ReconcileResult(
+                    source.source(),
+                    desired,
+                    reached,
+                    conditions,
+                    Optional.ofNullable(info),
+                    calls,
+                    forced,
+                    whyNot,
+                    failure);
         }
     }
 }

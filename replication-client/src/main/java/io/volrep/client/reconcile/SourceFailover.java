@@ -1,8 +1,8 @@
 package io.volrep.client.reconcile;
 
-import io.volrep.api.internal.Arguments;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
+import io.volrep.api.internal.Arguments;
 import java.util.List;
 import java.util.Optional;
 
@@ -27,9 +27,16 @@ import java.util.Optional;
  * @param calls       the RPCs sent, in order, with site and outcome, e.g. {@code A DemoteVolume: OK}
  * @param whyNot      why the source is not primary on B (escaped, safe to print); empty when it is
  */
-public record SourceFailover(ReplicationSource source, Optional<Destination> destination, FailoverStep step,
-                             SiteA siteA, boolean forced, Optional<ReplicationInfo> lastSync,
-                             Condition.Status replicating, List<String> calls, Optional<String> whyNot) {
+public record SourceFailover(
+        ReplicationSource source,
+        Optional<Destination> destination,
+        FailoverStep step,
+        SiteA siteA,
+        boolean forced,
+        Optional<ReplicationInfo> lastSync,
+        Condition.Status replicating,
+        List<String> calls,
+        Optional<String> whyNot) {
 
     /** What happened on site A. */
     public enum SiteA {
@@ -47,8 +54,21 @@ public record SourceFailover(ReplicationSource source, Optional<Destination> des
     }
 
     public SourceFailover {
-        Arguments.requireNonNull("source", source, "destination", destination, "step", step, "siteA", siteA,
-                "lastSync", lastSync, "replicating", replicating, "whyNot", whyNot);
+        Arguments.requireNonNull(
+                "source",
+                source,
+                "destination",
+                destination,
+                "step",
+                step,
+                "siteA",
+                siteA,
+                "lastSync",
+                lastSync,
+                "replicating",
+                replicating,
+                "whyNot",
+                whyNot);
         calls = List.copyOf(calls);
     }
 

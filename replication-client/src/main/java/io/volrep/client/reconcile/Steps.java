@@ -1,8 +1,8 @@
 package io.volrep.client.reconcile;
 
 import io.volrep.api.ReplicationException;
-import io.volrep.api.internal.SafeText;
 import io.volrep.api.StatusCode;
+import io.volrep.api.internal.SafeText;
 import io.volrep.client.RetryPolicy;
 import java.time.Clock;
 import java.time.Duration;
@@ -25,16 +25,18 @@ import java.util.function.Supplier;
  * continue with what its answer calls for; a call failure is a branch, never an exception.
  */
 final class Steps {
-    private Steps() {
-    }
+    private Steps() {}
 
     /**
      * Sends one call; records {@code label: OK} or {@code label: <code>}, then continues with {@code onOk} or
      * {@code onFailure}. Only a failure that is no call failure (cancellation, a closed client) fails the future.
      */
-    static <T, R> CompletableFuture<R> call(Consumer<String> record, String label, Supplier<CompletableFuture<T>> send,
-                                            Function<T, CompletableFuture<R>> onOk,
-                                            Function<ReplicationException, CompletableFuture<R>> onFailure) {
+    static <T, R> CompletableFuture<R> call(
+            Consumer<String> record,
+            String label,
+            Supplier<CompletableFuture<T>> send,
+            Function<T, CompletableFuture<R>> onOk,
+            Function<ReplicationException, CompletableFuture<R>> onFailure) {
         CompletableFuture<T> sent;
         try {
             sent = send.get();
@@ -42,14 +44,15 @@ final class Steps {
             sent = CompletableFuture.failedFuture(e);
         }
         return sent.handle((value, t) -> {
-            if (t == null) {
-                record.accept(label + ": OK");
-                return onOk.apply(value);
-            }
-            ReplicationException e = callFailure(t);
-            record.accept(label + ": " + e.code().display());
-            return onFailure.apply(e);
-        }).thenCompose(Function.identity());
+                    if (t == null) {
+                        record.accept(label + ": OK");
+                        return onOk.apply(value);
+                    }
+                    ReplicationException e = callFailure(t);
+                    record.accept(label + ": " + e.code().display());
+                    return onFailure.apply(e);
+                })
+                .thenCompose(Function.identity());
     }
 
     /**
@@ -64,8 +67,12 @@ final class Steps {
      * @param onWait  hears a line for each wait, e.g. {@code waiting for ...: PromoteVolume answered 9
      *                FAILED_PRECONDITION (try 2, again in 40ms; 0.1s of 2m)}
      */
-    record Wait(String what, Predicate<ReplicationException> notYet, Duration length, RetryPolicy backoff,
-                Consumer<String> onWait) {
+    record Wait(
+            String what,
+            Predicate<ReplicationException> notYet,
+            Duration length,
+            RetryPolicy backoff,
+            Consumer<String> onWait) {
         Wait {
             Objects.requireNonNull(what, "what");
             Objects.requireNonNull(notYet, "notYet");
@@ -85,22 +92,36 @@ final class Steps {
      * {@code onFailure} at an answer that is not "not yet", and with {@code onGiveUp} (the last answer, the number of
      * calls) when the next call would start after the wait's end. No thread waits between calls.
      */
-    static <T, R> CompletableFuture<R> callUntil(Consumer<String> record, String label,
-                                                 Supplier<CompletableFuture<T>> send, Wait wait,
-                                                 Function<T, CompletableFuture<R>> onOk,
-                                                 Function<ReplicationException, CompletableFuture<R>> onFailure,
-                                                 BiFunction<ReplicationException, Integer,
-                                                         CompletableFuture<R>> onGiveUp) {
-        return callUntil(record, label, send, wait, onOk, onFailure, onGiveUp, wait.clock().instant(), 1);
+    static <T, R> CompletableFuture<R> callUntil(
+            Consumer<String> record,
+            String label,
+            Supplier<CompletableFuture<T>> send,
+            Wait wait,
+            Function<T, CompletableFuture<R>> onOk,
+            Function<ReplicationException, CompletableFuture<R>> onFailure,
+            BiFunction<ReplicationException, Integer, CompletableFuture<R>> onGiveUp) {
+        return callUntil(
+                record,
+                label,
+                send,
+                wait,
+                onOk,
+                onFailure,
+                onGiveUp,
+                wait.clock().instant(),
+                1);
     }
 
-    private static <T, R> CompletableFuture<R> callUntil(Consumer<String> record, String label,
-                                                         Supplier<CompletableFuture<T>> send, Wait wait,
-                                                         Function<T, CompletableFuture<R>> onOk,
-                                                         Function<ReplicationException, CompletableFuture<R>> onFailure,
-                                                         BiFunction<ReplicationException, Integer,
-                                                                 CompletableFuture<R>> onGiveUp,
-                                                         Instant start, int tries) {
+    private static <T, R> CompletableFuture<R> callUntil(
+            Consumer<String> record,
+            String label,
+            Supplier<CompletableFuture<T>> send,
+            Wait wait,
+            Function<T, CompletableFuture<R>> onOk,
+            Function<ReplicationException, CompletableFuture<R>> onFailure,
+            BiFunction<ReplicationException, Integer, CompletableFuture<R>> onGiveUp,
+            Instant start,
+            int tries) {
         return call(record, label, send, onOk, e -> {
             if (!wait.notYet().test(e)) {
                 return onFailure.apply(e);
@@ -110,17 +131,20 @@ final class Steps {
             if (waited.plus(delay).compareTo(wait.length()) >= 0) {
                 return onGiveUp.apply(e, tries);
             }
-            wait.onWait().accept("waiting for " + wait.what() + ": " + answered(e) + " (try " + tries + ", again in "
-                    + duration(delay) + "; " + duration(waited) + " of " + duration(wait.length()) + ")");
-            return CompletableFuture.supplyAsync(() -> null,
-                            CompletableFuture.delayedExecutor(delay.toMillis(), TimeUnit.MILLISECONDS))
-                    .thenCompose(v -> callUntil(record, label, send, wait, onOk, onFailure, onGiveUp, start, tries + 1));
+            wait.onWait()
+                    .accept("waiting for " + wait.what() + ": " + answered(e) + " (try " + tries + ", again in "
+                            + duration(delay) + "; " + duration(waited) + " of " + duration(wait.length()) + ")");
+            return CompletableFuture.supplyAsync(
+                            () -> null, CompletableFuture.delayedExecutor(delay.toMillis(), TimeUnit.MILLISECONDS))
+                    .thenCompose(
+                            v -> callUntil(record, label, send, wait, onOk, onFailure, onGiveUp, start, tries + 1));
         });
     }
 
     /** {@code PromoteVolume answered 9 FAILED_PRECONDITION}. */
     static String answered(ReplicationException e) {
-        return (e.rpc() == null ? "the call" : e.rpc().methodName()) + " answered " + e.code().display();
+        return (e.rpc() == null ? "the call" : e.rpc().methodName()) + " answered "
+                + e.code().display();
     }
 
     /**

@@ -28,12 +28,10 @@ class AskSiteATest {
 
     private static class Base implements ReplicationDriver {
         @Override
-        public void enable(EnableRequest request) {
-        }
+        public void enable(EnableRequest request) {}
 
         @Override
-        public void disable(DisableRequest request) {
-        }
+        public void disable(DisableRequest request) {}
     }
 
     @Test
@@ -44,33 +42,49 @@ class AskSiteATest {
             public ReplicationDestination destination(DestinationRequest request) {
                 return request.source().kind() == ReplicationSource.Kind.VOLUME
                         ? ReplicationDestination.volume("b-" + request.source().id())
-                        : ReplicationDestination.volumeGroup("b-" + request.source().id(), Map.of("vol-1", "b-vol-1"));
+                        : ReplicationDestination.volumeGroup(
+                                "b-" + request.source().id(), Map.of("vol-1", "b-vol-1"));
             }
         };
-        ReplicationServer server = grpc.register(ReplicationServer.builder().driver(driver).listen("inprocess:" + name)
-                .gracePeriod(Duration.ZERO).build().start());
-        ReplicationClient a = grpc.register(ReplicationClient.builder().target("inprocess:" + name).build());
+        ReplicationServer server = grpc.register(ReplicationServer.builder()
+                .driver(driver)
+                .listen("inprocess:" + name)
+                .gracePeriod(Duration.ZERO)
+                .build()
+                .start());
+        ReplicationClient a = grpc.register(
+                ReplicationClient.builder().target("inprocess:" + name).build());
         DestinationResolver resolver = DestinationResolver.askSiteA(a);
 
         assertThat(resolver.resolve(ReplicationSource.volume("vol-0")).get(5, TimeUnit.SECONDS))
-                .isEqualTo(new Destination(ReplicationSource.volume("b-vol-0"), Map.of(),
-                        Destination.Origin.SITE_A));
+                .isEqualTo(new Destination(ReplicationSource.volume("b-vol-0"), Map.of(), Destination.Origin.SITE_A));
         assertThat(resolver.resolve(ReplicationSource.volumeGroup("grp-0")).get(5, TimeUnit.SECONDS))
-                .isEqualTo(new Destination(ReplicationSource.volumeGroup("b-grp-0"), Map.of("vol-1", "b-vol-1"),
+                .isEqualTo(new Destination(
+                        ReplicationSource.volumeGroup("b-grp-0"),
+                        Map.of("vol-1", "b-vol-1"),
                         Destination.Origin.SITE_A));
     }
 
     @Test
     void aPluginWithoutTheRpcFailsTheResolutionAndOrElseFallsBack() throws Exception {
         String name = InProcessServerBuilder.generateName();
-        ReplicationServer server = grpc.register(ReplicationServer.builder().driver(new Base()).listen("inprocess:" + name)
-                .gracePeriod(Duration.ZERO).build().start());
-        ReplicationClient a = grpc.register(ReplicationClient.builder().target("inprocess:" + name).build());
-        assertThatThrownBy(() -> DestinationResolver.askSiteA(a).resolve(ReplicationSource.volume("vol-0"))
-                .get(5, TimeUnit.SECONDS))
-                .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(UnimplementedException.class);
-        assertThat(DestinationResolver.askSiteA(a).orElse(DestinationResolver.identity())
-                .resolve(ReplicationSource.volume("vol-0")).get(5, TimeUnit.SECONDS))
+        ReplicationServer server = grpc.register(ReplicationServer.builder()
+                .driver(new Base())
+                .listen("inprocess:" + name)
+                .gracePeriod(Duration.ZERO)
+                .build()
+                .start());
+        ReplicationClient a = grpc.register(
+                ReplicationClient.builder().target("inprocess:" + name).build());
+        assertThatThrownBy(() -> DestinationResolver.askSiteA(a)
+                        .resolve(ReplicationSource.volume("vol-0"))
+                        .get(5, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class)
+                .hasCauseInstanceOf(UnimplementedException.class);
+        assertThat(DestinationResolver.askSiteA(a)
+                        .orElse(DestinationResolver.identity())
+                        .resolve(ReplicationSource.volume("vol-0"))
+                        .get(5, TimeUnit.SECONDS))
                 .isEqualTo(Destination.sameIdAs(ReplicationSource.volume("vol-0")));
     }
 }

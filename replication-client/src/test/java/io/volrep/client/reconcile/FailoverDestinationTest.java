@@ -46,6 +46,7 @@ class FailoverDestinationTest {
 
     @TempDir
     Path dir;
+
     @RegisterExtension
     final GrpcCleanup grpc = new GrpcCleanup();
 
@@ -54,56 +55,82 @@ class FailoverDestinationTest {
     FaultInjector faultsA;
     /** What site A's destination and capability answers become (identity: as the reference driver answers). */
     volatile UnaryOperator<Message> destinationAnswer = UnaryOperator.identity();
+
     volatile UnaryOperator<Message> capabilitiesAnswer = UnaryOperator.identity();
     ReplicationServer siteA;
     FakePlugin siteB;
 
     @BeforeEach
     void twoSites() {
-        driverA = ReferenceDriver.builder().volume("vol-0").requiredSecret("user", "admin").build();
-        driverB = ReferenceDriver.builder().volume("b-vol-0").volume("vol-0").requiredSecret("user", "admin").build();
+        driverA = ReferenceDriver.builder()
+                .volume("vol-0")
+                .requiredSecret("user", "admin")
+                .build();
+        driverB = ReferenceDriver.builder()
+                .volume("b-vol-0")
+                .volume("vol-0")
+                .requiredSecret("user", "admin")
+                .build();
         faultsA = grpc.register(new FaultInjector());
-        siteA = grpc.register(ReplicationServer.builder().driver(driverA).interceptor(faultsA)
-                .interceptor(new Rewriter()).listen("unix://" + dir.resolve("a.sock"))
-                .gracePeriod(Duration.ZERO).build().start());
-        siteB = grpc.register(FakePlugin.builder().driver(driverB).listen("unix://" + dir.resolve("b.sock")).start());
+        siteA = grpc.register(ReplicationServer.builder()
+                .driver(driverA)
+                .interceptor(faultsA)
+                .interceptor(new Rewriter())
+                .listen("unix://" + dir.resolve("a.sock"))
+                .gracePeriod(Duration.ZERO)
+                .build()
+                .start());
+        siteB = grpc.register(FakePlugin.builder()
+                .driver(driverB)
+                .listen("unix://" + dir.resolve("b.sock"))
+                .start());
         ReplicationClient a = grpc.register(client(siteA.address()));
         ReplicationClient b = grpc.register(client(siteB.address()));
-        a.source(VOL0).enable().call();                       // primary on A
-        for (ReplicationSource s : List.of(B_VOL0, VOL0)) {   // both secondary on B; only b-vol-0 is vol-0's
+        a.source(VOL0).enable().call(); // primary on A
+        for (ReplicationSource s : List.of(B_VOL0, VOL0)) { // both secondary on B; only b-vol-0 is vol-0's
             b.source(s).enable().call();
             b.source(s).demote().call();
         }
         // By default site A names b-vol-0 as vol-0's destination.
-        destinationAnswer = answer -> destination(VolumeDestination.newBuilder().setVolumeId("b-vol-0").build());
+        destinationAnswer = answer -> destination(
+                VolumeDestination.newBuilder().setVolumeId("b-vol-0").build());
         faultsA.clearCalls();
         siteB.clearCalls();
     }
 
     private ReplicationClient client(String target) {
-        return grpc.register(ReplicationClient.builder().target(target).retry(FailoverTest.FAST)
-                .secrets(SecretsProvider.of(Map.of("user", "admin"))).build());
+        return grpc.register(ReplicationClient.builder()
+                .target(target)
+                .retry(FailoverTest.FAST)
+                .secrets(SecretsProvider.of(Map.of("user", "admin")))
+                .build());
     }
 
     /** A failover of vol-0 without any destination given: site A is asked. */
     private SourceFailover failoverWithoutDestinations() {
-        FailoverReport report = Failover.builder().from(client(siteA.address())).to(client(siteB.address()))
-                .source(VOL0).callBudget(Duration.ofSeconds(2)).build().run();
+        FailoverReport report = Failover.builder()
+                .from(client(siteA.address()))
+                .to(client(siteB.address()))
+                .source(VOL0)
+                .callBudget(Duration.ofSeconds(2))
+                .build()
+                .run();
         assertThat(report.sources()).hasSize(1);
         return report.sources().get(0);
     }
 
     private static Message destination(VolumeDestination volume) {
         return GetReplicationDestinationInfoResponse.newBuilder()
-                .setReplicationDestination(ReplicationDestination.newBuilder().setVolume(volume)).build();
+                .setReplicationDestination(ReplicationDestination.newBuilder().setVolume(volume))
+                .build();
     }
 
     /** The failover failed before anything changed: A still primary and not asked to demote, B untouched. */
     private void nothingChanged(SourceFailover s, String why) {
         assertThat(s.step()).as(s.toString()).isEqualTo(FailoverStep.FAILED);
         assertThat(s.siteA()).isEqualTo(SourceFailover.SiteA.NOT_TRIED);
-        assertThat(s.whyNot()).hasValueSatisfying(w -> assertThat(w).contains(why)
-                .endsWith("nothing changed on either site"));
+        assertThat(s.whyNot())
+                .hasValueSatisfying(w -> assertThat(w).contains(why).endsWith("nothing changed on either site"));
         assertThat(faultsA.calls(Rpc.DEMOTE_VOLUME)).isEmpty();
         assertThat(driverA.state(VOL0).role()).isEqualTo(ReferenceDriver.Role.PRIMARY);
         assertThat(siteB.calls(Rpc.PROMOTE_VOLUME)).isEmpty();
@@ -122,7 +149,8 @@ class FailoverDestinationTest {
         assertThat(s.destination().orElseThrow().source()).isEqualTo(B_VOL0);
         assertThat(s.destinationOrigin()).hasValue(Destination.Origin.SITE_A);
         assertThat(s.calls()).first().isEqualTo("A GetReplicationDestinationInfo: OK");
-        assertThat(faultsA.calls(Rpc.GET_REPLICATION_DESTINATION_INFO)).extracting(c -> c.code())
+        assertThat(faultsA.calls(Rpc.GET_REPLICATION_DESTINATION_INFO))
+                .extracting(c -> c.code())
                 .containsExactly(StatusCode.UNAVAILABLE, StatusCode.UNAVAILABLE, StatusCode.OK);
         assertThat(driverB.state(B_VOL0).role()).isEqualTo(ReferenceDriver.Role.PRIMARY);
         assertThat(driverB.state(VOL0).role()).isEqualTo(ReferenceDriver.Role.SECONDARY);
@@ -133,8 +161,9 @@ class FailoverDestinationTest {
     void unavailableUntilTheBudgetEndsFailsTheSourceBeforeAnythingChanges() {
         faultsA.failNext(Rpc.GET_REPLICATION_DESTINATION_INFO, 1000, StatusCode.UNAVAILABLE);
 
-        nothingChanged(failoverWithoutDestinations(), "GetReplicationDestinationInfo on site A answered 14 UNAVAILABLE");
-        assertThat(faultsA.calls(Rpc.GET_REPLICATION_DESTINATION_INFO)).hasSizeGreaterThan(1);   // retried
+        nothingChanged(
+                failoverWithoutDestinations(), "GetReplicationDestinationInfo on site A answered 14 UNAVAILABLE");
+        assertThat(faultsA.calls(Rpc.GET_REPLICATION_DESTINATION_INFO)).hasSizeGreaterThan(1); // retried
     }
 
     @Test
@@ -147,9 +176,10 @@ class FailoverDestinationTest {
     @Test
     void aMalformedAnswerFailsTheSourceBeforeAnythingChanges() {
         // A group destination for a volume source.
-        destinationAnswer = answer -> GetReplicationDestinationInfoResponse.newBuilder().setReplicationDestination(
-                ReplicationDestination.newBuilder().setVolumegroup(VolumeGroupDestination.newBuilder()
-                        .setVolumeGroupId("b-grp-0"))).build();
+        destinationAnswer = answer -> GetReplicationDestinationInfoResponse.newBuilder()
+                .setReplicationDestination(ReplicationDestination.newBuilder()
+                        .setVolumegroup(VolumeGroupDestination.newBuilder().setVolumeGroupId("b-grp-0")))
+                .build();
 
         nothingChanged(failoverWithoutDestinations(), "GetReplicationDestinationInfo on site A answered");
     }
@@ -164,8 +194,8 @@ class FailoverDestinationTest {
     @Test
     void anOversizedAnswerFailsTheSourceBeforeAnythingChanges() {
         // Over the client's 4 MiB inbound limit.
-        destinationAnswer = answer -> destination(VolumeDestination.newBuilder()
-                .setVolumeId("b".repeat(5 << 20)).build());
+        destinationAnswer = answer -> destination(
+                VolumeDestination.newBuilder().setVolumeId("b".repeat(5 << 20)).build());
 
         nothingChanged(failoverWithoutDestinations(), "GetReplicationDestinationInfo on site A answered");
     }
@@ -174,7 +204,8 @@ class FailoverDestinationTest {
     void unimplementedFromAPluginThatAdvertisesTheRpcFailsTheSourceBeforeAnythingChanges() {
         faultsA.failNext(Rpc.GET_REPLICATION_DESTINATION_INFO, 1000, StatusCode.UNIMPLEMENTED);
 
-        nothingChanged(failoverWithoutDestinations(),
+        nothingChanged(
+                failoverWithoutDestinations(),
                 "site A advertises GET_REPLICATION_DESTINATION_INFO but answered 12 UNIMPLEMENTED");
     }
 
@@ -189,14 +220,20 @@ class FailoverDestinationTest {
         assertThat(s.destination().orElseThrow().source()).isEqualTo(VOL0);
         assertThat(s.destinationOrigin()).hasValue(Destination.Origin.SAME_IDS);
         assertThat(s.calls()).startsWith("A GetReplicationDestinationInfo: 12 UNIMPLEMENTED", "A GetCapabilities: OK");
-        assertThat(faultsA.calls(Rpc.GET_REPLICATION_DESTINATION_INFO)).hasSize(1);     // 12 is never retried
+        assertThat(faultsA.calls(Rpc.GET_REPLICATION_DESTINATION_INFO)).hasSize(1); // 12 is never retried
         assertThat(driverB.state(VOL0).role()).isEqualTo(ReferenceDriver.Role.PRIMARY);
     }
 
     @Test
     void theSameIdsOnlyWhenAskedForAndThenSiteAIsNotAsked() {
-        FailoverReport report = Failover.builder().from(client(siteA.address())).to(client(siteB.address()))
-                .source(VOL0).assumeSameIds(true).callBudget(Duration.ofSeconds(2)).build().run();
+        FailoverReport report = Failover.builder()
+                .from(client(siteA.address()))
+                .to(client(siteB.address()))
+                .source(VOL0)
+                .assumeSameIds(true)
+                .callBudget(Duration.ofSeconds(2))
+                .build()
+                .run();
 
         SourceFailover s = report.sources().get(0);
         assertThat(s.step()).as(s.toString()).isEqualTo(FailoverStep.PRIMARY_ON_B);
@@ -207,9 +244,14 @@ class FailoverDestinationTest {
 
     @Test
     void aMapFromTheCallerIsReportedAsTheCallersAndSiteAIsNotAsked() {
-        FailoverReport report = Failover.builder().from(client(siteA.address())).to(client(siteB.address()))
-                .source(VOL0).resolver(DestinationResolver.ids(Map.of("vol-0", "b-vol-0")))
-                .callBudget(Duration.ofSeconds(2)).build().run();
+        FailoverReport report = Failover.builder()
+                .from(client(siteA.address()))
+                .to(client(siteB.address()))
+                .source(VOL0)
+                .resolver(DestinationResolver.ids(Map.of("vol-0", "b-vol-0")))
+                .callBudget(Duration.ofSeconds(2))
+                .build()
+                .run();
 
         SourceFailover s = report.sources().get(0);
         assertThat(s.step()).as(s.toString()).isEqualTo(FailoverStep.PRIMARY_ON_B);
@@ -220,31 +262,38 @@ class FailoverDestinationTest {
     /** Rewrites site A's GetReplicationDestinationInfo and GetCapabilities answers. */
     private final class Rewriter implements ServerInterceptor {
         @Override
-        public <Q, A> ServerCall.Listener<Q> interceptCall(ServerCall<Q, A> call, Metadata headers,
-                                                           ServerCallHandler<Q, A> next) {
+        public <Q, A> ServerCall.Listener<Q> interceptCall(
+                ServerCall<Q, A> call, Metadata headers, ServerCallHandler<Q, A> next) {
             String method = call.getMethodDescriptor().getFullMethodName();
             UnaryOperator<Message> rewrite = method.equals(Rpc.GET_REPLICATION_DESTINATION_INFO.fullMethodName())
-                    ? destinationAnswer : method.equals(Rpc.GET_CAPABILITIES.fullMethodName())
-                    ? capabilitiesAnswer : null;
+                    ? destinationAnswer
+                    : method.equals(Rpc.GET_CAPABILITIES.fullMethodName()) ? capabilitiesAnswer : null;
             if (rewrite == null) {
                 return next.startCall(call, headers);
             }
-            return next.startCall(new ForwardingServerCall.SimpleForwardingServerCall<>(call) {
-                @Override
-                @SuppressWarnings("unchecked")
-                public void sendMessage(A message) {
-                    super.sendMessage((A) rewrite.apply((Message) message));
-                }
-            }, headers);
+            return next.startCall(
+                    new ForwardingServerCall.SimpleForwardingServerCall<>(call) {
+                        @Override
+                        @SuppressWarnings("unchecked")
+                        public void sendMessage(A message) {
+                            super.sendMessage((A) rewrite.apply((Message) message));
+                        }
+                    },
+                    headers);
         }
     }
 
     /** Site A's capabilities without GET_REPLICATION_DESTINATION_INFO. */
     static Message withoutDestinationInfo(Message answer) {
         GetCapabilitiesResponse caps = (GetCapabilitiesResponse) answer;
-        return caps.toBuilder().clearCapabilities().addAllCapabilities(caps.getCapabilitiesList().stream()
-                .filter(c -> !c.hasVolumeReplication() || c.getVolumeReplication().getType()
-                        != io.volrep.proto.identity.Capability.VolumeReplication.Type.GET_REPLICATION_DESTINATION_INFO)
-                .toList()).build();
+        return caps.toBuilder()
+                .clearCapabilities()
+                .addAllCapabilities(caps.getCapabilitiesList().stream()
+                        .filter(c -> !c.hasVolumeReplication()
+                                || c.getVolumeReplication().getType()
+                                        != io.volrep.proto.identity.Capability.VolumeReplication.Type
+                                                .GET_REPLICATION_DESTINATION_INFO)
+                        .toList())
+                .build();
     }
 }

@@ -24,23 +24,39 @@ import org.junit.jupiter.api.io.TempDir;
 /** Desired-state reconciliation against the reference plugin, served by the fault-injecting fake over a unix socket. */
 class ReconcilerTest {
     static final RetryPolicy FAST = RetryPolicy.spec().toBuilder()
-            .initialBackoff(Duration.ofMillis(20)).multiplier(2).maxBackoff(Duration.ofMillis(100))
-            .jitter(RetryPolicy.Jitter.NONE).maxAttempts(5).build();
+            .initialBackoff(Duration.ofMillis(20))
+            .multiplier(2)
+            .maxBackoff(Duration.ofMillis(100))
+            .jitter(RetryPolicy.Jitter.NONE)
+            .maxAttempts(5)
+            .build();
 
     @TempDir
     Path dir;
+
     @RegisterExtension
     final GrpcCleanup grpc = new GrpcCleanup();
+
     FakePlugin plugin;
     ReplicationClient client;
     ReferenceDriver driver;
 
     void start(int resyncCallsUntilReady) {
-        driver = ReferenceDriver.builder().volumes(2).groups(1).requiredSecret("user", "admin")
-                .resyncCallsUntilReady(resyncCallsUntilReady).build();
-        plugin = grpc.register(FakePlugin.builder().driver(driver).listen("unix://" + dir.resolve("p.sock")).start());
-        client = grpc.register(ReplicationClient.builder().target(plugin.address()).retry(FAST)
-                .secrets(SecretsProvider.of(Map.of("user", "admin"))).build());
+        driver = ReferenceDriver.builder()
+                .volumes(2)
+                .groups(1)
+                .requiredSecret("user", "admin")
+                .resyncCallsUntilReady(resyncCallsUntilReady)
+                .build();
+        plugin = grpc.register(FakePlugin.builder()
+                .driver(driver)
+                .listen("unix://" + dir.resolve("p.sock"))
+                .start());
+        client = grpc.register(ReplicationClient.builder()
+                .target(plugin.address())
+                .retry(FAST)
+                .secrets(SecretsProvider.of(Map.of("user", "admin")))
+                .build());
     }
 
     private List<Rpc> rpcs() {
@@ -56,9 +72,14 @@ class ReconcilerTest {
         assertThat(r.reached()).contains(DesiredState.PRIMARY);
         assertThat(r.whyNot()).isEmpty();
         assertThat(r.forced()).isFalse();
-        assertThat(r.lastSync()).hasValueSatisfying(info -> assertThat(info.lastSyncBytes()).isPresent());
-        assertThat(r.calls()).containsExactly("GetVolumeReplicationInfo: 9 FAILED_PRECONDITION",
-                "EnableVolumeReplication: OK", "PromoteVolume: OK", "GetVolumeReplicationInfo: OK");
+        assertThat(r.lastSync())
+                .hasValueSatisfying(info -> assertThat(info.lastSyncBytes()).isPresent());
+        assertThat(r.calls())
+                .containsExactly(
+                        "GetVolumeReplicationInfo: 9 FAILED_PRECONDITION",
+                        "EnableVolumeReplication: OK",
+                        "PromoteVolume: OK",
+                        "GetVolumeReplicationInfo: OK");
         assertThat(r.condition(Condition.Type.COMPLETED).status()).isEqualTo(Condition.Status.TRUE);
         assertThat(r.condition(Condition.Type.DEGRADED).status()).isEqualTo(Condition.Status.FALSE);
         assertThat(r.condition(Condition.Type.RESYNCING).status()).isEqualTo(Condition.Status.FALSE);
@@ -83,7 +104,10 @@ class ReconcilerTest {
         assertThat(driver.state(ReplicationSource.volume("vol-0")).role()).isEqualTo(ReferenceDriver.Role.SECONDARY);
         int effects = driver.effects().size();
 
-        assertThat(Reconciler.of(client.volume("vol-0")).reconcile(DesiredState.SECONDARY).done()).isTrue();
+        assertThat(Reconciler.of(client.volume("vol-0"))
+                        .reconcile(DesiredState.SECONDARY)
+                        .done())
+                .isTrue();
         assertThat(driver.effects()).hasSize(effects);
     }
 
@@ -105,12 +129,17 @@ class ReconcilerTest {
     @Test
     void resyncNotReadyWithinTheDeadlineIsDegradedAndResyncing() {
         start(1000);
-        ReconcileResult r = new Reconciler(client.volume("vol-1"), ReconcileOptions.builder()
-                .resyncTimeout(Duration.ofMillis(400)).build()).reconcile(DesiredState.RESYNC);
+        ReconcileResult r = new Reconciler(
+                        client.volume("vol-1"),
+                        ReconcileOptions.builder()
+                                .resyncTimeout(Duration.ofMillis(400))
+                                .build())
+                .reconcile(DesiredState.RESYNC);
         assertThat(r.done()).isFalse();
         assertThat(r.reached()).contains(DesiredState.SECONDARY);
-        assertThat(r.whyNot()).hasValueSatisfying(w -> assertThat(w).contains("4 DEADLINE_EXCEEDED")
-                .contains("not ready within PT0.4S"));
+        assertThat(r.whyNot())
+                .hasValueSatisfying(
+                        w -> assertThat(w).contains("4 DEADLINE_EXCEEDED").contains("not ready within PT0.4S"));
         assertThat(r.condition(Condition.Type.RESYNCING).status()).isEqualTo(Condition.Status.TRUE);
         assertThat(r.condition(Condition.Type.DEGRADED).status()).isEqualTo(Condition.Status.TRUE);
         assertThat(r.condition(Condition.Type.COMPLETED).status()).isEqualTo(Condition.Status.FALSE);
@@ -121,21 +150,25 @@ class ReconcilerTest {
     @Test
     void refusedPromoteIsForcedOnlyWhenAllowed() {
         start(2);
-        Reconciler.of(client.volume("vol-0")).reconcile(DesiredState.SECONDARY);     // a failover target: promote is needed
+        Reconciler.of(client.volume("vol-0")).reconcile(DesiredState.SECONDARY); // a failover target: promote is needed
         plugin.clearCalls();
         plugin.failNext(Rpc.PROMOTE_VOLUME, 1, StatusCode.FAILED_PRECONDITION);
         ReconcileResult refused = Reconciler.of(client.volume("vol-0")).reconcile(DesiredState.PRIMARY);
         assertThat(refused.done()).isFalse();
         assertThat(refused.forced()).isFalse();
-        assertThat(refused.whyNot()).hasValueSatisfying(w -> assertThat(w)
-                .startsWith("PromoteVolume answered 9 FAILED_PRECONDITION").endsWith("force was not allowed (it may leave two primaries)"));
+        assertThat(refused.whyNot())
+                .hasValueSatisfying(w -> assertThat(w)
+                        .startsWith("PromoteVolume answered 9 FAILED_PRECONDITION")
+                        .endsWith("force was not allowed (it may leave two primaries)"));
         assertThat(refused.condition(Condition.Type.COMPLETED).reason()).isEqualTo("PromoteRefused");
         assertThat(plugin.calls(Rpc.PROMOTE_VOLUME)).hasSize(1);
 
         plugin.clearCalls();
         plugin.failNext(Rpc.PROMOTE_VOLUME, 1, StatusCode.FAILED_PRECONDITION);
-        ReconcileResult forced = new Reconciler(client.volume("vol-0"), ReconcileOptions.builder()
-                .allowForcePromote(true).build()).reconcile(DesiredState.PRIMARY);
+        ReconcileResult forced = new Reconciler(
+                        client.volume("vol-0"),
+                        ReconcileOptions.builder().allowForcePromote(true).build())
+                .reconcile(DesiredState.PRIMARY);
         assertThat(forced.done()).as(forced.summary() + forced.calls()).isTrue();
         assertThat(forced.forced()).isTrue();
         assertThat(forced.calls()).contains("PromoteVolume: 9 FAILED_PRECONDITION", "PromoteVolume(force): OK");
@@ -149,9 +182,12 @@ class ReconcilerTest {
     @Test
     void groupAsyncWithEnableParametersAndHealthReader() throws Exception {
         start(2);
-        ReconcileOptions opts = ReconcileOptions.builder().parameter("schedulingInterval", "1m")
-                .replicating(info -> Condition.Status.TRUE).build();
-        ReconcileResult r = new Reconciler(client.volumeGroup("grp-0"), opts).reconcileAsync(DesiredState.PRIMARY)
+        ReconcileOptions opts = ReconcileOptions.builder()
+                .parameter("schedulingInterval", "1m")
+                .replicating(info -> Condition.Status.TRUE)
+                .build();
+        ReconcileResult r = new Reconciler(client.volumeGroup("grp-0"), opts)
+                .reconcileAsync(DesiredState.PRIMARY)
                 .get(10, TimeUnit.SECONDS);
         assertThat(r.done()).isTrue();
         assertThat(r.source()).isEqualTo(ReplicationSource.volumeGroup("grp-0"));
@@ -182,7 +218,8 @@ class ReconcilerTest {
         assertThat(r.done()).isFalse();
         assertThat(r.reached()).isEmpty();
         assertThat(r.failure()).hasValueSatisfying(e -> assertThat(e.code()).isEqualTo(StatusCode.NOT_FOUND));
-        assertThat(r.whyNot()).hasValueSatisfying(w -> assertThat(w).startsWith("EnableVolumeReplication answered 5 NOT_FOUND"));
+        assertThat(r.whyNot())
+                .hasValueSatisfying(w -> assertThat(w).startsWith("EnableVolumeReplication answered 5 NOT_FOUND"));
         assertThat(r.condition(Condition.Type.DEGRADED).status()).isEqualTo(Condition.Status.UNKNOWN);
         assertThat(rpcs()).containsExactly(Rpc.ENABLE_VOLUME_REPLICATION);
     }

@@ -8,10 +8,7 @@ import io.volrep.client.AttemptEvent;
 import io.volrep.client.ReplicationClient;
 import io.volrep.client.RetryPolicy;
 import io.volrep.testsupport.GrpcCleanup;
-import java.io.BufferedReader;
-import java.io.File;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,9 +42,14 @@ class FaultTest {
     private static final int IN_FLIGHT = 32;
     /** Kill the plugin when this many operations have completed (succeeded or failed). */
     private static final int[] KILL_AFTER = {600, 1_800};
-    private static final RetryPolicy POLICY = RetryPolicy.spec().toBuilder().maxAttempts(30)
-            .initialBackoff(Duration.ofMillis(50)).maxBackoff(Duration.ofMillis(500))
-            .perAttemptTimeout(Duration.ofSeconds(5)).totalTimeout(Duration.ofSeconds(20)).build();
+
+    private static final RetryPolicy POLICY = RetryPolicy.spec().toBuilder()
+            .maxAttempts(30)
+            .initialBackoff(Duration.ofMillis(50))
+            .maxBackoff(Duration.ofMillis(500))
+            .perAttemptTimeout(Duration.ofSeconds(5))
+            .totalTimeout(Duration.ofSeconds(20))
+            .build();
 
     @TempDir
     Path dir;
@@ -70,12 +72,15 @@ class FaultTest {
         List<CompletableFuture<Void>> all = new ArrayList<>();
         long runStart = System.nanoTime();
         int kills = 0;
-        try (ReplicationClient client = ReplicationClient.builder().target("unix://" + socket).retry(POLICY)
+        try (ReplicationClient client = ReplicationClient.builder()
+                .target("unix://" + socket)
+                .retry(POLICY)
                 .listener((AttemptEvent e) -> {
                     if (e.code() != StatusCode.OK) {
                         failedAttempts.incrementAndGet();
                     }
-                }).build()) {
+                })
+                .build()) {
             Semaphore inFlight = new Semaphore(IN_FLIGHT);
             for (int k = 0; k < OPERATIONS; k++) {
                 while (kills < KILL_AFTER.length && completed.get() >= KILL_AFTER[kills]) {
@@ -91,8 +96,14 @@ class FaultTest {
                 inFlight.acquire();
                 long start = System.nanoTime();
                 CompletableFuture<Void> call = enable
-                        ? client.volume(volume).enable().parameter(ReferenceChild.OP_PARAMETER, "" + op).callAsync()
-                        : client.volume(volume).disable().parameter(ReferenceChild.OP_PARAMETER, "" + op).callAsync();
+                        ? client.volume(volume)
+                                .enable()
+                                .parameter(ReferenceChild.OP_PARAMETER, "" + op)
+                                .callAsync()
+                        : client.volume(volume)
+                                .disable()
+                                .parameter(ReferenceChild.OP_PARAMETER, "" + op)
+                                .callAsync();
                 all.add(call.whenComplete((v, t) -> {
                     millisToComplete.put(op, (System.nanoTime() - start) / 1_000_000);
                     if (t == null) {
@@ -104,7 +115,8 @@ class FaultTest {
                     inFlight.release();
                 }));
             }
-            CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).handle((v, t) -> null)
+            CompletableFuture.allOf(all.toArray(CompletableFuture[]::new))
+                    .handle((v, t) -> null)
                     .get(60, TimeUnit.SECONDS);
         }
         double seconds = (System.nanoTime() - runStart) / 1e9;
@@ -119,13 +131,27 @@ class FaultTest {
             }
         }
         long appliedMoreThanOnce = applied.values().stream().filter(n -> n > 1).count();
-        long failedButApplied = failures.keySet().stream().filter(applied::containsKey).count();
-        long slowest = millisToComplete.values().stream().mapToLong(Long::longValue).max().orElse(0);
-        System.out.printf(Locale.ROOT, "fault: %,d operations, %d kills (%d incarnations), %.1f s: %,d succeeded, "
+        long failedButApplied =
+                failures.keySet().stream().filter(applied::containsKey).count();
+        long slowest = millisToComplete.values().stream()
+                .mapToLong(Long::longValue)
+                .max()
+                .orElse(0);
+        System.out.printf(
+                Locale.ROOT,
+                "fault: %,d operations, %d kills (%d incarnations), %.1f s: %,d succeeded, "
                         + "%,d failed (%,d of them applied by the plugin), %,d failed attempts retried or reported, "
                         + "%,d operations applied twice (answer lost in a kill, retried), slowest %,d ms%n",
-                OPERATIONS, kills, opLogs.size(), seconds, succeeded.size(), failures.size(), failedButApplied,
-                failedAttempts.get(), appliedMoreThanOnce, slowest);
+                OPERATIONS,
+                kills,
+                opLogs.size(),
+                seconds,
+                succeeded.size(),
+                failures.size(),
+                failedButApplied,
+                failedAttempts.get(),
+                appliedMoreThanOnce,
+                slowest);
 
         assertThat(kills).isEqualTo(KILL_AFTER.length);
         assertThat(all).allMatch(CompletableFuture::isDone);
@@ -134,7 +160,9 @@ class FaultTest {
         assertThat(failedAttempts.get()).isPositive();
         // Within the retry budget: the total timeout, plus one attempt's deadline, plus scheduling slack (the
         // operation's time includes waiting behind earlier calls for the same volume).
-        assertThat(slowest).isLessThan(POLICY.totalTimeout().plus(POLICY.perAttemptTimeout()).toMillis() + 20_000);
+        assertThat(slowest)
+                .isLessThan(
+                        POLICY.totalTimeout().plus(POLICY.perAttemptTimeout()).toMillis() + 20_000);
         // Failures are clear: a ReplicationException naming the RPC, the volume and the code.
         failures.forEach((op, t) -> {
             assertThat(t).isInstanceOf(ReplicationException.class);
@@ -149,7 +177,7 @@ class FaultTest {
     private Process startChild(Path socket, List<Path> opLogs) throws IOException, InterruptedException {
         Path opLog = dir.resolve("ops-" + (opLogs.size() + 1) + ".log");
         opLogs.add(opLog);
-        return cleanup.register(ReferenceChild.start(socket, opLog, VOLUMES,
-                dir.resolve("child-" + opLogs.size() + ".err")));
+        return cleanup.register(
+                ReferenceChild.start(socket, opLog, VOLUMES, dir.resolve("child-" + opLogs.size() + ".err")));
     }
 }

@@ -44,8 +44,13 @@ class LoadTest {
      * leave exactly one effect. Resync takes two calls to complete (the reference's default).
      */
     private enum Step {
-        ENABLE(Change.ENABLED), DEMOTE(Change.DEMOTED), RESYNC_1(Change.RESYNC_PROGRESSED),
-        RESYNC_2(Change.RESYNC_COMPLETED), PROMOTE(Change.PROMOTED), INFO(null), DISABLE(Change.DISABLED);
+        ENABLE(Change.ENABLED),
+        DEMOTE(Change.DEMOTED),
+        RESYNC_1(Change.RESYNC_PROGRESSED),
+        RESYNC_2(Change.RESYNC_COMPLETED),
+        PROMOTE(Change.PROMOTED),
+        INFO(null),
+        DISABLE(Change.DISABLED);
 
         final Change effect;
 
@@ -62,10 +67,13 @@ class LoadTest {
     void noOperationIsLostOrAppliedTwiceAndOrderPerSourceHolds() throws Exception {
         ReferenceDriver driver = ReferenceDriver.builder().volumes(SOURCES).build();
         try (QuietLogs quiet = new QuietLogs("io.volrep.spi.runtime.CallRunner", "io.volrep.client.CallEngine");
-             ReplicationServer server = ReferencePlugin.start(driver, "unix://" + dir.resolve("ref.sock"));
-             ReplicationClient client = ReplicationClient.builder().target(server.address())
-                     .retry(RetryPolicy.spec().toBuilder().initialBackoff(Duration.ofMillis(10)).build())
-                     .build()) {
+                ReplicationServer server = ReferencePlugin.start(driver, "unix://" + dir.resolve("ref.sock"));
+                ReplicationClient client = ReplicationClient.builder()
+                        .target(server.address())
+                        .retry(RetryPolicy.spec().toBuilder()
+                                .initialBackoff(Duration.ofMillis(10))
+                                .build())
+                        .build()) {
             Map<Integer, Change> succeeded = new ConcurrentHashMap<>();
             ConcurrentLinkedQueue<String> wrong = new ConcurrentLinkedQueue<>();
             ConcurrentLinkedQueue<ReplicationException> failures = new ConcurrentLinkedQueue<>();
@@ -103,18 +111,26 @@ class LoadTest {
                 });
                 all.add(op);
             }
-            CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).handle((v, t) -> null).get(50,
-                    TimeUnit.SECONDS);
+            CompletableFuture.allOf(all.toArray(CompletableFuture[]::new))
+                    .handle((v, t) -> null)
+                    .get(50, TimeUnit.SECONDS);
             double seconds = (System.nanoTime() - start) / 1e9;
-            System.out.printf(Locale.ROOT, "load: %,d operations over %,d volumes, %d in flight, in %.1f s "
-                    + "(%,.0f ops/s); %,d effects%n", OPERATIONS, SOURCES, IN_FLIGHT, seconds, OPERATIONS / seconds,
+            System.out.printf(
+                    Locale.ROOT,
+                    "load: %,d operations over %,d volumes, %d in flight, in %.1f s " + "(%,.0f ops/s); %,d effects%n",
+                    OPERATIONS,
+                    SOURCES,
+                    IN_FLIGHT,
+                    seconds,
+                    OPERATIONS / seconds,
                     driver.effects().size());
 
             // Only spec codes: every failure carries a code the spec's table (or gRPC's transport convention) knows.
             for (ReplicationException e : failures) {
                 assertThat(ErrorScheme.spec().lists(e.rpc(), e.code())
-                        || ErrorScheme.TRANSPORT_BACKOFF_CODES.contains(e.code()))
-                        .as("spec code for %s", e.getMessage()).isTrue();
+                                || ErrorScheme.TRANSPORT_BACKOFF_CODES.contains(e.code()))
+                        .as("spec code for %s", e.getMessage())
+                        .isTrue();
             }
             assertThat(failures).as("failed operations").isEmpty();
             assertThat(wrong).isEmpty();
@@ -132,8 +148,10 @@ class LoadTest {
                 List<Change> expected = expectedChanges(source);
                 expectedEffects += expected.size();
                 List<ReferenceDriver.Effect> log = effects.getOrDefault(source, List.of());
-                assertThat(log.stream().map(ReferenceDriver.Effect::change).toList()).as("effects on %s", source)
-                        .isEqualTo(expected).isEqualTo(reportedDone(succeeded, source));
+                assertThat(log.stream().map(ReferenceDriver.Effect::change).toList())
+                        .as("effects on %s", source)
+                        .isEqualTo(expected)
+                        .isEqualTo(reportedDone(succeeded, source));
                 for (int i = 0; i < log.size(); i++) {
                     assertThat(log.get(i).sourceSequence()).isEqualTo(i + 1L);
                 }
@@ -187,5 +205,4 @@ class LoadTest {
                 throw new IllegalArgumentException(step.name());
         }
     }
-
 }

@@ -36,26 +36,38 @@ class PluginRestartRetryTest {
     void aCallCutByTheGracePeriodIsRetriedAgainstTheRestartedPlugin() throws Exception {
         String listen = "unix://" + dir.resolve("restart.sock");
         // The old plugin is stuck: each call takes a minute, far beyond its grace period.
-        ReplicationServer old = grpc.register(ReferencePlugin.serverBuilder(ReferenceDriver.builder().volumes(1)
-                .latency(Duration.ofMinutes(1)).build()).listen(listen).gracePeriod(Duration.ofMillis(300))
-                .build().start());
+        ReplicationServer old = grpc.register(ReferencePlugin.serverBuilder(ReferenceDriver.builder()
+                        .volumes(1)
+                        .latency(Duration.ofMinutes(1))
+                        .build())
+                .listen(listen)
+                .gracePeriod(Duration.ofMillis(300))
+                .build()
+                .start());
         List<AttemptEvent> attempts = new CopyOnWriteArrayList<>();
-        ReplicationClient client = grpc.register(ReplicationClient.builder().target(old.address())
-                .retry(RetryPolicy.spec().toBuilder().maxAttempts(50).initialBackoff(Duration.ofMillis(50))
-                        .maxBackoff(Duration.ofMillis(200)).totalTimeout(Duration.ofSeconds(60)).build())
-                .listener(attempts::add).build());
+        ReplicationClient client = grpc.register(ReplicationClient.builder()
+                .target(old.address())
+                .retry(RetryPolicy.spec().toBuilder()
+                        .maxAttempts(50)
+                        .initialBackoff(Duration.ofMillis(50))
+                        .maxBackoff(Duration.ofMillis(200))
+                        .totalTimeout(Duration.ofSeconds(60))
+                        .build())
+                .listener(attempts::add)
+                .build());
         CompletableFuture<Void> call = client.volume("vol-0").enable().callAsync();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (old.busySources() == 0 && System.nanoTime() < deadline) {
             Thread.sleep(10);
         }
         assertThat(old.busySources()).as("the call reached the old plugin").isEqualTo(1);
-        old.close();        // the restart under test: the call in flight is cut at the grace period
+        old.close(); // the restart under test: the call in flight is cut at the grace period
         grpc.register(ReferencePlugin.start(ReferenceDriver.builder().volumes(1).build(), listen));
         call.get(60, TimeUnit.SECONDS);
         assertThat(attempts).isNotEmpty();
-        assertThat(attempts.get(0).code()).as("the first attempt, cut by the grace period").isEqualTo(
-                StatusCode.UNAVAILABLE);
+        assertThat(attempts.get(0).code())
+                .as("the first attempt, cut by the grace period")
+                .isEqualTo(StatusCode.UNAVAILABLE);
         assertThat(attempts.get(0).willRetry()).isTrue();
         assertThat(attempts.get(attempts.size() - 1).code()).isEqualTo(StatusCode.OK);
     }

@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
  * the logger instances themselves (test code only).
  */
 final class QuietLogs implements AutoCloseable {
-    private static final int WARN = 30;     // org.slf4j.spi.LocationAwareLogger.WARN_INT
+    private static final int WARN = 30; // org.slf4j.spi.LocationAwareLogger.WARN_INT
 
     private final Map<Object, Integer> previous = new LinkedHashMap<>();
 
@@ -22,7 +22,7 @@ final class QuietLogs implements AutoCloseable {
             Object logger = LoggerFactory.getLogger(name);
             Field level = levelField(logger.getClass());
             if (level == null) {
-                continue;               // another binding: nothing to quieten
+                continue; // another binding: nothing to quieten
             }
             try {
                 previous.put(logger, level.getInt(logger));

@@ -15,20 +15,20 @@ import io.volrep.testkit.reference.ReferencePlugin;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.FileOutputStream;
+import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.util.Map;
-import java.util.Set;
 
 /**
  * The reference plugin as a separate process, for {@link FaultTest}: serves a {@link ReferenceDriver} with
@@ -45,8 +45,7 @@ public final class ReferenceChild {
     /** The request parameter that names an operation, so the log can be matched to the client's successes. */
     static final String OP_PARAMETER = "op";
 
-    private ReferenceChild() {
-    }
+    private ReferenceChild() {}
 
     /**
      * Starts the reference plugin in a child JVM on {@code socket}, its completed operations appended to
@@ -55,25 +54,36 @@ public final class ReferenceChild {
     static Process start(Path socket, Path opLog, int volumes, Path errFile) throws IOException {
         Files.createFile(opLog);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder builder = new ProcessBuilder(java, "-cp", testClassPath(), "-Xmx256m",
-                "-XX:TieredStopAtLevel=1", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                "-Dorg.slf4j.simpleLogger.log.io.volrep=warn", ReferenceChild.class.getName(), socket.toString(),
-                opLog.toString(), Integer.toString(volumes)).redirectError(errFile.toFile());
+        ProcessBuilder builder = new ProcessBuilder(
+                        java,
+                        "-cp",
+                        testClassPath(),
+                        "-Xmx256m",
+                        "-XX:TieredStopAtLevel=1",
+                        "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                        "-Dorg.slf4j.simpleLogger.log.io.volrep=warn",
+                        ReferenceChild.class.getName(),
+                        socket.toString(),
+                        opLog.toString(),
+                        Integer.toString(volumes))
+                .redirectError(errFile.toFile());
         Process process = builder.start();
-        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                StandardCharsets.UTF_8));
+        BufferedReader out =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         CompletableFuture<String> ready = new CompletableFuture<>();
-        Thread reader = new Thread(() -> {
-            try {
-                ready.complete(out.readLine());
-                // Keep draining, so the child never blocks on a full pipe.
-                while (out.readLine() != null) {
-                    Thread.onSpinWait();
-                }
-            } catch (IOException e) {
-                ready.complete(null);
-            }
-        }, "child-stdout");
+        Thread reader = new Thread(
+                () -> {
+                    try {
+                        ready.complete(out.readLine());
+                        // Keep draining, so the child never blocks on a full pipe.
+                        while (out.readLine() != null) {
+                            Thread.onSpinWait();
+                        }
+                    } catch (IOException e) {
+                        ready.complete(null);
+                    }
+                },
+                "child-stdout");
         reader.setDaemon(true);
         reader.start();
         String line;
@@ -99,8 +109,12 @@ public final class ReferenceChild {
         int volumes = Integer.parseInt(args[2]);
         ReferenceDriver reference = ReferenceDriver.builder().volumes(volumes).build();
         try (FileOutputStream log = new FileOutputStream(opLog, true)) {
-            ReplicationServer server = ReplicationServer.builder().driver(new Recording(reference, log))
-                    .listen("unix://" + socket).gracePeriod(ReferencePlugin.DEFAULT_GRACE_PERIOD).build().start();
+            ReplicationServer server = ReplicationServer.builder()
+                    .driver(new Recording(reference, log))
+                    .listen("unix://" + socket)
+                    .gracePeriod(ReferencePlugin.DEFAULT_GRACE_PERIOD)
+                    .build()
+                    .start();
             System.out.println("listening on " + server.address());
             System.out.flush();
             server.awaitTermination();
@@ -184,7 +198,8 @@ public final class ReferenceChild {
         Path jar = Path.of(entries[0]).toAbsolutePath();
         try (java.util.jar.JarFile file = new java.util.jar.JarFile(jar.toFile())) {
             java.util.jar.Manifest manifest = file.getManifest();
-            String manifestPath = manifest == null ? null
+            String manifestPath = manifest == null
+                    ? null
                     : manifest.getMainAttributes().getValue(java.util.jar.Attributes.Name.CLASS_PATH);
             if (manifestPath == null || manifestPath.isBlank()) {
                 return classPath;

@@ -48,8 +48,7 @@ class RestartTest {
     private final List<Process> children = new ArrayList<>();
 
     /** What one run saw. */
-    record Run(int calls, int failed, List<Throwable> failures) {
-    }
+    record Run(int calls, int failed, List<Throwable> failures) {}
 
     @ParameterizedTest(name = "plugin down for {0} ms")
     @ValueSource(longs = {500, 2_000, 10_000})
@@ -72,9 +71,13 @@ class RestartTest {
     void aPluginThatNeverReturnsFailsEachCallAtItsTotalTimeoutNamingTheEndpoint() throws Exception {
         Path socket = dir.resolve("gone.sock");
         Process plugin = start(socket);
-        RetryPolicy policy = RetryPolicy.spec().toBuilder().totalTimeout(Duration.ofSeconds(3))
-                .perAttemptTimeout(Duration.ofSeconds(1)).build();
-        try (ReplicationClient client = ReplicationClient.builder().target("unix://" + socket).retry(policy)
+        RetryPolicy policy = RetryPolicy.spec().toBuilder()
+                .totalTimeout(Duration.ofSeconds(3))
+                .perAttemptTimeout(Duration.ofSeconds(1))
+                .build();
+        try (ReplicationClient client = ReplicationClient.builder()
+                .target("unix://" + socket)
+                .retry(policy)
                 .build()) {
             client.volume("vol-0").enable().call();
             plugin.destroyForcibly();
@@ -82,13 +85,13 @@ class RestartTest {
             long start = System.nanoTime();
             List<CompletableFuture<Long>> calls = new ArrayList<>();
             for (int i = 0; i < IN_FLIGHT; i++) {
-                calls.add(client.volume("vol-" + i).enable().callAsync()
-                        .handle((v, t) -> {
-                            assertThat(t).isInstanceOf(java.util.concurrent.CompletionException.class);
-                            assertThat(t.getCause()).isInstanceOf(ReplicationException.class)
-                                    .hasMessageContaining("unix://" + socket);
-                            return (System.nanoTime() - start) / 1_000_000;
-                        }));
+                calls.add(client.volume("vol-" + i).enable().callAsync().handle((v, t) -> {
+                    assertThat(t).isInstanceOf(java.util.concurrent.CompletionException.class);
+                    assertThat(t.getCause())
+                            .isInstanceOf(ReplicationException.class)
+                            .hasMessageContaining("unix://" + socket);
+                    return (System.nanoTime() - start) / 1_000_000;
+                }));
             }
             for (CompletableFuture<Long> call : calls) {
                 assertThat(call.get(30, TimeUnit.SECONDS)).isBetween(2_900L, 8_000L);
@@ -107,31 +110,38 @@ class RestartTest {
         AtomicBoolean stop = new AtomicBoolean();
         java.util.concurrent.atomic.AtomicInteger completed = new java.util.concurrent.atomic.AtomicInteger();
         long began = System.nanoTime();
-        try (ReplicationClient client = ReplicationClient.builder().target("unix://" + socket).retry(policy)
+        try (ReplicationClient client = ReplicationClient.builder()
+                .target("unix://" + socket)
+                .retry(policy)
                 .build()) {
             Semaphore inFlight = new Semaphore(IN_FLIGHT);
-            Thread restarter = new Thread(() -> {
-                try {
-                    // Kill with calls completing at full speed, restart, and keep the load on until the new
-                    // incarnation has served as many again.
-                    awaitCompleted(completed, LOAD_BEFORE_AND_AFTER);
-                    children.get(children.size() - 1).destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-                    int atKill = completed.get();
-                    Thread.sleep(outage.toMillis());
-                    start(socket, opLogs);
-                    awaitCompleted(completed, atKill + LOAD_BEFORE_AND_AFTER);
-                } catch (Exception e) {
-                    failures.add(e);
-                } finally {
-                    stop.set(true);
-                }
-            }, "restarter");
+            Thread restarter = new Thread(
+                    () -> {
+                        try {
+                            // Kill with calls completing at full speed, restart, and keep the load on until the new
+                            // incarnation has served as many again.
+                            awaitCompleted(completed, LOAD_BEFORE_AND_AFTER);
+                            children.get(children.size() - 1).destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                            int atKill = completed.get();
+                            Thread.sleep(outage.toMillis());
+                            start(socket, opLogs);
+                            awaitCompleted(completed, atKill + LOAD_BEFORE_AND_AFTER);
+                        } catch (Exception e) {
+                            failures.add(e);
+                        } finally {
+                            stop.set(true);
+                        }
+                    },
+                    "restarter");
             restarter.start();
             for (int op = 0; !stop.get(); op++) {
                 String volume = "vol-" + (op % VOLUMES);
                 inFlight.acquire();
                 int n = op;
-                all.add(client.volume(volume).enable().parameter(ReferenceChild.OP_PARAMETER, "" + op).callAsync()
+                all.add(client.volume(volume)
+                        .enable()
+                        .parameter(ReferenceChild.OP_PARAMETER, "" + op)
+                        .callAsync()
                         .whenComplete((v, t) -> {
                             if (t == null) {
                                 completedPerVolume.computeIfAbsent(volume, k -> new ArrayList<>());
@@ -147,12 +157,19 @@ class RestartTest {
                         }));
             }
             restarter.join();
-            CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).handle((v, t) -> null)
+            CompletableFuture.allOf(all.toArray(CompletableFuture[]::new))
+                    .handle((v, t) -> null)
                     .get(60, TimeUnit.SECONDS);
         }
         double seconds = (System.nanoTime() - began) / 1e9;
-        System.out.printf(Locale.ROOT, "restart: plugin down for %d ms, failFast=%s: %,d calls in %.1f s, %d failed%n",
-                outage.toMillis(), policy.failFast(), all.size(), seconds, failures.size());
+        System.out.printf(
+                Locale.ROOT,
+                "restart: plugin down for %d ms, failFast=%s: %,d calls in %.1f s, %d failed%n",
+                outage.toMillis(),
+                policy.failFast(),
+                all.size(),
+                seconds,
+                failures.size());
 
         // In order per source, as the client completed them ...
         completedPerVolume.forEach((volume, ops) -> assertThat(ops).as(volume).isSorted());
@@ -187,8 +204,8 @@ class RestartTest {
     private Process start(Path socket, List<Path> opLogs) throws Exception {
         Path opLog = dir.resolve("ops-" + (opLogs.size() + 1) + ".log");
         opLogs.add(opLog);
-        Process p = cleanup.register(ReferenceChild.start(socket, opLog, VOLUMES,
-                dir.resolve("child-" + opLogs.size() + ".err")));
+        Process p = cleanup.register(
+                ReferenceChild.start(socket, opLog, VOLUMES, dir.resolve("child-" + opLogs.size() + ".err")));
         children.add(p);
         return p;
     }

@@ -30,8 +30,10 @@ import org.slf4j.LoggerFactory;
  * @param sourceKinds the source kinds the runtime accepts for it
  * @param groupBehaviours its {@code volumeGroupCapabilities}, behaviours only
  */
-record DriverInit(Set<ExecOperation> operations, Set<ReplicationSource.Kind> sourceKinds,
-                  Set<VolumeGroupCapability> groupBehaviours) {
+record DriverInit(
+        Set<ExecOperation> operations,
+        Set<ReplicationSource.Kind> sourceKinds,
+        Set<VolumeGroupCapability> groupBehaviours) {
     private static final Logger LOG = LoggerFactory.getLogger(ExecDriver.class);
     private static final Set<ReplicationSource.Kind> DEFAULT_KINDS =
             Collections.unmodifiableSet(EnumSet.of(ReplicationSource.Kind.VOLUME, ReplicationSource.Kind.VOLUME_GROUP));
@@ -39,8 +41,8 @@ record DriverInit(Set<ExecOperation> operations, Set<ReplicationSource.Kind> sou
     DriverInit {
         operations = Collections.unmodifiableSet(EnumSet.copyOf(operations));
         sourceKinds = Collections.unmodifiableSet(EnumSet.copyOf(sourceKinds));
-        groupBehaviours = groupBehaviours.isEmpty() ? Set.of()
-                : Collections.unmodifiableSet(EnumSet.copyOf(groupBehaviours));
+        groupBehaviours =
+                groupBehaviours.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(groupBehaviours));
     }
 
     /** Runs {@code <driver> init {}} once, outside admission (no call waits yet), and reads its answer. */
@@ -52,12 +54,15 @@ record DriverInit(Set<ExecOperation> operations, Set<ReplicationSource.Kind> sou
         Response init = answer(driver);
         Set<ExecOperation> ops = operations(executable, init);
         if (!ops.contains(ExecOperation.ENABLE) || !ops.contains(ExecOperation.DISABLE)) {
-            LOG.warn("exec driver {} does not support enable and disable, which the replication spec requires",
+            LOG.warn(
+                    "exec driver {} does not support enable and disable, which the replication spec requires",
                     executable);
         }
         if (ops.contains(ExecOperation.CREATE_GROUP) != ops.contains(ExecOperation.DELETE_GROUP)) {
-            LOG.warn("exec driver {}: volume groups need both create-group and delete-group; the volume group"
-                    + " service is not served", executable);
+            LOG.warn(
+                    "exec driver {}: volume groups need both create-group and delete-group; the volume group"
+                            + " service is not served",
+                    executable);
         }
         return new DriverInit(ops, sourceKinds(executable, init), groupBehaviours(executable, init));
     }
@@ -81,7 +86,9 @@ record DriverInit(Set<ExecOperation> operations, Set<ReplicationSource.Kind> sou
         String who = driver.who(ExecOperation.INIT);
         ProcessRunner.Result result;
         try {
-            result = driver.launch(ExecOperation.INIT, ExecRequests.initRequest(),
+            result = driver.launch(
+                    ExecOperation.INIT,
+                    ExecRequests.initRequest(),
                     ExecRequests.secrets(Secrets.empty()).getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new IllegalStateException(who + ": cannot start the driver: " + e.getMessage(), e);
@@ -100,8 +107,8 @@ record DriverInit(Set<ExecOperation> operations, Set<ReplicationSource.Kind> sou
             LOG.info("{}: init not supported; using the default capabilities", who);
             return Response.getDefaultInstance();
         } catch (ReplicationException e) {
-            throw new IllegalStateException("exec driver " + driver.executable() + " failed to initialize: "
-                    + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "exec driver " + driver.executable() + " failed to initialize: " + e.getMessage(), e);
         } finally {
             driver.logStderr(who, result, Secrets.empty(), success, 0);
         }
@@ -112,7 +119,9 @@ record DriverInit(Set<ExecOperation> operations, Set<ReplicationSource.Kind> sou
         init.getCapabilitiesMap().forEach((name, value) -> {
             Optional<ExecOperation> op = ExecOperation.fromWireName(name);
             if (op.isEmpty()) {
-                LOG.warn("exec driver {}: ignoring unknown capability \"{}\"", executable,
+                LOG.warn(
+                        "exec driver {}: ignoring unknown capability \"{}\"",
+                        executable,
                         ExecProtocol.untrusted(name, 40));
             } else {
                 declared.put(op.get(), value);

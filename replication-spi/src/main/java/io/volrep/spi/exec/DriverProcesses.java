@@ -1,10 +1,10 @@
 package io.volrep.spi.exec;
 
 import io.volrep.api.DeadlineExceededException;
-import io.volrep.api.internal.SafeText;
 import io.volrep.api.Secrets;
 import io.volrep.api.UnavailableException;
 import io.volrep.api.UnknownErrorException;
+import io.volrep.api.internal.SafeText;
 import io.volrep.proto.exec.Response;
 import io.volrep.spi.exec.internal.ProcessRunner;
 import java.io.IOException;
@@ -37,14 +37,22 @@ final class DriverProcesses implements AutoCloseable {
     private final ProcessRunner runner;
     private final DriverSlots slots;
 
-    DriverProcesses(Path executable, Duration timeout, Set<String> passed, Map<String, String> configured,
-                    Path workingDirectory, ExecDriver.Containment containment, DriverSlots slots) {
+    DriverProcesses(
+            Path executable,
+            Duration timeout,
+            Set<String> passed,
+            Map<String, String> configured,
+            Path workingDirectory,
+            ExecDriver.Containment containment,
+            DriverSlots slots) {
         this.executable = executable;
         this.timeout = timeout;
         this.environment = Collections.unmodifiableMap(environment(passed, configured));
         this.workingDirectory = workingDirectory;
         this.slots = slots;
-        this.runner = new ProcessRunner(ExecDriver.MAX_STDOUT_BYTES, ExecDriver.STDERR_LOG_BYTES + STDERR_SCRUB_MARGIN,
+        this.runner = new ProcessRunner(
+                ExecDriver.MAX_STDOUT_BYTES,
+                ExecDriver.STDERR_LOG_BYTES + STDERR_SCRUB_MARGIN,
                 launcher(containment, executable));
     }
 
@@ -74,9 +82,11 @@ final class DriverProcesses implements AutoCloseable {
             throw new IllegalStateException("exec driver " + executable + ": containment REQUIRED, but PID"
                     + " namespaces are unavailable: " + probe.failure());
         }
-        LOG.warn("exec driver {}: PID namespaces are unavailable ({}); falling back to killing the driver's"
-                + " descendants on a timeout, which a daemonizing child (setsid, double fork) can escape",
-                executable, probe.failure());
+        LOG.warn(
+                "exec driver {}: PID namespaces are unavailable ({}); falling back to killing the driver's"
+                        + " descendants on a timeout, which a daemonizing child (setsid, double fork) can escape",
+                executable,
+                probe.failure());
         return List.of();
     }
 
@@ -98,7 +108,7 @@ final class DriverProcesses implements AutoCloseable {
     Response run(ExecOperation op, String requestJson, Secrets callSecrets) {
         String who = who(op);
         byte[] stdin = ExecRequests.secrets(callSecrets).getBytes(StandardCharsets.UTF_8);
-        Secrets secrets = ExecRequests.asPrinted(callSecrets);     // what is masked in the driver's output
+        Secrets secrets = ExecRequests.asPrinted(callSecrets); // what is masked in the driver's output
         ProcessRunner.Result result;
         long start = System.nanoTime();
         try {
@@ -131,8 +141,12 @@ final class DriverProcesses implements AutoCloseable {
     /** Starts the driver for {@code op} without waiting for a slot ({@code init}, before any call) and waits for it. */
     ProcessRunner.Result launch(ExecOperation op, String requestJson, byte[] stdin)
             throws IOException, InterruptedException {
-        return runner.run(List.of(executable.toString(), op.wireName(), requestJson), environment, workingDirectory,
-                stdin, timeout);
+        return runner.run(
+                List.of(executable.toString(), op.wireName(), requestJson),
+                environment,
+                workingDirectory,
+                stdin,
+                timeout);
     }
 
     /**
@@ -144,8 +158,8 @@ final class DriverProcesses implements AutoCloseable {
     Response judge(String who, ProcessRunner.Result result, Secrets secrets) {
         switch (result.ending()) {
             case TIMED_OUT:
-                throw new DeadlineExceededException(who + ": no answer within " + timeout
-                        + "; the driver's process tree was killed");
+                throw new DeadlineExceededException(
+                        who + ": no answer within " + timeout + "; the driver's process tree was killed");
             case OUTPUT_TOO_LARGE:
                 throw new UnknownErrorException(who + ": printed more than " + ExecDriver.MAX_STDOUT_BYTES
                         + " bytes on stdout; the driver was killed");
@@ -156,8 +170,12 @@ final class DriverProcesses implements AutoCloseable {
         try {
             answer = ExecProtocol.parse(result.stdout());
         } catch (IllegalArgumentException e) {
-            LOG.warn("{}: malformed output (exit code {}): {}; stdout began with: {}", who, result.exitCode(),
-                    secrets.scrub(e.getMessage()), excerpt(result.stdout(), 512, secrets));
+            LOG.warn(
+                    "{}: malformed output (exit code {}): {}; stdout began with: {}",
+                    who,
+                    result.exitCode(),
+                    secrets.scrub(e.getMessage()),
+                    excerpt(result.stdout(), 512, secrets));
             throw new UnknownErrorException(who + ": malformed output: " + secrets.scrub(e.getMessage())
                     + " (exit code " + result.exitCode() + ")");
         }

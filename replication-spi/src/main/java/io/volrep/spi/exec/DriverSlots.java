@@ -21,6 +21,7 @@ final class DriverSlots {
      * before its deadline does: a tenth of the time left, between these bounds.
      */
     private static final Duration MIN_RESERVE = Duration.ofMillis(100);
+
     private static final Duration MAX_RESERVE = Duration.ofSeconds(1);
 
     private final int limit;
@@ -70,8 +71,10 @@ final class DriverSlots {
             rejected.incrementAndGet();
             throw new UnavailableException(who + ": all " + limit + " driver slots are busy and none"
                     + " freed within " + Math.max(0, wait) / 1_000_000 + " ms ("
-                    + (byDeadline ? "shortly before the call's deadline" : "the driver timeout (--timeout) ends before"
-                    + " the call's deadline") + "); retry later"
+                    + (byDeadline
+                            ? "shortly before the call's deadline"
+                            : "the driver timeout (--timeout) ends before" + " the call's deadline")
+                    + "); retry later"
                     + " (the bound is ExecDriver.Builder.maxConcurrentDrivers, serve-exec --max-concurrent-drivers)");
         }
     }

@@ -1,16 +1,16 @@
 package io.volrep.spi.exec;
 
-import io.volrep.api.internal.Arguments;
 import io.volrep.api.HealReport;
 import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
-import io.volrep.api.internal.SafeText;
 import io.volrep.api.Secrets;
 import io.volrep.api.UnavailableException;
 import io.volrep.api.UnimplementedException;
 import io.volrep.api.VolumeGroup;
 import io.volrep.api.VolumeGroupCapability;
+import io.volrep.api.internal.Arguments;
+import io.volrep.api.internal.SafeText;
 import io.volrep.api.internal.wire.WireMapping;
 import io.volrep.proto.exec.Response;
 import io.volrep.spi.CreateGroupRequest;
@@ -121,17 +121,23 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, Volume
         this.executable = b.executable;
         this.timeout = b.timeout;
         this.slots = new DriverSlots(b.maxConcurrentDrivers, b.timeout);
-        this.processes = new DriverProcesses(b.executable, b.timeout, b.passed, b.environment, b.workingDirectory,
-                b.containment, slots);
+        this.processes = new DriverProcesses(
+                b.executable, b.timeout, b.passed, b.environment, b.workingDirectory, b.containment, slots);
         try {
             this.init = DriverInit.negotiate(processes);
         } catch (RuntimeException e) {
             processes.close();
             throw e;
         }
-        LOG.info("exec driver {} initialized: operations {}, source kinds {}, volume group behaviours {}, timeout {},"
-                + " at most {} at once, containment {}, environment {}", executable, init.operations(), init.sourceKinds(),
-                init.groupBehaviours(), timeout, slots.limit(),
+        LOG.info(
+                "exec driver {} initialized: operations {}, source kinds {}, volume group behaviours {}, timeout {},"
+                        + " at most {} at once, containment {}, environment {}",
+                executable,
+                init.operations(),
+                init.sourceKinds(),
+                init.groupBehaviours(),
+                timeout,
+                slots.limit(),
                 processes.contained() ? "a PID namespace per call" : "descendants only (off)",
                 processes.environmentNames());
     }
@@ -189,40 +195,53 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, Volume
 
     @Override
     public void enable(EnableRequest r) {
-        invoke(ExecOperation.ENABLE, ExecRequests.sourceRequest(r.source(), r.parameters(), Optional.empty(),
-                r.replicationId()), r.secrets());
+        invoke(
+                ExecOperation.ENABLE,
+                ExecRequests.sourceRequest(r.source(), r.parameters(), Optional.empty(), r.replicationId()),
+                r.secrets());
     }
 
     @Override
     public void disable(DisableRequest r) {
-        invoke(ExecOperation.DISABLE, ExecRequests.sourceRequest(r.source(), r.parameters(), Optional.empty(),
-                r.replicationId()), r.secrets());
+        invoke(
+                ExecOperation.DISABLE,
+                ExecRequests.sourceRequest(r.source(), r.parameters(), Optional.empty(), r.replicationId()),
+                r.secrets());
     }
 
     @Override
     public void promote(PromoteRequest r) {
-        invoke(ExecOperation.PROMOTE, ExecRequests.sourceRequest(r.source(), r.parameters(), Optional.of(r.force()),
-                r.replicationId()), r.secrets());
+        invoke(
+                ExecOperation.PROMOTE,
+                ExecRequests.sourceRequest(r.source(), r.parameters(), Optional.of(r.force()), r.replicationId()),
+                r.secrets());
     }
 
     @Override
     public void demote(DemoteRequest r) {
-        invoke(ExecOperation.DEMOTE, ExecRequests.sourceRequest(r.source(), r.parameters(), Optional.of(r.force()),
-                r.replicationId()), r.secrets());
+        invoke(
+                ExecOperation.DEMOTE,
+                ExecRequests.sourceRequest(r.source(), r.parameters(), Optional.of(r.force()), r.replicationId()),
+                r.secrets());
     }
 
     @Override
     public ResyncResult resync(ResyncRequest r) {
-        Response answer = invoke(ExecOperation.RESYNC, ExecRequests.sourceRequest(r.source(), r.parameters(),
-                Optional.of(r.force()), r.replicationId()), r.secrets());
-        return ExecProtocol.resyncReady(who(ExecOperation.RESYNC), answer) ? ResyncResult.READY
+        Response answer = invoke(
+                ExecOperation.RESYNC,
+                ExecRequests.sourceRequest(r.source(), r.parameters(), Optional.of(r.force()), r.replicationId()),
+                r.secrets());
+        return ExecProtocol.resyncReady(who(ExecOperation.RESYNC), answer)
+                ? ResyncResult.READY
                 : ResyncResult.IN_PROGRESS;
     }
 
     @Override
     public ReplicationInfo info(InfoRequest r) {
-        Response answer = invoke(ExecOperation.INFO, ExecRequests.sourceRequest(r.source(), null, Optional.empty(),
-                r.replicationId()), r.secrets());
+        Response answer = invoke(
+                ExecOperation.INFO,
+                ExecRequests.sourceRequest(r.source(), null, Optional.empty(), r.replicationId()),
+                r.secrets());
         return ExecProtocol.info(who(ExecOperation.INFO), answer, ExecRequests.asPrinted(r.secrets()));
     }
 
@@ -232,8 +251,10 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, Volume
      */
     @Override
     public ReplicationDestination destination(DestinationRequest r) {
-        Response answer = invoke(ExecOperation.DESTINATION, ExecRequests.sourceRequest(r.source(), null,
-                Optional.empty(), Optional.empty()), r.secrets());
+        Response answer = invoke(
+                ExecOperation.DESTINATION,
+                ExecRequests.sourceRequest(r.source(), null, Optional.empty(), Optional.empty()),
+                r.secrets());
         return ExecProtocol.destination(who(ExecOperation.DESTINATION), r.source(), answer);
     }
 
@@ -249,8 +270,14 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, Volume
      */
     @Override
     public HealReport heal(HealRequest r) {
-        Response answer = invoke(ExecOperation.HEAL, ExecRequests.healRequest(r.volumeId(), r.volumePath(),
-                r.stagingTargetPath(), r.capability().map(WireMapping::toProto).orElse(null), r.volumeContext()),
+        Response answer = invoke(
+                ExecOperation.HEAL,
+                ExecRequests.healRequest(
+                        r.volumeId(),
+                        r.volumePath(),
+                        r.stagingTargetPath(),
+                        r.capability().map(WireMapping::toProto).orElse(null),
+                        r.volumeContext()),
                 r.secrets());
         return ExecProtocol.heal(who(ExecOperation.HEAL), answer, ExecRequests.asPrinted(r.secrets()));
     }
@@ -261,16 +288,20 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, Volume
      */
     @Override
     public VolumeGroup create(CreateGroupRequest r) {
-        Response answer = invoke(ExecOperation.CREATE_GROUP, ExecRequests.groupRequest(r.name(), null, r.volumeIds(),
-                r.parameters()), r.secrets());
+        Response answer = invoke(
+                ExecOperation.CREATE_GROUP,
+                ExecRequests.groupRequest(r.name(), null, r.volumeIds(), r.parameters()),
+                r.secrets());
         return ExecProtocol.volumeGroup(who(ExecOperation.CREATE_GROUP), answer);
     }
 
     /** ModifyVolumeGroupMembership ({@code modify-group}): the whole new membership, answering {@code "volumeGroup"}. */
     @Override
     public VolumeGroup modify(ModifyGroupRequest r) {
-        Response answer = invoke(ExecOperation.MODIFY_GROUP, ExecRequests.groupRequest(null, r.volumeGroupId(),
-                r.volumeIds(), r.parameters()), r.secrets());
+        Response answer = invoke(
+                ExecOperation.MODIFY_GROUP,
+                ExecRequests.groupRequest(null, r.volumeGroupId(), r.volumeIds(), r.parameters()),
+                r.secrets());
         return ExecProtocol.volumeGroup(who(ExecOperation.MODIFY_GROUP), answer);
     }
 
@@ -283,16 +314,16 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, Volume
     /** ControllerGetVolumeGroup ({@code get-group}), answering {@code "volumeGroup"}. */
     @Override
     public VolumeGroup get(GetGroupRequest r) {
-        Response answer = invoke(ExecOperation.GET_GROUP, ExecRequests.groupRequest(null, r.volumeGroupId(), null,
-                null), r.secrets());
+        Response answer = invoke(
+                ExecOperation.GET_GROUP, ExecRequests.groupRequest(null, r.volumeGroupId(), null, null), r.secrets());
         return ExecProtocol.volumeGroup(who(ExecOperation.GET_GROUP), answer);
     }
 
     /** ListVolumeGroups ({@code list-groups}): every group in {@code "volumeGroups"}; the runtime pages them. */
     @Override
     public List<VolumeGroup> list(ListGroupsRequest r) {
-        Response answer = invoke(ExecOperation.LIST_GROUPS, ExecRequests.groupRequest(null, null, null, null),
-                r.secrets());
+        Response answer =
+                invoke(ExecOperation.LIST_GROUPS, ExecRequests.groupRequest(null, null, null, null), r.secrets());
         return ExecProtocol.volumeGroups(who(ExecOperation.LIST_GROUPS), answer);
     }
 
@@ -344,13 +375,12 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, Volume
      * @param killedOnTimeout driver runs killed at their timeout so far ({@code init} included)
      * @param rejected calls answered UNAVAILABLE because no slot freed within their deadline, so far
      */
-    public record Stats(int running, int waiting, int limit, long killedOnTimeout, long rejected) {
-    }
+    public record Stats(int running, int waiting, int limit, long killedOnTimeout, long rejected) {}
 
     /** The driver's load now. */
     public Stats stats() {
-        return new Stats(processes.running(), slots.waiting(), slots.limit(), processes.killedOnTimeout(),
-                slots.rejected());
+        return new Stats(
+                processes.running(), slots.waiting(), slots.limit(), processes.killedOnTimeout(), slots.rejected());
     }
 
     /** True when each call's driver runs in its own PID namespace ({@link Containment}). */
@@ -409,8 +439,7 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, Volume
         private Containment containment = Containment.AUTO;
         private int maxConcurrentDrivers = defaultMaxConcurrentDrivers();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * How the driver's processes are contained (default {@link Containment#AUTO}: a PID namespace per call
@@ -454,8 +483,8 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, Volume
         public Builder passEnvironment(String name) {
             Objects.requireNonNull(name, "name");
             if (name.isEmpty() || name.indexOf('=') >= 0 || name.indexOf('\0') >= 0) {
-                throw new IllegalArgumentException("passEnvironment: not a variable name: '" + SafeText.escape(name)
-                        + "'");
+                throw new IllegalArgumentException(
+                        "passEnvironment: not a variable name: '" + SafeText.escape(name) + "'");
             }
             passed.add(name);
             return this;

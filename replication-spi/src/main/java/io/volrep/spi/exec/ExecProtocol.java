@@ -1,8 +1,8 @@
 package io.volrep.spi.exec;
 
 import com.google.gson.JsonElement;
-import com.google.gson.JsonParseException;
 import com.google.gson.JsonObject;
+import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
 import com.google.gson.Strictness;
 import com.google.gson.stream.JsonReader;
@@ -16,12 +16,12 @@ import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationException;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
-import io.volrep.api.internal.SafeText;
 import io.volrep.api.Secrets;
 import io.volrep.api.StatusCode;
 import io.volrep.api.UnimplementedException;
 import io.volrep.api.UnknownErrorException;
 import io.volrep.api.VolumeGroup;
+import io.volrep.api.internal.SafeText;
 import io.volrep.api.internal.wire.AnswerProblem;
 import io.volrep.api.internal.wire.AnswerRules;
 import io.volrep.api.internal.wire.WireMapping;
@@ -58,6 +58,7 @@ import java.util.regex.Pattern;
 final class ExecProtocol {
     /** The statuses a driver may print. */
     static final String SUCCESS = "Success";
+
     static final String FAILURE = "Failure";
     static final String NOT_SUPPORTED = "Not supported";
     /** Longest driver message passed on to the caller; the rest is cut (drivers sometimes dump whole logs). */
@@ -67,11 +68,12 @@ final class ExecProtocol {
     /** The answer's fields of type Timestamp, checked strictly before JsonFormat reads them. */
     private static final List<FieldDescriptor> TIME_FIELDS = Response.getDescriptor().getFields().stream()
             .filter(f -> f.getType() == FieldDescriptor.Type.MESSAGE
-                    && f.getMessageType().getFullName().equals(Timestamp.getDescriptor().getFullName()))
+                    && f.getMessageType()
+                            .getFullName()
+                            .equals(Timestamp.getDescriptor().getFullName()))
             .toList();
 
-    private ExecProtocol() {
-    }
+    private ExecProtocol() {}
 
     /**
      * Parses stdout: exactly one JSON object (strict JSON, nothing after it), read into {@link Response}
@@ -82,8 +84,13 @@ final class ExecProtocol {
     static Response parse(byte[] stdout) {
         String text;
         try {
-            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(stdout)).toString().strip();
+            text = StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(stdout))
+                    .toString()
+                    .strip();
         } catch (CharacterCodingException e) {
             throw new IllegalArgumentException("stdout is not UTF-8");
         }
@@ -122,14 +129,17 @@ final class ExecProtocol {
         for (FieldDescriptor f : TIME_FIELDS) {
             for (String name : new String[] {f.getJsonName(), f.getName()}) {
                 JsonElement value = answer.get(name);
-                if (value == null || !value.isJsonPrimitive() || !value.getAsJsonPrimitive().isString()) {
-                    continue;   // absent, or a wrong type that JsonFormat reports below
+                if (value == null
+                        || !value.isJsonPrimitive()
+                        || !value.getAsJsonPrimitive().isString()) {
+                    continue; // absent, or a wrong type that JsonFormat reports below
                 }
                 String time = value.getAsString();
                 int year;
                 try {
                     year = OffsetDateTime.parse(time, DateTimeFormatter.ISO_OFFSET_DATE_TIME)
-                            .atZoneSameInstant(ZoneOffset.UTC).getYear();
+                            .atZoneSameInstant(ZoneOffset.UTC)
+                            .getYear();
                 } catch (DateTimeParseException e) {
                     throw new IllegalArgumentException("stdout does not follow the exec protocol: \"" + name
                             + "\" is not a valid RFC 3339 time: \"" + untrusted(time, 64) + "\" ("
@@ -145,7 +155,8 @@ final class ExecProtocol {
 
     /** Why a time did not parse, e.g. "Invalid value for MonthOfYear (valid values 1 - 12): 13". */
     private static String reason(DateTimeParseException e) {
-        return e.getCause() != null && e.getCause().getMessage() != null ? e.getCause().getMessage()
+        return e.getCause() != null && e.getCause().getMessage() != null
+                ? e.getCause().getMessage()
                 : "expected e.g. 2026-01-02T03:04:05.123Z";
     }
 
@@ -159,7 +170,8 @@ final class ExecProtocol {
     private static String notJson(Exception e) {
         Matcher at = PARSER_POSITION.matcher(String.valueOf(rootMessage(e)));
         String where = at.find() ? " (at line " + at.group(1) + ", column " + at.group(2) + ")" : "";
-        return "stdout is not JSON" + where + ": the exec protocol expects one JSON object, e.g. {\"status\":\"Success\"}";
+        return "stdout is not JSON" + where
+                + ": the exec protocol expects one JSON object, e.g. {\"status\":\"Success\"}";
     }
 
     private static String rootMessage(Throwable e) {
@@ -168,7 +180,7 @@ final class ExecProtocol {
             t = t.getCause();
         }
         String m = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
-        return untrusted(m, 200);     // parser messages may quote the driver's output
+        return untrusted(m, 200); // parser messages may quote the driver's output
     }
 
     /**
@@ -184,12 +196,12 @@ final class ExecProtocol {
         switch (r.getStatus()) {
             case SUCCESS:
                 if (exitCode != 0) {
-                    throw new UnknownErrorException(who + ": inconsistent answer: status Success with exit code "
-                            + exitCode);
+                    throw new UnknownErrorException(
+                            who + ": inconsistent answer: status Success with exit code " + exitCode);
                 }
                 if (!r.getCode().isEmpty() && !r.getCode().equals(StatusCode.OK.name())) {
-                    throw new UnknownErrorException(who + ": inconsistent answer: status Success with code "
-                            + untrusted(r.getCode(), 40));
+                    throw new UnknownErrorException(
+                            who + ": inconsistent answer: status Success with code " + untrusted(r.getCode(), 40));
                 }
                 return r;
             case NOT_SUPPORTED:
@@ -206,8 +218,8 @@ final class ExecProtocol {
                 if (code == StatusCode.OK) {
                     throw new UnknownErrorException(who + ": inconsistent answer: status Failure with code OK");
                 }
-                throw ReplicationException.of(code, message(r, who + ": failed with " + code.name(), printed), null,
-                        0, null);
+                throw ReplicationException.of(
+                        code, message(r, who + ": failed with " + code.name(), printed), null, 0, null);
             default:
                 throw new UnknownErrorException(who + ": unknown status \"" + untrusted(r.getStatus(), 40)
                         + "\" (expected Success, Failure or Not supported)");
@@ -254,8 +266,11 @@ final class ExecProtocol {
      */
     private static void requireNoProblems(String who, List<AnswerProblem> problems) {
         if (!problems.isEmpty()) {
-            throw invalid(who, problems.stream().map(p -> "\"" + jsonName(p.field()) + "\" (" + p + ")")
-                    .collect(java.util.stream.Collectors.joining("; ")));
+            throw invalid(
+                    who,
+                    problems.stream()
+                            .map(p -> "\"" + jsonName(p.field()) + "\" (" + p + ")")
+                            .collect(java.util.stream.Collectors.joining("; ")));
         }
     }
 
@@ -268,14 +283,16 @@ final class ExecProtocol {
             return "volumeGroups";
         }
         String top = field.contains(".") && !field.startsWith("replication_destination")
-                ? field.substring(0, field.indexOf('.')) : field;
+                ? field.substring(0, field.indexOf('.'))
+                : field;
         return switch (top) {
             case "last_sync_time" -> "lastSyncTime";
             case "last_sync_duration" -> "lastSyncDurationSeconds";
             case "last_sync_bytes" -> "lastSyncBytes";
             case "status" -> "replicationStatus";
             case "replication_destination.volumegroup.volume_ids" -> "destinationVolumeIds";
-            case "replication_destination", "replication_destination.volume.volume_id",
+            case "replication_destination",
+                    "replication_destination.volume.volume_id",
                     "replication_destination.volumegroup.volume_group_id" -> "destinationId";
             default -> top;
         };
@@ -307,19 +324,29 @@ final class ExecProtocol {
         }
         if (!r.getReplicationStatus().isEmpty()) {
             try {
-                b.setStatusValue(ReplicationInfo.Status.valueOf(r.getReplicationStatus()).wireNumber());
+                b.setStatusValue(
+                        ReplicationInfo.Status.valueOf(r.getReplicationStatus()).wireNumber());
             } catch (IllegalArgumentException e) {
-                throw invalid(who, "\"replicationStatus\" is \"" + untrusted(r.getReplicationStatus(), 40)
-                        + "\" (expected HEALTHY, DEGRADED, ERROR or UNKNOWN)");
+                throw invalid(
+                        who,
+                        "\"replicationStatus\" is \"" + untrusted(r.getReplicationStatus(), 40)
+                                + "\" (expected HEALTHY, DEGRADED, ERROR or UNKNOWN)");
             }
         }
-        GetVolumeReplicationInfoResponse answer = b.setStatusMessage(driverText(r.getReplicationStatusMessage(),
-                printed)).build();
+        GetVolumeReplicationInfoResponse answer = b.setStatusMessage(
+                        driverText(r.getReplicationStatusMessage(), printed))
+                .build();
         requireNoProblems(who, AnswerRules.info(answer));
         ReplicationInfo info = WireMapping.fromProto(answer, 0);
         // The driver's JSON says whether it reported bytes; the proto3 field it passed through cannot.
-        return r.hasLastSyncBytes() ? info : new ReplicationInfo(info.lastSyncTime(), info.lastSyncDuration(),
-                java.util.OptionalLong.empty(), info.status(), info.statusMessage());
+        return r.hasLastSyncBytes()
+                ? info
+                : new ReplicationInfo(
+                        info.lastSyncTime(),
+                        info.lastSyncDuration(),
+                        java.util.OptionalLong.empty(),
+                        info.status(),
+                        info.statusMessage());
     }
 
     /**
@@ -328,13 +355,15 @@ final class ExecProtocol {
      */
     private static com.google.protobuf.Duration duration(String who, double seconds) {
         if (!Double.isFinite(seconds) || Math.abs(seconds) >= 0x1p62) {
-            throw invalid(who, "\"lastSyncDurationSeconds\" must be a number of seconds, at most about 10,000"
-                    + " years");
+            throw invalid(
+                    who, "\"lastSyncDurationSeconds\" must be a number of seconds, at most about 10,000" + " years");
         }
-        BigDecimal[] parts = new BigDecimal(seconds).setScale(9, RoundingMode.HALF_EVEN)
-                .divideAndRemainder(BigDecimal.ONE);
-        return com.google.protobuf.Duration.newBuilder().setSeconds(parts[0].longValueExact())
-                .setNanos(parts[1].movePointRight(9).intValueExact()).build();
+        BigDecimal[] parts =
+                new BigDecimal(seconds).setScale(9, RoundingMode.HALF_EVEN).divideAndRemainder(BigDecimal.ONE);
+        return com.google.protobuf.Duration.newBuilder()
+                .setSeconds(parts[0].longValueExact())
+                .setNanos(parts[1].movePointRight(9).intValueExact())
+                .build();
     }
 
     /**
@@ -344,8 +373,10 @@ final class ExecProtocol {
      */
     static ReplicationDestination destination(String who, ReplicationSource source, Response r) {
         if (source.kind() != ReplicationSource.Kind.VOLUME_GROUP && r.getDestinationVolumeIdsCount() > 0) {
-            throw invalid(who, "\"destinationVolumeIds\" belongs to a volume group's destination, not to a "
-                    + source.kind().wireName() + "'s");
+            throw invalid(
+                    who,
+                    "\"destinationVolumeIds\" belongs to a volume group's destination, not to a "
+                            + source.kind().wireName() + "'s");
         }
         ReplicationDestination destination = source.kind() == ReplicationSource.Kind.VOLUME_GROUP
                 ? ReplicationDestination.volumeGroup(r.getDestinationId(), r.getDestinationVolumeIdsMap())
@@ -362,8 +393,12 @@ final class ExecProtocol {
         if (!r.hasAbnormal()) {
             throw invalid(who, "Success without \"abnormal\"");
         }
-        requireNoProblems(who, AnswerRules.healer(NodeHealerResponse.newBuilder().setAbnormal(r.getAbnormal())
-                .setMessage(r.getMessage()).build()));
+        requireNoProblems(
+                who,
+                AnswerRules.healer(NodeHealerResponse.newBuilder()
+                        .setAbnormal(r.getAbnormal())
+                        .setMessage(r.getMessage())
+                        .build()));
         return new HealReport(r.getAbnormal(), driverText(r.getMessage(), printed));
     }
 
@@ -375,8 +410,11 @@ final class ExecProtocol {
         if (!r.hasVolumeGroup()) {
             throw invalid(who, "Success without \"volumeGroup\"");
         }
-        requireNoProblems(who, AnswerRules.volumeGroup(ControllerGetVolumeGroupResponse.newBuilder()
-                .setVolumeGroup(r.getVolumeGroup()).build()));
+        requireNoProblems(
+                who,
+                AnswerRules.volumeGroup(ControllerGetVolumeGroupResponse.newBuilder()
+                        .setVolumeGroup(r.getVolumeGroup())
+                        .build()));
         return WireMapping.fromProto(r.getVolumeGroup());
     }
 

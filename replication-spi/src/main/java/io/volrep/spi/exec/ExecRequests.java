@@ -36,8 +36,7 @@ final class ExecRequests {
             field(GroupRequest.getDescriptor().findFieldByName("volume_ids")),
             field(GroupRequest.getDescriptor().findFieldByName("parameters"))));
 
-    private ExecRequests() {
-    }
+    private ExecRequests() {}
 
     private static FieldDescriptor field(FieldDescriptor f) {
         if (f == null) {
@@ -57,10 +56,15 @@ final class ExecRequests {
      * @param parameters null for {@code info} (its request has none)
      * @param force empty for operations without {@code force}
      */
-    static String sourceRequest(ReplicationSource source, Map<String, String> parameters, Optional<Boolean> force,
-                                Optional<String> replicationId) {
-        SourceRequest.Builder b = SourceRequest.newBuilder().setSource(SourceRequest.Source.newBuilder()
-                .setKind(source.kind().wireName()).setId(source.id()));
+    static String sourceRequest(
+            ReplicationSource source,
+            Map<String, String> parameters,
+            Optional<Boolean> force,
+            Optional<String> replicationId) {
+        SourceRequest.Builder b = SourceRequest.newBuilder()
+                .setSource(SourceRequest.Source.newBuilder()
+                        .setKind(source.kind().wireName())
+                        .setId(source.id()));
         if (parameters != null) {
             b.putAllParameters(parameters);
         }
@@ -75,9 +79,15 @@ final class ExecRequests {
      * @param stagingTargetPath empty when not sent
      * @param volumeCapability null when not sent
      */
-    static String healRequest(String volumeId, String volumePath, Optional<String> stagingTargetPath,
-                              VolumeCapability volumeCapability, Map<String, String> volumeContext) {
-        HealRequest.Builder b = HealRequest.newBuilder().setVolumeId(volumeId).setVolumePath(volumePath)
+    static String healRequest(
+            String volumeId,
+            String volumePath,
+            Optional<String> stagingTargetPath,
+            VolumeCapability volumeCapability,
+            Map<String, String> volumeContext) {
+        HealRequest.Builder b = HealRequest.newBuilder()
+                .setVolumeId(volumeId)
+                .setVolumePath(volumePath)
                 .putAllVolumeContext(volumeContext);
         stagingTargetPath.filter(p -> !p.isEmpty()).ifPresent(b::setStagingTargetPath);
         if (volumeCapability != null) {
@@ -94,8 +104,8 @@ final class ExecRequests {
      * @param volumeIds create-group's and modify-group's membership (printed even when empty), else null
      * @param parameters create-group's and modify-group's parameters (printed even when empty), else null
      */
-    static String groupRequest(String name, String volumeGroupId, List<String> volumeIds,
-                               Map<String, String> parameters) {
+    static String groupRequest(
+            String name, String volumeGroupId, List<String> volumeIds, Map<String, String> parameters) {
         GroupRequest.Builder b = GroupRequest.newBuilder();
         if (name != null) {
             b.setName(name);
@@ -112,7 +122,9 @@ final class ExecRequests {
     /** The driver's stdin: the secrets as one flat JSON object, {@code {}} when there are none. */
     static String secrets(Secrets secrets) {
         Struct.Builder b = Struct.newBuilder();
-        secrets.asMap().forEach((k, v) -> b.putFields(k, Value.newBuilder().setStringValue(v).build()));
+        secrets.asMap()
+                .forEach((k, v) ->
+                        b.putFields(k, Value.newBuilder().setStringValue(v).build()));
         return print(COMPACT, b.build());
     }
 
@@ -126,7 +138,8 @@ final class ExecRequests {
         if (secrets.isEmpty()) {
             return secrets;
         }
-        Set<String> forms = new java.util.TreeSet<>(java.util.Comparator.comparingInt(String::length).reversed()
+        Set<String> forms = new java.util.TreeSet<>(java.util.Comparator.comparingInt(String::length)
+                .reversed()
                 .thenComparing(java.util.Comparator.naturalOrder()));
         for (String value : secrets.asMap().values()) {
             forms.add(value);
@@ -158,7 +171,9 @@ final class ExecRequests {
                 case '\b' -> out.append("\\b");
                 case '\f' -> out.append("\\f");
                 default -> {
-                    boolean escape = c < 0x20 || htmlChars.indexOf(c) >= 0 || (nonAscii > 0 && c > 0x7e)
+                    boolean escape = c < 0x20
+                            || htmlChars.indexOf(c) >= 0
+                            || (nonAscii > 0 && c > 0x7e)
                             || (!htmlChars.isEmpty() && (c == '\u2028' || c == '\u2029'));
                     out.append(escape ? String.format(hex, (int) c) : String.valueOf(c));
                 }
@@ -171,7 +186,7 @@ final class ExecRequests {
         try {
             return printer.print(message);
         } catch (InvalidProtocolBufferException e) {
-            throw new UncheckedIOException(e);   // only Any fields can fail to print; we have none
+            throw new UncheckedIOException(e); // only Any fields can fail to print; we have none
         }
     }
 }

@@ -30,8 +30,7 @@ final class PidNamespaces {
         }
     }
 
-    private PidNamespaces() {
-    }
+    private PidNamespaces() {}
 
     /** The launcher (unshare and its options) when PID namespaces work here, else why they do not. */
     static Probe probe() {
@@ -60,11 +59,13 @@ final class PidNamespaces {
                 p.destroyForcibly();
                 return new Probe(List.of(), String.join(" ", command) + " did not finish within 10 s");
             }
-            String output = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
-                    .strip();
+            String output =
+                    new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
             if (p.exitValue() != 0) {
-                return new Probe(List.of(), String.join(" ", command) + " failed with exit code " + p.exitValue()
-                        + (output.isEmpty() ? "" : ": " + ExecProtocol.untrusted(output, 200)));
+                return new Probe(
+                        List.of(),
+                        String.join(" ", command) + " failed with exit code " + p.exitValue()
+                                + (output.isEmpty() ? "" : ": " + ExecProtocol.untrusted(output, 200)));
             }
             return new Probe(List.copyOf(launcher), null);
         } catch (IOException e) {

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The example driver of examples/exec-driver, served through {@link ExecDriver} on a unix socket: the spec's
  * lifecycle and error rows, on the generated stubs.
  */
-@SuppressWarnings("deprecation")     // sends or reads the deprecated volume_id (field 1) on purpose
+@SuppressWarnings("deprecation") // sends or reads the deprecated volume_id (field 1) on purpose
 class ExampleDriverTest {
     @RegisterExtension
     final GrpcCleanup grpc = new GrpcCleanup();
@@ -36,7 +36,9 @@ class ExampleDriverTest {
     Path dir;
 
     private ExecHarness serve(Map<String, String> environment) {
-        ExecDriver.Builder b = ExecDriver.builder().executable(EXAMPLE).timeout(Duration.ofSeconds(20))
+        ExecDriver.Builder b = ExecDriver.builder()
+                .executable(EXAMPLE)
+                .timeout(Duration.ofSeconds(20))
                 .environment("VOLREP_EXEC_STATE_DIR", dir.resolve("state").toString())
                 .environment("VOLREP_EXEC_VOLUMES", "4");
         environment.forEach(b::environment);
@@ -46,7 +48,9 @@ class ExampleDriverTest {
     @Test
     void lifecycleAndErrorRows() throws Exception {
         ExecHarness h = grpc.register(serve(NONE));
-        assertThat(Files.exists(dir.resolve("state/volume/vol-3.json"))).as("init created the fixtures").isTrue();
+        assertThat(Files.exists(dir.resolve("state/volume/vol-3.json")))
+                .as("init created the fixtures")
+                .isTrue();
         ReplicationSource vol = volume("vol-1");
 
         // Unknown sources: NOT_FOUND on every RPC.
@@ -55,8 +59,12 @@ class ExampleDriverTest {
         assertThat(h.disable(missing, NONE).getCode()).isEqualTo(Status.Code.NOT_FOUND);
         assertThat(h.promote(missing, NONE).getCode()).isEqualTo(Status.Code.NOT_FOUND);
         assertThat(h.demote(missing, NONE).getCode()).isEqualTo(Status.Code.NOT_FOUND);
-        assertThat(h.resync(missing, NONE)).extracting(s -> ((Status) s).getCode()).isEqualTo(Status.Code.NOT_FOUND);
-        assertThat(h.info(missing, NONE)).extracting(s -> ((Status) s).getCode()).isEqualTo(Status.Code.NOT_FOUND);
+        assertThat(h.resync(missing, NONE))
+                .extracting(s -> ((Status) s).getCode())
+                .isEqualTo(Status.Code.NOT_FOUND);
+        assertThat(h.info(missing, NONE))
+                .extracting(s -> ((Status) s).getCode())
+                .isEqualTo(Status.Code.NOT_FOUND);
 
         // Not enabled: FAILED_PRECONDITION for promote, demote, resync, info.
         assertThat(h.promote(vol, NONE).getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
@@ -93,15 +101,22 @@ class ExampleDriverTest {
         // Groups are served; snapshots are not (init's sourceKinds), answered by the runtime.
         assertThat(h.enable(group("grp-0"), NONE).getCode()).isEqualTo(Status.Code.OK);
         assertThat(h.disable(group("grp-0"), NONE).getCode()).isEqualTo(Status.Code.OK);
-        ReplicationSource snapshot = ReplicationSource.newBuilder().setVolumesnapshot(
-                ReplicationSource.VolumeSnapshotSource.newBuilder().setVolumeSnapshotId("snap-1")).build();
+        ReplicationSource snapshot = ReplicationSource.newBuilder()
+                .setVolumesnapshot(
+                        ReplicationSource.VolumeSnapshotSource.newBuilder().setVolumeSnapshotId("snap-1"))
+                .build();
         assertThat(h.enable(snapshot, NONE).getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
 
         // The runtime's validation and normalization apply: no source, and the deprecated volume_id.
-        assertThat(statusOf(() -> h.stub().enableVolumeReplication(EnableVolumeReplicationRequest
-                .getDefaultInstance())).getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
-        assertThat(statusOf(() -> h.stub().enableVolumeReplication(EnableVolumeReplicationRequest.newBuilder()
-                .setVolumeId("vol-2").build())).getCode()).isEqualTo(Status.Code.OK);
+        assertThat(statusOf(() -> h.stub().enableVolumeReplication(EnableVolumeReplicationRequest.getDefaultInstance()))
+                        .getCode())
+                .isEqualTo(Status.Code.INVALID_ARGUMENT);
+        assertThat(statusOf(() -> h.stub()
+                                .enableVolumeReplication(EnableVolumeReplicationRequest.newBuilder()
+                                        .setVolumeId("vol-2")
+                                        .build()))
+                        .getCode())
+                .isEqualTo(Status.Code.OK);
         assertThat(h.disable(volume("vol-2"), NONE).getCode()).isEqualTo(Status.Code.OK);
     }
 
@@ -119,15 +134,17 @@ class ExampleDriverTest {
         assertThat(degraded.getStatus().name()).isEqualTo("DEGRADED");
         assertThat(degraded.getStatusMessage()).isEqualTo("volume vol-2: the peer site is not reachable");
 
-        assertThat(h.demote(volume("vol-1"), NONE).getCode()).isEqualTo(Status.Code.OK);   // either role
+        assertThat(h.demote(volume("vol-1"), NONE).getCode()).isEqualTo(Status.Code.OK); // either role
         var v = (io.volrep.proto.replication.GetReplicationDestinationInfoResponse)
                 h.destination(volume("vol-1"), NONE);
         assertThat(v.getReplicationDestination().getVolume().getVolumeId()).isEqualTo("vol-1");
         assertThat(h.enable(ExecHarness.group("grp-0"), NONE).getCode()).isEqualTo(Status.Code.OK);
         var g = (io.volrep.proto.replication.GetReplicationDestinationInfoResponse)
                 h.destination(ExecHarness.group("grp-0"), NONE);
-        assertThat(g.getReplicationDestination().getVolumegroup().getVolumeGroupId()).isEqualTo("grp-0");
-        assertThat(g.getReplicationDestination().getVolumegroup().getVolumeIdsMap()).isEmpty();
+        assertThat(g.getReplicationDestination().getVolumegroup().getVolumeGroupId())
+                .isEqualTo("grp-0");
+        assertThat(g.getReplicationDestination().getVolumegroup().getVolumeIdsMap())
+                .isEmpty();
     }
 
     @Test
@@ -135,7 +152,8 @@ class ExampleDriverTest {
         Path secretsFile = Files.writeString(dir.resolve("required.json"), "{\"user\":\"admin\",\"key\":\"k-123\"}");
         ExecHarness h = grpc.register(serve(Map.of("VOLREP_EXEC_SECRETS_FILE", secretsFile.toString())));
         Map<String, String> good = Map.of("user", "admin", "key", "k-123");
-        Function<Map<String, String>, Status.Code> enable = s -> h.enable(volume("vol-0"), s).getCode();
+        Function<Map<String, String>, Status.Code> enable =
+                s -> h.enable(volume("vol-0"), s).getCode();
         assertThat(enable.apply(NONE)).isEqualTo(Status.Code.UNAUTHENTICATED);
         assertThat(enable.apply(Map.of("user", "admin", "key", "wrong"))).isEqualTo(Status.Code.UNAUTHENTICATED);
         // Checked before existence: an unauthenticated caller learns nothing about sources.
@@ -148,9 +166,11 @@ class ExampleDriverTest {
     void stateSurvivesARestartOfTheServer() throws Exception {
         ExecHarness first = grpc.register(serve(NONE));
         assertThat(first.enable("vol-3").getCode()).isEqualTo(Status.Code.OK);
-        first.close();      // the restart under test: the next server listens on the same socket
+        first.close(); // the restart under test: the next server listens on the same socket
         ExecHarness restarted = grpc.register(serve(NONE));
-        assertThat(restarted.demote(volume("vol-3"), NONE).getCode()).as("still enabled").isEqualTo(Status.Code.OK);
+        assertThat(restarted.demote(volume("vol-3"), NONE).getCode())
+                .as("still enabled")
+                .isEqualTo(Status.Code.OK);
         assertThat(restarted.disable(volume("vol-3"), NONE).getCode()).isEqualTo(Status.Code.OK);
     }
 
@@ -164,36 +184,67 @@ class ExampleDriverTest {
         ExecHarness h = grpc.register(serve(NONE));
         assertThat(h.driver.servesVolumeGroups()).isTrue();
         assertThat(h.capabilities()).contains("MODIFY_VOLUME_GROUP").contains("LIMIT_VOLUME_TO_ONE_VOLUME_GROUP");
-        var created = h.groups().createVolumeGroup(io.volrep.proto.volumegroup.CreateVolumeGroupRequest.newBuilder()
-                .setName("db").addVolumeIds("vol-0").addVolumeIds("vol-1").build()).getVolumeGroup();
+        var created = h.groups()
+                .createVolumeGroup(io.volrep.proto.volumegroup.CreateVolumeGroupRequest.newBuilder()
+                        .setName("db")
+                        .addVolumeIds("vol-0")
+                        .addVolumeIds("vol-1")
+                        .build())
+                .getVolumeGroup();
         String id = created.getVolumeGroupId();
         assertThat(created.getVolumesList()).extracting(v -> v.getVolumeId()).containsExactly("vol-0", "vol-1");
         // Idempotent by name; a volume of another group cannot be grouped (LIMIT_VOLUME_TO_ONE_VOLUME_GROUP).
-        assertThat(h.groups().createVolumeGroup(io.volrep.proto.volumegroup.CreateVolumeGroupRequest.newBuilder()
-                .setName("db").addVolumeIds("vol-1").addVolumeIds("vol-0").build()).getVolumeGroup()
-                .getVolumeGroupId()).isEqualTo(id);
-        assertThat(statusOf(() -> h.groups().createVolumeGroup(io.volrep.proto.volumegroup.CreateVolumeGroupRequest
-                .newBuilder().setName("other").addVolumeIds("vol-0").build())).getCode())
+        assertThat(h.groups()
+                        .createVolumeGroup(io.volrep.proto.volumegroup.CreateVolumeGroupRequest.newBuilder()
+                                .setName("db")
+                                .addVolumeIds("vol-1")
+                                .addVolumeIds("vol-0")
+                                .build())
+                        .getVolumeGroup()
+                        .getVolumeGroupId())
+                .isEqualTo(id);
+        assertThat(statusOf(() -> h.groups()
+                                .createVolumeGroup(io.volrep.proto.volumegroup.CreateVolumeGroupRequest.newBuilder()
+                                        .setName("other")
+                                        .addVolumeIds("vol-0")
+                                        .build()))
+                        .getCode())
                 .isEqualTo(Status.Code.FAILED_PRECONDITION);
 
         // The group is a replication source; its destination maps every member, also after a change.
         assertThat(h.enable(group(id), NONE).getCode()).isEqualTo(Status.Code.OK);
-        h.groups().modifyVolumeGroupMembership(io.volrep.proto.volumegroup.ModifyVolumeGroupMembershipRequest
-                .newBuilder().setVolumeGroupId(id).addVolumeIds("vol-1").addVolumeIds("vol-2").build());
-        var destination = (io.volrep.proto.replication.GetReplicationDestinationInfoResponse) h.destination(
-                group(id), NONE);
+        h.groups()
+                .modifyVolumeGroupMembership(io.volrep.proto.volumegroup.ModifyVolumeGroupMembershipRequest.newBuilder()
+                        .setVolumeGroupId(id)
+                        .addVolumeIds("vol-1")
+                        .addVolumeIds("vol-2")
+                        .build());
+        var destination =
+                (io.volrep.proto.replication.GetReplicationDestinationInfoResponse) h.destination(group(id), NONE);
         assertThat(destination.getReplicationDestination().getVolumegroup().getVolumeIdsMap())
                 .containsOnlyKeys("vol-1", "vol-2");
-        assertThat(statusOf(() -> h.groups().deleteVolumeGroup(io.volrep.proto.volumegroup.DeleteVolumeGroupRequest
-                .newBuilder().setVolumeGroupId(id).build())).getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
+        assertThat(statusOf(() -> h.groups()
+                                .deleteVolumeGroup(io.volrep.proto.volumegroup.DeleteVolumeGroupRequest.newBuilder()
+                                        .setVolumeGroupId(id)
+                                        .build()))
+                        .getCode())
+                .isEqualTo(Status.Code.FAILED_PRECONDITION);
         assertThat(h.disable(group(id), NONE).getCode()).isEqualTo(Status.Code.OK);
-        h.groups().deleteVolumeGroup(io.volrep.proto.volumegroup.DeleteVolumeGroupRequest.newBuilder()
-                .setVolumeGroupId(id).build());
-        assertThat(statusOf(() -> h.groups().controllerGetVolumeGroup(io.volrep.proto.volumegroup
-                .ControllerGetVolumeGroupRequest.newBuilder().setVolumeGroupId(id).build())).getCode())
+        h.groups()
+                .deleteVolumeGroup(io.volrep.proto.volumegroup.DeleteVolumeGroupRequest.newBuilder()
+                        .setVolumeGroupId(id)
+                        .build());
+        assertThat(statusOf(() -> h.groups()
+                                .controllerGetVolumeGroup(
+                                        io.volrep.proto.volumegroup.ControllerGetVolumeGroupRequest.newBuilder()
+                                                .setVolumeGroupId(id)
+                                                .build()))
+                        .getCode())
                 .isEqualTo(Status.Code.NOT_FOUND);
-        assertThat(h.groups().listVolumeGroups(io.volrep.proto.volumegroup.ListVolumeGroupsRequest
-                .getDefaultInstance()).getEntriesCount()).isZero();
+        assertThat(h.groups()
+                        .listVolumeGroups(io.volrep.proto.volumegroup.ListVolumeGroupsRequest.getDefaultInstance())
+                        .getEntriesCount())
+                .isZero();
         // Its volumes are kept: still sources of their own.
         assertThat(h.enable(volume("vol-0"), NONE).getCode()).isEqualTo(Status.Code.OK);
     }

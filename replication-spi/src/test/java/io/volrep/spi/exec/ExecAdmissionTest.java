@@ -37,7 +37,8 @@ class ExecAdmissionTest {
     void theDefaultIsSizedToTheMachine() throws Exception {
         int cpus = Runtime.getRuntime().availableProcessors();
         assertThat(ExecDriver.defaultMaxConcurrentDrivers()).isEqualTo(Math.max(4, 4 * cpus));
-        ExecDriver d = grpc.register(ExecDriver.builder().executable(driverScript(dir, "true")).build());
+        ExecDriver d = grpc.register(
+                ExecDriver.builder().executable(driverScript(dir, "true")).build());
         assertThat(d.stats()).isEqualTo(new ExecDriver.Stats(0, 0, ExecDriver.defaultMaxConcurrentDrivers(), 0, 0));
     }
 
@@ -48,13 +49,14 @@ class ExecAdmissionTest {
         AtomicBoolean sampling = new AtomicBoolean(true);
         AtomicInteger mostRunning = new AtomicInteger();
         AtomicInteger mostWaiting = new AtomicInteger();
-        ExecHarness h = grpc.register(ExecHarness.inProcess(ExecDriver.builder().executable(driver)
-                .maxConcurrentDrivers(2).build()));
+        ExecHarness h = grpc.register(ExecHarness.inProcess(
+                ExecDriver.builder().executable(driver).maxConcurrentDrivers(2).build()));
         try {
             Thread sampler = new Thread(() -> {
                 while (sampling.get()) {
                     ExecDriver.Stats s = h.driver.stats();
-                    mostRunning.accumulateAndGet(Math.max(s.running(), h.driver.stats().running()), Math::max);
+                    mostRunning.accumulateAndGet(
+                            Math.max(s.running(), h.driver.stats().running()), Math::max);
                     mostWaiting.accumulateAndGet(s.waiting(), Math::max);
                     Thread.onSpinWait();
                 }
@@ -74,8 +76,9 @@ class ExecAdmissionTest {
             sampler.join();
             assertThat(mostRunning.get()).isEqualTo(2);
             assertThat(mostWaiting.get()).isGreaterThanOrEqualTo(3);
-            assertThat(took).as("three rounds of two one-second calls").isBetween(Duration.ofMillis(2900),
-                    Duration.ofSeconds(8));
+            assertThat(took)
+                    .as("three rounds of two one-second calls")
+                    .isBetween(Duration.ofMillis(2900), Duration.ofSeconds(8));
             assertThat(h.driver.stats()).isEqualTo(new ExecDriver.Stats(0, 0, 2, 0, 0));
         } finally {
             pool.shutdownNow();
@@ -85,16 +88,18 @@ class ExecAdmissionTest {
     @Test
     void aWaitThatCannotFitTheDeadlineAnswersUnavailable() throws Exception {
         Path driver = driverScript(dir, "sleep 6; echo '{\"status\":\"Success\"}'");
-        ExecHarness h = grpc.register(ExecHarness.inProcess(ExecDriver.builder().executable(driver)
-                .maxConcurrentDrivers(1).build()));
+        ExecHarness h = grpc.register(ExecHarness.inProcess(
+                ExecDriver.builder().executable(driver).maxConcurrentDrivers(1).build()));
         Thread busy = occupyTheSlot(h);
         long start = System.nanoTime();
-        Status status = statusOf(() -> h.stub.withDeadlineAfter(3, TimeUnit.SECONDS).enableVolumeReplication(
-                EnableVolumeReplicationRequest.newBuilder().setReplicationSource(volume("vol-2")).build()));
+        Status status = statusOf(() -> h.stub.withDeadlineAfter(3, TimeUnit.SECONDS)
+                .enableVolumeReplication(EnableVolumeReplicationRequest.newBuilder()
+                        .setReplicationSource(volume("vol-2"))
+                        .build()));
         Duration took = Duration.ofNanos(System.nanoTime() - start);
         assertThat(status.getCode()).as(status.toString()).isEqualTo(Status.Code.UNAVAILABLE);
-        assertThat(status.getDescription()).contains("(enable)", "all 1 driver slots are busy",
-                "--max-concurrent-drivers");
+        assertThat(status.getDescription())
+                .contains("(enable)", "all 1 driver slots are busy", "--max-concurrent-drivers");
         // It waited for a slot for most of its deadline, and answered before it.
         assertThat(took).isBetween(Duration.ofMillis(2200), Duration.ofMillis(3000));
         assertThat(h.driver.stats().rejected()).isEqualTo(1);
@@ -106,8 +111,11 @@ class ExecAdmissionTest {
         // One slot, drivers killed at the 2 s timeout: the second call takes the slot when the first is killed, the
         // third (deadline 20 s) waits for a slot only as long as the timeout, as docs/exec-drivers.md says.
         Path driver = driverScript(dir, "sleep 6; echo '{\"status\":\"Success\"}'");
-        ExecHarness h = grpc.register(ExecHarness.inProcess(ExecDriver.builder().executable(driver)
-                .timeout(Duration.ofSeconds(2)).maxConcurrentDrivers(1).build()));
+        ExecHarness h = grpc.register(ExecHarness.inProcess(ExecDriver.builder()
+                .executable(driver)
+                .timeout(Duration.ofSeconds(2))
+                .maxConcurrentDrivers(1)
+                .build()));
         Thread busy = occupyTheSlot(h);
         Thread next = new Thread(() -> h.enable("vol-next"));
         next.start();
@@ -116,11 +124,14 @@ class ExecAdmissionTest {
             Thread.sleep(10);
         }
         long start = System.nanoTime();
-        Status status = statusOf(() -> h.stub.withDeadlineAfter(20, TimeUnit.SECONDS).enableVolumeReplication(
-                EnableVolumeReplicationRequest.newBuilder().setReplicationSource(volume("vol-2")).build()));
+        Status status = statusOf(() -> h.stub.withDeadlineAfter(20, TimeUnit.SECONDS)
+                .enableVolumeReplication(EnableVolumeReplicationRequest.newBuilder()
+                        .setReplicationSource(volume("vol-2"))
+                        .build()));
         Duration took = Duration.ofNanos(System.nanoTime() - start);
         assertThat(status.getCode()).as(status.toString()).isEqualTo(Status.Code.UNAVAILABLE);
-        assertThat(status.getDescription()).contains("all 1 driver slots are busy and none freed within")
+        assertThat(status.getDescription())
+                .contains("all 1 driver slots are busy and none freed within")
                 .contains("the driver timeout (--timeout) ends before the call's deadline");
         assertThat(took).isBetween(Duration.ofMillis(1500), Duration.ofMillis(5000));
         busy.join(10_000);
@@ -130,15 +141,16 @@ class ExecAdmissionTest {
     @Test
     void docsSayTheWaitEndsAtTheDeadlineOrTheTimeoutWhicheverIsFirst() throws IOException {
         String guide = Files.readString(Path.of("..", "docs", "exec-drivers.md"));
-        assertThat(guide).contains("waits for a slot, first come first served, until shortly before its gRPC deadline"
-                + " or until the driver timeout (`--timeout`), whichever comes first");
+        assertThat(guide)
+                .contains("waits for a slot, first come first served, until shortly before its gRPC deadline"
+                        + " or until the driver timeout (`--timeout`), whichever comes first");
     }
 
     @Test
     void callsWaitingForASlotAnswerUnavailableAtOnceWhenTheDriverCloses() throws Exception {
         Path driver = driverScript(dir, "sleep 20; echo '{\"status\":\"Success\"}'");
-        ExecHarness h = grpc.register(ExecHarness.inProcess(ExecDriver.builder().executable(driver)
-                .maxConcurrentDrivers(1).build()));
+        ExecHarness h = grpc.register(ExecHarness.inProcess(
+                ExecDriver.builder().executable(driver).maxConcurrentDrivers(1).build()));
         Thread busy = new Thread(() -> h.enable("vol-busy"));
         busy.start();
         Future<Status> waiting = Executors.newSingleThreadExecutor().submit(() -> {
@@ -168,8 +180,10 @@ class ExecAdmissionTest {
         // they were after a warm-up round.
         Path driver = driverScript(dir, "sleep 30 &\necho '{\"status\":\"Success\"}'");
         ExecutorService pool = Executors.newFixedThreadPool(8);
-        try (ExecHarness h = ExecHarness.inProcess(ExecDriver.builder().executable(driver)
-                .timeout(Duration.ofSeconds(20)).build())) {
+        try (ExecHarness h = ExecHarness.inProcess(ExecDriver.builder()
+                .executable(driver)
+                .timeout(Duration.ofSeconds(20))
+                .build())) {
             runCalls(h, pool, 16);
             Thread.sleep(500);
             int threadsBefore = threads();
@@ -180,9 +194,10 @@ class ExecAdmissionTest {
             Thread.sleep(500);
             int threadsAfter = threads();
             long fdsAfter = fds();
-            System.out.printf("200 calls whose child holds the output (contained %s): %d ms; threads %d -> %d,"
-                    + " fds %d -> %d%n", h.driver.contained(), millis, threadsBefore, threadsAfter, fdsBefore,
-                    fdsAfter);
+            System.out.printf(
+                    "200 calls whose child holds the output (contained %s): %d ms; threads %d -> %d,"
+                            + " fds %d -> %d%n",
+                    h.driver.contained(), millis, threadsBefore, threadsAfter, fdsBefore, fdsAfter);
             // The defect grew by hundreds; a few transient pool threads (gRPC's, the JVM's) may come and go.
             assertThat(threadsAfter).isLessThanOrEqualTo(threadsBefore + 16);
             assertThat(fdsAfter).isLessThanOrEqualTo(fdsBefore + 16);

@@ -31,22 +31,29 @@ class ExecContainmentTest {
      * with {@code keep} as {@code $2} it also keeps the driver's stdout and stderr open.
      */
     private Path daemonizer() throws Exception {
-        return script(dir, "daemonize", "if [ \"$1\" = child ]; then\n"
-                + "  read -r pid _ < /proc/self/stat; echo \"$pid\" >> \"$2\"; exec sleep 120\nfi\n"
-                + "if [ \"$2\" = keep ]; then setsid \"$0\" child \"$1\" < /dev/null &\n"
-                + "else setsid \"$0\" child \"$1\" < /dev/null > /dev/null 2>&1 &\nfi\nexit 0");
+        return script(
+                dir,
+                "daemonize",
+                "if [ \"$1\" = child ]; then\n"
+                        + "  read -r pid _ < /proc/self/stat; echo \"$pid\" >> \"$2\"; exec sleep 120\nfi\n"
+                        + "if [ \"$2\" = keep ]; then setsid \"$0\" child \"$1\" < /dev/null &\n"
+                        + "else setsid \"$0\" child \"$1\" < /dev/null > /dev/null 2>&1 &\nfi\nexit 0");
     }
 
     @Test
     void aDoubleForkedDaemonDoesNotOutliveTheTimeout() throws Exception {
         Path pids = dir.resolve("pids");
         Path driver = driverScript(dir, daemonizer() + " " + pids + "\nsleep 60\necho '{\"status\":\"Success\"}'");
-        ExecHarness h = grpc.register(ExecHarness.inProcess(ExecDriver.builder().executable(driver)
-                .timeout(Duration.ofMillis(1500)).build()));
+        ExecHarness h = grpc.register(ExecHarness.inProcess(ExecDriver.builder()
+                .executable(driver)
+                .timeout(Duration.ofMillis(1500))
+                .build()));
         assertThat(h.enable("vol-1").getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED);
         List<Long> daemon = ProcessTrees.readPids(pids);
         assertThat(daemon).hasSize(1);
-        assertThat(ProcessTrees.awaitGone(daemon, 3000)).as("the daemon outlived the timeout").isEmpty();
+        assertThat(ProcessTrees.awaitGone(daemon, 3000))
+                .as("the daemon outlived the timeout")
+                .isEmpty();
         assertThat(h.driver.stats().killedOnTimeout()).isEqualTo(1);
     }
 
@@ -54,14 +61,16 @@ class ExecContainmentTest {
     void aDoubleForkedDaemonDoesNotOutliveTheServer() throws Exception {
         Path pids = dir.resolve("pids");
         Path driver = driverScript(dir, daemonizer() + " " + pids + "\nsleep 60\necho '{\"status\":\"Success\"}'");
-        ExecHarness h = ExecHarness.inProcess(ExecDriver.builder().executable(driver).build());
+        ExecHarness h =
+                ExecHarness.inProcess(ExecDriver.builder().executable(driver).build());
         Thread call = new Thread(() -> h.enable("vol-1"));
         call.start();
         ProcessTrees.awaitFile(pids);
         h.driver.close();
         call.join(10_000);
         assertThat(call.isAlive()).isFalse();
-        assertThat(ProcessTrees.awaitGone(ProcessTrees.readPids(pids), 3000)).as("the daemon outlived the server")
+        assertThat(ProcessTrees.awaitGone(ProcessTrees.readPids(pids), 3000))
+                .as("the daemon outlived the server")
                 .isEmpty();
         h.close();
     }
@@ -71,10 +80,14 @@ class ExecContainmentTest {
         // The daemon keeps the driver's stdout and stderr open: the call must neither wait for it nor leave it
         // running (nor keep a reader thread blocked on its pipe).
         Path pids = dir.resolve("pids");
-        Path driver = driverScript(dir, daemonizer() + " " + pids + " keep\n"
-                + "while [ ! -s " + pids + " ]; do sleep 0.05; done\necho '{\"status\":\"Success\"}'");
-        ExecHarness h = grpc.register(ExecHarness.inProcess(ExecDriver.builder().executable(driver)
-                .timeout(Duration.ofSeconds(20)).build()));
+        Path driver = driverScript(
+                dir,
+                daemonizer() + " " + pids + " keep\n" + "while [ ! -s " + pids
+                        + " ]; do sleep 0.05; done\necho '{\"status\":\"Success\"}'");
+        ExecHarness h = grpc.register(ExecHarness.inProcess(ExecDriver.builder()
+                .executable(driver)
+                .timeout(Duration.ofSeconds(20))
+                .build()));
         long start = System.nanoTime();
         assertThat(h.enable("vol-1").getCode()).isEqualTo(Status.Code.OK);
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));

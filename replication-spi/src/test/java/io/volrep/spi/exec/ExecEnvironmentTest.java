@@ -36,11 +36,13 @@ class ExecEnvironmentTest {
     private Map<String, String> driversEnvironment(ExecDriver.Builder builder) throws Exception {
         Path out = dir.resolve("env-" + System.nanoTime());
         Path driver = driverScript(dir, "env > '" + out + "'; echo '{\"status\":\"Success\"}'");
-        ExecHarness h = grpc.register(ExecHarness.inProcess(builder.executable(driver).build()));
+        ExecHarness h =
+                grpc.register(ExecHarness.inProcess(builder.executable(driver).build()));
         assertThat(h.enable("vol-0").getCode()).isEqualTo(Status.Code.OK);
-        return Files.readAllLines(out).stream().filter(l -> l.indexOf('=') > 0)
-                .collect(Collectors.toMap(l -> l.substring(0, l.indexOf('=')), l -> l.substring(l.indexOf('=') + 1),
-                        (a, b) -> a));
+        return Files.readAllLines(out).stream()
+                .filter(l -> l.indexOf('=') > 0)
+                .collect(Collectors.toMap(
+                        l -> l.substring(0, l.indexOf('=')), l -> l.substring(l.indexOf('=') + 1), (a, b) -> a));
     }
 
     @Test
@@ -48,11 +50,13 @@ class ExecEnvironmentTest {
         Set<String> others = new TreeSet<>(System.getenv().keySet());
         others.removeAll(ExecDriver.DEFAULT_PASSED_ENVIRONMENT);
         others.removeAll(SHELL_OWN);
-        assumeThat(others).as("the test's own environment has variables outside the minimal set").isNotEmpty();
+        assumeThat(others)
+                .as("the test's own environment has variables outside the minimal set")
+                .isNotEmpty();
         String passed = others.iterator().next();
 
-        Map<String, String> seen = driversEnvironment(ExecDriver.builder()
-                .environment("MY_DRIVER_CONFIG", "/etc/my-driver.conf"));
+        Map<String, String> seen =
+                driversEnvironment(ExecDriver.builder().environment("MY_DRIVER_CONFIG", "/etc/my-driver.conf"));
 
         Set<String> leaked = new HashSet<>(seen.keySet());
         leaked.retainAll(others);
@@ -67,7 +71,8 @@ class ExecEnvironmentTest {
 
         Map<String, String> withPassed = driversEnvironment(ExecDriver.builder().passEnvironment(passed));
         assertThat(withPassed).containsEntry(passed, System.getenv(passed));
-        assertThat(withPassed.keySet()).doesNotContainAnyElementsOf(others.stream().filter(n -> !n.equals(passed))
-                .toList());
+        assertThat(withPassed.keySet())
+                .doesNotContainAnyElementsOf(
+                        others.stream().filter(n -> !n.equals(passed)).toList());
     }
 }

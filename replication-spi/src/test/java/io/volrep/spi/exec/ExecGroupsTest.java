@@ -37,7 +37,9 @@ class ExecGroupsTest {
     Path dir;
 
     private ExecHarness serve(String init, String body) throws Exception {
-        return ExecHarness.inProcess(ExecDriver.builder().executable(script(dir, "driver", init + body)).build());
+        return ExecHarness.inProcess(ExecDriver.builder()
+                .executable(script(dir, "driver", init + body))
+                .build());
     }
 
     @Test
@@ -51,34 +53,58 @@ class ExecGroupsTest {
                 + " *) echo '{\"status\":\"Success\",\"volumeGroup\":{\"volumeGroupId\":\"vg-a\",\"volumeGroupContext\":"
                 + "{\"pool\":\"rbd\"},\"volumes\":[{\"volumeId\":\"vol-0\",\"capacityBytes\":\"1024\"}]}}';; esac";
         ExecHarness h = grpc.register(serve(ALL, body));
-        var created = h.groups().createVolumeGroup(CreateVolumeGroupRequest.newBuilder().setName("a")
-                .addVolumeIds("vol-0").putParameters("pool", "rbd").putSecrets("user", "admin").build())
+        var created = h.groups()
+                .createVolumeGroup(CreateVolumeGroupRequest.newBuilder()
+                        .setName("a")
+                        .addVolumeIds("vol-0")
+                        .putParameters("pool", "rbd")
+                        .putSecrets("user", "admin")
+                        .build())
                 .getVolumeGroup();
         assertThat(created.getVolumeGroupId()).isEqualTo("vg-a");
         assertThat(created.getVolumeGroupContextMap()).containsEntry("pool", "rbd");
         assertThat(created.getVolumes(0).getCapacityBytes()).isEqualTo(1024);
-        h.groups().modifyVolumeGroupMembership(ModifyVolumeGroupMembershipRequest.newBuilder()
-                .setVolumeGroupId("vg-a").addVolumeIds("vol-0").build());
-        h.groups().controllerGetVolumeGroup(ControllerGetVolumeGroupRequest.newBuilder().setVolumeGroupId("vg-a")
-                .build());
-        ListVolumeGroupsResponse first = h.groups().listVolumeGroups(ListVolumeGroupsRequest.newBuilder()
-                .setMaxEntries(1).build());
+        h.groups()
+                .modifyVolumeGroupMembership(ModifyVolumeGroupMembershipRequest.newBuilder()
+                        .setVolumeGroupId("vg-a")
+                        .addVolumeIds("vol-0")
+                        .build());
+        h.groups()
+                .controllerGetVolumeGroup(ControllerGetVolumeGroupRequest.newBuilder()
+                        .setVolumeGroupId("vg-a")
+                        .build());
+        ListVolumeGroupsResponse first = h.groups()
+                .listVolumeGroups(
+                        ListVolumeGroupsRequest.newBuilder().setMaxEntries(1).build());
         // The bridge sorts and pages what the driver printed.
         assertThat(first.getEntries(0).getVolumeGroup().getVolumeGroupId()).isEqualTo("vg-a");
-        assertThat(h.groups().listVolumeGroups(ListVolumeGroupsRequest.newBuilder()
-                .setStartingToken(first.getNextToken()).build()).getEntriesList())
-                .extracting(e -> e.getVolumeGroup().getVolumeGroupId()).containsExactly("vg-b");
-        h.groups().deleteVolumeGroup(DeleteVolumeGroupRequest.newBuilder().setVolumeGroupId("vg-a").build());
-        assertThat(h.capabilities()).contains("VOLUME_GROUP", "MODIFY_VOLUME_GROUP", "GET_VOLUME_GROUP",
-                "LIST_VOLUME_GROUPS", "DO_NOT_ALLOW_VG_TO_DELETE_VOLUMES")
+        assertThat(h.groups()
+                        .listVolumeGroups(ListVolumeGroupsRequest.newBuilder()
+                                .setStartingToken(first.getNextToken())
+                                .build())
+                        .getEntriesList())
+                .extracting(e -> e.getVolumeGroup().getVolumeGroupId())
+                .containsExactly("vg-b");
+        h.groups()
+                .deleteVolumeGroup(DeleteVolumeGroupRequest.newBuilder()
+                        .setVolumeGroupId("vg-a")
+                        .build());
+        assertThat(h.capabilities())
+                .contains(
+                        "VOLUME_GROUP",
+                        "MODIFY_VOLUME_GROUP",
+                        "GET_VOLUME_GROUP",
+                        "LIST_VOLUME_GROUPS",
+                        "DO_NOT_ALLOW_VG_TO_DELETE_VOLUMES")
                 .doesNotContain("LIMIT_VOLUME_TO_ONE_VOLUME_GROUP");
-        assertThat(Files.readAllLines(args)).containsExactly(
-                "create-group", "{\"name\":\"a\",\"volumeIds\":[\"vol-0\"],\"parameters\":{\"pool\":\"rbd\"}}",
-                "modify-group", "{\"volumeGroupId\":\"vg-a\",\"volumeIds\":[\"vol-0\"],\"parameters\":{}}",
-                "get-group", "{\"volumeGroupId\":\"vg-a\"}",
-                "list-groups", "{}",
-                "list-groups", "{}",
-                "delete-group", "{\"volumeGroupId\":\"vg-a\"}");
+        assertThat(Files.readAllLines(args))
+                .containsExactly(
+                        "create-group", "{\"name\":\"a\",\"volumeIds\":[\"vol-0\"],\"parameters\":{\"pool\":\"rbd\"}}",
+                        "modify-group", "{\"volumeGroupId\":\"vg-a\",\"volumeIds\":[\"vol-0\"],\"parameters\":{}}",
+                        "get-group", "{\"volumeGroupId\":\"vg-a\"}",
+                        "list-groups", "{}",
+                        "list-groups", "{}",
+                        "delete-group", "{\"volumeGroupId\":\"vg-a\"}");
         // The secrets on stdin, never in the arguments.
         assertThat(Files.readAllLines(stdin).get(0)).isEqualTo("{\"user\":\"admin\"}");
         assertThat(Files.readString(args)).doesNotContain("admin");
@@ -86,61 +112,85 @@ class ExecGroupsTest {
 
     @Test
     void answersAreJudgedAndFailuresKeepTheirCode() throws Exception {
-        ExecHarness h = grpc.register(serve(ALL, "case \"$1\" in create-group) echo '{\"status\":\"Success\"}';;"
-                + " get-group) echo '{\"status\":\"Success\",\"volumeGroup\":{\"volumeGroupId\":\"g\",\"volumes\":"
-                + "[{\"volumeId\":\"\"}]}}';;"
-                + " delete-group) echo '{\"status\":\"Failure\",\"code\":\"FAILED_PRECONDITION\",\"message\":\"g is"
-                + " replicated\"}'; exit 1;;"
-                + " list-groups) echo '{\"status\":\"Success\",\"volumeGroups\":[{\"volumeGroupId\":\"g\"},"
-                + "{\"volumeGroupId\":\"g\"}]}';; esac"));
-        Status create = statusOf(() -> h.groups().createVolumeGroup(CreateVolumeGroupRequest.newBuilder()
-                .setName("a").build()));
+        ExecHarness h = grpc.register(serve(
+                ALL,
+                "case \"$1\" in create-group) echo '{\"status\":\"Success\"}';;"
+                        + " get-group) echo '{\"status\":\"Success\",\"volumeGroup\":{\"volumeGroupId\":\"g\",\"volumes\":"
+                        + "[{\"volumeId\":\"\"}]}}';;"
+                        + " delete-group) echo '{\"status\":\"Failure\",\"code\":\"FAILED_PRECONDITION\",\"message\":\"g is"
+                        + " replicated\"}'; exit 1;;"
+                        + " list-groups) echo '{\"status\":\"Success\",\"volumeGroups\":[{\"volumeGroupId\":\"g\"},"
+                        + "{\"volumeGroupId\":\"g\"}]}';; esac"));
+        Status create = statusOf(() -> h.groups()
+                .createVolumeGroup(
+                        CreateVolumeGroupRequest.newBuilder().setName("a").build()));
         assertThat(create.getCode()).isEqualTo(Status.Code.UNKNOWN);
-        assertThat(create.getDescription()).contains("(create-group): invalid answer: Success without"
-                + " \"volumeGroup\"");
-        Status get = statusOf(() -> h.groups().controllerGetVolumeGroup(ControllerGetVolumeGroupRequest
-                .newBuilder().setVolumeGroupId("g").build()));
-        assertThat(get.getDescription()).contains("\"volumeGroup\" (volume_group.volumes[0].volume_id: REQUIRED but"
-                + " empty)");
-        Status delete = statusOf(() -> h.groups().deleteVolumeGroup(DeleteVolumeGroupRequest.newBuilder()
-                .setVolumeGroupId("g").build()));
+        assertThat(create.getDescription())
+                .contains("(create-group): invalid answer: Success without" + " \"volumeGroup\"");
+        Status get = statusOf(() -> h.groups()
+                .controllerGetVolumeGroup(ControllerGetVolumeGroupRequest.newBuilder()
+                        .setVolumeGroupId("g")
+                        .build()));
+        assertThat(get.getDescription())
+                .contains("\"volumeGroup\" (volume_group.volumes[0].volume_id: REQUIRED but" + " empty)");
+        Status delete = statusOf(() -> h.groups()
+                .deleteVolumeGroup(DeleteVolumeGroupRequest.newBuilder()
+                        .setVolumeGroupId("g")
+                        .build()));
         assertThat(delete.getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
         assertThat(delete.getDescription()).isEqualTo("g is replicated");
         Status list = statusOf(() -> h.groups().listVolumeGroups(ListVolumeGroupsRequest.getDefaultInstance()));
-        assertThat(list.getDescription()).contains("\"volumeGroups\" (entries[1].volume_group.volume_group_id:"
-                + " \"g\" is listed twice in one page)");
+        assertThat(list.getDescription())
+                .contains("\"volumeGroups\" (entries[1].volume_group.volume_group_id:"
+                        + " \"g\" is listed twice in one page)");
     }
 
     @Test
     void withoutInitsOptInNoGroupIsServedAndEachOptionalOperationIsItsOwn() throws Exception {
-        ExecHarness h = grpc.register(serve("if [ \"$1\" = init ]; then echo '{\"status\":\"Success\"}'; exit 0; fi\n",
+        ExecHarness h = grpc.register(serve(
+                "if [ \"$1\" = init ]; then echo '{\"status\":\"Success\"}'; exit 0; fi\n",
                 "echo '{\"status\":\"Success\"}'"));
         assertThat(h.driver.servesVolumeGroups()).isFalse();
-        assertThat(statusOf(() -> h.groups().createVolumeGroup(CreateVolumeGroupRequest.newBuilder().setName("a")
-                .build())).getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
+        assertThat(statusOf(() -> h.groups()
+                                .createVolumeGroup(CreateVolumeGroupRequest.newBuilder()
+                                        .setName("a")
+                                        .build()))
+                        .getCode())
+                .isEqualTo(Status.Code.UNIMPLEMENTED);
         assertThat(h.capabilities()).doesNotContain("VOLUME_GROUP");
         Path calls = dir.resolve("calls");
-        ExecHarness h2 = grpc.register(
-                serve("echo \"$1\" >> " + calls + "\nif [ \"$1\" = init ]; then echo '{\"status\":"
-                + "\"Success\",\"capabilities\":{\"create-group\":true,\"delete-group\":true,\"get-group\":true}}';"
-                + " exit 0; fi\n", "echo '{\"status\":\"Success\",\"volumeGroup\":{\"volumeGroupId\":\"g\"}}'"));
-        assertThat(h2.driver.served()).containsExactlyInAnyOrder(VolumeGroupCapability.VOLUME_GROUP,
-                VolumeGroupCapability.GET_VOLUME_GROUP);
-        assertThat(statusOf(() -> h2.groups().modifyVolumeGroupMembership(ModifyVolumeGroupMembershipRequest
-                .newBuilder().setVolumeGroupId("g").build())).getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
+        ExecHarness h2 = grpc.register(serve(
+                "echo \"$1\" >> " + calls + "\nif [ \"$1\" = init ]; then echo '{\"status\":"
+                        + "\"Success\",\"capabilities\":{\"create-group\":true,\"delete-group\":true,\"get-group\":true}}';"
+                        + " exit 0; fi\n",
+                "echo '{\"status\":\"Success\",\"volumeGroup\":{\"volumeGroupId\":\"g\"}}'"));
+        assertThat(h2.driver.served())
+                .containsExactlyInAnyOrder(VolumeGroupCapability.VOLUME_GROUP, VolumeGroupCapability.GET_VOLUME_GROUP);
+        assertThat(statusOf(() -> h2.groups()
+                                .modifyVolumeGroupMembership(ModifyVolumeGroupMembershipRequest.newBuilder()
+                                        .setVolumeGroupId("g")
+                                        .build()))
+                        .getCode())
+                .isEqualTo(Status.Code.UNIMPLEMENTED);
         assertThat(statusOf(() -> h2.groups().listVolumeGroups(ListVolumeGroupsRequest.getDefaultInstance()))
-                .getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
-        assertThat(h2.capabilities()).contains("GET_VOLUME_GROUP").doesNotContain("MODIFY_VOLUME_GROUP")
+                        .getCode())
+                .isEqualTo(Status.Code.UNIMPLEMENTED);
+        assertThat(h2.capabilities())
+                .contains("GET_VOLUME_GROUP")
+                .doesNotContain("MODIFY_VOLUME_GROUP")
                 .doesNotContain("LIST_VOLUME_GROUPS");
         assertThat(Files.readAllLines(calls)).containsExactly("init");
     }
 
     @Test
     void anUnknownBehaviourFailsInit() throws Exception {
-        Path driver = script(dir, "driver", "echo '{\"status\":\"Success\",\"volumeGroupCapabilities\":"
-                + "[\"LIST_VOLUME_GROUPS\"]}'");
+        Path driver = script(
+                dir,
+                "driver",
+                "echo '{\"status\":\"Success\",\"volumeGroupCapabilities\":" + "[\"LIST_VOLUME_GROUPS\"]}'");
         assertThatThrownBy(() -> ExecDriver.builder().executable(driver).build())
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("\"LIST_VOLUME_GROUPS\" in volumeGroupCapabilities is not a volume group behaviour");
+                .hasMessageContaining(
+                        "\"LIST_VOLUME_GROUPS\" in volumeGroupCapabilities is not a volume group behaviour");
     }
 }

@@ -6,12 +6,12 @@ import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.inprocess.InProcessChannelBuilder;
+import io.volrep.proto.identity.GetCapabilitiesRequest;
+import io.volrep.proto.identity.IdentityGrpc;
 import io.volrep.proto.replication.ControllerGrpc;
 import io.volrep.proto.replication.DemoteVolumeRequest;
 import io.volrep.proto.replication.DisableVolumeReplicationRequest;
 import io.volrep.proto.replication.EnableVolumeReplicationRequest;
-import io.volrep.proto.identity.GetCapabilitiesRequest;
-import io.volrep.proto.identity.IdentityGrpc;
 import io.volrep.proto.replication.GetReplicationDestinationInfoRequest;
 import io.volrep.proto.replication.GetVolumeReplicationInfoRequest;
 import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
@@ -24,7 +24,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -40,16 +39,19 @@ final class ExecHarness implements AutoCloseable {
 
     private ExecHarness(ExecDriver driver, String listen) {
         this.driver = driver;
-        ReplicationServer.Builder builder = ReplicationServer.builder().driver(driver).listen(listen);
+        ReplicationServer.Builder builder =
+                ReplicationServer.builder().driver(driver).listen(listen);
         if (driver.servesVolumeGroups()) {
-            builder.volumeGroups(driver);       // as serve-exec does: init turned create-group and delete-group on
+            builder.volumeGroups(driver); // as serve-exec does: init turned create-group and delete-group on
         }
         this.server = builder.build().start();
         if (listen.startsWith("unix:")) {
             channel = Grpc.newChannelBuilder(server.address(), InsecureChannelCredentials.create())
-                    .overrideAuthority("localhost").build();
+                    .overrideAuthority("localhost")
+                    .build();
         } else {
-            channel = InProcessChannelBuilder.forName(listen.substring("inprocess:".length())).build();
+            channel = InProcessChannelBuilder.forName(listen.substring("inprocess:".length()))
+                    .build();
         }
         stub = ControllerGrpc.newBlockingStub(channel);
     }
@@ -66,7 +68,8 @@ final class ExecHarness implements AutoCloseable {
 
     /** A volumegroup.Controller stub with a fresh 30 s deadline. */
     io.volrep.proto.volumegroup.ControllerGrpc.ControllerBlockingStub groups() {
-        return io.volrep.proto.volumegroup.ControllerGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
+        return io.volrep.proto.volumegroup.ControllerGrpc.newBlockingStub(channel)
+                .withDeadlineAfter(30, TimeUnit.SECONDS);
     }
 
     /** A stub with a fresh 30 s deadline. */
@@ -102,13 +105,15 @@ final class ExecHarness implements AutoCloseable {
     }
 
     static ReplicationSource volume(String id) {
-        return ReplicationSource.newBuilder().setVolume(ReplicationSource.VolumeSource.newBuilder().setVolumeId(id))
+        return ReplicationSource.newBuilder()
+                .setVolume(ReplicationSource.VolumeSource.newBuilder().setVolumeId(id))
                 .build();
     }
 
     static ReplicationSource group(String id) {
         return ReplicationSource.newBuilder()
-                .setVolumegroup(ReplicationSource.VolumeGroupSource.newBuilder().setVolumeGroupId(id)).build();
+                .setVolumegroup(ReplicationSource.VolumeGroupSource.newBuilder().setVolumeGroupId(id))
+                .build();
     }
 
     /** The status a call ended with. */
@@ -123,7 +128,10 @@ final class ExecHarness implements AutoCloseable {
 
     Status enable(ReplicationSource source, Map<String, String> secrets) {
         return statusOf(() -> stub().enableVolumeReplication(EnableVolumeReplicationRequest.newBuilder()
-                .setReplicationSource(source).putAllSecrets(secrets).putParameters("mode", "snapshot").build()));
+                .setReplicationSource(source)
+                .putAllSecrets(secrets)
+                .putParameters("mode", "snapshot")
+                .build()));
     }
 
     Status enable(String volume) {
@@ -132,24 +140,33 @@ final class ExecHarness implements AutoCloseable {
 
     Status disable(ReplicationSource source, Map<String, String> secrets) {
         return statusOf(() -> stub().disableVolumeReplication(DisableVolumeReplicationRequest.newBuilder()
-                .setReplicationSource(source).putAllSecrets(secrets).build()));
+                .setReplicationSource(source)
+                .putAllSecrets(secrets)
+                .build()));
     }
 
     Status promote(ReplicationSource source, Map<String, String> secrets) {
-        return statusOf(() -> stub().promoteVolume(PromoteVolumeRequest.newBuilder().setReplicationSource(source)
-                .putAllSecrets(secrets).build()));
+        return statusOf(() -> stub().promoteVolume(PromoteVolumeRequest.newBuilder()
+                .setReplicationSource(source)
+                .putAllSecrets(secrets)
+                .build()));
     }
 
     Status demote(ReplicationSource source, Map<String, String> secrets) {
-        return statusOf(() -> stub().demoteVolume(DemoteVolumeRequest.newBuilder().setReplicationSource(source)
-                .putAllSecrets(secrets).build()));
+        return statusOf(() -> stub().demoteVolume(DemoteVolumeRequest.newBuilder()
+                .setReplicationSource(source)
+                .putAllSecrets(secrets)
+                .build()));
     }
 
     /** ResyncVolume: true/false for ready, or the failure status. */
     Object resync(ReplicationSource source, Map<String, String> secrets) {
         try {
-            return stub().resyncVolume(ResyncVolumeRequest.newBuilder().setReplicationSource(source)
-                    .putAllSecrets(secrets).build()).getReady();
+            return stub().resyncVolume(ResyncVolumeRequest.newBuilder()
+                            .setReplicationSource(source)
+                            .putAllSecrets(secrets)
+                            .build())
+                    .getReady();
         } catch (StatusRuntimeException e) {
             return e.getStatus();
         }
@@ -159,7 +176,9 @@ final class ExecHarness implements AutoCloseable {
     Object destination(ReplicationSource source, Map<String, String> secrets) {
         try {
             return stub().getReplicationDestinationInfo(GetReplicationDestinationInfoRequest.newBuilder()
-                    .setReplicationSource(source).putAllSecrets(secrets).build());
+                    .setReplicationSource(source)
+                    .putAllSecrets(secrets)
+                    .build());
         } catch (StatusRuntimeException e) {
             return e.getStatus();
         }
@@ -167,15 +186,20 @@ final class ExecHarness implements AutoCloseable {
 
     /** The Identity capabilities the server advertises, as protobuf text (for assertions on their presence). */
     String capabilities() {
-        return IdentityGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS)
-                .getCapabilities(GetCapabilitiesRequest.getDefaultInstance()).toString();
+        return IdentityGrpc.newBlockingStub(channel)
+                .withDeadlineAfter(30, TimeUnit.SECONDS)
+                .getCapabilities(GetCapabilitiesRequest.getDefaultInstance())
+                .toString();
     }
 
     /** GetVolumeReplicationInfo: the response, or the failure status. */
     Object info(ReplicationSource source, Map<String, String> secrets) {
         try {
-            GetVolumeReplicationInfoResponse r = stub().getVolumeReplicationInfo(GetVolumeReplicationInfoRequest
-                    .newBuilder().setReplicationSource(source).putAllSecrets(secrets).build());
+            GetVolumeReplicationInfoResponse r = stub().getVolumeReplicationInfo(
+                            GetVolumeReplicationInfoRequest.newBuilder()
+                                    .setReplicationSource(source)
+                                    .putAllSecrets(secrets)
+                                    .build());
             return r;
         } catch (StatusRuntimeException e) {
             return e.getStatus();

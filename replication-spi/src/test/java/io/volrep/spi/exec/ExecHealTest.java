@@ -28,20 +28,30 @@ class ExecHealTest {
     @TempDir
     Path dir;
 
-    private static final NodeHealerRequest REQUEST = NodeHealerRequest.newBuilder().setVolumeId("vol-1")
-            .setVolumePath("/var/lib/kubelet/pods/p/volumes/v").setStagingTargetPath("/staging/vol-1")
+    private static final NodeHealerRequest REQUEST = NodeHealerRequest.newBuilder()
+            .setVolumeId("vol-1")
+            .setVolumePath("/var/lib/kubelet/pods/p/volumes/v")
+            .setStagingTargetPath("/staging/vol-1")
             .setVolumeCapability(VolumeCapability.newBuilder()
                     .setMount(VolumeCapability.MountVolume.newBuilder().setFsType("ext4"))
                     .setAccessMode(VolumeCapability.AccessMode.newBuilder()
                             .setMode(VolumeCapability.AccessMode.Mode.SINGLE_NODE_WRITER)))
-            .putSecrets("token", "heal-s3cret").putVolumeContext("pool", "fast").build();
+            .putSecrets("token", "heal-s3cret")
+            .putVolumeContext("pool", "fast")
+            .build();
 
     private Object heal(ExecDriver driver) {
         String name = InProcessServerBuilder.generateName();
-        grpc.register(ReplicationServer.builder().healer(driver).listen("inprocess:" + name).build().start());
-        ManagedChannel channel = grpc.register(InProcessChannelBuilder.forName(name).build());
+        grpc.register(ReplicationServer.builder()
+                .healer(driver)
+                .listen("inprocess:" + name)
+                .build()
+                .start());
+        ManagedChannel channel =
+                grpc.register(InProcessChannelBuilder.forName(name).build());
         try {
-            return HealerNodeGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS)
+            return HealerNodeGrpc.newBlockingStub(channel)
+                    .withDeadlineAfter(30, TimeUnit.SECONDS)
                     .nodeHealer(REQUEST);
         } catch (io.grpc.StatusRuntimeException e) {
             return e.getStatus();
@@ -52,19 +62,28 @@ class ExecHealTest {
     void healRunsWhenInitOptsIn() throws Exception {
         Path args = dir.resolve("args");
         Path stdin = dir.resolve("stdin");
-        Path driver = script(dir, "driver", "if [ \"$1\" = init ]; then echo '{\"status\":\"Success\","
-                + "\"capabilities\":{\"heal\":true}}'; exit 0; fi\n"
-                + "printf '%s\\n' \"$@\" > " + args + "; cat > " + stdin + "\n"
-                + "echo '{\"status\":\"Success\",\"abnormal\":true,\"message\":\"read-only: remounted\"}'");
+        Path driver = script(
+                dir,
+                "driver",
+                "if [ \"$1\" = init ]; then echo '{\"status\":\"Success\","
+                        + "\"capabilities\":{\"heal\":true}}'; exit 0; fi\n"
+                        + "printf '%s\\n' \"$@\" > " + args + "; cat > " + stdin + "\n"
+                        + "echo '{\"status\":\"Success\",\"abnormal\":true,\"message\":\"read-only: remounted\"}'");
         ExecDriver d = grpc.register(ExecDriver.builder().executable(driver).build());
         assertThat(d.servesHealer()).isTrue();
         Object answer = heal(d);
-        assertThat(answer).isEqualTo(NodeHealerResponse.newBuilder().setAbnormal(true)
-                .setMessage("read-only: remounted").build());
-        assertThat(Files.readAllLines(args)).containsExactly("heal", "{\"volumeId\":\"vol-1\",\"volumePath\":"
-                + "\"/var/lib/kubelet/pods/p/volumes/v\",\"stagingTargetPath\":\"/staging/vol-1\",\"volumeCapability\":"
-                + "{\"mount\":{\"fsType\":\"ext4\"},\"accessMode\":{\"mode\":\"SINGLE_NODE_WRITER\"}},"
-                + "\"volumeContext\":{\"pool\":\"fast\"}}");
+        assertThat(answer)
+                .isEqualTo(NodeHealerResponse.newBuilder()
+                        .setAbnormal(true)
+                        .setMessage("read-only: remounted")
+                        .build());
+        assertThat(Files.readAllLines(args))
+                .containsExactly(
+                        "heal",
+                        "{\"volumeId\":\"vol-1\",\"volumePath\":"
+                                + "\"/var/lib/kubelet/pods/p/volumes/v\",\"stagingTargetPath\":\"/staging/vol-1\",\"volumeCapability\":"
+                                + "{\"mount\":{\"fsType\":\"ext4\"},\"accessMode\":{\"mode\":\"SINGLE_NODE_WRITER\"}},"
+                                + "\"volumeContext\":{\"pool\":\"fast\"}}");
         assertThat(Files.readString(stdin)).isEqualTo("{\"token\":\"heal-s3cret\"}");
     }
 
@@ -74,11 +93,15 @@ class ExecHealTest {
         Path plain = script(dir, "plain", "echo \"$1\" >> " + calls + "; echo '{\"status\":\"Success\"}'");
         ExecDriver d = grpc.register(ExecDriver.builder().executable(plain).build());
         assertThat(d.servesHealer()).isFalse();
-        assertThat(heal(d)).isInstanceOfSatisfying(Status.class,
-                s -> assertThat(s.getCode()).isEqualTo(Status.Code.UNIMPLEMENTED));
+        assertThat(heal(d))
+                .isInstanceOfSatisfying(
+                        Status.class, s -> assertThat(s.getCode()).isEqualTo(Status.Code.UNIMPLEMENTED));
         assertThat(Files.readAllLines(calls)).containsExactly("init");
-        Path noMessage = script(dir, "nomessage", "if [ \"$1\" = init ]; then echo '{\"status\":\"Success\","
-                + "\"capabilities\":{\"heal\":true}}'; exit 0; fi\necho '{\"status\":\"Success\",\"abnormal\":false}'");
+        Path noMessage = script(
+                dir,
+                "nomessage",
+                "if [ \"$1\" = init ]; then echo '{\"status\":\"Success\","
+                        + "\"capabilities\":{\"heal\":true}}'; exit 0; fi\necho '{\"status\":\"Success\",\"abnormal\":false}'");
         ExecDriver d2 = grpc.register(ExecDriver.builder().executable(noMessage).build());
         assertThat(heal(d2)).isInstanceOfSatisfying(Status.class, s -> {
             assertThat(s.getCode()).isEqualTo(Status.Code.UNKNOWN);

@@ -32,22 +32,28 @@ class ExecTimeoutAndConcurrencyTest {
     void aSlowDriverPastItsTimeoutIsKilledWithItsWholeTree() throws Exception {
         Path pids = dir.resolve("pids");
         // The driver, a background child, and a grandchild (sh -c running sleep): all must go.
-        Path driver = driverScript(dir, ExecHarness.HOST_PID + " >> " + pids + "\n"
-                + "sh -c '" + ExecHarness.HOST_PID + " >> " + pids + "; exec sleep 60' &\n"
-                + "sh -c '" + ExecHarness.HOST_PID + " >> " + pids + "; sleep 60; true' &\n"
-                + "sleep 60\necho '{\"status\":\"Success\"}'");
-        ExecHarness h = grpc.register(ExecHarness.inProcess(ExecDriver.builder().executable(driver)
-                .timeout(Duration.ofMillis(1500)).build()));
+        Path driver = driverScript(
+                dir,
+                ExecHarness.HOST_PID + " >> " + pids + "\n"
+                        + "sh -c '" + ExecHarness.HOST_PID + " >> " + pids + "; exec sleep 60' &\n"
+                        + "sh -c '" + ExecHarness.HOST_PID + " >> " + pids + "; sleep 60; true' &\n"
+                        + "sleep 60\necho '{\"status\":\"Success\"}'");
+        ExecHarness h = grpc.register(ExecHarness.inProcess(ExecDriver.builder()
+                .executable(driver)
+                .timeout(Duration.ofMillis(1500))
+                .build()));
         long start = System.nanoTime();
         Status status = h.enable("vol-1");
         Duration took = Duration.ofNanos(System.nanoTime() - start);
         assertThat(status.getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED);
-        assertThat(status.getDescription()).contains("exec driver " + driver, "(enable)", "no answer within PT1.5S",
-                "process tree was killed");
+        assertThat(status.getDescription())
+                .contains("exec driver " + driver, "(enable)", "no answer within PT1.5S", "process tree was killed");
         assertThat(took).isBetween(Duration.ofMillis(1400), Duration.ofSeconds(10));
         List<Long> tree = ProcessTrees.readPids(pids);
         assertThat(tree).hasSize(3);
-        assertThat(ProcessTrees.awaitGone(tree, 3000)).as("driver processes left behind").isEmpty();
+        assertThat(ProcessTrees.awaitGone(tree, 3000))
+                .as("driver processes left behind")
+                .isEmpty();
         assertThat(h.driver.stats().running()).isZero();
     }
 
@@ -58,8 +64,11 @@ class ExecTimeoutAndConcurrencyTest {
         // ends with the driver: ExecContainmentTest.
         Path pids = dir.resolve("pids");
         Path driver = driverScript(dir, "sleep 60 & echo $! >> " + pids + "\necho '{\"status\":\"Success\"}'");
-        ExecHarness h = grpc.register(ExecHarness.inProcess(ExecDriver.builder().executable(driver)
-                .containment(ExecDriver.Containment.OFF).timeout(Duration.ofSeconds(5)).build()));
+        ExecHarness h = grpc.register(ExecHarness.inProcess(ExecDriver.builder()
+                .executable(driver)
+                .containment(ExecDriver.Containment.OFF)
+                .timeout(Duration.ofSeconds(5))
+                .build()));
         long start = System.nanoTime();
         assertThat(h.enable("vol-1").getCode()).isEqualTo(Status.Code.OK);
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(4));
@@ -72,11 +81,14 @@ class ExecTimeoutAndConcurrencyTest {
     void differentSourcesRunInParallelAndOneSourceIsGuarded() throws Exception {
         Path log = dir.resolve("log");
         // Each call records its start and end; overlapping calls for one source would show in the log.
-        Path driver = driverScript(dir, "id=$(printf '%s' \"$2\" | sed 's/.*\"id\":\"\\([^\"]*\\)\".*/\\1/')\n"
-                + "echo \"start $id\" >> " + log + "\nsleep 1\necho \"end $id\" >> " + log + "\n"
-                + "echo '{\"status\":\"Success\"}'");
+        Path driver = driverScript(
+                dir,
+                "id=$(printf '%s' \"$2\" | sed 's/.*\"id\":\"\\([^\"]*\\)\".*/\\1/')\n"
+                        + "echo \"start $id\" >> " + log + "\nsleep 1\necho \"end $id\" >> " + log + "\n"
+                        + "echo '{\"status\":\"Success\"}'");
         ExecutorService pool = Executors.newFixedThreadPool(8);
-        try (ExecHarness h = ExecHarness.inProcess(ExecDriver.builder().executable(driver).build())) {
+        try (ExecHarness h =
+                ExecHarness.inProcess(ExecDriver.builder().executable(driver).build())) {
             List<Callable<Status>> calls = new ArrayList<>();
             for (int i = 0; i < 6; i++) {
                 String id = "vol-" + i;
@@ -104,6 +116,8 @@ class ExecTimeoutAndConcurrencyTest {
         assertThat(lines).filteredOn(l -> l.startsWith("start")).hasSize(7);
         assertThat(lines).filteredOn(l -> l.equals("start vol-0")).hasSize(2);
         int firstEnd = lines.indexOf("end vol-0");
-        assertThat(lines.lastIndexOf("start vol-0")).as("vol-0's calls never overlap").isGreaterThan(firstEnd);
+        assertThat(lines.lastIndexOf("start vol-0"))
+                .as("vol-0's calls never overlap")
+                .isGreaterThan(firstEnd);
     }
 }

@@ -8,8 +8,7 @@ import java.util.List;
 
 /** Helpers to see which of a driver's processes are still running. */
 final class ProcessTrees {
-    private ProcessTrees() {
-    }
+    private ProcessTrees() {}
 
     /** The pids that still run. A zombie (killed, not yet reaped by whoever adopted it) does not count. */
     static List<Long> running(List<Long> pids) throws IOException {
@@ -55,6 +54,9 @@ final class ProcessTrees {
     }
 
     static List<Long> readPids(Path file) throws IOException {
-        return Files.readAllLines(file).stream().filter(l -> !l.isBlank()).map(l -> Long.parseLong(l.trim())).toList();
+        return Files.readAllLines(file).stream()
+                .filter(l -> !l.isBlank())
+                .map(l -> Long.parseLong(l.trim()))
+                .toList();
     }
 }

@@ -91,22 +91,33 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class SpiFuzzTest {
     static final int DEFAULT_ITERATIONS = 3_000;
     private static final int WINDOW = 16;
-    private static final Set<Status.Code> ALLOWED = EnumSet.of(Status.Code.OK, Status.Code.INVALID_ARGUMENT,
-            Status.Code.NOT_FOUND, Status.Code.FAILED_PRECONDITION, Status.Code.ABORTED);
-    private static final List<Rpc> RPCS = Arrays.stream(Rpc.values()).filter(Rpc::isReplication).toList();
+    private static final Set<Status.Code> ALLOWED = EnumSet.of(
+            Status.Code.OK,
+            Status.Code.INVALID_ARGUMENT,
+            Status.Code.NOT_FOUND,
+            Status.Code.FAILED_PRECONDITION,
+            Status.Code.ABORTED);
+    private static final List<Rpc> RPCS =
+            Arrays.stream(Rpc.values()).filter(Rpc::isReplication).toList();
     /** What the fuzz loop sends: the replication methods and NodeHealer. */
-    private static final List<Rpc> FUZZED = java.util.stream.Stream.concat(RPCS.stream(),
-            java.util.stream.Stream.of(Rpc.NODE_HEALER)).toList();
+    private static final List<Rpc> FUZZED = java.util.stream.Stream.concat(
+                    RPCS.stream(), java.util.stream.Stream.of(Rpc.NODE_HEALER))
+            .toList();
 
     @RegisterExtension
     final GrpcCleanup grpc = new GrpcCleanup();
+
     private ReplicationServer server;
     private ManagedChannel channel;
 
     @BeforeEach
     void start() {
-        server = grpc.register(ReplicationServer.builder().driver(new TypedOnlyDriver()).healer(new TypedOnlyHealer())
-                .listen("inprocess:" + InProcessServerBuilder.generateName()).build().start());
+        server = grpc.register(ReplicationServer.builder()
+                .driver(new TypedOnlyDriver())
+                .healer(new TypedOnlyHealer())
+                .listen("inprocess:" + InProcessServerBuilder.generateName())
+                .build()
+                .start());
         channel = grpc.register(InProcessChannelBuilder.forName(server.address().substring("inprocess:".length()))
                 .build());
     }
@@ -119,7 +130,8 @@ class SpiFuzzTest {
         Random random = new Random(seed);
         // Answers arrive on gRPC threads: the tallies must be thread-safe (a plain EnumMap lost a count).
         Map<Status.Code, AtomicLong> codes = java.util.Collections.synchronizedMap(new EnumMap<>(Status.Code.class));
-        Map<Status.Code, AtomicLong> healerCodes = java.util.Collections.synchronizedMap(new EnumMap<>(Status.Code.class));
+        Map<Status.Code, AtomicLong> healerCodes =
+                java.util.Collections.synchronizedMap(new EnumMap<>(Status.Code.class));
         Map<String, AtomicLong> kinds = new LinkedHashMap<>();
         List<String> problems = new ArrayList<>();
         long start = System.nanoTime();
@@ -149,7 +161,9 @@ class SpiFuzzTest {
                 Status status = error == null ? Status.OK : Status.fromThrowable(error);
                 codes.computeIfAbsent(status.getCode(), c -> new AtomicLong()).incrementAndGet();
                 if (rpc == Rpc.NODE_HEALER) {
-                    healerCodes.computeIfAbsent(status.getCode(), c -> new AtomicLong()).incrementAndGet();
+                    healerCodes
+                            .computeIfAbsent(status.getCode(), c -> new AtomicLong())
+                            .incrementAndGet();
                 }
                 String what = "#" + iteration + " " + rpc.methodName() + " " + kind + " (seed " + seed + ") -> "
                         + status.getCode() + ": " + status.getDescription();
@@ -176,21 +190,37 @@ class SpiFuzzTest {
             }
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        System.out.printf(Locale.ROOT, "fuzz: %,d calls (seed %d) in %.1f s, %,.0f/s; inputs %s; answers %s;"
-                + " NodeHealer answers %s%n", iterations, seed, seconds, iterations / seconds, kinds, codes, healerCodes);
+        System.out.printf(
+                Locale.ROOT,
+                "fuzz: %,d calls (seed %d) in %.1f s, %,.0f/s; inputs %s; answers %s;" + " NodeHealer answers %s%n",
+                iterations,
+                seed,
+                seconds,
+                iterations / seconds,
+                kinds,
+                codes,
+                healerCodes);
 
         assertThat(problems).as("answers outside the spec's codes").isEmpty();
         assertThat(codes.values().stream().mapToLong(AtomicLong::get).sum()).isEqualTo(iterations);
         assertThat(codes).containsKeys(Status.Code.OK, Status.Code.INVALID_ARGUMENT);
-        assertThat(healerCodes).as("NodeHealer was fuzzed and reached the healer driver")
+        assertThat(healerCodes)
+                .as("NodeHealer was fuzzed and reached the healer driver")
                 .containsKeys(Status.Code.OK, Status.Code.INVALID_ARGUMENT, Status.Code.NOT_FOUND);
         // Still serving, nothing stuck in flight.
-        byte[] valid = EnableVolumeReplicationRequest.newBuilder().setReplicationSource(volume("vol-after"))
-                .build().toByteArray();
-        assertThat(send(Rpc.ENABLE_VOLUME_REPLICATION, valid).get(10, TimeUnit.SECONDS)).isNotNull();
-        byte[] heal = NodeHealerRequest.newBuilder().setVolumeId("vol-after").setVolumePath("/var/lib/vol-after")
-                .build().toByteArray();
-        assertThat(NodeHealerResponse.parseFrom(send(Rpc.NODE_HEALER, heal).get(10, TimeUnit.SECONDS)).getMessage())
+        byte[] valid = EnableVolumeReplicationRequest.newBuilder()
+                .setReplicationSource(volume("vol-after"))
+                .build()
+                .toByteArray();
+        assertThat(send(Rpc.ENABLE_VOLUME_REPLICATION, valid).get(10, TimeUnit.SECONDS))
+                .isNotNull();
+        byte[] heal = NodeHealerRequest.newBuilder()
+                .setVolumeId("vol-after")
+                .setVolumePath("/var/lib/vol-after")
+                .build()
+                .toByteArray();
+        assertThat(NodeHealerResponse.parseFrom(send(Rpc.NODE_HEALER, heal).get(10, TimeUnit.SECONDS))
+                        .getMessage())
                 .isNotBlank();
         assertThat(server.busySources()).isZero();
         assertThat(server.isTerminated()).isFalse();
@@ -199,36 +229,50 @@ class SpiFuzzTest {
     @Test
     void limitsAreExactOnEveryMethod() throws Exception {
         String ascii128 = "v".repeat(CsiLimits.MAX_STRING_BYTES);
-        String multiByte128 = "é".repeat(CsiLimits.MAX_STRING_BYTES / 2);           // 2 bytes each
-        String emoji128 = "\uD83D\uDE80".repeat(CsiLimits.MAX_STRING_BYTES / 4);   // 4 bytes each
+        String multiByte128 = "é".repeat(CsiLimits.MAX_STRING_BYTES / 2); // 2 bytes each
+        String emoji128 = "\uD83D\uDE80".repeat(CsiLimits.MAX_STRING_BYTES / 4); // 4 bytes each
         String straddling129 = "v".repeat(CsiLimits.MAX_STRING_BYTES - 1) + "é";
         for (Rpc rpc : RPCS) {
             for (String ok : List.of(ascii128, multiByte128, emoji128)) {
-                assertThat(code(rpc, request(rpc, volume(ok), Map.of(), ""))).as("%s id of 128 bytes", rpc)
+                assertThat(code(rpc, request(rpc, volume(ok), Map.of(), "")))
+                        .as("%s id of 128 bytes", rpc)
                         .isEqualTo(Status.Code.OK);
             }
             for (String tooLong : List.of(ascii128 + "v", straddling129, emoji128 + "v")) {
-                assertThat(code(rpc, request(rpc, volume(tooLong), Map.of(), ""))).as("%s id of 129+ bytes", rpc)
+                assertThat(code(rpc, request(rpc, volume(tooLong), Map.of(), "")))
+                        .as("%s id of 129+ bytes", rpc)
                         .isEqualTo(Status.Code.INVALID_ARGUMENT);
             }
             for (String map : List.of("parameters", "secrets")) {
                 if (prototype(rpc).getDescriptorForType().findFieldByName(map) == null) {
-                    continue;                               // GetVolumeReplicationInfo has no parameters
+                    continue; // GetVolumeReplicationInfo has no parameters
                 }
-                assertThat(code(rpc, withMap(request(rpc, volume("vol-1"), Map.of(), ""), map,
-                        mapOfBytes(CsiLimits.MAX_MAP_BYTES)))).as("%s %s of 4096 bytes", rpc, map)
+                assertThat(code(
+                                rpc,
+                                withMap(
+                                        request(rpc, volume("vol-1"), Map.of(), ""),
+                                        map,
+                                        mapOfBytes(CsiLimits.MAX_MAP_BYTES))))
+                        .as("%s %s of 4096 bytes", rpc, map)
                         .isEqualTo(Status.Code.OK);
-                assertThat(code(rpc, withMap(request(rpc, volume("vol-1"), Map.of(), ""), map,
-                        mapOfBytes(CsiLimits.MAX_MAP_BYTES + 1)))).as("%s %s of 4097 bytes", rpc, map)
+                assertThat(code(
+                                rpc,
+                                withMap(
+                                        request(rpc, volume("vol-1"), Map.of(), ""),
+                                        map,
+                                        mapOfBytes(CsiLimits.MAX_MAP_BYTES + 1))))
+                        .as("%s %s of 4097 bytes", rpc, map)
                         .isEqualTo(Status.Code.INVALID_ARGUMENT);
             }
             if (prototype(rpc).getDescriptorForType().findFieldByName("replication_id") == null) {
-                continue;                                   // upstream's GetReplicationDestinationInfo has none
+                continue; // upstream's GetReplicationDestinationInfo has none
             }
-            assertThat(code(rpc, request(rpc, volume("vol-1"), Map.of(), ascii128))).as("%s replication_id", rpc)
+            assertThat(code(rpc, request(rpc, volume("vol-1"), Map.of(), ascii128)))
+                    .as("%s replication_id", rpc)
                     .isEqualTo(Status.Code.OK);
             assertThat(code(rpc, request(rpc, volume("vol-1"), Map.of(), ascii128 + "v")))
-                    .as("%s replication_id of 129 bytes", rpc).isEqualTo(Status.Code.INVALID_ARGUMENT);
+                    .as("%s replication_id of 129 bytes", rpc)
+                    .isEqualTo(Status.Code.INVALID_ARGUMENT);
         }
     }
 
@@ -266,8 +310,10 @@ class SpiFuzzTest {
     /** One unary call with raw bytes; completes with the response bytes or the gRPC error. */
     private CompletableFuture<byte[]> send(Rpc rpc, byte[] request) {
         CompletableFuture<byte[]> answer = new CompletableFuture<>();
-        ClientCalls.asyncUnaryCall(channel.newCall(method(rpc), CallOptions.DEFAULT.withDeadlineAfter(10,
-                TimeUnit.SECONDS)), request, new StreamObserver<>() {
+        ClientCalls.asyncUnaryCall(
+                channel.newCall(method(rpc), CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS)),
+                request,
+                new StreamObserver<>() {
                     @Override
                     public void onNext(byte[] value) {
                         answer.complete(value);
@@ -287,9 +333,12 @@ class SpiFuzzTest {
     }
 
     private static MethodDescriptor<byte[], byte[]> method(Rpc rpc) {
-        return MethodDescriptor.<byte[], byte[]>newBuilder().setType(MethodDescriptor.MethodType.UNARY)
-                .setFullMethodName(rpc.fullMethodName()).setRequestMarshaller(Bytes.INSTANCE)
-                .setResponseMarshaller(Bytes.INSTANCE).build();
+        return MethodDescriptor.<byte[], byte[]>newBuilder()
+                .setType(MethodDescriptor.MethodType.UNARY)
+                .setFullMethodName(rpc.fullMethodName())
+                .setRequestMarshaller(Bytes.INSTANCE)
+                .setResponseMarshaller(Bytes.INSTANCE)
+                .build();
     }
 
     private static com.google.protobuf.Parser<? extends Message> responseParser(Rpc rpc) {
@@ -339,8 +388,8 @@ class SpiFuzzTest {
     }
 
     /** A request of {@code rpc}'s type, set through protobuf's reflection so one generator serves all six. */
-    private static Message request(Rpc rpc, ReplicationSource source, Map<String, String> parameters,
-                                   String replicationId) {
+    private static Message request(
+            Rpc rpc, ReplicationSource source, Map<String, String> parameters, String replicationId) {
         Message.Builder b = prototype(rpc).toBuilder();
         if (source != null) {
             b.setField(field(b, "replication_source"), source);
@@ -400,13 +449,15 @@ class SpiFuzzTest {
         if (random.nextInt(3) == 0) {
             VolumeCapability.Builder capability = VolumeCapability.newBuilder();
             if (random.nextBoolean()) {
-                capability.setMount(VolumeCapability.MountVolume.newBuilder().setFsType(randomString(random))
+                capability.setMount(VolumeCapability.MountVolume.newBuilder()
+                        .setFsType(randomString(random))
                         .addMountFlags(randomString(random)));
             } else if (random.nextBoolean()) {
                 capability.setBlock(VolumeCapability.BlockVolume.getDefaultInstance());
             }
             if (random.nextBoolean()) {
-                capability.setAccessMode(VolumeCapability.AccessMode.newBuilder().setModeValue(random.nextInt(12)));
+                capability.setAccessMode(
+                        VolumeCapability.AccessMode.newBuilder().setModeValue(random.nextInt(12)));
             }
             b.setVolumeCapability(capability);
         }
@@ -425,7 +476,7 @@ class SpiFuzzTest {
             case 0:
                 return "/var/lib/kubelet/pods/" + randomString(random) + "/volumes/mount";
             case 1:
-                return "/" + "d/".repeat(random.nextBoolean() ? 60 : 2100);            // ~120 or 4200 bytes
+                return "/" + "d/".repeat(random.nextBoolean() ? 60 : 2100); // ~120 or 4200 bytes
             case 2:
                 return "relative/" + randomString(random);
             default:
@@ -437,26 +488,48 @@ class SpiFuzzTest {
         String id = randomString(random);
         switch (random.nextInt(5)) {
             case 0:
-                return ReplicationSource.newBuilder().setVolumegroup(
-                        ReplicationSource.VolumeGroupSource.newBuilder().setVolumeGroupId(id)).build();
+                return ReplicationSource.newBuilder()
+                        .setVolumegroup(
+                                ReplicationSource.VolumeGroupSource.newBuilder().setVolumeGroupId(id))
+                        .build();
             case 1:
-                return ReplicationSource.newBuilder().setVolumesnapshot(
-                        ReplicationSource.VolumeSnapshotSource.newBuilder().setVolumeSnapshotId(id)).build();
+                return ReplicationSource.newBuilder()
+                        .setVolumesnapshot(ReplicationSource.VolumeSnapshotSource.newBuilder()
+                                .setVolumeSnapshotId(id))
+                        .build();
             case 2:
-                return ReplicationSource.getDefaultInstance();                  // oneof not set
+                return ReplicationSource.getDefaultInstance(); // oneof not set
             default:
                 return volume(id);
         }
     }
 
     private static ReplicationSource volume(String id) {
-        return ReplicationSource.newBuilder().setVolume(ReplicationSource.VolumeSource.newBuilder().setVolumeId(id))
+        return ReplicationSource.newBuilder()
+                .setVolume(ReplicationSource.VolumeSource.newBuilder().setVolumeId(id))
                 .build();
     }
 
-    private static final String[] SAMPLES = {"", " ", "vol-1", "missing-1", "pre-1", "\u0000", "a\u0000b",
-        "é", "\uD83D\uDE80", "\u202Etxt", "e\u0301", "\uFEFF", "\n", "../../etc/passwd", "%s%n", "password=x",
-        "\uD800", "\uDFFF\uD800"};
+    private static final String[] SAMPLES = {
+        "",
+        " ",
+        "vol-1",
+        "missing-1",
+        "pre-1",
+        "\u0000",
+        "a\u0000b",
+        "é",
+        "\uD83D\uDE80",
+        "\u202Etxt",
+        "e\u0301",
+        "\uFEFF",
+        "\n",
+        "../../etc/passwd",
+        "%s%n",
+        "password=x",
+        "\uD800",
+        "\uDFFF\uD800"
+    };
 
     /** Ids and values: samples, random unicode, and sizes around the 128-byte limit. */
     private static String randomString(Random random) {
@@ -464,7 +537,7 @@ class SpiFuzzTest {
             case 0:
                 return SAMPLES[random.nextInt(SAMPLES.length)];
             case 1: {
-                int n = CsiLimits.MAX_STRING_BYTES - 2 + random.nextInt(4);       // 126..129 bytes
+                int n = CsiLimits.MAX_STRING_BYTES - 2 + random.nextInt(4); // 126..129 bytes
                 return "v".repeat(n);
             }
             case 2: {
@@ -501,7 +574,7 @@ class SpiFuzzTest {
     private static Map<String, String> randomMap(Random random) {
         Map<String, String> map = new LinkedHashMap<>();
         if (random.nextInt(4) == 0) {
-            return mapOfBytes(CsiLimits.MAX_MAP_BYTES - 1 + random.nextInt(3));     // 4095..4097 bytes
+            return mapOfBytes(CsiLimits.MAX_MAP_BYTES - 1 + random.nextInt(3)); // 4095..4097 bytes
         }
         int n = random.nextInt(5);
         for (int i = 0; i < n; i++) {
@@ -553,7 +626,7 @@ class SpiFuzzTest {
                     }
                     break;
                 case 2:
-                    b = Arrays.copyOf(b, at);                                          // truncate
+                    b = Arrays.copyOf(b, at); // truncate
                     break;
                 case 3: {
                     byte[] insert = randomBytes(random, 8);
@@ -573,7 +646,7 @@ class SpiFuzzTest {
                     break;
                 }
                 default: {
-                    byte[] out = Arrays.copyOf(b, b.length * 2);                      // fields repeated
+                    byte[] out = Arrays.copyOf(b, b.length * 2); // fields repeated
                     System.arraycopy(b, 0, out, b.length, b.length);
                     b = out;
                     break;
@@ -609,7 +682,8 @@ class SpiFuzzTest {
             if (r.volumeId().startsWith("missing")) {
                 throw new SourceNotFoundException("volume " + r.volumeId() + " does not exist");
             }
-            return (r.volumeId().hashCode() & 1) == 0 ? io.volrep.api.HealReport.healthy("healthy")
+            return (r.volumeId().hashCode() & 1) == 0
+                    ? io.volrep.api.HealReport.healthy("healthy")
                     : io.volrep.api.HealReport.abnormal("filesystem errors");
         }
     }

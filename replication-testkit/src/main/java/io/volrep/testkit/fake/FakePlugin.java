@@ -44,10 +44,15 @@ public final class FakePlugin implements AutoCloseable {
         this.driver = driver;
         this.faults = new FaultInjector();
         try {
-            this.server = ReplicationServer.builder().driver(driver).interceptor(faults).listen(listen)
-                    .gracePeriod(Duration.ZERO).build().start();
+            this.server = ReplicationServer.builder()
+                    .driver(driver)
+                    .interceptor(faults)
+                    .listen(listen)
+                    .gracePeriod(Duration.ZERO)
+                    .build()
+                    .start();
         } catch (RuntimeException e) {
-            faults.close();     // its scheduler thread would outlive a fake that never started
+            faults.close(); // its scheduler thread would outlive a fake that never started
             throw e;
         }
     }
@@ -167,8 +172,7 @@ public final class FakePlugin implements AutoCloseable {
         private ReferenceDriver prebuilt;
         private String listen;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** Volumes {@code vol-0} .. {@code vol-(n-1)}. */
         public Builder volumes(int n) {
@@ -220,7 +224,8 @@ public final class FakePlugin implements AutoCloseable {
 
         /** Starts the plugin. */
         public FakePlugin start() {
-            return new FakePlugin(prebuilt != null ? prebuilt : driver.build(),
+            return new FakePlugin(
+                    prebuilt != null ? prebuilt : driver.build(),
                     listen != null ? listen : "inprocess:volrep-fake-" + InProcessServerBuilder.generateName());
         }
     }

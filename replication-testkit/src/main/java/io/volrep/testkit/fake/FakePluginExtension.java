@@ -26,8 +26,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * }
  * }</pre>
  */
-public final class FakePluginExtension implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback,
-        AfterEachCallback, ParameterResolver {
+public final class FakePluginExtension
+        implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback, ParameterResolver {
     private final Supplier<FakePlugin.Builder> builder;
     private FakePlugin plugin;
     private boolean perClass;

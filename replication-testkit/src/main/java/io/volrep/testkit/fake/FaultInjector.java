@@ -60,8 +60,7 @@ public final class FaultInjector implements ServerInterceptor, AutoCloseable {
     public static final Metadata.Key<String> RETRY_PUSHBACK =
             Metadata.Key.of("grpc-retry-pushback-ms", Metadata.ASCII_STRING_MARSHALLER);
 
-    private record Fault(StatusCode code, java.time.Duration pushback) {
-    }
+    private record Fault(StatusCode code, java.time.Duration pushback) {}
 
     /**
      * How long a refusal window lasts: the first {@code calls} calls it applies to, or every such call for
@@ -77,8 +76,8 @@ public final class FaultInjector implements ServerInterceptor, AutoCloseable {
      */
     public record Window(int calls, java.time.Duration lasting) {
         public Window {
-            if ((lasting == null) == (calls <= 0) || (lasting != null && (calls != 0 || lasting.isNegative()
-                    || lasting.isZero()))) {
+            if ((lasting == null) == (calls <= 0)
+                    || (lasting != null && (calls != 0 || lasting.isNegative() || lasting.isZero()))) {
                 throw new IllegalArgumentException("a window refuses a positive number of calls or lasts a positive"
                         + " time, got calls=" + calls + ", lasting=" + lasting);
             }
@@ -108,7 +107,9 @@ public final class FaultInjector implements ServerInterceptor, AutoCloseable {
             this.source = source;
             this.code = code;
             this.left = window.calls();
-            this.until = window.lasting() == null ? 0 : System.nanoTime() + window.lasting().toNanos();
+            this.until = window.lasting() == null
+                    ? 0
+                    : System.nanoTime() + window.lasting().toNanos();
         }
 
         boolean open() {
@@ -121,8 +122,7 @@ public final class FaultInjector implements ServerInterceptor, AutoCloseable {
     }
 
     /** A hook run after each call of {@code rpc} answered OK. */
-    private record Hook(Rpc rpc, Consumer<ReplicationSource> action) {
-    }
+    private record Hook(Rpc rpc, Consumer<ReplicationSource> action) {}
 
     private final Map<Rpc, Deque<Fault>> faults = new EnumMap<>(Rpc.class);
     private final Map<Rpc, java.time.Duration> latency = new EnumMap<>(Rpc.class);
@@ -327,8 +327,8 @@ public final class FaultInjector implements ServerInterceptor, AutoCloseable {
     }
 
     @Override
-    public <Q, A> ServerCall.Listener<Q> interceptCall(ServerCall<Q, A> call, Metadata headers,
-                                                       ServerCallHandler<Q, A> next) {
+    public <Q, A> ServerCall.Listener<Q> interceptCall(
+            ServerCall<Q, A> call, Metadata headers, ServerCallHandler<Q, A> next) {
         Rpc rpc = rpcOf(call);
         if (rpc == null) {
             return next.startCall(call, headers);
@@ -362,14 +362,16 @@ public final class FaultInjector implements ServerInterceptor, AutoCloseable {
         @SuppressWarnings("unchecked")
         public void sendMessage(A message) {
             InfoViolation violation = infoViolation;
-            if (rpc == Rpc.GET_VOLUME_REPLICATION_INFO && violation != InfoViolation.NONE
+            if (rpc == Rpc.GET_VOLUME_REPLICATION_INFO
+                    && violation != InfoViolation.NONE
                     && message instanceof GetVolumeReplicationInfoResponse info) {
                 GetVolumeReplicationInfoResponse.Builder b = info.toBuilder();
                 switch (violation) {
                     case MISSING_LAST_SYNC_TIME -> b.clearLastSyncTime();
                     case NEGATIVE_LAST_SYNC_BYTES -> b.setLastSyncBytes(-1);
-                    case NEGATIVE_LAST_SYNC_DURATION -> b.setLastSyncDuration(Duration.newBuilder().setSeconds(-1));
-                    default -> { }
+                    case NEGATIVE_LAST_SYNC_DURATION ->
+                        b.setLastSyncDuration(Duration.newBuilder().setSeconds(-1));
+                    default -> {}
                 }
                 message = (A) b.build();
             }
@@ -379,10 +381,16 @@ public final class FaultInjector implements ServerInterceptor, AutoCloseable {
         @Override
         public void close(Status status, Metadata trailers) {
             if (status.isOk() && !injected) {
-                runHooks(rpc, source);      // before the answer leaves: the caller's next step sees the window open
+                runHooks(rpc, source); // before the answer leaves: the caller's next step sees the window open
             }
-            RecordedCall record = new RecordedCall(rpc, request, StatusCode.fromValue(status.getCode().value()),
-                    status.getDescription() == null ? "" : status.getDescription(), injected, started, Instant.now());
+            RecordedCall record = new RecordedCall(
+                    rpc,
+                    request,
+                    StatusCode.fromValue(status.getCode().value()),
+                    status.getDescription() == null ? "" : status.getDescription(),
+                    injected,
+                    started,
+                    Instant.now());
             synchronized (calls) {
                 calls.add(record);
             }
@@ -440,17 +448,21 @@ public final class FaultInjector implements ServerInterceptor, AutoCloseable {
                 if (fault.pushback() != null) {
                     trailers.put(RETRY_PUSHBACK, Long.toString(fault.pushback().toMillis()));
                 }
-                call.close(Status.fromCodeValue(fault.code().value())
-                        .withDescription("injected by FakePlugin: " + call.rpc.methodName() + " -> "
-                                + fault.code().display()), trailers);
+                call.close(
+                        Status.fromCodeValue(fault.code().value())
+                                .withDescription("injected by FakePlugin: " + call.rpc.methodName() + " -> "
+                                        + fault.code().display()),
+                        trailers);
                 return;
             }
             Refusal refusal = refusal(call.rpc, call.source, call.forced);
             if (refusal != null) {
                 call.injected = true;
-                call.close(Status.fromCodeValue(refusal.code.value())
-                        .withDescription("refused by FakePlugin (a window after a state change): "
-                                + call.rpc.methodName() + " for " + call.source + " -> " + refusal.code.display()),
+                call.close(
+                        Status.fromCodeValue(refusal.code.value())
+                                .withDescription("refused by FakePlugin (a window after a state change): "
+                                        + call.rpc.methodName() + " for " + call.source + " -> "
+                                        + refusal.code.display()),
                         new Metadata());
                 return;
             }
@@ -477,7 +489,7 @@ public final class FaultInjector implements ServerInterceptor, AutoCloseable {
 
         @Override
         public synchronized void onReady() {
-            ready = true;       // replayed when the real handler starts later
+            ready = true; // replayed when the real handler starts later
             toDelegate(ServerCall.Listener::onReady);
         }
 

@@ -43,34 +43,28 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class RawHttp2Plugin implements AutoCloseable {
 
     /** The frames sent after the request: response headers, then these. */
-    public sealed interface Frame permits Message, Trailers, EndOnData, Disconnect, Refuse {
-    }
+    public sealed interface Frame permits Message, Trailers, EndOnData, Disconnect, Refuse {}
 
     /** One length-prefixed gRPC message holding {@code payload} (a serialized protobuf). */
-    public record Message(byte[] payload) implements Frame {
-    }
+    public record Message(byte[] payload) implements Frame {}
 
     /** The trailers (END_STREAM); {@code status} null leaves grpc-status out. */
-    public record Trailers(Integer status, String message) implements Frame {
-    }
+    public record Trailers(Integer status, String message) implements Frame {}
 
     /** An empty DATA frame with END_STREAM: the stream ends with no trailers at all. */
-    public record EndOnData() implements Frame {
-    }
+    public record EndOnData() implements Frame {}
 
     /**
      * The connection closes here, as when the plugin's process dies: no GOAWAY, no RST_STREAM, the socket just
      * closes. First in a script, the request is never answered at all (not even with response headers).
      */
-    public record Disconnect() implements Frame {
-    }
+    public record Disconnect() implements Frame {}
 
     /**
      * The stream is refused (RST_STREAM REFUSED_STREAM): the plugin says it did not process the request, as a
      * server does that is at its stream limit or going away. First in a script, no response headers are sent.
      */
-    public record Refuse() implements Frame {
-    }
+    public record Refuse() implements Frame {}
 
     /** What is sent for every request. */
     public record Script(List<Frame> frames) {
@@ -85,13 +79,18 @@ public final class RawHttp2Plugin implements AutoCloseable {
 
     /** Listens on an ephemeral TCP port of 127.0.0.1. */
     public RawHttp2Plugin(Script script) throws InterruptedException {
-        server = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+        server = new ServerBootstrap()
+                .group(group)
+                .channel(NioServerSocketChannel.class)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         ch.pipeline().addLast(Http2FrameCodecBuilder.forServer().build(), new Answer(script));
                     }
-                }).bind("127.0.0.1", 0).sync().channel();
+                })
+                .bind("127.0.0.1", 0)
+                .sync()
+                .channel();
     }
 
     /** The client's target, {@code dns:///127.0.0.1:PORT}. */
@@ -132,10 +131,10 @@ public final class RawHttp2Plugin implements AutoCloseable {
 
         private void answer(ChannelHandlerContext ctx, Http2FrameStream stream) {
             requests.incrementAndGet();
-            if (script.frames().isEmpty() || !(script.frames().get(0) instanceof Disconnect
-                    || script.frames().get(0) instanceof Refuse)) {
-                Http2Headers headers = new DefaultHttp2Headers().status("200").set("content-type",
-                        "application/grpc");
+            if (script.frames().isEmpty()
+                    || !(script.frames().get(0) instanceof Disconnect
+                            || script.frames().get(0) instanceof Refuse)) {
+                Http2Headers headers = new DefaultHttp2Headers().status("200").set("content-type", "application/grpc");
                 ctx.write(new DefaultHttp2HeadersFrame(headers, false).stream(stream));
             }
             for (Frame f : script.frames()) {
@@ -148,7 +147,9 @@ public final class RawHttp2Plugin implements AutoCloseable {
                     ctx.writeAndFlush(new DefaultHttp2ResetFrame(Http2Error.REFUSED_STREAM).stream(stream));
                     return;
                 } else if (f instanceof Message m) {
-                    ByteBuf buf = Unpooled.buffer(5 + m.payload().length).writeByte(0).writeInt(m.payload().length)
+                    ByteBuf buf = Unpooled.buffer(5 + m.payload().length)
+                            .writeByte(0)
+                            .writeInt(m.payload().length)
                             .writeBytes(m.payload());
                     ctx.write(new DefaultHttp2DataFrame(buf, false).stream(stream));
                 } else if (f instanceof Trailers t) {

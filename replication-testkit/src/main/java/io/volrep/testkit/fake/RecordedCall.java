@@ -23,8 +23,8 @@ import java.time.Instant;
  * @param started when the call arrived
  * @param finished when it was answered
  */
-public record RecordedCall(Rpc rpc, String request, StatusCode code, String message, boolean injected,
-                           Instant started, Instant finished) {
+public record RecordedCall(
+        Rpc rpc, String request, StatusCode code, String message, boolean injected, Instant started, Instant finished) {
 
     /** How long the call took, including injected latency. */
     public Duration duration() {

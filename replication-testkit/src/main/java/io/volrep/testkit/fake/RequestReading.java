@@ -6,8 +6,7 @@ import io.volrep.api.ReplicationSource;
 
 /** What the fault injector reads of a request to match it to a window: its source and its force flag. */
 final class RequestReading {
-    private RequestReading() {
-    }
+    private RequestReading() {}
 
     /**
      * The source a request names, read by field name so that every spec revision's messages serve: its
@@ -21,15 +20,21 @@ final class RequestReading {
                 var source = (MessageOrBuilder) request.getField(sourceField);
                 for (var entry : source.getAllFields().entrySet()) {
                     if (entry.getValue() instanceof MessageOrBuilder inner) {
-                        String id = inner.getAllFields().values().stream().filter(String.class::isInstance)
-                                .map(String.class::cast).findFirst().orElse("");
-                        return ReplicationSource.of(ReplicationSource.Kind.fromWireName(entry.getKey().getName()),
+                        String id = inner.getAllFields().values().stream()
+                                .filter(String.class::isInstance)
+                                .map(String.class::cast)
+                                .findFirst()
+                                .orElse("");
+                        return ReplicationSource.of(
+                                ReplicationSource.Kind.fromWireName(
+                                        entry.getKey().getName()),
                                 id);
                     }
                 }
             }
             FieldDescriptor volumeId = type.findFieldByName("volume_id");
-            if (volumeId != null && volumeId.getJavaType() == FieldDescriptor.JavaType.STRING
+            if (volumeId != null
+                    && volumeId.getJavaType() == FieldDescriptor.JavaType.STRING
                     && !((String) request.getField(volumeId)).isEmpty()) {
                 return ReplicationSource.volume((String) request.getField(volumeId));
             }
@@ -42,7 +47,8 @@ final class RequestReading {
     /** Whether a request carries {@code force = true}. */
     static boolean forced(MessageOrBuilder request) {
         FieldDescriptor force = request.getDescriptorForType().findFieldByName("force");
-        return force != null && force.getJavaType() == FieldDescriptor.JavaType.BOOLEAN
+        return force != null
+                && force.getJavaType() == FieldDescriptor.JavaType.BOOLEAN
                 && (Boolean) request.getField(force);
     }
 }

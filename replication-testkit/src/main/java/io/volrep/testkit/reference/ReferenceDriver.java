@@ -1,32 +1,31 @@
 package io.volrep.testkit.reference;
 
-import io.volrep.api.internal.Arguments;
-import io.volrep.api.PreconditionFailedException;
+import io.volrep.api.HealReport;
 import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.Secrets;
 import io.volrep.api.SourceNotFoundException;
+import io.volrep.api.VolumeGroup;
+import io.volrep.api.VolumeGroupCapability;
+import io.volrep.api.internal.Arguments;
+import io.volrep.spi.CreateGroupRequest;
+import io.volrep.spi.DeleteGroupRequest;
 import io.volrep.spi.DemoteRequest;
 import io.volrep.spi.DestinationRequest;
 import io.volrep.spi.DisableRequest;
 import io.volrep.spi.EnableRequest;
-import io.volrep.spi.InfoRequest;
-import io.volrep.spi.PromoteRequest;
-import io.volrep.spi.ReplicationDriver;
+import io.volrep.spi.GetGroupRequest;
 import io.volrep.spi.HealRequest;
 import io.volrep.spi.HealerDriver;
-import io.volrep.api.HealReport;
+import io.volrep.spi.InfoRequest;
+import io.volrep.spi.ListGroupsRequest;
+import io.volrep.spi.ModifyGroupRequest;
+import io.volrep.spi.PromoteRequest;
+import io.volrep.spi.ReplicationDriver;
 import io.volrep.spi.ResyncRequest;
 import io.volrep.spi.ResyncResult;
 import io.volrep.spi.VolumeGroupDriver;
-import io.volrep.spi.CreateGroupRequest;
-import io.volrep.spi.DeleteGroupRequest;
-import io.volrep.spi.GetGroupRequest;
-import io.volrep.spi.ListGroupsRequest;
-import io.volrep.spi.ModifyGroupRequest;
-import io.volrep.api.VolumeGroup;
-import io.volrep.api.VolumeGroupCapability;
 import io.volrep.testkit.reference.ReferenceFixtures.Fixture;
 import java.time.Clock;
 import java.time.Duration;
@@ -75,10 +74,20 @@ import java.util.Set;
  */
 public final class ReferenceDriver implements ReplicationDriver, HealerDriver, VolumeGroupDriver {
     /** Which side of the replication a source is. */
-    public enum Role { PRIMARY, SECONDARY }
+    public enum Role {
+        PRIMARY,
+        SECONDARY
+    }
 
     /** The kinds of applied change the effect log records. */
-    public enum Change { ENABLED, DISABLED, PROMOTED, DEMOTED, RESYNC_PROGRESSED, RESYNC_COMPLETED }
+    public enum Change {
+        ENABLED,
+        DISABLED,
+        PROMOTED,
+        DEMOTED,
+        RESYNC_PROGRESSED,
+        RESYNC_COMPLETED
+    }
 
     /**
      * A source's state.
@@ -91,8 +100,13 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver, V
      *                     replication is first enabled
      * @param parameters the parameters of the last enable call
      */
-    public record SourceState(ReplicationSource source, boolean enabled, Role role, int resyncProgress,
-                              Instant lastSyncTime, Map<String, String> parameters) {
+    public record SourceState(
+            ReplicationSource source,
+            boolean enabled,
+            Role role,
+            int resyncProgress,
+            Instant lastSyncTime,
+            Map<String, String> parameters) {
         public SourceState {
             Objects.requireNonNull(source, "source");
             Objects.requireNonNull(role, "role");
@@ -113,9 +127,8 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver, V
      * @param change what changed
      * @param after the source's state after the change
      */
-    public record Effect(long sequence, long sourceSequence, ReplicationSource source, Change change,
-                         SourceState after) {
-    }
+    public record Effect(
+            long sequence, long sourceSequence, ReplicationSource source, Change change, SourceState after) {}
 
     private final ReferenceFixtures fixtures;
     private final ReferenceVolumeGroups groups;
@@ -128,13 +141,14 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver, V
     private ReferenceDriver(Builder b) {
         this.fixtures = new ReferenceFixtures(b.sources);
         this.groups = new ReferenceVolumeGroups(id -> fixtures.get(ReplicationSource.volume(id)) != null);
-        b.sources.stream().filter(s -> s.kind() == ReplicationSource.Kind.VOLUME_GROUP)
+        b.sources.stream()
+                .filter(s -> s.kind() == ReplicationSource.Kind.VOLUME_GROUP)
                 .forEach(s -> groups.fixture(s.id()));
         this.abnormalVolumes = Set.copyOf(b.abnormalVolumes);
         this.degradedVolumes = Set.copyOf(b.degradedVolumes);
         this.gate = new ReferenceGate(b.latency, Secrets.of(b.requiredSecrets));
-        this.transitions = new ReferenceTransitions(b.clock, b.demotionWindow, b.firstSyncDelay,
-                b.resyncCallsUntilReady);
+        this.transitions =
+                new ReferenceTransitions(b.clock, b.demotionWindow, b.firstSyncDelay, b.resyncCallsUntilReady);
         this.lastSyncBytes = b.lastSyncBytes;
     }
 
@@ -203,15 +217,20 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver, V
                         + " at the moment: the first sync after the enable or promote has not completed");
             }
             if (f.splitBrain || (f.peer != null && f.peer.splitBrain)) {
-                return ReplicationInfo.of(f.state.lastSyncTime()).withLastSyncDuration(Duration.ofMillis(250))
-                        .withLastSyncBytes(lastSyncBytes).withStatus(ReplicationInfo.Status.ERROR,
+                return ReplicationInfo.of(f.state.lastSyncTime())
+                        .withLastSyncDuration(Duration.ofMillis(250))
+                        .withLastSyncBytes(lastSyncBytes)
+                        .withStatus(
+                                ReplicationInfo.Status.ERROR,
                                 "split-brain: both sites hold a primary (promoted by force); demote and resync one");
             }
-            ReplicationInfo info = ReplicationInfo.of(f.state.lastSyncTime()).withLastSyncDuration(Duration.ofMillis(250))
+            ReplicationInfo info = ReplicationInfo.of(f.state.lastSyncTime())
+                    .withLastSyncDuration(Duration.ofMillis(250))
                     .withLastSyncBytes(lastSyncBytes);
             if (f.state.source().kind() == ReplicationSource.Kind.VOLUME
                     && degradedVolumes.contains(f.state.source().id())) {
-                return info.withStatus(ReplicationInfo.Status.DEGRADED, "peer site lagging (marked degraded by the fixture)");
+                return info.withStatus(
+                        ReplicationInfo.Status.DEGRADED, "peer site lagging (marked degraded by the fixture)");
             }
             // info answers only for an enabled primary, which has synced (at enable, or at the last resync)
             return info.withStatus(ReplicationInfo.Status.HEALTHY, "");
@@ -328,7 +347,7 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver, V
         ReplicationSource source = ReplicationSource.volumeGroup(r.volumeGroupId());
         Fixture f = fixtures.get(source);
         if (f == null) {
-            groups.delete(r.volumeGroupId(), id -> false);      // no such group: nothing to do, 0 OK
+            groups.delete(r.volumeGroupId(), id -> false); // no such group: nothing to do, 0 OK
             return;
         }
         // The fixture, then the groups: an Enable of the group cannot slip in between the check and the removal.
@@ -342,8 +361,9 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver, V
     @Override
     public VolumeGroup get(GetGroupRequest r) {
         authenticate(r.secrets());
-        return groups.get(r.volumeGroupId()).orElseThrow(() -> new SourceNotFoundException("volume group "
-                + r.volumeGroupId() + " does not exist"));
+        return groups.get(r.volumeGroupId())
+                .orElseThrow(
+                        () -> new SourceNotFoundException("volume group " + r.volumeGroupId() + " does not exist"));
     }
 
     @Override
@@ -355,7 +375,8 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver, V
     /** A volume is in at most one group; deleting a group keeps its volumes. */
     @Override
     public Set<VolumeGroupCapability> behaviours() {
-        return EnumSet.of(VolumeGroupCapability.LIMIT_VOLUME_TO_ONE_VOLUME_GROUP,
+        return EnumSet.of(
+                VolumeGroupCapability.LIMIT_VOLUME_TO_ONE_VOLUME_GROUP,
                 VolumeGroupCapability.DO_NOT_ALLOW_VG_TO_DELETE_VOLUMES);
     }
 
@@ -379,8 +400,7 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver, V
         private Duration demotionWindow = Duration.ZERO;
         private Duration firstSyncDelay = Duration.ZERO;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * In a {@link ReferencePair}: for this long after a site's demote, the peer site refuses a promote without

@@ -29,8 +29,10 @@ public final class ReferenceDriverProvider implements ReplicationDriverProvider 
     @Override
     public ReplicationDriver create(Map<String, String> config) {
         ReferenceDriver.Builder b = ReferenceDriver.builder()
-                .volumes(Integer.parseInt(config.getOrDefault("volumes", String.valueOf(ReferencePlugin.DEFAULT_VOLUMES))))
-                .groups(Integer.parseInt(config.getOrDefault("groups", String.valueOf(ReferencePlugin.DEFAULT_GROUPS))));
+                .volumes(Integer.parseInt(
+                        config.getOrDefault("volumes", String.valueOf(ReferencePlugin.DEFAULT_VOLUMES))))
+                .groups(Integer.parseInt(
+                        config.getOrDefault("groups", String.valueOf(ReferencePlugin.DEFAULT_GROUPS))));
         if (config.containsKey("latency")) {
             b.latency(Duration.parse(config.get("latency")));
         }

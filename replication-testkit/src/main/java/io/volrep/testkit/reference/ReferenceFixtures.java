@@ -25,6 +25,7 @@ final class ReferenceFixtures {
         Object lock = this;
         /** The same source on the peer site, in a {@link ReferencePair}; else null. */
         Fixture peer;
+
         ReferenceDriver.SourceState state;
         long effects;
         /** When this site last demoted the source: the peer refuses non-forced promotes until the window passed. */
@@ -95,8 +96,8 @@ final class ReferenceFixtures {
         synchronized (site.effects) {
             f.state = after;
             f.effects++;
-            site.effects.add(new ReferenceDriver.Effect(site.sequence.incrementAndGet(), f.effects, after.source(),
-                    change, after));
+            site.effects.add(new ReferenceDriver.Effect(
+                    site.sequence.incrementAndGet(), f.effects, after.source(), change, after));
         }
     }
 
@@ -123,8 +124,8 @@ final class ReferenceFixtures {
      */
     void reset(Set<String> groupIds) {
         synchronized (bySource) {
-            bySource.keySet().removeIf(s -> s.kind() == ReplicationSource.Kind.VOLUME_GROUP
-                    && !groupIds.contains(s.id()));
+            bySource.keySet()
+                    .removeIf(s -> s.kind() == ReplicationSource.Kind.VOLUME_GROUP && !groupIds.contains(s.id()));
             groupIds.forEach(this::addGroup);
         }
         for (Fixture f : sources().stream().map(bySource::get).toList()) {

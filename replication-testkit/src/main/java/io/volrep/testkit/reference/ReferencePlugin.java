@@ -30,8 +30,7 @@ public final class ReferencePlugin {
     /** How long a shutdown lets calls in flight finish. */
     public static final Duration DEFAULT_GRACE_PERIOD = Duration.ofSeconds(10);
 
-    private ReferencePlugin() {
-    }
+    private ReferencePlugin() {}
 
     /** The name the reference plugin answers GetIdentity with. */
     public static final String PLUGIN_NAME = "reference.volrep.io";
@@ -42,8 +41,12 @@ public final class ReferencePlugin {
      */
     public static ReplicationServer.Builder serverBuilder(ReferenceDriver driver) {
         String version = ReferencePlugin.class.getPackage().getImplementationVersion();
-        return ReplicationServer.builder().driver(driver).volumeGroups(driver).healer(driver)
-                .identity(PLUGIN_NAME, version == null ? "dev" : version).gracePeriod(DEFAULT_GRACE_PERIOD);
+        return ReplicationServer.builder()
+                .driver(driver)
+                .volumeGroups(driver)
+                .healer(driver)
+                .identity(PLUGIN_NAME, version == null ? "dev" : version)
+                .gracePeriod(DEFAULT_GRACE_PERIOD);
     }
 
     /** A started server for {@code driver} on {@code listen} ({@code unix:///path}, {@code host:port}, {@code inprocess:NAME}). */
@@ -70,10 +73,15 @@ public final class ReferencePlugin {
     }
 
     /** As {@link #runUntilShutdown(ReferenceDriver, String, Duration, PrintWriter)}, speaking {@code dialect}. */
-    public static int runUntilShutdown(ReferenceDriver driver, String listen, Duration gracePeriod, SpecDialect dialect,
-                                       PrintWriter out) throws InterruptedException {
-        ReplicationServer server = serverBuilder(driver).dialect(dialect).listen(listen)
-                .gracePeriod(Objects.requireNonNull(gracePeriod, "gracePeriod")).build().start();
+    public static int runUntilShutdown(
+            ReferenceDriver driver, String listen, Duration gracePeriod, SpecDialect dialect, PrintWriter out)
+            throws InterruptedException {
+        ReplicationServer server = serverBuilder(driver)
+                .dialect(dialect)
+                .listen(listen)
+                .gracePeriod(Objects.requireNonNull(gracePeriod, "gracePeriod"))
+                .build()
+                .start();
         return ServeUntilSignal.run(server, server::close, out);
     }
 }

@@ -25,14 +25,18 @@ record ReferenceTransitions(Clock clock, Duration demotionWindow, Duration first
         synchronized (f.lock) {
             if (!f.state.enabled()) {
                 Instant lastSync = f.state.lastSyncTime() == null ? clock.instant() : f.state.lastSyncTime();
-                ReferenceFixtures.apply(f, Change.ENABLED, new SourceState(f.state.source(), true, Role.PRIMARY, 0,
-                        lastSync, parameters));
+                ReferenceFixtures.apply(
+                        f,
+                        Change.ENABLED,
+                        new SourceState(f.state.source(), true, Role.PRIMARY, 0, lastSync, parameters));
                 f.firstSyncAt = clock.instant().plus(firstSyncDelay);
                 f.splitBrain = false;
                 if (f.peer != null && !f.peer.state.enabled()) {
                     Fixture p = f.peer;
-                    ReferenceFixtures.apply(p, Change.ENABLED, new SourceState(p.state.source(), true,
-                            Role.SECONDARY, 0, lastSync, parameters));
+                    ReferenceFixtures.apply(
+                            p,
+                            Change.ENABLED,
+                            new SourceState(p.state.source(), true, Role.SECONDARY, 0, lastSync, parameters));
                     p.splitBrain = false;
                     p.demotedAt = null;
                 }
@@ -45,8 +49,11 @@ record ReferenceTransitions(Clock clock, Duration demotionWindow, Duration first
         synchronized (f.lock) {
             for (Fixture site : f.peer == null ? List.of(f) : List.of(f, f.peer)) {
                 if (site.state.enabled()) {
-                    ReferenceFixtures.apply(site, Change.DISABLED, new SourceState(site.state.source(), false,
-                            Role.PRIMARY, 0, site.state.lastSyncTime(), Map.of()));
+                    ReferenceFixtures.apply(
+                            site,
+                            Change.DISABLED,
+                            new SourceState(
+                                    site.state.source(), false, Role.PRIMARY, 0, site.state.lastSyncTime(), Map.of()));
                 }
                 site.splitBrain = false;
                 site.demotedAt = null;
@@ -77,7 +84,7 @@ record ReferenceTransitions(Clock clock, Duration demotionWindow, Duration first
                 }
             }
             if (p != null && p.state.enabled() && p.state.role() == Role.PRIMARY) {
-                p.splitBrain = true;          // forced while the peer was primary: two primaries
+                p.splitBrain = true; // forced while the peer was primary: two primaries
             }
             ReferenceFixtures.apply(f, Change.PROMOTED, with(f.state, Role.PRIMARY, 0, f.state.lastSyncTime()));
             f.firstSyncAt = clock.instant().plus(firstSyncDelay);
@@ -103,14 +110,16 @@ record ReferenceTransitions(Clock clock, Duration demotionWindow, Duration first
         synchronized (f.lock) {
             requireRole(f, Role.SECONDARY, "is not demoted: resync needs a secondary");
             if (f.state.resyncProgress() >= resyncCallsUntilReady) {
-                return ResyncResult.READY;      // already complete: idempotent
+                return ResyncResult.READY; // already complete: idempotent
             }
             if (f.peer != null && !(f.peer.state.enabled() && f.peer.state.role() == Role.PRIMARY)) {
-                return ResyncResult.IN_PROGRESS;    // no primary to copy from
+                return ResyncResult.IN_PROGRESS; // no primary to copy from
             }
             int progress = f.state.resyncProgress() + 1;
             boolean ready = progress >= resyncCallsUntilReady;
-            ReferenceFixtures.apply(f, ready ? Change.RESYNC_COMPLETED : Change.RESYNC_PROGRESSED,
+            ReferenceFixtures.apply(
+                    f,
+                    ready ? Change.RESYNC_COMPLETED : Change.RESYNC_PROGRESSED,
                     with(f.state, Role.SECONDARY, progress, ready ? clock.instant() : f.state.lastSyncTime()));
             if (ready) {
                 f.splitBrain = false;

@@ -62,17 +62,23 @@ final class ReferenceVolumeGroups {
             String existing = idByName.get(r.name());
             if (existing != null) {
                 Group g = byId.get(existing);
-                if (!g.parameters().equals(r.parameters()) || !Set.copyOf(g.members()).equals(Set.copyOf(r.volumeIds()))) {
-                    throw ReplicationException.of(StatusCode.ALREADY_EXISTS, "a volume group named " + r.name()
-                            + " exists with other parameters or volumes (" + g.id() + ")", null, 0, null);
+                if (!g.parameters().equals(r.parameters())
+                        || !Set.copyOf(g.members()).equals(Set.copyOf(r.volumeIds()))) {
+                    throw ReplicationException.of(
+                            StatusCode.ALREADY_EXISTS,
+                            "a volume group named " + r.name() + " exists with other parameters or volumes (" + g.id()
+                                    + ")",
+                            null,
+                            0,
+                            null);
                 }
                 return g.typed();
             }
             for (int i = 0; i < r.volumeIds().size(); i++) {
                 String volume = r.volumeIds().get(i);
                 if (!volumeExists.test(volume)) {
-                    throw InvalidArgumentException.ofField("volume_ids[" + i + "]", "volume " + volume
-                            + " does not exist");
+                    throw InvalidArgumentException.ofField(
+                            "volume_ids[" + i + "]", "volume " + volume + " does not exist");
                 }
                 Optional<Group> other = groupOf(volume);
                 if (other.isPresent()) {
@@ -101,8 +107,10 @@ final class ReferenceVolumeGroups {
             }
             Optional<Group> other = groupOf(volume).filter(o -> !o.id().equals(g.id()));
             if (other.isPresent()) {
-                throw InvalidArgumentException.ofField("volume_ids[" + i + "]", "volume " + volume + " is in volume"
-                        + " group " + other.get().id() + " (a volume is in at most one group)");
+                throw InvalidArgumentException.ofField(
+                        "volume_ids[" + i + "]",
+                        "volume " + volume + " is in volume" + " group "
+                                + other.get().id() + " (a volume is in at most one group)");
             }
         }
         Group changed = new Group(g.id(), g.name(), g.parameters(), List.copyOf(r.volumeIds()));
@@ -120,8 +128,8 @@ final class ReferenceVolumeGroups {
             return false;
         }
         if (inUse.test(id)) {
-            throw new PreconditionFailedException("volume group " + id + " is in use: its replication is enabled;"
-                    + " disable it first");
+            throw new PreconditionFailedException(
+                    "volume group " + id + " is in use: its replication is enabled;" + " disable it first");
         }
         byId.remove(id);
         idByName.remove(g.name());

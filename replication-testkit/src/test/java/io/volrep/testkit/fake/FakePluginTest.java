@@ -27,46 +27,60 @@ class FakePluginTest {
     final GrpcCleanup grpc = new GrpcCleanup();
 
     @RegisterExtension
-    static final FakePluginExtension FAKE = new FakePluginExtension(
-            () -> FakePlugin.builder().volumes(2).requiredSecret("user", "admin"));
+    static final FakePluginExtension FAKE =
+            new FakePluginExtension(() -> FakePlugin.builder().volumes(2).requiredSecret("user", "admin"));
 
     private static final Map<String, String> SECRETS = Map.of("user", "admin");
 
     private static ReplicationSource vol(String id) {
-        return ReplicationSource.newBuilder().setVolume(ReplicationSource.VolumeSource.newBuilder().setVolumeId(id))
+        return ReplicationSource.newBuilder()
+                .setVolume(ReplicationSource.VolumeSource.newBuilder().setVolumeId(id))
                 .build();
     }
 
     private static EnableVolumeReplicationRequest enable(String id) {
-        return EnableVolumeReplicationRequest.newBuilder().setReplicationSource(vol(id)).putAllSecrets(SECRETS).build();
+        return EnableVolumeReplicationRequest.newBuilder()
+                .setReplicationSource(vol(id))
+                .putAllSecrets(SECRETS)
+                .build();
     }
 
     private static PromoteVolumeRequest promote(String id) {
-        return PromoteVolumeRequest.newBuilder().setReplicationSource(vol(id)).putAllSecrets(SECRETS).build();
+        return PromoteVolumeRequest.newBuilder()
+                .setReplicationSource(vol(id))
+                .putAllSecrets(SECRETS)
+                .build();
     }
 
     @Test
     void failNextFailsExactlyNCallsThenTheDriverAnswers(FakePlugin fake) {
         fake.failNext(Rpc.PROMOTE_VOLUME, 2, StatusCode.ABORTED);
-        var stub = ControllerGrpc.newBlockingStub(grpc.register(Endpoints.open(fake.address())).channel());
+        var stub = ControllerGrpc.newBlockingStub(
+                grpc.register(Endpoints.open(fake.address())).channel());
         for (int i = 0; i < 2; i++) {
             assertThatThrownBy(() -> stub.promoteVolume(promote("vol-0")))
-                    .isInstanceOfSatisfying(StatusRuntimeException.class,
+                    .isInstanceOfSatisfying(
+                            StatusRuntimeException.class,
                             e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.ABORTED));
         }
         // Third call reaches the reference driver: replication is not enabled.
         assertThatThrownBy(() -> stub.promoteVolume(promote("vol-0")))
-                .isInstanceOfSatisfying(StatusRuntimeException.class,
+                .isInstanceOfSatisfying(
+                        StatusRuntimeException.class,
                         e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION));
-        assertThat(fake.calls(Rpc.PROMOTE_VOLUME)).extracting(RecordedCall::code).containsExactly(
-                StatusCode.ABORTED, StatusCode.ABORTED, StatusCode.FAILED_PRECONDITION);
-        assertThat(fake.calls(Rpc.PROMOTE_VOLUME)).extracting(RecordedCall::injected).containsExactly(true, true, false);
+        assertThat(fake.calls(Rpc.PROMOTE_VOLUME))
+                .extracting(RecordedCall::code)
+                .containsExactly(StatusCode.ABORTED, StatusCode.ABORTED, StatusCode.FAILED_PRECONDITION);
+        assertThat(fake.calls(Rpc.PROMOTE_VOLUME))
+                .extracting(RecordedCall::injected)
+                .containsExactly(true, true, false);
         assertThat(fake.faults().pendingFailures(Rpc.PROMOTE_VOLUME)).isZero();
     }
 
     @Test
     void recordsRequestsWithSecretsMasked(FakePlugin fake) {
-        ControllerGrpc.newBlockingStub(grpc.register(Endpoints.open(fake.address())).channel())
+        ControllerGrpc.newBlockingStub(
+                        grpc.register(Endpoints.open(fake.address())).channel())
                 .enableVolumeReplication(enable("vol-1"));
         RecordedCall call = fake.calls().get(0);
         assertThat(call.rpc()).isEqualTo(Rpc.ENABLE_VOLUME_REPLICATION);
@@ -79,25 +93,33 @@ class FakePluginTest {
     void pushbackTrailerAndLatency(FakePlugin fake) {
         fake.failNext(Rpc.ENABLE_VOLUME_REPLICATION, 1, StatusCode.UNAVAILABLE, Duration.ofMillis(250));
         fake.latency(Rpc.ENABLE_VOLUME_REPLICATION, Duration.ofMillis(80));
-        var stub = ControllerGrpc.newBlockingStub(grpc.register(Endpoints.open(fake.address())).channel());
-        StatusRuntimeException e = (StatusRuntimeException) org.assertj.core.api.Assertions.catchThrowable(
-                () -> stub.enableVolumeReplication(enable("vol-0")));
+        var stub = ControllerGrpc.newBlockingStub(
+                grpc.register(Endpoints.open(fake.address())).channel());
+        StatusRuntimeException e = (StatusRuntimeException)
+                org.assertj.core.api.Assertions.catchThrowable(() -> stub.enableVolumeReplication(enable("vol-0")));
         assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
         assertThat(e.getTrailers().get(Metadata.Key.of("grpc-retry-pushback-ms", Metadata.ASCII_STRING_MARSHALLER)))
                 .isEqualTo("250");
         stub.enableVolumeReplication(enable("vol-0"));
-        assertThat(fake.calls()).hasSize(2).allSatisfy(c -> assertThat(c.duration()).isGreaterThanOrEqualTo(
-                Duration.ofMillis(75)));
-        assertThat(fake.driver().state(io.volrep.api.ReplicationSource.volume("vol-0")).enabled()).isTrue();
+        assertThat(fake.calls())
+                .hasSize(2)
+                .allSatisfy(c -> assertThat(c.duration()).isGreaterThanOrEqualTo(Duration.ofMillis(75)));
+        assertThat(fake.driver()
+                        .state(io.volrep.api.ReplicationSource.volume("vol-0"))
+                        .enabled())
+                .isTrue();
     }
 
     @Test
     void infoViolationsReachTheWire(FakePlugin fake) {
-        var stub = ControllerGrpc.newBlockingStub(grpc.register(Endpoints.open(fake.address())).channel());
+        var stub = ControllerGrpc.newBlockingStub(
+                grpc.register(Endpoints.open(fake.address())).channel());
         stub.enableVolumeReplication(enable("vol-0"));
         stub.promoteVolume(promote("vol-0"));
-        var info = GetVolumeReplicationInfoRequest.newBuilder().setReplicationSource(vol("vol-0"))
-                .putAllSecrets(SECRETS).build();
+        var info = GetVolumeReplicationInfoRequest.newBuilder()
+                .setReplicationSource(vol("vol-0"))
+                .putAllSecrets(SECRETS)
+                .build();
         assertThat(stub.getVolumeReplicationInfo(info).hasLastSyncTime()).isTrue();
         fake.violateInfo(InfoViolation.MISSING_LAST_SYNC_TIME);
         assertThat(stub.getVolumeReplicationInfo(info).hasLastSyncTime()).isFalse();
@@ -108,9 +130,13 @@ class FakePluginTest {
     @Test
     void servesOnAUnixSocket(@TempDir Path dir) {
         String address = "unix://" + dir.resolve("fake.sock");
-        FakePlugin fake = grpc.register(FakePlugin.builder().volume("pvc-1").listen(address).start());
-        ControllerGrpc.newBlockingStub(grpc.register(Endpoints.open(fake.address())).channel()).enableVolumeReplication(
-                EnableVolumeReplicationRequest.newBuilder().setReplicationSource(vol("pvc-1")).build());
+        FakePlugin fake = grpc.register(
+                FakePlugin.builder().volume("pvc-1").listen(address).start());
+        ControllerGrpc.newBlockingStub(
+                        grpc.register(Endpoints.open(fake.address())).channel())
+                .enableVolumeReplication(EnableVolumeReplicationRequest.newBuilder()
+                        .setReplicationSource(vol("pvc-1"))
+                        .build());
         assertThat(fake.calls()).singleElement().extracting(RecordedCall::code).isEqualTo(StatusCode.OK);
     }
 }

@@ -30,32 +30,44 @@ class RefusalWindowTest {
     final GrpcCleanup grpc = new GrpcCleanup();
 
     @RegisterExtension
-    static final FakePluginExtension FAKE = new FakePluginExtension(
-            () -> FakePlugin.builder().volumes(2).requiredSecret("user", "admin"));
+    static final FakePluginExtension FAKE =
+            new FakePluginExtension(() -> FakePlugin.builder().volumes(2).requiredSecret("user", "admin"));
 
     private static final Map<String, String> SECRETS = Map.of("user", "admin");
     private static final io.volrep.api.ReplicationSource VOL0 = io.volrep.api.ReplicationSource.volume("vol-0");
 
     private static ReplicationSource vol(String id) {
-        return ReplicationSource.newBuilder().setVolume(ReplicationSource.VolumeSource.newBuilder().setVolumeId(id))
+        return ReplicationSource.newBuilder()
+                .setVolume(ReplicationSource.VolumeSource.newBuilder().setVolumeId(id))
                 .build();
     }
 
     private static EnableVolumeReplicationRequest enable(String id) {
-        return EnableVolumeReplicationRequest.newBuilder().setReplicationSource(vol(id)).putAllSecrets(SECRETS).build();
+        return EnableVolumeReplicationRequest.newBuilder()
+                .setReplicationSource(vol(id))
+                .putAllSecrets(SECRETS)
+                .build();
     }
 
     private static DemoteVolumeRequest demote(String id) {
-        return DemoteVolumeRequest.newBuilder().setReplicationSource(vol(id)).putAllSecrets(SECRETS).build();
+        return DemoteVolumeRequest.newBuilder()
+                .setReplicationSource(vol(id))
+                .putAllSecrets(SECRETS)
+                .build();
     }
 
     private static PromoteVolumeRequest promote(String id, boolean force) {
-        return PromoteVolumeRequest.newBuilder().setReplicationSource(vol(id)).putAllSecrets(SECRETS).setForce(force)
+        return PromoteVolumeRequest.newBuilder()
+                .setReplicationSource(vol(id))
+                .putAllSecrets(SECRETS)
+                .setForce(force)
                 .build();
     }
 
     private static GetVolumeReplicationInfoRequest info(String id) {
-        return GetVolumeReplicationInfoRequest.newBuilder().setReplicationSource(vol(id)).putAllSecrets(SECRETS)
+        return GetVolumeReplicationInfoRequest.newBuilder()
+                .setReplicationSource(vol(id))
+                .putAllSecrets(SECRETS)
                 .build();
     }
 
@@ -66,8 +78,8 @@ class RefusalWindowTest {
 
     @Test
     void theFirstNUnforcedPromotesOfTheDemotedSourceAreRefusedAfterEachDemote(FakePlugin fake) {
-        fake.refuseAfter(Rpc.DEMOTE_VOLUME, Rpc.PROMOTE_VOLUME, StatusCode.FAILED_PRECONDITION,
-                FaultInjector.Window.calls(2));
+        fake.refuseAfter(
+                Rpc.DEMOTE_VOLUME, Rpc.PROMOTE_VOLUME, StatusCode.FAILED_PRECONDITION, FaultInjector.Window.calls(2));
         Endpoints.OpenChannel open = grpc.register(Endpoints.open(fake.address()));
         var stub = ControllerGrpc.newBlockingStub(open.channel());
         stub.enableVolumeReplication(enable("vol-0"));
@@ -75,9 +87,10 @@ class RefusalWindowTest {
         stub.demoteVolume(demote("vol-0"));
         // Another source is not in the window.
         assertThat(codeOf(() -> stub.promoteVolume(promote("vol-1", false)))).isEqualTo(Status.Code.OK);
-        assertThat(List.of(codeOf(() -> stub.promoteVolume(promote("vol-0", false))),
-                codeOf(() -> stub.promoteVolume(promote("vol-0", false))),
-                codeOf(() -> stub.promoteVolume(promote("vol-0", false)))))
+        assertThat(List.of(
+                        codeOf(() -> stub.promoteVolume(promote("vol-0", false))),
+                        codeOf(() -> stub.promoteVolume(promote("vol-0", false))),
+                        codeOf(() -> stub.promoteVolume(promote("vol-0", false)))))
                 .containsExactly(Status.Code.FAILED_PRECONDITION, Status.Code.FAILED_PRECONDITION, Status.Code.OK);
 
         // The next demote opens the window again; force passes it (the storage's guard is what force overrides).
@@ -85,9 +98,12 @@ class RefusalWindowTest {
         assertThat(codeOf(() -> stub.promoteVolume(promote("vol-0", true)))).isEqualTo(Status.Code.OK);
         List<RecordedCall> promotes = fake.calls(Rpc.PROMOTE_VOLUME);
         assertThat(promotes).extracting(RecordedCall::injected).containsExactly(false, true, true, false, false);
-        assertThat(promotes.get(1).message()).contains("refused by FakePlugin").contains("volume vol-0")
+        assertThat(promotes.get(1).message())
+                .contains("refused by FakePlugin")
+                .contains("volume vol-0")
                 .contains("9 FAILED_PRECONDITION");
-        assertThat(fake.driver().state(VOL0).role()).isEqualTo(io.volrep.testkit.reference.ReferenceDriver.Role.PRIMARY);
+        assertThat(fake.driver().state(VOL0).role())
+                .isEqualTo(io.volrep.testkit.reference.ReferenceDriver.Role.PRIMARY);
     }
 
     @Test
@@ -95,7 +111,10 @@ class RefusalWindowTest {
         Endpoints.OpenChannel open = grpc.register(Endpoints.open(fake.address()));
         var stub = ControllerGrpc.newBlockingStub(open.channel());
         stub.enableVolumeReplication(enable("vol-0"));
-        fake.refuse(Rpc.GET_VOLUME_REPLICATION_INFO, VOL0, StatusCode.NOT_FOUND,
+        fake.refuse(
+                Rpc.GET_VOLUME_REPLICATION_INFO,
+                VOL0,
+                StatusCode.NOT_FOUND,
                 FaultInjector.Window.lasting(Duration.ofMillis(400)));
         long opened = System.nanoTime();
         assertThat(codeOf(() -> stub.getVolumeReplicationInfo(info("vol-0")))).isEqualTo(Status.Code.NOT_FOUND);
@@ -105,13 +124,15 @@ class RefusalWindowTest {
                 .isEqualTo(Status.Code.FAILED_PRECONDITION);
         Thread.sleep(Math.max(0, 450 - (System.nanoTime() - opened) / 1_000_000));
         assertThat(codeOf(() -> stub.getVolumeReplicationInfo(info("vol-0")))).isEqualTo(Status.Code.OK);
-        assertThat(fake.calls(Rpc.GET_VOLUME_REPLICATION_INFO)).extracting(RecordedCall::injected)
+        assertThat(fake.calls(Rpc.GET_VOLUME_REPLICATION_INFO))
+                .extracting(RecordedCall::injected)
                 .containsExactly(true, true, false, false);
     }
 
     @Test
     void aPeerSitesDemoteOpensTheWindowHereAndResetClosesIt(FakePlugin fake) {
-        FakePlugin siteB = grpc.register(FakePlugin.builder().volumes(1).requiredSecret("user", "admin").start());
+        FakePlugin siteB = grpc.register(
+                FakePlugin.builder().volumes(1).requiredSecret("user", "admin").start());
         Endpoints.OpenChannel a = grpc.register(Endpoints.open(fake.address()));
         Endpoints.OpenChannel b = grpc.register(Endpoints.open(siteB.address()));
         var stubA = ControllerGrpc.newBlockingStub(a.channel());
@@ -119,17 +140,21 @@ class RefusalWindowTest {
         stubA.enableVolumeReplication(enable("vol-0"));
         stubB.enableVolumeReplication(enable("vol-0"));
         stubB.demoteVolume(demote("vol-0"));
-        fake.faults().onAnswered(Rpc.DEMOTE_VOLUME, source -> siteB.refuse(Rpc.PROMOTE_VOLUME, source,
-                StatusCode.ABORTED, FaultInjector.Window.calls(1)));
+        fake.faults()
+                .onAnswered(
+                        Rpc.DEMOTE_VOLUME,
+                        source -> siteB.refuse(
+                                Rpc.PROMOTE_VOLUME, source, StatusCode.ABORTED, FaultInjector.Window.calls(1)));
 
-        assertThat(codeOf(() -> stubB.promoteVolume(promote("vol-0", false)))).as("before A's demote")
+        assertThat(codeOf(() -> stubB.promoteVolume(promote("vol-0", false))))
+                .as("before A's demote")
                 .isEqualTo(Status.Code.OK);
         stubB.demoteVolume(demote("vol-0"));
-        stubA.demoteVolume(demote("vol-0"));            // the window opens on B before A's answer is sent
+        stubA.demoteVolume(demote("vol-0")); // the window opens on B before A's answer is sent
         assertThat(codeOf(() -> stubB.promoteVolume(promote("vol-0", false)))).isEqualTo(Status.Code.ABORTED);
         assertThat(codeOf(() -> stubB.promoteVolume(promote("vol-0", false)))).isEqualTo(Status.Code.OK);
 
-        fake.reset();                                    // forgets the hook with the other faults
+        fake.reset(); // forgets the hook with the other faults
         stubA.enableVolumeReplication(enable("vol-0"));
         stubA.demoteVolume(demote("vol-0"));
         stubB.demoteVolume(demote("vol-0"));

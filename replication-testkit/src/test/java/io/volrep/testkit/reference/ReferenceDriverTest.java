@@ -37,20 +37,28 @@ import org.junit.jupiter.api.Test;
 class ReferenceDriverTest {
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
     private final ReplicationSource vol = ReplicationSource.volume("vol-0");
-    private final ReferenceDriver driver = ReferenceDriver.builder().volumes(2).groups(1).volume("extra")
-            .clock(Clock.fixed(T0, ZoneOffset.UTC)).build();
+    private final ReferenceDriver driver = ReferenceDriver.builder()
+            .volumes(2)
+            .groups(1)
+            .volume("extra")
+            .clock(Clock.fixed(T0, ZoneOffset.UTC))
+            .build();
 
     @Test
     void fixtures() {
-        assertThat(driver.sources()).containsExactly(ReplicationSource.volume("vol-0"),
-                ReplicationSource.volume("vol-1"), ReplicationSource.volumeGroup("grp-0"),
-                ReplicationSource.volume("extra"));
+        assertThat(driver.sources())
+                .containsExactly(
+                        ReplicationSource.volume("vol-0"),
+                        ReplicationSource.volume("vol-1"),
+                        ReplicationSource.volumeGroup("grp-0"),
+                        ReplicationSource.volume("extra"));
         for (ReplicationSource s : driver.sources()) {
             assertThat(driver.state(s).enabled()).isFalse();
             assertThat(driver.state(s).role()).isEqualTo(Role.PRIMARY);
         }
         assertThatThrownBy(() -> driver.enable(EnableRequest.of(ReplicationSource.volume("vol-2"))))
-                .isInstanceOf(SourceNotFoundException.class).hasMessageContaining("vol-2");
+                .isInstanceOf(SourceNotFoundException.class)
+                .hasMessageContaining("vol-2");
         assertThatThrownBy(() -> driver.enable(EnableRequest.of(ReplicationSource.volumeGroup("vol-0"))))
                 .isInstanceOf(SourceNotFoundException.class);
     }
@@ -70,10 +78,13 @@ class ReferenceDriverTest {
         driver.demote(DemoteRequest.of(vol));
         driver.demote(DemoteRequest.of(vol));
         assertThat(driver.state(vol).role()).isEqualTo(Role.SECONDARY);
-        assertThatThrownBy(() -> driver.info(InfoRequest.of(vol))).isInstanceOf(PreconditionFailedException.class)
+        assertThatThrownBy(() -> driver.info(InfoRequest.of(vol)))
+                .isInstanceOf(PreconditionFailedException.class)
                 .hasMessageContaining("not promoted");
 
-        assertThat(driver.resync(ResyncRequest.of(vol)).ready()).as("never ready on the first call").isFalse();
+        assertThat(driver.resync(ResyncRequest.of(vol)).ready())
+                .as("never ready on the first call")
+                .isFalse();
         assertThat(driver.resync(ResyncRequest.of(vol)).ready()).isTrue();
         assertThat(driver.resync(ResyncRequest.of(vol)).ready()).isTrue();
 
@@ -81,47 +92,63 @@ class ReferenceDriverTest {
         driver.promote(PromoteRequest.of(vol));
         assertThat(driver.state(vol).role()).isEqualTo(Role.PRIMARY);
         assertThatThrownBy(() -> driver.resync(ResyncRequest.of(vol)))
-                .isInstanceOf(PreconditionFailedException.class).hasMessageContaining("not demoted");
+                .isInstanceOf(PreconditionFailedException.class)
+                .hasMessageContaining("not demoted");
 
         driver.disable(DisableRequest.of(vol));
         driver.disable(DisableRequest.of(vol));
         assertThat(driver.state(vol).enabled()).isFalse();
 
-        assertThat(driver.effects(vol)).extracting(ReferenceDriver.Effect::change).containsExactly(Change.ENABLED,
-                Change.DEMOTED, Change.RESYNC_PROGRESSED, Change.RESYNC_COMPLETED, Change.PROMOTED, Change.DISABLED);
-        assertThat(driver.effects(vol)).extracting(ReferenceDriver.Effect::sourceSequence)
+        assertThat(driver.effects(vol))
+                .extracting(ReferenceDriver.Effect::change)
+                .containsExactly(
+                        Change.ENABLED,
+                        Change.DEMOTED,
+                        Change.RESYNC_PROGRESSED,
+                        Change.RESYNC_COMPLETED,
+                        Change.PROMOTED,
+                        Change.DISABLED);
+        assertThat(driver.effects(vol))
+                .extracting(ReferenceDriver.Effect::sourceSequence)
                 .containsExactly(1L, 2L, 3L, 4L, 5L, 6L);
     }
 
     @Test
     void everythingButEnableAndDisableNeedsReplicationEnabled() {
-        assertThatThrownBy(() -> driver.promote(PromoteRequest.of(vol))).isInstanceOf(PreconditionFailedException.class)
+        assertThatThrownBy(() -> driver.promote(PromoteRequest.of(vol)))
+                .isInstanceOf(PreconditionFailedException.class)
                 .hasMessageContaining("not enabled");
         assertThatThrownBy(() -> driver.demote(DemoteRequest.of(vol))).isInstanceOf(PreconditionFailedException.class);
         assertThatThrownBy(() -> driver.resync(ResyncRequest.of(vol))).isInstanceOf(PreconditionFailedException.class);
         assertThatThrownBy(() -> driver.info(InfoRequest.of(vol))).isInstanceOf(PreconditionFailedException.class);
-        driver.disable(DisableRequest.of(vol));   // idempotent from the start
+        driver.disable(DisableRequest.of(vol)); // idempotent from the start
         assertThat(driver.effects()).isEmpty();
     }
 
     @Test
     void requiredSecrets() {
-        ReferenceDriver guarded = ReferenceDriver.builder().volumes(1).requiredSecret("user", "admin").build();
-        assertThatThrownBy(() -> guarded.enable(EnableRequest.of(vol))).isInstanceOf(UnauthenticatedException.class)
+        ReferenceDriver guarded = ReferenceDriver.builder()
+                .volumes(1)
+                .requiredSecret("user", "admin")
+                .build();
+        assertThatThrownBy(() -> guarded.enable(EnableRequest.of(vol)))
+                .isInstanceOf(UnauthenticatedException.class)
                 .hasMessageNotContaining("admin");
-        assertThatThrownBy(() -> guarded.enable(new EnableRequest(vol, Map.of(), Secrets.of(Map.of("user", "root")),
-                Optional.empty()))).isInstanceOf(UnauthenticatedException.class);
+        assertThatThrownBy(() -> guarded.enable(
+                        new EnableRequest(vol, Map.of(), Secrets.of(Map.of("user", "root")), Optional.empty())))
+                .isInstanceOf(UnauthenticatedException.class);
         // Authentication comes first: an unknown source with wrong secrets is UNAUTHENTICATED, not NOT_FOUND.
         assertThatThrownBy(() -> guarded.info(InfoRequest.of(ReplicationSource.volume("nope"))))
                 .isInstanceOf(UnauthenticatedException.class);
-        guarded.enable(new EnableRequest(vol, Map.of("k", "v"), Secrets.of(Map.of("user", "admin", "extra", "x")),
-                Optional.empty()));
+        guarded.enable(new EnableRequest(
+                vol, Map.of("k", "v"), Secrets.of(Map.of("user", "admin", "extra", "x")), Optional.empty()));
         assertThat(guarded.state(vol).parameters()).containsEntry("k", "v");
     }
 
     @Test
     void resyncThreshold() {
-        ReferenceDriver slow = ReferenceDriver.builder().volumes(1).resyncCallsUntilReady(4).build();
+        ReferenceDriver slow =
+                ReferenceDriver.builder().volumes(1).resyncCallsUntilReady(4).build();
         slow.enable(EnableRequest.of(vol));
         slow.demote(DemoteRequest.of(vol));
         List<Boolean> ready = new ArrayList<>();
@@ -137,7 +164,10 @@ class ReferenceDriverTest {
 
     @Test
     void latency() {
-        ReferenceDriver slow = ReferenceDriver.builder().volumes(1).latency(Duration.ofMillis(100)).build();
+        ReferenceDriver slow = ReferenceDriver.builder()
+                .volumes(1)
+                .latency(Duration.ofMillis(100))
+                .build();
         long start = System.nanoTime();
         slow.enable(EnableRequest.of(vol));
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(100));
@@ -183,8 +213,11 @@ class ReferenceDriverTest {
         }
         List<ReferenceDriver.Effect> effects = big.effects();
         assertThat(effects).hasSize(8 * 50 * 4);
-        assertThat(effects).extracting(ReferenceDriver.Effect::sequence)
-                .containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, effects.size()).boxed().toList());
+        assertThat(effects)
+                .extracting(ReferenceDriver.Effect::sequence)
+                .containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, effects.size())
+                        .boxed()
+                        .toList());
         Map<ReplicationSource, Long> last = new HashMap<>();
         for (ReferenceDriver.Effect e : effects) {
             long expected = last.merge(e.source(), 1L, Long::sum);
@@ -194,12 +227,16 @@ class ReferenceDriverTest {
 
     @Test
     void discoverableThroughServiceLoader() {
-        ReplicationDriver d = ReplicationDriverProvider.find("reference").orElseThrow()
+        ReplicationDriver d = ReplicationDriverProvider.find("reference")
+                .orElseThrow()
                 .create(Map.of("volumes", "3", "groups", "0", "secret.user", "admin", "latency", "PT0.001S"));
         assertThat(d).isInstanceOf(ReferenceDriver.class);
         assertThat(((ReferenceDriver) d).sources()).hasSize(3);
         assertThatThrownBy(() -> d.enable(EnableRequest.of(vol))).isInstanceOf(UnauthenticatedException.class);
-        assertThat(((ReferenceDriver) ReplicationDriverProvider.find("reference").orElseThrow().create()).sources())
+        assertThat(((ReferenceDriver) ReplicationDriverProvider.find("reference")
+                                .orElseThrow()
+                                .create())
+                        .sources())
                 .hasSize(ReferencePlugin.DEFAULT_VOLUMES + ReferencePlugin.DEFAULT_GROUPS);
     }
 }

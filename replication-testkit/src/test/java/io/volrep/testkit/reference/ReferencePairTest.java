@@ -26,8 +26,12 @@ import org.junit.jupiter.api.Test;
 class ReferencePairTest {
     private final ReplicationSource vol = ReplicationSource.volume("vol-0");
     private final MovingClock clock = new MovingClock();
-    private final ReferencePair pair = ReferenceDriver.builder().volumes(1).clock(clock)
-            .demotionWindow(Duration.ofSeconds(3)).firstSyncDelay(Duration.ofSeconds(5)).buildPair();
+    private final ReferencePair pair = ReferenceDriver.builder()
+            .volumes(1)
+            .clock(clock)
+            .demotionWindow(Duration.ofSeconds(3))
+            .firstSyncDelay(Duration.ofSeconds(5))
+            .buildPair();
     private final ReferenceDriver a = pair.siteA();
     private final ReferenceDriver b = pair.siteB();
 
@@ -46,12 +50,14 @@ class ReferencePairTest {
     @Test
     void aPromoteWithoutForceIsRefusedWhileThePeerIsPrimaryAndWithinTheDemotionWindow() {
         a.enable(EnableRequest.of(vol));
-        assertThatThrownBy(() -> b.promote(PromoteRequest.of(vol))).isInstanceOf(PreconditionFailedException.class)
+        assertThatThrownBy(() -> b.promote(PromoteRequest.of(vol)))
+                .isInstanceOf(PreconditionFailedException.class)
                 .hasMessageContaining("cannot be promoted without force: the peer site holds the primary");
 
         a.demote(DemoteRequest.of(vol));
         clock.advance(Duration.ofSeconds(2));
-        assertThatThrownBy(() -> b.promote(PromoteRequest.of(vol))).isInstanceOf(PreconditionFailedException.class)
+        assertThatThrownBy(() -> b.promote(PromoteRequest.of(vol)))
+                .isInstanceOf(PreconditionFailedException.class)
                 .hasMessageContaining("demotion has not arrived");
         clock.advance(Duration.ofSeconds(2));
         b.promote(PromoteRequest.of(vol));
@@ -61,7 +67,8 @@ class ReferencePairTest {
     @Test
     void infoAnswersNotFoundForTheFirstSyncDelayAfterAnEnableAndAfterAPromote() {
         a.enable(EnableRequest.of(vol));
-        assertThatThrownBy(() -> a.info(InfoRequest.of(vol))).isInstanceOf(SourceNotFoundException.class)
+        assertThatThrownBy(() -> a.info(InfoRequest.of(vol)))
+                .isInstanceOf(SourceNotFoundException.class)
                 .hasMessageContaining("not available at the moment");
         clock.advance(Duration.ofSeconds(6));
         assertThat(a.info(InfoRequest.of(vol)).status()).isEqualTo(ReplicationInfo.Status.HEALTHY);
@@ -76,7 +83,9 @@ class ReferencePairTest {
         a.enable(EnableRequest.of(vol));
         a.demote(DemoteRequest.of(vol));
         for (int i = 0; i < 5; i++) {
-            assertThat(a.resync(ResyncRequest.of(vol)).ready()).as("nothing to copy from").isFalse();
+            assertThat(a.resync(ResyncRequest.of(vol)).ready())
+                    .as("nothing to copy from")
+                    .isFalse();
         }
         clock.advance(Duration.ofSeconds(4));
         b.promote(PromoteRequest.of(vol));

@@ -23,7 +23,8 @@ import java.util.List;
 public class BuggyDriverConformance extends ReplicationConformanceSuite {
     @Override
     protected ConformanceConfig config() {
-        ReferenceDriver reference = ReferenceDriver.builder().volumes(2).groups(1).build();
+        ReferenceDriver reference =
+                ReferenceDriver.builder().volumes(2).groups(1).build();
         ReplicationDriver buggy = new ReplicationDriver() {
             @Override
             public void enable(EnableRequest r) {
@@ -59,7 +60,11 @@ public class BuggyDriverConformance extends ReplicationConformanceSuite {
                 }
             }
         };
-        return ConformanceConfig.builder().driver(buggy).volumes("vol-0", "vol-1").volumeGroups("grp-0").build();
+        return ConformanceConfig.builder()
+                .driver(buggy)
+                .volumes("vol-0", "vol-1")
+                .volumeGroups("grp-0")
+                .build();
     }
 
     @Override

@@ -18,8 +18,11 @@ public class CorrectDriverConformance extends ReplicationConformanceSuite {
 
     @Override
     protected ConformanceConfig config() {
-        return ConformanceConfig.builder().driver(ReferenceDriver.builder().volumes(2).groups(1).build())
-                .volumes("vol-0", "vol-1").volumeGroups("grp-0").build();
+        return ConformanceConfig.builder()
+                .driver(ReferenceDriver.builder().volumes(2).groups(1).build())
+                .volumes("vol-0", "vol-1")
+                .volumeGroups("grp-0")
+                .build();
     }
 
     @Override
@@ -28,6 +31,8 @@ public class CorrectDriverConformance extends ReplicationConformanceSuite {
     }
 
     static List<CheckGroup> demoteOnly() {
-        return ConformanceChecks.all().stream().filter(g -> g.name().equals(GROUP)).toList();
+        return ConformanceChecks.all().stream()
+                .filter(g -> g.name().equals(GROUP))
+                .toList();
     }
 }

@@ -57,9 +57,11 @@ import java.util.regex.Pattern;
 public final class AnswerRules {
     /** Timestamp's range: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999999Z. */
     static final long MIN_TIMESTAMP_SECONDS = -62_135_596_800L;
+
     static final long MAX_TIMESTAMP_SECONDS = 253_402_300_799L;
     /** Duration's range: about +-10,000 years. */
     static final long MAX_DURATION_SECONDS = 315_576_000_000L;
+
     private static final int MAX_NANOS = 999_999_999;
     /** GetIdentity's name: at most this many characters. */
     public static final int MAX_NAME_CHARS = 63;
@@ -68,8 +70,7 @@ public final class AnswerRules {
     /** How much of an answered text a problem quotes. */
     private static final int QUOTED_CHARS = 64;
 
-    private AnswerRules() {
-    }
+    private AnswerRules() {}
 
     /**
      * What a call asked that its answer is judged against; each rule reads only its own part.
@@ -123,20 +124,23 @@ public final class AnswerRules {
     public static List<AnswerProblem> of(Rpc rpc, Message answer, Asked asked) {
         return switch (rpc) {
             case GET_VOLUME_REPLICATION_INFO -> info((GetVolumeReplicationInfoResponse) answer);
-            case GET_REPLICATION_DESTINATION_INFO -> destination((GetReplicationDestinationInfoResponse) answer,
-                    asked.sourceKind());
+            case GET_REPLICATION_DESTINATION_INFO ->
+                destination((GetReplicationDestinationInfoResponse) answer, asked.sourceKind());
             case RESYNC_VOLUME -> resync((ResyncVolumeResponse) answer);
             case NODE_HEALER -> healer((NodeHealerResponse) answer);
             case CREATE_VOLUME_GROUP -> volumeGroupCreated((CreateVolumeGroupResponse) answer);
-            case MODIFY_VOLUME_GROUP_MEMBERSHIP -> volumeGroupModified((ModifyVolumeGroupMembershipResponse) answer,
-                    asked.volumeIds());
+            case MODIFY_VOLUME_GROUP_MEMBERSHIP ->
+                volumeGroupModified((ModifyVolumeGroupMembershipResponse) answer, asked.volumeIds());
             case CONTROLLER_GET_VOLUME_GROUP -> volumeGroup((ControllerGetVolumeGroupResponse) answer);
             case LIST_VOLUME_GROUPS -> volumeGroups((ListVolumeGroupsResponse) answer, asked.maxEntries());
             case GET_IDENTITY -> identity((GetIdentityResponse) answer);
             case GET_CAPABILITIES -> capabilities((GetCapabilitiesResponse) answer);
             case PROBE -> probe((ProbeResponse) answer);
             // Their answers are empty messages: nothing can be wrong with them.
-            case ENABLE_VOLUME_REPLICATION, DISABLE_VOLUME_REPLICATION, PROMOTE_VOLUME, DEMOTE_VOLUME,
+            case ENABLE_VOLUME_REPLICATION,
+                    DISABLE_VOLUME_REPLICATION,
+                    PROMOTE_VOLUME,
+                    DEMOTE_VOLUME,
                     DELETE_VOLUME_GROUP -> List.of();
         };
     }
@@ -161,16 +165,21 @@ public final class AnswerRules {
             p.add("last_sync_bytes", Kind.OUT_OF_RANGE, "MUST NOT be negative, got " + r.getLastSyncBytes());
         }
         if (r.getStatus() == GetVolumeReplicationInfoResponse.Status.UNRECOGNIZED) {
-            p.add("status", Kind.OUT_OF_RANGE, r.getStatusValue()
-                    + " is none of UNKNOWN (0), HEALTHY (1), DEGRADED (2), ERROR (3)");
+            p.add(
+                    "status",
+                    Kind.OUT_OF_RANGE,
+                    r.getStatusValue() + " is none of UNKNOWN (0), HEALTHY (1), DEGRADED (2), ERROR (3)");
         }
         return p.list();
     }
 
     private static void timestamp(Problems p, String field, Timestamp t) {
         if (t.getSeconds() < MIN_TIMESTAMP_SECONDS || t.getSeconds() > MAX_TIMESTAMP_SECONDS) {
-            p.add(field + ".seconds", Kind.OUT_OF_RANGE, t.getSeconds() + " is out of range [" + MIN_TIMESTAMP_SECONDS
-                    + ", " + MAX_TIMESTAMP_SECONDS + "] (years 0001 to 9999)");
+            p.add(
+                    field + ".seconds",
+                    Kind.OUT_OF_RANGE,
+                    t.getSeconds() + " is out of range [" + MIN_TIMESTAMP_SECONDS + ", " + MAX_TIMESTAMP_SECONDS
+                            + "] (years 0001 to 9999)");
         }
         if (t.getNanos() < 0 || t.getNanos() > MAX_NANOS) {
             p.add(field + ".nanos", Kind.OUT_OF_RANGE, t.getNanos() + " is out of range [0, " + MAX_NANOS + "]");
@@ -179,19 +188,29 @@ public final class AnswerRules {
 
     private static void duration(Problems p, String field, Duration d) {
         if (Math.abs(d.getSeconds()) > MAX_DURATION_SECONDS) {
-            p.add(field + ".seconds", Kind.OUT_OF_RANGE, d.getSeconds() + " is out of range [-" + MAX_DURATION_SECONDS
-                    + ", " + MAX_DURATION_SECONDS + "] (about 10,000 years)");
+            p.add(
+                    field + ".seconds",
+                    Kind.OUT_OF_RANGE,
+                    d.getSeconds() + " is out of range [-" + MAX_DURATION_SECONDS + ", " + MAX_DURATION_SECONDS
+                            + "] (about 10,000 years)");
         }
         if (Math.abs(d.getNanos()) > MAX_NANOS) {
-            p.add(field + ".nanos", Kind.OUT_OF_RANGE, d.getNanos() + " is out of range [-" + MAX_NANOS + ", "
-                    + MAX_NANOS + "]");
+            p.add(
+                    field + ".nanos",
+                    Kind.OUT_OF_RANGE,
+                    d.getNanos() + " is out of range [-" + MAX_NANOS + ", " + MAX_NANOS + "]");
         }
         if ((d.getSeconds() > 0 && d.getNanos() < 0) || (d.getSeconds() < 0 && d.getNanos() > 0)) {
-            p.add(field, Kind.OUT_OF_RANGE, "seconds " + d.getSeconds() + " and nanos " + d.getNanos()
-                    + " must have the same sign");
+            p.add(
+                    field,
+                    Kind.OUT_OF_RANGE,
+                    "seconds " + d.getSeconds() + " and nanos " + d.getNanos() + " must have the same sign");
         } else if (d.getSeconds() < 0 || d.getNanos() < 0) {
-            p.add(field, Kind.OUT_OF_RANGE, "must not be negative (the time the last sync took), got seconds "
-                    + d.getSeconds() + ", nanos " + d.getNanos());
+            p.add(
+                    field,
+                    Kind.OUT_OF_RANGE,
+                    "must not be negative (the time the last sync took), got seconds " + d.getSeconds() + ", nanos "
+                            + d.getNanos());
         }
     }
 
@@ -200,8 +219,8 @@ public final class AnswerRules {
      * of the source's kind, its id REQUIRED and at most 128 bytes; a group's member map (OPTIONAL) has no empty
      * source or destination id, none over 128 bytes, and is at most 4 KiB in all.
      */
-    public static List<AnswerProblem> destination(GetReplicationDestinationInfoResponse r,
-                                                  ReplicationSource.Kind sourceKind) {
+    public static List<AnswerProblem> destination(
+            GetReplicationDestinationInfoResponse r, ReplicationSource.Kind sourceKind) {
         java.util.Objects.requireNonNull(sourceKind, "sourceKind");
         Problems p = new Problems();
         ReplicationDestination d = r.getReplicationDestination();
@@ -212,16 +231,25 @@ public final class AnswerRules {
         boolean group = d.getTypeCase() == ReplicationDestination.TypeCase.VOLUMEGROUP;
         ReplicationSource.Kind kind = group ? ReplicationSource.Kind.VOLUME_GROUP : ReplicationSource.Kind.VOLUME;
         if (kind != sourceKind) {
-            p.add("replication_destination", Kind.MALFORMED, "a " + kind.wireName() + " destination answered for a "
-                    + sourceKind.wireName() + " source: the destination's kind must be the source's");
+            p.add(
+                    "replication_destination",
+                    Kind.MALFORMED,
+                    "a " + kind.wireName() + " destination answered for a " + sourceKind.wireName()
+                            + " source: the destination's kind must be the source's");
             return p.list();
         }
         if (!group) {
             id(p, "replication_destination.volume.volume_id", d.getVolume().getVolumeId());
             return p.list();
         }
-        id(p, "replication_destination.volumegroup.volume_group_id", d.getVolumegroup().getVolumeGroupId());
-        members(p, "replication_destination.volumegroup.volume_ids", d.getVolumegroup().getVolumeIdsMap());
+        id(
+                p,
+                "replication_destination.volumegroup.volume_group_id",
+                d.getVolumegroup().getVolumeGroupId());
+        members(
+                p,
+                "replication_destination.volumegroup.volume_ids",
+                d.getVolumegroup().getVolumeIdsMap());
         return p.list();
     }
 
@@ -232,8 +260,10 @@ public final class AnswerRules {
         } else {
             int bytes = CsiLimits.utf8Length(id);
             if (bytes > CsiLimits.MAX_STRING_BYTES) {
-                p.add(field, Kind.OVER_LIMIT, bytes + " bytes exceeds the CSI limit of " + CsiLimits.MAX_STRING_BYTES
-                        + " bytes");
+                p.add(
+                        field,
+                        Kind.OVER_LIMIT,
+                        bytes + " bytes exceeds the CSI limit of " + CsiLimits.MAX_STRING_BYTES + " bytes");
             }
         }
     }
@@ -248,15 +278,21 @@ public final class AnswerRules {
             } else if (valueBytes == 0) {
                 p.add(field, Kind.MISSING, "has an empty destination volume id for " + quoted(e.getKey()));
             } else if (keyBytes > CsiLimits.MAX_STRING_BYTES) {
-                p.add(field, Kind.OVER_LIMIT, "has a source volume id (a key) of " + keyBytes
-                        + " bytes, over the CSI limit of " + CsiLimits.MAX_STRING_BYTES + " bytes");
+                p.add(
+                        field,
+                        Kind.OVER_LIMIT,
+                        "has a source volume id (a key) of " + keyBytes + " bytes, over the CSI limit of "
+                                + CsiLimits.MAX_STRING_BYTES + " bytes");
             } else if (valueBytes > CsiLimits.MAX_STRING_BYTES) {
-                p.add(field, Kind.OVER_LIMIT, "has a destination volume id of " + valueBytes + " bytes for "
-                        + quoted(e.getKey()) + ", over the CSI limit of " + CsiLimits.MAX_STRING_BYTES + " bytes");
+                p.add(
+                        field,
+                        Kind.OVER_LIMIT,
+                        "has a destination volume id of " + valueBytes + " bytes for " + quoted(e.getKey())
+                                + ", over the CSI limit of " + CsiLimits.MAX_STRING_BYTES + " bytes");
             } else {
                 continue;
             }
-            break;      // one bad member says enough: a map of 60,000 must not make 60,000 problems
+            break; // one bad member says enough: a map of 60,000 must not make 60,000 problems
         }
         map(p, field, members);
     }
@@ -265,8 +301,11 @@ public final class AnswerRules {
     private static void map(Problems p, String field, Map<String, String> map) {
         int bytes = CsiLimits.mapBytes(map);
         if (bytes > CsiLimits.MAX_MAP_BYTES) {
-            p.add(field, Kind.OVER_LIMIT, bytes + " bytes in total (" + map.size() + " entries) exceeds the CSI limit"
-                    + " of " + CsiLimits.MAX_MAP_BYTES + " bytes");
+            p.add(
+                    field,
+                    Kind.OVER_LIMIT,
+                    bytes + " bytes in total (" + map.size() + " entries) exceeds the CSI limit" + " of "
+                            + CsiLimits.MAX_MAP_BYTES + " bytes");
         }
     }
 
@@ -296,9 +335,13 @@ public final class AnswerRules {
                 missing.removeAll(answered);
                 Set<String> extra = new LinkedHashSet<>(answered);
                 extra.removeAll(wanted);
-                p.add("volume_group.volumes", Kind.MALFORMED, "the membership asked for is " + ids(wanted)
-                        + ", the answer lists " + ids(answered) + (missing.isEmpty() ? "" : " (missing "
-                        + ids(missing) + ")") + (extra.isEmpty() ? "" : " (not asked for " + ids(extra) + ")"));
+                p.add(
+                        "volume_group.volumes",
+                        Kind.MALFORMED,
+                        "the membership asked for is " + ids(wanted)
+                                + ", the answer lists " + ids(answered)
+                                + (missing.isEmpty() ? "" : " (missing " + ids(missing) + ")")
+                                + (extra.isEmpty() ? "" : " (not asked for " + ids(extra) + ")"));
             }
         }
         return p.list();
@@ -319,8 +362,10 @@ public final class AnswerRules {
     public static List<AnswerProblem> volumeGroups(ListVolumeGroupsResponse r, int maxEntries) {
         Problems p = new Problems();
         if (maxEntries > 0 && r.getEntriesCount() > maxEntries) {
-            p.add("entries", Kind.OVER_LIMIT, r.getEntriesCount() + " entries answered, max_entries asked for at most "
-                    + maxEntries);
+            p.add(
+                    "entries",
+                    Kind.OVER_LIMIT,
+                    r.getEntriesCount() + " entries answered, max_entries asked for at most " + maxEntries);
         }
         Set<String> seen = new HashSet<>();
         for (int i = 0; i < r.getEntriesCount(); i++) {
@@ -329,8 +374,10 @@ public final class AnswerRules {
             int before = p.found.size();
             if (requiredGroup(p, field, entry.hasVolumeGroup(), entry.getVolumeGroup())
                     && !seen.add(entry.getVolumeGroup().getVolumeGroupId())) {
-                p.add(field + ".volume_group_id", Kind.MALFORMED, quoted(entry.getVolumeGroup().getVolumeGroupId())
-                        + " is listed twice in one page");
+                p.add(
+                        field + ".volume_group_id",
+                        Kind.MALFORMED,
+                        quoted(entry.getVolumeGroup().getVolumeGroupId()) + " is listed twice in one page");
             }
             if (p.found.size() > before) {
                 break;
@@ -365,14 +412,17 @@ public final class AnswerRules {
             int before = p.found.size();
             id(p, member + ".volume_id", v.getVolumeId());
             if (v.getCapacityBytes() < 0) {
-                p.add(member + ".capacity_bytes", Kind.OUT_OF_RANGE, "MUST NOT be negative, got " + v.getCapacityBytes());
+                p.add(
+                        member + ".capacity_bytes",
+                        Kind.OUT_OF_RANGE,
+                        "MUST NOT be negative, got " + v.getCapacityBytes());
             }
             map(p, member + ".volume_context", v.getVolumeContextMap());
             if (!v.getVolumeId().isEmpty() && !members.add(v.getVolumeId())) {
                 p.add(member + ".volume_id", Kind.MALFORMED, quoted(v.getVolumeId()) + " is listed twice");
             }
             if (p.found.size() > before) {
-                break;      // one bad member says enough
+                break; // one bad member says enough
             }
         }
     }
@@ -412,9 +462,12 @@ public final class AnswerRules {
         if (name.isEmpty()) {
             p.add("name", Kind.MISSING, "REQUIRED but empty");
         } else if (name.length() > MAX_NAME_CHARS || !DOMAIN_NAME.matcher(name).matches()) {
-            p.add("name", Kind.MALFORMED, "MUST be " + MAX_NAME_CHARS + " characters or less, beginning and ending"
-                    + " with an alphanumeric character ([a-z0-9A-Z]) with dashes (-), dots (.), and alphanumerics"
-                    + " between; got " + quoted(name) + " (" + name.length() + " characters)");
+            p.add(
+                    "name",
+                    Kind.MALFORMED,
+                    "MUST be " + MAX_NAME_CHARS + " characters or less, beginning and ending"
+                            + " with an alphanumeric character ([a-z0-9A-Z]) with dashes (-), dots (.), and alphanumerics"
+                            + " between; got " + quoted(name) + " (" + name.length() + " characters)");
         }
         if (r.getVendorVersion().isEmpty()) {
             p.add("vendor_version", Kind.MISSING, "REQUIRED but empty");

@@ -32,8 +32,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * @param replicationId the alpha {@code replication_id}, "" when not set
  * @param force {@code force}
  */
-public record RequestFields(ReplicationSource source, String volumeId, Map<String, String> parameters,
-                           Map<String, String> secrets, String replicationId, boolean force) {
+public record RequestFields(
+        ReplicationSource source,
+        String volumeId,
+        Map<String, String> parameters,
+        Map<String, String> secrets,
+        String replicationId,
+        boolean force) {
     private static final Map<Descriptor, Shape> SHAPES = new ConcurrentHashMap<>();
 
     public RequestFields {
@@ -44,12 +49,21 @@ public record RequestFields(ReplicationSource source, String volumeId, Map<Strin
     }
 
     /** Where each field sits in one request type; null when the type does not have it. */
-    private record Shape(FieldDescriptor source, FieldDescriptor volumeId, FieldDescriptor parameters,
-                         FieldDescriptor secrets, FieldDescriptor replicationId, FieldDescriptor force) {
+    private record Shape(
+            FieldDescriptor source,
+            FieldDescriptor volumeId,
+            FieldDescriptor parameters,
+            FieldDescriptor secrets,
+            FieldDescriptor replicationId,
+            FieldDescriptor force) {
         static Shape of(Descriptor type) {
-            return new Shape(type.findFieldByName("replication_source"), type.findFieldByName("volume_id"),
-                    type.findFieldByName("parameters"), type.findFieldByName("secrets"),
-                    type.findFieldByName("replication_id"), type.findFieldByName("force"));
+            return new Shape(
+                    type.findFieldByName("replication_source"),
+                    type.findFieldByName("volume_id"),
+                    type.findFieldByName("parameters"),
+                    type.findFieldByName("secrets"),
+                    type.findFieldByName("replication_id"),
+                    type.findFieldByName("force"));
         }
     }
 
@@ -62,18 +76,22 @@ public record RequestFields(ReplicationSource source, String volumeId, Map<Strin
         Shape shape = shape(request.getDescriptorForType());
         return new RequestFields(
                 shape.source() != null && request.hasField(shape.source())
-                        ? (ReplicationSource) request.getField(shape.source()) : null,
+                        ? (ReplicationSource) request.getField(shape.source())
+                        : null,
                 shape.volumeId() == null ? "" : (String) request.getField(shape.volumeId()),
-                map(request, shape.parameters()), map(request, shape.secrets()),
+                map(request, shape.parameters()),
+                map(request, shape.secrets()),
                 shape.replicationId() == null ? "" : (String) request.getField(shape.replicationId()),
                 shape.force() != null && (Boolean) request.getField(shape.force()));
     }
 
     /** The current revision's request of {@code rpc} with these fields (those its message has). */
     public Message toRequest(Rpc rpc) {
-        MethodDescriptor<Message, Message> method = Transcoder.of(SpecDialect.CURRENT).method(rpc);
+        MethodDescriptor<Message, Message> method =
+                Transcoder.of(SpecDialect.CURRENT).method(rpc);
         Message.Builder b = ((MethodDescriptor.PrototypeMarshaller<Message>) method.getRequestMarshaller())
-                .getMessagePrototype().newBuilderForType();
+                .getMessagePrototype()
+                .newBuilderForType();
         Shape shape = shape(b.getDescriptorForType());
         if (source != null && shape.source() != null) {
             b.setField(shape.source(), source);

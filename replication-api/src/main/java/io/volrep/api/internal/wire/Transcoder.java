@@ -113,11 +113,13 @@ public final class Transcoder {
             // Upstream HEAD: the same messages, less what it reserves or lacks (field 1, a volumesnapshot source).
             FieldDescriptor sourceField = current.getDescriptorForType().findFieldByName(SOURCE);
             if (sourceField != null && current.hasField(sourceField)) {
-                ((Message) current.getField(sourceField)).getAllFields().keySet().stream().findFirst()
-                        .filter(kind -> !dialect.supports(ReplicationSource.Kind.fromWireName(kind.getName())))
-                        .ifPresent(kind -> {
-                            throw new NotExpressibleException("a " + kind.getName() + " source", rpc, dialect);
-                        });
+                ((Message) current.getField(sourceField))
+                        .getAllFields().keySet().stream()
+                                .findFirst()
+                                .filter(kind -> !dialect.supports(ReplicationSource.Kind.fromWireName(kind.getName())))
+                                .ifPresent(kind -> {
+                                    throw new NotExpressibleException("a " + kind.getName() + " source", rpc, dialect);
+                                });
             }
             return withoutReservedVolumeId(current);
         }
@@ -135,9 +137,11 @@ public final class Transcoder {
                 if (dialect.volumeIdRequired()) {
                     // The legacy rule: volume_id carries the source's id, a group's too.
                     Message inner = (Message) source.getField(kindField.get());
-                    FieldDescriptor id = inner.getDescriptorForType().getFields().get(0);
-                    current = current.toBuilder().setField(current.getDescriptorForType().findFieldByName(VOLUME_ID),
-                            inner.getField(id)).build();
+                    FieldDescriptor id =
+                            inner.getDescriptorForType().getFields().get(0);
+                    current = current.toBuilder()
+                            .setField(current.getDescriptorForType().findFieldByName(VOLUME_ID), inner.getField(id))
+                            .build();
                     addressedByVolumeId = wire.getDescriptorForType().findFieldByName(SOURCE) == null;
                 }
             }
@@ -157,7 +161,7 @@ public final class Transcoder {
     public Message requestAsIs(Rpc rpc, Message current) {
         MethodDescriptor<Message, Message> method = method(rpc);
         if (dialect.speaksCurrentMessages()) {
-            return current;         // a reserved field 1 too: the conformance suite checks that it is ignored
+            return current; // a reserved field 1 too: the conformance suite checks that it is ignored
         }
         Message.Builder wire = newBuilder(method.getRequestMarshaller());
         copyFields(current, wire, null, "", path -> {
@@ -185,24 +189,27 @@ public final class Transcoder {
                 io.volrep.proto.replication.ReplicationSource source =
                         (io.volrep.proto.replication.ReplicationSource) read.getField(sourceField);
                 if (source.hasVolumesnapshot() && !dialect.supports(ReplicationSource.Kind.VOLUME_SNAPSHOT)) {
-                    read = read.toBuilder().setField(sourceField,
-                            io.volrep.proto.replication.ReplicationSource.getDefaultInstance()).build();
+                    read = read.toBuilder()
+                            .setField(sourceField, io.volrep.proto.replication.ReplicationSource.getDefaultInstance())
+                            .build();
                 }
             }
             return read;
         }
-        Message.Builder current = newBuilder(Transcoder.of(SpecDialect.CURRENT).method(rpc).getRequestMarshaller());
+        Message.Builder current =
+                newBuilder(Transcoder.of(SpecDialect.CURRENT).method(rpc).getRequestMarshaller());
         if (dialect.volumeIdRequired()) {
             String volumeId = (String) wire.getField(wire.getDescriptorForType().findFieldByName(VOLUME_ID));
             if (volumeId.isEmpty()) {
-                throw InvalidArgumentException.ofField(VOLUME_ID, "required field is missing (REQUIRED in spec "
-                        + dialect.cliName() + ")");
+                throw InvalidArgumentException.ofField(
+                        VOLUME_ID, "required field is missing (REQUIRED in spec " + dialect.cliName() + ")");
             }
             CsiLimits.requireStringWithinLimit(VOLUME_ID, volumeId);
         }
         copy(wire, current, null, rpc, "");
         FieldDescriptor sourceField = current.getDescriptorForType().findFieldByName(SOURCE);
-        if (dialect.volumeIdRequired() && current.hasField(sourceField)
+        if (dialect.volumeIdRequired()
+                && current.hasField(sourceField)
                 && !((io.volrep.proto.replication.ReplicationSource) current.getField(sourceField)).hasVolume()) {
             // volume_id carried a group's id (the revision requires it): the source names the group.
             current.clearField(current.getDescriptorForType().findFieldByName(VOLUME_ID));
@@ -225,7 +232,8 @@ public final class Transcoder {
         if (dialect.speaksCurrentMessages()) {
             return wire;
         }
-        Message.Builder current = newBuilder(Transcoder.of(SpecDialect.CURRENT).method(rpc).getResponseMarshaller());
+        Message.Builder current =
+                newBuilder(Transcoder.of(SpecDialect.CURRENT).method(rpc).getResponseMarshaller());
         copy(wire, current, null, rpc, "");
         return current.build();
     }
@@ -237,7 +245,8 @@ public final class Transcoder {
     private Message withoutReservedVolumeId(Message request) {
         FieldDescriptor volumeId = request.getDescriptorForType().findFieldByName(VOLUME_ID);
         return dialect.volumeIdReserved() && volumeId != null && request.hasField(volumeId)
-                ? request.toBuilder().clearField(volumeId).build() : request;
+                ? request.toBuilder().clearField(volumeId).build()
+                : request;
     }
 
     private void copy(Message from, Message.Builder into, String skip, Rpc rpc, String path) {
@@ -279,8 +288,13 @@ public final class Transcoder {
         }
     }
 
-    private static Object value(FieldDescriptor field, FieldDescriptor target, Object value, Message.Builder into,
-                                String path, Missing missing) {
+    private static Object value(
+            FieldDescriptor field,
+            FieldDescriptor target,
+            Object value,
+            Message.Builder into,
+            String path,
+            Missing missing) {
         return switch (field.getJavaType()) {
             case MESSAGE -> {
                 Message message = (Message) value;

@@ -31,8 +31,7 @@ import java.util.OptionalLong;
  * }</pre>
  */
 public final class WireMapping {
-    private WireMapping() {
-    }
+    private WireMapping() {}
 
     /** The wire form of a typed source. */
     public static io.volrep.proto.replication.ReplicationSource toProto(ReplicationSource source) {
@@ -53,20 +52,27 @@ public final class WireMapping {
     public static ReplicationSource fromProto(io.volrep.proto.replication.ReplicationSource source) {
         return switch (source.getTypeCase()) {
             case VOLUME -> ReplicationSource.volume(source.getVolume().getVolumeId());
-            case VOLUMEGROUP -> ReplicationSource.volumeGroup(source.getVolumegroup().getVolumeGroupId());
-            case VOLUMESNAPSHOT -> ReplicationSource.volumeSnapshot(source.getVolumesnapshot().getVolumeSnapshotId());
-            case TYPE_NOT_SET -> throw InvalidArgumentException.ofField("replication_source",
-                    "one of volume, volumegroup or volumesnapshot is required");
+            case VOLUMEGROUP ->
+                ReplicationSource.volumeGroup(source.getVolumegroup().getVolumeGroupId());
+            case VOLUMESNAPSHOT ->
+                ReplicationSource.volumeSnapshot(source.getVolumesnapshot().getVolumeSnapshotId());
+            case TYPE_NOT_SET ->
+                throw InvalidArgumentException.ofField(
+                        "replication_source", "one of volume, volumegroup or volumesnapshot is required");
         };
     }
 
     /** The wire form of typed info. */
     public static GetVolumeReplicationInfoResponse toProto(ReplicationInfo info) {
         var b = GetVolumeReplicationInfoResponse.newBuilder().setLastSyncTime(timestamp(info.lastSyncTime()));
-        info.lastSyncDuration().ifPresent(d -> b.setLastSyncDuration(
-                com.google.protobuf.Duration.newBuilder().setSeconds(d.getSeconds()).setNanos(d.getNano())));
+        info.lastSyncDuration()
+                .ifPresent(d -> b.setLastSyncDuration(com.google.protobuf.Duration.newBuilder()
+                        .setSeconds(d.getSeconds())
+                        .setNanos(d.getNano())));
         info.lastSyncBytes().ifPresent(b::setLastSyncBytes);
-        return b.setStatusValue(info.status().wireNumber()).setStatusMessage(info.statusMessage()).build();
+        return b.setStatusValue(info.status().wireNumber())
+                .setStatusMessage(info.statusMessage())
+                .build();
     }
 
     /**
@@ -77,14 +83,20 @@ public final class WireMapping {
     public static ReplicationInfo fromProto(GetVolumeReplicationInfoResponse response, int attempts) {
         requireNoProblems(AnswerRules.info(response), Rpc.GET_VOLUME_REPLICATION_INFO, attempts);
         Timestamp t = response.getLastSyncTime();
-        Optional<Duration> duration = response.hasLastSyncDuration() ? Optional.of(Duration.ofSeconds(
-                response.getLastSyncDuration().getSeconds(), response.getLastSyncDuration().getNanos()))
+        Optional<Duration> duration = response.hasLastSyncDuration()
+                ? Optional.of(Duration.ofSeconds(
+                        response.getLastSyncDuration().getSeconds(),
+                        response.getLastSyncDuration().getNanos()))
                 : Optional.empty();
         // proto3 cannot tell 0 from unset: 0 is read as a value (a sync that moved nothing, "0 B"), as the owners
         // decided (issue 35); only a revision without the field (v0.1.3) reports no bytes (the overload below).
         OptionalLong bytes = OptionalLong.of(response.getLastSyncBytes());
-        return new ReplicationInfo(Instant.ofEpochSecond(t.getSeconds(), t.getNanos()), duration, bytes,
-                ReplicationInfo.Status.fromWireNumber(response.getStatusValue()), response.getStatusMessage());
+        return new ReplicationInfo(
+                Instant.ofEpochSecond(t.getSeconds(), t.getNanos()),
+                duration,
+                bytes,
+                ReplicationInfo.Status.fromWireNumber(response.getStatusValue()),
+                response.getStatusMessage());
     }
 
     /**
@@ -97,11 +109,17 @@ public final class WireMapping {
      * ReplicationInfo info = WireMapping.fromProto(current, attempts, transcoder.dialect());
      * }</pre>
      */
-    public static ReplicationInfo fromProto(GetVolumeReplicationInfoResponse response, int attempts,
-                                            SpecDialect revision) {
+    public static ReplicationInfo fromProto(
+            GetVolumeReplicationInfoResponse response, int attempts, SpecDialect revision) {
         ReplicationInfo info = fromProto(response, attempts);
-        return reportsSyncBytes(revision) ? info : new ReplicationInfo(info.lastSyncTime(), info.lastSyncDuration(),
-                OptionalLong.empty(), info.status(), info.statusMessage());
+        return reportsSyncBytes(revision)
+                ? info
+                : new ReplicationInfo(
+                        info.lastSyncTime(),
+                        info.lastSyncDuration(),
+                        OptionalLong.empty(),
+                        info.status(),
+                        info.statusMessage());
     }
 
     /** Whether {@code revision}'s info answer has a {@code last_sync_bytes} field. */
@@ -110,8 +128,11 @@ public final class WireMapping {
         if (!transcoder.defines(Rpc.GET_VOLUME_REPLICATION_INFO)) {
             return false;
         }
-        return ((MethodDescriptor.PrototypeMarshaller<?>) transcoder.method(Rpc.GET_VOLUME_REPLICATION_INFO)
-                .getResponseMarshaller()).getMessagePrototype() instanceof Message m
+        return ((MethodDescriptor.PrototypeMarshaller<?>) transcoder
+                                        .method(Rpc.GET_VOLUME_REPLICATION_INFO)
+                                        .getResponseMarshaller())
+                                .getMessagePrototype()
+                        instanceof Message m
                 && m.getDescriptorForType().findFieldByName("last_sync_bytes") != null;
     }
 
@@ -127,7 +148,10 @@ public final class WireMapping {
      */
     public static void requireNoProblems(List<AnswerProblem> problems, Rpc rpc, int attempts) {
         if (!problems.isEmpty()) {
-            throw new ProtocolViolationException(AnswerProblem.describe(problems), rpc, attempts,
+            throw new ProtocolViolationException(
+                    AnswerProblem.describe(problems),
+                    rpc,
+                    attempts,
                     problems.get(0).field());
         }
     }
@@ -136,7 +160,9 @@ public final class WireMapping {
     public static GetReplicationDestinationInfoResponse toProto(ReplicationDestination destination) {
         var b = GetReplicationDestinationInfoResponse.newBuilder();
         if (destination instanceof ReplicationDestination.VolumeGroup g) {
-            b.getReplicationDestinationBuilder().getVolumegroupBuilder().setVolumeGroupId(g.volumeGroupId())
+            b.getReplicationDestinationBuilder()
+                    .getVolumegroupBuilder()
+                    .setVolumeGroupId(g.volumeGroupId())
                     .putAllVolumeIds(g.volumeIds());
         } else {
             b.getReplicationDestinationBuilder().getVolumeBuilder().setVolumeId(destination.id());
@@ -149,13 +175,16 @@ public final class WireMapping {
      *
      * @throws ProtocolViolationException naming the field when the answer breaks {@link AnswerRules#destination}
      */
-    public static ReplicationDestination fromProto(GetReplicationDestinationInfoResponse response,
-                                                   ReplicationSource.Kind sourceKind, int attempts) {
-        requireNoProblems(AnswerRules.destination(response, sourceKind), Rpc.GET_REPLICATION_DESTINATION_INFO,
-                attempts);
+    public static ReplicationDestination fromProto(
+            GetReplicationDestinationInfoResponse response, ReplicationSource.Kind sourceKind, int attempts) {
+        requireNoProblems(
+                AnswerRules.destination(response, sourceKind), Rpc.GET_REPLICATION_DESTINATION_INFO, attempts);
         var d = response.getReplicationDestination();
-        return d.hasVolumegroup() ? ReplicationDestination.volumeGroup(d.getVolumegroup().getVolumeGroupId(),
-                d.getVolumegroup().getVolumeIdsMap()) : ReplicationDestination.volume(d.getVolume().getVolumeId());
+        return d.hasVolumegroup()
+                ? ReplicationDestination.volumeGroup(
+                        d.getVolumegroup().getVolumeGroupId(),
+                        d.getVolumegroup().getVolumeIdsMap())
+                : ReplicationDestination.volume(d.getVolume().getVolumeId());
     }
 
     /** The wire form of a typed capability. */
@@ -165,7 +194,8 @@ public final class WireMapping {
             b.setBlock(io.volrep.proto.csi.VolumeCapability.BlockVolume.getDefaultInstance());
         } else {
             b.setMount(io.volrep.proto.csi.VolumeCapability.MountVolume.newBuilder()
-                    .setFsType(capability.fsType()).addAllMountFlags(capability.mountFlags()));
+                    .setFsType(capability.fsType())
+                    .addAllMountFlags(capability.mountFlags()));
         }
         b.getAccessModeBuilder().setModeValue(capability.accessMode().wireNumber());
         return b.build();
@@ -177,13 +207,16 @@ public final class WireMapping {
      * @throws InvalidArgumentException when neither block nor mount is set
      */
     public static VolumeCapability fromProto(io.volrep.proto.csi.VolumeCapability capability) {
-        var mode = VolumeCapability.AccessMode.fromWireNumber(capability.getAccessMode().getModeValue());
+        var mode = VolumeCapability.AccessMode.fromWireNumber(
+                capability.getAccessMode().getModeValue());
         return switch (capability.getAccessTypeCase()) {
             case BLOCK -> VolumeCapability.block(mode);
-            case MOUNT -> VolumeCapability.mount(capability.getMount().getFsType(), mode)
-                    .withMountFlags(capability.getMount().getMountFlagsList());
-            case ACCESSTYPE_NOT_SET -> throw InvalidArgumentException.ofField("volume_capability.access_type",
-                    "one of block or mount is required");
+            case MOUNT ->
+                VolumeCapability.mount(capability.getMount().getFsType(), mode)
+                        .withMountFlags(capability.getMount().getMountFlagsList());
+            case ACCESSTYPE_NOT_SET ->
+                throw InvalidArgumentException.ofField(
+                        "volume_capability.access_type", "one of block or mount is required");
         };
     }
 
@@ -199,16 +232,22 @@ public final class WireMapping {
 
     /** The wire form of a typed report. */
     public static NodeHealerResponse toProto(HealReport report) {
-        return NodeHealerResponse.newBuilder().setAbnormal(report.abnormal()).setMessage(report.message()).build();
+        return NodeHealerResponse.newBuilder()
+                .setAbnormal(report.abnormal())
+                .setMessage(report.message())
+                .build();
     }
 
     /** The wire form of a typed volume group (its members as CSI volumes: id, capacity, context). */
     public static io.volrep.proto.volumegroup.VolumeGroup toProto(io.volrep.api.VolumeGroup group) {
-        var b = io.volrep.proto.volumegroup.VolumeGroup.newBuilder().setVolumeGroupId(group.id())
+        var b = io.volrep.proto.volumegroup.VolumeGroup.newBuilder()
+                .setVolumeGroupId(group.id())
                 .putAllVolumeGroupContext(group.context());
         for (io.volrep.api.VolumeGroup.Member m : group.members()) {
-            b.addVolumes(io.volrep.proto.csi.Volume.newBuilder().setVolumeId(m.volumeId())
-                    .setCapacityBytes(m.capacityBytes()).putAllVolumeContext(m.context()));
+            b.addVolumes(io.volrep.proto.csi.Volume.newBuilder()
+                    .setVolumeId(m.volumeId())
+                    .setCapacityBytes(m.capacityBytes())
+                    .putAllVolumeContext(m.context()));
         }
         return b.build();
     }
@@ -219,14 +258,17 @@ public final class WireMapping {
      */
     public static io.volrep.api.VolumeGroup fromProto(io.volrep.proto.volumegroup.VolumeGroup group) {
         List<io.volrep.api.VolumeGroup.Member> members = group.getVolumesList().stream()
-                .map(v -> new io.volrep.api.VolumeGroup.Member(v.getVolumeId(), v.getCapacityBytes(),
-                        v.getVolumeContextMap()))
+                .map(v -> new io.volrep.api.VolumeGroup.Member(
+                        v.getVolumeId(), v.getCapacityBytes(), v.getVolumeContextMap()))
                 .toList();
         return new io.volrep.api.VolumeGroup(group.getVolumeGroupId(), group.getVolumeGroupContextMap(), members);
     }
 
     /** A protobuf timestamp for an instant. */
     public static Timestamp timestamp(Instant instant) {
-        return Timestamp.newBuilder().setSeconds(instant.getEpochSecond()).setNanos(instant.getNano()).build();
+        return Timestamp.newBuilder()
+                .setSeconds(instant.getEpochSecond())
+                .setNanos(instant.getNano())
+                .build();
     }
 }

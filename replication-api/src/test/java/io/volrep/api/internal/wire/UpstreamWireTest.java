@@ -41,14 +41,18 @@ class UpstreamWireTest {
         Descriptor destination = io.volrep.proto.replication.ReplicationDestination.getDescriptor();
         assertThat(number(destination, "volume")).isEqualTo(1);
         assertThat(number(destination, "volumegroup")).isEqualTo(2);
-        assertThat(number(VolumeGroupDestination.getDescriptor(), "volume_group_id")).isEqualTo(1);
+        assertThat(number(VolumeGroupDestination.getDescriptor(), "volume_group_id"))
+                .isEqualTo(1);
         assertThat(number(VolumeGroupDestination.getDescriptor(), "volume_ids")).isEqualTo(2);
-        assertThat(Capability.VolumeReplication.Type.GET_REPLICATION_DESTINATION_INFO.getNumber()).isEqualTo(2);
+        assertThat(Capability.VolumeReplication.Type.GET_REPLICATION_DESTINATION_INFO.getNumber())
+                .isEqualTo(2);
         // 4 is volume_replication upstream; volrep gives the healer no oneof member (it is Service.NODE_SERVICE).
         assertThat(Capability.getDescriptor().findFieldByNumber(4).getName()).isEqualTo("volume_replication");
-        assertThat(Capability.getDescriptor().getFields()).noneMatch(f -> f.getName().contains("heal"));
+        assertThat(Capability.getDescriptor().getFields())
+                .noneMatch(f -> f.getName().contains("heal"));
         // The seed's deprecated field 1 stays in the six requests of the superset.
-        assertThat(number(io.volrep.proto.replication.PromoteVolumeRequest.getDescriptor(), "volume_id")).isEqualTo(1);
+        assertThat(number(io.volrep.proto.replication.PromoteVolumeRequest.getDescriptor(), "volume_id"))
+                .isEqualTo(1);
     }
 
     @Test
@@ -64,14 +68,19 @@ class UpstreamWireTest {
         assertThat(degraded.status().needsAttention()).isTrue();
 
         var outside = wire.toBuilder().setStatusValue(7).build();
-        assertThatThrownBy(() -> WireMapping.fromProto(outside, 2)).isInstanceOf(ProtocolViolationException.class)
+        assertThatThrownBy(() -> WireMapping.fromProto(outside, 2))
+                .isInstanceOf(ProtocolViolationException.class)
                 .hasMessageContaining("status: 7 is none of UNKNOWN (0), HEALTHY (1), DEGRADED (2), ERROR (3)");
         // v0.1.3 has no status: read as UNKNOWN; written without it.
         Transcoder v013 = Transcoder.of(SpecDialect.V0_1_3);
         var legacy = v013.responseToWire(Rpc.GET_VOLUME_REPLICATION_INFO, wire);
         assertThat(legacy.getUnknownFields().asMap()).isEmpty();
-        assertThat(WireMapping.fromProto((GetVolumeReplicationInfoResponse) v013.responseFromWire(
-                Rpc.GET_VOLUME_REPLICATION_INFO, legacy), 1).status()).isEqualTo(ReplicationInfo.Status.UNKNOWN);
+        assertThat(WireMapping.fromProto(
+                                (GetVolumeReplicationInfoResponse)
+                                        v013.responseFromWire(Rpc.GET_VOLUME_REPLICATION_INFO, legacy),
+                                1)
+                        .status())
+                .isEqualTo(ReplicationInfo.Status.UNKNOWN);
     }
 
     @Test
@@ -83,12 +92,16 @@ class UpstreamWireTest {
         assertThat(WireMapping.fromProto(WireMapping.toProto(group), ReplicationSource.Kind.VOLUME_GROUP, 1))
                 .isEqualTo(group);
 
-        assertThatThrownBy(() -> WireMapping.fromProto(WireMapping.toProto(volume), ReplicationSource.Kind.VOLUME_GROUP,
-                1)).isInstanceOfSatisfying(ProtocolViolationException.class, e -> assertThat(e.field())
-                        .contains("replication_destination")).hasMessage("replication_destination: a volume destination"
+        assertThatThrownBy(() ->
+                        WireMapping.fromProto(WireMapping.toProto(volume), ReplicationSource.Kind.VOLUME_GROUP, 1))
+                .isInstanceOfSatisfying(
+                        ProtocolViolationException.class,
+                        e -> assertThat(e.field()).contains("replication_destination"))
+                .hasMessage("replication_destination: a volume destination"
                         + " answered for a volumegroup source: the destination's kind must be the source's");
-        assertThatThrownBy(() -> WireMapping.fromProto(GetReplicationDestinationInfoResponse.getDefaultInstance(),
-                ReplicationSource.Kind.VOLUME, 3)).isInstanceOfSatisfying(ProtocolViolationException.class, e -> {
+        assertThatThrownBy(() -> WireMapping.fromProto(
+                        GetReplicationDestinationInfoResponse.getDefaultInstance(), ReplicationSource.Kind.VOLUME, 3))
+                .isInstanceOfSatisfying(ProtocolViolationException.class, e -> {
                     assertThat(e.rpc()).isEqualTo(Rpc.GET_REPLICATION_DESTINATION_INFO);
                     assertThat(e.attempts()).isEqualTo(3);
                     assertThat(e.field()).contains("replication_destination");
@@ -98,16 +111,19 @@ class UpstreamWireTest {
 
     @Test
     void legacyRevisionsCannotAskForADestination() {
-        var request = new RequestFields(WireMapping.toProto(ReplicationSource.volume("v")), "", Map.of(), Map.of(),
-                "", false).toRequest(Rpc.GET_REPLICATION_DESTINATION_INFO);
+        var request = new RequestFields(
+                        WireMapping.toProto(ReplicationSource.volume("v")), "", Map.of(), Map.of(), "", false)
+                .toRequest(Rpc.GET_REPLICATION_DESTINATION_INFO);
         assertThat(request).isInstanceOf(GetReplicationDestinationInfoRequest.class);
         for (SpecDialect legacy : new SpecDialect[] {SpecDialect.V0_1_3, SpecDialect.V0_1_0}) {
             assertThat(legacy.supports(Rpc.GET_REPLICATION_DESTINATION_INFO)).isFalse();
-            assertThatThrownBy(() -> Transcoder.of(legacy).requestToWire(Rpc.GET_REPLICATION_DESTINATION_INFO,
-                    request)).isInstanceOf(NotExpressibleException.class).hasMessage(
-                    "GetReplicationDestinationInfo: the RPC does not exist cannot be expressed in spec revision "
-                            + legacy.cliName());
+            assertThatThrownBy(() -> Transcoder.of(legacy).requestToWire(Rpc.GET_REPLICATION_DESTINATION_INFO, request))
+                    .isInstanceOf(NotExpressibleException.class)
+                    .hasMessage(
+                            "GetReplicationDestinationInfo: the RPC does not exist cannot be expressed in spec revision "
+                                    + legacy.cliName());
         }
-        assertThat(SpecDialect.CURRENT.supports(Rpc.GET_REPLICATION_DESTINATION_INFO)).isTrue();
+        assertThat(SpecDialect.CURRENT.supports(Rpc.GET_REPLICATION_DESTINATION_INFO))
+                .isTrue();
     }
 }

@@ -12,7 +12,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -58,7 +57,11 @@ public final class ProcessRunner implements AutoCloseable {
     static final Duration EXIT_GRACE = Duration.ofMillis(500);
 
     /** How a run ended. */
-    public enum Ending { EXITED, TIMED_OUT, OUTPUT_TOO_LARGE }
+    public enum Ending {
+        EXITED,
+        TIMED_OUT,
+        OUTPUT_TOO_LARGE
+    }
 
     /**
      * What a run produced.
@@ -70,8 +73,8 @@ public final class ProcessRunner implements AutoCloseable {
      * @param stderrBytes how many bytes stderr carried in total
      * @param heldOpen true when the driver exited but a leftover child still held its output open
      */
-    public record Result(Ending ending, int exitCode, byte[] stdout, byte[] stderr, long stderrBytes, boolean heldOpen) {
-    }
+    public record Result(
+            Ending ending, int exitCode, byte[] stdout, byte[] stderr, long stderrBytes, boolean heldOpen) {}
 
     private static final AtomicInteger THREADS = new AtomicInteger();
 
@@ -101,8 +104,13 @@ public final class ProcessRunner implements AutoCloseable {
      *
      * @throws IOException when the process cannot be started
      */
-    public Result run(List<String> command, Map<String, String> environment, Path workingDirectory, byte[] stdin,
-               Duration timeout) throws IOException, InterruptedException {
+    public Result run(
+            List<String> command,
+            Map<String, String> environment,
+            Path workingDirectory,
+            byte[] stdin,
+            Duration timeout)
+            throws IOException, InterruptedException {
         List<String> argv = new ArrayList<>(launcher);
         argv.addAll(command);
         ProcessBuilder builder = new ProcessBuilder(argv);
@@ -129,7 +137,7 @@ public final class ProcessRunner implements AutoCloseable {
             boolean exited = false;
             while (!exited) {
                 if (!contained()) {
-                    remember(process, tree);    // a namespace needs no tracking: its init takes everything along
+                    remember(process, tree); // a namespace needs no tracking: its init takes everything along
                 }
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
@@ -148,7 +156,8 @@ public final class ProcessRunner implements AutoCloseable {
             // grace, take what was read and leave the child (and the reader blocked on it) alone.
             boolean heldOpen = !awaitEnd(outDone) | !awaitEnd(errDone);
             if (heldOpen) {
-                LOG.debug("{}: a child process still holds the driver's output open; using what the driver printed",
+                LOG.debug(
+                        "{}: a child process still holds the driver's output open; using what the driver printed",
                         command.get(0));
             }
             if (out.overflowed()) {
@@ -156,8 +165,8 @@ public final class ProcessRunner implements AutoCloseable {
             }
             if (contained() && cannotExecute(process.exitValue(), out, err)) {
                 // The launcher started, the driver did not (missing, not executable, bad interpreter).
-                String why = SafeText.escape(new String(err.bytes(), StandardCharsets.UTF_8).strip()
-                        .substring(LAUNCH_FAILURE.length()));
+                String why = SafeText.escape(
+                        new String(err.bytes(), StandardCharsets.UTF_8).strip().substring(LAUNCH_FAILURE.length()));
                 throw new IOException(why.length() <= 200 ? why : why.substring(0, 200) + "...");
             }
             return result(Ending.EXITED, process.exitValue(), out, err, heldOpen);
@@ -176,7 +185,8 @@ public final class ProcessRunner implements AutoCloseable {
     private static final String LAUNCH_FAILURE = "unshare: ";
 
     private static boolean cannotExecute(int exitCode, Capture out, Capture err) {
-        return (exitCode == 126 || exitCode == 127) && out.total() == 0
+        return (exitCode == 126 || exitCode == 127)
+                && out.total() == 0
                 && new String(err.bytes(), StandardCharsets.UTF_8).startsWith(LAUNCH_FAILURE);
     }
 

@@ -3,20 +3,20 @@ package io.volrep.spi.internal.runtime;
 import com.google.protobuf.Message;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
-import io.volrep.api.internal.Arguments;
 import io.volrep.api.ErrorScheme;
 import io.volrep.api.InvalidArgumentException;
 import io.volrep.api.ReplicationException;
 import io.volrep.api.Rpc;
-import io.volrep.api.internal.SafeText;
 import io.volrep.api.SecretSanitizer;
 import io.volrep.api.Secrets;
 import io.volrep.api.StatusCode;
+import io.volrep.api.internal.Arguments;
+import io.volrep.api.internal.SafeText;
 import io.volrep.spi.ServerCallEvent;
 import io.volrep.spi.ServerObserver;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -60,7 +60,8 @@ import org.slf4j.LoggerFactory;
  * Internal to the runtime; public so that the runtime's services in other packages can use it.
  */
 public final class CallRunner {
-    // The logger keeps the name operators configure (storage-vendors.md, "Logging"), from before the package became internal.
+    // The logger keeps the name operators configure (storage-vendors.md, "Logging"), from before the package became
+    // internal.
     static final String LOGGER = "io.volrep.spi.runtime.CallRunner";
     private static final Logger LOG = LoggerFactory.getLogger(LOGGER);
 
@@ -111,8 +112,8 @@ public final class CallRunner {
      */
     public record Call<R>(Object guardKey, String subject, Secrets secrets, Supplier<R> invocation) {
         public Call {
-            Arguments.requireNonNull("guardKey", guardKey, "subject", subject, "secrets", secrets,
-                    "invocation", invocation);
+            Arguments.requireNonNull(
+                    "guardKey", guardKey, "subject", subject, "secrets", secrets, "invocation", invocation);
         }
 
         /** The same call, its response converted by {@code conversion} (e.g. into a legacy dialect's message). */
@@ -122,16 +123,15 @@ public final class CallRunner {
         }
     }
 
-    private record GuardKey(String service, Object key) {
-    }
+    private record GuardKey(String service, Object key) {}
 
     /**
      * The outcome of one call, for the log line and the observer.
      *
      * @param rejectedField for a request the runtime rejected: the field it named ({@link InvalidArgumentException#field()})
      */
-    private record Outcome(StatusCode code, String message, ServerCallEvent.Cause cause,
-                           Optional<String> rejectedField) {
+    private record Outcome(
+            StatusCode code, String message, ServerCallEvent.Cause cause, Optional<String> rejectedField) {
         static final Outcome OK = new Outcome(StatusCode.OK, null, ServerCallEvent.Cause.OK, Optional.empty());
 
         Outcome(StatusCode code, String message, ServerCallEvent.Cause cause) {
@@ -140,8 +140,8 @@ public final class CallRunner {
     }
 
     /** Runs one unary call through the pipeline and answers {@code observer} exactly once. */
-    public <Q extends Message, R extends Message> void unary(Rpc rpc, Q request, StreamObserver<R> observer,
-                                                            Handler<Q, R> handler) {
+    public <Q extends Message, R extends Message> void unary(
+            Rpc rpc, Q request, StreamObserver<R> observer, Handler<Q, R> handler) {
         long start = started(rpc);
         boolean driverCalled = false;
         if (LOG.isDebugEnabled()) {
@@ -158,8 +158,8 @@ public final class CallRunner {
             secrets = call.secrets();
             SourceGuard.Permit permit = guard.tryAcquire(new GuardKey(rpc.service(), call.guardKey()));
             if (permit == null) {
-                outcome = new Outcome(StatusCode.ABORTED, "operation pending for " + subject,
-                        ServerCallEvent.Cause.SOURCE_BUSY);
+                outcome = new Outcome(
+                        StatusCode.ABORTED, "operation pending for " + subject, ServerCallEvent.Cause.SOURCE_BUSY);
             } else {
                 try (permit) {
                     driverCalled = true;
@@ -174,8 +174,8 @@ public final class CallRunner {
             // Validation failures are the runtime's own (or the driver's, which is just as fine).
             outcome = mapped(rpc, subject, secrets, e);
             if (!driverCalled) {
-                outcome = new Outcome(outcome.code(), outcome.message(), ServerCallEvent.Cause.INVALID_REQUEST,
-                        e.field());
+                outcome = new Outcome(
+                        outcome.code(), outcome.message(), ServerCallEvent.Cause.INVALID_REQUEST, e.field());
             }
         } catch (ReplicationException e) {
             outcome = mapped(rpc, subject, secrets, e);
@@ -203,8 +203,8 @@ public final class CallRunner {
      */
     public Status rejectMalformed(Rpc rpc, String why) {
         long start = started(rpc);
-        Outcome outcome = new Outcome(StatusCode.INVALID_ARGUMENT, "malformed request: " + why,
-                ServerCallEvent.Cause.INVALID_REQUEST);
+        Outcome outcome = new Outcome(
+                StatusCode.INVALID_ARGUMENT, "malformed request: " + why, ServerCallEvent.Cause.INVALID_REQUEST);
         finished(rpc, start, "(invalid request)", outcome, null);
         return Status.INVALID_ARGUMENT.withDescription(outcome.message());
     }
@@ -237,15 +237,24 @@ public final class CallRunner {
                 LOG.debug("{} response {}", rpc.methodName(), SecretSanitizer.lazy(response));
             }
         } else {
-            LOG.info("{} {} -> {} in {} ms: {}", rpc.methodName(), subject, outcome.code().display(), millis,
+            LOG.info(
+                    "{} {} -> {} in {} ms: {}",
+                    rpc.methodName(),
+                    subject,
+                    outcome.code().display(),
+                    millis,
                     SafeText.escape(outcome.message()));
         }
         if (callObserver == null) {
             return;
         }
         try {
-            callObserver.onCallFinished(new ServerCallEvent(rpc, outcome.code(),
-                    Duration.ofNanos(System.nanoTime() - start), outcome.cause(), outcome.rejectedField()));
+            callObserver.onCallFinished(new ServerCallEvent(
+                    rpc,
+                    outcome.code(),
+                    Duration.ofNanos(System.nanoTime() - start),
+                    outcome.cause(),
+                    outcome.rejectedField()));
         } catch (RuntimeException e) {
             LOG.warn("ServerObserver.onCallFinished threw {}; ignored", e.toString());
         }
@@ -255,14 +264,23 @@ public final class CallRunner {
         String message = secrets.scrub(e.getMessage() == null ? e.code().name() : e.getMessage());
         StatusCode code = e.code();
         if (code == StatusCode.OK) {
-            LOG.error("{} {}: the driver threw {} with code OK; answering UNKNOWN", rpc.methodName(), subject,
+            LOG.error(
+                    "{} {}: the driver threw {} with code OK; answering UNKNOWN",
+                    rpc.methodName(),
+                    subject,
                     e.getClass().getName());
-            return new Outcome(StatusCode.UNKNOWN, "driver returned an invalid response: exception with code OK",
+            return new Outcome(
+                    StatusCode.UNKNOWN,
+                    "driver returned an invalid response: exception with code OK",
                     ServerCallEvent.Cause.DRIVER_FAILURE);
         }
         if (!scheme.lists(rpc, code) && !ErrorScheme.TRANSPORT_BACKOFF_CODES.contains(code)) {
-            LOG.warn("{} {}: the driver answered {}, which the spec's table for {} does not list", rpc.methodName(),
-                    subject, code.display(), rpc.methodName());
+            LOG.warn(
+                    "{} {}: the driver answered {}, which the spec's table for {} does not list",
+                    rpc.methodName(),
+                    subject,
+                    code.display(),
+                    rpc.methodName());
         }
         return new Outcome(code, message, ServerCallEvent.Cause.DRIVER_ERROR);
     }
@@ -271,10 +289,18 @@ public final class CallRunner {
         String incident = Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffffffL);
         // The stack trace is rendered here, not by the logging backend, so that the request's secret values
         // can be scrubbed from it (drivers put all sorts of things into messages).
-        LOG.error("{} {}: unexpected {} from the driver (incident {}), answering UNKNOWN\n{}", rpc.methodName(),
-                subject, e.getClass().getName(), incident, stackTrace(e, secrets));
-        return new Outcome(StatusCode.UNKNOWN, "the driver failed unexpectedly (" + e.getClass().getSimpleName()
-                + ", incident " + incident + "); see the plugin's log", ServerCallEvent.Cause.DRIVER_FAILURE);
+        LOG.error(
+                "{} {}: unexpected {} from the driver (incident {}), answering UNKNOWN\n{}",
+                rpc.methodName(),
+                subject,
+                e.getClass().getName(),
+                incident,
+                stackTrace(e, secrets));
+        return new Outcome(
+                StatusCode.UNKNOWN,
+                "the driver failed unexpectedly (" + e.getClass().getSimpleName() + ", incident " + incident
+                        + "); see the plugin's log",
+                ServerCallEvent.Cause.DRIVER_FAILURE);
     }
 
     /**
@@ -284,15 +310,30 @@ public final class CallRunner {
      */
     static String stackTrace(Throwable e, Secrets secrets) {
         StringBuilder out = new StringBuilder();
-        appendTrace(out, e, "", "", new StackTraceElement[0], java.util.Collections.newSetFromMap(
-                new java.util.IdentityHashMap<>()), secrets);
+        appendTrace(
+                out,
+                e,
+                "",
+                "",
+                new StackTraceElement[0],
+                java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>()),
+                secrets);
         return out.toString();
     }
 
-    private static void appendTrace(StringBuilder out, Throwable e, String caption, String indent,
-                                    StackTraceElement[] enclosing, java.util.Set<Throwable> seen, Secrets secrets) {
+    private static void appendTrace(
+            StringBuilder out,
+            Throwable e,
+            String caption,
+            String indent,
+            StackTraceElement[] enclosing,
+            java.util.Set<Throwable> seen,
+            Secrets secrets) {
         if (!seen.add(e)) {
-            out.append(indent).append(caption).append("[CIRCULAR REFERENCE: ").append(e.getClass().getName())
+            out.append(indent)
+                    .append(caption)
+                    .append("[CIRCULAR REFERENCE: ")
+                    .append(e.getClass().getName())
                     .append("]\n");
             return;
         }
@@ -329,7 +370,8 @@ public final class CallRunner {
                 observer.onNext(response);
                 observer.onCompleted();
             } else {
-                observer.onError(Status.fromCodeValue(outcome.code().value()).withDescription(outcome.message())
+                observer.onError(Status.fromCodeValue(outcome.code().value())
+                        .withDescription(outcome.message())
                         .asRuntimeException());
             }
         } catch (RuntimeException e) {

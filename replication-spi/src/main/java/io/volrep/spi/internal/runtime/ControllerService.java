@@ -70,16 +70,25 @@ public final class ControllerService implements BindableService {
     public ServerServiceDefinition bindService() {
         ServerServiceDefinition.Builder service = ServerServiceDefinition.builder(transcoder.service());
         for (Rpc rpc : transcoder.rpcs()) {
-            service.addMethod(transcoder.method(rpc), ServerCalls.asyncUnaryCall(
-                    (request, observer) -> runner.unary(rpc, request, observer, wire -> prepare(rpc,
-                            transcoder.requestFromWire(rpc, wire)).map(r -> transcoder.responseToWire(rpc, r)))));
+            service.addMethod(
+                    transcoder.method(rpc),
+                    ServerCalls.asyncUnaryCall((request, observer) -> runner.unary(
+                            rpc,
+                            request,
+                            observer,
+                            wire -> prepare(rpc, transcoder.requestFromWire(rpc, wire))
+                                    .map(r -> transcoder.responseToWire(rpc, r)))));
         }
         return service.build();
     }
 
     /** A validated current-revision request: what every RPC's driver request is made of. */
-    private record Validated(ReplicationSource source, Map<String, String> parameters, Secrets secrets,
-                             Optional<String> replicationId, boolean force) {
+    private record Validated(
+            ReplicationSource source,
+            Map<String, String> parameters,
+            Secrets secrets,
+            Optional<String> replicationId,
+            boolean force) {
         CallRunner.Call<Message> call(Supplier<Message> invocation) {
             return new CallRunner.Call<>(source, source.toString(), secrets, invocation);
         }
@@ -89,49 +98,78 @@ public final class ControllerService implements BindableService {
     CallRunner.Call<Message> prepare(Rpc rpc, Message request) {
         RequestFields f = RequestFields.of(request);
         ReplicationSource source = RequestValidation.source(f.source() != null, f.source(), f.volumeId(), kinds);
-        Validated v = new Validated(source, RequestValidation.parameters(f.parameters()),
-                RequestValidation.secrets(f.secrets()), RequestValidation.replicationId(f.replicationId()), f.force());
+        Validated v = new Validated(
+                source,
+                RequestValidation.parameters(f.parameters()),
+                RequestValidation.secrets(f.secrets()),
+                RequestValidation.replicationId(f.replicationId()),
+                f.force());
         return switch (rpc) {
-            case ENABLE_VOLUME_REPLICATION -> v.call(() -> {
-                driver.enable(new EnableRequest(source, v.parameters(), v.secrets(), v.replicationId()));
-                return EnableVolumeReplicationResponse.getDefaultInstance();
-            });
-            case DISABLE_VOLUME_REPLICATION -> v.call(() -> {
-                driver.disable(new DisableRequest(source, v.parameters(), v.secrets(), v.replicationId()));
-                return DisableVolumeReplicationResponse.getDefaultInstance();
-            });
-            case PROMOTE_VOLUME -> v.call(() -> {
-                driver.promote(new PromoteRequest(source, v.parameters(), v.secrets(), v.replicationId(), v.force()));
-                return PromoteVolumeResponse.getDefaultInstance();
-            });
-            case DEMOTE_VOLUME -> v.call(() -> {
-                driver.demote(new DemoteRequest(source, v.parameters(), v.secrets(), v.replicationId(), v.force()));
-                return DemoteVolumeResponse.getDefaultInstance();
-            });
-            case RESYNC_VOLUME -> v.call(() -> {
-                ResyncResult result = driver.resync(new ResyncRequest(source, v.parameters(), v.secrets(),
-                        v.replicationId(), v.force()));
-                if (result == null) {
-                    throw new InvalidDriverResponseException("resync returned null instead of a ResyncResult");
-                }
-                return checked(rpc, source, ResyncVolumeResponse.newBuilder().setReady(result.ready()).build());
-            });
-            case GET_VOLUME_REPLICATION_INFO -> v.call(() -> {
-                ReplicationInfo info = driver.info(new InfoRequest(source, v.secrets(), v.replicationId()));
-                if (info == null) {
-                    throw new InvalidDriverResponseException("info returned null; last_sync_time is REQUIRED");
-                }
-                return checked(rpc, source, WireMapping.toProto(info));
-            });
-            case GET_REPLICATION_DESTINATION_INFO -> v.call(() -> {
-                ReplicationDestination destination = driver.destination(new DestinationRequest(source, v.secrets()));
-                // No destination is judged as the answer without one: replication_destination is REQUIRED.
-                return checked(rpc, source, destination == null
-                        ? GetReplicationDestinationInfoResponse.getDefaultInstance() : WireMapping.toProto(destination));
-            });
-            case NODE_HEALER, GET_IDENTITY, GET_CAPABILITIES, PROBE, CREATE_VOLUME_GROUP, MODIFY_VOLUME_GROUP_MEMBERSHIP,
-                    DELETE_VOLUME_GROUP, LIST_VOLUME_GROUPS, CONTROLLER_GET_VOLUME_GROUP ->
-                    throw new IllegalArgumentException(rpc + " is not a replication.Controller method");
+            case ENABLE_VOLUME_REPLICATION ->
+                v.call(() -> {
+                    driver.enable(new EnableRequest(source, v.parameters(), v.secrets(), v.replicationId()));
+                    return EnableVolumeReplicationResponse.getDefaultInstance();
+                });
+            case DISABLE_VOLUME_REPLICATION ->
+                v.call(() -> {
+                    driver.disable(new DisableRequest(source, v.parameters(), v.secrets(), v.replicationId()));
+                    return DisableVolumeReplicationResponse.getDefaultInstance();
+                });
+            case PROMOTE_VOLUME ->
+                v.call(() -> {
+                    driver.promote(
+                            new PromoteRequest(source, v.parameters(), v.secrets(), v.replicationId(), v.force()));
+                    return PromoteVolumeResponse.getDefaultInstance();
+                });
+            case DEMOTE_VOLUME ->
+                v.call(() -> {
+                    driver.demote(new DemoteRequest(source, v.parameters(), v.secrets(), v.replicationId(), v.force()));
+                    return DemoteVolumeResponse.getDefaultInstance();
+                });
+            case RESYNC_VOLUME ->
+                v.call(() -> {
+                    ResyncResult result = driver.resync(
+                            new ResyncRequest(source, v.parameters(), v.secrets(), v.replicationId(), v.force()));
+                    if (result == null) {
+                        throw new InvalidDriverResponseException("resync returned null instead of a ResyncResult");
+                    }
+                    return checked(
+                            rpc,
+                            source,
+                            ResyncVolumeResponse.newBuilder()
+                                    .setReady(result.ready())
+                                    .build());
+                });
+            case GET_VOLUME_REPLICATION_INFO ->
+                v.call(() -> {
+                    ReplicationInfo info = driver.info(new InfoRequest(source, v.secrets(), v.replicationId()));
+                    if (info == null) {
+                        throw new InvalidDriverResponseException("info returned null; last_sync_time is REQUIRED");
+                    }
+                    return checked(rpc, source, WireMapping.toProto(info));
+                });
+            case GET_REPLICATION_DESTINATION_INFO ->
+                v.call(() -> {
+                    ReplicationDestination destination =
+                            driver.destination(new DestinationRequest(source, v.secrets()));
+                    // No destination is judged as the answer without one: replication_destination is REQUIRED.
+                    return checked(
+                            rpc,
+                            source,
+                            destination == null
+                                    ? GetReplicationDestinationInfoResponse.getDefaultInstance()
+                                    : WireMapping.toProto(destination));
+                });
+            case NODE_HEALER,
+                    GET_IDENTITY,
+                    GET_CAPABILITIES,
+                    PROBE,
+                    CREATE_VOLUME_GROUP,
+                    MODIFY_VOLUME_GROUP_MEMBERSHIP,
+                    DELETE_VOLUME_GROUP,
+                    LIST_VOLUME_GROUPS,
+                    CONTROLLER_GET_VOLUME_GROUP ->
+                throw new IllegalArgumentException(rpc + " is not a replication.Controller method");
         };
     }
 

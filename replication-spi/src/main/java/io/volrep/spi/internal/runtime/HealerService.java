@@ -35,27 +35,30 @@ public final class HealerService extends HealerNodeGrpc.HealerNodeImplBase {
     }
 
     /** The guard key of a volume: distinct from replication sources, since the runner qualifies it by service. */
-    private record HealerVolume(String volumeId) {
-    }
+    private record HealerVolume(String volumeId) {}
 
     @Override
     public void nodeHealer(NodeHealerRequest request, StreamObserver<NodeHealerResponse> observer) {
         runner.unary(Rpc.NODE_HEALER, request, observer, r -> {
             HealRequest typed = validated(r);
-            return new CallRunner.Call<>(new HealerVolume(typed.volumeId()), "volume " + typed.volumeId(),
-                    typed.secrets(), () -> checked(driver.heal(typed)));
+            return new CallRunner.Call<>(
+                    new HealerVolume(typed.volumeId()),
+                    "volume " + typed.volumeId(),
+                    typed.secrets(),
+                    () -> checked(driver.heal(typed)));
         });
     }
 
     /** The typed request, or an {@link io.volrep.api.InvalidArgumentException} naming the field. */
     static HealRequest validated(NodeHealerRequest r) {
         String volumeId = CsiLimits.requireId("volume_id", r.getVolumeId());
-        String volumePath = RequestValidation.path("volume_path", r.getVolumePath(), true, false,
-                HealRequest.MAX_PATH_BYTES);
-        String staging = RequestValidation.path("staging_target_path", r.getStagingTargetPath(), false, true,
-                HealRequest.MAX_PATH_BYTES);
+        String volumePath =
+                RequestValidation.path("volume_path", r.getVolumePath(), true, false, HealRequest.MAX_PATH_BYTES);
+        String staging = RequestValidation.path(
+                "staging_target_path", r.getStagingTargetPath(), false, true, HealRequest.MAX_PATH_BYTES);
         Optional<VolumeCapability> capability = r.hasVolumeCapability()
-                ? Optional.of(WireMapping.fromProto(r.getVolumeCapability())) : Optional.empty();
+                ? Optional.of(WireMapping.fromProto(r.getVolumeCapability()))
+                : Optional.empty();
         Secrets secrets = RequestValidation.secrets(r.getSecretsMap());
         Map<String, String> context = CsiLimits.requireMapWithinLimit("volume_context", r.getVolumeContextMap());
         return new HealRequest(volumeId, volumePath, Optional.of(staging), capability, secrets, context);

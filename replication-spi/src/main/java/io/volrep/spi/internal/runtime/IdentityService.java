@@ -2,8 +2,8 @@ package io.volrep.spi.internal.runtime;
 
 import com.google.protobuf.BoolValue;
 import io.grpc.stub.StreamObserver;
-import io.volrep.api.internal.SafeText;
 import io.volrep.api.VolumeGroupCapability;
+import io.volrep.api.internal.SafeText;
 import io.volrep.api.internal.wire.AnswerProblem;
 import io.volrep.api.internal.wire.AnswerRules;
 import io.volrep.proto.identity.Capability;
@@ -39,7 +39,8 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  */
 public final class IdentityService extends IdentityGrpc.IdentityImplBase {
-    // The logger keeps the name operators configure (storage-vendors.md, "Logging"), from before the package became internal.
+    // The logger keeps the name operators configure (storage-vendors.md, "Logging"), from before the package became
+    // internal.
     private static final Logger LOG = LoggerFactory.getLogger("io.volrep.spi.runtime.IdentityService");
 
     private final GetIdentityResponse identity;
@@ -52,8 +53,13 @@ public final class IdentityService extends IdentityGrpc.IdentityImplBase {
      * {@code VolumeReplication.GET_REPLICATION_DESTINATION_INFO}), and that serves {@code healer.HealerNode}
      * ({@code healer}).
      */
-    public IdentityService(String name, String vendorVersion, boolean replication, boolean destinations,
-                           boolean healer, BooleanSupplier readiness) {
+    public IdentityService(
+            String name,
+            String vendorVersion,
+            boolean replication,
+            boolean destinations,
+            boolean healer,
+            BooleanSupplier readiness) {
         this(name, vendorVersion, replication, destinations, Set.of(), healer, readiness);
     }
 
@@ -61,31 +67,39 @@ public final class IdentityService extends IdentityGrpc.IdentityImplBase {
      * As above; {@code volumeGroups} (empty when {@code volumegroup.Controller} is not served) are advertised as
      * {@code VolumeGroup} capabilities, in the enum's order.
      */
-    public IdentityService(String name, String vendorVersion, boolean replication, boolean destinations,
-                           Set<VolumeGroupCapability> volumeGroups, boolean healer, BooleanSupplier readiness) {
+    public IdentityService(
+            String name,
+            String vendorVersion,
+            boolean replication,
+            boolean destinations,
+            Set<VolumeGroupCapability> volumeGroups,
+            boolean healer,
+            BooleanSupplier readiness) {
         this.identity = checkedIdentity(name, vendorVersion);
         GetCapabilitiesResponse.Builder caps = GetCapabilitiesResponse.newBuilder();
         if (replication || !volumeGroups.isEmpty()) {
-            caps.addCapabilities(Capability.newBuilder().setService(Capability.Service.newBuilder()
-                    .setType(Capability.Service.Type.CONTROLLER_SERVICE)));
+            caps.addCapabilities(Capability.newBuilder()
+                    .setService(Capability.Service.newBuilder().setType(Capability.Service.Type.CONTROLLER_SERVICE)));
         }
         if (healer) {
-            caps.addCapabilities(Capability.newBuilder().setService(Capability.Service.newBuilder()
-                    .setType(Capability.Service.Type.NODE_SERVICE)));
+            caps.addCapabilities(Capability.newBuilder()
+                    .setService(Capability.Service.newBuilder().setType(Capability.Service.Type.NODE_SERVICE)));
         }
         if (replication) {
-            caps.addCapabilities(Capability.newBuilder().setVolumeReplication(Capability.VolumeReplication
-                    .newBuilder().setType(Capability.VolumeReplication.Type.VOLUME_REPLICATION)));
+            caps.addCapabilities(Capability.newBuilder()
+                    .setVolumeReplication(Capability.VolumeReplication.newBuilder()
+                            .setType(Capability.VolumeReplication.Type.VOLUME_REPLICATION)));
         }
         if (replication && destinations) {
-            caps.addCapabilities(Capability.newBuilder().setVolumeReplication(Capability.VolumeReplication
-                    .newBuilder().setType(Capability.VolumeReplication.Type.GET_REPLICATION_DESTINATION_INFO)));
+            caps.addCapabilities(Capability.newBuilder()
+                    .setVolumeReplication(Capability.VolumeReplication.newBuilder()
+                            .setType(Capability.VolumeReplication.Type.GET_REPLICATION_DESTINATION_INFO)));
         }
         EnumSet<VolumeGroupCapability> ordered = EnumSet.noneOf(VolumeGroupCapability.class);
         ordered.addAll(volumeGroups);
         for (VolumeGroupCapability c : ordered) {
-            caps.addCapabilities(Capability.newBuilder().setVolumeGroup(Capability.VolumeGroup.newBuilder()
-                    .setTypeValue(c.wireNumber())));
+            caps.addCapabilities(Capability.newBuilder()
+                    .setVolumeGroup(Capability.VolumeGroup.newBuilder().setTypeValue(c.wireNumber())));
         }
         this.capabilities = caps.build();
         this.readiness = Objects.requireNonNull(readiness, "readiness");
@@ -107,12 +121,14 @@ public final class IdentityService extends IdentityGrpc.IdentityImplBase {
     }
 
     private static GetIdentityResponse checkedIdentity(String name, String vendorVersion) {
-        GetIdentityResponse identity = GetIdentityResponse.newBuilder().setName(Objects.requireNonNull(name, "name"))
-                .setVendorVersion(Objects.requireNonNull(vendorVersion, "vendorVersion")).build();
+        GetIdentityResponse identity = GetIdentityResponse.newBuilder()
+                .setName(Objects.requireNonNull(name, "name"))
+                .setVendorVersion(Objects.requireNonNull(vendorVersion, "vendorVersion"))
+                .build();
         List<AnswerProblem> problems = AnswerRules.identity(identity);
         if (!problems.isEmpty()) {
-            throw new IllegalArgumentException("GetIdentity would answer against the spec: "
-                    + AnswerProblem.describe(problems));
+            throw new IllegalArgumentException(
+                    "GetIdentity would answer against the spec: " + AnswerProblem.describe(problems));
         }
         return identity;
     }

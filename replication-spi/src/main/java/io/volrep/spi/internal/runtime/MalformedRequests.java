@@ -7,7 +7,6 @@ import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerMethodDefinition;
 import io.grpc.ServerServiceDefinition;
-import io.grpc.Status;
 import io.volrep.api.Rpc;
 import java.io.InputStream;
 import java.util.Optional;
@@ -26,20 +25,18 @@ import java.util.Optional;
  * }</pre>
  */
 public final class MalformedRequests {
-    private MalformedRequests() {
-    }
+    private MalformedRequests() {}
 
     /** A request whose bytes did not parse, and why: what the lenient marshaller hands the handler. */
-    private record Malformed(String why) {
-    }
+    private record Malformed(String why) {}
 
     /**
      * The service with the request of every method that is an {@link Rpc} (and has a protobuf request) read leniently,
      * its parse failures answered by {@code runner}; other methods are left as they are.
      */
     public static ServerServiceDefinition lenient(ServerServiceDefinition service, CallRunner runner) {
-        ServerServiceDefinition.Builder builder = ServerServiceDefinition.builder(
-                service.getServiceDescriptor().getName());
+        ServerServiceDefinition.Builder builder =
+                ServerServiceDefinition.builder(service.getServiceDescriptor().getName());
         for (ServerMethodDefinition<?, ?> method : service.getMethods()) {
             builder.addMethod(lenient(method, runner));
         }
@@ -50,12 +47,14 @@ public final class MalformedRequests {
         MethodDescriptor<Q, R> descriptor = method.getMethodDescriptor();
         Optional<Rpc> rpc = Rpc.fromMethodName(descriptor.getBareMethodName())
                 .filter(r -> r.service().equals(descriptor.getServiceName()));
-        if (rpc.isEmpty() || !(descriptor.getRequestMarshaller() instanceof MethodDescriptor.PrototypeMarshaller<Q> proto)
+        if (rpc.isEmpty()
+                || !(descriptor.getRequestMarshaller() instanceof MethodDescriptor.PrototypeMarshaller<Q> proto)
                 || !(proto.getMessagePrototype() instanceof Message)) {
             return method;
         }
         return ServerMethodDefinition.create(
-                descriptor.toBuilder(new Lenient<>(proto), descriptor.getResponseMarshaller()).build(),
+                descriptor.toBuilder(new Lenient<>(proto), descriptor.getResponseMarshaller())
+                        .build(),
                 new Handler<>(rpc.get(), method.getServerCallHandler(), runner));
     }
 
@@ -78,8 +77,10 @@ public final class MalformedRequests {
             try {
                 return delegate.parse(stream);
             } catch (RuntimeException e) {
-                return new Malformed("not a valid " + ((Message) delegate.getMessagePrototype()).getDescriptorForType()
-                        .getFullName() + " message");
+                return new Malformed("not a valid "
+                        + ((Message) delegate.getMessagePrototype())
+                                .getDescriptorForType()
+                                .getFullName() + " message");
             }
         }
     }

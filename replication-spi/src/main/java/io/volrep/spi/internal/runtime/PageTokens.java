@@ -25,8 +25,7 @@ import java.util.Optional;
 final class PageTokens {
     static final String PREFIX = "vg1.";
 
-    private PageTokens() {
-    }
+    private PageTokens() {}
 
     /** The token of the page that starts after {@code lastId}. */
     static String after(String lastId) {
@@ -48,8 +47,12 @@ final class PageTokens {
         }
         try {
             byte[] bytes = Base64.getUrlDecoder().decode(token.substring(PREFIX.length()));
-            String id = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+            String id = StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes))
+                    .toString();
             if (id.isEmpty() || CsiLimits.utf8Length(id) > CsiLimits.MAX_STRING_BYTES) {
                 throw invalid();
             }

@@ -3,8 +3,8 @@ package io.volrep.spi.internal.runtime;
 import io.volrep.api.CsiLimits;
 import io.volrep.api.InvalidArgumentException;
 import io.volrep.api.ReplicationSource;
-import io.volrep.api.internal.SafeText;
 import io.volrep.api.Secrets;
+import io.volrep.api.internal.SafeText;
 import io.volrep.api.internal.wire.WireMapping;
 import java.util.Map;
 import java.util.Optional;
@@ -22,38 +22,47 @@ import java.util.stream.Collectors;
  * }</pre>
  */
 public final class RequestValidation {
-    private RequestValidation() {
-    }
+    private RequestValidation() {}
 
     /**
      * The request's source: {@code replication_source} if set, else the deprecated {@code volume_id} as a
      * volume source. Fails when neither is set, an id is empty or over 128 bytes, {@code volume_id} names
      * another source than {@code replication_source}, or the driver does not support the kind.
      */
-    public static ReplicationSource source(boolean hasReplicationSource,
-                                           io.volrep.proto.replication.ReplicationSource replicationSource,
-                                           String volumeId, Set<ReplicationSource.Kind> supportedKinds) {
+    public static ReplicationSource source(
+            boolean hasReplicationSource,
+            io.volrep.proto.replication.ReplicationSource replicationSource,
+            String volumeId,
+            Set<ReplicationSource.Kind> supportedKinds) {
         CsiLimits.requireStringWithinLimit("volume_id", volumeId);
         ReplicationSource source;
         if (hasReplicationSource) {
             source = WireMapping.fromProto(replicationSource);
-            if (!volumeId.isEmpty() && !(source.kind() == ReplicationSource.Kind.VOLUME
-                    && source.id().equals(volumeId))) {
-                throw InvalidArgumentException.ofField("volume_id", "the deprecated volume_id \"" + SafeText.escape(volumeId)
-                        + "\" disagrees with replication_source (" + SafeText.escape(source.toString())
-                        + "); send replication_source only");
+            if (!volumeId.isEmpty()
+                    && !(source.kind() == ReplicationSource.Kind.VOLUME
+                            && source.id().equals(volumeId))) {
+                throw InvalidArgumentException.ofField(
+                        "volume_id",
+                        "the deprecated volume_id \"" + SafeText.escape(volumeId)
+                                + "\" disagrees with replication_source (" + SafeText.escape(source.toString())
+                                + "); send replication_source only");
             }
         } else if (volumeId.isEmpty()) {
-            throw InvalidArgumentException.ofField("replication_source",
-                    "required field is missing (and the deprecated volume_id is not set either)");
+            throw InvalidArgumentException.ofField(
+                    "replication_source", "required field is missing (and the deprecated volume_id is not set either)");
         } else {
             source = ReplicationSource.volume(volumeId);
         }
         if (!supportedKinds.contains(source.kind())) {
-            throw InvalidArgumentException.ofField("replication_source", source.kind().wireName()
-                    + " sources are not supported by this plugin (supported: "
-                    + supportedKinds.stream().map(ReplicationSource.Kind::wireName).sorted()
-                    .collect(Collectors.joining(", ")) + ")");
+            throw InvalidArgumentException.ofField(
+                    "replication_source",
+                    source.kind().wireName()
+                            + " sources are not supported by this plugin (supported: "
+                            + supportedKinds.stream()
+                                    .map(ReplicationSource.Kind::wireName)
+                                    .sorted()
+                                    .collect(Collectors.joining(", "))
+                            + ")");
         }
         return source;
     }
@@ -82,15 +91,15 @@ public final class RequestValidation {
         }
         int bytes = CsiLimits.utf8Length(value);
         if (bytes > maxBytes) {
-            throw InvalidArgumentException.ofField(field, bytes + " bytes, more than the " + maxBytes
-                    + " bytes this plugin accepts");
+            throw InvalidArgumentException.ofField(
+                    field, bytes + " bytes, more than the " + maxBytes + " bytes this plugin accepts");
         }
         if (value.indexOf('\0') >= 0) {
             throw InvalidArgumentException.ofField(field, "contains a NUL character");
         }
         if (absolute && !value.startsWith("/")) {
-            throw InvalidArgumentException.ofField(field, "must be an absolute path, got \""
-                    + SafeText.escape(value) + "\"");
+            throw InvalidArgumentException.ofField(
+                    field, "must be an absolute path, got \"" + SafeText.escape(value) + "\"");
         }
         return value;
     }

@@ -72,9 +72,10 @@ public final class VolumeGroupService extends ControllerGrpc.ControllerImplBase 
     public static Set<VolumeGroupCapability> advertised(VolumeGroupDriver driver) {
         Set<VolumeGroupCapability> served = EnumSet.noneOf(VolumeGroupCapability.class);
         served.addAll(Objects.requireNonNull(driver.served(), "served()"));
-        if (!served.contains(VolumeGroupCapability.VOLUME_GROUP) || served.stream().anyMatch(VolumeGroupCapability::isBehaviour)) {
-            throw new IllegalArgumentException("VolumeGroupDriver.served() must hold VOLUME_GROUP and RPC capabilities"
-                    + " only, got " + served);
+        if (!served.contains(VolumeGroupCapability.VOLUME_GROUP)
+                || served.stream().anyMatch(VolumeGroupCapability::isBehaviour)) {
+            throw new IllegalArgumentException(
+                    "VolumeGroupDriver.served() must hold VOLUME_GROUP and RPC capabilities" + " only, got " + served);
         }
         Set<VolumeGroupCapability> behaviours = Objects.requireNonNull(driver.behaviours(), "behaviours()");
         if (!behaviours.stream().allMatch(VolumeGroupCapability::isBehaviour)) {
@@ -86,47 +87,68 @@ public final class VolumeGroupService extends ControllerGrpc.ControllerImplBase 
     }
 
     /** The guard keys: a group by its id, a group to be created by its name. */
-    private record GroupId(String id) {
-    }
+    private record GroupId(String id) {}
 
-    private record GroupName(String name) {
-    }
+    private record GroupName(String name) {}
 
     @Override
-    public void createVolumeGroup(CreateVolumeGroupRequest request, StreamObserver<CreateVolumeGroupResponse> observer) {
+    public void createVolumeGroup(
+            CreateVolumeGroupRequest request, StreamObserver<CreateVolumeGroupResponse> observer) {
         runner.unary(Rpc.CREATE_VOLUME_GROUP, request, observer, r -> {
             requireServed(Rpc.CREATE_VOLUME_GROUP);
-            CreateGroupRequest typed = new CreateGroupRequest(CsiLimits.requireId("name", r.getName()),
-                    RequestValidation.parameters(r.getParametersMap()), RequestValidation.secrets(r.getSecretsMap()),
+            CreateGroupRequest typed = new CreateGroupRequest(
+                    CsiLimits.requireId("name", r.getName()),
+                    RequestValidation.parameters(r.getParametersMap()),
+                    RequestValidation.secrets(r.getSecretsMap()),
                     CsiLimits.requireIds("volume_ids", r.getVolumeIdsList()));
-            return call(new GroupName(typed.name()), "volume group named " + typed.name(), typed.secrets(), () ->
-                    checked(Rpc.CREATE_VOLUME_GROUP, CreateVolumeGroupResponse.newBuilder()
-                            .setVolumeGroup(wire(driver.create(typed))).build(), AnswerRules.Asked.nothing()));
+            return call(
+                    new GroupName(typed.name()),
+                    "volume group named " + typed.name(),
+                    typed.secrets(),
+                    () -> checked(
+                            Rpc.CREATE_VOLUME_GROUP,
+                            CreateVolumeGroupResponse.newBuilder()
+                                    .setVolumeGroup(wire(driver.create(typed)))
+                                    .build(),
+                            AnswerRules.Asked.nothing()));
         });
     }
 
     @Override
-    public void modifyVolumeGroupMembership(ModifyVolumeGroupMembershipRequest request,
-                                            StreamObserver<ModifyVolumeGroupMembershipResponse> observer) {
+    public void modifyVolumeGroupMembership(
+            ModifyVolumeGroupMembershipRequest request, StreamObserver<ModifyVolumeGroupMembershipResponse> observer) {
         runner.unary(Rpc.MODIFY_VOLUME_GROUP_MEMBERSHIP, request, observer, r -> {
             requireServed(Rpc.MODIFY_VOLUME_GROUP_MEMBERSHIP);
-            ModifyGroupRequest typed = new ModifyGroupRequest(CsiLimits.requireId("volume_group_id",
-                    r.getVolumeGroupId()), CsiLimits.requireIds("volume_ids", r.getVolumeIdsList()),
-                    RequestValidation.parameters(r.getParametersMap()), RequestValidation.secrets(r.getSecretsMap()));
-            return call(new GroupId(typed.volumeGroupId()), "volume group " + typed.volumeGroupId(), typed.secrets(),
-                    () -> checked(Rpc.MODIFY_VOLUME_GROUP_MEMBERSHIP, ModifyVolumeGroupMembershipResponse.newBuilder()
-                            .setVolumeGroup(wire(driver.modify(typed))).build(),
+            ModifyGroupRequest typed = new ModifyGroupRequest(
+                    CsiLimits.requireId("volume_group_id", r.getVolumeGroupId()),
+                    CsiLimits.requireIds("volume_ids", r.getVolumeIdsList()),
+                    RequestValidation.parameters(r.getParametersMap()),
+                    RequestValidation.secrets(r.getSecretsMap()));
+            return call(
+                    new GroupId(typed.volumeGroupId()),
+                    "volume group " + typed.volumeGroupId(),
+                    typed.secrets(),
+                    () -> checked(
+                            Rpc.MODIFY_VOLUME_GROUP_MEMBERSHIP,
+                            ModifyVolumeGroupMembershipResponse.newBuilder()
+                                    .setVolumeGroup(wire(driver.modify(typed)))
+                                    .build(),
                             AnswerRules.Asked.membership(typed.volumeIds())));
         });
     }
 
     @Override
-    public void deleteVolumeGroup(DeleteVolumeGroupRequest request, StreamObserver<DeleteVolumeGroupResponse> observer) {
+    public void deleteVolumeGroup(
+            DeleteVolumeGroupRequest request, StreamObserver<DeleteVolumeGroupResponse> observer) {
         runner.unary(Rpc.DELETE_VOLUME_GROUP, request, observer, r -> {
             requireServed(Rpc.DELETE_VOLUME_GROUP);
-            DeleteGroupRequest typed = new DeleteGroupRequest(CsiLimits.requireId("volume_group_id",
-                    r.getVolumeGroupId()), RequestValidation.secrets(r.getSecretsMap()));
-            return call(new GroupId(typed.volumeGroupId()), "volume group " + typed.volumeGroupId(), typed.secrets(),
+            DeleteGroupRequest typed = new DeleteGroupRequest(
+                    CsiLimits.requireId("volume_group_id", r.getVolumeGroupId()),
+                    RequestValidation.secrets(r.getSecretsMap()));
+            return call(
+                    new GroupId(typed.volumeGroupId()),
+                    "volume group " + typed.volumeGroupId(),
+                    typed.secrets(),
                     () -> {
                         driver.delete(typed);
                         return DeleteVolumeGroupResponse.getDefaultInstance();
@@ -135,15 +157,23 @@ public final class VolumeGroupService extends ControllerGrpc.ControllerImplBase 
     }
 
     @Override
-    public void controllerGetVolumeGroup(ControllerGetVolumeGroupRequest request,
-                                         StreamObserver<ControllerGetVolumeGroupResponse> observer) {
+    public void controllerGetVolumeGroup(
+            ControllerGetVolumeGroupRequest request, StreamObserver<ControllerGetVolumeGroupResponse> observer) {
         runner.unary(Rpc.CONTROLLER_GET_VOLUME_GROUP, request, observer, r -> {
             requireServed(Rpc.CONTROLLER_GET_VOLUME_GROUP);
-            GetGroupRequest typed = new GetGroupRequest(CsiLimits.requireId("volume_group_id", r.getVolumeGroupId()),
+            GetGroupRequest typed = new GetGroupRequest(
+                    CsiLimits.requireId("volume_group_id", r.getVolumeGroupId()),
                     RequestValidation.secrets(r.getSecretsMap()));
-            return call(new GroupId(typed.volumeGroupId()), "volume group " + typed.volumeGroupId(), typed.secrets(),
-                    () -> checked(Rpc.CONTROLLER_GET_VOLUME_GROUP, ControllerGetVolumeGroupResponse.newBuilder()
-                            .setVolumeGroup(wire(driver.get(typed))).build(), AnswerRules.Asked.nothing()));
+            return call(
+                    new GroupId(typed.volumeGroupId()),
+                    "volume group " + typed.volumeGroupId(),
+                    typed.secrets(),
+                    () -> checked(
+                            Rpc.CONTROLLER_GET_VOLUME_GROUP,
+                            ControllerGetVolumeGroupResponse.newBuilder()
+                                    .setVolumeGroup(wire(driver.get(typed)))
+                                    .build(),
+                            AnswerRules.Asked.nothing()));
         });
     }
 
@@ -155,8 +185,11 @@ public final class VolumeGroupService extends ControllerGrpc.ControllerImplBase 
             Secrets secrets = RequestValidation.secrets(r.getSecretsMap());
             Optional<String> after = PageTokens.position(r.getStartingToken());
             // Listing concerns no one group: its own key, so listings never wait for each other or for a group.
-            return call(new Object(), "volume groups", secrets, () -> page(driver.list(new ListGroupsRequest(secrets)),
-                    after, maxEntries));
+            return call(
+                    new Object(),
+                    "volume groups",
+                    secrets,
+                    () -> page(driver.list(new ListGroupsRequest(secrets)), after, maxEntries));
         });
     }
 
