@@ -1,4 +1,4 @@
-package io.volrep.cli.interop;
+package io.volrep.it.interop;
 
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;

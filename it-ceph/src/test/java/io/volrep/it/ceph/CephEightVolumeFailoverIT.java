@@ -1,10 +1,10 @@
-package io.volrep.cli.ceph;
+package io.volrep.it.ceph;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.volrep.cli.ceph.CephLab.Lab;
-import io.volrep.cli.ceph.CephLab.Result;
+import io.volrep.it.ceph.CephLab.Lab;
+import io.volrep.it.ceph.CephLab.Result;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,10 +1,10 @@
-package io.volrep.cli.ceph;
+package io.volrep.it.ceph;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.volrep.cli.ceph.CephLab.Lab;
+import io.volrep.it.ceph.CephLab.Lab;
 import io.volrep.proto.replication.ControllerGrpc.ControllerBlockingStub;
 import io.volrep.proto.replication.DemoteVolumeRequest;
 import io.volrep.proto.replication.DisableVolumeReplicationRequest;

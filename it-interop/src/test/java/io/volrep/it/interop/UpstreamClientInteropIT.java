@@ -1,4 +1,4 @@
-package io.volrep.cli.interop;
+package io.volrep.it.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.volrep.api.PreconditionFailedException;
 import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationInfo;
-import io.volrep.cli.interop.Interop.Peer;
 import io.volrep.client.ReplicationClient;
 import io.volrep.client.RetryPolicy;
 import io.volrep.client.SecretsProvider;
+import io.volrep.it.interop.Interop.Peer;
 import io.volrep.testsupport.GrpcCleanup;
 import java.time.Duration;
 import java.util.Map;

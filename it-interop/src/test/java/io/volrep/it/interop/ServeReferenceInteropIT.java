@@ -1,10 +1,10 @@
-package io.volrep.cli.interop;
+package io.volrep.it.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.volrep.cli.interop.Interop.Peer;
-import io.volrep.cli.interop.Interop.Result;
+import io.volrep.it.interop.Interop.Peer;
+import io.volrep.it.interop.Interop.Result;
 import io.volrep.testsupport.GrpcCleanup;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

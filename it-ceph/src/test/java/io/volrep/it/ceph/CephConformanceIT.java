@@ -1,8 +1,8 @@
-package io.volrep.cli.ceph;
+package io.volrep.it.ceph;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.volrep.cli.ceph.CephLab.Lab;
+import io.volrep.it.ceph.CephLab.Lab;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

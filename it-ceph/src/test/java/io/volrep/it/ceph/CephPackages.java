@@ -1,4 +1,4 @@
-package io.volrep.cli.ceph;
+package io.volrep.it.ceph;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package io.volrep.cli.interop;
+package io.volrep.it.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;

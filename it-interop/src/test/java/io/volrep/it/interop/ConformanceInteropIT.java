@@ -1,10 +1,10 @@
-package io.volrep.cli.interop;
+package io.volrep.it.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.volrep.cli.VolrepCommand;
-import io.volrep.cli.interop.Interop.Peer;
-import io.volrep.cli.interop.Interop.Result;
+import io.volrep.it.interop.Interop.Peer;
+import io.volrep.it.interop.Interop.Result;
 import io.volrep.testsupport.GrpcCleanup;
 import java.io.PrintWriter;
 import java.io.StringWriter;

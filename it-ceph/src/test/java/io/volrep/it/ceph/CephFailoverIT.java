@@ -1,11 +1,11 @@
-package io.volrep.cli.ceph;
+package io.volrep.it.ceph;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.volrep.cli.ceph.CephLab.Lab;
-import io.volrep.cli.ceph.CephLab.Result;
+import io.volrep.it.ceph.CephLab.Lab;
+import io.volrep.it.ceph.CephLab.Result;
 import io.volrep.proto.replication.DemoteVolumeRequest;
 import io.volrep.proto.replication.GetVolumeReplicationInfoRequest;
 import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;

@@ -1,4 +1,4 @@
-package io.volrep.cli.interop;
+package io.volrep.it.interop;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package io.volrep.cli.ceph;
+package io.volrep.it.ceph;
 
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
