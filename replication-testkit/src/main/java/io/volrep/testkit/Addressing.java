@@ -74,6 +74,47 @@ public record Addressing(ReplicationSource source, String volumeId, String label
                 "replication_source.volumegroup.volume_group_id empty");
     }
 
+    /**
+     * The source this request names, typed: the fixture a check holds, keeps books of and restores. Empty for the
+     * malformed forms (no source, an empty or oversized id), which name no fixture.
+     */
+    public java.util.Optional<io.volrep.api.ReplicationSource> fixture() {
+        try {
+            if (source != null
+                    && source.hasVolume()
+                    && !source.getVolume().getVolumeId().isEmpty()) {
+                return java.util.Optional.of(io.volrep.api.ReplicationSource.volume(
+                        source.getVolume().getVolumeId()));
+            }
+            if (source != null
+                    && source.hasVolumegroup()
+                    && !source.getVolumegroup().getVolumeGroupId().isEmpty()) {
+                return java.util.Optional.of(io.volrep.api.ReplicationSource.volumeGroup(
+                        source.getVolumegroup().getVolumeGroupId()));
+            }
+            if (source == null && !volumeId.isEmpty()) {
+                return java.util.Optional.of(io.volrep.api.ReplicationSource.volume(volumeId));
+            }
+        } catch (RuntimeException beyondCsiLimits) {
+            // An id over CSI's limits names no fixture.
+        }
+        return java.util.Optional.empty();
+    }
+
+    /** The request naming {@code fixture} in {@code replication_source} form. */
+    public static Addressing of(io.volrep.api.ReplicationSource fixture) {
+        return switch (fixture.kind()) {
+            case VOLUME -> volume(fixture.id());
+            case VOLUME_GROUP -> volumeGroup(fixture.id());
+            case VOLUME_SNAPSHOT -> throw new IllegalArgumentException("the kit has no snapshot fixtures: " + fixture);
+        };
+    }
+
+    /** How reports name the kind of source this request names: {@code "volume"} or {@code "volume group"}. */
+    public String kindLabel() {
+        return isGroup() ? "volume group" : "volume";
+    }
+
     /** True when the request names a volume group. */
     public boolean isGroup() {
         return source != null && source.hasVolumegroup();

@@ -22,7 +22,15 @@ final class CheckRestore {
      */
     static List<String> restore(ConformanceContext ctx, SourceBookkeeping sources, Deque<Runnable> atEnd) {
         List<String> problems = new ArrayList<>();
+        // On the peer site, only what the check itself promoted, and only once observed primary still.
+        LifecycleModel model = LifecycleModel.forDialect(ctx.dialect());
         for (Addressing replica : sources.promotedOnPeer()) {
+            PeerSite.Seen seen = PeerSite.look(ctx, model, replica);
+            if (!seen.fits().equals(List.of(LifecycleModel.State.PRIMARY))) {
+                problems.add("did not restore the peer site's " + replica + ", which the check promoted: it answers "
+                        + seen.said() + seen.asIf() + ", not as the primary the check left, so it was left alone");
+                continue;
+            }
             Outcome demote = ctx.callPeer(Rpc.DEMOTE_VOLUME, replica);
             if (!demote.ok()) {
                 problems.add("could not restore the peer site's " + replica + " (it may stay primary):"

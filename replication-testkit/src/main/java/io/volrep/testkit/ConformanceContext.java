@@ -41,6 +41,11 @@ public final class ConformanceContext {
     /** Why a two-site check does not run without a peer. */
     static final String NEEDS_PEER = "needs the peer site (--peer-endpoint, ConformanceConfig.peerEndpoint):"
             + " replication is between two sites, and this check drives the source's replica there";
+    /**
+     * Prefix of the failure of a MUST that an optional check found (a code outside the table, a refusal with a side
+     * effect): reports count it as a required failure ({@link #failMust}).
+     */
+    public static final String MUST_PREFIX = "MUST: ";
     /** Prefix of the abort message of a warning ({@link #warn}); reports key on it. */
     public static final String WARNING_PREFIX = "WARNING: ";
 
@@ -161,11 +166,38 @@ public final class ConformanceContext {
     }
 
     /**
-     * The replica of {@code target} on the peer site: the destination the target's GetReplicationDestinationInfo
-     * answers (asked once, while replication is enabled), or the same id where the target does not implement it.
+     * The replica of {@code target} on the peer site, verified there before any check acts on it: the destination
+     * site A's GetReplicationDestinationInfo answers (or the same id where A does not implement it), claimed by no
+     * other fixture, and observed on site B with read-only calls as a secondary that, where B can tell, replicates
+     * {@code target}. Call it while {@code target} is enabled and primary on site A. A replica that is not so fails the
+     * check and is left alone: the kit changes nothing on either site that it has not first observed in the state the
+     * check expects.
      */
     public Addressing replicaOf(Addressing target) {
-        return session.peerReplicas().of(target, dialect, this, t -> call(Rpc.GET_REPLICATION_DESTINATION_INFO, t));
+        requirePeer();
+        PeerReplicas.Named named =
+                session.peerReplicas().name(target, dialect, this, t -> call(Rpc.GET_REPLICATION_DESTINATION_INFO, t));
+        PeerSite.verify(this, target, named);
+        session.peerReplicas().verified(target);
+        return named.replica();
+    }
+
+    /**
+     * The replica site A named for {@code target} earlier in the run, without asking A again (its replication may be
+     * disabled by now), for read-only observations; empty when no check of the run named one.
+     */
+    java.util.Optional<Addressing> knownReplicaOf(Addressing target) {
+        return knownNaming(target).map(PeerReplicas.Named::replica);
+    }
+
+    /** How site A named {@code target}'s destination earlier in the run, if site B verified it. */
+    java.util.Optional<PeerReplicas.Named> knownNaming(Addressing target) {
+        return session.peerReplicas().known(target);
+    }
+
+    /** How site A named {@code target}'s destination, verified on site B or not (yet). */
+    java.util.Optional<PeerReplicas.Named> namingOf(Addressing target) {
+        return session.peerReplicas().named(target);
     }
 
     /** Calls {@code rpc} on the peer site (with the configured secrets), with the same settling as {@link #call}. */
@@ -180,6 +212,16 @@ public final class ConformanceContext {
 
     private Outcome callPeer(Rpc rpc, Addressing replica, boolean force) {
         requirePeer();
+        LifecycleModel.State before = sources.observedOnPeer(replica).orElse(null);
+        if (SourceBookkeeping.mutating(rpc)) {
+            LifecycleModel.State needed = PeerSite.stateBefore(rpc);
+            if (needed == null || before != needed) {
+                fail("the kit was about to send " + rpc.methodName() + " to site B's " + replica + " without having"
+                        + " observed it " + (needed == null ? "at all" : needed.label()) + " since its last change ("
+                        + (before == null ? "not observed" : "observed " + before.label()) + "): it was left alone"
+                        + " (the kit changes nothing it has not first observed in the state the call expects)");
+            }
+        }
         boolean promotedHere = sources.promotedOnPeer(replica);
         java.util.function.Supplier<Outcome> once = () -> call(
                 session.peerChannel(),
@@ -194,8 +236,13 @@ public final class ConformanceContext {
         Outcome o = rpc == Rpc.GET_VOLUME_REPLICATION_INFO && promotedHere
                 ? settle(once, r -> r.code() == StatusCode.NOT_FOUND)
                 : once.get();
-        sources.trackPeer(replica, o);
+        sources.trackPeer(replica, o, before);
         return o;
+    }
+
+    /** Notes that {@code replica} on site B answered its read-only probes as in {@code state} (null: none fits). */
+    void observedOnPeer(Addressing replica, LifecycleModel.State state) {
+        sources.observedOnPeer(replica, state);
     }
 
     /**
@@ -487,6 +534,24 @@ public final class ConformanceContext {
         throw new AssertionFailedError(message);
     }
 
+    /**
+     * Fails the check as a required one, whatever its level: what an optional check (a SHOULD, a MAY) found of a MUST
+     * on its way, such as a code that is no row of the table or a refused call that changed something. The report
+     * counts it among the required failures, so the plugin is not compliant.
+     */
+    public void failMust(String message) {
+        throw new AssertionFailedError(MUST_PREFIX + message);
+    }
+
+    /** Runs {@code observation}; its failure is a failure of a MUST ({@link #failMust}), introduced by {@code what}. */
+    void mustHold(Runnable observation, String what) {
+        try {
+            observation.run();
+        } catch (AssertionFailedError e) {
+            failMust(what + ": " + e.getMessage());
+        }
+    }
+
     /** Waits, for polling loops (resync until ready). */
     public void sleep(long millis) {
         try {
@@ -504,6 +569,11 @@ public final class ConformanceContext {
      */
     List<String> restore() {
         return CheckRestore.restore(this, sources, atEnd);
+    }
+
+    /** Where this check believes {@code target} of site A is, from its OK answers (replication disabled at first). */
+    LifecycleModel.State believed(Addressing target) {
+        return sources.believed(target);
     }
 
     /** The sources this check enabled and has not disabled since, in {@code replication_source} form. */

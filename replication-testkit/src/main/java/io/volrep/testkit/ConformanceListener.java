@@ -151,7 +151,10 @@ final class ConformanceListener implements TestExecutionListener {
         Duration reported = start == null ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - start);
         CheckTimes measured = times.get();
         Duration duration = id.isTest() ? measured.ran(id.getDisplayName()).orElse(reported) : reported;
-        Requirement requirement = requirementOf(id);
+        // An optional check that found a MUST broken fails as a required one.
+        Requirement requirement = outcome == CheckOutcome.FAILED && reason.startsWith(ConformanceContext.MUST_PREFIX)
+                ? Requirement.REQUIRED
+                : requirementOf(id);
         String container = plan == null
                 ? ""
                 : plan.getParent(id)

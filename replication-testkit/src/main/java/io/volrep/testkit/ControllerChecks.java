@@ -6,6 +6,7 @@ import io.volrep.api.ErrorScheme;
 import io.volrep.api.Rpc;
 import io.volrep.api.SpecDialect;
 import io.volrep.api.StatusCode;
+import io.volrep.testkit.LifecycleModel.State;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -362,23 +363,28 @@ final class ControllerChecks {
      */
     static void runLifecycle(ConformanceContext ctx, Addressing target) {
         ctx.requirePeer();
+        ctx.sequential();
+        LifecycleModel model = LifecycleModel.forDialect(ctx.dialect());
         ctx.step(Rpc.ENABLE_VOLUME_REPLICATION, target);
+        Addressing replica = ctx.replicaOf(target);
         ctx.step(Rpc.PROMOTE_VOLUME, target);
-        resyncWhilePeerPrimary(ctx, target);
-        TwoSiteChecks.promoteAfterDemotion(ctx, target, false);
+        PeerSite.observe(ctx, model, target, replica, State.SECONDARY, "PromoteVolume on A");
+        resyncWhilePeerPrimary(ctx, model, target, replica);
+        TwoSiteChecks.promoteAfterDemotion(ctx, model, target, replica, false);
+        TwoSiteChecks.observeBoth(ctx, model, target, State.PRIMARY, replica, State.SECONDARY, "the failback to A");
         ctx.step(Rpc.DISABLE_VOLUME_REPLICATION, target);
-        TwoSiteChecks.requireNoReplica(
-                ctx, LifecycleModel.forDialect(ctx.dialect()), ctx.replicaOf(target), "DisableVolumeReplication on A");
+        TwoSiteChecks.requireNoReplica(ctx, model, replica, "DisableVolumeReplication on A");
     }
 
     /**
      * Waits until A reports a completed sync (Info answers, within the settle timeout), then demotes A, promotes its
-     * replica on B, resyncs A until ready, demotes B again. A failover needs the data on B, and A's Info with its
-     * REQUIRED last_sync_time is the spec's sign that B holds it: demoted before any sync, real storage has no copy on
-     * B to promote (and creates none while no site is primary).
+     * replica on B, resyncs A until ready, demotes B again; every action on one site followed by an observation of
+     * the other. A failover needs the data on B, and A's Info with its REQUIRED last_sync_time is the spec's sign that
+     * B holds it: demoted before any sync, real storage has no copy on B to promote (and creates none while no site
+     * is primary).
      */
-    private static void resyncWhilePeerPrimary(ConformanceContext ctx, Addressing target) {
-        Addressing replica = ctx.replicaOf(target);
+    private static void resyncWhilePeerPrimary(
+            ConformanceContext ctx, LifecycleModel model, Addressing target, Addressing replica) {
         if (ctx.dialect().supports(Rpc.GET_VOLUME_REPLICATION_INFO)) {
             Outcome synced = ctx.call(Rpc.GET_VOLUME_REPLICATION_INFO, target);
             if (synced.code() != StatusCode.UNIMPLEMENTED) {
@@ -390,13 +396,24 @@ final class ControllerChecks {
             }
         }
         ctx.step(Rpc.DEMOTE_VOLUME, target);
-        TwoSiteChecks.promoteAfterDemotion(ctx, replica, true);
-        resyncUntilReady(ctx, target);
+        TwoSiteChecks.promoteAfterDemotion(ctx, model, target, replica, true);
+        TwoSiteChecks.observeBoth(ctx, model, target, State.SECONDARY, replica, State.PRIMARY, "the failover to B");
+        resyncUntilReady(
+                ctx, target, () -> PeerSite.observe(ctx, model, target, replica, State.PRIMARY, "ResyncVolume on A"));
         ctx.expect(ctx.callPeer(Rpc.DEMOTE_VOLUME, replica), StatusCode.OK, "DemoteVolume on B's " + replica);
+        TwoSiteChecks.observeBoth(ctx, model, target, State.SECONDARY, replica, State.SECONDARY, "DemoteVolume on B");
     }
 
     /** Calls ResyncVolume until it answers {@code ready = true}; fails after the configured resync timeout. */
     static void resyncUntilReady(ConformanceContext ctx, Addressing target) {
+        resyncUntilReady(ctx, target, () -> {});
+    }
+
+    /**
+     * Calls ResyncVolume until it answers {@code ready = true}, running {@code afterEach} after every call (the
+     * observation of the other site); fails after the configured resync timeout.
+     */
+    static void resyncUntilReady(ConformanceContext ctx, Addressing target, Runnable afterEach) {
         Duration timeout = ctx.resyncTimeout();
         long deadline = System.nanoTime() + timeout.toNanos();
         long pause = 5;
@@ -404,6 +421,7 @@ final class ControllerChecks {
         while (true) {
             Outcome resync = ctx.step(Rpc.RESYNC_VOLUME, target);
             calls++;
+            afterEach.run();
             if (ready(resync.response())) {
                 return;
             }
@@ -479,10 +497,14 @@ final class ControllerChecks {
         }
         checks.add(Check.required(RESYNC_READY, ctx -> {
                     ctx.requirePeer();
+                    ctx.sequential();
                     Addressing vol = ctx.volume();
+                    LifecycleModel model = LifecycleModel.forDialect(ctx.dialect());
                     ctx.step(Rpc.ENABLE_VOLUME_REPLICATION, vol);
+                    Addressing replica = ctx.replicaOf(vol);
                     ctx.step(Rpc.PROMOTE_VOLUME, vol);
-                    resyncWhilePeerPrimary(ctx, vol);
+                    PeerSite.observe(ctx, model, vol, replica, State.SECONDARY, "PromoteVolume on A");
+                    resyncWhilePeerPrimary(ctx, model, vol, replica);
                 })
                 .withId("response-validity/volume/resync-ready")
                 .withNeeds(Needs.volume())

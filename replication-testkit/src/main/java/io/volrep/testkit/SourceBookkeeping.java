@@ -1,89 +1,134 @@
 package io.volrep.testkit;
 
+import io.volrep.api.ReplicationSource;
+import io.volrep.api.Rpc;
+import io.volrep.testkit.LifecycleModel.State;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
- * What one check did to its sources, from the OK answers it got: which it enabled, which it may have left demoted,
- * which replicas it promoted on the peer site. The check's restore reads it to return every source to "replication
- * disabled, primary", and the settling reads it to tell a primary's "details not available at the moment" (Info 5)
- * from a plain NOT_FOUND. Thread-safe: a check may send calls at once.
+ * What one check did to its sources, from the OK answers it got and what it observed: which sources it enabled and
+ * where it believes each is now (site A), in which state it last observed each replica on the peer site (site B),
+ * and which replicas it promoted there itself. The check's restore reads it to undo exactly what the check changed,
+ * the settling reads it to tell a primary's "details not available at the moment" (Info 5) from a plain NOT_FOUND,
+ * and the two-site calls read it so that nothing on site B changes that was not first observed in the state the call
+ * expects. Thread-safe: a check may send calls at once.
  */
 final class SourceBookkeeping {
-    /** Sources the check enabled, keyed by {@link #key}, in replication_source form. */
-    private final Map<String, Addressing> enabled = new LinkedHashMap<>();
-    /** Sources the check may have left demoted. */
-    private final Set<String> demoted = new LinkedHashSet<>();
-    /** Replicas on the peer site the check promoted (keyed as {@link #enabled}). */
-    private final Map<String, Addressing> promotedOnPeer = new LinkedHashMap<>();
+    /** Sources the check enabled and has not disabled since, in replication_source form. */
+    private final Map<ReplicationSource, Addressing> enabled = new LinkedHashMap<>();
+    /** Where each source of site A is, as the check's OK answers moved it (absent: replication disabled). */
+    private final Map<ReplicationSource, State> believed = new LinkedHashMap<>();
+    /** The state each replica on site B was last observed in, since the last call that may have changed it. */
+    private final Map<ReplicationSource, State> observedOnPeer = new LinkedHashMap<>();
+    /** Replicas on site B this check promoted itself (observed secondary before, the promote answered OK). */
+    private final Map<ReplicationSource, Addressing> promotedOnPeer = new LinkedHashMap<>();
 
-    /** {@code "volume/ID"} or {@code "group/ID"}: how {@link Needs#fixture} and the bookkeeping name a source. */
-    static String key(Addressing target) {
-        if (target.source() != null
-                && target.source().hasVolume()
-                && !target.source().getVolume().getVolumeId().isEmpty()) {
-            return "volume/" + target.source().getVolume().getVolumeId();
-        }
-        if (target.source() != null
-                && target.source().hasVolumegroup()
-                && !target.source().getVolumegroup().getVolumeGroupId().isEmpty()) {
-            return "group/" + target.source().getVolumegroup().getVolumeGroupId();
-        }
-        if (target.source() == null && !target.volumeId().isEmpty()) {
-            return "volume/" + target.volumeId();
-        }
-        return null;
+    /** True for the calls that may change a source's state (every RPC but the model's read-only ones). */
+    static boolean mutating(Rpc rpc) {
+        return rpc == Rpc.ENABLE_VOLUME_REPLICATION
+                || rpc == Rpc.DISABLE_VOLUME_REPLICATION
+                || rpc == Rpc.PROMOTE_VOLUME
+                || rpc == Rpc.DEMOTE_VOLUME
+                || rpc == Rpc.RESYNC_VOLUME;
     }
 
-    /** Notes what an answer on the plugin under test did to {@code target}. */
+    /** Notes what an answer on the plugin under test (site A) did to {@code target}. */
     synchronized void track(Addressing target, Outcome outcome) {
-        String key = key(target);
-        if (key == null || !outcome.ok()) {
+        if (mutating(outcome.rpc())) {
+            // Site A's calls move the pair: what was observed on B is no longer known.
+            observedOnPeer.clear();
+        }
+        Optional<ReplicationSource> fixture = target.fixture();
+        if (fixture.isEmpty() || !outcome.ok()) {
             return;
         }
+        ReplicationSource f = fixture.get();
+        State now = believed(f);
         switch (outcome.rpc()) {
-            case ENABLE_VOLUME_REPLICATION -> enabled.putIfAbsent(key, normalized(target));
-            case DEMOTE_VOLUME, RESYNC_VOLUME -> demoted.add(key);
-            case PROMOTE_VOLUME -> demoted.remove(key);
+            case ENABLE_VOLUME_REPLICATION -> {
+                enabled.putIfAbsent(f, Addressing.of(f));
+                if (now == State.DISABLED) {
+                    believed.put(f, State.PRIMARY);
+                }
+            }
+            case DEMOTE_VOLUME -> believed.put(f, State.SECONDARY);
+            case PROMOTE_VOLUME -> believed.put(f, State.PRIMARY);
             case DISABLE_VOLUME_REPLICATION -> {
-                enabled.remove(key);
-                demoted.remove(key);
+                enabled.remove(f);
+                believed.remove(f);
             }
             default -> {}
         }
     }
 
-    /** Notes what an answer on the peer site did to {@code replica}. */
-    synchronized void trackPeer(Addressing replica, Outcome outcome) {
-        String key = key(replica);
-        if (key == null || !outcome.ok()) {
+    /** Notes what an answer on the peer site did to {@code replica}; {@code before} is how it was observed before. */
+    synchronized void trackPeer(Addressing replica, Outcome outcome, State before) {
+        if (!mutating(outcome.rpc())) {
+            return;
+        }
+        observedOnPeer.clear();
+        Optional<ReplicationSource> r = replica.fixture();
+        if (r.isEmpty() || !outcome.ok()) {
             return;
         }
         switch (outcome.rpc()) {
-            case PROMOTE_VOLUME -> promotedOnPeer.put(key, replica);
-            case DEMOTE_VOLUME, DISABLE_VOLUME_REPLICATION -> promotedOnPeer.remove(key);
+            // Only a promote of a replica observed secondary is the check's doing: an OK promote of a volume that was
+            // primary already changed nothing, and restoring it would demote what the check never promoted.
+            case PROMOTE_VOLUME -> {
+                if (before == State.SECONDARY) {
+                    promotedOnPeer.put(r.get(), replica);
+                }
+            }
+            case DEMOTE_VOLUME, DISABLE_VOLUME_REPLICATION -> promotedOnPeer.remove(r.get());
             default -> {}
         }
     }
 
+    /** Notes that {@code replica} on site B answered every read-only probe as in {@code state} (null: no state fits). */
+    synchronized void observedOnPeer(Addressing replica, State state) {
+        replica.fixture().ifPresent(r -> {
+            if (state == null) {
+                observedOnPeer.remove(r);
+            } else {
+                observedOnPeer.put(r, state);
+            }
+        });
+    }
+
+    /** The state {@code replica} was last observed in on site B, since the last call that may have changed it. */
+    synchronized Optional<State> observedOnPeer(Addressing replica) {
+        return replica.fixture().map(observedOnPeer::get);
+    }
+
+    /** Where the check believes {@code source} of site A is: replication disabled unless its OK answers moved it. */
+    synchronized State believed(ReplicationSource source) {
+        return believed.getOrDefault(source, State.DISABLED);
+    }
+
+    /** Where the check believes {@code target} is; replication disabled for a request that names no fixture. */
+    synchronized State believed(Addressing target) {
+        return target.fixture().map(this::believed).orElse(State.DISABLED);
+    }
+
     /** True when the check enabled {@code target} and has not demoted it since: it is primary, as far as we know. */
     synchronized boolean madePrimary(Addressing target) {
-        String key = key(target);
-        return key != null && enabled.containsKey(key) && !demoted.contains(key);
+        Optional<ReplicationSource> f = target.fixture();
+        return f.isPresent() && enabled.containsKey(f.get()) && believed(f.get()) == State.PRIMARY;
     }
 
     /** True when the check promoted {@code replica} on the peer site and has not demoted it since. */
     synchronized boolean promotedOnPeer(Addressing replica) {
-        String key = key(replica);
-        return key != null && promotedOnPeer.containsKey(key);
+        return replica.fixture().map(promotedOnPeer::containsKey).orElse(false);
     }
 
     /** True when the check may have left {@code target} demoted. */
     synchronized boolean mayBeDemoted(Addressing target) {
-        return demoted.contains(key(target));
+        return believed(target) == State.SECONDARY;
     }
 
     /** The sources the check enabled and has not disabled since, in {@code replication_source} form. */
@@ -96,14 +141,16 @@ final class SourceBookkeeping {
         return List.copyOf(promotedOnPeer.values());
     }
 
-    /** Forgets that the check enabled {@code target} (it restored it itself). */
-    synchronized void forget(Addressing target) {
-        String key = key(target);
-        enabled.remove(key);
-        demoted.remove(key);
+    /** The fixtures the check enabled and has not disabled since. */
+    synchronized Set<ReplicationSource> enabledFixtures() {
+        return new LinkedHashSet<>(enabled.keySet());
     }
 
-    private static Addressing normalized(Addressing target) {
-        return target.source() == null ? Addressing.volume(target.volumeId()) : target;
+    /** Forgets that the check enabled {@code target} (it restored it itself). */
+    synchronized void forget(Addressing target) {
+        target.fixture().ifPresent(f -> {
+            enabled.remove(f);
+            believed.remove(f);
+        });
     }
 }

@@ -54,22 +54,38 @@ final class TwoSiteChecks {
         return checks;
     }
 
-    /** A -> B -> A: every step on both sites observed, then disabled, and no replica left on B. */
+    /**
+     * A -> B -> A, every action on one site followed by an observation of the other before any further action: an
+     * enable disabled at once (during the first sync: no copy may stay on B), an enable on A and on B's replica (B
+     * stays secondary), the failover to B, the failback to A, and a disable that leaves no replica on B.
+     */
     private static void failoverRoundTrip(ConformanceContext ctx, LifecycleModel model, Addressing a) {
         ctx.requirePeer();
         ctx.sequential();
         ctx.step(Rpc.ENABLE_VOLUME_REPLICATION, a);
         Addressing b = ctx.replicaOf(a);
+        ctx.step(Rpc.DISABLE_VOLUME_REPLICATION, a);
+        requireNoReplica(ctx, model, b, "DisableVolumeReplication on A right after its enable (the first sync)");
+        LifecycleChecks.observe(ctx, model, a, State.DISABLED, "DisableVolumeReplication on A");
+
+        ctx.step(Rpc.ENABLE_VOLUME_REPLICATION, a);
         observeBoth(ctx, model, a, State.PRIMARY, b, State.SECONDARY, "EnableVolumeReplication on A");
+        ctx.expect(
+                ctx.callPeer(Rpc.ENABLE_VOLUME_REPLICATION, b),
+                StatusCode.OK,
+                "EnableVolumeReplication on B's " + b + " (replication enabled, secondary: it stays secondary)");
+        observeBoth(ctx, model, a, State.PRIMARY, b, State.SECONDARY, "EnableVolumeReplication on B's replica");
         ctx.step(Rpc.DEMOTE_VOLUME, a);
-        promoteAfterDemotion(ctx, b, true);
+        observeBoth(ctx, model, a, State.SECONDARY, b, State.SECONDARY, "DemoteVolume on A");
+        promoteAfterDemotion(ctx, model, a, b, true);
         observeBoth(ctx, model, a, State.SECONDARY, b, State.PRIMARY, "the failover to B");
         ctx.expect(ctx.callPeer(Rpc.DEMOTE_VOLUME, b), StatusCode.OK, "DemoteVolume on B's " + b);
-        promoteAfterDemotion(ctx, a, false);
+        observeBoth(ctx, model, a, State.SECONDARY, b, State.SECONDARY, "DemoteVolume on B");
+        promoteAfterDemotion(ctx, model, a, b, false);
         observeBoth(ctx, model, a, State.PRIMARY, b, State.SECONDARY, "the failback to A");
         ctx.step(Rpc.DISABLE_VOLUME_REPLICATION, a);
-        LifecycleChecks.observe(ctx, model, a, State.DISABLED, "DisableVolumeReplication on A");
         requireNoReplica(ctx, model, b, "DisableVolumeReplication on A");
+        LifecycleChecks.observe(ctx, model, a, State.DISABLED, "DisableVolumeReplication on A");
     }
 
     /** Site A primary: a promote without force on B is refused, and neither site changes. */
@@ -79,31 +95,49 @@ final class TwoSiteChecks {
         ctx.step(Rpc.ENABLE_VOLUME_REPLICATION, a);
         Addressing b = ctx.replicaOf(a);
         LifecycleChecks.observe(ctx, model, a, State.PRIMARY, "EnableVolumeReplication on A");
+        PeerSite.observe(ctx, model, a, b, State.SECONDARY, "EnableVolumeReplication on A");
         Outcome o = ctx.callPeer(Rpc.PROMOTE_VOLUME, b);
+        if (!o.ok()) {
+            // Refused, as the check hopes: a refusal must change nothing on either site (a MUST, whatever the level).
+            ctx.mustHold(
+                    () -> observeBoth(ctx, model, a, State.PRIMARY, b, State.SECONDARY, "the refused promote on B"),
+                    "PromoteVolume without force on B's " + b + " was refused (" + o.describe() + ") but changed");
+        }
         ctx.expect(
                 o,
                 StatusCode.FAILED_PRECONDITION,
                 "PromoteVolume without force on B's " + b + " while A is" + " primary");
-        observeBoth(ctx, model, a, State.PRIMARY, b, State.SECONDARY, "the refused promote on B");
     }
 
     /**
-     * Promotes {@code target} (on B when {@code onPeer}) without force, waiting out the demotion window: within the
-     * settle timeout a 9 or 10 right after the other site's demote is the storage's "demotion not arrived yet".
+     * Promotes {@code target} (B's {@code replica} when {@code onPeer}, else A's {@code source}) without force, waiting
+     * out the demotion window: within the settle timeout a 9 or 10 right after the other site's demote is the
+     * storage's "demotion not arrived yet". Before each attempt the target is observed secondary, and after each
+     * refusal the other site is observed unchanged.
      */
-    static void promoteAfterDemotion(ConformanceContext ctx, Addressing target, boolean onPeer) {
+    static void promoteAfterDemotion(
+            ConformanceContext ctx, LifecycleModel model, Addressing source, Addressing replica, boolean onPeer) {
+        Addressing target = onPeer ? replica : source;
+        String site = onPeer ? "B's " : "A's ";
         Outcome o = ctx.settle(
-                () -> onPeer ? ctx.callPeer(Rpc.PROMOTE_VOLUME, target) : ctx.call(Rpc.PROMOTE_VOLUME, target),
+                () -> {
+                    if (onPeer) {
+                        PeerSite.observe(ctx, model, source, replica, State.SECONDARY, "the demote on A");
+                        return ctx.callPeer(Rpc.PROMOTE_VOLUME, replica);
+                    }
+                    PeerSite.observe(ctx, model, source, replica, State.SECONDARY, "the demote on B");
+                    return ctx.call(Rpc.PROMOTE_VOLUME, source);
+                },
                 r -> r.code() == StatusCode.FAILED_PRECONDITION || r.code() == StatusCode.ABORTED);
         ctx.expect(
                 o,
                 StatusCode.OK,
-                "PromoteVolume without force on " + (onPeer ? "B's " : "A's ") + target
+                "PromoteVolume without force on " + site + target
                         + " after the other site's demote (waited out the demotion window up to the settle timeout)");
     }
 
-    /** Observes A as {@code stateA} and B's replica as {@code stateB}. */
-    private static void observeBoth(
+    /** After an action on either site: observes A as {@code stateA}, then B's replica as {@code stateB}. */
+    static void observeBoth(
             ConformanceContext ctx,
             LifecycleModel model,
             Addressing a,
@@ -112,31 +146,7 @@ final class TwoSiteChecks {
             State stateB,
             String after) {
         LifecycleChecks.observe(ctx, model, a, stateA, after + " (site A)");
-        observePeer(ctx, model, b, stateB, after + " (site B)");
-    }
-
-    /** The peer's replica answers every probe as in {@code expected}. */
-    static void observePeer(ConformanceContext ctx, LifecycleModel model, Addressing b, State expected, String after) {
-        StringBuilder said = new StringBuilder();
-        boolean fits = true;
-        for (Rpc probe : model.probes()) {
-            Outcome o = ctx.callPeer(probe, b);
-            if (o.code() == StatusCode.UNIMPLEMENTED && ctx.scheme().lists(probe, StatusCode.UNIMPLEMENTED)) {
-                continue;
-            }
-            if (o.ok()) {
-                ResponseRules.requireValid(ctx, o, b);
-            }
-            said.append(said.isEmpty() ? "" : ", ")
-                    .append(probe.methodName())
-                    .append(" -> ")
-                    .append(o.describe());
-            fits &= o.code() == model.expect(probe, expected).code();
-        }
-        if (!fits) {
-            ctx.fail("after " + after + ", the peer site's " + b + " must be " + expected.label() + ", but it answers "
-                    + said);
-        }
+        PeerSite.observe(ctx, model, a, b, stateB, after + " (site B)");
     }
 
     /**
@@ -148,7 +158,7 @@ final class TwoSiteChecks {
         ctx.settle(
                 () -> {
                     last.clear();
-                    for (Rpc probe : model.probes()) {
+                    for (Rpc probe : PeerSite.readOnlyProbes(model)) {
                         last.put(probe, ctx.callPeer(probe, b));
                     }
                     return last.values().stream()
