@@ -1,13 +1,14 @@
 package io.volrep.testkit;
 
-import io.volrep.api.internal.Arguments;
-import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * One conformance check: a stable id (what {@code --skip} and vendor CI refer to), a name (the spec row it verifies),
- * how strongly the spec demands it, a short hint ("if this fails, check ..."), and its body.
+ * how strongly the spec demands it, a short hint ("if this fails, check ..."), the fixtures it holds while it runs,
+ * and its body. Immutable; made with {@link #builder()}, or {@link #required}/{@link #optional} and the
+ * {@code with...} methods.
  *
  * <p>The built-in checks' ids are structural, {@code <group>/<subject>/<condition>}, optionally followed by
  * {@code /<fixture>} for a check made per fixture: {@code PromoteVolume/volume/disabled},
@@ -20,62 +21,31 @@ import java.util.Objects;
  * {@link ConformanceContext#notImplemented}, {@link ConformanceContext#skip} and {@link ConformanceContext#warn}.
  * After the body the suite returns every source the body enabled to "replication disabled".
  * <pre>{@code
- * Check.required("PromoteVolume: Replication Source is not replicated -> 9 FAILED_PRECONDITION", ctx ->
- *         ctx.expect(ctx.call(Rpc.PROMOTE_VOLUME, ctx.volume()), StatusCode.FAILED_PRECONDITION))
- *      .withId("PromoteVolume/volume/disabled")
- *      .withHint("promote must check that replication is enabled");
+ * Check check = Check.builder()
+ *         .id("PromoteVolume/volume/disabled")
+ *         .name("PromoteVolume: Replication Source is not replicated -> 9 FAILED_PRECONDITION")
+ *         .requirement(Requirement.REQUIRED)
+ *         .hint("promote must check that replication is enabled")
+ *         .needs(Needs.volume())
+ *         .body(ctx -> ctx.expect(ctx.call(Rpc.PROMOTE_VOLUME, ctx.volume()), StatusCode.FAILED_PRECONDITION))
+ *         .build();
  * }</pre>
- *
- * @param id the stable id, e.g. {@code "PromoteVolume/volume/disabled"}; by default derived from the name
- * @param name the check's name, e.g. {@code "PromoteVolume: Replication Source is not replicated -> 9 FAILED_PRECONDITION"}
- * @param requirement required (MUST) or optional (SHOULD/MAY)
- * @param hint what to look at when the check fails; may be empty
- * @param body what the check does
- * @param formerIds ids this check had in earlier releases, still accepted (exactly, not as patterns) by
- *                  {@link #selectedBy(String)}; besides these, the id that 0.1 derived from the name
- * @param needs the fixtures the check holds while it runs (checks holding distinct fixtures run at the same time);
- *              by default {@link Needs#everyFixture()}: alone
  */
-public record Check(
-        String id, String name, Requirement requirement, String hint, Body body, List<String> formerIds, Needs needs) {
+public final class Check {
+    private final String id;
+    private final String name;
+    private final Requirement requirement;
+    private final String hint;
+    private final Body body;
+    private final Needs needs;
 
-    public Check {
-        Arguments.requireNonNull(
-                "id",
-                id,
-                "name",
-                name,
-                "requirement",
-                requirement,
-                "hint",
-                hint,
-                "body",
-                body,
-                "formerIds",
-                formerIds,
-                "needs",
-                needs);
-        formerIds = List.copyOf(formerIds);
-    }
-
-    /** A check without former ids, that runs alone ({@link Needs#everyFixture()}). */
-    public Check(String id, String name, Requirement requirement, String hint, Body body) {
-        this(id, name, requirement, hint, body, List.of(), Needs.everyFixture());
-    }
-
-    /** A check with former ids, that runs alone ({@link Needs#everyFixture()}). */
-    public Check(String id, String name, Requirement requirement, String hint, Body body, List<String> formerIds) {
-        this(id, name, requirement, hint, body, formerIds, Needs.everyFixture());
-    }
-
-    /** A check without former ids, holding {@code needs} while it runs. */
-    public Check(String id, String name, Requirement requirement, String hint, Body body, Needs needs) {
-        this(id, name, requirement, hint, body, List.of(), needs);
-    }
-
-    /** A check whose id is derived from its name, which has no hint and runs alone. */
-    public Check(String name, Requirement requirement, Body body) {
-        this(idOf(name), name, requirement, "", body);
+    private Check(Builder b) {
+        this.name = Objects.requireNonNull(b.name, "name");
+        this.id = b.id == null ? idOf(b.name) : b.id;
+        this.requirement = Objects.requireNonNull(b.requirement, "requirement");
+        this.hint = Objects.requireNonNull(b.hint, "hint");
+        this.body = Objects.requireNonNull(b.body, "body");
+        this.needs = Objects.requireNonNull(b.needs, "needs");
     }
 
     /** A check's body. */
@@ -85,31 +55,40 @@ public record Check(
         void run(ConformanceContext ctx) throws Exception;
     }
 
-    /** A check of something the spec says MUST, or a code an error table fixes. */
+    /** A new builder: required, no hint, holding every fixture (alone), the id derived from the name unless set. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding this check's values. */
+    public Builder toBuilder() {
+        Builder b = new Builder()
+                .id(id)
+                .name(name)
+                .requirement(requirement)
+                .hint(hint)
+                .body(body);
+        return b.needs(needs);
+    }
+
+    /** A check of something the spec says MUST, or a code an error table fixes; it runs alone until given needs. */
     public static Check required(String name, Body body) {
-        return new Check(name, Requirement.REQUIRED, body);
+        return builder().name(name).requirement(Requirement.REQUIRED).body(body).build();
     }
 
     /** A check of something the spec says SHOULD or MAY. */
     public static Check optional(String name, Body body) {
-        return new Check(name, Requirement.OPTIONAL, body);
+        return builder().name(name).requirement(Requirement.OPTIONAL).body(body).build();
     }
 
     /** This check with another id. */
     public Check withId(String newId) {
-        return new Check(newId, name, requirement, hint, body, formerIds, needs);
+        return toBuilder().id(newId).build();
     }
 
     /** This check with a hint. */
     public Check withHint(String newHint) {
-        return new Check(id, name, requirement, newHint, body, formerIds, needs);
-    }
-
-    /** This check, also selected by {@code ids} (ids it had in an earlier release). */
-    public Check withFormerIds(String... ids) {
-        List<String> all = new java.util.ArrayList<>(formerIds);
-        all.addAll(List.of(ids));
-        return new Check(id, name, requirement, hint, body, all, needs);
+        return toBuilder().hint(newHint).build();
     }
 
     /**
@@ -117,13 +96,43 @@ public record Check(
      * {@code Check.required(...).withNeeds(Needs.volume())}.
      */
     public Check withNeeds(Needs newNeeds) {
-        return new Check(id, name, requirement, hint, body, formerIds, newNeeds);
+        return toBuilder().needs(newNeeds).build();
+    }
+
+    /** The stable id, e.g. {@code "PromoteVolume/volume/disabled"}. */
+    public String id() {
+        return id;
+    }
+
+    /** The name, e.g. {@code "PromoteVolume: Replication Source is not replicated -> 9 FAILED_PRECONDITION"}. */
+    public String name() {
+        return name;
+    }
+
+    /** Required (MUST) or optional (SHOULD/MAY). */
+    public Requirement requirement() {
+        return requirement;
+    }
+
+    /** What to look at when the check fails; may be empty. */
+    public String hint() {
+        return hint;
+    }
+
+    /** What the check does. */
+    public Body body() {
+        return body;
+    }
+
+    /** The fixtures the check holds while it runs (checks holding distinct fixtures run at the same time). */
+    public Needs needs() {
+        return needs;
     }
 
     /**
      * The id derived from a name: lower case, every run of other characters than letters and digits one dash,
-     * e.g. {@code "Fixtures: volume vol-0 exists"} becomes {@code "fixtures-volume-vol-0-exists"}. What a check
-     * built without {@link #withId} is known by, and what every check was known by in 0.1.
+     * e.g. {@code "Fixtures: volume vol-0 exists"} becomes {@code "fixtures-volume-vol-0-exists"}: what a check built
+     * without an id is known by. Give your checks ids: a reworded name changes a derived one.
      */
     public static String idOf(String name) {
         return name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("^-|-$", "");
@@ -131,8 +140,7 @@ public record Check(
 
     /**
      * True when {@code pattern} selects this check: its id, where {@code *} stands for any run of characters
-     * ({@code "isolation/*"}, {@code "*}{@code /group/*"}). Former ids play no part: a pattern selects what its
-     * words say of the current ids.
+     * ({@code "isolation/*"}, {@code "*}{@code /group/*"}).
      */
     public boolean matches(String pattern) {
         return idMatches(pattern, id);
@@ -142,23 +150,66 @@ public record Check(
     static boolean idMatches(String pattern, String id) {
         StringBuilder regex = new StringBuilder();
         for (String part : pattern.split("\\*", -1)) {
-            regex.append(regex.isEmpty() ? "" : ".*").append(java.util.regex.Pattern.quote(part));
+            regex.append(regex.isEmpty() ? "" : ".*").append(Pattern.quote(part));
         }
         return id.matches(regex.toString());
     }
 
-    /**
-     * True when {@code id} is not this check's id but one it had before (listed in {@link #formerIds()}, or derived
-     * from its name as 0.1 did): accepted for one release, so a vendor's {@code --skip} keeps working after an
-     * upgrade. Only exact ids, never patterns.
-     */
-    public boolean formerlyKnownAs(String id) {
-        Objects.requireNonNull(id, "id");
-        return !id.equals(this.id) && !id.contains("*") && (formerIds.contains(id) || id.equals(idOf(name)));
+    @Override
+    public String toString() {
+        return id + " (" + requirement.tag() + "): " + name;
     }
 
-    /** True when {@code pattern} {@linkplain #matches matches} this check's id or is one of its former ids. */
-    public boolean selectedBy(String pattern) {
-        return matches(pattern) || formerlyKnownAs(pattern);
+    /** Builds a {@link Check}. */
+    public static final class Builder {
+        private String id;
+        private String name;
+        private Requirement requirement = Requirement.REQUIRED;
+        private String hint = "";
+        private Body body;
+        private Needs needs = Needs.everyFixture();
+
+        private Builder() {}
+
+        /** The stable id ({@code <group>/<subject>/<condition>}); by default derived from the name. */
+        public Builder id(String id) {
+            this.id = Objects.requireNonNull(id, "id");
+            return this;
+        }
+
+        /** The name: the spec row it verifies, and the case in brackets. Required. */
+        public Builder name(String name) {
+            this.name = Objects.requireNonNull(name, "name");
+            return this;
+        }
+
+        /** Required (the default) or optional. */
+        public Builder requirement(Requirement requirement) {
+            this.requirement = Objects.requireNonNull(requirement, "requirement");
+            return this;
+        }
+
+        /** What to look at when the check fails (default: none). */
+        public Builder hint(String hint) {
+            this.hint = Objects.requireNonNull(hint, "hint");
+            return this;
+        }
+
+        /** What the check does. Required. */
+        public Builder body(Body body) {
+            this.body = Objects.requireNonNull(body, "body");
+            return this;
+        }
+
+        /** The fixtures it holds while it runs (default {@link Needs#everyFixture()}: alone). */
+        public Builder needs(Needs needs) {
+            this.needs = Objects.requireNonNull(needs, "needs");
+            return this;
+        }
+
+        /** The check; throws {@link NullPointerException} without a name or a body. */
+        public Check build() {
+            return new Check(this);
+        }
     }
 }

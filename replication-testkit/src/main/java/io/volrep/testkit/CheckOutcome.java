@@ -22,8 +22,16 @@ public enum CheckOutcome {
      * statement; neither a pass nor a failure, and it never breaks compliance.
      */
     WARNING("WARNING"),
-    /** The check did not run: it needs what this run does not have (a peer site). Never a failure, never a pass. */
-    NOT_RUN("NOT RUN");
+    /**
+     * The check did not run: it needs what this run does not have (a peer site), or another check's failure is the
+     * cause of its own (one defect, one FAIL: the reason names that check). Never a failure, never a pass.
+     */
+    NOT_RUN("NOT RUN"),
+    /**
+     * The check does not apply: it judges a service the plugin's Identity does not advertise (a plugin serving only
+     * volume groups is not judged on replication). Never a failure, never a pass.
+     */
+    NOT_APPLICABLE("NOT APPLICABLE");
 
     private final String label;
 
@@ -31,7 +39,7 @@ public enum CheckOutcome {
         this.label = label;
     }
 
-    /** How the console report prints it: PASS, FAIL, NOT IMPLEMENTED, SKIPPED, WARNING, NOT RUN. */
+    /** How the console report prints it: PASS, FAIL, NOT IMPLEMENTED, SKIPPED, WARNING, NOT RUN, NOT APPLICABLE. */
     public String label() {
         return label;
     }

@@ -1,5 +1,6 @@
 package io.volrep.testkit;
 
+import io.volrep.api.ReplicationSource;
 import io.volrep.api.ReplicationSource.Kind;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -11,6 +12,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Runs a conformance run's work at most {@link ConformanceConfig#parallelism()} at a time, each task holding the
@@ -31,7 +33,7 @@ final class CheckScheduler implements AutoCloseable {
         }
     }
 
-    private record Task(int sequence, Needs needs, int weight, Consumer<Lease> work, CompletableFuture<Void> done) {}
+    private record Task(int sequence, Needs needs, int weight, Consumer<Lease> work) {}
 
     private final List<String> volumes;
     private final List<String> groups;
@@ -59,10 +61,17 @@ final class CheckScheduler implements AutoCloseable {
 
     /**
      * Queues {@code work}, run with a lease on the fixtures {@code needs} names; {@code weight} (about the calls it
-     * makes) orders the queue. The future completes when the work ended (its own failures are its business).
+     * makes) orders the queue. The future completes with what the work answers when it ended (or with what it threw).
      */
-    CompletableFuture<Void> submit(Needs needs, int weight, Consumer<Lease> work) {
-        Task task = new Task(sequence.getAndIncrement(), needs, weight, work, new CompletableFuture<>());
+    <T> CompletableFuture<T> submit(Needs needs, int weight, Function<Lease, T> work) {
+        CompletableFuture<T> done = new CompletableFuture<>();
+        Task task = new Task(sequence.getAndIncrement(), needs, weight, lease -> {
+            try {
+                done.complete(work.apply(lease));
+            } catch (Throwable e) {
+                done.completeExceptionally(e);
+            }
+        });
         synchronized (this) {
             pending.add(task);
             pending.sort(Comparator.comparingInt((Task t) -> t.needs().order().ordinal())
@@ -70,7 +79,7 @@ final class CheckScheduler implements AutoCloseable {
                     .thenComparingInt(Task::sequence));
         }
         pump();
-        return task.done();
+        return done;
     }
 
     /** Scarce fixtures first: a task needing a group weighs as much as all the volumes it could have run on. */
@@ -122,9 +131,9 @@ final class CheckScheduler implements AutoCloseable {
         }
         List<String> vols = new ArrayList<>();
         List<String> grps = new ArrayList<>();
-        for (String key : needs.fixtures()) {
-            String id = key.substring(key.indexOf('/') + 1);
-            boolean group = key.startsWith("group/");
+        for (ReplicationSource fixture : needs.fixtures()) {
+            String id = fixture.id();
+            boolean group = fixture.kind() == Kind.VOLUME_GROUP;
             if (!(group ? groups : volumes).contains(id)) {
                 continue; // not a fixture of this run: the check skips or fails on its own
             }
@@ -164,9 +173,6 @@ final class CheckScheduler implements AutoCloseable {
     private void run(Task t, Lease lease) {
         try {
             t.work().accept(lease);
-            t.done().complete(null);
-        } catch (Throwable e) {
-            t.done().completeExceptionally(e);
         } finally {
             synchronized (this) {
                 running.remove(t);

@@ -37,10 +37,12 @@ public final class ConformanceChecks {
 
     /** The node volumes the NodeHealer checks name (mount and block), as fixtures to hold. */
     private static Needs nodeVolumes(ConformanceConfig config) {
-        java.util.Set<String> keys = new java.util.LinkedHashSet<>();
-        config.healerVolumes().keySet().forEach(id -> keys.add("volume/" + id));
-        config.healerBlockVolumes().keySet().forEach(id -> keys.add("volume/" + id));
-        return new Needs(0, 0, List.copyOf(keys), false, Needs.Order.ANY, false);
+        java.util.Set<String> ids =
+                new java.util.LinkedHashSet<>(config.healerVolumes().keySet());
+        ids.addAll(config.healerBlockVolumes().keySet());
+        Needs.Builder needs = Needs.builder();
+        ids.forEach(id -> needs.fixture(io.volrep.api.ReplicationSource.volume(id)));
+        return needs.build();
     }
 
     private static CheckGroup holding(CheckGroup group, java.util.function.Function<ConformanceConfig, Needs> needs) {

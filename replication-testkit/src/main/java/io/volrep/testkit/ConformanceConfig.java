@@ -115,6 +115,14 @@ public final class ConformanceConfig {
         return values.seed;
     }
 
+    /**
+     * True when every required check must run for the plugin to be compliant: a required check skipped (its fixtures
+     * not configured, or on request) or not run (no peer site) makes the report NOT COMPLIANT ({@code --require-all}).
+     */
+    public boolean requireAll() {
+        return values.requireAll;
+    }
+
     /** The plugin's address ({@code unix:///path}, {@code host:port}, {@code inprocess:NAME}), if that is the target. */
     public Optional<String> endpoint() {
         return Optional.ofNullable(values.endpoint);
@@ -210,9 +218,9 @@ public final class ConformanceConfig {
         return java.util.Collections.unmodifiableList(values.skipChecks);
     }
 
-    /** True when {@code check} is skipped on request: an entry matches its id, or is one of its former ids. */
+    /** True when {@code check} is skipped on request: an entry matches its id. */
     public boolean skipped(Check check) {
-        return values.skipChecks.stream().anyMatch(check::selectedBy);
+        return values.skipChecks.stream().anyMatch(check::matches);
     }
 
     /** True when the check with this id is skipped on request (a glob over current ids: the exploration's edges). */
@@ -288,6 +296,15 @@ public final class ConformanceConfig {
         /** The seed of the lifecycle exploration's order (default 0): a run is repeatable with its seed. */
         public Builder seed(long seed) {
             s.seed = seed;
+            return this;
+        }
+
+        /**
+         * Compliant only when every required check ran (default false: a required check that did not run is named in
+         * the statement, "COMPLIANT for the checks run; N required checks not run (...)", but does not fail the run).
+         */
+        public Builder requireAll(boolean requireAll) {
+            s.requireAll = requireAll;
             return this;
         }
 
@@ -445,8 +462,8 @@ public final class ConformanceConfig {
 
         /**
          * Skip checks on request: each entry a {@link Check#id() check id}, where {@code *} stands for any run of
-         * characters ({@code "isolation/*"}, {@code "*}{@code /group/*"}), or a check's former id
-         * ({@link Check#formerlyKnownAs}). The statement lists them as skipped on request.
+         * characters ({@code "isolation/*"}, {@code "*}{@code /group/*"}). The statement lists them as skipped on
+         * request.
          *
          * <pre>{@code
          * ConformanceConfig.builder().endpoint("unix:///csi/csi-addons.sock").volumes("pvc-1")

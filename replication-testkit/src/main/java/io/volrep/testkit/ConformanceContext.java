@@ -36,8 +36,15 @@ public final class ConformanceContext {
     public static final String NOT_IMPLEMENTED_PREFIX = "NOT IMPLEMENTED: ";
     /** Prefix of the abort message for checks whose fixtures are missing. */
     public static final String SKIPPED_PREFIX = "SKIPPED: ";
-    /** Prefix of the abort message for checks that need what the run does not have: a peer site. */
+    /**
+     * Prefix of the abort message for checks that did not run: they need what the run does not have (a peer site), or
+     * another check's failure is the cause of theirs ({@link #BECAUSE_OF}).
+     */
     public static final String NOT_RUN_PREFIX = "NOT RUN: ";
+    /** Prefix of the abort message for checks of a service the plugin's Identity does not advertise. */
+    public static final String NOT_APPLICABLE_PREFIX = "NOT APPLICABLE: ";
+    /** How a NOT RUN reason names the failed check that is the cause: {@code "NOT RUN: because of check ID, ..."}. */
+    public static final String BECAUSE_OF = "because of check ";
     /** Why a two-site check does not run without a peer. */
     static final String NEEDS_PEER = "needs the peer site (--peer-endpoint, ConformanceConfig.peerEndpoint):"
             + " replication is between two sites, and this check drives the source's replica there";
@@ -69,7 +76,17 @@ public final class ConformanceContext {
     /** True inside checks that send one call at a time: a 10 ABORTED that outlives the settle window had nothing pending. */
     private volatile boolean sequential;
 
-    ConformanceContext(ConformanceSession session, CheckScheduler.Lease lease) {
+    /** The check this context runs, or null for work that is not a check (the exploration's walks). */
+    private final Check check;
+    /**
+     * The checks that left a fixture of this context's lease broken before it started (an operation left pending, a
+     * restore that failed): a failure here is their consequence when they failed.
+     */
+    private final List<String> inherited;
+
+    ConformanceContext(ConformanceSession session, CheckScheduler.Lease lease, Check check) {
+        this.check = check;
+        this.inherited = session.poison(lease);
         this.session = session;
         this.calls = session.callCounter();
         this.channel = session.channel();
@@ -354,6 +371,7 @@ public final class ConformanceContext {
         }
         Message request =
                 Wire.request(dialect, rpc, Wire.inDialect(dialect, target, exact), secrets, parameters, force);
+        LifecycleModel.State before = sources.believed(target);
         Outcome outcome = Wire.invoke(target0, dialect, rpc, request, config.callTimeout());
         calls.increment();
         noteAborted(outcome);
@@ -382,6 +400,7 @@ public final class ConformanceContext {
                     null);
         }
         if (track) {
+            sources.called(target, rpc, force, before);
             sources.track(target, outcome);
         }
         LOG.debug("{} {} -> {}", rpc, target, outcome.code());
@@ -432,7 +451,24 @@ public final class ConformanceContext {
      * when the spec allows 12 UNIMPLEMENTED for {@code rpc}; fails otherwise.
      */
     public Outcome step(Rpc rpc, Addressing target) {
+        LifecycleModel.State before = sources.believed(target);
+        List<String> previous = sources.calls(target);
         Outcome outcome = call(rpc, target);
+        if (outcome.code() != StatusCode.OK
+                && !(outcome.code() == StatusCode.UNIMPLEMENTED && scheme.lists(rpc, StatusCode.UNIMPLEMENTED))
+                && target.fixture().isPresent()
+                && rpc.isReplication()) {
+            // A step the check needs but does not judge: the exploration judges this very call in this state, so a
+            // refusal here is the failure of that check (this one did not run because of it), or else this one's.
+            // The call before it may have answered OK without its effect: its check is a cause too.
+            List<String> causes = new java.util.ArrayList<>(
+                    List.of(LifecycleChecks.walkId(rpc, ResponseRules.kindOf(target), before)));
+            causes.addAll(previous);
+            failBecause(
+                    causes,
+                    rpc.methodName() + " on " + target + " (" + before.label() + "): expected 0 OK, got "
+                            + outcome.describe() + note(outcome));
+        }
         expect(outcome, StatusCode.OK, rpc.methodName() + " on " + target);
         return outcome;
     }
@@ -448,7 +484,16 @@ public final class ConformanceContext {
         if (outcome.code() == StatusCode.UNIMPLEMENTED && scheme.lists(outcome.rpc(), StatusCode.UNIMPLEMENTED)) {
             notImplemented(outcome.rpc());
         }
-        fail(what + ": expected " + expected.display() + ", got " + outcome.describe() + note(outcome));
+        String message = what + ": expected " + expected.display() + ", got " + outcome.describe() + note(outcome);
+        String basic = LifecycleChecks.walkId(
+                outcome.rpc(), io.volrep.api.ReplicationSource.Kind.VOLUME, LifecycleModel.State.DISABLED);
+        if (outcome.code() == StatusCode.UNIMPLEMENTED
+                && outcome.rpc().isReplication()
+                && checkId().filter(basic::equals).isEmpty()) {
+            // An RPC the spec does not let be unimplemented: its first walk check names it, once.
+            failBecause(List.of(basic), message);
+        }
+        fail(message);
     }
 
     /** Why an unexpected code is wrong beyond "not the expected one": outside the table, or ABORTED with nothing pending. */
@@ -535,6 +580,47 @@ public final class ConformanceContext {
     }
 
     /**
+     * Fails the check, unless one of the checks {@code causes} (by id) failed: then this failure is that check's
+     * consequence, and the check is reported NOT RUN because of it (one defect, one FAIL). For a step that a check
+     * needs but does not check itself: {@code ctx.failBecause(List.of("EnableVolumeReplication/volume/disabled"),
+     * "EnableVolumeReplication on volume pvc-1 -> 2 UNKNOWN")}.
+     */
+    public void failBecause(List<String> causes, String message) {
+        throw new Consequence(causes, message);
+    }
+
+    /**
+     * A failure that other checks' failures may explain; the session resolves it when it reports the check. A strong
+     * cause explains it when it failed; a weak one (a guess: another source's call, the peer site) only when it
+     * failed on its own, for no strong cause of its own.
+     */
+    static final class Consequence extends AssertionFailedError {
+        private static final long serialVersionUID = 1L;
+        private final List<String> causes;
+        private final List<String> weak;
+
+        Consequence(List<String> causes, String message) {
+            this(causes, List.of(), message);
+        }
+
+        Consequence(List<String> causes, List<String> weak, String message) {
+            super(message);
+            this.causes = List.copyOf(causes);
+            this.weak = List.copyOf(weak);
+        }
+
+        /** The ids of the checks whose failure explains this one. */
+        List<String> causes() {
+            return causes;
+        }
+
+        /** The ids of the checks whose failure on its own explains this one. */
+        List<String> weak() {
+            return weak;
+        }
+    }
+
+    /**
      * Fails the check as a required one, whatever its level: what an optional check (a SHOULD, a MAY) found of a MUST
      * on its way, such as a code that is no row of the table or a refused call that changed something. The report
      * counts it among the required failures, so the plugin is not compliant.
@@ -543,10 +629,34 @@ public final class ConformanceContext {
         throw new AssertionFailedError(MUST_PREFIX + message);
     }
 
+    /**
+     * Runs {@code part} of this check that another check, {@code checkId}, judges on its own (the failover of the
+     * two-site checks, a resync until ready): a failure in it is that check's consequence, unless this check is it.
+     */
+    void partOf(String checkId, Runnable part) {
+        try {
+            part.run();
+        } catch (Consequence c) {
+            if (checkId().filter(checkId::equals).isPresent()) {
+                throw c;
+            }
+            List<String> causes = new java.util.ArrayList<>(c.causes());
+            causes.add(checkId);
+            throw new Consequence(causes, c.weak(), c.getMessage());
+        } catch (AssertionFailedError e) {
+            if (checkId().filter(checkId::equals).isPresent()) {
+                throw e;
+            }
+            throw new Consequence(List.of(checkId), e.getMessage());
+        }
+    }
+
     /** Runs {@code observation}; its failure is a failure of a MUST ({@link #failMust}), introduced by {@code what}. */
     void mustHold(Runnable observation, String what) {
         try {
             observation.run();
+        } catch (Consequence c) {
+            throw new Consequence(c.causes(), c.weak(), MUST_PREFIX + what + ": " + c.getMessage());
         } catch (AssertionFailedError e) {
             failMust(what + ": " + e.getMessage());
         }
@@ -571,6 +681,14 @@ public final class ConformanceContext {
         return CheckRestore.restore(this, sources, atEnd);
     }
 
+    /**
+     * The walk checks of the mutating calls this check made on {@code target}, the latest first: the exploration judges
+     * each of those calls in its state, so a state this check finds wrong is the failure of the first that failed.
+     */
+    List<String> calls(Addressing target) {
+        return sources.calls(target);
+    }
+
     /** Where this check believes {@code target} of site A is, from its OK answers (replication disabled at first). */
     LifecycleModel.State believed(Addressing target) {
         return sources.believed(target);
@@ -584,6 +702,21 @@ public final class ConformanceContext {
     /** Forgets that this check enabled {@code target} (it restored it itself). */
     void forget(Addressing target) {
         sources.forget(target);
+    }
+
+    /** The checks that left a fixture this context holds broken before it started: the causes of its failures. */
+    List<String> inherited() {
+        return inherited;
+    }
+
+    /** Notes that {@code culprit} left {@code target} broken: later checks on it fail as its consequences. */
+    void poisoned(Addressing target, String culprit) {
+        target.fixture().ifPresent(f -> session.poisoned(f, culprit));
+    }
+
+    /** The id of the check this context runs; empty for the exploration's walks. */
+    java.util.Optional<String> checkId() {
+        return java.util.Optional.ofNullable(check).map(Check::id);
     }
 
     /** The run's lifecycle exploration (shared by every check of the run). */

@@ -104,16 +104,7 @@ final class ConformanceListener implements TestExecutionListener {
             }
             case ABORTED -> {
                 if (id.isTest()) {
-                    record(
-                            id,
-                            message.startsWith(ConformanceContext.NOT_IMPLEMENTED_PREFIX)
-                                    ? CheckOutcome.NOT_IMPLEMENTED
-                                    : message.startsWith(ConformanceContext.WARNING_PREFIX)
-                                            ? CheckOutcome.WARNING
-                                            : message.startsWith(ConformanceContext.NOT_RUN_PREFIX)
-                                                    ? CheckOutcome.NOT_RUN
-                                                    : CheckOutcome.SKIPPED,
-                            message);
+                    record(id, abortedOutcome(message), message);
                 } else if (!(error.orElse(null) instanceof TestAbortedException)) {
                     record(id, CheckOutcome.FAILED, "suite aborted: " + outsideAnyCheck(message));
                 }
@@ -127,6 +118,20 @@ final class ConformanceListener implements TestExecutionListener {
                                 : "suite error in " + id.getDisplayName() + ": " + outsideAnyCheck(message));
             default -> {}
         }
+    }
+
+    /** How an aborted check ended, from its message's prefix: skipped unless it says otherwise. */
+    private static CheckOutcome abortedOutcome(String message) {
+        for (CheckOutcome o : List.of(
+                CheckOutcome.NOT_IMPLEMENTED,
+                CheckOutcome.WARNING,
+                CheckOutcome.NOT_RUN,
+                CheckOutcome.NOT_APPLICABLE)) {
+            if (message.startsWith(o.label() + ": ")) {
+                return o;
+            }
+        }
+        return CheckOutcome.SKIPPED;
     }
 
     /** A failure outside any check (no session made it safe): secrets masked, control characters escaped. */
@@ -165,27 +170,17 @@ final class ConformanceListener implements TestExecutionListener {
                 : container;
         Check check = checksByName.get(id.getDisplayName());
         Duration waited = id.isTest() ? measured.waited(id.getDisplayName()) : Duration.ZERO;
-        CheckResult r = check == null
-                ? new CheckResult(
-                        group,
-                        id.getDisplayName(),
-                        requirement,
-                        outcome,
-                        reason,
-                        duration,
-                        Check.idOf(id.getDisplayName()),
-                        "",
-                        waited)
-                : new CheckResult(
-                        group,
-                        id.getDisplayName(),
-                        requirement,
-                        outcome,
-                        reason,
-                        duration,
-                        check.id(),
-                        check.hint(),
-                        waited);
+        CheckResult r = CheckResult.builder()
+                .group(group)
+                .name(id.getDisplayName())
+                .requirement(requirement)
+                .outcome(outcome)
+                .reason(reason)
+                .duration(duration)
+                .id(check == null ? Check.idOf(id.getDisplayName()) : check.id())
+                .hint(check == null ? "" : check.hint())
+                .waited(waited)
+                .build();
         results.add(r);
         if (out != null) {
             out.printf(

@@ -48,16 +48,6 @@ public final class ConformanceRunner {
         return new ConformanceRunner(config);
     }
 
-    /**
-     * A runner for {@code config}: the runner itself, not a builder.
-     *
-     * @deprecated use {@link #of(ConformanceConfig)}, which says what it returns
-     */
-    @Deprecated(since = "0.1.0")
-    public static ConformanceRunner builder(ConformanceConfig config) {
-        return of(config);
-    }
-
     /** Print one line per check to {@code out}. */
     public ConformanceRunner progress(PrintWriter out) {
         this.progress = out;
@@ -104,12 +94,14 @@ public final class ConformanceRunner {
                     progress, checks, config.secrets(), () -> ConfiguredConformanceSuite.times(key));
             Launcher launcher = LauncherFactory.create();
             launcher.execute(discovery, listener);
-            ComplianceReport report = new ComplianceReport(
-                    config.targetDescription(),
-                    listener.results(),
-                    Duration.ofNanos(System.nanoTime() - start),
-                    ConfiguredConformanceSuite.explored(key),
-                    ConfiguredConformanceSuite.calls(key));
+            ComplianceReport report = ComplianceReport.builder()
+                    .target(config.targetDescription())
+                    .results(listener.results())
+                    .duration(Duration.ofNanos(System.nanoTime() - start))
+                    .walk(ConfiguredConformanceSuite.explored(key))
+                    .calls(ConfiguredConformanceSuite.calls(key))
+                    .requireAll(config.requireAll())
+                    .build();
             if (reportsDir != null) {
                 JUnitXmlReport.write(report, reportsDir);
             }

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -40,10 +41,13 @@ final class ConformanceSession implements AutoCloseable {
     private final PeerReplicas peerReplicas = new PeerReplicas();
     /** How long each check (by name) ran, and polled transient answers. */
     private final CheckTimes times = new CheckTimes();
-    /** The checks submitted so far (by name) and their runs. */
+    /** The checks submitted so far (by id) and their runs' failures (null: passed), as the bodies threw them. */
     private final Map<String, CompletableFuture<Throwable>> submitted = new ConcurrentHashMap<>();
 
     private final CheckScheduler scheduler;
+    /** The fixtures a check left broken (an operation left pending, a failed restore), and which check did. */
+    private final Map<io.volrep.api.ReplicationSource, String> poison = new ConcurrentHashMap<>();
+
     private volatile Exploration exploration;
 
     private ConformanceSession(ConformanceConfig config) {
@@ -119,7 +123,7 @@ final class ConformanceSession implements AutoCloseable {
      */
     void submit(List<Check> checks) {
         for (Check check : checks) {
-            if (config.skipped(check) || submitted.containsKey(check.name())) {
+            if (config.skipped(check) || submitted.containsKey(check.id())) {
                 continue;
             }
             if (check.needs().reports()) {
@@ -127,7 +131,7 @@ final class ConformanceSession implements AutoCloseable {
                 continue;
             }
             CompletableFuture<Throwable> result = new CompletableFuture<>();
-            submitted.put(check.name(), result);
+            submitted.put(check.id(), result);
             scheduler.submit(check.needs(), weight(check), lease -> result.complete(runHere(check, lease)));
         }
     }
@@ -137,21 +141,248 @@ final class ConformanceSession implements AutoCloseable {
         return check.needs().every() ? 1 : 10;
     }
 
-    /** Runs one check: on the scheduler's result when it was submitted, here otherwise; throws its failure. */
+    /**
+     * Runs one check: on the scheduler's result when it was submitted, here otherwise; throws its failure (made safe
+     * to print, with the check's id and hint), or its abort. A failure that is the consequence of another check's
+     * failure is reported NOT RUN because of that check.
+     */
     void run(Check check) throws Throwable {
         if (!check.needs().reports()) {
             submit(List.of(check));
         }
-        CompletableFuture<Throwable> result = submitted.get(check.name());
-        Throwable failure = result == null ? runHere(check, CheckScheduler.Lease.NONE) : result.get();
-        if (failure != null) {
-            throw failure;
+        CompletableFuture<Throwable> result = submitted.get(check.id());
+        Throwable raw;
+        if (result == null) {
+            raw = runHere(check, CheckScheduler.Lease.NONE);
+            if (!check.needs().reports()) {
+                // Kept, so that a later check's failure can be resolved against this one.
+                submitted.putIfAbsent(check.id(), CompletableFuture.completedFuture(raw));
+            }
+        } else {
+            raw = result.get();
         }
+        Throwable failure = resolve(check, raw);
+        if (failure != null) {
+            throw named(check, failure);
+        }
+    }
+
+    /**
+     * The failure as reported: a failure that other checks' failures explain (a {@link ConformanceContext.Consequence},
+     * or the same check's failure for a volume, without force, or on an earlier RPC: {@link #counterparts}) becomes
+     * NOT RUN because of the failed check at the root of its causes; else a plain failure. Aborts stay as they are.
+     */
+    private Throwable resolve(Check check, Throwable failure) throws Exception {
+        if (!(failure instanceof AssertionError) || failure instanceof TestAbortedException) {
+            return failure;
+        }
+        java.util.Optional<String> root = explained(blame(check.id(), failure), new java.util.HashSet<>());
+        if (System.getProperty("volrep.debugBlame") != null) {
+            System.out.println("BLAME " + check.id() + " " + failure.getClass().getSimpleName() + " "
+                    + blame(check.id(), failure) + " -> " + root);
+        }
+        if (root.isPresent() && !root.get().equals(check.id())) {
+            return new TestAbortedException(ConformanceContext.NOT_RUN_PREFIX + ConformanceContext.BECAUSE_OF
+                    + root.get() + ", which failed: " + failure.getMessage());
+        }
+        if (!(failure instanceof ConformanceContext.Consequence)) {
+            return failure;
+        }
+        AssertionFailedError plain = new AssertionFailedError(failure.getMessage());
+        plain.setStackTrace(failure.getStackTrace());
+        for (Throwable s : failure.getSuppressed()) {
+            plain.addSuppressed(s);
+        }
+        return plain;
+    }
+
+    /**
+     * What a check's failure blames: the checks whose failure explains it (its own causes, then its counterparts), those
+     * whose failure on its own would (a guess), and whether it is itself a guess that names nothing else.
+     */
+    private record Blame(String id, List<String> causes, List<String> weak, boolean speculative) {}
+
+    private Blame blame(String id, Throwable failure) {
+        List<String> causes = new ArrayList<>();
+        List<String> weak = new ArrayList<>();
+        if (failure instanceof ConformanceContext.Consequence c) {
+            causes.addAll(c.causes());
+            weak.addAll(c.weak());
+        }
+        counterparts(id).stream().filter(c -> !causes.contains(c)).forEach(causes::add);
+        if (config.hasPeer() && !id.startsWith("two-sites/")) {
+            // Site A's answers also follow what the peer site does: a defect there, the two-site check names.
+            String twoSites = "two-sites/" + (id.contains("/group/") ? "group" : "volume") + "/round-trip";
+            if (!weak.contains(twoSites)) {
+                weak.add(twoSites);
+            }
+        } else if (id.startsWith("two-sites/") && !id.endsWith("/round-trip")) {
+            causes.add("two-sites/" + (id.contains("/group/") ? "group" : "volume") + "/round-trip");
+        }
+        return new Blame(id, causes, weak, false);
+    }
+
+    /** How the check {@code id} failed in this run; empty when it did not fail (or is no check of the run). */
+    private java.util.Optional<Blame> failureOf(String id) throws Exception {
+        if (!isCheckOfTheRun(id)) {
+            return java.util.Optional.empty();
+        }
+        java.util.Optional<io.volrep.api.ReplicationSource.Kind> kind = Exploration.kindOf(id);
+        if (kind.isPresent() && !submitted.containsKey(id)) {
+            if (!exploration().explores(kind.get())) {
+                return java.util.Optional.empty();
+            }
+            Exploration.Verdict v = exploration().verdict(kind.get(), id);
+            if (v.outcome() != CheckOutcome.FAILED) {
+                return java.util.Optional.empty();
+            }
+            Blame b = blame(id, new ConformanceContext.Consequence(v.causes(), v.weak(), v.message()));
+            return java.util.Optional.of(new Blame(id, b.causes(), b.weak(), v.speculative()));
+        }
+        CompletableFuture<Throwable> result = submitted.get(id);
+        if (result == null) {
+            return java.util.Optional.empty();
+        }
+        Throwable t = result.get();
+        return t instanceof AssertionError && !(t instanceof TestAbortedException)
+                ? java.util.Optional.of(blame(id, t))
+                : java.util.Optional.empty();
+    }
+
+    /**
+     * The failed check that explains {@code b}: the root of the first of its causes that failed, else the first of
+     * its weak causes that failed on its own; empty when none does.
+     */
+    private java.util.Optional<String> explained(Blame b, Set<String> visiting) throws Exception {
+        visiting.add(b.id());
+        for (String cause : b.causes()) {
+            java.util.Optional<String> root = root(cause, visiting, false);
+            if (root.isPresent()) {
+                return root;
+            }
+        }
+        for (String cause : b.weak()) {
+            java.util.Optional<String> own = root(cause, new java.util.HashSet<>(), true);
+            if (own.isPresent() && own.get().equals(cause)) {
+                return own;
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
+    /**
+     * The failed check at the root of the check {@code id}'s failure: the check itself when nothing explains it, the
+     * root of what does; empty when it did not fail. Back at a check already followed, that check is the root (a cycle
+     * of causes blames where it was entered). With {@code strongOnly}, weak causes are not followed and a failure that
+     * is itself a guess counts as none.
+     */
+    private java.util.Optional<String> root(String id, Set<String> visiting, boolean strongOnly) throws Exception {
+        java.util.Optional<Blame> failure = failureOf(id);
+        if (failure.isEmpty() || (strongOnly && failure.get().speculative())) {
+            return java.util.Optional.empty();
+        }
+        if (!visiting.add(id) || visiting.size() > 24) {
+            return java.util.Optional.of(id);
+        }
+        Blame b = failure.get();
+        for (String cause : b.causes()) {
+            java.util.Optional<String> root = root(cause, visiting, strongOnly);
+            if (root.isPresent()) {
+                return root;
+            }
+        }
+        if (!strongOnly) {
+            for (String cause : b.weak()) {
+                java.util.Optional<String> own = root(cause, new java.util.HashSet<>(), true);
+                if (own.isPresent() && own.get().equals(cause)) {
+                    return own;
+                }
+            }
+        }
+        return java.util.Optional.of(id);
+    }
+
+    /**
+     * The checks that judge the same rule as the check {@code id} on an easier path, whose failure names the same
+     * defect: the volume's for a group's check, the check without force for one with force, the same condition of the
+     * RPCs before it for a condition that is not a state (wrong secrets on every RPC is one defect). Only checks of this
+     * run.
+     */
+    List<String> counterparts(String id) {
+        List<String> c = new ArrayList<>();
+        if (id.endsWith("/force")) {
+            c.add(id.substring(0, id.length() - "/force".length()));
+        }
+        if (id.contains("/group/")) {
+            c.add(id.replace("/group/", "/volume/"));
+        }
+        if (id.endsWith("/auth-missing")) {
+            // A plugin that takes no secrets for valid ones usually checks none: the wrong secrets' check names it.
+            c.add(id.substring(0, id.length() - "missing".length()) + "wrong");
+        }
+        // A check made per fixture: the same check of the fixtures before it (the volumes' for a group's).
+        java.util.regex.Matcher perFixture = PER_FIXTURE.matcher(id);
+        if (perFixture.matches()) {
+            String check = perFixture.group(1);
+            boolean group = perFixture.group(2).equals("group");
+            for (String v : config.volumes()) {
+                if (!group && v.equals(perFixture.group(3))) {
+                    break;
+                }
+                c.add(check + "/volume/" + v);
+            }
+            if (group) {
+                for (String g : config.volumeGroups()) {
+                    if (g.equals(perFixture.group(3))) {
+                        break;
+                    }
+                    c.add(check + "/group/" + g);
+                }
+            }
+        }
+        String[] parts = id.split("/", 3);
+        java.util.Optional<io.volrep.api.Rpc> rpc = io.volrep.api.Rpc.fromMethodName(parts[0]);
+        if (parts.length == 3
+                && rpc.isPresent()
+                && ControllerChecks.RPCS.contains(rpc.get())
+                && !STATE_CONDITION.matcher(parts[2]).matches()) {
+            for (io.volrep.api.Rpc earlier :
+                    ControllerChecks.RPCS.subList(0, ControllerChecks.RPCS.indexOf(rpc.get()))) {
+                c.add(earlier.methodName() + "/" + parts[1] + "/" + parts[2]);
+                if (parts[1].equals("group")) {
+                    c.add(earlier.methodName() + "/volume/" + parts[2]);
+                }
+            }
+        }
+        return c.stream().filter(this::isCheckOfTheRun).distinct().toList();
+    }
+
+    /** The ids of the checks made per fixture: the check, the kind, the fixture. */
+    private static final java.util.regex.Pattern PER_FIXTURE =
+            java.util.regex.Pattern.compile("(lifecycle|fixtures-restored)/(volume|group)/(.+)");
+
+    /** The conditions of the walk: a state, with force or not; and the comparisons over time. */
+    private static final java.util.regex.Pattern STATE_CONDITION = java.util.regex.Pattern.compile(
+            "(disabled|primary|secondary)(/force)?|consistent|last-sync-time-over-time");
+
+    private volatile Set<String> checkIds;
+
+    private boolean isCheckOfTheRun(String id) {
+        Set<String> ids = checkIds;
+        if (ids == null) {
+            ids = ConformanceChecks.all().stream()
+                    .flatMap(g -> g.checks(config).stream())
+                    .filter(c -> !config.skipped(c))
+                    .map(Check::id)
+                    .collect(java.util.stream.Collectors.toUnmodifiableSet());
+            checkIds = ids;
+        }
+        return ids.contains(id);
     }
 
     /** Runs {@code check} in this thread holding {@code lease}, then restores what it enabled; returns its failure. */
     private Throwable runHere(Check check, CheckScheduler.Lease lease) {
-        ConformanceContext ctx = new ConformanceContext(this, lease);
+        ConformanceContext ctx = new ConformanceContext(this, lease, check);
         long start = System.nanoTime();
         Throwable failure = null;
         try {
@@ -164,6 +395,26 @@ final class ConformanceSession implements AutoCloseable {
             problems = ctx.restore();
         } catch (Throwable t) {
             problems = List.of("could not restore: " + t);
+        }
+        if (!problems.isEmpty()) {
+            // What this check could not restore is broken for the checks after it: their failures are its.
+            lease.volumes().forEach(v -> poisoned(io.volrep.api.ReplicationSource.volume(v), check.id()));
+            lease.groups().forEach(g -> poisoned(io.volrep.api.ReplicationSource.volumeGroup(g), check.id()));
+        }
+        if (failure instanceof AssertionError
+                && !(failure instanceof TestAbortedException)
+                && !ctx.inherited().isEmpty()) {
+            // A fixture this check holds was left broken by an earlier check: its failure may be that check's.
+            List<String> causes = new ArrayList<>(ctx.inherited());
+            if (failure instanceof ConformanceContext.Consequence earlier) {
+                causes.addAll(earlier.causes());
+            }
+            ConformanceContext.Consequence c = new ConformanceContext.Consequence(causes, failure.getMessage());
+            c.setStackTrace(failure.getStackTrace());
+            for (Throwable s : failure.getSuppressed()) {
+                c.addSuppressed(s);
+            }
+            failure = c;
         }
         // A check reporting the exploration only waits here for the tour: its time is its edges' (Exploration).
         times.ran(check.name(), check.needs().reports() ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - start));
@@ -179,9 +430,11 @@ final class ConformanceSession implements AutoCloseable {
                 failure.addSuppressed(restoreFailure);
             }
         }
-        if (failure == null) {
-            return null;
-        }
+        return failure;
+    }
+
+    /** {@code failure} made safe to print ({@link #safe(Throwable, int)}), a failure carrying the check's id and hint. */
+    private Throwable named(Check check, Throwable failure) {
         Throwable safe = safe(failure, 0);
         if (safe instanceof AssertionError && !(safe instanceof TestAbortedException)) {
             // The id and hint travel with the failure, so every JUnit XML report (Surefire's too) carries them.
@@ -195,6 +448,29 @@ final class ConformanceSession implements AutoCloseable {
             return named;
         }
         return safe;
+    }
+
+    /** Notes that the check {@code culprit} left {@code fixture} broken (the first culprit stays). */
+    void poisoned(io.volrep.api.ReplicationSource fixture, String culprit) {
+        poison.putIfAbsent(fixture, culprit);
+    }
+
+    /** The checks that left a fixture of {@code lease} broken so far. */
+    List<String> poison(CheckScheduler.Lease lease) {
+        List<String> culprits = new ArrayList<>();
+        lease.volumes().forEach(v -> {
+            String c = poison.get(io.volrep.api.ReplicationSource.volume(v));
+            if (c != null && !culprits.contains(c)) {
+                culprits.add(c);
+            }
+        });
+        lease.groups().forEach(g -> {
+            String c = poison.get(io.volrep.api.ReplicationSource.volumeGroup(g));
+            if (c != null && !culprits.contains(c)) {
+                culprits.add(c);
+            }
+        });
+        return List.copyOf(culprits);
     }
 
     /** Records that the check named {@code name} waited {@code d} for transient answers (the exploration's share). */
@@ -275,13 +551,14 @@ final class ConformanceSession implements AutoCloseable {
     }
 
     /** Runs {@code work} on the scheduler holding {@code needs}. */
-    CompletableFuture<Void> schedule(Needs needs, int weight, java.util.function.Consumer<CheckScheduler.Lease> work) {
+    <T> CompletableFuture<T> schedule(
+            Needs needs, int weight, java.util.function.Function<CheckScheduler.Lease, T> work) {
         return scheduler.submit(needs, weight, work);
     }
 
     /** A context holding {@code lease}, for work that is not a check (the exploration). */
     ConformanceContext context(CheckScheduler.Lease lease) {
-        return new ConformanceContext(this, lease);
+        return new ConformanceContext(this, lease, null);
     }
 
     java.util.concurrent.atomic.LongAdder callCounter() {

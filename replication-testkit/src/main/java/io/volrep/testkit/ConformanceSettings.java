@@ -45,6 +45,7 @@ final class ConformanceSettings {
     int parallelism;
 
     long seed;
+    boolean requireAll;
 
     /** Throws {@link IllegalArgumentException} when the settings do not make a run. */
     void validate() {
@@ -118,6 +119,7 @@ final class ConformanceSettings {
         settleTimeout = o.settleTimeout;
         parallelism = o.parallelism;
         seed = o.seed;
+        requireAll = o.requireAll;
     }
 
     /** The settings for toString: never a secret's value ({@code secrets} describes itself masked). */
@@ -131,6 +133,7 @@ final class ConformanceSettings {
                 + (skipChecks.isEmpty() ? "" : ", skipChecks=" + skipChecks)
                 + (peerEndpoint != null ? ", peerEndpoint=" + peerEndpoint : "")
                 + (peerDriver != null ? ", peerDriver=" + peerDriver.getClass().getName() : "")
-                + ", settleTimeout=" + settleTimeout + ", parallelism=" + checksAtOnce + ", seed=" + seed;
+                + ", settleTimeout=" + settleTimeout + ", parallelism=" + checksAtOnce + ", seed=" + seed
+                + (requireAll ? ", requireAll" : "");
     }
 }

@@ -110,7 +110,8 @@ final class ControllerChecks {
                             "Fixtures: volume " + id + " exists with replication disabled",
                             ctx -> probeFixture(ctx, Addressing.volume(id)))
                     .withId("fixtures/volume/" + id)
-                    .withNeeds(Needs.fixture("volume/" + id).at(Needs.Order.FIRST)));
+                    .withNeeds(Needs.fixture(io.volrep.api.ReplicationSource.volume(id))
+                            .at(Needs.Order.FIRST)));
         }
         for (String id : config.volumeGroups()) {
             checks.add(Check.required("Fixtures: volume group " + id + " exists with replication disabled", ctx -> {
@@ -118,7 +119,8 @@ final class ControllerChecks {
                         probeFixture(ctx, Addressing.volumeGroup(id));
                     })
                     .withId("fixtures/group/" + id)
-                    .withNeeds(Needs.fixture("group/" + id).at(Needs.Order.FIRST)));
+                    .withNeeds(Needs.fixture(io.volrep.api.ReplicationSource.volumeGroup(id))
+                            .at(Needs.Order.FIRST)));
         }
         return checks;
     }
@@ -222,33 +224,61 @@ final class ControllerChecks {
                                 rpc,
                                 StatusCode.ABORTED,
                                 SIMULTANEOUS_CALLS + " simultaneous calls answer only 0 OK or 10 ABORTED"),
-                        ctx -> {
-                            Addressing vol = ctx.volume();
-                            prepare(ctx, rpc, vol);
-                            ctx.call(
-                                    rpc,
-                                    vol); // past any transient answer first (settled): this check is about concurrency
-                            List<Outcome> outcomes = ctx.callSimultaneously(rpc, vol, SIMULTANEOUS_CALLS);
-                            long ok = outcomes.stream().filter(Outcome::ok).count();
-                            for (Outcome o : outcomes) {
-                                if (o.code() == StatusCode.UNIMPLEMENTED
-                                        && ctx.scheme().lists(rpc, StatusCode.UNIMPLEMENTED)) {
-                                    ctx.notImplemented(rpc);
-                                }
-                                if (!o.ok() && o.code() != StatusCode.ABORTED) {
-                                    ctx.fail(SIMULTANEOUS_CALLS + " simultaneous " + rpc + " calls on " + vol
-                                            + ": one answered " + o.describe()
-                                            + "; only 0 OK and 10 ABORTED are allowed");
-                                }
-                            }
-                            if (ok == 0) {
-                                ctx.fail(SIMULTANEOUS_CALLS + " simultaneous " + rpc + " calls on " + vol
-                                        + ": all answered 10 ABORTED; at least one should be served");
-                            }
-                        })
+                        ctx -> simultaneousCalls(ctx, rpc))
                 .withId(rpc.methodName() + "/volume/simultaneous-calls")
                 .withNeeds(Needs.volume()));
         return checks;
+    }
+
+    /**
+     * {@value #SIMULTANEOUS_CALLS} identical calls at once on a volume where {@code rpc} is allowed: only 0 OK and 10
+     * ABORTED, at least one served. An answer that is no row of the table is a MUST broken; a wrong answer that the
+     * exploration's check of the same call in the same state shows is that check's failure.
+     */
+    private static void simultaneousCalls(ConformanceContext ctx, Rpc rpc) {
+        Addressing vol = ctx.volume();
+        prepare(ctx, rpc, vol);
+        ctx.call(rpc, vol); // past any transient answer first (settled): this check is about concurrency
+        LifecycleModel model = LifecycleModel.forDialect(ctx.dialect());
+        List<String> sameCall = new ArrayList<>();
+        sameCall.add(LifecycleChecks.walkId(rpc, ResponseRules.kindOf(vol), ctx.believed(vol)));
+        sameCall.addAll(ctx.calls(vol));
+        List<Outcome> outcomes = ctx.callSimultaneously(rpc, vol, SIMULTANEOUS_CALLS);
+        long ok = outcomes.stream().filter(Outcome::ok).count();
+        for (Outcome o : outcomes) {
+            if (o.code() == StatusCode.UNIMPLEMENTED && ctx.scheme().lists(rpc, StatusCode.UNIMPLEMENTED)) {
+                ctx.notImplemented(rpc);
+            }
+            if (!o.ok() && o.code() != StatusCode.ABORTED) {
+                String what = SIMULTANEOUS_CALLS + " simultaneous " + rpc + " calls on " + vol + ": one answered "
+                        + o.describe() + "; only 0 OK and 10 ABORTED are allowed";
+                if (!ctx.scheme().lists(rpc, o.code())
+                        && !io.volrep.api.ErrorScheme.TRANSPORT_BACKOFF_CODES.contains(o.code())) {
+                    // A MUST, whatever this check's level: unless the same call alone shows it already.
+                    ctx.failBecause(
+                            sameCall,
+                            ConformanceContext.MUST_PREFIX + what + " ("
+                                    + o.code().display() + " is not a row of " + rpc.methodName()
+                                    + "'s table: any code outside the table breaks a MUST)");
+                }
+                ctx.failBecause(sameCall, what);
+            }
+        }
+        if (ok == 0) {
+            ctx.failBecause(
+                    sameCall,
+                    SIMULTANEOUS_CALLS + " simultaneous " + rpc + " calls on " + vol
+                            + ": all answered 10 ABORTED; at least one should be served");
+        }
+        // The calls refused with 10 must have changed nothing: the state is the one the served calls lead to.
+        LifecycleModel.State expected = model.expect(rpc, ctx.believed(vol)).after();
+        Runnable observation = () -> LifecycleChecks.observe(
+                ctx, model, vol, expected, outcomes.size() + " simultaneous " + rpc.methodName() + " calls");
+        if (ok < outcomes.size()) {
+            ctx.mustHold(observation, (outcomes.size() - ok) + " of them refused with 10 ABORTED, a refusal changed");
+        } else {
+            observation.run();
+        }
     }
 
     /** A string of exactly {@code bytes} UTF-8 bytes. */
@@ -330,7 +360,7 @@ final class ControllerChecks {
             checks.add(
                     Check.required(LIFECYCLE + " [volume " + id + "]", ctx -> runLifecycle(ctx, Addressing.volume(id)))
                             .withId("lifecycle/volume/" + id)
-                            .withNeeds(Needs.fixture("volume/" + id))
+                            .withNeeds(Needs.fixture(io.volrep.api.ReplicationSource.volume(id)))
                             .withHint(TWO_SITES_HINT));
         }
         if (config.volumeGroups().isEmpty()) {
@@ -345,7 +375,7 @@ final class ControllerChecks {
                         runLifecycle(ctx, Addressing.volumeGroup(id));
                     })
                     .withId("lifecycle/group/" + id)
-                    .withNeeds(Needs.fixture("group/" + id))
+                    .withNeeds(Needs.fixture(io.volrep.api.ReplicationSource.volumeGroup(id)))
                     .withHint(TWO_SITES_HINT));
         }
         return checks;
@@ -366,15 +396,30 @@ final class ControllerChecks {
         ctx.sequential();
         LifecycleModel model = LifecycleModel.forDialect(ctx.dialect());
         ctx.step(Rpc.ENABLE_VOLUME_REPLICATION, target);
-        Addressing replica = ctx.replicaOf(target);
+        String twoSites = TwoSiteChecks.roundTripId(target);
+        Addressing replica = twoSitesPart(ctx, twoSites, () -> ctx.replicaOf(target));
         ctx.step(Rpc.PROMOTE_VOLUME, target);
-        PeerSite.observe(ctx, model, target, replica, State.SECONDARY, "PromoteVolume on A");
+        ctx.partOf(
+                twoSites, () -> PeerSite.observe(ctx, model, target, replica, State.SECONDARY, "PromoteVolume on A"));
         resyncWhilePeerPrimary(ctx, model, target, replica);
-        TwoSiteChecks.promoteAfterDemotion(ctx, model, target, replica, false);
-        TwoSiteChecks.observeBoth(ctx, model, target, State.PRIMARY, replica, State.SECONDARY, "the failback to A");
+        ctx.partOf(twoSites, () -> {
+            TwoSiteChecks.promoteAfterDemotion(ctx, model, target, replica, false);
+            TwoSiteChecks.observeBoth(ctx, model, target, State.PRIMARY, replica, State.SECONDARY, "the failback to A");
+        });
         ctx.step(Rpc.DISABLE_VOLUME_REPLICATION, target);
-        TwoSiteChecks.requireNoReplica(ctx, model, replica, "DisableVolumeReplication on A");
+        ctx.partOf(
+                twoSites, () -> TwoSiteChecks.requireNoReplica(ctx, model, replica, "DisableVolumeReplication on A"));
     }
+
+    /** {@code part} (answering a value) as a part of the two-site check {@code twoSites} ({@link ConformanceContext#partOf}). */
+    static <T> T twoSitesPart(ConformanceContext ctx, String twoSites, java.util.function.Supplier<T> part) {
+        List<T> answer = new ArrayList<>();
+        ctx.partOf(twoSites, () -> answer.add(part.get()));
+        return answer.get(0);
+    }
+
+    /** The id of the check whose own subject a resync until ready is. */
+    static final String RESYNC_READY_ID = "response-validity/volume/resync-ready";
 
     /**
      * Waits until A reports a completed sync (Info answers, within the settle timeout), then demotes A, promotes its
@@ -396,12 +441,22 @@ final class ControllerChecks {
             }
         }
         ctx.step(Rpc.DEMOTE_VOLUME, target);
-        TwoSiteChecks.promoteAfterDemotion(ctx, model, target, replica, true);
-        TwoSiteChecks.observeBoth(ctx, model, target, State.SECONDARY, replica, State.PRIMARY, "the failover to B");
-        resyncUntilReady(
-                ctx, target, () -> PeerSite.observe(ctx, model, target, replica, State.PRIMARY, "ResyncVolume on A"));
-        ctx.expect(ctx.callPeer(Rpc.DEMOTE_VOLUME, replica), StatusCode.OK, "DemoteVolume on B's " + replica);
-        TwoSiteChecks.observeBoth(ctx, model, target, State.SECONDARY, replica, State.SECONDARY, "DemoteVolume on B");
+        String twoSites = TwoSiteChecks.roundTripId(target);
+        ctx.partOf(twoSites, () -> {
+            TwoSiteChecks.promoteAfterDemotion(ctx, model, target, replica, true);
+            TwoSiteChecks.observeBoth(ctx, model, target, State.SECONDARY, replica, State.PRIMARY, "the failover to B");
+        });
+        ctx.partOf(
+                RESYNC_READY_ID,
+                () -> resyncUntilReady(
+                        ctx,
+                        target,
+                        () -> PeerSite.observe(ctx, model, target, replica, State.PRIMARY, "ResyncVolume on A")));
+        ctx.partOf(twoSites, () -> {
+            ctx.expect(ctx.callPeer(Rpc.DEMOTE_VOLUME, replica), StatusCode.OK, "DemoteVolume on B's " + replica);
+            TwoSiteChecks.observeBoth(
+                    ctx, model, target, State.SECONDARY, replica, State.SECONDARY, "DemoteVolume on B");
+        });
     }
 
     /** Calls ResyncVolume until it answers {@code ready = true}; fails after the configured resync timeout. */
@@ -501,12 +556,15 @@ final class ControllerChecks {
                     Addressing vol = ctx.volume();
                     LifecycleModel model = LifecycleModel.forDialect(ctx.dialect());
                     ctx.step(Rpc.ENABLE_VOLUME_REPLICATION, vol);
-                    Addressing replica = ctx.replicaOf(vol);
+                    String twoSites = TwoSiteChecks.roundTripId(vol);
+                    Addressing replica = twoSitesPart(ctx, twoSites, () -> ctx.replicaOf(vol));
                     ctx.step(Rpc.PROMOTE_VOLUME, vol);
-                    PeerSite.observe(ctx, model, vol, replica, State.SECONDARY, "PromoteVolume on A");
+                    ctx.partOf(
+                            twoSites,
+                            () -> PeerSite.observe(ctx, model, vol, replica, State.SECONDARY, "PromoteVolume on A"));
                     resyncWhilePeerPrimary(ctx, model, vol, replica);
                 })
-                .withId("response-validity/volume/resync-ready")
+                .withId(RESYNC_READY_ID)
                 .withNeeds(Needs.volume())
                 .withHint(TWO_SITES_HINT));
         return checks;

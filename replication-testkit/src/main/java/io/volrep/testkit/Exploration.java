@@ -7,10 +7,8 @@ import io.volrep.testkit.LifecycleModel.Action;
 import io.volrep.testkit.LifecycleModel.History;
 import io.volrep.testkit.LifecycleModel.State;
 import io.volrep.testkit.LifecycleModel.Variant;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -46,27 +44,19 @@ final class Exploration {
     static final int FULL_TOUR_FIXTURES = 6;
 
     /** One visit of the tour: reach {@code state} by {@code history}, then take {@code actions} there. */
-    record Visit(History history, State state, List<Action> actions) {}
-
-    /** A failure of a named check's edge, with the calls that led to it (shortest found). */
-    record Failure(String message, List<String> calls, String history, int tourCalls) {}
-
-    /** What the tour found for one named check. */
-    static final class Result {
-        int taken;
-        final List<Failure> failures = new ArrayList<>();
-        Rpc notImplemented;
-        String unreachable;
-        Duration waited = Duration.ZERO;
-        Duration ran = Duration.ZERO;
+    record Visit(History history, State state, List<Action> actions) {
+        Visit {
+            actions = List.copyOf(actions);
+        }
     }
 
     private final ConformanceSession session;
     private final ConformanceConfig config;
     private final LifecycleModel model;
     private final ErrorScheme scheme;
-    private final Map<Kind, CompletableFuture<Void>> done = new EnumMap<>(Kind.class);
-    private final Map<String, Result> results = new ConcurrentHashMap<>();
+    /** Per kind, what every walker of the kind found, merged once they all ended. */
+    private final Map<Kind, CompletableFuture<Map<String, Finding>>> done = new ConcurrentHashMap<>();
+
     private final AtomicLong edgesTaken = new AtomicLong();
     private volatile boolean started;
     private String summary = "";
@@ -113,7 +103,7 @@ final class Exploration {
                     : config.dialect().supports(Kind.VOLUME_GROUP) ? config.volumeGroups() : List.of();
             if (fixtures.isEmpty() || everyEdgeSkipped(kind, actions)) {
                 // Nothing to explore for this kind (none of its checks runs): no call names its fixtures.
-                done.put(kind, CompletableFuture.completedFuture(null));
+                done.put(kind, CompletableFuture.completedFuture(Map.of()));
                 continue;
             }
             List<Visit> visits = plan(kind, actions, fixtures.size() >= FULL_TOUR_FIXTURES);
@@ -137,16 +127,16 @@ final class Exploration {
                 shares.get(lightest).add(v);
                 load[lightest] += cost(v);
             }
-            List<CompletableFuture<Void>> runs = new ArrayList<>();
+            List<CompletableFuture<Map<String, Finding>>> runs = new ArrayList<>();
             for (int i = 0; i < tasks; i++) {
-                List<Visit> share = shares.get(i);
+                List<Visit> share = List.copyOf(shares.get(i));
                 if (share.isEmpty()) {
                     continue;
                 }
                 Needs needs = kind == Kind.VOLUME ? Needs.volume() : Needs.group();
                 runs.add(session.schedule(needs, (int) load[i], lease -> walk(kind, lease, share)));
             }
-            done.put(kind, CompletableFuture.allOf(runs.toArray(CompletableFuture[]::new)));
+            done.put(kind, merged(runs));
         }
         summary = model.reachable().size() + " states x " + actions.size() + " actions x "
                 + done.entrySet().stream().filter(e -> kindExplored(e.getKey())).count() + " source kinds, "
@@ -229,41 +219,23 @@ final class Exploration {
 
     // ---------------------------------------------------------------- walking
 
-    /** Walks {@code visits} on the fixture of {@code kind} that {@code lease} holds. */
-    private void walk(Kind kind, CheckScheduler.Lease lease, List<Visit> visits) {
+    /** Walks {@code visits} on the fixture of {@code kind} that {@code lease} holds: what each named check found. */
+    private Map<String, Finding> walk(Kind kind, CheckScheduler.Lease lease, List<Visit> visits) {
         ConformanceContext ctx = session.context(lease);
         ctx.sequential();
         Addressing target = kind == Kind.VOLUME
                 ? Addressing.volume(lease.volumes().get(0))
                 : Addressing.volumeGroup(lease.groups().get(0));
-        ExplorationWalker walker = new ExplorationWalker(this, ctx, kind, target);
-        try {
-            for (Visit v : visits) {
-                walker.visit(v);
-            }
-        } catch (RuntimeException | AssertionError e) {
-            for (Visit v : visits) {
-                for (Action a : v.actions()) {
-                    Result r = result(checkId(a, kind, v.state()));
-                    synchronized (r) {
-                        if (r.taken == 0 && r.failures.isEmpty() && r.unreachable == null) {
-                            r.unreachable = "the exploration stopped on " + target + ": " + e.getMessage();
-                        }
-                    }
-                }
-            }
-        } finally {
-            try {
-                ctx.restore();
-            } catch (RuntimeException | AssertionError e) {
-                // reported by the fixtures-restored check
-            }
-        }
+        return new ExplorationWalker(this, ctx, kind, target).walk(visits);
     }
 
-    /** What the tour found so far for the named check {@code checkId}. */
-    Result result(String checkId) {
-        return results.computeIfAbsent(checkId, id -> new Result());
+    /** Every walker's findings, once they all ended, merged per named check. */
+    private static CompletableFuture<Map<String, Finding>> merged(List<CompletableFuture<Map<String, Finding>>> runs) {
+        return CompletableFuture.allOf(runs.toArray(CompletableFuture[]::new)).thenApply(ignored -> {
+            Map<String, Finding> all = new java.util.LinkedHashMap<>();
+            runs.forEach(r -> r.join().forEach((id, f) -> all.merge(id, f, Finding::merge)));
+            return Map.copyOf(all);
+        });
     }
 
     /** Counts one edge taken (for the statement's summary). */
@@ -285,63 +257,147 @@ final class Exploration {
 
     // ---------------------------------------------------------------- reporting
 
-    /**
-     * Reports the tour's findings for the named check {@code checkId} (of {@code kind}): fails with the shortest
-     * sequence first, reports "not implemented" where the table allows 12, passes when every edge taken held.
-     */
-    void report(ConformanceContext ctx, Kind kind, String checkId, String name) {
-        ctx.source(kind); // skips where the run has no fixture of this kind
+    /** True when the tour of {@code kind} runs in this session (it has fixtures and checks of its own). */
+    boolean explores(Kind kind) {
+        start();
+        return kindExplored(kind);
+    }
+
+    /** What the tour found for the named check {@code checkId} of {@code kind}, once the tour of that kind ended. */
+    Finding finding(Kind kind, String checkId) {
         start();
         try {
-            done.get(kind).get();
+            return done.get(kind).get().getOrDefault(checkId, Finding.NONE);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
         } catch (java.util.concurrent.ExecutionException e) {
             throw new IllegalStateException("the exploration failed", e.getCause());
         }
-        Result r = results.get(checkId);
-        if (r == null) {
-            if (checkId.endsWith("/consistent")) {
-                return; // no destination disagreed
-            }
-            ctx.fail("the exploration took no call of this check (" + checkId + "): nothing to judge");
-            return;
+    }
+
+    /** The kind of source an exploration check id names ({@code <Rpc>/<volume|group>/...}); empty for other ids. */
+    static java.util.Optional<Kind> kindOf(String checkId) {
+        if (!ComplianceReport.WALK_ID.matcher(checkId).matches() && !isOverTime(checkId)) {
+            return java.util.Optional.empty();
         }
-        synchronized (r) {
-            session.waited(name, r.waited);
-            session.ran(name, r.ran);
-            if (!r.failures.isEmpty()) {
-                List<Failure> failures = new ArrayList<>(r.failures);
-                failures.sort(Comparator.comparingInt(f -> f.calls().size()));
-                Failure first = failures.get(0);
-                StringBuilder m = new StringBuilder(first.message());
-                m.append("\n    found ")
-                        .append(first.history())
-                        .append("; the calls that show it, from replication" + " disabled: ")
-                        .append(String.join("; ", first.calls()));
-                for (Failure other : failures.subList(1, failures.size())) {
-                    m.append("\n    also ")
-                            .append(other.history())
-                            .append(" (")
-                            .append(other.calls().size())
-                            .append(" calls): ")
-                            .append(other.message());
-                }
-                ctx.fail(m.toString());
+        return java.util.Optional.of(checkId.contains("/group/") ? Kind.VOLUME_GROUP : Kind.VOLUME);
+    }
+
+    private static boolean isOverTime(String checkId) {
+        return checkId.equals(AnswerHistory.checkId(Kind.VOLUME))
+                || checkId.equals(AnswerHistory.checkId(Kind.VOLUME_GROUP));
+    }
+
+    /** True for the checks whose finding is judged from answers compared over time: no edge of their own. */
+    private static boolean comparesOverTime(String checkId) {
+        return checkId.endsWith("/consistent") || isOverTime(checkId);
+    }
+
+    /**
+     * What the tour's findings say of the named check {@code checkId}, as its report says it.
+     *
+     * @param outcome passed, failed or not implemented
+     * @param message why (empty when passed)
+     * @param causes for a failure, the checks whose failure explains it (it is then their consequence)
+     * @param weak for a failure, the checks whose failure on its own would explain it: a guess
+     * @param speculative true for a failure the fixture's own calls never showed again: it counts as a cause of
+     *                    nothing else
+     */
+    record Verdict(CheckOutcome outcome, String message, List<String> causes, List<String> weak, boolean speculative) {
+        static final Verdict PASSED = new Verdict(CheckOutcome.PASSED, "", List.of(), List.of(), false);
+
+        Verdict {
+            causes = List.copyOf(causes);
+            weak = List.copyOf(weak);
+        }
+
+        static Verdict failed(String message, List<String> causes, List<String> weak) {
+            return new Verdict(CheckOutcome.FAILED, message, causes, weak, false);
+        }
+    }
+
+    /**
+     * The verdict on the named check {@code checkId} of {@code kind}: a failure with the shortest sequence first,
+     * "not implemented" where the table allows 12, a pass when every edge taken held. A failure the fixture's own
+     * calls did not show again alone is the isolation checks' to name; one that only breaks answer rules a named check
+     * judges is that check's; an edge the tour could not reach is the consequence of what made it unreachable.
+     */
+    Verdict verdict(Kind kind, String checkId) {
+        Finding r = finding(kind, checkId);
+        if (!r.failures().isEmpty()) {
+            List<Finding.Failure> failures = new ArrayList<>(r.failures());
+            failures.sort(Comparator.comparingInt(f -> f.calls().size()));
+            Finding.Failure first = failures.get(0);
+            StringBuilder m = new StringBuilder(first.message());
+            m.append("; found ")
+                    .append(first.history())
+                    .append("; the calls that show it, from replication disabled: ")
+                    .append(String.join("; ", first.calls()));
+            for (Finding.Failure other : failures.subList(1, failures.size())) {
+                m.append("; also ")
+                        .append(other.history())
+                        .append(" (")
+                        .append(other.calls().size())
+                        .append(" calls): ")
+                        .append(other.message());
             }
-            if (r.notImplemented != null && r.taken == 0) {
-                ctx.notImplemented(r.notImplemented);
+            List<String> weak = new ArrayList<>();
+            if (config.hasPeer()) {
+                // Site A's answers also follow what the peer site does: a defect there, the two-site check names.
+                weak.add("two-sites/" + LifecycleChecks.kindId(kind) + "/round-trip");
             }
-            if (r.unreachable != null && r.taken == 0) {
-                if (r.unreachable.startsWith(ConformanceContext.NOT_IMPLEMENTED_PREFIX)) {
-                    throw new TestAbortedException(r.unreachable);
-                }
-                ctx.fail(r.unreachable);
+            if (failures.stream().noneMatch(Finding.Failure::reproduced)) {
+                // Seen on the fixture, never again when its own calls were replayed alone: another source's call
+                // may have changed it meanwhile, or a lock spanning sources refused it, which the isolation checks
+                // name.
+                m.append(" (seen once, not again when the fixture's own calls were replayed alone)");
+                weak.addAll(0, LifecycleChecks.ISOLATION_CHECKS);
+                return new Verdict(CheckOutcome.FAILED, m.toString(), List.of(), weak, true);
             }
-            if (r.taken == 0) {
-                ctx.fail("the exploration took no call of this check (" + checkId + "): nothing to judge");
+            List<String> causes = new ArrayList<>();
+            if (failures.stream().allMatch(f -> !f.causes().isEmpty())) {
+                failures.forEach(f ->
+                        f.causes().stream().filter(c -> !causes.contains(c)).forEach(causes::add));
             }
+            return Verdict.failed(m.toString(), causes, weak);
+        }
+        if (r.notImplemented().isPresent() && r.taken() == 0) {
+            return new Verdict(
+                    CheckOutcome.NOT_IMPLEMENTED,
+                    ConformanceContext.NOT_IMPLEMENTED_PREFIX
+                            + r.notImplemented().get().methodName()
+                            + " answered 12 UNIMPLEMENTED (the spec allows it; not a pass)",
+                    List.of(),
+                    List.of(),
+                    false);
+        }
+        if (r.unreachable().isPresent() && r.taken() == 0) {
+            Finding.Unreachable why = r.unreachable().get();
+            return why.message().startsWith(ConformanceContext.NOT_IMPLEMENTED_PREFIX)
+                    ? new Verdict(CheckOutcome.NOT_IMPLEMENTED, why.message(), List.of(), List.of(), false)
+                    : Verdict.failed(why.message(), why.causes(), List.of());
+        }
+        if (r.taken() == 0 && !comparesOverTime(checkId)) {
+            return Verdict.failed(
+                    "the exploration took no call of this check (" + checkId + "): nothing to judge",
+                    List.of(),
+                    List.of());
+        }
+        return Verdict.PASSED;
+    }
+
+    /** Reports the tour's findings for the named check {@code checkId} (of {@code kind}): see {@link #verdict}. */
+    void report(ConformanceContext ctx, Kind kind, String checkId, String name) {
+        ctx.source(kind); // skips where the run has no fixture of this kind
+        Finding r = finding(kind, checkId);
+        session.waited(name, r.waited());
+        session.ran(name, r.ran());
+        Verdict v = verdict(kind, checkId);
+        switch (v.outcome()) {
+            case NOT_IMPLEMENTED -> throw new TestAbortedException(v.message());
+            case FAILED -> throw new ConformanceContext.Consequence(v.causes(), v.weak(), v.message());
+            default -> {}
         }
     }
 }

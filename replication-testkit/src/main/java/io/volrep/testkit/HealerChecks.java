@@ -260,9 +260,7 @@ final class HealerChecks {
                                     "NodeHealer with a " + OS_PATH_BYTES + "-byte volume_path naming the node volume's"
                                             + " directory"));
                 })
-                .withId(ID + "volume/path-os-limit")
-                .withFormerIds(Check.idOf("NodeHealer: a volume_path of 1024+ bytes is accepted (SHOULD: the OS"
-                        + " maximum)"))); // 0.1's check sent 1025 bytes; the OS limit is what the spec asks
+                .withId(ID + "volume/path-os-limit"));
         checks.add(Check.required(
                         MOUNT_CAPABILITY,
                         ctx -> expectMessage(

@@ -127,16 +127,25 @@ final class IdentityChecks {
     private static void advertisedRpcsAreServed(ConformanceContext ctx) {
         GetCapabilitiesResponse caps = capabilities(ctx);
         List<String> broken = new ArrayList<>();
+        List<Rpc> unimplemented = new ArrayList<>();
         for (Promise promise : promises(ctx)) {
             if (caps.getCapabilitiesList().stream().anyMatch(promise.advertised())) {
-                promise.rpcs().stream()
-                        .filter(rpc -> !served(ctx, rpc))
-                        .forEach(rpc -> broken.add(promise.capability() + " is advertised but " + rpc.methodName()
-                                + " answers 12 UNIMPLEMENTED"));
+                promise.rpcs().stream().filter(rpc -> !served(ctx, rpc)).forEach(rpc -> {
+                    unimplemented.add(rpc);
+                    broken.add(promise.capability() + " is advertised but " + rpc.methodName()
+                            + " answers 12 UNIMPLEMENTED");
+                });
             }
         }
         if (!broken.isEmpty()) {
-            ctx.fail(String.join("; ", broken) + ": an orchestrator that reads the capabilities calls it and fails");
+            // An RPC the spec does not let be unimplemented (enable, disable) is named by its first walk check.
+            ctx.failBecause(
+                    unimplemented.stream()
+                            .filter(rpc -> !ctx.scheme().lists(rpc, StatusCode.UNIMPLEMENTED))
+                            .map(rpc -> LifecycleChecks.walkId(
+                                    rpc, io.volrep.api.ReplicationSource.Kind.VOLUME, LifecycleModel.State.DISABLED))
+                            .toList(),
+                    String.join("; ", broken) + ": an orchestrator that reads the capabilities calls it and fails");
         }
     }
 

@@ -76,7 +76,8 @@ final class JUnitXmlReport {
                         .filter(r -> r.outcome() == CheckOutcome.SKIPPED
                                 || r.outcome() == CheckOutcome.NOT_IMPLEMENTED
                                 || r.outcome() == CheckOutcome.WARNING
-                                || r.outcome() == CheckOutcome.NOT_RUN)
+                                || r.outcome() == CheckOutcome.NOT_RUN
+                                || r.outcome() == CheckOutcome.NOT_APPLICABLE)
                         .count()));
         xml.writeAttribute(
                 "time",
@@ -104,7 +105,7 @@ final class JUnitXmlReport {
                 }
                 // JUnit has no warning: a warning is a skipped test case whose message starts with "WARNING: ", as
                 // the JUnit Platform reports it to Surefire (an aborted test), so both reports agree.
-                case SKIPPED, NOT_IMPLEMENTED, WARNING, NOT_RUN -> {
+                case SKIPPED, NOT_IMPLEMENTED, WARNING, NOT_RUN, NOT_APPLICABLE -> {
                     xml.writeEmptyElement("skipped");
                     xml.writeAttribute("message", clean(r.reason()));
                 }

@@ -1,5 +1,7 @@
 package io.volrep.testkit;
 
+import io.volrep.api.ReplicationSource;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -7,22 +9,17 @@ import java.util.Objects;
  * The fixtures a check holds while it runs. Fixtures are isolated from each other (the isolation checks prove it),
  * so checks holding distinct fixtures run at the same time ({@link ConformanceConfig#parallelism()}): the run takes
  * as long as its busiest fixture, not the sum. {@link ConformanceContext#volume()} and
- * {@link ConformanceContext#volumeGroup()} answer the fixtures the check holds.
+ * {@link ConformanceContext#volumeGroup()} answer the fixtures the check holds. Immutable.
  *
  * <pre>{@code
  * Check.required("PromoteVolume: ...", ctx -> ...).withNeeds(Needs.volume());     // any one fixture volume
  * Check.required("Isolation: ...", ctx -> ...).withNeeds(Needs.volumes(1, 1));    // a volume and a group
+ * Check.required("...", ctx -> ...).withNeeds(Needs.builder()
+ *         .fixture(ReplicationSource.volume("pvc-1")).order(Needs.Order.LAST).build());
  * Check.required("my-group/global", ctx -> ...);                                // Needs.everyFixture(): alone
  * }</pre>
- *
- * @param volumes how many fixture volumes (any of them; fewer when fewer are configured)
- * @param groups how many fixture volume groups (any of them; fewer when fewer are configured)
- * @param fixtures these fixtures exactly ({@code "volume/ID"}, {@code "group/ID"})
- * @param every every fixture: the check runs alone
- * @param order when, relative to the other checks of the run
- * @param reports the check makes no call: it reports what the lifecycle exploration found
  */
-public record Needs(int volumes, int groups, List<String> fixtures, boolean every, Order order, boolean reports) {
+public final class Needs {
 
     /** When a check runs relative to the others. */
     public enum Order {
@@ -34,14 +31,39 @@ public record Needs(int volumes, int groups, List<String> fixtures, boolean ever
         LAST
     }
 
-    public Needs {
-        fixtures = List.copyOf(fixtures);
-        Objects.requireNonNull(order, "order");
+    private final int volumes;
+    private final int groups;
+    private final List<ReplicationSource> fixtures;
+    private final boolean every;
+    private final Order order;
+    private final boolean reports;
+
+    private Needs(Builder b) {
+        this.volumes = b.volumes;
+        this.groups = b.groups;
+        this.fixtures = List.copyOf(b.fixtures);
+        this.every = b.every;
+        this.order = b.order;
+        this.reports = b.reports;
+    }
+
+    /** A new builder: no fixture, {@link Order#ANY}. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding these needs. */
+    public Builder toBuilder() {
+        Builder b = builder().volumes(volumes).groups(groups).order(order);
+        fixtures.forEach(b::fixture);
+        b.every = every;
+        b.reports = reports;
+        return b;
     }
 
     /** No fixture at all (sources that do not exist, malformed requests, Identity, NodeHealer). */
     public static Needs none() {
-        return new Needs(0, 0, List.of(), false, Order.ANY, false);
+        return builder().build();
     }
 
     /** Any one fixture volume. */
@@ -56,26 +78,113 @@ public record Needs(int volumes, int groups, List<String> fixtures, boolean ever
 
     /** Any {@code volumes} fixture volumes and {@code groups} fixture groups. */
     public static Needs volumes(int volumes, int groups) {
-        return new Needs(volumes, groups, List.of(), false, Order.ANY, false);
+        return builder().volumes(volumes).groups(groups).build();
     }
 
-    /** This fixture exactly: {@code "volume/ID"} or {@code "group/ID"}. */
-    public static Needs fixture(String key) {
-        return new Needs(0, 0, List.of(key), false, Order.ANY, false);
+    /** This fixture exactly: {@code Needs.fixture(ReplicationSource.volume("pvc-1"))}. */
+    public static Needs fixture(ReplicationSource fixture) {
+        return builder().fixture(fixture).build();
     }
 
     /** Every fixture: the check runs alone. */
     public static Needs everyFixture() {
-        return new Needs(0, 0, List.of(), true, Order.ANY, false);
+        return builder().everyFixture().build();
     }
 
     /** No fixture, no call: the check reports what the lifecycle exploration found. */
     static Needs exploration() {
-        return new Needs(0, 0, List.of(), false, Order.ANY, true);
+        Builder b = builder();
+        b.reports = true;
+        return b.build();
     }
 
     /** The same fixtures, held at {@code when}. */
     public Needs at(Order when) {
-        return new Needs(volumes, groups, fixtures, every, when, reports);
+        return toBuilder().order(when).build();
+    }
+
+    /** How many fixture volumes, any of them (fewer when fewer are configured). */
+    public int volumes() {
+        return volumes;
+    }
+
+    /** How many fixture volume groups, any of them (fewer when fewer are configured). */
+    public int groups() {
+        return groups;
+    }
+
+    /** These fixtures exactly. */
+    public List<ReplicationSource> fixtures() {
+        return fixtures;
+    }
+
+    /** True when the check holds every fixture: it runs alone. */
+    public boolean every() {
+        return every;
+    }
+
+    /** When, relative to the other checks of the run. */
+    public Order order() {
+        return order;
+    }
+
+    /** True for a check that makes no call: it reports what the lifecycle exploration found. */
+    boolean reports() {
+        return reports;
+    }
+
+    @Override
+    public String toString() {
+        return every
+                ? "every fixture"
+                : volumes + " volumes, " + groups + " groups" + (fixtures.isEmpty() ? "" : ", " + fixtures) + ", "
+                        + order;
+    }
+
+    /** Builds {@link Needs}. */
+    public static final class Builder {
+        private int volumes;
+        private int groups;
+        private final List<ReplicationSource> fixtures = new ArrayList<>();
+        private boolean every;
+        private Order order = Order.ANY;
+        private boolean reports;
+
+        private Builder() {}
+
+        /** Any {@code n} fixture volumes. */
+        public Builder volumes(int n) {
+            this.volumes = io.volrep.api.internal.Arguments.requireAtLeast("volumes", n, 0);
+            return this;
+        }
+
+        /** Any {@code n} fixture volume groups. */
+        public Builder groups(int n) {
+            this.groups = io.volrep.api.internal.Arguments.requireAtLeast("groups", n, 0);
+            return this;
+        }
+
+        /** This fixture exactly (repeatable). */
+        public Builder fixture(ReplicationSource fixture) {
+            fixtures.add(Objects.requireNonNull(fixture, "fixture"));
+            return this;
+        }
+
+        /** Every fixture: the check runs alone. */
+        public Builder everyFixture() {
+            this.every = true;
+            return this;
+        }
+
+        /** When, relative to the other checks (default {@link Order#ANY}). */
+        public Builder order(Order order) {
+            this.order = Objects.requireNonNull(order, "order");
+            return this;
+        }
+
+        /** The needs. */
+        public Needs build() {
+            return new Needs(this);
+        }
     }
 }

@@ -48,6 +48,47 @@ final class ResponseRules {
         judge(ctx, rpc, AnswerRules.of(rpc, answer, asked));
     }
 
+    /**
+     * The named response-validity checks that judge the rules {@code outcome} (an OK answer on {@code target}) breaks:
+     * a walk or a step that meets a broken rule is that check's consequence, when it failed (one defect, one FAIL).
+     * Empty when the answer breaks no rule a named check judges.
+     */
+    static List<String> namedChecksOfBrokenRules(ConformanceContext ctx, Outcome outcome, Addressing target) {
+        if (!outcome.ok() || !outcome.rpc().isReplication()) {
+            return List.of();
+        }
+        Message answer = Transcoder.of(ctx.dialect()).responseFromWire(outcome.rpc(), outcome.response());
+        List<String> ids = new java.util.ArrayList<>();
+        for (AnswerProblem p : AnswerRules.of(outcome.rpc(), answer, kindOf(target))) {
+            String id = namedCheckOf(outcome.rpc(), p.field(), target);
+            if (id != null && !ids.contains(id)) {
+                ids.add(id);
+            }
+        }
+        return ids;
+    }
+
+    /** The named check that judges {@code field} of {@code rpc}'s answer, or null when none does. */
+    private static String namedCheckOf(Rpc rpc, String field, Addressing target) {
+        if (rpc == Rpc.GET_REPLICATION_DESTINATION_INFO) {
+            return "response-validity/" + (target.isGroup() ? "group" : "volume") + "/destination";
+        }
+        if (rpc != Rpc.GET_VOLUME_REPLICATION_INFO) {
+            return null;
+        }
+        for (String[] named : new String[][] {
+            {"last_sync_time", "last-sync-time"},
+            {"last_sync_bytes", "last-sync-bytes"},
+            {"last_sync_duration", "last-sync-duration"},
+            {"status", "health-status"}
+        }) {
+            if (field.equals(named[0]) || field.startsWith(named[0] + ".")) {
+                return "response-validity/volume/" + named[1];
+            }
+        }
+        return null;
+    }
+
     private static void judge(ConformanceContext ctx, Rpc rpc, List<AnswerProblem> all, String... fields) {
         List<AnswerProblem> problems = all.stream()
                 .filter(p -> fields.length == 0

@@ -25,6 +25,8 @@ final class SourceBookkeeping {
     private final Map<ReplicationSource, State> believed = new LinkedHashMap<>();
     /** The state each replica on site B was last observed in, since the last call that may have changed it. */
     private final Map<ReplicationSource, State> observedOnPeer = new LinkedHashMap<>();
+    /** The ids of the walk checks of each source's mutating calls on site A (RPC, force, state before), latest last. */
+    private final Map<ReplicationSource, List<String>> calls = new LinkedHashMap<>();
     /** Replicas on site B this check promoted itself (observed secondary before, the promote answered OK). */
     private final Map<ReplicationSource, Addressing> promotedOnPeer = new LinkedHashMap<>();
 
@@ -64,6 +66,26 @@ final class SourceBookkeeping {
             }
             default -> {}
         }
+    }
+
+    /** Notes the walk check of a mutating call on {@code target} made in {@code before}, with or without force. */
+    synchronized void called(Addressing target, Rpc rpc, boolean force, State before) {
+        if (mutating(rpc)) {
+            target.fixture().ifPresent(f -> {
+                List<String> ids = calls.computeIfAbsent(f, k -> new java.util.ArrayList<>());
+                String id = LifecycleChecks.walkId(rpc, f.kind(), before) + (force ? "/force" : "");
+                ids.remove(id);
+                ids.add(id);
+            });
+        }
+    }
+
+    /** The walk checks of the mutating calls the check made on {@code target}, the latest first. */
+    synchronized List<String> calls(Addressing target) {
+        List<String> ids = new java.util.ArrayList<>(
+                target.fixture().map(f -> calls.getOrDefault(f, List.of())).orElse(List.of()));
+        java.util.Collections.reverse(ids);
+        return ids;
     }
 
     /** Notes what an answer on the peer site did to {@code replica}; {@code before} is how it was observed before. */

@@ -23,6 +23,11 @@ final class TwoSiteChecks {
 
     private TwoSiteChecks() {}
 
+    /** The id of the failover round trip of {@code source}'s kind: the check whose own subject a failover is. */
+    static String roundTripId(Addressing source) {
+        return "two-sites/" + (source.isGroup() ? "group" : "volume") + "/round-trip";
+    }
+
     static List<Check> checks(ConformanceConfig config) {
         LifecycleModel model = LifecycleModel.forDialect(config.dialect());
         ErrorScheme scheme = config.dialect().errorScheme();
@@ -30,26 +35,29 @@ final class TwoSiteChecks {
         for (Kind kind : LifecycleChecks.KINDS) {
             String label = LifecycleChecks.kindLabel(kind);
             Needs needs = kind == Kind.VOLUME ? Needs.volume() : Needs.group();
-            checks.add(new Check(
-                    "two-sites/" + LifecycleChecks.kindId(kind) + "/round-trip",
-                    ROUND_TRIP + " [" + label + "]",
-                    Requirement.REQUIRED,
-                    "demote on one site, promote on the other (without force once the demotion has arrived), and back;"
-                            + " disable must remove the replica on the peer site too (no copy left in error)",
-                    ctx -> failoverRoundTrip(ctx, model, ctx.source(kind)),
-                    needs));
-            checks.add(new Check(
-                    "two-sites/" + LifecycleChecks.kindId(kind) + "/promote-while-peer-primary",
-                    ControllerChecks.rowCase(
+            checks.add(Check.builder()
+                    .id("two-sites/" + LifecycleChecks.kindId(kind) + "/round-trip")
+                    .name(ROUND_TRIP + " [" + label + "]")
+                    .hint("demote on one site, promote on the other (without force once the demotion has arrived),"
+                            + " and back; an enable on the secondary keeps it secondary; disable must remove the"
+                            + " replica on the peer site too (no copy left in error), even during the first sync")
+                    .body(ctx -> failoverRoundTrip(ctx, model, ctx.source(kind)))
+                    .needs(needs)
+                    .build());
+            checks.add(Check.builder()
+                    .id("two-sites/" + LifecycleChecks.kindId(kind) + "/promote-while-peer-primary")
+                    .name(ControllerChecks.rowCase(
                             scheme,
                             Rpc.PROMOTE_VOLUME,
                             StatusCode.FAILED_PRECONDITION,
-                            label + ", the replica on site B while site A is primary, without force"),
-                    Requirement.OPTIONAL,
-                    "a promote without force of a copy whose peer is primary makes two primaries"
-                            + " (split-brain): refuse it with 9 FAILED_PRECONDITION (\"cannot be promoted without force\")",
-                    ctx -> promoteWhilePeerPrimary(ctx, model, ctx.source(kind)),
-                    needs));
+                            label + ", the replica on site B while site A is primary, without force"))
+                    .requirement(Requirement.OPTIONAL)
+                    .hint("a promote without force of a copy whose peer is primary makes two primaries (split-brain):"
+                            + " refuse it with 9 FAILED_PRECONDITION (\"cannot be promoted without force\"), and"
+                            + " change nothing on either site")
+                    .body(ctx -> promoteWhilePeerPrimary(ctx, model, ctx.source(kind)))
+                    .needs(needs)
+                    .build());
         }
         return checks;
     }

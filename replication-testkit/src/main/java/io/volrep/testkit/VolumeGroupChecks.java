@@ -55,7 +55,13 @@ final class VolumeGroupChecks {
 
     private static Check check(
             Rpc rpc, String condition, Requirement requirement, String name, String hint, Check.Body body) {
-        return new Check(id(rpc, condition), name, requirement, hint, body);
+        return Check.builder()
+                .id(id(rpc, condition))
+                .name(name)
+                .requirement(requirement)
+                .hint(hint)
+                .body(body)
+                .build();
     }
 
     /**
@@ -95,14 +101,13 @@ final class VolumeGroupChecks {
 
     static List<Check> checks() {
         List<Check> checks = new ArrayList<>();
-        checks.add(new Check(
-                "volumegroup/plugin/advertised-rpcs-served",
-                "Volume groups: every advertised RPC is" + " served (none answers 12 UNIMPLEMENTED)",
-                Requirement.REQUIRED,
-                "Identity must advertise exactly"
-                        + " what the plugin implements: VOLUME_GROUP (create, delete), MODIFY_VOLUME_GROUP, GET_VOLUME_GROUP,"
-                        + " LIST_VOLUME_GROUPS",
-                VolumeGroupChecks::advertisedRpcsServed));
+        checks.add(Check.builder()
+                .id("volumegroup/plugin/advertised-rpcs-served")
+                .name("Volume groups: every advertised RPC is served (none answers 12 UNIMPLEMENTED)")
+                .hint("Identity must advertise exactly what the plugin implements: VOLUME_GROUP (create, delete),"
+                        + " MODIFY_VOLUME_GROUP, GET_VOLUME_GROUP, LIST_VOLUME_GROUPS")
+                .body(VolumeGroupChecks::advertisedRpcsServed)
+                .build());
         checks.addAll(create());
         checks.addAll(modify());
         checks.addAll(delete());

@@ -40,14 +40,14 @@ final class VolumeGroupLifecycleChecks {
     static CheckGroup group() {
         return CheckGroup.of(
                 GROUP,
-                config -> List.of(new Check(
-                        ID,
-                        NAME,
-                        Requirement.REQUIRED,
-                        "the group a"
-                                + " CreateVolumeGroup answers must be a replication source at once, keep its replication through a"
-                                + " membership change, and its destination must map every current member",
-                        VolumeGroupLifecycleChecks::lifecycle)));
+                config -> List.of(Check.builder()
+                        .id(ID)
+                        .name(NAME)
+                        .hint("the group a CreateVolumeGroup answers must be a replication source at once, keep its"
+                                + " replication through a membership change, and its destination must map every"
+                                + " current member, one to one")
+                        .body(VolumeGroupLifecycleChecks::lifecycle)
+                        .build()));
     }
 
     private static void lifecycle(ConformanceContext ctx) {
@@ -82,7 +82,7 @@ final class VolumeGroupLifecycleChecks {
         destinationMapsEveryMember(ctx, group, resized, "after the membership changed");
 
         ctx.step(Rpc.DEMOTE_VOLUME, group);
-        ControllerChecks.resyncUntilReady(ctx, group);
+        ctx.partOf(ControllerChecks.RESYNC_READY_ID, () -> ControllerChecks.resyncUntilReady(ctx, group));
         ctx.step(Rpc.PROMOTE_VOLUME, group);
         LifecycleChecks.observe(ctx, model, group, State.PRIMARY, "the failover (demote, resync, promote)");
         destinationMapsEveryMember(ctx, group, resized, "after the failover");

@@ -24,7 +24,7 @@ class ConformanceSelfTest {
                         defect.caughtBy(),
                         defect,
                         report.failed().stream().map(CheckResult::name).toList())
-                .hasValueSatisfying(r -> assertThat(r.outcome()).isEqualTo(CheckOutcome.FAILED));
+                .hasValueSatisfying(r -> Caught.byOrBecause(report, r));
         assertThat(report.compliant())
                 .as(
                         "compliant; failed: %s",

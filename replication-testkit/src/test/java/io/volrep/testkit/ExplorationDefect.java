@@ -338,6 +338,7 @@ enum ExplorationDefect {
                         @Override
                         public void disable(DisableRequest r) {
                             boolean orphan = r.source().kind() == Kind.VOLUME_GROUP
+                                    && b.sources().contains(r.source())
                                     && b.state(r.source()).enabled();
                             super.disable(r);
                             if (orphan) {

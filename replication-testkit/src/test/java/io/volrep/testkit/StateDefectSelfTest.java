@@ -22,7 +22,7 @@ class StateDefectSelfTest {
                                 .map(r -> r.name() + ": " + r.reason())
                                 .toList())
                 .hasValueSatisfying(r -> {
-                    assertThat(r.outcome()).isEqualTo(CheckOutcome.FAILED);
+                    Caught.byOrBecause(report, r);
                     assertThat(r.requirement()).isEqualTo(Requirement.REQUIRED);
                     assertThat(r.id()).isNotBlank();
                     assertThat(r.hint()).isNotBlank();
