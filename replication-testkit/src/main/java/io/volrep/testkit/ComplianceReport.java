@@ -157,7 +157,7 @@ public final class ComplianceReport {
                             .filter(io.volrep.api.Rpc::isReplication)
                             .map(io.volrep.api.Rpc::methodName)
                             .toList())
-            + ")/(volume|group)/(auth-wrong|auth-missing|consistent)");
+            + ")/(volume|group)/(auth-wrong|auth-missing|consistent|last-sync-time-over-time)");
 
     /** How many checks at {@code requirement} ended with {@code outcome}. */
     public long count(Requirement requirement, CheckOutcome outcome) {

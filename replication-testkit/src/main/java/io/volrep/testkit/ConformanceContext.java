@@ -353,7 +353,8 @@ public final class ConformanceContext {
     /**
      * One call, settled: a transient answer that a table allows is polled within the settle timeout before the
      * caller judges the last answer. Transient are 10 ABORTED (an operation pending: the plugin's own, after a demote
-     * or a disable), 14 UNAVAILABLE (where listed "not known yet", else gRPC's transient code), and
+     * or a disable), 14 UNAVAILABLE (where listed "not known yet", else gRPC's transient code), 4 DEADLINE_EXCEEDED (an
+     * answer slower than the call's deadline: a loaded machine), and
      * GetVolumeReplicationInfo's 5 NOT_FOUND on a source this check made primary ("details not available at the
      * moment"). Nothing else is ever waited for: a wrong code, a broken answer, a refusal are judged at once.
      */
@@ -373,6 +374,7 @@ public final class ConformanceContext {
                 Wire.request(dialect, rpc, Wire.inDialect(dialect, target, exact), secrets, parameters, force);
         LifecycleModel.State before = sources.believed(target);
         Outcome outcome = Wire.invoke(target0, dialect, rpc, request, config.callTimeout());
+        session.echoes().saw(request, outcome, session::safe);
         calls.increment();
         noteAborted(outcome);
         if (outcome.code() != StatusCode.UNAVAILABLE && outcome.code() != StatusCode.DEADLINE_EXCEEDED) {
@@ -383,6 +385,7 @@ public final class ConformanceContext {
                 outcome,
                 () -> {
                     Outcome again = Wire.invoke(target0, dialect, rpc, request, config.callTimeout());
+                    session.echoes().saw(request, again, session::safe);
                     calls.increment();
                     noteAborted(again);
                     return again;
@@ -423,6 +426,9 @@ public final class ConformanceContext {
             case ABORTED -> true;
             // 14 from a plugin that has never answered anything else is no transient state: nobody is there.
             case UNAVAILABLE -> session.pluginAnswered();
+            // An answer later than the call's deadline: a slow (loaded) machine, not a refusal; every call may be sent
+            // again (the spec's methods are idempotent).
+            case DEADLINE_EXCEEDED -> session.pluginAnswered();
             case NOT_FOUND -> o.rpc() == Rpc.GET_VOLUME_REPLICATION_INFO && track && sources.madePrimary(target);
             default -> false;
         };
@@ -441,9 +447,49 @@ public final class ConformanceContext {
                 config.enableParameters(),
                 false);
         List<Outcome> outcomes = Wire.invokeAtOnce(channel, dialect, rpc, request, count, config.callTimeout());
+        outcomes.forEach(o -> session.echoes().saw(request, o, session::safe));
         calls.add(count);
         outcomes.forEach(o -> sources.track(target, o));
         return outcomes;
+    }
+
+    /**
+     * Sends {@code first}, and {@code second} right after it while the first may still be pending, both on
+     * {@code target}, without polling a 10 ABORTED: for the checks of interleaved calls. Answers both, first first.
+     */
+    List<Outcome> callInterleaved(Rpc first, Rpc second, Addressing target) throws Exception {
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "volrep-conformance-interleaved");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            java.util.concurrent.Future<Outcome> a = pool.submit(() -> callOnce(first, target));
+            // Favours the first reaching the plugin first; the judgement does not depend on it (it reads the answers).
+            Thread.sleep(2);
+            Outcome b = callOnce(second, target);
+            return List.of(a.get(), b);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** One call, its answer as it is (no transient answer polled), tracked. */
+    private Outcome callOnce(Rpc rpc, Addressing target) {
+        Message request = Wire.request(
+                dialect,
+                rpc,
+                Wire.inDialect(dialect, target, false),
+                config.secrets().asMap(),
+                config.enableParameters(),
+                false);
+        LifecycleModel.State before = sources.believed(target);
+        Outcome o = Wire.invoke(channel, dialect, rpc, request, config.callTimeout());
+        session.echoes().saw(request, o, session::safe);
+        calls.increment();
+        sources.called(target, rpc, false, before);
+        sources.track(target, o);
+        return o;
     }
 
     /**
@@ -532,6 +578,7 @@ public final class ConformanceContext {
     @io.volrep.api.WireLevel
     public Outcome send(Rpc rpc, Message request) {
         Outcome outcome = Wire.sendOnce(channel, Wire.method(dialect, rpc), rpc, request, config.callTimeout());
+        session.echoes().saw(request, outcome, session::safe);
         calls.increment();
         LOG.debug("{} -> {}", rpc, outcome.code());
         return outcome;
@@ -557,8 +604,10 @@ public final class ConformanceContext {
      */
     @io.volrep.api.WireLevel
     public Outcome heal(NodeHealerRequest request) {
-        return Wire.sendOnce(
+        Outcome o = Wire.sendOnce(
                 healerChannel, HealerNodeGrpc.getNodeHealerMethod(), Rpc.NODE_HEALER, request, config.callTimeout());
+        session.echoes().saw(request, o, session::safe);
+        return o;
     }
 
     /**
@@ -702,6 +751,21 @@ public final class ConformanceContext {
     /** Forgets that this check enabled {@code target} (it restored it itself). */
     void forget(Addressing target) {
         sources.forget(target);
+    }
+
+    /** The run's isolation engine (shared by the isolation checks). */
+    Bystanders bystanders() {
+        return session.bystanders();
+    }
+
+    /** True when the run judges replication.Controller ({@link ReplicationScope}). */
+    boolean replicationInScope() {
+        return session.scope().replication();
+    }
+
+    /** Every answer of the run, watched for the secrets of its request. */
+    EchoWatch echoes() {
+        return session.echoes();
     }
 
     /** The checks that left a fixture this context holds broken before it started: the causes of its failures. */

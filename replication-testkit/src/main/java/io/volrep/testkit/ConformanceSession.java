@@ -123,11 +123,17 @@ final class ConformanceSession implements AutoCloseable {
      */
     void submit(List<Check> checks) {
         for (Check check : checks) {
-            if (config.skipped(check) || submitted.containsKey(check.id())) {
+            if (config.skipped(check)
+                    || submitted.containsKey(check.id())
+                    || notApplicable(check).isPresent()) {
                 continue;
             }
             if (check.needs().reports()) {
-                exploration().start();
+                if (Bystanders.CHECKS.contains(check.id())) {
+                    bystanders().start();
+                } else {
+                    exploration().start();
+                }
                 continue;
             }
             CompletableFuture<Throwable> result = new CompletableFuture<>();
@@ -138,7 +144,7 @@ final class ConformanceSession implements AutoCloseable {
 
     /** About how many calls a check makes: the scheduler starts heavy ones first. */
     private static int weight(Check check) {
-        return check.needs().every() ? 1 : 10;
+        return check.needs().every() ? 1 : check.needs().calls();
     }
 
     /**
@@ -147,6 +153,10 @@ final class ConformanceSession implements AutoCloseable {
      * failure is reported NOT RUN because of that check.
      */
     void run(Check check) throws Throwable {
+        java.util.Optional<String> notApplicable = notApplicable(check);
+        if (notApplicable.isPresent()) {
+            throw new TestAbortedException(ConformanceContext.NOT_APPLICABLE_PREFIX + notApplicable.get());
+        }
         if (!check.needs().reports()) {
             submit(List.of(check));
         }
@@ -177,10 +187,6 @@ final class ConformanceSession implements AutoCloseable {
             return failure;
         }
         java.util.Optional<String> root = explained(blame(check.id(), failure), new java.util.HashSet<>());
-        if (System.getProperty("volrep.debugBlame") != null) {
-            System.out.println("BLAME " + check.id() + " " + failure.getClass().getSimpleName() + " "
-                    + blame(check.id(), failure) + " -> " + root);
-        }
         if (root.isPresent() && !root.get().equals(check.id())) {
             return new TestAbortedException(ConformanceContext.NOT_RUN_PREFIX + ConformanceContext.BECAUSE_OF
                     + root.get() + ", which failed: " + failure.getMessage());
@@ -226,6 +232,9 @@ final class ConformanceSession implements AutoCloseable {
     private java.util.Optional<Blame> failureOf(String id) throws Exception {
         if (!isCheckOfTheRun(id)) {
             return java.util.Optional.empty();
+        }
+        if (Bystanders.CHECKS.contains(id)) {
+            return bystanders().verdict(id).map(c -> blame(id, c));
         }
         java.util.Optional<io.volrep.api.ReplicationSource.Kind> kind = Exploration.kindOf(id);
         if (kind.isPresent() && !submitted.containsKey(id)) {
@@ -450,6 +459,29 @@ final class ConformanceSession implements AutoCloseable {
         return safe;
     }
 
+    private volatile ReplicationScope scope;
+
+    /** Whether the run judges replication.Controller: what Identity advertises, or what the plugin serves. */
+    ReplicationScope scope() {
+        ReplicationScope s = scope;
+        if (s == null) {
+            synchronized (this) {
+                if (scope == null) {
+                    scope = ReplicationScope.of(this);
+                }
+                s = scope;
+            }
+        }
+        return s;
+    }
+
+    /** Why {@code check} does not apply to this plugin (a service its Identity does not advertise); empty when it does. */
+    java.util.Optional<String> notApplicable(Check check) {
+        return ReplicationScope.judges(check) && !scope().replication()
+                ? java.util.Optional.of(scope().why())
+                : java.util.Optional.empty();
+    }
+
     /** Notes that the check {@code culprit} left {@code fixture} broken (the first culprit stays). */
     void poisoned(io.volrep.api.ReplicationSource fixture, String culprit) {
         poison.putIfAbsent(fixture, culprit);
@@ -536,6 +568,22 @@ final class ConformanceSession implements AutoCloseable {
         }
     }
 
+    private volatile Bystanders bystanders;
+
+    /** The run's isolation engine, created on first use. */
+    Bystanders bystanders() {
+        Bystanders b = bystanders;
+        if (b == null) {
+            synchronized (this) {
+                if (bystanders == null) {
+                    bystanders = new Bystanders(this);
+                }
+                b = bystanders;
+            }
+        }
+        return b;
+    }
+
     /** The run's lifecycle exploration, created on first use. */
     Exploration exploration() {
         Exploration e = exploration;
@@ -572,6 +620,13 @@ final class ConformanceSession implements AutoCloseable {
     /** The peer site's channel, or null without a peer. */
     Channel peerChannel() {
         return openPeer == null ? null : openPeer.channel();
+    }
+
+    private final EchoWatch echoes = new EchoWatch();
+
+    /** Every answer of the run watched for the secrets of its request. */
+    EchoWatch echoes() {
+        return echoes;
     }
 
     /** The fixtures' replicas on the peer site, found once per run. */

@@ -42,6 +42,11 @@ final class ControllerChecks {
     static final String LAST_SYNC_BYTES = "GetVolumeReplicationInfo: last_sync_bytes MUST NOT be negative";
     static final String LAST_SYNC_DURATION = "GetVolumeReplicationInfo: last_sync_duration is not negative";
     static final String RESYNC_READY = "ResyncVolume: ready becomes true within the resync timeout";
+    static final String DISTINCT_DESTINATIONS = "GetReplicationDestinationInfo: distinct sources have distinct"
+            + " destinations, and a group's member map is one to one [every fixture, enabled at once]";
+    static final String SECRETS_NOT_ECHOED =
+            "Response validity: no answer repeats a secret of its request (error details, messages) [every call of the"
+                    + " run]";
     static final String HEALTH_STATUS = "GetVolumeReplicationInfo: status is one of UNKNOWN, HEALTHY, DEGRADED, ERROR";
     static final String DESTINATION_VOLUME =
             "GetReplicationDestinationInfo: a volume's destination is a volume with" + " a non-empty id";
@@ -171,11 +176,14 @@ final class ControllerChecks {
             malformedForms.put(Addressing.sourceWithoutType(), "request/source-without-type");
             malformedForms.put(Addressing.emptyVolumeId(), "volume/empty-id");
         }
-        malformedForms.forEach((malformed, idTail) -> checks.add(Check.required(
-                        rowCase(scheme, rpc, invalid, malformed.label()),
-                        ctx -> ctx.expect(ctx.call(rpc, malformed), invalid))
-                .withId(rpc.methodName() + "/" + idTail)
-                .withNeeds(Needs.none())));
+        malformedForms.forEach((malformed, idTail) ->
+                checks.add(Check.required(rowCase(scheme, rpc, invalid, malformed.label()), ctx -> {
+                            Outcome o = ctx.call(rpc, malformed);
+                            unchanged(ctx, o, ctx.volume(), LifecycleModel.State.DISABLED);
+                            ctx.expect(o, invalid);
+                        })
+                        .withId(rpc.methodName() + "/" + idTail)
+                        .withNeeds(Needs.volume())));
         if (hasSource) {
             checks.add(Check.required(
                             rowCase(
@@ -185,10 +193,12 @@ final class ControllerChecks {
                                     Addressing.emptyVolumeGroupId().label()),
                             ctx -> {
                                 ctx.volumeGroup();
-                                ctx.expect(ctx.call(rpc, Addressing.emptyVolumeGroupId()), invalid);
+                                Outcome o = ctx.call(rpc, Addressing.emptyVolumeGroupId());
+                                unchanged(ctx, o, ctx.volume(), LifecycleModel.State.DISABLED);
+                                ctx.expect(o, invalid);
                             })
                     .withId(rpc.methodName() + "/group/empty-id")
-                    .withNeeds(Needs.none()));
+                    .withNeeds(Needs.volume()));
         }
         if (hasSource && dialect.volumeIdRequired()) {
             checks.add(Check.required(
@@ -201,14 +211,18 @@ final class ControllerChecks {
                     .withId(rpc.methodName() + "/volume/no-volume-id")
                     .withNeeds(Needs.volume()));
         }
-        checks.add(Check.required(
-                        rowCase(scheme, rpc, StatusCode.NOT_FOUND, "volume " + MISSING_VOLUME),
-                        ctx -> ctx.expect(ctx.call(rpc, Addressing.volume(MISSING_VOLUME)), StatusCode.NOT_FOUND))
+        checks.add(Check.required(rowCase(scheme, rpc, StatusCode.NOT_FOUND, "volume " + MISSING_VOLUME), ctx -> {
+                    Outcome o = ctx.call(rpc, Addressing.volume(MISSING_VOLUME));
+                    stillMissing(ctx, o, Addressing.volume(MISSING_VOLUME));
+                    ctx.expect(o, StatusCode.NOT_FOUND);
+                })
                 .withId(rpc.methodName() + "/volume/not-found")
                 .withNeeds(Needs.none()));
         checks.add(Check.required(rowCase(scheme, rpc, StatusCode.NOT_FOUND, "volume group " + MISSING_GROUP), ctx -> {
                     ctx.volumeGroup();
-                    ctx.expect(ctx.call(rpc, Addressing.volumeGroup(MISSING_GROUP)), StatusCode.NOT_FOUND);
+                    Outcome o = ctx.call(rpc, Addressing.volumeGroup(MISSING_GROUP));
+                    stillMissing(ctx, o, Addressing.volumeGroup(MISSING_GROUP));
+                    ctx.expect(o, StatusCode.NOT_FOUND);
                 })
                 .withId(rpc.methodName() + "/group/not-found")
                 .withNeeds(Needs.none()));
@@ -218,6 +232,10 @@ final class ControllerChecks {
         if (rpc == Rpc.GET_REPLICATION_DESTINATION_INFO) {
             checks.addAll(LifecycleChecks.consistency(dialect));
         }
+        if (rpc == Rpc.GET_VOLUME_REPLICATION_INFO) {
+            checks.addAll(LifecycleChecks.overTime(dialect));
+        }
+        checks.add(repeated(dialect, rpc));
         checks.add(Check.optional(
                         rowCase(
                                 scheme,
@@ -228,6 +246,50 @@ final class ControllerChecks {
                 .withId(rpc.methodName() + "/volume/simultaneous-calls")
                 .withNeeds(Needs.volume()));
         return checks;
+    }
+
+    /** How many times the repeat checks send the same call in a row: more than the walk's twice. */
+    static final int REPEATS = 5;
+
+    /**
+     * The same call {@value #REPEATS} times in a row, one after the other, in the state the first leads to: every call
+     * the answer the model gives there, and the state unchanged after each, observed (a call that breaks only the
+     * third time, a counter that runs out, is seen here).
+     */
+    private static Check repeated(SpecDialect dialect, Rpc rpc) {
+        LifecycleModel model = LifecycleModel.forDialect(dialect);
+        LifecycleModel.State start = LifecycleChecks.stateWhereAllowed(model, rpc);
+        LifecycleModel.State then = model.expect(rpc, start).after();
+        return Check.builder()
+                .id(rpc.methodName() + "/volume/repeated")
+                .name(rpc.methodName() + ": the same call " + REPEATS + " times in a row -> 0 OK each time, "
+                        + then.shortLabel() + " after each [volume, " + start.label() + "]")
+                .hint("every call is idempotent: the same call again answers as the first did and changes nothing,"
+                        + " however often it comes (look for counters, caches or marks that run out)")
+                .needs(Needs.volume().calls(3 * REPEATS))
+                .body(ctx -> {
+                    ctx.sequential();
+                    Addressing vol = ctx.volume();
+                    LifecycleChecks.reach(ctx, model, vol, start);
+                    for (int i = 1; i <= REPEATS; i++) {
+                        LifecycleModel.State before = ctx.believed(vol);
+                        Outcome o = ctx.call(rpc, vol);
+                        LifecycleChecks.judge(
+                                ctx,
+                                o,
+                                StatusCode.OK,
+                                vol,
+                                before,
+                                rpc.methodName() + " on " + vol + ", call " + i + " of " + REPEATS + " in a row");
+                        LifecycleChecks.observe(
+                                ctx,
+                                model,
+                                vol,
+                                then,
+                                rpc.methodName() + " call " + i + " of " + REPEATS + " in a row");
+                    }
+                })
+                .build();
     }
 
     /**
@@ -281,6 +343,46 @@ final class ControllerChecks {
         }
     }
 
+    /**
+     * After a refused call ({@code refusal} not 0 OK), {@code observed} must still answer as in {@code expected}: a
+     * refusal changes nothing, a MUST whatever the check's level. Nothing to observe after an OK answer (the check
+     * judges the code itself).
+     */
+    static void unchanged(ConformanceContext ctx, Outcome refusal, Addressing observed, LifecycleModel.State expected) {
+        if (refusal.ok()) {
+            return;
+        }
+        LifecycleModel model = LifecycleModel.forDialect(ctx.dialect());
+        ctx.mustHold(
+                () -> LifecycleChecks.observe(
+                        ctx,
+                        model,
+                        observed,
+                        expected,
+                        refusal.rpc().methodName() + " answered "
+                                + refusal.code().display()),
+                "the refused " + refusal.rpc().methodName() + " ("
+                        + refusal.code().display() + ") changed " + observed);
+    }
+
+    /**
+     * After a refused call on a source that does not exist, the source must still not exist: every probe answers 5
+     * NOT_FOUND (a refusal that created or enabled it changed something, a MUST whatever the check's level).
+     */
+    static void stillMissing(ConformanceContext ctx, Outcome refusal, Addressing missing) {
+        if (refusal.ok()) {
+            return;
+        }
+        Rpc probe = LifecycleModel.forDialect(ctx.dialect()).probes().get(0);
+        Outcome o = ctx.call(probe, missing);
+        if (o.code() != StatusCode.NOT_FOUND && o.code() != StatusCode.UNIMPLEMENTED) {
+            ctx.failMust("the refused " + refusal.rpc().methodName() + " ("
+                    + refusal.code().display() + ") on "
+                    + missing + ", which does not exist, changed it: " + probe.methodName() + " then answers "
+                    + o.describe() + " (a refusal changes nothing)");
+        }
+    }
+
     /** A string of exactly {@code bytes} UTF-8 bytes. */
     static String bytes(String prefix, int bytes) {
         return prefix + "x".repeat(bytes - prefix.length());
@@ -310,27 +412,30 @@ final class ControllerChecks {
                                     .build(),
                             "",
                             "volume id of " + overId + " bytes");
+                    Outcome o = ctx.call(rpc, oversized);
+                    unchanged(ctx, o, ctx.volume(), LifecycleModel.State.DISABLED);
                     ctx.expect(
-                            ctx.call(rpc, oversized),
+                            o,
                             invalid,
                             rpc + " naming a volume id of " + overId + " bytes (CSI: at most "
                                     + CsiLimits.MAX_STRING_BYTES + ")");
                 })
                 .withId(rpc.methodName() + "/volume/id-over-limit")
-                .withNeeds(Needs.none()));
+                .withNeeds(Needs.volume()));
         // GetVolumeReplicationInfo and GetReplicationDestinationInfo carry no parameters map.
         if (rpc != Rpc.GET_VOLUME_REPLICATION_INFO && rpc != Rpc.GET_REPLICATION_DESTINATION_INFO) {
             checks.add(Check.optional(rowCase(scheme, rpc, invalid, PARAMETERS_OVER_LIMIT), ctx -> {
                         Addressing vol = ctx.volume();
                         prepare(ctx, rpc, vol);
+                        LifecycleModel.State before = ctx.believed(vol);
+                        Outcome o = ctx.call(
+                                rpc,
+                                vol,
+                                ctx.config().secrets().asMap(),
+                                overMapLimit(ctx.config().enableParameters()));
+                        unchanged(ctx, o, vol, before);
                         ctx.expect(
-                                ctx.call(
-                                        rpc,
-                                        vol,
-                                        ctx.config().secrets().asMap(),
-                                        overMapLimit(ctx.config().enableParameters())),
-                                invalid,
-                                rpc + " with a parameters map over " + CsiLimits.MAX_MAP_BYTES + " bytes");
+                                o, invalid, rpc + " with a parameters map over " + CsiLimits.MAX_MAP_BYTES + " bytes");
                     })
                     .withId(rpc.methodName() + "/volume/parameters-over-limit")
                     .withNeeds(Needs.volume()));
@@ -338,11 +443,12 @@ final class ControllerChecks {
         checks.add(Check.optional(rowCase(scheme, rpc, invalid, SECRETS_OVER_LIMIT), ctx -> {
                     Addressing vol = ctx.volume();
                     prepare(ctx, rpc, vol);
+                    LifecycleModel.State before = ctx.believed(vol);
+                    Outcome o = ctx.call(
+                            rpc, vol, overMapLimit(ctx.config().secrets().asMap()));
+                    unchanged(ctx, o, vol, before);
                     ctx.expect(
-                            ctx.call(
-                                    rpc,
-                                    vol,
-                                    overMapLimit(ctx.config().secrets().asMap())),
+                            o,
                             invalid,
                             rpc + " with a secrets map over " + CsiLimits.MAX_MAP_BYTES
                                     + " bytes (not 16 UNAUTHENTICATED:" + " the request is malformed)");
@@ -360,7 +466,8 @@ final class ControllerChecks {
             checks.add(
                     Check.required(LIFECYCLE + " [volume " + id + "]", ctx -> runLifecycle(ctx, Addressing.volume(id)))
                             .withId("lifecycle/volume/" + id)
-                            .withNeeds(Needs.fixture(io.volrep.api.ReplicationSource.volume(id)))
+                            .withNeeds(Needs.fixture(io.volrep.api.ReplicationSource.volume(id))
+                                    .calls(40))
                             .withHint(TWO_SITES_HINT));
         }
         if (config.volumeGroups().isEmpty()) {
@@ -375,7 +482,8 @@ final class ControllerChecks {
                         runLifecycle(ctx, Addressing.volumeGroup(id));
                     })
                     .withId("lifecycle/group/" + id)
-                    .withNeeds(Needs.fixture(io.volrep.api.ReplicationSource.volumeGroup(id)))
+                    .withNeeds(Needs.fixture(io.volrep.api.ReplicationSource.volumeGroup(id))
+                            .calls(40))
                     .withHint(TWO_SITES_HINT));
         }
         return checks;
@@ -507,6 +615,95 @@ final class ControllerChecks {
         ResponseRules.requireValid(ctx, ctx.step(Rpc.GET_VOLUME_REPLICATION_INFO, vol), vol, fields);
     }
 
+    /**
+     * Every fixture enabled at once, each asked its destination: no two sources may name one destination (a failover
+     * would promote one source's copy for another), and a group's member map must map no two members to one volume.
+     */
+    private static void distinctDestinations(ConformanceContext ctx) throws Exception {
+        List<Addressing> sources = new ArrayList<>();
+        ctx.config().volumes().forEach(v -> sources.add(Addressing.volume(v)));
+        if (ctx.dialect().supports(io.volrep.api.ReplicationSource.Kind.VOLUME_GROUP)) {
+            ctx.config().volumeGroups().forEach(g -> sources.add(Addressing.volumeGroup(g)));
+        }
+        if (sources.size() < 2 && ctx.config().volumeGroups().isEmpty()) {
+            ctx.skip("needs two fixtures (--volume, --volume-group)");
+        }
+        ctx.sequential();
+        Map<Addressing, Outcome> answers = new java.util.concurrent.ConcurrentHashMap<>();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(sources.size());
+        try {
+            List<java.util.concurrent.Future<?>> runs = new ArrayList<>();
+            for (Addressing source : sources) {
+                runs.add(pool.submit(() -> {
+                    ctx.step(Rpc.ENABLE_VOLUME_REPLICATION, source);
+                    answers.put(source, ctx.call(Rpc.GET_REPLICATION_DESTINATION_INFO, source));
+                    return null;
+                }));
+            }
+            for (java.util.concurrent.Future<?> run : runs) {
+                try {
+                    run.get();
+                } catch (java.util.concurrent.ExecutionException e) {
+                    throw e.getCause() instanceof Exception ex ? ex : new IllegalStateException(e.getCause());
+                }
+            }
+        } finally {
+            // Disabled at once, not one after the other by the restore: every fixture is this check's.
+            List<java.util.concurrent.Future<?>> disables = new ArrayList<>();
+            for (Addressing source : sources) {
+                disables.add(pool.submit(() -> {
+                    if (ctx.call(Rpc.DISABLE_VOLUME_REPLICATION, source).ok()) {
+                        ctx.forget(source);
+                    }
+                }));
+            }
+            for (java.util.concurrent.Future<?> d : disables) {
+                d.get();
+            }
+            pool.shutdownNow();
+        }
+        Map<String, List<String>> byDestination = new java.util.LinkedHashMap<>();
+        List<String> problems = new ArrayList<>();
+        for (Addressing source : sources) {
+            Outcome o = answers.get(source);
+            if (o.code() == StatusCode.UNIMPLEMENTED && ctx.scheme().lists(o.rpc(), StatusCode.UNIMPLEMENTED)) {
+                ctx.notImplemented(o.rpc());
+            }
+            if (!o.ok()) {
+                ctx.failBecause(
+                        List.of("response-validity/" + (source.isGroup() ? "group" : "volume") + "/destination"),
+                        "GetReplicationDestinationInfo on " + source + " -> " + o.describe() + ctx.note(o));
+            }
+            var d = ((io.volrep.proto.replication.GetReplicationDestinationInfoResponse) o.response())
+                    .getReplicationDestination();
+            String named = d.hasVolume()
+                    ? "volume " + d.getVolume().getVolumeId()
+                    : "volume group " + d.getVolumegroup().getVolumeGroupId();
+            byDestination.computeIfAbsent(named, k -> new ArrayList<>()).add(source.toString());
+            if (d.hasVolumegroup()) {
+                Map<String, List<String>> members = new java.util.LinkedHashMap<>();
+                d.getVolumegroup()
+                        .getVolumeIdsMap()
+                        .forEach((member, to) -> members.computeIfAbsent(to, k -> new ArrayList<>())
+                                .add(member));
+                members.forEach((to, from) -> {
+                    if (from.size() > 1) {
+                        problems.add("the member map of " + source + " maps " + from + " all to volume " + to);
+                    }
+                });
+            }
+        }
+        byDestination.forEach((to, from) -> {
+            if (from.size() > 1) {
+                problems.add(from + " all answer " + to + " as their destination");
+            }
+        });
+        if (!problems.isEmpty()) {
+            ctx.fail(String.join("; ", problems) + ": two sources cannot replicate to one destination (a failover"
+                    + " would promote one source's copy for another's)");
+        }
+    }
+
     /** Enables {@code target} and checks its destination (after any transient 14 UNAVAILABLE, as every call). */
     private static void destinationIsValid(ConformanceContext ctx, Addressing target) {
         ctx.step(Rpc.ENABLE_VOLUME_REPLICATION, target);
@@ -543,6 +740,13 @@ final class ControllerChecks {
                     .withNeeds(Needs.volume())
                     .withHint("answer a VolumeDestination with the destination volume's id (at most 128 bytes);"
                             + " answer 14 UNAVAILABLE only while it is not known yet"));
+            checks.add(Check.builder()
+                    .id("response-validity/all-fixtures/distinct-destinations")
+                    .name(DISTINCT_DESTINATIONS)
+                    .hint("each source replicates to a destination of its own: answer each one's own, and map each"
+                            + " member of a group to its own")
+                    .body(ControllerChecks::distinctDestinations)
+                    .build());
             checks.add(Check.required(DESTINATION_GROUP, ctx -> destinationIsValid(ctx, ctx.volumeGroup()))
                     .withId("response-validity/group/destination")
                     .withNeeds(Needs.group())
@@ -550,6 +754,22 @@ final class ControllerChecks {
                             + " destination or none (ids at most 128 bytes, the map at most 4 KiB); answer 14"
                             + " UNAVAILABLE only while it is not known yet"));
         }
+        checks.add(Check.builder()
+                .id("response-validity/plugin/secrets-not-echoed")
+                .name(SECRETS_NOT_ECHOED)
+                .hint("error details and answers must not quote the request's secrets (they end up in orchestrators'"
+                        + " logs and events): say which key is wrong, never its value")
+                .needs(Needs.none().at(Needs.Order.LAST))
+                .body(ctx -> {
+                    ctx.requireSecrets();
+                    EchoWatch watch = ctx.echoes();
+                    if (watch.echoes() > 0) {
+                        ctx.fail(watch.echoes() + " of the run's " + watch.answers() + " answers repeated a secret of"
+                                + " their request, first " + watch.first() + " (masked here: the kit masks secrets in"
+                                + " its reports, but they left the plugin)");
+                    }
+                })
+                .build());
         checks.add(Check.required(RESYNC_READY, ctx -> {
                     ctx.requirePeer();
                     ctx.sequential();

@@ -31,7 +31,8 @@ import org.opentest4j.TestAbortedException;
  * own sequence with single calls left out, replayed on the same fixture; the shortest sequence that still fails is
  * printed first ({@link TourShrinker}). Each fixture's share of the tour is walked by an {@link ExplorationWalker}.
  * The tour is spread over the fixtures of each kind and runs beside the other checks: with
- * {@value #FULL_TOUR_FIXTURES} fixtures of a kind or more every history takes every edge; with fewer, every history
+ * {@value #FULL_TOUR_FIXTURES} fixtures of a kind or more every history takes every plain edge (those with force or
+ * with wrong or missing secrets are dealt out among the histories); with fewer, every history
  * is still taken and observed, and the edges are dealt out among them in turn (rotated by the run's seed).
  *
  * <p>Why not a property-testing library (jqwik's stateful tests): the tour must cover every edge (a random walk
@@ -40,7 +41,7 @@ import org.opentest4j.TestAbortedException;
  * the CLI rather than in jqwik's own engine.
  */
 final class Exploration {
-    /** With this many fixtures of a kind or more, every history takes every edge of every state. */
+    /** With this many fixtures of a kind or more, every history takes every plain edge of every state. */
     static final int FULL_TOUR_FIXTURES = 6;
 
     /** One visit of the tour: reach {@code state} by {@code history}, then take {@code actions} there. */
@@ -190,7 +191,11 @@ final class Exploration {
             for (int h = 0; h < histories.size(); h++) {
                 List<Action> share = new ArrayList<>();
                 for (int i = 0; i < here.size(); i++) {
-                    if (full || (i + rotation) % histories.size() == h) {
+                    // With fixtures enough, every history takes every plain edge; the edges with force or with wrong
+                    // or missing secrets (refusals, mostly, that depend on the state, not on how it was reached) are
+                    // dealt out among the histories, as they all are with fewer fixtures.
+                    boolean everyHistory = full && here.get(i).variant() == Variant.PLAIN;
+                    if (everyHistory || (i + rotation) % histories.size() == h) {
                         share.add(here.get(i));
                     }
                 }
@@ -385,6 +390,38 @@ final class Exploration {
                     List.of());
         }
         return Verdict.PASSED;
+    }
+
+    /**
+     * Reports the answer rules the tour's answers on sources of {@code kind} broke, in any state and by any history:
+     * each breach the consequence of the named response-validity check of its rule, when that failed.
+     */
+    void reportRules(ConformanceContext ctx, Kind kind) {
+        ctx.source(kind);
+        start();
+        Map<String, Finding> all;
+        try {
+            all = done.get(kind).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("the exploration failed", e.getCause());
+        }
+        List<String> breaches = new ArrayList<>();
+        List<String> causes = new ArrayList<>();
+        all.forEach((id, f) -> f.failures().stream()
+                .filter(failure -> failure.causes().stream().anyMatch(c -> c.startsWith("response-validity/")))
+                .findFirst()
+                .ifPresent(failure -> {
+                    breaches.add(failure.message());
+                    failure.causes().stream()
+                            .filter(c -> c.startsWith("response-validity/") && !causes.contains(c))
+                            .forEach(causes::add);
+                }));
+        if (!breaches.isEmpty()) {
+            ctx.failBecause(causes, String.join("; ", breaches));
+        }
     }
 
     /** Reports the tour's findings for the named check {@code checkId} (of {@code kind}): see {@link #verdict}. */

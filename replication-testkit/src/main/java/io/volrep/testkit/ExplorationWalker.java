@@ -152,6 +152,11 @@ final class ExplorationWalker implements TourShrinker.Replayer {
     private void visit(Visit v) {
         for (Action a : v.actions()) {
             Optional<Unreachable> why = Optional.empty();
+            if (at == v && believed != null && believed != v.state()) {
+                // A call of the visit left the state: back by the shortest way from where it left the source (the
+                // history was taken on arrival; the calls since have moved on from it anyway).
+                returnTo(v);
+            }
             // Twice at most: a failure shrunk on the way (its replays move the source) needs the state reached again.
             for (int attempt = 0; attempt < 2 && why.isEmpty() && (at != v || believed != v.state()); attempt++) {
                 why = arrive(v);
@@ -247,6 +252,35 @@ final class ExplorationWalker implements TourShrinker.Replayer {
         return Optional.empty();
     }
 
+    /**
+     * Brings the source back to the visit's state along the model's shortest path from where it is, observing it on
+     * arrival; on any answer the model does not expect the source is left to a full arrival (reset, then the history).
+     */
+    private void returnTo(Visit v) {
+        for (Rpc step : model.path(believed, v.state())) {
+            Action a = new Action(step, Variant.PLAIN);
+            State before = believed;
+            Expectation e = model.expect(a, before);
+            Outcome o = call(a, before);
+            Problem p = judgeAnswer(a, before, e, o);
+            if (p != null && !overTime(p)) {
+                fail(p, v);
+                believed = null;
+                at = null;
+                return;
+            }
+            if (p != null) {
+                fail(p, v);
+            }
+            believed = e.after();
+            if (believed == v.state() && !observe(a, before, o, v, true).held()) {
+                believed = null;
+                at = null;
+                return;
+            }
+        }
+    }
+
     /** Takes one action where the source is, judges its answer and observes the state after it. */
     private void take(Action a, Visit v) {
         State before = believed;
@@ -266,8 +300,11 @@ final class ExplorationWalker implements TourShrinker.Replayer {
             }
         }
         believed = e.after();
-        boolean refusedForSecrets = a.variant() == Variant.WRONG_SECRETS || a.variant() == Variant.MISSING_SECRETS;
-        Observed seen = observe(a, before, o, v, !refusedForSecrets);
+        // After a call that keeps the state (a refusal, for its secrets or its state; the same call again) nothing may
+        // have changed: the probes that tell this state from every other are enough to see any change. After a call
+        // that moves the source, every probe answers.
+        boolean keeps = e.after() == before;
+        Observed seen = observe(a, before, o, v, !keeps);
         if (seen.held()) {
             taken(id); // the state is the model's: what the probes answered wrongly is their checks' failure
             return;
@@ -336,9 +373,9 @@ final class ExplorationWalker implements TourShrinker.Replayer {
         String causeId = cause == null ? null : checkId(cause, kind, causeBefore);
         Map<Rpc, Outcome> answers = new LinkedHashMap<>();
         List<Problem> probeProblems = new ArrayList<>();
-        // After a call refused for its secrets (refused before any state is looked at), the probes answer
-        // one at a time, the most telling first, until only one state fits: the one that tells this state from
-        // every other is enough to see any change. After any other call, every probe answers.
+        // After a refused call, the probes answer one at a time, the most telling first, until only one state fits:
+        // the one that tells this state from every other is enough to see any change. After any other call, every
+        // probe answers.
         List<Rpc> probes = new ArrayList<>(model.probes());
         if (!every) {
             probes.sort(Comparator.comparingLong(p -> model.reachable().stream()
@@ -541,7 +578,7 @@ final class ExplorationWalker implements TourShrinker.Replayer {
 
     private Map<String, String> wrongSecrets() {
         Map<String, String> bad = new LinkedHashMap<>();
-        config.secrets().keys().forEach(k -> bad.put(k, "volrep-conformance-wrong-secret"));
+        config.secrets().keys().forEach(k -> bad.put(k, LifecycleChecks.WRONG_SECRET));
         return bad;
     }
 

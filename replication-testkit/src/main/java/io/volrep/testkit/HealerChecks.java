@@ -209,7 +209,7 @@ final class HealerChecks {
                 .withId(ID + "volume/not-found"));
         checks.add(Check.required(rowCase(StatusCode.UNAUTHENTICATED, "wrong secrets"), ctx -> {
                     Map<String, String> wrong = new LinkedHashMap<>();
-                    ctx.requireSecrets().keys().forEach(k -> wrong.put(k, "volrep-conformance-wrong-secret"));
+                    ctx.requireSecrets().keys().forEach(k -> wrong.put(k, LifecycleChecks.WRONG_SECRET));
                     expect(
                             ctx,
                             valid(ctx).clearSecrets().putAllSecrets(wrong).build(),

@@ -126,6 +126,10 @@ final class IdentityChecks {
 
     private static void advertisedRpcsAreServed(ConformanceContext ctx) {
         GetCapabilitiesResponse caps = capabilities(ctx);
+        if (!ctx.replicationInScope()) {
+            // CONTROLLER_SERVICE alone (a volume group plugin) promises no replication RPC: VOLUME_REPLICATION does.
+            return;
+        }
         List<String> broken = new ArrayList<>();
         List<Rpc> unimplemented = new ArrayList<>();
         for (Promise promise : promises(ctx)) {
@@ -151,6 +155,9 @@ final class IdentityChecks {
 
     private static void servedRpcsAreAdvertised(ConformanceContext ctx) {
         GetCapabilitiesResponse caps = capabilities(ctx);
+        if (!ctx.replicationInScope()) {
+            return;
+        }
         List<String> unadvertised = new ArrayList<>();
         for (Promise promise : promises(ctx)) {
             if (!promise.requiredWhenServed()
@@ -167,13 +174,30 @@ final class IdentityChecks {
         }
     }
 
-    /** Fails unless GetCapabilities lists {@code promise}'s capability: the target serves replication. */
+    /**
+     * Fails unless GetCapabilities lists {@code promise}'s capability when the plugin serves replication; not
+     * applicable when it neither advertises nor serves it (a plugin of other services is judged on what it advertises).
+     */
     private static void requireAdvertised(ConformanceContext ctx, Promise promise) {
         GetCapabilitiesResponse caps = capabilities(ctx);
-        if (caps.getCapabilitiesList().stream().noneMatch(promise.advertised())) {
-            ctx.fail("the plugin serves replication.Controller but GetCapabilities does not advertise "
+        if (caps.getCapabilitiesList().stream().anyMatch(promise.advertised())) {
+            return;
+        }
+        if (promise == CONTROLLER_SERVICE && advertisesVolumeGroups(caps)) {
+            ctx.fail("the plugin serves volumegroup.Controller but GetCapabilities does not advertise "
                     + promise.capability() + ": " + caps.getCapabilitiesList());
         }
+        if (!ctx.replicationInScope()) {
+            throw new org.opentest4j.TestAbortedException(ConformanceContext.NOT_APPLICABLE_PREFIX
+                    + "replication.Controller is neither advertised nor served: " + promise.capability()
+                    + " is not asked of this plugin");
+        }
+        ctx.fail("the plugin serves replication.Controller but GetCapabilities does not advertise "
+                + promise.capability() + ": " + caps.getCapabilitiesList());
+    }
+
+    private static boolean advertisesVolumeGroups(GetCapabilitiesResponse caps) {
+        return caps.getCapabilitiesList().stream().anyMatch(Capability::hasVolumeGroup);
     }
 
     static List<Check> checks() {

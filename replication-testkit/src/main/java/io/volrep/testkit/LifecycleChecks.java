@@ -31,17 +31,23 @@ final class LifecycleChecks {
     static final String SEQUENTIAL = "Isolation: a call made after the previous one was answered is not refused with"
             + " 10 ABORTED beyond the settle timeout [refused calls between the steps of a round trip]";
     static final List<Kind> KINDS = List.of(Kind.VOLUME, Kind.VOLUME_GROUP);
+    /** The value of every secret the wrong-secrets calls send. */
+    static final String WRONG_SECRET = "volrep-conformance-wrong-secret";
+
+    static final String INTERLEAVED = "Isolation: a call sent while another is pending on the same source answers 0 OK"
+            + " or 10 ABORTED, and one refused never takes effect [volume, each pair of calls that would change the"
+            + " state, in every state]";
     /**
      * The checks that judge what sources do to each other: a failure seen on one fixture that its own calls do not
      * show again when replayed alone is theirs to name (another source's call changed it, or a lock spanning sources
      * refused it).
      */
     static final List<String> ISOLATION_CHECKS = List.of(
-            "isolation/all-fixtures/bystanders",
-            "isolation/all-fixtures/concurrent",
-            "isolation/volume/round-trip-spares-volume",
-            "isolation/group/round-trip-spares-volume",
-            "isolation/group/spared-by-volume-round-trip");
+            Bystanders.VOLUME_VOLUME,
+            Bystanders.GROUP_VOLUME,
+            Bystanders.VOLUME_GROUP,
+            Bystanders.ALL,
+            "isolation/all-fixtures/concurrent");
 
     private LifecycleChecks() {}
 
@@ -142,6 +148,31 @@ final class LifecycleChecks {
                                     ? ", with every member's destination or none: never a partial map"
                                             + " (answer 14 UNAVAILABLE until the map is complete)"
                                     : "")));
+        }
+        return checks;
+    }
+
+    /**
+     * The last sync time compared over time per kind ({@link AnswerHistory}): never the zero timestamp, never later than
+     * the plugin's clock allows, never earlier than an answer before it while the source stays primary. Revisions
+     * without GetVolumeReplicationInfo have none.
+     */
+    static List<Check> overTime(SpecDialect dialect) {
+        if (!dialect.supports(Rpc.GET_VOLUME_REPLICATION_INFO)) {
+            return List.of();
+        }
+        List<Check> checks = new ArrayList<>();
+        for (Kind kind : KINDS) {
+            checks.add(explored(
+                    AnswerHistory.checkId(kind),
+                    "GetVolumeReplicationInfo: last_sync_time is when a sync completed: never the zero timestamp,"
+                            + " never later than the plugin's clock allows (tolerance "
+                            + AnswerHistory.CLOCK_TOLERANCE.toMinutes() + " minutes), never earlier than an answer"
+                            + " before it while the source stays primary [" + kindLabel(kind) + "]",
+                    kind,
+                    "answer the time the last sync completed, from a clock that does not run ahead; while no sync has"
+                            + " completed yet, answer 5 NOT_FOUND (\"not available at the moment\"), never a zero"
+                            + " timestamp"));
         }
         return checks;
     }
@@ -315,38 +346,39 @@ final class LifecycleChecks {
     static List<Check> isolation(ConformanceConfig config) {
         LifecycleModel model = LifecycleModel.forDialect(config.dialect());
         List<Check> checks = new ArrayList<>();
-        // Ids: every check that needs a group has "/group/" in its id (so '*/group/*' selects it).
-        checks.add(isolationCheck(
-                        model,
-                        "volume",
-                        "volume",
-                        "isolation/volume/round-trip-spares-volume",
-                        ctx -> ctx.volume(),
-                        ctx -> ctx.secondVolume())
-                .withNeeds(Needs.volumes(2, 0)));
-        checks.add(isolationCheck(
-                        model,
-                        "volume group",
-                        "volume",
-                        "isolation/group/round-trip-spares-volume",
-                        ctx -> ctx.volumeGroup(),
-                        ctx -> ctx.volume())
-                .withNeeds(Needs.volumes(1, 1)));
-        checks.add(isolationCheck(
-                        model,
-                        "volume",
-                        "volume group",
-                        "isolation/group/spared-by-volume-round-trip",
-                        ctx -> ctx.volume(),
-                        ctx -> ctx.volumeGroup())
-                .withNeeds(Needs.volumes(1, 1)));
+        // Ids: every check that needs a group has "/group/" in its id (so '*/group/*' selects it). The first four
+        // report what one engine found, which observes every other fixture after each call ({@link Bystanders}).
+        checks.add(bystanderCheck(
+                Bystanders.VOLUME_VOLUME,
+                "Isolation: a failover round trip on one volume leaves another volume's state unchanged [volume ->"
+                        + " volume, observed in every state]"));
+        checks.add(bystanderCheck(
+                Bystanders.GROUP_VOLUME,
+                "Isolation: a failover round trip on one volume group leaves another volume's state unchanged [volume"
+                        + " group -> volume, observed in every state]"));
+        checks.add(bystanderCheck(
+                Bystanders.VOLUME_GROUP,
+                "Isolation: a failover round trip on one volume leaves another volume group's state unchanged [volume"
+                        + " -> volume group, observed in every state]"));
+        checks.add(bystanderCheck(
+                Bystanders.ALL,
+                "Isolation: after each call of a failover round trip on some fixtures, every other fixture is observed"
+                        + " unchanged, and a change names the call [every fixture, every pair, every state]"));
         checks.add(Check.builder()
                 .id("isolation/volume/after-refusals")
                 .name(SEQUENTIAL)
                 .hint("a lock or an operation record that outlives its call (often on an error path: a refused or"
                         + " failed call that does not release it)")
                 .body(ctx -> sequentialAfterRefusals(ctx, model))
-                .needs(Needs.volume())
+                .needs(Needs.volume().calls(30))
+                .build());
+        checks.add(Check.builder()
+                .id("isolation/volume/interleaved-calls")
+                .name(INTERLEAVED)
+                .hint("a call refused with 10 ABORTED because another is pending must never take effect, not even"
+                        + " later; one served must take effect as if the two came one after the other")
+                .body(ctx -> interleavedCalls(ctx, model))
+                .needs(Needs.volume().calls(7 * interleavings(model).size()))
                 .build());
         checks.add(Check.builder()
                 .id("isolation/all-fixtures/concurrent")
@@ -359,33 +391,15 @@ final class LifecycleChecks {
         return checks;
     }
 
-    private static Check isolationCheck(
-            LifecycleModel model,
-            String actorKind,
-            String observerKind,
-            String id,
-            java.util.function.Function<ConformanceContext, Addressing> actorOf,
-            java.util.function.Function<ConformanceContext, Addressing> observerOf) {
-        String name = "Isolation: a failover round trip on one " + actorKind + " leaves another " + observerKind
-                + "'s state unchanged [" + actorKind + " -> " + observerKind + ", observed in every state]";
+    /** A check that reports what the isolation engine found for its pair of kinds ({@link Bystanders}). */
+    private static Check bystanderCheck(String id, String name) {
         return Check.builder()
                 .id(id)
                 .name(name)
                 .hint("state must be kept per source (kind and id): look for state shared between sources, keyed by"
-                        + " id without kind, or applied to every source")
-                .body(ctx -> {
-                    Addressing actor = actorOf.apply(ctx);
-                    Addressing observer = observerOf.apply(ctx);
-                    ctx.sequential();
-                    for (State observed : model.reachable()) {
-                        ctx.step(Rpc.DISABLE_VOLUME_REPLICATION, observer);
-                        reach(ctx, model, observer, observed);
-                        for (Rpc step : model.roundTrip()) {
-                            ctx.step(step, actor);
-                            observe(ctx, model, observer, observed, step.methodName() + " on " + actor);
-                        }
-                    }
-                })
+                        + " id without kind, matched by prefix, or applied to every source")
+                .body(ctx -> ctx.bystanders().report(ctx, id))
+                .needs(Needs.exploration())
                 .build();
     }
 
@@ -415,6 +429,139 @@ final class LifecycleChecks {
                     at,
                     step.methodName() + " on " + target + " right after the refused calls (" + at.label() + ")");
             at = model.expect(step, at).after();
+        }
+    }
+
+    /** A pair of calls sent together in a state: the first pending when the second arrives. */
+    record Interleaving(State state, Rpc first, Rpc second) {}
+
+    /**
+     * The pairs the interleaving check sends, from the model: in each state, a call that changes it there (or a resync,
+     * the long operation), and a second one, allowed both there and after the first, that would change the state after
+     * the first (so that a refused second call that takes effect later shows).
+     */
+    static List<Interleaving> interleavings(LifecycleModel model) {
+        List<Interleaving> pairs = new ArrayList<>();
+        List<Rpc> mutating =
+                model.rpcs().stream().filter(SourceBookkeeping::mutating).toList();
+        for (State s : model.reachable()) {
+            for (Rpc first : mutating) {
+                Expectation a = model.expect(first, s);
+                if (!a.ok() || (a.after() == s && first != Rpc.RESYNC_VOLUME)) {
+                    continue;
+                }
+                for (Rpc second : mutating) {
+                    Expectation alone = model.expect(second, s);
+                    Expectation after = model.expect(second, a.after());
+                    if (second != first && alone.ok() && after.ok() && after.after() != a.after()) {
+                        pairs.add(new Interleaving(s, first, second));
+                    }
+                }
+            }
+        }
+        return pairs;
+    }
+
+    /**
+     * Every pair of {@link #interleavings}: the source reached, the first call sent and the second right after it;
+     * each must answer 0 OK or 10 ABORTED, and the source then be where the served calls lead in some order (a refused
+     * call applied later, or answered twice, shows as another state).
+     */
+    private static void interleavedCalls(ConformanceContext ctx, LifecycleModel model) throws Exception {
+        Addressing vol = ctx.volume();
+        ctx.sequential();
+        for (Interleaving pair : interleavings(model)) {
+            ctx.step(Rpc.DISABLE_VOLUME_REPLICATION, vol);
+            reach(ctx, model, vol, pair.state());
+            List<Outcome> answers = ctx.callInterleaved(pair.first(), pair.second(), vol);
+            Outcome a = answers.get(0);
+            Outcome b = answers.get(1);
+            if (answers.stream()
+                    .anyMatch(o -> o.code() == StatusCode.UNIMPLEMENTED
+                            && ctx.scheme().lists(o.rpc(), StatusCode.UNIMPLEMENTED))) {
+                continue; // an RPC the plugin does not implement: nothing to interleave
+            }
+            String what = pair.first().methodName() + " and, while it was pending, "
+                    + pair.second().methodName() + " on " + vol + " ("
+                    + pair.state().label() + "): " + a.describe() + ", " + b.describe();
+            // The plugin may have run them in either order: each order that explains both answers (a call answers
+            // what the model says in the state the other left, or 10 ABORTED and has no effect) gives a state.
+            java.util.Set<State> expected = new java.util.LinkedHashSet<>();
+            explain(model, pair.state(), List.of(a, b)).ifPresent(expected::add);
+            explain(model, pair.state(), List.of(b, a)).ifPresent(expected::add);
+            if (expected.isEmpty()) {
+                List<String> causes = new ArrayList<>();
+                for (Outcome o : answers) {
+                    causes.add(o.rpc().methodName() + "/volume/simultaneous-calls");
+                }
+                ctx.failBecause(
+                        causes,
+                        what + ": these answers fit neither order of the two calls (each answers what the table says in"
+                                + " the state the other left, or 10 ABORTED: an operation pending)");
+            }
+            observeOneOf(ctx, model, vol, expected, what);
+        }
+    }
+
+    /**
+     * The state {@code answers}, in this order, leave {@code start} in: each call answers what the model says in the
+     * state the calls before it left (and moves it), or 10 ABORTED (and changes nothing); empty when they do not.
+     */
+    private static java.util.Optional<State> explain(LifecycleModel model, State start, List<Outcome> answers) {
+        State at = start;
+        for (Outcome o : answers) {
+            Expectation e = model.expect(o.rpc(), at);
+            if (o.code() == StatusCode.ABORTED) {
+                continue;
+            }
+            if (o.code() != e.code()) {
+                return java.util.Optional.empty();
+            }
+            at = e.after();
+        }
+        return java.util.Optional.of(at);
+    }
+
+    /** Observes {@code target} and fails unless its answers fit one of {@code expected}. */
+    private static void observeOneOf(
+            ConformanceContext ctx,
+            LifecycleModel model,
+            Addressing target,
+            java.util.Set<State> expected,
+            String after) {
+        Map<Rpc, Outcome> seen = new LinkedHashMap<>();
+        for (Rpc probe : model.probes()) {
+            Outcome o = ctx.call(probe, target);
+            if (o.code() == StatusCode.UNIMPLEMENTED && ctx.scheme().lists(probe, StatusCode.UNIMPLEMENTED)) {
+                continue;
+            }
+            seen.put(probe, o);
+        }
+        List<String> fits = consistent(model, seen);
+        if (expected.stream().noneMatch(s -> fits.contains(s.label()))) {
+            StringBuilder answers = new StringBuilder();
+            seen.values()
+                    .forEach(o -> answers.append(answers.isEmpty() ? "" : ", ")
+                            .append(o.rpc().methodName())
+                            .append(" -> ")
+                            .append(o.describe()));
+            // Each probe is judged by the exploration in each state: the first of those checks that failed, or a call
+            // of this check that did, names the defect.
+            List<String> causes = new ArrayList<>();
+            for (State s : expected) {
+                seen.keySet().forEach(p -> causes.add(walkId(p, ResponseRules.kindOf(target), s)));
+            }
+            causes.addAll(ctx.calls(target));
+            ctx.failBecause(
+                    causes,
+                    "after " + after + ", " + target + " must be "
+                            + String.join(
+                                    " or ", expected.stream().map(State::label).toList()) + " (where the served calls"
+                            + " lead, in either order), but it answers " + answers
+                            + (fits.isEmpty()
+                                    ? ", as in no state of the model"
+                                    : ", as if it were " + String.join(" or ", fits))
+                            + ": a refused call took effect, or a served one did not");
         }
     }
 
@@ -573,53 +720,24 @@ final class LifecycleChecks {
                 .build();
     }
 
-    /** Per kind: every response rule in every state of a failover round trip, and after it. */
+    /**
+     * Per kind: every response rule in every state of a failover round trip, and after it. The exploration judges every
+     * answer by every rule in every state, by every history (one of them a failover round trip): these checks report
+     * the rules its answers broke, for their kind.
+     */
     static List<Check> roundTripValidity(ConformanceConfig config) {
-        LifecycleModel model = LifecycleModel.forDialect(config.dialect());
         List<Check> checks = new ArrayList<>();
         for (Kind kind : KINDS) {
-            checks.add(roundTripCheck(
-                    "response-validity/" + kindId(kind) + "/round-trip",
-                    "Response validity: every rule holds in every state of a failover round trip and after it ["
-                            + kindLabel(kind) + "]",
-                    "REQUIRED fields and non-negative sizes must hold for groups as for volumes, and after a failover",
-                    kind == Kind.VOLUME ? Needs.volume() : Needs.group(),
-                    ctx -> {
-                        Addressing target = ctx.source(kind);
-                        ctx.sequential();
-                        State at = State.DISABLED;
-                        for (Rpc step : roundTripAndBack(model)) {
-                            judge(
-                                    ctx,
-                                    ctx.call(step, target),
-                                    StatusCode.OK,
-                                    target,
-                                    at,
-                                    step.methodName() + " on " + target);
-                            at = model.expect(step, at).after();
-                            observe(ctx, model, target, at, step.methodName());
-                        }
-                    }));
+            checks.add(Check.builder()
+                    .id("response-validity/" + kindId(kind) + "/round-trip")
+                    .name("Response validity: every rule holds in every state of a failover round trip and after it ["
+                            + kindLabel(kind) + "]")
+                    .hint("REQUIRED fields and non-negative sizes must hold for groups as for volumes, and after a"
+                            + " failover")
+                    .body(ctx -> ctx.exploration().reportRules(ctx, kind))
+                    .needs(Needs.exploration())
+                    .build());
         }
         return checks;
-    }
-
-    private static Check roundTripCheck(String id, String name, String hint, Needs needs, Check.Body body) {
-        return Check.builder()
-                .id(id)
-                .name(name)
-                .hint(hint)
-                .body(body)
-                .needs(needs)
-                .build();
-    }
-
-    /** The round trip without its final disable, then once more promoted: the failover "and back". */
-    private static List<Rpc> roundTripAndBack(LifecycleModel model) {
-        List<Rpc> trip = new ArrayList<>(model.roundTrip());
-        trip.remove(trip.size() - 1);
-        trip.add(Rpc.DEMOTE_VOLUME);
-        trip.add(Rpc.PROMOTE_VOLUME);
-        return trip;
     }
 }

@@ -37,8 +37,10 @@ public final class Needs {
     private final boolean every;
     private final Order order;
     private final boolean reports;
+    private final int calls;
 
     private Needs(Builder b) {
+        this.calls = b.calls;
         this.volumes = b.volumes;
         this.groups = b.groups;
         this.fixtures = List.copyOf(b.fixtures);
@@ -54,7 +56,7 @@ public final class Needs {
 
     /** A builder holding these needs. */
     public Builder toBuilder() {
-        Builder b = builder().volumes(volumes).groups(groups).order(order);
+        Builder b = builder().volumes(volumes).groups(groups).order(order).calls(calls);
         fixtures.forEach(b::fixture);
         b.every = every;
         b.reports = reports;
@@ -98,6 +100,11 @@ public final class Needs {
         return b.build();
     }
 
+    /** The same fixtures, for a check that makes about {@code n} calls one after the other. */
+    public Needs calls(int n) {
+        return toBuilder().calls(n).build();
+    }
+
     /** The same fixtures, held at {@code when}. */
     public Needs at(Order when) {
         return toBuilder().order(when).build();
@@ -133,6 +140,11 @@ public final class Needs {
         return reports;
     }
 
+    /** About how many calls the check makes, one after the other: the heaviest start first. */
+    public int calls() {
+        return calls;
+    }
+
     @Override
     public String toString() {
         return every
@@ -149,6 +161,7 @@ public final class Needs {
         private boolean every;
         private Order order = Order.ANY;
         private boolean reports;
+        private int calls = 10;
 
         private Builder() {}
 
@@ -173,6 +186,15 @@ public final class Needs {
         /** Every fixture: the check runs alone. */
         public Builder everyFixture() {
             this.every = true;
+            return this;
+        }
+
+        /**
+         * About how many calls the check makes one after the other (default 10): checks that make many start first,
+         * so the run does not wait at its end for one long check on one fixture.
+         */
+        public Builder calls(int calls) {
+            this.calls = io.volrep.api.internal.Arguments.requireAtLeast("calls", calls, 1);
             return this;
         }
 

@@ -34,7 +34,7 @@ final class TwoSiteChecks {
         List<Check> checks = new ArrayList<>();
         for (Kind kind : LifecycleChecks.KINDS) {
             String label = LifecycleChecks.kindLabel(kind);
-            Needs needs = kind == Kind.VOLUME ? Needs.volume() : Needs.group();
+            Needs needs = (kind == Kind.VOLUME ? Needs.volume() : Needs.group()).calls(40);
             checks.add(Check.builder()
                     .id("two-sites/" + LifecycleChecks.kindId(kind) + "/round-trip")
                     .name(ROUND_TRIP + " [" + label + "]")

@@ -61,11 +61,13 @@ final class VolumeGroupLifecycleChecks {
         List<String> resized = volumes.size() > 1 ? volumes : List.of();
         LifecycleModel model = LifecycleModel.forDialect(ctx.dialect());
 
+        // Each member's own destination, asked before it is grouped: the group's member map must agree with them.
+        Map<String, String> own = ownDestinations(ctx, volumes);
         String id = g.created("lifecycle", first);
         Addressing group = Addressing.volumeGroup(id);
         ctx.step(Rpc.ENABLE_VOLUME_REPLICATION, group);
         LifecycleChecks.observe(ctx, model, group, State.PRIMARY, "EnableVolumeReplication of the new group");
-        destinationMapsEveryMember(ctx, group, first, "after EnableVolumeReplication");
+        destinationMapsEveryMember(ctx, group, first, own, "after EnableVolumeReplication");
 
         Outcome change = g.modify(id, resized);
         if (!change.ok()
@@ -79,13 +81,13 @@ final class VolumeGroupLifecycleChecks {
         ctx.expect(change, StatusCode.OK, "ModifyVolumeGroupMembership of replicated group " + id + " to " + resized);
         g.observe(id, resized, "ModifyVolumeGroupMembership while replicated");
         LifecycleChecks.observe(ctx, model, group, State.PRIMARY, "ModifyVolumeGroupMembership while replicated");
-        destinationMapsEveryMember(ctx, group, resized, "after the membership changed");
+        destinationMapsEveryMember(ctx, group, resized, own, "after the membership changed");
 
         ctx.step(Rpc.DEMOTE_VOLUME, group);
         ctx.partOf(ControllerChecks.RESYNC_READY_ID, () -> ControllerChecks.resyncUntilReady(ctx, group));
         ctx.step(Rpc.PROMOTE_VOLUME, group);
         LifecycleChecks.observe(ctx, model, group, State.PRIMARY, "the failover (demote, resync, promote)");
-        destinationMapsEveryMember(ctx, group, resized, "after the failover");
+        destinationMapsEveryMember(ctx, group, resized, own, "after the failover");
 
         ctx.step(Rpc.DISABLE_VOLUME_REPLICATION, group);
         LifecycleChecks.observe(ctx, model, group, State.DISABLED, "DisableVolumeReplication");
@@ -102,8 +104,42 @@ final class VolumeGroupLifecycleChecks {
      * exactly the group's current members (each to a non-empty id: the answer rules). The map is what a failover
      * promotes on the other site: a member missing from it would be left behind.
      */
+    /**
+     * The destination of each of {@code volumes} as a volume of its own (enabled, asked, disabled again); empty where
+     * the plugin does not answer GetReplicationDestinationInfo.
+     */
+    private static Map<String, String> ownDestinations(ConformanceContext ctx, List<String> volumes) {
+        Map<String, String> own = new java.util.LinkedHashMap<>();
+        if (!ctx.dialect().supports(Rpc.GET_REPLICATION_DESTINATION_INFO)) {
+            return own;
+        }
+        for (String v : volumes) {
+            Addressing volume = Addressing.volume(v);
+            ctx.step(Rpc.ENABLE_VOLUME_REPLICATION, volume);
+            Outcome o = ctx.call(Rpc.GET_REPLICATION_DESTINATION_INFO, volume);
+            if (o.ok()) {
+                var d = ((GetReplicationDestinationInfoResponse) o.response()).getReplicationDestination();
+                if (d.hasVolume()) {
+                    own.put(v, d.getVolume().getVolumeId());
+                }
+            }
+            ctx.step(Rpc.DISABLE_VOLUME_REPLICATION, volume);
+        }
+        return own;
+    }
+
     static void destinationMapsEveryMember(
             ConformanceContext ctx, Addressing group, List<String> members, String when) {
+        destinationMapsEveryMember(ctx, group, members, Map.of(), when);
+    }
+
+    /**
+     * The group's destination member map, when answered, maps exactly its {@code members}, no two to one volume, and
+     * each to the destination the member has as a volume of its own ({@code own}, where known): a map with two members
+     * swapped is one to one and complete, and still promotes the wrong copies on a failover.
+     */
+    static void destinationMapsEveryMember(
+            ConformanceContext ctx, Addressing group, List<String> members, Map<String, String> own, String when) {
         if (!ctx.dialect().supports(Rpc.GET_REPLICATION_DESTINATION_INFO)) {
             return;
         }
@@ -126,6 +162,27 @@ final class VolumeGroupLifecycleChecks {
                     + " group's members are " + members + (missing.isEmpty() ? "" : "; missing " + missing)
                     + (stale.isEmpty() ? "" : "; not members " + stale) + ": a member map MUST be complete for the"
                     + " group's current members");
+        }
+        Map<String, List<String>> byDestination = new java.util.LinkedHashMap<>();
+        map.forEach((member, to) ->
+                byDestination.computeIfAbsent(to, k -> new ArrayList<>()).add(member));
+        byDestination.forEach((to, from) -> {
+            if (from.size() > 1) {
+                ctx.fail("GetReplicationDestinationInfo of " + group + " " + when + " maps the members " + from
+                        + " all to volume " + to + ": a member map is one to one");
+            }
+        });
+        List<String> wrong = new ArrayList<>();
+        map.forEach((member, to) -> {
+            String alone = own.get(member);
+            if (alone != null && !alone.equals(to)) {
+                wrong.add(member + " -> " + to + " (as a volume of its own: " + alone + ")");
+            }
+        });
+        if (!wrong.isEmpty()) {
+            ctx.fail("GetReplicationDestinationInfo of " + group + " " + when + " maps members to other volumes than"
+                    + " their own destinations: " + String.join(", ", wrong) + "; a failover would promote another"
+                    + " member's copy for each");
         }
     }
 }

@@ -358,7 +358,7 @@ final class VolumeGroups {
     Map<String, String> badSecrets(String variant) {
         Map<String, String> bad = new LinkedHashMap<>();
         if (variant.equals("wrong")) {
-            ctx.requireSecrets().keys().forEach(k -> bad.put(k, "volrep-conformance-wrong-secret"));
+            ctx.requireSecrets().keys().forEach(k -> bad.put(k, LifecycleChecks.WRONG_SECRET));
         } else {
             ctx.requireSecrets();
         }

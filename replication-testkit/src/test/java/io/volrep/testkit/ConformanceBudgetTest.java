@@ -42,13 +42,14 @@ class ConformanceBudgetTest {
 
         assertThat(report.failed()).isEmpty();
         assertThat(report.duration()).isLessThan(Duration.ofSeconds(60));
-        // 42 plain, 18 forced, 28 authentication, 2 destination-consistency checks report the exploration.
-        assertThat(report.walkChecks()).isEqualTo(90);
+        // 42 plain, 18 forced, 28 authentication, 2 destination-consistency, 2 last-sync-time checks report the
+        // exploration.
+        assertThat(report.walkChecks()).isEqualTo(92);
         assertThat(report.calls()).isGreaterThan(1000); // counted: the statement reports it
         assertThat(report.statement())
                 .contains("lifecycle exploration: 3 states x 24 actions x 2 source kinds," + " 4 histories, ")
                 .contains(" seed 0, ")
-                .contains(": 90 checks; ");
+                .contains(": 92 checks; ");
         for (ReplicationSource source : reference.sources()) {
             assertThat(reference.state(source).enabled())
                     .as("%s left enabled", source)
