@@ -121,7 +121,12 @@ final class CheckCatalog {
                 .append(GROUP)
                 .append("` are made once per fixture and end in the fixture's id (`--volume`,\n")
                 .append(
-                        "`--volume-group`). A level per dialect (`--dialect`); `-` where the dialect has no such check.\n\n")
+                        "`--volume-group`). A level per dialect (`--dialect`); `-` where the dialect has no such check.\n")
+                .append(
+                        "A name that quotes a row of the spec's error tables quotes its words as they are: where they hold\n")
+                .append("a typo, the name says so with `")
+                .append(ControllerChecks.SIC)
+                .append("` after it.\n\n")
                 .append("| id |");
         for (SpecDialect d : SpecDialect.values()) {
             md.append(' ').append(d.cliName()).append(" |");

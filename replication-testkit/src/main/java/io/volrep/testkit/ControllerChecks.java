@@ -69,11 +69,34 @@ final class ControllerChecks {
         return row(SCHEME, rpc, code);
     }
 
-    /** The display name of a row of {@code scheme}. */
+    /**
+     * The display name of a row of {@code scheme}, its condition quoted as the spec words it: where the spec's words
+     * hold a typo, the name says it is the spec's ({@link #SIC}), e.g. {@code "DemoteVolume: Replication Source in
+     * [sic, the spec's words] not replicated -> 9 FAILED_PRECONDITION"}.
+     */
     static String row(ErrorScheme scheme, Rpc rpc, StatusCode code) {
-        return scheme.find(rpc, code)
+        return quoted(scheme.find(rpc, code)
                 .orElseThrow(() -> new IllegalStateException("the spec's table for " + rpc + " has no " + code))
-                .displayName();
+                .displayName());
+    }
+
+    /** What follows a typo the spec's own words hold, in the check names that quote them. */
+    static final String SIC = "[sic, the spec's words]";
+
+    /** The spec's typos, each with the word it misspells: the spec's tables say "in" for "is" in DemoteVolume's row. */
+    private static final List<String> TYPOS = List.of(" in not replicated");
+
+    /** {@code name} with every typo of the spec it quotes marked {@link #SIC}. */
+    static String quoted(String name) {
+        String marked = name;
+        for (String typo : TYPOS) {
+            int at = marked.indexOf(typo);
+            if (at >= 0) {
+                int end = at + " in".length();
+                marked = marked.substring(0, end) + " " + SIC + marked.substring(end);
+            }
+        }
+        return marked;
     }
 
     /** Name of the check for a row and a case: {@code "<row> [<case>]"}. */

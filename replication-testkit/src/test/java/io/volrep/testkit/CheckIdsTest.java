@@ -50,6 +50,27 @@ class CheckIdsTest {
     /** A condition; the exploration's checks with force add {@code /force} to their state's (issue 30). */
     private static final Pattern CONDITION = Pattern.compile("[a-z0-9]+(-[a-z0-9]+)*(/force)?");
 
+    /** Issue 49 item 14: a check named after a row whose words hold the spec's typo says it quotes them. */
+    @Test
+    void aNameQuotingTheSpecsTypoSaysItIsAQuote() {
+        List<String> names = CheckCatalog.entries().stream()
+                .filter(e -> e.id().startsWith("DemoteVolume/volume/disabled"))
+                .map(CheckCatalog.Entry::name)
+                .toList();
+        assertThat(names)
+                .isNotEmpty()
+                .allSatisfy(name -> assertThat(name)
+                        .contains("Replication Source in [sic, the spec's words] not replicated")
+                        .contains("Volume in [sic, the spec's words] not replicated"));
+        assertThat(CheckCatalog.entries())
+                .map(CheckCatalog.Entry::name)
+                .filteredOn(name -> name.contains(" in not replicated"))
+                .isEmpty();
+        assertThat(ControllerChecks.quoted(
+                        "PromoteVolume: Replication Source is not replicated -> 9 FAILED_PRECONDITION"))
+                .isEqualTo("PromoteVolume: Replication Source is not replicated -> 9 FAILED_PRECONDITION");
+    }
+
     @Test
     void docMatchesTheChecks() throws IOException {
         String expected = CheckCatalog.markdown();
