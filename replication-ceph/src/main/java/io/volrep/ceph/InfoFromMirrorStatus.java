@@ -89,7 +89,7 @@ final class InfoFromMirrorStatus {
         }
         MirrorSnapshots own = pool.snapshots(budget, id);
         Optional<MirrorSnapshots.Snapshot> held = copy.get().newestHeldCompletelyOf(own);
-        Optional<Instant> taken = held.flatMap(s -> MirrorSnapshots.time(s.timestamp()));
+        Optional<Instant> taken = held.map(MirrorSnapshots.Snapshot::timestamp);
         if (taken.isEmpty()) {
             return Optional.empty();
         }
@@ -100,9 +100,7 @@ final class InfoFromMirrorStatus {
                     ReplicationInfo.Status.DEGRADED,
                     peers.name() + " is behind: it holds"
                             + " the snapshot of " + taken.get() + ", the primary's latest is of "
-                            + MirrorSnapshots.time(latest.get().timestamp())
-                                    .map(Instant::toString)
-                                    .orElse(latest.get().timestamp())));
+                            + latest.get().timestamp()));
         }
         return Optional.of(info.withStatus(ReplicationInfo.Status.HEALTHY, ""));
     }
