@@ -130,7 +130,10 @@ final class EnableDisable {
      * again, as a primary, or with force as a copy (only a forced disable leaves a copy disabling).
      */
     private void finishDisabling(CallBudget budget, String id, RbdImage image) {
-        LOG.info("{}: mirroring of {} was left disabling by a disable that did not finish: finishing it", pool.site(), id);
+        LOG.info(
+                "{}: mirroring of {} was left disabling by a disable that did not finish: finishing it",
+                pool.site(),
+                id);
         schedules.remove(budget, id);
         pool.forgetMetadata(budget, id);
         pool.run(budget, id, "the disable left unfinished", s -> s.disable(id, !image.primary()));

@@ -45,8 +45,8 @@ final class ImageSchedules {
             pool.mutateRaw(budget, id, "the schedule", s -> s.addSchedule(id, schedule));
         } catch (RbdException e) {
             if (RbdErrors.badStartTime(e)) {
-                throw new InvalidArgumentException("parameters." + SnapshotSchedule.START_TIME + ": the mgr refused it: "
-                        + SafeText.escape(MirrorStatus.shorten(e.text(), 200)));
+                throw new InvalidArgumentException("parameters." + SnapshotSchedule.START_TIME
+                        + ": the mgr refused it: " + SafeText.escape(MirrorStatus.shorten(e.text(), 200)));
             }
             throw pool.failure(e, id, "schedule mirror snapshots of");
         }

@@ -95,7 +95,8 @@ final class LibrbdSite implements RbdSite {
         List<Image.SiteStatus> sites = read(id, "mirror image status", Image::siteStatuses);
         Map<String, String> siteNames = new HashMap<>();
         if (sites.stream().anyMatch(s -> !s.mirrorUuid().isEmpty())) {
-            for (Pool.PeerSite p : call("read the peers of pool " + pool, c -> c.pool(pool).peers())) {
+            for (Pool.PeerSite p :
+                    call("read the peers of pool " + pool, c -> c.pool(pool).peers())) {
                 siteNames.put(p.mirrorUuid(), p.siteName());
             }
         }
@@ -125,12 +126,11 @@ final class LibrbdSite implements RbdSite {
             if (!s.mirror()) {
                 continue;
             }
-            String state =
-                    switch (s.mirrorState()) {
-                        case 0 -> "primary";
-                        case 2 -> "non-primary";
-                        default -> "demoted";
-                    };
+            String state = switch (s.mirrorState()) {
+                case 0 -> "primary";
+                case 2 -> "non-primary";
+                default -> "demoted";
+            };
             mirror.add(new MirrorSnapshots.Snapshot(
                     s.id(),
                     s.timestamp(),
@@ -309,5 +309,4 @@ final class LibrbdSite implements RbdSite {
             return null;
         });
     }
-
 }

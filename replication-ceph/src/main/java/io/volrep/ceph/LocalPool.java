@@ -60,8 +60,8 @@ final class LocalPool {
     /** The image and its mirroring role; 5 NOT_FOUND when it does not exist. */
     RbdImage image(CallBudget budget, String id) {
         return imageIfExists(budget, id)
-                .orElseThrow(() -> new SourceNotFoundException(
-                        site() + ": image " + id + " does not exist in pool " + pool));
+                .orElseThrow(() ->
+                        new SourceNotFoundException(site() + ": image " + id + " does not exist in pool " + pool));
     }
 
     /** The image and its mirroring role, empty when it does not exist. */
@@ -122,7 +122,10 @@ final class LocalPool {
                 return false;
             }
             JsonElement flag = e.getAsJsonObject().get("resync_requested");
-            return flag != null && flag.isJsonPrimitive() && flag.getAsJsonPrimitive().isBoolean() && flag.getAsBoolean();
+            return flag != null
+                    && flag.isJsonPrimitive()
+                    && flag.getAsJsonPrimitive().isBoolean()
+                    && flag.getAsBoolean();
         } catch (JsonParseException | IllegalStateException e) {
             return false;
         }
@@ -208,7 +211,7 @@ final class LocalPool {
             return new UnknownErrorException(site() + ": the plugin's Ceph user may not " + what + " " + id + " ("
                     + e.detail() + "): check its caps");
         }
-        return new UnknownErrorException(site() + ": cannot " + what + " " + id + ": " + e.operation() + " failed "
-                + e.detail());
+        return new UnknownErrorException(
+                site() + ": cannot " + what + " " + id + ": " + e.operation() + " failed " + e.detail());
     }
 }

@@ -34,7 +34,6 @@ record MirrorSnapshots(List<Snapshot> snapshots) {
     /** rbd's ids increase: the lowest is the oldest snapshot kept, the highest the newest. */
     private static final Comparator<Snapshot> BY_ID = Comparator.comparingLong(Snapshot::id);
 
-
     /**
      * When the newest complete snapshot this image received as a non-primary copy was taken (the copy's own time of
      * it), or empty.
@@ -110,5 +109,4 @@ record MirrorSnapshots(List<Snapshot> snapshots) {
                                 .anyMatch(s -> s.received() && s.complete() && s.primarySnapId() == taken.id()))
                 .max(BY_ID);
     }
-
 }

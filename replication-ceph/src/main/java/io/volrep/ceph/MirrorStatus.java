@@ -138,7 +138,6 @@ record MirrorStatus(String state, String description, List<Peer> peers) {
      */
     record Health(Status status, String message) {}
 
-
     /**
      * The last completed sync of the least synced peer (the RPO point of the image): empty while some peer has not
      * completed a first sync, or no peer reports one.

@@ -1,9 +1,11 @@
 package io.volrep.ceph;
 
+import io.volrep.api.Secrets;
 import io.volrep.api.internal.SafeText;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
@@ -69,7 +71,7 @@ final class PeerLookup implements AutoCloseable {
         Optional<PeerSite> site = credentials.map(c -> {
             RbdSite s = connect.apply(c);
             opened.add(s);
-            return new PeerSite(c.siteName(), new SiteCalls(s, workers));
+            return new PeerSite(c.siteName(), new SiteCalls(s, workers), Secrets.of(Map.of("key", c.key())));
         });
         return new CachedPeer(credentials, site, expires);
     }

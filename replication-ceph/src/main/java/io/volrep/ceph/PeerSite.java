@@ -1,6 +1,7 @@
 package io.volrep.ceph;
 
 import io.volrep.api.ReplicationException;
+import io.volrep.api.Secrets;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -39,10 +40,13 @@ final class PeerSite {
 
     private final String name;
     private final SiteCalls calls;
+    /** The peer's key, masked in whatever the peer's answers carry to a message (defence in depth). */
+    private final Secrets masked;
 
-    PeerSite(String name, SiteCalls calls) {
+    PeerSite(String name, SiteCalls calls, Secrets masked) {
         this.name = name;
         this.calls = calls;
+        this.masked = masked;
     }
 
     /** The peer's site name, e.g. {@code site-b}. */
@@ -62,10 +66,10 @@ final class PeerSite {
                 if (e.imageMissing()) {
                     return new Answer(Role.ABSENT, Optional.empty(), "");
                 }
-                return new Answer(Role.UNREACHABLE, Optional.empty(), e.getMessage());
+                return new Answer(Role.UNREACHABLE, Optional.empty(), masked.scrub(e.getMessage()));
             } catch (ReplicationException e) {
                 // UNAVAILABLE: no answer within the question's time
-                return new Answer(Role.UNREACHABLE, Optional.empty(), e.getMessage());
+                return new Answer(Role.UNREACHABLE, Optional.empty(), masked.scrub(e.getMessage()));
             }
         });
     }
@@ -77,7 +81,8 @@ final class PeerSite {
     Optional<MirrorSnapshots> snapshots(String image, CallBudget budget) {
         return budget.read(calls.name() + " snapshots " + image, () -> {
             try {
-                return Optional.of(calls.read(budget.capped(QUESTION_TIME), "snapshots of " + image, s -> s.snapshots(image)));
+                return Optional.of(
+                        calls.read(budget.capped(QUESTION_TIME), "snapshots of " + image, s -> s.snapshots(image)));
             } catch (RbdException | ReplicationException e) {
                 return Optional.empty();
             }

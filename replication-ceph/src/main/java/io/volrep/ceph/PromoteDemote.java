@@ -139,7 +139,8 @@ final class PromoteDemote {
         }
         return new PreconditionFailedException(pool.site() + ": " + id + " cannot be promoted without force: " + what
                 + ", and its last snapshots will not reach this site: rbd-mirror replays only a primary (here: "
-                + SafeText.escape(MirrorStatus.shorten(state, 120)) + "). Promote it on " + peers.name() + " again until"
+                + SafeText.escape(MirrorStatus.shorten(state, 120)) + "). Promote it on " + peers.name()
+                + " again until"
                 + " this site replays it, then fail over again; a forced promote here discards what " + peers.name()
                 + " wrote while it was primary");
     }

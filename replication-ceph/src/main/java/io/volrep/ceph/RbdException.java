@@ -46,7 +46,8 @@ final class RbdException extends RuntimeException {
     }
 
     static RbdException of(String site, String operation, CephException e) {
-        return new RbdException(site, operation, e.errno(), e.detail(), e.operation().startsWith("rbd_open"));
+        return new RbdException(
+                site, operation, e.errno(), e.detail(), e.operation().startsWith("rbd_open"));
     }
 
     int errno() {
@@ -81,5 +82,4 @@ final class RbdException extends RuntimeException {
     boolean unreachable() {
         return RbdErrors.unreachable(errno);
     }
-
 }

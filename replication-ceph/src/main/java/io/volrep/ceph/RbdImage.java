@@ -21,7 +21,6 @@ import java.util.Optional;
 record RbdImage(
         String name, String id, Optional<String> mirroringState, String mode, String globalId, boolean primary) {
 
-
     /** Mirroring is enabled (a non-primary copy is enabled too). */
     boolean enabled() {
         return mirroringState.filter("enabled"::equals).isPresent();

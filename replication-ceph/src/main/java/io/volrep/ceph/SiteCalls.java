@@ -69,8 +69,9 @@ final class SiteCalls {
         try {
             return f.get(budget.remainingNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
-            throw new UnavailableException(site.name() + ": Ceph did not answer " + what + " within the call's budget of "
-                    + CallBudget.seconds(budget.total()) + " (the cluster is down, unreachable or slow); retry later");
+            throw new UnavailableException(site.name() + ": Ceph did not answer " + what
+                    + " within the call's budget of " + CallBudget.seconds(budget.total())
+                    + " (the cluster is down, unreachable or slow); retry later");
         } catch (ExecutionException e) {
             throw unwrap(e);
         } catch (InterruptedException e) {

@@ -91,7 +91,9 @@ record SnapshotSchedule(String interval, String startTime) {
                 continue;
             }
             JsonObject l = level.getValue().getAsJsonObject();
-            if (!spec.equals(text(l, "name")) || !l.has("schedule") || !l.get("schedule").isJsonArray()) {
+            if (!spec.equals(text(l, "name"))
+                    || !l.has("schedule")
+                    || !l.get("schedule").isJsonArray()) {
                 continue;
             }
             for (JsonElement e : l.getAsJsonArray("schedule")) {

@@ -90,7 +90,8 @@ public final class Cluster implements AutoCloseable {
         Pointer h = created.getValue();
         try {
             if (conf != null) {
-                CephException.check(rados.rados_conf_read_file(h, conf.toString()), "rados_conf_read_file(" + conf + ")");
+                CephException.check(
+                        rados.rados_conf_read_file(h, conf.toString()), "rados_conf_read_file(" + conf + ")");
             }
             for (Map.Entry<String, String> s : settings.entrySet()) {
                 String shown = s.getKey().equals(secretOption) ? s.getKey() : s.getKey() + "=" + s.getValue();

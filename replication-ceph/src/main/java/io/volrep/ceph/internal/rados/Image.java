@@ -89,7 +89,8 @@ public final class Image implements AutoCloseable {
     public MirrorInfo mirrorInfo() {
         LibRbd rbd = Natives.rbd();
         LibRbd.MirrorImageInfo info = new LibRbd.MirrorImageInfo();
-        CephException.check(rbd.rbd_mirror_image_get_info(handle(), info, info.size()), op("rbd_mirror_image_get_info"));
+        CephException.check(
+                rbd.rbd_mirror_image_get_info(handle(), info, info.size()), op("rbd_mirror_image_get_info"));
         info.read();
         try {
             return new MirrorInfo(Pool.string(info.global_id), info.state, info.primary != 0);
@@ -117,7 +118,8 @@ public final class Image implements AutoCloseable {
             List<SiteStatus> sites = new ArrayList<>();
             int size = new LibRbd.MirrorImageSiteStatus().size();
             for (int i = 0; i < status.site_statuses_count; i++) {
-                LibRbd.MirrorImageSiteStatus s = new LibRbd.MirrorImageSiteStatus(status.site_statuses.share((long) i * size));
+                LibRbd.MirrorImageSiteStatus s =
+                        new LibRbd.MirrorImageSiteStatus(status.site_statuses.share((long) i * size));
                 sites.add(new SiteStatus(
                         Pool.string(s.mirror_uuid),
                         s.state,

@@ -175,7 +175,12 @@ public interface LibRbd extends Library {
     int rbd_snap_get_timestamp(Pointer image, long snapId, Timespec timestamp);
 
     int rbd_metadata_list(
-            Pointer image, String start, long max, Pointer keys, LongByReference keyLen, Pointer values,
+            Pointer image,
+            String start,
+            long max,
+            Pointer keys,
+            LongByReference keyLen,
+            Pointer values,
             LongByReference valsLen);
 
     int rbd_metadata_set(Pointer image, String key, String value);
@@ -195,8 +200,13 @@ public interface LibRbd extends Library {
     void rbd_mirror_peer_site_list_cleanup(Pointer peers, int maxPeers);
 
     int rbd_mirror_peer_site_get_attributes(
-            Pointer ioctx, String uuid, Pointer keys, LongByReference maxKeyLen, Pointer values,
-            LongByReference maxValueLen, LongByReference keyValueCount);
+            Pointer ioctx,
+            String uuid,
+            Pointer keys,
+            LongByReference maxKeyLen,
+            Pointer values,
+            LongByReference maxValueLen,
+            LongByReference keyValueCount);
 
     int rbd_pool_metadata_get(Pointer ioctx, String key, Pointer value, LongByReference valLen);
 

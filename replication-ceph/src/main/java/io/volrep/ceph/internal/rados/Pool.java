@@ -192,7 +192,8 @@ public final class Pool {
     /** Sets a pool metadata value. */
     public void setMetadata(String key, String value) {
         CephException.check(
-                Natives.rbd().rbd_pool_metadata_set(ioctx, key, value), "rbd_pool_metadata_set(" + name + ", " + key + ")");
+                Natives.rbd().rbd_pool_metadata_set(ioctx, key, value),
+                "rbd_pool_metadata_set(" + name + ", " + key + ")");
     }
 
     /** Removes a pool metadata value (absent: nothing to do). */
