@@ -78,7 +78,7 @@ final class LastSyncRecord {
         return pool.snapshots(budget, id).lastReceived();
     }
 
-    private static Optional<Instant> epochSeconds(String text) {
+    static Optional<Instant> epochSeconds(String text) {
         try {
             return Optional.of(Instant.ofEpochSecond(Long.parseLong(text.strip())));
         } catch (NumberFormatException e) {

@@ -3,6 +3,7 @@ package io.volrep.ceph;
 import io.volrep.api.Secrets;
 import io.volrep.api.internal.SafeText;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -98,6 +99,17 @@ final class PeerLookup implements AutoCloseable {
     Optional<MirrorSnapshots> snapshots(CallBudget budget, String id) {
         try {
             return site(budget).flatMap(site -> site.snapshots(id, budget));
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The last sync time the peer recorded in its image's metadata when it was promoted ({@link LastSyncRecord}). */
+    Optional<Instant> recordedLastSync(CallBudget budget, String id) {
+        try {
+            return site(budget)
+                    .flatMap(site -> site.metadata(id, budget))
+                    .flatMap(meta -> LastSyncRecord.epochSeconds(meta.getOrDefault(LastSyncRecord.META_LAST_SYNC, "")));
         } catch (RuntimeException e) {
             return Optional.empty();
         }

@@ -3,6 +3,7 @@ package io.volrep.ceph;
 import io.volrep.api.ReplicationException;
 import io.volrep.api.Secrets;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -70,6 +71,18 @@ final class PeerSite {
             } catch (ReplicationException e) {
                 // UNAVAILABLE: no answer within the question's time
                 return new Answer(Role.UNREACHABLE, Optional.empty(), masked.scrub(e.getMessage()));
+            }
+        });
+    }
+
+    /** The peer's metadata of {@code image} (once per RPC); empty when it has no such image or does not answer. */
+    Optional<Map<String, String>> metadata(String image, CallBudget budget) {
+        return budget.read(calls.name() + " metadata " + image, () -> {
+            try {
+                return Optional.of(
+                        calls.read(budget.capped(QUESTION_TIME), "metadata of " + image, s -> s.metadata(image)));
+            } catch (RbdException | ReplicationException e) {
+                return Optional.empty();
             }
         });
     }

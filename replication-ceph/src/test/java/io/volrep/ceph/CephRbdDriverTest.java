@@ -1228,4 +1228,26 @@ class CephRbdDriverTest {
                 .isFalse();
         assertThat(fake.poolMetadata).containsKey("local:" + Resync.FLAG_PREFIX + "vol-0");
     }
+
+    @Test
+    void infoOfAnOldPrimaryBackAfterADisasterFailoverReportsTheSplitBrainAsErrorWithTheLastCommonSync()
+            throws Exception {
+        // Site A back after site B was promoted with force: A is still primary, and so is B (asked directly).
+        String peerStopped = """
+                {"name":"vol-0","state":"up+stopped","description":"local image is primary","peer_sites":[{"site_name":\
+                "site-b","state":"up+stopped","description":"local image is primary","last_update":"2026-11-26 04:45:45"}]}""";
+        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(PRIMARY))
+                .on("local mirror image status rbd/vol-0", FakeRbd.ok(peerStopped))
+                .on("local mirror pool info rbd --all", FakeRbd.ok(POOL_INFO))
+                .on("peer info rbd/vol-0", FakeRbd.ok(PRIMARY))
+                .on("local image-meta list rbd/vol-0", FakeRbd.ok("{}"))
+                .on("peer image-meta list rbd/vol-0", FakeRbd.ok("{\"volrep.lastSyncTime\":\"1795666342\"}")));
+
+        GetVolumeReplicationInfoResponse info = info();
+
+        assertThat(info.getStatus()).isEqualTo(GetVolumeReplicationInfoResponse.Status.ERROR);
+        assertThat(info.getStatusMessage())
+                .contains("split-brain: vol-0 is primary on site site-b too", "demote vol-0 on the other site");
+        assertThat(Timestamps.toSeconds(info.getLastSyncTime())).isEqualTo(1795666342L);
+    }
 }
