@@ -35,6 +35,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -107,6 +108,7 @@ public final class CephRbdDriver implements ReplicationDriver, AutoCloseable {
     private volatile CachedVerdict readiness;
     private CompletableFuture<Boolean> readinessCheck;
     private final AtomicInteger readinessChecks = new AtomicInteger();
+    private final AtomicLong served = new AtomicLong();
 
     private record CachedVerdict(boolean ready, long expiresAt) {}
 
@@ -289,6 +291,7 @@ public final class CephRbdDriver implements ReplicationDriver, AutoCloseable {
         if (closed.get()) {
             throw new UnavailableException(local.name() + ": the driver is shutting down");
         }
+        served.incrementAndGet();
         CallBudget waiting = CallBudget.forCurrentCall(timeout.multipliedBy(2));
         try {
             if (!admission.tryAcquire(waiting.remainingNanos(), TimeUnit.NANOSECONDS)) {
@@ -321,6 +324,12 @@ public final class CephRbdDriver implements ReplicationDriver, AutoCloseable {
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
+            LOG.info(
+                    "{}: {} calls served with {} questions and changes to this site and {} to the peer",
+                    local.name(),
+                    served.get(),
+                    local.calls(),
+                    peers.calls());
             workers.shutdown();
             boolean ended;
             try {

@@ -156,7 +156,7 @@ record MirrorStatus(String state, String description, List<Peer> peers) {
 
     /** True when the local rbd-mirror reports this copy diverged from the primary ({@code up+error}, split-brain). */
     boolean splitBrain() {
-        return state.equals("up+error") && description.contains("split-brain");
+        return state.equals("up+error") && description.contains(RbdErrors.SPLIT_BRAIN);
     }
 
     /** The local image's own sync figures (a non-primary's replayer reports them as its own state). */
@@ -204,14 +204,14 @@ record MirrorStatus(String state, String description, List<Peer> peers) {
         if (p.state().equals("up+error")) {
             return new Health(Status.ERROR, who + " reports an error: " + reported);
         }
-        if (p.state().equals("up+stopped") && p.description().contains("local image is primary")) {
+        if (p.state().equals("up+stopped") && p.description().contains(RbdErrors.LOCAL_IMAGE_IS_PRIMARY)) {
             return new Health(
                     Status.ERROR, who + " reports " + image + " as primary there too (split-brain): " + reported);
         }
         if (p.up()) {
             return new Health(Status.DEGRADED, who + " is not replaying " + image + ": " + reported);
         }
-        if (p.description().equals("status not found")) {
+        if (p.description().equals(RbdErrors.STATUS_NOT_FOUND)) {
             return new Health(Status.DEGRADED, who + " has not reported on " + image + " yet");
         }
         return new Health(

@@ -31,6 +31,7 @@ final class PeerLookup implements AutoCloseable {
     private final Function<PeerCredentials, RbdSite> connect;
     private final Executor workers;
     private final List<RbdSite> opened = new ArrayList<>();
+    private final List<SiteCalls> sites = new ArrayList<>();
     private volatile CachedPeer peer;
 
     private record CachedPeer(Optional<PeerCredentials> credentials, Optional<PeerSite> site, long expiresAt) {}
@@ -72,7 +73,9 @@ final class PeerLookup implements AutoCloseable {
         Optional<PeerSite> site = credentials.map(c -> {
             RbdSite s = connect.apply(c);
             opened.add(s);
-            return new PeerSite(c.siteName(), new SiteCalls(s, workers), Secrets.of(Map.of("key", c.key())));
+            SiteCalls calls = new SiteCalls(s, workers);
+            sites.add(calls);
+            return new PeerSite(c.siteName(), calls, Secrets.of(Map.of("key", c.key())));
         });
         return new CachedPeer(credentials, site, expires);
     }
@@ -131,6 +134,11 @@ final class PeerLookup implements AutoCloseable {
         return p != null && p.site().isPresent()
                 ? "site " + SafeText.escape(p.site().get().name())
                 : "the peer site";
+    }
+
+    /** How many questions were sent to the peer. */
+    synchronized long calls() {
+        return sites.stream().mapToLong(SiteCalls::calls).sum();
     }
 
     /** Closes every peer connection made. */

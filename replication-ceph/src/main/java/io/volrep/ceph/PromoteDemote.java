@@ -132,7 +132,11 @@ final class PromoteDemote {
             state = ""; // unknown: answer as the window, never as a precondition that invites a force
         }
         String what = peers.name() + " was primary for " + id + " after this copy's last snapshot and has demoted it";
-        if (state.isEmpty() || state.startsWith("up+replaying") || state.startsWith("up+syncing")) {
+        // "status not found": this site's rbd-mirror has not reported on the copy yet (it starts its replayer)
+        if (state.isEmpty()
+                || state.startsWith("up+replaying")
+                || state.startsWith("up+syncing")
+                || state.contains(RbdErrors.STATUS_NOT_FOUND)) {
             return new OperationPendingException(pool.site() + ": " + what + ", but its demotion has not reached"
                     + " this site yet (promoting now would leave " + peers.name() + "'s copy in split-brain); retry"
                     + " with back-off");

@@ -24,6 +24,13 @@ import io.volrep.ceph.internal.rados.Errno;
  *       mirrored in image mode (the driver reads which)</td><td>{@link #enableRefused}</td></tr>
  *   <tr><td>mgr: schedule remove</td><td>ENOENT</td><td>no schedule to remove (the pool never had one)</td>
  *       <td>{@link #noScheduleToRemove}</td></tr>
+ *   <tr><td>mirror status</td><td>description {@code status not found}</td><td>rbd-mirror has not reported on the
+ *       image yet: a copy whose replayer starts (a promote's window, 10), a peer not reported yet (DEGRADED)</td>
+ *       <td>{@link #STATUS_NOT_FOUND}</td></tr>
+ *   <tr><td>mirror status</td><td>description containing {@code split-brain}</td><td>the copy diverged: resync</td>
+ *       <td>{@link #SPLIT_BRAIN}</td></tr>
+ *   <tr><td>mirror status</td><td>a peer's description {@code local image is primary}</td><td>the peer is primary too
+ *       (ERROR)</td><td>{@link #LOCAL_IMAGE_IS_PRIMARY}</td></tr>
  *   <tr><td>mgr: schedule add</td><td>EINVAL, text naming the start time</td><td>the start time is malformed (3,
  *       naming {@code parameters.schedulingStartTime})</td><td>{@link #badStartTime}</td></tr>
  * </table>
@@ -35,6 +42,13 @@ import io.volrep.ceph.internal.rados.Errno;
  * }</pre>
  */
 final class RbdErrors {
+    /** rbd-mirror's description of an image it has not reported on yet (its replayer has not started). */
+    static final String STATUS_NOT_FOUND = "status not found";
+    /** rbd-mirror's description of a copy that diverged from the primary ({@code up+error}): only a resync helps. */
+    static final String SPLIT_BRAIN = "split-brain";
+    /** rbd-mirror's description of an image that is primary on the reporting site ({@code up+stopped}). */
+    static final String LOCAL_IMAGE_IS_PRIMARY = "local image is primary";
+
     private RbdErrors() {}
 
     /** The cluster could not be reached (rather than refusing the call). */

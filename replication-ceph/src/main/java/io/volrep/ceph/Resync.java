@@ -40,14 +40,17 @@ final class Resync {
      */
     record Flag(String flaggedId, String recreatedId) {
         /**
-         * rbd-mirror creates the new image and then enables its mirroring: an unmirrored image under an id other
-         * than the flagged one, not seen mirrored yet, is that moment.
+         * rbd-mirror disables the flagged image's mirroring, moves it to the trash, creates the new image and then
+         * enables its mirroring: the flagged image no longer mirrored, or an unmirrored image under another id not
+         * seen mirrored yet, is that recreation.
          */
         boolean beingRecreated(RbdImage image) {
-            return !image.enabled()
-                    && !image.disabling()
-                    && !image.id().equals(flaggedId)
-                    && !image.id().equals(recreatedId);
+            if (image.id().equals(flaggedId)) {
+                // rbd-mirror's deleter disables the flagged image's mirroring before it moves it to the trash (seen
+                // on the lab: a resync answered 9 "not enabled" at that moment)
+                return !image.enabled();
+            }
+            return !image.enabled() && !image.disabling() && !image.id().equals(recreatedId);
         }
 
         String value() {

@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -33,6 +34,7 @@ final class SiteCalls {
     private final RbdSite site;
     private final Executor workers;
     private final ConcurrentMap<String, Pending> pending = new ConcurrentHashMap<>();
+    private final AtomicLong calls = new AtomicLong();
 
     /** A mutation running for image {@code id}: what it is and when it ends. */
     private record Pending(String what, CompletableFuture<Void> done) {}
@@ -58,6 +60,7 @@ final class SiteCalls {
      * @throws UnavailableException when Ceph does not answer within the budget
      */
     <T> T read(CallBudget budget, String what, Function<RbdSite, T> call) {
+        calls.incrementAndGet();
         CompletableFuture<T> f = new CompletableFuture<>();
         workers.execute(() -> {
             try {
@@ -112,6 +115,7 @@ final class SiteCalls {
      */
     void mutate(CallBudget budget, String id, String what, Consumer<RbdSite> call) {
         awaitSettled(budget, id);
+        calls.incrementAndGet();
         budget.changed(site.name(), id);
         CompletableFuture<Void> done = new CompletableFuture<>();
         Pending p = new Pending(what, done);
@@ -148,6 +152,11 @@ final class SiteCalls {
         } finally {
             budget.changed(site.name(), id);
         }
+    }
+
+    /** How many questions and changes were sent to this site (each one image opened and a few librbd calls). */
+    long calls() {
+        return calls.get();
     }
 
     /** True while a mutation of {@code id} runs (for tests). */

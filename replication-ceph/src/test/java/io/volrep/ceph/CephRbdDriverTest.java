@@ -1250,4 +1250,39 @@ class CephRbdDriverTest {
                 .contains("split-brain: vol-0 is primary on site site-b too", "demote vol-0 on the other site");
         assertThat(Timestamps.toSeconds(info.getLastSyncTime())).isEqualTo(1795666342L);
     }
+
+    @Test
+    void aResyncedImageWhoseMirroringRbdMirrorDisablesBeforeTrashingItIsInProgressNot9() throws Exception {
+        // Seen on the lab: rbd-mirror's deleter disables the flagged image's mirroring before it moves it to the
+        // trash; a resync at that moment answered 9 "replication is not enabled".
+        String flaggedBeingDeleted = PRIMARY.replace("\"state\":\"enabled\"", "\"state\":\"disabling\"");
+        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY), FakeRbd.ok(flaggedBeingDeleted))
+                .on("local mirror image status rbd/vol-0", FakeRbd.ok(COPY_IN_SPLIT_BRAIN))
+                .on("local mirror image resync rbd/vol-0", FakeRbd.ok("")));
+        ResyncVolumeRequest request = ResyncVolumeRequest.newBuilder()
+                .setReplicationSource(volume("vol-0"))
+                .build();
+
+        assertThat(stub.resyncVolume(request).getReady()).as("flagged").isFalse();
+        assertThat(stub.resyncVolume(request).getReady())
+                .as("its mirroring disabled by rbd-mirror")
+                .isFalse();
+    }
+
+    @Test
+    void aPromoteWhileThisSitesRbdMirrorHasNotReportedOnTheCopyYetIsTheWindow10Not9() throws Exception {
+        // Seen on the lab: demoted on A right after the first sync; B's rbd-mirror had not reported on its copy yet.
+        serve(
+                fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY))
+                        .on("local mirror pool info rbd --all", FakeRbd.ok(POOL_INFO))
+                        .on("peer info rbd/vol-0", FakeRbd.ok(NON_PRIMARY))
+                        .on("peer snap ls --all rbd/vol-0", FakeRbd.ok(PEER_OWN_DEMOTION))
+                        .on("local snap ls --all rbd/vol-0", FakeRbd.ok(OWN_DEMOTION_ONLY))
+                        .on(
+                                "local mirror image status rbd/vol-0",
+                                FakeRbd.ok(
+                                        "{\"name\":\"vol-0\",\"state\":\"down+unknown\",\"description\":\"status not found\"}")));
+
+        assertThat(promoteStatus().getCode()).isEqualTo(Status.Code.ABORTED);
+    }
 }

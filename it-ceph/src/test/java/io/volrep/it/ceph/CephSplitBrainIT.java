@@ -86,6 +86,8 @@ class CephSplitBrainIT {
                             "rand",
                             "rbd/sb-0")
                     .requireSuccess("rbd bench on B");
+            // what B wrote reaches a copy with B's next mirror snapshot (a schedule's, or this one)
+            lab.rbd("site-b", "mirror", "image", "snapshot", "rbd/sb-0").requireSuccess("rbd mirror image snapshot");
         } finally {
             lab.startSite("site-a");
         }
