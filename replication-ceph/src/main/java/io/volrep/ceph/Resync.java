@@ -45,12 +45,9 @@ final class Resync {
          * seen mirrored yet, is that recreation.
          */
         boolean beingRecreated(RbdImage image) {
-            if (image.id().equals(flaggedId)) {
-                // rbd-mirror's deleter disables the flagged image's mirroring before it moves it to the trash (seen
-                // on the lab: a resync answered 9 "not enabled" at that moment)
-                return !image.enabled();
-            }
-            return !image.enabled() && !image.disabling() && !image.id().equals(recreatedId);
+            // Seen on the lab, each answered 9 "not enabled" before: the flagged image disabling or disabled on its
+            // way to the trash, and the new image before its mirroring is enabled (also seen disabling then).
+            return !image.enabled() && !image.id().equals(recreatedId);
         }
 
         String value() {
