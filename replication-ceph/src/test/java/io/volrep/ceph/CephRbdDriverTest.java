@@ -713,6 +713,9 @@ class CephRbdDriverTest {
 
         assertThat(disableStatus().getCode()).isEqualTo(Status.Code.OK);
         assertThat(rbd.calls()).contains("local mirror image disable rbd/vol-0");
+        assertThat(rbd.calls())
+                .as("one Disable reads the peer's snapshots once (issue 48 item 6)")
+                .containsOnlyOnce("peer snap ls --all rbd/vol-0");
     }
 
     @Test
