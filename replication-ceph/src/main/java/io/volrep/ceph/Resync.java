@@ -4,6 +4,8 @@ import io.volrep.api.PreconditionFailedException;
 import io.volrep.api.SourceNotFoundException;
 import io.volrep.api.internal.SafeText;
 import io.volrep.spi.ResyncResult;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,8 +18,8 @@ import org.slf4j.LoggerFactory;
  * rbd-mirror reports it, or, before its report, as the copy's own snapshots and the primary's at the peer show it).
  *
  * <p>What the driver remembers of the resyncs it asked for lives in Ceph, not in the plugin's memory: the pool's
- * metadata ({@code volrep.resync.IMAGE} = the flagged image's id, and the id of the image recreated in its place once
- * seen mirrored), so that a plugin restarted in the middle of a resync answers as before. (The image's own metadata
+ * metadata ({@code volrep.resync.IMAGE} = when it was asked for, the flagged image's id, and the id of the image
+ * recreated in its place once seen mirrored), so that a plugin restarted in the middle of a resync answers as before. (The image's own metadata
  * goes with the image rbd-mirror deletes.)
  *
  * <pre>{@code
@@ -33,12 +35,19 @@ final class Resync {
     private final PeerLookup peers;
 
     /**
+     * How long after its request a resync counts an image that exists nowhere (out of the trash, not created yet) as
+     * being recreated: rbd-mirror creates it seconds after it removes the old one.
+     */
+    static final Duration RECREATION_GAP = Duration.ofMinutes(2);
+
+    /**
      * A resync this driver asked for.
      *
      * @param flaggedId the id of the image that was flagged
      * @param recreatedId the id of the image rbd-mirror created in its place, once it was seen mirrored; else ""
+     * @param requested when the driver asked for it
      */
-    record Flag(String flaggedId, String recreatedId) {
+    record Flag(String flaggedId, String recreatedId, Instant requested) {
         /**
          * rbd-mirror disables the flagged image's mirroring, moves it to the trash, creates the new image and then
          * enables its mirroring: the flagged image no longer mirrored, or an unmirrored image under another id not
@@ -50,16 +59,27 @@ final class Resync {
             return !image.enabled() && !image.id().equals(recreatedId);
         }
 
+        /** True while an image that exists nowhere can be the gap between the old image and the new one. */
+        boolean inRecreationGap() {
+            return recreatedId.isEmpty() && requested.plus(RECREATION_GAP).isAfter(Instant.now());
+        }
+
+        /** {@code REQUESTED-EPOCH-SECONDS FLAGGED-ID [RECREATED-ID]}. */
         String value() {
-            return recreatedId.isEmpty() ? flaggedId : flaggedId + " " + recreatedId;
+            return requested.getEpochSecond() + " " + flaggedId + (recreatedId.isEmpty() ? "" : " " + recreatedId);
         }
 
         static Optional<Flag> parse(String value) {
-            String[] ids = value.strip().split(" ");
-            if (ids.length == 0 || ids[0].isEmpty() || ids.length > 2) {
+            String[] parts = value.strip().split(" ");
+            if (parts.length < 2 || parts.length > 3 || parts[1].isEmpty()) {
                 return Optional.empty();
             }
-            return Optional.of(new Flag(ids[0], ids.length == 2 ? ids[1] : ""));
+            try {
+                return Optional.of(new Flag(
+                        parts[1], parts.length == 3 ? parts[2] : "", Instant.ofEpochSecond(Long.parseLong(parts[0]))));
+            } catch (NumberFormatException e) {
+                return Optional.empty();
+            }
         }
     }
 
@@ -74,9 +94,15 @@ final class Resync {
         Optional<RbdImage> found = pool.imageIfExists(budget, id);
         if (found.isEmpty()) {
             // rbd-mirror moves the image to the trash, removes it and creates it anew: between the two it exists
-            // nowhere, so an image this driver flagged counts as being resynced too
-            if (remembered.isPresent() || pool.inTrashForResync(budget, id)) {
+            // nowhere, so an image this driver flagged moments ago counts as being resynced too. Gone for longer, or
+            // gone after its recreation was seen (its mirroring disabled on the other site since), it is gone: the
+            // flag is forgotten, and the answer is 5 (the kit found a stale flag answering "in progress" for ever).
+            if (pool.inTrashForResync(budget, id)
+                    || remembered.filter(Flag::inRecreationGap).isPresent()) {
                 return ResyncResult.IN_PROGRESS;
+            }
+            if (remembered.isPresent()) {
+                forget(budget, id);
             }
             throw new SourceNotFoundException(pool.site() + ": image " + id + " does not exist in pool " + pool.name());
         }
@@ -99,7 +125,7 @@ final class Resync {
             forget(budget, id);
             flag = null;
         } else if (flag != null && !flag.recreatedId().equals(image.id())) {
-            flag = new Flag(flag.flaggedId(), image.id()); // recreated and mirrored
+            flag = new Flag(flag.flaggedId(), image.id(), flag.requested()); // recreated and mirrored
             remember(budget, id, flag);
         }
         MirrorStatus status = pool.mirrorStatus(budget, id);
@@ -113,7 +139,7 @@ final class Resync {
                     id,
                     force ? "resync forced" : "split-brain (" + SafeText.escape(status.description()) + ")");
             // remembered first: a plugin stopped right after the request still knows it made it
-            remember(budget, id, new Flag(image.id(), ""));
+            remember(budget, id, new Flag(image.id(), "", Instant.now()));
             pool.run(budget, id, "the resync request", s -> s.resync(id));
             return ResyncResult.IN_PROGRESS;
         }

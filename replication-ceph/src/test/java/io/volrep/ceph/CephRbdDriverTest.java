@@ -1288,4 +1288,33 @@ class CephRbdDriverTest {
 
         assertThat(promoteStatus().getCode()).isEqualTo(Status.Code.ABORTED);
     }
+
+    @Test
+    void aFlaggedImageGoneAfterItsRecreationWasSeenIs5AndTheFlagForgottenNotInProgressForEver() throws Exception {
+        // Found by the kit on the lab: a copy flagged and recreated, its mirroring then disabled on the other site
+        // (rbd-mirror deletes the copy): every later resync answered "in progress" for a copy that was gone.
+        FakeRbd fake = fake().on(
+                        "local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY), FakeRbd.ok(RECREATED), FakeRbd.fail(2, ""))
+                .on(
+                        "local mirror image status rbd/vol-0",
+                        FakeRbd.ok(COPY_IN_SPLIT_BRAIN),
+                        FakeRbd.ok(STATUS_NOT_SYNCED_YET))
+                .on("local mirror image resync rbd/vol-0", FakeRbd.ok(""))
+                .on("local trash ls rbd --all --long", FakeRbd.ok("[]"));
+        serve(fake);
+        ResyncVolumeRequest request = ResyncVolumeRequest.newBuilder()
+                .setReplicationSource(volume("vol-0"))
+                .build();
+
+        assertThat(stub.resyncVolume(request).getReady())
+                .as("split-brain: flagged")
+                .isFalse();
+        assertThat(stub.resyncVolume(request).getReady())
+                .as("recreated, catching up")
+                .isFalse();
+        Status gone = statusOf(() -> stub.resyncVolume(request));
+
+        assertThat(gone.getCode()).isEqualTo(Status.Code.NOT_FOUND);
+        assertThat(fake.poolMetadata).doesNotContainKey("local:" + Resync.FLAG_PREFIX + "vol-0");
+    }
 }
