@@ -63,7 +63,7 @@ class ServeCephCommandTest {
                 "0");
 
         assertThat(r.exit()).isEqualTo(2);
-        assertThat(r.err()).startsWith("--max-concurrent-calls: 0 is not at least 1");
+        assertThat(r.err()).startsWith("error: --max-concurrent-calls: 0 is not at least 1");
     }
 
     @Test
