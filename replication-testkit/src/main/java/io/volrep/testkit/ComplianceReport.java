@@ -38,6 +38,8 @@ public final class ComplianceReport {
     private final String walk;
     private final long calls;
     private final boolean requireAll;
+    private final int requiredLeftOut;
+    private final String leftOutBy;
 
     private ComplianceReport(Builder b) {
         this.target = Objects.requireNonNull(b.target, "target");
@@ -46,6 +48,8 @@ public final class ComplianceReport {
         this.walk = b.walk;
         this.calls = b.calls;
         this.requireAll = b.requireAll;
+        this.requiredLeftOut = b.requiredLeftOut;
+        this.leftOutBy = b.leftOutBy;
     }
 
     /** A new builder: no results, no time, no walk figures. */
@@ -136,6 +140,14 @@ public final class ComplianceReport {
                 .toList();
     }
 
+    /**
+     * How many required checks did not run: {@link #requiredNotRun()} and those a filter left out of the run ({@code
+     * --include-tag optional}), which have no result.
+     */
+    public int requiredNotRunCount() {
+        return requiredNotRun().size() + requiredLeftOut;
+    }
+
     /** A walk check's id, {@code <Rpc>/<volume|group>/<state>}: an RPC first, so no per-fixture id can look like one. */
     static final Pattern WALK_ID = Pattern.compile("("
             + String.join(
@@ -209,8 +221,7 @@ public final class ComplianceReport {
      * {@link #requireAll()}, every required check ran.
      */
     public boolean compliant() {
-        return count(Requirement.REQUIRED, CheckOutcome.FAILED) == 0
-                && !(requireAll && !requiredNotRun().isEmpty());
+        return count(Requirement.REQUIRED, CheckOutcome.FAILED) == 0 && !(requireAll && requiredNotRunCount() > 0);
     }
 
     /**
@@ -221,6 +232,9 @@ public final class ComplianceReport {
         Map<String, Long> byWhy = new LinkedHashMap<>();
         for (CheckResult r : requiredNotRun()) {
             byWhy.merge(why(r), 1L, Long::sum);
+        }
+        if (requiredLeftOut > 0) {
+            byWhy.merge("were left out by " + leftOutBy + " (run without it)", (long) requiredLeftOut, Long::sum);
         }
         List<Map.Entry<String, Long>> sorted = new ArrayList<>(byWhy.entrySet());
         sorted.sort(Map.Entry.<String, Long>comparingByValue().reversed());
@@ -268,7 +282,7 @@ public final class ComplianceReport {
                 - onRequest.size();
         long consequences = consequences().size();
         long needPeer = notRun().size() - consequences;
-        int requiredNotRun = requiredNotRun().size();
+        int requiredNotRun = requiredNotRunCount();
         boolean failedSome = count(Requirement.REQUIRED, CheckOutcome.FAILED) > 0;
         String notRunNote = requiredNotRun + " required checks not run (" + whyRequiredNotRun() + ")";
         StringBuilder sb = new StringBuilder();
@@ -367,6 +381,8 @@ public final class ComplianceReport {
         private String walk = "";
         private long calls;
         private boolean requireAll;
+        private int requiredLeftOut;
+        private String leftOutBy = "";
 
         private Builder() {}
 
@@ -403,6 +419,17 @@ public final class ComplianceReport {
         /** True when a required check that did not run makes the run not compliant. */
         public Builder requireAll(boolean requireAll) {
             this.requireAll = requireAll;
+            return this;
+        }
+
+        /**
+         * The number of required checks a filter left out of the run (not even listed), and the option that did:
+         * {@code requiredLeftOut(190, "--include-tag optional")}. The statement counts them among the required checks
+         * not run.
+         */
+        public Builder requiredLeftOut(int count, String by) {
+            this.requiredLeftOut = count;
+            this.leftOutBy = Objects.requireNonNull(by, "by");
             return this;
         }
 

@@ -229,14 +229,25 @@ public final class ConformanceContext {
 
     private Outcome callPeer(Rpc rpc, Addressing replica, boolean force) {
         requirePeer();
-        LifecycleModel.State before = sources.observedOnPeer(replica).orElse(null);
-        if (SourceBookkeeping.mutating(rpc)) {
+        java.util.Set<LifecycleModel.State> before = sources.observedOnPeer(replica);
+        LifecycleModel peerModel = LifecycleModel.forDialect(dialect());
+        // A revision's probes change no state (v0.1.0 observes with ResyncVolume alone): they are how the kit looks.
+        if (SourceBookkeeping.mutating(rpc) && !peerModel.probes().contains(rpc)) {
             LifecycleModel.State needed = PeerSite.stateBefore(rpc);
-            if (needed == null || before != needed) {
+            if (!PeerSite.mayAct(peerModel, rpc, before)) {
                 fail("the kit was about to send " + rpc.methodName() + " to site B's " + replica + " without having"
                         + " observed it " + (needed == null ? "at all" : needed.label()) + " since its last change ("
-                        + (before == null ? "not observed" : "observed " + before.label()) + "): it was left alone"
-                        + " (the kit changes nothing it has not first observed in the state the call expects)");
+                        + (before.isEmpty()
+                                ? "not observed"
+                                : "observed as if "
+                                        + String.join(
+                                                " or ",
+                                                before.stream()
+                                                        .map(LifecycleModel.State::label)
+                                                        .sorted()
+                                                        .toList()))
+                        + "): it was left alone (the kit changes nothing it has not first observed in the state the"
+                        + " call expects)");
             }
         }
         boolean promotedHere = sources.promotedOnPeer(replica);
@@ -257,9 +268,14 @@ public final class ConformanceContext {
         return o;
     }
 
-    /** Notes that {@code replica} on site B answered its read-only probes as in {@code state} (null: none fits). */
-    void observedOnPeer(Addressing replica, LifecycleModel.State state) {
-        sources.observedOnPeer(replica, state);
+    /** Notes that {@code replica} on site B answered its read-only probes as in each of {@code fits} (empty: none). */
+    void observedOnPeer(Addressing replica, java.util.Set<LifecycleModel.State> fits) {
+        sources.observedOnPeer(replica, fits);
+    }
+
+    /** The states {@code replica} on site B was last observed in, since the last call that may have changed it. */
+    java.util.Set<LifecycleModel.State> observedOnPeer(Addressing replica) {
+        return sources.observedOnPeer(replica);
     }
 
     /**

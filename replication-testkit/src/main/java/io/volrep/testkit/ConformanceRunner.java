@@ -101,6 +101,13 @@ public final class ConformanceRunner {
                     .walk(ConfiguredConformanceSuite.explored(key))
                     .calls(ConfiguredConformanceSuite.calls(key))
                     .requireAll(config.requireAll())
+                    .requiredLeftOut(
+                            includeTags.isEmpty() || includeTags.contains(Requirement.REQUIRED.tag())
+                                    ? 0
+                                    : (int) checks.stream()
+                                            .filter(c -> c.requirement() == Requirement.REQUIRED)
+                                            .count(),
+                            "--include-tag " + String.join(" --include-tag ", includeTags))
                     .build();
             if (reportsDir != null) {
                 JUnitXmlReport.write(report, reportsDir);

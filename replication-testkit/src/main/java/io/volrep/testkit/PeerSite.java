@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * How the kit looks at a replica on the peer site (site B) before and after it acts: with read-only calls only
@@ -29,6 +30,26 @@ final class PeerSite {
             case DEMOTE_VOLUME -> State.PRIMARY;
             default -> null;
         };
+    }
+
+    /**
+     * True when the kit may send {@code rpc} to a replica on site B last observed as in each of {@code observed}: it was
+     * observed since its last change, and in every state its answers fit the call is either the one the check expects
+     * ({@link #stateBefore}) or one the model says is refused and changes nothing. A revision whose read-only probes
+     * cannot tell a secondary from a volume with replication disabled (v0.1.3: Info refuses both) lets the kit send a
+     * promote (refused on a volume with replication disabled) but not an enable (it would enable that volume).
+     */
+    static boolean mayAct(LifecycleModel model, Rpc rpc, Set<State> observed) {
+        State needed = stateBefore(rpc);
+        if (needed == null || !observed.contains(needed)) {
+            return false;
+        }
+        return observed.stream().allMatch(s -> s == needed || refusedUnchanged(model, rpc, s));
+    }
+
+    private static boolean refusedUnchanged(LifecycleModel model, Rpc rpc, State state) {
+        LifecycleModel.Expectation e = model.expect(rpc, state);
+        return e.code() != StatusCode.OK && e.after() == state;
     }
 
     /** The read-only probes of {@code model}: Info and the destination; the model's probes where it has neither. */
@@ -61,7 +82,7 @@ final class PeerSite {
         }
         Optional<String> foreign = notTheReplica(seen, source, named);
         if (foreign.isPresent()) {
-            ctx.observedOnPeer(named.replica(), null);
+            ctx.observedOnPeer(named.replica(), Set.of());
             ctx.fail(what + ", is not the replica of " + source + ": " + foreign.get() + "; it was left alone");
         }
     }
@@ -85,7 +106,7 @@ final class PeerSite {
         Optional<PeerReplicas.Named> named = ctx.namingOf(source);
         Optional<String> foreign = named.flatMap(n -> notTheReplica(seen, source, n));
         if (foreign.isPresent()) {
-            ctx.observedOnPeer(replica, null);
+            ctx.observedOnPeer(replica, Set.of());
             ctx.fail("after " + after + ", the peer site's " + replica + " is not the replica of " + source + ": "
                     + foreign.get());
         }
@@ -126,7 +147,7 @@ final class PeerSite {
                         .allMatch(a -> model.expect(a.getKey(), s).code()
                                 == a.getValue().code()))
                 .toList();
-        ctx.observedOnPeer(replica, fits.size() == 1 ? fits.get(0) : null);
+        ctx.observedOnPeer(replica, Set.copyOf(fits));
         return new Seen(answers, fits);
     }
 

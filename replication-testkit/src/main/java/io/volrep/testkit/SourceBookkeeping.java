@@ -23,8 +23,11 @@ final class SourceBookkeeping {
     private final Map<ReplicationSource, Addressing> enabled = new LinkedHashMap<>();
     /** Where each source of site A is, as the check's OK answers moved it (absent: replication disabled). */
     private final Map<ReplicationSource, State> believed = new LinkedHashMap<>();
-    /** The state each replica on site B was last observed in, since the last call that may have changed it. */
-    private final Map<ReplicationSource, State> observedOnPeer = new LinkedHashMap<>();
+    /**
+     * The states each replica on site B was last observed in (every state its read-only answers fit: more than one
+     * where a revision's probes cannot tell them apart), since the last call that may have changed it.
+     */
+    private final Map<ReplicationSource, Set<State>> observedOnPeer = new LinkedHashMap<>();
     /** The ids of the walk checks of each source's mutating calls on site A (RPC, force, state before), latest last. */
     private final Map<ReplicationSource, List<String>> calls = new LinkedHashMap<>();
     /** Replicas on site B this check promoted itself (observed secondary before, the promote answered OK). */
@@ -88,8 +91,11 @@ final class SourceBookkeeping {
         return ids;
     }
 
-    /** Notes what an answer on the peer site did to {@code replica}; {@code before} is how it was observed before. */
-    synchronized void trackPeer(Addressing replica, Outcome outcome, State before) {
+    /**
+     * Notes what an answer on the peer site did to {@code replica}; {@code before} is how it was observed before (the
+     * states its answers fit).
+     */
+    synchronized void trackPeer(Addressing replica, Outcome outcome, Set<State> before) {
         if (!mutating(outcome.rpc())) {
             return;
         }
@@ -100,9 +106,10 @@ final class SourceBookkeeping {
         }
         switch (outcome.rpc()) {
             // Only a promote of a replica observed secondary is the check's doing: an OK promote of a volume that was
-            // primary already changed nothing, and restoring it would demote what the check never promoted.
+            // primary already changed nothing, and restoring it would demote what the check never promoted. (Observed
+            // "disabled or secondary" where a revision cannot tell: an OK promote shows it was the secondary.)
             case PROMOTE_VOLUME -> {
-                if (before == State.SECONDARY) {
+                if (before.contains(State.SECONDARY) && !before.contains(State.PRIMARY)) {
                     promotedOnPeer.put(r.get(), replica);
                 }
             }
@@ -111,20 +118,28 @@ final class SourceBookkeeping {
         }
     }
 
-    /** Notes that {@code replica} on site B answered every read-only probe as in {@code state} (null: no state fits). */
-    synchronized void observedOnPeer(Addressing replica, State state) {
+    /**
+     * Notes that {@code replica} on site B answered its read-only probes as in each of {@code fits} (empty: no state
+     * fits, or the replica is not one the kit may act on).
+     */
+    synchronized void observedOnPeer(Addressing replica, Set<State> fits) {
         replica.fixture().ifPresent(r -> {
-            if (state == null) {
+            if (fits.isEmpty()) {
                 observedOnPeer.remove(r);
             } else {
-                observedOnPeer.put(r, state);
+                observedOnPeer.put(r, Set.copyOf(fits));
             }
         });
     }
 
-    /** The state {@code replica} was last observed in on site B, since the last call that may have changed it. */
-    synchronized Optional<State> observedOnPeer(Addressing replica) {
-        return replica.fixture().map(observedOnPeer::get);
+    /**
+     * The states {@code replica} was last observed in on site B since the last call that may have changed it; empty
+     * when not observed since.
+     */
+    synchronized Set<State> observedOnPeer(Addressing replica) {
+        return replica.fixture()
+                .map(r -> observedOnPeer.getOrDefault(r, Set.of()))
+                .orElse(Set.of());
     }
 
     /** Where the check believes {@code source} of site A is: replication disabled unless its OK answers moved it. */

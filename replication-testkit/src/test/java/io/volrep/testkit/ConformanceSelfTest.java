@@ -3,6 +3,7 @@ package io.volrep.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.volrep.api.ReplicationSource;
+import io.volrep.api.SpecDialect;
 import io.volrep.testkit.reference.ReferenceDriver;
 import java.util.List;
 import java.util.Map;
@@ -92,6 +93,57 @@ class ConformanceSelfTest {
                 assertThat(site.state(source).role()).isEqualTo(ReferenceDriver.Role.PRIMARY);
             }
         }
+    }
+
+    /**
+     * In a revision whose read-only calls cannot tell a secondary from a volume with replication disabled (v0.1.3:
+     * Info refuses both, and ResyncVolume is not read-only there), the kit still drives the failover between the sites
+     * (a promote is refused on the latter) but sends no enable to site B's replica: it cannot first observe it
+     * secondary. (v0.1.0 observes with ResyncVolume, which tells them apart.)
+     */
+    @ParameterizedTest
+    @EnumSource(SpecDialect.class)
+    void referencePairPassesTheTwoSiteChecksInEveryDialect(SpecDialect dialect) {
+        io.volrep.testkit.reference.ReferencePair pair = ReferenceDriver.builder()
+                .volumes(2)
+                .groups(1)
+                .requiredSecret("user", "admin")
+                .buildPair();
+        java.util.concurrent.atomic.AtomicInteger enablesOnB = new java.util.concurrent.atomic.AtomicInteger();
+        ForwardingDriver siteB = new ForwardingDriver(pair.siteB()) {
+            @Override
+            public void enable(io.volrep.spi.EnableRequest r) {
+                enablesOnB.incrementAndGet();
+                super.enable(r);
+            }
+        };
+        ComplianceReport report = ConformanceRunner.of(ConformanceConfig.builder()
+                        .driver(pair.siteA())
+                        .peerDriver(siteB)
+                        .volumeGroupDriver(pair.siteA())
+                        .dialect(dialect)
+                        .volumes("vol-0", "vol-1")
+                        .volumeGroups("grp-0")
+                        .secrets(Map.of("user", "admin"))
+                        .build())
+                .run();
+
+        assertThat(report.failed())
+                .as(
+                        "failed: %s",
+                        report.failed().stream()
+                                .map(r -> r.name() + ": " + r.reason())
+                                .toList())
+                .isEmpty();
+        assertThat(report.results())
+                .filteredOn(r -> r.id().startsWith("two-sites/"))
+                .filteredOn(r ->
+                        dialect.supports(ReplicationSource.Kind.VOLUME_GROUP) || r.id().startsWith("two-sites/volume/"))
+                .isNotEmpty()
+                .allSatisfy(r -> assertThat(r.outcome()).as(r.id()).isEqualTo(CheckOutcome.PASSED));
+        assertThat(enablesOnB.get() > 0)
+                .as("enables sent to site B's replicas: %s", enablesOnB.get())
+                .isEqualTo(dialect != SpecDialect.V0_1_3);
     }
 
     @Test
