@@ -39,6 +39,13 @@ class ConformanceInteropIT {
         "3s"
     };
 
+    /**
+     * The statement of a run without --peer-endpoint: compliant for the checks run, the two-site checks (and those
+     * --include-tag left out) named as not run, with the option that runs them (issue 49).
+     */
+    private static final String COMPLIANT_WITHOUT_PEER =
+            "(?m)^COMPLIANT for the checks run; \\d+ required checks not run \\(.*need a peer site: --peer-endpoint.*\\): ";
+
     @RegisterExtension
     final GrpcCleanup cleanup = new GrpcCleanup();
 
@@ -178,7 +185,7 @@ class ConformanceInteropIT {
         assertThat(r.exit()).as(r.output()).isZero();
         assertThat(r.output())
                 .as(r.output())
-                .contains("COMPLIANT: ")
+                .containsPattern(COMPLIANT_WITHOUT_PEER)
                 .doesNotContain("NOT COMPLIANT")
                 .doesNotContainPattern("(?m)^(FAIL|WARNING) ")
                 .contains("optional checks: ")
@@ -210,7 +217,8 @@ class ConformanceInteropIT {
                 .contains("-> WARNING: GetReplicationDestinationInfo is served but GetCapabilities does not advertise"
                         + " VolumeReplication.GET_REPLICATION_DESTINATION_INFO")
                 .contains("warnings (not failures): 1 checks (identity/plugin/served-rpcs-advertised)")
-                .contains("COMPLIANT: ");
+                .containsPattern("(?m)^COMPLIANT for the checks run; (\\d+) required checks not run \\(\\1 were left"
+                        + " out by --include-tag optional \\(run without it\\)\\): ");
     }
 
     @Test
@@ -277,7 +285,8 @@ class ConformanceInteropIT {
                 Arguments.of(
                         "demote-skips-precondition",
                         false,
-                        "DemoteVolume: Replication Source in not replicated -> 9 FAILED_PRECONDITION [volume, replication disabled]"),
+                        "DemoteVolume: Replication Source in [sic, the spec's words] not replicated -> 9 FAILED_PRECONDITION [volume,"
+                                + " replication disabled]"),
                 Arguments.of(
                         "resync-without-demote",
                         false,
@@ -311,8 +320,10 @@ class ConformanceInteropIT {
         String report = out.toString();
         assertThat(exit).as(report).isEqualTo(1);
         assertThat(report).as(report).contains("NOT COMPLIANT");
+        // One defect, one FAIL (issue 49): the named check fails; what follows from it is NOT RUN, naming it.
         assertThat(report.lines().filter(l -> l.startsWith("FAIL ")))
                 .as("the FAIL lines of the report:\n%s", report)
                 .anySatisfy(line -> assertThat(line).contains("required " + failingCheck));
+        assertThat(report).doesNotContain("\\n");
     }
 }
