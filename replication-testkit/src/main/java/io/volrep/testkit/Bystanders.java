@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -286,6 +287,8 @@ final class Bystanders {
         private final Log log;
         /** Fixtures out of this round: a step of theirs failed, or they changed (their state is not known). */
         private final Set<Addressing> out = Collections.synchronizedSet(new LinkedHashSet<>());
+        /** Each fixture's last step that answered 0 OK, as the walk check of that call in the state it was made in. */
+        private final Map<Addressing, String> lastStep = new ConcurrentHashMap<>();
 
         Round(
                 ConformanceContext ctx,
@@ -306,6 +309,7 @@ final class Bystanders {
             step(actors, Rpc.ENABLE_VOLUME_REPLICATION, State.DISABLED);
             watch(Rpc.ENABLE_VOLUME_REPLICATION, State.DISABLED, State.DISABLED);
             step(bystanders, Rpc.ENABLE_VOLUME_REPLICATION, State.DISABLED);
+            ownStepTookEffect(State.PRIMARY);
             step(actors, Rpc.DEMOTE_VOLUME, State.PRIMARY);
             watch(Rpc.DEMOTE_VOLUME, State.PRIMARY, State.PRIMARY);
             both(() -> step(bystanders, Rpc.DEMOTE_VOLUME, State.PRIMARY), () -> {
@@ -335,8 +339,31 @@ final class Bystanders {
                     log.problems.add(rpc.methodName() + " on " + s + " (" + before.label() + ") -> " + o.describe()
                             + ctx.note(o));
                     log.causes.add(LifecycleChecks.walkId(rpc, ResponseRules.kindOf(s), before));
+                    String previous = lastStep.get(s);
+                    if (previous != null) {
+                        // Refused as in another state: the step before may have answered 0 OK without its effect.
+                        log.causes.add(previous);
+                    }
+                    return;
                 }
+                lastStep.put(s, LifecycleChecks.walkId(rpc, ResponseRules.kindOf(s), before));
             });
+        }
+
+        /**
+         * Right after the bystanders' own step, before any actor calls again: a bystander not {@code expected} is out,
+         * and the failure is its own step's (it answered 0 OK without its effect), not a leak of the next actor call.
+         */
+        private void ownStepTookEffect(State expected) {
+            parallel(
+                    bystanders.stream().filter(s -> !out.contains(s)).toList(),
+                    s -> see(s, expected).ifPresent(seen -> {
+                        out.add(s);
+                        String own = lastStep.get(s);
+                        log.problems.add(s + " was not " + expected.label() + " right after its own step, " + own
+                                + ", answered 0 OK: it answers " + seen);
+                        log.causes.add(own);
+                    }));
         }
 
         /** After the actors' {@code call}: every bystander still in the round must be {@code expected}. */
@@ -352,10 +379,41 @@ final class Bystanders {
             int confirmed = 0;
             for (Map.Entry<Addressing, String> c : changed.entrySet()) {
                 out.add(c.getKey());
+                Optional<String> ownStep = ownStepMissing(c.getKey(), expected);
+                if (ownStep.isPresent()) {
+                    // Not a leak: the bystander does not reach that state even alone, by its own step.
+                    log.problems.add(c.getKey() + " was not " + expected.label() + " after its own step, "
+                            + ownStep.get() + ", answered 0 OK: it answers " + c.getValue() + " (and again when"
+                            + " brought there alone)");
+                    log.causes.add(ownStep.get());
+                    continue;
+                }
                 Optional<Addressing> actor = confirmed++ < MAX_CONFIRMED
                         ? confirm(call, actorBefore, c.getKey(), expected)
                         : Optional.empty();
                 log.leaks.add(new Leak(actor, actors, call, actorBefore, c.getKey(), expected, c.getValue()));
+            }
+        }
+
+        /**
+         * The walk check of {@code bystander}'s own last step when, brought into {@code expected} alone (every other
+         * fixture of the round still where it was), it is not there: its own step answered 0 OK without its effect,
+         * whatever the actors did. Empty when it reaches {@code expected} alone (the change is then the actors'). It is
+         * disabled after.
+         */
+        private Optional<String> ownStepMissing(Addressing bystander, State expected) {
+            String own = lastStep.get(bystander);
+            if (own == null || expected == State.DISABLED) {
+                return Optional.empty();
+            }
+            try {
+                ctx.call(Rpc.DISABLE_VOLUME_REPLICATION, bystander);
+                LifecycleChecks.reach(ctx, model, bystander, expected);
+                return see(bystander, expected).isPresent() ? Optional.of(own) : Optional.empty();
+            } catch (AssertionError | RuntimeException e) {
+                return Optional.of(own);
+            } finally {
+                ctx.call(Rpc.DISABLE_VOLUME_REPLICATION, bystander);
             }
         }
 

@@ -693,8 +693,12 @@ final class ControllerChecks {
                 ctx.notImplemented(o.rpc());
             }
             if (!o.ok()) {
+                // Refused right after an OK enable: the destination check's failure, or the enable's (no effect).
                 ctx.failBecause(
-                        List.of("response-validity/" + (source.isGroup() ? "group" : "volume") + "/destination"),
+                        List.of(
+                                "response-validity/" + (source.isGroup() ? "group" : "volume") + "/destination",
+                                LifecycleChecks.walkId(
+                                        Rpc.ENABLE_VOLUME_REPLICATION, ResponseRules.kindOf(source), State.DISABLED)),
                         "GetReplicationDestinationInfo on " + source + " -> " + o.describe() + ctx.note(o));
             }
             var d = ((io.volrep.proto.replication.GetReplicationDestinationInfoResponse) o.response())

@@ -48,18 +48,25 @@ final class ExplorationWalker implements TourShrinker.Replayer {
      * @param checkId the check whose edge it is
      * @param message what was wrong
      * @param broke true when it left the fixture broken (an operation left pending on it)
+     * @param causes the checks whose failure explains it
+     * @param wrongCode true when the call answered another code than the model's for the state the source was
+     *     believed in: the source may not have been there (an earlier call answered OK without its effect)
      */
-    record Problem(String checkId, String message, boolean broke, List<String> causes) {
+    record Problem(String checkId, String message, boolean broke, List<String> causes, boolean wrongCode) {
         Problem {
             causes = List.copyOf(causes);
         }
 
+        Problem(String checkId, String message, boolean broke, List<String> causes) {
+            this(checkId, message, broke, causes, false);
+        }
+
         Problem(String checkId, String message, boolean broke) {
-            this(checkId, message, broke, List.of());
+            this(checkId, message, broke, List.of(), false);
         }
 
         Problem(String checkId, String message) {
-            this(checkId, message, false, List.of());
+            this(checkId, message, false, List.of(), false);
         }
     }
 
@@ -336,7 +343,9 @@ final class ExplorationWalker implements TourShrinker.Replayer {
             return new Problem(
                     id,
                     what + ": expected " + e.code().display() + ", got " + o.describe() + ctx.note(o),
-                    o.code() == StatusCode.ABORTED);
+                    o.code() == StatusCode.ABORTED,
+                    List.of(),
+                    true);
         }
         if (o.ok()) {
             try {
@@ -603,6 +612,9 @@ final class ExplorationWalker implements TourShrinker.Replayer {
         history.reset();
     }
 
+    /** The checks whose failure followed from an earlier call's missing effect, and that call's check. */
+    private final Map<String, String> missingEffectOf = new LinkedHashMap<>();
+
     private void taken(String checkId) {
         if (replaying) {
             return;
@@ -641,6 +653,12 @@ final class ExplorationWalker implements TourShrinker.Replayer {
             add(p.checkId(), Finding.unreachable(new Unreachable(p.message(), brokenBy)));
             return;
         }
+        String blamed = missingEffectOf.get(p.checkId());
+        if (blamed != null) {
+            // Shown before to follow from an earlier call whose effect was missing: that call's failure, again.
+            add(p.checkId(), Finding.unreachable(new Unreachable(p.message(), List.of(blamed))));
+            return;
+        }
         Finding so = found.getOrDefault(p.checkId(), Finding.NONE);
         if (so.failures().stream().anyMatch(f -> f.history().equals(v.history().name()))) {
             return; // one per history is enough
@@ -656,6 +674,26 @@ final class ExplorationWalker implements TourShrinker.Replayer {
             // The source is wherever the replays left it: the tour resets it before it goes on.
             believed = null;
             at = null;
+            if (p.wrongCode() && reproduced && shrunk.reproduction().size() > 1) {
+                // An answer the model gives in another state: the shortest reproduction, replayed with an
+                // observation after each call, may show an earlier call that answered 0 OK without its effect.
+                Optional<Problem> earlier = earliestMissingEffect(shrunk.reproduction(), v);
+                if (earlier.isPresent()) {
+                    Problem e = earlier.get();
+                    missingEffectOf.put(p.checkId(), e.checkId());
+                    if (found.getOrDefault(e.checkId(), Finding.NONE).failures().isEmpty()) {
+                        add(
+                                e.checkId(),
+                                Finding.failed(new Failure(
+                                        e.message(), calls, v.history().name(), tour.size(), true, List.of())));
+                    }
+                    add(
+                            p.checkId(),
+                            Finding.unreachable(new Unreachable(
+                                    p.message() + " (it followed from " + e.checkId() + ")", List.of(e.checkId()))));
+                    return;
+                }
+            }
         }
         if (p.broke() && reproduced) {
             // Stuck for good (the replays could not even start): every later failure on it is this one's.

@@ -666,6 +666,7 @@ final class LifecycleChecks {
             Map<Addressing, Integer> aborted) {
         aborted.putIfAbsent(source, 0);
         State at = State.DISABLED;
+        String previous = null;
         for (Rpc step : model.roundTrip()) {
             Outcome o = ctx.callCounting(step, source, () -> aborted.merge(source, 1, Integer::sum));
             if (o.code() == StatusCode.UNIMPLEMENTED && ctx.scheme().lists(step, StatusCode.UNIMPLEMENTED)) {
@@ -675,9 +676,14 @@ final class LifecycleChecks {
             if (!o.ok()) {
                 problems.add(step.methodName() + " on " + source + " -> " + o.describe() + ctx.note(o));
                 causes.add(walkId(step, ResponseRules.kindOf(source), at));
+                if (previous != null) {
+                    // Refused as in another state: the step before may have answered 0 OK without its effect.
+                    causes.add(previous);
+                }
                 ctx.call(Rpc.DISABLE_VOLUME_REPLICATION, source);
                 return;
             }
+            previous = walkId(step, ResponseRules.kindOf(source), at);
             at = model.expect(step, at).after();
         }
     }

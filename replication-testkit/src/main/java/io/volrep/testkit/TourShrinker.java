@@ -63,7 +63,18 @@ final class TourShrinker {
      * @param ending {@link Ending#REPRODUCED} when some replay failed the check again; else how the tour's own
      *               sequence, replayed, ended ({@link Ending#CLEAN}: the fixture's own calls do not show the failure)
      */
-    record Shrunk(Optional<List<String>> calls, Ending ending) {}
+    /**
+     * What the shrinking found.
+     *
+     * @param calls the calls that show the failure, described, when a replay reproduced it
+     * @param ending how the last replay ended
+     * @param reproduction the actions of the shortest replay that reproduced it (empty when none did)
+     */
+    record Shrunk(Optional<List<String>> calls, Ending ending, List<Action> reproduction) {
+        Shrunk {
+            reproduction = List.copyOf(reproduction);
+        }
+    }
 
     private final LifecycleModel model;
 
@@ -97,6 +108,7 @@ final class TourShrinker {
         List<Action> original =
                 tour.subList(0, failing + 1).stream().map(Call::action).toList();
         Optional<List<Call>> best = Optional.empty();
+        List<Action> bestActions = List.of();
         int replays = 0;
         for (List<Action> c : candidates) {
             if (replays++ >= MAX_REPLAYS || c.size() >= original.size()) {
@@ -105,6 +117,7 @@ final class TourShrinker {
             Replay r = replayer.replay(c, checkId);
             if (r.reproduced()) {
                 best = Optional.of(r.calls());
+                bestActions = c;
                 break;
             }
         }
@@ -119,6 +132,7 @@ final class TourShrinker {
                 if (replayed.reproduced()) {
                     current = c;
                     best = Optional.of(replayed.calls());
+                    bestActions = c;
                 }
             }
         }
@@ -126,13 +140,13 @@ final class TourShrinker {
             // Only a replay that ran clean says the fixture's own calls do not show the failure.
             replays++;
             return new Shrunk(
-                    Optional.empty(), replayer.replay(original, checkId).ending());
+                    Optional.empty(), replayer.replay(original, checkId).ending(), List.of());
         }
         List<String> calls =
                 new ArrayList<>(best.get().stream().map(Call::describe).toList());
         calls.add("(shrunk from the tour's " + tour.size() + " calls since replication was disabled, " + replays
                 + " replays)");
-        return new Shrunk(Optional.of(calls), Ending.REPRODUCED);
+        return new Shrunk(Optional.of(calls), Ending.REPRODUCED, bestActions);
     }
 
     /** The index of the last call of {@code tour} that is not an observation of the state after it. */

@@ -3,6 +3,7 @@ package io.volrep.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -43,5 +44,33 @@ class ExplorationDefectSelfTest {
                 assertThat(caught.get(0).reason()).contains("the calls that show it, from replication disabled: ");
             }
         }
+    }
+
+    /**
+     * Issue 47 item 10: a re-enable that answers 0 OK and does nothing shows only when the next call of a history (a
+     * demote, "not replicated") answers otherwise; the failure is the enable's, the earliest call of the path whose
+     * effect is missing, not the demote that tripped over it.
+     */
+    @Test
+    void aStateNotReachedNamesTheEarliestCallWhoseEffectIsMissing() {
+        ComplianceReport report = ConformanceRunner.of(
+                        ExplorationDefect.REENABLE_DOES_NOTHING.target().build())
+                .run();
+
+        assertThat(report.failed())
+                .as("failed: %s", report.failed())
+                .extracting(CheckResult::id)
+                .containsExactly("EnableVolumeReplication/volume/disabled");
+        assertThat(report.results())
+                .filteredOn(r -> r.id().equals("DemoteVolume/volume/primary"))
+                .singleElement()
+                .satisfies(r -> assertThat(r.outcome()).isIn(CheckOutcome.PASSED, CheckOutcome.NOT_RUN));
+        CheckResult enable = report.failed().stream()
+                .filter(r -> r.id().equals("EnableVolumeReplication/volume/disabled"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(enable.reason())
+                .contains("EnableVolumeReplication on volume vol-")
+                .contains("answered 0 OK in replication disabled but replication enabled, primary was not reached");
     }
 }

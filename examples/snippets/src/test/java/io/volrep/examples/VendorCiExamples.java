@@ -4,9 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.volrep.api.Rpc;
 import io.volrep.api.StatusCode;
+import io.volrep.testkit.Addressing;
+import io.volrep.testkit.Check;
+import io.volrep.testkit.CheckGroup;
 import io.volrep.testkit.ComplianceReport;
 import io.volrep.testkit.ConformanceConfig;
 import io.volrep.testkit.ConformanceRunner;
+import io.volrep.testkit.Needs;
+import io.volrep.testkit.Requirement;
 import io.volrep.testkit.fake.FakePlugin;
 import io.volrep.testkit.fake.FakePluginExtension;
 import io.volrep.testkit.fake.InfoViolation;
@@ -14,6 +19,7 @@ import io.volrep.testkit.fake.RecordedCall;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -36,6 +42,27 @@ class VendorCiExamples {
         System.out.println(report.statement());
         boolean ok = report.compliant();
         // snippet:end runner
+    }
+
+    CheckGroup extending() {
+        // snippet:start check
+        Check enableTwice = Check.builder()
+                .id("acme/volume/enable-twice")
+                .name("Acme: EnableVolumeReplication twice -> 0 OK, then primary")
+                .requirement(Requirement.OPTIONAL)
+                .hint("if this fails, check that the array's enable is idempotent")
+                .needs(Needs.volume()) // holds one fixture volume; checks holding others run beside it
+                .body(ctx -> {
+                    ctx.sequential(); // one call at a time: an ABORTED that outlives the settle timeout is a lock
+                    Addressing volume = ctx.volume();
+                    ctx.expect(ctx.call(Rpc.ENABLE_VOLUME_REPLICATION, volume), StatusCode.OK);
+                    ctx.expect(ctx.call(Rpc.ENABLE_VOLUME_REPLICATION, volume), StatusCode.OK);
+                    ctx.expect(ctx.call(Rpc.GET_VOLUME_REPLICATION_INFO, volume), StatusCode.OK, "Info after it");
+                }) // after the body, the suite disables what the check enabled
+                .build();
+        CheckGroup acme = CheckGroup.of("Acme", config -> List.of(enableTwice));
+        // snippet:end check
+        return acme;
     }
 
     // snippet:start fake
