@@ -128,7 +128,8 @@ public final class CallRunner {
     /**
      * The outcome of one call, for the log line and the observer.
      *
-     * @param rejectedField for a request the runtime rejected: the field it named ({@link InvalidArgumentException#field()})
+     * @param rejectedField for a request the runtime rejected: the field it named ({@link InvalidArgumentException#field()}),
+     *                      as a path of the request's schema ({@link RejectedFields})
      */
     private record Outcome(
             StatusCode code, String message, ServerCallEvent.Cause cause, Optional<String> rejectedField) {
@@ -175,7 +176,10 @@ public final class CallRunner {
             outcome = mapped(rpc, subject, secrets, e);
             if (!driverCalled) {
                 outcome = new Outcome(
-                        outcome.code(), outcome.message(), ServerCallEvent.Cause.INVALID_REQUEST, e.field());
+                        outcome.code(),
+                        outcome.message(),
+                        ServerCallEvent.Cause.INVALID_REQUEST,
+                        RejectedFields.inSchema(rpc, request, e.field()));
             }
         } catch (ReplicationException e) {
             outcome = mapped(rpc, subject, secrets, e);
