@@ -46,7 +46,8 @@ import org.slf4j.LoggerFactory;
  * The exec bridge: serves a driver <em>executable</em> (shell, Python, Go, ...) that follows the exec protocol
  * of docs/exec-drivers.md as a spec-correct replication plugin. Each call runs
  * {@code <driver> <operation> <request-json>} with the secrets as one JSON object on stdin (never in the
- * arguments or the environment, which other users of the machine can read), and turns the JSON object the
+ * arguments or the environment, which other users of the machine can read; a request larger than
+ * {@link #MAX_ARGUMENT_BYTES} is passed as {@code @PATH}, a file holding it), and turns the JSON object the
  * driver prints on stdout into the RPC's answer. Everything else the SPI runtime does (validation,
  * normalization, the per-source guard, error mapping, logging) applies unchanged, so the driver never sees
  * two concurrent calls for one source; calls for different sources run in parallel.
@@ -110,6 +111,11 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, Volume
     public static final int MAX_STDOUT_BYTES = 1024 * 1024;
     /** How much of a driver's stderr is logged per call. */
     public static final int STDERR_LOG_BYTES = 8 * 1024;
+    /**
+     * The largest request JSON, in UTF-8 bytes, passed as {@code argv[2]}: Linux takes at most 128 KiB per argument,
+     * its terminating NUL included. A larger request is written to a file and {@code argv[2]} is {@code @PATH}.
+     */
+    public static final int MAX_ARGUMENT_BYTES = 128 * 1024 - 1;
 
     private final Path executable;
     private final Duration timeout;

@@ -248,4 +248,19 @@ class ExampleDriverTest {
         // Its volumes are kept: still sources of their own.
         assertThat(h.enable(volume("vol-0"), NONE).getCode()).isEqualTo(Status.Code.OK);
     }
+
+    /** A group too large for an argument (14,000 members, about 170 KiB of JSON) reaches the example through its file. */
+    @Test
+    void aGroupTooLargeForAnArgumentReachesTheExampleDriver() throws Exception {
+        int members = 14_000;
+        ExecHarness h = grpc.register(serve(Map.of("VOLREP_EXEC_VOLUMES", Integer.toString(members))));
+        var request = io.volrep.proto.volumegroup.CreateVolumeGroupRequest.newBuilder()
+                .setName("large");
+        for (int i = 0; i < members; i++) {
+            request.addVolumeIds("vol-" + i);
+        }
+        assertThat(request.build().getSerializedSize()).isGreaterThan(ExecDriver.MAX_ARGUMENT_BYTES);
+        var created = h.groups().createVolumeGroup(request.build()).getVolumeGroup();
+        assertThat(created.getVolumesCount()).isEqualTo(members);
+    }
 }
