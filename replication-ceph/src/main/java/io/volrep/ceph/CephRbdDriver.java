@@ -4,6 +4,7 @@ import io.volrep.api.InvalidArgumentException;
 import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
+import io.volrep.api.Rpc;
 import io.volrep.api.UnavailableException;
 import io.volrep.api.internal.Arguments;
 import io.volrep.api.internal.SafeText;
@@ -200,6 +201,12 @@ public final class CephRbdDriver implements ReplicationDriver, AutoCloseable {
     public ReplicationDestination destination(DestinationRequest r) {
         String id = imageName(r.source());
         return destination.destination(budget(), id);
+    }
+
+    /** Every replication RPC, GetReplicationDestinationInfo included. */
+    @Override
+    public Set<Rpc> servedRpcs() {
+        return ReplicationDriver.defaultRpcsAnd(Rpc.GET_REPLICATION_DESTINATION_INFO);
     }
 
     /** Where the peer's key is kept while the driver runs (mode 0600; for tests). */

@@ -25,6 +25,7 @@ import io.volrep.proto.volumegroup.ModifyVolumeGroupMembershipRequest;
 import io.volrep.testsupport.GrpcCleanup;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -96,6 +97,15 @@ class VolumeGroupServiceTest {
             List<VolumeGroup> all = new ArrayList<>(groups.values());
             Collections.reverse(all); // any order: the runtime sorts
             return all;
+        }
+
+        @Override
+        public Set<VolumeGroupCapability> served() {
+            return EnumSet.of(
+                    VolumeGroupCapability.VOLUME_GROUP,
+                    VolumeGroupCapability.MODIFY_VOLUME_GROUP,
+                    VolumeGroupCapability.GET_VOLUME_GROUP,
+                    VolumeGroupCapability.LIST_VOLUME_GROUPS);
         }
 
         @Override

@@ -6,6 +6,7 @@ import io.volrep.api.UnavailableException;
 import io.volrep.api.UnknownErrorException;
 import io.volrep.api.internal.SafeText;
 import io.volrep.proto.exec.Response;
+import io.volrep.spi.CallDeadline;
 import io.volrep.spi.exec.internal.ProcessRunner;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -111,15 +112,18 @@ final class DriverProcesses implements AutoCloseable {
         return "exec driver " + executable + " (" + op.wireName() + ")";
     }
 
-    /** Runs one operation once a slot is free, and returns its consistent Success answer or throws. */
-    Response run(ExecOperation op, String requestJson, Secrets callSecrets) {
+    /**
+     * Runs one operation once a slot is free (waiting no longer than the timeout, nor past {@code deadline}), and
+     * returns its consistent Success answer or throws.
+     */
+    Response run(ExecOperation op, String requestJson, Secrets callSecrets, CallDeadline deadline) {
         String who = who(op);
         byte[] stdin = ExecRequests.secrets(callSecrets).getBytes(StandardCharsets.UTF_8);
         Secrets secrets = ExecRequests.asPrinted(callSecrets); // what is masked in the driver's output
         ProcessRunner.Result result;
         long start = System.nanoTime();
         try {
-            slots.admit(who);
+            slots.admit(who, deadline);
             try {
                 result = launch(op, requestJson, stdin);
             } finally {

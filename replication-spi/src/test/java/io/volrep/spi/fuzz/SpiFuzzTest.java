@@ -743,5 +743,10 @@ class SpiFuzzTest {
                     ? io.volrep.api.ReplicationDestination.volume(id)
                     : io.volrep.api.ReplicationDestination.volumeGroup(id, Map.of());
         }
+
+        @Override
+        public java.util.Set<Rpc> servedRpcs() {
+            return ReplicationDriver.defaultRpcsAnd(Rpc.GET_REPLICATION_DESTINATION_INFO);
+        }
     }
 }
