@@ -16,6 +16,7 @@ final class CallSettings {
     private final SecretsProvider secrets;
     private final SourceVerifier verifier;
     private final AttemptListener listener;
+    private final ConnectionListener connectionListener;
     private final CallObserver observer;
     private final int maxQueuedPerSource;
     private final WireDialect wire;
@@ -40,6 +41,7 @@ final class CallSettings {
         this.secrets = b.secrets;
         this.verifier = b.sourceVerifier;
         this.listener = b.listener;
+        this.connectionListener = b.connectionListener;
         this.observer = CallObservers.of(b.observers);
         this.maxQueuedPerSource = b.maxQueuedPerSource;
         this.wire = WireDialect.of(b.dialect, b.alsoSendDeprecatedVolumeId);
@@ -83,6 +85,11 @@ final class CallSettings {
         return listener;
     }
 
+    /** Hears of waits for a connection, or null. */
+    ConnectionListener connectionListener() {
+        return connectionListener;
+    }
+
     /** Sees every call ({@link CallObservers#NONE} when nobody does). */
     CallObserver observer() {
         return observer;
@@ -108,7 +115,7 @@ final class CallSettings {
         return directExecutor;
     }
 
-    /** When a wait for a connection is logged. */
+    /** When a wait for a connection is logged (and told to the {@link #connectionListener()}). */
     ConnectionWarnings warnings() {
         return warnings;
     }

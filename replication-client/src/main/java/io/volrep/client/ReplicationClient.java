@@ -271,6 +271,7 @@ public final class ReplicationClient implements AutoCloseable {
         SecretsProvider secrets = SecretsProvider.none();
         SourceVerifier sourceVerifier;
         AttemptListener listener;
+        ConnectionListener connectionListener;
         final List<CallObserver> observers = new ArrayList<>();
         final List<ClientInterceptor> interceptors = new ArrayList<>();
         ExecutorService executor;
@@ -387,6 +388,22 @@ public final class ReplicationClient implements AutoCloseable {
         /** Sees every attempt (code, chosen delay). */
         public Builder listener(AttemptListener listener) {
             this.listener = Objects.requireNonNull(listener, "listener");
+            return this;
+        }
+
+        /**
+         * Hears when calls wait for a plugin that cannot be reached (5 s into the wait, then every 10 s, with the
+         * reason: no such socket file, connection refused, ...) and when the connection is back: what the client's
+         * {@code ConnectionWatch} logs, for a program that wants it without a logging binding, or in its own words.
+         *
+         * <pre>{@code
+         * ReplicationClient.builder()
+         *         .connectionListener((target, waited, why) -> System.err.println(target + ": " + why))
+         *         .build();
+         * }</pre>
+         */
+        public Builder connectionListener(ConnectionListener listener) {
+            this.connectionListener = Objects.requireNonNull(listener, "listener");
             return this;
         }
 
