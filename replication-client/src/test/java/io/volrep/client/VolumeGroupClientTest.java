@@ -304,6 +304,37 @@ class VolumeGroupClientTest {
     }
 
     @Test
+    void anAnswerAboutAnotherGroupOrWithMembersNobodyAskedForIsAProtocolViolation() throws Exception {
+        // Issue 45, item 10: "volrep group get --id vg-1" printed another tenant's group, exit 0.
+        ReplicationClient c = client();
+        plugin.groups.put("vg-1", new ArrayList<>(List.of("vol-0")));
+        plugin.bend = g -> g.toBuilder().setVolumeGroupId("vg-OTHER-tenant").build();
+        for (Runnable call : List.<Runnable>of(
+                () -> c.volumeGroups().get("vg-1").call(),
+                () -> c.volumeGroups().modify("vg-1").volumes("vol-0").call())) {
+            assertThatThrownBy(call::run).isInstanceOfSatisfying(ProtocolViolationException.class, e -> {
+                assertThat(e.field()).contains("volume_group.volume_group_id");
+                assertThat(e.getMessage())
+                        .contains("the answer is about volume group \"vg-OTHER-tenant\", the call asked about"
+                                + " \"vg-1\"");
+                assertThat(e.attempts()).isEqualTo(1);
+            });
+        }
+        // A created group holds only volumes the call asked for (none at all is allowed: Create need not list them).
+        plugin.bend = g -> g.toBuilder()
+                .addVolumes(io.volrep.proto.csi.Volume.newBuilder().setVolumeId("vol-9"))
+                .build();
+        assertThatThrownBy(() -> c.volumeGroups().create("db").volumes("vol-0").call())
+                .isInstanceOfSatisfying(ProtocolViolationException.class, e -> {
+                    assertThat(e.field()).contains("volume_group.volumes");
+                    assertThat(e.getMessage()).contains("not asked for [\"vol-9\"]");
+                });
+        plugin.bend = g -> g.toBuilder().clearVolumes().build();
+        assertThat(c.volumeGroups().create("logs").volumes("vol-1").call().volumeIds())
+                .isEmpty();
+    }
+
+    @Test
     void callsOnOneGroupAreNeverInFlightTogetherAndObserversSeeTheGroup() throws Exception {
         List<String> observed = new CopyOnWriteArrayList<>();
         ReplicationClient c = client(ReplicationClient.builder().observer((rpc, source) -> {
