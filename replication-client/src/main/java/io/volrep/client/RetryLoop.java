@@ -384,11 +384,14 @@ final class RetryLoop<R> {
         finish(null, new CancellationException("call cancelled"));
     }
 
-    /** Runs one step of the loop; one that throws (a request that cannot be written, a bug) finishes the call. */
+    /**
+     * Runs one step of the loop; one that throws (a request that cannot be written, a bug, a class missing at run
+     * time) finishes the call with it: a call never hangs, and never keeps its source's slot.
+     */
     private void guarded(Runnable step) {
         try {
             step.run();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             finish(null, e);
         }
     }

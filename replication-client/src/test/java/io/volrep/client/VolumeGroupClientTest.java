@@ -21,6 +21,7 @@ import io.volrep.proto.volumegroup.CreateVolumeGroupRequest;
 import io.volrep.proto.volumegroup.ListVolumeGroupsRequest;
 import io.volrep.proto.volumegroup.ModifyVolumeGroupMembershipRequest;
 import io.volrep.testsupport.GrpcCleanup;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -278,6 +279,67 @@ class VolumeGroupClientTest {
         }
         var stubborn = c.volumeGroups().list().maxEntries(3).startingToken("t3").iterator();
         assertThatThrownBy(stubborn::hasNext).isInstanceOf(OperationPendingException.class);
+    }
+
+    /** Runs {@code walk} on another thread, within a generous bound: a walk without end fails the test. */
+    private static Throwable walkWithin(Duration bound, Runnable walk) throws Exception {
+        CompletableFuture<Void> done = CompletableFuture.runAsync(walk);
+        try {
+            done.get(bound.toMillis(), TimeUnit.MILLISECONDS);
+            return null;
+        } catch (java.util.concurrent.ExecutionException e) {
+            return e.getCause();
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new AssertionError("the listing did not end within " + bound, e);
+        }
+    }
+
+    @Test
+    void aListingOfEmptyPagesWithFreshTokensEndsAsAProtocolViolation() throws Exception {
+        // Issue 45, item 2: such a plugin kept "volrep group list" walking 138,500 pages in a minute.
+        ReplicationClient c = client();
+        plugin.endlessPages = 0;
+        Throwable failure = walkWithin(
+                Duration.ofSeconds(60), () -> c.volumeGroups().list().stream().count());
+        assertThat(failure)
+                .isInstanceOf(ProtocolViolationException.class)
+                .hasMessageContaining(ListVolumeGroupsCall.MAX_EMPTY_PAGES + " empty pages in a row");
+        assertThat(plugin.requests(ListVolumeGroupsRequest.class)).hasSize(ListVolumeGroupsCall.MAX_EMPTY_PAGES);
+    }
+
+    @Test
+    void theCallsTotalTimeoutCoversTheWholeListing() throws Exception {
+        // Pages of fresh groups for ever: the walk ends at the policy's total timeout, not one page's.
+        ReplicationClient c = client();
+        plugin.endlessPages = 50;
+        java.util.concurrent.atomic.AtomicLong seen = new java.util.concurrent.atomic.AtomicLong();
+        long start = System.nanoTime();
+        RetryPolicy twoSeconds = RetryBehaviourTest.FAST.toBuilder()
+                .totalTimeout(Duration.ofSeconds(2))
+                .build();
+        Throwable failure = walkWithin(
+                Duration.ofSeconds(60),
+                () -> c.volumeGroups().list().retryPolicy(twoSeconds).stream().forEach(g -> seen.incrementAndGet()));
+        assertThat(failure)
+                .isInstanceOf(io.volrep.api.DeadlineExceededException.class)
+                .hasMessageContaining("did not end within the call's total timeout of PT2S");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
+        assertThat(seen.get()).as("groups streamed before the end").isPositive();
+    }
+
+    @Test
+    void aWalkThatGaveMoreGroupsThanItRemembersDoesNotStartOver() throws Exception {
+        // Memory stays bounded while streaming: past MAX_REMEMBERED_GROUPS the walk no longer keeps what it gave,
+        // so a plugin's 10 ABORTED can no longer be answered by starting over without repeats; the 10 ends it.
+        ReplicationClient c = client();
+        plugin.endlessPages = 1_000;
+        var walk = c.volumeGroups().list().iterator();
+        for (int i = 0; i <= ListVolumeGroupsCall.MAX_REMEMBERED_GROUPS; i++) {
+            walk.next();
+        }
+        plugin.script(Rpc.LIST_VOLUME_GROUPS, Status.ABORTED.withDescription("invalid starting_token"));
+        Throwable failure = walkWithin(Duration.ofSeconds(60), () -> walk.forEachRemaining(g -> {}));
+        assertThat(failure).isInstanceOf(OperationPendingException.class);
     }
 
     @Test
