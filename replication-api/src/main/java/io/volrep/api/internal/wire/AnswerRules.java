@@ -54,6 +54,9 @@ import java.util.regex.Pattern;
  * most {@code max_entries} entries.
  *
  * <p>A new answer message gets one function here and one line in {@link #of}; its layers then apply it unchanged.
+ * {@code AnswerRulesTest} pins each rule's words; {@code AnswerAgreementTest} (module {@code answer-agreement}) runs
+ * good and bad answers of every message through the client, the runtime, the exec bridge and the kit, which must
+ * agree.
  */
 public final class AnswerRules {
     /** Timestamp's range: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999999Z. */

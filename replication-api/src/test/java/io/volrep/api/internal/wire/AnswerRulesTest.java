@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The answer rules, message by message: what each finds, the field it names and the kind of rule. That the client,
- * the runtime, the exec bridge and the kit all apply them alike is {@code AnswerAgreementTest}'s (replication-client).
+ * the runtime, the exec bridge and the kit all apply them alike is {@code AnswerAgreementTest}'s (module answer-agreement).
  */
 class AnswerRulesTest {
     private static final Timestamp NOW =
