@@ -51,25 +51,21 @@ final class ServerPairs {
      */
     static List<Pair> diagnostics() {
         return List.of(
-                new Pair(
-                        "log-line-slf4j-simple-inprocess",
-                        Kind.DIAGNOSTIC,
-                        Suite.SERVER,
-                        "volrepDirect",
-                        "volrepDirect",
-                        "inprocess",
-                        false,
-                        List.of(Harness.CALL_LOG_OFF),
-                        List.of()),
-                new Pair(
-                        "log-line-logback-inprocess",
-                        Kind.DIAGNOSTIC,
-                        Suite.SERVER,
-                        "volrepDirect",
-                        "volrepDirect",
-                        "inprocess",
-                        false,
-                        List.of(Harness.LOGBACK, Harness.LOGBACK_CALL_LOG_OFF),
-                        List.of(Harness.LOGBACK)));
+                logLine("slf4j-simple", List.of(Harness.CALL_LOG_OFF), List.of()),
+                logLine("logback", List.of(Harness.LOGBACK, Harness.LOGBACK_CALL_LOG_OFF), List.of(Harness.LOGBACK)));
+    }
+
+    /** The line's cost with {@code binding}: its JVM options with the line off ("raw") and on ("volrep"). */
+    private static Pair logLine(String binding, List<String> lineOff, List<String> lineOn) {
+        return new Pair(
+                "log-line-" + binding + "-inprocess",
+                Kind.DIAGNOSTIC,
+                Suite.SERVER,
+                "volrepDirect",
+                "volrepDirect",
+                "inprocess",
+                false,
+                lineOff,
+                lineOn);
     }
 }
