@@ -112,7 +112,7 @@ public final class VolumeGroupService extends ControllerGrpc.ControllerImplBase 
                             CreateVolumeGroupResponse.newBuilder()
                                     .setVolumeGroup(wire(driver.create(typed)))
                                     .build(),
-                            AnswerRules.Asked.nothing()));
+                            AnswerRules.Asked.creation(typed.volumeIds())));
         });
     }
 
@@ -137,7 +137,7 @@ public final class VolumeGroupService extends ControllerGrpc.ControllerImplBase 
                             ModifyVolumeGroupMembershipResponse.newBuilder()
                                     .setVolumeGroup(wire(driver.modify(typed)))
                                     .build(),
-                            AnswerRules.Asked.membership(typed.volumeIds())));
+                            AnswerRules.Asked.membership(typed.volumeGroupId(), typed.volumeIds())));
         });
     }
 
@@ -181,7 +181,7 @@ public final class VolumeGroupService extends ControllerGrpc.ControllerImplBase 
                             ControllerGetVolumeGroupResponse.newBuilder()
                                     .setVolumeGroup(wire(driver.get(typed)))
                                     .build(),
-                            AnswerRules.Asked.nothing()));
+                            AnswerRules.Asked.group(typed.volumeGroupId())));
         });
     }
 
