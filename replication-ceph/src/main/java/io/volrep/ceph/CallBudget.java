@@ -1,28 +1,27 @@
 package io.volrep.ceph;
 
-import io.grpc.Context;
-import io.grpc.Deadline;
 import io.volrep.api.UnavailableException;
+import io.volrep.spi.CallDeadline;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * The time one RPC may spend talking to Ceph: the driver's per-call timeout, or less when the caller's gRPC deadline
- * comes sooner (minus a reserve, so that the answer, UNAVAILABLE when Ceph is silent, reaches the caller before its
- * deadline does). Every Ceph call of the RPC gets what is left of it. It also holds what the RPC has read (an image's
+ * The time one RPC may spend talking to Ceph: the driver's per-call timeout, or less when the request's deadline (the
+ * caller's, less the runtime's margin for the answer) comes sooner, minus a reserve of its own: a mutation still
+ * running when the budget ends is handed to the background and the caller answered, which on a loaded machine takes
+ * more than the runtime's margin. Every Ceph call of the RPC gets what is left of it. It also holds what the RPC has read (an image's
  * role, its snapshots, ...): read once per RPC and shared within it, never across RPCs ({@link #read}).
  *
  * <pre>{@code
- * CallBudget budget = CallBudget.forCurrentCall(Duration.ofSeconds(30));
+ * CallBudget budget = CallBudget.within(request.deadline(), Duration.ofSeconds(30));
  * Duration left = budget.remaining();
  * }</pre>
  */
 final class CallBudget {
-    /** Kept back from the caller's deadline, for answering: a fifth of the time left, between these bounds. */
+    /** Kept back from the request's deadline, for answering: a fifth of the time left, between these bounds. */
     private static final Duration MIN_RESERVE = Duration.ofSeconds(1);
 
     private static final Duration MAX_RESERVE = Duration.ofSeconds(3);
@@ -41,12 +40,11 @@ final class CallBudget {
         this(total, new ConcurrentHashMap<>());
     }
 
-    /** The budget of the RPC running on this thread: {@code timeout}, or less if its gRPC deadline is sooner. */
-    static CallBudget forCurrentCall(Duration timeout) {
+    /** The budget of an RPC whose request has {@code deadline}: {@code timeout}, or less if the deadline is sooner. */
+    static CallBudget within(CallDeadline deadline, Duration timeout) {
         long budget = timeout.toNanos();
-        Deadline deadline = Context.current().getDeadline();
-        if (deadline != null) {
-            long left = deadline.timeRemaining(TimeUnit.NANOSECONDS);
+        if (deadline.isBounded()) {
+            long left = deadline.remaining().toNanos();
             long reserve = Math.min(Math.max(left / 5, MIN_RESERVE.toNanos()), MAX_RESERVE.toNanos());
             budget = Math.min(budget, left - reserve);
         }

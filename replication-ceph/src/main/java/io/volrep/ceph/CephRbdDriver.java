@@ -4,11 +4,13 @@ import io.volrep.api.InvalidArgumentException;
 import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
+import io.volrep.api.Rpc;
 import io.volrep.api.UnavailableException;
 import io.volrep.api.internal.Arguments;
 import io.volrep.api.internal.SafeText;
 import io.volrep.ceph.internal.rados.Cluster;
 import io.volrep.ceph.internal.rados.Natives;
+import io.volrep.spi.CallDeadline;
 import io.volrep.spi.DemoteRequest;
 import io.volrep.spi.DestinationRequest;
 import io.volrep.spi.DisableRequest;
@@ -229,7 +231,7 @@ public final class CephRbdDriver implements ReplicationDriver, AutoCloseable {
         String id = imageName(r.source());
         Optional<SnapshotSchedule> schedule = SnapshotSchedule.from(r.parameters());
         requireSnapshotMode(r.parameters());
-        serve(id, budget -> {
+        serve(r.deadline(), id, budget -> {
             enableDisable.enable(budget, id, schedule);
             return null;
         });
@@ -238,7 +240,7 @@ public final class CephRbdDriver implements ReplicationDriver, AutoCloseable {
     @Override
     public void disable(DisableRequest r) {
         String id = imageName(r.source());
-        serve(id, budget -> {
+        serve(r.deadline(), id, budget -> {
             enableDisable.disable(budget, id);
             resync.forget(budget, id);
             return null;
@@ -249,7 +251,7 @@ public final class CephRbdDriver implements ReplicationDriver, AutoCloseable {
     public void promote(PromoteRequest r) {
         String id = imageName(r.source());
         Optional<SnapshotSchedule> asked = SnapshotSchedule.from(r.parameters());
-        serve(id, budget -> {
+        serve(r.deadline(), id, budget -> {
             promoteDemote.promote(budget, id, r.force(), asked);
             return null;
         });
@@ -258,7 +260,7 @@ public final class CephRbdDriver implements ReplicationDriver, AutoCloseable {
     @Override
     public void demote(DemoteRequest r) {
         String id = imageName(r.source());
-        serve(id, budget -> {
+        serve(r.deadline(), id, budget -> {
             promoteDemote.demote(budget, id);
             return null;
         });
@@ -267,19 +269,25 @@ public final class CephRbdDriver implements ReplicationDriver, AutoCloseable {
     @Override
     public ResyncResult resync(ResyncRequest r) {
         String id = imageName(r.source());
-        return serve(id, budget -> resync.resync(budget, id, r.force()));
+        return serve(r.deadline(), id, budget -> resync.resync(budget, id, r.force()));
     }
 
     @Override
     public ReplicationInfo info(InfoRequest r) {
         String id = imageName(r.source());
-        return serve(id, budget -> info.info(budget, id));
+        return serve(r.deadline(), id, budget -> info.info(budget, id));
     }
 
     @Override
     public ReplicationDestination destination(DestinationRequest r) {
         String id = imageName(r.source());
-        return serve(id, budget -> destination.destination(budget, id));
+        return serve(r.deadline(), id, budget -> destination.destination(budget, id));
+    }
+
+    /** Every replication RPC, GetReplicationDestinationInfo included. */
+    @Override
+    public Set<Rpc> servedRpcs() {
+        return ReplicationDriver.defaultRpcsAnd(Rpc.GET_REPLICATION_DESTINATION_INFO);
     }
 
     /**
@@ -287,12 +295,12 @@ public final class CephRbdDriver implements ReplicationDriver, AutoCloseable {
      * then given its budget (the wait for either does not spend it: only the caller's deadline bounds it), after any
      * mutation of the image an earlier call left running.
      */
-    private <T> T serve(String id, Function<CallBudget, T> work) {
+    private <T> T serve(CallDeadline deadline, String id, Function<CallBudget, T> work) {
         if (closed.get()) {
             throw new UnavailableException(local.name() + ": the driver is shutting down");
         }
         served.incrementAndGet();
-        CallBudget waiting = CallBudget.forCurrentCall(timeout.multipliedBy(2));
+        CallBudget waiting = CallBudget.within(deadline, timeout.multipliedBy(2));
         try {
             if (!admission.tryAcquire(waiting.remainingNanos(), TimeUnit.NANOSECONDS)) {
                 throw new UnavailableException(local.name() + ": all " + maxConcurrentCalls + " call slots of this"
@@ -307,7 +315,7 @@ public final class CephRbdDriver implements ReplicationDriver, AutoCloseable {
                 s.connect();
                 return null;
             });
-            CallBudget budget = CallBudget.forCurrentCall(timeout);
+            CallBudget budget = CallBudget.within(deadline, timeout);
             local.awaitSettled(budget, id);
             return work.apply(budget);
         } catch (RbdException e) {

@@ -76,7 +76,7 @@ public final class ServeCephCommand extends DriverServeCommand<CephRbdDriver> {
             description = "The budget of one call, all its Ceph calls together (less when the caller's deadline is "
                     + "sooner), and Ceph's own client timeouts; a site silent that long answers UNAVAILABLE, a "
                     + "change still running answers ABORTED and completes in the plugin (default ${DEFAULT-VALUE}, "
-                    + "Ceph answering in seconds when its monitors can be reached).")
+                    + "because Ceph answers in seconds when its monitors can be reached).")
     Duration timeout = CephRbdDriver.DEFAULT_TIMEOUT;
 
     @Mixin
