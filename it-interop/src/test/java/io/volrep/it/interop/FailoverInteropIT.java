@@ -68,8 +68,9 @@ class FailoverInteropIT {
     @BeforeEach
     void twoSites() {
         Interop.assumeNodeAndJar();
-        socketA = Interop.socketPath();
-        socketB = Interop.socketPath();
+        // a.sock and b.sock: the report names the sites after them (site A, site B)
+        socketA = dir.resolve("a.sock");
+        socketB = dir.resolve("b.sock");
     }
 
     private Peer startA(String callsFile) {
@@ -174,8 +175,8 @@ class FailoverInteropIT {
         Result run = failover(SOURCES);
         assertThat(run.exit()).as(run.output()).isZero();
         assertThat(run.output())
-                .containsPattern("volume vol-0 +volume b-vol-0 +primary on b +demoted +no +\\d{4}-")
-                .containsPattern("volumegroup grp-0 +volumegroup b-grp-0 +primary on b +demoted +no +\\d{4}-")
+                .containsPattern("volume vol-0 +volume b-vol-0 +primary on site B +demoted +no +\\d{4}-")
+                .containsPattern("volumegroup grp-0 +volumegroup b-grp-0 +primary on site B +demoted +no +\\d{4}-")
                 .contains("failover: 3 of 3 primary on site B")
                 .contains("total: 3 of 3 primary on site B, 0 refused, 0 failed, 0 in progress");
 
@@ -258,7 +259,7 @@ class FailoverInteropIT {
                 "--force-if-unreachable");
         assertThat(forced.exit()).as(forced.output()).isZero();
         assertThat(forced.output())
-                .containsPattern("volumegroup grp-0 +volumegroup b-grp-0 +primary on b +unreachable +yes");
+                .containsPattern("volumegroup grp-0 +volumegroup b-grp-0 +primary on site B +unreachable +yes");
         List<Call> promotes = calls("b.json").stream()
                 .filter(c -> c.rpc().equals("PromoteVolume"))
                 .toList();
@@ -299,7 +300,7 @@ class FailoverInteropIT {
         kill(siteA);
         assertThat(running.get(60, TimeUnit.SECONDS)).as(out.toString()).isEqualTo(1);
         assertThat(out.toString())
-                .containsPattern("volume vol-0 +volume b-vol-0 +primary on b +demoted +no")
+                .containsPattern("volume vol-0 +volume b-vol-0 +primary on site B +demoted +no")
                 .containsPattern("volume vol-1 +volume b-vol-1 +refused +unreachable +no")
                 .containsPattern("volumegroup grp-0 +volumegroup b-grp-0 +refused +unreachable +no");
         assertThat(of(calls("b.json"), "PromoteVolume", "volume b-vol-1")).isEmpty();
