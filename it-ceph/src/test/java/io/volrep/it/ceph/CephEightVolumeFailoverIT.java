@@ -29,10 +29,10 @@ import org.junit.jupiter.api.Timeout;
  * that share the per-JVM lab ({@link CephLab}), and takes it down after.
  */
 @Order(0)
-@Timeout(value = 15, unit = TimeUnit.MINUTES)
+@Timeout(value = 30, unit = TimeUnit.MINUTES)
 class CephEightVolumeFailoverIT {
     private static final int IMAGES = 8;
-    private static final Duration SYNC_TIMEOUT = Duration.ofMinutes(3);
+    private static final Duration SYNC_TIMEOUT = Duration.ofMinutes(5);
     private static Lab lab;
 
     @BeforeAll

@@ -11,7 +11,6 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -160,7 +159,7 @@ class FailoverInteropIT {
         List<String> args = new ArrayList<>(
                 List.of("failover", "--from", "unix://" + socketA, "--to", "unix://" + socketB, "--timeout", "10s"));
         args.addAll(List.of(extra));
-        return Interop.run(Interop.volrep(args.toArray(String[]::new)), Duration.ofSeconds(60));
+        return Interop.run(Interop.volrep(args.toArray(String[]::new)), Interop.RUN_TIMEOUT);
     }
 
     private static void kill(Peer peer) throws InterruptedException {
@@ -291,14 +290,16 @@ class FailoverInteropIT {
             args.addAll(List.of(SOURCES));
             return cli.execute(args.toArray(String[]::new));
         });
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        long deadline = System.nanoTime() + Interop.RUN_TIMEOUT.toNanos();
         while (of(calls("b.json"), "PromoteVolume", "volume b-vol-0").stream()
                 .noneMatch(c -> c.code().equals("OK"))) {
             assertThat(System.nanoTime()).as("b-vol-0 promoted on B").isLessThan(deadline);
             Thread.sleep(20);
         }
         kill(siteA);
-        assertThat(running.get(60, TimeUnit.SECONDS)).as(out.toString()).isEqualTo(1);
+        assertThat(running.get(Interop.RUN_TIMEOUT.toSeconds(), TimeUnit.SECONDS))
+                .as(out.toString())
+                .isEqualTo(1);
         assertThat(out.toString())
                 .containsPattern("volume vol-0 +volume b-vol-0 +primary on site B +demoted +no")
                 .containsPattern("volume vol-1 +volume b-vol-1 +refused +unreachable +no")

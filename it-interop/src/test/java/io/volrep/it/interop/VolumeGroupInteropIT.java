@@ -9,7 +9,6 @@ import io.volrep.testsupport.GrpcCleanup;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -73,7 +72,7 @@ class VolumeGroupInteropIT {
         List<String> all = new ArrayList<>(List.of(args));
         all.addAll(List.of(SECRET));
         all.addAll(List.of("--timeout", "10s"));
-        return Interop.run(Interop.volrep(all.toArray(String[]::new)), Duration.ofSeconds(60));
+        return Interop.run(Interop.volrep(all.toArray(String[]::new)), Interop.RUN_TIMEOUT);
     }
 
     @Test
