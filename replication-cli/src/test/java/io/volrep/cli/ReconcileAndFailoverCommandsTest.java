@@ -205,7 +205,7 @@ class ReconcileAndFailoverCommandsTest {
                 "--to-secret",
                 "password=" + SECRET_B,
                 "--timeout",
-                "1s");
+                "3s");
         // vol-0 is already primary on B (the failover above): done without force; unmapped fails alone.
         assertThat(gone.exit()).isEqualTo(1);
         assertThat(gone.out())
@@ -361,7 +361,7 @@ class ReconcileAndFailoverCommandsTest {
             "--secret",
             "password=" + SECRET,
             "--timeout",
-            "1s"
+            "3s"
         };
         Run refused = volrep(args);
         assertThat(refused.exit()).isEqualTo(1);

@@ -120,7 +120,7 @@ class FailoverTest {
                 .to(b)
                 .sources(List.of(sources))
                 .resolver(RESOLVER)
-                .callBudget(Duration.ofSeconds(1))
+                .callBudget(Duration.ofSeconds(5))
                 .listener(progress::add);
     }
 
@@ -228,7 +228,7 @@ class FailoverTest {
 
     @Test
     void siteAKilledDuringTheFailoverThenResumedCompletesWithoutRedoingDoneSources() throws Exception {
-        siteB.latency(Rpc.GET_VOLUME_REPLICATION_INFO, Duration.ofMillis(500)); // time to kill A after vol-0
+        siteB.latency(Rpc.GET_VOLUME_REPLICATION_INFO, Duration.ofMillis(1500)); // time to kill A after vol-0
         CompletableFuture<FailoverReport> running =
                 failover(VOL0, VOL1, GRP0).parallelism(1).build().runAsync();
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
