@@ -81,14 +81,7 @@ class FailoverInterruptedTest {
         b.source(B_VOL0).demote().call();
         // Real storage's windows: B refuses an unforced promote twice after A's demote, and answers Info 5 three times
         // after its promote.
-        siteA.faults()
-                .onAnswered(
-                        Rpc.DEMOTE_VOLUME,
-                        source -> siteB.refuse(
-                                Rpc.PROMOTE_VOLUME,
-                                B_VOL0,
-                                StatusCode.FAILED_PRECONDITION,
-                                FaultInjector.Window.calls(2)));
+        promoteRefusedOnBAfterDemoteOnA(2);
         siteB.refuseAfter(
                 Rpc.PROMOTE_VOLUME,
                 Rpc.GET_VOLUME_REPLICATION_INFO,
@@ -101,6 +94,18 @@ class FailoverInterruptedTest {
     @AfterEach
     void releaseTheStoppedRuns() {
         stopped.forEach(CountDownLatch::countDown);
+    }
+
+    /** Site A's demote makes B refuse its next {@code calls} unforced promotes (9), as real storage does for a while. */
+    private void promoteRefusedOnBAfterDemoteOnA(int calls) {
+        siteA.faults()
+                .onAnswered(
+                        Rpc.DEMOTE_VOLUME,
+                        source -> siteB.refuse(
+                                Rpc.PROMOTE_VOLUME,
+                                B_VOL0,
+                                StatusCode.FAILED_PRECONDITION,
+                                FaultInjector.Window.calls(calls)));
     }
 
     private ReplicationClient client(FakePlugin site) {
@@ -233,14 +238,7 @@ class FailoverInterruptedTest {
     void eachUnfinishedSourceSaysWhereItStands() {
         // B refuses the unforced promote beyond the demotion wait: A demoted, B not primary.
         siteA.faults().clearFaults();
-        siteA.faults()
-                .onAnswered(
-                        Rpc.DEMOTE_VOLUME,
-                        source -> siteB.refuse(
-                                Rpc.PROMOTE_VOLUME,
-                                B_VOL0,
-                                StatusCode.FAILED_PRECONDITION,
-                                FaultInjector.Window.calls(1000)));
+        promoteRefusedOnBAfterDemoteOnA(1000);
         SourceFailover noPrimary = failover()
                 .demotionWait(Duration.ofMillis(300))
                 .build()
@@ -292,14 +290,7 @@ class FailoverInterruptedTest {
     @Test
     void siteNamesNameTheSitesInEveryText() {
         siteA.faults().clearFaults();
-        siteA.faults()
-                .onAnswered(
-                        Rpc.DEMOTE_VOLUME,
-                        source -> siteB.refuse(
-                                Rpc.PROMOTE_VOLUME,
-                                B_VOL0,
-                                StatusCode.FAILED_PRECONDITION,
-                                FaultInjector.Window.calls(1000)));
+        promoteRefusedOnBAfterDemoteOnA(1000);
         List<FailoverProgress> progress = new java.util.concurrent.CopyOnWriteArrayList<>();
         SourceFailover s = failover()
                 .siteNames("site-b", "site-a")
