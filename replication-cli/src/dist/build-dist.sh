@@ -46,15 +46,24 @@ VOLREP_JAVA_OPTS="-XX:ArchiveClassesAtExit=$out/lib/volrep.jsa" timeout 600 "$ou
 tar -C "$work" --owner=0 --group=0 --numeric-owner -czf "$archive" "$name"
 sed "s/@VERSION@/$version/g" "$src/Containerfile" >"$target/Containerfile"
 
-# The check: unpacked elsewhere, with an empty PATH and no JAVA_HOME, volrep answers --version and passes the
-# conformance suite, and its class-data-sharing archive is used (-Xshare:on fails when it cannot be).
+# The check: unpacked elsewhere, under a path with spaces, and run through a relative symbolic link from another
+# directory, with an empty PATH (which names the current directory to sh) and no JAVA_HOME, from a directory
+# holding a program called readlink that must not run: volrep answers --version and passes the conformance
+# suite, and its class-data-sharing archive is used (-Xshare:on fails when it cannot be).
 check=$(mktemp -d)
 trap 'rm -rf "$check"' EXIT
-tar -C "$check" -xzf "$archive"
-volrep=$check/$name/bin/volrep
-got=$(cd "$check" && env -i VOLREP_JAVA_OPTS=-Xshare:on "$volrep" --version)
+mkdir -p "$check/Program Files" "$check/bin dir" "$check/cwd"
+tar -C "$check/Program Files" -xzf "$archive"
+ln -s "../Program Files/$name/bin/volrep" "$check/bin dir/volrep"
+# Shell built-ins only: the PATH is empty when it runs.
+printf '#!/bin/sh\n: >"%s"\n' "$check/readlink-ran" >"$check/cwd/readlink"
+chmod 755 "$check/cwd/readlink"
+volrep="$check/bin dir/volrep"
+got=$(cd "$check/cwd" && env -i PATH= VOLREP_JAVA_OPTS=-Xshare:on "$volrep" --version)
 [[ $got == "volrep $version"* ]] || { echo "dist: bin/volrep --version printed: $got" >&2; exit 1; }
-(cd "$check" && env -i VOLREP_JAVA_OPTS=-Xshare:on "$volrep" conformance >"$work/check.log" 2>&1) \
+(cd "$check/cwd" && env -i VOLREP_JAVA_OPTS=-Xshare:on "$volrep" conformance >"$work/check.log" 2>&1) \
     || { cat "$work/check.log"; echo "dist: bin/volrep conformance failed" >&2; exit 1; }
 grep -q "^COMPLIANT:" "$work/check.log" || { cat "$work/check.log"; echo "dist: no compliance statement" >&2; exit 1; }
-echo "dist: $archive ($(du -m "$archive" | cut -f1) MB), checked with an empty PATH and no JAVA_HOME"
+[[ ! -e $check/readlink-ran ]] || { echo "dist: bin/volrep ran the current directory's readlink" >&2; exit 1; }
+echo "dist: $archive ($(du -m "$archive" | cut -f1) MB), checked under a path with spaces, through a symbolic link," \
+    "with an empty PATH and no JAVA_HOME"

@@ -44,8 +44,10 @@ public final class ClientOptions {
             paramLabel = "DURATION",
             converter = DurationConverter.class,
             defaultValue = "60s",
-            description = "Budget for all attempts and back-offs of each call, waiting for a plugin that is not up"
-                    + " included: 30s, 2m or PT30S (default: ${DEFAULT-VALUE}).")
+            description = "Budget of each call, all its attempts and back-offs and a wait for a plugin that is not up"
+                    + " included: 30s, 2m or PT30S (default: ${DEFAULT-VALUE}, because that is enough for a slow answer"
+                    + " with a few back-offs or a plugin's restart, and what a person at a terminal waits for; the"
+                    + " library's 10m is for controllers).")
     Duration timeout = DEFAULT_TIMEOUT;
 
     /*
@@ -82,7 +84,8 @@ public final class ClientOptions {
 
     @Option(
             names = {"-v", "--verbose"},
-            description = "Print each attempt with its code and the back-off delay chosen (secrets never shown).")
+            description = "Print each call on stderr as it is attempted: its code and the back-off chosen (secrets"
+                    + " never shown).")
     boolean verbose;
 
     /** The retry policy the options ask for: the spec's, with the jitter and the attempt and time budget applied. */

@@ -98,7 +98,7 @@ public final class ConformanceCommand extends Subcommand {
 
     @Option(
             names = {"--parameter", "--param"},
-            paramLabel = "K=V",
+            paramLabel = "KEY=VALUE",
             description = "A plugin-specific parameter sent with every call that has parameters (e.g. "
                     + "mirroringMode=snapshot). Repeatable.")
     Map<String, String> parameters = new LinkedHashMap<>();
@@ -143,7 +143,7 @@ public final class ConformanceCommand extends Subcommand {
 
     @Option(
             names = "--healer-volume-context",
-            paramLabel = "K=V",
+            paramLabel = "KEY=VALUE",
             description =
                     "The first --healer-volume's volume context (as CreateVolume answered it), for the NodeHealer "
                             + "check that sends it (skipped without one). Repeatable.")
@@ -158,10 +158,12 @@ public final class ConformanceCommand extends Subcommand {
     Duration resyncTimeout = ConformanceConfig.DEFAULT_RESYNC_TIMEOUT;
 
     @Option(
-            names = "--call-timeout",
+            names = {"--timeout", "--call-timeout"},
             paramLabel = "DURATION",
             converter = DurationConverter.class,
-            description = "The deadline of each call (default ${DEFAULT-VALUE}).")
+            description = "The deadline of each call the suite sends (default ${DEFAULT-VALUE}, because a check judges "
+                    + "one answer and a plugin answers in seconds; raise it for slow storage, and see "
+                    + "--settle-timeout for answers that are allowed to come late). --call-timeout is its old name.")
     Duration callTimeout = ConformanceConfig.DEFAULT_CALL_TIMEOUT;
 
     @Option(
@@ -195,9 +197,14 @@ public final class ConformanceCommand extends Subcommand {
 
     @Option(
             names = {"-v", "--verbose"},
+            description = "Print each call the suite sends, with the code it got, on stderr (secrets never shown).")
+    boolean verbose;
+
+    @Option(
+            names = "--reference-log",
             description = "Without --endpoint: also print the embedded reference plugin's log line per call (INFO, "
                     + "on stderr; quiet by default so the report stays readable).")
-    boolean verbose;
+    boolean referenceLog;
 
     @Option(
             names = "--include-tag",
@@ -222,8 +229,36 @@ public final class ConformanceCommand extends Subcommand {
     /** The slf4j-simple property setting the level of the SPI runtime's loggers (one INFO line per call). */
     static final String SPI_LOG_LEVEL_PROPERTY = "org.slf4j.simpleLogger.log.io.volrep.spi";
 
+    /** The slf4j-simple property setting the level of the suite's own call log (one DEBUG line per call). */
+    static final String SUITE_CALLS_LOG_LEVEL_PROPERTY =
+            "org.slf4j.simpleLogger.log." + io.volrep.testkit.ConformanceContext.class.getName();
+
     /**
-     * For {@code volrep conformance} without {@code --endpoint} and without {@code -v}: lowers the embedded
+     * For {@code volrep conformance -v}: turns the suite's call log on ({@code EnableVolumeReplication volume vol-0 ->
+     * OK}, DEBUG), before any logger exists, as {@link #quietEmbeddedPluginLogs} does; an explicit {@code -D} wins.
+     *
+     * @return true when the level was raised
+     */
+    static boolean showSuiteCalls(String... args) {
+        if (args.length == 0
+                || !"conformance".equals(args[0])
+                || System.getProperty(SUITE_CALLS_LOG_LEVEL_PROPERTY) != null) {
+            return false;
+        }
+        for (String arg : args) {
+            if (arg.equals("--")) {
+                return false;
+            }
+            if (arg.equals("-v") || arg.equals("--verbose")) {
+                System.setProperty(SUITE_CALLS_LOG_LEVEL_PROPERTY, "debug");
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * For {@code volrep conformance} without {@code --endpoint} and without {@code --reference-log}: lowers the embedded
      * reference plugin's SPI logging to WARN, since its one INFO line per call (hundreds) would drown the report on
      * stderr. slf4j-simple fixes a logger's level when the logger is created, so this runs in {@code main} before
      * any command (or logger) exists; an explicit {@code -D} setting wins, and other commands (serve-reference
@@ -238,8 +273,7 @@ public final class ConformanceCommand extends Subcommand {
         for (String arg : args) {
             if (arg.equals("--endpoint")
                     || arg.startsWith("--endpoint=")
-                    || arg.equals("-v")
-                    || arg.equals("--verbose")
+                    || arg.equals("--reference-log")
                     || arg.equals("--")) {
                 return false;
             }

@@ -87,13 +87,13 @@ public final class FailoverCommand extends Subcommand {
                     + " 'same ids' for them.")
     boolean assumeSameIds;
 
-    /** Site A's secrets: {@code --secret K=V}, {@code --secrets-file PATH}. */
+    /** Site A's secrets: {@code --secret KEY=VALUE}, {@code --secrets-file PATH}. */
     @CommandLine.Mixin
     SecretOptions secretOptions = new SecretOptions();
 
     @Option(
             names = "--to-secret",
-            paramLabel = "K=V",
+            paramLabel = "KEY=VALUE",
             description = "A secret for site B; repeatable (default: site A's). Never printed, but visible to other"
                     + " users in the process list: prefer --to-secrets-file.")
     Map<String, String> toSecrets = new LinkedHashMap<>();
@@ -132,9 +132,25 @@ public final class FailoverCommand extends Subcommand {
             paramLabel = "DURATION",
             converter = DurationConverter.class,
             defaultValue = "30s",
-            description = "Budget of each call, retries included; a site silent that long counts as unreachable"
-                    + " (default: 30s). Site B's first completed sync after its promote must be reported within it.")
+            description = "Budget of each call, retries included (default: 30s, because a site silent that long"
+                    + " counts as unreachable, and a failover has a few calls per source to make). Site B's first"
+                    + " completed sync after its promote must be reported within it.")
     Duration timeout;
+
+    @Option(
+            names = "--dialect",
+            paramLabel = "REVISION",
+            defaultValue = "current",
+            converter = ClientOptions.DialectConverter.class,
+            description = "The replication spec revision both sites' plugins speak: current, upstream-2026, v0.1.3 or"
+                    + " v0.1.0 (default: ${DEFAULT-VALUE}). See docs/compatibility.md.")
+    io.volrep.api.SpecDialect dialect = io.volrep.api.SpecDialect.CURRENT;
+
+    @Option(
+            names = {"-v", "--verbose"},
+            description = "Print each call to either site on stderr as it is attempted: its code and the back-off"
+                    + " chosen (secrets never shown).")
+    boolean verbose;
 
     @Override
     public Integer call() {
@@ -165,8 +181,8 @@ public final class FailoverCommand extends Subcommand {
         } catch (IllegalArgumentException e) {
             throw usageError(e.getMessage());
         }
-        try (ReplicationClient a = client(from, secrets, timeout);
-                ReplicationClient b = client(to, bSecrets.isEmpty() ? secrets : bSecrets, timeout)) {
+        try (ReplicationClient a = client(from, secrets);
+                ReplicationClient b = client(to, bSecrets.isEmpty() ? secrets : bSecrets)) {
             // Without --destination the failover asks site A itself and guesses nothing (see Failover).
             Failover.Builder failover = Failover.builder()
                     .from(a)
@@ -216,19 +232,23 @@ public final class FailoverCommand extends Subcommand {
         return sources;
     }
 
-    private static ReplicationClient client(String target, Map<String, String> secrets, Duration budget) {
+    private ReplicationClient client(String target, Map<String, String> secrets) {
         // Every call, the destination look-up on site A included, within the failover's budget (--timeout); the
         // CLI's equal jitter keeps gaps growing (see ClientOptions).
         RetryPolicy.Builder policy =
-                RetryPolicy.spec().toBuilder().jitter(RetryPolicy.Jitter.EQUAL).totalTimeout(budget);
-        if (budget.compareTo(RetryPolicy.spec().perAttemptTimeout()) < 0) {
-            policy.perAttemptTimeout(budget);
+                RetryPolicy.spec().toBuilder().jitter(RetryPolicy.Jitter.EQUAL).totalTimeout(timeout);
+        if (timeout.compareTo(RetryPolicy.spec().perAttemptTimeout()) < 0) {
+            policy.perAttemptTimeout(timeout);
         }
-        return ReplicationClient.builder()
+        ReplicationClient.Builder b = ReplicationClient.builder()
                 .target(target)
                 .retry(policy.build())
-                .secrets(SecretsProvider.of(secrets))
-                .build();
+                .dialect(dialect)
+                .secrets(SecretsProvider.of(secrets));
+        if (verbose) {
+            b.listener(Progress.printingAttempts(err(), target + ": "));
+        }
+        return b.build();
     }
 
     /** Where a destination came from, as the report's last column says it. */

@@ -91,6 +91,9 @@ final class FailoverFinish {
         if (run.forceIfUnreachable) {
             cmd.add("--force-if-unreachable");
         }
+        if (run.dialect != io.volrep.api.SpecDialect.CURRENT) {
+            cmd.add("--dialect " + run.dialect.cliName());
+        }
         if (!run.timeout.equals(Duration.ofSeconds(30))) {
             cmd.add("--timeout " + duration(run.timeout));
         }

@@ -95,7 +95,7 @@ public final class GroupCommand extends Subcommand {
     abstract static class ParameterizedGroupSubcommand extends GroupSubcommand {
         @Option(
                 names = {"--parameter", "--param"},
-                paramLabel = "K=V",
+                paramLabel = "KEY=VALUE",
                 description = "A plugin-specific parameter; repeatable.")
         Map<String, String> parameters = new LinkedHashMap<>();
     }

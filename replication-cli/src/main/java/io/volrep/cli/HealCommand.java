@@ -57,7 +57,7 @@ public final class HealCommand extends Subcommand {
                     + " used with --block or --mount.")
     AccessMode accessMode;
 
-    @Option(names = "--context", paramLabel = "K=V", description = "A volume_context entry; repeatable.")
+    @Option(names = "--context", paramLabel = "KEY=VALUE", description = "A volume_context entry; repeatable.")
     java.util.Map<String, String> context = new java.util.LinkedHashMap<>();
 
     /** {@code --block} or {@code --mount FSTYPE}: the volume_capability; none when neither is given. */

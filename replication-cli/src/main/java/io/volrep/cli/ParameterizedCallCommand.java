@@ -5,11 +5,11 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine.Option;
 
-/** A call command with {@code --parameter K=V} (alias {@code --param}; every RPC but GetVolumeReplicationInfo). */
+/** A call command with {@code --parameter KEY=VALUE} (alias {@code --param}; every RPC but GetVolumeReplicationInfo). */
 abstract class ParameterizedCallCommand extends CallCommand {
     @Option(
             names = {"--parameter", "--param"},
-            paramLabel = "K=V",
+            paramLabel = "KEY=VALUE",
             description = "A plugin-specific parameter, e.g. mirroringMode=snapshot; repeatable.")
     Map<String, String> parameters = new LinkedHashMap<>();
 

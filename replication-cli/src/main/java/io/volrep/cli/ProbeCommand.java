@@ -35,9 +35,15 @@ public final class ProbeCommand extends Subcommand {
             paramLabel = "DURATION",
             converter = DurationConverter.class,
             defaultValue = "10s",
-            description = "Budget of each Identity call, a wait for a plugin that is not up "
-                    + "yet and retries included: 30s, 2m or PT30S (default: ${DEFAULT-VALUE}).")
+            description = "Budget of each Identity call, a wait for a plugin that is not up yet and retries included:"
+                    + " 30s, 2m or PT30S (default: ${DEFAULT-VALUE}, because a probe is a readiness check: a plugin"
+                    + " that cannot say who it is within it is not ready).")
     Duration timeout;
+
+    @Option(
+            names = {"-v", "--verbose"},
+            description = "Print each call on stderr as it is attempted: its code and the back-off chosen.")
+    boolean verbose;
 
     @Override
     public Integer call() {
@@ -48,10 +54,12 @@ public final class ProbeCommand extends Subcommand {
                 .perAttemptTimeout(timeout)
                 .totalTimeout(timeout)
                 .build();
-        try (ReplicationClient c = ReplicationClient.builder()
-                .target(target.endpoint)
-                .retry(policy)
-                .build()) {
+        ReplicationClient.Builder builder =
+                ReplicationClient.builder().target(target.endpoint).retry(policy);
+        if (verbose) {
+            builder.listener(Progress.printingAttempts(err, ""));
+        }
+        try (ReplicationClient c = builder.build()) {
             PluginIdentity identity = c.identity();
             PluginCapabilities caps = c.capabilities();
             ProbeResult probe = c.probe();

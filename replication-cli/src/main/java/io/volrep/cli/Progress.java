@@ -220,6 +220,19 @@ final class Progress implements AttemptListener, ResyncCall.PollListener, AutoCl
         }
     }
 
+    /**
+     * What {@code -v} prints: each attempt as {@link AttemptEvent#describe()} reads it (its code, the back-off chosen;
+     * no secret), one line on {@code err} after {@code prefix}.
+     */
+    static AttemptListener printingAttempts(PrintWriter err, String prefix) {
+        return event -> {
+            synchronized (err) {
+                err.println(prefix + event.describe());
+                err.flush();
+            }
+        };
+    }
+
     /** {@code what} with untrusted parts (ids) made safe to print. */
     static String describe(String rpc, Object source) {
         return rpc + " " + SafeText.escape(String.valueOf(source));

@@ -56,7 +56,7 @@ public final class ReconcileCommand extends SourceCommand {
 
     @Option(
             names = {"--parameter", "--param"},
-            paramLabel = "K=V",
+            paramLabel = "KEY=VALUE",
             description = "A parameter of EnableVolumeReplication; repeatable.")
     Map<String, String> parameters = new LinkedHashMap<>();
 

@@ -20,7 +20,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 /**
- * {@code --secret K=V} and {@code --secrets-file PATH}, shared by every command that sends or requires secrets.
+ * {@code --secret KEY=VALUE} and {@code --secrets-file PATH}, shared by every command that sends or requires secrets.
  * The file keeps secrets out of the process list ({@code /proc/PID/cmdline} is readable by every user), so the
  * docs recommend it. A file holds {@code KEY=VALUE} lines ({@code #} comments and blank lines ignored); a
  * directory holds one file per key, as Kubernetes mounts a Secret (hidden entries such as {@code ..data} skipped).

@@ -69,7 +69,8 @@ public final class ServeCephCommand extends DriverServeCommand<CephRbdDriver> {
             paramLabel = "DURATION",
             converter = DurationConverter.class,
             description = "The budget of one call, all its rbd commands together (less when the caller's deadline is "
-                    + "sooner); a site silent that long answers UNAVAILABLE (default ${DEFAULT-VALUE}).")
+                    + "sooner); a site silent that long answers UNAVAILABLE (default ${DEFAULT-VALUE}, because "
+                    + "rbd answers in seconds when its monitors can be reached and hangs when they cannot).")
     Duration timeout = CephRbdDriver.DEFAULT_TIMEOUT;
 
     @Mixin

@@ -52,7 +52,8 @@ public final class ServeExecCommand extends DriverServeCommand<ExecDriver> {
             paramLabel = "DURATION",
             converter = DurationConverter.class,
             description = "How long one driver call may run before its process tree is killed and the call answers "
-                    + "DEADLINE_EXCEEDED (30s, 2m, PT30S; default ${DEFAULT-VALUE}).")
+                    + "DEADLINE_EXCEEDED (30s, 2m, PT30S; default ${DEFAULT-VALUE}, because a storage command that has "
+                    + "not answered by then is stuck, and a caller retries DEADLINE_EXCEEDED).")
     Duration timeout = ExecDriver.DEFAULT_TIMEOUT;
 
     @Option(

@@ -67,6 +67,7 @@ public final class VolrepCommand implements Callable<Integer> {
     /** Runs {@code volrep} with {@code args} and exits with its exit code. */
     public static void main(String[] args) {
         ConformanceCommand.quietEmbeddedPluginLogs(args); // before any logger exists
+        ConformanceCommand.showSuiteCalls(args);
         Progress.quietLibraryConnectionWarnings(args);
         keepFrameLoggersOff(); // before gRPC's exist (it creates ReplicationServer's own logger: so second)
         Progress.liveLineOnTerminal = System.console() != null;
@@ -91,7 +92,7 @@ public final class VolrepCommand implements Callable<Integer> {
     private static int usageError(CommandLine.ParameterException e, String[] args) {
         CommandLine cmd = e.getCommandLine();
         PrintWriter err = cmd.getErr();
-        err.println(cmd.getColorScheme().errorText(message(e)));
+        err.println(cmd.getColorScheme().errorText(errorLine(message(e))));
         CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
         err.println(helpHint(cmd));
         err.flush();
@@ -111,6 +112,19 @@ public final class VolrepCommand implements Callable<Integer> {
                     + " it may be a secret)";
         }
         return m;
+    }
+
+    /**
+     * A usage error's one form, whoever found it (picocli words its own "Error: Missing required argument ...",
+     * "Missing required option ...", "Invalid value for option ..."): {@code error: } and the message, starting in
+     * lower case, as every other error line of the command line does ({@code error: a command is required}).
+     */
+    static String errorLine(String message) {
+        String m = message.startsWith("Error: ") ? message.substring("Error: ".length()) : message;
+        if (m.length() > 1 && Character.isUpperCase(m.charAt(0)) && Character.isLowerCase(m.charAt(1))) {
+            m = Character.toLowerCase(m.charAt(0)) + m.substring(1);
+        }
+        return "error: " + m;
     }
 
     /** The line that follows a usage error, e.g. {@code Try 'volrep info --help' for the options.} */

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code volrep conformance} without {@code --endpoint} keeps the embedded reference's per-call INFO lines off
- * stderr unless {@code -v}; run as the real command (a child JVM through {@code main}), since slf4j-simple fixes
+ * stderr unless {@code --reference-log}, and {@code -v} prints each call the suite sends, as {@code -v} prints each
+ * call of the other commands; run as the real command (a child JVM through {@code main}), since slf4j-simple fixes
  * a logger's level when the logger is created.
  */
 class ConformanceLoggingTest {
@@ -47,21 +48,45 @@ class ConformanceLoggingTest {
         return stderr.lines().filter(l -> l.contains(" INFO io.volrep.spi.")).count();
     }
 
+    private static long suiteCallLines(String stderr) {
+        return stderr.lines()
+                .filter(l -> l.contains(" DEBUG io.volrep.testkit.ConformanceContext - "))
+                .count();
+    }
+
     @Test
-    void embeddedRunIsQuietByDefaultAndVerboseWithDashV() throws Exception {
+    void embeddedRunIsQuietByDefaultAndShowsTheReferenceLogOnRequest() throws Exception {
         Run quiet = volrep("conformance", "--include-tag", "optional");
         assertThat(quiet.exit()).as(quiet.stdout() + quiet.stderr()).isZero();
         assertThat(quiet.stdout()).contains("COMPLIANT");
         assertThat(spiInfoLines(quiet.stderr()))
                 .as("stderr:\n%s", quiet.stderr())
                 .isZero();
+        assertThat(suiteCallLines(quiet.stderr())).isZero();
 
-        Run verbose = volrep("conformance", "--include-tag", "optional", "-v");
-        assertThat(verbose.exit()).isZero();
-        assertThat(spiInfoLines(verbose.stderr()))
-                .as("the per-call lines with -v")
+        Run referenceLog = volrep("conformance", "--include-tag", "optional", "--reference-log");
+        assertThat(referenceLog.exit()).isZero();
+        assertThat(spiInfoLines(referenceLog.stderr()))
+                .as("the per-call lines with --reference-log")
                 .isGreaterThan(20);
-        assertThat(verbose.stderr()).contains("INFO io.volrep.spi.runtime.CallRunner - EnableVolumeReplication");
+        assertThat(referenceLog.stderr()).contains("INFO io.volrep.spi.runtime.CallRunner - EnableVolumeReplication");
+        assertThat(suiteCallLines(referenceLog.stderr())).isZero();
+    }
+
+    @Test
+    void dashVPrintsEachCallTheSuiteSends() throws Exception {
+        Run verbose = volrep("conformance", "--include-tag", "optional", "-v");
+
+        assertThat(verbose.exit()).as(verbose.stdout() + verbose.stderr()).isZero();
+        assertThat(suiteCallLines(verbose.stderr()))
+                .as("stderr:\n%s", verbose.stderr())
+                .isGreaterThan(20);
+        assertThat(verbose.stderr())
+                .containsPattern("ConformanceContext - EnableVolumeReplication volume vol-\\d -> OK")
+                .doesNotContain("admin");
+        assertThat(spiInfoLines(verbose.stderr()))
+                .as("the reference's log stays quiet")
+                .isZero();
     }
 
     @Test
@@ -73,7 +98,7 @@ class ConformanceLoggingTest {
                 .isFalse();
         assertThat(ConformanceCommand.quietEmbeddedPluginLogs("conformance", "--endpoint=unix:///tmp/x.sock"))
                 .isFalse();
-        assertThat(ConformanceCommand.quietEmbeddedPluginLogs("conformance", "--verbose"))
+        assertThat(ConformanceCommand.quietEmbeddedPluginLogs("conformance", "--reference-log"))
                 .isFalse();
         assertThat(System.getProperty(ConformanceCommand.SPI_LOG_LEVEL_PROPERTY))
                 .isNull();

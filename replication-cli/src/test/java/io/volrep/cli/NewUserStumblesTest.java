@@ -197,7 +197,7 @@ class NewUserStumblesTest {
             String help = volrep(command, "--help").out().replaceAll("\\s+", " ");
             assertThat(help)
                     .as(command)
-                    .contains("--param, --parameter=K=V")
+                    .contains("--param, --parameter=KEY=VALUE")
                     .contains("--secrets-file=PATH")
                     .contains("VISIBLE TO OTHER USERS")
                     .doesNotContain("ISO-8601-DURATION");
@@ -206,8 +206,8 @@ class NewUserStumblesTest {
                 .contains("--await-ready=DURATION")
                 .contains("30s, 5m or PT5M");
         assertThat(volrep("probe", "--help").out()).contains("--timeout=DURATION");
-        assertOneLineUsageError(volrep("info", "--volume"), "volrep info", "Missing required parameter");
-        assertOneLineUsageError(volrep("info", "--volume", "v", "--nope"), "volrep info", "Unknown option");
+        assertOneLineUsageError(volrep("info", "--volume"), "volrep info", "error: missing required parameter");
+        assertOneLineUsageError(volrep("info", "--volume", "v", "--nope"), "volrep info", "error: unknown option");
         Run none = volrep();
         assertThat(none.exit()).isEqualTo(2);
         assertThat(none.err()).contains("a command is required");

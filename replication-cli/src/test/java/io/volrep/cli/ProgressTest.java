@@ -120,6 +120,6 @@ class ProgressTest {
         RetryPolicy policy = new ClientOptions().retryPolicy();
         assertThat(policy.totalTimeout()).isEqualTo(Duration.ofMinutes(1));
         assertThat(policy.perAttemptTimeout()).isEqualTo(Duration.ofMinutes(1));
-        assertThat(volrep("info", "--help").out().replaceAll("\\s+", " ")).contains("(default: 60s)");
+        assertThat(volrep("info", "--help").out().replaceAll("\\s+", " ")).contains("(default: 60s,");
     }
 }

@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
+import io.volrep.api.SpecDialect;
 import io.volrep.api.StatusCode;
 import io.volrep.cli.CallCommandsTest.Run;
 import io.volrep.spi.ReplicationServer;
 import io.volrep.testkit.fake.FakePlugin;
 import io.volrep.testkit.reference.ReferenceDriver;
+import io.volrep.testkit.reference.ReferencePair;
 import io.volrep.testkit.reference.ReferencePlugin;
 import io.volrep.testsupport.GrpcCleanup;
 import java.nio.file.Path;
@@ -377,6 +379,42 @@ class ReconcileAndFailoverCommandsTest {
         assertThat(run.exit()).as(run.all()).isZero();
         assertThat(run.out()).containsPattern("volume vol-0 +volume vol-0 +primary on site B +unreachable +yes");
         assertThat(b.state(ReplicationSource.volume("vol-0")).role()).isEqualTo(ReferenceDriver.Role.PRIMARY);
+    }
+
+    @Test
+    void failoverSpeaksALegacyDialectAndPrintsEachCallWithDashV(@TempDir Path dir) {
+        ReferencePair pair = ReferenceDriver.builder().volume("vol-0").buildPair();
+        String a = grpc.register(
+                        ReferencePlugin.start(pair.siteA(), "unix://" + dir.resolve("a.sock"), SpecDialect.V0_1_3))
+                .address();
+        String b = grpc.register(
+                        ReferencePlugin.start(pair.siteB(), "unix://" + dir.resolve("b.sock"), SpecDialect.V0_1_3))
+                .address();
+        assertThat(volrep("enable", "--endpoint", a, "--volume", "vol-0", "--dialect", "v0.1.3")
+                        .exit())
+                .isZero();
+
+        Run run = volrep(
+                "failover",
+                "--from",
+                a,
+                "--to",
+                b,
+                "--volume",
+                "vol-0",
+                "--assume-same-ids",
+                "--dialect",
+                "v0.1.3",
+                "-v",
+                "--timeout",
+                "20s");
+
+        assertThat(run.exit()).as(run.all()).isZero();
+        assertThat(run.out()).contains("failover: 1 of 1 primary on site B");
+        assertThat(run.err())
+                .as("each call, prefixed with its site")
+                .contains(a + ": DemoteVolume volume vol-0 attempt 1: 0 OK")
+                .contains(b + ": PromoteVolume volume vol-0 attempt 1: 0 OK");
     }
 
     @Test

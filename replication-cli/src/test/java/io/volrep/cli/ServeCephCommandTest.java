@@ -43,7 +43,7 @@ class ServeCephCommandTest {
                 "rbd");
 
         assertThat(r.exit()).isEqualTo(2);
-        assertThat(r.err()).startsWith("--ceph-conf: " + dir.resolve("nope.conf") + " is not a readable file");
+        assertThat(r.err()).startsWith("error: --ceph-conf: " + dir.resolve("nope.conf") + " is not a readable file");
         assertThat(dir.resolve("p.sock")).doesNotExist();
     }
 

@@ -27,6 +27,6 @@ class VolrepCommandTest {
         var cli = VolrepCommand.commandLine();
         cli.setErr(new PrintWriter(err));
         assertThat(cli.execute("--no-such-option")).isEqualTo(2);
-        assertThat(err.toString()).contains("Unknown option");
+        assertThat(err.toString()).startsWith("error: unknown option");
     }
 }

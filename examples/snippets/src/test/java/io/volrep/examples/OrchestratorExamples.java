@@ -19,7 +19,6 @@ import io.volrep.client.ResyncStatus;
 import io.volrep.client.RetryPolicy;
 import io.volrep.client.SecretsProvider;
 import io.volrep.client.reconcile.DesiredState;
-import io.volrep.client.reconcile.DestinationResolver;
 import io.volrep.client.reconcile.Failover;
 import io.volrep.client.reconcile.FailoverReport;
 import io.volrep.client.reconcile.ReconcileOptions;
@@ -38,7 +37,12 @@ import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The Java snippets of docs/orchestrator-authors.md and docs/compatibility.md, compiled. */
+/**
+ * The Java snippets of docs/orchestrator-authors.md and docs/compatibility.md, compiled, and run by
+ * {@code SnippetsRunTest} against the reference plugin ({@code volrep serve-reference}): each snippet takes the
+ * plugin's address as a parameter ({@code endpoint}; a reader's is {@code unix:///csi/csi-addons.sock}) and uses
+ * the ids the reference serves ({@code vol-0}.., {@code grp-0}..).
+ */
 @SuppressWarnings("unused")
 final class OrchestratorExamples {
     private static final Logger log = LoggerFactory.getLogger(OrchestratorExamples.class);
@@ -64,27 +68,25 @@ final class OrchestratorExamples {
     PvcInformer pvcInformer;
     Events events;
     Object pod;
-    Clock testClock;
-    Random testRandom;
 
-    void quickstart() {
+    void quickstart(String endpoint) {
         // snippet:start quickstart
         try (ReplicationClient client = ReplicationClient.builder()
-                .target("unix:///csi/csi-addons.sock") // the default; or "dns:///host:port", "host:port"
+                .target(endpoint) // "unix:///csi/csi-addons.sock" (the default), "dns:///host:port", "host:port"
                 .secrets(SecretsProvider.of(Map.of("user", "admin")))
                 .build()) {
-            client.volume("pvc-1")
+            client.volume("vol-0")
                     .enable()
                     .parameter("mirroringMode", "snapshot")
                     .call();
-            client.volume("pvc-1").promote().force().call();
-            ReplicationInfo info = client.volume("pvc-1").info(); // Instant, Optional<Duration>, OptionalLong
-            ReplicationDestination where = client.volumeGroup("vg-7").destination(); // ids on the other site
+            client.volume("vol-0").promote().force().call();
+            ReplicationInfo info = client.volume("vol-0").info(); // Instant, Optional<Duration>, OptionalLong
+            ReplicationDestination where = client.volume("vol-0").destination(); // its id on the other site
         }
         // snippet:end quickstart
     }
 
-    void retryPolicy() {
+    void retryPolicy(Clock testClock, Random testRandom) {
         // snippet:start retry
         RetryPolicy policy = RetryPolicy.spec().toBuilder()
                 .maxAttempts(8)
@@ -105,34 +107,34 @@ final class OrchestratorExamples {
         client.close();
     }
 
-    void failover() throws InterruptedException, ExecutionException {
+    void failover(String endpointA, String endpointB) throws InterruptedException, ExecutionException {
         // snippet:start failover
         try (ReplicationClient siteA = ReplicationClient.builder()
-                        .target("dns:///replication.site-a:9090")
+                        .target(endpointA) // e.g. "dns:///replication.site-a:9090"
                         .build();
                 ReplicationClient siteB = ReplicationClient.builder()
-                        .target("dns:///replication.site-b:9090")
+                        .target(endpointB) // e.g. "dns:///replication.site-b:9090"
                         .build()) {
 
-            CompletableFuture<ResyncStatus> failover = siteA.volumeGroup("vg-7")
+            CompletableFuture<ResyncStatus> failover = siteA.volumeGroup("grp-0")
                     .demote()
                     .callAsync() // 1. A steps down
-                    .thenCompose(v -> siteB.volumeGroup("vg-7").promote().callAsync()) // 2. B takes over
-                    .thenCompose(v -> siteA.volumeGroup("vg-7")
+                    .thenCompose(v -> siteB.volumeGroup("grp-0").promote().callAsync()) // 2. B takes over
+                    .thenCompose(v -> siteA.volumeGroup("grp-0")
                             .resync() // 3. A follows B
                             .awaitReady(Duration.ofMinutes(5))); // 4. until ready
 
             failover.get(); // or compose further; nothing blocks meanwhile
-            ReplicationInfo info = siteB.volumeGroup("vg-7").info();
+            ReplicationInfo info = siteB.volumeGroup("grp-0").info();
         }
         // snippet:end failover
     }
 
-    void reconcile(ReplicationClient client) {
+    CompletableFuture<Void> reconcile(ReplicationClient client) {
         // snippet:start reconcile
-        ReconcileResult r = Reconciler.of(client.volume("pvc-1")).reconcile(DesiredState.PRIMARY); // blocking
+        ReconcileResult r = Reconciler.of(client.volume("vol-0")).reconcile(DesiredState.PRIMARY); // blocking
         if (!r.done()) {
-            log.warn("{}", r.summary()); // "volume pvc-1: PRIMARY not reached (...): PromoteVolume answered 9 ..."
+            log.warn("{}", r.summary()); // "volume vol-0: PRIMARY not reached (...): PromoteVolume answered 9 ..."
         }
         r.lastSync().ifPresent(info -> status.setLastSyncTime(info.lastSyncTime()));
 
@@ -141,32 +143,34 @@ final class OrchestratorExamples {
                 .resyncTimeout(Duration.ofMinutes(10))
                 .parameter("schedulingInterval", "1m") // EnableVolumeReplication's parameters
                 .build();
-        new Reconciler(client.volumeGroup("vg-7"), opts)
+        CompletableFuture<Void> done = new Reconciler(client.volumeGroup("grp-0"), opts)
                 .reconcileAsync(DesiredState.RESYNC) // no blocked thread
                 .thenAccept(result -> updateConditions(result.conditions()));
         // snippet:end reconcile
+        return done;
     }
 
-    void twoSiteFailover() {
+    void twoSiteFailover(String endpointA, String endpointB) {
         // snippet:start two-site-failover
         try (ReplicationClient a = ReplicationClient.builder()
-                        .target("unix:///site-a/csi-addons.sock")
+                        .target(endpointA) // e.g. "unix:///site-a/csi-addons.sock"
                         .build();
                 ReplicationClient b = ReplicationClient.builder()
-                        .target("unix:///site-b/csi-addons.sock")
+                        .target(endpointB) // e.g. "unix:///site-b/csi-addons.sock"
                         .build()) {
             FailoverReport report = Failover.builder()
                     .from(a)
                     .to(b)
                     .source(ReplicationSource.volume("vol-0"))
                     .source(ReplicationSource.volumeGroup("grp-0"))
-                    .resolver(DestinationResolver.ids(Map.of("vol-0", "b-vol-0", "grp-0", "b-grp-0")))
+                    // Without a resolver site A is asked (GetReplicationDestinationInfo). Where it cannot tell:
+                    // .resolver(DestinationResolver.ids(Map.of("vol-0", "b-vol-0", "grp-0", "b-grp-0")))
                     .parallelism(4) // sources in progress at once
                     .callBudget(Duration.ofSeconds(30)) // per call, retries included; silence that long = unreachable
                     .demotionWait(Duration.ofMinutes(2)) // the default: B refuses an unforced promote until
                     // A's demotion has arrived (9 or 10), retried this long
                     .forceIfUnreachable(false) // the default
-                    .listener(p -> log.info("{} {}", p.source(), p.step()))
+                    .listener(p -> log.info("{} {} {}", p.source(), p.step(), p.detail())) // detail: why it waits
                     .build()
                     .run(); // or runAsync()
             for (SourceFailover s : report.sources()) {
@@ -182,10 +186,10 @@ final class OrchestratorExamples {
         // snippet:end two-site-failover
     }
 
-    void heal() {
+    void heal(String endpoint) {
         // snippet:start heal
         try (ReplicationClient node = ReplicationClient.builder()
-                .target("unix:///csi/csi-addons.sock")
+                .target(endpoint) // the node plugin's
                 .build()) {
             HealReport report = node.node()
                     .heal("vol-3", Path.of("/var/lib/kubelet/pods/p1/volumes/vol-3"))
@@ -200,14 +204,14 @@ final class OrchestratorExamples {
         // snippet:end heal
     }
 
-    void legacy() {
+    void legacy(String endpoint) {
         // snippet:start legacy
         ReplicationClient legacy = ReplicationClient.builder()
-                .target("unix:///csi/csi-addons.sock")
+                .target(endpoint)
                 .dialect(SpecDialect.V0_1_3) // CURRENT (default), V0_1_3, V0_1_0
                 .build();
-        legacy.volume("pvc-1").enable().call(); // sends volume_id and v0.1.3's replication_source
-        ReplicationInfo info = legacy.volume("pvc-1").info(); // duration and bytes: not reported in v0.1.3
+        legacy.volume("vol-0").enable().call(); // sends volume_id and v0.1.3's replication_source
+        ReplicationInfo info = legacy.volume("vol-0").info(); // duration and bytes: not reported in v0.1.3
         // snippet:end legacy
         legacy.close();
     }
@@ -223,14 +227,14 @@ final class OrchestratorExamples {
         // snippet:end identity
     }
 
-    void compatibility() {
+    void compatibility(String endpoint) {
         // snippet:start compatibility
         ReplicationClient client = ReplicationClient.builder()
-                .target("unix:///csi/csi-addons.sock")
+                .target(endpoint)
                 .dialect(SpecDialect.V0_1_3) // the plugin was built against csi-addons/spec v0.1.3
                 .build();
-        client.volume("pvc-1").enable().call(); // the typed API is the same for every dialect
-        ReplicationInfo info = client.volume("pvc-1").info(); // v0.1.3: duration and bytes read as "not reported"
+        client.volume("vol-1").enable().call(); // the typed API is the same for every dialect
+        ReplicationInfo info = client.volume("vol-1").info(); // v0.1.3: duration and bytes read as "not reported"
         // snippet:end compatibility
         client.close();
     }
@@ -239,11 +243,11 @@ final class OrchestratorExamples {
         // snippet:start volume-groups
         VolumeGroup db = client.volumeGroups()
                 .create("db") // idempotent by name
-                .volumes("pvc-1", "pvc-2")
+                .volumes("vol-1", "vol-2")
                 .parameter("replicationClass", "rbd-mirror")
                 .call();
         client.volumeGroup(db.id()).enable().call(); // the group is a replication source
-        client.volumeGroups().modify(db.id()).volumes("pvc-1", "pvc-2", "pvc-3").call(); // the whole membership
+        client.volumeGroups().modify(db.id()).volumes("vol-1", "vol-2", "vol-3").call(); // the whole membership
         try (Stream<VolumeGroup> groups = client.volumeGroups().list().maxEntries(100).stream()) {
             groups.forEach(g -> log.info("{}: {}", g.id(), g.volumeIds())); // pages fetched lazily
         }
@@ -255,10 +259,10 @@ final class OrchestratorExamples {
     void volumeGroupCapabilities(ReplicationClient client) {
         // snippet:start volume-group-capabilities
         if (client.capabilities().volumeGroupCapabilities().contains(VolumeGroupCapability.GET_VOLUME_GROUP)) {
-            VolumeGroup now = client.volumeGroups().get("vg-1").call();
+            VolumeGroup now = client.volumeGroups().get("grp-1").call();
         }
         try {
-            client.volumeGroups().modify("vg-1").volumes(List.of()).call(); // removes every member
+            client.volumeGroups().modify("grp-1").volumes(List.of()).call(); // removes every member
         } catch (CapabilityNotAdvertisedException e) {
             log.info("no MODIFY_VOLUME_GROUP here, nothing was sent: {}", e.getMessage());
         }

@@ -27,8 +27,8 @@ public final class CephPackages {
         }
         String why = check(Path.of(args[0]));
         if (why != null) {
-            System.out.println("[WARNING] ceph: " + why + ": the Ceph integration tests (replication-cli Ceph*IT) will"
-                    + " be SKIPPED");
+            System.out.println(
+                    "[WARNING] ceph: " + why + ": the Ceph integration tests (it-ceph Ceph*IT) will be SKIPPED");
         } else {
             System.out.println("[INFO] ceph: the Ceph packages are installed: the Ceph integration tests run against"
                     + " two real sites (lab/ceph-two-sites)");

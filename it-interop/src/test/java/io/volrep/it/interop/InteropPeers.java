@@ -34,7 +34,7 @@ public final class InteropPeers {
         String why = install(dir, offline);
         if (why != null) {
             System.out.println(
-                    "[WARNING] interop: " + why + ": the Node interop integration tests (replication-cli"
+                    "[WARNING] interop: " + why + ": the Node interop integration tests (it-interop"
                             + " *IT) will be SKIPPED. Install Node.js 18+ with npm, or run: cd interop && npm ci --ignore-scripts");
         }
     }
