@@ -9,6 +9,7 @@ import io.volrep.client.SecretsProvider;
 import io.volrep.client.reconcile.Destination;
 import io.volrep.client.reconcile.DestinationResolver;
 import io.volrep.client.reconcile.Failover;
+import io.volrep.client.reconcile.FailoverProgress;
 import io.volrep.client.reconcile.FailoverReport;
 import io.volrep.client.reconcile.FailoverStep;
 import io.volrep.client.reconcile.SourceFailover;
@@ -19,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -171,7 +173,7 @@ public final class FailoverCommand extends Subcommand {
         }
         bSecrets.putAll(toSecrets);
         SiteNames sites = SiteNames.of(from, to);
-        java.util.function.Consumer<io.volrep.client.reconcile.FailoverProgress> listener;
+        Consumer<FailoverProgress> listener;
         try {
             listener = FailoverTestHook.wrap(
                     new FailoverProgressDisplay(err(), System.console() != null, sites),
