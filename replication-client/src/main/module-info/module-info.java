@@ -16,8 +16,6 @@ module io.volrep.client {
     requires io.grpc.netty.shaded;
     // MoreExecutors.directExecutor(): the one executor gRPC recognises as direct (no SerializingExecutor per call)
     requires com.google.common;
-    requires io.github.resilience4j.retry;
-    requires io.github.resilience4j.core;
     requires org.slf4j;
 
     exports io.volrep.client;

@@ -6,23 +6,16 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The client's cost: {@code ReplicationClient} against the raw grpc-java stubs, both calling the same raw
@@ -38,12 +31,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code benchmarks/run} runs each pair's sides in alternating forks ({@link Harness}).
  */
 @State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 5, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(2)
-public class ClientBenchmark {
+public class ClientBenchmark extends PairBenchmark {
     static final int IN_FLIGHT = 64;
 
     @Param({"inprocess", "unix"})
@@ -57,7 +45,12 @@ public class ClientBenchmark {
     @Param({"rawExecutorAsync64,volrepAsync64"})
     public String alternate64;
 
-    private Transports.RawServer server;
+    /** The volumes the calls go to, one after the other. */
+    private final Transports.VolumeCycle volumes = new Transports.VolumeCycle();
+
+    /** The raw server every side calls, and the raw side's channel to it. */
+    private Transports.RawSide raw;
+
     private ManagedChannel rawChannel;
     /** The raw channel with gRPC's retry layer kept (grpc-java's default): what that layer costs a raw call. */
     private ManagedChannel rawGrpcRetryChannel;
@@ -73,14 +66,12 @@ public class ClientBenchmark {
     /** The same client completing successes on the transport thread ({@code Builder.directExecutor()}). */
     private ReplicationClient direct;
 
-    private int next;
-
     @Setup(Level.Trial)
     public void setUp() {
         BenchmarkLogging.init();
-        String address = Transports.address(transport);
-        server = Transports.startRaw(address, new InMemoryController());
-        rawChannel = Transports.rawChannel(address);
+        raw = Transports.RawSide.start(transport, true);
+        String address = raw.address();
+        rawChannel = raw.channel();
         rawGrpcRetryChannel = Transports.rawChannel(address, null, true);
         // The same kind of executor as the client's default (ClientResources.executor): max(2, cores) threads.
         rawPool = Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()), r -> {
@@ -145,30 +136,25 @@ public class ClientBenchmark {
         client.close();
         metered.close();
         direct.close();
-        Transports.shutdown(rawChannel);
         Transports.shutdown(rawGrpcRetryChannel);
         Transports.shutdown(rawExecutorChannel);
         rawPool.shutdownNow();
-        server.close();
-    }
-
-    private String nextVolume() {
-        return Transports.VOLUME_IDS[next++ & (Transports.VOLUMES - 1)];
+        raw.close();
     }
 
     @Benchmark
     public Object rawBlocking() {
-        return RawUnary.enable(rawChannel, nextVolume());
+        return RawUnary.enable(rawChannel, volumes.next());
     }
 
     @Benchmark
     public Object volrepBlocking() {
-        return client.volume(nextVolume()).enable().call();
+        return client.volume(volumes.next()).enable().call();
     }
 
     @Benchmark
     public Object meteredBlocking() {
-        return metered.volume(nextVolume()).enable().call();
+        return metered.volume(volumes.next()).enable().call();
     }
 
     /** Both sides of one blocking pair ({@link #alternate}), one per iteration. */
@@ -214,7 +200,7 @@ public class ClientBenchmark {
             done.countDown();
         };
         for (int i = 0; i < IN_FLIGHT; i++) {
-            RawUnary.enableAsync(channel, nextVolume(), onDone);
+            RawUnary.enableAsync(channel, volumes.next(), onDone);
         }
         done.await();
         if (failure.get() != null) {
@@ -237,7 +223,7 @@ public class ClientBenchmark {
     private void async64(ReplicationClient client) {
         CompletableFuture<?>[] calls = new CompletableFuture<?>[IN_FLIGHT];
         for (int i = 0; i < IN_FLIGHT; i++) {
-            calls[i] = client.volume(nextVolume()).enable().callAsync();
+            calls[i] = client.volume(volumes.next()).enable().callAsync();
         }
         CompletableFuture.allOf(calls).join();
     }

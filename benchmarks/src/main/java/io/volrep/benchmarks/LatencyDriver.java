@@ -2,18 +2,17 @@ package io.volrep.benchmarks;
 
 import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationInfo;
-import io.volrep.api.ReplicationSource;
 import io.volrep.spi.DemoteRequest;
 import io.volrep.spi.DestinationRequest;
 import io.volrep.spi.DisableRequest;
 import io.volrep.spi.EnableRequest;
+import io.volrep.spi.ForwardingReplicationDriver;
 import io.volrep.spi.InfoRequest;
 import io.volrep.spi.PromoteRequest;
 import io.volrep.spi.ReplicationDriver;
 import io.volrep.spi.ResyncRequest;
 import io.volrep.spi.ResyncResult;
 import java.time.Duration;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -21,13 +20,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * answers after a round trip) and that counts its calls: the lower bound of a run is its calls times the latency
  * divided by how many may run at once. The latency can change between phases (set-up at zero, then the point).
  */
-final class LatencyDriver implements ReplicationDriver {
-    private final ReplicationDriver delegate;
+final class LatencyDriver extends ForwardingReplicationDriver {
     private volatile Duration latency = Duration.ZERO;
     private final AtomicLong calls = new AtomicLong();
 
     LatencyDriver(ReplicationDriver delegate) {
-        this.delegate = delegate;
+        super(delegate);
     }
 
     void latency(Duration latency) {
@@ -55,52 +53,42 @@ final class LatencyDriver implements ReplicationDriver {
     @Override
     public void enable(EnableRequest request) {
         call();
-        delegate.enable(request);
+        super.enable(request);
     }
 
     @Override
     public void disable(DisableRequest request) {
         call();
-        delegate.disable(request);
+        super.disable(request);
     }
 
     @Override
     public void promote(PromoteRequest request) {
         call();
-        delegate.promote(request);
+        super.promote(request);
     }
 
     @Override
     public void demote(DemoteRequest request) {
         call();
-        delegate.demote(request);
+        super.demote(request);
     }
 
     @Override
     public ResyncResult resync(ResyncRequest request) {
         call();
-        return delegate.resync(request);
+        return super.resync(request);
     }
 
     @Override
     public ReplicationInfo info(InfoRequest request) {
         call();
-        return delegate.info(request);
+        return super.info(request);
     }
 
     @Override
     public ReplicationDestination destination(DestinationRequest request) {
         call();
-        return delegate.destination(request);
-    }
-
-    @Override
-    public boolean servesDestinations() {
-        return delegate.servesDestinations();
-    }
-
-    @Override
-    public Set<ReplicationSource.Kind> supportedSourceKinds() {
-        return delegate.supportedSourceKinds();
+        return super.destination(request);
     }
 }

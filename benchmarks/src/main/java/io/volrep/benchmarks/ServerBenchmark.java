@@ -2,20 +2,13 @@ package io.volrep.benchmarks;
 
 import io.grpc.ManagedChannel;
 import io.volrep.spi.ReplicationServer;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The SPI runtime's cost: {@code ReplicationServer} serving {@link InMemoryDriver} (validation, per-source guard,
@@ -29,12 +22,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * (the raw handler logs nothing) and reports the line's own cost separately.
  */
 @State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 5, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(2)
-public class ServerBenchmark {
+public class ServerBenchmark extends PairBenchmark {
     @Param({"inprocess", "unix"})
     public String transport;
 
@@ -42,27 +30,25 @@ public class ServerBenchmark {
     @Param({"rawDefaultExecutor,volrep"})
     public String alternate;
 
+    /** The volumes the calls go to, one after the other. */
+    private final Transports.VolumeCycle volumes = new Transports.VolumeCycle();
+
     private AlternatingSides sides;
 
-    private Transports.RawServer rawServer;
-    private Transports.RawServer rawDefaultExecutorServer;
+    /** The raw handler on the transport thread, and on gRPC's default executor. */
+    private Transports.RawSide rawDirect;
+
+    private Transports.RawSide rawOnDefaultExecutor;
     private ReplicationServer volrepServer;
     private ReplicationServer volrepDirectServer;
-    private ManagedChannel rawChannel;
-    private ManagedChannel rawDefaultExecutorChannel;
     private ManagedChannel volrepChannel;
     private ManagedChannel volrepDirectChannel;
-    private int next;
 
     @Setup(Level.Trial)
     public void setUp() {
         BenchmarkLogging.init();
-        String rawAddress = Transports.address(transport);
-        rawServer = Transports.startRaw(rawAddress, new InMemoryController());
-        rawChannel = Transports.rawChannel(rawAddress);
-        String rawDefaultAddress = Transports.address(transport);
-        rawDefaultExecutorServer = Transports.startRaw(rawDefaultAddress, new InMemoryController(), false);
-        rawDefaultExecutorChannel = Transports.rawChannel(rawDefaultAddress);
+        rawDirect = Transports.RawSide.start(transport, true);
+        rawOnDefaultExecutor = Transports.RawSide.start(transport, false);
 
         volrepServer = ReplicationServer.builder()
                 .driver(new InMemoryDriver())
@@ -101,40 +87,34 @@ public class ServerBenchmark {
 
     @TearDown(Level.Trial)
     public void tearDown() throws InterruptedException {
-        Transports.shutdown(rawChannel);
-        Transports.shutdown(rawDefaultExecutorChannel);
         Transports.shutdown(volrepChannel);
         Transports.shutdown(volrepDirectChannel);
-        rawServer.close();
-        rawDefaultExecutorServer.close();
+        rawDirect.close();
+        rawOnDefaultExecutor.close();
         volrepServer.close();
         volrepDirectServer.close();
     }
 
-    private String nextVolume() {
-        return Transports.VOLUME_IDS[next++ & (Transports.VOLUMES - 1)];
-    }
-
     @Benchmark
     public Object raw() {
-        return RawUnary.enable(rawChannel, nextVolume());
+        return RawUnary.enable(rawDirect.channel(), volumes.next());
     }
 
     /** The raw handler on gRPC's default executor, as {@code ReplicationServer} runs its driver by default. */
     @Benchmark
     public Object rawDefaultExecutor() {
-        return RawUnary.enable(rawDefaultExecutorChannel, nextVolume());
+        return RawUnary.enable(rawOnDefaultExecutor.channel(), volumes.next());
     }
 
     /** The default server: calls handed to gRPC's default executor (a pool), since a driver may block. */
     @Benchmark
     public Object volrep() {
-        return RawUnary.enable(volrepChannel, nextVolume());
+        return RawUnary.enable(volrepChannel, volumes.next());
     }
 
     /** A server told its driver never blocks ({@code directExecutor()}): no hand-over at all. */
     @Benchmark
     public Object volrepDirect() {
-        return RawUnary.enable(volrepDirectChannel, nextVolume());
+        return RawUnary.enable(volrepDirectChannel, volumes.next());
     }
 }

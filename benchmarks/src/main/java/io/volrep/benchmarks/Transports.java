@@ -44,6 +44,15 @@ final class Transports {
 
     private Transports() {}
 
+    /** The volumes a benchmark calls, {@code vol-0} to {@code vol-1023} and round again: one per call. */
+    static final class VolumeCycle {
+        private int next;
+
+        String next() {
+            return VOLUME_IDS[next++ & (VOLUMES - 1)];
+        }
+    }
+
     /** A fresh address for {@code transport} ("inprocess" or "unix"): {@code inprocess:NAME} or {@code unix:///path}. */
     static String address(String transport) {
         String unique = UUID.randomUUID().toString().substring(0, 8);
@@ -160,6 +169,26 @@ final class Transports {
     }
 
     /** A started raw server and the event loops it owns. */
+    /**
+     * The baseline side of a pair: a raw server with the in-memory behaviour ({@link InMemoryController}) at a fresh
+     * address of the transport, and a raw channel to it.
+     *
+     * @param direct the handler runs on the transport thread (never blocks), else on gRPC's default executor
+     */
+    record RawSide(String address, RawServer server, ManagedChannel channel) implements AutoCloseable {
+        static RawSide start(String transport, boolean direct) {
+            String address = Transports.address(transport);
+            RawServer server = startRaw(address, new InMemoryController(), direct);
+            return new RawSide(address, server, rawChannel(address));
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            shutdown(channel);
+            server.close();
+        }
+    }
+
     record RawServer(Server server, List<EventLoopGroup> eventLoops) implements AutoCloseable {
         @Override
         public void close() throws InterruptedException {

@@ -24,7 +24,11 @@ class HarnessTest {
         // (docs/benchmarks.md, "How noise is handled"): the warm-up outlasts it.
         assertThat(s.warmupIterations()).isEqualTo(10);
         assertThat(s.iterations()).isEqualTo(8);
-        assertThat(s.target()).isEqualTo(1.05);
+        // Each suite's own limit (issue #48): the client's pairs 1.10, the server's 1.05; --target overrides both.
+        assertThat(s.target()).isNull();
+        assertThat(Harness.Suite.CLIENT.target).isEqualTo(1.10);
+        assertThat(Harness.Suite.SERVER.target).isEqualTo(1.05);
+        assertThat(Harness.Settings.parse("--target", "1.2").target()).isEqualTo(1.2);
         assertThat(s.maxWidth()).isEqualTo(0.10);
         assertThat(s.budgetNanos()).isEqualTo(1000);
         assertThat(s.budgetMinutes()).isEqualTo(30);
@@ -43,9 +47,9 @@ class HarnessTest {
                         "server-inprocess",
                         "server-direct-inprocess",
                         "grpc-retry-layer-unix",
+                        "micrometer-binding-inprocess",
                         "log-line-slf4j-simple-inprocess",
-                        "log-line-logback-inprocess",
-                        "micrometer-binding-inprocess");
+                        "log-line-logback-inprocess");
     }
 
     @Test
@@ -209,6 +213,15 @@ class HarnessTest {
                         + " adds 1000 ns/call [1000, 1000]");
         assertThat(lines.get(10)).isEqualTo("cost server-inprocess 400 ns/call [152, 648] pass (budget 1000 ns)");
         assertThat(lines.get(11)).isEqualTo("ratio client-blocking-unix 1.020 [1.020, 1.020] pass");
+        // A client target is judged against the client's 1.10, a server target against the server's 1.05.
+        Harness.Score[][] steady = {{score(10), score(10), score(10)}};
+        Harness.Score[][] slower = {{score(10.8), score(10.8), score(10.8)}};
+        assertThat(h.report(List.of(pair("client-blocking-unix")), steady, slower))
+                .last()
+                .isEqualTo("ratio client-blocking-unix 1.080 [1.080, 1.080] pass");
+        assertThat(h.report(List.of(pair("server-unix")), steady, slower))
+                .last()
+                .isEqualTo("ratio server-unix 1.080 [1.080, 1.080] fail");
         assertThat(lines.get(12))
                 .startsWith("ratio client-async64-unix 1.000 [")
                 .endsWith("] unresolved");

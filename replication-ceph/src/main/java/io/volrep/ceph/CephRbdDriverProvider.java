@@ -9,7 +9,7 @@ import java.util.Map;
 /**
  * Makes the {@link CephRbdDriver} discoverable as {@code "ceph-rbd"} through {@link java.util.ServiceLoader}.
  * Configuration keys: {@code cephConf} (required), {@code pool} (required), {@code clientId} (default
- * {@code admin}), {@code rbd} (default {@code rbd}), {@code timeout} (seconds, default 30).
+ * {@code admin}), {@code timeout} (seconds, default 30), {@code maxConcurrentCalls} (default 32).
  *
  * <pre>{@code
  * ReplicationDriver driver = ReplicationDriverProvider.find("ceph-rbd").orElseThrow()
@@ -41,8 +41,8 @@ public final class CephRbdDriverProvider implements ReplicationDriverProvider {
         if (config.containsKey("clientId")) {
             b.clientId(config.get("clientId"));
         }
-        if (config.containsKey("rbd")) {
-            b.rbd(config.get("rbd"));
+        if (config.containsKey("maxConcurrentCalls")) {
+            b.maxConcurrentCalls(Integer.parseInt(config.get("maxConcurrentCalls")));
         }
         if (config.containsKey("timeout")) {
             b.timeout(Duration.ofSeconds(Long.parseLong(config.get("timeout"))));

@@ -38,11 +38,15 @@ final class EnableDisable {
         this.schedules = schedules;
     }
 
-    /** Mirrors the image in snapshot mode (again: nothing to do) and, on the primary, applies the schedule. */
+    /**
+     * Mirrors the image in snapshot mode (again: nothing to do) and, on the primary, applies the schedule. An image
+     * left {@code disabling} by an earlier disable that did not finish is disabled first, then enabled.
+     */
     void enable(CallBudget budget, String id, Optional<SnapshotSchedule> schedule) {
         RbdImage image = pool.image(budget, id);
         if (image.disabling()) {
-            throw stillDisabling(id);
+            finishDisabling(budget, id, image);
+            image = pool.image(budget, id);
         }
         if (image.enabled() && !"snapshot".equals(image.mode())) {
             throw new UnknownErrorException(pool.site() + ": " + id + " is mirrored in " + SafeText.escape(image.mode())
@@ -50,7 +54,16 @@ final class EnableDisable {
         }
         boolean primary = image.primary();
         if (!image.enabled()) {
-            pool.run(budget, id, "enable mirroring of", "mirror", "image", "enable", pool.spec(id), "snapshot");
+            try {
+                pool.mutateRaw(budget, id, "the enable", s -> s.enable(id));
+            } catch (RbdException e) {
+                if (!RbdErrors.enableRefused(e)) {
+                    throw pool.failure(e, id, "enable mirroring of");
+                }
+                throw new UnknownErrorException(pool.site() + ": mirroring of " + id + " cannot be enabled ("
+                        + e.detail() + "): is pool " + pool.name() + " mirrored in image mode (rbd mirror pool enable "
+                        + pool.name() + " image)?");
+            }
             primary = true; // enabling makes the image primary and takes its first mirror snapshot
         }
         if (primary && schedule.isPresent()) {
@@ -65,7 +78,8 @@ final class EnableDisable {
     void disable(CallBudget budget, String id) {
         RbdImage image = pool.image(budget, id);
         if (image.disabling()) {
-            throw stillDisabling(id);
+            finishDisabling(budget, id, image);
+            return;
         }
         if (!image.enabled()) {
             return; // idempotent: not mirrored
@@ -84,15 +98,7 @@ final class EnableDisable {
                         id,
                         peers.name());
                 schedules.remove(budget, id);
-                pool.run(
-                        budget,
-                        id,
-                        "disable mirroring of (forced)",
-                        "mirror",
-                        "image",
-                        "disable",
-                        "--force",
-                        pool.spec(id));
+                pool.run(budget, id, "the forced disable", s -> s.disable(id, true));
                 return;
             }
             promoteBeforeDisabling(budget, id, there);
@@ -115,7 +121,22 @@ final class EnableDisable {
         }
         schedules.remove(budget, id);
         pool.forgetMetadata(budget, id);
-        pool.run(budget, id, "disable mirroring of", "mirror", "image", "disable", pool.spec(id));
+        pool.run(budget, id, "the disable", s -> s.disable(id, false));
+    }
+
+    /**
+     * Finishes the disable an earlier call started and did not see through (Ceph holds the image {@code disabling}
+     * until a disable completes; answering "retry" would keep it so for ever): librbd disables a disabling image
+     * again, as a primary, or with force as a copy (only a forced disable leaves a copy disabling).
+     */
+    private void finishDisabling(CallBudget budget, String id, RbdImage image) {
+        LOG.info(
+                "{}: mirroring of {} was left disabling by a disable that did not finish: finishing it",
+                pool.site(),
+                id);
+        schedules.remove(budget, id);
+        pool.forgetMetadata(budget, id);
+        pool.run(budget, id, "the disable left unfinished", s -> s.disable(id, !image.primary()));
     }
 
     /**
@@ -160,9 +181,9 @@ final class EnableDisable {
     /** Promotes a copy whose peer does not hold the primary; a refusal is 10 (retry), or 14 when the peer is silent. */
     private void promoteBeforeDisabling(CallBudget budget, String id, PeerSite.Answer there) {
         try {
-            pool.cli().run(budget, "mirror", "image", "promote", pool.spec(id));
+            pool.mutateRaw(budget, id, "the promote before disabling", s -> s.promote(id, false));
         } catch (RbdException e) {
-            if (!PromoteDemote.isPromoteRefusal(e)) {
+            if (!RbdErrors.promoteRefused(e)) {
                 throw pool.failure(e, id, "promote (before disabling)");
             }
             if (there.role() == PeerSite.Role.UNREACHABLE) {
@@ -175,9 +196,5 @@ final class EnableDisable {
                     + " before disabling yet: the peer's demotion has not arrived (" + e.detail() + "); retry"
                     + " with back-off");
         }
-    }
-
-    private OperationPendingException stillDisabling(String id) {
-        return new OperationPendingException(pool.site() + ": mirroring of " + id + " is still being disabled; retry");
     }
 }

@@ -38,7 +38,16 @@ final class InfoFromMirrorStatus {
         }
         MirrorStatus status = pool.mirrorStatus(budget, id);
         MirrorStatus.Health health = status.health(id);
-        Optional<MirrorStatus.Sync> last = status.lastSync();
+        // Split brain (after a disaster failover, the old primary back): the peer, asked directly, is primary too,
+        // whatever the daemons' reports (seconds old, or silent) say.
+        boolean splitBrain = peers.ask(budget, id).role() == PeerSite.Role.PRIMARY;
+        if (splitBrain) {
+            health = new MirrorStatus.Health(
+                    ReplicationInfo.Status.ERROR,
+                    "split-brain: " + id + " is primary on " + peers.name() + " too; keep one site's data: demote " + id
+                            + " on the other site, then resync it there");
+        }
+        Optional<MirrorStatus.Sync> last = splitBrain ? Optional.empty() : status.lastSync();
         if (last.isPresent()) {
             ReplicationInfo info = ReplicationInfo.of(last.get().snapshotTime());
             if (last.get().duration().isPresent()) {
@@ -49,7 +58,8 @@ final class InfoFromMirrorStatus {
             }
             return info.withStatus(health.status(), health.message());
         }
-        Optional<ReplicationInfo> copied = heldByThePeersCopy(budget, id, status, health);
+        Optional<ReplicationInfo> copied =
+                splitBrain ? Optional.empty() : heldByThePeersCopy(budget, id, status, health);
         if (copied.isPresent()) {
             return copied.get();
         }
@@ -65,6 +75,18 @@ final class InfoFromMirrorStatus {
                             "no peer has synced " + id + " since it became primary here; its data was last in sync at "
                                     + received.get() + " (the last snapshot it received)"
                                     + (health.message().isEmpty() ? "" : "; " + health.message()));
+        }
+        if (splitBrain) {
+            // The sites were last in sync when the peer's copy received its last snapshot, which the peer recorded
+            // when it was promoted; without that record the time is unknown, and 5 says so below.
+            Optional<Instant> peerRecorded = peers.recordedLastSync(budget, id);
+            if (peerRecorded.isPresent()) {
+                return ReplicationInfo.of(peerRecorded.get())
+                        .withStatus(
+                                ReplicationInfo.Status.ERROR,
+                                health.message() + " (the sites were last in sync at " + peerRecorded.get() + ", as "
+                                        + peers.name() + " recorded when it was promoted)");
+            }
         }
         throw new SourceNotFoundException(pool.site() + ": replication details of " + id + " are not available at"
                 + " the moment: no peer has completed a first sync yet"
@@ -89,7 +111,7 @@ final class InfoFromMirrorStatus {
         }
         MirrorSnapshots own = pool.snapshots(budget, id);
         Optional<MirrorSnapshots.Snapshot> held = copy.get().newestHeldCompletelyOf(own);
-        Optional<Instant> taken = held.flatMap(s -> MirrorSnapshots.time(s.timestamp()));
+        Optional<Instant> taken = held.map(MirrorSnapshots.Snapshot::timestamp);
         if (taken.isEmpty()) {
             return Optional.empty();
         }
@@ -100,9 +122,7 @@ final class InfoFromMirrorStatus {
                     ReplicationInfo.Status.DEGRADED,
                     peers.name() + " is behind: it holds"
                             + " the snapshot of " + taken.get() + ", the primary's latest is of "
-                            + MirrorSnapshots.time(latest.get().timestamp())
-                                    .map(Instant::toString)
-                                    .orElse(latest.get().timestamp())));
+                            + latest.get().timestamp()));
         }
         return Optional.of(info.withStatus(ReplicationInfo.Status.HEALTHY, ""));
     }

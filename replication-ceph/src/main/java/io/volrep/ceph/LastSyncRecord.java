@@ -1,5 +1,7 @@
 package io.volrep.ceph;
 
+import io.volrep.api.ReplicationException;
+import io.volrep.api.UnavailableException;
 import java.time.Instant;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -30,32 +32,31 @@ final class LastSyncRecord {
     /**
      * When this non-primary copy was last in sync: the primary's time of the last snapshot it completed, from its
      * replayer's report, else the newest complete snapshot it received ({@code rbd snap ls --all}, the copy's own
-     * time of it); empty when neither is known, or when rbd refuses the status command. (A failure to list the
-     * snapshots, or a site that does not answer, fails the promote with its row of {@link LocalPool#failure}.)
+     * time of it); empty when neither is known, or when Ceph refuses the status. (A failure to list the snapshots, or
+     * a site that does not answer, fails the promote with its row of {@link LocalPool#failure}.)
      */
     Optional<Instant> readFromCopy(CallBudget budget, String id) {
+        Optional<MirrorStatus.Sync> own;
         try {
-            Optional<MirrorStatus.Sync> own = MirrorStatus.parse(
-                            pool.cli().json(budget, "mirror", "image", "status", pool.spec(id)))
-                    .localSync();
-            return own.isPresent() ? Optional.of(own.get().snapshotTime()) : lastReceivedSnapshot(budget, id);
-        } catch (RbdException e) {
+            own = pool.mirrorStatus(budget, id).localSync();
+        } catch (ReplicationException e) {
+            if (e instanceof UnavailableException) {
+                throw e;
+            }
             LOG.debug("{}: cannot tell when {} was last in sync: {}", pool.site(), id, e.getMessage());
             return Optional.empty();
         }
+        return own.isPresent() ? Optional.of(own.get().snapshotTime()) : lastReceivedSnapshot(budget, id);
     }
 
     /** Keeps {@code time} in the image's metadata for Info (best effort: the promote has happened). */
     void keep(CallBudget budget, String id, Instant time) {
         try {
-            pool.cli()
-                    .run(
-                            budget,
-                            "image-meta",
-                            "set",
-                            pool.spec(id),
-                            META_LAST_SYNC,
-                            Long.toString(time.getEpochSecond()));
+            pool.run(
+                    budget,
+                    id,
+                    "record the last sync time of",
+                    s -> s.setMetadata(id, META_LAST_SYNC, Long.toString(time.getEpochSecond())));
         } catch (RuntimeException e) {
             LOG.warn(
                     "{}: {} promoted, but its last sync time ({}) could not be recorded: {}",
@@ -77,7 +78,7 @@ final class LastSyncRecord {
         return pool.snapshots(budget, id).lastReceived();
     }
 
-    private static Optional<Instant> epochSeconds(String text) {
+    static Optional<Instant> epochSeconds(String text) {
         try {
             return Optional.of(Instant.ofEpochSecond(Long.parseLong(text.strip())));
         } catch (NumberFormatException e) {

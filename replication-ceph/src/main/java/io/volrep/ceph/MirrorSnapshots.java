@@ -1,73 +1,38 @@
 package io.volrep.ceph;
 
-import com.google.gson.JsonElement;
-import com.google.gson.JsonObject;
 import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The mirror snapshots of one image, from {@code rbd snap ls --all --format json} (other snapshots left out). A
+ * The mirror snapshots of one image ({@code rbd_snap_list}, each with its {@code rbd_snap_get_mirror_namespace};
+ * other snapshots left out). A
  * primary takes them (its namespace has no {@code primary_mirror_uuid}; the last one of a demoted primary has state
  * {@code demoted}); a non-primary copy receives them (they name their primary, and are {@code complete} once synced).
  *
  * <pre>{@code
- * MirrorSnapshots snaps = MirrorSnapshots.parse(site.json(budget, "snap", "ls", "--all", "rbd/vol-0"));
+ * MirrorSnapshots snaps = site.snapshots("vol-0");
  * Optional<Instant> inSyncAt = snaps.lastReceived();
  * }</pre>
  *
  * @param snapshots in rbd's order
  */
 record MirrorSnapshots(List<Snapshot> snapshots) {
-    /** rbd prints {@code Thu Nov 26 04:13:02 2026}; the fields are reordered to this before parsing. */
-    private static final DateTimeFormatter SNAPSHOT_TIME =
-            DateTimeFormatter.ofPattern("MMM d yyyy HH:mm:ss", Locale.ROOT);
-
     /**
      * One mirror snapshot.
      *
      * @param id the snapshot id (increasing: the newest has the highest)
-     * @param timestamp when it was taken, as rbd prints it
+     * @param timestamp when it was taken
      * @param received true when it names its primary: received from the peer, not taken here
      * @param complete true when it has been received completely
      * @param state e.g. {@code primary}, {@code demoted}, {@code non-primary}, or ""
      * @param primarySnapId for a received snapshot, the id it has on the primary image; else -1
      */
-    record Snapshot(long id, String timestamp, boolean received, boolean complete, String state, long primarySnapId) {}
+    record Snapshot(long id, Instant timestamp, boolean received, boolean complete, String state, long primarySnapId) {}
 
     /** rbd's ids increase: the lowest is the oldest snapshot kept, the highest the newest. */
     private static final Comparator<Snapshot> BY_ID = Comparator.comparingLong(Snapshot::id);
-
-    static MirrorSnapshots parse(JsonElement json) {
-        List<Snapshot> snapshots = new ArrayList<>();
-        if (json != null && json.isJsonArray()) {
-            for (JsonElement e : json.getAsJsonArray()) {
-                if (!e.isJsonObject()) {
-                    continue;
-                }
-                JsonObject s = e.getAsJsonObject();
-                JsonObject ns = RbdJson.objectOrNull(s, "namespace");
-                if (ns == null || !"mirror".equals(RbdJson.string(ns, "type"))) {
-                    continue;
-                }
-                snapshots.add(new Snapshot(
-                        s.has("id") ? s.get("id").getAsLong() : -1,
-                        RbdJson.string(s, "timestamp"),
-                        ns.has("primary_mirror_uuid"),
-                        ns.has("complete") && ns.get("complete").getAsBoolean(),
-                        RbdJson.string(ns, "state"),
-                        ns.has("primary_snap_id") ? ns.get("primary_snap_id").getAsLong() : -1));
-            }
-        }
-        return new MirrorSnapshots(List.copyOf(snapshots));
-    }
 
     /**
      * When the newest complete snapshot this image received as a non-primary copy was taken (the copy's own time of
@@ -79,9 +44,8 @@ record MirrorSnapshots(List<Snapshot> snapshots) {
             if (!s.received() || !s.complete()) {
                 continue;
             }
-            Optional<Instant> t = time(s.timestamp());
-            if (t.isPresent() && (newest == null || t.get().isAfter(newest))) {
-                newest = t.get();
+            if (newest == null || s.timestamp().isAfter(newest)) {
+                newest = s.timestamp();
             }
         }
         return Optional.ofNullable(newest);
@@ -89,7 +53,7 @@ record MirrorSnapshots(List<Snapshot> snapshots) {
 
     /** When the oldest mirror snapshot still kept was taken (for a young mirroring: when it was enabled), or empty. */
     Optional<Instant> oldest() {
-        return snapshots.stream().min(BY_ID).flatMap(s -> time(s.timestamp()));
+        return snapshots.stream().min(BY_ID).map(Snapshot::timestamp);
     }
 
     /** The newest mirror snapshot, or empty. */
@@ -144,19 +108,5 @@ record MirrorSnapshots(List<Snapshot> snapshots) {
                         && snapshots.stream()
                                 .anyMatch(s -> s.received() && s.complete() && s.primarySnapId() == taken.id()))
                 .max(BY_ID);
-    }
-
-    /** rbd's {@code Thu Nov 26 04:13:02 2026} (ctime format, UTC: rbd runs with TZ=UTC), or empty. */
-    static Optional<Instant> time(String text) {
-        String[] p = text.strip().split("\\s+");
-        if (p.length != 5) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(LocalDateTime.parse(p[1] + " " + p[2] + " " + p[4] + " " + p[3], SNAPSHOT_TIME)
-                    .toInstant(ZoneOffset.UTC));
-        } catch (DateTimeParseException e) {
-            return Optional.empty();
-        }
     }
 }

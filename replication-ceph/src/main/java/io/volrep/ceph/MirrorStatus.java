@@ -15,8 +15,8 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * {@code rbd mirror image status --format json}: the state each site's rbd-mirror daemon last reported for one
- * image. On a primary, {@code peer_sites} holds the peers' replayers, and their description carries the sync figures
+ * The state each site's rbd-mirror daemon last reported for one image ({@code rbd_mirror_image_get_global_status},
+ * named as {@code rbd mirror image status} prints it: {@code up+replaying}, ...). On a primary, {@code peer_sites} holds the peers' replayers, and their description carries the sync figures
  * ({@code replaying, {"local_snapshot_timestamp":...,"last_snapshot_sync_seconds":...,"last_snapshot_bytes":...}}).
  * Reports are written every few seconds by the daemons: judge roles from {@link RbdImage}, not from here.
  *
@@ -35,7 +35,7 @@ import java.util.OptionalLong;
  * </table>
  *
  * <pre>{@code
- * MirrorStatus status = MirrorStatus.parse(site.json(budget, "mirror", "image", "status", "rbd/vol-0"));
+ * MirrorStatus status = site.mirrorStatus("vol-0");
  * Optional<MirrorStatus.Sync> last = status.lastSync();      // the least synced peer's last snapshot
  * MirrorStatus.Health health = status.health("vol-0");
  * }</pre>
@@ -117,6 +117,7 @@ record MirrorStatus(String state, String description, List<Peer> peers) {
                     number(o, "last_snapshot_bytes"),
                     remote.isPresent() ? Optional.of(Instant.ofEpochSecond(remote.getAsLong())) : Optional.empty(),
                     o.has("replay_state")
+                            && o.get("replay_state").isJsonPrimitive()
                             && "syncing".equals(o.get("replay_state").getAsString())));
         }
 
@@ -137,24 +138,6 @@ record MirrorStatus(String state, String description, List<Peer> peers) {
      */
     record Health(Status status, String message) {}
 
-    static MirrorStatus parse(JsonElement json) {
-        JsonObject o = RbdJson.objectOrEmpty(json);
-        List<Peer> peers = new ArrayList<>();
-        if (o.has("peer_sites") && o.get("peer_sites").isJsonArray()) {
-            for (JsonElement p : o.getAsJsonArray("peer_sites")) {
-                if (p.isJsonObject()) {
-                    JsonObject po = p.getAsJsonObject();
-                    peers.add(new Peer(
-                            RbdJson.string(po, "site_name"),
-                            RbdJson.string(po, "state"),
-                            RbdJson.string(po, "description"),
-                            RbdJson.string(po, "last_update")));
-                }
-            }
-        }
-        return new MirrorStatus(RbdJson.string(o, "state"), RbdJson.string(o, "description"), List.copyOf(peers));
-    }
-
     /**
      * The last completed sync of the least synced peer (the RPO point of the image): empty while some peer has not
      * completed a first sync, or no peer reports one.
@@ -169,6 +152,11 @@ record MirrorStatus(String state, String description, List<Peer> peers) {
             syncs.add(s.get());
         }
         return syncs.stream().min(Comparator.comparing(Sync::snapshotTime));
+    }
+
+    /** True when the local rbd-mirror reports this copy diverged from the primary ({@code up+error}, split-brain). */
+    boolean splitBrain() {
+        return state.equals("up+error") && description.contains(RbdErrors.SPLIT_BRAIN);
     }
 
     /** The local image's own sync figures (a non-primary's replayer reports them as its own state). */
@@ -193,7 +181,7 @@ record MirrorStatus(String state, String description, List<Peer> peers) {
 
     private static Health health(String image, Peer p) {
         String who = "site " + SafeText.escape(p.site());
-        String reported = SafeText.escape(p.state()) + ": " + SafeText.escape(RbdCli.shorten(p.description(), 200))
+        String reported = SafeText.escape(p.state()) + ": " + SafeText.escape(shorten(p.description(), 200))
                 + (p.lastUpdate().isEmpty() ? "" : " (reported " + SafeText.escape(p.lastUpdate()) + ")");
         if (p.state().equals("up+replaying")) {
             Optional<Sync> sync = p.sync();
@@ -216,20 +204,24 @@ record MirrorStatus(String state, String description, List<Peer> peers) {
         if (p.state().equals("up+error")) {
             return new Health(Status.ERROR, who + " reports an error: " + reported);
         }
-        if (p.state().equals("up+stopped") && p.description().contains("local image is primary")) {
+        if (p.state().equals("up+stopped") && p.description().contains(RbdErrors.LOCAL_IMAGE_IS_PRIMARY)) {
             return new Health(
                     Status.ERROR, who + " reports " + image + " as primary there too (split-brain): " + reported);
         }
         if (p.up()) {
             return new Health(Status.DEGRADED, who + " is not replaying " + image + ": " + reported);
         }
-        if (p.description().equals("status not found")) {
+        if (p.description().equals(RbdErrors.STATUS_NOT_FOUND)) {
             return new Health(Status.DEGRADED, who + " has not reported on " + image + " yet");
         }
         return new Health(
                 Status.ERROR,
                 who + "'s rbd-mirror stopped reporting on " + image + " (site or daemon down);" + " last report "
                         + reported);
+    }
+
+    static String shorten(String s, int max) {
+        return s.length() <= max ? s : s.substring(0, max) + "...";
     }
 
     private static int rank(Status s) {

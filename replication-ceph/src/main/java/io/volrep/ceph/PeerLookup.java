@@ -1,23 +1,24 @@
 package io.volrep.ceph;
 
+import io.volrep.api.Secrets;
 import io.volrep.api.internal.SafeText;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Finds the pool's peer site ({@link PeerSite#discover}: from the credentials that bootstrap stored in the local
- * cluster) and reuses what it found, or that there is none, for 60 s. The peer's key is kept in a file of a directory
- * only this process's user can read (mode 0700), removed by {@link #close()}.
+ * Finds the pool's peer site (the credentials bootstrap stored in the local cluster) and keeps its connection: the
+ * credentials are read again every 60 s, and a new connection is made only when they changed. Every connection it
+ * made is closed by {@link #close()}.
  *
  * <pre>{@code
- * PeerLookup peers = new PeerLookup(local, "rbd");
  * PeerSite.Answer there = peers.ask(budget, "vol-0");      // the image's role at the peer, or why it is unknown
  * }</pre>
  */
@@ -26,25 +27,22 @@ final class PeerLookup implements AutoCloseable {
     /** How long the peer's credentials (or their absence) are reused. */
     private static final Duration PEER_CACHE = Duration.ofSeconds(60);
 
-    private static final String PEER_KEY_FILE = "peer.key";
-
-    private final RbdCli local;
-    private final String pool;
-    private final Path keyDirectory;
+    private final LocalPool local;
+    private final Function<PeerCredentials, RbdSite> connect;
+    private final Executor workers;
+    private final List<RbdSite> opened = new ArrayList<>();
+    private final List<SiteCalls> sites = new ArrayList<>();
     private volatile CachedPeer peer;
 
-    private record CachedPeer(Optional<PeerSite> site, long expiresAt) {}
+    private record CachedPeer(Optional<PeerCredentials> credentials, Optional<PeerSite> site, long expiresAt) {}
 
-    /** Creates the private directory for the peer's key; asks nothing yet. */
-    PeerLookup(RbdCli local, String pool) {
+    /**
+     * @param connect makes the peer's site from its credentials (connecting lazily)
+     */
+    PeerLookup(LocalPool local, Function<PeerCredentials, RbdSite> connect, Executor workers) {
         this.local = local;
-        this.pool = pool;
-        try {
-            this.keyDirectory = Files.createTempDirectory(
-                    "volrep-ceph-", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create a private directory for the peer's key", e);
-        }
+        this.connect = connect;
+        this.workers = workers;
     }
 
     /** The peer site, empty when the pool has none or its credentials cannot be read. */
@@ -53,18 +51,33 @@ final class PeerLookup implements AutoCloseable {
         if (p != null && System.nanoTime() < p.expiresAt()) {
             return p.site();
         }
-        Optional<PeerSite> site;
+        Optional<PeerCredentials> credentials;
         try {
-            site = PeerSite.discover(local, pool, budget.capped(PeerSite.QUESTION_TIME), keyFile());
+            credentials = local.calls().read(budget.capped(PeerSite.QUESTION_TIME), "the pool's peers", RbdSite::peer);
         } catch (RbdException e) {
             LOG.info(
                     "{}: cannot read the peer's credentials ({}); the peer site will not be asked",
                     local.site(),
-                    e.detail());
-            site = Optional.empty();
+                    e.getMessage());
+            credentials = Optional.empty();
         }
-        peer = new CachedPeer(site, System.nanoTime() + PEER_CACHE.toNanos());
-        return site;
+        peer = refreshed(p, credentials);
+        return peer.site();
+    }
+
+    private synchronized CachedPeer refreshed(CachedPeer before, Optional<PeerCredentials> credentials) {
+        long expires = System.nanoTime() + PEER_CACHE.toNanos();
+        if (before != null && before.credentials().equals(credentials)) {
+            return new CachedPeer(credentials, before.site(), expires); // the same peer: keep its connection
+        }
+        Optional<PeerSite> site = credentials.map(c -> {
+            RbdSite s = connect.apply(c);
+            opened.add(s);
+            SiteCalls calls = new SiteCalls(s, workers);
+            sites.add(calls);
+            return new PeerSite(c.siteName(), calls, Secrets.of(Map.of("key", c.key())));
+        });
+        return new CachedPeer(credentials, site, expires);
     }
 
     /** The peer's answer about {@code id}; without readable peer credentials, a non-primary guess (never a force). */
@@ -94,6 +107,17 @@ final class PeerLookup implements AutoCloseable {
         }
     }
 
+    /** The last sync time the peer recorded in its image's metadata when it was promoted ({@link LastSyncRecord}). */
+    Optional<Instant> recordedLastSync(CallBudget budget, String id) {
+        try {
+            return site(budget)
+                    .flatMap(site -> site.metadata(id, budget))
+                    .flatMap(meta -> LastSyncRecord.epochSeconds(meta.getOrDefault(LastSyncRecord.META_LAST_SYNC, "")));
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
     /**
      * True while the peer's copy of {@code id} still ends with a demotion (its own, or this site's it received): it
      * has not replayed this site's promotion yet. rbd-mirror then has nothing it replays to delete on a disable, and
@@ -112,21 +136,15 @@ final class PeerLookup implements AutoCloseable {
                 : "the peer site";
     }
 
-    /** Where the peer's key is kept (mode 0600). */
-    Path keyFile() {
-        return keyDirectory.resolve(PEER_KEY_FILE);
+    /** How many questions were sent to the peer. */
+    synchronized long calls() {
+        return sites.stream().mapToLong(SiteCalls::calls).sum();
     }
 
-    /** Removes the peer's key file and its directory. */
+    /** Closes every peer connection made. */
     @Override
-    public void close() {
-        try (var files = Files.list(keyDirectory)) {
-            for (Path f : files.toList()) {
-                Files.deleteIfExists(f);
-            }
-            Files.deleteIfExists(keyDirectory);
-        } catch (IOException e) {
-            LOG.warn("cannot remove {}: {}", keyDirectory, e.toString());
-        }
+    public synchronized void close() {
+        opened.forEach(RbdSite::close);
+        opened.clear();
     }
 }

@@ -41,7 +41,7 @@ final class PromoteDemote {
             // When this copy was last in sync, read before promoting: a forced promote drops its received snapshots.
             Optional<Instant> inSyncAt = lastSync.readFromCopy(budget, id);
             if (force) {
-                pool.run(budget, id, "promote (forced)", "mirror", "image", "promote", "--force", pool.spec(id));
+                pool.run(budget, id, "the forced promote", s -> s.promote(id, true));
             } else {
                 promoteUnforced(budget, id);
             }
@@ -70,23 +70,14 @@ final class PromoteDemote {
                     + " leave no site that can be promoted without force; retry with back-off");
         }
         try {
-            pool.cli().run(budget, "mirror", "image", "demote", pool.spec(id));
+            pool.mutateRaw(budget, id, "the demote", s -> s.demote(id));
         } catch (RbdException e) {
-            if (e.errno() == RbdException.EBUSY || e.errno() == RbdException.EROFS) {
+            if (RbdErrors.busy(e)) {
                 throw new OperationPendingException(pool.site() + ": " + id + " is busy and cannot be demoted yet ("
                         + e.detail() + "); retry with back-off");
             }
             throw pool.failure(e, id, "demote");
         }
-    }
-
-    /**
-     * rbd's refusals of an unforced promote that can be the demotion window: EBUSY "image is primary within a remote
-     * cluster or demotion is not propagated yet", and EROFS "failed to create mirror snapshot: Read-only file system"
-     * (the demotion arrived; the local rbd-mirror still holds the image for a moment).
-     */
-    static boolean isPromoteRefusal(RbdException e) {
-        return e.errno() == RbdException.EBUSY || e.errno() == RbdException.EROFS;
     }
 
     /**
@@ -103,9 +94,9 @@ final class PromoteDemote {
             throw peersSnapshotsMissing(budget, id);
         }
         try {
-            pool.cli().run(budget, "mirror", "image", "promote", pool.spec(id));
+            pool.mutateRaw(budget, id, "the promote", s -> s.promote(id, false));
         } catch (RbdException e) {
-            if (isPromoteRefusal(e)) {
+            if (RbdErrors.promoteRefused(e)) {
                 throw promoteRefusal(there, id, e);
             }
             throw pool.failure(e, id, "promote");
@@ -141,14 +132,19 @@ final class PromoteDemote {
             state = ""; // unknown: answer as the window, never as a precondition that invites a force
         }
         String what = peers.name() + " was primary for " + id + " after this copy's last snapshot and has demoted it";
-        if (state.isEmpty() || state.startsWith("up+replaying") || state.startsWith("up+syncing")) {
+        // "status not found": this site's rbd-mirror has not reported on the copy yet (it starts its replayer)
+        if (state.isEmpty()
+                || state.startsWith("up+replaying")
+                || state.startsWith("up+syncing")
+                || state.contains(RbdErrors.STATUS_NOT_FOUND)) {
             return new OperationPendingException(pool.site() + ": " + what + ", but its demotion has not reached"
                     + " this site yet (promoting now would leave " + peers.name() + "'s copy in split-brain); retry"
                     + " with back-off");
         }
         return new PreconditionFailedException(pool.site() + ": " + id + " cannot be promoted without force: " + what
                 + ", and its last snapshots will not reach this site: rbd-mirror replays only a primary (here: "
-                + SafeText.escape(RbdCli.shorten(state, 120)) + "). Promote it on " + peers.name() + " again until"
+                + SafeText.escape(MirrorStatus.shorten(state, 120)) + "). Promote it on " + peers.name()
+                + " again until"
                 + " this site replays it, then fail over again; a forced promote here discards what " + peers.name()
                 + " wrote while it was primary");
     }
@@ -160,7 +156,7 @@ final class PromoteDemote {
      * which there throws away what the demotion was carrying; so the peer is asked directly.
      */
     private RuntimeException promoteRefusal(PeerSite.Answer there, String id, RbdException e) {
-        if (e.errno() == RbdException.EROFS) {
+        if (RbdErrors.demotionArrivedImageHeld(e)) {
             return new OperationPendingException(pool.site() + ": the peer's demotion of " + id + " has arrived but"
                     + " rbd-mirror still holds the image here (" + e.detail() + "); retry with back-off");
         }

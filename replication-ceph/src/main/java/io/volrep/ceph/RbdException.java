@@ -1,65 +1,85 @@
 package io.volrep.ceph;
 
+import io.volrep.ceph.internal.rados.CephException;
+import io.volrep.ceph.internal.rados.Errno;
+
 /**
- * An {@code rbd} command that exited non-zero. rbd's exit code is the errno of the failure (16 EBUSY, 22 EINVAL,
- * 30 EROFS, 110 ETIMEDOUT, ...); the driver decides what it means for the RPC at hand, so this never leaves the
- * driver: the class serving the RPC maps it to a row of the error scheme, its own or {@link LocalPool#failure}'s.
+ * A Ceph call that failed with an errno (16 EBUSY, 22 EINVAL, 30 EROFS, 110 ETIMEDOUT, ...); the driver decides what it
+ * means for the RPC at hand ({@link RbdErrors} is the one table of what each errno means where), so this never leaves
+ * the driver: the class serving the RPC maps it to a row of the error scheme, its own or {@link LocalPool#failure}'s.
  *
  * <pre>{@code
  * } catch (RbdException e) {
- *     if (e.errno() == RbdException.EBUSY) { ... }
+ *     if (RbdErrors.promoteRefused(e)) { ... }
  * }
  * }</pre>
  */
 final class RbdException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    static final int ENOENT = 2;
-    static final int EACCES = 13;
-    static final int EPERM = 1;
-    static final int EBUSY = 16;
-    static final int EINVAL = 22;
-    static final int EROFS = 30;
-    static final int ESHUTDOWN = 108;
-    static final int ETIMEDOUT = 110;
-    static final int ECONNREFUSED = 111;
-
-    private final String command;
+    private final String operation;
     private final int errno;
     private final String detail;
+    private final boolean opening;
 
-    RbdException(String site, String command, int errno, String detail) {
-        super(site + ": rbd " + command + " failed (" + errno + "): " + detail);
-        this.command = command;
-        this.errno = errno;
-        this.detail = detail;
+    /**
+     * @param site how messages name the site
+     * @param operation the call, e.g. {@code mirror image promote rbd/vol-0}
+     * @param errno the positive errno
+     * @param detail what Ceph said beside the errno ("" for librbd's calls, which say nothing else)
+     */
+    RbdException(String site, String operation, int errno, String detail) {
+        this(site, operation, errno, detail, false);
     }
 
-    /** rbd's exit code, the errno of the failure. */
+    /**
+     * @param opening true when the failing call opened the image (its ENOENT says the image does not exist; other
+     *                calls answer ENOENT for a schedule or a key that does not exist)
+     */
+    RbdException(String site, String operation, int errno, String detail, boolean opening) {
+        super(site + ": " + operation + " failed: (" + errno + ") " + CephException.name(errno)
+                + (detail.isEmpty() ? "" : ": " + detail));
+        this.operation = operation;
+        this.errno = errno;
+        this.detail = detail;
+        this.opening = opening;
+    }
+
+    static RbdException of(String site, String operation, CephException e) {
+        return new RbdException(
+                site, operation, e.errno(), e.detail(), e.operation().startsWith("rbd_open"));
+    }
+
     int errno() {
         return errno;
     }
 
-    /** What rbd said (escaped, shortened). */
+    /** The operation, e.g. {@code mirror image promote rbd/vol-0}. */
+    String operation() {
+        return operation;
+    }
+
+    /** The errno and what Ceph said, for a message: {@code (16) Device or resource busy}. */
     String detail() {
+        return "(" + errno + ") " + CephException.name(errno) + (detail.isEmpty() ? "" : ": " + detail);
+    }
+
+    /** What Ceph said beside the errno (a mgr command's status text), or "". */
+    String text() {
         return detail;
     }
 
-    /** The command, e.g. {@code mirror image promote rbd/vol-0}. */
-    String command() {
-        return command;
+    /** True when the image this call opened does not exist. */
+    boolean imageMissing() {
+        return opening && errno == Errno.ENOENT;
     }
 
-    /** True when the cluster could not be reached (rather than refusing the command). */
+    boolean is(int code) {
+        return errno == code;
+    }
+
+    /** True when the cluster could not be reached (rather than refusing the call). */
     boolean unreachable() {
-        return errno == ETIMEDOUT
-                || errno == ESHUTDOWN
-                || errno == ECONNREFUSED
-                || detail.contains("couldn't connect to the cluster");
-    }
-
-    /** True when rbd said {@code text} (case-sensitive; rbd's messages are stable English). */
-    boolean says(String text) {
-        return detail.contains(text);
+        return RbdErrors.unreachable(errno);
     }
 }

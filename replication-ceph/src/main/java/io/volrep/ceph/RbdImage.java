@@ -1,15 +1,13 @@
 package io.volrep.ceph;
 
-import com.google.gson.JsonElement;
-import com.google.gson.JsonObject;
 import java.util.Optional;
 
 /**
- * What {@code rbd info --format json} says about an image's mirroring: the authoritative role, read from the image
+ * What librbd says about an image's mirroring ({@code rbd_mirror_image_get_info}): the authoritative role, read from the image
  * itself (a mirror status can be seconds old).
  *
  * <pre>{@code
- * RbdImage image = RbdImage.parse("vol-0", site.json(budget, "info", "rbd/vol-0"));
+ * RbdImage image = site.image("vol-0");
  * if (image.enabled() && image.primary()) { ... }
  * }</pre>
  *
@@ -22,18 +20,6 @@ import java.util.Optional;
  */
 record RbdImage(
         String name, String id, Optional<String> mirroringState, String mode, String globalId, boolean primary) {
-
-    static RbdImage parse(String name, JsonElement json) {
-        JsonObject o = RbdJson.objectOrEmpty(json);
-        JsonObject m = RbdJson.objectOrNull(o, "mirroring");
-        return new RbdImage(
-                name,
-                RbdJson.string(o, "id"),
-                m == null ? Optional.empty() : Optional.of(RbdJson.string(m, "state")),
-                m == null ? "" : RbdJson.string(m, "mode"),
-                m == null ? "" : RbdJson.string(m, "global_id"),
-                m != null && m.has("primary") && m.get("primary").getAsBoolean());
-    }
 
     /** Mirroring is enabled (a non-primary copy is enabled too). */
     boolean enabled() {

@@ -1,7 +1,11 @@
 package io.volrep.ceph;
 
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
 import io.volrep.api.InvalidArgumentException;
 import io.volrep.api.internal.SafeText;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -48,6 +52,8 @@ record SnapshotSchedule(String interval, String startTime) {
             }
             return Optional.empty();
         }
+        refuseOptionLike(INTERVAL, interval);
+        refuseOptionLike(START_TIME, start);
         if (!INTERVAL_FORMAT.matcher(interval).matches()) {
             throw new InvalidArgumentException("parameters." + INTERVAL + ": \"" + SafeText.escape(interval)
                     + "\" is not an interval: a number of minutes, hours or days, e.g. 5m, 1h or 1d");
@@ -57,6 +63,52 @@ record SnapshotSchedule(String interval, String startTime) {
                     + "\" is not an ISO 8601 time, e.g. 14:00:00-05:00");
         }
         return Optional.of(new SnapshotSchedule(interval, start));
+    }
+
+    /**
+     * A value that begins with {@code -} is refused, naming the parameter: nothing the plugin passes on may read as an
+     * option (the {@code rbd} command read such a start time as its end of options and added no start time).
+     */
+    private static void refuseOptionLike(String parameter, String value) {
+        if (value.startsWith("-")) {
+            throw new InvalidArgumentException("parameters." + parameter + ": \"" + SafeText.escape(value)
+                    + "\" begins with '-': not a value this parameter takes");
+        }
+    }
+
+    /**
+     * The schedules at image level {@code spec} ({@code pool/image}) in the mgr's answer to {@code rbd mirror snapshot
+     * schedule list}: an object of levels, each {@code {"name": "rbd/vol-0", "schedule": [{"interval": "1m",
+     * "start_time": null}]}}. Entries of another shape are left out.
+     */
+    static List<SnapshotSchedule> fromMgrList(JsonElement answer, String spec) {
+        List<SnapshotSchedule> schedules = new ArrayList<>();
+        if (!answer.isJsonObject()) {
+            return schedules;
+        }
+        for (Map.Entry<String, JsonElement> level : answer.getAsJsonObject().entrySet()) {
+            if (!level.getValue().isJsonObject()) {
+                continue;
+            }
+            JsonObject l = level.getValue().getAsJsonObject();
+            if (!spec.equals(text(l, "name"))
+                    || !l.has("schedule")
+                    || !l.get("schedule").isJsonArray()) {
+                continue;
+            }
+            for (JsonElement e : l.getAsJsonArray("schedule")) {
+                if (e.isJsonObject()) {
+                    schedules.add(new SnapshotSchedule(
+                            text(e.getAsJsonObject(), "interval"), text(e.getAsJsonObject(), "start_time")));
+                }
+            }
+        }
+        return schedules;
+    }
+
+    private static String text(JsonObject o, String key) {
+        JsonElement e = o.get(key);
+        return e != null && e.isJsonPrimitive() ? e.getAsString() : "";
     }
 
     /** The schedule recorded in an image's metadata (copied from the former primary), if any. */

@@ -1,7 +1,8 @@
 /**
  * Optional: a CSI-Addons replication driver for Ceph RBD snapshot mirroring ({@link io.volrep.ceph.CephRbdDriver}),
- * served through the volrep SPI. It runs the {@code rbd} command line of the Ceph packages (JSON output, each command
- * bounded in time); {@code volrep serve-ceph} serves it.
+ * served through the volrep SPI. It calls librbd and librados in its own process (JNA; Debian's {@code librbd1} and
+ * {@code librados2}), over one connection per site, each call within the RPC's budget; {@code volrep serve-ceph} serves
+ * it.
  *
  * <pre>{@code
  * CephRbdDriver driver = CephRbdDriver.builder().cephConf(Path.of("/etc/ceph/ceph.conf")).pool("rbd").build();

@@ -1,45 +1,51 @@
 package io.volrep.ceph;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
+import io.volrep.ceph.internal.rados.Errno;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 /**
- * A stand-in for the {@code rbd} command: a bash script answering scripted outputs, for tests of the driver's
- * mapping without a Ceph cluster (the real one is in replication-cli's Ceph integration tests). It drops the
- * connection and timeout options the driver adds, records each command as {@code local ARGS} or {@code peer ARGS}
- * (a command with {@code -m}, i.e. sent to the peer site) in {@code calls.log}, and answers the first rule whose
- * command is the recorded one or a prefix of it (followed by a space). A rule with several responses answers them in
- * turn and then repeats its last; a command without a rule exits 95.
+ * Two scripted sites (this one, {@code local}, and its peer, {@code peer}) standing in for librbd in the unit tests,
+ * answering what real Ceph answered on the lab ({@link RbdFixtures} reads the outputs the {@code rbd} command printed
+ * there). Each call of the driver's {@link RbdSite} is recorded as the {@code rbd} command it stands for ({@code local
+ * info rbd/vol-0}, {@code peer snap ls --all rbd/vol-0}), and answered by the first rule whose command is the recorded
+ * one or a prefix of it (followed by a space). A rule with several responses answers them in turn and then repeats
+ * its last; a call without a rule fails with errno 95. The pool's metadata is a map of the fake's own (not recorded).
  *
  * <pre>{@code
- * FakeRbd rbd = new FakeRbd(tmp).on("local info rbd/vol-0", FakeRbd.ok("{\"name\":\"vol-0\"}"));
- * Path executable = rbd.install();
+ * FakeRbd rbd = new FakeRbd().on("local info rbd/vol-0", FakeRbd.ok(CephRbdDriverTest.PRIMARY));
+ * CephRbdDriver driver = rbd.driver(Duration.ofSeconds(20));
  * }</pre>
  */
 final class FakeRbd {
-    /** One answer: exit code, stdout, stderr; or, with {@code sleepSeconds}, no answer for that long. */
-    record Response(int exit, String stdout, String stderr, int sleepSeconds) {}
-
-    private record Rule(String command, List<Response> responses) {}
-
-    private final Path dir;
-    private final List<Rule> rules = new ArrayList<>();
-
-    FakeRbd(Path dir) {
-        this.dir = dir;
+    /** One answer: the output, or an errno (and the text Ceph gave beside it), or no answer for that long. */
+    record Response(int errno, String out, String text, int sleepSeconds) {
+        /** Answers OK after {@code seconds}: a call that takes long, and then completes. */
+        static Response slow(int seconds) {
+            return new Response(-1, "", "", seconds);
+        }
     }
 
-    static Response ok(String stdout) {
-        return new Response(0, stdout, "", 0);
+    private record Rule(String command, List<Response> responses, AtomicInteger next) {}
+
+    private final List<Rule> rules = Collections.synchronizedList(new ArrayList<>());
+    private final List<String> calls = Collections.synchronizedList(new ArrayList<>());
+    final Map<String, String> poolMetadata = new ConcurrentHashMap<>();
+    final AtomicInteger pings = new AtomicInteger();
+    volatile int pingSleepMillis;
+
+    static Response ok(String out) {
+        return new Response(0, out, "", 0);
     }
 
-    static Response fail(int exit, String stderr) {
-        return new Response(exit, "", stderr, 0);
+    static Response fail(int errno, String text) {
+        return new Response(errno, "", text, 0);
     }
 
     static Response hang(int seconds) {
@@ -47,78 +53,218 @@ final class FakeRbd {
     }
 
     FakeRbd on(String command, Response... responses) {
-        rules.add(new Rule(command, List.of(responses)));
+        rules.add(new Rule(command, List.of(responses), new AtomicInteger()));
         return this;
     }
 
-    /** Writes the script and its answers; returns the executable. */
-    Path install() {
-        try {
-            StringBuilder script = new StringBuilder("""
-                    #!/usr/bin/env bash
-                    site=local; args=()
-                    while (($#)); do
-                      case $1 in
-                        -m) site=peer; shift 2 ;;
-                        -c|--id|--keyfile|--client_mount_timeout|--rados_mon_op_timeout|--rados_osd_op_timeout) shift 2 ;;
-                        *) args+=("$1"); shift ;;
-                      esac
-                    done
-                    cmd="$site ${args[*]}"
-                    D=%s
-                    echo "$cmd" >>"$D/calls.log"
-                    answer() { # RULE COUNT
-                      local n; n=$(cat "$D/rule-$1.n" 2>/dev/null || echo 0)
-                      (( n < $2 - 1 )) && echo $((n + 1)) >"$D/rule-$1.n"
-                      local r="$D/rule-$1-$n"
-                      # exec: the driver's deadline kills the one process (a killed grandchild can linger as a zombie)
-                      [[ -f $r.sleep ]] && exec sleep "$(cat "$r.sleep")"
-                      cat "$r.out"; cat "$r.err" >&2; exit "$(cat "$r.exit")"
-                    }
-                    """.formatted(quote(dir.toString())));
-            for (int i = 0; i < rules.size(); i++) {
-                Rule rule = rules.get(i);
-                script.append("if [[ $cmd == ")
-                        .append(quote(rule.command()))
-                        .append(" || $cmd == ")
-                        .append(quote(rule.command() + " "))
-                        .append("* ]]; then answer ")
-                        .append(i)
-                        .append(' ')
-                        .append(rule.responses().size())
-                        .append("; fi\n");
-                for (int n = 0; n < rule.responses().size(); n++) {
-                    Response r = rule.responses().get(n);
-                    String base = "rule-" + i + "-" + n;
-                    Files.writeString(dir.resolve(base + ".out"), r.stdout());
-                    Files.writeString(dir.resolve(base + ".err"), r.stderr());
-                    Files.writeString(dir.resolve(base + ".exit"), Integer.toString(r.exit()));
-                    if (r.sleepSeconds() > 0) {
-                        Files.writeString(dir.resolve(base + ".sleep"), Integer.toString(r.sleepSeconds()));
-                    }
+    /** The calls so far, as the rbd commands they stand for. */
+    List<String> calls() {
+        synchronized (calls) {
+            return List.copyOf(calls);
+        }
+    }
+
+    /** The driver over this fake: site A with site B as its peer. */
+    CephRbdDriver driver(java.time.Duration timeout) {
+        return CephRbdDriver.builder()
+                .pool("rbd")
+                .timeout(timeout)
+                .sites(() -> site("local", "site site-a"), creds -> site("peer", "site " + creds.siteName()))
+                .build();
+    }
+
+    RbdSite site(String side, String name) {
+        return new Site(side, name);
+    }
+
+    /** Answers {@code command}: its output, or throws the scripted failure. */
+    private String answer(String site, String command, boolean opening) {
+        calls.add(command);
+        Rule rule = null;
+        synchronized (rules) {
+            for (Rule r : rules) {
+                if (command.equals(r.command()) || command.startsWith(r.command() + " ")) {
+                    rule = r;
+                    break;
                 }
             }
-            script.append("echo \"fake rbd: no rule for: $cmd\" >&2; exit 95\n");
-            Path rbd = dir.resolve("rbd");
-            Files.writeString(rbd, script);
-            Files.setPosixFilePermissions(rbd, PosixFilePermissions.fromString("rwx------"));
-            return rbd;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
+        if (rule == null) {
+            throw new RbdException(site, command, 95, "fake rbd: no rule for: " + command);
+        }
+        Rule matched = rule;
+        int n = matched.next()
+                .getAndUpdate(i -> Math.min(i + 1, matched.responses().size() - 1));
+        Response r = matched.responses().get(n);
+        if (r.sleepSeconds() > 0) {
+            try {
+                Thread.sleep(r.sleepSeconds() * 1000L);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (r.errno() == -1) {
+                return r.out();
+            }
+            throw new RbdException(site, command, Errno.ETIMEDOUT, "");
+        }
+        if (r.errno() != 0) {
+            throw new RbdException(site, command, r.errno(), r.text(), opening);
+        }
+        return r.out();
     }
 
-    /** The commands run so far, as recorded ({@code local ARGS} / {@code peer ARGS}). */
-    List<String> calls() {
-        try {
-            Path log = dir.resolve("calls.log");
-            return Files.exists(log) ? Files.readAllLines(log) : List.of();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
+    private final class Site implements RbdSite {
+        private final String side;
+        private final String name;
 
-    private static String quote(String s) {
-        return "'" + s.replace("'", "'\\''") + "'";
+        Site(String side, String name) {
+            this.side = side;
+            this.name = name;
+        }
+
+        private String ask(String command) {
+            return answer(name, side + " " + command, true);
+        }
+
+        private <T> T askOr(String command, Function<String, T> read) {
+            return read.apply(answer(name, side + " " + command, false));
+        }
+
+        @Override
+        public String name() {
+            return name;
+        }
+
+        @Override
+        public String pool() {
+            return "rbd";
+        }
+
+        @Override
+        public void connect() {}
+
+        @Override
+        public void ping() {
+            pings.incrementAndGet();
+            try {
+                Thread.sleep(pingSleepMillis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        @Override
+        public RbdImage image(String id) {
+            return RbdFixtures.image(id, ask("info rbd/" + id));
+        }
+
+        @Override
+        public MirrorStatus mirrorStatus(String id) {
+            return RbdFixtures.status(ask("mirror image status rbd/" + id));
+        }
+
+        @Override
+        public MirrorSnapshots snapshots(String id) {
+            return RbdFixtures.snapshots(ask("snap ls --all rbd/" + id));
+        }
+
+        @Override
+        public Map<String, String> metadata(String id) {
+            return RbdFixtures.metadata(ask("image-meta list rbd/" + id));
+        }
+
+        @Override
+        public void setMetadata(String id, String key, String value) {
+            ask("image-meta set rbd/" + id + " " + key + " " + value);
+        }
+
+        @Override
+        public void removeMetadata(String id, String key) {
+            ask("image-meta remove rbd/" + id + " " + key);
+        }
+
+        @Override
+        public void enable(String id) {
+            ask("mirror image enable rbd/" + id + " snapshot");
+        }
+
+        @Override
+        public void disable(String id, boolean force) {
+            ask("mirror image disable " + (force ? "--force " : "") + "rbd/" + id);
+        }
+
+        @Override
+        public void promote(String id, boolean force) {
+            ask("mirror image promote " + (force ? "--force " : "") + "rbd/" + id);
+        }
+
+        @Override
+        public void demote(String id) {
+            ask("mirror image demote rbd/" + id);
+        }
+
+        @Override
+        public void resync(String id) {
+            ask("mirror image resync rbd/" + id);
+        }
+
+        @Override
+        public boolean inTrashForMirroring(String id) {
+            return askOr("trash ls rbd --all --long", out -> RbdFixtures.inTrashForMirroring(out, id));
+        }
+
+        @Override
+        public List<SnapshotSchedule> schedules(String id) {
+            try {
+                return askOr("mirror snapshot schedule ls --pool rbd --image " + id, RbdFixtures::schedules);
+            } catch (RbdException e) {
+                if (e.is(Errno.ENOENT)) {
+                    return List.of(); // rbd answered ENOENT, printing nothing, for no schedule
+                }
+                throw e;
+            }
+        }
+
+        @Override
+        public void addSchedule(String id, SnapshotSchedule s) {
+            askOr(
+                    "mirror snapshot schedule add --pool rbd --image " + id + " " + s.interval()
+                            + (s.startTime().isEmpty() ? "" : " " + s.startTime()),
+                    out -> out);
+        }
+
+        @Override
+        public void removeSchedules(String id) {
+            try {
+                askOr("mirror snapshot schedule remove --pool rbd --image " + id, out -> out);
+            } catch (RbdException e) {
+                if (!RbdErrors.noScheduleToRemove(e)) {
+                    throw e;
+                }
+            }
+        }
+
+        @Override
+        public Optional<String> poolMetadata(String key) {
+            return Optional.ofNullable(poolMetadata.get(side + ":" + key));
+        }
+
+        @Override
+        public void setPoolMetadata(String key, String value) {
+            poolMetadata.put(side + ":" + key, value);
+        }
+
+        @Override
+        public void removePoolMetadata(String key) {
+            poolMetadata.remove(side + ":" + key);
+        }
+
+        @Override
+        public Optional<PeerCredentials> peer() {
+            return askOr("mirror pool info rbd --all", RbdFixtures::peer);
+        }
+
+        @Override
+        public void close() {}
     }
 }

@@ -2,7 +2,6 @@ package io.volrep.ceph;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.gson.JsonParser;
 import io.volrep.api.ReplicationInfo.Status;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,8 +13,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class MirrorStatusTest {
 
     private static MirrorStatus withPeer(String state, String description, String lastUpdate) {
-        return MirrorStatus.parse(JsonParser.parseString(
-                """
+        return RbdFixtures.status(("""
                 {"state":"up+stopped","description":"local image is primary","peer_sites":[{"site_name":"site-b",\
                 "state":"%s","description":%s,"last_update":"%s"}]}""".formatted(state, new com.google.gson.JsonPrimitive(description), lastUpdate)));
     }
@@ -60,8 +58,7 @@ class MirrorStatusTest {
 
     @Test
     void noPeerAtAllIsError() {
-        MirrorStatus status =
-                MirrorStatus.parse(JsonParser.parseString("{\"state\":\"up+stopped\",\"peer_sites\":[]}"));
+        MirrorStatus status = RbdFixtures.status(("{\"state\":\"up+stopped\",\"peer_sites\":[]}"));
 
         assertThat(status.health("vol-0").status()).isEqualTo(Status.ERROR);
         assertThat(status.lastSync()).isEmpty();
@@ -85,22 +82,5 @@ class MirrorStatusTest {
                         .lastSync())
                 .isEmpty();
         assertThat(withPeer("up+error", "split-brain detected", "").lastSync()).isEmpty();
-    }
-
-    @Test
-    void rbdsSnapshotTimesAndErrorLinesAreReadAsPrinted() {
-        assertThat(MirrorSnapshots.time("Thu Nov 26 04:13:02 2026")).contains(Instant.parse("2026-11-26T04:13:02Z"));
-        assertThat(MirrorSnapshots.time("Fri Dec  4 09:05:00 2026")).contains(Instant.parse("2026-12-04T09:05:00Z"));
-        assertThat(MirrorSnapshots.time("yesterday")).isEmpty();
-        assertThat(RbdCli.errorText("""
-                2026-11-26T04:12:33.787+0000 7faac48bf380 -1 auth: unable to find a keyring on /etc/ceph/x: (2) No such file
-                2026-11-26T04:11:08.723+0000 7f5e8a4866c0 -1 librbd::mirror::PromoteRequest: 0x1 handle_get_info: image is\
-                 primary within a remote cluster or demotion is not propagated yet
-                rbd: error promoting image to primary\u001b[31m2026-11-26T04:43:38.315+0000 7f72fa491380 -1 \
-                librbd::api::Mirror: image_promote: failed to promote image
-                """))
-                .isEqualTo("librbd::mirror::PromoteRequest: 0x1 handle_get_info: image is primary within a remote"
-                        + " cluster or demotion is not propagated yet; rbd: error promoting image to primary\\u001b[31m;"
-                        + " librbd::api::Mirror: image_promote: failed to promote image");
     }
 }

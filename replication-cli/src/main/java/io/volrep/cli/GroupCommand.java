@@ -3,10 +3,12 @@ package io.volrep.cli;
 import io.volrep.api.VolumeGroup;
 import io.volrep.api.internal.SafeText;
 import io.volrep.client.ReplicationClient;
+import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -201,7 +203,8 @@ public final class GroupCommand extends Subcommand {
     @Command(
             name = "list",
             mixinStandardHelpOptions = true,
-            description = "Show every volume group, page by page (ListVolumeGroups).")
+            description = "Show every volume group, printed page by page as the pages arrive (ListVolumeGroups);"
+                    + " --timeout covers the whole listing.")
     static final class ListGroups extends GroupSubcommand {
         @Option(
                 names = "--max-entries",
@@ -223,12 +226,21 @@ public final class GroupCommand extends Subcommand {
             return super.call();
         }
 
+        /**
+         * Prints each group as its page arrives: a long listing shows at once and is never held whole. The listing
+         * is bounded by the client (--timeout covers all of it; a plugin whose pages never end is a protocol
+         * violation); whatever was printed before a failure stays printed.
+         */
         @Override
         String invoke(ReplicationClient c) {
-            List<String> groups = c.volumeGroups().list().maxEntries(maxEntries).stream()
-                    .map(GroupCommand::format)
-                    .toList();
-            return String.join(System.lineSeparator(), groups);
+            PrintWriter out = out();
+            try (Stream<VolumeGroup> groups = c.volumeGroups().list().maxEntries(maxEntries).stream()) {
+                groups.forEach(g -> {
+                    out.println(format(g));
+                    out.flush();
+                });
+            }
+            return "";
         }
     }
 }

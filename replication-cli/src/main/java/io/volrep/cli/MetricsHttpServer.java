@@ -25,8 +25,10 @@ import io.grpc.netty.shaded.io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
@@ -35,7 +37,8 @@ import java.util.function.Supplier;
  * {@code grpc-netty-shaded} ships, already in the jar): its event loop reads every connection without blocking, so
  * a client that sends nothing or drips its header byte by byte holds no thread and delays no scrape. Every
  * connection is closed {@code readTimeout} after it opened whatever it sent (one request per connection, no
- * keep-alive), and at most {@value #MAX_CONNECTIONS} are open at once (more are closed at once).
+ * keep-alive), and at most {@value #MAX_CONNECTIONS} are open at once: a new one beyond them closes the oldest that has
+ * not sent its request, so a scraper always gets through.
  *
  * <pre>{@code
  * try (MetricsHttpServer http = MetricsHttpServer.start(new InetSocketAddress("127.0.0.1", 0),
@@ -47,7 +50,7 @@ import java.util.function.Supplier;
 final class MetricsHttpServer implements AutoCloseable {
     /** The only path that answers. */
     static final String PATH = "/metrics";
-    /** Connections open at once beyond which a new one is closed at once. */
+    /** Connections open at once beyond which a new one evicts the oldest idle one. */
     static final int MAX_CONNECTIONS = 64;
 
     private final EventLoopGroup group;
@@ -67,18 +70,14 @@ final class MetricsHttpServer implements AutoCloseable {
             InetSocketAddress address, Supplier<String> scrape, String contentType, Duration readTimeout)
             throws java.io.IOException {
         EventLoopGroup group = new NioEventLoopGroup(1, new DefaultThreadFactory("volrep-metrics", true));
-        AtomicInteger open = new AtomicInteger();
+        Connections connections = new Connections();
         io.grpc.netty.shaded.io.netty.channel.ChannelFuture bound = new ServerBootstrap()
                 .group(group)
                 .channel(NioServerSocketChannel.class)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        ch.closeFuture().addListener(f -> open.decrementAndGet());
-                        if (open.incrementAndGet() > MAX_CONNECTIONS) {
-                            ch.close();
-                            return;
-                        }
+                        connections.opened(ch);
                         // The whole exchange within the read timeout: idle and dripping clients are cut.
                         ch.eventLoop()
                                 .schedule(
@@ -91,7 +90,7 @@ final class MetricsHttpServer implements AutoCloseable {
                                 .addLast(
                                         new HttpServerCodec(4096, 8192, 8192),
                                         new HttpObjectAggregator(1024),
-                                        new Scrape(scrape, contentType));
+                                        new Scrape(scrape, contentType, connections));
                     }
                 })
                 .bind(address)
@@ -114,18 +113,57 @@ final class MetricsHttpServer implements AutoCloseable {
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     }
 
+    /**
+     * The open connections, oldest first, and which of them still wait for their request. Beyond
+     * {@value #MAX_CONNECTIONS}, a new connection makes room by closing the oldest one that has not sent its request
+     * yet: idle or slow connections cannot lock a scraper out (before, the 65th connection was closed at once, and 64
+     * idle ones refused every scrape until their read timeout). Used on the event loop's one thread.
+     */
+    private static final class Connections {
+        /** Every open connection, oldest first. */
+        private final Set<Channel> open = new LinkedHashSet<>();
+        /** The connections whose request arrived: they are being answered and close by themselves. */
+        private final Set<Channel> answering = new HashSet<>();
+
+        synchronized void opened(Channel ch) {
+            open.add(ch);
+            ch.closeFuture().addListener(f -> closed(ch));
+            if (open.size() > MAX_CONNECTIONS) {
+                Channel evicted = open.stream()
+                        .filter(c -> !answering.contains(c))
+                        .findFirst()
+                        .orElse(ch);
+                open.remove(evicted);
+                evicted.close();
+            }
+        }
+
+        /** {@code ch} sent its request: it is answered and closed, never evicted. */
+        synchronized void answering(Channel ch) {
+            answering.add(ch);
+        }
+
+        private synchronized void closed(Channel ch) {
+            open.remove(ch);
+            answering.remove(ch);
+        }
+    }
+
     /** Answers one request, then closes the connection. */
     private static final class Scrape extends SimpleChannelInboundHandler<FullHttpRequest> {
         private final Supplier<String> scrape;
         private final String contentType;
+        private final Connections connections;
 
-        Scrape(Supplier<String> scrape, String contentType) {
+        Scrape(Supplier<String> scrape, String contentType, Connections connections) {
             this.scrape = scrape;
             this.contentType = contentType;
+            this.connections = connections;
         }
 
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+            connections.answering(ctx.channel());
             FullHttpResponse response;
             String uri = request.uri();
             int query = uri.indexOf('?');

@@ -25,10 +25,11 @@ import picocli.CommandLine.Option;
         description = {
             "Serve Ceph RBD snapshot mirroring of one site's pool as a CSI-Addons replication plugin until "
                     + "SIGTERM or SIGINT (volume ids are image names; docs/storage-vendors.md \"Real storage\").",
-            "Runs the rbd command of the Ceph packages (ceph-common) for every call, each within --timeout. Does "
-                    + "not contact Ceph to start: prints 'listening on <address>' at once; Probe answers ready "
-                    + "once the pool can be read. Exit status 2 when an option or the address cannot be used; 0 "
-                    + "after a clean drain on SIGTERM or SIGINT."
+            "Calls librbd and librados (Debian: librbd1, librados2) in its own process over one connection per "
+                    + "site, each call within --timeout, at most --max-concurrent-calls at once. Does not contact "
+                    + "Ceph to start: prints 'listening on <address>' at once; Probe answers ready once the pool "
+                    + "can be read. Exit status 2 when an option or the address cannot be used, or the Ceph "
+                    + "libraries are missing; 0 after a clean drain on SIGTERM or SIGINT."
         })
 public final class ServeCephCommand extends DriverServeCommand<CephRbdDriver> {
 
@@ -58,27 +59,32 @@ public final class ServeCephCommand extends DriverServeCommand<CephRbdDriver> {
             names = "--ceph-id",
             paramLabel = "NAME",
             description = "The Ceph user, without client. (default ${DEFAULT-VALUE}). It reads the peer's bootstrap "
-                    + "credentials (rbd mirror pool info --all) to ask the other site directly.")
+                    + "credentials (the pool's mirroring peer attributes) to ask the other site directly.")
     String cephId = "admin";
 
-    @Option(names = "--rbd", paramLabel = "PATH", description = "The rbd command (default ${DEFAULT-VALUE}).")
-    String rbd = "rbd";
+    @Option(
+            names = "--max-concurrent-calls",
+            paramLabel = "N",
+            description = "The most calls served at once (default ${DEFAULT-VALUE}); a call beyond it waits for a "
+                    + "slot until its caller's deadline, and its --timeout budget starts once it has one.")
+    int maxConcurrentCalls = CephRbdDriver.DEFAULT_MAX_CONCURRENT_CALLS;
 
     @Option(
             names = "--timeout",
             paramLabel = "DURATION",
             converter = DurationConverter.class,
-            description = "The budget of one call, all its rbd commands together (less when the caller's deadline is "
-                    + "sooner); a site silent that long answers UNAVAILABLE (default ${DEFAULT-VALUE}, because "
-                    + "rbd answers in seconds when its monitors can be reached and hangs when they cannot).")
+            description = "The budget of one call, all its Ceph calls together (less when the caller's deadline is "
+                    + "sooner), and Ceph's own client timeouts; a site silent that long answers UNAVAILABLE, a "
+                    + "change still running answers ABORTED and completes in the plugin (default ${DEFAULT-VALUE}, "
+                    + "because Ceph answers in seconds when its monitors can be reached).")
     Duration timeout = CephRbdDriver.DEFAULT_TIMEOUT;
 
     @Mixin
     ServeOptions serveOptions = serve;
 
     /**
-     * Builds the driver and starts serving it; on SIGTERM or SIGINT the server drains, then the rbd commands still
-     * running are killed.
+     * Builds the driver and starts serving it; on SIGTERM or SIGINT the server drains, then the driver waits for the
+     * Ceph calls still running and closes its connections.
      */
     @Override
     ServeStart.Served<CephRbdDriver> start() {
@@ -88,12 +94,19 @@ public final class ServeCephCommand extends DriverServeCommand<CephRbdDriver> {
         if (pool.isEmpty() || pool.contains("/") || pool.contains("@")) {
             throw usageError("--pool: \"" + SafeText.escape(pool) + "\" is not a pool name");
         }
+        if (maxConcurrentCalls < 1) {
+            throw usageError("--max-concurrent-calls: " + maxConcurrentCalls + " is not at least 1");
+        }
+        String missing = CephRbdDriver.nativeLibrariesMissing();
+        if (missing != null) {
+            throw usageError("serve-ceph: " + missing);
+        }
         CephRbdDriver driver = CephRbdDriver.builder()
                 .cephConf(cephConf)
                 .pool(pool)
                 .clientId(cephId)
-                .rbd(rbd)
                 .timeout(timeout)
+                .maxConcurrentCalls(maxConcurrentCalls)
                 .build();
         try {
             ReplicationServer.Builder server = serve.metrics.bind(ReplicationServer.builder()

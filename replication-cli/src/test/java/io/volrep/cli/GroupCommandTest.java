@@ -3,17 +3,35 @@ package io.volrep.cli;
 import static io.volrep.cli.CallCommandsTest.volrep;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.grpc.Server;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.stub.StreamObserver;
 import io.volrep.api.ReplicationSource;
+import io.volrep.api.VolumeGroupCapability;
 import io.volrep.cli.CallCommandsTest.Run;
+import io.volrep.proto.identity.Capability;
+import io.volrep.proto.identity.GetCapabilitiesRequest;
+import io.volrep.proto.identity.GetCapabilitiesResponse;
+import io.volrep.proto.identity.IdentityGrpc;
+import io.volrep.proto.volumegroup.ControllerGrpc;
+import io.volrep.proto.volumegroup.ListVolumeGroupsRequest;
+import io.volrep.proto.volumegroup.ListVolumeGroupsResponse;
 import io.volrep.spi.ReplicationServer;
 import io.volrep.testkit.reference.ReferenceDriver;
 import io.volrep.testkit.reference.ReferencePlugin;
 import io.volrep.testsupport.GrpcCleanup;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -125,6 +143,80 @@ class GroupCommandTest {
         Run alone = volrep("group");
         assertThat(alone.exit()).isEqualTo(VolrepCommand.EXIT_USAGE);
         assertThat(alone.err()).contains("create").contains("list").contains("a subcommand is required");
+    }
+
+    /**
+     * A plugin whose listing never ends (issue 45, item 2): every page three fresh groups and a fresh token, on TCP;
+     * the second page waits for {@code secondPage}.
+     */
+    private Server endlessListing(CountDownLatch secondPage) throws Exception {
+        AtomicInteger pages = new AtomicInteger();
+        var controller = new ControllerGrpc.ControllerImplBase() {
+            @Override
+            public void listVolumeGroups(ListVolumeGroupsRequest r, StreamObserver<ListVolumeGroupsResponse> o) {
+                int page = pages.incrementAndGet();
+                if (page == 2) {
+                    try {
+                        secondPage.await(60, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                ListVolumeGroupsResponse.Builder b =
+                        ListVolumeGroupsResponse.newBuilder().setNextToken("t" + page);
+                for (int i = 0; i < 3; i++) {
+                    b.addEntriesBuilder().getVolumeGroupBuilder().setVolumeGroupId("vg-" + page + "-" + i);
+                }
+                o.onNext(b.build());
+                o.onCompleted();
+            }
+        };
+        var identity = new IdentityGrpc.IdentityImplBase() {
+            @Override
+            public void getCapabilities(GetCapabilitiesRequest r, StreamObserver<GetCapabilitiesResponse> o) {
+                o.onNext(GetCapabilitiesResponse.newBuilder()
+                        .addCapabilities(Capability.newBuilder()
+                                .setVolumeGroup(Capability.VolumeGroup.newBuilder()
+                                        .setTypeValue(VolumeGroupCapability.LIST_VOLUME_GROUPS.wireNumber())))
+                        .build());
+                o.onCompleted();
+            }
+        };
+        return grpc.register(NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+                .addService(controller)
+                .addService(identity)
+                .build()
+                .start());
+    }
+
+    @Test
+    void aListingIsPrintedPageByPageAndEndsWithinTheTimeoutHoweverManyPagesThePluginHas() throws Exception {
+        CountDownLatch secondPage = new CountDownLatch(1);
+        Server server = endlessListing(secondPage);
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        var cli = VolrepCommand.commandLine();
+        cli.setOut(new PrintWriter(out));
+        cli.setErr(new PrintWriter(err));
+        CompletableFuture<Integer> run = CompletableFuture.supplyAsync(
+                () -> cli.execute("group", "list", "--endpoint", "127.0.0.1:" + server.getPort(), "--timeout", "10s"));
+        // The first page is on stdout while the second one is still coming (before: nothing until the end).
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!out.toString().contains("group vg-1-2") && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(out.toString())
+                .as(err.toString())
+                .startsWith(String.join(System.lineSeparator(), "group vg-1-0", "group vg-1-1", "group vg-1-2", ""));
+        assertThat(run).isNotDone();
+        secondPage.countDown();
+        // --timeout covers the whole listing, not one page (before: a walk without end).
+        int exit = run.get(60, TimeUnit.SECONDS);
+        assertThat(exit).as(err.toString()).isEqualTo(CallCommand.EXIT_CALL_FAILED);
+        assertThat(err.toString())
+                .contains("the listing did not end within the call's total timeout of PT10S")
+                .contains("code: 4 DEADLINE_EXCEEDED from ListVolumeGroups");
+        assertThat(out.toString()).contains("group vg-2-0");
     }
 
     @Test

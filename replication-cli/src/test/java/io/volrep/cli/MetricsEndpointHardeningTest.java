@@ -1,6 +1,7 @@
 package io.volrep.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.volrep.spi.ReplicationServer;
 import io.volrep.testsupport.GrpcCleanup;
@@ -36,9 +37,13 @@ class MetricsEndpointHardeningTest {
     static final Duration READ_TIMEOUT = Duration.ofSeconds(2);
 
     private static MetricsOptions.Endpoint start() {
+        return start(READ_TIMEOUT);
+    }
+
+    private static MetricsOptions.Endpoint start(Duration readTimeout) {
         MetricsOptions metrics = new MetricsOptions();
         metrics.metricsListen = "127.0.0.1:0";
-        metrics.readTimeout = READ_TIMEOUT;
+        metrics.readTimeout = readTimeout;
         metrics.bind(ReplicationServer.builder());
         return metrics.start();
     }
@@ -132,6 +137,42 @@ class MetricsEndpointHardeningTest {
                 s.close();
             }
             for (Socket s : slow) {
+                s.close();
+            }
+        }
+    }
+
+    /**
+     * Issue 45, item 4: with the connection limit filled by idle connections, a scraper still gets through (before the
+     * fix, 10 of 12 scrapes were reset until the idle ones timed out). The oldest idle connection makes room.
+     */
+    @Test
+    void aScraperGetsThroughWhileIdleConnectionsFillTheLimit() throws Exception {
+        // A read timeout far longer than the test: the idle connections stay until the server evicts them.
+        MetricsOptions.Endpoint endpoint = grpc.register(start(Duration.ofSeconds(120)));
+        InetSocketAddress address = address(endpoint.url());
+        List<Socket> idle = new ArrayList<>();
+        try {
+            for (int i = 0; i < MetricsHttpServer.MAX_CONNECTIONS; i++) {
+                idle.add(new Socket(address.getAddress(), address.getPort()));
+            }
+            // Twelve scrapes while the limit stays filled: an idle connection opened before each one.
+            HttpClient http = HttpClient.newBuilder()
+                    .connectTimeout(Duration.ofSeconds(3))
+                    .build();
+            for (int i = 0; i < 12; i++) {
+                idle.add(new Socket(address.getAddress(), address.getPort()));
+                assertThat(get(http, endpoint.url()).statusCode())
+                        .as("scrape %d", i)
+                        .isEqualTo(200);
+            }
+            // Room was made by closing the oldest idle connection; the newest is still open.
+            assertThat(closedAfter(idle.get(0), System.nanoTime())).isLessThan(Duration.ofSeconds(10));
+            Socket newest = idle.get(idle.size() - 1);
+            newest.setSoTimeout(300);
+            assertThatThrownBy(() -> newest.getInputStream().read()).isInstanceOf(SocketTimeoutException.class);
+        } finally {
+            for (Socket s : idle) {
                 s.close();
             }
         }

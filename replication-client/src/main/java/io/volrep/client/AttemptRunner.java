@@ -7,7 +7,6 @@ import io.grpc.ClientCall;
 import io.grpc.ClientStreamTracer;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
-import io.grpc.MethodDescriptor;
 import io.grpc.Status;
 import io.volrep.api.ErrorScheme;
 import io.volrep.api.Rpc;
@@ -21,12 +20,12 @@ import java.util.function.Consumer;
  * Runs one attempt: one {@link ClientCall} in, one {@link AttemptOutcome} out, built from facts only: the final
  * status code, whether the attempt waited for a connection ({@link CallOptions#withWaitForReady()}), and what its
  * {@link ClientStreamTracer} saw (the stream created on a transport, the plugin's headers, the plugin's trailers).
- * Never from gRPC's message text, whose wording an upgrade may change; {@code GrpcFactsTest} pins the facts.
+ * Never from gRPC's message text, whose wording an upgrade may change; {@code GrpcFactsTest} pins the facts. What the
+ * answer means (its rules, the retry decision) is the {@link RetryLoop}'s to judge.
  *
- * <p>Where the call's callbacks run is decided here, once per attempt: on the waiting caller's thread (a blocking
- * call's {@link CallingThreadQueue}), on gRPC's transport thread ({@link ReplicationClient.Builder#directExecutor()},
- * a success only: a failure is handed to the client's executor before anything decides about it), or on the
- * channel's executor.
+ * <p>The outcome is handed over on the thread gRPC runs the call's callbacks on: the waiting caller's thread (a
+ * blocking call's {@link CallingThreadQueue}), gRPC's transport thread ({@link ReplicationClient.Builder#directExecutor()}),
+ * or the channel's executor.
  */
 final class AttemptRunner {
     /**
@@ -40,10 +39,9 @@ final class AttemptRunner {
             Metadata.Key.of("grpc-retry-pushback-ms", Metadata.ASCII_STRING_MARSHALLER);
 
     private final ManagedChannel channel;
-    /** Where a failure is decided when callbacks run on the transport thread. */
-    private final Executor executor;
-    /** {@link ReplicationClient.Builder#directExecutor()}: an asynchronous call's callbacks on the transport thread. */
-    private final boolean direct;
+    private final WireDialect wire;
+    /** The client's revision's error scheme, for a code's recovery class. */
+    private final ErrorScheme scheme;
 
     private final ConnectionWatch connections;
     /**
@@ -57,33 +55,36 @@ final class AttemptRunner {
 
     AttemptRunner(ManagedChannel channel, CallSettings settings, ConnectionWatch connections) {
         this.channel = channel;
-        this.executor = settings.executor();
-        this.direct = settings.directExecutor();
+        this.wire = settings.wire();
+        this.scheme = wire.dialect().errorScheme();
         this.connections = connections;
-        this.failFastOptions = direct ? CallOptions.DEFAULT.withExecutor(DIRECT) : CallOptions.DEFAULT;
+        this.failFastOptions =
+                settings.directExecutor() ? CallOptions.DEFAULT.withExecutor(DIRECT) : CallOptions.DEFAULT;
         this.waitForReadyOptions = failFastOptions.withWaitForReady();
     }
 
     /**
      * One attempt to make.
      *
+     * @param rpc what it calls
+     * @param request the request, in the client's revision
+     * @param timeout its gRPC deadline
      * @param waitForReady wait for a connection (within {@code timeout}) instead of failing at once without one
-     * @param queue the waiting caller's queue for a blocking call, else null
-     * @param scheme the call's revision's error scheme, for the code's recovery class
+     * @param callbacks where its callbacks run: the waiting caller's queue for a blocking call, else null (the
+     *        channel's executor, or the transport thread under {@code directExecutor()})
+     * @param observation the call's, current while the attempt starts (a tracer parents the attempt there)
      */
     record Attempt(
             Rpc rpc,
-            MethodDescriptor<Message, Message> method,
             Message request,
             Duration timeout,
             boolean waitForReady,
-            CallingThreadQueue queue,
-            ErrorScheme scheme,
+            Executor callbacks,
             CallObservation observation) {}
 
     /** What came of one attempt. */
     sealed interface AttemptOutcome {
-        /** The plugin answered OK with exactly one response. */
+        /** The plugin answered OK with exactly one response (whether the answer follows the rules is judged next). */
         record Succeeded(Message response) implements AttemptOutcome {}
 
         /** The attempt failed: the facts decisions read, and gRPC's status for what a message shows. */
@@ -105,17 +106,16 @@ final class AttemptRunner {
         if (attempt.waitForReady()) {
             connections.watch();
         }
-        boolean onTransportThread = attempt.queue() == null && direct;
-        if (attempt.queue() != null) {
-            options = options.withExecutor(attempt.queue());
+        if (attempt.callbacks() != null) {
+            options = options.withExecutor(attempt.callbacks());
         }
         options = options.withStreamTracerFactory(trace).withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS);
         // The call's observation is current while the attempt starts: a tracing interceptor parents it there.
         CallObservation.Scope scope = attempt.observation().openScope();
         ClientCall<Message, Message> call;
         try {
-            call = channel.newCall(attempt.method(), options);
-            call.start(new Listener(call, attempt, trace, onTransportThread, onOutcome), new Metadata());
+            call = channel.newCall(wire.method(attempt.rpc()), options);
+            call.start(new Listener(call, attempt, trace, onOutcome), new Metadata());
             // Two, so that a second response is seen (and refused) rather than left unread. Asked right after the
             // start, in the order of grpc-java's own unary calls, so that the transport's thread finds the request
             // for messages among the tasks the start gave it.
@@ -133,21 +133,14 @@ final class AttemptRunner {
         private final ClientCall<Message, Message> call;
         private final Attempt attempt;
         private final Trace trace;
-        private final boolean onTransportThread;
         private final Consumer<AttemptOutcome> onOutcome;
         private Message response;
         private boolean secondResponse;
 
-        Listener(
-                ClientCall<Message, Message> call,
-                Attempt attempt,
-                Trace trace,
-                boolean onTransportThread,
-                Consumer<AttemptOutcome> onOutcome) {
+        Listener(ClientCall<Message, Message> call, Attempt attempt, Trace trace, Consumer<AttemptOutcome> onOutcome) {
             this.call = call;
             this.attempt = attempt;
             this.trace = trace;
-            this.onTransportThread = onTransportThread;
             this.onOutcome = onOutcome;
         }
 
@@ -165,14 +158,7 @@ final class AttemptRunner {
         public void onClose(Status status, Metadata trailers) {
             // Done only when the final status is OK, never on a response alone (an error status, or none, may
             // follow it).
-            AttemptOutcome result = outcome(status, trailers);
-            if (onTransportThread && !(result instanceof AttemptOutcome.Succeeded)) {
-                // On the transport thread: the verifier, the secrets' renewal, listeners and the caller's
-                // continuations of a failure may block, so a failure is decided on the client's executor.
-                CallEngine.executeOrRun(executor, () -> onOutcome.accept(result));
-            } else {
-                onOutcome.accept(result);
-            }
+            onOutcome.accept(outcome(status, trailers));
         }
 
         private AttemptOutcome outcome(Status status, Metadata trailers) {
@@ -188,7 +174,7 @@ final class AttemptRunner {
             return new AttemptOutcome.Failed(
                     new RetryDecisions.Outcome(
                             code,
-                            attempt.scheme().recovery(attempt.rpc(), code),
+                            scheme.recovery(attempt.rpc(), code),
                             attempt.waitForReady(),
                             trace.sent,
                             trace.headers || trace.trailers != null,

@@ -4,11 +4,8 @@ import com.google.protobuf.Message;
 import io.grpc.ManagedChannel;
 import io.volrep.api.ReplicationException;
 import io.volrep.api.ReplicationSource;
-import io.volrep.api.StatusCode;
 import io.volrep.api.VolumeGroupCapability;
-import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -16,39 +13,60 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BiConsumer;
-import java.util.function.Supplier;
 
 /**
  * Where every typed call enters: validated before anything is sent, offered only when the plugin advertises the
- * capability it needs ({@link CapabilityGate}), observed from acceptance to its final outcome, then dispatched
- * single-flight per source (a call without a source, such as an Identity call, starts at
- * once) to its {@link RetryLoop}. The layers below: the loop decides with {@link RetryDecisions} after each attempt,
- * the {@link AttemptRunner} makes each attempt on the channel and reports it as facts, {@link CallFailures} words
- * a failure, and the {@link ConnectionWatch} keeps a connection coming while calls wait for one. Unless the policy
- * fails fast, attempts wait for a plugin that is down (wait-for-ready) and such waits do not spend the attempt
- * budget.
+ * capability it needs ({@link CapabilityGate}), then run single-flight per source (a call without a source, such as
+ * an Identity call, starts at once) as a {@link RetryLoop}, which makes the attempts ({@link AttemptRunner}),
+ * decides after each ({@link RetryDecisions}), words a failure ({@link CallFailures}) and reports the call. The
+ * {@link ConnectionWatch} keeps a connection coming while calls wait for one. Unless the policy fails fast, attempts
+ * wait for a plugin that is down (wait-for-ready) and such waits do not spend the attempt budget. See
+ * docs/call-path.md.
  */
 final class CallEngine {
     private final CallSettings settings;
+    private final ManagedChannel channel;
     private final SingleFlight singleFlight;
-    private final RetryLoop loop;
+    private final ConnectionWatch connections;
+    private final AttemptRunner runner;
+    private final CallFailures failures;
     private final CapabilityGate capabilities;
     /** Calls without a single-flight slot (no source) that are in flight: the {@link ConnectionWatch} counts them. */
     private final AtomicInteger callsWithoutSlot = new AtomicInteger();
 
     CallEngine(ManagedChannel channel, CallSettings settings) {
         this.settings = settings;
-        this.singleFlight = new SingleFlight(settings.maxQueuedPerSource(), settings.executor());
-        ConnectionWatch connections = new ConnectionWatch(channel, settings, this::activeCalls);
-        this.loop = new RetryLoop(
-                settings, new AttemptRunner(channel, settings, connections), connections, channel::isShutdown);
+        this.channel = channel;
+        this.singleFlight = new SingleFlight(settings.maxQueuedPerSource());
+        this.connections = new ConnectionWatch(channel, settings, this::activeCalls);
+        this.runner = new AttemptRunner(channel, settings, connections);
+        this.failures = new CallFailures(
+                settings.target(),
+                settings.maxInboundMessageSize(),
+                settings.wire().dialect().errorScheme());
         this.capabilities = new CapabilityGate(this, settings.target());
     }
 
     /** What the client was built with: the spec revision's codec, the default policy, executor and scheduler. */
     CallSettings settings() {
         return settings;
+    }
+
+    AttemptRunner runner() {
+        return runner;
+    }
+
+    CallFailures failures() {
+        return failures;
+    }
+
+    ConnectionWatch connections() {
+        return connections;
+    }
+
+    /** The client was closed: nothing more is retried. */
+    boolean closed() {
+        return channel.isShutdown();
     }
 
     int activeSources() {
@@ -64,9 +82,8 @@ final class CallEngine {
      * Sends {@code spec} with retries; the future completes with what {@code answer} makes of the response, or
      * fails with a {@link CompletionException} around a {@link ReplicationException} (as {@code thenApply} would
      * give: the caller's future is this one, not a stage after it). Cancelling it cancels the RPC in flight and
-     * every later attempt. With a {@code queue} (a caller that waits), gRPC's callbacks and the scheduled retries
-     * run on the thread that drains it ({@link CallingThreadQueue#drainUntil}); without one (null), on the client's
-     * executor.
+     * every later attempt. With a {@code queue} (a caller that waits), gRPC's callbacks and the retries run on the
+     * thread that drains it ({@link CallingThreadQueue#drainUntil}); without one (null), on the client's executor.
      */
     <R> CompletableFuture<R> execute(CallSpec spec, CallingThreadQueue queue, Answer<R> answer) {
         long accepted = System.nanoTime();
@@ -109,83 +126,41 @@ final class CallEngine {
                 call.cancel(true);
             }
         });
-        Cancellation.propagate(visible, dispatched::get);
+        onCancel(visible, () -> {
+            CompletableFuture<R> call = dispatched.get();
+            if (call != null) {
+                call.cancel(true);
+            }
+        });
         return visible;
     }
 
-    /** Observes, then runs {@code spec} single-flight per its key: the call's whole life after its checks. */
+    /** Runs {@code spec} as a {@link RetryLoop}, once its source's single-flight slot is free. */
     private <R> CompletableFuture<R> dispatch(
             CallSpec spec, CallingThreadQueue queue, long accepted, Answer<R> answer) {
-        // The retry loop hooks its cancellation to it (Cancellation.onCancel).
-        CompletableFuture<Response> result = new Cancellation.Hooked<>();
-        CallObservation observation = settings.observer().onCall(spec.rpc(), spec.concerns());
-        // The caller's future completes only after the single-flight slot is free, so a caller that saw its call
-        // finish never finds the source still active (and a next call never queues behind a finished one).
-        CompletableFuture<R> visible = new Cancellation.Hooked<>();
-        Cancellation.propagate(visible, result);
-        Supplier<CompletableFuture<?>> start = () -> {
-            observation.onStarted(Duration.ofNanos(System.nanoTime() - accepted));
-            return loop.run(spec, queue, result, observation);
-        };
-        BiConsumer<Response, Throwable> report = (v, t) -> {
-            if (t == null) {
-                observation.onFinished(StatusCode.OK, v.attempts());
-                R answered;
-                try {
-                    answered = answer.of(v.message(), v.attempts());
-                } catch (Throwable mapping) {
-                    visible.completeExceptionally(new CompletionException(mapping));
-                    return;
-                }
-                visible.complete(answered);
-            } else {
-                Throwable failure = unwrap(t);
-                finished(observation, failure);
-                visible.completeExceptionally(new CompletionException(failure));
-            }
-        };
-        Optional<Object> flightKey = spec.flightKey();
-        if (flightKey.isPresent()) {
-            // Keyed calls concern a source: it names the source in a CallQueueFullException. The slot is released
-            // only once the call's future is done, so the report needs no stage of its own.
-            singleFlight.submit(
-                    flightKey.get(),
-                    spec.concerns().orElseThrow(),
-                    spec.rpc(),
-                    result,
-                    start,
-                    () -> reportDone(result, report));
-        } else {
-            // No source, no slot to wait for.
+        RetryLoop<R> call = new RetryLoop<>(this, spec, queue, answer, accepted);
+        Optional<Object> key = spec.flightKey();
+        if (key.isEmpty()) {
             callsWithoutSlot.incrementAndGet();
-            result.whenComplete((v, t) -> callsWithoutSlot.decrementAndGet());
-            try {
-                start.get();
-            } catch (RuntimeException e) {
-                result.completeExceptionally(e);
-            }
-            reportDone(result, report);
+            call.start();
+        } else if (!singleFlight.acquire(key.get(), call::start)) {
+            // Keyed calls concern a source: it names the source in the exception.
+            call.refuse(new CallQueueFullException(
+                    spec.rpc(), spec.concerns().orElseThrow(), settings.maxQueuedPerSource()));
         }
-        return visible;
+        return call.future();
     }
 
     /**
-     * Hands the outcome of {@code future} to {@code report}: at once when it is done (no stage, as for a keyed call
-     * whose slot was released), else when it completes.
+     * Frees the single-flight slot a finished call held under {@code key} (none: a call without a source); returns
+     * the start of the call it was handed to, for the finished call to run once it is reported, or null.
      */
-    private static <T> void reportDone(CompletableFuture<T> future, BiConsumer<T, Throwable> report) {
-        if (!future.isDone()) {
-            future.whenComplete(report);
-            return;
+    Runnable release(Optional<Object> key) {
+        if (key.isEmpty()) {
+            callsWithoutSlot.decrementAndGet();
+            return null;
         }
-        T value;
-        try {
-            value = future.getNow(null);
-        } catch (CancellationException | CompletionException failure) {
-            report.accept(null, failure);
-            return;
-        }
-        report.accept(value, null);
+        return singleFlight.release(key.get());
     }
 
     /** A call refused before sending is observed too, when its source can be named at all. */
@@ -202,14 +177,13 @@ final class CallEngine {
         settings.observer().onCall(spec.rpc(), source).onFinished(e.code(), 0);
     }
 
-    private static void finished(CallObservation observation, Throwable failure) {
-        if (failure instanceof ReplicationException e) {
-            observation.onFinished(e.code(), e.attempts());
-        } else if (failure instanceof CancellationException) {
-            observation.onFinished(StatusCode.CANCELLED, 0);
-        } else {
-            observation.onFinished(StatusCode.UNKNOWN, 0);
-        }
+    /** Runs {@code action} once {@code future} is cancelled: how a caller's cancel travels down a layer. */
+    static void onCancel(CompletableFuture<?> future, Runnable action) {
+        future.whenComplete((v, t) -> {
+            if (future.isCancelled()) {
+                action.run();
+            }
+        });
     }
 
     /** Runs {@code task} on {@code executor}; inline when it no longer takes work (the client is closing). */
@@ -228,10 +202,11 @@ final class CallEngine {
         return t;
     }
 
-    /** A successful call's response and how many attempts it took. */
-    record Response(Message message, int attempts) {}
-
-    /** What a typed call makes of a successful call's response and how many attempts it took. */
+    /**
+     * What a typed call makes of a successful attempt's response ({@code attempts} so far, for its exception): the
+     * answer rules are applied here, so a response that breaks them throws (a
+     * {@link io.volrep.api.ProtocolViolationException} naming the field) and the attempt counts as a violation.
+     */
     @FunctionalInterface
     interface Answer<R> {
         R of(Message response, int attempts);

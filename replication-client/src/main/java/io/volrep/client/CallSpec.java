@@ -1,7 +1,6 @@
 package io.volrep.client;
 
 import com.google.protobuf.Message;
-import io.grpc.MethodDescriptor;
 import io.volrep.api.CsiLimits;
 import io.volrep.api.InvalidArgumentException;
 import io.volrep.api.ReplicationSource;
@@ -68,11 +67,6 @@ sealed interface CallSpec permits RequestSpec, HealSpec, IdentitySpec, VolumeGro
      * @throws UnsupportedByDialectException when the plugin's spec revision cannot express the request
      */
     CallSpec validate(WireDialect wire);
-
-    /** The gRPC method the call sends, as {@code wire} speaks it. */
-    default MethodDescriptor<Message, Message> method(WireDialect wire) {
-        return wire.method(rpc());
-    }
 
     Message encode(WireDialect wire, Secrets secrets);
 

@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  *   <li>never waits silently: a WARN {@code Still connecting to <target> after N s: <why>} after
  *       {@link CallSettings.ConnectionWarnings#first()} and then every {@link CallSettings.ConnectionWarnings#every()}
  *       (the Go CSI sidecars' convention), the reason found by looking ({@link Reachability}); an INFO once the
- *       connection is back.</li>
+ *       connection is back. The {@link ConnectionListener}, if any, hears the same at the same moments, so that a
+ *       program without a logging binding learns it too.</li>
  * </ul>
  * Idle clients are left alone: it only acts while calls are active.
  */
@@ -41,6 +42,9 @@ final class ConnectionWatch {
     private final Executor executor;
     private final IntSupplier activeCalls;
     private final CallSettings.ConnectionWarnings warnings;
+    /** Hears what the WARN and INFO lines say, or null. */
+    private final ConnectionListener listener;
+
     private final AtomicBoolean watching = new AtomicBoolean();
     private final AtomicBoolean nudgeScheduled = new AtomicBoolean();
     /** {@link System#nanoTime()} when the current wait for a connection began; {@link #NOT_WAITING} when none. */
@@ -54,6 +58,7 @@ final class ConnectionWatch {
         this.scheduler = settings.scheduler();
         this.executor = settings.executor();
         this.warnings = settings.warnings();
+        this.listener = settings.connectionListener();
         this.activeCalls = activeCalls;
     }
 
@@ -98,6 +103,9 @@ final class ConnectionWatch {
         if (since != NOT_WAITING && warned) {
             warned = false;
             LOG.info("Connected to {} after {}", SafeText.escape(target), elapsed(since));
+            if (listener != null) {
+                tell(() -> listener.connected(target, Duration.ofNanos(System.nanoTime() - since)));
+            }
         }
     }
 
@@ -137,7 +145,12 @@ final class ConnectionWatch {
             return; // connected meanwhile; a later wait has its own clock
         }
         ConnectivityState state = channel.getState(false);
-        if (state == ConnectivityState.READY || state == ConnectivityState.SHUTDOWN || activeCalls.getAsInt() == 0) {
+        if (state == ConnectivityState.READY) {
+            // Connected before the state callback said so: that wait's end is told here, or never.
+            connected();
+            return;
+        }
+        if (state == ConnectivityState.SHUTDOWN || activeCalls.getAsInt() == 0) {
             // Nobody waits any more (the calls ended at their deadlines): the next waiting call starts a new clock.
             waitingSince.compareAndSet(since, NOT_WAITING);
             return;
@@ -151,7 +164,20 @@ final class ConnectionWatch {
                 SafeText.escape(target),
                 elapsed(since),
                 SafeText.escape(why));
+        if (listener != null) {
+            tell(() -> listener.stillConnecting(
+                    target, Duration.ofNanos(System.nanoTime() - since), SafeText.escape(why)));
+        }
         scheduleWarning(since, warnings.every());
+    }
+
+    /** Runs a {@link ConnectionListener} callback; what it throws is logged and ignored. */
+    private static void tell(Runnable callback) {
+        try {
+            callback.run();
+        } catch (RuntimeException e) {
+            LOG.warn("ConnectionListener threw {}; ignored", SafeText.escape(e.toString()));
+        }
     }
 
     /** {@code 5 s}, or {@code 0.2 s} under 10 s. */

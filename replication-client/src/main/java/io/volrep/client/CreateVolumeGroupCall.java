@@ -13,8 +13,9 @@ import io.volrep.proto.volumegroup.CreateVolumeGroupResponse;
  * 6 ALREADY_EXISTS ({@code ReplicationException} of that code, not retried). Volumes that cannot be grouped answer
  * {@link io.volrep.api.PreconditionFailedException}, also when the plugin sends upstream's "7" for it. Offered when
  * the plugin advertises {@code VolumeGroup.VOLUME_GROUP}; sends the {@linkplain SecretsProvider#pluginSecrets()
- * plugin's secrets} unless {@link #secrets} overrides them. The answer may list no members even when some were asked
- * for (the spec requires them of Get, List and Modify only).
+ * plugin's secrets} unless {@link #secrets} overrides them. The answer may list fewer members, or none, than were
+ * asked for (the spec requires them of Get, List and Modify only), but never one that was not asked for
+ * ({@link io.volrep.api.ProtocolViolationException}).
  *
  * <pre>{@code
  * VolumeGroup group = client.volumeGroups().create("db-1").volumes("pvc-1", "pvc-2")
@@ -35,7 +36,7 @@ public final class CreateVolumeGroupCall extends MembershipCall<CreateVolumeGrou
     @Override
     VolumeGroup result(Message response, int attempts) {
         CreateVolumeGroupResponse r = (CreateVolumeGroupResponse) response;
-        WireMapping.requireNoProblems(AnswerRules.volumeGroupCreated(r), rpc, attempts);
+        WireMapping.requireNoProblems(AnswerRules.volumeGroupCreated(r, volumeIds), rpc, attempts);
         return WireMapping.fromProto(r.getVolumeGroup());
     }
 }

@@ -10,7 +10,9 @@ import io.volrep.proto.volumegroup.ControllerGetVolumeGroupResponse;
 /**
  * ControllerGetVolumeGroup: the group as it is now. A group that does not exist answers
  * {@link io.volrep.api.SourceNotFoundException}, retried with back-off only when the {@link SourceVerifier} approves
- * {@code ReplicationSource.volumeGroup(id)}. Offered when the plugin advertises {@code VolumeGroup.GET_VOLUME_GROUP}.
+ * {@code ReplicationSource.volumeGroup(id)}. An answer about another group is a
+ * {@link io.volrep.api.ProtocolViolationException}. Offered when the plugin advertises
+ * {@code VolumeGroup.GET_VOLUME_GROUP}.
  *
  * <pre>{@code
  * VolumeGroup group = client.volumeGroups().get("vg-1").call();
@@ -24,7 +26,7 @@ public final class GetVolumeGroupCall extends ExistingGroupCall<GetVolumeGroupCa
     @Override
     VolumeGroup result(Message response, int attempts) {
         ControllerGetVolumeGroupResponse r = (ControllerGetVolumeGroupResponse) response;
-        WireMapping.requireNoProblems(AnswerRules.volumeGroup(r), rpc, attempts);
+        WireMapping.requireNoProblems(AnswerRules.volumeGroup(r, volumeGroupId()), rpc, attempts);
         return WireMapping.fromProto(r.getVolumeGroup());
     }
 }

@@ -2,6 +2,7 @@ package io.volrep.client;
 
 import com.google.protobuf.Message;
 import io.volrep.api.CsiLimits;
+import io.volrep.api.DeadlineExceededException;
 import io.volrep.api.InvalidArgumentException;
 import io.volrep.api.OperationPendingException;
 import io.volrep.api.ProtocolViolationException;
@@ -10,6 +11,12 @@ import io.volrep.api.VolumeGroup;
 import io.volrep.api.internal.wire.AnswerRules;
 import io.volrep.api.internal.wire.WireMapping;
 import io.volrep.proto.volumegroup.ListVolumeGroupsResponse;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -31,6 +38,13 @@ import java.util.stream.StreamSupport;
  * advertises {@code VolumeGroup.LIST_VOLUME_GROUPS}; sends the {@linkplain SecretsProvider#pluginSecrets() plugin's
  * secrets} unless {@link #secrets} overrides them.
  *
+ * <p>A walk is bounded whatever the plugin answers: the retry policy's total timeout covers the whole listing, from
+ * its first page ({@link DeadlineExceededException} when it does not end in time; the caller's time between pages
+ * counts too), {@value #MAX_EMPTY_PAGES} empty pages in a row or a {@code next_token} met again within the last
+ * {@value #TOKENS_REMEMBERED} pages are a {@link ProtocolViolationException}, and it holds one page at a time, so
+ * memory stays bounded while a caller streams (past {@value #MAX_REMEMBERED_GROUPS} groups it no longer remembers
+ * what it gave, and a 10 then ends the walk instead of starting it over).
+ *
  * <pre>{@code
  * try (Stream<VolumeGroup> groups = client.volumeGroups().list().maxEntries(100).stream()) {
  *     groups.filter(g -> g.volumeIds().contains("pvc-1")).forEach(g -> log.info("pvc-1 is in {}", g.id()));
@@ -40,6 +54,15 @@ import java.util.stream.StreamSupport;
 public final class ListVolumeGroupsCall extends TypedCall<ListVolumeGroupsCall, VolumeGroupPage> {
     /** How often a walk starts over after 10 ABORTED before it gives up with that exception. */
     public static final int MAX_RESTARTS = 3;
+    /** How many empty pages in a row, each with a {@code next_token}, end a walk as a protocol violation. */
+    public static final int MAX_EMPTY_PAGES = 100;
+    /**
+     * How many delivered groups a walk remembers, so as to start over without repeating one; a walk that delivered
+     * more ends with the plugin's 10 ABORTED instead of starting over.
+     */
+    public static final int MAX_REMEMBERED_GROUPS = 10_000;
+    /** How many of the tokens it followed last a walk remembers, to tell a {@code next_token} met again. */
+    public static final int TOKENS_REMEMBERED = 1_000;
 
     private int maxEntries;
     private String startingToken = "";
@@ -92,23 +115,39 @@ public final class ListVolumeGroupsCall extends TypedCall<ListVolumeGroupsCall, 
                 r.getNextToken().isEmpty() ? Optional.empty() : Optional.of(r.getNextToken()));
     }
 
-    /** One page of the walk, with this call's settings. */
-    private VolumeGroupPage page(String token) {
+    /** One page of the walk, with this call's settings, within {@code left} of the walk's total timeout. */
+    private VolumeGroupPage page(String token, RetryPolicy walkPolicy, Duration left) {
         ListVolumeGroupsCall page =
                 new ListVolumeGroupsCall(engine).maxEntries(maxEntries).startingToken(token);
         page.secretsOverride = secretsOverride;
-        page.policy = policy;
+        page.policy = walkPolicy.toBuilder()
+                .totalTimeout(left)
+                .perAttemptTimeout(
+                        left.compareTo(walkPolicy.perAttemptTimeout()) < 0 ? left : walkPolicy.perAttemptTimeout())
+                .build();
         return page.call();
     }
 
-    /** The walk over every page. */
+    /**
+     * The walk over every page, bounded: the policy's total timeout covers all of it, {@value #MAX_EMPTY_PAGES} empty
+     * pages in a row or a {@code next_token} met again within the last {@value #TOKENS_REMEMBERED} pages end it as a
+     * protocol violation, and it holds one page, the fingerprints of its recent tokens and at most
+     * {@value #MAX_REMEMBERED_GROUPS} delivered ids: memory stays bounded however long the listing.
+     */
     private final class Walk implements Iterator<VolumeGroup> {
+        private final RetryPolicy walkPolicy =
+                policy != null ? policy : engine.settings().defaultPolicy();
+        private final Instant deadline = walkPolicy.clock().instant().plus(walkPolicy.totalTimeout());
         private final ArrayDeque<VolumeGroup> buffer = new ArrayDeque<>();
-        private final Set<String> delivered = new HashSet<>();
-        private final Set<String> tokensUsed = new HashSet<>();
+        /** What was delivered, to skip it after starting over; null once more was delivered than it may hold. */
+        private Set<String> delivered = new HashSet<>();
+
+        private final RecentTokens tokens = new RecentTokens();
         private String token = startingToken;
         private boolean lastPage;
         private int restarts;
+        private int pages;
+        private int emptyInARow;
 
         @Override
         public boolean hasNext() {
@@ -124,40 +163,111 @@ public final class ListVolumeGroupsCall extends TypedCall<ListVolumeGroupsCall, 
                 throw new NoSuchElementException();
             }
             VolumeGroup next = buffer.poll();
-            delivered.add(next.id());
+            if (delivered != null) {
+                delivered.add(next.id());
+                if (delivered.size() > MAX_REMEMBERED_GROUPS) {
+                    delivered = null; // from now on a 10 ends the walk instead of starting it over
+                }
+            }
             return next;
         }
 
         private void fetch() {
+            if (timeIsUp()) {
+                throw tooLong(null);
+            }
             VolumeGroupPage page;
             try {
-                page = page(token);
+                page = page(
+                        token, walkPolicy, Duration.between(walkPolicy.clock().instant(), deadline));
+            } catch (DeadlineExceededException e) {
+                // A page that ran out of the walk's time: the listing's deadline, not the page's, is what ended it.
+                throw timeIsUp() ? tooLong(e) : e;
             } catch (OperationPendingException e) {
-                if (token.isEmpty() || restarts >= MAX_RESTARTS || e instanceof CallQueueFullException) {
+                if (token.isEmpty()
+                        || restarts >= MAX_RESTARTS
+                        || delivered == null
+                        || e instanceof CallQueueFullException) {
                     throw e;
                 }
                 restarts++; // the table: start again with an empty token
                 token = "";
-                tokensUsed.clear();
+                tokens.clear();
+                emptyInARow = 0;
                 return;
             }
+            pages++;
+            emptyInARow = page.groups().isEmpty() ? emptyInARow + 1 : 0;
             for (VolumeGroup g : page.groups()) {
-                if (!delivered.contains(g.id())) {
+                if (delivered == null || !delivered.contains(g.id())) {
                     buffer.add(g);
                 }
             }
-            tokensUsed.add(token);
+            tokens.add(token);
             if (page.nextToken().isEmpty()) {
                 lastPage = true;
-            } else if (tokensUsed.contains(page.nextToken().get())) {
-                throw new ProtocolViolationException(
-                        "ListVolumeGroups answered a next_token this listing already"
-                                + " followed: the listing would never end",
-                        rpc,
-                        1,
-                        "next_token");
+            } else if (tokens.contains(page.nextToken().get())) {
+                throw neverEnds("answered a next_token this listing already followed");
+            } else if (emptyInARow >= MAX_EMPTY_PAGES) {
+                throw neverEnds("answered " + MAX_EMPTY_PAGES + " empty pages in a row, each with a next_token");
             } else {
                 token = page.nextToken().get();
+            }
+        }
+
+        private boolean timeIsUp() {
+            return !walkPolicy.clock().instant().isBefore(deadline);
+        }
+
+        private DeadlineExceededException tooLong(Throwable cause) {
+            return new DeadlineExceededException(
+                    "ListVolumeGroups: the listing did not end within the call's total timeout of "
+                            + walkPolicy.totalTimeout() + " (" + pages + " page(s) read)",
+                    rpc,
+                    pages,
+                    cause);
+        }
+
+        private ProtocolViolationException neverEnds(String what) {
+            return new ProtocolViolationException(
+                    "ListVolumeGroups " + what + ": the listing would never end", rpc, 1, "next_token");
+        }
+    }
+
+    /**
+     * The last {@value #TOKENS_REMEMBERED} tokens a walk followed, as fingerprints (a token may be as long as an
+     * answer): what "a token seen twice" is judged by, in bounded memory.
+     */
+    private static final class RecentTokens {
+        private final ArrayDeque<Long> order = new ArrayDeque<>();
+        private final Set<Long> seen = new HashSet<>();
+
+        void add(String token) {
+            long print = fingerprint(token);
+            if (seen.add(print)) {
+                order.add(print);
+                if (order.size() > TOKENS_REMEMBERED) {
+                    seen.remove(order.poll());
+                }
+            }
+        }
+
+        boolean contains(String token) {
+            return seen.contains(fingerprint(token));
+        }
+
+        void clear() {
+            order.clear();
+            seen.clear();
+        }
+
+        /** The first 64 bits of the token's SHA-256: a false match is about 1 in 10^13 for a full window. */
+        private static long fingerprint(String token) {
+            try {
+                byte[] digest = MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
+                return ByteBuffer.wrap(digest).getLong();
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException("every Java platform has SHA-256", e);
             }
         }
     }

@@ -12,7 +12,8 @@ import io.volrep.proto.volumegroup.ModifyVolumeGroupMembershipResponse;
  * ModifyVolumeGroupMembership: {@link #volumes volumes} become the group's whole membership (the plugin adds the new
  * ones and removes the others; {@code volumes()} with none removes every member). The membership must be set: a call
  * without {@code volumes(...)} is refused before sending, so that a forgotten list never empties a group. The answer
- * must list exactly the membership asked for, else {@link io.volrep.api.ProtocolViolationException}. Offered when the
+ * must be about the group asked about and list exactly the membership asked for, else
+ * {@link io.volrep.api.ProtocolViolationException}. Offered when the
  * plugin advertises {@code VolumeGroup.MODIFY_VOLUME_GROUP}; one call per group in flight, its replication calls
  * included.
  *
@@ -47,7 +48,7 @@ public final class ModifyVolumeGroupCall extends MembershipCall<ModifyVolumeGrou
     @Override
     VolumeGroup result(Message response, int attempts) {
         ModifyVolumeGroupMembershipResponse r = (ModifyVolumeGroupMembershipResponse) response;
-        WireMapping.requireNoProblems(AnswerRules.volumeGroupModified(r, volumeIds), rpc, attempts);
+        WireMapping.requireNoProblems(AnswerRules.volumeGroupModified(r, target, volumeIds), rpc, attempts);
         return WireMapping.fromProto(r.getVolumeGroup());
     }
 }

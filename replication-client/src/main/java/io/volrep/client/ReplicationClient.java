@@ -66,27 +66,8 @@ public final class ReplicationClient implements AutoCloseable {
                 b.interceptors,
                 b.maxInboundMessageSize,
                 threads.executor());
-        RetryPolicy policy = b.retry;
-        if (b.deadline != null) {
-            policy = policy.toBuilder().perAttemptTimeout(b.deadline).build();
-        }
         this.dialect = b.dialect;
-        this.engine = new CallEngine(
-                channel,
-                new CallSettings(
-                        b.target,
-                        threads.executor(),
-                        threads.scheduler(),
-                        policy,
-                        b.secrets,
-                        b.sourceVerifier,
-                        b.listener,
-                        CallObservers.of(b.observers),
-                        b.maxQueuedPerSource,
-                        WireDialect.of(b.dialect, b.alsoSendDeprecatedVolumeId),
-                        b.maxInboundMessageSize,
-                        b.directExecutor,
-                        b.connectionWarnings));
+        this.engine = new CallEngine(channel, new CallSettings(b, threads.executor(), threads.scheduler()));
     }
 
     /** A builder with the defaults: {@value #DEFAULT_TARGET}, plaintext, {@link RetryPolicy#spec()}. */
@@ -279,26 +260,28 @@ public final class ReplicationClient implements AutoCloseable {
      * }</pre>
      */
     public static final class Builder {
-        private String target = DEFAULT_TARGET;
-        private String authority;
-        private Path trustedCaPem;
-        private Path certChainPem;
-        private Path privateKeyPem;
-        private Duration deadline;
-        private RetryPolicy retry = RetryPolicy.spec();
-        private SecretsProvider secrets = SecretsProvider.none();
-        private SourceVerifier sourceVerifier;
-        private AttemptListener listener;
-        private final List<CallObserver> observers = new ArrayList<>();
-        private final List<ClientInterceptor> interceptors = new ArrayList<>();
-        private ExecutorService executor;
-        private ScheduledExecutorService scheduler;
-        private int maxQueuedPerSource = 64;
-        private int maxInboundMessageSize = DEFAULT_MAX_INBOUND_MESSAGE_SIZE;
-        private SpecDialect dialect = SpecDialect.CURRENT;
-        private boolean alsoSendDeprecatedVolumeId = true;
-        private boolean directExecutor;
-        private CallSettings.ConnectionWarnings connectionWarnings = CallSettings.ConnectionWarnings.DEFAULT;
+        // Package-private: CallSettings reads them by name.
+        String target = DEFAULT_TARGET;
+        String authority;
+        Path trustedCaPem;
+        Path certChainPem;
+        Path privateKeyPem;
+        Duration deadline;
+        RetryPolicy retry = RetryPolicy.spec();
+        SecretsProvider secrets = SecretsProvider.none();
+        SourceVerifier sourceVerifier;
+        AttemptListener listener;
+        ConnectionListener connectionListener;
+        final List<CallObserver> observers = new ArrayList<>();
+        final List<ClientInterceptor> interceptors = new ArrayList<>();
+        ExecutorService executor;
+        ScheduledExecutorService scheduler;
+        int maxQueuedPerSource = 64;
+        int maxInboundMessageSize = DEFAULT_MAX_INBOUND_MESSAGE_SIZE;
+        SpecDialect dialect = SpecDialect.CURRENT;
+        boolean alsoSendDeprecatedVolumeId = true;
+        boolean directExecutor;
+        CallSettings.ConnectionWarnings connectionWarnings = CallSettings.ConnectionWarnings.DEFAULT;
 
         private Builder() {}
 
@@ -405,6 +388,22 @@ public final class ReplicationClient implements AutoCloseable {
         /** Sees every attempt (code, chosen delay). */
         public Builder listener(AttemptListener listener) {
             this.listener = Objects.requireNonNull(listener, "listener");
+            return this;
+        }
+
+        /**
+         * Hears when calls wait for a plugin that cannot be reached (5 s into the wait, then every 10 s, with the
+         * reason: no such socket file, connection refused, ...) and when the connection is back: what the client's
+         * {@code ConnectionWatch} logs, for a program that wants it without a logging binding, or in its own words.
+         *
+         * <pre>{@code
+         * ReplicationClient.builder()
+         *         .connectionListener((target, waited, why) -> System.err.println(target + ": " + why))
+         *         .build();
+         * }</pre>
+         */
+        public Builder connectionListener(ConnectionListener listener) {
+            this.connectionListener = Objects.requireNonNull(listener, "listener");
             return this;
         }
 

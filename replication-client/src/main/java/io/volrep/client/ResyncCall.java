@@ -69,7 +69,12 @@ public final class ResyncCall extends ForceableCall<ResyncCall, ResyncStatus> {
         Instant deadline = p.clock().instant().plus(timeout);
         CompletableFuture<ResyncStatus> result = new CompletableFuture<>();
         AtomicReference<Future<?>> pending = new AtomicReference<>();
-        Cancellation.propagate(result, pending::get);
+        CallEngine.onCancel(result, () -> {
+            Future<?> inFlight = pending.get();
+            if (inFlight != null) {
+                inFlight.cancel(true);
+            }
+        });
         poll(p, deadline, timeout, new AtomicInteger(), result, pending);
         return result;
     }

@@ -5,7 +5,7 @@ import java.util.Optional;
 
 /**
  * What the client does after a failed attempt, as decided by {@link RetryDecisions}: one of four answers, so the
- * engine that carries it out (resilience4j's retry loop, the secrets provider, the source verifier) holds no
+ * engine that carries it out (the {@link RetryLoop}, the secrets provider, the source verifier) holds no
  * policy of its own.
  */
 sealed interface RetryDecision {

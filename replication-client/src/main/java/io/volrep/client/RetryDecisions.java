@@ -3,14 +3,14 @@ package io.volrep.client;
 import io.volrep.api.Recovery;
 import io.volrep.api.StatusCode;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
  * The client's retry decisions as pure functions: given how an attempt ended ({@link Outcome}) and where the
  * call stands ({@link Progress}), what to do next ({@link RetryDecision}). No gRPC, no clock, no threads: the
- * {@link AttemptRunner} measures, these decide, the {@link RetryLoop} carries out (resilience4j runs the attempts
- * and waits). {@link ResyncCall#awaitReady} asks
- * {@link #pollAgain} the same way.
+ * {@link AttemptRunner} measures, these decide, the {@link RetryLoop} carries out (it schedules the next attempt on
+ * the client's scheduler). {@link ResyncCall#awaitReady} asks {@link #pollAgain} the same way.
  */
 final class RetryDecisions {
     /**
@@ -71,28 +71,148 @@ final class RetryDecisions {
     }
 
     /**
-     * Where the call stands after the attempt.
+     * Where the call stands after the attempt, and what it has to recover with: a named value, built by name.
      *
-     * @param source the call concerns a source (an Identity call does not: nothing to verify)
-     * @param secrets the call sends secrets, its source's or the plugin's (an Identity call does not: none to renew)
-     * @param counted attempts that spent the budget, this one included when it counts
-     * @param connectionWaits attempts that did not reach the plugin so far, this one included when it is one
-     * @param renewed the secrets were renewed once already
-     * @param ownSecrets the call carries its own secrets (nothing to renew)
-     * @param verifier a {@link SourceVerifier} is configured
-     * @param cancelled the caller cancelled the call, or the client was closed
-     * @param remaining what is left of the total timeout
+     * <pre>{@code
+     * Progress p = Progress.builder().source(true).secrets(true).counted(2).remaining(Duration.ofMinutes(1)).build();
+     * }</pre>
      */
-    record Progress(
-            boolean source,
-            boolean secrets,
-            int counted,
-            int connectionWaits,
-            boolean renewed,
-            boolean ownSecrets,
-            boolean verifier,
-            boolean cancelled,
-            Duration remaining) {}
+    static final class Progress {
+        private final boolean source;
+        private final boolean secrets;
+        private final boolean ownSecrets;
+        private final boolean verifier;
+        private final int counted;
+        private final int connectionWaits;
+        private final boolean renewed;
+        private final boolean cancelled;
+        private final Duration remaining;
+
+        private Progress(Builder b) {
+            this.source = b.source;
+            this.secrets = b.secrets;
+            this.ownSecrets = b.ownSecrets;
+            this.verifier = b.verifier;
+            this.counted = b.counted;
+            this.connectionWaits = b.connectionWaits;
+            this.renewed = b.renewed;
+            this.cancelled = b.cancelled;
+            this.remaining = Objects.requireNonNull(b.remaining, "remaining");
+        }
+
+        static Builder builder() {
+            return new Builder();
+        }
+
+        /** The call concerns a source (an Identity call does not: nothing to verify). */
+        boolean source() {
+            return source;
+        }
+
+        /** The call sends secrets, its source's or the plugin's (an Identity call does not: none to renew). */
+        boolean secrets() {
+            return secrets;
+        }
+
+        /** The call carries its own secrets (nothing to renew). */
+        boolean ownSecrets() {
+            return ownSecrets;
+        }
+
+        /** A {@link SourceVerifier} is configured. */
+        boolean verifier() {
+            return verifier;
+        }
+
+        /** Attempts that spent the budget, this one included when it counts. */
+        int counted() {
+            return counted;
+        }
+
+        /** Attempts that did not reach the plugin so far, this one included when it is one. */
+        int connectionWaits() {
+            return connectionWaits;
+        }
+
+        /** The secrets were renewed once already. */
+        boolean renewed() {
+            return renewed;
+        }
+
+        /** The caller cancelled the call, or the client was closed. */
+        boolean cancelled() {
+            return cancelled;
+        }
+
+        /** What is left of the total timeout. */
+        Duration remaining() {
+            return remaining;
+        }
+
+        /** Builds a {@link Progress}; everything false or 0 until set, {@code remaining} required. */
+        static final class Builder {
+            private boolean source;
+            private boolean secrets;
+            private boolean ownSecrets;
+            private boolean verifier;
+            private int counted;
+            private int connectionWaits;
+            private boolean renewed;
+            private boolean cancelled;
+            private Duration remaining;
+
+            private Builder() {}
+
+            Builder source(boolean source) {
+                this.source = source;
+                return this;
+            }
+
+            Builder secrets(boolean secrets) {
+                this.secrets = secrets;
+                return this;
+            }
+
+            Builder ownSecrets(boolean ownSecrets) {
+                this.ownSecrets = ownSecrets;
+                return this;
+            }
+
+            Builder verifier(boolean verifier) {
+                this.verifier = verifier;
+                return this;
+            }
+
+            Builder counted(int counted) {
+                this.counted = counted;
+                return this;
+            }
+
+            Builder connectionWaits(int connectionWaits) {
+                this.connectionWaits = connectionWaits;
+                return this;
+            }
+
+            Builder renewed(boolean renewed) {
+                this.renewed = renewed;
+                return this;
+            }
+
+            Builder cancelled(boolean cancelled) {
+                this.cancelled = cancelled;
+                return this;
+            }
+
+            Builder remaining(Duration remaining) {
+                this.remaining = remaining;
+                return this;
+            }
+
+            Progress build() {
+                return new Progress(this);
+            }
+        }
+    }
 
     /** What {@link SecretsProvider#renew} gave. */
     enum Renewal {

@@ -1,12 +1,7 @@
 package io.volrep.client;
 
-import com.google.protobuf.Message;
-import io.github.resilience4j.core.IntervalBiFunction;
-import io.github.resilience4j.retry.Retry;
-import io.github.resilience4j.retry.RetryConfig;
 import io.grpc.ClientCall;
 import io.volrep.api.CsiLimits;
-import io.volrep.api.ErrorScheme;
 import io.volrep.api.InvalidArgumentException;
 import io.volrep.api.Recovery;
 import io.volrep.api.ReplicationException;
@@ -20,336 +15,419 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
-import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The retry sequence of one call: attempts made by the {@link AttemptRunner}, each failed one decided by
- * {@link RetryDecisions} (asking the {@link SourceVerifier} or {@link SecretsProvider} asynchronously where the
- * decision says so), every decision reported to the listener and the call's observation, and the last failure worded
- * by {@link CallFailures}. The first attempt runs directly; once one is to be retried, resilience4j runs the rest of
- * the sequence: it gets an {@link AttemptFailure} that says whether to retry and after how long, and schedules each
- * retry on the {@link ScheduledExecutorService}, so no thread waits during a back-off.
+ * One call's life once its request was checked, read top to bottom: {@link #start} (its single-flight slot is held),
+ * {@link #attempt}, {@link #onOutcome} (the answer judged by the spec's rules before anything is reported),
+ * {@link #decide} ({@link RetryDecisions}, asking the {@link SourceVerifier} or {@link SecretsProvider} where it
+ * says so), {@link #carryOut} (the next attempt scheduled on the client's {@link java.util.concurrent.ScheduledExecutorService},
+ * or a stop), and {@link #finish}: the slot freed, the {@link CallObservation} told, the caller's future completed,
+ * in that order. The listener, the observation, the metrics built on it and the caller all see one verdict per
+ * attempt: a response that breaks the answer rules is a protocol violation everywhere, never an OK.
+ *
+ * <p>Its state is touched by one thread at a time (gRPC's callbacks, the scheduler, the verifier's continuation hand
+ * it on); only {@link #cancel} comes from elsewhere, and reads no more than the volatile fields. Nothing sleeps: a
+ * back-off is a scheduled task. With a blocking caller's {@link CallingThreadQueue}, callbacks and next attempts run
+ * on the caller's thread.
+ *
+ * @param <R> the typed answer
  */
-final class RetryLoop {
+final class RetryLoop<R> {
     /** The documented logger of every attempt ({@code io.volrep.client.CallEngine}, see docs/orchestrator-authors.md). */
     private static final Logger LOG = LoggerFactory.getLogger(CallEngine.class);
 
-    /**
-     * Decisions live in {@link RetryDecisions} (carried by {@link AttemptFailure}), the attempt budget included:
-     * attempts that never reached the plugin do not count, so resilience4j's own limit must never be what stops.
-     */
-    private static final Retry RETRY = Retry.of(
-            "volrep",
-            RetryConfig.<Message>custom()
-                    .maxAttempts(Integer.MAX_VALUE)
-                    .retryOnException(t -> CallEngine.unwrap(t) instanceof AttemptFailure f && f.retry)
-                    .intervalBiFunction((IntervalBiFunction<Message>) (n, either) -> {
-                        if (either.isLeft() && CallEngine.unwrap(either.getLeft()) instanceof AttemptFailure f) {
-                            return f.delayMillis;
-                        }
-                        return 0L;
-                    })
-                    .build());
+    private static final int WAITING = 0;
+    private static final int RUNNING = 1;
+    private static final int DONE = 2;
 
+    // What the call is.
+    private final CallEngine engine;
     private final CallSettings settings;
-    private final AttemptRunner runner;
-    private final CallFailures failures;
-    private final ConnectionWatch connections;
-    private final ErrorScheme scheme;
-    private final BooleanSupplier closed;
+    private final CallSpec spec;
+    private final RetryPolicy policy;
+    private final Optional<Object> flightKey;
+    /** The blocking caller's queue, else null (callbacks on the channel's executor or the transport thread). */
+    private final Executor callbacks;
+    /** A direct client's asynchronous call: its callbacks run on gRPC's transport thread. */
+    private final boolean onTransportThread;
 
-    RetryLoop(CallSettings settings, AttemptRunner runner, ConnectionWatch connections, BooleanSupplier closed) {
-        this.settings = settings;
-        this.runner = runner;
-        this.connections = connections;
-        this.closed = closed;
-        this.scheme = settings.wire().dialect().errorScheme();
-        this.failures = new CallFailures(settings.target(), settings.maxInboundMessageSize(), scheme);
+    private final CallEngine.Answer<R> answer;
+    private final CallObservation observation;
+    private final long acceptedNanos;
+    /** The caller's future: completed by {@link #finish}, or cancelled by the caller. */
+    private final CompletableFuture<R> result = new CompletableFuture<>();
+    /** {@link #WAITING} for the slot, {@link #RUNNING}, or {@link #DONE}: decides who frees the slot. */
+    private final AtomicInteger state = new AtomicInteger(WAITING);
+
+    // Where it stands: one thread at a time.
+    private Instant deadline;
+    private Secrets secrets;
+    /** Every request sent; what {@link ReplicationException#attempts()} reports. */
+    private int attempts;
+    /** Attempts that spent the budget ({@link RetryPolicy#maxAttempts()}). */
+    private int counted;
+    /** Attempts that waited for a connection and never reached the plugin. */
+    private int connectionWaits;
+
+    private boolean renewed;
+    // What cancel() reads and writes.
+    private volatile boolean cancelled;
+    private volatile ClientCall<?, ?> inFlight;
+    private volatile Future<?> nextAttempt;
+
+    RetryLoop(CallEngine engine, CallSpec spec, Executor callbacks, CallEngine.Answer<R> answer, long acceptedNanos) {
+        this.engine = engine;
+        this.settings = engine.settings();
+        this.spec = spec;
+        this.policy = spec.policy() != null ? spec.policy() : settings.defaultPolicy();
+        this.flightKey = spec.flightKey();
+        this.callbacks = callbacks;
+        this.onTransportThread = callbacks == null && settings.directExecutor();
+        this.answer = answer;
+        this.acceptedNanos = acceptedNanos;
+        this.observation = settings.observer().onCall(spec.rpc(), spec.concerns());
+        // A caller's cancel travels down from here: the attempt in flight and the scheduled one are cancelled.
+        CallEngine.onCancel(result, this::cancel);
     }
 
-    /** The whole retry sequence of one call; completes {@code result}, and returns it. */
-    CompletableFuture<?> run(
-            CallSpec spec,
-            CallingThreadQueue queue,
-            CompletableFuture<CallEngine.Response> result,
-            CallObservation observation) {
-        RetryPolicy policy = spec.policy() != null ? spec.policy() : settings.defaultPolicy();
-        CallState state;
-        try {
-            Optional<ReplicationSource> source = spec.concerns();
-            // A call without a source sends the plugin's secrets (CreateVolumeGroup, ListVolumeGroups) or none
-            // (Identity).
-            Secrets initial = spec.secretsOverride() != null
-                    ? spec.secretsOverride()
-                    : source.isPresent()
-                            ? settings.secrets().secrets(source.get())
-                            : spec.sendsSecrets() ? settings.secrets().pluginSecrets() : Secrets.empty();
-            CsiLimits.requireMapWithinLimit("secrets", initial.asMap());
-            state = new CallState(spec, policy, initial, policy.clock().instant(), queue, observation);
-        } catch (InvalidArgumentException e) {
-            result.completeExceptionally(e.withContext(spec.rpc(), 0));
-            return result;
-        } catch (RuntimeException e) {
-            result.completeExceptionally(e);
-            return result;
-        }
-        Cancellation.onCancel(result, state::cancel);
-        ScheduledExecutorService retryScheduler =
-                queue == null ? settings.scheduler() : queue.scheduling(settings.scheduler());
-        // The first attempt runs here, handing its outcome straight on; resilience4j runs the sequence only once
-        // one is to be retried. Most calls succeed at once, and a retry sequence per call (its context, its
-        // promise, its stages) is a cost the raw gRPC call does not pay (docs/benchmarks.md).
-        BiConsumer<Message, Throwable> afterFirst = (message, failure) -> {
-            if (result.isDone()) {
-                return; // cancelled, or failed by an attempt that could not start: nothing left to decide
-            }
-            if (failure != null && CallEngine.unwrap(failure) instanceof AttemptFailure f && f.retry) {
-                // The first retry after its delay, as resilience4j schedules the later ones.
-                Runnable retries = () -> RETRY.executeCompletionStage(retryScheduler, () -> attempt(state))
-                        .whenComplete((retried, retryFailure) -> finish(result, state, retried, retryFailure));
-                try {
-                    retryScheduler.schedule(retries, f.delayMillis, TimeUnit.MILLISECONDS);
-                } catch (RuntimeException e) {
-                    result.completeExceptionally(e); // a scheduler that refuses: never a call left waiting
-                }
-            } else {
-                finish(result, state, message, failure);
-            }
-        };
-        try {
-            attempt(state, afterFirst);
-        } catch (RuntimeException e) {
-            afterFirst.accept(null, e);
-        }
+    /** The caller's future. */
+    CompletableFuture<R> future() {
         return result;
     }
 
-    private static void finish(
-            CompletableFuture<CallEngine.Response> result, CallState state, Message message, Throwable failure) {
-        if (failure == null) {
-            result.complete(new CallEngine.Response(message, state.attempts));
-        } else {
-            result.completeExceptionally(toResult(failure, state));
-        }
+    /** The call cannot even wait for its slot ({@code failure}: its queue is full): it finishes without running. */
+    void refuse(ReplicationException failure) {
+        finish(null, failure);
     }
 
-    /** One attempt as resilience4j runs it: a stage that completes with the attempt's judgement. */
-    private CompletionStage<Message> attempt(CallState state) {
-        CompletableFuture<Message> judged = new CompletableFuture<>();
-        try {
-            attempt(state, (message, failure) -> {
-                if (failure != null) {
-                    judged.completeExceptionally(failure);
-                } else {
-                    judged.complete(message);
-                }
-            });
-        } catch (RuntimeException e) {
-            judged.completeExceptionally(e);
-        }
-        return judged;
-    }
-
-    /**
-     * Makes one attempt; {@code judged} gets its response, or an {@link AttemptFailure} saying what happens next,
-     * once. Throws only when the attempt could not be started at all (its request could not be written).
-     */
-    private void attempt(CallState state, BiConsumer<Message, Throwable> judged) {
-        if (state.cancelled) {
-            judged.accept(null, new CancellationException("call cancelled"));
+    /** 1. The call holds its slot (or needs none): its secrets, its deadline, its first attempt. */
+    void start() {
+        if (!state.compareAndSet(WAITING, RUNNING)) {
+            // Cancelled while it waited, and reported then: the slot it was handed goes to the next call.
+            Runnable next = engine.release(flightKey);
+            if (next != null) {
+                CallEngine.executeOrRun(settings.executor(), next);
+            }
             return;
         }
-        int attempt = CallState.ATTEMPTS.incrementAndGet(state);
-        Duration remaining = Duration.between(state.policy.clock().instant(), state.deadline);
-        Duration timeout = remaining.compareTo(state.policy.perAttemptTimeout()) < 0
-                ? remaining
-                : state.policy.perAttemptTimeout();
+        observation.onStarted(Duration.ofNanos(System.nanoTime() - acceptedNanos));
+        try {
+            secrets = initialSecrets();
+            CsiLimits.requireMapWithinLimit("secrets", secrets.asMap());
+        } catch (InvalidArgumentException e) {
+            finish(null, e.withContext(spec.rpc(), 0));
+            return;
+        } catch (RuntimeException e) {
+            finish(null, e);
+            return;
+        }
+        // A call's total timeout starts when it leaves the single-flight queue.
+        deadline = policy.clock().instant().plus(policy.totalTimeout());
+        guarded(this::attempt);
+    }
+
+    /** Its own secrets, else its source's, else the plugin's (CreateVolumeGroup, ListVolumeGroups), else none. */
+    private Secrets initialSecrets() {
+        if (spec.secretsOverride() != null) {
+            return spec.secretsOverride();
+        }
+        Optional<ReplicationSource> source = spec.concerns();
+        if (source.isPresent()) {
+            return settings.secrets().secrets(source.get());
+        }
+        return spec.sendsSecrets() ? settings.secrets().pluginSecrets() : Secrets.empty();
+    }
+
+    /** 2. One attempt on the channel, within what is left of the total timeout. */
+    private void attempt() {
+        if (cancelled) {
+            return; // cancel() finished the call
+        }
+        int attempt = ++attempts;
+        Duration remaining = Duration.between(policy.clock().instant(), deadline);
+        Duration timeout = remaining.compareTo(policy.perAttemptTimeout()) < 0 ? remaining : policy.perAttemptTimeout();
         if (timeout.isNegative() || timeout.isZero()) {
             timeout = Duration.ofMillis(1);
         }
-        CallSpec spec = state.spec;
-        ClientCall<Message, Message> call = runner.start(
-                new AttemptRunner.Attempt(
-                        spec.rpc(),
-                        spec.method(settings.wire()),
-                        spec.encode(settings.wire(), state.secrets),
-                        timeout,
-                        !state.policy.failFast(),
-                        state.queue,
-                        scheme,
-                        state.observation),
-                outcome -> judge(state, attempt, outcome, judged));
-        state.current = call;
-        if (state.cancelled) {
+        ClientCall<?, ?> call = engine.runner()
+                .start(
+                        new AttemptRunner.Attempt(
+                                spec.rpc(),
+                                spec.encode(settings.wire(), secrets),
+                                timeout,
+                                !policy.failFast(),
+                                callbacks,
+                                observation),
+                        outcome -> guarded(() -> onOutcome(attempt, outcome)));
+        inFlight = call;
+        if (cancelled) {
             call.cancel("call cancelled by the caller", null);
         }
     }
 
     /**
-     * Hands {@code judged} the response, or an {@link AttemptFailure} saying what happens next. A success is passed
-     * on at once, on the thread that delivered it.
+     * 3. What came of the attempt. A response is judged by the spec's answer rules first: a typed answer finishes
+     * the call; a broken one is a protocol violation, reported and stopped like any failure. Failures are decided
+     * off gRPC's transport thread: the verifier, the secrets' renewal, the listeners and the caller's continuations of
+     * a failure may block.
      */
-    private void judge(CallState state, int attempt, AttemptOutcome outcome, BiConsumer<Message, Throwable> judged) {
+    private void onOutcome(int attempt, AttemptOutcome outcome) {
         if (outcome instanceof AttemptOutcome.Succeeded succeeded) {
+            R typed;
             try {
-                if (settings.listener() != null || state.observation != CallObservation.NONE || LOG.isDebugEnabled()) {
-                    notify(state, attempt, StatusCode.OK, null, Optional.empty(), "succeeded");
-                }
-            } catch (RuntimeException e) {
-                judged.accept(null, e);
+                typed = answer.of(succeeded.response(), attempt);
+            } catch (RuntimeException broken) {
+                offTransportThread(() -> stop(attempt, violation(broken, attempt)));
                 return;
             }
-            judged.accept(succeeded.response(), null);
-            return;
+            if (settings.listener() != null || observation != CallObservation.NONE || LOG.isDebugEnabled()) {
+                notify(attempt, StatusCode.OK, null, Optional.empty(), "succeeded");
+            }
+            finish(typed, null);
+        } else if (outcome instanceof AttemptOutcome.Violated violated) {
+            offTransportThread(() -> stop(attempt, engine.failures().violation(spec, violated.what(), attempt)));
+        } else {
+            offTransportThread(() -> decide(attempt, (AttemptOutcome.Failed) outcome));
         }
-        safely(() -> judgeFailure(state, attempt, outcome)).whenComplete(judged);
     }
 
-    /** Fails with an {@link AttemptFailure} saying what happens after a failed attempt (run through safely()). */
-    private CompletionStage<Message> judgeFailure(CallState state, int attempt, AttemptOutcome outcome) {
-        if (outcome instanceof AttemptOutcome.Violated violated) {
-            ReplicationException e = failures.violation(state.spec, violated.what(), attempt);
-            notify(state, attempt, e.code(), e.recovery(), Optional.empty(), "not retried: protocol violation");
-            return CompletableFuture.failedFuture(AttemptFailure.stop(e));
+    /** What a response that breaks the answer rules fails the call with (the rules name the field). */
+    private ReplicationException violation(RuntimeException broken, int attempt) {
+        if (broken instanceof ReplicationException e) {
+            return e;
         }
-        // A decision that throws fails the stage: judge runs this through safely().
-        return decide(state, attempt, (AttemptOutcome.Failed) outcome);
+        return engine.failures().violation(spec, "its answer could not be read (" + broken + ")", attempt);
     }
 
-    /** Asks {@link RetryDecisions} what to do after a failed attempt, asking the verifier or the secrets first. */
-    private CompletionStage<Message> decide(CallState state, int attempt, AttemptOutcome.Failed failed) {
+    /** A protocol violation: the plugin has a bug, so no retry. */
+    private void stop(int attempt, ReplicationException violation) {
+        notify(attempt, violation.code(), violation.recovery(), Optional.empty(), "not retried: protocol violation");
+        finish(null, violation);
+    }
+
+    /** 4. Asks {@link RetryDecisions} what follows a failed attempt; the verifier or the secrets first, if it says. */
+    private void decide(int attempt, AttemptOutcome.Failed failed) {
         RetryDecisions.Outcome facts = failed.facts();
         if (facts.spendsBudget()) {
-            CallState.COUNTED.incrementAndGet(state);
+            counted++;
         } else {
-            CallState.CONNECTION_WAITS.incrementAndGet(state);
+            connectionWaits++;
         }
-        RetryDecision decision = RetryDecisions.decide(state.policy, facts, progress(state));
+        RetryDecision decision = RetryDecisions.decide(policy, facts, progress());
         if (decision instanceof RetryDecision.VerifySource verify) {
-            // RetryDecisions asks to verify or renew only for a call that concerns a source.
-            ReplicationSource source = state.spec.concerns().orElseThrow();
-            return safely(() -> settings.verifier().verify(source))
-                    .handle((approved, verifyError) -> {
-                        if (verifyError != null) {
-                            LOG.debug(
-                                    "SourceVerifier failed for {}: {}",
-                                    SafeText.escape(source.toString()),
-                                    SafeText.escape(verifyError.toString()));
-                        }
-                        return carryOut(
-                                state,
-                                attempt,
-                                failed,
-                                RetryDecisions.afterVerification(
-                                        state.policy, Boolean.TRUE.equals(approved), verify, facts, progress(state)));
-                    })
-                    .thenCompose(s -> s);
-        }
-        if (decision instanceof RetryDecision.RenewSecrets renew) {
-            state.renewed = true;
+            // RetryDecisions asks to verify only for a call that concerns a source.
+            ReplicationSource source = spec.concerns().orElseThrow();
+            ask(() -> settings.verifier().verify(source), (approved, error) -> {
+                if (error != null) {
+                    LOG.debug(
+                            "SourceVerifier failed for {}: {}",
+                            SafeText.escape(source.toString()),
+                            SafeText.escape(error.toString()));
+                }
+                carryOut(
+                        attempt,
+                        failed,
+                        RetryDecisions.afterVerification(
+                                policy, Boolean.TRUE.equals(approved), verify, facts, progress()));
+            });
+        } else if (decision instanceof RetryDecision.RenewSecrets renew) {
+            renewed = true;
             // RetryDecisions asks to renew only for a call that sends secrets: its source's, or the plugin's.
-            Optional<ReplicationSource> source = state.spec.concerns();
-            return safely(() -> source.isPresent()
+            Optional<ReplicationSource> source = spec.concerns();
+            ask(
+                    () -> source.isPresent()
                             ? settings.secrets().renew(source.get())
-                            : settings.secrets().renewPluginSecrets())
-                    .handle((renewed, renewError) -> {
-                        if (renewError != null) {
+                            : settings.secrets().renewPluginSecrets(),
+                    (fresh, error) -> {
+                        if (error != null) {
                             LOG.debug(
                                     "SecretsProvider.renew failed for {}: {}",
-                                    SafeText.escape(state.spec.subject()),
-                                    renewError.getClass().getName());
+                                    SafeText.escape(spec.subject()),
+                                    error.getClass().getName());
                         }
-                        return carryOut(
-                                state,
+                        carryOut(
                                 attempt,
                                 failed,
-                                RetryDecisions.afterRenewal(
-                                        state.policy, renewal(state, renewed), renew, facts, progress(state)));
-                    })
-                    .thenCompose(s -> s);
+                                RetryDecisions.afterRenewal(policy, renewal(fresh), renew, facts, progress()));
+                    });
+        } else {
+            carryOut(attempt, failed, decision);
         }
-        return carryOut(state, attempt, failed, decision);
+    }
+
+    /** Where the call stands, for {@link RetryDecisions}. */
+    private RetryDecisions.Progress progress() {
+        return RetryDecisions.Progress.builder()
+                .source(spec.concerns().isPresent())
+                .secrets(spec.sendsSecrets())
+                .ownSecrets(spec.secretsOverride() != null)
+                .verifier(settings.verifier() != null)
+                .counted(counted)
+                .connectionWaits(connectionWaits)
+                .renewed(renewed)
+                .cancelled(cancelled || engine.closed())
+                .remaining(Duration.between(policy.clock().instant(), deadline))
+                .build();
     }
 
     /** What {@link SecretsProvider#renew} gave; new secrets within the CSI limit replace the call's. */
-    private static RetryDecisions.Renewal renewal(CallState state, Secrets renewed) {
-        if (renewed == null || renewed.equals(state.secrets)) {
+    private RetryDecisions.Renewal renewal(Secrets fresh) {
+        if (fresh == null || fresh.equals(secrets)) {
             return RetryDecisions.Renewal.NOTHING_NEW;
         }
         try {
-            CsiLimits.requireMapWithinLimit("secrets", renewed.asMap());
+            CsiLimits.requireMapWithinLimit("secrets", fresh.asMap());
         } catch (InvalidArgumentException e) {
             return RetryDecisions.Renewal.TOO_LARGE;
         }
-        state.secrets = renewed;
+        secrets = fresh;
         return RetryDecisions.Renewal.NEW;
     }
 
-    private RetryDecisions.Progress progress(CallState state) {
-        return new RetryDecisions.Progress(
-                state.spec.concerns().isPresent(),
-                state.spec.sendsSecrets(),
-                state.counted,
-                state.connectionWaits,
-                state.renewed,
-                state.spec.secretsOverride() != null,
-                settings.verifier() != null,
-                state.cancelled || closed.getAsBoolean(),
-                Duration.between(state.policy.clock().instant(), state.deadline));
-    }
-
-    /** Reports a final decision and hands it to resilience4j; a stop carries the call's exception. */
-    private CompletionStage<Message> carryOut(
-            CallState state, int attempt, AttemptOutcome.Failed failed, RetryDecision decision) {
+    /** 5. A retry is scheduled after its delay; a stop finishes the call with the failure, worded. */
+    private void carryOut(int attempt, AttemptOutcome.Failed failed, RetryDecision decision) {
         RetryDecisions.Outcome facts = failed.facts();
         if (decision instanceof RetryDecision.Retry retry) {
-            notify(state, attempt, facts.code(), facts.recovery(), Optional.of(retry.delay()), retry.reason());
-            return CompletableFuture.failedFuture(AttemptFailure.retry(retry.delay()));
+            notify(attempt, facts.code(), facts.recovery(), Optional.of(retry.delay()), retry.reason());
+            schedule(retry.delay());
+            return;
         }
         String reason = decision instanceof RetryDecision.Stop stop ? stop.reason() : decision.toString();
-        notify(state, attempt, facts.code(), facts.recovery(), Optional.empty(), reason);
+        notify(attempt, facts.code(), facts.recovery(), Optional.empty(), reason);
         // Looking at the target is for a call that never reached its plugin, and only once, for its last words.
-        Optional<String> unreachable = facts.connectionFailure() ? connections.whyUnreachable() : Optional.empty();
-        return CompletableFuture.failedFuture(AttemptFailure.stop(
-                failures.failed(state.spec, facts, failed.status(), attempt, state.secrets, unreachable)));
+        Optional<String> unreachable =
+                facts.connectionFailure() ? engine.connections().whyUnreachable() : Optional.empty();
+        finish(null, engine.failures().failed(spec, facts, failed.status(), attempts, secrets, unreachable));
     }
 
-    private static <T> CompletionStage<T> safely(Supplier<CompletionStage<T>> stage) {
+    /** The next attempt after {@code delay}: on the blocking caller's thread, else on the scheduler's. */
+    private void schedule(Duration delay) {
+        Runnable next = () -> guarded(this::attempt);
         try {
-            CompletionStage<T> s = stage.get();
-            return s == null ? CompletableFuture.failedFuture(new NullPointerException("null stage")) : s;
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
+            nextAttempt = settings.scheduler()
+                    .schedule(
+                            () -> {
+                                if (callbacks == null) {
+                                    next.run();
+                                } else {
+                                    callbacks.execute(next);
+                                }
+                            },
+                            delay.toMillis(),
+                            TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException closing) {
+            finish(null, closing); // never a call left waiting
+            return;
+        }
+        if (cancelled) {
+            nextAttempt.cancel(false);
         }
     }
 
+    /**
+     * 6. Once: frees the slot (or hands it to the next waiting call), tells the observation, completes the caller's
+     * future, and only then lets the next call start, so that calls on one source finish, as their callers see
+     * them, in the order they ran; and a caller that saw its call finish never finds the source still busy.
+     */
+    private void finish(R value, Throwable failure) {
+        int was = state.getAndSet(DONE);
+        if (was == DONE) {
+            return;
+        }
+        // A call that never got its slot frees none: start() passes the slot on when its turn comes.
+        Runnable next = was == RUNNING ? engine.release(flightKey) : null;
+        try {
+            if (failure == null) {
+                observation.onFinished(StatusCode.OK, attempts);
+                result.complete(value);
+            } else {
+                observation.onFinished(code(failure), failure instanceof ReplicationException e ? e.attempts() : 0);
+                result.completeExceptionally(new CompletionException(failure));
+            }
+        } finally {
+            if (next != null) {
+                // Not inline: keeps stacks flat when many queued calls were cancelled and finish at once.
+                CallEngine.executeOrRun(settings.executor(), next);
+            }
+        }
+    }
+
+    private static StatusCode code(Throwable failure) {
+        if (failure instanceof ReplicationException e) {
+            return e.code();
+        }
+        return failure instanceof CancellationException ? StatusCode.CANCELLED : StatusCode.UNKNOWN;
+    }
+
+    /** The caller cancelled: the attempt in flight and the scheduled one are cancelled, the call finishes now. */
+    private void cancel() {
+        cancelled = true;
+        ClientCall<?, ?> call = inFlight;
+        if (call != null) {
+            call.cancel("call cancelled by the caller", null);
+        }
+        Future<?> next = nextAttempt;
+        if (next != null) {
+            next.cancel(false);
+        }
+        finish(null, new CancellationException("call cancelled"));
+    }
+
+    /**
+     * Runs one step of the loop; one that throws (a request that cannot be written, a bug, a class missing at run
+     * time) finishes the call with it: a call never hangs, and never keeps its source's slot.
+     */
+    private void guarded(Runnable step) {
+        try {
+            step.run();
+        } catch (RuntimeException | Error e) {
+            finish(null, e);
+        }
+    }
+
+    /** Runs {@code step} on the client's executor when on the transport thread, else here. */
+    private void offTransportThread(Runnable step) {
+        if (onTransportThread) {
+            CallEngine.executeOrRun(settings.executor(), () -> guarded(step));
+        } else {
+            step.run();
+        }
+    }
+
+    /** Asks a user callback for a stage ({@code null} or a throw count as its failure); {@code then} gets its end. */
+    private <T> void ask(Supplier<? extends CompletionStage<T>> question, BiConsumer<T, Throwable> then) {
+        CompletionStage<T> stage;
+        try {
+            stage = question.get();
+            if (stage == null) {
+                stage = CompletableFuture.failedFuture(new NullPointerException("null stage"));
+            }
+        } catch (RuntimeException e) {
+            stage = CompletableFuture.failedFuture(e);
+        }
+        stage.whenComplete((value, error) -> guarded(() -> then.accept(value, error)));
+    }
+
+    /** One event for the debug log, the call's observation and the {@link AttemptListener}. */
     private void notify(
-            CallState state,
-            int attempt,
-            StatusCode code,
-            Recovery recovery,
-            Optional<Duration> retryDelay,
-            String decision) {
+            int attempt, StatusCode code, Recovery recovery, Optional<Duration> retryDelay, String decision) {
         AttemptEvent event = new AttemptEvent(
-                state.spec.rpc(),
-                state.spec.concerns(),
-                attempt,
-                code,
-                Optional.ofNullable(recovery),
-                retryDelay,
-                decision);
+                spec.rpc(), spec.concerns(), attempt, code, Optional.ofNullable(recovery), retryDelay, decision);
         if (LOG.isDebugEnabled()) {
             LOG.debug("{}", SafeText.escape(event.describe()));
         }
-        state.observation.onAttempt(event);
+        observation.onAttempt(event);
         AttemptListener listener = settings.listener();
         if (listener != null) {
             try {
@@ -357,90 +435,6 @@ final class RetryLoop {
             } catch (RuntimeException e) {
                 LOG.warn("AttemptListener threw {}; ignored", SafeText.escape(e.toString()));
             }
-        }
-    }
-
-    private static Throwable toResult(Throwable failure, CallState state) {
-        Throwable t = CallEngine.unwrap(failure);
-        if (t instanceof AttemptFailure f && f.exception != null) {
-            ReplicationException e = f.exception;
-            return e.attempts() == state.attempts ? e : e.withContext(state.spec.rpc(), state.attempts);
-        }
-        return t;
-    }
-
-    /** The per-call state of one retry sequence. */
-    private static final class CallState {
-        final CallSpec spec;
-        final RetryPolicy policy;
-        final Instant deadline;
-        // Counters through field updaters rather than three AtomicInteger objects per call.
-        static final AtomicIntegerFieldUpdater<CallState> ATTEMPTS =
-                AtomicIntegerFieldUpdater.newUpdater(CallState.class, "attempts");
-        static final AtomicIntegerFieldUpdater<CallState> COUNTED =
-                AtomicIntegerFieldUpdater.newUpdater(CallState.class, "counted");
-        static final AtomicIntegerFieldUpdater<CallState> CONNECTION_WAITS =
-                AtomicIntegerFieldUpdater.newUpdater(CallState.class, "connectionWaits");
-        /** Every request sent; what {@link ReplicationException#attempts()} reports. */
-        volatile int attempts;
-        /** Attempts that spent the budget ({@link RetryPolicy#maxAttempts()}). */
-        volatile int counted;
-        /** Attempts that waited for a connection and never reached the plugin. */
-        volatile int connectionWaits;
-
-        volatile Secrets secrets;
-        volatile boolean renewed;
-        volatile boolean cancelled;
-        volatile ClientCall<?, ?> current;
-        /** The waiting caller's queue for a blocking call, else null (callbacks on the client's executor). */
-        final CallingThreadQueue queue;
-
-        final CallObservation observation;
-
-        CallState(
-                CallSpec spec,
-                RetryPolicy policy,
-                Secrets secrets,
-                Instant start,
-                CallingThreadQueue queue,
-                CallObservation observation) {
-            this.spec = spec;
-            this.observation = observation;
-            this.queue = queue;
-            this.policy = policy;
-            this.secrets = secrets;
-            this.deadline = start.plus(policy.totalTimeout());
-        }
-
-        void cancel() {
-            cancelled = true;
-            ClientCall<?, ?> call = current;
-            if (call != null) {
-                call.cancel("call cancelled by the caller", null);
-            }
-        }
-    }
-
-    /** The outcome of one failed attempt, for resilience4j: retry after a delay, or stop with the call's exception. */
-    static final class AttemptFailure extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-        final transient ReplicationException exception;
-        final boolean retry;
-        final long delayMillis;
-
-        private AttemptFailure(ReplicationException exception, boolean retry, long delayMillis) {
-            super(retry ? "retry" : exception.getMessage(), null, false, false);
-            this.exception = exception;
-            this.retry = retry;
-            this.delayMillis = delayMillis;
-        }
-
-        static AttemptFailure retry(Duration delay) {
-            return new AttemptFailure(null, true, delay.toMillis());
-        }
-
-        static AttemptFailure stop(ReplicationException exception) {
-            return new AttemptFailure(exception, false, 0);
         }
     }
 }

@@ -12,7 +12,8 @@ import java.util.Objects;
 import java.util.random.RandomGenerator;
 
 /**
- * How the client retries a failed call: an immutable value with a builder and {@link #toBuilder()}.
+ * How the client retries a failed call: an immutable value with a builder and {@link #toBuilder()}, after gax's
+ * {@code RetrySettings}: a setting added later is one more builder method, never a broken caller.
  *
  * <p>{@link #spec()} follows the spec's recovery table ({@link ErrorScheme}): it never retries
  * {@link Recovery#FIX_REQUEST}, {@link Recovery#NEVER}, {@link Recovery#INSPECT_LOGS} and
@@ -29,6 +30,7 @@ import java.util.random.RandomGenerator;
  *         .maxBackoff(Duration.ofSeconds(10))
  *         .totalTimeout(Duration.ofMinutes(5))
  *         .build();
+ * Duration budget = policy.totalTimeout();
  * }</pre>
  *
  * <p>The delay before retry {@code n} (n = 1 for the first retry) is
@@ -36,37 +38,9 @@ import java.util.random.RandomGenerator;
  * value between zero and that cap, with {@link Jitter#EQUAL} one in {@code [cap/2, cap)}, with {@link Jitter#NONE}
  * the cap itself. A retry whose delay would end after {@code totalTimeout} (measured on
  * {@link #clock()} from the first attempt) is not made. {@link #random()} and {@link #clock()} are injectable so
- * tests are deterministic.
- *
- * @param maxAttempts       the most calls made for one request, the first included; at least 1
- * @param initialBackoff    the delay cap before the first retry; not negative
- * @param multiplier        the factor by which the delay cap grows per retry; at least 1
- * @param maxBackoff        the largest delay between two attempts; not smaller than {@code initialBackoff}
- * @param totalTimeout      the budget for all attempts and delays of one request, from its first attempt
- * @param perAttemptTimeout the gRPC deadline of each attempt (capped by what is left of {@code totalTimeout})
- * @param jitter            how delays are randomized
- * @param actions           what is done after an error of each {@link Recovery} class (every class mapped;
- *                          {@link Recovery#NEVER} only to {@link Action#FAIL}); see {@link #action(Recovery)}
- * @param clock             the clock deadlines are measured on
- * @param random            the source of jitter
- * @param failFast          false by default: a call that cannot reach the plugin waits for it (gRPC's
- *                          wait-for-ready), within {@code perAttemptTimeout} and {@code totalTimeout}, and such
- *                          attempts do not count against {@code maxAttempts}. True: a connection failure fails the
- *                          attempt at once and counts like an UNAVAILABLE answer. See {@link Builder#failFast(boolean)}.
+ * tests are deterministic. Two policies with the same settings are {@code equals}.
  */
-public record RetryPolicy(
-        int maxAttempts,
-        Duration initialBackoff,
-        double multiplier,
-        Duration maxBackoff,
-        Duration totalTimeout,
-        Duration perAttemptTimeout,
-        Jitter jitter,
-        Map<Recovery, Action> actions,
-        Clock clock,
-        RandomGenerator random,
-        boolean failFast) {
-
+public final class RetryPolicy {
     /** What the client does after an error of a {@link Recovery} class. */
     public enum Action {
         /** Surface the error; no retry. */
@@ -96,22 +70,35 @@ public record RetryPolicy(
     private static final RetryPolicy SPEC = new Builder().build();
     private static final RetryPolicy NO_RETRY = SPEC.toBuilder().maxAttempts(1).build();
 
-    /** Checks every setting as the builder's setters do; the builder is the usual way to make one. */
-    public RetryPolicy {
-        requireAttempts(maxAttempts);
-        Arguments.requireNotNegative("initialBackoff", initialBackoff);
-        requireMultiplier(multiplier);
-        Arguments.requireNotNegative("maxBackoff", maxBackoff);
-        if (maxBackoff.compareTo(initialBackoff) < 0) {
+    private final int maxAttempts;
+    private final Duration initialBackoff;
+    private final double multiplier;
+    private final Duration maxBackoff;
+    private final Duration totalTimeout;
+    private final Duration perAttemptTimeout;
+    private final Jitter jitter;
+    private final Map<Recovery, Action> actions;
+    private final Clock clock;
+    private final RandomGenerator random;
+    private final boolean failFast;
+
+    /** Checks what the setters cannot check alone: the back-off bounds against each other. */
+    private RetryPolicy(Builder b) {
+        if (b.maxBackoff.compareTo(b.initialBackoff) < 0) {
             throw new IllegalArgumentException(
-                    "maxBackoff " + maxBackoff + " is smaller than initialBackoff " + initialBackoff);
+                    "maxBackoff " + b.maxBackoff + " is smaller than initialBackoff " + b.initialBackoff);
         }
-        Arguments.requirePositive("totalTimeout", totalTimeout);
-        Arguments.requirePositive("perAttemptTimeout", perAttemptTimeout);
-        Objects.requireNonNull(jitter, "jitter");
-        Objects.requireNonNull(clock, "clock");
-        Objects.requireNonNull(random, "random");
-        actions = requireActions(actions);
+        this.maxAttempts = b.maxAttempts;
+        this.initialBackoff = b.initialBackoff;
+        this.multiplier = b.multiplier;
+        this.maxBackoff = b.maxBackoff;
+        this.totalTimeout = b.totalTimeout;
+        this.perAttemptTimeout = b.perAttemptTimeout;
+        this.jitter = b.jitter;
+        this.actions = Collections.unmodifiableMap(new EnumMap<>(b.actions));
+        this.clock = b.clock;
+        this.random = b.random;
+        this.failFast = b.failFast;
     }
 
     /**
@@ -135,6 +122,69 @@ public record RetryPolicy(
     /** A builder holding this policy's values. */
     public Builder toBuilder() {
         return new Builder(this);
+    }
+
+    /** The most calls made for one request, the first included; at least 1. */
+    public int maxAttempts() {
+        return maxAttempts;
+    }
+
+    /** The delay cap before the first retry; not negative. */
+    public Duration initialBackoff() {
+        return initialBackoff;
+    }
+
+    /** The factor by which the delay cap grows per retry; at least 1. */
+    public double multiplier() {
+        return multiplier;
+    }
+
+    /** The largest delay between two attempts; not smaller than {@link #initialBackoff()}. */
+    public Duration maxBackoff() {
+        return maxBackoff;
+    }
+
+    /** The budget for all attempts and delays of one request, from its first attempt. */
+    public Duration totalTimeout() {
+        return totalTimeout;
+    }
+
+    /** The gRPC deadline of each attempt (capped by what is left of {@link #totalTimeout()}). */
+    public Duration perAttemptTimeout() {
+        return perAttemptTimeout;
+    }
+
+    /** How delays are randomized. */
+    public Jitter jitter() {
+        return jitter;
+    }
+
+    /**
+     * What is done after an error of each {@link Recovery} class: every class mapped, {@link Recovery#NEVER} only to
+     * {@link Action#FAIL}; unmodifiable. See {@link #action(Recovery)}.
+     */
+    public Map<Recovery, Action> actions() {
+        return actions;
+    }
+
+    /** The clock deadlines are measured on. */
+    public Clock clock() {
+        return clock;
+    }
+
+    /** The source of jitter. */
+    public RandomGenerator random() {
+        return random;
+    }
+
+    /**
+     * False by default: a call that cannot reach the plugin waits for it (gRPC's wait-for-ready), within
+     * {@link #perAttemptTimeout()} and {@link #totalTimeout()}, and such attempts do not count against
+     * {@link #maxAttempts()}. True: a connection failure fails the attempt at once and counts like an UNAVAILABLE
+     * answer. See {@link Builder#failFast(boolean)}.
+     */
+    public boolean failFast() {
+        return failFast;
     }
 
     /** What is done after an error of class {@code recovery}. */
@@ -161,6 +211,38 @@ public record RetryPolicy(
             return Duration.ofMillis(half + random.nextLong(cap - half));
         }
         return Duration.ofMillis(random.nextLong(cap + 1));
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof RetryPolicy p
+                && maxAttempts == p.maxAttempts
+                && Double.compare(multiplier, p.multiplier) == 0
+                && failFast == p.failFast
+                && initialBackoff.equals(p.initialBackoff)
+                && maxBackoff.equals(p.maxBackoff)
+                && totalTimeout.equals(p.totalTimeout)
+                && perAttemptTimeout.equals(p.perAttemptTimeout)
+                && jitter == p.jitter
+                && actions.equals(p.actions)
+                && clock.equals(p.clock)
+                && random.equals(p.random);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(
+                maxAttempts,
+                initialBackoff,
+                multiplier,
+                maxBackoff,
+                totalTimeout,
+                perAttemptTimeout,
+                jitter,
+                actions,
+                clock,
+                random,
+                failFast);
     }
 
     /** The settings; the clock and the random generator are left out, as their own text says nothing useful. */
@@ -299,18 +381,7 @@ public record RetryPolicy(
 
         /** The policy. */
         public RetryPolicy build() {
-            return new RetryPolicy(
-                    maxAttempts,
-                    initialBackoff,
-                    multiplier,
-                    maxBackoff,
-                    totalTimeout,
-                    perAttemptTimeout,
-                    jitter,
-                    actions,
-                    clock,
-                    random,
-                    failFast);
+            return new RetryPolicy(this);
         }
     }
 
@@ -334,19 +405,5 @@ public record RetryPolicy(
             throw new IllegalArgumentException("the spec says UNIMPLEMENTED MUST NOT be retried");
         }
         return action;
-    }
-
-    /** An unmodifiable copy holding an allowed action for every {@link Recovery} class. */
-    private static Map<Recovery, Action> requireActions(Map<Recovery, Action> actions) {
-        Objects.requireNonNull(actions, "actions");
-        Map<Recovery, Action> copy = new EnumMap<>(Recovery.class);
-        for (Recovery recovery : Recovery.values()) {
-            Action action = actions.get(recovery);
-            if (action == null) {
-                throw new IllegalArgumentException("actions: no action for " + recovery);
-            }
-            copy.put(recovery, requireAllowed(recovery, action));
-        }
-        return Collections.unmodifiableMap(copy);
     }
 }

@@ -159,6 +159,43 @@ class ConnectionWaitTest {
     }
 
     @Test
+    void aConnectionListenerHearsTheSameWithoutAnyLogging() throws Exception {
+        // The quickstart's case (issue 49, item 2): nothing listens where the client points, and the application
+        // may have no logging binding. The listener hears it within the warning's first interval, with the reason.
+        Path socket = dir.resolve("quickstart.sock");
+        List<String> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ReplicationClient client = grpc.register(ReplicationClient.builder()
+                .target("unix://" + socket)
+                .retry(within(Duration.ofSeconds(30)))
+                .connectionWarnings(SHORT, EVERY)
+                .connectionListener(new ConnectionListener() {
+                    @Override
+                    public void stillConnecting(String target, Duration waited, String why) {
+                        heard.add(target + " waited " + (waited.compareTo(SHORT) >= 0) + ": " + why);
+                    }
+
+                    @Override
+                    public void connected(String target, Duration waited) {
+                        heard.add(target + " connected");
+                    }
+                })
+                .build());
+        CompletableFuture<Void> call = client.volume("vol-0").enable().callAsync();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (heard.isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(heard).first().isEqualTo("unix://" + socket + " waited true: no such socket file " + socket);
+        grpc.register(ReferencePlugin.start(ReferenceDriver.builder().volumes(1).build(), "unix://" + socket));
+        call.get(20, TimeUnit.SECONDS);
+        deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!heard.contains("unix://" + socket + " connected") && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(heard).endsWith("unix://" + socket + " connected");
+    }
+
+    @Test
     void anUnreadableSocketIsNamed() throws Exception {
         Path unreadable = dir.resolve("private.sock");
         try (ServerSocketChannel listening = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {

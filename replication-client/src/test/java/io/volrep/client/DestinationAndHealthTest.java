@@ -60,6 +60,11 @@ class DestinationAndHealthTest {
                     : ReplicationDestination.volumeGroup(
                             "b-" + request.source().id(), Map.of("vol-1", "b-vol-1", "vol-2", "b-vol-2"));
         }
+
+        @Override
+        public java.util.Set<io.volrep.api.Rpc> servedRpcs() {
+            return io.volrep.spi.ReplicationDriver.defaultRpcsAnd(io.volrep.api.Rpc.GET_REPLICATION_DESTINATION_INFO);
+        }
     }
 
     @Test

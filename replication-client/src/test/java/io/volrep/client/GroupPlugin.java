@@ -48,6 +48,13 @@ final class GroupPlugin {
     volatile UnaryOperator<VolumeGroup> bend = g -> g;
     /** Whether the page's token repeats the one asked with (a plugin that never gets further). */
     volatile boolean stuckToken;
+    /**
+     * A listing that never ends, when set: every page answers this many fresh groups (0: an empty page) and a fresh
+     * {@code next_token}, whatever the groups in {@link #groups}.
+     */
+    volatile Integer endlessPages;
+
+    private final AtomicInteger endlessPage = new AtomicInteger();
 
     final AtomicInteger capabilityCalls = new AtomicInteger();
     final AtomicInteger inFlight = new AtomicInteger();
@@ -75,33 +82,40 @@ final class GroupPlugin {
         return b.build();
     }
 
-    /** Runs one call: records it, answers its scripted failure or {@code answer}. */
+    /**
+     * Runs one call: records it, answers its scripted failure or {@code answer}. The call stops counting as in flight
+     * just before its answer is sent, as a server's per-source guard is released: once the client has the answer it
+     * may send the next call, which must not find this one still counted.
+     */
     private <R> void serve(Rpc rpc, Message request, StreamObserver<R> o, java.util.function.Supplier<R> answer) {
         requests.add(request);
         int now = inFlight.incrementAndGet();
         mostInFlight.accumulateAndGet(now, Math::max);
+        R r = null;
+        Status failure;
         try {
             if (latencyMillis > 0) {
                 Thread.sleep(latencyMillis);
             }
-            Status failure = scripted(rpc);
-            if (failure != null) {
-                o.onError(failure.asRuntimeException());
-                return;
+            failure = scripted(rpc);
+            if (failure == null) {
+                synchronized (this) {
+                    r = answer.get();
+                }
             }
-            R r;
-            synchronized (this) {
-                r = answer.get();
-            }
-            o.onNext(r);
-            o.onCompleted();
         } catch (StatusException e) {
-            o.onError(e.status.asRuntimeException());
+            failure = e.status;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            o.onError(Status.CANCELLED.asRuntimeException());
+            failure = Status.CANCELLED;
         } finally {
             inFlight.decrementAndGet();
+        }
+        if (failure != null) {
+            o.onError(failure.asRuntimeException());
+        } else {
+            o.onNext(r);
+            o.onCompleted();
         }
     }
 
@@ -167,6 +181,16 @@ final class GroupPlugin {
             @Override
             public void listVolumeGroups(ListVolumeGroupsRequest r, StreamObserver<ListVolumeGroupsResponse> o) {
                 serve(Rpc.LIST_VOLUME_GROUPS, r, o, () -> {
+                    Integer endless = endlessPages;
+                    if (endless != null) {
+                        int page = endlessPage.incrementAndGet();
+                        ListVolumeGroupsResponse.Builder b =
+                                ListVolumeGroupsResponse.newBuilder().setNextToken("endless-" + page);
+                        for (int i = 0; i < endless; i++) {
+                            b.addEntriesBuilder().setVolumeGroup(wire("vg-" + page + "-" + i, List.of()));
+                        }
+                        return b.build();
+                    }
                     int from = r.getStartingToken().isEmpty()
                             ? 0
                             : Integer.parseInt(r.getStartingToken().substring(1));

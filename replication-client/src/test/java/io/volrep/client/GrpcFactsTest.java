@@ -26,10 +26,8 @@ import io.volrep.testkit.fake.RawHttp2Plugin;
 import io.volrep.testkit.fake.RawHttp2Plugin.Disconnect;
 import io.volrep.testkit.fake.RawHttp2Plugin.Script;
 import io.volrep.testsupport.GrpcCleanup;
-import java.io.ByteArrayInputStream;
+import io.volrep.testsupport.RawBytes;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.ServerSocketChannel;
@@ -113,28 +111,7 @@ class GrpcFactsTest {
         }
     }
 
-    private static final MethodDescriptor.Marshaller<byte[]> BYTES = new MethodDescriptor.Marshaller<>() {
-        @Override
-        public InputStream stream(byte[] value) {
-            return new ByteArrayInputStream(value);
-        }
-
-        @Override
-        public byte[] parse(InputStream stream) {
-            try {
-                return stream.readAllBytes();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-    };
-
-    private static final MethodDescriptor<byte[], byte[]> CALL = MethodDescriptor.<byte[], byte[]>newBuilder()
-            .setType(MethodDescriptor.MethodType.UNARY)
-            .setFullMethodName("facts.Facts/Call")
-            .setRequestMarshaller(BYTES)
-            .setResponseMarshaller(BYTES)
-            .build();
+    private static final MethodDescriptor<byte[], byte[]> CALL = RawBytes.unary("facts.Facts/Call");
 
     /**
      * The plugin: a request {@code {'S', code}} is answered with that status and no message (trailers-only);

@@ -29,7 +29,12 @@ class RetryDecisionsTest {
     }
 
     private static RetryDecisions.Progress progress(int counted) {
-        return new RetryDecisions.Progress(true, true, counted, 0, false, false, false, false, PLENTY);
+        return RetryDecisions.Progress.builder()
+                .source(true)
+                .secrets(true)
+                .counted(counted)
+                .remaining(PLENTY)
+                .build();
     }
 
     @Test
@@ -54,19 +59,34 @@ class RetryDecisionsTest {
         assertThat(connectionLost.spendsBudget()).isFalse();
         assertThat(neverConnected.spendsBudget()).isFalse();
         // With the budget spent, a connection failure still waits for the plugin (capped pause) ...
-        RetryDecisions.Progress spent =
-                new RetryDecisions.Progress(true, true, 5, 7, false, false, false, false, PLENTY);
+        RetryDecisions.Progress spent = RetryDecisions.Progress.builder()
+                .source(true)
+                .secrets(true)
+                .counted(5)
+                .connectionWaits(7)
+                .remaining(PLENTY)
+                .build();
         assertThat(RetryDecisions.decide(POLICY, connectionLost, spent))
                 .isEqualTo(new RetryDecision.Retry(
                         RetryDecisions.CONNECTION_RETRY_CAP, "waiting for the plugin, attempt not counted"));
         // ... the last pause cut to what is left, until the total timeout.
-        RetryDecisions.Progress late =
-                new RetryDecisions.Progress(true, true, 1, 7, false, false, false, false, Duration.ofMillis(10));
+        RetryDecisions.Progress late = RetryDecisions.Progress.builder()
+                .source(true)
+                .secrets(true)
+                .counted(1)
+                .connectionWaits(7)
+                .remaining(Duration.ofMillis(10))
+                .build();
         assertThat(RetryDecisions.decide(POLICY, neverConnected, late))
                 .isEqualTo(
                         new RetryDecision.Retry(Duration.ofMillis(10), "waiting for the plugin, attempt not counted"));
-        RetryDecisions.Progress over =
-                new RetryDecisions.Progress(true, true, 1, 8, false, false, false, false, Duration.ZERO);
+        RetryDecisions.Progress over = RetryDecisions.Progress.builder()
+                .source(true)
+                .secrets(true)
+                .counted(1)
+                .connectionWaits(8)
+                .remaining(Duration.ZERO)
+                .build();
         assertThat(RetryDecisions.decide(POLICY, neverConnected, over))
                 .isEqualTo(new RetryDecision.Stop(
                         "not retried: the plugin could not be reached within the total timeout of PT10M"));
@@ -86,8 +106,13 @@ class RetryDecisionsTest {
         RetryDecisions.Outcome notFound = answer(StatusCode.NOT_FOUND, Recovery.VERIFY_THEN_BACKOFF);
         assertThat(RetryDecisions.decide(POLICY, notFound, progress(1)))
                 .isEqualTo(new RetryDecision.Stop("not retried: no SourceVerifier configured (VERIFY_THEN_BACKOFF)"));
-        RetryDecisions.Progress withVerifier =
-                new RetryDecisions.Progress(true, true, 1, 0, false, false, true, false, PLENTY);
+        RetryDecisions.Progress withVerifier = RetryDecisions.Progress.builder()
+                .source(true)
+                .secrets(true)
+                .counted(1)
+                .verifier(true)
+                .remaining(PLENTY)
+                .build();
         RetryDecision verify = RetryDecisions.decide(POLICY, notFound, withVerifier);
         assertThat(verify).isEqualTo(new RetryDecision.VerifySource(Optional.empty()));
         assertThat(RetryDecisions.afterVerification(
@@ -114,12 +139,22 @@ class RetryDecisionsTest {
                         unauthenticated,
                         progress(1)))
                 .isEqualTo(new RetryDecision.Stop("not retried: renewed secrets exceed the CSI limit"));
-        RetryDecisions.Progress renewedOnce =
-                new RetryDecisions.Progress(true, true, 2, 0, true, false, false, false, PLENTY);
+        RetryDecisions.Progress renewedOnce = RetryDecisions.Progress.builder()
+                .source(true)
+                .secrets(true)
+                .counted(2)
+                .renewed(true)
+                .remaining(PLENTY)
+                .build();
         assertThat(RetryDecisions.decide(POLICY, unauthenticated, renewedOnce))
                 .isEqualTo(new RetryDecision.Stop("not retried: secrets were renewed once already"));
-        RetryDecisions.Progress ownSecrets =
-                new RetryDecisions.Progress(true, true, 1, 0, false, true, false, false, PLENTY);
+        RetryDecisions.Progress ownSecrets = RetryDecisions.Progress.builder()
+                .source(true)
+                .secrets(true)
+                .counted(1)
+                .ownSecrets(true)
+                .remaining(PLENTY)
+                .build();
         assertThat(RetryDecisions.decide(POLICY, unauthenticated, ownSecrets))
                 .isEqualTo(new RetryDecision.Stop("not retried: the call's own secrets cannot be renewed"));
     }
@@ -130,8 +165,11 @@ class RetryDecisionsTest {
         RetryPolicy eager = POLICY.toBuilder()
                 .onRecovery(Recovery.INSPECT_LOGS, RetryPolicy.Action.VERIFY_THEN_BACKOFF)
                 .build();
-        RetryDecisions.Progress noSource =
-                new RetryDecisions.Progress(false, false, 1, 0, false, false, true, false, PLENTY);
+        RetryDecisions.Progress noSource = RetryDecisions.Progress.builder()
+                .counted(1)
+                .verifier(true)
+                .remaining(PLENTY)
+                .build();
         assertThat(RetryDecisions.decide(eager, answer(StatusCode.NOT_FOUND, Recovery.INSPECT_LOGS), noSource))
                 .isEqualTo(new RetryDecision.Stop("not retried: the call concerns no source to verify (INSPECT_LOGS)"));
         RetryPolicy renewing = POLICY.toBuilder()
@@ -147,8 +185,12 @@ class RetryDecisionsTest {
     @Test
     void aCallWithoutASourceThatSendsThePluginsSecretsRenewsThemButVerifiesNothing() {
         // CreateVolumeGroup and ListVolumeGroups: no source (the group has no id yet, or none is named), secrets sent.
-        RetryDecisions.Progress pluginSecrets =
-                new RetryDecisions.Progress(false, true, 1, 0, false, false, true, false, PLENTY);
+        RetryDecisions.Progress pluginSecrets = RetryDecisions.Progress.builder()
+                .secrets(true)
+                .counted(1)
+                .verifier(true)
+                .remaining(PLENTY)
+                .build();
         assertThat(RetryDecisions.decide(
                         POLICY, answer(StatusCode.UNAUTHENTICATED, Recovery.RENEW_SECRETS), pluginSecrets))
                 .isEqualTo(new RetryDecision.RenewSecrets(java.util.Optional.empty()));
@@ -168,12 +210,21 @@ class RetryDecisionsTest {
                 StatusCode.RESOURCE_EXHAUSTED, Recovery.BACKOFF, true, true, true, false, null);
         assertThat(RetryDecisions.decide(POLICY, tooLarge, progress(1)))
                 .isEqualTo(new RetryDecision.Stop("not retried: the response exceeds the client's own limit"));
-        RetryDecisions.Progress cancelled =
-                new RetryDecisions.Progress(true, true, 1, 0, false, false, false, true, PLENTY);
+        RetryDecisions.Progress cancelled = RetryDecisions.Progress.builder()
+                .source(true)
+                .secrets(true)
+                .counted(1)
+                .cancelled(true)
+                .remaining(PLENTY)
+                .build();
         assertThat(RetryDecisions.decide(POLICY, answer(StatusCode.ABORTED, Recovery.BACKOFF), cancelled))
                 .isEqualTo(new RetryDecision.Stop("call cancelled"));
-        RetryDecisions.Progress late =
-                new RetryDecisions.Progress(true, true, 1, 0, false, false, false, false, Duration.ofMillis(499));
+        RetryDecisions.Progress late = RetryDecisions.Progress.builder()
+                .source(true)
+                .secrets(true)
+                .counted(1)
+                .remaining(Duration.ofMillis(499))
+                .build();
         assertThat(RetryDecisions.decide(POLICY, answer(StatusCode.ABORTED, Recovery.BACKOFF), late))
                 .isEqualTo(new RetryDecision.Stop(
                         "not retried: the next attempt would start after the total timeout of PT10M"));

@@ -21,6 +21,7 @@ import io.volrep.proto.volumegroup.CreateVolumeGroupRequest;
 import io.volrep.proto.volumegroup.ListVolumeGroupsRequest;
 import io.volrep.proto.volumegroup.ModifyVolumeGroupMembershipRequest;
 import io.volrep.testsupport.GrpcCleanup;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -280,6 +281,67 @@ class VolumeGroupClientTest {
         assertThatThrownBy(stubborn::hasNext).isInstanceOf(OperationPendingException.class);
     }
 
+    /** Runs {@code walk} on another thread, within a generous bound: a walk without end fails the test. */
+    private static Throwable walkWithin(Duration bound, Runnable walk) throws Exception {
+        CompletableFuture<Void> done = CompletableFuture.runAsync(walk);
+        try {
+            done.get(bound.toMillis(), TimeUnit.MILLISECONDS);
+            return null;
+        } catch (java.util.concurrent.ExecutionException e) {
+            return e.getCause();
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new AssertionError("the listing did not end within " + bound, e);
+        }
+    }
+
+    @Test
+    void aListingOfEmptyPagesWithFreshTokensEndsAsAProtocolViolation() throws Exception {
+        // Issue 45, item 2: such a plugin kept "volrep group list" walking 138,500 pages in a minute.
+        ReplicationClient c = client();
+        plugin.endlessPages = 0;
+        Throwable failure = walkWithin(
+                Duration.ofSeconds(60), () -> c.volumeGroups().list().stream().count());
+        assertThat(failure)
+                .isInstanceOf(ProtocolViolationException.class)
+                .hasMessageContaining(ListVolumeGroupsCall.MAX_EMPTY_PAGES + " empty pages in a row");
+        assertThat(plugin.requests(ListVolumeGroupsRequest.class)).hasSize(ListVolumeGroupsCall.MAX_EMPTY_PAGES);
+    }
+
+    @Test
+    void theCallsTotalTimeoutCoversTheWholeListing() throws Exception {
+        // Pages of fresh groups for ever: the walk ends at the policy's total timeout, not one page's.
+        ReplicationClient c = client();
+        plugin.endlessPages = 50;
+        java.util.concurrent.atomic.AtomicLong seen = new java.util.concurrent.atomic.AtomicLong();
+        long start = System.nanoTime();
+        RetryPolicy twoSeconds = RetryBehaviourTest.FAST.toBuilder()
+                .totalTimeout(Duration.ofSeconds(2))
+                .build();
+        Throwable failure = walkWithin(
+                Duration.ofSeconds(60),
+                () -> c.volumeGroups().list().retryPolicy(twoSeconds).stream().forEach(g -> seen.incrementAndGet()));
+        assertThat(failure)
+                .isInstanceOf(io.volrep.api.DeadlineExceededException.class)
+                .hasMessageContaining("did not end within the call's total timeout of PT2S");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
+        assertThat(seen.get()).as("groups streamed before the end").isPositive();
+    }
+
+    @Test
+    void aWalkThatGaveMoreGroupsThanItRemembersDoesNotStartOver() throws Exception {
+        // Memory stays bounded while streaming: past MAX_REMEMBERED_GROUPS the walk no longer keeps what it gave,
+        // so a plugin's 10 ABORTED can no longer be answered by starting over without repeats; the 10 ends it.
+        ReplicationClient c = client();
+        plugin.endlessPages = 1_000;
+        var walk = c.volumeGroups().list().iterator();
+        for (int i = 0; i <= ListVolumeGroupsCall.MAX_REMEMBERED_GROUPS; i++) {
+            walk.next();
+        }
+        plugin.script(Rpc.LIST_VOLUME_GROUPS, Status.ABORTED.withDescription("invalid starting_token"));
+        Throwable failure = walkWithin(Duration.ofSeconds(60), () -> walk.forEachRemaining(g -> {}));
+        assertThat(failure).isInstanceOf(OperationPendingException.class);
+    }
+
     @Test
     void answersThatBreakTheRulesAreProtocolViolations() throws Exception {
         ReplicationClient c = client();
@@ -301,6 +363,37 @@ class VolumeGroupClientTest {
         assertThatThrownBy(() -> c.volumeGroups().list().maxEntries(2).stream().count())
                 .isInstanceOf(ProtocolViolationException.class)
                 .hasMessageContaining("a next_token this listing already followed");
+    }
+
+    @Test
+    void anAnswerAboutAnotherGroupOrWithMembersNobodyAskedForIsAProtocolViolation() throws Exception {
+        // Issue 45, item 10: "volrep group get --id vg-1" printed another tenant's group, exit 0.
+        ReplicationClient c = client();
+        plugin.groups.put("vg-1", new ArrayList<>(List.of("vol-0")));
+        plugin.bend = g -> g.toBuilder().setVolumeGroupId("vg-OTHER-tenant").build();
+        for (Runnable call : List.<Runnable>of(
+                () -> c.volumeGroups().get("vg-1").call(),
+                () -> c.volumeGroups().modify("vg-1").volumes("vol-0").call())) {
+            assertThatThrownBy(call::run).isInstanceOfSatisfying(ProtocolViolationException.class, e -> {
+                assertThat(e.field()).contains("volume_group.volume_group_id");
+                assertThat(e.getMessage())
+                        .contains("the answer is about volume group \"vg-OTHER-tenant\", the call asked about"
+                                + " \"vg-1\"");
+                assertThat(e.attempts()).isEqualTo(1);
+            });
+        }
+        // A created group holds only volumes the call asked for (none at all is allowed: Create need not list them).
+        plugin.bend = g -> g.toBuilder()
+                .addVolumes(io.volrep.proto.csi.Volume.newBuilder().setVolumeId("vol-9"))
+                .build();
+        assertThatThrownBy(() -> c.volumeGroups().create("db").volumes("vol-0").call())
+                .isInstanceOfSatisfying(ProtocolViolationException.class, e -> {
+                    assertThat(e.field()).contains("volume_group.volumes");
+                    assertThat(e.getMessage()).contains("not asked for [\"vol-9\"]");
+                });
+        plugin.bend = g -> g.toBuilder().clearVolumes().build();
+        assertThat(c.volumeGroups().create("logs").volumes("vol-1").call().volumeIds())
+                .isEmpty();
     }
 
     @Test

@@ -34,11 +34,8 @@ class WireDialectMethodsTest {
     void aSingleRevisionSpecSendsItsRpcsMethod() {
         WireDialect wire = WireDialect.of(SpecDialect.V0_1_0, true);
 
-        assertThat(new IdentitySpec(Rpc.PROBE, null).method(wire).getFullMethodName())
-                .isEqualTo("identity.Identity/Probe");
-        assertThat(VolumeGroupSpec.of(Rpc.DELETE_VOLUME_GROUP, "vg-1", null, null)
-                        .method(wire)
-                        .getFullMethodName())
+        assertThat(wire.method(Rpc.PROBE).getFullMethodName()).isEqualTo("identity.Identity/Probe");
+        assertThat(wire.method(Rpc.DELETE_VOLUME_GROUP).getFullMethodName())
                 .isEqualTo("volumegroup.Controller/DeleteVolumeGroup");
     }
 }

@@ -58,6 +58,8 @@ public final class VolrepClientMetrics extends ObservedCalls implements CallObse
     static final String ACTIVE = "volrep.client.calls.active";
     /** The call's observation (span) name; attempts are Micrometer's {@code grpc.client} observations. */
     static final String CALL_OBSERVATION = "volrep.client.call";
+    /** The call observation's event for a failed attempt (its contextual name says which attempt and why). */
+    static final String ATTEMPT_EVENT = "attempt";
 
     private final AtomicLong queued = new AtomicLong();
     private final MeterTable<Timer> waits;
@@ -158,7 +160,10 @@ public final class VolrepClientMetrics extends ObservedCalls implements CallObse
                 retries.get(RpcTags.index(rpc, event.code())).increment();
             }
             if (observation != null && event.code() != StatusCode.OK) {
-                observation.event(Observation.Event.of("attempt." + event.attempt(), event.describe()));
+                // One event name for every attempt: a meter handler makes a counter per name, and the number of
+                // attempts is the plugin's answers' doing. The number goes into the contextual name (the trace).
+                observation.event(
+                        Observation.Event.of(ATTEMPT_EVENT, "attempt " + event.attempt() + ": " + event.describe()));
             }
         }
 

@@ -51,12 +51,13 @@ class MetricsTest {
     private final MeterRegistry serverMeters = new SimpleMeterRegistry();
     private final FaultInjector faults = grpc.register(new FaultInjector());
     private final CountDownLatch releaseEnable = new CountDownLatch(1);
+    private final CountDownLatch releasePromote = new CountDownLatch(1);
     private final CountDownLatch enableEntered = new CountDownLatch(1);
     private ReplicationServer server;
     private ReplicationClient client;
     private String name;
 
-    /** Enables block on "vol-slow"; info fails unexpectedly; promote sleeps on "vol-timeout". */
+    /** Enables block on "vol-slow"; info fails unexpectedly; promotes block on "vol-timeout". */
     private final ReplicationDriver driver = new ReplicationDriver() {
         @Override
         public void enable(EnableRequest request) {
@@ -77,7 +78,7 @@ class MetricsTest {
         public void promote(PromoteRequest request) {
             if (request.source().id().equals("vol-timeout")) {
                 try {
-                    Thread.sleep(300);
+                    releasePromote.await(30, TimeUnit.SECONDS);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
@@ -116,6 +117,7 @@ class MetricsTest {
     @AfterEach
     void releaseHeldCalls() {
         releaseEnable.countDown();
+        releasePromote.countDown();
     }
 
     @Test
@@ -245,10 +247,10 @@ class MetricsTest {
 
     @Test
     void aTimedOutAttemptAndTheGuardsAbortsAreCountedOnBothSidesAlike() {
-        // Attempt 1 times out after 100 ms while the driver still works (300 ms); attempts 2 and 3 find the
-        // source busy on the plugin and draw ABORTED.
+        // Attempt 1 times out after 1 s while the driver still works (until released); attempts 2 and 3 find the
+        // source busy on the plugin and draw ABORTED, each well within its own second.
         RetryPolicy quick = client.retryPolicy().toBuilder()
-                .perAttemptTimeout(Duration.ofMillis(100))
+                .perAttemptTimeout(Duration.ofSeconds(1))
                 .build();
         assertThatThrownBy(() -> client.volume("vol-timeout")
                         .promote()

@@ -1,10 +1,8 @@
 package io.volrep.spi;
 
-import io.volrep.api.Secrets;
-
 /**
- * A {@code DeleteVolumeGroup} request, validated by the runtime (the id present and within 128 bytes, the secrets
- * within 4 KiB); {@code toString} masks the secrets.
+ * A {@code DeleteVolumeGroup} request, validated by the runtime (the id present and within 128 bytes, the secrets within 4 KiB);
+ * {@code toString} masks the secrets.
  *
  * <pre>{@code
  * public void delete(DeleteGroupRequest r) {
@@ -14,17 +12,38 @@ import io.volrep.api.Secrets;
  *     array.dropConsistencyGroup(r.volumeGroupId());     // no such group: nothing to do, 0 OK
  * }
  * }</pre>
- *
- * @param volumeGroupId the group to delete
- * @param secrets the credentials the orchestrator passed; masked in {@code toString}
  */
-public record DeleteGroupRequest(String volumeGroupId, Secrets secrets) {
-    public DeleteGroupRequest {
-        RequestParts.requireGroupAndSecrets(volumeGroupId, secrets);
+public final class DeleteGroupRequest extends GroupIdRequest {
+    private DeleteGroupRequest(Builder b) {
+        super(b);
     }
 
-    /** A request for {@code volumeGroupId} without secrets (handy in tests). */
+    /** A new builder; {@link Builder#volumeGroupId} is required. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A request for {@code volumeGroupId} without secrets or deadline (handy in tests). */
     public static DeleteGroupRequest of(String volumeGroupId) {
-        return new DeleteGroupRequest(volumeGroupId, Secrets.empty());
+        return builder().volumeGroupId(volumeGroupId).build();
+    }
+
+    /** A builder holding this request's fields, to pass on a changed copy. */
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /** Builds a {@link DeleteGroupRequest}. */
+    public static final class Builder extends GroupIdRequest.Builder<Builder> {
+        private Builder() {}
+
+        private Builder(DeleteGroupRequest r) {
+            super(r);
+        }
+
+        @Override
+        public DeleteGroupRequest build() {
+            return new DeleteGroupRequest(this);
+        }
     }
 }

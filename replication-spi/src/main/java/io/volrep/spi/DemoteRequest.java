@@ -1,40 +1,48 @@
 package io.volrep.spi;
 
 import io.volrep.api.ReplicationSource;
-import io.volrep.api.Secrets;
-import java.util.Map;
-import java.util.Optional;
 
 /**
  * A {@code DemoteVolume} request, validated and normalized by the runtime before the driver sees it (see
- * {@link EnableRequest}); {@code toString} masks the secrets.
+ * {@link EnableRequest}); {@code toString} masks the secrets. {@link #force()}: demote even when it cannot be done cleanly.
  *
  * <pre>{@code
  * public void demote(DemoteRequest r) {
  *     backend.demote(r.source().id(), r.force());
  * }
  * }</pre>
- *
- * @param source the source to make secondary
- * @param parameters the storage class's opaque parameters (never secret), unmodifiable
- * @param secrets the credentials the orchestrator passed; masked in {@code toString}
- * @param replicationId the orchestrator's id of the replication, empty when not sent
- * @param force demote even when it cannot be done cleanly (the spec's {@code force})
  */
-public record DemoteRequest(
-        ReplicationSource source,
-        Map<String, String> parameters,
-        Secrets secrets,
-        Optional<String> replicationId,
-        boolean force) {
-    public DemoteRequest {
-        RequestParts.requireSourceAndSecrets(source, secrets);
-        parameters = RequestParts.copy(parameters);
-        replicationId = RequestParts.replicationId(replicationId);
+public final class DemoteRequest extends ForceableRequest {
+    private DemoteRequest(Builder b) {
+        super(b);
     }
 
-    /** A request for {@code source} with no parameters, secrets or replication id, not forced (handy in tests). */
+    /** A new builder; {@link Builder#source} is required. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A request for {@code source} with no parameters, secrets, replication id or deadline, not forced (handy in tests). */
     public static DemoteRequest of(ReplicationSource source) {
-        return new DemoteRequest(source, Map.of(), Secrets.empty(), Optional.empty(), false);
+        return builder().source(source).build();
+    }
+
+    /** A builder holding this request's fields, to pass on a changed copy. */
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /** Builds a {@link DemoteRequest}. */
+    public static final class Builder extends ForceableRequest.Builder<Builder> {
+        private Builder() {}
+
+        private Builder(DemoteRequest r) {
+            super(r);
+        }
+
+        @Override
+        public DemoteRequest build() {
+            return new DemoteRequest(this);
+        }
     }
 }

@@ -3,14 +3,19 @@ package io.volrep.spi;
 import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
+import io.volrep.api.Rpc;
 import io.volrep.api.UnimplementedException;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Set;
 
 /**
  * What a storage vendor implements to become a CSI-Addons replication plugin. {@link #enable} and
  * {@link #disable} are required; the spec allows a plugin to answer UNIMPLEMENTED for the other five, which
- * is what their defaults do.
+ * is what their defaults do. What the driver serves is declared, not inferred: {@link #servedRpcs()} (the six RPCs of
+ * the seed spec by default; add {@code GET_REPLICATION_DESTINATION_INFO} when implementing {@link #destination}) and
+ * {@link #supportedSourceKinds()}. Every request carries the time the driver has ({@link DriverRequest#deadline()}).
  *
  * <p>The runtime ({@link ReplicationServer}) validates every request before calling the driver, guarantees at
  * most one call in flight per source, and maps what the driver throws: the api's typed exceptions
@@ -82,30 +87,55 @@ public interface ReplicationDriver {
      * {@link io.volrep.api.PreconditionFailedException} when replication is not enabled, and
      * {@link io.volrep.api.UnavailableException} while the destination is not known yet (transient). The runtime
      * checks the answer (non-null, the source's kind, non-empty ids and member ids) and answers UNKNOWN "driver
-     * returned an invalid response" otherwise. Identity advertises
-     * {@code VolumeReplication.GET_REPLICATION_DESTINATION_INFO} exactly when a driver overrides this method.
+     * returned an invalid response" otherwise. Called only when {@link #servedRpcs()} declares
+     * {@code GET_REPLICATION_DESTINATION_INFO}, which Identity then advertises.
      */
     default ReplicationDestination destination(DestinationRequest request) {
         throw new UnimplementedException("GetReplicationDestinationInfo is not implemented by this driver");
     }
 
     /**
-     * Whether Identity advertises {@code VolumeReplication.GET_REPLICATION_DESTINATION_INFO}: by default exactly
-     * when this class overrides {@link #destination}. Read once, when the server is built. A driver that decides at
-     * start (the exec bridge asks its executable) overrides this too, so the capability never promises an RPC that
-     * answers UNIMPLEMENTED.
+     * The RPCs this driver serves, read once when the server is built: the runtime answers 12 UNIMPLEMENTED to the
+     * others without calling the driver, and Identity advertises {@code VolumeReplication.GET_REPLICATION_DESTINATION_INFO}
+     * exactly when it is declared here (and the spec revision served has it). The default, {@link #DEFAULT_RPCS}, is
+     * the six RPCs of the seed spec; a driver that implements {@link #destination} declares it, one that leaves out
+     * an optional RPC may say so. Only {@code replication.Controller} RPCs; a declaration is explicit, never inferred
+     * from which methods a class overrides, so a wrapper ({@link ForwardingReplicationDriver}) declares what it wraps.
      *
      * <pre>{@code
-     * public boolean servesDestinations() { return array.supportsDestinations(); }   // in a driver class
+     * public Set<Rpc> servedRpcs() {
+     *     return ReplicationDriver.defaultRpcsAnd(Rpc.GET_REPLICATION_DESTINATION_INFO);
+     * }
      * }</pre>
      */
-    default boolean servesDestinations() {
-        try {
-            return getClass().getMethod("destination", DestinationRequest.class).getDeclaringClass()
-                    != ReplicationDriver.class;
-        } catch (NoSuchMethodException e) {
-            throw new IllegalStateException(e);
-        }
+    default Set<Rpc> servedRpcs() {
+        return DEFAULT_RPCS;
+    }
+
+    /**
+     * What {@link #servedRpcs()} declares by default: EnableVolumeReplication, DisableVolumeReplication, PromoteVolume,
+     * DemoteVolume, ResyncVolume and GetVolumeReplicationInfo (the methods of the seed spec; the spec lets a plugin
+     * answer UNIMPLEMENTED to all but the first two, which their default methods do).
+     */
+    Set<Rpc> DEFAULT_RPCS = Collections.unmodifiableSet(EnumSet.of(
+            Rpc.ENABLE_VOLUME_REPLICATION,
+            Rpc.DISABLE_VOLUME_REPLICATION,
+            Rpc.PROMOTE_VOLUME,
+            Rpc.DEMOTE_VOLUME,
+            Rpc.RESYNC_VOLUME,
+            Rpc.GET_VOLUME_REPLICATION_INFO));
+
+    /**
+     * {@link #DEFAULT_RPCS} and {@code more}, for a {@link #servedRpcs()} that adds to the default.
+     *
+     * <pre>{@code
+     * ReplicationDriver.defaultRpcsAnd(Rpc.GET_REPLICATION_DESTINATION_INFO);
+     * }</pre>
+     */
+    static Set<Rpc> defaultRpcsAnd(Rpc... more) {
+        Set<Rpc> rpcs = EnumSet.copyOf(DEFAULT_RPCS);
+        rpcs.addAll(Arrays.asList(more));
+        return Collections.unmodifiableSet(rpcs);
     }
 
     /**

@@ -165,12 +165,6 @@ public final class ReplicationServer implements AutoCloseable {
         return guard.busyKeys();
     }
 
-    /** Deprecated: the old name of {@link #busySources()}, which counts sources, not calls. */
-    @Deprecated(since = "0.1.0")
-    public int callsInFlight() {
-        return busySources();
-    }
-
     /** Blocks until the server has shut down and released its socket. */
     public void awaitTermination() throws InterruptedException {
         terminated.await();
@@ -272,6 +266,7 @@ public final class ReplicationServer implements AutoCloseable {
         private final List<ServerInterceptor> interceptors = new ArrayList<>();
         private final List<ServerObserver> observers = new ArrayList<>();
         private Duration gracePeriod = Duration.ofSeconds(10);
+        private Duration driverTimeout;
         private Path certChain;
         private Path privateKey;
         private Path trustCertificates;
@@ -279,9 +274,15 @@ public final class ReplicationServer implements AutoCloseable {
 
         private Builder() {}
 
-        /** The driver that serves {@code replication.Controller}. */
+        /**
+         * The driver that serves {@code replication.Controller}: the RPCs it {@linkplain ReplicationDriver#servedRpcs()
+         * declares}, for the source kinds it {@linkplain ReplicationDriver#supportedSourceKinds() supports}.
+         *
+         * @throws IllegalArgumentException when its declaration names an RPC of another service
+         */
         public Builder driver(ReplicationDriver driver) {
-            this.driver = Objects.requireNonNull(driver, "driver");
+            ControllerService.served(Objects.requireNonNull(driver, "driver"));
+            this.driver = driver;
             return this;
         }
 
@@ -420,6 +421,21 @@ public final class ReplicationServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The most time a driver is given for one call: every request's {@link DriverRequest#deadline()} is at most this
+         * long after the call arrived, and sooner when the caller's gRPC deadline is (less a margin for the answer to
+         * travel). Default: no limit of the server's own, only the caller's. The runtime does not stop a driver at its
+         * deadline; the driver bounds its own waits with it.
+         *
+         * <pre>{@code
+         * ReplicationServer.builder().driver(driver).driverTimeout(Duration.ofSeconds(30)).listen(uri).build();
+         * }</pre>
+         */
+        public Builder driverTimeout(Duration timeout) {
+            this.driverTimeout = Arguments.requirePositive("driverTimeout", timeout);
+            return this;
+        }
+
         /** How long {@link ReplicationServer#close()} lets calls in flight finish (default 10 s). */
         public Builder gracePeriod(Duration gracePeriod) {
             this.gracePeriod = Arguments.requireNotNegative("gracePeriod", gracePeriod);
@@ -456,7 +472,8 @@ public final class ReplicationServer implements AutoCloseable {
                 throw new IllegalStateException("driver(...), volumeGroups(...) or healer(...) is required");
             }
             SourceGuard guard = new SourceGuard();
-            CallRunner runner = new CallRunner(guard, dialect.errorScheme(), ServerObservers.of(observers));
+            CallRunner runner =
+                    new CallRunner(guard, dialect.errorScheme(), ServerObservers.of(observers), driverTimeout);
             List<ServerServiceDefinition> services = services(runner);
             ServerTransport transport = new ServerTransport(
                     address,
@@ -493,7 +510,8 @@ public final class ReplicationServer implements AutoCloseable {
                                 driver != null,
                                 driver != null
                                         && dialect.supports(Rpc.GET_REPLICATION_DESTINATION_INFO)
-                                        && driver.servesDestinations(),
+                                        && ControllerService.served(driver)
+                                                .contains(Rpc.GET_REPLICATION_DESTINATION_INFO),
                                 volumeGroups == null ? java.util.Set.of() : VolumeGroupService.advertised(volumeGroups),
                                 healer != null,
                                 readiness)

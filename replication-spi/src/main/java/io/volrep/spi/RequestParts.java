@@ -1,42 +1,27 @@
 package io.volrep.spi;
 
-import io.volrep.api.ReplicationSource;
-import io.volrep.api.Secrets;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
-/** Shared checks of the request records' compact constructors. */
+/** What the requests' constructors share: copying maps, reading the replication id. */
 final class RequestParts {
     private RequestParts() {}
 
-    /** Every replication.Controller request names its source and carries the orchestrator's secrets. */
-    static void requireSourceAndSecrets(ReplicationSource source, Secrets secrets) {
-        Objects.requireNonNull(source, "source");
-        Objects.requireNonNull(secrets, "secrets");
-    }
-
-    /** Every volumegroup.Controller request on an existing group names it and carries the orchestrator's secrets. */
-    static void requireGroupAndSecrets(String volumeGroupId, Secrets secrets) {
-        Objects.requireNonNull(volumeGroupId, "volumeGroupId");
-        Objects.requireNonNull(secrets, "secrets");
-    }
-
-    static Map<String, String> copy(Map<String, String> parameters) {
-        Objects.requireNonNull(parameters, "parameters");
-        if (parameters.isEmpty()) {
+    /** An unmodifiable copy, in the given order; no null key or value. */
+    static Map<String, String> copy(Map<String, String> map) {
+        if (map.isEmpty()) {
             return Map.of();
         }
         Map<String, String> copy = new LinkedHashMap<>();
-        parameters.forEach((k, v) ->
-                copy.put(Objects.requireNonNull(k, "parameter key"), Objects.requireNonNull(v, "parameter value")));
+        map.forEach((k, v) -> copy.put(Objects.requireNonNull(k, "key"), Objects.requireNonNull(v, "value")));
         return Collections.unmodifiableMap(copy);
     }
 
-    static Optional<String> replicationId(Optional<String> replicationId) {
-        Objects.requireNonNull(replicationId, "replicationId (use Optional.empty())");
-        return replicationId.filter(id -> !id.isEmpty());
+    /** The spec's alpha {@code replication_id}: empty when not sent. */
+    static Optional<String> replicationId(String replicationId) {
+        return replicationId.isEmpty() ? Optional.empty() : Optional.of(replicationId);
     }
 }

@@ -13,8 +13,10 @@ import java.util.Optional;
  * @param code the code answered
  * @param elapsed from entering the pipeline to the answer
  * @param cause why the call answered {@code code}
- * @param rejectedField for {@link Cause#INVALID_REQUEST}: the request field the runtime named (a field path such as
- *                      {@code replication_source.volume.volume_id}, never a value); else empty
+ * @param rejectedField for {@link Cause#INVALID_REQUEST}: the request field the runtime named, as a path of the RPC's
+ *                      request message without indexes or keys ({@code replication_source.volume.volume_id},
+ *                      {@code volume_ids} for {@code volume_ids[3]}; never a value, so a closed set that a metric may
+ *                      tag with); empty otherwise, and for a rejection that names no such path
  */
 public record ServerCallEvent(Rpc rpc, StatusCode code, Duration elapsed, Cause cause, Optional<String> rejectedField) {
     public ServerCallEvent {

@@ -3,7 +3,6 @@ package io.volrep.spi;
 import io.volrep.api.UnimplementedException;
 import io.volrep.api.VolumeGroup;
 import io.volrep.api.VolumeGroupCapability;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 
@@ -11,9 +10,9 @@ import java.util.Set;
  * What a storage vendor implements to serve CSI-Addons {@code volumegroup.Controller}: the groups that
  * {@code replication.Controller} replicates as {@code ReplicationSource.volumeGroup(id)}. {@link #create} and
  * {@link #delete} are the service ({@code VOLUME_GROUP}); {@link #modify}, {@link #get} and {@link #list} are
- * optional, each with its own capability. Implement only what the storage supports: Identity advertises exactly what
- * the driver {@linkplain #served() serves}, and the runtime answers 12 UNIMPLEMENTED for the rest without calling the
- * driver.
+ * optional, each with its own capability. Implement only what the storage supports and declare it in
+ * {@link #served()}: Identity advertises exactly that, and the runtime answers 12 UNIMPLEMENTED for the rest without
+ * calling the driver.
  *
  * <p>The runtime ({@link ReplicationServer.Builder#volumeGroups}) validates every request first ({@code name} and ids
  * present and within CSI's 128 bytes, no volume id twice, maps within 4 KiB, {@code max_entries} not negative, the
@@ -45,6 +44,9 @@ import java.util.Set;
  *     public VolumeGroup modify(ModifyGroupRequest r) {
  *         return array.setMembers(r.volumeGroupId(), r.volumeIds());
  *     }
+ *     public Set<VolumeGroupCapability> served() {       // create and delete, and modify
+ *         return EnumSet.of(VolumeGroupCapability.VOLUME_GROUP, VolumeGroupCapability.MODIFY_VOLUME_GROUP);
+ *     }
  *     public Set<VolumeGroupCapability> behaviours() {
  *         return Set.of(VolumeGroupCapability.LIMIT_VOLUME_TO_ONE_VOLUME_GROUP,
  *                 VolumeGroupCapability.DO_NOT_ALLOW_VG_TO_DELETE_VOLUMES);
@@ -67,44 +69,43 @@ public interface VolumeGroupDriver {
 
     /**
      * ModifyVolumeGroupMembership: make {@code volumeIds} the group's whole membership (add the new ones, remove the
-     * others; none removes all) and answer the group as it is then. Served ({@code MODIFY_VOLUME_GROUP}) when
-     * overridden.
+     * others; none removes all) and answer the group as it is then. Served when {@link #served()} declares
+     * {@code MODIFY_VOLUME_GROUP}.
      */
     default VolumeGroup modify(ModifyGroupRequest request) {
         throw new UnimplementedException("ModifyVolumeGroupMembership is not implemented by this driver");
     }
 
-    /** ControllerGetVolumeGroup: the group as it is now. Served ({@code GET_VOLUME_GROUP}) when overridden. */
+    /** ControllerGetVolumeGroup: the group as it is now. Served when {@link #served()} declares {@code GET_VOLUME_GROUP}. */
     default VolumeGroup get(GetGroupRequest request) {
         throw new UnimplementedException("ControllerGetVolumeGroup is not implemented by this driver");
     }
 
     /**
      * ListVolumeGroups: every group the plugin knows, each once, in any order; the runtime pages it (sorted by id,
-     * {@code max_entries} per page, its own {@code next_token}). Served ({@code LIST_VOLUME_GROUPS}) when overridden.
+     * {@code max_entries} per page, its own {@code next_token}). Served when {@link #served()} declares
+     * {@code LIST_VOLUME_GROUPS}.
      */
     default List<VolumeGroup> list(ListGroupsRequest request) {
         throw new UnimplementedException("ListVolumeGroups is not implemented by this driver");
     }
 
     /**
-     * The RPC capabilities this driver serves: {@code VOLUME_GROUP} always, and {@code MODIFY_VOLUME_GROUP},
-     * {@code GET_VOLUME_GROUP}, {@code LIST_VOLUME_GROUPS} for each of {@link #modify}, {@link #get}, {@link #list}
-     * this class overrides. Read once, when the server is built. A driver that decides at start (the exec bridge asks
-     * its executable) overrides this, so that Identity never advertises an RPC that answers 12 UNIMPLEMENTED.
+     * The RPC capabilities this driver serves, read once when the server is built: {@code VOLUME_GROUP} (create and
+     * delete) always, plus {@code MODIFY_VOLUME_GROUP}, {@code GET_VOLUME_GROUP}, {@code LIST_VOLUME_GROUPS} for each of
+     * {@link #modify}, {@link #get}, {@link #list} the driver implements. Identity advertises exactly these, and the
+     * runtime answers 12 UNIMPLEMENTED to the others without calling the driver. The default is {@code VOLUME_GROUP}
+     * alone: a declaration is explicit, never inferred from which methods a class overrides, so a wrapper
+     * ({@link ForwardingVolumeGroupDriver}) declares what it wraps.
+     *
+     * <pre>{@code
+     * public Set<VolumeGroupCapability> served() {
+     *     return EnumSet.of(VolumeGroupCapability.VOLUME_GROUP, VolumeGroupCapability.MODIFY_VOLUME_GROUP);
+     * }
+     * }</pre>
      */
     default Set<VolumeGroupCapability> served() {
-        Set<VolumeGroupCapability> served = EnumSet.of(VolumeGroupCapability.VOLUME_GROUP);
-        if (overrides(this, "modify", ModifyGroupRequest.class)) {
-            served.add(VolumeGroupCapability.MODIFY_VOLUME_GROUP);
-        }
-        if (overrides(this, "get", GetGroupRequest.class)) {
-            served.add(VolumeGroupCapability.GET_VOLUME_GROUP);
-        }
-        if (overrides(this, "list", ListGroupsRequest.class)) {
-            served.add(VolumeGroupCapability.LIST_VOLUME_GROUPS);
-        }
-        return served;
+        return Set.of(VolumeGroupCapability.VOLUME_GROUP);
     }
 
     /**
@@ -114,13 +115,5 @@ public interface VolumeGroupDriver {
      */
     default Set<VolumeGroupCapability> behaviours() {
         return Set.of();
-    }
-
-    private static boolean overrides(VolumeGroupDriver driver, String method, Class<?> request) {
-        try {
-            return driver.getClass().getMethod(method, request).getDeclaringClass() != VolumeGroupDriver.class;
-        } catch (NoSuchMethodException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -137,7 +137,7 @@ class DestinationAndHealthTest {
                 () -> plain.stub.getReplicationDestinationInfo(request(WireCalls.Fields.volume("vol-1"))));
         assertThat(status.getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
         assertThat(status.getDescription())
-                .isEqualTo("GetReplicationDestinationInfo is not implemented by this driver");
+                .isEqualTo("GetReplicationDestinationInfo is not implemented by this plugin");
     }
 
     @Test

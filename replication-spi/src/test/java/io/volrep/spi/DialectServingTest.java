@@ -12,6 +12,7 @@ import io.volrep.api.ReplicationSource;
 import io.volrep.api.SpecDialect;
 import io.volrep.proto.replication.v0_1_3.GetVolumeReplicationInfoResponse;
 import io.volrep.testsupport.GrpcCleanup;
+import io.volrep.testsupport.RawBytes;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
@@ -21,23 +22,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** Legacy revisions served on their own generated stubs; the driver sees the same typed requests. */
 @SuppressWarnings("deprecation") // sends or reads the deprecated volume_id (field 1) on purpose
 class DialectServingTest {
-    private static final io.grpc.MethodDescriptor.Marshaller<byte[]> BYTES =
-            new io.grpc.MethodDescriptor.Marshaller<>() {
-                @Override
-                public java.io.InputStream stream(byte[] value) {
-                    return new java.io.ByteArrayInputStream(value);
-                }
-
-                @Override
-                public byte[] parse(java.io.InputStream stream) {
-                    try {
-                        return stream.readAllBytes();
-                    } catch (java.io.IOException e) {
-                        throw new java.io.UncheckedIOException(e);
-                    }
-                }
-            };
-
     private final ScriptedDriver driver = new ScriptedDriver();
 
     @RegisterExtension
@@ -202,12 +186,7 @@ class DialectServingTest {
     void malformedLegacyBytesAnswerInvalidArgument() {
         var v013Channel = serve(SpecDialect.V0_1_3);
         // volume_id announces 5 bytes, 1 follows: not a message in any revision.
-        io.grpc.MethodDescriptor<byte[], byte[]> raw = io.grpc.MethodDescriptor.<byte[], byte[]>newBuilder()
-                .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
-                .setFullMethodName("replication.Controller/EnableVolumeReplication")
-                .setRequestMarshaller(BYTES)
-                .setResponseMarshaller(BYTES)
-                .build();
+        io.grpc.MethodDescriptor<byte[], byte[]> raw = RawBytes.unary("replication.Controller/EnableVolumeReplication");
         Status status = InProcessHarness.statusOf(() -> io.grpc.stub.ClientCalls.blockingUnaryCall(
                 v013Channel, raw, io.grpc.CallOptions.DEFAULT, new byte[] {0x0a, 0x05, 'a'}));
         assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);

@@ -25,10 +25,7 @@ import io.volrep.api.UnknownErrorException;
 import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
 import io.volrep.proto.replication.ResyncVolumeResponse;
 import io.volrep.testsupport.GrpcCleanup;
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
+import io.volrep.testsupport.RawBytes;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.stream.Stream;
@@ -221,12 +218,7 @@ class ErrorMappingTest {
 
     /** Sends raw bytes to a method and returns the status. */
     private Status rawCall(String fullMethodName, byte[] body) {
-        MethodDescriptor<byte[], byte[]> method = MethodDescriptor.<byte[], byte[]>newBuilder()
-                .setType(MethodDescriptor.MethodType.UNARY)
-                .setFullMethodName(fullMethodName)
-                .setRequestMarshaller(new Bytes())
-                .setResponseMarshaller(new Bytes())
-                .build();
+        MethodDescriptor<byte[], byte[]> method = RawBytes.unary(fullMethodName);
         ClientCall<byte[], byte[]> call = harness.channel.newCall(
                 method, CallOptions.DEFAULT.withDeadlineAfter(10, java.util.concurrent.TimeUnit.SECONDS));
         return statusOf(() -> ClientCalls.blockingUnaryCall(call, body));
@@ -258,21 +250,5 @@ class ErrorMappingTest {
         assertThat(rawCall(Rpc.ENABLE_VOLUME_REPLICATION.fullMethodName(), new byte[0])
                         .getCode())
                 .isEqualTo(Status.Code.INVALID_ARGUMENT);
-    }
-
-    private static final class Bytes implements MethodDescriptor.Marshaller<byte[]> {
-        @Override
-        public InputStream stream(byte[] value) {
-            return new ByteArrayInputStream(value);
-        }
-
-        @Override
-        public byte[] parse(InputStream stream) {
-            try {
-                return stream.readAllBytes();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
     }
 }

@@ -49,7 +49,7 @@ class IdentityServiceTest {
     };
 
     @Test
-    void theDestinationCapabilityIsAdvertisedExactlyWhenTheDriverImplementsTheRpc() {
+    void theDestinationCapabilityIsAdvertisedExactlyWhenTheDriverDeclaresTheRpc() {
         var stub = serve(ReplicationServer.builder().driver(new ScriptedDriver()));
         assertThat(capabilities(stub))
                 .containsExactly(

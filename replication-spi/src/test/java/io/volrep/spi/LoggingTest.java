@@ -223,12 +223,31 @@ class LoggingTest {
         ReplicationSource source = ReplicationSource.volume("vol-1");
         io.volrep.api.Secrets secrets = io.volrep.api.Secrets.of(SECRETS);
         List<Object> requests = List.of(
-                new EnableRequest(source, Map.of(), secrets, java.util.Optional.empty()),
-                new DisableRequest(source, Map.of(), secrets, java.util.Optional.empty()),
-                new PromoteRequest(source, Map.of(), secrets, java.util.Optional.empty(), true),
-                new DemoteRequest(source, Map.of(), secrets, java.util.Optional.empty(), false),
-                new ResyncRequest(source, Map.of(), secrets, java.util.Optional.empty(), false),
-                new InfoRequest(source, secrets, java.util.Optional.of("rep-1")));
+                EnableRequest.builder().source(source).secrets(secrets).build(),
+                DisableRequest.builder().source(source).secrets(secrets).build(),
+                PromoteRequest.builder()
+                        .source(source)
+                        .secrets(secrets)
+                        .force(true)
+                        .build(),
+                DemoteRequest.builder().source(source).secrets(secrets).build(),
+                ResyncRequest.builder().source(source).secrets(secrets).build(),
+                InfoRequest.builder()
+                        .source(source)
+                        .secrets(secrets)
+                        .replicationId("rep-1")
+                        .build(),
+                DestinationRequest.builder().source(source).secrets(secrets).build(),
+                CreateGroupRequest.builder().name("g").secrets(secrets).build(),
+                ModifyGroupRequest.builder().volumeGroupId("g").secrets(secrets).build(),
+                DeleteGroupRequest.builder().volumeGroupId("g").secrets(secrets).build(),
+                GetGroupRequest.builder().volumeGroupId("g").secrets(secrets).build(),
+                ListGroupsRequest.builder().secrets(secrets).build(),
+                HealRequest.builder()
+                        .volumeId("vol-1")
+                        .volumePath("/p")
+                        .secrets(secrets)
+                        .build());
         for (Object request : requests) {
             assertThat(request.toString()).contains("password=***").doesNotContain(SECRET);
         }

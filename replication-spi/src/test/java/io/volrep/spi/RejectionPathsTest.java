@@ -19,10 +19,7 @@ import io.volrep.api.Rpc;
 import io.volrep.api.StatusCode;
 import io.volrep.proto.replication.ControllerGrpc;
 import io.volrep.testsupport.GrpcCleanup;
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
+import io.volrep.testsupport.RawBytes;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -145,12 +142,7 @@ class RejectionPathsTest {
 
     /** Sends {@code body} as the request of {@code rpc}. */
     private Status raw(Rpc rpc, byte[] body) {
-        MethodDescriptor<byte[], byte[]> method = MethodDescriptor.<byte[], byte[]>newBuilder()
-                .setType(MethodDescriptor.MethodType.UNARY)
-                .setFullMethodName(rpc.fullMethodName())
-                .setRequestMarshaller(new Bytes())
-                .setResponseMarshaller(new Bytes())
-                .build();
+        MethodDescriptor<byte[], byte[]> method = RawBytes.unary(rpc.fullMethodName());
         return statusOf(() -> ClientCalls.blockingUnaryCall(
                 channel.newCall(method, CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS)), body));
     }
@@ -182,21 +174,5 @@ class RejectionPathsTest {
                         .getCode())
                 .isEqualTo(Status.Code.OK);
         assertThat(intercepted).containsExactly(io.volrep.proto.replication.EnableVolumeReplicationRequest.class);
-    }
-
-    private static final class Bytes implements MethodDescriptor.Marshaller<byte[]> {
-        @Override
-        public InputStream stream(byte[] value) {
-            return new ByteArrayInputStream(value);
-        }
-
-        @Override
-        public byte[] parse(InputStream stream) {
-            try {
-                return stream.readAllBytes();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
     }
 }

@@ -3,6 +3,7 @@ package io.volrep.spi;
 import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
+import io.volrep.api.Rpc;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
@@ -74,6 +75,11 @@ final class ScriptedDriver implements ReplicationDriver {
     public ReplicationDestination destination(DestinationRequest request) {
         record(request);
         return destination.apply(request);
+    }
+
+    @Override
+    public Set<Rpc> servedRpcs() {
+        return ReplicationDriver.defaultRpcsAnd(Rpc.GET_REPLICATION_DESTINATION_INFO);
     }
 
     @Override

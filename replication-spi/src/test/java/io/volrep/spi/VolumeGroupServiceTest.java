@@ -25,6 +25,7 @@ import io.volrep.proto.volumegroup.ModifyVolumeGroupMembershipRequest;
 import io.volrep.testsupport.GrpcCleanup;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -96,6 +97,15 @@ class VolumeGroupServiceTest {
             List<VolumeGroup> all = new ArrayList<>(groups.values());
             Collections.reverse(all); // any order: the runtime sorts
             return all;
+        }
+
+        @Override
+        public Set<VolumeGroupCapability> served() {
+            return EnumSet.of(
+                    VolumeGroupCapability.VOLUME_GROUP,
+                    VolumeGroupCapability.MODIFY_VOLUME_GROUP,
+                    VolumeGroupCapability.GET_VOLUME_GROUP,
+                    VolumeGroupCapability.LIST_VOLUME_GROUPS);
         }
 
         @Override
@@ -337,6 +347,20 @@ class VolumeGroupServiceTest {
                 .build()));
         assertThat(s.getCode()).isEqualTo(Status.Code.UNKNOWN);
         assertThat(s.getDescription()).contains("volume_group.volumes: the membership asked for is [\"vol-1\"]");
+        // An answer about another group than the one asked about; a created group with a volume nobody asked for.
+        groups.answer = g -> VolumeGroup.of("vg-OTHER", g.volumeIds());
+        s = status(() -> stub.modifyVolumeGroupMembership(ModifyVolumeGroupMembershipRequest.newBuilder()
+                .setVolumeGroupId("vg-b")
+                .addVolumeIds("vol-1")
+                .build()));
+        assertThat(s.getDescription())
+                .contains("the answer is about volume group \"vg-OTHER\", the call asked about \"vg-b\"");
+        groups.answer = g -> VolumeGroup.of(g.id(), "vol-9");
+        s = status(() -> stub.createVolumeGroup(CreateVolumeGroupRequest.newBuilder()
+                .setName("d")
+                .addVolumeIds("vol-1")
+                .build()));
+        assertThat(s.getDescription()).contains("(not asked for [\"vol-9\"])");
         groups.answer = g -> null;
         s = status(() -> stub.createVolumeGroup(
                 CreateVolumeGroupRequest.newBuilder().setName("c").build()));

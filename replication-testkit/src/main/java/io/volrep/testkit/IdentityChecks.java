@@ -203,7 +203,7 @@ final class IdentityChecks {
                 Check.required(ADVERTISED_SERVED, IdentityChecks::advertisedRpcsAreServed)
                         .withId("identity/plugin/advertised-rpcs-served")
                         .withHint("advertise a capability only for the RPCs the plugin implements (the SPI derives"
-                                + " GET_REPLICATION_DESTINATION_INFO from ReplicationDriver.servesDestinations())"),
+                                + " GET_REPLICATION_DESTINATION_INFO from ReplicationDriver.servedRpcs())"),
                 Check.optional(SERVED_ADVERTISED, IdentityChecks::servedRpcsAreAdvertised)
                         .withId("identity/plugin/served-rpcs-advertised")
                         .withHint("advertise the capability of every optional RPC the plugin serves"));

@@ -144,7 +144,8 @@ final class VolumeGroups {
                 created.put(id, volumeIds);
                 ctx.atEnd(() -> cleanUp(id));
             }
-            ResponseRules.requireValid(ctx, Rpc.CREATE_VOLUME_GROUP, o.response(), AnswerRules.Asked.nothing());
+            ResponseRules.requireValid(
+                    ctx, Rpc.CREATE_VOLUME_GROUP, o.response(), AnswerRules.Asked.creation(volumeIds));
         }
         return o;
     }
@@ -188,7 +189,7 @@ final class VolumeGroups {
                 created.put(id, volumeIds);
             }
             ResponseRules.requireValid(
-                    ctx, Rpc.MODIFY_VOLUME_GROUP_MEMBERSHIP, o.response(), AnswerRules.Asked.membership(volumeIds));
+                    ctx, Rpc.MODIFY_VOLUME_GROUP_MEMBERSHIP, o.response(), AnswerRules.Asked.membership(id, volumeIds));
         }
         return o;
     }
@@ -222,7 +223,7 @@ final class VolumeGroups {
                         .putAllSecrets(secrets)
                         .build());
         if (o.ok()) {
-            ResponseRules.requireValid(ctx, Rpc.CONTROLLER_GET_VOLUME_GROUP, o.response(), AnswerRules.Asked.nothing());
+            ResponseRules.requireValid(ctx, Rpc.CONTROLLER_GET_VOLUME_GROUP, o.response(), AnswerRules.Asked.group(id));
         }
         return o;
     }

@@ -278,8 +278,8 @@ enum Defect {
     ADVERTISED_DESTINATION_UNIMPLEMENTED(IdentityChecks.ADVERTISED_SERVED) {
         @Override
         ConformanceConfig.Builder target() {
-            // Defect: the driver overrides destination() (so Identity advertises GET_REPLICATION_DESTINATION_INFO)
-            // but its backend cannot answer it.
+            // Defect: the driver declares GetReplicationDestinationInfo (so Identity advertises it) but its backend
+            // cannot answer it.
             return driver(new SpecDriver(SECRETS, IDS) {
                 @Override
                 public io.volrep.api.ReplicationDestination destination(DestinationRequest r) {

@@ -11,6 +11,7 @@ import io.volrep.spi.DemoteRequest;
 import io.volrep.spi.DestinationRequest;
 import io.volrep.spi.DisableRequest;
 import io.volrep.spi.EnableRequest;
+import io.volrep.spi.ForwardingReplicationDriver;
 import io.volrep.spi.InfoRequest;
 import io.volrep.spi.PromoteRequest;
 import io.volrep.spi.ResyncRequest;
@@ -316,7 +317,7 @@ enum ExplorationDefect {
         @Override
         ConformanceConfig.Builder target() {
             ReferencePair pair = pair();
-            return twoSites(pair.siteA(), new ForwardingDriver(pair.siteB()) {
+            return twoSites(pair.siteA(), new ForwardingReplicationDriver(pair.siteB()) {
                 @Override
                 public void promote(PromoteRequest r) {
                     if (!r.force() && r.source().kind() == Kind.VOLUME) {
@@ -334,7 +335,7 @@ enum ExplorationDefect {
             ReferencePair pair = pair();
             ReferenceDriver b = pair.siteB();
             return twoSites(
-                    new ForwardingDriver(pair.siteA()) {
+                    new ForwardingReplicationDriver(pair.siteA()) {
                         @Override
                         public void disable(DisableRequest r) {
                             boolean orphan = r.source().kind() == Kind.VOLUME_GROUP
@@ -342,10 +343,14 @@ enum ExplorationDefect {
                             super.disable(r);
                             if (orphan) {
                                 // defect: B's copy stays enabled and secondary
-                                b.enable(new EnableRequest(
-                                        r.source(), Map.of(), r.secrets(), java.util.Optional.empty()));
-                                b.demote(new DemoteRequest(
-                                        r.source(), Map.of(), r.secrets(), java.util.Optional.empty(), false));
+                                b.enable(EnableRequest.builder()
+                                        .source(r.source())
+                                        .secrets(r.secrets())
+                                        .build());
+                                b.demote(DemoteRequest.builder()
+                                        .source(r.source())
+                                        .secrets(r.secrets())
+                                        .build());
                             }
                         }
                     },
@@ -358,7 +363,7 @@ enum ExplorationDefect {
         ConformanceConfig.Builder target() {
             ReferencePair pair = pair();
             return twoSites(
-                    new ForwardingDriver(pair.siteA()) {
+                    new ForwardingReplicationDriver(pair.siteA()) {
                         @Override
                         public ResyncResult resync(ResyncRequest r) {
                             super.resync(r);
@@ -378,11 +383,10 @@ enum ExplorationDefect {
         @Override
         ConformanceConfig.Builder target() {
             ReferencePair pair = pair();
-            return twoSites(pair.siteA(), new ForwardingDriver(pair.siteB()) {
+            return twoSites(pair.siteA(), new ForwardingReplicationDriver(pair.siteB()) {
                 @Override
                 public void promote(PromoteRequest r) {
-                    super.promote(new PromoteRequest(
-                            r.source(), r.parameters(), r.secrets(), r.replicationId(), true)); // defect: always forced
+                    super.promote(r.toBuilder().force(true).build()); // defect: always forced
                 }
             });
         }

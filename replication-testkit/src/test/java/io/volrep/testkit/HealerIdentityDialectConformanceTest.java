@@ -17,6 +17,7 @@ import io.volrep.proto.identity.GetCapabilitiesResponse;
 import io.volrep.proto.identity.IdentityGrpc;
 import io.volrep.spi.internal.runtime.CallRunner;
 import io.volrep.spi.internal.runtime.ControllerService;
+import io.volrep.spi.internal.runtime.IdentityService;
 import io.volrep.spi.internal.runtime.SourceGuard;
 import io.volrep.testkit.reference.ReferenceDriver;
 import io.volrep.testsupport.GrpcCleanup;
@@ -146,15 +147,13 @@ class HealerIdentityDialectConformanceTest {
                 .requiredSecrets(SECRETS)
                 .build();
         io.volrep.api.Secrets ok = io.volrep.api.Secrets.of(SECRETS);
-        var healthy = reference.heal(new io.volrep.spi.HealRequest(
-                "vol-0", PATH, java.util.Optional.empty(), java.util.Optional.empty(), ok, Map.of()));
-        var abnormal = reference.heal(new io.volrep.spi.HealRequest(
-                "vol-1",
-                "/mnt/vol-1",
-                java.util.Optional.of("/staging/vol-1"),
-                java.util.Optional.empty(),
-                ok,
-                Map.of()));
+        var healthy = reference.heal(io.volrep.spi.HealRequest.of("vol-0", PATH).toBuilder()
+                .secrets(ok)
+                .build());
+        var abnormal = reference.heal(io.volrep.spi.HealRequest.of("vol-1", "/mnt/vol-1").toBuilder()
+                .stagingTargetPath("/staging/vol-1")
+                .secrets(ok)
+                .build());
         assertThat(healthy.abnormal()).isFalse();
         assertThat(healthy.message()).contains("vol-0").contains("healthy");
         assertThat(abnormal.abnormal()).isTrue();
@@ -162,8 +161,10 @@ class HealerIdentityDialectConformanceTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(
                         () -> reference.heal(io.volrep.spi.HealRequest.of("vol-9", PATH)))
                 .isInstanceOf(io.volrep.api.UnauthenticatedException.class);
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> reference.heal(new io.volrep.spi.HealRequest(
-                        "vol-9", PATH, java.util.Optional.empty(), java.util.Optional.empty(), ok, Map.of())))
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> reference.heal(io.volrep.spi.HealRequest.of("vol-9", PATH).toBuilder()
+                                .secrets(ok)
+                                .build()))
                 .isInstanceOf(io.volrep.api.SourceNotFoundException.class);
     }
 
@@ -415,15 +416,14 @@ class HealerIdentityDialectConformanceTest {
     @Test
     void anRpcServedWithoutItsCapabilityIsAWarningShownEverywhereNeverAFailure(
             @org.junit.jupiter.api.io.TempDir java.nio.file.Path reports) throws Exception {
-        SpecDriver unadvertised = new SpecDriver(SECRETS, "vol-0", "vol-1", "grp-0") {
-            @Override
-            public boolean servesDestinations() {
-                return false; // served, but Identity does not advertise it
-            }
-        };
+        // Served (the driver declares it), but Identity does not advertise it: a plugin of its own making.
+        String unadvertised = serve(
+                new ControllerService(
+                        new SpecDriver(SECRETS, "vol-0", "vol-1", "grp-0"), new CallRunner(new SourceGuard())),
+                new IdentityService("unadvertised.volrep.io", "1", true, false, false, () -> true));
         java.io.StringWriter progress = new java.io.StringWriter();
         ComplianceReport report = ConformanceRunner.of(ConformanceConfig.builder()
-                        .driver(unadvertised)
+                        .endpoint(unadvertised)
                         .volumes("vol-0", "vol-1")
                         .volumeGroups("grp-0")
                         .secrets(SECRETS)

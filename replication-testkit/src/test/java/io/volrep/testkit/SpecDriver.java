@@ -4,6 +4,7 @@ import io.volrep.api.PreconditionFailedException;
 import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
+import io.volrep.api.Rpc;
 import io.volrep.api.Secrets;
 import io.volrep.api.SourceNotFoundException;
 import io.volrep.api.UnauthenticatedException;
@@ -19,6 +20,7 @@ import io.volrep.spi.ResyncResult;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -136,6 +138,11 @@ class SpecDriver implements ReplicationDriver {
     public ReplicationDestination destination(DestinationRequest r) {
         enabled(r.source(), r.secrets());
         return destinationOf(r.source());
+    }
+
+    @Override
+    public Set<Rpc> servedRpcs() {
+        return ReplicationDriver.defaultRpcsAnd(Rpc.GET_REPLICATION_DESTINATION_INFO);
     }
 
     /** The other site names its copy "<id>-b"; a group's member map is left out (allowed: all members or none). */

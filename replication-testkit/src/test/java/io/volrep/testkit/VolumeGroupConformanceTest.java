@@ -22,6 +22,7 @@ import io.volrep.spi.CreateGroupRequest;
 import io.volrep.spi.DeleteGroupRequest;
 import io.volrep.spi.DestinationRequest;
 import io.volrep.spi.DisableRequest;
+import io.volrep.spi.ForwardingReplicationDriver;
 import io.volrep.spi.GetGroupRequest;
 import io.volrep.spi.ListGroupsRequest;
 import io.volrep.spi.ModifyGroupRequest;
@@ -103,7 +104,9 @@ class VolumeGroupConformanceTest {
                         ReplicationSource.volume("vol-0"),
                         ReplicationSource.volume("vol-1"),
                         ReplicationSource.volumeGroup("grp-0"));
-        assertThat(reference.list(new ListGroupsRequest(io.volrep.api.Secrets.of(SECRETS))))
+        assertThat(reference.list(ListGroupsRequest.builder()
+                        .secrets(io.volrep.api.Secrets.of(SECRETS))
+                        .build()))
                 .extracting(VolumeGroup::id)
                 .containsExactly("grp-0");
         assertThat(reference.sources())
@@ -150,7 +153,9 @@ class VolumeGroupConformanceTest {
                 .allSatisfy((id, outcome) -> assertThat(outcome).as(id).doesNotStartWith("FAILED"));
         assertThat(outcomes.get("volumegroup/group/created-replicated-resized-failed-over"))
                 .contains("ModifyVolumeGroupMembership");
-        assertThat(reference.list(new ListGroupsRequest(io.volrep.api.Secrets.of(SECRETS))))
+        assertThat(reference.list(ListGroupsRequest.builder()
+                        .secrets(io.volrep.api.Secrets.of(SECRETS))
+                        .build()))
                 .extracting(VolumeGroup::id)
                 .containsExactly("grp-0");
     }
@@ -234,6 +239,11 @@ class VolumeGroupConformanceTest {
         }
 
         @Override
+        public Set<VolumeGroupCapability> served() {
+            return reference.served();
+        }
+
+        @Override
         public Set<VolumeGroupCapability> behaviours() {
             return reference.behaviours();
         }
@@ -242,10 +252,10 @@ class VolumeGroupConformanceTest {
     /** The reference's replication, with its group destinations replaced. */
     static ReplicationDriver replicationWithDestinations(
             ReferenceDriver reference, Function<ReplicationDestination, ReplicationDestination> edit) {
-        return new ForwardingDriver(reference) {
+        return new ForwardingReplicationDriver(reference) {
             @Override
             public ReplicationDestination destination(DestinationRequest r) {
-                return edit.apply(delegate.destination(r));
+                return edit.apply(delegate().destination(r));
             }
         };
     }
@@ -281,11 +291,9 @@ class VolumeGroupConformanceTest {
                 return config(reference, new Forwarding(reference) {
                     @Override
                     public VolumeGroup create(CreateGroupRequest r) { // defect: a new group every time
-                        return super.create(new CreateGroupRequest(
-                                r.name() + "-" + creates.incrementAndGet(),
-                                r.parameters(),
-                                r.secrets(),
-                                r.volumeIds()));
+                        return super.create(r.toBuilder()
+                                .name(r.name() + "-" + creates.incrementAndGet())
+                                .build());
                     }
                 });
             }
@@ -298,7 +306,7 @@ class VolumeGroupConformanceTest {
                 return config(reference, new Forwarding(reference) {
                     @Override
                     public VolumeGroup create(CreateGroupRequest r) { // defect: parameters ignored
-                        return super.create(new CreateGroupRequest(r.name(), Map.of(), r.secrets(), r.volumeIds()));
+                        return super.create(r.toBuilder().parameters(Map.of()).build());
                     }
                 });
             }
@@ -330,10 +338,13 @@ class VolumeGroupConformanceTest {
                     @Override
                     public VolumeGroup modify(ModifyGroupRequest r) {
                         List<String> union = new ArrayList<>(reference
-                                .get(new GetGroupRequest(r.volumeGroupId(), r.secrets()))
+                                .get(GetGroupRequest.builder()
+                                        .volumeGroupId(r.volumeGroupId())
+                                        .secrets(r.secrets())
+                                        .build())
                                 .volumeIds());
                         r.volumeIds().stream().filter(v -> !union.contains(v)).forEach(union::add);
-                        super.modify(new ModifyGroupRequest(r.volumeGroupId(), union, r.parameters(), r.secrets()));
+                        super.modify(r.toBuilder().volumeIds(union).build());
                         return VolumeGroup.of(r.volumeGroupId(), r.volumeIds()); // defect: says what was asked
                     }
                 });
@@ -363,7 +374,11 @@ class VolumeGroupConformanceTest {
                 return config(reference, new Forwarding(reference) {
                     @Override
                     public void delete(DeleteGroupRequest r) {
-                        if (reference.list(new ListGroupsRequest(io.volrep.api.Secrets.of(SECRETS))).stream()
+                        if (reference
+                                .list(ListGroupsRequest.builder()
+                                        .secrets(io.volrep.api.Secrets.of(SECRETS))
+                                        .build())
+                                .stream()
                                 .noneMatch(g -> g.id().equals(r.volumeGroupId()))) {
                             throw new SourceNotFoundException("no such group"); // defect: the spec says 0 OK
                         }
@@ -398,11 +413,10 @@ class VolumeGroupConformanceTest {
                 return config(reference, new Forwarding(reference) {
                     @Override
                     public void delete(DeleteGroupRequest r) {
-                        reference.disable(new DisableRequest(
-                                ReplicationSource.volumeGroup(r.volumeGroupId()),
-                                Map.of(),
-                                r.secrets(),
-                                java.util.Optional.empty())); // defect: in use, deleted anyway
+                        reference.disable(DisableRequest.builder()
+                                .source(ReplicationSource.volumeGroup(r.volumeGroupId()))
+                                .secrets(r.secrets())
+                                .build()); // defect: in use, deleted anyway
                         super.delete(r);
                     }
                 });
@@ -482,7 +496,11 @@ class VolumeGroupConformanceTest {
                 return config(reference, new Forwarding(reference) {
                     @Override
                     public VolumeGroup modify(ModifyGroupRequest r) {
-                        if (reference.list(new ListGroupsRequest(r.secrets())).stream()
+                        if (reference
+                                .list(ListGroupsRequest.builder()
+                                        .secrets(r.secrets())
+                                        .build())
+                                .stream()
                                 .noneMatch(g -> g.id().equals(r.volumeGroupId()))) {
                             return VolumeGroup.of(r.volumeGroupId(), r.volumeIds()); // defect: as if it were
                         }
@@ -501,8 +519,8 @@ class VolumeGroupConformanceTest {
                         List<String> known = r.volumeIds().stream()
                                 .filter(v -> !v.equals(VolumeGroupChecks.MISSING_VOLUME))
                                 .toList(); // defect: unknown volumes dropped
-                        VolumeGroup changed = super.modify(
-                                new ModifyGroupRequest(r.volumeGroupId(), known, r.parameters(), r.secrets()));
+                        VolumeGroup changed =
+                                super.modify(r.toBuilder().volumeIds(known).build());
                         return VolumeGroup.of(changed.id(), r.volumeIds());
                     }
                 });
@@ -610,7 +628,10 @@ class VolumeGroupConformanceTest {
                                 ? r.volumeGroupId()
                                         .substring(0, r.volumeGroupId().length() - 2)
                                 : r.volumeGroupId();
-                        VolumeGroup g = super.get(new GetGroupRequest(id, r.secrets()));
+                        VolumeGroup g = super.get(GetGroupRequest.builder()
+                                .volumeGroupId(id)
+                                .secrets(r.secrets())
+                                .build());
                         return new VolumeGroup(r.volumeGroupId(), g.context(), g.members());
                     }
                 });

@@ -4,6 +4,7 @@ import io.volrep.api.PreconditionFailedException;
 import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
+import io.volrep.api.Rpc;
 import io.volrep.api.Secrets;
 import io.volrep.api.SourceNotFoundException;
 import io.volrep.api.UnauthenticatedException;
@@ -17,6 +18,7 @@ import io.volrep.spi.PromoteRequest;
 import io.volrep.spi.ReplicationDriver;
 import io.volrep.spi.ResyncRequest;
 import io.volrep.spi.ResyncResult;
+import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Set;
 
@@ -48,6 +50,11 @@ public final class AcmeDriver implements ReplicationDriver {
     }
 
     @Override
+    public Set<Rpc> servedRpcs() { // the default: the six RPCs of the seed spec; destination is declared
+        return ReplicationDriver.defaultRpcsAnd(Rpc.GET_REPLICATION_DESTINATION_INFO);
+    }
+
+    @Override
     public void enable(EnableRequest r) {
         mirror(r.source(), r.secrets()).enable(r.parameters().getOrDefault("schedule", "5m")); // idempotent
     }
@@ -59,7 +66,8 @@ public final class AcmeDriver implements ReplicationDriver {
 
     @Override
     public void promote(PromoteRequest r) {
-        enabledMirror(r.source(), r.secrets()).promote(r.force());
+        // The array waits for its peer: no longer than the caller's deadline allows, and never over 30 s.
+        enabledMirror(r.source(), r.secrets()).promote(r.force(), r.deadline().remaining(Duration.ofSeconds(30)));
     }
 
     @Override

@@ -10,7 +10,8 @@ interface Mirror {
 
     boolean enabled();
 
-    void promote(boolean force);
+    /** Promotes, waiting at most {@code timeout} for the peer's consent (or without it when forced). */
+    void promote(boolean force, java.time.Duration timeout);
 
     void demote();
 

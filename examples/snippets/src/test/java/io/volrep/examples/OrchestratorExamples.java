@@ -74,6 +74,9 @@ final class OrchestratorExamples {
         try (ReplicationClient client = ReplicationClient.builder()
                 .target(endpoint) // "unix:///csi/csi-addons.sock" (the default), "dns:///host:port", "host:port"
                 .secrets(SecretsProvider.of(Map.of("user", "admin")))
+                // Nothing at the target is never silent: told 5 s into the wait, then every 10 s.
+                .connectionListener((target, waited, why) -> System.err.println(
+                        "still connecting to " + target + " after " + waited.toSeconds() + " s: " + why))
                 .build()) {
             client.volume("vol-0")
                     .enable()

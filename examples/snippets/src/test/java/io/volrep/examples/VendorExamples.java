@@ -9,12 +9,15 @@ import io.volrep.api.VolumeGroup;
 import io.volrep.api.VolumeGroupCapability;
 import io.volrep.spi.CreateGroupRequest;
 import io.volrep.spi.DeleteGroupRequest;
+import io.volrep.spi.ForwardingReplicationDriver;
 import io.volrep.spi.HealRequest;
 import io.volrep.spi.HealerDriver;
 import io.volrep.spi.ModifyGroupRequest;
+import io.volrep.spi.PromoteRequest;
 import io.volrep.spi.ReplicationDriver;
 import io.volrep.spi.ReplicationServer;
 import io.volrep.spi.VolumeGroupDriver;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 
@@ -115,6 +118,10 @@ final class VendorExamples {
             cgs.drop(r.volumeGroupId()); // unknown: nothing to do, 0 OK
         }
 
+        public Set<VolumeGroupCapability> served() { // declared: create and delete, and modify
+            return EnumSet.of(VolumeGroupCapability.VOLUME_GROUP, VolumeGroupCapability.MODIFY_VOLUME_GROUP);
+        }
+
         public Set<VolumeGroupCapability> behaviours() {
             return Set.of(
                     VolumeGroupCapability.LIMIT_VOLUME_TO_ONE_VOLUME_GROUP,
@@ -122,6 +129,30 @@ final class VendorExamples {
         }
     }
     // snippet:end volume-groups
+
+    /** Where the docs' decorator writes. */
+    interface AuditLog {
+        void record(String event);
+    }
+
+    AuditLog audit;
+
+    void decorated() {
+        // snippet:start forwarding
+        ReplicationDriver neverForced = new ForwardingReplicationDriver(new AcmeDriver(array)) {
+            @Override
+            public void promote(PromoteRequest r) { // a site policy: forcing is for an operator, by hand
+                audit.record("promote " + r.source() + (r.force() ? " (force dropped)" : ""));
+                super.promote(r.toBuilder().force(false).build()); // a changed copy; requests are immutable
+            }
+        }; // serves and advertises exactly what AcmeDriver declares
+        ReplicationServer.builder()
+                .driver(neverForced)
+                .listen("unix:///csi/csi-addons.sock")
+                .build()
+                .start();
+        // snippet:end forwarding
+    }
 
     void serveGroups() {
         // snippet:start volume-groups

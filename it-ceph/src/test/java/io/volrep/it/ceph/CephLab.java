@@ -314,6 +314,24 @@ public final class CephLab implements BeforeAllCallback, ParameterResolver {
             script(COMMAND_TIMEOUT, "start-site", dir.toString(), site).requireSuccess("start-site " + site);
         }
 
+        /**
+         * Kills a site's plugin (SIGKILL: no drain, no goodbye) and starts it again ({@code up} starts whatever of the
+         * lab does not run), as a crashed and restarted plugin process.
+         */
+        void restartPlugin(String site) {
+            Path pidFile = dir.resolve("pids").resolve(site + "-plugin.pid");
+            try {
+                long pid = Long.parseLong(Files.readString(pidFile).strip());
+                ProcessHandle.of(pid).ifPresent(p -> {
+                    p.destroyForcibly();
+                    p.onExit().orTimeout(30, TimeUnit.SECONDS).join();
+                });
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            script(COMMAND_TIMEOUT, "up", dir.toString()).requireSuccess("up (restarting the plugin of " + site + ")");
+        }
+
         /** {@code volrep ARGS}, in this JVM (the plugins run from the jar, in their own processes). */
         Result volrep(String... args) {
             var cli = VolrepCommand.commandLine();

@@ -45,6 +45,11 @@ class AskSiteATest {
                         : ReplicationDestination.volumeGroup(
                                 "b-" + request.source().id(), Map.of("vol-1", "b-vol-1"));
             }
+
+            @Override
+            public java.util.Set<io.volrep.api.Rpc> servedRpcs() {
+                return ReplicationDriver.defaultRpcsAnd(io.volrep.api.Rpc.GET_REPLICATION_DESTINATION_INFO);
+            }
         };
         ReplicationServer server = grpc.register(ReplicationServer.builder()
                 .driver(driver)

@@ -2,6 +2,7 @@ package io.volrep.spi.exec;
 
 import io.volrep.api.ReplicationException;
 import io.volrep.api.ReplicationSource;
+import io.volrep.api.Rpc;
 import io.volrep.api.Secrets;
 import io.volrep.api.UnimplementedException;
 import io.volrep.api.VolumeGroupCapability;
@@ -35,6 +36,16 @@ record DriverInit(
         Set<ReplicationSource.Kind> sourceKinds,
         Set<VolumeGroupCapability> groupBehaviours) {
     private static final Logger LOG = LoggerFactory.getLogger(ExecDriver.class);
+    /** The replication operations and their RPCs. */
+    private static final Map<ExecOperation, Rpc> REPLICATION_RPCS = Map.of(
+            ExecOperation.ENABLE, Rpc.ENABLE_VOLUME_REPLICATION,
+            ExecOperation.DISABLE, Rpc.DISABLE_VOLUME_REPLICATION,
+            ExecOperation.PROMOTE, Rpc.PROMOTE_VOLUME,
+            ExecOperation.DEMOTE, Rpc.DEMOTE_VOLUME,
+            ExecOperation.RESYNC, Rpc.RESYNC_VOLUME,
+            ExecOperation.INFO, Rpc.GET_VOLUME_REPLICATION_INFO,
+            ExecOperation.DESTINATION, Rpc.GET_REPLICATION_DESTINATION_INFO);
+
     private static final Set<ReplicationSource.Kind> DEFAULT_KINDS =
             Collections.unmodifiableSet(EnumSet.of(ReplicationSource.Kind.VOLUME, ReplicationSource.Kind.VOLUME_GROUP));
 
@@ -65,6 +76,17 @@ record DriverInit(
                     executable);
         }
         return new DriverInit(ops, sourceKinds(executable, init), groupBehaviours(executable, init));
+    }
+
+    /** The replication RPCs of the operations turned on. */
+    Set<Rpc> replicationRpcs() {
+        Set<Rpc> rpcs = EnumSet.noneOf(Rpc.class);
+        REPLICATION_RPCS.forEach((op, rpc) -> {
+            if (operations.contains(op)) {
+                rpcs.add(rpc);
+            }
+        });
+        return Collections.unmodifiableSet(rpcs);
     }
 
     /** The RPC capabilities of the volume group operations turned on: {@code VOLUME_GROUP} and one per RPC. */

@@ -6,10 +6,15 @@ import io.volrep.api.UnavailableException;
 import io.volrep.api.UnknownErrorException;
 import io.volrep.api.internal.SafeText;
 import io.volrep.proto.exec.Response;
+import io.volrep.spi.CallDeadline;
 import io.volrep.spi.exec.internal.ProcessRunner;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -29,6 +34,9 @@ final class DriverProcesses implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ExecDriver.class);
     /** Extra stderr kept beyond what is logged so that a secret cut by the limit is still masked whole. */
     private static final int STDERR_SCRUB_MARGIN = 4 * 1024;
+    /** A request file's mode: the driver runs as the server's user; the request names ids, other users need not. */
+    private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY =
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
 
     private final Path executable;
     private final Duration timeout;
@@ -104,15 +112,18 @@ final class DriverProcesses implements AutoCloseable {
         return "exec driver " + executable + " (" + op.wireName() + ")";
     }
 
-    /** Runs one operation once a slot is free, and returns its consistent Success answer or throws. */
-    Response run(ExecOperation op, String requestJson, Secrets callSecrets) {
+    /**
+     * Runs one operation once a slot is free (waiting no longer than the timeout, nor past {@code deadline}), and
+     * returns its consistent Success answer or throws.
+     */
+    Response run(ExecOperation op, String requestJson, Secrets callSecrets, CallDeadline deadline) {
         String who = who(op);
         byte[] stdin = ExecRequests.secrets(callSecrets).getBytes(StandardCharsets.UTF_8);
         Secrets secrets = ExecRequests.asPrinted(callSecrets); // what is masked in the driver's output
         ProcessRunner.Result result;
         long start = System.nanoTime();
         try {
-            slots.admit(who);
+            slots.admit(who, deadline);
             try {
                 result = launch(op, requestJson, stdin);
             } finally {
@@ -138,15 +149,35 @@ final class DriverProcesses implements AutoCloseable {
         }
     }
 
-    /** Starts the driver for {@code op} without waiting for a slot ({@code init}, before any call) and waits for it. */
+    /**
+     * Starts the driver for {@code op} without waiting for a slot ({@code init}, before any call) and waits for it. The
+     * request is {@code argv[2]} when it fits in one argument ({@link ExecDriver#MAX_ARGUMENT_BYTES}); a larger one (a
+     * volume group of thousands of members) is written to a file only this user can read, named {@code @PATH} in
+     * {@code argv[2]} and removed when the driver has ended.
+     */
     ProcessRunner.Result launch(ExecOperation op, String requestJson, byte[] stdin)
             throws IOException, InterruptedException {
+        byte[] request = requestJson.getBytes(StandardCharsets.UTF_8);
+        if (request.length <= ExecDriver.MAX_ARGUMENT_BYTES) {
+            return run(op, requestJson, stdin);
+        }
+        Path file = Files.createTempFile("volrep-" + op.wireName() + "-", ".json", OWNER_ONLY);
+        try {
+            Files.write(file, request);
+            return run(op, "@" + file, stdin);
+        } finally {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException e) {
+                LOG.warn("{}: cannot remove the request file {}: {}", who(op), file, e.toString());
+            }
+        }
+    }
+
+    private ProcessRunner.Result run(ExecOperation op, String argument, byte[] stdin)
+            throws IOException, InterruptedException {
         return runner.run(
-                List.of(executable.toString(), op.wireName(), requestJson),
-                environment,
-                workingDirectory,
-                stdin,
-                timeout);
+                List.of(executable.toString(), op.wireName(), argument), environment, workingDirectory, stdin, timeout);
     }
 
     /**

@@ -1,8 +1,7 @@
 package io.volrep.spi.exec;
 
-import io.grpc.Context;
-import io.grpc.Deadline;
 import io.volrep.api.UnavailableException;
+import io.volrep.spi.CallDeadline;
 import java.time.Duration;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -12,18 +11,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The exec bridge's admission control: at most {@code limit} driver processes at once, one slot each; fair, so that
- * the longest waiter goes first. A call waits for a slot until shortly before its deadline or until the driver
- * timeout, whichever comes first, and is refused with a retryable UNAVAILABLE when none frees in time.
+ * the longest waiter goes first. A call waits for a slot until its request's deadline or until the driver timeout,
+ * whichever comes first, and is refused with a retryable UNAVAILABLE when none frees in time.
  */
 final class DriverSlots {
-    /**
-     * Time kept back from a call's deadline when waiting for a slot, so that UNAVAILABLE reaches the caller
-     * before its deadline does: a tenth of the time left, between these bounds.
-     */
-    private static final Duration MIN_RESERVE = Duration.ofMillis(100);
-
-    private static final Duration MAX_RESERVE = Duration.ofSeconds(1);
-
     private final int limit;
     private final Duration timeout;
     private final Semaphore slots;
@@ -38,24 +29,18 @@ final class DriverSlots {
     }
 
     /**
-     * Waits for a driver slot until shortly before the call's deadline or until the timeout, whichever comes first
-     * (the timeout alone when the call has no deadline): a caller rather gets a retryable UNAVAILABLE it can act on
-     * than its own DEADLINE_EXCEEDED, and a call with a far deadline holds no server thread longer than a driver
-     * may run. The slot is given back with {@link #release()}.
+     * Waits for a driver slot until the call's deadline (which the runtime sets shortly before the caller's, see
+     * {@link CallDeadline}) or until the timeout, whichever comes first: a caller rather gets a retryable UNAVAILABLE
+     * it can act on than its own DEADLINE_EXCEEDED, and a call with a far deadline holds no server thread longer than
+     * a driver may run. The slot is given back with {@link #release()}.
      *
      * @param who the driver and operation, as messages name them
+     * @param deadline the request's deadline
      * @throws UnavailableException when no slot freed in time, or the driver was closed meanwhile
      */
-    void admit(String who) throws InterruptedException {
-        long wait = timeout.toNanos();
-        boolean byDeadline = false;
-        Deadline deadline = Context.current().getDeadline();
-        if (deadline != null) {
-            long left = deadline.timeRemaining(TimeUnit.NANOSECONDS);
-            long reserve = Math.min(Math.max(left / 10, MIN_RESERVE.toNanos()), MAX_RESERVE.toNanos());
-            byDeadline = left - reserve < wait;
-            wait = Math.min(wait, left - reserve);
-        }
+    void admit(String who, CallDeadline deadline) throws InterruptedException {
+        long wait = deadline.remaining(timeout).toNanos();
+        boolean byDeadline = wait < timeout.toNanos();
         waiting.incrementAndGet();
         boolean admitted;
         try {

@@ -4,7 +4,7 @@ import io.volrep.api.HealReport;
 import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
-import io.volrep.api.Secrets;
+import io.volrep.api.Rpc;
 import io.volrep.api.UnavailableException;
 import io.volrep.api.UnimplementedException;
 import io.volrep.api.VolumeGroup;
@@ -18,6 +18,7 @@ import io.volrep.spi.DeleteGroupRequest;
 import io.volrep.spi.DemoteRequest;
 import io.volrep.spi.DestinationRequest;
 import io.volrep.spi.DisableRequest;
+import io.volrep.spi.DriverRequest;
 import io.volrep.spi.EnableRequest;
 import io.volrep.spi.GetGroupRequest;
 import io.volrep.spi.HealRequest;
@@ -46,7 +47,8 @@ import org.slf4j.LoggerFactory;
  * The exec bridge: serves a driver <em>executable</em> (shell, Python, Go, ...) that follows the exec protocol
  * of docs/exec-drivers.md as a spec-correct replication plugin. Each call runs
  * {@code <driver> <operation> <request-json>} with the secrets as one JSON object on stdin (never in the
- * arguments or the environment, which other users of the machine can read), and turns the JSON object the
+ * arguments or the environment, which other users of the machine can read; a request larger than
+ * {@link #MAX_ARGUMENT_BYTES} is passed as {@code @PATH}, a file holding it), and turns the JSON object the
  * driver prints on stdout into the RPC's answer. Everything else the SPI runtime does (validation,
  * normalization, the per-source guard, error mapping, logging) applies unchanged, so the driver never sees
  * two concurrent calls for one source; calls for different sources run in parallel.
@@ -110,6 +112,11 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, Volume
     public static final int MAX_STDOUT_BYTES = 1024 * 1024;
     /** How much of a driver's stderr is logged per call. */
     public static final int STDERR_LOG_BYTES = 8 * 1024;
+    /**
+     * The largest request JSON, in UTF-8 bytes, passed as {@code argv[2]}: Linux takes at most 128 KiB per argument,
+     * its terminating NUL included. A larger request is written to a file and {@code argv[2]} is {@code @PATH}.
+     */
+    public static final int MAX_ARGUMENT_BYTES = 128 * 1024 - 1;
 
     private final Path executable;
     private final Duration timeout;
@@ -198,7 +205,7 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, Volume
         invoke(
                 ExecOperation.ENABLE,
                 ExecRequests.sourceRequest(r.source(), r.parameters(), Optional.empty(), r.replicationId()),
-                r.secrets());
+                r);
     }
 
     @Override
@@ -206,7 +213,7 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, Volume
         invoke(
                 ExecOperation.DISABLE,
                 ExecRequests.sourceRequest(r.source(), r.parameters(), Optional.empty(), r.replicationId()),
-                r.secrets());
+                r);
     }
 
     @Override
@@ -214,7 +221,7 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, Volume
         invoke(
                 ExecOperation.PROMOTE,
                 ExecRequests.sourceRequest(r.source(), r.parameters(), Optional.of(r.force()), r.replicationId()),
-                r.secrets());
+                r);
     }
 
     @Override
@@ -222,7 +229,7 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, Volume
         invoke(
                 ExecOperation.DEMOTE,
                 ExecRequests.sourceRequest(r.source(), r.parameters(), Optional.of(r.force()), r.replicationId()),
-                r.secrets());
+                r);
     }
 
     @Override
@@ -230,7 +237,7 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, Volume
         Response answer = invoke(
                 ExecOperation.RESYNC,
                 ExecRequests.sourceRequest(r.source(), r.parameters(), Optional.of(r.force()), r.replicationId()),
-                r.secrets());
+                r);
         return ExecProtocol.resyncReady(who(ExecOperation.RESYNC), answer)
                 ? ResyncResult.READY
                 : ResyncResult.IN_PROGRESS;
@@ -241,7 +248,7 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, Volume
         Response answer = invoke(
                 ExecOperation.INFO,
                 ExecRequests.sourceRequest(r.source(), null, Optional.empty(), r.replicationId()),
-                r.secrets());
+                r);
         return ExecProtocol.info(who(ExecOperation.INFO), answer, ExecRequests.asPrinted(r.secrets()));
     }
 
@@ -254,14 +261,17 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, Volume
         Response answer = invoke(
                 ExecOperation.DESTINATION,
                 ExecRequests.sourceRequest(r.source(), null, Optional.empty(), Optional.empty()),
-                r.secrets());
+                r);
         return ExecProtocol.destination(who(ExecOperation.DESTINATION), r.source(), answer);
     }
 
-    /** True when {@code init} declared {@code "destination": true}. */
+    /**
+     * The replication RPCs whose operations {@code init} turned on (the six of the seed spec by default;
+     * GetReplicationDestinationInfo with {@code "destination": true}); the runtime answers the others 12 UNIMPLEMENTED.
+     */
     @Override
-    public boolean servesDestinations() {
-        return init.operations().contains(ExecOperation.DESTINATION);
+    public Set<Rpc> servedRpcs() {
+        return init.replicationRpcs();
     }
 
     /**
@@ -278,7 +288,7 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, Volume
                         r.stagingTargetPath(),
                         r.capability().map(WireMapping::toProto).orElse(null),
                         r.volumeContext()),
-                r.secrets());
+                r);
         return ExecProtocol.heal(who(ExecOperation.HEAL), answer, ExecRequests.asPrinted(r.secrets()));
     }
 
@@ -291,7 +301,7 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, Volume
         Response answer = invoke(
                 ExecOperation.CREATE_GROUP,
                 ExecRequests.groupRequest(r.name(), null, r.volumeIds(), r.parameters()),
-                r.secrets());
+                r);
         return ExecProtocol.volumeGroup(who(ExecOperation.CREATE_GROUP), answer);
     }
 
@@ -301,29 +311,28 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, Volume
         Response answer = invoke(
                 ExecOperation.MODIFY_GROUP,
                 ExecRequests.groupRequest(null, r.volumeGroupId(), r.volumeIds(), r.parameters()),
-                r.secrets());
+                r);
         return ExecProtocol.volumeGroup(who(ExecOperation.MODIFY_GROUP), answer);
     }
 
     /** DeleteVolumeGroup ({@code delete-group}): Success also for a group that does not exist. */
     @Override
     public void delete(DeleteGroupRequest r) {
-        invoke(ExecOperation.DELETE_GROUP, ExecRequests.groupRequest(null, r.volumeGroupId(), null, null), r.secrets());
+        invoke(ExecOperation.DELETE_GROUP, ExecRequests.groupRequest(null, r.volumeGroupId(), null, null), r);
     }
 
     /** ControllerGetVolumeGroup ({@code get-group}), answering {@code "volumeGroup"}. */
     @Override
     public VolumeGroup get(GetGroupRequest r) {
-        Response answer = invoke(
-                ExecOperation.GET_GROUP, ExecRequests.groupRequest(null, r.volumeGroupId(), null, null), r.secrets());
+        Response answer =
+                invoke(ExecOperation.GET_GROUP, ExecRequests.groupRequest(null, r.volumeGroupId(), null, null), r);
         return ExecProtocol.volumeGroup(who(ExecOperation.GET_GROUP), answer);
     }
 
     /** ListVolumeGroups ({@code list-groups}): every group in {@code "volumeGroups"}; the runtime pages them. */
     @Override
     public List<VolumeGroup> list(ListGroupsRequest r) {
-        Response answer =
-                invoke(ExecOperation.LIST_GROUPS, ExecRequests.groupRequest(null, null, null, null), r.secrets());
+        Response answer = invoke(ExecOperation.LIST_GROUPS, ExecRequests.groupRequest(null, null, null, null), r);
         return ExecProtocol.volumeGroups(who(ExecOperation.LIST_GROUPS), answer);
     }
 
@@ -410,14 +419,14 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, Volume
      * Runs one operation and returns its consistent Success answer, or throws what the caller must see. Only
      * operations {@code init} declared supported run; the others answer UNIMPLEMENTED here.
      */
-    private Response invoke(ExecOperation op, String requestJson, Secrets secrets) {
+    private Response invoke(ExecOperation op, String requestJson, DriverRequest request) {
         if (slots.closed()) {
             throw new UnavailableException("exec driver " + executable + " is shutting down");
         }
         if (!init.operations().contains(op)) {
             throw new UnimplementedException(who(op) + ": not supported (init capabilities)");
         }
-        return processes.run(op, requestJson, secrets);
+        return processes.run(op, requestJson, request.secrets(), request.deadline());
     }
 
     /**

@@ -142,7 +142,7 @@ class ExecAdmissionTest {
     void docsSayTheWaitEndsAtTheDeadlineOrTheTimeoutWhicheverIsFirst() throws IOException {
         String guide = Files.readString(Path.of("..", "docs", "exec-drivers.md"));
         assertThat(guide)
-                .contains("waits for a slot, first come first served, until shortly before its gRPC deadline"
+                .contains("waits for a slot, first come first served, until its request's deadline"
                         + " or until the driver timeout (`--timeout`), whichever comes first");
     }
 

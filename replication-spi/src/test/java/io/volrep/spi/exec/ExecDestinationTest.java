@@ -6,6 +6,7 @@ import static io.volrep.spi.exec.ExecHarness.volume;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.grpc.Status;
+import io.volrep.api.Rpc;
 import io.volrep.proto.replication.GetReplicationDestinationInfoResponse;
 import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
 import io.volrep.testsupport.GrpcCleanup;
@@ -97,7 +98,7 @@ class ExecDestinationTest {
                 .isEqualTo("grp-1-b");
         assertThat(g.getReplicationDestination().getVolumegroup().getVolumeIdsMap())
                 .containsExactlyInAnyOrderEntriesOf(Map.of("vol-1", "vol-1-b", "vol-2", "vol-2-b"));
-        assertThat(h.driver.servesDestinations()).isTrue();
+        assertThat(h.driver.servedRpcs()).contains(Rpc.GET_REPLICATION_DESTINATION_INFO);
         assertThat(h.capabilities()).contains("GET_REPLICATION_DESTINATION_INFO");
         assertThat(Files.readAllLines(args))
                 .containsExactly(
@@ -143,8 +144,9 @@ class ExecDestinationTest {
                         + "if [ \"$1\" = init ]; then echo '{\"status\":\"Success\"}'; exit 0; fi\n",
                 "echo '{\"status\":\"Success\",\"destinationId\":\"x\"}'"));
         assertThat(h.driver.supportedOperations()).doesNotContain(ExecOperation.DESTINATION);
-        assertThat(h.driver.servesDestinations()).isFalse();
-        assertStatus(h.destination(volume("vol-1"), Map.of()), Status.Code.UNIMPLEMENTED, "(destination)");
+        assertThat(h.driver.servedRpcs()).doesNotContain(Rpc.GET_REPLICATION_DESTINATION_INFO);
+        assertStatus(
+                h.destination(volume("vol-1"), Map.of()), Status.Code.UNIMPLEMENTED, "GetReplicationDestinationInfo");
         assertThat(h.capabilities())
                 .doesNotContain("GET_REPLICATION_DESTINATION_INFO")
                 .contains("VOLUME_REPLICATION");

@@ -248,7 +248,8 @@ class ExecDriverTest {
                         ExecOperation.DEMOTE,
                         ExecOperation.INFO);
         assertThat(h.driver.supportedSourceKinds()).containsExactly(Kind.VOLUME);
-        assertStatus(h.promote(volume("vol-1"), Map.of()), Status.Code.UNIMPLEMENTED, "(promote)");
+        assertStatus(
+                h.promote(volume("vol-1"), Map.of()), Status.Code.UNIMPLEMENTED, "PromoteVolume is not implemented");
         assertThat(h.resync(volume("vol-1"), Map.of()))
                 .isInstanceOfSatisfying(
                         Status.class, s -> assertThat(s.getCode()).isEqualTo(Status.Code.UNIMPLEMENTED));

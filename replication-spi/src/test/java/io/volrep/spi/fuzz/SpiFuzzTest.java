@@ -43,10 +43,8 @@ import io.volrep.spi.ReplicationServer;
 import io.volrep.spi.ResyncRequest;
 import io.volrep.spi.ResyncResult;
 import io.volrep.testsupport.GrpcCleanup;
-import java.io.ByteArrayInputStream;
+import io.volrep.testsupport.RawBytes;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -333,12 +331,7 @@ class SpiFuzzTest {
     }
 
     private static MethodDescriptor<byte[], byte[]> method(Rpc rpc) {
-        return MethodDescriptor.<byte[], byte[]>newBuilder()
-                .setType(MethodDescriptor.MethodType.UNARY)
-                .setFullMethodName(rpc.fullMethodName())
-                .setRequestMarshaller(Bytes.INSTANCE)
-                .setResponseMarshaller(Bytes.INSTANCE)
-                .build();
+        return RawBytes.unary(rpc.fullMethodName());
     }
 
     private static com.google.protobuf.Parser<? extends Message> responseParser(Rpc rpc) {
@@ -656,25 +649,6 @@ class SpiFuzzTest {
         return b;
     }
 
-    /** Bytes as they are. */
-    private enum Bytes implements MethodDescriptor.Marshaller<byte[]> {
-        INSTANCE;
-
-        @Override
-        public InputStream stream(byte[] value) {
-            return new ByteArrayInputStream(value);
-        }
-
-        @Override
-        public byte[] parse(InputStream stream) {
-            try {
-                return stream.readAllBytes();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-    }
-
     /** Every volume is healthy, except that ids starting with {@code missing} do not exist. */
     private static final class TypedOnlyHealer implements io.volrep.spi.HealerDriver {
         @Override
@@ -742,6 +716,11 @@ class SpiFuzzTest {
             return r.source().kind() == io.volrep.api.ReplicationSource.Kind.VOLUME
                     ? io.volrep.api.ReplicationDestination.volume(id)
                     : io.volrep.api.ReplicationDestination.volumeGroup(id, Map.of());
+        }
+
+        @Override
+        public java.util.Set<Rpc> servedRpcs() {
+            return ReplicationDriver.defaultRpcsAnd(Rpc.GET_REPLICATION_DESTINATION_INFO);
         }
     }
 }

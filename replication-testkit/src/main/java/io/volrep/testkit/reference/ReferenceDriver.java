@@ -4,6 +4,7 @@ import io.volrep.api.HealReport;
 import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
+import io.volrep.api.Rpc;
 import io.volrep.api.Secrets;
 import io.volrep.api.SourceNotFoundException;
 import io.volrep.api.VolumeGroup;
@@ -277,6 +278,12 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver, V
         return abnormalVolumes;
     }
 
+    /** Every replication RPC, GetReplicationDestinationInfo included. */
+    @Override
+    public Set<Rpc> servedRpcs() {
+        return ReplicationDriver.defaultRpcsAnd(Rpc.GET_REPLICATION_DESTINATION_INFO);
+    }
+
     @Override
     public Set<ReplicationSource.Kind> supportedSourceKinds() {
         return EnumSet.of(ReplicationSource.Kind.VOLUME, ReplicationSource.Kind.VOLUME_GROUP);
@@ -373,6 +380,16 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver, V
     }
 
     /** A volume is in at most one group; deleting a group keeps its volumes. */
+    /** Every volume group RPC. */
+    @Override
+    public Set<VolumeGroupCapability> served() {
+        return EnumSet.of(
+                VolumeGroupCapability.VOLUME_GROUP,
+                VolumeGroupCapability.MODIFY_VOLUME_GROUP,
+                VolumeGroupCapability.GET_VOLUME_GROUP,
+                VolumeGroupCapability.LIST_VOLUME_GROUPS);
+    }
+
     @Override
     public Set<VolumeGroupCapability> behaviours() {
         return EnumSet.of(

@@ -27,7 +27,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -134,14 +133,19 @@ class ReferenceDriverTest {
         assertThatThrownBy(() -> guarded.enable(EnableRequest.of(vol)))
                 .isInstanceOf(UnauthenticatedException.class)
                 .hasMessageNotContaining("admin");
-        assertThatThrownBy(() -> guarded.enable(
-                        new EnableRequest(vol, Map.of(), Secrets.of(Map.of("user", "root")), Optional.empty())))
+        assertThatThrownBy(() -> guarded.enable(EnableRequest.builder()
+                        .source(vol)
+                        .secrets(Secrets.of(Map.of("user", "root")))
+                        .build()))
                 .isInstanceOf(UnauthenticatedException.class);
         // Authentication comes first: an unknown source with wrong secrets is UNAUTHENTICATED, not NOT_FOUND.
         assertThatThrownBy(() -> guarded.info(InfoRequest.of(ReplicationSource.volume("nope"))))
                 .isInstanceOf(UnauthenticatedException.class);
-        guarded.enable(new EnableRequest(
-                vol, Map.of("k", "v"), Secrets.of(Map.of("user", "admin", "extra", "x")), Optional.empty()));
+        guarded.enable(EnableRequest.builder()
+                .source(vol)
+                .parameters(Map.of("k", "v"))
+                .secrets(Secrets.of(Map.of("user", "admin", "extra", "x")))
+                .build());
         assertThat(guarded.state(vol).parameters()).containsEntry("k", "v");
     }
 

@@ -18,8 +18,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
-import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** Two in-memory sites of one replication pair, with real storage's windows on a clock the test moves. */
@@ -97,7 +95,7 @@ class ReferencePairTest {
     void aForcedPromoteWhileThePeerIsPrimaryLeavesItInSplitBrainUntilItResyncs() {
         a.enable(EnableRequest.of(vol));
         clock.advance(Duration.ofSeconds(6));
-        b.promote(new PromoteRequest(vol, Map.of(), io.volrep.api.Secrets.of(Map.of()), Optional.empty(), true));
+        b.promote(PromoteRequest.builder().source(vol).force(true).build());
         assertThat(a.info(InfoRequest.of(vol)).status()).isEqualTo(ReplicationInfo.Status.ERROR);
 
         a.demote(DemoteRequest.of(vol));

@@ -48,11 +48,15 @@ import java.util.regex.Pattern;
  * an identifier at most 128 bytes, a map at most 4 KiB (keys and values together). Free text (a status message, a
  * NodeHealer message) is not bounded by them; whoever prints it escapes it.
  *
- * <p>Some rules judge an answer against what was asked ({@link Asked}): a destination has its source's kind, a
- * ModifyVolumeGroupMembership answer lists exactly the membership asked for, a ListVolumeGroups page holds at most
- * {@code max_entries} entries.
+ * <p>Some rules judge an answer against what was asked ({@link Asked}): a destination has its source's kind, an
+ * answer about one volume group is about the group asked about, a ModifyVolumeGroupMembership answer lists exactly the
+ * membership asked for, a CreateVolumeGroup answer none but the volumes asked for, a ListVolumeGroups page holds at
+ * most {@code max_entries} entries.
  *
  * <p>A new answer message gets one function here and one line in {@link #of}; its layers then apply it unchanged.
+ * {@code AnswerRulesTest} pins each rule's words; {@code AnswerAgreementTest} (module {@code answer-agreement}) runs
+ * good and bad answers of every message through the client, the runtime, the exec bridge and the kit, which must
+ * agree.
  */
 public final class AnswerRules {
     /** Timestamp's range: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999999Z. */
@@ -76,37 +80,56 @@ public final class AnswerRules {
      * What a call asked that its answer is judged against; each rule reads only its own part.
      *
      * <pre>{@code
-     * AnswerRules.of(Rpc.MODIFY_VOLUME_GROUP_MEMBERSHIP, answer, Asked.membership(List.of("vol-0", "vol-1")));
+     * AnswerRules.of(Rpc.CONTROLLER_GET_VOLUME_GROUP, answer, Asked.group("vg-1"));
+     * AnswerRules.of(Rpc.MODIFY_VOLUME_GROUP_MEMBERSHIP, answer, Asked.membership("vg-1", List.of("vol-0", "vol-1")));
      * AnswerRules.of(Rpc.LIST_VOLUME_GROUPS, page, Asked.page(10));
      * }</pre>
      *
      * @param sourceKind the kind of source the call named (a destination must have the same); null when none
-     * @param volumeIds the whole membership a ModifyVolumeGroupMembership asked for; null when not known
+     * @param volumeGroupId the group a ControllerGetVolumeGroup or ModifyVolumeGroupMembership asked about (the
+     *        answer must be about it); null when not known
+     * @param volumeIds the whole membership a ModifyVolumeGroupMembership asked for, or the volumes a
+     *        CreateVolumeGroup asked for; null when not known
      * @param maxEntries the {@code max_entries} a ListVolumeGroups asked for; 0 for no limit
      */
-    public record Asked(ReplicationSource.Kind sourceKind, List<String> volumeIds, int maxEntries) {
+    public record Asked(
+            ReplicationSource.Kind sourceKind, String volumeGroupId, List<String> volumeIds, int maxEntries) {
         public Asked {
             volumeIds = volumeIds == null ? null : List.copyOf(volumeIds);
         }
 
         /** Nothing the rules need: NodeHealer, Identity, and a judge that does not know what was asked. */
         public static Asked nothing() {
-            return new Asked(null, null, 0);
+            return new Asked(null, null, null, 0);
         }
 
         /** A call that named a source of {@code kind} (null: none). */
         public static Asked source(ReplicationSource.Kind kind) {
-            return new Asked(kind, null, 0);
+            return new Asked(kind, null, null, 0);
         }
 
-        /** A ModifyVolumeGroupMembership that asked for exactly these members. */
-        public static Asked membership(List<String> volumeIds) {
-            return new Asked(null, Objects.requireNonNull(volumeIds, "volumeIds"), 0);
+        /** A ControllerGetVolumeGroup of group {@code volumeGroupId}. */
+        public static Asked group(String volumeGroupId) {
+            return new Asked(null, Objects.requireNonNull(volumeGroupId, "volumeGroupId"), null, 0);
+        }
+
+        /** A ModifyVolumeGroupMembership that asked for exactly these members of group {@code volumeGroupId}. */
+        public static Asked membership(String volumeGroupId, List<String> volumeIds) {
+            return new Asked(
+                    null,
+                    Objects.requireNonNull(volumeGroupId, "volumeGroupId"),
+                    Objects.requireNonNull(volumeIds, "volumeIds"),
+                    0);
+        }
+
+        /** A CreateVolumeGroup that asked for these volumes (none: an empty group). */
+        public static Asked creation(List<String> volumeIds) {
+            return new Asked(null, null, Objects.requireNonNull(volumeIds, "volumeIds"), 0);
         }
 
         /** A ListVolumeGroups that asked for at most {@code maxEntries} entries (0: no limit). */
         public static Asked page(int maxEntries) {
-            return new Asked(null, null, maxEntries);
+            return new Asked(null, null, null, maxEntries);
         }
     }
 
@@ -128,10 +151,12 @@ public final class AnswerRules {
                 destination((GetReplicationDestinationInfoResponse) answer, asked.sourceKind());
             case RESYNC_VOLUME -> resync((ResyncVolumeResponse) answer);
             case NODE_HEALER -> healer((NodeHealerResponse) answer);
-            case CREATE_VOLUME_GROUP -> volumeGroupCreated((CreateVolumeGroupResponse) answer);
+            case CREATE_VOLUME_GROUP -> volumeGroupCreated((CreateVolumeGroupResponse) answer, asked.volumeIds());
             case MODIFY_VOLUME_GROUP_MEMBERSHIP ->
-                volumeGroupModified((ModifyVolumeGroupMembershipResponse) answer, asked.volumeIds());
-            case CONTROLLER_GET_VOLUME_GROUP -> volumeGroup((ControllerGetVolumeGroupResponse) answer);
+                volumeGroupModified(
+                        (ModifyVolumeGroupMembershipResponse) answer, asked.volumeGroupId(), asked.volumeIds());
+            case CONTROLLER_GET_VOLUME_GROUP ->
+                volumeGroup((ControllerGetVolumeGroupResponse) answer, asked.volumeGroupId());
             case LIST_VOLUME_GROUPS -> volumeGroups((ListVolumeGroupsResponse) answer, asked.maxEntries());
             case GET_IDENTITY -> identity((GetIdentityResponse) answer);
             case GET_CAPABILITIES -> capabilities((GetCapabilitiesResponse) answer);
@@ -310,48 +335,95 @@ public final class AnswerRules {
     }
 
     /**
-     * CreateVolumeGroup: {@code volume_group} REQUIRED and a valid group (see below). Its {@code volumes} may be
-     * empty even when volumes were asked for: the spec requires them listed only by Get, List and Modify.
+     * CreateVolumeGroup: {@code volume_group} REQUIRED and a valid group (see below) holding none but the volumes
+     * {@code asked} for. Its {@code volumes} may be fewer, or none, even when volumes were asked for: the spec requires
+     * them listed only by Get, List and Modify. {@code asked} null: not compared.
      */
-    public static List<AnswerProblem> volumeGroupCreated(CreateVolumeGroupResponse r) {
-        Problems p = new Problems();
-        requiredGroup(p, "volume_group", r.hasVolumeGroup(), r.getVolumeGroup());
-        return p.list();
-    }
-
-    /**
-     * ModifyVolumeGroupMembership: {@code volume_group} REQUIRED and a valid group (see below) whose members are
-     * exactly {@code asked}, the whole membership the call asked for (the spec: new ids added, missing ones removed,
-     * none removes all; and the answer lists the members of a group that has some). {@code asked} null: not compared.
-     */
-    public static List<AnswerProblem> volumeGroupModified(ModifyVolumeGroupMembershipResponse r, List<String> asked) {
+    public static List<AnswerProblem> volumeGroupCreated(CreateVolumeGroupResponse r, List<String> asked) {
         Problems p = new Problems();
         if (requiredGroup(p, "volume_group", r.hasVolumeGroup(), r.getVolumeGroup()) && asked != null) {
-            Set<String> answered = new LinkedHashSet<>();
-            r.getVolumeGroup().getVolumesList().forEach(v -> answered.add(v.getVolumeId()));
-            Set<String> wanted = new LinkedHashSet<>(asked);
-            if (!answered.equals(wanted)) {
-                Set<String> missing = new LinkedHashSet<>(wanted);
-                missing.removeAll(answered);
-                Set<String> extra = new LinkedHashSet<>(answered);
-                extra.removeAll(wanted);
+            Set<String> answered = members(r.getVolumeGroup());
+            Set<String> extra = new LinkedHashSet<>(answered);
+            extra.removeAll(asked);
+            if (!extra.isEmpty()) {
                 p.add(
                         "volume_group.volumes",
                         Kind.MALFORMED,
-                        "the membership asked for is " + ids(wanted)
-                                + ", the answer lists " + ids(answered)
-                                + (missing.isEmpty() ? "" : " (missing " + ids(missing) + ")")
-                                + (extra.isEmpty() ? "" : " (not asked for " + ids(extra) + ")"));
+                        "the volumes asked for are " + ids(new LinkedHashSet<>(asked)) + ", the answer lists "
+                                + ids(answered) + " (not asked for " + ids(extra) + ")");
             }
         }
         return p.list();
     }
 
-    /** ControllerGetVolumeGroup: {@code volume_group} REQUIRED and a valid group (see below). */
-    public static List<AnswerProblem> volumeGroup(ControllerGetVolumeGroupResponse r) {
+    /**
+     * ModifyVolumeGroupMembership: {@code volume_group} REQUIRED and a valid group (see below), the group
+     * {@code askedGroup} the call asked about, whose members are exactly {@code asked}, the whole membership the call
+     * asked for (the spec: new ids added, missing ones removed, none removes all; and the answer lists the members of
+     * a group that has some). {@code askedGroup} or {@code asked} null: that part is not compared.
+     */
+    public static List<AnswerProblem> volumeGroupModified(
+            ModifyVolumeGroupMembershipResponse r, String askedGroup, List<String> asked) {
         Problems p = new Problems();
-        requiredGroup(p, "volume_group", r.hasVolumeGroup(), r.getVolumeGroup());
+        if (requiredGroup(p, "volume_group", r.hasVolumeGroup(), r.getVolumeGroup())) {
+            sameGroup(p, r.getVolumeGroup(), askedGroup);
+            if (asked != null) {
+                Set<String> answered = members(r.getVolumeGroup());
+                Set<String> wanted = new LinkedHashSet<>(asked);
+                if (!answered.equals(wanted)) {
+                    Set<String> missing = new LinkedHashSet<>(wanted);
+                    missing.removeAll(answered);
+                    Set<String> extra = new LinkedHashSet<>(answered);
+                    extra.removeAll(wanted);
+                    p.add(
+                            "volume_group.volumes",
+                            Kind.MALFORMED,
+                            "the membership asked for is " + ids(wanted)
+                                    + ", the answer lists " + ids(answered)
+                                    + (missing.isEmpty() ? "" : " (missing " + ids(missing) + ")")
+                                    + (extra.isEmpty() ? "" : " (not asked for " + ids(extra) + ")"));
+                }
+            }
+        }
         return p.list();
+    }
+
+    /**
+     * ControllerGetVolumeGroup: {@code volume_group} REQUIRED and a valid group (see below); not compared with what
+     * was asked (the exec bridge judges a driver's group this way; the runtime and the client compare it too).
+     */
+    public static List<AnswerProblem> volumeGroup(ControllerGetVolumeGroupResponse r) {
+        return volumeGroup(r, null);
+    }
+
+    /**
+     * ControllerGetVolumeGroup of group {@code askedGroup}: {@code volume_group} REQUIRED, a valid group (see below),
+     * and the group asked about, never another. {@code askedGroup} null: not compared.
+     */
+    public static List<AnswerProblem> volumeGroup(ControllerGetVolumeGroupResponse r, String askedGroup) {
+        Problems p = new Problems();
+        if (requiredGroup(p, "volume_group", r.hasVolumeGroup(), r.getVolumeGroup())) {
+            sameGroup(p, r.getVolumeGroup(), askedGroup);
+        }
+        return p.list();
+    }
+
+    /** An answer about one group must be about the group asked about ({@code asked} null: not known). */
+    private static void sameGroup(Problems p, VolumeGroup answered, String asked) {
+        String id = answered.getVolumeGroupId();
+        if (asked != null && !id.isEmpty() && !id.equals(asked)) {
+            p.add(
+                    "volume_group.volume_group_id",
+                    Kind.MALFORMED,
+                    "the answer is about volume group " + quoted(id) + ", the call asked about " + quoted(asked));
+        }
+    }
+
+    /** A group's member volume ids, in its order. */
+    private static Set<String> members(VolumeGroup g) {
+        Set<String> ids = new LinkedHashSet<>();
+        g.getVolumesList().forEach(v -> ids.add(v.getVolumeId()));
+        return ids;
     }
 
     /**

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The answer rules, message by message: what each finds, the field it names and the kind of rule. That the client,
- * the runtime, the exec bridge and the kit all apply them alike is {@code AnswerAgreementTest}'s (replication-client).
+ * the runtime, the exec bridge and the kit all apply them alike is {@code AnswerAgreementTest}'s (module answer-agreement).
  */
 class AnswerRulesTest {
     private static final Timestamp NOW =
@@ -207,11 +207,13 @@ class AnswerRulesTest {
 
     @Test
     void aVolumeGroupAnswerNeedsItsGroupWithAnIdAndMembersWithinTheCsiLimits() {
-        assertThat(AnswerRules.volumeGroupCreated(CreateVolumeGroupResponse.newBuilder()
-                        .setVolumeGroup(group("g".repeat(128), "vol-0", "vol-1"))
-                        .build()))
+        assertThat(AnswerRules.volumeGroupCreated(
+                        CreateVolumeGroupResponse.newBuilder()
+                                .setVolumeGroup(group("g".repeat(128), "vol-0", "vol-1"))
+                                .build(),
+                        List.of("vol-0", "vol-1")))
                 .isEmpty();
-        assertThat(AnswerRules.volumeGroupCreated(CreateVolumeGroupResponse.getDefaultInstance()))
+        assertThat(AnswerRules.volumeGroupCreated(CreateVolumeGroupResponse.getDefaultInstance(), List.of()))
                 .extracting(AnswerProblem::field, AnswerProblem::kind)
                 .containsExactly(tuple("volume_group", Kind.MISSING));
         assertThat(AnswerRules.volumeGroup(ControllerGetVolumeGroupResponse.newBuilder()
@@ -253,22 +255,71 @@ class AnswerRulesTest {
         assertThat(AnswerRules.of(
                         Rpc.MODIFY_VOLUME_GROUP_MEMBERSHIP,
                         answer,
-                        AnswerRules.Asked.membership(List.of("vol-2", "vol-1"))))
+                        AnswerRules.Asked.membership("g", List.of("vol-2", "vol-1"))))
                 .isEmpty();
         assertThat(AnswerRules.of(
                         Rpc.MODIFY_VOLUME_GROUP_MEMBERSHIP,
                         answer,
-                        AnswerRules.Asked.membership(List.of("vol-1", "vol-3"))))
+                        AnswerRules.Asked.membership("g", List.of("vol-1", "vol-3"))))
                 .singleElement()
                 .hasToString("volume_group.volumes: the membership asked for is [\"vol-1\", \"vol-3\"], the answer"
                         + " lists [\"vol-1\", \"vol-2\"] (missing [\"vol-3\"]) (not asked for [\"vol-2\"])");
         // An empty membership asked for: the group answered must be empty too.
-        assertThat(AnswerRules.volumeGroupModified(answer, List.of()))
+        assertThat(AnswerRules.volumeGroupModified(answer, "g", List.of()))
                 .singleElement()
                 .extracting(AnswerProblem::kind)
                 .isEqualTo(Kind.MALFORMED);
         // Not knowing what was asked, only the group's own rules apply.
         assertThat(AnswerRules.of(Rpc.MODIFY_VOLUME_GROUP_MEMBERSHIP, answer, AnswerRules.Asked.nothing()))
+                .isEmpty();
+    }
+
+    @Test
+    void anAnswerIsAboutTheGroupAskedAboutAndACreatedGroupHoldsOnlyWhatWasAskedFor() {
+        var other = group("vg-OTHER", "vol-0").build();
+        String expected = "volume_group.volume_group_id: the answer is about volume group \"vg-OTHER\", the call"
+                + " asked about \"vg-1\"";
+        assertThat(AnswerRules.of(
+                        Rpc.CONTROLLER_GET_VOLUME_GROUP,
+                        ControllerGetVolumeGroupResponse.newBuilder()
+                                .setVolumeGroup(other)
+                                .build(),
+                        AnswerRules.Asked.group("vg-1")))
+                .singleElement()
+                .hasToString(expected);
+        assertThat(AnswerRules.of(
+                        Rpc.MODIFY_VOLUME_GROUP_MEMBERSHIP,
+                        ModifyVolumeGroupMembershipResponse.newBuilder()
+                                .setVolumeGroup(other)
+                                .build(),
+                        AnswerRules.Asked.membership("vg-1", List.of("vol-0"))))
+                .singleElement()
+                .hasToString(expected);
+        assertThat(AnswerRules.of(
+                        Rpc.CONTROLLER_GET_VOLUME_GROUP,
+                        ControllerGetVolumeGroupResponse.newBuilder()
+                                .setVolumeGroup(other)
+                                .build(),
+                        AnswerRules.Asked.group("vg-OTHER")))
+                .isEmpty();
+        // Create: a subset of the volumes asked for (the spec does not require them listed), nothing else.
+        var created = CreateVolumeGroupResponse.newBuilder()
+                .setVolumeGroup(group("vg-1", "vol-0", "vol-9"))
+                .build();
+        assertThat(AnswerRules.of(Rpc.CREATE_VOLUME_GROUP, created, AnswerRules.Asked.creation(List.of("vol-0"))))
+                .singleElement()
+                .hasToString("volume_group.volumes: the volumes asked for are [\"vol-0\"], the answer lists"
+                        + " [\"vol-0\", \"vol-9\"] (not asked for [\"vol-9\"])");
+        assertThat(AnswerRules.of(
+                        Rpc.CREATE_VOLUME_GROUP,
+                        created,
+                        AnswerRules.Asked.creation(List.of("vol-9", "vol-0", "vol-1"))))
+                .isEmpty();
+        assertThat(AnswerRules.volumeGroupCreated(
+                        CreateVolumeGroupResponse.newBuilder()
+                                .setVolumeGroup(group("vg-1"))
+                                .build(),
+                        List.of("vol-0")))
                 .isEmpty();
     }
 

@@ -1,6 +1,7 @@
 package io.volrep.spi.internal.runtime;
 
 import com.google.protobuf.Message;
+import io.grpc.Context;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import io.volrep.api.ErrorScheme;
@@ -12,6 +13,7 @@ import io.volrep.api.Secrets;
 import io.volrep.api.StatusCode;
 import io.volrep.api.internal.Arguments;
 import io.volrep.api.internal.SafeText;
+import io.volrep.spi.CallDeadline;
 import io.volrep.spi.ServerCallEvent;
 import io.volrep.spi.ServerObserver;
 import java.time.Duration;
@@ -29,7 +31,8 @@ import org.slf4j.LoggerFactory;
  *   <li>DEBUG: the request, sanitized ({@link SecretSanitizer});</li>
  *   <li>bytes that did not parse never reach it: {@link MalformedRequests} answers them INVALID_ARGUMENT through
  *       {@link #rejectMalformed}, logged and observed as here;</li>
- *   <li>{@link Handler#prepare}: validation and conversion to the driver's typed request; an
+ *   <li>{@link Handler#prepare}: validation and conversion to the driver's typed request, with the time the driver
+ *       has ({@link DriverDeadlines}); an
  *       {@link InvalidArgumentException} becomes INVALID_ARGUMENT before any driver code runs;</li>
  *   <li>the per-key guard: a second call for a key in flight answers ABORTED "operation pending for ...";</li>
  *   <li>the driver call; its {@link ReplicationException} keeps its code and message (WARN when the spec's
@@ -48,7 +51,7 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>{@code
  * public void promoteVolume(PromoteVolumeRequest request, StreamObserver<PromoteVolumeResponse> response) {
- *     runner.unary(Rpc.PROMOTE_VOLUME, request, response, r -> {
+ *     runner.unary(Rpc.PROMOTE_VOLUME, request, response, (r, deadline) -> {
  *         PromoteRequest typed = ...;                                // throws InvalidArgumentException
  *         return new CallRunner.Call<>(typed.source(), typed.source().toString(), typed.secrets(), () -> {
  *             driver.promote(typed);
@@ -68,21 +71,24 @@ public final class CallRunner {
     private final SourceGuard guard;
     private final ErrorScheme scheme;
     private final ServerObserver callObserver;
+    private final Duration driverTimeout;
 
     /** A runner whose calls share {@code guard}, checking codes against the current spec's tables. */
     public CallRunner(SourceGuard guard) {
-        this(guard, ErrorScheme.spec(), null);
+        this(guard, ErrorScheme.spec(), null, null);
     }
 
     /**
      * A runner whose calls share {@code guard}, checking the codes drivers answer against {@code scheme} (the
-     * tables of the spec revision the server speaks: {@link ErrorScheme#forDialect}), and telling {@code observer}
-     * (may be null) of every call.
+     * tables of the spec revision the server speaks: {@link ErrorScheme#forDialect}), telling {@code observer}
+     * (may be null) of every call, and giving each driver call the caller's deadline, at most {@code driverTimeout}
+     * (may be null: no limit of the server's own).
      */
-    public CallRunner(SourceGuard guard, ErrorScheme scheme, ServerObserver observer) {
+    public CallRunner(SourceGuard guard, ErrorScheme scheme, ServerObserver observer, Duration driverTimeout) {
         this.guard = Objects.requireNonNull(guard, "guard");
         this.scheme = Objects.requireNonNull(scheme, "scheme");
         this.callObserver = observer;
+        this.driverTimeout = driverTimeout;
     }
 
     /**
@@ -94,9 +100,10 @@ public final class CallRunner {
     @FunctionalInterface
     public interface Handler<Q, R> {
         /**
+         * @param deadline the time the driver has, for its typed request ({@link DriverDeadlines})
          * @throws InvalidArgumentException naming the field when the request is invalid
          */
-        Call<R> prepare(Q request);
+        Call<R> prepare(Q request, CallDeadline deadline);
     }
 
     /**
@@ -128,7 +135,8 @@ public final class CallRunner {
     /**
      * The outcome of one call, for the log line and the observer.
      *
-     * @param rejectedField for a request the runtime rejected: the field it named ({@link InvalidArgumentException#field()})
+     * @param rejectedField for a request the runtime rejected: the field it named ({@link InvalidArgumentException#field()}),
+     *                      as a path of the request's schema ({@link RejectedFields})
      */
     private record Outcome(
             StatusCode code, String message, ServerCallEvent.Cause cause, Optional<String> rejectedField) {
@@ -152,7 +160,8 @@ public final class CallRunner {
         Outcome outcome;
         R response = null;
         try {
-            Call<R> call = handler.prepare(request);
+            Call<R> call = handler.prepare(
+                    request, DriverDeadlines.of(Context.current().getDeadline(), driverTimeout));
             // Source ids come from unauthenticated callers: escaped once here, for the log and the ABORTED message.
             subject = SafeText.escape(call.subject());
             secrets = call.secrets();
@@ -175,7 +184,10 @@ public final class CallRunner {
             outcome = mapped(rpc, subject, secrets, e);
             if (!driverCalled) {
                 outcome = new Outcome(
-                        outcome.code(), outcome.message(), ServerCallEvent.Cause.INVALID_REQUEST, e.field());
+                        outcome.code(),
+                        outcome.message(),
+                        ServerCallEvent.Cause.INVALID_REQUEST,
+                        RejectedFields.inSchema(rpc, request, e.field()));
             }
         } catch (ReplicationException e) {
             outcome = mapped(rpc, subject, secrets, e);

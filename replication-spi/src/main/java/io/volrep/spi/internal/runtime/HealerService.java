@@ -4,18 +4,15 @@ import io.grpc.stub.StreamObserver;
 import io.volrep.api.CsiLimits;
 import io.volrep.api.HealReport;
 import io.volrep.api.Rpc;
-import io.volrep.api.Secrets;
-import io.volrep.api.VolumeCapability;
 import io.volrep.api.internal.wire.AnswerRules;
 import io.volrep.api.internal.wire.WireMapping;
 import io.volrep.proto.healer.HealerNodeGrpc;
 import io.volrep.proto.healer.NodeHealerRequest;
 import io.volrep.proto.healer.NodeHealerResponse;
+import io.volrep.spi.CallDeadline;
 import io.volrep.spi.HealRequest;
 import io.volrep.spi.HealerDriver;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * {@code healer.HealerNode} served by a {@link HealerDriver} through the {@link CallRunner}: the same
@@ -39,8 +36,8 @@ public final class HealerService extends HealerNodeGrpc.HealerNodeImplBase {
 
     @Override
     public void nodeHealer(NodeHealerRequest request, StreamObserver<NodeHealerResponse> observer) {
-        runner.unary(Rpc.NODE_HEALER, request, observer, r -> {
-            HealRequest typed = validated(r);
+        runner.unary(Rpc.NODE_HEALER, request, observer, (r, deadline) -> {
+            HealRequest typed = validated(r, deadline);
             return new CallRunner.Call<>(
                     new HealerVolume(typed.volumeId()),
                     "volume " + typed.volumeId(),
@@ -50,18 +47,21 @@ public final class HealerService extends HealerNodeGrpc.HealerNodeImplBase {
     }
 
     /** The typed request, or an {@link io.volrep.api.InvalidArgumentException} naming the field. */
-    static HealRequest validated(NodeHealerRequest r) {
+    static HealRequest validated(NodeHealerRequest r, CallDeadline deadline) {
         String volumeId = CsiLimits.requireId("volume_id", r.getVolumeId());
         String volumePath =
                 RequestValidation.path("volume_path", r.getVolumePath(), true, false, HealRequest.MAX_PATH_BYTES);
         String staging = RequestValidation.path(
                 "staging_target_path", r.getStagingTargetPath(), false, true, HealRequest.MAX_PATH_BYTES);
-        Optional<VolumeCapability> capability = r.hasVolumeCapability()
-                ? Optional.of(WireMapping.fromProto(r.getVolumeCapability()))
-                : Optional.empty();
-        Secrets secrets = RequestValidation.secrets(r.getSecretsMap());
-        Map<String, String> context = CsiLimits.requireMapWithinLimit("volume_context", r.getVolumeContextMap());
-        return new HealRequest(volumeId, volumePath, Optional.of(staging), capability, secrets, context);
+        HealRequest.Builder typed =
+                HealRequest.builder().volumeId(volumeId).volumePath(volumePath).stagingTargetPath(staging);
+        if (r.hasVolumeCapability()) {
+            typed.capability(WireMapping.fromProto(r.getVolumeCapability()));
+        }
+        return typed.secrets(RequestValidation.secrets(r.getSecretsMap()))
+                .volumeContext(CsiLimits.requireMapWithinLimit("volume_context", r.getVolumeContextMap()))
+                .deadline(deadline)
+                .build();
     }
 
     /** The driver's report on the wire, if it keeps the spec's {@link AnswerRules}: else an invalid driver answer. */

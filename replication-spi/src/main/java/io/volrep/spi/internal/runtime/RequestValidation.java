@@ -7,7 +7,6 @@ import io.volrep.api.Secrets;
 import io.volrep.api.internal.SafeText;
 import io.volrep.api.internal.wire.WireMapping;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -104,9 +103,8 @@ public final class RequestValidation {
         return value;
     }
 
-    /** The alpha {@code replication_id}, at most 128 bytes; empty when not sent. */
-    public static Optional<String> replicationId(String replicationId) {
-        CsiLimits.requireStringWithinLimit("replication_id", replicationId);
-        return replicationId.isEmpty() ? Optional.empty() : Optional.of(replicationId);
+    /** The alpha {@code replication_id}, at most 128 bytes; {@code ""} when not sent. */
+    public static String replicationId(String replicationId) {
+        return CsiLimits.requireStringWithinLimit("replication_id", replicationId);
     }
 }

@@ -94,13 +94,15 @@ public final class VolumeGroupService extends ControllerGrpc.ControllerImplBase 
     @Override
     public void createVolumeGroup(
             CreateVolumeGroupRequest request, StreamObserver<CreateVolumeGroupResponse> observer) {
-        runner.unary(Rpc.CREATE_VOLUME_GROUP, request, observer, r -> {
+        runner.unary(Rpc.CREATE_VOLUME_GROUP, request, observer, (r, deadline) -> {
             requireServed(Rpc.CREATE_VOLUME_GROUP);
-            CreateGroupRequest typed = new CreateGroupRequest(
-                    CsiLimits.requireId("name", r.getName()),
-                    RequestValidation.parameters(r.getParametersMap()),
-                    RequestValidation.secrets(r.getSecretsMap()),
-                    CsiLimits.requireIds("volume_ids", r.getVolumeIdsList()));
+            CreateGroupRequest typed = CreateGroupRequest.builder()
+                    .name(CsiLimits.requireId("name", r.getName()))
+                    .parameters(RequestValidation.parameters(r.getParametersMap()))
+                    .secrets(RequestValidation.secrets(r.getSecretsMap()))
+                    .volumeIds(CsiLimits.requireIds("volume_ids", r.getVolumeIdsList()))
+                    .deadline(deadline)
+                    .build();
             return call(
                     new GroupName(typed.name()),
                     "volume group named " + typed.name(),
@@ -110,20 +112,22 @@ public final class VolumeGroupService extends ControllerGrpc.ControllerImplBase 
                             CreateVolumeGroupResponse.newBuilder()
                                     .setVolumeGroup(wire(driver.create(typed)))
                                     .build(),
-                            AnswerRules.Asked.nothing()));
+                            AnswerRules.Asked.creation(typed.volumeIds())));
         });
     }
 
     @Override
     public void modifyVolumeGroupMembership(
             ModifyVolumeGroupMembershipRequest request, StreamObserver<ModifyVolumeGroupMembershipResponse> observer) {
-        runner.unary(Rpc.MODIFY_VOLUME_GROUP_MEMBERSHIP, request, observer, r -> {
+        runner.unary(Rpc.MODIFY_VOLUME_GROUP_MEMBERSHIP, request, observer, (r, deadline) -> {
             requireServed(Rpc.MODIFY_VOLUME_GROUP_MEMBERSHIP);
-            ModifyGroupRequest typed = new ModifyGroupRequest(
-                    CsiLimits.requireId("volume_group_id", r.getVolumeGroupId()),
-                    CsiLimits.requireIds("volume_ids", r.getVolumeIdsList()),
-                    RequestValidation.parameters(r.getParametersMap()),
-                    RequestValidation.secrets(r.getSecretsMap()));
+            ModifyGroupRequest typed = ModifyGroupRequest.builder()
+                    .volumeGroupId(CsiLimits.requireId("volume_group_id", r.getVolumeGroupId()))
+                    .volumeIds(CsiLimits.requireIds("volume_ids", r.getVolumeIdsList()))
+                    .parameters(RequestValidation.parameters(r.getParametersMap()))
+                    .secrets(RequestValidation.secrets(r.getSecretsMap()))
+                    .deadline(deadline)
+                    .build();
             return call(
                     new GroupId(typed.volumeGroupId()),
                     "volume group " + typed.volumeGroupId(),
@@ -133,18 +137,20 @@ public final class VolumeGroupService extends ControllerGrpc.ControllerImplBase 
                             ModifyVolumeGroupMembershipResponse.newBuilder()
                                     .setVolumeGroup(wire(driver.modify(typed)))
                                     .build(),
-                            AnswerRules.Asked.membership(typed.volumeIds())));
+                            AnswerRules.Asked.membership(typed.volumeGroupId(), typed.volumeIds())));
         });
     }
 
     @Override
     public void deleteVolumeGroup(
             DeleteVolumeGroupRequest request, StreamObserver<DeleteVolumeGroupResponse> observer) {
-        runner.unary(Rpc.DELETE_VOLUME_GROUP, request, observer, r -> {
+        runner.unary(Rpc.DELETE_VOLUME_GROUP, request, observer, (r, deadline) -> {
             requireServed(Rpc.DELETE_VOLUME_GROUP);
-            DeleteGroupRequest typed = new DeleteGroupRequest(
-                    CsiLimits.requireId("volume_group_id", r.getVolumeGroupId()),
-                    RequestValidation.secrets(r.getSecretsMap()));
+            DeleteGroupRequest typed = DeleteGroupRequest.builder()
+                    .volumeGroupId(CsiLimits.requireId("volume_group_id", r.getVolumeGroupId()))
+                    .secrets(RequestValidation.secrets(r.getSecretsMap()))
+                    .deadline(deadline)
+                    .build();
             return call(
                     new GroupId(typed.volumeGroupId()),
                     "volume group " + typed.volumeGroupId(),
@@ -159,11 +165,13 @@ public final class VolumeGroupService extends ControllerGrpc.ControllerImplBase 
     @Override
     public void controllerGetVolumeGroup(
             ControllerGetVolumeGroupRequest request, StreamObserver<ControllerGetVolumeGroupResponse> observer) {
-        runner.unary(Rpc.CONTROLLER_GET_VOLUME_GROUP, request, observer, r -> {
+        runner.unary(Rpc.CONTROLLER_GET_VOLUME_GROUP, request, observer, (r, deadline) -> {
             requireServed(Rpc.CONTROLLER_GET_VOLUME_GROUP);
-            GetGroupRequest typed = new GetGroupRequest(
-                    CsiLimits.requireId("volume_group_id", r.getVolumeGroupId()),
-                    RequestValidation.secrets(r.getSecretsMap()));
+            GetGroupRequest typed = GetGroupRequest.builder()
+                    .volumeGroupId(CsiLimits.requireId("volume_group_id", r.getVolumeGroupId()))
+                    .secrets(RequestValidation.secrets(r.getSecretsMap()))
+                    .deadline(deadline)
+                    .build();
             return call(
                     new GroupId(typed.volumeGroupId()),
                     "volume group " + typed.volumeGroupId(),
@@ -173,23 +181,23 @@ public final class VolumeGroupService extends ControllerGrpc.ControllerImplBase 
                             ControllerGetVolumeGroupResponse.newBuilder()
                                     .setVolumeGroup(wire(driver.get(typed)))
                                     .build(),
-                            AnswerRules.Asked.nothing()));
+                            AnswerRules.Asked.group(typed.volumeGroupId())));
         });
     }
 
     @Override
     public void listVolumeGroups(ListVolumeGroupsRequest request, StreamObserver<ListVolumeGroupsResponse> observer) {
-        runner.unary(Rpc.LIST_VOLUME_GROUPS, request, observer, r -> {
+        runner.unary(Rpc.LIST_VOLUME_GROUPS, request, observer, (r, deadline) -> {
             requireServed(Rpc.LIST_VOLUME_GROUPS);
             int maxEntries = CsiLimits.requireNotNegative("max_entries", r.getMaxEntries());
-            Secrets secrets = RequestValidation.secrets(r.getSecretsMap());
+            ListGroupsRequest typed = ListGroupsRequest.builder()
+                    .secrets(RequestValidation.secrets(r.getSecretsMap()))
+                    .deadline(deadline)
+                    .build();
             Optional<String> after = PageTokens.position(r.getStartingToken());
             // Listing concerns no one group: its own key, so listings never wait for each other or for a group.
             return call(
-                    new Object(),
-                    "volume groups",
-                    secrets,
-                    () -> page(driver.list(new ListGroupsRequest(secrets)), after, maxEntries));
+                    new Object(), "volume groups", typed.secrets(), () -> page(driver.list(typed), after, maxEntries));
         });
     }
 

@@ -436,8 +436,8 @@ class AnswerAgreementTest {
         }
 
         @Override
-        public boolean servesDestinations() {
-            return true;
+        public java.util.Set<io.volrep.api.Rpc> servedRpcs() {
+            return io.volrep.spi.ReplicationDriver.defaultRpcsAnd(io.volrep.api.Rpc.GET_REPLICATION_DESTINATION_INFO);
         }
 
         @Override
