@@ -9,7 +9,9 @@ import io.volrep.client.SecretsProvider;
 import io.volrep.client.reconcile.Destination;
 import io.volrep.client.reconcile.DestinationResolver;
 import io.volrep.client.reconcile.Failover;
+import io.volrep.client.reconcile.FailoverProgress;
 import io.volrep.client.reconcile.FailoverReport;
+import io.volrep.client.reconcile.FailoverStep;
 import io.volrep.client.reconcile.SourceFailover;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -18,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -169,6 +172,17 @@ public final class FailoverCommand extends Subcommand {
             throw usageError(e.getMessage());
         }
         bSecrets.putAll(toSecrets);
+        SiteNames sites = SiteNames.of(from, to);
+        Consumer<FailoverProgress> listener;
+        try {
+            listener = FailoverTestHook.wrap(
+                    new FailoverProgressDisplay(err(), System.console() != null, sites),
+                    System.getenv(FailoverTestHook.VARIABLE),
+                    err(),
+                    System.in);
+        } catch (IllegalArgumentException e) {
+            throw usageError(e.getMessage());
+        }
         try (ReplicationClient a = client(from, secrets);
                 ReplicationClient b = client(to, bSecrets.isEmpty() ? secrets : bSecrets)) {
             // Without --destination the failover asks site A itself and guesses nothing (see Failover).
@@ -181,19 +195,21 @@ public final class FailoverCommand extends Subcommand {
                     .parallelism(parallel)
                     .callBudget(timeout)
                     .demotionWait(demotionWait)
-                    .listener(new FailoverProgressDisplay(err(), System.console() != null));
+                    .siteNames(sites.from(), sites.to())
+                    .listener(listener);
             if (!destinations.isEmpty()) {
                 failover.resolver(DestinationResolver.ids(destinations));
             }
             report = failover.build().run();
         }
-        print(out(), report);
+        print(out(), report, sites);
         if (report.allPrimaryOnB()) {
             return 0;
         }
         PrintWriter err = err();
         long notDone = report.sources().stream().filter(s -> !s.primaryOnB()).count();
-        err.println("error: " + notDone + " of " + report.sources().size() + " source(s) not primary on site B: "
+        err.println("error: " + notDone + " of " + report.sources().size() + " source(s) not primary on " + sites.to()
+                + ": "
                 + report.sources().stream()
                         .filter(s -> !s.primaryOnB())
                         .findFirst()
@@ -238,41 +254,53 @@ public final class FailoverCommand extends Subcommand {
     }
 
     /** Where a destination came from, as the report's last column says it. */
-    static String origin(Destination.Origin origin) {
+    static String origin(Destination.Origin origin, SiteNames sites) {
         return switch (origin) {
-            case SITE_A -> "site A";
+            case SITE_A -> sites.from();
             case CALLER -> "--destination";
             case SAME_IDS -> "same ids";
         };
     }
 
-    private static void print(PrintWriter out, FailoverReport report) {
+    private void print(PrintWriter out, FailoverReport report, SiteNames sites) {
+        String row = "%-28s %-28s %-"
+                + Math.max(14, sites.step(FailoverStep.PRIMARY_ON_B).length()) + "s %-"
+                + Math.max(12, ("ON " + sites.from()).length()) + "s %-6s %-30s %s%n";
         out.printf(
-                "%-28s %-28s %-14s %-12s %-6s %-30s %s%n",
-                "SOURCE (A)", "DESTINATION (B)", "RESULT", "SITE A", "FORCED", "LAST SYNC (B)", "DESTINATION FROM");
+                row,
+                "SOURCE (" + sites.from() + ")",
+                "DESTINATION (" + sites.to() + ")",
+                "RESULT",
+                "ON " + sites.from(),
+                "FORCED",
+                "LAST SYNC (" + sites.to() + ")",
+                "DESTINATION FROM");
         for (SourceFailover s : report.sources()) {
             out.printf(
-                    "%-28s %-28s %-14s %-12s %-6s %-30s %s%n",
+                    row,
                     SafeText.escape(s.source().toString()),
                     s.destination()
                             .map(d -> SafeText.escape(d.source().toString()))
                             .orElse("?"),
-                    s.step().name().toLowerCase(Locale.ROOT).replace('_', ' '),
+                    sites.step(s.step()),
                     s.siteA().name().toLowerCase(Locale.ROOT).replace('_', ' '),
                     s.forced() ? "yes" : "no",
                     s.lastSync().map(SyncText::time).orElse("-"),
-                    s.destinationOrigin().map(FailoverCommand::origin).orElse("-"));
-            s.lastSync().ifPresent(info -> out.println("  last sync (B): " + SyncText.summary(info)));
+                    s.destinationOrigin().map(o -> origin(o, sites)).orElse("-"));
+            s.lastSync().ifPresent(info -> out.println("  last sync (" + sites.to() + "): " + SyncText.summary(info)));
             s.whyNot().ifPresent(w -> out.println("  why not: " + w));
             s.destination()
                     .filter(d -> !d.memberVolumeIds().isEmpty())
                     .ifPresent(d -> d.memberVolumeIds()
                             .forEach((m, dm) ->
                                     out.println("  member " + SafeText.escape(m) + " -> " + SafeText.escape(dm))));
+            if (!s.primaryOnB()) {
+                new FailoverFinish(this, sites).print(out, s);
+            }
         }
         out.println("failover: "
                 + report.sources().stream().filter(SourceFailover::primaryOnB).count() + " of "
-                + report.sources().size() + " primary on site B (took "
+                + report.sources().size() + " primary on " + sites.to() + " (took "
                 + report.took().toMillis() + " ms)");
         out.flush();
     }

@@ -6,7 +6,6 @@ import io.volrep.client.reconcile.FailoverProgress;
 import io.volrep.client.reconcile.FailoverStep;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -17,20 +16,22 @@ import java.util.function.Consumer;
 final class FailoverProgressDisplay implements Consumer<FailoverProgress> {
     private final PrintWriter err;
     private final boolean live;
+    private final SiteNames sites;
     private final Map<ReplicationSource, String> lines = new LinkedHashMap<>();
     private final Map<ReplicationSource, FailoverStep> steps = new LinkedHashMap<>();
     private int drawn;
 
-    FailoverProgressDisplay(PrintWriter err, boolean live) {
+    FailoverProgressDisplay(PrintWriter err, boolean live, SiteNames sites) {
         this.err = err;
         this.live = live;
+        this.sites = sites;
     }
 
     @Override
     public synchronized void accept(FailoverProgress p) {
         String destination = p.destination().map(d -> d.source().id()).orElse("?");
         String line = SafeText.escape(p.source().toString()) + " -> " + SafeText.escape(destination) + ": "
-                + p.step().name().toLowerCase(Locale.ROOT).replace('_', ' ')
+                + sites.step(p.step())
                 + (p.detail().isEmpty() ? "" : " (" + p.detail() + ")");
         lines.put(p.source(), line);
         steps.put(p.source(), p.step());
@@ -61,7 +62,8 @@ final class FailoverProgressDisplay implements Consumer<FailoverProgress> {
         long refused = count(FailoverStep.REFUSED);
         long failed = count(FailoverStep.FAILED);
         long finished = steps.values().stream().filter(FailoverStep::terminal).count();
-        return "total: " + primary + " of " + steps.size() + " primary on site B, " + refused + " refused, " + failed
+        return "total: " + primary + " of " + steps.size() + " primary on " + sites.to() + ", " + refused + " refused, "
+                + failed
                 + " failed, " + (steps.size() - finished) + " in progress";
     }
 

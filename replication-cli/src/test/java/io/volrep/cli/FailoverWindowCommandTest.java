@@ -88,13 +88,13 @@ class FailoverWindowCommandTest {
 
         assertThat(run.exit()).as(run.all()).isZero();
         assertThat(run.err())
-                .contains("volume vol-0 -> vol-0: promoting on b (waiting for site A's demotion to"
+                .contains("volume vol-0 -> vol-0: promoting on site B (waiting for site A's demotion to"
                         + " reach site B: PromoteVolume answered 9 FAILED_PRECONDITION (try 1, again in")
                 .contains("of 2m)")
-                .contains("volume vol-0 -> vol-0: verifying on b (waiting for site B's first completed sync:"
+                .contains("volume vol-0 -> vol-0: verifying on site B (waiting for site B's first completed sync:"
                         + " GetVolumeReplicationInfo answered 5 NOT_FOUND (try 1");
         assertThat(run.out())
-                .containsPattern("volume vol-0 +volume vol-0 +primary on b +demoted +no +\\d{4}-")
+                .containsPattern("volume vol-0 +volume vol-0 +primary on site B +demoted +no +\\d{4}-")
                 .contains("failover: 2 of 2 primary on site B");
         assertThat(b.calls(Rpc.PROMOTE_VOLUME))
                 .allSatisfy(c -> assertThat(c.request()).doesNotContain("force: true"));
@@ -191,7 +191,7 @@ class FailoverWindowCommandTest {
 
         assertThat(run.exit()).as(run.all()).isZero();
         assertThat(run.err())
-                .contains("volume vol-0 -> vol-0: promoting on b (waiting for site A's demotion to"
+                .contains("volume vol-0 -> vol-0: promoting on site B (waiting for site A's demotion to"
                         + " reach site B: PromoteVolume answered 9 FAILED_PRECONDITION (try 1, again in");
         assertThat(run.out()).contains("failover: 1 of 1 primary on site B");
         // A forced promote would have passed at once: the run took the window, so it waited without force.

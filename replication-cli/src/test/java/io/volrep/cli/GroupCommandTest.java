@@ -293,7 +293,7 @@ class GroupCommandTest {
                 "5s");
         assertThat(failover.exit()).as(failover.all()).isZero();
         assertThat(failover.out())
-                .containsPattern("volumegroup vg-1 +volumegroup vg-1 +primary on b")
+                .containsPattern("volumegroup vg-1 +volumegroup vg-1 +primary on site B")
                 .contains("failover: 1 of 1 primary on site B");
         assertThat(a.state(ReplicationSource.volumeGroup("vg-1")).role()).isEqualTo(ReferenceDriver.Role.SECONDARY);
         assertThat(b.state(ReplicationSource.volumeGroup("vg-1")).role()).isEqualTo(ReferenceDriver.Role.PRIMARY);

@@ -66,8 +66,8 @@ class LegacyAndNodeCommandsTest {
         @Override
         public void close() throws Exception {
             server.shutdownNow();
-            server.awaitTermination(5, TimeUnit.SECONDS);
-            loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(5, TimeUnit.SECONDS);
+            server.awaitTermination(5, TimeUnit.MINUTES);
+            loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(5, TimeUnit.MINUTES);
         }
     }
 

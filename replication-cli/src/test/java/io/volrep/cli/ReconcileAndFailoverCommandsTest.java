@@ -167,14 +167,14 @@ class ReconcileAndFailoverCommandsTest {
         assertThat(run.exit()).as(run.all()).isZero();
         assertThat(run.all()).doesNotContain(SECRET).doesNotContain(SECRET_B);
         assertThat(run.out())
-                .containsPattern("volume vol-0 +volume b-vol-0 +primary on b +demoted +no +\\d{4}-")
-                .containsPattern("volumegroup grp-0 +volumegroup b-grp-0 +primary on b +demoted +no")
+                .containsPattern("volume vol-0 +volume b-vol-0 +primary on site B +demoted +no +\\d{4}-")
+                .containsPattern("volumegroup grp-0 +volumegroup b-grp-0 +primary on site B +demoted +no")
                 .contains("failover: 3 of 3 primary on site B");
         // Progress on stderr: each step of each source, and the total after each source.
         assertThat(run.err())
-                .contains("volume vol-1 -> b-vol-1: demoting on a")
-                .contains("volume vol-1 -> b-vol-1: promoting on b")
-                .contains("volume vol-1 -> b-vol-1: primary on b")
+                .contains("volume vol-1 -> b-vol-1: demoting on site A")
+                .contains("volume vol-1 -> b-vol-1: promoting on site B")
+                .contains("volume vol-1 -> b-vol-1: primary on site B")
                 .contains("total: 3 of 3 primary on site B, 0 refused, 0 failed, 0 in progress");
         // In order for every source: A demoted (sequence on A) before B promoted.
         for (String id : List.of("vol-0", "vol-1")) {
@@ -207,11 +207,11 @@ class ReconcileAndFailoverCommandsTest {
                 "--to-secret",
                 "password=" + SECRET_B,
                 "--timeout",
-                "1s");
+                "3s");
         // vol-0 is already primary on B (the failover above): done without force; unmapped fails alone.
         assertThat(gone.exit()).isEqualTo(1);
         assertThat(gone.out())
-                .containsPattern("volume vol-0 +volume b-vol-0 +primary on b +unreachable +no")
+                .containsPattern("volume vol-0 +volume b-vol-0 +primary on site B +unreachable +no")
                 .contains("why not: destination not resolved: no destination given for volume unmapped")
                 .contains("failover: 1 of 2 primary on site B");
         assertThat(gone.err()).contains("error: 1 of 2 source(s) not primary on site B: destination not resolved");
@@ -302,7 +302,7 @@ class ReconcileAndFailoverCommandsTest {
         Run answered = volrep(failover);
         assertThat(answered.exit()).as(answered.all()).isZero();
         assertThat(answered.out())
-                .containsPattern("volume vol-0 +volume vol-0 +primary on b +demoted +no +\\S+ +site A");
+                .containsPattern("volume vol-0 +volume vol-0 +primary on site B +demoted +no +\\S+ +site A");
         assertThat(b.state(ReplicationSource.volume("vol-0")).role()).isEqualTo(ReferenceDriver.Role.PRIMARY);
 
         // The same ids when asked for: site A is not asked.
@@ -322,7 +322,7 @@ class ReconcileAndFailoverCommandsTest {
                 "--assume-same-ids");
         assertThat(assumed.exit()).as(assumed.all()).isZero();
         assertThat(assumed.out())
-                .containsPattern("volume vol-0 +volume vol-0 +primary on b +demoted +no +\\S+ +same ids");
+                .containsPattern("volume vol-0 +volume vol-0 +primary on site B +demoted +no +\\S+ +same ids");
         assertThat(siteA.calls(Rpc.GET_REPLICATION_DESTINATION_INFO)).isEmpty();
     }
 
@@ -354,7 +354,7 @@ class ReconcileAndFailoverCommandsTest {
         String[] args = {
             "failover",
             "--from",
-            "unix://" + dir.resolve("gone.sock"),
+            "unix://" + dir.resolve("a.sock"),
             "--to",
             siteB.address(),
             "--volume",
@@ -363,7 +363,7 @@ class ReconcileAndFailoverCommandsTest {
             "--secret",
             "password=" + SECRET,
             "--timeout",
-            "1s"
+            "3s"
         };
         Run refused = volrep(args);
         assertThat(refused.exit()).isEqualTo(1);
@@ -377,7 +377,7 @@ class ReconcileAndFailoverCommandsTest {
         forced.add("--force-if-unreachable");
         Run run = volrep(forced.toArray(String[]::new));
         assertThat(run.exit()).as(run.all()).isZero();
-        assertThat(run.out()).containsPattern("volume vol-0 +volume vol-0 +primary on b +unreachable +yes");
+        assertThat(run.out()).containsPattern("volume vol-0 +volume vol-0 +primary on site B +unreachable +yes");
         assertThat(b.state(ReplicationSource.volume("vol-0")).role()).isEqualTo(ReferenceDriver.Role.PRIMARY);
     }
 

@@ -80,9 +80,9 @@ class ServeReferenceCommandTest {
             assertThat(line).isEqualTo("listening on unix://" + socket);
             assertThat(new ProcessBuilder("kill", "-INT", Long.toString(process.pid()))
                             .start()
-                            .waitFor(10, TimeUnit.SECONDS))
+                            .waitFor(5, TimeUnit.MINUTES))
                     .isTrue();
-            assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(process.waitFor(5, TimeUnit.MINUTES)).isTrue();
             assertThat(process.exitValue())
                     .as("exit status after a clean drain (not 130)")
                     .isZero();
@@ -162,8 +162,8 @@ class ServeReferenceCommandTest {
         } finally {
             new ProcessBuilder("kill", "-INT", Long.toString(process.pid()))
                     .start()
-                    .waitFor(10, TimeUnit.SECONDS);
-            process.waitFor(30, TimeUnit.SECONDS);
+                    .waitFor(5, TimeUnit.MINUTES);
+            process.waitFor(5, TimeUnit.MINUTES);
             process.destroyForcibly();
         }
     }

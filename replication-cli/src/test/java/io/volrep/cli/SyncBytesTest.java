@@ -85,7 +85,7 @@ class SyncBytesTest {
                 "10s");
 
         assertThat(run.exit()).as(run.all()).isZero();
-        assertThat(run.out()).containsPattern("  last sync \\(B\\): \\d{4}-\\S+, took PT0.25S, 0 B\\R");
+        assertThat(run.out()).containsPattern("  last sync \\(site B\\): \\d{4}-\\S+, took PT0.25S, 0 B\\R");
         assertThat(b.state(ReplicationSource.volume("vol-0")).role()).isEqualTo(ReferenceDriver.Role.PRIMARY);
     }
 }

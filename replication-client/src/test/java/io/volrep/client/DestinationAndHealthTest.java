@@ -83,7 +83,7 @@ class DestinationAndHealthTest {
         assertThat(driver.seen).hasSize(3); // two UNAVAILABLE, retried with back-off
 
         ReplicationDestination group =
-                client.volumeGroup("grp-1").destinationAsync().get(20, TimeUnit.SECONDS);
+                client.volumeGroup("grp-1").destinationAsync().get(5, TimeUnit.MINUTES);
         assertThat(group)
                 .isEqualTo(
                         ReplicationDestination.volumeGroup("b-grp-1", Map.of("vol-1", "b-vol-1", "vol-2", "b-vol-2")));

@@ -49,7 +49,7 @@ class DirectExecutorTest {
     @AfterEach
     void stopExecutor() throws InterruptedException {
         executor.shutdownNow();
-        assertThat(executor.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(executor.awaitTermination(5, TimeUnit.MINUTES)).isTrue();
     }
 
     /** The public fake on a unix socket, with one volume: vol-0. */
@@ -154,7 +154,7 @@ class DirectExecutorTest {
         ReplicationClient client = client(plugin, ReplicationClient.builder().directExecutor());
 
         CompletableFuture<?> call = client.volume("vol-0").enable().callAsync();
-        call.get(10, TimeUnit.SECONDS);
+        call.get(5, TimeUnit.MINUTES);
         assertThat(call).isCompletedWithValueMatching(v -> true);
         assertThat(plugin.calls(Rpc.ENABLE_VOLUME_REPLICATION))
                 .extracting(RecordedCall::code)

@@ -50,7 +50,7 @@ class FinalStatusTest {
                 .isInstanceOf(ReplicationException.class)
                 .hasMessageContaining("boom")
                 .satisfies(e -> assertThat(((ReplicationException) e).code()).isEqualTo(StatusCode.INTERNAL));
-        assertThatThrownBy(() -> client.volume("vol-1").infoCall().callAsync().get(10, TimeUnit.SECONDS))
+        assertThatThrownBy(() -> client.volume("vol-1").infoCall().callAsync().get(5, TimeUnit.MINUTES))
                 .isInstanceOf(ExecutionException.class)
                 .cause()
                 .isInstanceOf(ReplicationException.class)

@@ -139,7 +139,7 @@ class GrpcFactsTest {
     private Server unixServer(Path socket) throws IOException {
         EpollEventLoopGroup loop = new EpollEventLoopGroup(1);
         grpc.register((AutoCloseable)
-                () -> loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(5, TimeUnit.SECONDS));
+                () -> loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(5, TimeUnit.MINUTES));
         return grpc.register(NettyServerBuilder.forAddress(new DomainSocketAddress(socket.toString()))
                 .channelType(EpollServerDomainSocketChannel.class)
                 .bossEventLoopGroup(loop)
@@ -184,11 +184,11 @@ class GrpcFactsTest {
         call.sendMessage(request);
         call.halfClose();
         if (requestAfterTrailers) {
-            seen.traced.get(30, TimeUnit.SECONDS);
+            seen.traced.get(5, TimeUnit.MINUTES);
         }
         call.request(2);
         // Longer than any deadline used here, so that a call gRPC failed late still shows how it ended.
-        Status ended = status.get(60, TimeUnit.SECONDS);
+        Status ended = status.get(5, TimeUnit.MINUTES);
         return new Ended(ended, seen.events, seen.traced.getNow(null) == closed.get());
     }
 

@@ -78,7 +78,7 @@ class IdentityTest {
             CountDownLatch gate = probeGate;
             if (gate != null) {
                 try {
-                    gate.await(10, TimeUnit.SECONDS);
+                    gate.await(5, TimeUnit.MINUTES);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
@@ -131,7 +131,7 @@ class IdentityTest {
         });
         assertThatThrownBy(client::identity).isInstanceOf(UnimplementedException.class);
         assertThatThrownBy(client::capabilities).isInstanceOf(UnimplementedException.class);
-        assertThatThrownBy(() -> client.identityAsync().get(10, TimeUnit.SECONDS))
+        assertThatThrownBy(() -> client.identityAsync().get(5, TimeUnit.MINUTES))
                 .isInstanceOf(ExecutionException.class)
                 .cause()
                 .isInstanceOf(UnimplementedException.class)
@@ -197,14 +197,14 @@ class IdentityTest {
         TestServer server = grpc.register(TestServer.unixSocket(dir.resolve("id.sock"), identity));
         ReplicationClient client = grpc.register(
                 ReplicationClient.builder().target(server.target()).build());
-        assertThat(client.identityAsync().get(10, TimeUnit.SECONDS).manifest()).containsEntry("commit", "abc123");
-        assertThat(client.capabilitiesAsync().get(10, TimeUnit.SECONDS).volumeReplication())
+        assertThat(client.identityAsync().get(5, TimeUnit.MINUTES).manifest()).containsEntry("commit", "abc123");
+        assertThat(client.capabilitiesAsync().get(5, TimeUnit.MINUTES).volumeReplication())
                 .isTrue();
         CompletableFuture<ProbeResult> probe = client.probeAsync();
         Thread.sleep(100);
         assertThat(probe).as("the plugin has not answered yet").isNotDone();
         identity.probeGate.countDown();
-        assertThat(probe.get(10, TimeUnit.SECONDS)).isEqualTo(new ProbeResult(true, false));
+        assertThat(probe.get(5, TimeUnit.MINUTES)).isEqualTo(new ProbeResult(true, false));
     }
 
     @Test
@@ -259,7 +259,7 @@ class IdentityTest {
         Thread.sleep(300);
         assertThat(probe).as("nobody listens yet: the call waits").isNotDone();
         grpc.register(TestServer.unixSocket(socket, new RawIdentity()));
-        assertThat(probe.get(20, TimeUnit.SECONDS)).isEqualTo(new ProbeResult(true, false));
+        assertThat(probe.get(5, TimeUnit.MINUTES)).isEqualTo(new ProbeResult(true, false));
         // Wait-for-ready: the one attempt waited on the channel until the plugin was up, instead of failing.
         assertThat(events).extracting(AttemptEvent::describe).containsExactly("Probe attempt 1: 0 OK");
     }

@@ -63,7 +63,7 @@ class ReferencePluginTest {
                 .callAsync()
                 .thenCompose(v -> clientB.volumeGroup("grp-0").promote().force().callAsync())
                 .thenCompose(v -> clientA.volumeGroup("grp-0").resync().awaitReady(Duration.ofSeconds(30)))
-                .get(30, TimeUnit.SECONDS);
+                .get(5, TimeUnit.MINUTES);
         assertThat(ready.ready()).isTrue();
         assertThat(siteA.state(io.volrep.api.ReplicationSource.volumeGroup("grp-0"))
                         .role())

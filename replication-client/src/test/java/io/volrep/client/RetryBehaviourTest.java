@@ -410,7 +410,7 @@ class RetryBehaviourTest {
         assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
             assertThatThrownBy(() -> client.volume("vol-1").enable().call())
                     .isInstanceOf(RejectedExecutionException.class);
-            assertThatThrownBy(() -> client.volume("vol-1").enable().callAsync().get(10, TimeUnit.SECONDS))
+            assertThatThrownBy(() -> client.volume("vol-1").enable().callAsync().get(5, TimeUnit.MINUTES))
                     .hasRootCauseInstanceOf(RejectedExecutionException.class);
         });
         assertThat(plugin.calls(Rpc.ENABLE_VOLUME_REPLICATION))

@@ -58,7 +58,7 @@ class ScaleAndSecrecyTest {
         for (int i = 0; i < 1000; i++) {
             calls.add(client.volume("vol-" + i).promote().callAsync());
         }
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        long end = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
         while (backingOff.get() < 1000 && System.nanoTime() < end) {
             Thread.sleep(10);
         }
@@ -66,7 +66,7 @@ class ScaleAndSecrecyTest {
         int during = ManagementFactory.getThreadMXBean().getThreadCount();
         assertThat(calls).noneMatch(CompletableFuture::isDone);
 
-        CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+        CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).get(5, TimeUnit.MINUTES);
         assertThat(plugin.calls(Rpc.PROMOTE_VOLUME)).hasSize(2000);
         assertThat(during).as("threads during 1,000 back-offs vs before").isLessThanOrEqualTo(baseline + 4);
         assertThat(client.activeSources()).isZero();

@@ -283,7 +283,7 @@ final class ScriptedPlugin implements AutoCloseable {
     @Override
     public void close() throws Exception {
         server.shutdownNow();
-        server.awaitTermination(5, TimeUnit.SECONDS);
+        server.awaitTermination(5, TimeUnit.MINUTES);
         delays.shutdownNow();
         serverExecutor.shutdownNow();
     }

@@ -52,9 +52,9 @@ final class TestServer implements AutoCloseable {
     @Override
     public void close() throws Exception {
         server.shutdownNow();
-        server.awaitTermination(5, TimeUnit.SECONDS);
+        server.awaitTermination(5, TimeUnit.MINUTES);
         if (eventLoop != null) {
-            eventLoop.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(5, TimeUnit.SECONDS);
+            eventLoop.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(5, TimeUnit.MINUTES);
         }
     }
 }

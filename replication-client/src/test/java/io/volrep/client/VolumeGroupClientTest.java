@@ -409,7 +409,7 @@ class VolumeGroupClientTest {
         for (int i = 0; i < 4; i++) {
             calls.add(c.volumeGroups().modify("vg-a").volumes("vol-" + i).callAsync());
         }
-        CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
+        CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).get(5, TimeUnit.MINUTES);
         assertThat(plugin.mostInFlight).hasValue(1);
         c.volumeGroups().create("b").call();
         assertThat(observed)

@@ -57,7 +57,7 @@ class ConcurrencyTest {
             if (calls.getAndIncrement() == 0) {
                 entered.countDown();
                 try {
-                    release.await(20, TimeUnit.SECONDS);
+                    release.await(5, TimeUnit.MINUTES);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
@@ -69,7 +69,7 @@ class ConcurrencyTest {
     void aSecondCallForTheSameSourceIsAbortedAtOnce() throws Exception {
         blockFirstCall();
         CompletableFuture<Status> first = async(Rpc.PROMOTE_VOLUME, WireCalls.Fields.volume("vol-1"));
-        assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(entered.await(5, TimeUnit.MINUTES)).isTrue();
         assertThat(harness.server.busySources()).isEqualTo(1);
 
         // Any RPC for the same source, including the deprecated volume_id spelling of it.
@@ -94,7 +94,7 @@ class ConcurrencyTest {
                 .isEqualTo(Status.Code.OK);
 
         release.countDown();
-        assertThat(first.get(10, TimeUnit.SECONDS).getCode()).isEqualTo(Status.Code.OK);
+        assertThat(first.get(5, TimeUnit.MINUTES).getCode()).isEqualTo(Status.Code.OK);
         assertThat(harness.server.busySources()).isZero();
         // Once the first is done, the source is free again.
         assertThat(InProcessHarness.statusOf(
@@ -118,7 +118,7 @@ class ConcurrencyTest {
                 .readiness(() -> {
                     probing.countDown();
                     try {
-                        return release.await(20, TimeUnit.SECONDS);
+                        return release.await(5, TimeUnit.MINUTES);
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                         return false;
@@ -142,8 +142,8 @@ class ConcurrencyTest {
                         .getReady()
                         .getValue(),
                 pool);
-        assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(probing.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(entered.await(5, TimeUnit.MINUTES)).isTrue();
+        assertThat(probing.await(5, TimeUnit.MINUTES)).isTrue();
         assertThat(server.busySources()).isEqualTo(1);
         CompletableFuture.runAsync(
                 () -> {
@@ -160,8 +160,8 @@ class ConcurrencyTest {
 
         assertThat(log).contains("shutting down (2 call(s) in flight, grace period PT10S)");
         // Both were let finish within the grace period.
-        assertThat(promote.get(10, TimeUnit.SECONDS).getCode()).isEqualTo(Status.Code.OK);
-        assertThat(probe.get(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(promote.get(5, TimeUnit.MINUTES).getCode()).isEqualTo(Status.Code.OK);
+        assertThat(probe.get(5, TimeUnit.MINUTES)).isTrue();
         assertThat(server.busySources()).isZero();
     }
 
@@ -194,7 +194,7 @@ class ConcurrencyTest {
         }
         int ok = 0;
         for (CompletableFuture<Status> call : calls) {
-            Status.Code code = call.get(10, TimeUnit.SECONDS).getCode();
+            Status.Code code = call.get(5, TimeUnit.MINUTES).getCode();
             assertThat(code).isIn(Status.Code.OK, Status.Code.ABORTED);
             ok += code == Status.Code.OK ? 1 : 0;
         }

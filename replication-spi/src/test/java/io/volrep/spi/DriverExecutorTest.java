@@ -66,7 +66,7 @@ class DriverExecutorTest {
                     WireCalls.Fields.volume("vol-free"));
             assertThat(blocked).isNotDone();
             release.countDown();
-            blocked.get(20, TimeUnit.SECONDS);
+            blocked.get(5, TimeUnit.MINUTES);
         } finally {
             release.countDown();
         }
@@ -130,7 +130,7 @@ class DriverExecutorTest {
     }
 
     private static void awaitInFlight(ReplicationServer server) throws InterruptedException {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        long end = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
         while (server.busySources() == 0 && System.nanoTime() < end) {
             Thread.sleep(5);
         }
@@ -139,7 +139,7 @@ class DriverExecutorTest {
 
     private static void awaitQuietly(CountDownLatch latch) {
         try {
-            latch.await(20, TimeUnit.SECONDS);
+            latch.await(5, TimeUnit.MINUTES);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -202,7 +202,7 @@ class HealerServiceTest {
             if (r.volumeId().equals("vol-1")) {
                 entered.countDown();
                 try {
-                    release.await(10, TimeUnit.SECONDS);
+                    release.await(5, TimeUnit.MINUTES);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
@@ -210,7 +210,7 @@ class HealerServiceTest {
             return HealReport.healthy("ok");
         };
         CompletableFuture<Status> first = CompletableFuture.supplyAsync(() -> status(valid().build()));
-        assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(entered.await(5, TimeUnit.MINUTES)).isTrue();
         Status second = status(valid().build());
         Status other = status(valid().setVolumeId("vol-2").build());
         release.countDown();
@@ -218,7 +218,7 @@ class HealerServiceTest {
         assertThat(second.getCode()).isEqualTo(Status.Code.ABORTED);
         assertThat(second.getDescription()).isEqualTo("operation pending for volume vol-1");
         assertThat(other.getCode()).isEqualTo(Status.Code.OK);
-        assertThat(first.get(10, TimeUnit.SECONDS).getCode()).isEqualTo(Status.Code.OK);
+        assertThat(first.get(5, TimeUnit.MINUTES).getCode()).isEqualTo(Status.Code.OK);
         assertThat(server.busySources()).isZero();
     }
 

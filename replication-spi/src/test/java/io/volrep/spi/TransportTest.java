@@ -200,7 +200,7 @@ class TransportTest {
                 .start();
         var stub = stub(server.address(), InsecureChannelCredentials.create());
         CompletableFuture<Status.Code> inFlight = CompletableFuture.supplyAsync(() -> enable(stub));
-        assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(entered.await(5, TimeUnit.MINUTES)).isTrue();
         CompletableFuture<Void> closing = CompletableFuture.runAsync(server::close);
         Thread.sleep(200);
         assertThat(closing).isNotDone();
@@ -210,8 +210,8 @@ class TransportTest {
                         .getCode())
                 .isEqualTo(Status.Code.UNAVAILABLE);
         release.countDown();
-        assertThat(inFlight.get(10, TimeUnit.SECONDS)).isEqualTo(Status.Code.OK);
-        closing.get(10, TimeUnit.SECONDS);
+        assertThat(inFlight.get(5, TimeUnit.MINUTES)).isEqualTo(Status.Code.OK);
+        closing.get(5, TimeUnit.MINUTES);
         assertThat(socket).doesNotExist();
     }
 
@@ -234,12 +234,12 @@ class TransportTest {
             var stub = stub(server.address(), InsecureChannelCredentials.create());
             CompletableFuture<Status> inFlight = CompletableFuture.supplyAsync(() -> statusOf(
                     () -> WireCalls.call(stub, Rpc.ENABLE_VOLUME_REPLICATION, WireCalls.Fields.volume("vol-1"))));
-            assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(entered.await(5, TimeUnit.MINUTES)).isTrue();
             long start = System.nanoTime();
             server.close();
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(8));
             // 14 UNAVAILABLE is retryable (1 CANCELLED is not): a plugin restart never makes a client give up.
-            Status status = inFlight.get(10, TimeUnit.SECONDS);
+            Status status = inFlight.get(5, TimeUnit.MINUTES);
             assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
             assertThat(status.getDescription()).contains("plugin shutting down");
         } finally {
@@ -268,7 +268,7 @@ class TransportTest {
 
     private static void await(CountDownLatch latch) {
         try {
-            latch.await(30, TimeUnit.SECONDS);
+            latch.await(5, TimeUnit.MINUTES);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -304,7 +304,7 @@ class TransportTest {
                 .redirectErrorStream(true)
                 .start();
         keytool.getInputStream().readAllBytes();
-        assertThat(keytool.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(keytool.waitFor(5, TimeUnit.MINUTES)).isTrue();
         assertThat(keytool.exitValue()).isZero();
         KeyStore ks = KeyStore.getInstance("PKCS12");
         try (InputStream in = new FileInputStream(store.toFile())) {

@@ -422,14 +422,14 @@ class VolumeGroupServiceTest {
         groups.onCall = () -> {
             entered.countDown();
             try {
-                release.await(10, TimeUnit.SECONDS);
+                release.await(5, TimeUnit.MINUTES);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
         };
         CompletableFuture<Status> first = CompletableFuture.supplyAsync(() -> status(() -> stub.createVolumeGroup(
                 CreateVolumeGroupRequest.newBuilder().setName("a").build())));
-        assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(entered.await(5, TimeUnit.MINUTES)).isTrue();
         Status second = status(() -> stub.createVolumeGroup(
                 CreateVolumeGroupRequest.newBuilder().setName("a").build()));
         // Another name, and a listing, are not held up.
@@ -442,6 +442,6 @@ class VolumeGroupServiceTest {
         assertThat(second.getDescription()).isEqualTo("operation pending for volume group named a");
         assertThat(other.getCode()).isEqualTo(Status.Code.OK);
         assertThat(listing.getCode()).isEqualTo(Status.Code.OK);
-        assertThat(first.get(10, TimeUnit.SECONDS).getCode()).isEqualTo(Status.Code.OK);
+        assertThat(first.get(5, TimeUnit.MINUTES).getCode()).isEqualTo(Status.Code.OK);
     }
 }

@@ -91,11 +91,11 @@ class GrpcCleanupTest {
     @AfterEach
     void releaseShared() throws InterruptedException {
         if (sharedChannel != null) {
-            sharedChannel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+            sharedChannel.shutdownNow().awaitTermination(5, TimeUnit.MINUTES);
             sharedChannel = null;
         }
         if (sharedServer != null) {
-            sharedServer.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+            sharedServer.shutdownNow().awaitTermination(5, TimeUnit.MINUTES);
             sharedServer = null;
         }
     }
@@ -186,7 +186,7 @@ class GrpcCleanupTest {
             channel = grpc.register(InProcessChannelBuilder.forName(name).build());
             grpc.register(channel);
             grpc.register((AutoCloseable) () -> closed.add("registered last"));
-            assertThat(call(channel, "echo").get(5, TimeUnit.SECONDS)).isEqualTo("echo");
+            assertThat(call(channel, "echo").get(5, TimeUnit.MINUTES)).isEqualTo("echo");
             assertThat(closed).isEmpty();
         }
     }
@@ -287,7 +287,7 @@ class GrpcCleanupTest {
                 .contains("not terminated 300 ms after destroy(); destroyForcibly() ended it");
         assertThat(ProcessIgnoringSigterm.process.isAlive()).isFalse();
         for (ProcessHandle h : ProcessIgnoringSigterm.descendants) {
-            h.onExit().get(5, TimeUnit.SECONDS);
+            h.onExit().get(5, TimeUnit.MINUTES);
             assertThat(h.isAlive()).as("descendant %s", h.pid()).isFalse();
         }
     }
@@ -338,7 +338,7 @@ class GrpcCleanupTest {
                 .contains("2 resource(s) not released cleanly")
                 .contains("hanging: not terminated 200 ms after close(); an interrupt of close() ended it")
                 .contains("throwing: close() threw java.lang.IllegalStateException: disk gone");
-        assertThat(Closeables.interrupted.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(Closeables.interrupted.await(5, TimeUnit.MINUTES)).isTrue();
     }
 
     @EnabledIf("io.volrep.testsupport.GrpcCleanupTest#launched")
@@ -368,7 +368,7 @@ class GrpcCleanupTest {
 
         assertThat(failureOf(result)).isEqualTo("the test's own failure");
         assertThat(result.getThrowable().orElseThrow().getSuppressed()).isEmpty();
-        assertThat(FailingTest.interrupted.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(FailingTest.interrupted.await(5, TimeUnit.MINUTES)).isTrue();
         assertThat(Duration.ofNanos(System.nanoTime() - start))
                 .as("no graceful wait of 10 s")
                 .isLessThan(GrpcCleanup.DEFAULT_TIMEOUT);

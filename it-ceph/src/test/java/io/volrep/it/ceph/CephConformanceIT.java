@@ -33,7 +33,7 @@ import org.w3c.dom.NodeList;
  */
 @ExtendWith(CephLab.class)
 @Order(Order.DEFAULT + 2) // last: it judges the run, which CephFailoverIT's disaster waited for
-@Timeout(value = 20, unit = TimeUnit.MINUTES)
+@Timeout(value = 45, unit = TimeUnit.MINUTES)
 class CephConformanceIT {
 
     /**

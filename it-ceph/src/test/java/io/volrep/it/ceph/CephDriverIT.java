@@ -36,9 +36,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(CephLab.class)
 @Order(1)
-@Timeout(value = 10, unit = TimeUnit.MINUTES)
+@Timeout(value = 30, unit = TimeUnit.MINUTES)
 class CephDriverIT {
-    private static final Duration SYNC_TIMEOUT = Duration.ofSeconds(120);
+    private static final Duration SYNC_TIMEOUT = Duration.ofMinutes(5);
     private static Instant vol2Enabled;
 
     private static <T> Status statusOf(Supplier<T> call) {
@@ -226,7 +226,7 @@ class CephDriverIT {
         a.demoteVolume(
                 DemoteVolumeRequest.newBuilder().setReplicationSource(vol).build());
         List<Status.Code> window = untilOk(
-                Duration.ofSeconds(60),
+                Duration.ofMinutes(5),
                 () -> statusOf(() -> b.promoteVolume(PromoteVolumeRequest.newBuilder()
                         .setReplicationSource(vol)
                         .build())),
@@ -255,20 +255,20 @@ class CephDriverIT {
         b.demoteVolume(
                 DemoteVolumeRequest.newBuilder().setReplicationSource(vol).build());
         untilOk(
-                Duration.ofSeconds(60),
+                Duration.ofMinutes(5),
                 () -> statusOf(() -> a.promoteVolume(PromoteVolumeRequest.newBuilder()
                         .setReplicationSource(vol)
                         .build())),
                 Status.Code.ABORTED);
         untilOk(
-                Duration.ofSeconds(60),
+                Duration.ofMinutes(5),
                 () -> statusOf(() -> a.disableVolumeReplication(DisableVolumeReplicationRequest.newBuilder()
                         .setReplicationSource(vol)
                         .build())),
                 Status.Code.ABORTED);
         assertThat(lab.role("site-a", "vol-2")).isEqualTo("disabled");
         Lab.await(
-                Duration.ofSeconds(90),
+                Duration.ofMinutes(5),
                 "site B's copy of vol-2 to be deleted",
                 () -> lab.role("site-b", "vol-2").equals("absent"));
     }
@@ -299,7 +299,7 @@ class CephDriverIT {
         assertThat(lab.role("site-a", "vol-3")).isEqualTo("disabled");
         assertThat(lab.sha256("site-a", "vol-3")).isEqualTo(data);
         Lab.await(
-                Duration.ofSeconds(90),
+                Duration.ofMinutes(5),
                 "site B's copy of vol-3 to be deleted",
                 () -> lab.role("site-b", "vol-3").equals("absent"));
     }
@@ -333,20 +333,20 @@ class CephDriverIT {
         ReplicationSource vol = volume("vol-1");
         for (int round = 0; round < 3; round++) {
             untilOk(
-                    Duration.ofSeconds(90),
+                    Duration.ofMinutes(5),
                     () -> statusOf(() -> a.enableVolumeReplication(EnableVolumeReplicationRequest.newBuilder()
                             .setReplicationSource(vol)
                             .build())),
                     Status.Code.ABORTED);
             untilOk(
-                    Duration.ofSeconds(90),
+                    Duration.ofMinutes(5),
                     () -> statusOf(() -> a.disableVolumeReplication(DisableVolumeReplicationRequest.newBuilder()
                             .setReplicationSource(vol)
                             .build())),
                     Status.Code.ABORTED);
         }
         untilOk(
-                Duration.ofSeconds(90),
+                Duration.ofMinutes(5),
                 () -> statusOf(() -> a.enableVolumeReplication(EnableVolumeReplicationRequest.newBuilder()
                         .setReplicationSource(vol)
                         .build())),
@@ -370,13 +370,13 @@ class CephDriverIT {
                 Status.Code.NOT_FOUND);
 
         untilOk(
-                Duration.ofSeconds(90),
+                Duration.ofMinutes(5),
                 () -> statusOf(() -> a.disableVolumeReplication(DisableVolumeReplicationRequest.newBuilder()
                         .setReplicationSource(vol)
                         .build())),
                 Status.Code.ABORTED);
         Lab.await(
-                Duration.ofSeconds(90),
+                Duration.ofMinutes(5),
                 "site B's copy of vol-1 to be deleted",
                 () -> lab.role("site-b", "vol-1").equals("absent"));
     }
@@ -396,7 +396,7 @@ class CephDriverIT {
                 DemoteVolumeRequest.newBuilder().setReplicationSource(vol).build());
 
         untilOk(
-                Duration.ofSeconds(30),
+                Duration.ofMinutes(5),
                 () -> statusOf(() -> a.getReplicationDestinationInfo(GetReplicationDestinationInfoRequest.newBuilder()
                         .setReplicationSource(vol)
                         .build())),
@@ -410,14 +410,14 @@ class CephDriverIT {
                 .isEqualTo("vol-7");
 
         untilOk(
-                Duration.ofSeconds(90),
+                Duration.ofMinutes(5),
                 () -> statusOf(() -> a.disableVolumeReplication(DisableVolumeReplicationRequest.newBuilder()
                         .setReplicationSource(vol)
                         .build())),
                 Status.Code.ABORTED);
         assertThat(lab.role("site-a", "vol-7")).isEqualTo("disabled");
         Lab.await(
-                Duration.ofSeconds(90),
+                Duration.ofMinutes(5),
                 "no copy of vol-7 on site B",
                 () -> lab.role("site-b", "vol-7").equals("absent"));
     }

@@ -32,9 +32,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 // site A, must wait for: they fill that wait), before CephConformanceIT.
 @Order(Order.DEFAULT + 1)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-@Timeout(value = 20, unit = TimeUnit.MINUTES)
+@Timeout(value = 45, unit = TimeUnit.MINUTES)
 class CephFailoverIT {
-    private static final Duration SYNC_TIMEOUT = Duration.ofSeconds(120);
+    private static final Duration SYNC_TIMEOUT = Duration.ofMinutes(5);
 
     private static void awaitCompletedSync(Lab lab, String volume) {
         Lab.await(

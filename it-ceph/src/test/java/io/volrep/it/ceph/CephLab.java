@@ -60,9 +60,11 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  */
 public final class CephLab implements BeforeAllCallback, ParameterResolver {
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(CephLab.class);
-    static final Duration UP_TIMEOUT = Duration.ofMinutes(4);
-    static final Duration COMMAND_TIMEOUT = Duration.ofMinutes(3);
-    static final Duration BACKGROUND_TIMEOUT = Duration.ofMinutes(20);
+    // Hang-catchers, not paces: each wait ends when its condition holds, and a loaded machine (issue 44: two CPU-bound
+    // processes beside the build on 2 shared cores) may take several times the quiet machine's figures.
+    static final Duration UP_TIMEOUT = Duration.ofMinutes(10);
+    static final Duration COMMAND_TIMEOUT = Duration.ofMinutes(10);
+    static final Duration BACKGROUND_TIMEOUT = Duration.ofMinutes(40);
 
     @Override
     public void beforeAll(ExtensionContext context) {
@@ -357,6 +359,32 @@ public final class CephLab implements BeforeAllCallback, ParameterResolver {
             }
         }
 
+        /**
+         * {@code lab/ceph-two-sites COMMAND DIR SITE}: one part of one site, e.g. {@code stop-mirror}, {@code
+         * start-mirror}, {@code kill-plugin} (SIGKILL), {@code start-plugin} (waits until it serves).
+         */
+        void site(String command, String site) {
+            script(COMMAND_TIMEOUT, command, dir.toString(), site).requireSuccess(command + " " + site);
+        }
+
+        /**
+         * {@code java -jar volrep.jar ARGS} in a process of its own, so that a test can kill it (SIGKILL), with {@code
+         * env} added to its environment and its stdin a pipe held by the test (the failover's test hook resumes on a
+         * line and halts at its end).
+         */
+        VolrepProcess volrepProcess(java.util.Map<String, String> env, String... args) {
+            List<String> cmd = new ArrayList<>(List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar().toString()));
+            cmd.addAll(List.of(args));
+            ProcessBuilder pb = new ProcessBuilder(cmd);
+            pb.environment().putAll(env);
+            try {
+                return new VolrepProcess(pb.start());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
         /** Stops everything {@code up} started and removes the directory (its OSDs' 2 GiB sparse files). */
         @Override
         public void close() {
@@ -402,6 +430,100 @@ public final class CephLab implements BeforeAllCallback, ParameterResolver {
             } catch (IOException e) {
                 System.err.println("[ceph lab] cannot keep the plugins' logs: " + e);
             }
+        }
+    }
+
+    /** A {@code volrep} process started by {@link Lab#volrepProcess}: its output as it comes, its stdin, its end. */
+    static final class VolrepProcess {
+        private final Process process;
+        private final StringBuffer out = new StringBuffer();
+        private final StringBuffer err = new StringBuffer();
+        private final List<Thread> readers = new ArrayList<>();
+
+        VolrepProcess(Process process) {
+            this.process = process;
+            readers.add(drain(process.getInputStream(), out));
+            readers.add(drain(process.getErrorStream(), err));
+        }
+
+        private static Thread drain(InputStream in, StringBuffer into) {
+            Thread t = new Thread(
+                    () -> {
+                        try (var r =
+                                new java.io.BufferedReader(new java.io.InputStreamReader(in, StandardCharsets.UTF_8))) {
+                            String line;
+                            while ((line = r.readLine()) != null) {
+                                into.append(line).append('\n');
+                            }
+                        } catch (IOException e) {
+                            // the process is gone
+                        }
+                    },
+                    "volrep-process-output");
+            t.setDaemon(true);
+            t.start();
+            return t;
+        }
+
+        /** Waits until stderr holds {@code text}, failing after {@code timeout} or when the process ends first. */
+        void awaitErr(String text, Duration timeout) {
+            Lab.await(timeout, "volrep to print \"" + text + "\" on stderr", () -> {
+                if (err.indexOf(text) >= 0) {
+                    return true;
+                }
+                if (!process.isAlive() && err.indexOf(text) < 0) {
+                    fail("volrep ended (exit " + process.exitValue() + ") before printing \"" + text + "\":\n" + err
+                            + out);
+                }
+                return false;
+            });
+        }
+
+        /** A line on its stdin (the test hook resumes). */
+        void resume() {
+            try {
+                process.getOutputStream().write('\n');
+                process.getOutputStream().flush();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        /** SIGKILL, as an orchestrator dies: no clean-up, no answer awaited. */
+        void kill() {
+            process.destroyForcibly();
+            try {
+                if (!process.waitFor(COMMAND_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+                    fail("volrep did not end after SIGKILL");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+
+        /** Waits for its end (killed past {@code timeout}, and failed). */
+        Result awaitExit(Duration timeout) {
+            try {
+                if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                    process.destroyForcibly();
+                    fail("volrep did not end within " + timeout + ":\n" + err + out);
+                }
+                process.getOutputStream().close();
+                for (Thread reader : readers) {
+                    reader.join(COMMAND_TIMEOUT.toMillis()); // to the end of its pipe
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            } catch (IOException e) {
+                // stdin already closed
+            }
+            return new Result(process.exitValue(), out.toString(), err.toString());
+        }
+
+        String err() {
+            return err.toString();
         }
     }
 

@@ -60,9 +60,9 @@ public final class CephPackages {
         Process p = new ProcessBuilder(script.toString(), "check")
                 .redirectErrorStream(true)
                 .start();
-        if (!p.waitFor(30, TimeUnit.SECONDS)) {
+        if (!p.waitFor(5, TimeUnit.MINUTES)) {
             p.destroyForcibly();
-            return "lab/ceph-two-sites check did not finish within 30 s";
+            return "lab/ceph-two-sites check did not finish within 5 minutes";
         }
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
         return p.exitValue() == 0 ? null : out.replaceFirst("^ceph-two-sites: ", "");

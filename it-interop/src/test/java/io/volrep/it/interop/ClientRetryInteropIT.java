@@ -11,7 +11,6 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -61,7 +60,7 @@ class ClientRetryInteropIT {
         List<String> args =
                 new ArrayList<>(List.of(command, "--endpoint", p.endpoint(), "--secret", "password=" + secretValue));
         args.addAll(List.of(extra));
-        return Interop.run(Interop.volrep(args.toArray(String[]::new)), Duration.ofSeconds(40));
+        return Interop.run(Interop.volrep(args.toArray(String[]::new)), Interop.RUN_TIMEOUT);
     }
 
     /**

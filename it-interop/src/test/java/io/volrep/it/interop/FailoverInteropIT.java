@@ -11,7 +11,6 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -68,8 +67,9 @@ class FailoverInteropIT {
     @BeforeEach
     void twoSites() {
         Interop.assumeNodeAndJar();
-        socketA = Interop.socketPath();
-        socketB = Interop.socketPath();
+        // a.sock and b.sock: the report names the sites after them (site A, site B)
+        socketA = dir.resolve("a.sock");
+        socketB = dir.resolve("b.sock");
     }
 
     private Peer startA(String callsFile) {
@@ -159,7 +159,7 @@ class FailoverInteropIT {
         List<String> args = new ArrayList<>(
                 List.of("failover", "--from", "unix://" + socketA, "--to", "unix://" + socketB, "--timeout", "10s"));
         args.addAll(List.of(extra));
-        return Interop.run(Interop.volrep(args.toArray(String[]::new)), Duration.ofSeconds(60));
+        return Interop.run(Interop.volrep(args.toArray(String[]::new)), Interop.RUN_TIMEOUT);
     }
 
     private static void kill(Peer peer) throws InterruptedException {
@@ -174,8 +174,8 @@ class FailoverInteropIT {
         Result run = failover(SOURCES);
         assertThat(run.exit()).as(run.output()).isZero();
         assertThat(run.output())
-                .containsPattern("volume vol-0 +volume b-vol-0 +primary on b +demoted +no +\\d{4}-")
-                .containsPattern("volumegroup grp-0 +volumegroup b-grp-0 +primary on b +demoted +no +\\d{4}-")
+                .containsPattern("volume vol-0 +volume b-vol-0 +primary on site B +demoted +no +\\d{4}-")
+                .containsPattern("volumegroup grp-0 +volumegroup b-grp-0 +primary on site B +demoted +no +\\d{4}-")
                 .contains("failover: 3 of 3 primary on site B")
                 .contains("total: 3 of 3 primary on site B, 0 refused, 0 failed, 0 in progress");
 
@@ -258,7 +258,7 @@ class FailoverInteropIT {
                 "--force-if-unreachable");
         assertThat(forced.exit()).as(forced.output()).isZero();
         assertThat(forced.output())
-                .containsPattern("volumegroup grp-0 +volumegroup b-grp-0 +primary on b +unreachable +yes");
+                .containsPattern("volumegroup grp-0 +volumegroup b-grp-0 +primary on site B +unreachable +yes");
         List<Call> promotes = calls("b.json").stream()
                 .filter(c -> c.rpc().equals("PromoteVolume"))
                 .toList();
@@ -290,16 +290,18 @@ class FailoverInteropIT {
             args.addAll(List.of(SOURCES));
             return cli.execute(args.toArray(String[]::new));
         });
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        long deadline = System.nanoTime() + Interop.RUN_TIMEOUT.toNanos();
         while (of(calls("b.json"), "PromoteVolume", "volume b-vol-0").stream()
                 .noneMatch(c -> c.code().equals("OK"))) {
             assertThat(System.nanoTime()).as("b-vol-0 promoted on B").isLessThan(deadline);
             Thread.sleep(20);
         }
         kill(siteA);
-        assertThat(running.get(60, TimeUnit.SECONDS)).as(out.toString()).isEqualTo(1);
+        assertThat(running.get(Interop.RUN_TIMEOUT.toSeconds(), TimeUnit.SECONDS))
+                .as(out.toString())
+                .isEqualTo(1);
         assertThat(out.toString())
-                .containsPattern("volume vol-0 +volume b-vol-0 +primary on b +demoted +no")
+                .containsPattern("volume vol-0 +volume b-vol-0 +primary on site B +demoted +no")
                 .containsPattern("volume vol-1 +volume b-vol-1 +refused +unreachable +no")
                 .containsPattern("volumegroup grp-0 +volumegroup b-grp-0 +refused +unreachable +no");
         assertThat(of(calls("b.json"), "PromoteVolume", "volume b-vol-1")).isEmpty();

@@ -102,7 +102,7 @@ class UpstreamClientInteropIT {
     void theCommandLineShowsDegradedHealthAndPrintsDestinationsAfterATransientUnavailable() {
         Peer plugin = upstreamPlugin();
         String[] common = {"--endpoint", plugin.endpoint(), "--secret", SECRET};
-        Duration timeout = Duration.ofSeconds(60);
+        Duration timeout = Interop.RUN_TIMEOUT;
         assertThat(Interop.run(Interop.volrep(concat(new String[] {"enable", "--volume", "vol-0"}, common)), timeout)
                         .exit())
                 .isZero();

@@ -22,7 +22,7 @@ class VolrepJarIT {
         p.getOutputStream().close();
         byte[] out = p.getInputStream().readAllBytes();
         byte[] err = p.getErrorStream().readAllBytes();
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.waitFor(Interop.RUN_TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isTrue();
         return new Result(
                 p.exitValue(), new String(out, StandardCharsets.UTF_8), new String(err, StandardCharsets.UTF_8));
     }

@@ -9,12 +9,12 @@ import io.volrep.testsupport.GrpcCleanup;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
@@ -29,14 +29,18 @@ class VolumeGroupInteropIT {
     @RegisterExtension
     final GrpcCleanup cleanup = new GrpcCleanup();
 
+    @TempDir
+    Path dir;
+
     Path socketA;
     Path socketB;
 
     @BeforeEach
     void twoSites() {
         Interop.assumeNodeAndJar();
-        socketA = Interop.socketPath();
-        socketB = Interop.socketPath();
+        // a.sock and b.sock: the failover report names the sites after them (site A, site B)
+        socketA = dir.resolve("a.sock");
+        socketB = dir.resolve("b.sock");
     }
 
     /** A site; with {@code peer}, a promote without force asks the peer first (the storage's split-brain guard). */
@@ -68,7 +72,7 @@ class VolumeGroupInteropIT {
         List<String> all = new ArrayList<>(List.of(args));
         all.addAll(List.of(SECRET));
         all.addAll(List.of("--timeout", "10s"));
-        return Interop.run(Interop.volrep(all.toArray(String[]::new)), Duration.ofSeconds(60));
+        return Interop.run(Interop.volrep(all.toArray(String[]::new)), Interop.RUN_TIMEOUT);
     }
 
     @Test
@@ -190,7 +194,7 @@ class VolumeGroupInteropIT {
                 "user=admin");
         assertThat(failover.exit()).as(failover.output()).isZero();
         assertThat(failover.output())
-                .containsPattern("volumegroup grp-db +volumegroup b-grp-db +primary on b")
+                .containsPattern("volumegroup grp-db +volumegroup b-grp-db +primary on site B")
                 .contains("failover: 1 of 1 primary on site B");
 
         // Upstream's literal 7 for volumes that cannot be grouped: read as 9, not retried.

@@ -1,5 +1,6 @@
 package io.volrep.client.reconcile;
 
+import io.volrep.api.ReplicationException;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.StatusCode;
@@ -71,8 +72,14 @@ import java.util.function.Function;
  * secrets) fails the source without touching B.
  *
  * <p><b>Re-running.</b> Every step is idempotent (DemoteVolume of a secondary and PromoteVolume of a primary change
- * nothing), so running the same failover again after an interruption completes what was left and leaves done
- * sources as they are. At most {@link Builder#parallelism(int)} sources are in progress at once; no thread waits.
+ * nothing), so running the same failover again after an interruption (the orchestrator killed between any two steps,
+ * a plugin restarted, a call without answer) completes what was left from whatever state the sites hold, without
+ * force, and leaves done sources as they are: A demoted and B not promoted yet (a re-run promotes B), B promoted but
+ * not verified (a re-run verifies it and demotes A again). B answering the check with 5 NOT_FOUND is either a missing
+ * destination or a primary with no completed sync yet; site A's GetVolumeReplicationInfo tells them apart (a primary
+ * A: the destination is missing, and nothing changes), and otherwise B is asked again within the call budget. Each
+ * source's {@link SourceFailover#state()} says where it stands when the run could not finish it. At most
+ * {@link Builder#parallelism(int)} sources are in progress at once; no thread waits.
  */
 public final class Failover {
     /**
@@ -95,6 +102,10 @@ public final class Failover {
     private final RetryPolicy policyB;
     private final Function<ReplicationInfo, Condition.Status> replicating;
     private final Consumer<FailoverProgress> listener;
+    /** How texts name site A and site B ({@link Builder#siteNames}). */
+    private final String nameA;
+
+    private final String nameB;
 
     private Failover(Builder b) {
         this.siteA = Objects.requireNonNull(b.siteA, "from (site A's client)");
@@ -114,6 +125,8 @@ public final class Failover {
         this.policyB = withBudget(siteB.retryPolicy(), b.callBudget);
         this.replicating = b.replicating;
         this.listener = b.listener;
+        this.nameA = b.nameA;
+        this.nameB = b.nameB;
     }
 
     /**
@@ -179,6 +192,10 @@ public final class Failover {
         private SourceFailover.SiteA siteAOutcome = SourceFailover.SiteA.NOT_TRIED;
         private boolean forced;
         private ReplicationInfo info;
+        /** What the answers say of the sites: primary on B (found or promoted), B's promote unanswered. */
+        private boolean primaryOnB;
+
+        private boolean promoteUnanswered;
 
         One(ReplicationSource source) {
             this.source = source;
@@ -238,7 +255,8 @@ public final class Failover {
                     answer -> resolved(Destination.answeredBySiteA(source, answer)),
                     e -> e.code() == StatusCode.UNIMPLEMENTED
                             ? unimplementedOnA()
-                            : notResolved("GetReplicationDestinationInfo on site A answered " + Steps.describe(e)));
+                            : notResolved(
+                                    "GetReplicationDestinationInfo on " + nameA + " answered " + Steps.describe(e)));
         }
 
         /** After 12 from A: the same id only when A does not advertise the RPC (no Identity service: none). */
@@ -248,14 +266,14 @@ public final class Failover {
                     "A GetCapabilities",
                     siteA::capabilitiesAsync,
                     caps -> caps.destinationInfo()
-                            ? notResolved("site A advertises GET_REPLICATION_DESTINATION_INFO but answered 12"
+                            ? notResolved(nameA + " advertises GET_REPLICATION_DESTINATION_INFO but answered 12"
                                     + " UNIMPLEMENTED to it")
                             : resolved(Destination.sameIdAs(source)),
                     e -> e.code() == StatusCode.UNIMPLEMENTED
                             ? resolved(Destination.sameIdAs(source))
-                            : notResolved("GetReplicationDestinationInfo on site A answered 12 UNIMPLEMENTED and"
-                                    + " GetCapabilities answered " + Steps.describe(e)
-                                    + ", so whether A advertises it is unknown"));
+                            : notResolved("GetReplicationDestinationInfo on " + nameA
+                                    + " answered 12 UNIMPLEMENTED and GetCapabilities answered " + Steps.describe(e)
+                                    + ", so whether it advertises the RPC is unknown"));
         }
 
         private CompletableFuture<SourceFailover> notResolved(String why) {
@@ -276,23 +294,72 @@ public final class Failover {
                     this::record,
                     "B GetVolumeReplicationInfo",
                     this::infoOnB,
-                    known -> {
-                        info = known;
-                        return demoteOnA(true);
-                    },
+                    this::foundPrimaryOnB,
                     e -> switch (e.code()) {
                         // 9: enabled secondary (or not replicated: the promote says which); 12: the plugin cannot tell
-                        case FAILED_PRECONDITION, UNIMPLEMENTED -> demoteOnA(false);
-                        default ->
-                            finished(
-                                    FailoverStep.FAILED,
-                                    "GetVolumeReplicationInfo on site B answered " + Steps.describe(e)
-                                            + "; nothing changed on either site");
+                        case FAILED_PRECONDITION, UNIMPLEMENTED -> demoteOnA();
+                        case NOT_FOUND -> notFoundOnB(e);
+                        default -> unchanged("GetVolumeReplicationInfo on " + nameB + " answered " + Steps.describe(e));
                     });
         }
 
+        private CompletableFuture<SourceFailover> foundPrimaryOnB(ReplicationInfo known) {
+            info = known;
+            primaryOnB = true;
+            return demoteOnA();
+        }
+
+        /**
+         * B answered 5: its destination does not exist, or it is primary with no completed sync to report yet (a run
+         * stopped after its promote). Site A tells which: a source primary on A (Info answers, or 5 for a primary with
+         * no sync yet) means the destination was never promoted, so B's 5 is a missing destination: nothing changes.
+         * Otherwise (A not primary, or silent) B is asked again within the call budget, until it says.
+         */
+        private CompletableFuture<SourceFailover> notFoundOnB(ReplicationException onB) {
+            return Steps.call(
+                    this::record,
+                    "A GetVolumeReplicationInfo",
+                    () -> siteA.source(source).infoCall().retryPolicy(policyA).callAsync(),
+                    primaryOnA -> missingOnB(onB, nameA + " is primary"),
+                    e -> e.code() == StatusCode.NOT_FOUND
+                            ? missingOnB(onB, nameA + " answered " + e.code().display() + " too")
+                            : awaitBAfterPromote(e));
+        }
+
+        private CompletableFuture<SourceFailover> missingOnB(ReplicationException onB, String why) {
+            return unchanged("GetVolumeReplicationInfo on " + nameB + " answered " + Steps.describe(onB) + " and "
+                    + why + ", so the destination was never promoted: it does not exist on " + nameB
+                    + " (a wrong destination id?)");
+        }
+
+        /** B's 5 while A is not primary: a promote whose first sync B has not reported yet, or a missing destination. */
+        private CompletableFuture<SourceFailover> awaitBAfterPromote(ReplicationException onA) {
+            Steps.Wait promoted = new Steps.Wait(
+                    nameB + " to report on a destination that may have been promoted already (" + nameA
+                            + " is not primary: " + Steps.answered(onA) + ")",
+                    e -> e.code() == StatusCode.NOT_FOUND,
+                    callBudget,
+                    policyB,
+                    detail -> step(FailoverStep.CHECKING_B, detail));
+            return Steps.callUntil(
+                    this::record,
+                    "B GetVolumeReplicationInfo",
+                    this::infoOnB,
+                    promoted,
+                    this::foundPrimaryOnB,
+                    e -> switch (e.code()) {
+                        case FAILED_PRECONDITION, UNIMPLEMENTED -> demoteOnA();
+                        default -> unchanged("GetVolumeReplicationInfo on " + nameB + " answered " + Steps.describe(e));
+                    },
+                    (e, tries) -> unchanged("GetVolumeReplicationInfo on " + nameB + " answered "
+                            + Steps.describe(e) + " for " + Steps.duration(callBudget) + " (" + tries + " tries) while "
+                            + nameA + " is not primary (" + Steps.answered(onA) + "): the destination does not exist"
+                            + " on " + nameB + ", or it is primary there and has reported no completed sync yet (ask "
+                            + nameB + " again: GetVolumeReplicationInfo, volrep info)"));
+        }
+
         /** Demotes on A; when B already is primary (a re-run), only so that A is not primary too. */
-        private CompletableFuture<SourceFailover> demoteOnA(boolean primaryOnB) {
+        private CompletableFuture<SourceFailover> demoteOnA() {
             step(FailoverStep.DEMOTING_ON_A, "");
             return Steps.call(
                     this::record,
@@ -301,33 +368,32 @@ public final class Failover {
                     ok -> {
                         siteAOutcome = SourceFailover.SiteA.DEMOTED;
                         return primaryOnB
-                                ? finished(FailoverStep.PRIMARY_ON_B, "already primary on site B")
+                                ? finished(FailoverStep.PRIMARY_ON_B, "already primary on " + nameB)
                                 : promoteOnB(false);
                     },
                     e -> {
-                        boolean unreachable =
-                                e.code() == StatusCode.UNAVAILABLE || e.code() == StatusCode.DEADLINE_EXCEEDED;
+                        boolean unreachable = unanswered(e);
                         siteAOutcome = unreachable ? SourceFailover.SiteA.UNREACHABLE : SourceFailover.SiteA.FAILED;
                         if (primaryOnB) {
                             return finished(
                                     FailoverStep.PRIMARY_ON_B,
-                                    "already primary on site B; DemoteVolume on" + " site A answered "
+                                    "already primary on " + nameB + "; DemoteVolume on " + nameA + " answered "
                                             + Steps.describe(e));
                         }
                         if (!unreachable) {
                             return finished(
                                     FailoverStep.FAILED,
-                                    "DemoteVolume on site A answered " + Steps.describe(e)
-                                            + "; nothing promoted on site B");
+                                    "DemoteVolume on " + nameA + " answered " + Steps.describe(e)
+                                            + "; nothing promoted on " + nameB);
                         }
-                        String why = "site A unreachable (" + Steps.describe(e) + ")";
+                        String why = nameA + " unreachable (" + Steps.describe(e) + ")";
                         return forceIfUnreachable
                                 ? promoteOnB(true)
                                 : finished(
                                         FailoverStep.REFUSED,
-                                        why + " and force not allowed: nothing promoted on"
-                                                + " site B (promoting with force while A may still be primary can split the"
-                                                + " brain)");
+                                        why + " and force not allowed: nothing promoted on " + nameB
+                                                + " (promoting with force while " + nameA
+                                                + " may still be primary can split the brain)");
                     });
         }
 
@@ -339,11 +405,14 @@ public final class Failover {
         private CompletableFuture<SourceFailover> promoteOnB(boolean force) {
             step(FailoverStep.PROMOTING_ON_B, force ? "with force" : "");
             Steps.Wait window = new Steps.Wait(
-                    "site A's demotion to reach site B",
+                    nameA + "'s demotion to reach " + nameB,
                     e -> !force && (e.code() == StatusCode.FAILED_PRECONDITION || e.code() == StatusCode.ABORTED),
                     demotionWait,
                     policyB,
                     detail -> step(FailoverStep.PROMOTING_ON_B, detail));
+            String rerun = siteAOutcome == SourceFailover.SiteA.DEMOTED
+                    ? " (" + nameA + " is demoted: re-run the failover once the cause is fixed)"
+                    : "";
             return Steps.callUntil(
                     this::record,
                     force ? "B PromoteVolume(force)" : "B PromoteVolume",
@@ -355,21 +424,23 @@ public final class Failover {
                     window,
                     ok -> {
                         forced = force;
+                        primaryOnB = true;
                         return verifyOnB();
                     },
-                    e -> finished(
-                            FailoverStep.FAILED,
-                            "PromoteVolume on site B answered " + Steps.describe(e)
-                                    + (siteAOutcome == SourceFailover.SiteA.DEMOTED
-                                            ? " (site A is demoted: re-run the failover once the cause is fixed)"
-                                            : "")),
+                    e -> {
+                        promoteUnanswered = unanswered(e);
+                        return finished(
+                                FailoverStep.FAILED,
+                                "PromoteVolume on " + nameB + " answered " + Steps.describe(e)
+                                        + (promoteUnanswered ? ": it may or may not have been promoted" : "")
+                                        + rerun);
+                    },
                     (e, tries) -> finished(
                             FailoverStep.FAILED,
-                            "site B still refused the unforced PromoteVolume after"
-                                    + " waiting " + Steps.duration(demotionWait)
-                                    + " for site A's demotion to reach it ("
-                                    + tries + " tries, never forced: site A answers): " + Steps.answeredWithRecovery(e)
-                                    + " (site A is demoted: re-run the failover once the cause is fixed)"));
+                            nameB + " still refused the unforced PromoteVolume after waiting "
+                                    + Steps.duration(demotionWait) + " for " + nameA + "'s demotion to reach it ("
+                                    + tries + " tries, never forced: " + nameA + " answers): "
+                                    + Steps.answeredWithRecovery(e) + rerun));
         }
 
         /**
@@ -380,10 +451,8 @@ public final class Failover {
         private CompletableFuture<SourceFailover> verifyOnB() {
             step(FailoverStep.VERIFYING_ON_B, "");
             Steps.Wait firstSync = new Steps.Wait(
-                    "site B's first completed sync",
-                    e -> e.code() == StatusCode.NOT_FOUND
-                            || e.code() == StatusCode.UNAVAILABLE
-                            || e.code() == StatusCode.DEADLINE_EXCEEDED,
+                    nameB + "'s first completed sync",
+                    e -> e.code() == StatusCode.NOT_FOUND || unanswered(e),
                     callBudget,
                     policyB,
                     detail -> step(FailoverStep.VERIFYING_ON_B, detail));
@@ -399,14 +468,14 @@ public final class Failover {
                     },
                     e -> finished(
                             FailoverStep.FAILED,
-                            "promoted, but GetVolumeReplicationInfo on site B answered " + Steps.describe(e)),
+                            "promoted, but GetVolumeReplicationInfo on " + nameB + " answered " + Steps.describe(e)),
                     (e, tries) -> finished(
                             FailoverStep.FAILED,
-                            "promoted, but site B reported no completed sync"
+                            "promoted, but " + nameB + " reported no completed sync"
                                     + " within the budget of " + Steps.duration(callBudget) + ": "
                                     + Steps.answeredWithRecovery(e) + " (" + tries
-                                    + " tries; site B is primary: ask it again"
-                                    + " later, GetVolumeReplicationInfo or volrep info)"));
+                                    + " tries; " + nameB + " is primary: ask it again"
+                                    + " later, GetVolumeReplicationInfo or volrep info, or run the failover again)"));
         }
 
         private CompletableFuture<ReplicationInfo> infoOnB() {
@@ -424,6 +493,11 @@ public final class Failover {
             Failover.this.notify(source, destination, step, detail);
         }
 
+        /** Fails the source before anything changed: nothing was sent to A but questions. */
+        private CompletableFuture<SourceFailover> unchanged(String why) {
+            return finished(FailoverStep.FAILED, why + "; nothing changed on either site");
+        }
+
         private CompletableFuture<SourceFailover> finished(FailoverStep step, String why) {
             return CompletableFuture.completedFuture(finish(step, why));
         }
@@ -436,12 +510,36 @@ public final class Failover {
                     Optional.ofNullable(destination),
                     step,
                     siteAOutcome,
+                    state(step),
                     forced,
                     Optional.ofNullable(info),
                     health,
                     calls,
                     step == FailoverStep.PRIMARY_ON_B ? Optional.empty() : Optional.of(why));
         }
+
+        /** Where the source stands, from the answers: see {@link SourceFailover.State}. */
+        private SourceFailover.State state(FailoverStep step) {
+            if (step == FailoverStep.PRIMARY_ON_B) {
+                return SourceFailover.State.PRIMARY_ON_B;
+            }
+            if (primaryOnB) {
+                return SourceFailover.State.PROMOTED_NOT_VERIFIED;
+            }
+            if (promoteUnanswered) {
+                return SourceFailover.State.PROMOTE_UNANSWERED;
+            }
+            return switch (siteAOutcome) {
+                case DEMOTED -> SourceFailover.State.NO_PRIMARY;
+                case UNREACHABLE -> SourceFailover.State.DEMOTE_UNANSWERED;
+                case FAILED, NOT_TRIED -> SourceFailover.State.UNCHANGED;
+            };
+        }
+    }
+
+    /** 14 UNAVAILABLE or 4 DEADLINE_EXCEEDED after the retries: the site did not answer; the call may have acted. */
+    private static boolean unanswered(ReplicationException e) {
+        return e.code() == StatusCode.UNAVAILABLE || e.code() == StatusCode.DEADLINE_EXCEEDED;
     }
 
     /** Builds a {@link Failover}. */
@@ -457,6 +555,8 @@ public final class Failover {
         private Duration demotionWait = DEFAULT_DEMOTION_WAIT;
         private Function<ReplicationInfo, Condition.Status> replicating = ReconcileOptions.HEALTH;
         private Consumer<FailoverProgress> listener;
+        private String nameA = "site A";
+        private String nameB = "site B";
 
         private Builder() {}
 
@@ -552,6 +652,28 @@ public final class Failover {
         public Builder replicating(Function<ReplicationInfo, Condition.Status> replicating) {
             this.replicating = Objects.requireNonNull(replicating, "replicating");
             return this;
+        }
+
+        /**
+         * How the report's texts and the progress details name the two sites (default {@code "site A"} and {@code
+         * "site B"}): a failover back from the lab's site-b to its site-a reads right when its texts say so.
+         *
+         * <pre>{@code
+         * Failover.builder().from(siteB).to(siteA).siteNames("site-b", "site-a")...    // failing back
+         * // why not: site-a still refused the unforced PromoteVolume after waiting 2m for site-b's demotion ...
+         * }</pre>
+         */
+        public Builder siteNames(String from, String to) {
+            this.nameA = siteName("from", from);
+            this.nameB = siteName("to", to);
+            return this;
+        }
+
+        private static String siteName(String which, String name) {
+            if (Objects.requireNonNull(name, which).isBlank()) {
+                throw new IllegalArgumentException(which + " must not be blank");
+            }
+            return SafeText.escape(name);
         }
 
         /** Receives every step of every source, from the threads the calls complete on; must not block. */

@@ -61,9 +61,9 @@ class AskSiteATest {
                 ReplicationClient.builder().target("inprocess:" + name).build());
         DestinationResolver resolver = DestinationResolver.askSiteA(a);
 
-        assertThat(resolver.resolve(ReplicationSource.volume("vol-0")).get(5, TimeUnit.SECONDS))
+        assertThat(resolver.resolve(ReplicationSource.volume("vol-0")).get(5, TimeUnit.MINUTES))
                 .isEqualTo(new Destination(ReplicationSource.volume("b-vol-0"), Map.of(), Destination.Origin.SITE_A));
-        assertThat(resolver.resolve(ReplicationSource.volumeGroup("grp-0")).get(5, TimeUnit.SECONDS))
+        assertThat(resolver.resolve(ReplicationSource.volumeGroup("grp-0")).get(5, TimeUnit.MINUTES))
                 .isEqualTo(new Destination(
                         ReplicationSource.volumeGroup("b-grp-0"),
                         Map.of("vol-1", "b-vol-1"),
@@ -83,13 +83,13 @@ class AskSiteATest {
                 ReplicationClient.builder().target("inprocess:" + name).build());
         assertThatThrownBy(() -> DestinationResolver.askSiteA(a)
                         .resolve(ReplicationSource.volume("vol-0"))
-                        .get(5, TimeUnit.SECONDS))
+                        .get(5, TimeUnit.MINUTES))
                 .isInstanceOf(ExecutionException.class)
                 .hasCauseInstanceOf(UnimplementedException.class);
         assertThat(DestinationResolver.askSiteA(a)
                         .orElse(DestinationResolver.identity())
                         .resolve(ReplicationSource.volume("vol-0"))
-                        .get(5, TimeUnit.SECONDS))
+                        .get(5, TimeUnit.MINUTES))
                 .isEqualTo(Destination.sameIdAs(ReplicationSource.volume("vol-0")));
     }
 }

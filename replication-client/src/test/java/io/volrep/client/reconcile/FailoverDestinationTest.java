@@ -112,7 +112,7 @@ class FailoverDestinationTest {
                 .from(client(siteA.address()))
                 .to(client(siteB.address()))
                 .source(VOL0)
-                .callBudget(Duration.ofSeconds(2))
+                .callBudget(Duration.ofSeconds(5))
                 .build()
                 .run();
         assertThat(report.sources()).hasSize(1);
@@ -231,7 +231,7 @@ class FailoverDestinationTest {
                 .to(client(siteB.address()))
                 .source(VOL0)
                 .assumeSameIds(true)
-                .callBudget(Duration.ofSeconds(2))
+                .callBudget(Duration.ofSeconds(5))
                 .build()
                 .run();
 
@@ -249,7 +249,7 @@ class FailoverDestinationTest {
                 .to(client(siteB.address()))
                 .source(VOL0)
                 .resolver(DestinationResolver.ids(Map.of("vol-0", "b-vol-0")))
-                .callBudget(Duration.ofSeconds(2))
+                .callBudget(Duration.ofSeconds(5))
                 .build()
                 .run();
 

@@ -120,7 +120,7 @@ class FailoverTest {
                 .to(b)
                 .sources(List.of(sources))
                 .resolver(RESOLVER)
-                .callBudget(Duration.ofSeconds(1))
+                .callBudget(Duration.ofSeconds(5))
                 .listener(progress::add);
     }
 
@@ -228,17 +228,17 @@ class FailoverTest {
 
     @Test
     void siteAKilledDuringTheFailoverThenResumedCompletesWithoutRedoingDoneSources() throws Exception {
-        siteB.latency(Rpc.GET_VOLUME_REPLICATION_INFO, Duration.ofMillis(500)); // time to kill A after vol-0
+        siteB.latency(Rpc.GET_VOLUME_REPLICATION_INFO, Duration.ofMillis(1500)); // time to kill A after vol-0
         CompletableFuture<FailoverReport> running =
                 failover(VOL0, VOL1, GRP0).parallelism(1).build().runAsync();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
         while (driverB.effects(ReplicationSource.volume("b-vol-0")).stream()
                 .noneMatch(e -> e.change() == ReferenceDriver.Change.PROMOTED)) {
             assertThat(System.nanoTime()).as("vol-0 promoted on B").isLessThan(deadline);
             Thread.sleep(10);
         }
         siteA.close();
-        FailoverReport interrupted = running.get(30, TimeUnit.SECONDS);
+        FailoverReport interrupted = running.get(5, TimeUnit.MINUTES);
         assertThat(interrupted.sources())
                 .extracting(SourceFailover::step)
                 .containsExactly(FailoverStep.PRIMARY_ON_B, FailoverStep.REFUSED, FailoverStep.REFUSED);
@@ -300,12 +300,14 @@ class FailoverTest {
         SourceFailover s = report.sources().get(0);
         assertThat(s.step()).isEqualTo(FailoverStep.FAILED);
         assertThat(s.siteA()).isEqualTo(SourceFailover.SiteA.NOT_TRIED);
-        assertThat(s.calls()).containsExactly("B GetVolumeReplicationInfo: 5 NOT_FOUND");
+        // B's 5 alone could be a primary with no sync yet (a run stopped after its promote): A, primary, says not.
+        assertThat(s.calls())
+                .containsExactly("B GetVolumeReplicationInfo: 5 NOT_FOUND", "A GetVolumeReplicationInfo: OK");
         assertThat(s.whyNot())
                 .hasValueSatisfying(w -> assertThat(w)
                         .startsWith("GetVolumeReplicationInfo on site B answered 5 NOT_FOUND")
                         .endsWith("nothing changed on either site"));
-        assertThat(siteA.calls()).isEmpty();
+        assertThat(siteA.calls()).extracting(RecordedCall::rpc).containsExactly(Rpc.GET_VOLUME_REPLICATION_INFO);
         assertThat(driverA.state(VOL0).role()).isEqualTo(ReferenceDriver.Role.PRIMARY);
     }
 

@@ -111,7 +111,7 @@ class FailoverWindowTest {
                 .to(grpc.register(client(siteB)))
                 .sources(List.of(sources))
                 .resolver(RESOLVER)
-                .callBudget(Duration.ofSeconds(2))
+                .callBudget(Duration.ofSeconds(10))
                 .listener(progress::add);
     }
 
@@ -130,13 +130,12 @@ class FailoverWindowTest {
 
     @Test
     void oneRunWaitsOutTheDemotionWindowAndTheFirstSyncWithoutForce() {
-        promoteRefusedOnBAfterDemoteOnA(
-                StatusCode.FAILED_PRECONDITION, FaultInjector.Window.lasting(Duration.ofMillis(600)));
+        promoteRefusedOnBAfterDemoteOnA(StatusCode.FAILED_PRECONDITION, FaultInjector.Window.calls(3));
         siteB.refuseAfter(
                 Rpc.PROMOTE_VOLUME,
                 Rpc.GET_VOLUME_REPLICATION_INFO,
                 StatusCode.NOT_FOUND,
-                FaultInjector.Window.lasting(Duration.ofMillis(500)));
+                FaultInjector.Window.calls(2));
 
         FailoverReport report = failover(VOL0, VOL1, VOL2).build().run();
 
@@ -211,13 +210,13 @@ class FailoverWindowTest {
     @Test
     void aRefusalBeyondTheDemotionWaitGivesUpWithTheMatchingRowsTextAndNeverForces() {
         promoteRefusedOnBAfterDemoteOnA(
-                StatusCode.FAILED_PRECONDITION, FaultInjector.Window.lasting(Duration.ofSeconds(30)));
-        long started = System.nanoTime();
+                StatusCode.FAILED_PRECONDITION, FaultInjector.Window.lasting(Duration.ofMinutes(10)));
 
         FailoverReport report =
                 failover(VOL0).demotionWait(Duration.ofMillis(800)).build().run();
 
-        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+        // It gave up at the end of its demotion wait, long before the refusals end (no clock of this test decides).
+        assertThat(siteB.faults().pendingRefusals(Rpc.PROMOTE_VOLUME)).isEqualTo(1);
         SourceFailover s = report.sources().get(0);
         assertThat(s.step()).isEqualTo(FailoverStep.FAILED);
         assertThat(s.siteA()).isEqualTo(SourceFailover.SiteA.DEMOTED);
@@ -241,7 +240,7 @@ class FailoverWindowTest {
 
     @Test
     void anAbortedRefusalBeyondTheDemotionWaitQuotesTheAbortedRow() {
-        promoteRefusedOnBAfterDemoteOnA(StatusCode.ABORTED, FaultInjector.Window.lasting(Duration.ofSeconds(30)));
+        promoteRefusedOnBAfterDemoteOnA(StatusCode.ABORTED, FaultInjector.Window.lasting(Duration.ofMinutes(10)));
 
         FailoverReport report =
                 failover(VOL0).demotionWait(Duration.ofMillis(600)).build().run();
@@ -262,10 +261,10 @@ class FailoverWindowTest {
                 Rpc.PROMOTE_VOLUME,
                 Rpc.GET_VOLUME_REPLICATION_INFO,
                 StatusCode.NOT_FOUND,
-                FaultInjector.Window.lasting(Duration.ofSeconds(30)));
+                FaultInjector.Window.lasting(Duration.ofMinutes(10)));
 
         FailoverReport report =
-                failover(VOL0, VOL1).callBudget(Duration.ofMillis(900)).build().run();
+                failover(VOL0, VOL1).callBudget(Duration.ofSeconds(3)).build().run();
 
         assertThat(report.allPrimaryOnB()).isFalse();
         for (SourceFailover s : report.sources()) {
@@ -274,7 +273,7 @@ class FailoverWindowTest {
             assertThat(s.lastSync()).isEmpty();
             assertThat(s.whyNot())
                     .hasValueSatisfying(w -> assertThat(w)
-                            .startsWith("promoted, but site B reported no completed sync within the budget of 900ms:"
+                            .startsWith("promoted, but site B reported no completed sync within the budget of 3s:"
                                     + " GetVolumeReplicationInfo answered 5 NOT_FOUND"));
             assertThat(driverB.state(s.destination().orElseThrow().source()).role())
                     .isEqualTo(ReferenceDriver.Role.PRIMARY);
@@ -293,7 +292,7 @@ class FailoverWindowTest {
 
         FailoverReport report = failover(VOL0)
                 .forceIfUnreachable(true)
-                .callBudget(Duration.ofMillis(700))
+                .callBudget(Duration.ofSeconds(3))
                 .build()
                 .run();
 

@@ -188,7 +188,7 @@ class ReconcilerTest {
                 .build();
         ReconcileResult r = new Reconciler(client.volumeGroup("grp-0"), opts)
                 .reconcileAsync(DesiredState.PRIMARY)
-                .get(10, TimeUnit.SECONDS);
+                .get(5, TimeUnit.MINUTES);
         assertThat(r.done()).isTrue();
         assertThat(r.source()).isEqualTo(ReplicationSource.volumeGroup("grp-0"));
         assertThat(r.condition(Condition.Type.REPLICATING).status()).isEqualTo(Condition.Status.TRUE);

@@ -56,14 +56,14 @@ class PluginRestartRetryTest {
                 .listener(attempts::add)
                 .build());
         CompletableFuture<Void> call = client.volume("vol-0").enable().callAsync();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
         while (old.busySources() == 0 && System.nanoTime() < deadline) {
             Thread.sleep(10);
         }
         assertThat(old.busySources()).as("the call reached the old plugin").isEqualTo(1);
         old.close(); // the restart under test: the call in flight is cut at the grace period
         grpc.register(ReferencePlugin.start(ReferenceDriver.builder().volumes(1).build(), listen));
-        call.get(60, TimeUnit.SECONDS);
+        call.get(5, TimeUnit.MINUTES);
         assertThat(attempts).isNotEmpty();
         assertThat(attempts.get(0).code())
                 .as("the first attempt, cut by the grace period")

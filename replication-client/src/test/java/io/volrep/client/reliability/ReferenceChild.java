@@ -88,7 +88,7 @@ public final class ReferenceChild {
         reader.start();
         String line;
         try {
-            line = ready.get(30, TimeUnit.SECONDS);
+            line = ready.get(5, TimeUnit.MINUTES);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             line = null;

@@ -52,7 +52,7 @@ class RestartTest {
 
     @ParameterizedTest(name = "plugin down for {0} ms")
     @ValueSource(longs = {500, 2_000, 10_000})
-    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
     void everyCallRidesOverARestartWithTheDefaults(long outageMillis) throws Exception {
         Run run = restartUnderLoad(RetryPolicy.spec(), Duration.ofMillis(outageMillis));
         assertThat(run.failures()).as("failed calls").isEmpty();
@@ -60,14 +60,14 @@ class RestartTest {
     }
 
     @Test
-    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
     void failFastTradesFailuresForPromptness() throws Exception {
         // Measured, not asserted beyond completion: the figure docs/reliability.md quotes for --fail-fast.
         restartUnderLoad(RetryPolicy.spec().toBuilder().failFast(true).build(), Duration.ofSeconds(2));
     }
 
     @Test
-    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
     void aPluginThatNeverReturnsFailsEachCallAtItsTotalTimeoutNamingTheEndpoint() throws Exception {
         Path socket = dir.resolve("gone.sock");
         Process plugin = start(socket);
@@ -81,7 +81,7 @@ class RestartTest {
                 .build()) {
             client.volume("vol-0").enable().call();
             plugin.destroyForcibly();
-            plugin.waitFor(10, TimeUnit.SECONDS);
+            plugin.waitFor(5, TimeUnit.MINUTES);
             long start = System.nanoTime();
             List<CompletableFuture<Long>> calls = new ArrayList<>();
             for (int i = 0; i < IN_FLIGHT; i++) {
@@ -94,7 +94,7 @@ class RestartTest {
                 }));
             }
             for (CompletableFuture<Long> call : calls) {
-                assertThat(call.get(30, TimeUnit.SECONDS)).isBetween(2_900L, 8_000L);
+                assertThat(call.get(5, TimeUnit.MINUTES)).isBetween(2_900L, 8_000L);
             }
         }
     }
@@ -121,7 +121,7 @@ class RestartTest {
                             // Kill with calls completing at full speed, restart, and keep the load on until the new
                             // incarnation has served as many again.
                             awaitCompleted(completed, LOAD_BEFORE_AND_AFTER);
-                            children.get(children.size() - 1).destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                            children.get(children.size() - 1).destroyForcibly().waitFor(5, TimeUnit.MINUTES);
                             int atKill = completed.get();
                             Thread.sleep(outage.toMillis());
                             start(socket, opLogs);
@@ -159,7 +159,7 @@ class RestartTest {
             restarter.join();
             CompletableFuture.allOf(all.toArray(CompletableFuture[]::new))
                     .handle((v, t) -> null)
-                    .get(60, TimeUnit.SECONDS);
+                    .get(5, TimeUnit.MINUTES);
         }
         double seconds = (System.nanoTime() - began) / 1e9;
         System.out.printf(
@@ -195,7 +195,7 @@ class RestartTest {
 
     private static void awaitCompleted(java.util.concurrent.atomic.AtomicInteger completed, int n)
             throws InterruptedException {
-        long give = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        long give = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
         while (completed.get() < n && System.nanoTime() < give) {
             Thread.sleep(10);
         }

@@ -43,7 +43,7 @@ final class ProcessTrees {
     }
 
     static void awaitFile(Path file) throws Exception {
-        long end = System.currentTimeMillis() + 10_000;
+        long end = System.currentTimeMillis() + 300_000;
         while (!(Files.exists(file) && Files.size(file) > 0) && System.currentTimeMillis() < end) {
             Thread.sleep(20);
         }

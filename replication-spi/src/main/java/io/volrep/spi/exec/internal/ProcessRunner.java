@@ -53,7 +53,10 @@ public final class ProcessRunner implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ProcessRunner.class);
     private static final Duration TREE_POLL = Duration.ofMillis(100);
     private static final Duration DRAIN_AFTER_KILL = Duration.ofSeconds(2);
-    /** How long after the driver exits its output streams may stay open before we stop reading them. */
+    /**
+     * How long after the driver exits its output streams may stay open before we stop reading them, when a child
+     * left behind may hold them (not in a PID namespace, where the readers are awaited to the end).
+     */
     static final Duration EXIT_GRACE = Duration.ofMillis(500);
 
     /** How a run ended. */
@@ -83,15 +86,22 @@ public final class ProcessRunner implements AutoCloseable {
     private final List<String> launcher;
     private final Map<Process, Set<ProcessHandle>> running = new ConcurrentHashMap<>();
     private final AtomicLong killedOnTimeout = new AtomicLong();
+    private final Duration exitGrace;
 
     /**
      * @param launcher the command that runs the driver's command line in its own PID namespace
      *                 ({@code PidNamespaces.probe()} of the exec bridge), or empty to run it directly
      */
     public ProcessRunner(int maxStdoutBytes, int stderrCaptureBytes, List<String> launcher) {
+        this(maxStdoutBytes, stderrCaptureBytes, launcher, EXIT_GRACE);
+    }
+
+    /** With another {@link #EXIT_GRACE}: a test's stand-in for a reader that gets a CPU only after the driver exits. */
+    ProcessRunner(int maxStdoutBytes, int stderrCaptureBytes, List<String> launcher, Duration exitGrace) {
         this.maxStdoutBytes = maxStdoutBytes;
         this.stderrCaptureBytes = stderrCaptureBytes;
         this.launcher = List.copyOf(launcher);
+        this.exitGrace = exitGrace;
     }
 
     /** True when each driver runs in its own PID namespace. */
@@ -153,8 +163,10 @@ public final class ProcessRunner implements AutoCloseable {
             }
             // The driver has exited, so everything it printed is in the pipes. A background child it left
             // behind (legitimate: work that goes on after the answer) may still hold them open: after a short
-            // grace, take what was read and leave the child (and the reader blocked on it) alone.
-            boolean heldOpen = !awaitEnd(outDone) | !awaitEnd(errDone);
+            // grace, take what was read and leave the child (and the reader blocked on it) alone. In a PID
+            // namespace no child outlives the driver, so the end of the pipes is certain: the readers are awaited
+            // until the deadline, since on a loaded machine a reader's thread may get a CPU only seconds later.
+            boolean heldOpen = !awaitEnd(outDone, deadline) | !awaitEnd(errDone, deadline);
             if (heldOpen) {
                 LOG.debug(
                         "{}: a child process still holds the driver's output open; using what the driver printed",
@@ -269,10 +281,15 @@ public final class ProcessRunner implements AutoCloseable {
         }
     }
 
-    /** Waits {@link #EXIT_GRACE} for a reader to reach the end of its stream; false when it did not. */
-    private static boolean awaitEnd(Future<?> reader) throws InterruptedException {
+    /**
+     * Waits for a reader to reach the end of its stream, after the driver exited: {@link #EXIT_GRACE} when a child
+     * may hold the stream open, until {@code deadline} in a PID namespace (the namespace ended with the driver, so the
+     * end comes as soon as the reader runs); false when it did not.
+     */
+    private boolean awaitEnd(Future<?> reader, long deadline) throws InterruptedException {
+        long wait = contained() ? Math.max(exitGrace.toNanos(), deadline - System.nanoTime()) : exitGrace.toNanos();
         try {
-            reader.get(EXIT_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+            reader.get(wait, TimeUnit.NANOSECONDS);
             return true;
         } catch (TimeoutException e) {
             return false;
