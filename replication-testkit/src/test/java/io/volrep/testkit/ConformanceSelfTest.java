@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.SpecDialect;
+import io.volrep.spi.ForwardingReplicationDriver;
 import io.volrep.testkit.reference.ReferenceDriver;
 import java.util.List;
 import java.util.Map;
@@ -110,7 +111,7 @@ class ConformanceSelfTest {
                 .requiredSecret("user", "admin")
                 .buildPair();
         java.util.concurrent.atomic.AtomicInteger enablesOnB = new java.util.concurrent.atomic.AtomicInteger();
-        ForwardingDriver siteB = new ForwardingDriver(pair.siteB()) {
+        ForwardingReplicationDriver siteB = new ForwardingReplicationDriver(pair.siteB()) {
             @Override
             public void enable(io.volrep.spi.EnableRequest r) {
                 enablesOnB.incrementAndGet();

@@ -6,6 +6,7 @@ import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationSource;
 import io.volrep.spi.DestinationRequest;
 import io.volrep.spi.EnableRequest;
+import io.volrep.spi.ForwardingReplicationDriver;
 import io.volrep.testkit.reference.ReferenceDriver;
 import io.volrep.testkit.reference.ReferencePair;
 import java.time.Duration;
@@ -28,7 +29,7 @@ class PeerSafetyTest {
         // Site B's vol-9 is the primary of a replication nobody gave the kit: someone else's volume in a shared lab.
         pair.siteB().enable(EnableRequest.of(VOL_9));
         int effectsBefore = pair.siteB().effects(VOL_9).size();
-        ForwardingDriver misnaming = new ForwardingDriver(pair.siteA()) {
+        ForwardingReplicationDriver misnaming = new ForwardingReplicationDriver(pair.siteA()) {
             @Override
             public ReplicationDestination destination(DestinationRequest r) {
                 ReplicationDestination d = super.destination(r);
@@ -73,7 +74,7 @@ class PeerSafetyTest {
         // Site A's vol-9 (no fixture of the run) replicates to site B's vol-9, a secondary the kit must not touch.
         pair.siteA().enable(EnableRequest.of(VOL_9));
         int effectsBefore = pair.siteB().effects(VOL_9).size();
-        ForwardingDriver misnaming = new ForwardingDriver(pair.siteA()) {
+        ForwardingReplicationDriver misnaming = new ForwardingReplicationDriver(pair.siteA()) {
             @Override
             public ReplicationDestination destination(DestinationRequest r) {
                 ReplicationDestination d = super.destination(r);

@@ -20,6 +20,7 @@ import io.volrep.spi.DemoteRequest;
 import io.volrep.spi.DestinationRequest;
 import io.volrep.spi.DisableRequest;
 import io.volrep.spi.EnableRequest;
+import io.volrep.spi.ForwardingReplicationDriver;
 import io.volrep.spi.InfoRequest;
 import io.volrep.spi.PromoteRequest;
 import io.volrep.testkit.reference.ReferenceDriver;
@@ -162,14 +163,17 @@ enum SecondLookDefect {
         ConformanceConfig.Builder target() {
             ReferencePair pair = ExplorationDefect.pair();
             ReferenceDriver a = pair.siteA();
-            return ExplorationDefect.twoSites(a, new ForwardingDriver(pair.siteB()) {
+            return ExplorationDefect.twoSites(a, new ForwardingReplicationDriver(pair.siteB()) {
                 @Override
                 public void promote(PromoteRequest r) {
                     if (!r.force()
                             && r.source().kind() == Kind.VOLUME
                             && a.state(r.source()).enabled()
                             && a.state(r.source()).role() == ReferenceDriver.Role.PRIMARY) {
-                        a.demote(new DemoteRequest(r.source(), Map.of(), r.secrets(), Optional.empty(), false));
+                        a.demote(DemoteRequest.builder()
+                                .source(r.source())
+                                .secrets(r.secrets())
+                                .build());
                         throw new PreconditionFailedException(r.source() + " cannot be promoted without force");
                     }
                     super.promote(r);
@@ -318,7 +322,7 @@ enum SecondLookDefect {
                     .requiredSecrets(Defect.SECRETS)
                     .build();
             return VolumeGroupConformanceTest.config(
-                    new ForwardingDriver(reference) {
+                    new ForwardingReplicationDriver(reference) {
                         @Override
                         public ReplicationDestination destination(DestinationRequest r) {
                             ReplicationDestination d = super.destination(r);
@@ -342,7 +346,7 @@ enum SecondLookDefect {
         ConformanceConfig.Builder target() {
             ReferencePair pair = ExplorationDefect.pair();
             ReferenceDriver b = pair.siteB();
-            return ExplorationDefect.twoSites(pair.siteA(), new ForwardingDriver(b) {
+            return ExplorationDefect.twoSites(pair.siteA(), new ForwardingReplicationDriver(b) {
                 @Override
                 public void enable(EnableRequest r) {
                     boolean wasSecondary = r.source().kind() == Kind.VOLUME
@@ -350,8 +354,11 @@ enum SecondLookDefect {
                             && b.state(r.source()).role() == ReferenceDriver.Role.SECONDARY;
                     super.enable(r);
                     if (wasSecondary) {
-                        super.promote(new PromoteRequest(
-                                r.source(), Map.of(), r.secrets(), Optional.empty(), true)); // defect
+                        super.promote(PromoteRequest.builder()
+                                .source(r.source())
+                                .secrets(r.secrets())
+                                .force(true)
+                                .build()); // defect
                     }
                 }
             });
@@ -365,7 +372,7 @@ enum SecondLookDefect {
             ReferenceDriver b = pair.siteB();
             Map<ReplicationSource, Instant> enabledAt = new ConcurrentHashMap<>();
             return ExplorationDefect.twoSites(
-                    new ForwardingDriver(pair.siteA()) {
+                    new ForwardingReplicationDriver(pair.siteA()) {
                         @Override
                         public void enable(EnableRequest r) {
                             super.enable(r);
@@ -380,8 +387,14 @@ enum SecondLookDefect {
                                     && since != null
                                     && Duration.between(since, Instant.now()).compareTo(Duration.ofSeconds(1)) < 0) {
                                 // defect: the peer's copy, still being created, stays
-                                b.enable(new EnableRequest(r.source(), Map.of(), r.secrets(), Optional.empty()));
-                                b.demote(new DemoteRequest(r.source(), Map.of(), r.secrets(), Optional.empty(), false));
+                                b.enable(EnableRequest.builder()
+                                        .source(r.source())
+                                        .secrets(r.secrets())
+                                        .build());
+                                b.demote(DemoteRequest.builder()
+                                        .source(r.source())
+                                        .secrets(r.secrets())
+                                        .build());
                             }
                         }
                     },
@@ -394,7 +407,7 @@ enum SecondLookDefect {
         ConformanceConfig.Builder target() {
             ReferencePair pair = ExplorationDefect.pair();
             ReferenceDriver b = pair.siteB();
-            return ExplorationDefect.twoSites(pair.siteA(), new ForwardingDriver(b) {
+            return ExplorationDefect.twoSites(pair.siteA(), new ForwardingReplicationDriver(b) {
                 @Override
                 public void demote(DemoteRequest r) {
                     if (r.source().kind() == Kind.VOLUME && b.state(r.source()).enabled()) {
