@@ -8,11 +8,11 @@ final class Durations {
     private Durations() {}
 
     static String describe(Duration d) {
-        long millis = d.toMillis();
-        if (millis < 1000) {
-            return millis + " ms";
+        if (d.getSeconds() < 1) {
+            return d.toMillis() + " ms";
         }
-        double s = d.toNanos() / 1e9;
+        // Seconds and nanos apart: a plugin's answer may lie thousands of years away, beyond a long of nanoseconds.
+        double s = d.getSeconds() + d.getNano() / 1e9;
         return s < 10 ? String.format(Locale.ROOT, "%.1f s", s) : Math.round(s) + " s";
     }
 }

@@ -668,7 +668,9 @@ final class ExplorationWalker implements TourShrinker.Replayer {
         }
         List<String> calls = tour.stream().map(Call::describe).toList();
         boolean reproduced = true;
-        if (so.failures().isEmpty()) {
+        // An answer judged over time is its own evidence (with the answers before it, in the tour): no replays,
+        // which would move the source under the call being judged.
+        if (so.failures().isEmpty() && !overTime(p)) {
             TourShrinker.Shrunk shrunk = new TourShrinker(model).shrink(p.checkId(), tour, tourBefore, this);
             calls = shrunk.calls().orElse(calls);
             // A call that left the fixture stuck cannot be replayed on it: unless a replay ran clean, it stands.

@@ -78,6 +78,23 @@ enum SecondLookDefect {
             });
         }
     },
+    /**
+     * Info answers the last second of year 9999: valid on the wire, 8,000 years ahead of every clock (more
+     * nanoseconds than a long holds: the kit once stopped its exploration on it with "long overflow").
+     */
+    LAST_SYNC_TIME_IN_YEAR_9999("GetVolumeReplicationInfo/volume/last-sync-time-over-time") {
+        @Override
+        ConformanceConfig.Builder target() {
+            return Defect.driver(new SpecDriver(Defect.SECRETS, Defect.IDS) {
+                @Override
+                public ReplicationInfo info(InfoRequest r) {
+                    super.info(r);
+                    return ReplicationInfo.of(Instant.parse("9999-12-31T23:59:59.999999999Z"))
+                            .withStatus(ReplicationInfo.Status.HEALTHY, "");
+                }
+            });
+        }
+    },
     /** Info answers the zero timestamp (1970) where it has no sync time yet, instead of 5 "not available". */
     LAST_SYNC_TIME_ZERO("GetVolumeReplicationInfo/volume/last-sync-time-over-time") {
         @Override
