@@ -471,13 +471,7 @@ public final class ConformanceContext {
      * for the "simultaneous calls on one source" checks.
      */
     public List<Outcome> callSimultaneously(Rpc rpc, Addressing target, int count) {
-        Message request = Wire.request(
-                dialect,
-                rpc,
-                Wire.inDialect(dialect, target, false),
-                config.secrets().asMap(),
-                config.enableParameters(),
-                false);
+        Message request = plainRequest(rpc, target);
         List<Outcome> outcomes = Wire.invokeAtOnce(channel, dialect, rpc, request, count, config.callTimeout());
         outcomes.forEach(o -> session.echoes().saw(request, o, session::safe));
         calls.add(count);
@@ -506,15 +500,20 @@ public final class ConformanceContext {
         }
     }
 
-    /** One call, its answer as it is (no transient answer polled), tracked. */
-    private Outcome callOnce(Rpc rpc, Addressing target) {
-        Message request = Wire.request(
+    /** {@code rpc} on {@code target} with the configured secrets and parameters, without force. */
+    private Message plainRequest(Rpc rpc, Addressing target) {
+        return Wire.request(
                 dialect,
                 rpc,
                 Wire.inDialect(dialect, target, false),
                 config.secrets().asMap(),
                 config.enableParameters(),
                 false);
+    }
+
+    /** One call, its answer as it is (no transient answer polled), tracked. */
+    private Outcome callOnce(Rpc rpc, Addressing target) {
+        Message request = plainRequest(rpc, target);
         LifecycleModel.State before = sources.believed(target);
         Outcome o = Wire.invoke(channel, dialect, rpc, request, config.callTimeout());
         session.echoes().saw(request, o, session::safe);
