@@ -4,16 +4,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.gson.JsonObject;
 import com.google.protobuf.Message;
+import io.grpc.CallOptions;
+import io.grpc.ForwardingServerCall.SimpleForwardingServerCall;
 import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
+import io.grpc.ServerCall;
+import io.grpc.ServerCall.Listener;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.StatusRuntimeException;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.ServerCalls;
+import io.volrep.api.ErrorScheme;
 import io.volrep.api.HealReport;
 import io.volrep.api.ProtocolViolationException;
+import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.ReplicationSource.Kind;
@@ -27,14 +36,19 @@ import io.volrep.proto.healer.HealerNodeGrpc;
 import io.volrep.proto.healer.NodeHealerRequest;
 import io.volrep.proto.healer.NodeHealerResponse;
 import io.volrep.proto.identity.Capability;
+import io.volrep.proto.identity.GetCapabilitiesRequest;
 import io.volrep.proto.identity.GetCapabilitiesResponse;
 import io.volrep.proto.identity.GetIdentityRequest;
 import io.volrep.proto.identity.GetIdentityResponse;
 import io.volrep.proto.identity.IdentityGrpc;
+import io.volrep.proto.identity.ProbeRequest;
 import io.volrep.proto.identity.ProbeResponse;
 import io.volrep.proto.replication.GetReplicationDestinationInfoResponse;
 import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
 import io.volrep.proto.replication.ResyncVolumeResponse;
+import io.volrep.spi.DestinationRequest;
+import io.volrep.spi.DisableRequest;
+import io.volrep.spi.EnableRequest;
 import io.volrep.spi.HealRequest;
 import io.volrep.spi.HealerDriver;
 import io.volrep.spi.InfoRequest;
@@ -55,11 +69,13 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -170,7 +186,7 @@ class AnswerAgreementTest {
 
     /** A handler answering what {@link #rawAnswers} holds for its method. */
     @SuppressWarnings("unchecked")
-    private static <Q, R> io.grpc.ServerCallHandler<Q, R> answering() {
+    private static <Q, R> ServerCallHandler<Q, R> answering() {
         return ServerCalls.asyncUnaryCall((request, observer) -> {
             observer.onNext((R)
                     rawAnswers.get(((Message) request).getDescriptorForType().getFullName()));
@@ -244,15 +260,13 @@ class AnswerAgreementTest {
                         .setVendorVersion("1")
                         .build());
         sane.put(
-                io.volrep.proto.identity.GetCapabilitiesRequest.getDescriptor().getFullName(),
+                GetCapabilitiesRequest.getDescriptor().getFullName(),
                 GetCapabilitiesResponse.newBuilder()
                         .addCapabilities(Capability.newBuilder()
                                 .setVolumeReplication(Capability.VolumeReplication.newBuilder()
                                         .setType(Capability.VolumeReplication.Type.GET_REPLICATION_DESTINATION_INFO)))
                         .build());
-        sane.put(
-                io.volrep.proto.identity.ProbeRequest.getDescriptor().getFullName(),
-                ProbeResponse.getDefaultInstance());
+        sane.put(ProbeRequest.getDescriptor().getFullName(), ProbeResponse.getDefaultInstance());
         return sane;
     }
 
@@ -261,9 +275,8 @@ class AnswerAgreementTest {
         return switch (rpc) {
             case NODE_HEALER -> NodeHealerRequest.getDescriptor().getFullName();
             case GET_IDENTITY -> GetIdentityRequest.getDescriptor().getFullName();
-            case GET_CAPABILITIES ->
-                io.volrep.proto.identity.GetCapabilitiesRequest.getDescriptor().getFullName();
-            case PROBE -> io.volrep.proto.identity.ProbeRequest.getDescriptor().getFullName();
+            case GET_CAPABILITIES -> GetCapabilitiesRequest.getDescriptor().getFullName();
+            case PROBE -> ProbeRequest.getDescriptor().getFullName();
             default ->
                 Transcoder.of(SpecDialect.CURRENT).method(rpc).getRequestMarshaller()
                                 instanceof MethodDescriptor.PrototypeMarshaller<?> p
@@ -326,7 +339,7 @@ class AnswerAgreementTest {
                 };
         try {
             ClientCalls.blockingUnaryCall(
-                    channel, method, io.grpc.CallOptions.DEFAULT.withDeadlineAfter(30, TimeUnit.SECONDS), request);
+                    channel, method, CallOptions.DEFAULT.withDeadlineAfter(30, TimeUnit.SECONDS), request);
             return Verdict.accepted();
         } catch (StatusRuntimeException e) {
             String cause =
@@ -357,10 +370,9 @@ class AnswerAgreementTest {
                     yield Typed.of(
                             switch (d.getTypeCase()) {
                                 case VOLUME ->
-                                    io.volrep.api.ReplicationDestination.volume(
-                                            d.getVolume().getVolumeId());
+                                    ReplicationDestination.volume(d.getVolume().getVolumeId());
                                 case VOLUMEGROUP ->
-                                    io.volrep.api.ReplicationDestination.volumeGroup(
+                                    ReplicationDestination.volumeGroup(
                                             d.getVolumegroup().getVolumeGroupId(),
                                             d.getVolumegroup().getVolumeIdsMap());
                                 case TYPE_NOT_SET -> null;
@@ -382,6 +394,7 @@ class AnswerAgreementTest {
         }
     }
 
+    @SuppressWarnings("ProtoTimestampGetSecondsGetNano") // the nanos alone decide whether an Instant can hold it
     private static Typed typedInfo(GetVolumeReplicationInfoResponse r) {
         if (!r.hasLastSyncTime()) {
             return Typed.cannot("last_sync_time: ReplicationInfo requires it");
@@ -420,10 +433,10 @@ class AnswerAgreementTest {
         }
 
         @Override
-        public void enable(io.volrep.spi.EnableRequest r) {}
+        public void enable(EnableRequest r) {}
 
         @Override
-        public void disable(io.volrep.spi.DisableRequest r) {}
+        public void disable(DisableRequest r) {}
 
         @Override
         public ReplicationInfo info(InfoRequest r) {
@@ -431,13 +444,13 @@ class AnswerAgreementTest {
         }
 
         @Override
-        public io.volrep.api.ReplicationDestination destination(io.volrep.spi.DestinationRequest r) {
-            return (io.volrep.api.ReplicationDestination) answer;
+        public ReplicationDestination destination(DestinationRequest r) {
+            return (ReplicationDestination) answer;
         }
 
         @Override
-        public java.util.Set<io.volrep.api.Rpc> servedRpcs() {
-            return io.volrep.spi.ReplicationDriver.defaultRpcsAnd(io.volrep.api.Rpc.GET_REPLICATION_DESTINATION_INFO);
+        public Set<Rpc> servedRpcs() {
+            return ReplicationDriver.defaultRpcsAnd(Rpc.GET_REPLICATION_DESTINATION_INFO);
         }
 
         @Override
@@ -451,8 +464,8 @@ class AnswerAgreementTest {
         }
 
         @Override
-        public java.util.Set<Kind> supportedSourceKinds() {
-            return java.util.EnumSet.of(Kind.VOLUME, Kind.VOLUME_GROUP);
+        public Set<Kind> supportedSourceKinds() {
+            return EnumSet.of(Kind.VOLUME, Kind.VOLUME_GROUP);
         }
     }
 
@@ -640,26 +653,22 @@ class AnswerAgreementTest {
     /** The name of the lifecycle walk's check of {@code rpc} in {@code state} for {@code kind}. */
     private static String walk(Rpc rpc, Kind kind, State state) {
         return LifecycleChecks.walkName(
-                io.volrep.api.ErrorScheme.spec(),
-                rpc,
-                kind,
-                state,
-                LifecycleModel.spec().expect(rpc, state));
+                ErrorScheme.spec(), rpc, kind, state, LifecycleModel.spec().expect(rpc, state));
     }
 
     /** Replaces the plugin's answers to {@code a}'s RPC by {@code a}, below the runtime's own checks. */
-    private static io.grpc.ServerInterceptor answering(Answer a) {
-        return new io.grpc.ServerInterceptor() {
+    private static ServerInterceptor answering(Answer a) {
+        return new ServerInterceptor() {
             @Override
-            public <Q, R> io.grpc.ServerCall.Listener<Q> interceptCall(
-                    io.grpc.ServerCall<Q, R> call, io.grpc.Metadata headers, io.grpc.ServerCallHandler<Q, R> next) {
+            public <Q, R> Listener<Q> interceptCall(
+                    ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
                 if (!call.getMethodDescriptor()
                         .getBareMethodName()
                         .equals(a.rpc().methodName())) {
                     return next.startCall(call, headers);
                 }
                 return next.startCall(
-                        new io.grpc.ForwardingServerCall.SimpleForwardingServerCall<>(call) {
+                        new SimpleForwardingServerCall<>(call) {
                             @Override
                             @SuppressWarnings("unchecked")
                             public void sendMessage(R message) {

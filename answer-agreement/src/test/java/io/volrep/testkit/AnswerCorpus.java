@@ -1,6 +1,7 @@
 package io.volrep.testkit;
 
 import com.google.protobuf.BoolValue;
+import com.google.protobuf.ByteString;
 import com.google.protobuf.Duration;
 import com.google.protobuf.Message;
 import com.google.protobuf.Timestamp;
@@ -335,7 +336,7 @@ final class AnswerCorpus {
                         .addField(
                                 7,
                                 UnknownFieldSet.Field.newBuilder()
-                                        .addLengthDelimited(com.google.protobuf.ByteString.copyFrom(new byte[] {8, 1}))
+                                        .addLengthDelimited(ByteString.copyFrom(new byte[] {8, 1}))
                                         .build())
                         .build())
                 .build();

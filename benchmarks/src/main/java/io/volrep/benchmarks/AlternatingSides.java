@@ -1,5 +1,7 @@
 package io.volrep.benchmarks;
 
+import java.util.function.Function;
+
 /**
  * Both sides of a pair in one JMH fork: the fork's iterations (warm-up and measured) alternate between the raw and
  * the volrep side in the order raw, volrep, volrep, raw (ABBA), so that a load that rises or falls steadily over the
@@ -33,7 +35,7 @@ final class AlternatingSides {
      *
      * @throws IllegalArgumentException when {@code pair} is not two names
      */
-    static AlternatingSides of(String pair, java.util.function.Function<String, Side> resolve) {
+    static AlternatingSides of(String pair, Function<String, Side> resolve) {
         String[] names = pair.split(",");
         if (names.length != 2) {
             throw new IllegalArgumentException("expected RAW_METHOD,VOLREP_METHOD, got " + pair);

@@ -22,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -156,7 +157,7 @@ final class BoundCurves {
             }
         }
         double[] target = new double[FAILOVER_VOLUMES.length];
-        java.util.Arrays.fill(target, FAILOVER_TARGET);
+        Arrays.fill(target, FAILOVER_TARGET);
         ratios.put("target " + FAILOVER_TARGET, target);
         Charts.lines(
                 out.resolve("failover-bound.png"),
@@ -194,7 +195,7 @@ final class BoundCurves {
     private static Map<String, double[]> without(Map<String, double[]> series) {
         Map<String, double[]> kept = new LinkedHashMap<>();
         series.forEach((k, v) -> {
-            if (java.util.Arrays.stream(v).noneMatch(Double::isNaN)) {
+            if (Arrays.stream(v).noneMatch(Double::isNaN)) {
                 kept.put(k, v);
             }
         });

@@ -1,7 +1,10 @@
 package io.volrep.benchmarks;
 
 import io.grpc.ManagedChannel;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import io.volrep.client.ReplicationClient;
+import io.volrep.micrometer.VolrepClientMetrics;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -81,9 +84,7 @@ public class ClientBenchmark extends PairBenchmark {
         });
         rawExecutorChannel = Transports.rawChannel(address, rawPool);
         client = ReplicationClient.builder().target(address).build();
-        metered = io.volrep.micrometer.VolrepClientMetrics.of(
-                        new io.micrometer.core.instrument.simple.SimpleMeterRegistry(),
-                        io.micrometer.observation.ObservationRegistry.NOOP)
+        metered = VolrepClientMetrics.of(new SimpleMeterRegistry(), ObservationRegistry.NOOP)
                 .bind(ReplicationClient.builder().target(address))
                 .build();
         direct = ReplicationClient.builder().target(address).directExecutor().build();

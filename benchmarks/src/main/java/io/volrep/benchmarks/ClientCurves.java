@@ -1,5 +1,6 @@
 package io.volrep.benchmarks;
 
+import com.sun.management.ThreadMXBean;
 import io.grpc.ManagedChannel;
 import io.volrep.client.ReplicationClient;
 import java.io.IOException;
@@ -9,6 +10,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -172,14 +174,10 @@ final class ClientCurves {
         points.forEach((side, ps) -> {
             series.put(
                     side + " p50",
-                    java.util.Arrays.stream(ps)
-                            .mapToDouble(ClientPoint::p50Micros)
-                            .toArray());
+                    Arrays.stream(ps).mapToDouble(ClientPoint::p50Micros).toArray());
             series.put(
                     side + " p99",
-                    java.util.Arrays.stream(ps)
-                            .mapToDouble(ClientPoint::p99Micros)
-                            .toArray());
+                    Arrays.stream(ps).mapToDouble(ClientPoint::p99Micros).toArray());
         });
         Charts.lines(
                 out.resolve(name + ".png"),
@@ -260,7 +258,7 @@ final class ClientCurves {
     }
 
     private static long allocatedBytes() {
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
         long sum = 0;
         for (long bytes : threads.getThreadAllocatedBytes(threads.getAllThreadIds())) {
             sum += Math.max(0, bytes);

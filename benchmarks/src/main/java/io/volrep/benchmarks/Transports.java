@@ -57,9 +57,10 @@ final class Transports {
     static String address(String transport) {
         String unique = UUID.randomUUID().toString().substring(0, 8);
         switch (transport) {
-            case "inprocess":
+            case "inprocess" -> {
                 return "inprocess:bench-" + unique;
-            case "unix":
+            }
+            case "unix" -> {
                 try {
                     Path dir = Files.createTempDirectory("volrep-bench");
                     dir.toFile().deleteOnExit();
@@ -67,8 +68,8 @@ final class Transports {
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
-            default:
-                throw new IllegalArgumentException("unknown transport " + transport);
+            }
+            default -> throw new IllegalArgumentException("unknown transport " + transport);
         }
     }
 
@@ -168,12 +169,10 @@ final class Transports {
         channel.awaitTermination(5, TimeUnit.SECONDS);
     }
 
-    /** A started raw server and the event loops it owns. */
     /**
      * The baseline side of a pair: a raw server with the in-memory behaviour ({@link InMemoryController}) at a fresh
-     * address of the transport, and a raw channel to it.
-     *
-     * @param direct the handler runs on the transport thread (never blocks), else on gRPC's default executor
+     * address of the transport, and a raw channel to it ({@link #start}'s {@code direct}: the handler runs on the
+     * transport thread, never blocking, else on gRPC's default executor).
      */
     record RawSide(String address, RawServer server, ManagedChannel channel) implements AutoCloseable {
         static RawSide start(String transport, boolean direct) {

@@ -7,6 +7,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
 class HarnessTest {
@@ -106,9 +107,9 @@ class HarnessTest {
                 .isEqualTo(3);
         Harness.Score combined =
                 Harness.combine(List.of(new Harness.Score(2, "us/op", 100), new Harness.Score(8, "us/op", 300)));
-        assertThat(combined.time()).isCloseTo(4, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(combined.time()).isCloseTo(4, Offset.offset(1e-9));
         assertThat(combined.bytesPerOp()).isEqualTo(200);
-        assertThat(combined.nanos()).isCloseTo(4000, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(combined.nanos()).isCloseTo(4000, Offset.offset(1e-6));
     }
 
     private static Harness.Pair pair(String name) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
 class StatsTest {
@@ -112,9 +113,9 @@ class StatsTest {
     void differenceIsTheMeanAddedWithItsTInterval() {
         // Differences 1, 2, 3: mean 2, sd 1, se 1/sqrt(3), t(2) = 4.303 -> half-width 2.484.
         Stats.Interval d = Stats.difference(new double[] {10, 10, 10}, new double[] {11, 12, 13});
-        assertThat(d.value()).isCloseTo(2, org.assertj.core.data.Offset.offset(1e-9));
-        assertThat(d.low()).isCloseTo(2 - 2.4843, org.assertj.core.data.Offset.offset(1e-3));
-        assertThat(d.high()).isCloseTo(2 + 2.4843, org.assertj.core.data.Offset.offset(1e-3));
+        assertThat(d.value()).isCloseTo(2, Offset.offset(1e-9));
+        assertThat(d.low()).isCloseTo(2 - 2.4843, Offset.offset(1e-3));
+        assertThat(d.high()).isCloseTo(2 + 2.4843, Offset.offset(1e-3));
         assertThat(Stats.budgetVerdict(d, 5)).isEqualTo(Stats.Verdict.PASS);
         assertThat(Stats.budgetVerdict(d, 3)).isEqualTo(Stats.Verdict.UNRESOLVED);
         assertThat(Stats.budgetVerdict(d, -1)).isEqualTo(Stats.Verdict.FAIL);

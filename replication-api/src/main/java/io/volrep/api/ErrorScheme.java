@@ -12,6 +12,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -449,7 +450,7 @@ public final class ErrorScheme {
      * line must apply to a row of this table (the current revision's: the data cannot go stale unnoticed).
      */
     private static List<Row> load(String resource, boolean strict) {
-        Map<String, List<String[]>> casesByRow = new java.util.LinkedHashMap<>();
+        Map<String, List<String[]>> casesByRow = new LinkedHashMap<>();
         for (String[] cells : lines(CASES, 7, 7)) {
             casesByRow
                     .computeIfAbsent(cells[0] + "\t" + cells[1], k -> new ArrayList<>())

@@ -1,5 +1,6 @@
 package io.volrep.api;
 
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -47,7 +48,7 @@ public class InvalidArgumentException extends ReplicationException {
     /** {@link #ofField(String, String)} attributed to {@code rpc} after {@code attempts} calls. */
     public static InvalidArgumentException ofField(String field, String problem, Rpc rpc, int attempts) {
         return new InvalidArgumentException(
-                field + ": " + problem, rpc, attempts, null, java.util.Objects.requireNonNull(field, "field"));
+                field + ": " + problem, rpc, attempts, null, Objects.requireNonNull(field, "field"));
     }
 
     /** The request's field at fault, as a path ({@code replication_source.volume.volume_id}); empty when not known. */

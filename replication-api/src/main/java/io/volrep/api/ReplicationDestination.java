@@ -35,7 +35,11 @@ public sealed interface ReplicationDestination
         return new VolumeGroup(volumeGroupId, volumeIds);
     }
 
-    /** @param volumeId the destination volume's id */
+    /**
+     * The destination of a volume.
+     *
+     * @param volumeId the destination volume's id
+     */
     record Volume(String volumeId) implements ReplicationDestination {
         public Volume {
             Objects.requireNonNull(volumeId, "volumeId");
@@ -58,6 +62,8 @@ public sealed interface ReplicationDestination
     }
 
     /**
+     * The destination of a volume group.
+     *
      * @param volumeGroupId the destination group's id
      * @param volumeIds source member volume id -> destination volume id; empty when the plugin does not say
      */

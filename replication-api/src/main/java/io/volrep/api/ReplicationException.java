@@ -95,7 +95,7 @@ public class ReplicationException extends RuntimeException implements Cloneable 
     }
 
     /**
-     * The same condition, answered to a request that did ({@code forced}) or did not ask for {@code force}:
+     * The same condition, answered to a request that did ({@code forced}) or did not ask for force:
      * {@link #recoveryText()} then leaves out the conditions only an unforced request can meet (a forced promote is
      * not refused for want of force). Without it, the request counts as unforced: every condition is named.
      *
@@ -151,6 +151,8 @@ public class ReplicationException extends RuntimeException implements Cloneable 
         return attempts;
     }
 
+    // The code and the RPC before the text, for logs; getMessage() stays the plain text an operator is shown.
+    @SuppressWarnings("OverrideThrowableToString")
     @Override
     public String toString() {
         return getClass().getSimpleName() + "[" + code.display() + (rpc == null ? "" : ", " + rpc.methodName())

@@ -2,6 +2,8 @@ package io.volrep.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.protobuf.ByteString;
+import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.Message;
 import io.volrep.proto.csi.VolumeCapability;
 import io.volrep.proto.healer.NodeHealerRequest;
@@ -12,6 +14,7 @@ import io.volrep.proto.replication.GetVolumeReplicationInfoRequest;
 import io.volrep.proto.replication.PromoteVolumeRequest;
 import io.volrep.proto.replication.ReplicationSource;
 import io.volrep.proto.replication.ResyncVolumeRequest;
+import java.io.ByteArrayOutputStream;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -111,9 +114,9 @@ class SecretSanitizerTest {
     @Test
     void dropsUnknownFieldsThatCouldHoldSecrets() throws Exception {
         // field 99, LEN "s3cr3t-Value-42": a secret in a field this runtime does not know
-        byte[] unknown = com.google.protobuf.ByteString.copyFromUtf8(SECRET).toByteArray();
-        var out = new java.io.ByteArrayOutputStream();
-        var cos = com.google.protobuf.CodedOutputStream.newInstance(out);
+        byte[] unknown = ByteString.copyFromUtf8(SECRET).toByteArray();
+        var out = new ByteArrayOutputStream();
+        var cos = CodedOutputStream.newInstance(out);
         cos.writeByteArray(99, unknown);
         cos.flush();
         var parsed = PromoteVolumeRequest.parseFrom(out.toByteArray());

@@ -6,13 +6,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import io.grpc.MethodDescriptor;
+import io.grpc.Status.Code;
 import io.volrep.api.internal.wire.WireMapping;
 import io.volrep.proto.healer.HealerNodeGrpc;
+import io.volrep.proto.healer.NodeHealerResponse;
 import io.volrep.proto.identity.IdentityGrpc;
 import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -55,9 +58,8 @@ class TypedModelTest {
     @Test
     void statusCodesAreGrpcsCodesWithTheirWireNumbers() {
         assertThat(Arrays.stream(StatusCode.values()).map(StatusCode::name))
-                .containsExactlyElementsOf(Arrays.stream(io.grpc.Status.Code.values())
-                        .map(Enum::name)
-                        .toList());
+                .containsExactlyElementsOf(
+                        Arrays.stream(Code.values()).map(Enum::name).toList());
         assertThat(StatusCode.OK.value()).isZero();
         assertThat(StatusCode.FAILED_PRECONDITION.value()).isEqualTo(9);
         assertThat(StatusCode.UNAUTHENTICATED.display()).isEqualTo("16 UNAUTHENTICATED");
@@ -132,7 +134,7 @@ class TypedModelTest {
     @Test
     void healerModelRoundTripsAndRequiresAMessage() {
         var mount = VolumeCapability.mount("ext4", VolumeCapability.AccessMode.SINGLE_NODE_WRITER)
-                .withMountFlags(java.util.List.of("noatime"));
+                .withMountFlags(List.of("noatime"));
         assertThat(WireMapping.fromProto(WireMapping.toProto(mount))).isEqualTo(mount);
         var block = VolumeCapability.block(VolumeCapability.AccessMode.MULTI_NODE_MULTI_WRITER);
         assertThat(WireMapping.toProto(block).getAccessMode().getModeValue()).isEqualTo(5);
@@ -144,8 +146,7 @@ class TypedModelTest {
                 .hasMessageStartingWith("volume_capability.access_type");
         var report = HealReport.abnormal("fsck found errors");
         assertThat(WireMapping.fromProto(WireMapping.toProto(report), 1)).isEqualTo(report);
-        assertThatThrownBy(
-                        () -> WireMapping.fromProto(io.volrep.proto.healer.NodeHealerResponse.getDefaultInstance(), 1))
+        assertThatThrownBy(() -> WireMapping.fromProto(NodeHealerResponse.getDefaultInstance(), 1))
                 .isInstanceOf(ProtocolViolationException.class)
                 .hasMessage("message: REQUIRED but empty");
     }
@@ -155,21 +156,19 @@ class TypedModelTest {
         VolumeGroup group = new VolumeGroup(
                 "vg-1",
                 Map.of("pool", "rbd"),
-                java.util.List.of(
+                List.of(
                         new VolumeGroup.Member("vol-0", 1 << 30, Map.of("fs", "ext4")),
                         VolumeGroup.Member.of("vol-1")));
         assertThat(WireMapping.fromProto(WireMapping.toProto(group))).isEqualTo(group);
         assertThat(group.volumeIds()).containsExactly("vol-0", "vol-1");
         assertThat(group.members().get(0).capacity()).hasValue(1 << 30);
         assertThat(group.members().get(1).capacity()).isEmpty();
-        assertThat(VolumeGroup.of("vg-2", "a", "b")
-                        .withMembers(java.util.List.of())
-                        .volumeIds())
+        assertThat(VolumeGroup.of("vg-2", "a", "b").withMembers(List.of()).volumeIds())
                 .isEmpty();
         assertThat(group).hasToString("volume group vg-1 [vol-0, vol-1]");
         assertThatThrownBy(() -> group.members().add(VolumeGroup.Member.of("x")))
                 .isInstanceOf(UnsupportedOperationException.class);
-        assertThatThrownBy(() -> new VolumeGroup(null, Map.of(), java.util.List.of()))
+        assertThatThrownBy(() -> new VolumeGroup(null, Map.of(), List.of()))
                 .isInstanceOf(NullPointerException.class)
                 .hasMessage("id");
     }
@@ -200,7 +199,7 @@ class TypedModelTest {
         assertThat(VolumeGroupCapability.LIMIT_VOLUME_TO_ONE_VOLUME_GROUP.isBehaviour())
                 .isTrue();
         assertThat(VolumeGroupCapability.LIST_VOLUME_GROUPS.isBehaviour()).isFalse();
-        assertThat(java.util.Arrays.stream(Rpc.values()).filter(Rpc::isVolumeGroup))
+        assertThat(Arrays.stream(Rpc.values()).filter(Rpc::isVolumeGroup))
                 .allSatisfy(rpc -> assertThat(rpc.service()).isEqualTo("volumegroup.Controller"));
     }
 }

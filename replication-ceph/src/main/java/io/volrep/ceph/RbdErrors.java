@@ -1,6 +1,7 @@
 package io.volrep.ceph;
 
 import io.volrep.ceph.internal.rados.Errno;
+import java.util.Locale;
 
 /**
  * What Ceph's answers mean to the driver: the one table of the errnos (and the one mgr text) it relies on, each
@@ -95,6 +96,6 @@ final class RbdErrors {
 
     /** The mgr refused a schedule's start time. */
     static boolean badStartTime(RbdException e) {
-        return e.is(Errno.EINVAL) && e.text().toLowerCase(java.util.Locale.ROOT).contains("start time");
+        return e.is(Errno.EINVAL) && e.text().toLowerCase(Locale.ROOT).contains("start time");
     }
 }

@@ -29,6 +29,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -1140,9 +1143,9 @@ class CephRbdDriverTest {
         fake.pingSleepMillis = 500;
         serve(fake);
         var probe = driver.readiness();
-        var pool = java.util.concurrent.Executors.newFixedThreadPool(60);
+        var pool = Executors.newFixedThreadPool(60);
         try {
-            var answers = new java.util.ArrayList<java.util.concurrent.Future<Boolean>>();
+            var answers = new ArrayList<Future<Boolean>>();
             for (int i = 0; i < 60; i++) {
                 answers.add(pool.submit(probe::getAsBoolean));
             }

@@ -1,6 +1,7 @@
 package io.volrep.ceph;
 
 import io.volrep.ceph.internal.rados.Errno;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -65,7 +66,7 @@ final class FakeRbd {
     }
 
     /** The driver over this fake: site A with site B as its peer. */
-    CephRbdDriver driver(java.time.Duration timeout) {
+    CephRbdDriver driver(Duration timeout) {
         return CephRbdDriver.builder()
                 .pool("rbd")
                 .timeout(timeout)

@@ -2,6 +2,7 @@ package io.volrep.ceph;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.gson.JsonPrimitive;
 import io.volrep.api.ReplicationInfo.Status;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,9 +14,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 class MirrorStatusTest {
 
     private static MirrorStatus withPeer(String state, String description, String lastUpdate) {
-        return RbdFixtures.status(("""
+        return RbdFixtures.status("""
                 {"state":"up+stopped","description":"local image is primary","peer_sites":[{"site_name":"site-b",\
-                "state":"%s","description":%s,"last_update":"%s"}]}""".formatted(state, new com.google.gson.JsonPrimitive(description), lastUpdate)));
+                "state":"%s","description":%s,"last_update":"%s"}]}""".formatted(state, new JsonPrimitive(description), lastUpdate));
     }
 
     private static String replaying(long local, long remote, String replayState) {
@@ -58,7 +59,7 @@ class MirrorStatusTest {
 
     @Test
     void noPeerAtAllIsError() {
-        MirrorStatus status = RbdFixtures.status(("{\"state\":\"up+stopped\",\"peer_sites\":[]}"));
+        MirrorStatus status = RbdFixtures.status("{\"state\":\"up+stopped\",\"peer_sites\":[]}");
 
         assertThat(status.health("vol-0").status()).isEqualTo(Status.ERROR);
         assertThat(status.lastSync()).isEmpty();

@@ -2,8 +2,10 @@ package io.volrep.ceph;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.gson.JsonParser;
 import io.volrep.ceph.internal.rados.CephException;
 import io.volrep.ceph.internal.rados.Errno;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** One test per entry of {@link RbdErrors}, the one table of what Ceph's answers mean to the driver. */
@@ -91,7 +93,7 @@ class RbdErrorsTest {
 
     @Test
     void theMgrsScheduleListIsReadByLevelAndAnUnexpectedShapeIsNoSchedule() {
-        var answer = com.google.gson.JsonParser.parseString("""
+        var answer = JsonParser.parseString("""
                 {"1//1029d2d0a2ea": {"name": "rbd/vol-0", "schedule": [{"interval": "1m", "start_time": null},
                  {"interval": "2m", "start_time": "14:00:00-05:00"}]},
                  "1//other": {"name": "rbd/vol-1", "schedule": [{"interval": "5m", "start_time": null}]},
@@ -99,7 +101,7 @@ class RbdErrorsTest {
 
         assertThat(SnapshotSchedule.fromMgrList(answer, "rbd/vol-0"))
                 .containsExactly(new SnapshotSchedule("1m", ""), new SnapshotSchedule("2m", "14:00:00-05:00"));
-        assertThat(SnapshotSchedule.fromMgrList(com.google.gson.JsonParser.parseString("[1]"), "rbd/vol-0"))
+        assertThat(SnapshotSchedule.fromMgrList(JsonParser.parseString("[1]"), "rbd/vol-0"))
                 .isEmpty();
     }
 
@@ -115,15 +117,15 @@ class RbdErrorsTest {
 
     @Test
     void rbdMirrorsDescriptionsAreReadByTheirWords() {
-        MirrorStatus copy = new MirrorStatus("up+error", "split-brain detected", java.util.List.of());
+        MirrorStatus copy = new MirrorStatus("up+error", "split-brain detected", List.of());
         MirrorStatus peerPrimary = new MirrorStatus(
                 "up+stopped",
                 "local image is primary",
-                java.util.List.of(new MirrorStatus.Peer("site-b", "up+stopped", "local image is primary", "")));
+                List.of(new MirrorStatus.Peer("site-b", "up+stopped", "local image is primary", "")));
         MirrorStatus notReported = new MirrorStatus(
                 "up+stopped",
                 "local image is primary",
-                java.util.List.of(new MirrorStatus.Peer("site-b", "down+unknown", "status not found", "")));
+                List.of(new MirrorStatus.Peer("site-b", "down+unknown", "status not found", "")));
 
         assertThat(copy.splitBrain()).isTrue();
         assertThat(peerPrimary.health("vol-0").message()).contains("primary there too (split-brain)");

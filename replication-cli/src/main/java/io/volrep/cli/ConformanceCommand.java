@@ -6,6 +6,7 @@ import io.volrep.testkit.Check;
 import io.volrep.testkit.ComplianceReport;
 import io.volrep.testkit.ConformanceChecks;
 import io.volrep.testkit.ConformanceConfig;
+import io.volrep.testkit.ConformanceContext;
 import io.volrep.testkit.ConformanceRunner;
 import io.volrep.testkit.reference.ReferenceDriver;
 import io.volrep.testkit.reference.ReferencePair;
@@ -17,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -94,7 +96,7 @@ public final class ConformanceCommand extends Subcommand {
     List<String> volumeGroups = new ArrayList<>();
 
     /** Valid secrets sent with every call; secret checks are skipped without one. */
-    @picocli.CommandLine.Mixin
+    @Mixin
     SecretOptions secretOptions;
 
     @Option(
@@ -239,7 +241,7 @@ public final class ConformanceCommand extends Subcommand {
 
     /** The slf4j-simple property setting the level of the suite's own call log (one DEBUG line per call). */
     static final String SUITE_CALLS_LOG_LEVEL_PROPERTY =
-            "org.slf4j.simpleLogger.log." + io.volrep.testkit.ConformanceContext.class.getName();
+            "org.slf4j.simpleLogger.log." + ConformanceContext.class.getName();
 
     /**
      * For {@code volrep conformance -v}: turns the suite's call log on ({@code EnableVolumeReplication volume vol-0 ->

@@ -5,6 +5,7 @@ import io.volrep.client.ReplicationClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import picocli.CommandLine;
 
 /**
@@ -100,7 +101,7 @@ final class Endpoint {
         return ReplicationClient.whyUnreachable(target);
     }
 
-    private static String convert(String value, java.util.function.UnaryOperator<String> parse, String forms) {
+    private static String convert(String value, UnaryOperator<String> parse, String forms) {
         try {
             return parse.apply(value);
         } catch (IllegalArgumentException e) {

@@ -2,6 +2,7 @@ package io.volrep.cli;
 
 import io.volrep.api.InvalidArgumentException;
 import io.volrep.api.ReplicationSource;
+import io.volrep.api.SpecDialect;
 import io.volrep.api.internal.SafeText;
 import io.volrep.client.ReplicationClient;
 import io.volrep.client.RetryPolicy;
@@ -14,6 +15,8 @@ import io.volrep.client.reconcile.FailoverReport;
 import io.volrep.client.reconcile.FailoverStep;
 import io.volrep.client.reconcile.SourceFailover;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -104,7 +107,7 @@ public final class FailoverCommand extends Subcommand {
             names = "--to-secrets-file",
             paramLabel = "PATH",
             description = "Site B's secrets from a KEY=VALUE file or a Kubernetes Secret directory.")
-    java.nio.file.Path toSecretsFile;
+    Path toSecretsFile;
 
     @Option(
             names = "--force-if-unreachable",
@@ -146,7 +149,7 @@ public final class FailoverCommand extends Subcommand {
             converter = ClientOptions.DialectConverter.class,
             description = "The replication spec revision both sites' plugins speak: current, upstream-2026, v0.1.3 or"
                     + " v0.1.0 (default: ${DEFAULT-VALUE}). See docs/compatibility.md.")
-    io.volrep.api.SpecDialect dialect = io.volrep.api.SpecDialect.CURRENT;
+    SpecDialect dialect = SpecDialect.CURRENT;
 
     @Option(
             names = {"-v", "--verbose"},
@@ -168,7 +171,7 @@ public final class FailoverCommand extends Subcommand {
             if (toSecretsFile != null) {
                 bSecrets.putAll(SecretOptions.read(toSecretsFile, SecretOptions.warnings(spec)));
             }
-        } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+        } catch (IllegalArgumentException | UncheckedIOException e) {
             throw usageError(e.getMessage());
         }
         bSecrets.putAll(toSecrets);
@@ -176,7 +179,7 @@ public final class FailoverCommand extends Subcommand {
         Consumer<FailoverProgress> listener;
         try {
             listener = FailoverTestHook.wrap(
-                    new FailoverProgressDisplay(err(), System.console() != null, sites),
+                    new FailoverProgressDisplay(err(), VolrepCommand.onTerminal(), sites),
                     System.getenv(FailoverTestHook.VARIABLE),
                     err(),
                     System.in);

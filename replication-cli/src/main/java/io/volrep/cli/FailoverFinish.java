@@ -1,6 +1,7 @@
 package io.volrep.cli;
 
 import io.volrep.api.ReplicationSource;
+import io.volrep.api.SpecDialect;
 import io.volrep.api.internal.SafeText;
 import io.volrep.client.reconcile.SourceFailover;
 import java.io.PrintWriter;
@@ -91,7 +92,7 @@ final class FailoverFinish {
         if (run.forceIfUnreachable) {
             cmd.add("--force-if-unreachable");
         }
-        if (run.dialect != io.volrep.api.SpecDialect.CURRENT) {
+        if (run.dialect != SpecDialect.CURRENT) {
             cmd.add("--dialect " + run.dialect.cliName());
         }
         if (!run.timeout.equals(Duration.ofSeconds(30))) {

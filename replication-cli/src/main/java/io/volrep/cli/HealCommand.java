@@ -9,6 +9,8 @@ import io.volrep.client.HealCall;
 import io.volrep.client.ReplicationClient;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -58,7 +60,7 @@ public final class HealCommand extends Subcommand {
     AccessMode accessMode;
 
     @Option(names = "--context", paramLabel = "KEY=VALUE", description = "A volume_context entry; repeatable.")
-    java.util.Map<String, String> context = new java.util.LinkedHashMap<>();
+    Map<String, String> context = new LinkedHashMap<>();
 
     /** {@code --block} or {@code --mount FSTYPE}: the volume_capability; none when neither is given. */
     static final class AccessType {

@@ -3,12 +3,14 @@ package io.volrep.cli;
 import io.grpc.netty.shaded.io.netty.bootstrap.ServerBootstrap;
 import io.grpc.netty.shaded.io.netty.buffer.Unpooled;
 import io.grpc.netty.shaded.io.netty.channel.Channel;
+import io.grpc.netty.shaded.io.netty.channel.ChannelFuture;
 import io.grpc.netty.shaded.io.netty.channel.ChannelFutureListener;
 import io.grpc.netty.shaded.io.netty.channel.ChannelHandlerContext;
 import io.grpc.netty.shaded.io.netty.channel.ChannelInitializer;
 import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.grpc.netty.shaded.io.netty.channel.SimpleChannelInboundHandler;
-import io.grpc.netty.shaded.io.netty.channel.nio.NioEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.nio.NioIoHandler;
 import io.grpc.netty.shaded.io.netty.channel.socket.SocketChannel;
 import io.grpc.netty.shaded.io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.grpc.netty.shaded.io.netty.handler.codec.http.DefaultFullHttpResponse;
@@ -22,6 +24,7 @@ import io.grpc.netty.shaded.io.netty.handler.codec.http.HttpResponseStatus;
 import io.grpc.netty.shaded.io.netty.handler.codec.http.HttpServerCodec;
 import io.grpc.netty.shaded.io.netty.handler.codec.http.HttpVersion;
 import io.grpc.netty.shaded.io.netty.util.concurrent.DefaultThreadFactory;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -68,10 +71,11 @@ final class MetricsHttpServer implements AutoCloseable {
      */
     static MetricsHttpServer start(
             InetSocketAddress address, Supplier<String> scrape, String contentType, Duration readTimeout)
-            throws java.io.IOException {
-        EventLoopGroup group = new NioEventLoopGroup(1, new DefaultThreadFactory("volrep-metrics", true));
+            throws IOException {
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(
+                1, new DefaultThreadFactory("volrep-metrics", true), NioIoHandler.newFactory());
         Connections connections = new Connections();
-        io.grpc.netty.shaded.io.netty.channel.ChannelFuture bound = new ServerBootstrap()
+        ChannelFuture bound = new ServerBootstrap()
                 .group(group)
                 .channel(NioServerSocketChannel.class)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
@@ -97,7 +101,7 @@ final class MetricsHttpServer implements AutoCloseable {
                 .awaitUninterruptibly();
         if (!bound.isSuccess()) {
             group.shutdownGracefully(0, 0, TimeUnit.SECONDS);
-            throw bound.cause() instanceof java.io.IOException io ? io : new java.io.IOException(bound.cause());
+            throw bound.cause() instanceof IOException io ? io : new IOException(bound.cause());
         }
         return new MetricsHttpServer(group, bound.channel());
     }

@@ -5,9 +5,12 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.volrep.micrometer.VolrepServerMetrics;
 import io.volrep.spi.ReplicationServer;
+import io.volrep.spi.exec.ExecDriver;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import picocli.CommandLine.Option;
 
 /**
@@ -29,7 +32,7 @@ final class MetricsOptions {
     String metricsListen;
 
     /** How long a connection may take to send its request (tests shorten it). */
-    java.time.Duration readTimeout = java.time.Duration.ofSeconds(10);
+    Duration readTimeout = Duration.ofSeconds(10);
 
     private PrometheusMeterRegistry registry;
 
@@ -39,7 +42,7 @@ final class MetricsOptions {
     }
 
     /** {@link #bind(ReplicationServer.Builder)}, also metering the exec bridge's driver processes (when not null). */
-    ReplicationServer.Builder bind(ReplicationServer.Builder server, io.volrep.spi.exec.ExecDriver exec) {
+    ReplicationServer.Builder bind(ReplicationServer.Builder server, ExecDriver exec) {
         if (metricsListen == null) {
             return server;
         }
@@ -79,7 +82,7 @@ final class MetricsOptions {
     }
 
     /** {@link #start()}, then {@code metrics on URL} on {@code err} when there is an endpoint. */
-    Endpoint startAnnounced(java.io.PrintWriter err) {
+    Endpoint startAnnounced(PrintWriter err) {
         Endpoint endpoint = start();
         if (endpoint.url() != null) {
             err.println("metrics on " + endpoint.url());

@@ -196,7 +196,7 @@ final class Progress implements AttemptListener, ResyncCall.PollListener, AutoCl
         if (d.toNanos() % 1_000_000_000L != 0) {
             return seconds(d.toNanos());
         }
-        return d.getSeconds() > 120 && d.getSeconds() % 60 == 0 ? d.toMinutes() + " min" : d.getSeconds() + " s";
+        return d.toSeconds() > 120 && d.toSeconds() % 60 == 0 ? d.toMinutes() + " min" : d.toSeconds() + " s";
     }
 
     static String seconds(long nanos) {

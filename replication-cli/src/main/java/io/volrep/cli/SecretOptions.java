@@ -4,8 +4,11 @@ import io.volrep.api.internal.SafeText;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
@@ -71,7 +74,7 @@ public final class SecretOptions {
     /** Where the warnings of a secrets file go: the command's stderr (System.err outside a command). */
     static Consumer<String> warnings(CommandLine.Model.CommandSpec command) {
         PrintWriter err = command == null || command.commandLine() == null
-                ? new PrintWriter(System.err, true)
+                ? new PrintWriter(System.err, true, Charset.defaultCharset())
                 : command.commandLine().getErr();
         return line -> {
             err.println(line);
@@ -97,9 +100,9 @@ public final class SecretOptions {
                                 + (file.equals(path) ? "" : "; a Kubernetes Secret volume: defaultMode: 0400") + ")"));
             }
             return secrets;
-        } catch (java.nio.file.NoSuchFileException e) {
+        } catch (NoSuchFileException e) {
             throw new IllegalArgumentException("--secrets-file " + path + ": no such file");
-        } catch (java.nio.file.AccessDeniedException e) {
+        } catch (AccessDeniedException e) {
             throw new IllegalArgumentException("--secrets-file " + path + ": permission denied");
         } catch (IOException | UncheckedIOException e) {
             throw new IllegalArgumentException("--secrets-file " + path + ": cannot read it");

@@ -1,8 +1,10 @@
 package io.volrep.cli;
 
+import io.volrep.api.internal.SafeText;
 import io.volrep.spi.ReplicationServer;
 import io.volrep.spi.exec.ExecDriver;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -102,12 +104,12 @@ public final class ServeExecCommand extends DriverServeCommand<ExecDriver> {
     int cannotStart(RuntimeException e) {
         if (!(e instanceof IllegalStateException
                 || e instanceof IllegalArgumentException
-                || e instanceof java.io.UncheckedIOException)) {
+                || e instanceof UncheckedIOException)) {
             throw e;
         }
         PrintWriter err = err();
         // May quote what the driver printed at init: escaped.
-        err.println("volrep serve-exec: " + io.volrep.api.internal.SafeText.escape(e.getMessage()));
+        err.println("volrep serve-exec: " + SafeText.escape(e.getMessage()));
         err.flush();
         return 1;
     }

@@ -56,14 +56,13 @@ final class ServeStart {
     record Served<D extends AutoCloseable>(ReplicationServer server, D driver) implements AutoCloseable {
         @Override
         public void close() {
-            try {
+            // The server first, then the driver, whatever the server's close threw (then the driver's is suppressed).
+            try (AutoCloseable closedSecond = driver) {
                 server.close();
-            } finally {
-                try {
-                    driver.close();
-                } catch (Exception e) {
-                    throw new IllegalStateException("closing " + driver + ": " + e.getMessage(), e);
-                }
+            } catch (RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IllegalStateException("closing " + driver + ": " + e.getMessage(), e);
             }
         }
     }

@@ -1,10 +1,15 @@
 package io.volrep.cli;
 
+import io.volrep.spi.ReplicationServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.Callable;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -47,7 +52,7 @@ public final class VolrepCommand implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
 
     /** The frame loggers' JUL side, held: java.util.logging keeps loggers (and so their levels) weakly. */
-    private static final java.util.List<java.util.logging.Logger> FRAME_LOGGERS_OFF = new java.util.ArrayList<>();
+    private static final List<Logger> FRAME_LOGGERS_OFF = new ArrayList<>();
 
     /**
      * Keeps gRPC's HTTP/2 frame loggers ({@link io.volrep.spi.ReplicationServer#RAW_FRAME_LOGGERS}), which dump every
@@ -56,10 +61,10 @@ public final class VolrepCommand implements Callable<Integer> {
      * creates it, so this runs in {@code main}, before any logger exists.
      */
     static void keepFrameLoggersOff() {
-        for (String name : io.volrep.spi.ReplicationServer.RAW_FRAME_LOGGERS) {
+        for (String name : ReplicationServer.RAW_FRAME_LOGGERS) {
             System.setProperty("org.slf4j.simpleLogger.log." + name, "info");
-            java.util.logging.Logger jul = java.util.logging.Logger.getLogger(name);
-            jul.setLevel(java.util.logging.Level.INFO);
+            Logger jul = Logger.getLogger(name);
+            jul.setLevel(Level.INFO);
             FRAME_LOGGERS_OFF.add(jul);
         }
     }
@@ -70,7 +75,7 @@ public final class VolrepCommand implements Callable<Integer> {
         ConformanceCommand.showSuiteCalls(args);
         Progress.quietLibraryConnectionWarnings(args);
         keepFrameLoggersOff(); // before gRPC's exist (it creates ReplicationServer's own logger: so second)
-        Progress.liveLineOnTerminal = System.console() != null;
+        Progress.liveLineOnTerminal = onTerminal();
         System.exit(execute(args));
     }
 
@@ -165,5 +170,15 @@ public final class VolrepCommand implements Callable<Integer> {
                 "JVM " + System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + ")"
             };
         }
+    }
+
+    /**
+     * Whether the command runs on a terminal, where a live progress line may redraw itself. On Java 17 (our
+     * baseline) {@link System#console()} is null exactly when stdin or stdout is not a terminal; from Java 22 it is
+     * never null and {@code Console.isTerminal()} tells.
+     */
+    @SuppressWarnings("SystemConsoleNull") // the Java 17 meaning, above
+    static boolean onTerminal() {
+        return System.console() != null;
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.volrep.api.Rpc;
 import io.volrep.api.StatusCode;
+import io.volrep.client.RetryPolicy.Jitter;
 import io.volrep.spi.ReplicationServer;
 import io.volrep.testkit.fake.FakePlugin;
 import io.volrep.testkit.fake.RawHttp2Plugin;
@@ -187,13 +188,9 @@ class CallCommandsTest {
     @Test
     void jitterOptionChoosesThePolicysJitter() {
         ClientOptions o = new ClientOptions();
-        assertThat(o.retryPolicy().jitter())
-                .as("the CLI's default")
-                .isEqualTo(io.volrep.client.RetryPolicy.Jitter.EQUAL);
-        assertThat(new ClientOptions.JitterConverter().convert("Full"))
-                .isEqualTo(io.volrep.client.RetryPolicy.Jitter.FULL);
-        assertThat(new ClientOptions.JitterConverter().convert("none"))
-                .isEqualTo(io.volrep.client.RetryPolicy.Jitter.NONE);
+        assertThat(o.retryPolicy().jitter()).as("the CLI's default").isEqualTo(Jitter.EQUAL);
+        assertThat(new ClientOptions.JitterConverter().convert("Full")).isEqualTo(Jitter.FULL);
+        assertThat(new ClientOptions.JitterConverter().convert("none")).isEqualTo(Jitter.NONE);
         Run bad = volrep("promote", "--volume", "vol-0", "--jitter", "some");
         assertThat(bad.exit()).isEqualTo(2);
         assertThat(bad.err()).contains("use full, equal or none");

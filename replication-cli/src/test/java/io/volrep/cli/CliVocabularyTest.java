@@ -94,6 +94,7 @@ class CliVocabularyTest {
     }
 
     @Test
+    @SuppressWarnings("ReferenceEquality") // an alias is the very same option spec
     void theBudgetOfACallIsTimeoutEverywhere() {
         for (CommandSpec c : commands()) {
             assertThat(c.findOption("--call-timeout") == null

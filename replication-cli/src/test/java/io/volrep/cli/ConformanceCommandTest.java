@@ -2,16 +2,26 @@ package io.volrep.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.grpc.Metadata;
+import io.grpc.ServerCall;
+import io.grpc.ServerCall.Listener;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.Status;
 import io.volrep.api.Rpc;
 import io.volrep.api.StatusCode;
+import io.volrep.spi.ReplicationServer;
 import io.volrep.testkit.fake.FakePlugin;
 import io.volrep.testkit.fake.InfoViolation;
+import io.volrep.testkit.reference.ReferenceDriver;
 import io.volrep.testsupport.GrpcCleanup;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -74,12 +84,12 @@ class ConformanceCommandTest {
         String password = "Sup3r-s3cret-value";
         String hostile = "\u001b[2J\u001b]0;owned\u0007\rforged\nFAIL forged\u202e";
         // Every call fails with its request's secrets in the message.
-        io.grpc.ServerInterceptor echo = new io.grpc.ServerInterceptor() {
+        ServerInterceptor echo = new ServerInterceptor() {
             @Override
-            public <Q, A> io.grpc.ServerCall.Listener<Q> interceptCall(
-                    io.grpc.ServerCall<Q, A> call, io.grpc.Metadata headers, io.grpc.ServerCallHandler<Q, A> next) {
+            public <Q, A> Listener<Q> interceptCall(
+                    ServerCall<Q, A> call, Metadata headers, ServerCallHandler<Q, A> next) {
                 call.request(1);
-                return new io.grpc.ServerCall.Listener<>() {
+                return new Listener<>() {
                     String echoed = "";
 
                     @Override
@@ -90,17 +100,16 @@ class ConformanceCommandTest {
                     @Override
                     public void onHalfClose() {
                         call.close(
-                                io.grpc.Status.UNAUTHENTICATED.withDescription("refused " + echoed + hostile),
-                                new io.grpc.Metadata());
+                                Status.UNAUTHENTICATED.withDescription("refused " + echoed + hostile), new Metadata());
                     }
                 };
             }
         };
-        io.volrep.testkit.reference.ReferenceDriver driver = io.volrep.testkit.reference.ReferenceDriver.builder()
+        ReferenceDriver driver = ReferenceDriver.builder()
                 .volumes(1)
                 .requiredSecret("password", password)
                 .build();
-        io.volrep.spi.ReplicationServer server = grpc.register(io.volrep.spi.ReplicationServer.builder()
+        ReplicationServer server = grpc.register(ReplicationServer.builder()
                 .driver(driver)
                 .interceptor(echo)
                 .listen("unix://" + dir.resolve("echo.sock"))
@@ -120,7 +129,7 @@ class ConformanceCommandTest {
 
         assertThat(r.exit()).isEqualTo(1);
         assertThat(r.out()).contains("value: \"***\"").contains("\\u001b[2J");
-        java.util.List<String> outputs = new java.util.ArrayList<>(java.util.List.of(r.out(), r.err()));
+        List<String> outputs = new ArrayList<>(List.of(r.out(), r.err()));
         try (Stream<Path> files = Files.list(reports)) {
             for (Path file : files.toList()) {
                 outputs.add(Files.readString(file));

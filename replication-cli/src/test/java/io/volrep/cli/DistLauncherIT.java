@@ -3,6 +3,7 @@ package io.volrep.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -137,7 +138,7 @@ class DistLauncherIT {
                 .directory(cwd.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(output.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         pb.environment().clear();
         pb.environment().putAll(environment);
         Process p = pb.start();

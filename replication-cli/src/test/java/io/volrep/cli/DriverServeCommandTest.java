@@ -3,6 +3,7 @@ package io.volrep.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -22,7 +23,7 @@ class DriverServeCommandTest {
                         List.of("--listen", "127.0.0.1:0", "--ceph-conf", "/etc/ceph/a.conf", "--pool", "rbd"));
         commands.forEach((command, required) -> {
             CommandLine cli = new CommandLine(command);
-            List<String> args = new java.util.ArrayList<>(required);
+            List<String> args = new ArrayList<>(required);
             args.addAll(List.of("--grace-period", "3s", "--metrics-listen", "127.0.0.1:0"));
             cli.parseArgs(args.toArray(String[]::new));
 

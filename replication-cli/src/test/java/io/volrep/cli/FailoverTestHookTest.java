@@ -20,6 +20,7 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -36,6 +37,7 @@ class FailoverTestHookTest {
     @RegisterExtension
     final GrpcCleanup grpc = new GrpcCleanup();
 
+    @SuppressWarnings("UnnecessaryLambda") // one instance, so that the tests can see it handed back unwrapped
     private static final Consumer<FailoverProgress> NOTHING = p -> {};
 
     @Test
@@ -125,7 +127,7 @@ class FailoverTestHookTest {
                 new ByteArrayInputStream(new byte[0]),
                 halted::countDown);
         Thread source = new Thread(() -> hook.accept(new FailoverProgress(
-                ReplicationSource.volume("vol-0"), java.util.Optional.empty(), FailoverStep.CHECKING_B, "")));
+                ReplicationSource.volume("vol-0"), Optional.empty(), FailoverStep.CHECKING_B, "")));
         source.setDaemon(true);
         source.start();
         assertThat(halted.await(5, TimeUnit.MINUTES)).isTrue();

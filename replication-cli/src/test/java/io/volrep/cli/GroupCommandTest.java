@@ -22,6 +22,7 @@ import io.volrep.testkit.reference.ReferencePlugin;
 import io.volrep.testsupport.GrpcCleanup;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -182,7 +183,7 @@ class GroupCommandTest {
                 o.onCompleted();
             }
         };
-        return grpc.register(NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+        return grpc.register(NettyServerBuilder.forAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
                 .addService(controller)
                 .addService(identity)
                 .build()

@@ -27,6 +27,8 @@ import io.volrep.proto.identity.GetIdentityResponse;
 import io.volrep.proto.identity.IdentityGrpc;
 import io.volrep.proto.identity.ProbeRequest;
 import io.volrep.proto.identity.ProbeResponse;
+import io.volrep.proto.replication.v0_1_3.ReplicationSource;
+import io.volrep.proto.replication.v0_1_3.ReplicationSource.TypeCase;
 import io.volrep.spi.ReplicationServer;
 import io.volrep.testkit.reference.ReferenceDriver;
 import io.volrep.testkit.reference.ReferencePlugin;
@@ -219,10 +221,8 @@ class LegacyAndNodeCommandsTest {
         assertThat(plugin.states.state).containsEntry("vol-1", "secondary");
         assertThat(plugin.states.requests).hasSize(4); // enable, demote, 2 resync polls
         assertThat(plugin.states.requests).allSatisfy(m -> {
-            var source = (io.volrep.proto.replication.v0_1_3.ReplicationSource)
-                    m.getField(m.getDescriptorForType().findFieldByName("replication_source"));
-            assertThat(source.getTypeCase())
-                    .isEqualTo(io.volrep.proto.replication.v0_1_3.ReplicationSource.TypeCase.VOLUME);
+            var source = (ReplicationSource) m.getField(m.getDescriptorForType().findFieldByName("replication_source"));
+            assertThat(source.getTypeCase()).isEqualTo(TypeCase.VOLUME);
             assertThat(m.getField(m.getDescriptorForType().findFieldByName("volume_id")))
                     .isEqualTo("vol-1");
         });

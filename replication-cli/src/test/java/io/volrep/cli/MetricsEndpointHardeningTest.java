@@ -149,7 +149,7 @@ class MetricsEndpointHardeningTest {
     @Test
     void aScraperGetsThroughWhileIdleConnectionsFillTheLimit() throws Exception {
         // A read timeout far longer than the test: the idle connections stay until the server evicts them.
-        MetricsOptions.Endpoint endpoint = grpc.register(start(Duration.ofSeconds(120)));
+        MetricsOptions.Endpoint endpoint = grpc.register(start(Duration.ofMinutes(2)));
         InetSocketAddress address = address(endpoint.url());
         List<Socket> idle = new ArrayList<>();
         try {

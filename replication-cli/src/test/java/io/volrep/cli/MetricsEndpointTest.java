@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
+import io.volrep.api.PreconditionFailedException;
 import io.volrep.api.SourceNotFoundException;
 import io.volrep.api.UnauthenticatedException;
 import io.volrep.client.ReplicationClient;
@@ -78,7 +79,7 @@ class MetricsEndpointTest {
                                 .promote()
                                 .secrets(secrets)
                                 .call())
-                        .isInstanceOf(io.volrep.api.PreconditionFailedException.class);
+                        .isInstanceOf(PreconditionFailedException.class);
                 assertThatThrownBy(() ->
                                 client.volume("vol-9").enable().secrets(secrets).call())
                         .isInstanceOf(SourceNotFoundException.class);

@@ -14,6 +14,7 @@ import java.lang.reflect.Type;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -93,7 +94,7 @@ class ModuleDescriptorsIT {
     void noGeneratedTypeAppearsInAnExportedSignature(String artifact) throws Exception {
         List<String> leaks = new ArrayList<>();
         try (JarFile jar = new JarFile(jar(artifact).toFile())) {
-            for (JarEntry entry : java.util.Collections.list(jar.entries())) {
+            for (JarEntry entry : Collections.list(jar.entries())) {
                 String name = entry.getName();
                 if (!name.endsWith(".class") || name.equals("module-info.class")) {
                     continue;

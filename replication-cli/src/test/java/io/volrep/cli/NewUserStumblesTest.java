@@ -16,6 +16,7 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -116,7 +117,7 @@ class NewUserStumblesTest {
     @Test
     void aLiveSocketIsOneLineAndExit2(@TempDir Path dir) {
         ReferenceDriver driver = ReferenceDriver.builder().volumes(1).build();
-        ReplicationServer server = grpc.register(ReferencePlugin.start(driver, "unix://" + dir.resolve("live.sock")));
+        grpc.register(ReferencePlugin.start(driver, "unix://" + dir.resolve("live.sock")));
         Run second =
                 volrep("serve-reference", "--listen", dir.resolve("live.sock").toString());
         assertThat(second.exit()).as(second.all()).isEqualTo(2);
@@ -238,7 +239,7 @@ class NewUserStumblesTest {
         Files.writeString(data.resolve("password"), SECRET);
         Files.createSymbolicLink(mounted.resolve("..data"), data.getFileName());
         Files.createSymbolicLink(mounted.resolve("password"), Path.of("..data/password"));
-        assertThat(SecretOptions.read(mounted, warning -> {})).containsExactly(java.util.Map.entry("password", SECRET));
+        assertThat(SecretOptions.read(mounted, warning -> {})).containsExactly(Map.entry("password", SECRET));
 
         ReferenceDriver driver = ReferenceDriver.builder()
                 .volumes(1)

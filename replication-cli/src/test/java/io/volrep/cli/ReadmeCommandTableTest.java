@@ -243,7 +243,7 @@ class ReadmeCommandTableTest {
 
     private static boolean requiredGroup(ArgGroupSpec group) {
         for (ArgGroupSpec g = group; g != null; g = g.parentGroup()) {
-            if (g.multiplicity().min() == 0 || g.exclusive() && g.args().size() > 1) {
+            if (g.multiplicity().min() == 0 || (g.exclusive() && g.args().size() > 1)) {
                 return false;
             }
         }

@@ -14,7 +14,9 @@ import io.volrep.testkit.reference.ReferenceDriver;
 import io.volrep.testkit.reference.ReferencePair;
 import io.volrep.testkit.reference.ReferencePlugin;
 import io.volrep.testsupport.GrpcCleanup;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -330,7 +332,7 @@ class ReconcileAndFailoverCommandsTest {
     void helpAndGuideSayTheSameAboutFailoverWithoutDestinations() throws Exception {
         Run help = volrep("failover", "--help");
         assertThat(help.out()).contains("--assume-same-ids").contains("site A is asked");
-        String guide = java.nio.file.Files.readString(Path.of("..", "docs", "orchestrator-authors.md"));
+        String guide = Files.readString(Path.of("..", "docs", "orchestrator-authors.md"));
         assertThat(guide).contains("without `--destination`, site A is asked").contains("`--assume-same-ids`");
     }
 
@@ -373,7 +375,7 @@ class ReconcileAndFailoverCommandsTest {
         assertThat(refused.err()).contains("total: 0 of 1 primary on site B, 1 refused, 0 failed, 0 in progress");
         assertThat(b.state(ReplicationSource.volume("vol-0")).role()).isEqualTo(ReferenceDriver.Role.SECONDARY);
 
-        List<String> forced = new java.util.ArrayList<>(List.of(args));
+        List<String> forced = new ArrayList<>(List.of(args));
         forced.add("--force-if-unreachable");
         Run run = volrep(forced.toArray(String[]::new));
         assertThat(run.exit()).as(run.all()).isZero();

@@ -13,7 +13,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import org.assertj.core.api.Assertions;
+import org.assertj.core.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -102,12 +105,12 @@ class ServeExecCommandTest {
 
     @Test
     void theDriverGetsTheMinimalEnvironmentAndWhatPassEnvNames() throws Exception {
-        java.util.List<String> others = System.getenv().keySet().stream()
-                .filter(n -> !io.volrep.spi.exec.ExecDriver.DEFAULT_PASSED_ENVIRONMENT.contains(n))
-                .filter(n -> !java.util.Set.of("PWD", "OLDPWD", "SHLVL", "_").contains(n))
+        List<String> others = System.getenv().keySet().stream()
+                .filter(n -> !ExecDriver.DEFAULT_PASSED_ENVIRONMENT.contains(n))
+                .filter(n -> !Set.of("PWD", "OLDPWD", "SHLVL", "_").contains(n))
                 .sorted()
                 .toList();
-        org.assertj.core.api.Assumptions.assumeThat(others).hasSizeGreaterThan(1);
+        Assumptions.assumeThat(others).hasSizeGreaterThan(1);
         Path seen = dir.resolve("env");
         Path driver = dir.resolve("env-driver");
         Files.writeString(driver, "#!/bin/sh\nenv > '" + seen + "'\necho '{\"status\":\"Success\"}'\n");
@@ -122,7 +125,7 @@ class ServeExecCommandTest {
                 "--env",
                 "MY_DRIVER_CONFIG=/etc/my.conf");
         grpc.register(command.start());
-        java.util.List<String> names = Files.readAllLines(seen).stream()
+        List<String> names = Files.readAllLines(seen).stream()
                 .filter(l -> l.indexOf('=') > 0)
                 .map(l -> l.substring(0, l.indexOf('=')))
                 .toList();
@@ -136,16 +139,17 @@ class ServeExecCommandTest {
                         "unix://" + dir.resolve("f.sock"),
                         "--pass-env",
                         "A=B"))
-                .satisfies(c -> org.assertj.core.api.Assertions.assertThatThrownBy(c::start)
-                        .hasMessageContaining("--pass-env"));
+                .satisfies(c -> Assertions.assertThatThrownBy(c::start).hasMessageContaining("--pass-env"));
     }
 
     @Test
     void aDriverThatCannotInitializeFailsWithExitOne() throws Exception {
         Path broken = dir.resolve("broken");
-        Files.writeString(
-                broken,
-                "#!/bin/sh\necho '{\"status\":\"Failure\",\"message\":\"no array configured\"}'\n" + "exit 1\n");
+        Files.writeString(broken, """
+                #!/bin/sh
+                echo '{"status":"Failure","message":"no array configured"}'
+                exit 1
+                """);
         broken.toFile().setExecutable(true);
         for (String[] args : new String[][] {
             {"serve-exec", "--driver", broken.toString(), "--listen", "unix://" + dir.resolve("b.sock")},
@@ -213,8 +217,7 @@ class ServeExecCommandTest {
                         "--containment",
                         "required")
                 .start());
-        assertThat(contained.driver().stats().limit())
-                .isEqualTo(io.volrep.spi.exec.ExecDriver.defaultMaxConcurrentDrivers());
+        assertThat(contained.driver().stats().limit()).isEqualTo(ExecDriver.defaultMaxConcurrentDrivers());
         assertThat(contained.driver().contained()).isTrue();
         assertThat(err(new String[] {
                     "serve-exec", "--driver", driver.toString(), "--listen", listen, "--max-concurrent-drivers", "0"

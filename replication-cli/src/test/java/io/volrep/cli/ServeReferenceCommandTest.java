@@ -8,6 +8,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -123,7 +124,7 @@ class ServeReferenceCommandTest {
         BufferedReader out =
                 new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         try {
-            List<String> lines = new java.util.ArrayList<>();
+            List<String> lines = new ArrayList<>();
             String line;
             while ((line = out.readLine()) != null && !line.startsWith("listening on ")) {
                 lines.add(line);

@@ -2,6 +2,7 @@ package io.volrep.client;
 
 import com.google.common.util.concurrent.MoreExecutors;
 import com.google.protobuf.Message;
+import io.grpc.Attributes;
 import io.grpc.CallOptions;
 import io.grpc.ClientCall;
 import io.grpc.ClientStreamTracer;
@@ -205,7 +206,7 @@ final class AttemptRunner {
         public ClientStreamTracer newClientStreamTracer(ClientStreamTracer.StreamInfo info, Metadata headers) {
             return new ClientStreamTracer() {
                 @Override
-                public void streamCreated(io.grpc.Attributes transportAttrs, Metadata headers) {
+                public void streamCreated(Attributes transportAttrs, Metadata headers) {
                     sent = true;
                 }
 

@@ -6,6 +6,7 @@ import io.volrep.api.InvalidArgumentException;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
 import io.volrep.api.Secrets;
+import io.volrep.api.VolumeGroupCapability;
 import java.util.Optional;
 
 /**
@@ -39,7 +40,7 @@ sealed interface CallSpec permits RequestSpec, HealSpec, IdentitySpec, VolumeGro
      * per client) after {@link #validate} and before anything of the call is sent. Empty for calls the spec makes
      * unconditional.
      */
-    default Optional<io.volrep.api.VolumeGroupCapability> requiredCapability() {
+    default Optional<VolumeGroupCapability> requiredCapability() {
         return Optional.empty();
     }
 

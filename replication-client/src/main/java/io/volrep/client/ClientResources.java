@@ -120,10 +120,10 @@ final class ClientResources {
             if (target.startsWith("unix:")) {
                 // The socket path is no valid HTTP/2 :authority; some servers reject it.
                 mcb.overrideAuthority("localhost");
-                if (mcb instanceof NettyChannelBuilder) {
+                if (mcb instanceof NettyChannelBuilder nettyChannelBuilder) {
                     // gRPC sets TCP keep-alive on every transport; a unix socket has none, and netty WARNs
                     // "Unknown channel option 'SO_KEEPALIVE'" per connection (as the server, see ReplicationServer).
-                    ((NettyChannelBuilder) mcb).withOption(ChannelOption.SO_KEEPALIVE, null);
+                    nettyChannelBuilder.withOption(ChannelOption.SO_KEEPALIVE, null);
                 }
             }
         }

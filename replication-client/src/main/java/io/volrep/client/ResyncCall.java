@@ -7,6 +7,7 @@ import io.volrep.api.Rpc;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
@@ -41,7 +42,7 @@ public final class ResyncCall extends ForceableCall<ResyncCall, ResyncStatus> {
     @FunctionalInterface
     public interface PollListener {
         /** Called once per answered poll, before the next one is scheduled. */
-        void onPoll(int poll, ResyncStatus status, java.util.Optional<Duration> nextPoll);
+        void onPoll(int poll, ResyncStatus status, Optional<Duration> nextPoll);
     }
 
     ResyncCall(CallEngine engine, ReplicationSource source) {
@@ -144,7 +145,7 @@ public final class ResyncCall extends ForceableCall<ResyncCall, ResyncStatus> {
 
     private void notifyPoll(int poll, ResyncStatus status, Duration nextPoll) {
         try {
-            pollListener.onPoll(poll, status, java.util.Optional.ofNullable(nextPoll));
+            pollListener.onPoll(poll, status, Optional.ofNullable(nextPoll));
         } catch (RuntimeException ignored) {
             // a display must not break the wait it displays
         }

@@ -9,6 +9,7 @@ import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.random.RandomGenerator;
 
 /**
@@ -266,7 +267,7 @@ public final class RetryPolicy {
         private final Map<Recovery, Action> actions = new EnumMap<>(Recovery.class);
         private Clock clock = Clock.systemUTC();
         // One shared, thread-safe generator: default policies compare equal and may serve many threads.
-        private RandomGenerator random = java.util.concurrent.ThreadLocalRandom.current();
+        private RandomGenerator random = ThreadLocalRandom.current();
         private boolean failFast;
 
         private Builder() {

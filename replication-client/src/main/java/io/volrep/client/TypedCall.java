@@ -104,7 +104,7 @@ public abstract class TypedCall<S extends TypedCall<S, R>, R> {
 
     /**
      * Adds {@code key=value} to {@code parameters} and returns this call: the one body of every call's
-     * {@code parameter} setter (neither may be null; the 4 KiB limit is checked before sending).
+     * {@code parameter(key, value)} setter (neither may be null; the 4 KiB limit is checked before sending).
      */
     final S withParameter(Map<String, String> parameters, String key, String value) {
         if (key == null || value == null) {

@@ -12,6 +12,7 @@ import io.volrep.api.OperationPendingException;
 import io.volrep.api.ProtocolViolationException;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.Rpc;
+import io.volrep.api.StatusCode;
 import io.volrep.client.ScriptedPlugin.Outcome;
 import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
 import io.volrep.proto.replication.ResyncVolumeResponse;
@@ -23,6 +24,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -204,11 +206,11 @@ class ClientBehaviourTest {
             }
 
             @Override
-            public void onFinished(io.volrep.api.StatusCode code, int attempts) {
+            public void onFinished(StatusCode code, int attempts) {
                 throw new IllegalStateException("onFinished");
             }
         };
-        List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<String> seen = new CopyOnWriteArrayList<>();
         start(ReplicationClient.builder()
                 .observer((rpc, source) -> throwing)
                 .observer((rpc, source) -> new CallObservation() {
@@ -228,7 +230,7 @@ class ClientBehaviourTest {
                     }
 
                     @Override
-                    public void onFinished(io.volrep.api.StatusCode code, int attempts) {
+                    public void onFinished(StatusCode code, int attempts) {
                         seen.add("finished " + code + " " + attempts);
                     }
                 }));

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.volrep.api.DeadlineExceededException;
 import io.volrep.api.ReplicationException;
+import io.volrep.client.reliability.ReferenceChild;
 import io.volrep.spi.ReplicationServer;
 import io.volrep.testkit.reference.ReferenceDriver;
 import io.volrep.testkit.reference.ReferencePlugin;
@@ -22,11 +23,14 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipalLookupService;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -91,7 +95,7 @@ class ConnectionWaitTest {
         ReplicationException failure;
         try (CapturedLogs logs = new CapturedLogs()) {
             ReplicationClient client = client(missing, Duration.ofMillis(6_500), false);
-            failure = (ReplicationException) org.assertj.core.api.Assertions.catchThrowable(
+            failure = (ReplicationException) Assertions.catchThrowable(
                     () -> client.volume("vol-0").enable().call());
             List<String> warnings = logs.lines("Still connecting to");
             assertThat(warnings).as(logs.text()).hasSize(1);
@@ -163,7 +167,7 @@ class ConnectionWaitTest {
         // The quickstart's case (issue 49, item 2): nothing listens where the client points, and the application
         // may have no logging binding. The listener hears it within the warning's first interval, with the reason.
         Path socket = dir.resolve("quickstart.sock");
-        List<String> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<String> heard = new CopyOnWriteArrayList<>();
         ReplicationClient client = grpc.register(ReplicationClient.builder()
                 .target("unix://" + socket)
                 .retry(within(Duration.ofSeconds(30)))
@@ -204,8 +208,8 @@ class ConnectionWaitTest {
             String output;
             if (!"root".equals(System.getProperty("user.name"))) {
                 try (CapturedLogs logs = new CapturedLogs()) {
-                    ReplicationClient client = client(unreadable, Duration.ofMillis(1_000), true);
-                    Throwable failure = org.assertj.core.api.Assertions.catchThrowable(
+                    ReplicationClient client = client(unreadable, Duration.ofSeconds(1), true);
+                    Throwable failure = Assertions.catchThrowable(
                             () -> client.volume("vol-0").promote().call());
                     output = logs.text() + "\nexception: " + failure.getMessage();
                 }
@@ -228,13 +232,13 @@ class ConnectionWaitTest {
     /** Runs {@code main} in a child JVM in a user namespace of its own (root inside, nobody's files unmapped). */
     private String runInOwnUserNamespace(Class<?> main, String... args) throws Exception {
         Path out = dir.resolve("child.out");
-        List<String> command = new java.util.ArrayList<>(List.of(
+        List<String> command = new ArrayList<>(List.of(
                 "unshare",
                 "-U",
                 "--map-root-user",
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp",
-                io.volrep.client.reliability.ReferenceChild.testClassPath(),
+                ReferenceChild.testClassPath(),
                 "-XX:TieredStopAtLevel=1",
                 main.getName()));
         command.addAll(List.of(args));

@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -62,8 +63,8 @@ class DestinationAndHealthTest {
         }
 
         @Override
-        public java.util.Set<io.volrep.api.Rpc> servedRpcs() {
-            return io.volrep.spi.ReplicationDriver.defaultRpcsAnd(io.volrep.api.Rpc.GET_REPLICATION_DESTINATION_INFO);
+        public Set<Rpc> servedRpcs() {
+            return ReplicationDriver.defaultRpcsAnd(Rpc.GET_REPLICATION_DESTINATION_INFO);
         }
     }
 

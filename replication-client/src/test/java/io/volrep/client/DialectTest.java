@@ -4,14 +4,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.Message;
+import com.google.protobuf.Timestamp;
 import io.grpc.stub.StreamObserver;
+import io.volrep.api.ErrorScheme;
 import io.volrep.api.PreconditionFailedException;
+import io.volrep.api.ProtocolViolationException;
+import io.volrep.api.ReplicationException;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.Rpc;
 import io.volrep.api.SpecDialect;
 import io.volrep.api.StatusCode;
 import io.volrep.api.UnimplementedException;
+import io.volrep.proto.replication.v0_1_0.DemoteVolumeRequest;
+import io.volrep.proto.replication.v0_1_3.GetVolumeReplicationInfoRequest;
+import io.volrep.proto.replication.v0_1_3.GetVolumeReplicationInfoResponse;
 import io.volrep.proto.replication.v0_1_3.ReplicationSource.TypeCase;
+import io.volrep.proto.replication.v0_1_3.ResyncVolumeRequest;
 import io.volrep.testsupport.GrpcCleanup;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -67,7 +75,7 @@ class DialectTest {
         assertThat(enable.getReplicationSource().getTypeCase()).isEqualTo(TypeCase.VOLUME);
         assertThat(enable.getReplicationSource().getVolume().getVolumeId()).isEqualTo("vol-1");
         assertThat(enable.getParametersMap()).containsEntry("mode", "snapshot");
-        var resync = (io.volrep.proto.replication.v0_1_3.ResyncVolumeRequest) wire.get(5);
+        var resync = (ResyncVolumeRequest) wire.get(5);
         assertThat(resync.getVolumeId()).isEqualTo("vol-1");
         assertThat(resync.getReplicationSource().getTypeCase()).isEqualTo(TypeCase.VOLUME);
         var group = (io.volrep.proto.replication.v0_1_3.EnableVolumeReplicationRequest) wire.get(6);
@@ -94,7 +102,7 @@ class DialectTest {
         client.volume("vol-1").promote().call();
 
         assertThat(plugin.volumes.states).containsEntry("vol-1", LegacyPlugins.VolumeStates.State.PRIMARY);
-        var demote = (io.volrep.proto.replication.v0_1_0.DemoteVolumeRequest) plugin.volumes.requests.get(1);
+        var demote = (DemoteVolumeRequest) plugin.volumes.requests.get(1);
         assertThat(demote.getVolumeId()).isEqualTo("vol-1");
         assertThat(demote.getForce()).isTrue();
         assertThat(plugin.volumes.requests)
@@ -140,12 +148,9 @@ class DialectTest {
         var plugin = new io.volrep.proto.replication.v0_1_3.ControllerGrpc.ControllerImplBase() {
             @Override
             public void getVolumeReplicationInfo(
-                    io.volrep.proto.replication.v0_1_3.GetVolumeReplicationInfoRequest r,
-                    StreamObserver<io.volrep.proto.replication.v0_1_3.GetVolumeReplicationInfoResponse> o) {
-                o.onNext(io.volrep.proto.replication.v0_1_3.GetVolumeReplicationInfoResponse.newBuilder()
-                        .setLastSyncTime(com.google.protobuf.Timestamp.newBuilder()
-                                .setSeconds(1)
-                                .setNanos(-3))
+                    GetVolumeReplicationInfoRequest r, StreamObserver<GetVolumeReplicationInfoResponse> o) {
+                o.onNext(GetVolumeReplicationInfoResponse.newBuilder()
+                        .setLastSyncTime(Timestamp.newBuilder().setSeconds(1).setNanos(-3))
                         .build());
                 o.onCompleted();
             }
@@ -153,7 +158,7 @@ class DialectTest {
         TestServer server = grpc.register(TestServer.inProcess(plugin));
         ReplicationClient client = grpc.register(client(server.target(), SpecDialect.V0_1_3));
         assertThatThrownBy(() -> client.volume("vol-1").info())
-                .isInstanceOf(io.volrep.api.ProtocolViolationException.class)
+                .isInstanceOf(ProtocolViolationException.class)
                 .hasMessageContaining("last_sync_time.nanos")
                 .hasMessageContaining("out of range");
     }
@@ -170,15 +175,15 @@ class DialectTest {
                 .satisfies(e -> {
                     // Issue 20 point 4: the exception reads the table of the revision the call was made in,
                     // and keeps it (and its subclass) when re-attributed.
-                    io.volrep.api.ReplicationException r = (io.volrep.api.ReplicationException) e;
+                    ReplicationException r = (ReplicationException) e;
                     String v013 = SpecDialect.V0_1_3
                             .errorScheme()
                             .recoveryText(Rpc.RESYNC_VOLUME, StatusCode.FAILED_PRECONDITION);
                     assertThat(v013)
-                            .isNotEqualTo(io.volrep.api.ErrorScheme.spec()
-                                    .recoveryText(Rpc.RESYNC_VOLUME, StatusCode.FAILED_PRECONDITION));
+                            .isNotEqualTo(
+                                    ErrorScheme.spec().recoveryText(Rpc.RESYNC_VOLUME, StatusCode.FAILED_PRECONDITION));
                     assertThat(r.recoveryText()).isEqualTo(v013);
-                    io.volrep.api.ReplicationException copy = r.withContext(Rpc.RESYNC_VOLUME, 7);
+                    ReplicationException copy = r.withContext(Rpc.RESYNC_VOLUME, 7);
                     assertThat(copy).isInstanceOf(PreconditionFailedException.class);
                     assertThat(copy.attempts()).isEqualTo(7);
                     assertThat(copy.recoveryText()).isEqualTo(v013);

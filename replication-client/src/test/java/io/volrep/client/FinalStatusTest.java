@@ -15,6 +15,8 @@ import io.volrep.testkit.fake.RawHttp2Plugin.Message;
 import io.volrep.testkit.fake.RawHttp2Plugin.Script;
 import io.volrep.testkit.fake.RawHttp2Plugin.Trailers;
 import io.volrep.testsupport.GrpcCleanup;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -111,7 +113,7 @@ class FinalStatusTest {
     /** An EnableVolumeReplicationResponse of {@code size} bytes: one unknown length-delimited field 15. */
     static byte[] response(int size) {
         int body = size - 5;
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(size).put((byte) 0x7a);
+        ByteBuffer b = ByteBuffer.allocate(size).put((byte) 0x7a);
         for (int v = body; ; v >>>= 7) {
             if ((v & ~0x7f) == 0) {
                 b.put((byte) v);
@@ -119,7 +121,7 @@ class FinalStatusTest {
             }
             b.put((byte) ((v & 0x7f) | 0x80));
         }
-        return java.util.Arrays.copyOf(b.array(), b.position() + body);
+        return Arrays.copyOf(b.array(), b.position() + body);
     }
 
     @Test

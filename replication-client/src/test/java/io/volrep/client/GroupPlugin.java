@@ -33,6 +33,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -87,7 +88,7 @@ final class GroupPlugin {
      * just before its answer is sent, as a server's per-source guard is released: once the client has the answer it
      * may send the next call, which must not find this one still counted.
      */
-    private <R> void serve(Rpc rpc, Message request, StreamObserver<R> o, java.util.function.Supplier<R> answer) {
+    private <R> void serve(Rpc rpc, Message request, StreamObserver<R> o, Supplier<R> answer) {
         requests.add(request);
         int now = inFlight.incrementAndGet();
         mostInFlight.accumulateAndGet(now, Math::max);

@@ -2,6 +2,7 @@ package io.volrep.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.grpc.Attributes;
 import io.grpc.CallOptions;
 import io.grpc.ClientCall;
 import io.grpc.ClientStreamTracer;
@@ -18,7 +19,9 @@ import io.grpc.Status;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
-import io.grpc.netty.shaded.io.netty.channel.epoll.EpollEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.epoll.EpollIoHandler;
 import io.grpc.netty.shaded.io.netty.channel.epoll.EpollServerDomainSocketChannel;
 import io.grpc.netty.shaded.io.netty.channel.unix.DomainSocketAddress;
 import io.grpc.stub.ServerCalls;
@@ -75,7 +78,7 @@ class GrpcFactsTest {
                 }
 
                 @Override
-                public void streamCreated(io.grpc.Attributes transportAttrs, Metadata headers) {
+                public void streamCreated(Attributes transportAttrs, Metadata headers) {
                     events.add("created");
                 }
 
@@ -137,7 +140,7 @@ class GrpcFactsTest {
     }
 
     private Server unixServer(Path socket) throws IOException {
-        EpollEventLoopGroup loop = new EpollEventLoopGroup(1);
+        EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
         grpc.register((AutoCloseable)
                 () -> loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(5, TimeUnit.MINUTES));
         return grpc.register(NettyServerBuilder.forAddress(new DomainSocketAddress(socket.toString()))

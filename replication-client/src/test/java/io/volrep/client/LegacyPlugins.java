@@ -4,6 +4,8 @@ import com.google.protobuf.Message;
 import com.google.protobuf.Timestamp;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
+import io.volrep.proto.replication.v0_1_3.GetVolumeReplicationInfoRequest;
+import io.volrep.proto.replication.v0_1_3.GetVolumeReplicationInfoResponse;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -160,15 +162,14 @@ final class LegacyPlugins {
 
         @Override
         public void getVolumeReplicationInfo(
-                io.volrep.proto.replication.v0_1_3.GetVolumeReplicationInfoRequest r,
-                StreamObserver<io.volrep.proto.replication.v0_1_3.GetVolumeReplicationInfoResponse> o) {
+                GetVolumeReplicationInfoRequest r, StreamObserver<GetVolumeReplicationInfoResponse> o) {
             volumes.requests.add(r);
             VolumeStates.answer(
                     o,
                     volumes.states.containsKey(r.getVolumeId())
                             ? Status.OK
                             : Status.NOT_FOUND.withDescription("no volume " + r.getVolumeId()),
-                    io.volrep.proto.replication.v0_1_3.GetVolumeReplicationInfoResponse.newBuilder()
+                    GetVolumeReplicationInfoResponse.newBuilder()
                             .setLastSyncTime(Timestamp.newBuilder().setSeconds(1_700_000_000L))
                             .build());
         }

@@ -45,8 +45,9 @@ class RecoveryTextTest {
         client.volume("vol-0").demote().call();
         fake.refuse(Rpc.PROMOTE_VOLUME, null, StatusCode.FAILED_PRECONDITION, FaultInjector.Window.calls(1));
 
-        PreconditionFailedException e =
-                catchThrowableOfType(() -> client.volume("vol-0").promote().call(), PreconditionFailedException.class);
+        PreconditionFailedException e = catchThrowableOfType(
+                PreconditionFailedException.class,
+                () -> client.volume("vol-0").promote().call());
 
         assertThat(e.attempts()).isEqualTo(1);
         assertThat(e.recovery()).isEqualTo(Recovery.ENSURE_PRECONDITION);
@@ -68,7 +69,8 @@ class RecoveryTextTest {
 
         // The reference driver's own answer: vol-0's replication is not enabled.
         PreconditionFailedException e = catchThrowableOfType(
-                () -> client.volume("vol-0").promote().force().call(), PreconditionFailedException.class);
+                PreconditionFailedException.class,
+                () -> client.volume("vol-0").promote().force().call());
 
         assertThat(e.precondition()).isEqualTo(ENABLED);
         assertThat(e.getMessage()).endsWith("(precondition: " + ENABLED + ")");
@@ -80,8 +82,9 @@ class RecoveryTextTest {
         ReplicationClient client = client(fake);
         fake.failNext(Rpc.PROMOTE_VOLUME, 2, StatusCode.ABORTED);
 
-        ReplicationException e =
-                catchThrowableOfType(() -> client.volume("vol-0").promote().call(), ReplicationException.class);
+        ReplicationException e = catchThrowableOfType(
+                ReplicationException.class,
+                () -> client.volume("vol-0").promote().call());
 
         assertThat(e.code()).isEqualTo(StatusCode.ABORTED);
         assertThat(e.attempts()).isEqualTo(2);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.volrep.api.PreconditionFailedException;
 import io.volrep.api.ProtocolViolationException;
 import io.volrep.api.ReplicationInfo;
+import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
 import io.volrep.api.StatusCode;
 import io.volrep.api.UnauthenticatedException;
@@ -65,8 +66,7 @@ class ReferencePluginTest {
                 .thenCompose(v -> clientA.volumeGroup("grp-0").resync().awaitReady(Duration.ofSeconds(30)))
                 .get(5, TimeUnit.MINUTES);
         assertThat(ready.ready()).isTrue();
-        assertThat(siteA.state(io.volrep.api.ReplicationSource.volumeGroup("grp-0"))
-                        .role())
+        assertThat(siteA.state(ReplicationSource.volumeGroup("grp-0")).role())
                 .isEqualTo(ReferenceDriver.Role.SECONDARY);
         assertThat(clientB.volumeGroup("grp-0").info().lastSyncTime()).isNotNull();
 

@@ -9,6 +9,7 @@ import io.volrep.testsupport.GrpcCleanup;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -20,7 +21,7 @@ class ResyncPollListenerTest {
     record Poll(int poll, boolean ready, boolean nextPoll) {}
 
     /** Runs {@code test} against a reference plugin whose demoted vol-0 is ready on the {@code readyOn}th resync. */
-    private void withDemotedVolume(int readyOn, java.util.function.Consumer<ReplicationClient> test) {
+    private void withDemotedVolume(int readyOn, Consumer<ReplicationClient> test) {
         ReferenceDriver driver = ReferenceDriver.builder()
                 .volumes(1)
                 .resyncCallsUntilReady(readyOn)

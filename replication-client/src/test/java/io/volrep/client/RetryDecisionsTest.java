@@ -193,7 +193,7 @@ class RetryDecisionsTest {
                 .build();
         assertThat(RetryDecisions.decide(
                         POLICY, answer(StatusCode.UNAUTHENTICATED, Recovery.RENEW_SECRETS), pluginSecrets))
-                .isEqualTo(new RetryDecision.RenewSecrets(java.util.Optional.empty()));
+                .isEqualTo(new RetryDecision.RenewSecrets(Optional.empty()));
         assertThat(RetryDecisions.decide(
                         POLICY, answer(StatusCode.NOT_FOUND, Recovery.VERIFY_THEN_BACKOFF), pluginSecrets))
                 .isEqualTo(new RetryDecision.Stop(

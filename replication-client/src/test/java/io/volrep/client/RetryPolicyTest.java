@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.volrep.api.Recovery;
 import java.time.Duration;
+import java.util.Random;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 class RetryPolicyTest {
@@ -66,7 +68,7 @@ class RetryPolicyTest {
                 .multiplier(2)
                 .maxBackoff(Duration.ofSeconds(10))
                 .jitter(RetryPolicy.Jitter.EQUAL)
-                .random(new java.util.SplittableRandom(42))
+                .random(new SplittableRandom(42))
                 .build();
         for (int round = 0; round < 500; round++) {
             Duration previous = Duration.ofMillis(-1);
@@ -80,7 +82,7 @@ class RetryPolicyTest {
         }
         // Both ends are reached: a generator at its minimum gives cap/2, at its maximum cap - 1 ms.
         RetryPolicy low = p.toBuilder()
-                .random(new java.util.Random() {
+                .random(new Random() {
                     @Override
                     public long nextLong(long bound) {
                         return 0;
@@ -88,7 +90,7 @@ class RetryPolicyTest {
                 })
                 .build();
         RetryPolicy high = p.toBuilder()
-                .random(new java.util.Random() {
+                .random(new Random() {
                     @Override
                     public long nextLong(long bound) {
                         return bound - 1;

@@ -6,6 +6,7 @@ import io.grpc.Status;
 import io.volrep.api.Rpc;
 import io.volrep.api.UnauthenticatedException;
 import io.volrep.client.ScriptedPlugin.Outcome;
+import io.volrep.proto.replication.PromoteVolumeRequest;
 import io.volrep.testsupport.GrpcCleanup;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -20,6 +21,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -45,7 +47,7 @@ class ScaleAndSecrecyTest {
                 })
                 .build());
         plugin.byDefault(Rpc.PROMOTE_VOLUME, request -> {
-            String id = ((io.volrep.proto.replication.PromoteVolumeRequest) request)
+            String id = ((PromoteVolumeRequest) request)
                     .getReplicationSource()
                     .getVolume()
                     .getVolumeId();
@@ -72,6 +74,7 @@ class ScaleAndSecrecyTest {
         assertThat(client.activeSources()).isZero();
     }
 
+    @SuppressWarnings("ObjectToString") // proves that printing a call object shows no secret, whoever prints it
     @Test
     void secretsNeverReachLogsExceptionsOrToString() throws Exception {
         String secret = "s3cr3t-Passw0rd";
@@ -92,10 +95,10 @@ class ScaleAndSecrecyTest {
                     Rpc.PROMOTE_VOLUME,
                     Outcome.fail(Status.Code.ABORTED),
                     Outcome.fail(Status.Code.UNAUTHENTICATED, "password " + secret + " was rejected"));
-            failure = org.assertj.core.api.Assertions.catchThrowable(
+            failure = Assertions.catchThrowable(
                     () -> client.volume("vol-1").promote().call());
             plugin.script(Rpc.DEMOTE_VOLUME, Outcome.fail(Status.Code.UNKNOWN, "backend said " + secret));
-            Throwable second = org.assertj.core.api.Assertions.catchThrowable(() -> client.volume("vol-1")
+            Throwable second = Assertions.catchThrowable(() -> client.volume("vol-1")
                     .demote()
                     .secrets(Map.of("password", secret))
                     .call());

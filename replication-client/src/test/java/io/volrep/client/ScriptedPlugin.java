@@ -1,6 +1,7 @@
 package io.volrep.client;
 
 import com.google.protobuf.Message;
+import com.google.protobuf.Timestamp;
 import io.grpc.Metadata;
 import io.grpc.Server;
 import io.grpc.Status;
@@ -19,6 +20,7 @@ import io.volrep.proto.replication.GetVolumeReplicationInfoRequest;
 import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
 import io.volrep.proto.replication.PromoteVolumeRequest;
 import io.volrep.proto.replication.PromoteVolumeResponse;
+import io.volrep.proto.replication.ReplicationSource;
 import io.volrep.proto.replication.ResyncVolumeRequest;
 import io.volrep.proto.replication.ResyncVolumeResponse;
 import java.util.ArrayDeque;
@@ -188,7 +190,7 @@ final class ScriptedPlugin implements AutoCloseable {
         }
     }
 
-    private static String id(io.volrep.proto.replication.ReplicationSource s) {
+    private static String id(ReplicationSource s) {
         return switch (s.getTypeCase()) {
             case VOLUME -> s.getVolume().getVolumeId();
             case VOLUMEGROUP -> s.getVolumegroup().getVolumeGroupId();
@@ -271,8 +273,7 @@ final class ScriptedPlugin implements AutoCloseable {
                         r.getReplicationId(),
                         r.getSecretsMap(),
                         GetVolumeReplicationInfoResponse.newBuilder()
-                                .setLastSyncTime(com.google.protobuf.Timestamp.newBuilder()
-                                        .setSeconds(1_700_000_000))
+                                .setLastSyncTime(Timestamp.newBuilder().setSeconds(1_700_000_000))
                                 .setLastSyncBytes(4096)
                                 .build(),
                         o);

@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.volrep.api.HealReport;
+import io.volrep.api.ReplicationSource;
+import io.volrep.api.Rpc;
 import io.volrep.api.SourceNotFoundException;
 import io.volrep.api.SpecDialect;
+import io.volrep.api.UnauthenticatedException;
 import io.volrep.api.UnimplementedException;
 import io.volrep.api.VolumeCapability;
 import io.volrep.spi.ReplicationServer;
@@ -14,6 +17,7 @@ import io.volrep.testkit.reference.ReferencePlugin;
 import io.volrep.testsupport.GrpcCleanup;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -57,12 +61,10 @@ class SpiInteropTest {
                             .ready())
                     .isTrue();
             client.volume("vol-0").promote().force().call();
-            if (dialect.supports(io.volrep.api.Rpc.GET_VOLUME_REPLICATION_INFO)) {
+            if (dialect.supports(Rpc.GET_VOLUME_REPLICATION_INFO)) {
                 assertThat(client.volume("vol-0").info().lastSyncDuration()).isEmpty();
             }
-            assertThat(driver.state(io.volrep.api.ReplicationSource.volume("vol-0"))
-                            .role())
-                    .isEqualTo(ReferenceDriver.Role.PRIMARY);
+            assertThat(driver.state(ReplicationSource.volume("vol-0")).role()).isEqualTo(ReferenceDriver.Role.PRIMARY);
         }
     }
 
@@ -115,7 +117,7 @@ class SpiInteropTest {
         ReplicationClient client = grpc.register(ReplicationClient.builder()
                 .target(server.address())
                 .retry(FAST)
-                .secrets(SecretsProvider.of(java.util.Map.of("user", "admin")))
+                .secrets(SecretsProvider.of(Map.of("user", "admin")))
                 .build());
         HealReport healthy = client.node()
                 .heal("vol-0", Path.of("/mnt/vol-0"))
@@ -131,9 +133,9 @@ class SpiInteropTest {
                 .isInstanceOf(SourceNotFoundException.class);
         assertThatThrownBy(() -> client.node()
                         .heal("vol-0", Path.of("/mnt/vol-0"))
-                        .secrets(java.util.Map.of("user", "intruder"))
+                        .secrets(Map.of("user", "intruder"))
                         .call())
-                .isInstanceOf(io.volrep.api.UnauthenticatedException.class);
+                .isInstanceOf(UnauthenticatedException.class);
 
         assertThat(client.identity().name()).isNotBlank();
         assertThat(client.capabilities().volumeReplication()).isTrue();

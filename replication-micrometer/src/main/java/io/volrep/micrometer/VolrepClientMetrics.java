@@ -17,6 +17,7 @@ import io.volrep.client.CallObserver;
 import io.volrep.client.ReplicationClient;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -186,8 +187,7 @@ public final class VolrepClientMetrics extends ObservedCalls implements CallObse
                 }
             }
             int index = RpcTags.index(rpc, code);
-            calls.get(index * RpcTags.KIND_COUNT + kind)
-                    .record(System.nanoTime() - accepted, java.util.concurrent.TimeUnit.NANOSECONDS);
+            calls.get(index * RpcTags.KIND_COUNT + kind).record(System.nanoTime() - accepted, TimeUnit.NANOSECONDS);
             VolrepClientMetrics.this.attempts.get(index).record(attempts);
             if (observation != null) {
                 observation.lowCardinalityKeyValue(RpcTags.STATUS_CODE, RpcTags.code(code));

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -124,8 +125,7 @@ class MeterTableTest {
                         assertThat(calls.count())
                                 .as("%s %s %s", rpc, code, cause)
                                 .isEqualTo(round);
-                        assertThat(calls.totalTime(java.util.concurrent.TimeUnit.MILLISECONDS))
-                                .isEqualTo((double) round * code.value());
+                        assertThat(calls.totalTime(TimeUnit.MILLISECONDS)).isEqualTo((double) round * code.value());
                     }
                 }
                 long perRpc = (long) round * StatusCode.values().length;

@@ -29,6 +29,7 @@ import io.volrep.spi.ReplicationServer;
 import io.volrep.testkit.fake.FaultInjector;
 import io.volrep.testsupport.GrpcCleanup;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -53,7 +54,6 @@ class MetricsTest {
     private final CountDownLatch releaseEnable = new CountDownLatch(1);
     private final CountDownLatch releasePromote = new CountDownLatch(1);
     private final CountDownLatch enableEntered = new CountDownLatch(1);
-    private ReplicationServer server;
     private ReplicationClient client;
     private String name;
 
@@ -94,7 +94,7 @@ class MetricsTest {
     @BeforeEach
     void start() {
         name = InProcessServerBuilder.generateName();
-        server = grpc.register(VolrepServerMetrics.of(serverMeters, ObservationRegistry.NOOP)
+        grpc.register(VolrepServerMetrics.of(serverMeters, ObservationRegistry.NOOP)
                 .bind(ReplicationServer.builder()
                         .driver(driver)
                         .interceptor(faults)
@@ -124,10 +124,7 @@ class MetricsTest {
     void retriedCallsShowAttemptsAndRetriesMatchingWhatThePluginSaw() {
         faults.failNext(Rpc.ENABLE_VOLUME_REPLICATION, 2, StatusCode.ABORTED);
 
-        client.volume("vol-1")
-                .enable()
-                .secrets(java.util.Map.of("user", SECRET))
-                .call();
+        client.volume("vol-1").enable().secrets(Map.of("user", SECRET)).call();
 
         awaitCalls(Rpc.ENABLE_VOLUME_REPLICATION, 3);
         assertThat(clientMeters

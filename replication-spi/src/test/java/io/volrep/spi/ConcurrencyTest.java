@@ -7,6 +7,9 @@ import io.grpc.Status;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.volrep.api.Rpc;
+import io.volrep.proto.identity.IdentityGrpc;
+import io.volrep.proto.identity.ProbeRequest;
+import io.volrep.proto.replication.ControllerGrpc;
 import io.volrep.spi.internal.runtime.SourceGuard;
 import io.volrep.testsupport.CapturedStderr;
 import io.volrep.testsupport.GrpcCleanup;
@@ -129,16 +132,15 @@ class ConcurrencyTest {
                 .start());
         ManagedChannel channel =
                 grpc.register(InProcessChannelBuilder.forName(name).build());
-        var controller = io.volrep.proto.replication.ControllerGrpc.newBlockingStub(channel)
-                .withDeadlineAfter(30, TimeUnit.SECONDS);
+        var controller = ControllerGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
         CompletableFuture<Status> promote = CompletableFuture.supplyAsync(
                 () -> InProcessHarness.statusOf(
                         () -> WireCalls.call(controller, Rpc.PROMOTE_VOLUME, WireCalls.Fields.volume("vol-1"))),
                 pool);
         CompletableFuture<Boolean> probe = CompletableFuture.supplyAsync(
-                () -> io.volrep.proto.identity.IdentityGrpc.newBlockingStub(channel)
+                () -> IdentityGrpc.newBlockingStub(channel)
                         .withDeadlineAfter(30, TimeUnit.SECONDS)
-                        .probe(io.volrep.proto.identity.ProbeRequest.getDefaultInstance())
+                        .probe(ProbeRequest.getDefaultInstance())
                         .getReady()
                         .getValue(),
                 pool);

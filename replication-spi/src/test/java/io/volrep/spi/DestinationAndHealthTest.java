@@ -11,6 +11,7 @@ import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.SpecDialect;
 import io.volrep.api.UnavailableException;
+import io.volrep.proto.replication.ControllerGrpc;
 import io.volrep.proto.replication.GetReplicationDestinationInfoRequest;
 import io.volrep.proto.replication.GetReplicationDestinationInfoResponse;
 import io.volrep.proto.replication.GetVolumeReplicationInfoRequest;
@@ -150,9 +151,8 @@ class DestinationAndHealthTest {
                 .build()
                 .start());
         var channel = grpc.register(InProcessChannelBuilder.forName(name).build());
-        Status status =
-                InProcessHarness.statusOf(() -> io.volrep.proto.replication.ControllerGrpc.newBlockingStub(channel)
-                        .getReplicationDestinationInfo(request(WireCalls.Fields.volume("v"))));
+        Status status = InProcessHarness.statusOf(() -> ControllerGrpc.newBlockingStub(channel)
+                .getReplicationDestinationInfo(request(WireCalls.Fields.volume("v"))));
         assertThat(status.getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
         assertThat(driver.requests).isEmpty();
     }

@@ -2,15 +2,23 @@ package io.volrep.spi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
+import io.grpc.MethodDescriptor;
 import io.grpc.Status;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
+import io.grpc.stub.ClientCalls;
 import io.volrep.api.PreconditionFailedException;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.SpecDialect;
+import io.volrep.proto.replication.v0_1_3.ControllerGrpc.ControllerBlockingStub;
+import io.volrep.proto.replication.v0_1_3.DemoteVolumeRequest;
+import io.volrep.proto.replication.v0_1_3.DisableVolumeReplicationRequest;
 import io.volrep.proto.replication.v0_1_3.GetVolumeReplicationInfoResponse;
+import io.volrep.proto.replication.v0_1_3.ReplicationSource.VolumeGroupSource;
+import io.volrep.proto.replication.v0_1_3.ReplicationSource.VolumeSource;
 import io.volrep.testsupport.GrpcCleanup;
 import io.volrep.testsupport.RawBytes;
 import java.time.Duration;
@@ -41,22 +49,20 @@ class DialectServingTest {
         return channel;
     }
 
-    private io.volrep.proto.replication.v0_1_3.ControllerGrpc.ControllerBlockingStub v013() {
+    private ControllerBlockingStub v013() {
         return io.volrep.proto.replication.v0_1_3.ControllerGrpc.newBlockingStub(serve(SpecDialect.V0_1_3))
                 .withDeadlineAfter(10, TimeUnit.SECONDS);
     }
 
     private static io.volrep.proto.replication.v0_1_3.ReplicationSource group013(String id) {
         return io.volrep.proto.replication.v0_1_3.ReplicationSource.newBuilder()
-                .setVolumegroup(io.volrep.proto.replication.v0_1_3.ReplicationSource.VolumeGroupSource.newBuilder()
-                        .setVolumeGroupId(id))
+                .setVolumegroup(VolumeGroupSource.newBuilder().setVolumeGroupId(id))
                 .build();
     }
 
     private static io.volrep.proto.replication.v0_1_3.ReplicationSource volume013(String id) {
         return io.volrep.proto.replication.v0_1_3.ReplicationSource.newBuilder()
-                .setVolume(io.volrep.proto.replication.v0_1_3.ReplicationSource.VolumeSource.newBuilder()
-                        .setVolumeId(id))
+                .setVolume(VolumeSource.newBuilder().setVolumeId(id))
                 .build();
     }
 
@@ -97,10 +103,9 @@ class DialectServingTest {
     @Test
     void v013VolumeIdIsRequiredEvenWithAReplicationSource() {
         var stub = v013();
-        Status status = InProcessHarness.statusOf(
-                () -> stub.demoteVolume(io.volrep.proto.replication.v0_1_3.DemoteVolumeRequest.newBuilder()
-                        .setReplicationSource(volume013("v"))
-                        .build()));
+        Status status = InProcessHarness.statusOf(() -> stub.demoteVolume(DemoteVolumeRequest.newBuilder()
+                .setReplicationSource(volume013("v"))
+                .build()));
         assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
         assertThat(status.getDescription()).startsWith("volume_id: required field is missing");
         assertThat(driver.requests).isEmpty();
@@ -114,8 +119,8 @@ class DialectServingTest {
                 .build());
         assertThat(((ResyncRequest) driver.requests.get(0)).source()).isEqualTo(ReplicationSource.volume("pvc-1"));
 
-        Status disagree = InProcessHarness.statusOf(() -> stub.disableVolumeReplication(
-                io.volrep.proto.replication.v0_1_3.DisableVolumeReplicationRequest.newBuilder()
+        Status disagree = InProcessHarness.statusOf(
+                () -> stub.disableVolumeReplication(DisableVolumeReplicationRequest.newBuilder()
                         .setVolumeId("a")
                         .setReplicationSource(volume013("b"))
                         .build()));
@@ -186,9 +191,9 @@ class DialectServingTest {
     void malformedLegacyBytesAnswerInvalidArgument() {
         var v013Channel = serve(SpecDialect.V0_1_3);
         // volume_id announces 5 bytes, 1 follows: not a message in any revision.
-        io.grpc.MethodDescriptor<byte[], byte[]> raw = RawBytes.unary("replication.Controller/EnableVolumeReplication");
-        Status status = InProcessHarness.statusOf(() -> io.grpc.stub.ClientCalls.blockingUnaryCall(
-                v013Channel, raw, io.grpc.CallOptions.DEFAULT, new byte[] {0x0a, 0x05, 'a'}));
+        MethodDescriptor<byte[], byte[]> raw = RawBytes.unary("replication.Controller/EnableVolumeReplication");
+        Status status = InProcessHarness.statusOf(() ->
+                ClientCalls.blockingUnaryCall(v013Channel, raw, CallOptions.DEFAULT, new byte[] {0x0a, 0x05, 'a'}));
         assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
         assertThat(status.getDescription()).startsWith("malformed request");
     }

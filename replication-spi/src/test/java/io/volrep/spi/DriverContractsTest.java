@@ -22,6 +22,7 @@ import io.volrep.proto.identity.IdentityGrpc;
 import io.volrep.proto.replication.ControllerGrpc;
 import io.volrep.proto.replication.GetReplicationDestinationInfoRequest;
 import io.volrep.proto.replication.PromoteVolumeRequest;
+import io.volrep.proto.replication.ReplicationSource.VolumeSource;
 import io.volrep.proto.volumegroup.CreateVolumeGroupRequest;
 import io.volrep.proto.volumegroup.ModifyVolumeGroupMembershipRequest;
 import io.volrep.testsupport.GrpcCleanup;
@@ -47,8 +48,7 @@ class DriverContractsTest {
 
     private static final io.volrep.proto.replication.ReplicationSource VOL_1 =
             io.volrep.proto.replication.ReplicationSource.newBuilder()
-                    .setVolume(io.volrep.proto.replication.ReplicationSource.VolumeSource.newBuilder()
-                            .setVolumeId("vol-1"))
+                    .setVolume(VolumeSource.newBuilder().setVolumeId("vol-1"))
                     .build();
 
     /** Records every request it is given; implements every method, declares what it is told to. */

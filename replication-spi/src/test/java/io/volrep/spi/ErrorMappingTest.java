@@ -28,6 +28,7 @@ import io.volrep.testsupport.GrpcCleanup;
 import io.volrep.testsupport.RawBytes;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -185,8 +186,9 @@ class ErrorMappingTest {
         driver.resync = r -> ResyncResult.IN_PROGRESS;
         var info = (GetVolumeReplicationInfoResponse)
                 WireCalls.call(harness.stub, Rpc.GET_VOLUME_REPLICATION_INFO, WireCalls.Fields.volume("vol-1"));
-        assertThat(info.getLastSyncTime().getSeconds()).isEqualTo(t.getEpochSecond());
-        assertThat(info.getLastSyncTime().getNanos()).isEqualTo(500_000_000);
+        var time = info.getLastSyncTime();
+        assertThat(Instant.ofEpochSecond(time.getSeconds(), time.getNanos()))
+                .isEqualTo(Instant.ofEpochSecond(t.getEpochSecond(), 500_000_000));
         assertThat(info.getLastSyncDuration().getSeconds()).isEqualTo(1);
         assertThat(info.getLastSyncBytes()).isEqualTo(42);
         var resync = (ResyncVolumeResponse)
@@ -219,8 +221,8 @@ class ErrorMappingTest {
     /** Sends raw bytes to a method and returns the status. */
     private Status rawCall(String fullMethodName, byte[] body) {
         MethodDescriptor<byte[], byte[]> method = RawBytes.unary(fullMethodName);
-        ClientCall<byte[], byte[]> call = harness.channel.newCall(
-                method, CallOptions.DEFAULT.withDeadlineAfter(10, java.util.concurrent.TimeUnit.SECONDS));
+        ClientCall<byte[], byte[]> call =
+                harness.channel.newCall(method, CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS));
         return statusOf(() -> ClientCalls.blockingUnaryCall(call, body));
     }
 

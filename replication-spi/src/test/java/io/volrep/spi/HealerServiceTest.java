@@ -15,6 +15,7 @@ import io.volrep.proto.healer.HealerNodeGrpc;
 import io.volrep.proto.healer.NodeHealerRequest;
 import io.volrep.proto.healer.NodeHealerResponse;
 import io.volrep.proto.replication.ControllerGrpc;
+import io.volrep.proto.replication.EnableVolumeReplicationRequest;
 import io.volrep.testsupport.GrpcCleanup;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +24,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -226,15 +228,13 @@ class HealerServiceTest {
     void healerOnlyServerDoesNotServeReplication() {
         ControllerGrpc.ControllerBlockingStub controller = ControllerGrpc.newBlockingStub(channel);
         Status status = InProcessHarness.statusOf(() -> controller.enableVolumeReplication(
-                io.volrep.proto.replication.EnableVolumeReplicationRequest.newBuilder()
-                        .setVolumeId("v")
-                        .build()));
+                EnableVolumeReplicationRequest.newBuilder().setVolumeId("v").build()));
         assertThat(status.getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
     }
 
     @Test
     void aServerNeedsADriverOrAHealer() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(
+        Assertions.assertThatThrownBy(
                         () -> ReplicationServer.builder().listen("inprocess:x").build())
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("healer");

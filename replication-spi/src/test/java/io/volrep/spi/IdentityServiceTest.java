@@ -6,6 +6,7 @@ import io.grpc.Status;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.volrep.api.HealReport;
+import io.volrep.api.SpecDialect;
 import io.volrep.proto.identity.Capability;
 import io.volrep.proto.identity.GetCapabilitiesRequest;
 import io.volrep.proto.identity.GetIdentityRequest;
@@ -57,8 +58,8 @@ class IdentityServiceTest {
                         "VOLUME_REPLICATION:VOLUME_REPLICATION",
                         "VOLUME_REPLICATION:GET_REPLICATION_DESTINATION_INFO");
         // The legacy revisions have no such RPC: never advertised there.
-        var legacy = serve(
-                ReplicationServer.builder().driver(new ScriptedDriver()).dialect(io.volrep.api.SpecDialect.V0_1_3));
+        var legacy =
+                serve(ReplicationServer.builder().driver(new ScriptedDriver()).dialect(SpecDialect.V0_1_3));
         assertThat(capabilities(legacy)).containsExactly("CONTROLLER_SERVICE", "VOLUME_REPLICATION:VOLUME_REPLICATION");
     }
 

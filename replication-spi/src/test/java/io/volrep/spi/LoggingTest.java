@@ -3,10 +3,21 @@ package io.volrep.spi;
 import static io.volrep.spi.InProcessHarness.statusOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.grpc.ManagedChannel;
 import io.grpc.Status;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
+import io.volrep.api.PreconditionFailedException;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
+import io.volrep.api.Secrets;
 import io.volrep.api.UnauthenticatedException;
+import io.volrep.api.VolumeGroup;
+import io.volrep.proto.identity.IdentityGrpc;
+import io.volrep.proto.identity.ProbeRequest;
+import io.volrep.proto.volumegroup.ControllerGrpc;
+import io.volrep.proto.volumegroup.CreateVolumeGroupRequest;
+import io.volrep.proto.volumegroup.DeleteVolumeGroupRequest;
 import io.volrep.testsupport.GrpcCleanup;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -191,7 +202,7 @@ class LoggingTest {
 
     @Test
     void aReadinessCheckFailureIsLoggedEscaped() {
-        String name = io.grpc.inprocess.InProcessServerBuilder.generateName();
+        String name = InProcessServerBuilder.generateName();
         try (ReplicationServer server = ReplicationServer.builder()
                 .driver(new ScriptedDriver())
                 .readiness(() -> {
@@ -200,11 +211,10 @@ class LoggingTest {
                 .listen("inprocess:" + name)
                 .build()
                 .start()) {
-            io.grpc.ManagedChannel channel =
-                    io.grpc.inprocess.InProcessChannelBuilder.forName(name).build();
+            ManagedChannel channel = InProcessChannelBuilder.forName(name).build();
             try {
-                assertThat(io.volrep.proto.identity.IdentityGrpc.newBlockingStub(channel)
-                                .probe(io.volrep.proto.identity.ProbeRequest.getDefaultInstance())
+                assertThat(IdentityGrpc.newBlockingStub(channel)
+                                .probe(ProbeRequest.getDefaultInstance())
                                 .getReady()
                                 .getValue())
                         .isFalse();
@@ -221,7 +231,7 @@ class LoggingTest {
     @Test
     void typedRequestsPrintWithoutSecretValues() {
         ReplicationSource source = ReplicationSource.volume("vol-1");
-        io.volrep.api.Secrets secrets = io.volrep.api.Secrets.of(SECRETS);
+        Secrets secrets = Secrets.of(SECRETS);
         List<Object> requests = List.of(
                 EnableRequest.builder().source(source).secrets(secrets).build(),
                 DisableRequest.builder().source(source).secrets(secrets).build(),
@@ -255,10 +265,10 @@ class LoggingTest {
 
     @Test
     void volumeGroupCallsAreLoggedTheSameWayAndTheirSecretsNever() {
-        String name = io.grpc.inprocess.InProcessServerBuilder.generateName();
+        String name = InProcessServerBuilder.generateName();
         VolumeGroupDriver groups = new VolumeGroupDriver() {
             @Override
-            public io.volrep.api.VolumeGroup create(CreateGroupRequest r) {
+            public VolumeGroup create(CreateGroupRequest r) {
                 // A driver that puts the request, secrets and all, into its exception.
                 throw new IllegalStateException(
                         "array refused " + r.secrets().get("password").orElse("") + " for " + r.name());
@@ -266,7 +276,7 @@ class LoggingTest {
 
             @Override
             public void delete(DeleteGroupRequest r) {
-                throw new io.volrep.api.PreconditionFailedException("group " + r.volumeGroupId() + " in use; login "
+                throw new PreconditionFailedException("group " + r.volumeGroupId() + " in use; login "
                         + r.secrets().get("password").orElse(""));
             }
         };
@@ -275,20 +285,17 @@ class LoggingTest {
                 .listen("inprocess:" + name)
                 .build()
                 .start()) {
-            io.grpc.ManagedChannel channel =
-                    io.grpc.inprocess.InProcessChannelBuilder.forName(name).build();
+            ManagedChannel channel = InProcessChannelBuilder.forName(name).build();
             try {
-                var stub = io.volrep.proto.volumegroup.ControllerGrpc.newBlockingStub(channel);
-                Status create = statusOf(
-                        () -> stub.createVolumeGroup(io.volrep.proto.volumegroup.CreateVolumeGroupRequest.newBuilder()
-                                .setName("db")
-                                .putAllSecrets(SECRETS)
-                                .build()));
-                Status delete = statusOf(
-                        () -> stub.deleteVolumeGroup(io.volrep.proto.volumegroup.DeleteVolumeGroupRequest.newBuilder()
-                                .setVolumeGroupId("vg-1")
-                                .putAllSecrets(SECRETS)
-                                .build()));
+                var stub = ControllerGrpc.newBlockingStub(channel);
+                Status create = statusOf(() -> stub.createVolumeGroup(CreateVolumeGroupRequest.newBuilder()
+                        .setName("db")
+                        .putAllSecrets(SECRETS)
+                        .build()));
+                Status delete = statusOf(() -> stub.deleteVolumeGroup(DeleteVolumeGroupRequest.newBuilder()
+                        .setVolumeGroupId("vg-1")
+                        .putAllSecrets(SECRETS)
+                        .build()));
                 assertThat(create.getCode()).isEqualTo(Status.Code.UNKNOWN);
                 assertThat(delete.getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
                 assertThat(delete.getDescription()).isEqualTo("group vg-1 in use; login ***");

@@ -3,6 +3,7 @@ package io.volrep.spi;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.grpc.CallOptions;
+import io.grpc.ForwardingServerCallListener.SimpleForwardingServerCallListener;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
@@ -14,10 +15,13 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.stub.ClientCalls;
+import io.volrep.api.HealReport;
 import io.volrep.api.InvalidArgumentException;
 import io.volrep.api.Rpc;
 import io.volrep.api.StatusCode;
+import io.volrep.api.VolumeGroup;
 import io.volrep.proto.replication.ControllerGrpc;
+import io.volrep.proto.replication.EnableVolumeReplicationRequest;
 import io.volrep.testsupport.GrpcCleanup;
 import io.volrep.testsupport.RawBytes;
 import java.util.List;
@@ -54,8 +58,7 @@ class RejectionPathsTest {
             @Override
             public <Q, R> ServerCall.Listener<Q> interceptCall(
                     ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
-                return new io.grpc.ForwardingServerCallListener.SimpleForwardingServerCallListener<>(
-                        next.startCall(call, headers)) {
+                return new SimpleForwardingServerCallListener<>(next.startCall(call, headers)) {
                     @Override
                     public void onMessage(Q message) {
                         intercepted.add(message.getClass());
@@ -66,7 +69,7 @@ class RejectionPathsTest {
         };
         VolumeGroupDriver groups = new VolumeGroupDriver() {
             @Override
-            public io.volrep.api.VolumeGroup create(CreateGroupRequest request) {
+            public VolumeGroup create(CreateGroupRequest request) {
                 throw new AssertionError("never called with bytes that do not parse");
             }
 
@@ -77,7 +80,7 @@ class RejectionPathsTest {
         };
         grpc.register(ReplicationServer.builder()
                 .driver(driver)
-                .healer(r -> io.volrep.api.HealReport.healthy("ok"))
+                .healer(r -> HealReport.healthy("ok"))
                 .volumeGroups(groups)
                 .interceptor(recording)
                 .observer(events::add)
@@ -173,6 +176,6 @@ class RejectionPathsTest {
         assertThat(statusOf(() -> WireCalls.call(stub, Rpc.ENABLE_VOLUME_REPLICATION, WireCalls.Fields.volume("vol-1")))
                         .getCode())
                 .isEqualTo(Status.Code.OK);
-        assertThat(intercepted).containsExactly(io.volrep.proto.replication.EnableVolumeReplicationRequest.class);
+        assertThat(intercepted).containsExactly(EnableVolumeReplicationRequest.class);
     }
 }

@@ -1,5 +1,6 @@
 package io.volrep.spi;
 
+import io.volrep.api.CsiLimits;
 import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
@@ -7,6 +8,7 @@ import io.volrep.api.Rpc;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
@@ -20,13 +22,13 @@ final class ScriptedDriver implements ReplicationDriver {
     /** Same kind as the source, id {@code dst-<source id>} (within CSI's 128 bytes), no member map. */
     volatile Function<DestinationRequest, ReplicationDestination> destination =
             r -> r.source().kind() == ReplicationSource.Kind.VOLUME_GROUP
-                    ? ReplicationDestination.volumeGroup(destinationId(r.source()), java.util.Map.of())
+                    ? ReplicationDestination.volumeGroup(destinationId(r.source()), Map.of())
                     : ReplicationDestination.volume(destinationId(r.source()));
 
     /** {@code dst-<source id>}, or {@code dst-<hash>} where that would break CSI's 128-byte limit on ids. */
     static String destinationId(ReplicationSource source) {
         String id = "dst-" + source.id();
-        return io.volrep.api.CsiLimits.utf8Length(id) <= io.volrep.api.CsiLimits.MAX_STRING_BYTES
+        return CsiLimits.utf8Length(id) <= CsiLimits.MAX_STRING_BYTES
                 ? id
                 : "dst-" + Integer.toHexString(source.id().hashCode());
     }

@@ -3,14 +3,18 @@ package io.volrep.spi;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,7 +35,7 @@ class ServeUntilSignalTest {
             System.exit(ServeUntilSignal.run(
                     server,
                     server::close,
-                    new PrintWriter(new java.io.OutputStreamWriter(System.out, StandardCharsets.UTF_8), true)));
+                    new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true)));
         }
     }
 
@@ -52,19 +56,19 @@ class ServeUntilSignalTest {
     void sigintExitsZeroAfterTheDrain() throws Exception {
         // A background job of a non-interactive shell starts with SIGINT ignored, and so does every child: the
         // JVM can then install no INT handler and `kill -INT` does nothing, whatever volrep does.
-        org.junit.jupiter.api.Assumptions.assumeFalse(
+        Assumptions.assumeFalse(
                 sigintIgnored(),
                 "SIGINT is ignored in this process (started as a background job), hence in its children");
         assertThat(exitStatusAfter("INT")).isZero();
     }
 
     /** Whether this process ignores SIGINT (bit 2 of SigIgn in /proc/self/status). */
-    private static boolean sigintIgnored() throws java.io.IOException {
+    private static boolean sigintIgnored() throws IOException {
         Path status = Path.of("/proc/self/status");
-        if (!java.nio.file.Files.exists(status)) {
+        if (!Files.exists(status)) {
             return false;
         }
-        return java.nio.file.Files.readAllLines(status).stream()
+        return Files.readAllLines(status).stream()
                 .filter(l -> l.startsWith("SigIgn:"))
                 .findFirst()
                 .map(l -> (Long.parseUnsignedLong(l.substring(7).strip(), 16) & 0x2) != 0)

@@ -66,7 +66,7 @@ class StagingLeftoverTest {
     void aServerStartsAndServesAfterRemovingALeftover() throws Exception {
         Path crashed = leftover(".volrep-crashed2", Instant.now().minus(Duration.ofMinutes(5)));
         Path sock = dir.resolve("plugin.sock");
-        ReplicationServer server = grpc.register(ReplicationServer.builder()
+        grpc.register(ReplicationServer.builder()
                 .driver(new ScriptedDriver())
                 .listen("unix://" + sock)
                 .build()

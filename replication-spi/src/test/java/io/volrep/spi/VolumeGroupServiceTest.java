@@ -26,6 +26,7 @@ import io.volrep.testsupport.GrpcCleanup;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -35,6 +36,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -205,8 +207,7 @@ class VolumeGroupServiceTest {
                 return Set.of(VolumeGroupCapability.LIST_VOLUME_GROUPS);
             }
         };
-        org.assertj.core.api.Assertions.assertThatThrownBy(
-                        () -> ReplicationServer.builder().volumeGroups(wrong))
+        Assertions.assertThatThrownBy(() -> ReplicationServer.builder().volumeGroups(wrong))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("behaviours only");
     }
@@ -214,7 +215,7 @@ class VolumeGroupServiceTest {
     @Test
     void requestsAreValidatedBeforeTheDriverNamingTheField() {
         var stub = stub(serve(new Groups()));
-        Map<String, Runnable> bad = new java.util.LinkedHashMap<>();
+        Map<String, Runnable> bad = new LinkedHashMap<>();
         bad.put("name", () -> stub.createVolumeGroup(CreateVolumeGroupRequest.getDefaultInstance()));
         bad.put(
                 "name: 129 bytes",

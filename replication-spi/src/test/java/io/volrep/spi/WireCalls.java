@@ -76,7 +76,7 @@ final class WireCalls {
         String volumeId = f.volumeId() == null ? "" : f.volumeId();
         String replicationId = f.replicationId() == null ? "" : f.replicationId();
         switch (rpc) {
-            case ENABLE_VOLUME_REPLICATION: {
+            case ENABLE_VOLUME_REPLICATION -> {
                 var b = EnableVolumeReplicationRequest.newBuilder()
                         .setVolumeId(volumeId)
                         .putAllParameters(params)
@@ -87,7 +87,7 @@ final class WireCalls {
                 }
                 return stub.enableVolumeReplication(b.build());
             }
-            case DISABLE_VOLUME_REPLICATION: {
+            case DISABLE_VOLUME_REPLICATION -> {
                 var b = DisableVolumeReplicationRequest.newBuilder()
                         .setVolumeId(volumeId)
                         .putAllParameters(params)
@@ -98,7 +98,7 @@ final class WireCalls {
                 }
                 return stub.disableVolumeReplication(b.build());
             }
-            case PROMOTE_VOLUME: {
+            case PROMOTE_VOLUME -> {
                 var b = PromoteVolumeRequest.newBuilder()
                         .setVolumeId(volumeId)
                         .putAllParameters(params)
@@ -110,7 +110,7 @@ final class WireCalls {
                 }
                 return stub.promoteVolume(b.build());
             }
-            case DEMOTE_VOLUME: {
+            case DEMOTE_VOLUME -> {
                 var b = DemoteVolumeRequest.newBuilder()
                         .setVolumeId(volumeId)
                         .putAllParameters(params)
@@ -121,7 +121,7 @@ final class WireCalls {
                 }
                 return stub.demoteVolume(b.build());
             }
-            case RESYNC_VOLUME: {
+            case RESYNC_VOLUME -> {
                 var b = ResyncVolumeRequest.newBuilder()
                         .setVolumeId(volumeId)
                         .putAllParameters(params)
@@ -132,7 +132,7 @@ final class WireCalls {
                 }
                 return stub.resyncVolume(b.build());
             }
-            case GET_VOLUME_REPLICATION_INFO: {
+            case GET_VOLUME_REPLICATION_INFO -> {
                 var b = GetVolumeReplicationInfoRequest.newBuilder()
                         .setVolumeId(volumeId)
                         .putAllSecrets(secrets)
@@ -142,7 +142,7 @@ final class WireCalls {
                 }
                 return stub.getVolumeReplicationInfo(b.build());
             }
-            case GET_REPLICATION_DESTINATION_INFO: {
+            case GET_REPLICATION_DESTINATION_INFO -> {
                 // Upstream's message: no volume_id, parameters or replication_id.
                 var b = GetReplicationDestinationInfoRequest.newBuilder().putAllSecrets(secrets);
                 if (f.source() != null) {
@@ -150,8 +150,7 @@ final class WireCalls {
                 }
                 return stub.getReplicationDestinationInfo(b.build());
             }
-            default:
-                throw new IllegalArgumentException("not a replication RPC: " + rpc);
+            default -> throw new IllegalArgumentException("not a replication RPC: " + rpc);
         }
     }
 }

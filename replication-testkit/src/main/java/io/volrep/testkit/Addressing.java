@@ -1,6 +1,8 @@
 package io.volrep.testkit;
 
+import io.volrep.api.WireLevel;
 import io.volrep.proto.replication.ReplicationSource;
+import java.util.Optional;
 
 /**
  * How a request names its source on the wire, including the malformed ways a polite client never sends.
@@ -15,7 +17,7 @@ import io.volrep.proto.replication.ReplicationSource;
  * @param volumeId the deprecated {@code volume_id} field, or "" to leave it unset
  * @param label how reports name it, e.g. {@code volume pvc-1}
  */
-@io.volrep.api.WireLevel
+@WireLevel
 public record Addressing(ReplicationSource source, String volumeId, String label) {
 
     /** {@code replication_source.volume.volume_id = id}. */
@@ -78,27 +80,27 @@ public record Addressing(ReplicationSource source, String volumeId, String label
      * The source this request names, typed: the fixture a check holds, keeps books of and restores. Empty for the
      * malformed forms (no source, an empty or oversized id), which name no fixture.
      */
-    public java.util.Optional<io.volrep.api.ReplicationSource> fixture() {
+    public Optional<io.volrep.api.ReplicationSource> fixture() {
         try {
             if (source != null
                     && source.hasVolume()
                     && !source.getVolume().getVolumeId().isEmpty()) {
-                return java.util.Optional.of(io.volrep.api.ReplicationSource.volume(
+                return Optional.of(io.volrep.api.ReplicationSource.volume(
                         source.getVolume().getVolumeId()));
             }
             if (source != null
                     && source.hasVolumegroup()
                     && !source.getVolumegroup().getVolumeGroupId().isEmpty()) {
-                return java.util.Optional.of(io.volrep.api.ReplicationSource.volumeGroup(
+                return Optional.of(io.volrep.api.ReplicationSource.volumeGroup(
                         source.getVolumegroup().getVolumeGroupId()));
             }
             if (source == null && !volumeId.isEmpty()) {
-                return java.util.Optional.of(io.volrep.api.ReplicationSource.volume(volumeId));
+                return Optional.of(io.volrep.api.ReplicationSource.volume(volumeId));
             }
         } catch (RuntimeException beyondCsiLimits) {
             // An id over CSI's limits names no fixture.
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 
     /** The request naming {@code fixture} in {@code replication_source} form. */

@@ -6,6 +6,7 @@ import io.volrep.api.ReplicationSource.Kind;
 import io.volrep.api.Rpc;
 import io.volrep.testkit.ExplorationWalker.Problem;
 import io.volrep.testkit.LifecycleModel.Action;
+import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -95,7 +96,7 @@ final class AnswerHistory {
         int nanos = (Integer) ts.getField(ts.getDescriptorForType().findFieldByName("nanos"));
         try {
             return Instant.ofEpochSecond(seconds, nanos);
-        } catch (java.time.DateTimeException outOfRange) {
+        } catch (DateTimeException outOfRange) {
             return null; // out of Timestamp's range: the answer rules say so
         }
     }

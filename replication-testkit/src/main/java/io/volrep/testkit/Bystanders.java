@@ -6,6 +6,7 @@ import io.volrep.api.StatusCode;
 import io.volrep.testkit.LifecycleModel.State;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -18,6 +19,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Consumer;
 
 /**
  * The isolation checks' engine, deterministic: after each call that changes a source, every other fixture is observed,
@@ -468,7 +470,7 @@ final class Bystanders {
         private Optional<String> see(Addressing source, State expected) {
             Map<Rpc, Outcome> seen = new LinkedHashMap<>();
             List<Rpc> probes = new ArrayList<>(model.probes());
-            probes.sort(java.util.Comparator.comparingLong(p -> model.reachable().stream()
+            probes.sort(Comparator.comparingLong(p -> model.reachable().stream()
                     .filter(s -> model.expect(p, s).code()
                             == model.expect(p, expected).code())
                     .count()));
@@ -519,7 +521,7 @@ final class Bystanders {
             join(first);
         }
 
-        private void parallel(List<Addressing> sources, java.util.function.Consumer<Addressing> each) {
+        private void parallel(List<Addressing> sources, Consumer<Addressing> each) {
             List<Future<?>> runs = new ArrayList<>();
             for (Addressing s : sources) {
                 runs.add(pool.submit(() -> each.accept(s)));

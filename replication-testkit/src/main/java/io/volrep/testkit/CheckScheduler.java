@@ -108,6 +108,7 @@ final class CheckScheduler implements AutoCloseable {
         starts.forEach(workers::execute);
     }
 
+    @SuppressWarnings("ReferenceEquality") // every other task than this one, equal or not
     private boolean orderAllows(Task t) {
         Needs.Order order = t.needs().order();
         for (List<Task> tasks : List.of(running, pending)) {

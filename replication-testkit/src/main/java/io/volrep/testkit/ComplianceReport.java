@@ -1,11 +1,14 @@
 package io.volrep.testkit;
 
+import io.volrep.api.Rpc;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -152,22 +155,22 @@ public final class ComplianceReport {
     static final Pattern WALK_ID = Pattern.compile("("
             + String.join(
                     "|",
-                    java.util.Arrays.stream(io.volrep.api.Rpc.values())
-                            .filter(io.volrep.api.Rpc::isReplication)
-                            .map(io.volrep.api.Rpc::methodName)
+                    Arrays.stream(Rpc.values())
+                            .filter(Rpc::isReplication)
+                            .map(Rpc::methodName)
                             .toList())
             + ")/(volume|group)/("
             + String.join(
                     "|",
-                    java.util.Arrays.stream(LifecycleModel.State.values())
+                    Arrays.stream(LifecycleModel.State.values())
                             .map(LifecycleModel.State::id)
                             .toList())
             + ")(/force)?|("
             + String.join(
                     "|",
-                    java.util.Arrays.stream(io.volrep.api.Rpc.values())
-                            .filter(io.volrep.api.Rpc::isReplication)
-                            .map(io.volrep.api.Rpc::methodName)
+                    Arrays.stream(Rpc.values())
+                            .filter(Rpc::isReplication)
+                            .map(Rpc::methodName)
                             .toList())
             + ")/(volume|group)/(auth-wrong|auth-missing|consistent|last-sync-time-over-time)");
 
@@ -189,7 +192,7 @@ public final class ComplianceReport {
     }
 
     /** The result of the check named {@code name}, if it ran. */
-    public java.util.Optional<CheckResult> result(String name) {
+    public Optional<CheckResult> result(String name) {
         return results.stream().filter(r -> r.name().equals(name)).findFirst();
     }
 

@@ -3,6 +3,7 @@ package io.volrep.testkit;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestInstancePostProcessor;
@@ -18,7 +19,7 @@ class ConfiguredConformanceSuite extends ReplicationConformanceSuite {
     public static final String CONFIG_PARAMETER = "volrep.conformance.config";
 
     private static final Map<String, ConformanceConfig> REGISTRY = new ConcurrentHashMap<>();
-    private static final Map<String, java.util.concurrent.atomic.AtomicLong> CALLS = new ConcurrentHashMap<>();
+    private static final Map<String, AtomicLong> CALLS = new ConcurrentHashMap<>();
     private static final Map<String, Boolean> OPTIONAL_TOO = new ConcurrentHashMap<>();
     private static final Map<String, String> EXPLORED = new ConcurrentHashMap<>();
     private static final Map<String, CheckTimes> TIMES = new ConcurrentHashMap<>();
@@ -34,7 +35,7 @@ class ConfiguredConformanceSuite extends ReplicationConformanceSuite {
     static String register(ConformanceConfig config, boolean optionalToo) {
         String key = UUID.randomUUID().toString();
         REGISTRY.put(key, config);
-        CALLS.put(key, new java.util.concurrent.atomic.AtomicLong());
+        CALLS.put(key, new AtomicLong());
         OPTIONAL_TOO.put(key, optionalToo);
         TIMES.put(key, new CheckTimes());
         return key;
@@ -59,7 +60,7 @@ class ConfiguredConformanceSuite extends ReplicationConformanceSuite {
 
     /** How many calls the run registered under {@code key} sent. */
     static long calls(String key) {
-        java.util.concurrent.atomic.AtomicLong calls = CALLS.get(key);
+        AtomicLong calls = CALLS.get(key);
         return calls == null ? 0 : calls.get();
     }
 

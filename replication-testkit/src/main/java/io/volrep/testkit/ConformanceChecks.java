@@ -1,8 +1,12 @@
 package io.volrep.testkit;
 
+import io.volrep.api.ReplicationSource;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The suite's check groups: the built-in {@code replication.Controller} groups, then every {@link CheckGroup}
@@ -37,15 +41,14 @@ public final class ConformanceChecks {
 
     /** The node volumes the NodeHealer checks name (mount and block), as fixtures to hold. */
     private static Needs nodeVolumes(ConformanceConfig config) {
-        java.util.Set<String> ids =
-                new java.util.LinkedHashSet<>(config.healerVolumes().keySet());
+        Set<String> ids = new LinkedHashSet<>(config.healerVolumes().keySet());
         ids.addAll(config.healerBlockVolumes().keySet());
         Needs.Builder needs = Needs.builder();
-        ids.forEach(id -> needs.fixture(io.volrep.api.ReplicationSource.volume(id)));
+        ids.forEach(id -> needs.fixture(ReplicationSource.volume(id)));
         return needs.build();
     }
 
-    private static CheckGroup holding(CheckGroup group, java.util.function.Function<ConformanceConfig, Needs> needs) {
+    private static CheckGroup holding(CheckGroup group, Function<ConformanceConfig, Needs> needs) {
         return CheckGroup.of(
                 group.name(),
                 config -> group.checks(config).stream()

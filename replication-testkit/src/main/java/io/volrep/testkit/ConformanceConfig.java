@@ -2,6 +2,7 @@ package io.volrep.testkit;
 
 import io.grpc.BindableService;
 import io.grpc.ServerInterceptor;
+import io.volrep.api.ReplicationSource.Kind;
 import io.volrep.api.Secrets;
 import io.volrep.api.SpecDialect;
 import io.volrep.api.internal.Arguments;
@@ -9,6 +10,7 @@ import io.volrep.spi.HealerDriver;
 import io.volrep.spi.ReplicationDriver;
 import io.volrep.spi.VolumeGroupDriver;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -63,10 +65,7 @@ public final class ConformanceConfig {
                 ? b.s.parallelism
                 : Math.max(
                         1,
-                        b.s.volumes.size()
-                                + (b.s.dialect.supports(io.volrep.api.ReplicationSource.Kind.VOLUME_GROUP)
-                                        ? b.s.volumeGroups.size()
-                                        : 0));
+                        b.s.volumes.size() + (b.s.dialect.supports(Kind.VOLUME_GROUP) ? b.s.volumeGroups.size() : 0));
     }
 
     /** A new builder. */
@@ -140,17 +139,17 @@ public final class ConformanceConfig {
 
     /** Interceptors wrapped around an in-process target (fault injection below the SPI runtime). */
     public List<ServerInterceptor> interceptors() {
-        return java.util.Collections.unmodifiableList(values.interceptors);
+        return Collections.unmodifiableList(values.interceptors);
     }
 
     /** Existing volumes with replication disabled; the first is the main fixture. */
     public List<String> volumes() {
-        return java.util.Collections.unmodifiableList(values.volumes);
+        return Collections.unmodifiableList(values.volumes);
     }
 
     /** Existing volume groups with replication disabled; group checks are skipped when empty. */
     public List<String> volumeGroups() {
-        return java.util.Collections.unmodifiableList(values.volumeGroups);
+        return Collections.unmodifiableList(values.volumeGroups);
     }
 
     /** Valid secrets; the secret checks are skipped when empty. */
@@ -160,7 +159,7 @@ public final class ConformanceConfig {
 
     /** Plugin-specific parameters sent with every request that has a {@code parameters} field. */
     public Map<String, String> enableParameters() {
-        return java.util.Collections.unmodifiableMap(values.enableParameters);
+        return Collections.unmodifiableMap(values.enableParameters);
     }
 
     /** The node plugin's healer endpoint, if NodeHealer checks should run. */
@@ -180,12 +179,12 @@ public final class ConformanceConfig {
 
     /** Volume id to node volume path, for NodeHealer checks; they are skipped when empty. */
     public Map<String, String> healerVolumes() {
-        return java.util.Collections.unmodifiableMap(values.healerVolumes);
+        return Collections.unmodifiableMap(values.healerVolumes);
     }
 
     /** Volume id to the device path of a block volume on the node, for the NodeHealer block-capability check. */
     public Map<String, String> healerBlockVolumes() {
-        return java.util.Collections.unmodifiableMap(values.healerBlockVolumes);
+        return Collections.unmodifiableMap(values.healerBlockVolumes);
     }
 
     /** Where the first node volume ({@link #healerVolumes()}) is staged, if its plugin stages volumes. */
@@ -195,7 +194,7 @@ public final class ConformanceConfig {
 
     /** The first node volume's volume context (as CreateVolume answered it); empty when not configured. */
     public Map<String, String> healerVolumeContext() {
-        return java.util.Collections.unmodifiableMap(values.healerVolumeContext);
+        return Collections.unmodifiableMap(values.healerVolumeContext);
     }
 
     /** The revision of the replication spec the plugin speaks (default {@link SpecDialect#CURRENT}). */
@@ -215,7 +214,7 @@ public final class ConformanceConfig {
 
     /** The check ids (or id patterns with {@code *}) skipped on request. */
     public List<String> skipChecks() {
-        return java.util.Collections.unmodifiableList(values.skipChecks);
+        return Collections.unmodifiableList(values.skipChecks);
     }
 
     /** True when {@code check} is skipped on request: an entry matches its id. */

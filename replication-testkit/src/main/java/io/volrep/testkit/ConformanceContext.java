@@ -3,15 +3,30 @@ package io.volrep.testkit;
 import com.google.protobuf.Message;
 import io.grpc.Channel;
 import io.volrep.api.ErrorScheme;
+import io.volrep.api.ReplicationSource.Kind;
 import io.volrep.api.Rpc;
 import io.volrep.api.Secrets;
 import io.volrep.api.SpecDialect;
 import io.volrep.api.StatusCode;
+import io.volrep.api.WireLevel;
 import io.volrep.proto.healer.HealerNodeGrpc;
 import io.volrep.proto.healer.NodeHealerRequest;
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.opentest4j.AssertionFailedError;
 import org.opentest4j.TestAbortedException;
 import org.slf4j.Logger;
@@ -68,11 +83,11 @@ public final class ConformanceContext {
     /** What this check did to its sources (and their replicas on the peer), for its restore. */
     private final SourceBookkeeping sources = new SourceBookkeeping();
     /** What to undo once the sources are restored, last registered first: e.g. delete a group the check created. */
-    private final java.util.Deque<Runnable> atEnd = new java.util.ArrayDeque<>();
+    private final Deque<Runnable> atEnd = new ArrayDeque<>();
     /** Every call this run sent, for the statement. */
-    private final java.util.concurrent.atomic.LongAdder calls;
+    private final LongAdder calls;
     /** How long this check polled transient answers, in nanoseconds. */
-    private final java.util.concurrent.atomic.AtomicLong waitedNanos = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong waitedNanos = new AtomicLong();
     /** True inside checks that send one call at a time: a 10 ABORTED that outlives the settle window had nothing pending. */
     private volatile boolean sequential;
 
@@ -143,7 +158,7 @@ public final class ConformanceContext {
 
     /** The fixture volume group this check holds; skips the check when none is configured. */
     public Addressing volumeGroup() {
-        if (!dialect.supports(io.volrep.api.ReplicationSource.Kind.VOLUME_GROUP)) {
+        if (!dialect.supports(Kind.VOLUME_GROUP)) {
             skip("spec " + dialect + " has no volume groups");
         }
         if (config.volumeGroups().isEmpty()) {
@@ -156,8 +171,8 @@ public final class ConformanceContext {
     }
 
     /** The first fixture of {@code kind}: {@link #volume()} or {@link #volumeGroup()} (which may skip). */
-    public Addressing source(io.volrep.api.ReplicationSource.Kind kind) {
-        return kind == io.volrep.api.ReplicationSource.Kind.VOLUME ? volume() : volumeGroup();
+    public Addressing source(Kind kind) {
+        return kind == Kind.VOLUME ? volume() : volumeGroup();
     }
 
     /**
@@ -203,17 +218,17 @@ public final class ConformanceContext {
      * The replica site A named for {@code target} earlier in the run, without asking A again (its replication may be
      * disabled by now), for read-only observations; empty when no check of the run named one.
      */
-    java.util.Optional<Addressing> knownReplicaOf(Addressing target) {
+    Optional<Addressing> knownReplicaOf(Addressing target) {
         return knownNaming(target).map(PeerReplicas.Named::replica);
     }
 
     /** How site A named {@code target}'s destination earlier in the run, if site B verified it. */
-    java.util.Optional<PeerReplicas.Named> knownNaming(Addressing target) {
+    Optional<PeerReplicas.Named> knownNaming(Addressing target) {
         return session.peerReplicas().known(target);
     }
 
     /** How site A named {@code target}'s destination, verified on site B or not (yet). */
-    java.util.Optional<PeerReplicas.Named> namingOf(Addressing target) {
+    Optional<PeerReplicas.Named> namingOf(Addressing target) {
         return session.peerReplicas().named(target);
     }
 
@@ -229,7 +244,7 @@ public final class ConformanceContext {
 
     private Outcome callPeer(Rpc rpc, Addressing replica, boolean force) {
         requirePeer();
-        java.util.Set<LifecycleModel.State> before = sources.observedOnPeer(replica);
+        Set<LifecycleModel.State> before = sources.observedOnPeer(replica);
         LifecycleModel peerModel = LifecycleModel.forDialect(dialect());
         // A revision's probes change no state (v0.1.0 observes with ResyncVolume alone): they are how the kit looks.
         if (SourceBookkeeping.mutating(rpc) && !peerModel.probes().contains(rpc)) {
@@ -251,7 +266,7 @@ public final class ConformanceContext {
             }
         }
         boolean promotedHere = sources.promotedOnPeer(replica);
-        java.util.function.Supplier<Outcome> once = () -> call(
+        Supplier<Outcome> once = () -> call(
                 session.peerChannel(),
                 rpc,
                 replica,
@@ -269,12 +284,12 @@ public final class ConformanceContext {
     }
 
     /** Notes that {@code replica} on site B answered its read-only probes as in each of {@code fits} (empty: none). */
-    void observedOnPeer(Addressing replica, java.util.Set<LifecycleModel.State> fits) {
+    void observedOnPeer(Addressing replica, Set<LifecycleModel.State> fits) {
         sources.observedOnPeer(replica, fits);
     }
 
     /** The states {@code replica} on site B was last observed in, since the last call that may have changed it. */
-    java.util.Set<LifecycleModel.State> observedOnPeer(Addressing replica) {
+    Set<LifecycleModel.State> observedOnPeer(Addressing replica) {
         return sources.observedOnPeer(replica);
     }
 
@@ -283,7 +298,7 @@ public final class ConformanceContext {
      * the wait; returns the last answer. For windows the two-site checks wait out (a promote refused until the
      * peer's demotion has arrived; a replica the storage removes a while after the disable).
      */
-    Outcome settle(java.util.function.Supplier<Outcome> call, java.util.function.Predicate<Outcome> transientHere) {
+    Outcome settle(Supplier<Outcome> call, Predicate<Outcome> transientHere) {
         SettlePolling.Settled settled = SettlePolling.poll(config.settleTimeout(), call.get(), call, transientHere);
         waitedNanos.addAndGet(settled.waited().toNanos());
         return settled.last();
@@ -325,6 +340,7 @@ public final class ConformanceContext {
         }
     }
 
+    @SuppressWarnings("ThreadLocalUsage") // each context's own: the thread running one of its checks sees its listener
     private final ThreadLocal<Runnable> abortedListener = new ThreadLocal<>();
 
     /** Calls {@code rpc} with {@code force} set (promote, demote, resync). */
@@ -468,13 +484,13 @@ public final class ConformanceContext {
      * {@code target}, without polling a 10 ABORTED: for the checks of interleaved calls. Answers both, first first.
      */
     List<Outcome> callInterleaved(Rpc first, Rpc second, Addressing target) throws Exception {
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+        ExecutorService pool = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "volrep-conformance-interleaved");
             t.setDaemon(true);
             return t;
         });
         try {
-            java.util.concurrent.Future<Outcome> a = pool.submit(() -> callOnce(first, target));
+            Future<Outcome> a = pool.submit(() -> callOnce(first, target));
             // Favours the first reaching the plugin first; the judgement does not depend on it (it reads the answers).
             Thread.sleep(2);
             Outcome b = callOnce(second, target);
@@ -522,8 +538,8 @@ public final class ConformanceContext {
             // A step the check needs but does not judge: the exploration judges this very call in this state, so a
             // refusal here is the failure of that check (this one did not run because of it), or else this one's.
             // The call before it may have answered OK without its effect: its check is a cause too.
-            List<String> causes = new java.util.ArrayList<>(
-                    List.of(LifecycleChecks.walkId(rpc, ResponseRules.kindOf(target), before)));
+            List<String> causes =
+                    new ArrayList<>(List.of(LifecycleChecks.walkId(rpc, ResponseRules.kindOf(target), before)));
             causes.addAll(previous);
             failBecause(
                     causes,
@@ -546,8 +562,7 @@ public final class ConformanceContext {
             notImplemented(outcome.rpc());
         }
         String message = what + ": expected " + expected.display() + ", got " + outcome.describe() + note(outcome);
-        String basic = LifecycleChecks.walkId(
-                outcome.rpc(), io.volrep.api.ReplicationSource.Kind.VOLUME, LifecycleModel.State.DISABLED);
+        String basic = LifecycleChecks.walkId(outcome.rpc(), Kind.VOLUME, LifecycleModel.State.DISABLED);
         if (outcome.code() == StatusCode.UNIMPLEMENTED
                 && outcome.rpc().isReplication()
                 && checkId().filter(basic::equals).isEmpty()) {
@@ -590,7 +605,7 @@ public final class ConformanceContext {
      * Outcome o = ctx.send(Rpc.LIST_VOLUME_GROUPS, ListVolumeGroupsRequest.newBuilder().setMaxEntries(-1).build());
      * }</pre>
      */
-    @io.volrep.api.WireLevel
+    @WireLevel
     public Outcome send(Rpc rpc, Message request) {
         Outcome outcome = Wire.sendOnce(channel, Wire.method(dialect, rpc), rpc, request, config.callTimeout());
         session.echoes().saw(request, outcome, session::safe);
@@ -610,14 +625,14 @@ public final class ConformanceContext {
      * }</pre>
      */
     public void atEnd(Runnable undo) {
-        atEnd.push(java.util.Objects.requireNonNull(undo, "undo"));
+        atEnd.push(Objects.requireNonNull(undo, "undo"));
     }
 
     /**
      * Sends a NodeHealer request to {@link #healerChannel()} (no ABORTED retries: the suite sends one call at a time)
      * and returns the answer.
      */
-    @io.volrep.api.WireLevel
+    @WireLevel
     public Outcome heal(NodeHealerRequest request) {
         Outcome o = Wire.sendOnce(
                 healerChannel, HealerNodeGrpc.getNodeHealerMethod(), Rpc.NODE_HEALER, request, config.callTimeout());
@@ -704,7 +719,7 @@ public final class ConformanceContext {
             if (checkId().filter(checkId::equals).isPresent()) {
                 throw c;
             }
-            List<String> causes = new java.util.ArrayList<>(c.causes());
+            List<String> causes = new ArrayList<>(c.causes());
             causes.add(checkId);
             throw new Consequence(causes, c.weak(), c.getMessage());
         } catch (AssertionFailedError e) {
@@ -794,8 +809,8 @@ public final class ConformanceContext {
     }
 
     /** The id of the check this context runs; empty for the exploration's walks. */
-    java.util.Optional<String> checkId() {
-        return java.util.Optional.ofNullable(check).map(Check::id);
+    Optional<String> checkId() {
+        return Optional.ofNullable(check).map(Check::id);
     }
 
     /** The run's lifecycle exploration (shared by every check of the run). */

@@ -5,8 +5,10 @@ import io.volrep.api.internal.SafeText;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
@@ -63,9 +65,9 @@ final class ConformanceListener implements TestExecutionListener {
     /** Same, with how long each check (by name) ran and polled transient answers, for the progress line and results. */
     ConformanceListener(PrintWriter out, List<Check> checks, Secrets secrets, Supplier<CheckTimes> times) {
         this.out = out;
-        this.secrets = java.util.Objects.requireNonNull(secrets, "secrets");
+        this.secrets = Objects.requireNonNull(secrets, "secrets");
         this.times = times;
-        Map<String, Check> byName = new java.util.HashMap<>();
+        Map<String, Check> byName = new HashMap<>();
         checks.forEach(c -> byName.putIfAbsent(c.name(), c));
         this.checksByName = byName;
     }

@@ -6,20 +6,33 @@ import io.grpc.Server;
 import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
 import io.grpc.inprocess.InProcessServerBuilder;
+import io.volrep.api.ReplicationSource;
+import io.volrep.api.ReplicationSource.Kind;
+import io.volrep.api.Rpc;
 import io.volrep.api.internal.SafeText;
+import io.volrep.spi.ReplicationDriver;
 import io.volrep.spi.ReplicationServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.opentest4j.AssertionFailedError;
 import org.opentest4j.TestAbortedException;
+import org.slf4j.LoggerFactory;
 
 /**
  * One run's connections to the target (and its peer site) and the scheduler that runs its checks, each holding its
@@ -36,7 +49,7 @@ final class ConformanceSession implements AutoCloseable {
 
     private final List<AutoCloseable> resources = new ArrayList<>();
     /** Every call the run sent to the target. */
-    private final java.util.concurrent.atomic.LongAdder calls = new java.util.concurrent.atomic.LongAdder();
+    private final LongAdder calls = new LongAdder();
     /** Each source's replica on the peer site, as the target's destination named it. */
     private final PeerReplicas peerReplicas = new PeerReplicas();
     /** How long each check (by name) ran, and polled transient answers. */
@@ -46,7 +59,7 @@ final class ConformanceSession implements AutoCloseable {
 
     private final CheckScheduler scheduler;
     /** The fixtures a check left broken (an operation left pending, a failed restore), and which check did. */
-    private final Map<io.volrep.api.ReplicationSource, String> poison = new ConcurrentHashMap<>();
+    private final Map<ReplicationSource, String> poison = new ConcurrentHashMap<>();
 
     private volatile Exploration exploration;
 
@@ -65,7 +78,7 @@ final class ConformanceSession implements AutoCloseable {
             String name = "volrep-conformance-" + InProcessServerBuilder.generateName();
             // ServerInterceptors.intercept calls the last one first; the config's first is outermost.
             List<ServerInterceptor> outermostLast = new ArrayList<>(config.interceptors());
-            java.util.Collections.reverse(outermostLast);
+            Collections.reverse(outermostLast);
             try {
                 Server server = InProcessServerBuilder.forName(name)
                         .addService(
@@ -85,19 +98,19 @@ final class ConformanceSession implements AutoCloseable {
     }
 
     /** Serves {@code driver} in-process through the SPI runtime (with the healer and interceptors for the target). */
-    private String serve(io.volrep.spi.ReplicationDriver driver, boolean target) {
+    private String serve(ReplicationDriver driver, boolean target) {
         String name = "volrep-conformance-" + InProcessServerBuilder.generateName();
         ReplicationServer.Builder builder = ReplicationServer.builder()
                 .driver(driver)
                 .dialect(config.dialect())
                 .listen("inprocess:" + name)
-                .gracePeriod(java.time.Duration.ofMillis(200));
+                .gracePeriod(Duration.ofMillis(200));
         if (target) {
             config.healerDriver().ifPresent(builder::healer);
             config.volumeGroupDriver().ifPresent(builder::volumeGroups);
             // The SPI runs the last interceptor added first; the config's first is outermost.
             List<ServerInterceptor> outermostLast = new ArrayList<>(config.interceptors());
-            java.util.Collections.reverse(outermostLast);
+            Collections.reverse(outermostLast);
             outermostLast.forEach(builder::interceptor);
         }
         ReplicationServer server = builder.build().start();
@@ -153,7 +166,7 @@ final class ConformanceSession implements AutoCloseable {
      * failure is reported NOT RUN because of that check.
      */
     void run(Check check) throws Throwable {
-        java.util.Optional<String> notApplicable = notApplicable(check);
+        Optional<String> notApplicable = notApplicable(check);
         if (notApplicable.isPresent()) {
             throw new TestAbortedException(ConformanceContext.NOT_APPLICABLE_PREFIX + notApplicable.get());
         }
@@ -186,7 +199,7 @@ final class ConformanceSession implements AutoCloseable {
         if (!(failure instanceof AssertionError) || failure instanceof TestAbortedException) {
             return failure;
         }
-        java.util.Optional<String> root = explained(blame(check.id(), failure), new java.util.HashSet<>());
+        Optional<String> root = explained(blame(check.id(), failure), new HashSet<>());
         if (root.isPresent() && !root.get().equals(check.id())) {
             return new TestAbortedException(ConformanceContext.NOT_RUN_PREFIX + ConformanceContext.BECAUSE_OF
                     + root.get() + ", which failed: " + failure.getMessage());
@@ -229,54 +242,54 @@ final class ConformanceSession implements AutoCloseable {
     }
 
     /** How the check {@code id} failed in this run; empty when it did not fail (or is no check of the run). */
-    private java.util.Optional<Blame> failureOf(String id) throws Exception {
+    private Optional<Blame> failureOf(String id) throws Exception {
         if (!isCheckOfTheRun(id)) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         if (Bystanders.CHECKS.contains(id)) {
             return bystanders().verdict(id).map(c -> blame(id, c));
         }
-        java.util.Optional<io.volrep.api.ReplicationSource.Kind> kind = Exploration.kindOf(id);
+        Optional<Kind> kind = Exploration.kindOf(id);
         if (kind.isPresent() && !submitted.containsKey(id)) {
             if (!exploration().explores(kind.get())) {
-                return java.util.Optional.empty();
+                return Optional.empty();
             }
             Exploration.Verdict v = exploration().verdict(kind.get(), id);
             if (v.outcome() != CheckOutcome.FAILED) {
-                return java.util.Optional.empty();
+                return Optional.empty();
             }
             Blame b = blame(id, new ConformanceContext.Consequence(v.causes(), v.weak(), v.message()));
-            return java.util.Optional.of(new Blame(id, b.causes(), b.weak(), v.speculative()));
+            return Optional.of(new Blame(id, b.causes(), b.weak(), v.speculative()));
         }
         CompletableFuture<Throwable> result = submitted.get(id);
         if (result == null) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         Throwable t = result.get();
         return t instanceof AssertionError && !(t instanceof TestAbortedException)
-                ? java.util.Optional.of(blame(id, t))
-                : java.util.Optional.empty();
+                ? Optional.of(blame(id, t))
+                : Optional.empty();
     }
 
     /**
      * The failed check that explains {@code b}: the root of the first of its causes that failed, else the first of
      * its weak causes that failed on its own; empty when none does.
      */
-    private java.util.Optional<String> explained(Blame b, Set<String> visiting) throws Exception {
+    private Optional<String> explained(Blame b, Set<String> visiting) throws Exception {
         visiting.add(b.id());
         for (String cause : b.causes()) {
-            java.util.Optional<String> root = root(cause, visiting, false);
+            Optional<String> root = root(cause, visiting, false);
             if (root.isPresent()) {
                 return root;
             }
         }
         for (String cause : b.weak()) {
-            java.util.Optional<String> own = root(cause, new java.util.HashSet<>(), true);
+            Optional<String> own = root(cause, new HashSet<>(), true);
             if (own.isPresent() && own.get().equals(cause)) {
                 return own;
             }
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 
     /**
@@ -285,30 +298,30 @@ final class ConformanceSession implements AutoCloseable {
      * of causes blames where it was entered). With {@code strongOnly}, weak causes are not followed and a failure that
      * is itself a guess counts as none.
      */
-    private java.util.Optional<String> root(String id, Set<String> visiting, boolean strongOnly) throws Exception {
-        java.util.Optional<Blame> failure = failureOf(id);
+    private Optional<String> root(String id, Set<String> visiting, boolean strongOnly) throws Exception {
+        Optional<Blame> failure = failureOf(id);
         if (failure.isEmpty() || (strongOnly && failure.get().speculative())) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         if (!visiting.add(id) || visiting.size() > 24) {
-            return java.util.Optional.of(id);
+            return Optional.of(id);
         }
         Blame b = failure.get();
         for (String cause : b.causes()) {
-            java.util.Optional<String> root = root(cause, visiting, strongOnly);
+            Optional<String> root = root(cause, visiting, strongOnly);
             if (root.isPresent()) {
                 return root;
             }
         }
         if (!strongOnly) {
             for (String cause : b.weak()) {
-                java.util.Optional<String> own = root(cause, new java.util.HashSet<>(), true);
+                Optional<String> own = root(cause, new HashSet<>(), true);
                 if (own.isPresent() && own.get().equals(cause)) {
                     return own;
                 }
             }
         }
-        return java.util.Optional.of(id);
+        return Optional.of(id);
     }
 
     /**
@@ -330,7 +343,7 @@ final class ConformanceSession implements AutoCloseable {
             c.add(id.substring(0, id.length() - "missing".length()) + "wrong");
         }
         // A check made per fixture: the same check of the fixtures before it (the volumes' for a group's).
-        java.util.regex.Matcher perFixture = PER_FIXTURE.matcher(id);
+        Matcher perFixture = PER_FIXTURE.matcher(id);
         if (perFixture.matches()) {
             String check = perFixture.group(1);
             boolean group = perFixture.group(2).equals("group");
@@ -350,13 +363,12 @@ final class ConformanceSession implements AutoCloseable {
             }
         }
         String[] parts = id.split("/", 3);
-        java.util.Optional<io.volrep.api.Rpc> rpc = io.volrep.api.Rpc.fromMethodName(parts[0]);
+        Optional<Rpc> rpc = Rpc.fromMethodName(parts[0]);
         if (parts.length == 3
                 && rpc.isPresent()
                 && ControllerChecks.RPCS.contains(rpc.get())
                 && !STATE_CONDITION.matcher(parts[2]).matches()) {
-            for (io.volrep.api.Rpc earlier :
-                    ControllerChecks.RPCS.subList(0, ControllerChecks.RPCS.indexOf(rpc.get()))) {
+            for (Rpc earlier : ControllerChecks.RPCS.subList(0, ControllerChecks.RPCS.indexOf(rpc.get()))) {
                 c.add(earlier.methodName() + "/" + parts[1] + "/" + parts[2]);
                 if (parts[1].equals("group")) {
                     c.add(earlier.methodName() + "/volume/" + parts[2]);
@@ -367,12 +379,11 @@ final class ConformanceSession implements AutoCloseable {
     }
 
     /** The ids of the checks made per fixture: the check, the kind, the fixture. */
-    private static final java.util.regex.Pattern PER_FIXTURE =
-            java.util.regex.Pattern.compile("(lifecycle|fixtures-restored)/(volume|group)/(.+)");
+    private static final Pattern PER_FIXTURE = Pattern.compile("(lifecycle|fixtures-restored)/(volume|group)/(.+)");
 
     /** The conditions of the walk: a state, with force or not; and the comparisons over time. */
-    private static final java.util.regex.Pattern STATE_CONDITION = java.util.regex.Pattern.compile(
-            "(disabled|primary|secondary)(/force)?|consistent|last-sync-time-over-time");
+    private static final Pattern STATE_CONDITION =
+            Pattern.compile("(disabled|primary|secondary)(/force)?|consistent|last-sync-time-over-time");
 
     private volatile Set<String> checkIds;
 
@@ -383,7 +394,7 @@ final class ConformanceSession implements AutoCloseable {
                     .flatMap(g -> g.checks(config).stream())
                     .filter(c -> !config.skipped(c))
                     .map(Check::id)
-                    .collect(java.util.stream.Collectors.toUnmodifiableSet());
+                    .collect(Collectors.toUnmodifiableSet());
             checkIds = ids;
         }
         return ids.contains(id);
@@ -407,8 +418,8 @@ final class ConformanceSession implements AutoCloseable {
         }
         if (!problems.isEmpty()) {
             // What this check could not restore is broken for the checks after it: their failures are its.
-            lease.volumes().forEach(v -> poisoned(io.volrep.api.ReplicationSource.volume(v), check.id()));
-            lease.groups().forEach(g -> poisoned(io.volrep.api.ReplicationSource.volumeGroup(g), check.id()));
+            lease.volumes().forEach(v -> poisoned(ReplicationSource.volume(v), check.id()));
+            lease.groups().forEach(g -> poisoned(ReplicationSource.volumeGroup(g), check.id()));
         }
         if (failure instanceof AssertionError
                 && !(failure instanceof TestAbortedException)
@@ -476,14 +487,12 @@ final class ConformanceSession implements AutoCloseable {
     }
 
     /** Why {@code check} does not apply to this plugin (a service its Identity does not advertise); empty when it does. */
-    java.util.Optional<String> notApplicable(Check check) {
-        return ReplicationScope.judges(check) && !scope().replication()
-                ? java.util.Optional.of(scope().why())
-                : java.util.Optional.empty();
+    Optional<String> notApplicable(Check check) {
+        return ReplicationScope.judges(check) && !scope().replication() ? Optional.of(scope().why()) : Optional.empty();
     }
 
     /** Notes that the check {@code culprit} left {@code fixture} broken (the first culprit stays). */
-    void poisoned(io.volrep.api.ReplicationSource fixture, String culprit) {
+    void poisoned(ReplicationSource fixture, String culprit) {
         poison.putIfAbsent(fixture, culprit);
     }
 
@@ -491,13 +500,13 @@ final class ConformanceSession implements AutoCloseable {
     List<String> poison(CheckScheduler.Lease lease) {
         List<String> culprits = new ArrayList<>();
         lease.volumes().forEach(v -> {
-            String c = poison.get(io.volrep.api.ReplicationSource.volume(v));
+            String c = poison.get(ReplicationSource.volume(v));
             if (c != null && !culprits.contains(c)) {
                 culprits.add(c);
             }
         });
         lease.groups().forEach(g -> {
-            String c = poison.get(io.volrep.api.ReplicationSource.volumeGroup(g));
+            String c = poison.get(ReplicationSource.volumeGroup(g));
             if (c != null && !culprits.contains(c)) {
                 culprits.add(c);
             }
@@ -599,8 +608,7 @@ final class ConformanceSession implements AutoCloseable {
     }
 
     /** Runs {@code work} on the scheduler holding {@code needs}. */
-    <T> CompletableFuture<T> schedule(
-            Needs needs, int weight, java.util.function.Function<CheckScheduler.Lease, T> work) {
+    <T> CompletableFuture<T> schedule(Needs needs, int weight, Function<CheckScheduler.Lease, T> work) {
         return scheduler.submit(needs, weight, work);
     }
 
@@ -609,7 +617,7 @@ final class ConformanceSession implements AutoCloseable {
         return new ConformanceContext(this, lease, null);
     }
 
-    java.util.concurrent.atomic.LongAdder callCounter() {
+    LongAdder callCounter() {
         return calls;
     }
 
@@ -655,7 +663,7 @@ final class ConformanceSession implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (Exception e) {
-                org.slf4j.LoggerFactory.getLogger(ConformanceSession.class).warn("closing the conformance target", e);
+                LoggerFactory.getLogger(ConformanceSession.class).warn("closing the conformance target", e);
             }
         }
     }

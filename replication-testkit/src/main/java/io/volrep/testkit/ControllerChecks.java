@@ -3,14 +3,24 @@ package io.volrep.testkit;
 import com.google.protobuf.Message;
 import io.volrep.api.CsiLimits;
 import io.volrep.api.ErrorScheme;
+import io.volrep.api.ReplicationSource.Kind;
 import io.volrep.api.Rpc;
 import io.volrep.api.SpecDialect;
 import io.volrep.api.StatusCode;
+import io.volrep.proto.replication.GetReplicationDestinationInfoResponse;
+import io.volrep.proto.replication.ReplicationSource.VolumeSource;
 import io.volrep.testkit.LifecycleModel.State;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Supplier;
 
 /**
  * The built-in checks of {@code replication.Controller}. Expected codes come from the tables of the plugin's
@@ -161,19 +171,23 @@ final class ControllerChecks {
                 : Rpc.PROMOTE_VOLUME;
         Outcome info = ctx.call(probe, target);
         switch (info.code()) {
-            case FAILED_PRECONDITION:
+            case FAILED_PRECONDITION -> {
                 return;
-            case UNIMPLEMENTED:
+            }
+            case UNIMPLEMENTED -> {
                 ctx.skip(probe.methodName() + " is not implemented: cannot probe " + target);
                 return;
-            case OK:
+            }
+            case OK -> {
                 ctx.fail(target + " has replication enabled (" + probe.methodName() + " -> 0 OK): fixtures must start"
                         + " with replication disabled");
                 return;
-            case NOT_FOUND:
+            }
+            case NOT_FOUND -> {
                 ctx.fail(target + " does not exist (" + probe.methodName() + " -> " + info.describe() + ")");
                 return;
-            default:
+            }
+            default ->
                 ctx.fail("probing " + target + ": " + probe.methodName() + " -> " + info.describe()
                         + "; expected 9 FAILED_PRECONDITION for a source with replication disabled");
         }
@@ -192,7 +206,7 @@ final class ControllerChecks {
         List<Check> checks = new ArrayList<>();
         StatusCode invalid = StatusCode.INVALID_ARGUMENT;
         // The case each malformed form provokes, as the id's subject and condition.
-        Map<Addressing, String> malformedForms = new java.util.LinkedHashMap<>();
+        Map<Addressing, String> malformedForms = new LinkedHashMap<>();
         malformedForms.put(Addressing.none(), "request/no-source");
         boolean hasSource = Wire.requestHas(dialect, rpc, "replication_source");
         if (hasSource) {
@@ -337,8 +351,7 @@ final class ControllerChecks {
             if (!o.ok() && o.code() != StatusCode.ABORTED) {
                 String what = SIMULTANEOUS_CALLS + " simultaneous " + rpc + " calls on " + vol + ": one answered "
                         + o.describe() + "; only 0 OK and 10 ABORTED are allowed";
-                if (!ctx.scheme().lists(rpc, o.code())
-                        && !io.volrep.api.ErrorScheme.TRANSPORT_BACKOFF_CODES.contains(o.code())) {
+                if (!ctx.scheme().lists(rpc, o.code()) && !ErrorScheme.TRANSPORT_BACKOFF_CODES.contains(o.code())) {
                     // A MUST, whatever this check's level: unless the same call alone shows it already.
                     ctx.failBecause(
                             sameCall,
@@ -413,7 +426,7 @@ final class ControllerChecks {
 
     /** A map of {@code extra} plus one padding entry, over 4 KiB in all (CSI: keys and values together). */
     static Map<String, String> overMapLimit(Map<String, String> extra) {
-        Map<String, String> map = new java.util.LinkedHashMap<>(extra);
+        Map<String, String> map = new LinkedHashMap<>(extra);
         map.put("volrep-conformance-padding", "p".repeat(CsiLimits.MAX_MAP_BYTES));
         return map;
     }
@@ -430,8 +443,8 @@ final class ControllerChecks {
         checks.add(Check.optional(rowCase(scheme, rpc, invalid, ID_OVER_LIMIT), ctx -> {
                     Addressing oversized = new Addressing(
                             io.volrep.proto.replication.ReplicationSource.newBuilder()
-                                    .setVolume(io.volrep.proto.replication.ReplicationSource.VolumeSource.newBuilder()
-                                            .setVolumeId(bytes("volrep-conformance-", overId)))
+                                    .setVolume(
+                                            VolumeSource.newBuilder().setVolumeId(bytes("volrep-conformance-", overId)))
                                     .build(),
                             "",
                             "volume id of " + overId + " bytes");
@@ -543,7 +556,7 @@ final class ControllerChecks {
     }
 
     /** {@code part} (answering a value) as a part of the two-site check {@code twoSites} ({@link ConformanceContext#partOf}). */
-    static <T> T twoSitesPart(ConformanceContext ctx, String twoSites, java.util.function.Supplier<T> part) {
+    static <T> T twoSitesPart(ConformanceContext ctx, String twoSites, Supplier<T> part) {
         List<T> answer = new ArrayList<>();
         ctx.partOf(twoSites, () -> answer.add(part.get()));
         return answer.get(0);
@@ -645,17 +658,17 @@ final class ControllerChecks {
     private static void distinctDestinations(ConformanceContext ctx) throws Exception {
         List<Addressing> sources = new ArrayList<>();
         ctx.config().volumes().forEach(v -> sources.add(Addressing.volume(v)));
-        if (ctx.dialect().supports(io.volrep.api.ReplicationSource.Kind.VOLUME_GROUP)) {
+        if (ctx.dialect().supports(Kind.VOLUME_GROUP)) {
             ctx.config().volumeGroups().forEach(g -> sources.add(Addressing.volumeGroup(g)));
         }
         if (sources.size() < 2 && ctx.config().volumeGroups().isEmpty()) {
             ctx.skip("needs two fixtures (--volume, --volume-group)");
         }
         ctx.sequential();
-        Map<Addressing, Outcome> answers = new java.util.concurrent.ConcurrentHashMap<>();
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(sources.size());
+        Map<Addressing, Outcome> answers = new ConcurrentHashMap<>();
+        ExecutorService pool = Executors.newFixedThreadPool(sources.size());
         try {
-            List<java.util.concurrent.Future<?>> runs = new ArrayList<>();
+            List<Future<?>> runs = new ArrayList<>();
             for (Addressing source : sources) {
                 runs.add(pool.submit(() -> {
                     ctx.step(Rpc.ENABLE_VOLUME_REPLICATION, source);
@@ -663,16 +676,16 @@ final class ControllerChecks {
                     return null;
                 }));
             }
-            for (java.util.concurrent.Future<?> run : runs) {
+            for (Future<?> run : runs) {
                 try {
                     run.get();
-                } catch (java.util.concurrent.ExecutionException e) {
+                } catch (ExecutionException e) {
                     throw e.getCause() instanceof Exception ex ? ex : new IllegalStateException(e.getCause());
                 }
             }
         } finally {
             // Disabled at once, not one after the other by the restore: every fixture is this check's.
-            List<java.util.concurrent.Future<?>> disables = new ArrayList<>();
+            List<Future<?>> disables = new ArrayList<>();
             for (Addressing source : sources) {
                 disables.add(pool.submit(() -> {
                     if (ctx.call(Rpc.DISABLE_VOLUME_REPLICATION, source).ok()) {
@@ -680,12 +693,12 @@ final class ControllerChecks {
                     }
                 }));
             }
-            for (java.util.concurrent.Future<?> d : disables) {
+            for (Future<?> d : disables) {
                 d.get();
             }
             pool.shutdownNow();
         }
-        Map<String, List<String>> byDestination = new java.util.LinkedHashMap<>();
+        Map<String, List<String>> byDestination = new LinkedHashMap<>();
         List<String> problems = new ArrayList<>();
         for (Addressing source : sources) {
             Outcome o = answers.get(source);
@@ -701,14 +714,13 @@ final class ControllerChecks {
                                         Rpc.ENABLE_VOLUME_REPLICATION, ResponseRules.kindOf(source), State.DISABLED)),
                         "GetReplicationDestinationInfo on " + source + " -> " + o.describe() + ctx.note(o));
             }
-            var d = ((io.volrep.proto.replication.GetReplicationDestinationInfoResponse) o.response())
-                    .getReplicationDestination();
+            var d = ((GetReplicationDestinationInfoResponse) o.response()).getReplicationDestination();
             String named = d.hasVolume()
                     ? "volume " + d.getVolume().getVolumeId()
                     : "volume group " + d.getVolumegroup().getVolumeGroupId();
             byDestination.computeIfAbsent(named, k -> new ArrayList<>()).add(source.toString());
             if (d.hasVolumegroup()) {
-                Map<String, List<String>> members = new java.util.LinkedHashMap<>();
+                Map<String, List<String>> members = new LinkedHashMap<>();
                 d.getVolumegroup()
                         .getVolumeIdsMap()
                         .forEach((member, to) -> members.computeIfAbsent(to, k -> new ArrayList<>())

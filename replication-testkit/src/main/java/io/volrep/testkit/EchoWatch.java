@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.UnaryOperator;
 
 /**
  * Watches every answer of a run for the secrets of its request: a plugin whose error details or answers repeat them
@@ -25,7 +26,7 @@ final class EchoWatch {
     private final AtomicReference<String> first = new AtomicReference<>();
 
     /** Notes an answer to a request that carried {@code request}'s secrets; {@code safe} masks what it quotes. */
-    void saw(Message request, Outcome answer, java.util.function.UnaryOperator<String> safe) {
+    void saw(Message request, Outcome answer, UnaryOperator<String> safe) {
         answers.incrementAndGet();
         List<String> values = secretsOf(request);
         if (values.isEmpty()) {

@@ -8,12 +8,16 @@ import io.volrep.testkit.LifecycleModel.History;
 import io.volrep.testkit.LifecycleModel.State;
 import io.volrep.testkit.LifecycleModel.Variant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.opentest4j.TestAbortedException;
 
@@ -184,7 +188,7 @@ final class Exploration {
                     .filter(a -> !config.skipped(checkId(a, kind, state)))
                     .toList());
             if (config.seed() != 0) {
-                java.util.Collections.shuffle(here, random);
+                Collections.shuffle(here, random);
             }
             List<History> histories = model.histories();
             int rotation = config.seed() == 0 ? 0 : random.nextInt(histories.size());
@@ -237,7 +241,7 @@ final class Exploration {
     /** Every walker's findings, once they all ended, merged per named check. */
     private static CompletableFuture<Map<String, Finding>> merged(List<CompletableFuture<Map<String, Finding>>> runs) {
         return CompletableFuture.allOf(runs.toArray(CompletableFuture[]::new)).thenApply(ignored -> {
-            Map<String, Finding> all = new java.util.LinkedHashMap<>();
+            Map<String, Finding> all = new LinkedHashMap<>();
             runs.forEach(r -> r.join().forEach((id, f) -> all.merge(id, f, Finding::merge)));
             return Map.copyOf(all);
         });
@@ -276,17 +280,17 @@ final class Exploration {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             throw new IllegalStateException("the exploration failed", e.getCause());
         }
     }
 
     /** The kind of source an exploration check id names ({@code <Rpc>/<volume|group>/...}); empty for other ids. */
-    static java.util.Optional<Kind> kindOf(String checkId) {
+    static Optional<Kind> kindOf(String checkId) {
         if (!ComplianceReport.WALK_ID.matcher(checkId).matches() && !isOverTime(checkId)) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
-        return java.util.Optional.of(checkId.contains("/group/") ? Kind.VOLUME_GROUP : Kind.VOLUME);
+        return Optional.of(checkId.contains("/group/") ? Kind.VOLUME_GROUP : Kind.VOLUME);
     }
 
     private static boolean isOverTime(String checkId) {
@@ -405,7 +409,7 @@ final class Exploration {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             throw new IllegalStateException("the exploration failed", e.getCause());
         }
         List<String> breaches = new ArrayList<>();

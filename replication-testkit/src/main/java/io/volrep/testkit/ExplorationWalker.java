@@ -3,6 +3,7 @@ package io.volrep.testkit;
 import static io.volrep.testkit.Exploration.checkId;
 import static io.volrep.testkit.Exploration.consistentId;
 
+import com.google.protobuf.TextFormat;
 import io.volrep.api.ErrorScheme;
 import io.volrep.api.ReplicationSource.Kind;
 import io.volrep.api.Rpc;
@@ -89,7 +90,7 @@ final class ExplorationWalker implements TourShrinker.Replayer {
 
     private final List<Call> sequence = new ArrayList<>();
     /** The state each call of the sequence was made in. */
-    private final Map<Call, State> lastBefore = new IdentityHashMap<>();
+    private final IdentityHashMap<Call, State> lastBefore = new IdentityHashMap<>();
     /** Where the source is, as the model and the observations agree; null when unknown (reset first). */
     private State believed;
     /** The history and state last reached, while the source is still there. */
@@ -156,6 +157,7 @@ final class ExplorationWalker implements TourShrinker.Replayer {
         found.merge(checkId, f, Finding::merge);
     }
 
+    @SuppressWarnings("ReferenceEquality") // the walker is at this very visit of the plan, not an equal one
     private void visit(Visit v) {
         for (Action a : v.actions()) {
             Optional<Unreachable> why = Optional.empty();
@@ -194,6 +196,7 @@ final class ExplorationWalker implements TourShrinker.Replayer {
     }
 
     /** Resets the source, reaches the visit's state by its history and observes it; answers why not, if not. */
+    @SuppressWarnings("ReferenceEquality") // the last step is this very call of the path
     private Optional<Unreachable> arrive(Visit v) {
         reset();
         Action lastStep = null;
@@ -548,8 +551,8 @@ final class ExplorationWalker implements TourShrinker.Replayer {
                         + now.getVolumegroup().getVolumeIdsCount() + ": one of them is partial, and the spec says a"
                         + " group's map MUST be complete for its current members (else an error, never a partial map);"
                         + " the suite never changed the group's members"
-                : "first " + com.google.protobuf.TextFormat.shortDebugString(first) + ", then "
-                        + com.google.protobuf.TextFormat.shortDebugString(now)
+                : "first " + TextFormat.shortDebugString(first) + ", then "
+                        + TextFormat.shortDebugString(now)
                         + ": the destination is one fact of the replication, not a different answer per call";
         return new Problem(
                 consistentId(kind),
@@ -638,7 +641,7 @@ final class ExplorationWalker implements TourShrinker.Replayer {
             return;
         }
         List<Call> tour = List.copyOf(sequence);
-        Map<Call, State> tourBefore = new IdentityHashMap<>(lastBefore);
+        IdentityHashMap<Call, State> tourBefore = new IdentityHashMap<>(lastBefore);
         for (Problem p : problems) {
             failOne(p, v, tour, tourBefore);
         }
@@ -647,7 +650,7 @@ final class ExplorationWalker implements TourShrinker.Replayer {
         }
     }
 
-    private void failOne(Problem p, Visit v, List<Call> tour, Map<Call, State> tourBefore) {
+    private void failOne(Problem p, Visit v, List<Call> tour, IdentityHashMap<Call, State> tourBefore) {
         if (!brokenBy.isEmpty() && !brokenBy.contains(p.checkId())) {
             // The fixture was broken by another check's edge first: this is that failure's consequence.
             add(p.checkId(), Finding.unreachable(new Unreachable(p.message(), brokenBy)));

@@ -1,12 +1,23 @@
 package io.volrep.testkit;
 
+import io.volrep.api.CsiLimits;
 import io.volrep.api.Rpc;
 import io.volrep.api.StatusCode;
+import io.volrep.proto.csi.VolumeCapability;
+import io.volrep.proto.csi.VolumeCapability.AccessMode;
+import io.volrep.proto.csi.VolumeCapability.AccessMode.Mode;
+import io.volrep.proto.csi.VolumeCapability.BlockVolume;
+import io.volrep.proto.csi.VolumeCapability.MountVolume;
 import io.volrep.proto.healer.NodeHealerRequest;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * The NodeHealer checks (seed 002), against {@link ConformanceContext#healerChannel()}: every row of its table a
@@ -81,7 +92,7 @@ final class HealerChecks {
      */
     static String longPath(String path, int bytes) {
         StringBuilder b = new StringBuilder(path.endsWith("/") ? path.substring(0, path.length() - 1) : path);
-        int length = io.volrep.api.CsiLimits.utf8Length(b.toString());
+        int length = CsiLimits.utf8Length(b.toString());
         while (length <= bytes - 2) {
             b.append("/.");
             length += 2;
@@ -102,28 +113,24 @@ final class HealerChecks {
     }
 
     /** A mount capability as a CO sends it for a mounted volume: the access type and a single-node writer. */
-    static io.volrep.proto.csi.VolumeCapability mount() {
-        return io.volrep.proto.csi.VolumeCapability.newBuilder()
-                .setMount(io.volrep.proto.csi.VolumeCapability.MountVolume.getDefaultInstance())
-                .setAccessMode(io.volrep.proto.csi.VolumeCapability.AccessMode.newBuilder()
-                        .setMode(io.volrep.proto.csi.VolumeCapability.AccessMode.Mode.SINGLE_NODE_WRITER))
+    static VolumeCapability mount() {
+        return VolumeCapability.newBuilder()
+                .setMount(MountVolume.getDefaultInstance())
+                .setAccessMode(AccessMode.newBuilder().setMode(Mode.SINGLE_NODE_WRITER))
                 .build();
     }
 
     /** A block capability as a CO sends it for a raw block volume. */
-    static io.volrep.proto.csi.VolumeCapability block() {
-        return mount().toBuilder()
-                .setBlock(io.volrep.proto.csi.VolumeCapability.BlockVolume.getDefaultInstance())
-                .build();
+    static VolumeCapability block() {
+        return mount().toBuilder().setBlock(BlockVolume.getDefaultInstance()).build();
     }
 
     /** Answers only 0 OK or 10 ABORTED to simultaneous calls on one volume, and serves at least one (the 10 row). */
     private static void simultaneous(ConformanceContext ctx) throws InterruptedException {
         NodeHealerRequest request = valid(ctx).build();
-        List<java.util.concurrent.Future<Outcome>> answers = new ArrayList<>();
-        java.util.concurrent.ExecutorService pool =
-                java.util.concurrent.Executors.newFixedThreadPool(SIMULTANEOUS_CALLS);
-        java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+        List<Future<Outcome>> answers = new ArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(SIMULTANEOUS_CALLS);
+        CountDownLatch start = new CountDownLatch(1);
         try {
             for (int i = 0; i < SIMULTANEOUS_CALLS; i++) {
                 answers.add(pool.submit(() -> {
@@ -133,11 +140,11 @@ final class HealerChecks {
             }
             start.countDown();
             long served = 0;
-            for (java.util.concurrent.Future<Outcome> answer : answers) {
+            for (Future<Outcome> answer : answers) {
                 Outcome o;
                 try {
                     o = answer.get();
-                } catch (java.util.concurrent.ExecutionException e) {
+                } catch (ExecutionException e) {
                     throw new IllegalStateException(e.getCause());
                 }
                 if (o.code() == StatusCode.UNIMPLEMENTED) {
@@ -186,7 +193,7 @@ final class HealerChecks {
                                 invalid,
                                 "NodeHealer with a relative staging_target_path"))
                 .withId(ID + "request/relative-staging-path"));
-        int overId = io.volrep.api.CsiLimits.MAX_STRING_BYTES + 1;
+        int overId = CsiLimits.MAX_STRING_BYTES + 1;
         // Optional: the healer spec inherits CSI's 128-byte limit on ids without restating it.
         checks.add(Check.optional(
                         rowCase(invalid, ControllerChecks.ID_OVER_LIMIT),
@@ -197,7 +204,7 @@ final class HealerChecks {
                                         .build(),
                                 invalid,
                                 "NodeHealer with a volume_id of " + overId + " bytes (CSI: at most "
-                                        + io.volrep.api.CsiLimits.MAX_STRING_BYTES + ")"))
+                                        + CsiLimits.MAX_STRING_BYTES + ")"))
                 .withId(ID + "volume/id-over-limit"));
         checks.add(Check.required(
                         rowCase(StatusCode.NOT_FOUND, "volume " + MISSING_VOLUME),

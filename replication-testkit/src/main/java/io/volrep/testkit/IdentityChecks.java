@@ -5,6 +5,7 @@ import io.grpc.MethodDescriptor;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ClientCalls;
+import io.volrep.api.ReplicationSource.Kind;
 import io.volrep.api.Rpc;
 import io.volrep.api.StatusCode;
 import io.volrep.proto.identity.Capability;
@@ -17,6 +18,7 @@ import io.volrep.proto.identity.ProbeResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
+import org.opentest4j.TestAbortedException;
 
 /**
  * The CSI-Addons {@code identity.Identity} checks. Identity is optional for a plugin: 12 UNIMPLEMENTED reports
@@ -146,8 +148,7 @@ final class IdentityChecks {
             ctx.failBecause(
                     unimplemented.stream()
                             .filter(rpc -> !ctx.scheme().lists(rpc, StatusCode.UNIMPLEMENTED))
-                            .map(rpc -> LifecycleChecks.walkId(
-                                    rpc, io.volrep.api.ReplicationSource.Kind.VOLUME, LifecycleModel.State.DISABLED))
+                            .map(rpc -> LifecycleChecks.walkId(rpc, Kind.VOLUME, LifecycleModel.State.DISABLED))
                             .toList(),
                     String.join("; ", broken) + ": an orchestrator that reads the capabilities calls it and fails");
         }
@@ -183,12 +184,12 @@ final class IdentityChecks {
         if (caps.getCapabilitiesList().stream().anyMatch(promise.advertised())) {
             return;
         }
-        if (promise == CONTROLLER_SERVICE && advertisesVolumeGroups(caps)) {
+        if (promise.equals(CONTROLLER_SERVICE) && advertisesVolumeGroups(caps)) {
             ctx.fail("the plugin serves volumegroup.Controller but GetCapabilities does not advertise "
                     + promise.capability() + ": " + caps.getCapabilitiesList());
         }
         if (!ctx.replicationInScope()) {
-            throw new org.opentest4j.TestAbortedException(ConformanceContext.NOT_APPLICABLE_PREFIX
+            throw new TestAbortedException(ConformanceContext.NOT_APPLICABLE_PREFIX
                     + "replication.Controller is neither advertised nor served: " + promise.capability()
                     + " is not asked of this plugin");
         }

@@ -5,6 +5,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -36,7 +37,7 @@ final class JUnitXmlReport {
             String group = r.group().isEmpty()
                     ? "volrep conformance"
                     : ReplicationConformanceSuite.containerName(r.group(), r.requirement());
-            byGroup.computeIfAbsent(group, g -> new java.util.ArrayList<>()).add(r);
+            byGroup.computeIfAbsent(group, g -> new ArrayList<>()).add(r);
         }
         try {
             Files.createDirectories(dir);

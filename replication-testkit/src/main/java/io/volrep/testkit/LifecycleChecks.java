@@ -10,13 +10,19 @@ import io.volrep.testkit.LifecycleModel.Expectation;
 import io.volrep.testkit.LifecycleModel.State;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.opentest4j.AssertionFailedError;
 
 /**
  * The checks that walk the {@link LifecycleModel}: every RPC in every reachable state for every source kind (named
@@ -203,14 +209,14 @@ final class LifecycleChecks {
             ctx.calls(target).stream().filter(c -> !causes.contains(c)).forEach(causes::add);
             try {
                 ctx.expect(outcome, expected, what);
-            } catch (org.opentest4j.AssertionFailedError wrong) {
+            } catch (AssertionFailedError wrong) {
                 ctx.failBecause(causes, wrong.getMessage());
             }
         }
         if (outcome.ok()) {
             try {
                 ResponseRules.requireValid(ctx, outcome, target);
-            } catch (org.opentest4j.AssertionFailedError broken) {
+            } catch (AssertionFailedError broken) {
                 causes.addAll(ResponseRules.namedChecksOfBrokenRules(ctx, outcome, target));
                 causes.add(walkId(outcome.rpc(), ResponseRules.kindOf(target), before));
                 ctx.failBecause(causes, broken.getMessage());
@@ -227,7 +233,7 @@ final class LifecycleChecks {
         List<String> consistent = consistent(model, seen);
         // The most telling probes first (the answer fewest states share), and no more once only one state fits.
         List<Rpc> probes = new ArrayList<>(model.probes());
-        probes.sort(java.util.Comparator.comparingLong(p -> model.reachable().stream()
+        probes.sort(Comparator.comparingLong(p -> model.reachable().stream()
                 .filter(s ->
                         model.expect(p, s).code() == model.expect(p, expected).code())
                 .count()));
@@ -242,7 +248,7 @@ final class LifecycleChecks {
             if (o.ok()) {
                 try {
                     ResponseRules.requireValid(ctx, o, target);
-                } catch (org.opentest4j.AssertionFailedError broken) {
+                } catch (AssertionFailedError broken) {
                     List<String> causes = new ArrayList<>(ResponseRules.namedChecksOfBrokenRules(ctx, o, target));
                     causes.add(walkId(probe, ResponseRules.kindOf(target), expected));
                     ctx.failBecause(causes, broken.getMessage());
@@ -486,7 +492,7 @@ final class LifecycleChecks {
                     + pair.state().label() + "): " + a.describe() + ", " + b.describe();
             // The plugin may have run them in either order: each order that explains both answers (a call answers
             // what the model says in the state the other left, or 10 ABORTED and has no effect) gives a state.
-            java.util.Set<State> expected = new java.util.LinkedHashSet<>();
+            Set<State> expected = new LinkedHashSet<>();
             explain(model, pair.state(), List.of(a, b)).ifPresent(expected::add);
             explain(model, pair.state(), List.of(b, a)).ifPresent(expected::add);
             if (expected.isEmpty()) {
@@ -507,7 +513,7 @@ final class LifecycleChecks {
      * The state {@code answers}, in this order, leave {@code start} in: each call answers what the model says in the
      * state the calls before it left (and moves it), or 10 ABORTED (and changes nothing); empty when they do not.
      */
-    private static java.util.Optional<State> explain(LifecycleModel model, State start, List<Outcome> answers) {
+    private static Optional<State> explain(LifecycleModel model, State start, List<Outcome> answers) {
         State at = start;
         for (Outcome o : answers) {
             Expectation e = model.expect(o.rpc(), at);
@@ -515,20 +521,16 @@ final class LifecycleChecks {
                 continue;
             }
             if (o.code() != e.code()) {
-                return java.util.Optional.empty();
+                return Optional.empty();
             }
             at = e.after();
         }
-        return java.util.Optional.of(at);
+        return Optional.of(at);
     }
 
     /** Observes {@code target} and fails unless its answers fit one of {@code expected}. */
     private static void observeOneOf(
-            ConformanceContext ctx,
-            LifecycleModel model,
-            Addressing target,
-            java.util.Set<State> expected,
-            String after) {
+            ConformanceContext ctx, LifecycleModel model, Addressing target, Set<State> expected, String after) {
         Map<Rpc, Outcome> seen = new LinkedHashMap<>();
         for (Rpc probe : model.probes()) {
             Outcome o = ctx.call(probe, target);
@@ -586,7 +588,7 @@ final class LifecycleChecks {
         }
         ctx.sequential();
         Map<Addressing, Integer> together = roundTripsAtOnce(ctx, model, sources);
-        Map<Addressing, Integer> runsWithAborted = new java.util.LinkedHashMap<>();
+        Map<Addressing, Integer> runsWithAborted = new LinkedHashMap<>();
         together.forEach((s, n) -> {
             if (n > 0) {
                 runsWithAborted.put(s, 1);
@@ -629,7 +631,7 @@ final class LifecycleChecks {
             ConformanceContext ctx, LifecycleModel model, List<Addressing> sources) throws Exception {
         List<String> problems = Collections.synchronizedList(new ArrayList<>());
         List<String> causes = Collections.synchronizedList(new ArrayList<>());
-        Map<Addressing, Integer> aborted = new java.util.concurrent.ConcurrentHashMap<>();
+        Map<Addressing, Integer> aborted = new ConcurrentHashMap<>();
         CountDownLatch start = new CountDownLatch(1);
         ExecutorService pool = Executors.newFixedThreadPool(sources.size());
         try {

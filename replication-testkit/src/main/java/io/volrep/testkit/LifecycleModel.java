@@ -1,11 +1,15 @@
 package io.volrep.testkit;
 
+import com.google.protobuf.Message;
+import io.grpc.MethodDescriptor.PrototypeMarshaller;
 import io.volrep.api.ErrorScheme;
 import io.volrep.api.Rpc;
 import io.volrep.api.SpecDialect;
 import io.volrep.api.StatusCode;
+import io.volrep.api.internal.wire.Transcoder;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -253,7 +257,7 @@ public final class LifecycleModel {
                 throw new IllegalStateException(rpc + ": the model demands " + e.code() + ", not a row of its table");
             }
         }
-        return new Rule(rpc, java.util.Collections.unmodifiableMap(byState));
+        return new Rule(rpc, Collections.unmodifiableMap(byState));
     }
 
     private static Expectation settle(Expectation e, State current) {
@@ -343,14 +347,8 @@ public final class LifecycleModel {
 
     /** True when {@code rpc}'s request has a {@code force} field (read from the spec's message, not listed here). */
     static boolean forceable(Rpc rpc) {
-        return io.volrep.api.internal.wire.Transcoder.of(SpecDialect.CURRENT)
-                                .method(rpc)
-                                .getRequestMarshaller()
-                        instanceof io.grpc.MethodDescriptor.PrototypeMarshaller<?> m
-                && ((com.google.protobuf.Message) m.getMessagePrototype())
-                                .getDescriptorForType()
-                                .findFieldByName("force")
-                        != null;
+        return Transcoder.of(SpecDialect.CURRENT).method(rpc).getRequestMarshaller() instanceof PrototypeMarshaller<?> m
+                && ((Message) m.getMessagePrototype()).getDescriptorForType().findFieldByName("force") != null;
     }
 
     /** What {@code action} must answer in {@code state}: the RPC's rule, or 16 UNAUTHENTICATED (state stays). */

@@ -1,6 +1,7 @@
 package io.volrep.testkit;
 
 import io.volrep.api.ReplicationSource;
+import io.volrep.api.internal.Arguments;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -167,13 +168,13 @@ public final class Needs {
 
         /** Any {@code n} fixture volumes. */
         public Builder volumes(int n) {
-            this.volumes = io.volrep.api.internal.Arguments.requireAtLeast("volumes", n, 0);
+            this.volumes = Arguments.requireAtLeast("volumes", n, 0);
             return this;
         }
 
         /** Any {@code n} fixture volume groups. */
         public Builder groups(int n) {
-            this.groups = io.volrep.api.internal.Arguments.requireAtLeast("groups", n, 0);
+            this.groups = Arguments.requireAtLeast("groups", n, 0);
             return this;
         }
 
@@ -194,7 +195,7 @@ public final class Needs {
          * so the run does not wait at its end for one long check on one fixture.
          */
         public Builder calls(int calls) {
-            this.calls = io.volrep.api.internal.Arguments.requireAtLeast("calls", calls, 1);
+            this.calls = Arguments.requireAtLeast("calls", calls, 1);
             return this;
         }
 

@@ -1,5 +1,6 @@
 package io.volrep.testkit;
 
+import com.google.protobuf.TextFormat;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
 import io.volrep.api.SpecDialect;
@@ -8,6 +9,7 @@ import io.volrep.proto.replication.GetReplicationDestinationInfoResponse;
 import io.volrep.proto.replication.ReplicationDestination;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
@@ -25,7 +27,7 @@ final class PeerReplicas {
     private final Map<ReplicationSource, Named> named = new ConcurrentHashMap<>();
     private final Map<ReplicationSource, ReplicationSource> claimedBy = new ConcurrentHashMap<>();
     /** The fixtures whose named replica was verified on site B at least once. */
-    private final java.util.Set<ReplicationSource> verified = ConcurrentHashMap.newKeySet();
+    private final Set<ReplicationSource> verified = ConcurrentHashMap.newKeySet();
 
     /**
      * The replica of {@code target} as site A names it; {@code askDestination} sends GetReplicationDestinationInfo on
@@ -53,7 +55,7 @@ final class PeerReplicas {
                                 : null;
                 if (replica == null || replica.fixture().isEmpty()) {
                     ctx.fail("site A's GetReplicationDestinationInfo on " + target + " names no " + target.kindLabel()
-                            + " as its destination (" + com.google.protobuf.TextFormat.shortDebugString(d)
+                            + " as its destination (" + TextFormat.shortDebugString(d)
                             + "): the kit acts on nothing of site B for it");
                 }
                 now = new Named(replica, Optional.of(d));

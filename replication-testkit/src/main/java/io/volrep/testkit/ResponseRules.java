@@ -6,6 +6,7 @@ import io.volrep.api.Rpc;
 import io.volrep.api.internal.wire.AnswerProblem;
 import io.volrep.api.internal.wire.AnswerRules;
 import io.volrep.api.internal.wire.Transcoder;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -58,7 +59,7 @@ final class ResponseRules {
             return List.of();
         }
         Message answer = Transcoder.of(ctx.dialect()).responseFromWire(outcome.rpc(), outcome.response());
-        List<String> ids = new java.util.ArrayList<>();
+        List<String> ids = new ArrayList<>();
         for (AnswerProblem p : AnswerRules.of(outcome.rpc(), answer, kindOf(target))) {
             String id = namedCheckOf(outcome.rpc(), p.field(), target);
             if (id != null && !ids.contains(id)) {

@@ -3,6 +3,8 @@ package io.volrep.testkit;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
 import io.volrep.testkit.LifecycleModel.State;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -75,7 +77,7 @@ final class SourceBookkeeping {
     synchronized void called(Addressing target, Rpc rpc, boolean force, State before) {
         if (mutating(rpc)) {
             target.fixture().ifPresent(f -> {
-                List<String> ids = calls.computeIfAbsent(f, k -> new java.util.ArrayList<>());
+                List<String> ids = calls.computeIfAbsent(f, k -> new ArrayList<>());
                 String id = LifecycleChecks.walkId(rpc, f.kind(), before) + (force ? "/force" : "");
                 ids.remove(id);
                 ids.add(id);
@@ -85,9 +87,9 @@ final class SourceBookkeeping {
 
     /** The walk checks of the mutating calls the check made on {@code target}, the latest first. */
     synchronized List<String> calls(Addressing target) {
-        List<String> ids = new java.util.ArrayList<>(
+        List<String> ids = new ArrayList<>(
                 target.fixture().map(f -> calls.getOrDefault(f, List.of())).orElse(List.of()));
-        java.util.Collections.reverse(ids);
+        Collections.reverse(ids);
         return ids;
     }
 

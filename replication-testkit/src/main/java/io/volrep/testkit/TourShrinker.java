@@ -7,8 +7,8 @@ import io.volrep.testkit.LifecycleModel.State;
 import io.volrep.testkit.LifecycleModel.Variant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -86,7 +86,7 @@ final class TourShrinker {
      * The shortest replayed sequence (from replication disabled) that fails {@code checkId} again: the failing call
      * after the shortest path to its state, after each history, then the tour with single calls left out.
      */
-    Shrunk shrink(String checkId, List<Call> tour, Map<Call, State> tourBefore, Replayer replayer) {
+    Shrunk shrink(String checkId, List<Call> tour, IdentityHashMap<Call, State> tourBefore, Replayer replayer) {
         int failing = lastActionIndex(tour);
         Action last = tour.get(failing).action();
         State lastState = tourBefore.get(tour.get(failing));

@@ -6,6 +6,7 @@ import io.volrep.api.Rpc;
 import io.volrep.api.StatusCode;
 import io.volrep.testkit.LifecycleModel.State;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -167,7 +168,7 @@ final class TwoSiteChecks {
      * timeout (storage removes the copy a while after the disable); a copy still replicating, or in error, is a leftover.
      */
     static void requireNoReplica(ConformanceContext ctx, LifecycleModel model, Addressing b, String after) {
-        Map<Rpc, Outcome> last = new java.util.LinkedHashMap<>();
+        Map<Rpc, Outcome> last = new LinkedHashMap<>();
         ctx.settle(
                 () -> {
                     last.clear();

@@ -1,10 +1,12 @@
 package io.volrep.testkit;
 
+import io.volrep.api.ReplicationSource.Kind;
 import io.volrep.api.Rpc;
 import io.volrep.api.StatusCode;
 import io.volrep.proto.replication.GetReplicationDestinationInfoResponse;
 import io.volrep.testkit.LifecycleModel.State;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -52,7 +54,7 @@ final class VolumeGroupLifecycleChecks {
 
     private static void lifecycle(ConformanceContext ctx) {
         VolumeGroups g = VolumeGroups.of(ctx).require(Rpc.MODIFY_VOLUME_GROUP_MEMBERSHIP);
-        if (!ctx.dialect().supports(io.volrep.api.ReplicationSource.Kind.VOLUME_GROUP)) {
+        if (!ctx.dialect().supports(Kind.VOLUME_GROUP)) {
             ctx.skip("spec " + ctx.dialect() + " has no volume groups");
         }
         List<String> volumes = g.members(ctx.config().volumes().size() >= 2 ? 2 : 1);
@@ -109,7 +111,7 @@ final class VolumeGroupLifecycleChecks {
      * the plugin does not answer GetReplicationDestinationInfo.
      */
     private static Map<String, String> ownDestinations(ConformanceContext ctx, List<String> volumes) {
-        Map<String, String> own = new java.util.LinkedHashMap<>();
+        Map<String, String> own = new LinkedHashMap<>();
         if (!ctx.dialect().supports(Rpc.GET_REPLICATION_DESTINATION_INFO)) {
             return own;
         }
@@ -163,7 +165,7 @@ final class VolumeGroupLifecycleChecks {
                     + (stale.isEmpty() ? "" : "; not members " + stale) + ": a member map MUST be complete for the"
                     + " group's current members");
         }
-        Map<String, List<String>> byDestination = new java.util.LinkedHashMap<>();
+        Map<String, List<String>> byDestination = new LinkedHashMap<>();
         map.forEach((member, to) ->
                 byDestination.computeIfAbsent(to, k -> new ArrayList<>()).add(member));
         byDestination.forEach((to, from) -> {

@@ -13,7 +13,9 @@ import io.volrep.api.SpecDialect;
 import io.volrep.api.StatusCode;
 import io.volrep.api.internal.wire.RequestFields;
 import io.volrep.api.internal.wire.Transcoder;
+import io.volrep.proto.identity.IdentityGrpc;
 import io.volrep.proto.replication.ReplicationSource;
+import io.volrep.proto.volumegroup.ControllerGrpc;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,16 +52,14 @@ final class Wire {
     @SuppressWarnings("unchecked")
     private static MethodDescriptor<Message, Message> serviceMethod(Rpc rpc) {
         MethodDescriptor<?, ?> method = switch (rpc) {
-            case GET_IDENTITY -> io.volrep.proto.identity.IdentityGrpc.getGetIdentityMethod();
-            case GET_CAPABILITIES -> io.volrep.proto.identity.IdentityGrpc.getGetCapabilitiesMethod();
-            case PROBE -> io.volrep.proto.identity.IdentityGrpc.getProbeMethod();
-            case CREATE_VOLUME_GROUP -> io.volrep.proto.volumegroup.ControllerGrpc.getCreateVolumeGroupMethod();
-            case MODIFY_VOLUME_GROUP_MEMBERSHIP ->
-                io.volrep.proto.volumegroup.ControllerGrpc.getModifyVolumeGroupMembershipMethod();
-            case DELETE_VOLUME_GROUP -> io.volrep.proto.volumegroup.ControllerGrpc.getDeleteVolumeGroupMethod();
-            case LIST_VOLUME_GROUPS -> io.volrep.proto.volumegroup.ControllerGrpc.getListVolumeGroupsMethod();
-            case CONTROLLER_GET_VOLUME_GROUP ->
-                io.volrep.proto.volumegroup.ControllerGrpc.getControllerGetVolumeGroupMethod();
+            case GET_IDENTITY -> IdentityGrpc.getGetIdentityMethod();
+            case GET_CAPABILITIES -> IdentityGrpc.getGetCapabilitiesMethod();
+            case PROBE -> IdentityGrpc.getProbeMethod();
+            case CREATE_VOLUME_GROUP -> ControllerGrpc.getCreateVolumeGroupMethod();
+            case MODIFY_VOLUME_GROUP_MEMBERSHIP -> ControllerGrpc.getModifyVolumeGroupMembershipMethod();
+            case DELETE_VOLUME_GROUP -> ControllerGrpc.getDeleteVolumeGroupMethod();
+            case LIST_VOLUME_GROUPS -> ControllerGrpc.getListVolumeGroupsMethod();
+            case CONTROLLER_GET_VOLUME_GROUP -> ControllerGrpc.getControllerGetVolumeGroupMethod();
             default ->
                 throw new IllegalArgumentException(
                         rpc + " is not a volumegroup.Controller or identity.Identity" + " method");

@@ -3,6 +3,8 @@ package io.volrep.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.grpc.inprocess.InProcessServerBuilder;
+import io.volrep.api.Rpc;
+import io.volrep.proto.identity.GetCapabilitiesResponse;
 import io.volrep.spi.ReplicationServer;
 import io.volrep.testkit.reference.ReferenceDriver;
 import io.volrep.testsupport.GrpcCleanup;
@@ -71,8 +73,7 @@ class AdvertisedScopeTest {
         ComplianceReport report = ConformanceRunner.of(ConformanceConfig.builder()
                         .driver(reference)
                         .interceptor(Defect.rewriteResponse(
-                                io.volrep.api.Rpc.GET_CAPABILITIES,
-                                m -> io.volrep.proto.identity.GetCapabilitiesResponse.getDefaultInstance()))
+                                Rpc.GET_CAPABILITIES, m -> GetCapabilitiesResponse.getDefaultInstance()))
                         .volumes("vol-0", "vol-1")
                         .volumeGroups("grp-0")
                         .secrets(Map.of("user", "admin"))

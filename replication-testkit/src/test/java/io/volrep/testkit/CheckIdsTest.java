@@ -2,6 +2,7 @@ package io.volrep.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.protobuf.Message;
 import io.grpc.ForwardingServerCallListener;
 import io.grpc.Metadata;
 import io.grpc.ServerCall;
@@ -18,9 +19,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -169,7 +172,7 @@ class CheckIdsTest {
                 .build();
     }
 
-    private static Set<String> ids(ComplianceReport report, java.util.function.Predicate<CheckResult> which) {
+    private static Set<String> ids(ComplianceReport report, Predicate<CheckResult> which) {
         return report.results().stream().filter(which).map(CheckResult::id).collect(Collectors.toSet());
     }
 
@@ -193,7 +196,7 @@ class CheckIdsTest {
                                 .anyMatch(rpc -> rpc.isVolumeGroup() && r.id().startsWith(rpc.methodName() + "/")));
         Set<String> groupIds = ids(report, r -> r.id().contains("/group/"));
         assertThat(skippedForGroups).hasSizeGreaterThan(40).doesNotContainAnyElementsOf(groupServiceIds);
-        Set<String> expected = new java.util.HashSet<>(skippedForGroups);
+        Set<String> expected = new HashSet<>(skippedForGroups);
         groupServiceIds.stream().filter(id -> id.contains("/group/")).forEach(expected::add);
         assertThat(groupIds).isEqualTo(expected);
         assertThat(report.compliant()).isTrue();
@@ -214,7 +217,7 @@ class CheckIdsTest {
                 report, r -> r.outcome() == CheckOutcome.SKIPPED && r.reason().contains("no secrets configured"));
         Set<String> authIds = report.results().stream()
                 .map(CheckResult::id)
-                .filter(id -> checkMatching(report, id, "*/auth-*"))
+                .filter(id -> checkMatching(id, "*/auth-*"))
                 .collect(Collectors.toSet());
         // And the check that looks for the secrets in the answers: without secrets there is nothing to look for.
         authIds.add("response-validity/plugin/secrets-not-echoed");
@@ -238,7 +241,7 @@ class CheckIdsTest {
                 .isEqualTo(ids(report, r -> r.id().startsWith("NodeHealer/")));
     }
 
-    private static boolean checkMatching(ComplianceReport report, String id, String pattern) {
+    private static boolean checkMatching(String id, String pattern) {
         return Check.builder().id(id).name("unused").body(ctx -> {}).build().matches(pattern);
     }
 
@@ -253,12 +256,9 @@ class CheckIdsTest {
                         next.startCall(call, headers)) {
                     @Override
                     public void onMessage(Q message) {
-                        var source = ((com.google.protobuf.Message) message)
-                                .getDescriptorForType()
-                                .findFieldByName("replication_source");
+                        var source = ((Message) message).getDescriptorForType().findFieldByName("replication_source");
                         if (source != null
-                                && ((ReplicationSource) ((com.google.protobuf.Message) message).getField(source))
-                                        .hasVolumegroup()) {
+                                && ((ReplicationSource) ((Message) message).getField(source)).hasVolumegroup()) {
                             groupCalls.add(call.getMethodDescriptor().getBareMethodName());
                         }
                         super.onMessage(message);

@@ -2,12 +2,24 @@ package io.volrep.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationSource;
+import io.volrep.api.ReplicationSource.Kind;
+import io.volrep.api.Rpc;
 import io.volrep.api.SpecDialect;
+import io.volrep.api.UnavailableException;
+import io.volrep.spi.DestinationRequest;
+import io.volrep.spi.DisableRequest;
+import io.volrep.spi.EnableRequest;
 import io.volrep.spi.ForwardingReplicationDriver;
+import io.volrep.spi.ReplicationDriver;
 import io.volrep.testkit.reference.ReferenceDriver;
+import io.volrep.testkit.reference.ReferencePair;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -53,12 +65,12 @@ class ConformanceSelfTest {
     void referencePairPassesEveryCheckAndBothSitesEndWhereTheyStarted() {
         // Two sites with real storage's windows, scaled down: promotes refused for a while after the peer's demote,
         // Info 5 for a while after an enable or a promote. Every check runs (none NOT RUN) and passes.
-        io.volrep.testkit.reference.ReferencePair pair = ReferenceDriver.builder()
+        ReferencePair pair = ReferenceDriver.builder()
                 .volumes(2)
                 .groups(1)
                 .requiredSecret("user", "admin")
-                .demotionWindow(java.time.Duration.ofMillis(30))
-                .firstSyncDelay(java.time.Duration.ofMillis(30))
+                .demotionWindow(Duration.ofMillis(30))
+                .firstSyncDelay(Duration.ofMillis(30))
                 .buildPair();
         ComplianceReport report = ConformanceRunner.of(
                         HealerIdentityDialectConformanceTest.withEveryHealerInput(ConformanceConfig.builder()
@@ -105,15 +117,15 @@ class ConformanceSelfTest {
     @ParameterizedTest
     @EnumSource(SpecDialect.class)
     void referencePairPassesTheTwoSiteChecksInEveryDialect(SpecDialect dialect) {
-        io.volrep.testkit.reference.ReferencePair pair = ReferenceDriver.builder()
+        ReferencePair pair = ReferenceDriver.builder()
                 .volumes(2)
                 .groups(1)
                 .requiredSecret("user", "admin")
                 .buildPair();
-        java.util.concurrent.atomic.AtomicInteger enablesOnB = new java.util.concurrent.atomic.AtomicInteger();
+        AtomicInteger enablesOnB = new AtomicInteger();
         ForwardingReplicationDriver siteB = new ForwardingReplicationDriver(pair.siteB()) {
             @Override
-            public void enable(io.volrep.spi.EnableRequest r) {
+            public void enable(EnableRequest r) {
                 enablesOnB.incrementAndGet();
                 super.enable(r);
             }
@@ -191,14 +203,14 @@ class ConformanceSelfTest {
     void unimplementedOptionalRpcsAreReportedAsNotImplementedNeverPassed() {
         // Only enable and disable: promote, demote, resync and info answer 12 UNIMPLEMENTED (the SPI default).
         SpecDriver minimal = SpecDriver.standard();
-        io.volrep.spi.ReplicationDriver onlyEnableDisable = new io.volrep.spi.ReplicationDriver() {
+        ReplicationDriver onlyEnableDisable = new ReplicationDriver() {
             @Override
-            public void enable(io.volrep.spi.EnableRequest r) {
+            public void enable(EnableRequest r) {
                 minimal.enable(r);
             }
 
             @Override
-            public void disable(io.volrep.spi.DisableRequest r) {
+            public void disable(DisableRequest r) {
                 minimal.disable(r);
             }
         };
@@ -206,7 +218,7 @@ class ConformanceSelfTest {
                         .driver(onlyEnableDisable)
                         .volumes("vol-0")
                         .secrets(Defect.SECRETS)
-                        .settleTimeout(java.time.Duration.ofMillis(300))
+                        .settleTimeout(Duration.ofMillis(300))
                         .build())
                 .run();
 
@@ -225,17 +237,11 @@ class ConformanceSelfTest {
                         .orElseThrow()
                         .outcome())
                 .isEqualTo(CheckOutcome.NOT_RUN); // no peer site; with one it would be not implemented
-        assertThat(report.result(Defect.walk(
-                                io.volrep.api.Rpc.DEMOTE_VOLUME,
-                                io.volrep.api.ReplicationSource.Kind.VOLUME,
-                                LifecycleModel.State.PRIMARY))
+        assertThat(report.result(Defect.walk(Rpc.DEMOTE_VOLUME, Kind.VOLUME, LifecycleModel.State.PRIMARY))
                         .orElseThrow()
                         .outcome())
                 .isEqualTo(CheckOutcome.NOT_IMPLEMENTED);
-        assertThat(report.result(Defect.walk(
-                                io.volrep.api.Rpc.ENABLE_VOLUME_REPLICATION,
-                                io.volrep.api.ReplicationSource.Kind.VOLUME,
-                                LifecycleModel.State.DISABLED))
+        assertThat(report.result(Defect.walk(Rpc.ENABLE_VOLUME_REPLICATION, Kind.VOLUME, LifecycleModel.State.DISABLED))
                         .orElseThrow()
                         .outcome())
                 .isEqualTo(CheckOutcome.PASSED);
@@ -247,25 +253,25 @@ class ConformanceSelfTest {
     @Test
     void aDestinationThatIsNotKnownForAWhileAfterEnableIsCompliant() {
         // Correct: 14 UNAVAILABLE for the first two asks after each Enable (the peer site has not answered yet).
-        java.util.Map<String, Integer> asks = new java.util.concurrent.ConcurrentHashMap<>();
+        Map<String, Integer> asks = new ConcurrentHashMap<>();
         SpecDriver transientDestination = new SpecDriver(Defect.SECRETS, Defect.IDS) {
             @Override
-            public void enable(io.volrep.spi.EnableRequest r) {
+            public void enable(EnableRequest r) {
                 super.enable(r);
                 asks.putIfAbsent(r.source().id(), 0);
             }
 
             @Override
-            public void disable(io.volrep.spi.DisableRequest r) {
+            public void disable(DisableRequest r) {
                 super.disable(r);
                 asks.remove(r.source().id());
             }
 
             @Override
-            public io.volrep.api.ReplicationDestination destination(io.volrep.spi.DestinationRequest r) {
+            public ReplicationDestination destination(DestinationRequest r) {
                 enabled(r.source(), r.secrets());
                 if (asks.merge(r.source().id(), 1, Integer::sum) <= 2) {
-                    throw new io.volrep.api.UnavailableException("the peer site has not reported the destination yet");
+                    throw new UnavailableException("the peer site has not reported the destination yet");
                 }
                 return super.destination(r);
             }
@@ -307,7 +313,7 @@ class ConformanceSelfTest {
         ComplianceReport report = ConformanceRunner.of(ConformanceConfig.builder()
                         .endpoint("unix:///nonexistent/volrep.sock")
                         .volumes("vol-0")
-                        .callTimeout(java.time.Duration.ofMillis(500))
+                        .callTimeout(Duration.ofMillis(500))
                         .build())
                 .run();
         assertThat(report.compliant()).isFalse();
@@ -322,8 +328,7 @@ class ConformanceSelfTest {
                         .build())
                 .run();
         assertThat(report.compliant()).isTrue();
-        CheckResult secrets = report.result(Defect.auth(
-                        io.volrep.api.Rpc.PROMOTE_VOLUME, io.volrep.api.ReplicationSource.Kind.VOLUME, "wrong"))
+        CheckResult secrets = report.result(Defect.auth(Rpc.PROMOTE_VOLUME, Kind.VOLUME, "wrong"))
                 .orElseThrow();
         assertThat(secrets.outcome()).isEqualTo(CheckOutcome.SKIPPED);
         assertThat(secrets.reason()).contains("no secrets configured");
@@ -352,6 +357,6 @@ class ConformanceSelfTest {
         ConformanceRunner.of(config).run(); // warm-up: class loading, JIT
         ComplianceReport report = ConformanceRunner.of(config).run();
         assertThat(report.compliant()).isTrue();
-        assertThat(report.duration()).isLessThan(java.time.Duration.ofSeconds(2));
+        assertThat(report.duration()).isLessThan(Duration.ofSeconds(2));
     }
 }

@@ -3,11 +3,13 @@ package io.volrep.testkit;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
 import io.grpc.ForwardingServerCall;
+import io.grpc.ForwardingServerCallListener.SimpleForwardingServerCallListener;
 import io.grpc.Metadata;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
+import io.volrep.api.CsiLimits;
 import io.volrep.api.ErrorScheme;
 import io.volrep.api.PreconditionFailedException;
 import io.volrep.api.ReplicationInfo;
@@ -16,9 +18,11 @@ import io.volrep.api.Rpc;
 import io.volrep.api.StatusCode;
 import io.volrep.api.UnavailableException;
 import io.volrep.api.UnimplementedException;
+import io.volrep.proto.identity.GetIdentityResponse;
 import io.volrep.proto.replication.GetReplicationDestinationInfoResponse;
 import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
 import io.volrep.proto.replication.ReplicationDestination;
+import io.volrep.proto.replication.ReplicationSource;
 import io.volrep.spi.DemoteRequest;
 import io.volrep.spi.DestinationRequest;
 import io.volrep.spi.DisableRequest;
@@ -27,11 +31,13 @@ import io.volrep.spi.InfoRequest;
 import io.volrep.spi.PromoteRequest;
 import io.volrep.spi.ResyncRequest;
 import io.volrep.spi.ResyncResult;
-import io.volrep.testkit.LifecycleModel.State;
 import io.volrep.testkit.fake.FaultInjector;
 import io.volrep.testkit.fake.InfoViolation;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
 
 /**
@@ -40,7 +46,7 @@ import java.util.function.UnaryOperator;
  * injected below it with an interceptor.
  */
 enum Defect {
-    PROMOTE_WITHOUT_REPLICATION(walk(Rpc.PROMOTE_VOLUME, Kind.VOLUME, State.DISABLED)) {
+    PROMOTE_WITHOUT_REPLICATION(walk(Rpc.PROMOTE_VOLUME, Kind.VOLUME, LifecycleModel.State.DISABLED)) {
         @Override
         ConformanceConfig.Builder target() {
             return driver(new SpecDriver(SECRETS, IDS) {
@@ -66,7 +72,7 @@ enum Defect {
             });
         }
     },
-    RESYNC_OF_PRIMARY_ACCEPTED(walk(Rpc.RESYNC_VOLUME, Kind.VOLUME, State.PRIMARY)) {
+    RESYNC_OF_PRIMARY_ACCEPTED(walk(Rpc.RESYNC_VOLUME, Kind.VOLUME, LifecycleModel.State.PRIMARY)) {
         @Override
         ConformanceConfig.Builder target() {
             return driver(new SpecDriver(SECRETS, IDS) {
@@ -78,19 +84,19 @@ enum Defect {
             });
         }
     },
-    INFO_OF_DEMOTED_ANSWERED(walk(Rpc.GET_VOLUME_REPLICATION_INFO, Kind.VOLUME, State.SECONDARY)) {
+    INFO_OF_DEMOTED_ANSWERED(walk(Rpc.GET_VOLUME_REPLICATION_INFO, Kind.VOLUME, LifecycleModel.State.SECONDARY)) {
         @Override
         ConformanceConfig.Builder target() {
             return driver(new SpecDriver(SECRETS, IDS) {
                 @Override
                 public ReplicationInfo info(InfoRequest r) {
                     enabled(r.source(), r.secrets()); // defect: no "promoted" check
-                    return ReplicationInfo.of(java.time.Instant.now());
+                    return ReplicationInfo.of(Instant.now());
                 }
             });
         }
     },
-    ENABLE_NOT_IDEMPOTENT(walk(Rpc.ENABLE_VOLUME_REPLICATION, Kind.VOLUME, State.PRIMARY)) {
+    ENABLE_NOT_IDEMPOTENT(walk(Rpc.ENABLE_VOLUME_REPLICATION, Kind.VOLUME, LifecycleModel.State.PRIMARY)) {
         @Override
         ConformanceConfig.Builder target() {
             return driver(new SpecDriver(SECRETS, IDS) {
@@ -105,7 +111,7 @@ enum Defect {
             });
         }
     },
-    DEMOTE_NOT_IDEMPOTENT(walk(Rpc.DEMOTE_VOLUME, Kind.VOLUME, State.SECONDARY)) {
+    DEMOTE_NOT_IDEMPOTENT(walk(Rpc.DEMOTE_VOLUME, Kind.VOLUME, LifecycleModel.State.SECONDARY)) {
         @Override
         ConformanceConfig.Builder target() {
             return driver(new SpecDriver(SECRETS, IDS) {
@@ -119,7 +125,7 @@ enum Defect {
             });
         }
     },
-    DISABLE_NOT_IDEMPOTENT(walk(Rpc.DISABLE_VOLUME_REPLICATION, Kind.VOLUME, State.DISABLED)) {
+    DISABLE_NOT_IDEMPOTENT(walk(Rpc.DISABLE_VOLUME_REPLICATION, Kind.VOLUME, LifecycleModel.State.DISABLED)) {
         @Override
         ConformanceConfig.Builder target() {
             return driver(new SpecDriver(SECRETS, IDS) {
@@ -209,7 +215,7 @@ enum Defect {
             return driver(SpecDriver.standard())
                     .interceptor(rewriteResponse(
                             Rpc.GET_IDENTITY,
-                            m -> ((io.volrep.proto.identity.GetIdentityResponse) m)
+                            m -> ((GetIdentityResponse) m)
                                     .toBuilder().setName("rbd_csi.example.com").build()));
         }
     },
@@ -251,7 +257,8 @@ enum Defect {
                     }));
         }
     },
-    DESTINATION_BEFORE_ENABLE(walk(Rpc.GET_REPLICATION_DESTINATION_INFO, Kind.VOLUME_GROUP, State.DISABLED)) {
+    DESTINATION_BEFORE_ENABLE(
+            walk(Rpc.GET_REPLICATION_DESTINATION_INFO, Kind.VOLUME_GROUP, LifecycleModel.State.DISABLED)) {
         @Override
         ConformanceConfig.Builder target() {
             return driver(new SpecDriver(SECRETS, IDS) {
@@ -263,7 +270,7 @@ enum Defect {
             });
         }
     },
-    DESTINATION_NEVER_KNOWN(walk(Rpc.GET_REPLICATION_DESTINATION_INFO, Kind.VOLUME, State.PRIMARY)) {
+    DESTINATION_NEVER_KNOWN(walk(Rpc.GET_REPLICATION_DESTINATION_INFO, Kind.VOLUME, LifecycleModel.State.PRIMARY)) {
         @Override
         ConformanceConfig.Builder target() {
             return driver(new SpecDriver(SECRETS, IDS) {
@@ -308,7 +315,7 @@ enum Defect {
             });
         }
     },
-    ENABLE_UNIMPLEMENTED(walk(Rpc.ENABLE_VOLUME_REPLICATION, Kind.VOLUME, State.DISABLED)) {
+    ENABLE_UNIMPLEMENTED(walk(Rpc.ENABLE_VOLUME_REPLICATION, Kind.VOLUME, LifecycleModel.State.DISABLED)) {
         @Override
         ConformanceConfig.Builder target() {
             return driver(new SpecDriver(SECRETS, IDS) {
@@ -348,7 +355,7 @@ enum Defect {
             // Defect below the runtime's per-source guard: a plugin busy with a source answers 2 UNKNOWN instead
             // of 10 ABORTED to another call for that source (per source: calls on other sources are served). A
             // call is busy from its request until its answer, whatever the answer.
-            java.util.Set<String> inFlight = java.util.concurrent.ConcurrentHashMap.newKeySet();
+            Set<String> inFlight = ConcurrentHashMap.newKeySet();
             ServerInterceptor busy = new ServerInterceptor() {
                 @Override
                 public <Q, A> ServerCall.Listener<Q> interceptCall(
@@ -367,10 +374,10 @@ enum Defect {
                         }
                     };
                     ServerCall.Listener<Q> delegate = next.startCall(forgetting, headers);
-                    return new io.grpc.ForwardingServerCallListener.SimpleForwardingServerCallListener<>(delegate) {
+                    return new SimpleForwardingServerCallListener<>(delegate) {
                         @Override
                         public void onMessage(Q message) {
-                            var source = (io.volrep.proto.replication.ReplicationSource) ((Message) message)
+                            var source = (ReplicationSource) ((Message) message)
                                     .getField(((Message) message)
                                             .getDescriptorForType()
                                             .findFieldByName("replication_source"));
@@ -414,10 +421,9 @@ enum Defect {
             return driver(SpecDriver.standard()).interceptor(new RequestDefect() {
                 @Override
                 Decision decide(Rpc rpc, Message request) {
-                    var source = (io.volrep.proto.replication.ReplicationSource)
+                    var source = (ReplicationSource)
                             request.getField(request.getDescriptorForType().findFieldByName("replication_source"));
-                    return io.volrep.api.CsiLimits.utf8Length(source.getVolume().getVolumeId())
-                                    > io.volrep.api.CsiLimits.MAX_STRING_BYTES
+                    return CsiLimits.utf8Length(source.getVolume().getVolumeId()) > CsiLimits.MAX_STRING_BYTES
                             ? Decision.answer(Status.NOT_FOUND.withDescription("no such volume"))
                             : Decision.pass(request);
                 }
@@ -453,7 +459,7 @@ enum Defect {
     abstract ConformanceConfig.Builder target();
 
     /** The name of the lifecycle walk's check of {@code rpc} in {@code state} for {@code kind}. */
-    static String walk(Rpc rpc, Kind kind, State state) {
+    static String walk(Rpc rpc, Kind kind, LifecycleModel.State state) {
         return LifecycleChecks.walkName(
                 ErrorScheme.spec(), rpc, kind, state, LifecycleModel.spec().expect(rpc, state));
     }

@@ -1,10 +1,12 @@
 package io.volrep.testkit;
 
+import io.volrep.api.OperationPendingException;
 import io.volrep.api.PreconditionFailedException;
 import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.ReplicationSource.Kind;
+import io.volrep.api.Secrets;
 import io.volrep.api.SourceNotFoundException;
 import io.volrep.api.UnauthenticatedException;
 import io.volrep.spi.DemoteRequest;
@@ -14,6 +16,7 @@ import io.volrep.spi.EnableRequest;
 import io.volrep.spi.ForwardingReplicationDriver;
 import io.volrep.spi.InfoRequest;
 import io.volrep.spi.PromoteRequest;
+import io.volrep.spi.ReplicationDriver;
 import io.volrep.spi.ResyncRequest;
 import io.volrep.spi.ResyncResult;
 import io.volrep.testkit.reference.ReferenceDriver;
@@ -295,9 +298,9 @@ enum ExplorationDefect {
             Set<String> pending = ConcurrentHashMap.newKeySet();
             return single(new SpecDriver(Defect.SECRETS, IDS) {
                 @Override
-                State find(ReplicationSource source, io.volrep.api.Secrets secrets) {
+                State find(ReplicationSource source, Secrets secrets) {
                     if (pending.contains(source.id())) {
-                        throw new io.volrep.api.OperationPendingException("operation pending for " + source);
+                        throw new OperationPendingException("operation pending for " + source);
                     }
                     return super.find(source, secrets);
                 }
@@ -429,7 +432,7 @@ enum ExplorationDefect {
         return fixtures(ConformanceConfig.builder().driver(driver));
     }
 
-    static ConformanceConfig.Builder twoSites(io.volrep.spi.ReplicationDriver a, io.volrep.spi.ReplicationDriver b) {
+    static ConformanceConfig.Builder twoSites(ReplicationDriver a, ReplicationDriver b) {
         return fixtures(ConformanceConfig.builder().driver(a).peerDriver(b));
     }
 

@@ -7,27 +7,42 @@ import io.grpc.Status;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.stub.StreamObserver;
 import io.volrep.api.Rpc;
+import io.volrep.api.Secrets;
+import io.volrep.api.SourceNotFoundException;
 import io.volrep.api.SpecDialect;
 import io.volrep.api.StatusCode;
+import io.volrep.api.UnauthenticatedException;
 import io.volrep.proto.healer.HealerNodeGrpc;
 import io.volrep.proto.healer.NodeHealerRequest;
 import io.volrep.proto.healer.NodeHealerResponse;
 import io.volrep.proto.identity.GetCapabilitiesRequest;
 import io.volrep.proto.identity.GetCapabilitiesResponse;
 import io.volrep.proto.identity.IdentityGrpc;
+import io.volrep.spi.DisableRequest;
+import io.volrep.spi.EnableRequest;
+import io.volrep.spi.HealRequest;
+import io.volrep.spi.ReplicationDriver;
 import io.volrep.spi.internal.runtime.CallRunner;
 import io.volrep.spi.internal.runtime.ControllerService;
 import io.volrep.spi.internal.runtime.IdentityService;
 import io.volrep.spi.internal.runtime.SourceGuard;
 import io.volrep.testkit.reference.ReferenceDriver;
+import io.volrep.testkit.reference.ReferencePlugin;
 import io.volrep.testsupport.GrpcCleanup;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.stream.Stream;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -146,11 +161,10 @@ class HealerIdentityDialectConformanceTest {
                 .abnormalVolume("vol-1")
                 .requiredSecrets(SECRETS)
                 .build();
-        io.volrep.api.Secrets ok = io.volrep.api.Secrets.of(SECRETS);
-        var healthy = reference.heal(io.volrep.spi.HealRequest.of("vol-0", PATH).toBuilder()
-                .secrets(ok)
-                .build());
-        var abnormal = reference.heal(io.volrep.spi.HealRequest.of("vol-1", "/mnt/vol-1").toBuilder()
+        Secrets ok = Secrets.of(SECRETS);
+        var healthy = reference.heal(
+                HealRequest.of("vol-0", PATH).toBuilder().secrets(ok).build());
+        var abnormal = reference.heal(HealRequest.of("vol-1", "/mnt/vol-1").toBuilder()
                 .stagingTargetPath("/staging/vol-1")
                 .secrets(ok)
                 .build());
@@ -158,14 +172,11 @@ class HealerIdentityDialectConformanceTest {
         assertThat(healthy.message()).contains("vol-0").contains("healthy");
         assertThat(abnormal.abnormal()).isTrue();
         assertThat(abnormal.message()).contains("vol-1").contains("abnormal");
-        org.assertj.core.api.Assertions.assertThatThrownBy(
-                        () -> reference.heal(io.volrep.spi.HealRequest.of("vol-9", PATH)))
-                .isInstanceOf(io.volrep.api.UnauthenticatedException.class);
-        org.assertj.core.api.Assertions.assertThatThrownBy(
-                        () -> reference.heal(io.volrep.spi.HealRequest.of("vol-9", PATH).toBuilder()
-                                .secrets(ok)
-                                .build()))
-                .isInstanceOf(io.volrep.api.SourceNotFoundException.class);
+        Assertions.assertThatThrownBy(() -> reference.heal(HealRequest.of("vol-9", PATH)))
+                .isInstanceOf(UnauthenticatedException.class);
+        Assertions.assertThatThrownBy(() -> reference.heal(
+                        HealRequest.of("vol-9", PATH).toBuilder().secrets(ok).build()))
+                .isInstanceOf(SourceNotFoundException.class);
     }
 
     @Test
@@ -201,8 +212,8 @@ class HealerIdentityDialectConformanceTest {
                 if (r.getVolumeId().isEmpty()
                         || r.getVolumePath().isEmpty()
                         || r.getVolumeId().length() > 128
-                        || !r.getStagingTargetPath().isEmpty()
-                                && !r.getStagingTargetPath().startsWith("/")) {
+                        || (!r.getStagingTargetPath().isEmpty()
+                                && !r.getStagingTargetPath().startsWith("/"))) {
                     status = Status.INVALID_ARGUMENT.withDescription("malformed request");
                 } else if (!r.getSecretsMap().equals(SECRETS)) {
                     status = Status.UNAUTHENTICATED;
@@ -225,7 +236,7 @@ class HealerIdentityDialectConformanceTest {
 
     static Stream<Arguments> healerInputDefects() {
         Status invalid = Status.INVALID_ARGUMENT.withDescription("not accepted");
-        java.util.Set<String> busy = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        Set<String> busy = ConcurrentHashMap.newKeySet();
         Function<NodeHealerRequest, Status> unknownWhenBusy = r -> {
             if (!busy.add(r.getVolumeId())) {
                 return Status.UNKNOWN.withDescription("busy"); // defect: 10 ABORTED is the row
@@ -414,21 +425,20 @@ class HealerIdentityDialectConformanceTest {
     }
 
     @Test
-    void anRpcServedWithoutItsCapabilityIsAWarningShownEverywhereNeverAFailure(
-            @org.junit.jupiter.api.io.TempDir java.nio.file.Path reports) throws Exception {
+    void anRpcServedWithoutItsCapabilityIsAWarningShownEverywhereNeverAFailure(@TempDir Path reports) throws Exception {
         // Served (the driver declares it), but Identity does not advertise it: a plugin of its own making.
         String unadvertised = serve(
                 new ControllerService(
                         new SpecDriver(SECRETS, "vol-0", "vol-1", "grp-0"), new CallRunner(new SourceGuard())),
                 new IdentityService("unadvertised.volrep.io", "1", true, false, false, () -> true));
-        java.io.StringWriter progress = new java.io.StringWriter();
+        StringWriter progress = new StringWriter();
         ComplianceReport report = ConformanceRunner.of(ConformanceConfig.builder()
                         .endpoint(unadvertised)
                         .volumes("vol-0", "vol-1")
                         .volumeGroups("grp-0")
                         .secrets(SECRETS)
                         .build())
-                .progress(new java.io.PrintWriter(progress, true))
+                .progress(new PrintWriter(progress, true))
                 .reportsDir(reports)
                 .run();
 
@@ -450,7 +460,7 @@ class HealerIdentityDialectConformanceTest {
         assertThat(progress.toString())
                 .contains("WARNING         optional " + IdentityChecks.SERVED_ADVERTISED)
                 .contains("-> WARNING: GetReplicationDestinationInfo is served");
-        String xml = java.nio.file.Files.readString(reports.resolve("TEST-Identity_optional_.xml"));
+        String xml = Files.readString(reports.resolve("TEST-Identity_optional_.xml"));
         assertThat(xml)
                 .contains("skipped=\"1\"")
                 .contains("failures=\"0\"")
@@ -463,19 +473,18 @@ class HealerIdentityDialectConformanceTest {
     void aCapabilityAdvertisedAndServedOrNeitherIsNoWarning() {
         // Neither advertised nor served: GetReplicationDestinationInfo answers 12, which the spec allows.
         SpecDriver minimal = SpecDriver.standard();
-        io.volrep.spi.ReplicationDriver withoutDestinations = new io.volrep.spi.ReplicationDriver() {
+        ReplicationDriver withoutDestinations = new ReplicationDriver() {
             @Override
-            public void enable(io.volrep.spi.EnableRequest r) {
+            public void enable(EnableRequest r) {
                 minimal.enable(r);
             }
 
             @Override
-            public void disable(io.volrep.spi.DisableRequest r) {
+            public void disable(DisableRequest r) {
                 minimal.disable(r);
             }
         };
-        for (io.volrep.spi.ReplicationDriver driver :
-                new io.volrep.spi.ReplicationDriver[] {withoutDestinations, SpecDriver.standard()}) {
+        for (ReplicationDriver driver : new ReplicationDriver[] {withoutDestinations, SpecDriver.standard()}) {
             ComplianceReport report = ConformanceRunner.of(ConformanceConfig.builder()
                             .driver(driver)
                             .volumes("vol-0")
@@ -527,7 +536,7 @@ class HealerIdentityDialectConformanceTest {
     /** A reference plugin served in-process in {@code served}, tested as {@code tested}. */
     private ComplianceReport referenceServedAs(SpecDialect served, SpecDialect tested) {
         String name = InProcessServerBuilder.generateName();
-        grpc.register(io.volrep.testkit.reference.ReferencePlugin.start(reference(), "inprocess:" + name, served));
+        grpc.register(ReferencePlugin.start(reference(), "inprocess:" + name, served));
         return ConformanceRunner.of(ConformanceConfig.builder()
                         .endpoint("inprocess:" + name)
                         .dialect(tested)
@@ -588,7 +597,7 @@ class HealerIdentityDialectConformanceTest {
                 .run();
         assertThat(report.compliant()).isTrue();
         String name = InProcessServerBuilder.generateName();
-        grpc.register(io.volrep.testkit.reference.ReferencePlugin.start(reference(), "inprocess:" + name));
+        grpc.register(ReferencePlugin.start(reference(), "inprocess:" + name));
         ComplianceReport wrong = ConformanceRunner.of(ConformanceConfig.builder()
                         .endpoint("inprocess:" + name)
                         .dialect(SpecDialect.V0_1_3)

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.spi.InfoRequest;
 import io.volrep.testkit.reference.ReferenceDriver;
+import io.volrep.testkit.reference.ReferencePair;
 import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -97,7 +98,7 @@ class ReportReadingTest {
 
     @Test
     void aRunOfEveryRequiredCheckIsPlainlyCompliantAndStrictlyToo() {
-        io.volrep.testkit.reference.ReferencePair pair = ReferenceDriver.builder()
+        ReferencePair pair = ReferenceDriver.builder()
                 .volumes(2)
                 .groups(1)
                 .requiredSecrets(Map.of("user", "admin"))

@@ -15,6 +15,7 @@ import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.ReplicationSource.Kind;
+import io.volrep.api.Rpc;
 import io.volrep.api.UnknownErrorException;
 import io.volrep.spi.DemoteRequest;
 import io.volrep.spi.DestinationRequest;
@@ -35,6 +36,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 import java.util.stream.IntStream;
 
 /**
@@ -162,8 +164,8 @@ enum SecondLookDefect {
                         }
                     })
                     .interceptor(Defect.rewrite(
-                            io.volrep.api.Rpc.ENABLE_VOLUME_REPLICATION,
-                            java.util.function.UnaryOperator.identity(),
+                            Rpc.ENABLE_VOLUME_REPLICATION,
+                            UnaryOperator.identity(),
                             s -> s.getCode() == Status.Code.ABORTED
                                     ? Status.ALREADY_EXISTS.withDescription("replication is being enabled")
                                     : s));

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -223,7 +224,7 @@ class TwoSuitesSurefireIT {
             return;
         }
         try (Stream<Path> s = Files.walk(dir)) {
-            for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
+            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
                 Files.delete(p);
             }
         }

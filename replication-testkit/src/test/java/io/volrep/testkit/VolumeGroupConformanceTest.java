@@ -8,11 +8,14 @@ import io.grpc.Metadata;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
+import io.volrep.api.InvalidArgumentException;
 import io.volrep.api.PreconditionFailedException;
 import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
+import io.volrep.api.Secrets;
 import io.volrep.api.SourceNotFoundException;
+import io.volrep.api.UnimplementedException;
 import io.volrep.api.VolumeGroup;
 import io.volrep.api.VolumeGroupCapability;
 import io.volrep.proto.volumegroup.CreateVolumeGroupRequest;
@@ -34,9 +37,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -104,9 +109,8 @@ class VolumeGroupConformanceTest {
                         ReplicationSource.volume("vol-0"),
                         ReplicationSource.volume("vol-1"),
                         ReplicationSource.volumeGroup("grp-0"));
-        assertThat(reference.list(ListGroupsRequest.builder()
-                        .secrets(io.volrep.api.Secrets.of(SECRETS))
-                        .build()))
+        assertThat(reference.list(
+                        ListGroupsRequest.builder().secrets(Secrets.of(SECRETS)).build()))
                 .extracting(VolumeGroup::id)
                 .containsExactly("grp-0");
         assertThat(reference.sources())
@@ -153,9 +157,8 @@ class VolumeGroupConformanceTest {
                 .allSatisfy((id, outcome) -> assertThat(outcome).as(id).doesNotStartWith("FAILED"));
         assertThat(outcomes.get("volumegroup/group/created-replicated-resized-failed-over"))
                 .contains("ModifyVolumeGroupMembership");
-        assertThat(reference.list(ListGroupsRequest.builder()
-                        .secrets(io.volrep.api.Secrets.of(SECRETS))
-                        .build()))
+        assertThat(reference.list(
+                        ListGroupsRequest.builder().secrets(Secrets.of(SECRETS)).build()))
                 .extracting(VolumeGroup::id)
                 .containsExactly("grp-0");
     }
@@ -198,7 +201,7 @@ class VolumeGroupConformanceTest {
                 if (reference
                         .state(ReplicationSource.volumeGroup(r.volumeGroupId()))
                         .enabled()) {
-                    throw new io.volrep.api.InvalidArgumentException("cannot change a replicated group");
+                    throw new InvalidArgumentException("cannot change a replicated group");
                 }
                 return super.modify(r);
             }
@@ -380,7 +383,7 @@ class VolumeGroupConformanceTest {
                     public void delete(DeleteGroupRequest r) {
                         if (reference
                                 .list(ListGroupsRequest.builder()
-                                        .secrets(io.volrep.api.Secrets.of(SECRETS))
+                                        .secrets(Secrets.of(SECRETS))
                                         .build())
                                 .stream()
                                 .noneMatch(g -> g.id().equals(r.volumeGroupId()))) {
@@ -435,7 +438,7 @@ class VolumeGroupConformanceTest {
                 return config(reference, new Forwarding(reference) {
                     @Override
                     public List<VolumeGroup> list(ListGroupsRequest r) {
-                        throw new io.volrep.api.UnimplementedException("not yet"); // defect: advertised
+                        throw new UnimplementedException("not yet"); // defect: advertised
                     }
                 });
             }
@@ -540,7 +543,7 @@ class VolumeGroupConformanceTest {
                     public VolumeGroup modify(ModifyGroupRequest r) {
                         try {
                             return super.modify(r);
-                        } catch (io.volrep.api.InvalidArgumentException e) { // defect: LIMIT advertised, not honoured
+                        } catch (InvalidArgumentException e) { // defect: LIMIT advertised, not honoured
                             return VolumeGroup.of(r.volumeGroupId(), r.volumeIds());
                         }
                     }
@@ -601,7 +604,7 @@ class VolumeGroupConformanceTest {
             @Override
             ConformanceConfig.Builder target() {
                 ReferenceDriver reference = reference();
-                Map<String, Map<String, String>> first = new java.util.concurrent.ConcurrentHashMap<>();
+                Map<String, Map<String, String>> first = new ConcurrentHashMap<>();
                 return config(
                         replicationWithDestinations(reference, d -> {
                             if (d instanceof ReplicationDestination.VolumeGroup g) { // defect: the map of the enable
@@ -666,7 +669,7 @@ class VolumeGroupConformanceTest {
     }
 
     /** A defect made once for several RPCs: the check that catches it, what it says, the plugin. */
-    record Defective(String caughtBy, String reason, java.util.function.Supplier<ConformanceConfig.Builder> target) {}
+    record Defective(String caughtBy, String reason, Supplier<ConformanceConfig.Builder> target) {}
 
     /**
      * A plugin that reads an empty {@code volume_group_id} of {@code rpc} as some group's id (below the runtime, which

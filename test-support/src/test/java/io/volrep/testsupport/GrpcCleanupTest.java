@@ -31,6 +31,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -417,7 +418,7 @@ class GrpcCleanupTest {
 
     @Test
     void theTimeoutMustBePositive() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new GrpcCleanup(Duration.ZERO))
+        Assertions.assertThatThrownBy(() -> new GrpcCleanup(Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 }

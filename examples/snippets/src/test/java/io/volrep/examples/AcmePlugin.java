@@ -1,5 +1,7 @@
 package io.volrep.examples;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import io.volrep.spi.ReplicationServer;
 import io.volrep.spi.ServeUntilSignal;
 import java.io.PrintWriter;
@@ -16,7 +18,7 @@ public final class AcmePlugin {
                 .build()
                 .start();
         // prints "listening on unix:///csi/csi-addons.sock", serves until SIGTERM or SIGINT, drains, exits 0
-        System.exit(ServeUntilSignal.run(server, server::close, new PrintWriter(System.out, true)));
+        System.exit(ServeUntilSignal.run(server, server::close, new PrintWriter(System.out, true, UTF_8)));
     }
 }
 // snippet:end main

@@ -1,5 +1,6 @@
 package io.volrep.examples;
 
+import java.time.Duration;
 import java.time.Instant;
 
 /** One mirrored volume or group on the array. */
@@ -11,7 +12,7 @@ interface Mirror {
     boolean enabled();
 
     /** Promotes, waiting at most {@code timeout} for the peer's consent (or without it when forced). */
-    void promote(boolean force, java.time.Duration timeout);
+    void promote(boolean force, Duration timeout);
 
     void demote();
 
@@ -31,7 +32,7 @@ interface Mirror {
     String peer();
 
     /** How far the peer lags. */
-    java.time.Duration lag();
+    Duration lag();
 
     /** The id of the copy on the peer array; null until the peer has reported it. */
     String peerId();

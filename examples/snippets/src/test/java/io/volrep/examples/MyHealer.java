@@ -1,9 +1,13 @@
 package io.volrep.examples;
 
+import io.volrep.api.HealReport;
+import io.volrep.spi.HealRequest;
+import io.volrep.spi.HealerDriver;
+
 /** A vendor's healer, for the docs. */
-final class MyHealer implements io.volrep.spi.HealerDriver {
+final class MyHealer implements HealerDriver {
     @Override
-    public io.volrep.api.HealReport heal(io.volrep.spi.HealRequest request) {
-        return io.volrep.api.HealReport.healthy("clean");
+    public HealReport heal(HealRequest request) {
+        return HealReport.healthy("clean");
     }
 }

@@ -28,6 +28,7 @@ import io.volrep.client.reconcile.SourceFailover;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -58,7 +59,7 @@ final class OrchestratorExamples {
 
     /** The status subresource a controller writes. */
     interface VolumeStatus {
-        void setLastSyncTime(java.time.Instant time);
+        void setLastSyncTime(Instant time);
     }
 
     VolumeStatus status;

@@ -1,5 +1,6 @@
 package io.volrep.examples;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.volrep.api.Rpc;
@@ -36,7 +37,7 @@ class VendorCiExamples {
     void runner(ConformanceConfig config) {
         // snippet:start runner
         ComplianceReport report = ConformanceRunner.of(config)
-                .progress(new PrintWriter(System.out, true))
+                .progress(new PrintWriter(System.out, true, UTF_8))
                 .reportsDir(Path.of("target/conformance"))
                 .run();
         System.out.println(report.statement());

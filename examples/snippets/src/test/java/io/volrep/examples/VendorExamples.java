@@ -53,6 +53,7 @@ final class VendorExamples {
 
     // snippet:start healer
     public final class AcmeHealer implements HealerDriver {
+        @Override
         public HealReport heal(HealRequest r) {
             if (!node.hasVolume(r.volumeId())) {
                 throw new SourceNotFoundException("volume " + r.volumeId() + " does not exist"); // 5 NOT_FOUND
@@ -103,14 +104,17 @@ final class VendorExamples {
 
     // snippet:start volume-groups
     public final class AcmeGroups implements VolumeGroupDriver { // create, delete, modify: what the array does
+        @Override
         public VolumeGroup create(CreateGroupRequest r) {
             return cgs.createOrFind(r.name(), r.volumeIds()); // the same name again: the same group
         }
 
+        @Override
         public VolumeGroup modify(ModifyGroupRequest r) {
             return cgs.setMembers(r.volumeGroupId(), r.volumeIds()); // exactly these members
         }
 
+        @Override
         public void delete(DeleteGroupRequest r) {
             if (cgs.isMirrored(r.volumeGroupId())) {
                 throw new PreconditionFailedException("volume group " + r.volumeGroupId() + " is replicated");
@@ -118,10 +122,12 @@ final class VendorExamples {
             cgs.drop(r.volumeGroupId()); // unknown: nothing to do, 0 OK
         }
 
+        @Override
         public Set<VolumeGroupCapability> served() { // declared: create and delete, and modify
             return EnumSet.of(VolumeGroupCapability.VOLUME_GROUP, VolumeGroupCapability.MODIFY_VOLUME_GROUP);
         }
 
+        @Override
         public Set<VolumeGroupCapability> behaviours() {
             return Set.of(
                     VolumeGroupCapability.LIMIT_VOLUME_TO_ONE_VOLUME_GROUP,

@@ -1,9 +1,9 @@
 package io.volrep.it.ceph;
 
+import static io.volrep.it.ceph.CephLab.statusOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.grpc.Status;
-import io.grpc.StatusRuntimeException;
 import io.volrep.it.ceph.CephLab.Lab;
 import io.volrep.proto.replication.ControllerGrpc.ControllerBlockingStub;
 import io.volrep.proto.replication.DemoteVolumeRequest;
@@ -40,15 +40,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class CephDriverIT {
     private static final Duration SYNC_TIMEOUT = Duration.ofMinutes(5);
     private static Instant vol2Enabled;
-
-    private static <T> Status statusOf(Supplier<T> call) {
-        try {
-            call.get();
-            return Status.OK;
-        } catch (StatusRuntimeException e) {
-            return e.getStatus();
-        }
-    }
 
     private static ControllerBlockingStub stub(Lab lab, String site) {
         return lab.stub(site, Duration.ofSeconds(60));

@@ -1,9 +1,9 @@
 package io.volrep.it.ceph;
 
+import static io.volrep.it.ceph.CephLab.statusOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.grpc.Status;
-import io.grpc.StatusRuntimeException;
 import io.volrep.it.ceph.CephLab.Lab;
 import io.volrep.it.ceph.CephLab.Result;
 import io.volrep.proto.replication.DemoteVolumeRequest;
@@ -200,14 +200,5 @@ class CephFailoverIT {
         assertThat(lab.sha256("site-a", "vol-4"))
                 .isEqualTo(lab.sha256("site-b", "vol-4"))
                 .isEqualTo(synced);
-    }
-
-    private static Status statusOf(Runnable call) {
-        try {
-            call.run();
-            return Status.OK;
-        } catch (StatusRuntimeException e) {
-            return e.getStatus();
-        }
     }
 }

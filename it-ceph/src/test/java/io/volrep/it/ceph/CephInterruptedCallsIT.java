@@ -1,5 +1,6 @@
 package io.volrep.it.ceph;
 
+import static io.volrep.it.ceph.CephLab.statusOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.grpc.Status;
@@ -43,7 +44,7 @@ class CephInterruptedCallsIT {
     private static final Duration TOO_SHORT = Duration.ofMillis(1200);
 
     private static final Duration LONG_ENOUGH = Duration.ofSeconds(60);
-    private static final Duration SETTLE = Duration.ofSeconds(120);
+    private static final Duration SETTLE = Duration.ofMinutes(2);
 
     @BeforeAll
     static void images(Lab lab) {
@@ -56,15 +57,6 @@ class CephInterruptedCallsIT {
 
     private static ReplicationSource volume(String id) {
         return Lab.volume(id);
-    }
-
-    private static <T> Status statusOf(Supplier<T> call) {
-        try {
-            call.get();
-            return Status.OK;
-        } catch (StatusRuntimeException e) {
-            return e.getStatus();
-        }
     }
 
     /**

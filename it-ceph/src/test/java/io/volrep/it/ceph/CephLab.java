@@ -11,11 +11,15 @@ import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.MethodDescriptor;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.volrep.cli.VolrepCommand;
 import io.volrep.proto.replication.ControllerGrpc;
 import io.volrep.proto.replication.ReplicationSource;
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -30,6 +34,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -372,7 +377,7 @@ public final class CephLab implements BeforeAllCallback, ParameterResolver {
          * env} added to its environment and its stdin a pipe held by the test (the failover's test hook resumes on a
          * line and halts at its end).
          */
-        VolrepProcess volrepProcess(java.util.Map<String, String> env, String... args) {
+        VolrepProcess volrepProcess(Map<String, String> env, String... args) {
             List<String> cmd = new ArrayList<>(List.of(
                     Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar().toString()));
             cmd.addAll(List.of(args));
@@ -436,8 +441,13 @@ public final class CephLab implements BeforeAllCallback, ParameterResolver {
     /** A {@code volrep} process started by {@link Lab#volrepProcess}: its output as it comes, its stdin, its end. */
     static final class VolrepProcess {
         private final Process process;
+
+        @SuppressWarnings("JdkObsolete") // appended by a reader thread, read by the test's: synchronized on purpose
         private final StringBuffer out = new StringBuffer();
+
+        @SuppressWarnings("JdkObsolete") // as out
         private final StringBuffer err = new StringBuffer();
+
         private final List<Thread> readers = new ArrayList<>();
 
         VolrepProcess(Process process) {
@@ -449,8 +459,7 @@ public final class CephLab implements BeforeAllCallback, ParameterResolver {
         private static Thread drain(InputStream in, StringBuffer into) {
             Thread t = new Thread(
                     () -> {
-                        try (var r =
-                                new java.io.BufferedReader(new java.io.InputStreamReader(in, StandardCharsets.UTF_8))) {
+                        try (var r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
                             String line;
                             while ((line = r.readLine()) != null) {
                                 into.append(line).append('\n');
@@ -570,6 +579,16 @@ public final class CephLab implements BeforeAllCallback, ParameterResolver {
             files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {
             System.err.println("[ceph lab] cannot remove " + dir + ": " + e);
+        }
+    }
+
+    /** The status a blocking stub's call ended with: OK, or the code and message it was refused with. */
+    static Status statusOf(Runnable call) {
+        try {
+            call.run();
+            return Status.OK;
+        } catch (StatusRuntimeException e) {
+            return e.getStatus();
         }
     }
 }

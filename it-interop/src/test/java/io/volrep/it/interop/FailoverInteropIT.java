@@ -17,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -217,7 +218,7 @@ class FailoverInteropIT {
                 .containsOnly("DemoteVolume");
         assertThat(bAfter.subList(b.size(), bAfter.size()))
                 .extracting(Call::rpc, Call::code)
-                .containsOnly(org.assertj.core.groups.Tuple.tuple("GetVolumeReplicationInfo", "OK"));
+                .containsOnly(Tuple.tuple("GetVolumeReplicationInfo", "OK"));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.volrep.it.interop;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -80,7 +81,7 @@ public final class InteropPeers {
         if (path == null) {
             return false;
         }
-        for (String d : path.split(java.io.File.pathSeparator)) {
+        for (String d : path.split(File.pathSeparator)) {
             if (!d.isEmpty() && Files.isExecutable(Path.of(d, executable))) {
                 return true;
             }

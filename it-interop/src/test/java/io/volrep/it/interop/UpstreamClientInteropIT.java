@@ -12,6 +12,7 @@ import io.volrep.client.SecretsProvider;
 import io.volrep.it.interop.Interop.Peer;
 import io.volrep.testsupport.GrpcCleanup;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -133,7 +134,7 @@ class UpstreamClientInteropIT {
     }
 
     private static String[] concat(String[] a, String[] b) {
-        String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+        String[] all = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, all, a.length, b.length);
         return all;
     }

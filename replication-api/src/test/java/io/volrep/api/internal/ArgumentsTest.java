@@ -9,7 +9,9 @@ import io.volrep.api.ReplicationInfo;
 import io.volrep.api.Rpc;
 import io.volrep.api.StatusCode;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
 class ArgumentsTest {
@@ -38,8 +40,8 @@ class ArgumentsTest {
                         new ErrorScheme.Row(Rpc.PROMOTE_VOLUME, "c", StatusCode.ABORTED, "d", null, Recovery.BACKOFF))
                 .isExactlyInstanceOf(NullPointerException.class)
                 .hasMessage("recoveryText");
-        assertThatThrownBy(() -> new ReplicationInfo(
-                        java.time.Instant.EPOCH, Optional.of(Duration.ZERO), java.util.OptionalLong.empty(), null, ""))
+        assertThatThrownBy(() ->
+                        new ReplicationInfo(Instant.EPOCH, Optional.of(Duration.ZERO), OptionalLong.empty(), null, ""))
                 .isExactlyInstanceOf(NullPointerException.class)
                 .hasMessage("status");
     }

@@ -2,6 +2,7 @@ package io.volrep.client.reconcile;
 
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.internal.SafeText;
+import io.volrep.client.ReplicationClient;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -76,7 +77,7 @@ public interface DestinationResolver {
      * DestinationResolver resolver = DestinationResolver.askSiteA(siteA).orElse(DestinationResolver.ids(recorded));
      * }</pre>
      */
-    static DestinationResolver askSiteA(io.volrep.client.ReplicationClient siteA) {
+    static DestinationResolver askSiteA(ReplicationClient siteA) {
         Objects.requireNonNull(siteA, "siteA");
         return source -> siteA.source(source).destinationAsync().thenApply(d -> Destination.answeredBySiteA(source, d));
     }

@@ -26,7 +26,7 @@ import java.util.Optional;
  * @param conditions Completed, Degraded, Resyncing and Replicating, in this order
  * @param lastSync   the figures of GetVolumeReplicationInfo when it answered (only a primary answers it)
  * @param calls      the RPCs sent, in order, each with its outcome, e.g. {@code PromoteVolume(force): OK}
- * @param forced     whether a PromoteVolume was sent with {@code force}
+ * @param forced     whether a PromoteVolume was sent with force
  * @param whyNot     why the desired state was not reached (escaped, safe to print); empty when done
  * @param failure    the call failure that stopped the reconciliation, if one did
  */

@@ -217,7 +217,7 @@ public record Reconciler(SourceClient source, ReconcileOptions options) {
                                     : options.replicating().apply(info);
             List<Condition> conditions = List.of(
                     Condition.of(Condition.Type.COMPLETED, done, reason, message),
-                    resyncing || replicating == Condition.Status.FALSE && desired != DesiredState.DISABLED
+                    resyncing || (replicating == Condition.Status.FALSE && desired != DesiredState.DISABLED)
                             ? new Condition(Condition.Type.DEGRADED, Condition.Status.TRUE, reason, message)
                             : new Condition(
                                     Condition.Type.DEGRADED,

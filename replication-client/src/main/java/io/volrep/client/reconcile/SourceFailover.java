@@ -21,7 +21,7 @@ import java.util.Optional;
  * @param step        {@link FailoverStep#PRIMARY_ON_B}, {@link FailoverStep#REFUSED} or {@link FailoverStep#FAILED}
  * @param siteA       what DemoteVolume on site A gave
  * @param state       where the source stands after the run, as far as the answers tell: what a re-run starts from
- * @param forced      whether PromoteVolume was sent to B with {@code force}
+ * @param forced      whether PromoteVolume was sent to B with force
  * @param lastSync    B's GetVolumeReplicationInfo answer (the verification): after a promote, B's first completed
  *                    sync; empty when none was reported within the call budget
  * @param replicating B's replication health read from that answer (UNKNOWN until the plugin's status is read)

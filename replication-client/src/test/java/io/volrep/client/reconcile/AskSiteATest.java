@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationSource;
+import io.volrep.api.Rpc;
 import io.volrep.api.UnimplementedException;
 import io.volrep.client.ReplicationClient;
 import io.volrep.spi.DestinationRequest;
@@ -16,6 +17,7 @@ import io.volrep.spi.ReplicationServer;
 import io.volrep.testsupport.GrpcCleanup;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -47,11 +49,11 @@ class AskSiteATest {
             }
 
             @Override
-            public java.util.Set<io.volrep.api.Rpc> servedRpcs() {
-                return ReplicationDriver.defaultRpcsAnd(io.volrep.api.Rpc.GET_REPLICATION_DESTINATION_INFO);
+            public Set<Rpc> servedRpcs() {
+                return ReplicationDriver.defaultRpcsAnd(Rpc.GET_REPLICATION_DESTINATION_INFO);
             }
         };
-        ReplicationServer server = grpc.register(ReplicationServer.builder()
+        grpc.register(ReplicationServer.builder()
                 .driver(driver)
                 .listen("inprocess:" + name)
                 .gracePeriod(Duration.ZERO)
@@ -73,7 +75,7 @@ class AskSiteATest {
     @Test
     void aPluginWithoutTheRpcFailsTheResolutionAndOrElseFallsBack() throws Exception {
         String name = InProcessServerBuilder.generateName();
-        ReplicationServer server = grpc.register(ReplicationServer.builder()
+        grpc.register(ReplicationServer.builder()
                 .driver(new Base())
                 .listen("inprocess:" + name)
                 .gracePeriod(Duration.ZERO)

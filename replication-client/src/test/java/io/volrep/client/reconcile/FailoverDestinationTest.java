@@ -13,6 +13,7 @@ import io.volrep.api.Rpc;
 import io.volrep.api.StatusCode;
 import io.volrep.client.ReplicationClient;
 import io.volrep.client.SecretsProvider;
+import io.volrep.proto.identity.Capability.VolumeReplication;
 import io.volrep.proto.identity.GetCapabilitiesResponse;
 import io.volrep.proto.replication.GetReplicationDestinationInfoResponse;
 import io.volrep.proto.replication.ReplicationDestination;
@@ -291,8 +292,7 @@ class FailoverDestinationTest {
                 .addAllCapabilities(caps.getCapabilitiesList().stream()
                         .filter(c -> !c.hasVolumeReplication()
                                 || c.getVolumeReplication().getType()
-                                        != io.volrep.proto.identity.Capability.VolumeReplication.Type
-                                                .GET_REPLICATION_DESTINATION_INFO)
+                                        != VolumeReplication.Type.GET_REPLICATION_DESTINATION_INFO)
                         .toList())
                 .build();
     }

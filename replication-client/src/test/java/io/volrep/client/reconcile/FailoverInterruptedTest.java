@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -49,7 +50,7 @@ class FailoverInterruptedTest {
     final GrpcCleanup grpc = new GrpcCleanup();
 
     /** Released after each test: the listeners of the runs stopped for good return (to clients already closed). */
-    final List<CountDownLatch> stopped = new java.util.concurrent.CopyOnWriteArrayList<>();
+    final List<CountDownLatch> stopped = new CopyOnWriteArrayList<>();
 
     ReferenceDriver driverA;
     ReferenceDriver driverB;
@@ -291,7 +292,7 @@ class FailoverInterruptedTest {
     void siteNamesNameTheSitesInEveryText() {
         siteA.faults().clearFaults();
         promoteRefusedOnBAfterDemoteOnA(1000);
-        List<FailoverProgress> progress = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<FailoverProgress> progress = new CopyOnWriteArrayList<>();
         SourceFailover s = failover()
                 .siteNames("site-b", "site-a")
                 .demotionWait(Duration.ofMillis(300))

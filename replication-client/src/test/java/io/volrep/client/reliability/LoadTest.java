@@ -101,8 +101,8 @@ class LoadTest {
                         return;
                     }
                     successes.incrementAndGet();
-                    if (step == Step.RESYNC_1 && !Boolean.FALSE.equals(result)
-                            || step == Step.RESYNC_2 && !Boolean.TRUE.equals(result)) {
+                    if ((step == Step.RESYNC_1 && !Boolean.FALSE.equals(result))
+                            || (step == Step.RESYNC_2 && !Boolean.TRUE.equals(result))) {
                         wrong.add(step + " " + source + " answered ready=" + result);
                     }
                     if (step.effect != null) {
@@ -187,22 +187,15 @@ class LoadTest {
     }
 
     private static CompletableFuture<?> send(SourceClient source, Step step) {
-        switch (step) {
-            case ENABLE:
-                return source.enable().parameter("mirroringMode", "snapshot").callAsync();
-            case DEMOTE:
-                return source.demote().callAsync();
-            case RESYNC_1:
-            case RESYNC_2:
-                return source.resync().callAsync().thenApply(status -> status.ready());
-            case PROMOTE:
-                return source.promote().callAsync();
-            case INFO:
-                return source.infoAsync();
-            case DISABLE:
-                return source.disable().callAsync();
-            default:
-                throw new IllegalArgumentException(step.name());
-        }
+        return switch (step) {
+            case ENABLE ->
+                source.enable().parameter("mirroringMode", "snapshot").callAsync();
+            case DEMOTE -> source.demote().callAsync();
+            case RESYNC_1, RESYNC_2 -> source.resync().callAsync().thenApply(status -> status.ready());
+            case PROMOTE -> source.promote().callAsync();
+            case INFO -> source.infoAsync();
+            case DISABLE -> source.disable().callAsync();
+            default -> throw new IllegalArgumentException(step.name());
+        };
     }
 }

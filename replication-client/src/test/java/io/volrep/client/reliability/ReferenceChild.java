@@ -1,5 +1,6 @@
 package io.volrep.client.reliability;
 
+import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
 import io.volrep.spi.DemoteRequest;
 import io.volrep.spi.DisableRequest;
@@ -29,6 +30,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.jar.Attributes.Name;
+import java.util.jar.JarFile;
+import java.util.jar.Manifest;
 
 /**
  * The reference plugin as a separate process, for {@link FaultTest}: serves a {@link ReferenceDriver} with
@@ -163,7 +167,7 @@ public final class ReferenceChild {
         }
 
         @Override
-        public io.volrep.api.ReplicationInfo info(InfoRequest request) {
+        public ReplicationInfo info(InfoRequest request) {
             return delegate.info(request);
         }
 
@@ -196,11 +200,10 @@ public final class ReferenceChild {
             return classPath;
         }
         Path jar = Path.of(entries[0]).toAbsolutePath();
-        try (java.util.jar.JarFile file = new java.util.jar.JarFile(jar.toFile())) {
-            java.util.jar.Manifest manifest = file.getManifest();
-            String manifestPath = manifest == null
-                    ? null
-                    : manifest.getMainAttributes().getValue(java.util.jar.Attributes.Name.CLASS_PATH);
+        try (JarFile file = new JarFile(jar.toFile())) {
+            Manifest manifest = file.getManifest();
+            String manifestPath =
+                    manifest == null ? null : manifest.getMainAttributes().getValue(Name.CLASS_PATH);
             if (manifestPath == null || manifestPath.isBlank()) {
                 return classPath;
             }

@@ -11,15 +11,20 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -86,7 +91,7 @@ class RestartTest {
             List<CompletableFuture<Long>> calls = new ArrayList<>();
             for (int i = 0; i < IN_FLIGHT; i++) {
                 calls.add(client.volume("vol-" + i).enable().callAsync().handle((v, t) -> {
-                    assertThat(t).isInstanceOf(java.util.concurrent.CompletionException.class);
+                    assertThat(t).isInstanceOf(CompletionException.class);
                     assertThat(t.getCause())
                             .isInstanceOf(ReplicationException.class)
                             .hasMessageContaining("unix://" + socket);
@@ -102,13 +107,13 @@ class RestartTest {
     private Run restartUnderLoad(RetryPolicy policy, Duration outage) throws Exception {
         Path socket = dir.resolve("ref.sock");
         List<Path> opLogs = new ArrayList<>();
-        Process plugin = start(socket, opLogs);
+        start(socket, opLogs); // the restarter below kills the newest of children and starts the next
         ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
         Map<String, List<Integer>> completedPerVolume = new ConcurrentHashMap<>();
         List<Integer> succeeded = new ArrayList<>();
         List<CompletableFuture<Void>> all = new ArrayList<>();
         AtomicBoolean stop = new AtomicBoolean();
-        java.util.concurrent.atomic.AtomicInteger completed = new java.util.concurrent.atomic.AtomicInteger();
+        AtomicInteger completed = new AtomicInteger();
         long began = System.nanoTime();
         try (ReplicationClient client = ReplicationClient.builder()
                 .target("unix://" + socket)
@@ -174,8 +179,8 @@ class RestartTest {
         // In order per source, as the client completed them ...
         completedPerVolume.forEach((volume, ops) -> assertThat(ops).as(volume).isSorted());
         // ... and as the plugin's incarnations applied them (a retried op whose answer was lost repeats).
-        Map<String, List<Integer>> appliedPerVolume = new ConcurrentHashMap<>();
-        java.util.Set<Integer> applied = new java.util.HashSet<>();
+        Map<String, List<Integer>> appliedPerVolume = new HashMap<>();
+        Set<Integer> applied = new HashSet<>();
         for (Path log : opLogs) {
             for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
                 String[] f = line.split(" ");
@@ -193,8 +198,7 @@ class RestartTest {
         return new Run(all.size(), failures.size(), List.copyOf(failures));
     }
 
-    private static void awaitCompleted(java.util.concurrent.atomic.AtomicInteger completed, int n)
-            throws InterruptedException {
+    private static void awaitCompleted(AtomicInteger completed, int n) throws InterruptedException {
         long give = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
         while (completed.get() < n && System.nanoTime() < give) {
             Thread.sleep(10);

@@ -188,14 +188,13 @@ final class DriverProcesses implements AutoCloseable {
      */
     Response judge(String who, ProcessRunner.Result result, Secrets secrets) {
         switch (result.ending()) {
-            case TIMED_OUT:
+            case TIMED_OUT ->
                 throw new DeadlineExceededException(
                         who + ": no answer within " + timeout + "; the driver's process tree was killed");
-            case OUTPUT_TOO_LARGE:
+            case OUTPUT_TOO_LARGE ->
                 throw new UnknownErrorException(who + ": printed more than " + ExecDriver.MAX_STDOUT_BYTES
                         + " bytes on stdout; the driver was killed");
-            default:
-                break;
+            default -> {}
         }
         Response answer;
         try {

@@ -35,6 +35,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -443,7 +444,7 @@ public final class ExecDriver implements ReplicationDriver, HealerDriver, Volume
         private Path executable;
         private Duration timeout = DEFAULT_TIMEOUT;
         private final Map<String, String> environment = new LinkedHashMap<>();
-        private final Set<String> passed = new java.util.LinkedHashSet<>(DEFAULT_PASSED_ENVIRONMENT);
+        private final Set<String> passed = new LinkedHashSet<>(DEFAULT_PASSED_ENVIRONMENT);
         private Path workingDirectory;
         private Containment containment = Containment.AUTO;
         private int maxConcurrentDrivers = defaultMaxConcurrentDrivers();

@@ -8,6 +8,7 @@ import com.google.gson.Strictness;
 import com.google.gson.stream.JsonReader;
 import com.google.gson.stream.JsonToken;
 import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.google.protobuf.Duration;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Timestamp;
 import com.google.protobuf.util.JsonFormat;
@@ -44,8 +45,10 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * The exec protocol's answers (docs/exec-drivers.md), through protobuf's {@link JsonFormat} on the schema in
@@ -194,7 +197,7 @@ final class ExecProtocol {
      */
     static Response judge(String who, Response r, int exitCode, Secrets printed) {
         switch (r.getStatus()) {
-            case SUCCESS:
+            case SUCCESS -> {
                 if (exitCode != 0) {
                     throw new UnknownErrorException(
                             who + ": inconsistent answer: status Success with exit code " + exitCode);
@@ -204,9 +207,10 @@ final class ExecProtocol {
                             who + ": inconsistent answer: status Success with code " + untrusted(r.getCode(), 40));
                 }
                 return r;
-            case NOT_SUPPORTED:
+            }
+            case NOT_SUPPORTED ->
                 throw new UnimplementedException(message(r, who + ": not supported by the driver", printed));
-            case FAILURE:
+            case FAILURE -> {
                 if (r.getCode().isEmpty()) {
                     throw new UnknownErrorException(message(r, who + ": failed (exit code " + exitCode + ")", printed));
                 }
@@ -220,7 +224,8 @@ final class ExecProtocol {
                 }
                 throw ReplicationException.of(
                         code, message(r, who + ": failed with " + code.name(), printed), null, 0, null);
-            default:
+            }
+            default ->
                 throw new UnknownErrorException(who + ": unknown status \"" + untrusted(r.getStatus(), 40)
                         + "\" (expected Success, Failure or Not supported)");
         }
@@ -270,7 +275,7 @@ final class ExecProtocol {
                     who,
                     problems.stream()
                             .map(p -> "\"" + jsonName(p.field()) + "\" (" + p + ")")
-                            .collect(java.util.stream.Collectors.joining("; ")));
+                            .collect(Collectors.joining("; ")));
         }
     }
 
@@ -344,7 +349,7 @@ final class ExecProtocol {
                 : new ReplicationInfo(
                         info.lastSyncTime(),
                         info.lastSyncDuration(),
-                        java.util.OptionalLong.empty(),
+                        OptionalLong.empty(),
                         info.status(),
                         info.statusMessage());
     }
@@ -353,14 +358,14 @@ final class ExecProtocol {
      * {@code lastSyncDurationSeconds} as a Duration, to the nanosecond (a double holds more than a long's nanoseconds
      * can: 10,000 years do not fit). Whether it is a valid one is the answer rules' to say.
      */
-    private static com.google.protobuf.Duration duration(String who, double seconds) {
+    private static Duration duration(String who, double seconds) {
         if (!Double.isFinite(seconds) || Math.abs(seconds) >= 0x1p62) {
             throw invalid(
                     who, "\"lastSyncDurationSeconds\" must be a number of seconds, at most about 10,000" + " years");
         }
         BigDecimal[] parts =
                 new BigDecimal(seconds).setScale(9, RoundingMode.HALF_EVEN).divideAndRemainder(BigDecimal.ONE);
-        return com.google.protobuf.Duration.newBuilder()
+        return Duration.newBuilder()
                 .setSeconds(parts[0].longValueExact())
                 .setNanos(parts[1].movePointRight(9).intValueExact())
                 .build();

@@ -14,10 +14,13 @@ import io.volrep.proto.exec.HealRequest;
 import io.volrep.proto.exec.InitRequest;
 import io.volrep.proto.exec.SourceRequest;
 import java.io.UncheckedIOException;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * What the exec bridge sends a driver (docs/exec-drivers.md): each operation's request JSON (argv[2]) and the secrets
@@ -138,9 +141,8 @@ final class ExecRequests {
         if (secrets.isEmpty()) {
             return secrets;
         }
-        Set<String> forms = new java.util.TreeSet<>(java.util.Comparator.comparingInt(String::length)
-                .reversed()
-                .thenComparing(java.util.Comparator.naturalOrder()));
+        Set<String> forms = new TreeSet<>(
+                Comparator.comparingInt(String::length).reversed().thenComparing(Comparator.naturalOrder()));
         for (String value : secrets.asMap().values()) {
             forms.add(value);
             for (String html : new String[] {"", "<>&", "<>&='"}) {
@@ -150,7 +152,7 @@ final class ExecRequests {
             }
         }
         // Longest first, so that a form is masked whole before a shorter one could mask a part of it.
-        Map<String, String> byForm = new java.util.LinkedHashMap<>();
+        Map<String, String> byForm = new LinkedHashMap<>();
         for (String form : forms) {
             byForm.put("form" + byForm.size(), form);
         }
@@ -161,7 +163,8 @@ final class ExecRequests {
     private static String jsonEscaped(String value, String htmlChars, int nonAscii) {
         StringBuilder out = new StringBuilder(value.length() + 16);
         String hex = nonAscii == 2 ? "\\u%04X" : "\\u%04x";
-        for (char c : value.toCharArray()) {
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
             switch (c) {
                 case '"' -> out.append("\\\"");
                 case '\\' -> out.append("\\\\");

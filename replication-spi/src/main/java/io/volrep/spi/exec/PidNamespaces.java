@@ -2,6 +2,7 @@ package io.volrep.spi.exec;
 
 import java.io.File;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -59,8 +60,7 @@ final class PidNamespaces {
                 p.destroyForcibly();
                 return new Probe(List.of(), String.join(" ", command) + " did not finish within 10 s");
             }
-            String output =
-                    new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
+            String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
             if (p.exitValue() != 0) {
                 return new Probe(
                         List.of(),

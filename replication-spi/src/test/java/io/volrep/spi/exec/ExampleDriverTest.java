@@ -7,14 +7,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.grpc.Status;
 import io.volrep.proto.replication.EnableVolumeReplicationRequest;
+import io.volrep.proto.replication.GetReplicationDestinationInfoResponse;
 import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
 import io.volrep.proto.replication.ReplicationSource;
+import io.volrep.proto.volumegroup.ControllerGetVolumeGroupRequest;
+import io.volrep.proto.volumegroup.ControllerGrpc;
+import io.volrep.proto.volumegroup.CreateVolumeGroupRequest;
+import io.volrep.proto.volumegroup.DeleteVolumeGroupRequest;
+import io.volrep.proto.volumegroup.ListVolumeGroupsRequest;
+import io.volrep.proto.volumegroup.ModifyVolumeGroupMembershipRequest;
 import io.volrep.testsupport.GrpcCleanup;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -83,7 +91,8 @@ class ExampleDriverTest {
         assertThat(Instant.ofEpochSecond(info.getLastSyncTime().getSeconds()))
                 .isBetween(Instant.now().minusSeconds(60), Instant.now().plusSeconds(1));
         assertThat(info.getLastSyncBytes()).isEqualTo(1024);
-        assertThat(info.getLastSyncDuration().getNanos()).isEqualTo(250_000_000);
+        var took = info.getLastSyncDuration();
+        assertThat(Duration.ofSeconds(took.getSeconds(), took.getNanos())).isEqualTo(Duration.ofMillis(250));
 
         // Resync needs a secondary; after demote it is ready on the second call, and stays ready.
         assertThat(code(h.resync(vol, NONE))).isEqualTo(Status.Code.FAILED_PRECONDITION);
@@ -132,19 +141,17 @@ class ExampleDriverTest {
         for (String id : new String[] {"vol-1", "vol-2"}) {
             assertThat(h.enable(volume(id), NONE).getCode()).isEqualTo(Status.Code.OK);
         }
-        var healthy = (io.volrep.proto.replication.GetVolumeReplicationInfoResponse) h.info(volume("vol-1"), NONE);
+        var healthy = (GetVolumeReplicationInfoResponse) h.info(volume("vol-1"), NONE);
         assertThat(healthy.getStatus().name()).isEqualTo("HEALTHY");
-        var degraded = (io.volrep.proto.replication.GetVolumeReplicationInfoResponse) h.info(volume("vol-2"), NONE);
+        var degraded = (GetVolumeReplicationInfoResponse) h.info(volume("vol-2"), NONE);
         assertThat(degraded.getStatus().name()).isEqualTo("DEGRADED");
         assertThat(degraded.getStatusMessage()).isEqualTo("volume vol-2: the peer site is not reachable");
 
         assertThat(h.demote(volume("vol-1"), NONE).getCode()).isEqualTo(Status.Code.OK); // either role
-        var v = (io.volrep.proto.replication.GetReplicationDestinationInfoResponse)
-                h.destination(volume("vol-1"), NONE);
+        var v = (GetReplicationDestinationInfoResponse) h.destination(volume("vol-1"), NONE);
         assertThat(v.getReplicationDestination().getVolume().getVolumeId()).isEqualTo("vol-1");
         assertThat(h.enable(ExecHarness.group("grp-0"), NONE).getCode()).isEqualTo(Status.Code.OK);
-        var g = (io.volrep.proto.replication.GetReplicationDestinationInfoResponse)
-                h.destination(ExecHarness.group("grp-0"), NONE);
+        var g = (GetReplicationDestinationInfoResponse) h.destination(ExecHarness.group("grp-0"), NONE);
         assertThat(g.getReplicationDestination().getVolumegroup().getVolumeGroupId())
                 .isEqualTo("grp-0");
         assertThat(g.getReplicationDestination().getVolumegroup().getVolumeIdsMap())
@@ -189,7 +196,7 @@ class ExampleDriverTest {
         assertThat(h.driver.servesVolumeGroups()).isTrue();
         assertThat(h.capabilities()).contains("MODIFY_VOLUME_GROUP").contains("LIMIT_VOLUME_TO_ONE_VOLUME_GROUP");
         var created = h.groups()
-                .createVolumeGroup(io.volrep.proto.volumegroup.CreateVolumeGroupRequest.newBuilder()
+                .createVolumeGroup(CreateVolumeGroupRequest.newBuilder()
                         .setName("db")
                         .addVolumeIds("vol-0")
                         .addVolumeIds("vol-1")
@@ -199,7 +206,7 @@ class ExampleDriverTest {
         assertThat(created.getVolumesList()).extracting(v -> v.getVolumeId()).containsExactly("vol-0", "vol-1");
         // Idempotent by name; a volume of another group cannot be grouped (LIMIT_VOLUME_TO_ONE_VOLUME_GROUP).
         assertThat(h.groups()
-                        .createVolumeGroup(io.volrep.proto.volumegroup.CreateVolumeGroupRequest.newBuilder()
+                        .createVolumeGroup(CreateVolumeGroupRequest.newBuilder()
                                 .setName("db")
                                 .addVolumeIds("vol-1")
                                 .addVolumeIds("vol-0")
@@ -208,7 +215,7 @@ class ExampleDriverTest {
                         .getVolumeGroupId())
                 .isEqualTo(id);
         assertThat(statusOf(() -> h.groups()
-                                .createVolumeGroup(io.volrep.proto.volumegroup.CreateVolumeGroupRequest.newBuilder()
+                                .createVolumeGroup(CreateVolumeGroupRequest.newBuilder()
                                         .setName("other")
                                         .addVolumeIds("vol-0")
                                         .build()))
@@ -218,35 +225,33 @@ class ExampleDriverTest {
         // The group is a replication source; its destination maps every member, also after a change.
         assertThat(h.enable(group(id), NONE).getCode()).isEqualTo(Status.Code.OK);
         h.groups()
-                .modifyVolumeGroupMembership(io.volrep.proto.volumegroup.ModifyVolumeGroupMembershipRequest.newBuilder()
+                .modifyVolumeGroupMembership(ModifyVolumeGroupMembershipRequest.newBuilder()
                         .setVolumeGroupId(id)
                         .addVolumeIds("vol-1")
                         .addVolumeIds("vol-2")
                         .build());
-        var destination =
-                (io.volrep.proto.replication.GetReplicationDestinationInfoResponse) h.destination(group(id), NONE);
+        var destination = (GetReplicationDestinationInfoResponse) h.destination(group(id), NONE);
         assertThat(destination.getReplicationDestination().getVolumegroup().getVolumeIdsMap())
                 .containsOnlyKeys("vol-1", "vol-2");
         assertThat(statusOf(() -> h.groups()
-                                .deleteVolumeGroup(io.volrep.proto.volumegroup.DeleteVolumeGroupRequest.newBuilder()
+                                .deleteVolumeGroup(DeleteVolumeGroupRequest.newBuilder()
                                         .setVolumeGroupId(id)
                                         .build()))
                         .getCode())
                 .isEqualTo(Status.Code.FAILED_PRECONDITION);
         assertThat(h.disable(group(id), NONE).getCode()).isEqualTo(Status.Code.OK);
         h.groups()
-                .deleteVolumeGroup(io.volrep.proto.volumegroup.DeleteVolumeGroupRequest.newBuilder()
+                .deleteVolumeGroup(DeleteVolumeGroupRequest.newBuilder()
                         .setVolumeGroupId(id)
                         .build());
         assertThat(statusOf(() -> h.groups()
-                                .controllerGetVolumeGroup(
-                                        io.volrep.proto.volumegroup.ControllerGetVolumeGroupRequest.newBuilder()
-                                                .setVolumeGroupId(id)
-                                                .build()))
+                                .controllerGetVolumeGroup(ControllerGetVolumeGroupRequest.newBuilder()
+                                        .setVolumeGroupId(id)
+                                        .build()))
                         .getCode())
                 .isEqualTo(Status.Code.NOT_FOUND);
         assertThat(h.groups()
-                        .listVolumeGroups(io.volrep.proto.volumegroup.ListVolumeGroupsRequest.getDefaultInstance())
+                        .listVolumeGroups(ListVolumeGroupsRequest.getDefaultInstance())
                         .getEntriesCount())
                 .isZero();
         // Its volumes are kept: still sources of their own.
@@ -260,14 +265,13 @@ class ExampleDriverTest {
         // init writes 14,000 state files and create reads them: about 13 s on a loaded 2-core machine.
         ExecHarness h =
                 grpc.register(serve(Map.of("VOLREP_EXEC_VOLUMES", Integer.toString(members)), Duration.ofMinutes(5)));
-        var request = io.volrep.proto.volumegroup.CreateVolumeGroupRequest.newBuilder()
-                .setName("large");
+        var request = CreateVolumeGroupRequest.newBuilder().setName("large");
         for (int i = 0; i < members; i++) {
             request.addVolumeIds("vol-" + i);
         }
         assertThat(request.build().getSerializedSize()).isGreaterThan(ExecDriver.MAX_ARGUMENT_BYTES);
-        var created = io.volrep.proto.volumegroup.ControllerGrpc.newBlockingStub(h.channel)
-                .withDeadlineAfter(5, java.util.concurrent.TimeUnit.MINUTES)
+        var created = ControllerGrpc.newBlockingStub(h.channel)
+                .withDeadlineAfter(5, TimeUnit.MINUTES)
                 .createVolumeGroup(request.build())
                 .getVolumeGroup();
         assertThat(created.getVolumesCount()).isEqualTo(members);

@@ -31,13 +31,15 @@ class ExecContainmentTest {
      * with {@code keep} as {@code $2} it also keeps the driver's stdout and stderr open.
      */
     private Path daemonizer() throws Exception {
-        return script(
-                dir,
-                "daemonize",
-                "if [ \"$1\" = child ]; then\n"
-                        + "  read -r pid _ < /proc/self/stat; echo \"$pid\" >> \"$2\"; exec sleep 120\nfi\n"
-                        + "if [ \"$2\" = keep ]; then setsid \"$0\" child \"$1\" < /dev/null &\n"
-                        + "else setsid \"$0\" child \"$1\" < /dev/null > /dev/null 2>&1 &\nfi\nexit 0");
+        return script(dir, "daemonize", """
+                if [ "$1" = child ]; then
+                  read -r pid _ < /proc/self/stat; echo "$pid" >> "$2"; exec sleep 120
+                fi
+                if [ "$2" = keep ]; then setsid "$0" child "$1" < /dev/null &
+                else setsid "$0" child "$1" < /dev/null > /dev/null 2>&1 &
+                fi
+                exit 0\
+                """);
     }
 
     @Test

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.grpc.Status;
 import io.volrep.api.ReplicationSource.Kind;
+import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
 import io.volrep.testsupport.GrpcCleanup;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -16,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -163,12 +165,12 @@ class ExecDriverTest {
                 + "*) echo '{\"status\":\"Success\",\"lastSyncTime\":\"2026-01-02T03:04:05.5+01:00\","
                 + "\"lastSyncDurationSeconds\":1.25,\"lastSyncBytes\":\"4096\"}';; esac"));
         assertThat(h5.resync(volume("vol-1"), Map.of())).isEqualTo(true);
-        var info = (io.volrep.proto.replication.GetVolumeReplicationInfoResponse) h5.info(volume("vol-1"), Map.of());
-        assertThat(info.getLastSyncTime().getSeconds())
-                .isEqualTo(java.time.Instant.parse("2026-01-02T02:04:05Z").getEpochSecond());
-        assertThat(info.getLastSyncTime().getNanos()).isEqualTo(500_000_000);
-        assertThat(info.getLastSyncDuration().getSeconds()).isEqualTo(1);
-        assertThat(info.getLastSyncDuration().getNanos()).isEqualTo(250_000_000);
+        var info = (GetVolumeReplicationInfoResponse) h5.info(volume("vol-1"), Map.of());
+        var time = info.getLastSyncTime();
+        assertThat(Instant.ofEpochSecond(time.getSeconds(), time.getNanos()))
+                .isEqualTo(Instant.parse("2026-01-02T02:04:05.5Z"));
+        var took = info.getLastSyncDuration();
+        assertThat(Duration.ofSeconds(took.getSeconds(), took.getNanos())).isEqualTo(Duration.ofMillis(1_250));
         assertThat(info.getLastSyncBytes()).isEqualTo(4096);
     }
 

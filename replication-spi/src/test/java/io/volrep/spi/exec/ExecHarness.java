@@ -6,6 +6,7 @@ import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
 import io.volrep.proto.identity.GetCapabilitiesRequest;
 import io.volrep.proto.identity.IdentityGrpc;
 import io.volrep.proto.replication.ControllerGrpc;
@@ -18,6 +19,7 @@ import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
 import io.volrep.proto.replication.PromoteVolumeRequest;
 import io.volrep.proto.replication.ReplicationSource;
 import io.volrep.proto.replication.ResyncVolumeRequest;
+import io.volrep.proto.volumegroup.ControllerGrpc.ControllerBlockingStub;
 import io.volrep.spi.ReplicationServer;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -58,7 +60,7 @@ final class ExecHarness implements AutoCloseable {
 
     /** Serves {@code driver} in-process. */
     static ExecHarness inProcess(ExecDriver driver) {
-        return new ExecHarness(driver, "inprocess:" + io.grpc.inprocess.InProcessServerBuilder.generateName());
+        return new ExecHarness(driver, "inprocess:" + InProcessServerBuilder.generateName());
     }
 
     /** Serves {@code driver} on a unix socket at {@code socket}. */
@@ -67,7 +69,7 @@ final class ExecHarness implements AutoCloseable {
     }
 
     /** A volumegroup.Controller stub with a fresh 30 s deadline. */
-    io.volrep.proto.volumegroup.ControllerGrpc.ControllerBlockingStub groups() {
+    ControllerBlockingStub groups() {
         return io.volrep.proto.volumegroup.ControllerGrpc.newBlockingStub(channel)
                 .withDeadlineAfter(30, TimeUnit.SECONDS);
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.volrep.proto.csi.VolumeCapability;
@@ -53,7 +54,7 @@ class ExecHealTest {
             return HealerNodeGrpc.newBlockingStub(channel)
                     .withDeadlineAfter(30, TimeUnit.SECONDS)
                     .nodeHealer(REQUEST);
-        } catch (io.grpc.StatusRuntimeException e) {
+        } catch (StatusRuntimeException e) {
             return e.getStatus();
         }
     }

@@ -3,7 +3,10 @@ package io.volrep.spi.exec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.volrep.api.HealReport;
 import io.volrep.api.PreconditionFailedException;
+import io.volrep.api.ReplicationException;
+import io.volrep.api.ReplicationInfo.Status;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.Secrets;
 import io.volrep.api.StatusCode;
@@ -11,7 +14,10 @@ import io.volrep.api.UnimplementedException;
 import io.volrep.api.UnknownErrorException;
 import io.volrep.proto.csi.VolumeCapability;
 import io.volrep.proto.exec.Response;
+import io.volrep.spi.internal.runtime.InvalidDriverResponseException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -68,9 +74,9 @@ class ExecProtocolTest {
                 0,
                 Secrets.empty());
         assertThat(ExecProtocol.heal("d (heal)", ok, Secrets.empty()))
-                .isEqualTo(new io.volrep.api.HealReport(true, "read-only remount"));
+                .isEqualTo(new HealReport(true, "read-only remount"));
         assertThatThrownBy(() -> ExecProtocol.heal("d (heal)", parse("{\"status\":\"Success\"}"), Secrets.empty()))
-                .isInstanceOf(io.volrep.spi.internal.runtime.InvalidDriverResponseException.class)
+                .isInstanceOf(InvalidDriverResponseException.class)
                 .hasMessageContaining("without \"abnormal\"");
     }
 
@@ -150,8 +156,7 @@ class ExecProtocolTest {
                         parse("{\"status\":\"Failure\",\"code\":" + "\"UNAVAILABLE\"}"),
                         0,
                         Secrets.empty()))
-                .satisfies(e -> assertThat(((io.volrep.api.ReplicationException) e).code())
-                        .isEqualTo(StatusCode.UNAVAILABLE))
+                .satisfies(e -> assertThat(((ReplicationException) e).code()).isEqualTo(StatusCode.UNAVAILABLE))
                 .hasMessage("d (promote): failed with UNAVAILABLE");
         assertThatThrownBy(() ->
                         ExecProtocol.judge("d (info)", parse("{\"status\":\"Not supported\"}"), 1, Secrets.empty()))
@@ -172,34 +177,34 @@ class ExecProtocolTest {
 
     @Test
     void infoValues() {
-        var info = ExecProtocol.info(
-                "d", parse("{\"lastSyncTime\":\"2026-03-04T05:06:07.123456789Z\"}"), io.volrep.api.Secrets.empty());
-        assertThat(info.status()).isEqualTo(io.volrep.api.ReplicationInfo.Status.UNKNOWN);
-        assertThat(info.lastSyncTime()).isEqualTo(java.time.Instant.parse("2026-03-04T05:06:07.123456789Z"));
+        var info =
+                ExecProtocol.info("d", parse("{\"lastSyncTime\":\"2026-03-04T05:06:07.123456789Z\"}"), Secrets.empty());
+        assertThat(info.status()).isEqualTo(Status.UNKNOWN);
+        assertThat(info.lastSyncTime()).isEqualTo(Instant.parse("2026-03-04T05:06:07.123456789Z"));
         assertThat(info.lastSyncDuration()).isEmpty();
         assertThat(info.lastSyncBytes()).isEmpty();
         assertThatThrownBy(() -> ExecProtocol.info(
                         "d",
                         parse("{\"lastSyncTime\":\"2026-03-04T05:06:07Z\"," + "\"lastSyncDurationSeconds\":-1}"),
-                        io.volrep.api.Secrets.empty()))
+                        Secrets.empty()))
                 .hasMessageContaining("lastSyncDurationSeconds");
         assertThatThrownBy(() -> ExecProtocol.info(
                         "d",
                         parse("{\"lastSyncTime\":\"2026-03-04T05:06:07Z\"," + "\"lastSyncDurationSeconds\":\"NaN\"}"),
-                        io.volrep.api.Secrets.empty()))
+                        Secrets.empty()))
                 .hasMessageContaining("lastSyncDurationSeconds");
         // Seconds past what a long holds in nanoseconds (292 years) are kept, not saturated; the rules judge them.
         var long_ = ExecProtocol.info(
                 "d",
                 parse("{\"lastSyncTime\":\"2026-03-04T05:06:07Z\"," + "\"lastSyncDurationSeconds\":31557600000.5}"),
-                io.volrep.api.Secrets.empty());
-        assertThat(long_.lastSyncDuration()).contains(java.time.Duration.ofSeconds(31_557_600_000L, 500_000_000));
+                Secrets.empty());
+        assertThat(long_.lastSyncDuration()).contains(Duration.ofSeconds(31_557_600_000L, 500_000_000));
         assertThatThrownBy(() -> ExecProtocol.info(
                         "d",
                         parse("{\"lastSyncTime\":\"2026-03-04T05:06:07Z\","
                                 + "\"lastSyncDurationSeconds\":315576000001}"),
-                        io.volrep.api.Secrets.empty()))
-                .isInstanceOf(io.volrep.spi.internal.runtime.InvalidDriverResponseException.class)
+                        Secrets.empty()))
+                .isInstanceOf(InvalidDriverResponseException.class)
                 .hasMessageContaining(
                         "\"lastSyncDurationSeconds\" (last_sync_duration.seconds: 315576000001 is out of" + " range");
     }
@@ -220,6 +225,6 @@ class ExecProtocolTest {
         assertThat(parse("{\"lastSyncTime\":\"2026-12-31T23:59:59.999999999-01:30\"}")
                         .getLastSyncTime()
                         .getSeconds())
-                .isEqualTo(java.time.Instant.parse("2027-01-01T01:29:59Z").getEpochSecond());
+                .isEqualTo(Instant.parse("2027-01-01T01:29:59Z").getEpochSecond());
     }
 }

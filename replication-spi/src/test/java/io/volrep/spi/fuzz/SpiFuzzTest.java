@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
+import com.google.protobuf.Parser;
 import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
 import io.grpc.MethodDescriptor;
@@ -13,8 +14,11 @@ import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.StreamObserver;
 import io.volrep.api.CsiLimits;
+import io.volrep.api.HealReport;
 import io.volrep.api.PreconditionFailedException;
+import io.volrep.api.ReplicationDestination;
 import io.volrep.api.ReplicationInfo;
+import io.volrep.api.ReplicationSource.Kind;
 import io.volrep.api.Rpc;
 import io.volrep.api.SourceNotFoundException;
 import io.volrep.proto.csi.VolumeCapability;
@@ -26,6 +30,8 @@ import io.volrep.proto.replication.DisableVolumeReplicationRequest;
 import io.volrep.proto.replication.DisableVolumeReplicationResponse;
 import io.volrep.proto.replication.EnableVolumeReplicationRequest;
 import io.volrep.proto.replication.EnableVolumeReplicationResponse;
+import io.volrep.proto.replication.GetReplicationDestinationInfoRequest;
+import io.volrep.proto.replication.GetReplicationDestinationInfoResponse;
 import io.volrep.proto.replication.GetVolumeReplicationInfoRequest;
 import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
 import io.volrep.proto.replication.PromoteVolumeRequest;
@@ -34,8 +40,11 @@ import io.volrep.proto.replication.ReplicationSource;
 import io.volrep.proto.replication.ResyncVolumeRequest;
 import io.volrep.proto.replication.ResyncVolumeResponse;
 import io.volrep.spi.DemoteRequest;
+import io.volrep.spi.DestinationRequest;
 import io.volrep.spi.DisableRequest;
 import io.volrep.spi.EnableRequest;
+import io.volrep.spi.HealRequest;
+import io.volrep.spi.HealerDriver;
 import io.volrep.spi.InfoRequest;
 import io.volrep.spi.PromoteRequest;
 import io.volrep.spi.ReplicationDriver;
@@ -48,6 +57,7 @@ import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -57,8 +67,10 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -98,9 +110,8 @@ class SpiFuzzTest {
     private static final List<Rpc> RPCS =
             Arrays.stream(Rpc.values()).filter(Rpc::isReplication).toList();
     /** What the fuzz loop sends: the replication methods and NodeHealer. */
-    private static final List<Rpc> FUZZED = java.util.stream.Stream.concat(
-                    RPCS.stream(), java.util.stream.Stream.of(Rpc.NODE_HEALER))
-            .toList();
+    private static final List<Rpc> FUZZED =
+            Stream.concat(RPCS.stream(), Stream.of(Rpc.NODE_HEALER)).toList();
 
     @RegisterExtension
     final GrpcCleanup grpc = new GrpcCleanup();
@@ -127,9 +138,8 @@ class SpiFuzzTest {
         long seed = Long.getLong("volrep.fuzz.seed", 0x5eed_2025L);
         Random random = new Random(seed);
         // Answers arrive on gRPC threads: the tallies must be thread-safe (a plain EnumMap lost a count).
-        Map<Status.Code, AtomicLong> codes = java.util.Collections.synchronizedMap(new EnumMap<>(Status.Code.class));
-        Map<Status.Code, AtomicLong> healerCodes =
-                java.util.Collections.synchronizedMap(new EnumMap<>(Status.Code.class));
+        Map<Status.Code, AtomicLong> codes = Collections.synchronizedMap(new EnumMap<>(Status.Code.class));
+        Map<Status.Code, AtomicLong> healerCodes = Collections.synchronizedMap(new EnumMap<>(Status.Code.class));
         Map<String, AtomicLong> kinds = new LinkedHashMap<>();
         List<String> problems = new ArrayList<>();
         long start = System.nanoTime();
@@ -140,18 +150,18 @@ class SpiFuzzTest {
             String kind;
             byte[] input;
             switch (random.nextInt(3)) {
-                case 0:
+                case 0 -> {
                     kind = "random bytes";
                     input = randomBytes(random, random.nextInt(8) == 0 ? 4096 : 96);
-                    break;
-                case 1:
+                }
+                case 1 -> {
                     kind = "mutated request";
                     input = mutate(random, randomRequest(random, rpc).toByteArray());
-                    break;
-                default:
+                }
+                default -> {
                     kind = "random field values";
                     input = randomRequest(random, rpc).toByteArray();
-                    break;
+                }
             }
             kinds.computeIfAbsent(kind, k -> new AtomicLong()).incrementAndGet();
             int iteration = i;
@@ -300,7 +310,7 @@ class SpiFuzzTest {
         try {
             send(rpc, request.toByteArray()).get(5, TimeUnit.MINUTES);
             return Status.Code.OK;
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             return Status.fromThrowable(e.getCause()).getCode();
         }
     }
@@ -334,50 +344,32 @@ class SpiFuzzTest {
         return RawBytes.unary(rpc.fullMethodName());
     }
 
-    private static com.google.protobuf.Parser<? extends Message> responseParser(Rpc rpc) {
-        switch (rpc) {
-            case ENABLE_VOLUME_REPLICATION:
-                return EnableVolumeReplicationResponse.parser();
-            case DISABLE_VOLUME_REPLICATION:
-                return DisableVolumeReplicationResponse.parser();
-            case PROMOTE_VOLUME:
-                return PromoteVolumeResponse.parser();
-            case DEMOTE_VOLUME:
-                return DemoteVolumeResponse.parser();
-            case RESYNC_VOLUME:
-                return ResyncVolumeResponse.parser();
-            case GET_VOLUME_REPLICATION_INFO:
-                return GetVolumeReplicationInfoResponse.parser();
-            case GET_REPLICATION_DESTINATION_INFO:
-                return io.volrep.proto.replication.GetReplicationDestinationInfoResponse.parser();
-            case NODE_HEALER:
-                return NodeHealerResponse.parser();
-            default:
-                throw new IllegalArgumentException(rpc.name());
-        }
+    private static Parser<? extends Message> responseParser(Rpc rpc) {
+        return switch (rpc) {
+            case ENABLE_VOLUME_REPLICATION -> EnableVolumeReplicationResponse.parser();
+            case DISABLE_VOLUME_REPLICATION -> DisableVolumeReplicationResponse.parser();
+            case PROMOTE_VOLUME -> PromoteVolumeResponse.parser();
+            case DEMOTE_VOLUME -> DemoteVolumeResponse.parser();
+            case RESYNC_VOLUME -> ResyncVolumeResponse.parser();
+            case GET_VOLUME_REPLICATION_INFO -> GetVolumeReplicationInfoResponse.parser();
+            case GET_REPLICATION_DESTINATION_INFO -> GetReplicationDestinationInfoResponse.parser();
+            case NODE_HEALER -> NodeHealerResponse.parser();
+            default -> throw new IllegalArgumentException(rpc.name());
+        };
     }
 
     private static Message prototype(Rpc rpc) {
-        switch (rpc) {
-            case ENABLE_VOLUME_REPLICATION:
-                return EnableVolumeReplicationRequest.getDefaultInstance();
-            case DISABLE_VOLUME_REPLICATION:
-                return DisableVolumeReplicationRequest.getDefaultInstance();
-            case PROMOTE_VOLUME:
-                return PromoteVolumeRequest.getDefaultInstance();
-            case DEMOTE_VOLUME:
-                return DemoteVolumeRequest.getDefaultInstance();
-            case RESYNC_VOLUME:
-                return ResyncVolumeRequest.getDefaultInstance();
-            case GET_VOLUME_REPLICATION_INFO:
-                return GetVolumeReplicationInfoRequest.getDefaultInstance();
-            case GET_REPLICATION_DESTINATION_INFO:
-                return io.volrep.proto.replication.GetReplicationDestinationInfoRequest.getDefaultInstance();
-            case NODE_HEALER:
-                return NodeHealerRequest.getDefaultInstance();
-            default:
-                throw new IllegalArgumentException(rpc.name());
-        }
+        return switch (rpc) {
+            case ENABLE_VOLUME_REPLICATION -> EnableVolumeReplicationRequest.getDefaultInstance();
+            case DISABLE_VOLUME_REPLICATION -> DisableVolumeReplicationRequest.getDefaultInstance();
+            case PROMOTE_VOLUME -> PromoteVolumeRequest.getDefaultInstance();
+            case DEMOTE_VOLUME -> DemoteVolumeRequest.getDefaultInstance();
+            case RESYNC_VOLUME -> ResyncVolumeRequest.getDefaultInstance();
+            case GET_VOLUME_REPLICATION_INFO -> GetVolumeReplicationInfoRequest.getDefaultInstance();
+            case GET_REPLICATION_DESTINATION_INFO -> GetReplicationDestinationInfoRequest.getDefaultInstance();
+            case NODE_HEALER -> NodeHealerRequest.getDefaultInstance();
+            default -> throw new IllegalArgumentException(rpc.name());
+        };
     }
 
     /** A request of {@code rpc}'s type, set through protobuf's reflection so one generator serves all six. */
@@ -465,36 +457,32 @@ class SpiFuzzTest {
 
     /** Absolute paths (some over PATH_MAX), relative ones, and the strings of {@link #randomString}. */
     private static String randomPath(Random random) {
-        switch (random.nextInt(4)) {
-            case 0:
-                return "/var/lib/kubelet/pods/" + randomString(random) + "/volumes/mount";
-            case 1:
-                return "/" + "d/".repeat(random.nextBoolean() ? 60 : 2100); // ~120 or 4200 bytes
-            case 2:
-                return "relative/" + randomString(random);
-            default:
-                return randomString(random);
-        }
+        return switch (random.nextInt(4)) {
+            case 0 -> "/var/lib/kubelet/pods/" + randomString(random) + "/volumes/mount";
+            case 1 -> "/" + "d/".repeat(random.nextBoolean() ? 60 : 2100);
+            // ~120 or 4200 bytes
+            case 2 -> "relative/" + randomString(random);
+            default -> randomString(random);
+        };
     }
 
     private static ReplicationSource randomSource(Random random) {
         String id = randomString(random);
-        switch (random.nextInt(5)) {
-            case 0:
-                return ReplicationSource.newBuilder()
+        return switch (random.nextInt(5)) {
+            case 0 ->
+                ReplicationSource.newBuilder()
                         .setVolumegroup(
                                 ReplicationSource.VolumeGroupSource.newBuilder().setVolumeGroupId(id))
                         .build();
-            case 1:
-                return ReplicationSource.newBuilder()
+            case 1 ->
+                ReplicationSource.newBuilder()
                         .setVolumesnapshot(ReplicationSource.VolumeSnapshotSource.newBuilder()
                                 .setVolumeSnapshotId(id))
                         .build();
-            case 2:
-                return ReplicationSource.getDefaultInstance(); // oneof not set
-            default:
-                return volume(id);
-        }
+            case 2 -> ReplicationSource.getDefaultInstance();
+            // oneof not set
+            default -> volume(id);
+        };
     }
 
     private static ReplicationSource volume(String id) {
@@ -527,13 +515,14 @@ class SpiFuzzTest {
     /** Ids and values: samples, random unicode, and sizes around the 128-byte limit. */
     private static String randomString(Random random) {
         switch (random.nextInt(6)) {
-            case 0:
+            case 0 -> {
                 return SAMPLES[random.nextInt(SAMPLES.length)];
-            case 1: {
+            }
+            case 1 -> {
                 int n = CsiLimits.MAX_STRING_BYTES - 2 + random.nextInt(4); // 126..129 bytes
                 return "v".repeat(n);
             }
-            case 2: {
+            case 2 -> {
                 StringBuilder s = new StringBuilder();
                 int n = random.nextInt(70);
                 for (int i = 0; i < n; i++) {
@@ -541,25 +530,30 @@ class SpiFuzzTest {
                 }
                 return s.toString();
             }
-            case 3:
+            case 3 -> {
                 return (random.nextBoolean() ? "missing-" : "pre-") + random.nextInt(1000);
-            default:
+            }
+            default -> {
                 return "vol-" + random.nextInt(64);
+            }
         }
     }
 
     private static int randomCodePoint(Random random) {
         switch (random.nextInt(4)) {
-            case 0:
+            case 0 -> {
                 return random.nextInt(0x80);
-            case 1:
+            }
+            case 1 -> {
                 return 0x80 + random.nextInt(0x800 - 0x80);
-            case 2: {
+            }
+            case 2 -> {
                 int c = 0x800 + random.nextInt(0x10000 - 0x800);
                 return Character.isSurrogate((char) c) ? 'x' : c;
             }
-            default:
+            default -> {
                 return 0x10000 + random.nextInt(0x110000 - 0x10000);
+            }
         }
     }
 
@@ -606,43 +600,39 @@ class SpiFuzzTest {
         for (int m = 0; m < mutations; m++) {
             int at = b.length == 0 ? 0 : random.nextInt(b.length);
             switch (random.nextInt(6)) {
-                case 0:
+                case 0 -> {
                     if (b.length > 0) {
                         b = b.clone();
                         b[at] ^= (byte) (1 << random.nextInt(8));
                     }
-                    break;
-                case 1:
+                }
+                case 1 -> {
                     if (b.length > 0) {
                         b = b.clone();
                         b[at] = (byte) random.nextInt(256);
                     }
-                    break;
-                case 2:
-                    b = Arrays.copyOf(b, at); // truncate
-                    break;
-                case 3: {
+                }
+                case 2 -> b = Arrays.copyOf(b, at);
+                // truncate
+                case 3 -> {
                     byte[] insert = randomBytes(random, 8);
                     byte[] out = new byte[b.length + insert.length];
                     System.arraycopy(b, 0, out, 0, at);
                     System.arraycopy(insert, 0, out, at, insert.length);
                     System.arraycopy(b, at, out, at + insert.length, b.length - at);
                     b = out;
-                    break;
                 }
-                case 4: {
+                case 4 -> {
                     int len = Math.min(b.length - at, 1 + random.nextInt(8));
                     byte[] out = new byte[b.length - len];
                     System.arraycopy(b, 0, out, 0, at);
                     System.arraycopy(b, at + len, out, at, b.length - at - len);
                     b = out;
-                    break;
                 }
-                default: {
+                default -> {
                     byte[] out = Arrays.copyOf(b, b.length * 2); // fields repeated
                     System.arraycopy(b, 0, out, b.length, b.length);
                     b = out;
-                    break;
                 }
             }
         }
@@ -650,15 +640,15 @@ class SpiFuzzTest {
     }
 
     /** Every volume is healthy, except that ids starting with {@code missing} do not exist. */
-    private static final class TypedOnlyHealer implements io.volrep.spi.HealerDriver {
+    private static final class TypedOnlyHealer implements HealerDriver {
         @Override
-        public io.volrep.api.HealReport heal(io.volrep.spi.HealRequest r) {
+        public HealReport heal(HealRequest r) {
             if (r.volumeId().startsWith("missing")) {
                 throw new SourceNotFoundException("volume " + r.volumeId() + " does not exist");
             }
             return (r.volumeId().hashCode() & 1) == 0
-                    ? io.volrep.api.HealReport.healthy("healthy")
-                    : io.volrep.api.HealReport.abnormal("filesystem errors");
+                    ? HealReport.healthy("healthy")
+                    : HealReport.abnormal("filesystem errors");
         }
     }
 
@@ -709,17 +699,17 @@ class SpiFuzzTest {
         }
 
         @Override
-        public io.volrep.api.ReplicationDestination destination(io.volrep.spi.DestinationRequest r) {
+        public ReplicationDestination destination(DestinationRequest r) {
             check(r.source());
             // A destination id of its own, within CSI's 128 bytes whatever the source's id.
             String id = "dst-" + Integer.toHexString(r.source().id().hashCode());
-            return r.source().kind() == io.volrep.api.ReplicationSource.Kind.VOLUME
-                    ? io.volrep.api.ReplicationDestination.volume(id)
-                    : io.volrep.api.ReplicationDestination.volumeGroup(id, Map.of());
+            return r.source().kind() == Kind.VOLUME
+                    ? ReplicationDestination.volume(id)
+                    : ReplicationDestination.volumeGroup(id, Map.of());
         }
 
         @Override
-        public java.util.Set<Rpc> servedRpcs() {
+        public Set<Rpc> servedRpcs() {
             return ReplicationDriver.defaultRpcsAnd(Rpc.GET_REPLICATION_DESTINATION_INFO);
         }
     }

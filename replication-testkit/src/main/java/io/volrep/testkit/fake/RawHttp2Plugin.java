@@ -46,6 +46,7 @@ public final class RawHttp2Plugin implements AutoCloseable {
     public sealed interface Frame permits Message, Trailers, EndOnData, Disconnect, Refuse {}
 
     /** One length-prefixed gRPC message holding {@code payload} (a serialized protobuf). */
+    @SuppressWarnings("ArrayRecordComponent") // a frame to send, never compared; the bytes are written as given
     public record Message(byte[] payload) implements Frame {}
 
     /** The trailers (END_STREAM); {@code status} null leaves grpc-status out. */

@@ -2,6 +2,7 @@ package io.volrep.testkit.fake;
 
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.MessageOrBuilder;
+import io.volrep.api.InvalidArgumentException;
 import io.volrep.api.ReplicationSource;
 
 /** What the fault injector reads of a request to match it to a window: its source and its force flag. */
@@ -38,7 +39,7 @@ final class RequestReading {
                     && !((String) request.getField(volumeId)).isEmpty()) {
                 return ReplicationSource.volume((String) request.getField(volumeId));
             }
-        } catch (IllegalArgumentException | io.volrep.api.InvalidArgumentException malformed) {
+        } catch (IllegalArgumentException | InvalidArgumentException malformed) {
             // an empty, oversized or unknown source: no window covers it; the driver's runtime answers it
         }
         return null;

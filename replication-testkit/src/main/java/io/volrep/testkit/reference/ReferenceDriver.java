@@ -211,7 +211,7 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver, V
     @Override
     public ReplicationInfo info(InfoRequest r) {
         Fixture f = enter(r.source(), r.secrets());
-        synchronized (f.lock) {
+        synchronized (f.lock()) {
             ReferenceTransitions.requireRole(f, Role.PRIMARY, "is not promoted: info needs the primary");
             if (transitions.firstSyncPending(f)) {
                 throw new SourceNotFoundException("replication details of " + f.state.source() + " are not available"
@@ -251,7 +251,7 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver, V
         if (r.source().kind() == ReplicationSource.Kind.VOLUME_GROUP) {
             groups.members(r.source().id()).forEach(m -> members.put(m, m));
         }
-        synchronized (f.lock) {
+        synchronized (f.lock()) {
             ReferenceTransitions.requireEnabled(f);
             ReplicationSource source = f.state.source();
             return source.kind() == ReplicationSource.Kind.VOLUME_GROUP
@@ -358,7 +358,7 @@ public final class ReferenceDriver implements ReplicationDriver, HealerDriver, V
             return;
         }
         // The fixture, then the groups: an Enable of the group cannot slip in between the check and the removal.
-        synchronized (f.lock) {
+        synchronized (f.lock()) {
             if (groups.delete(r.volumeGroupId(), id -> f.state.enabled())) {
                 fixtures.remove(source);
             }

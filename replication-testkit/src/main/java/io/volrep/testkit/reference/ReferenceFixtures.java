@@ -1,6 +1,7 @@
 package io.volrep.testkit.reference;
 
 import io.volrep.api.ReplicationSource;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -22,18 +23,24 @@ final class ReferenceFixtures {
      */
     static final class Fixture {
         final ReferenceFixtures site;
-        Object lock = this;
+        /** Set once, when a pair is built and before either site serves a call; read through {@link #lock()}. */
+        private Object lock = this;
         /** The same source on the peer site, in a {@link ReferencePair}; else null. */
         Fixture peer;
 
         ReferenceDriver.SourceState state;
         long effects;
         /** When this site last demoted the source: the peer refuses non-forced promotes until the window passed. */
-        java.time.Instant demotedAt;
+        Instant demotedAt;
         /** Until when Info answers 5 NOT_FOUND: the first sync after an enable or a promote has not completed. */
-        java.time.Instant firstSyncAt;
+        Instant firstSyncAt;
         /** Promoted by force while the peer site was primary: both hold a primary until this one resyncs. */
         boolean splitBrain;
+
+        /** The monitor guarding this source's state (shared with its peer's in a pair). */
+        Object lock() {
+            return lock;
+        }
 
         Fixture(ReferenceFixtures site, ReplicationSource source) {
             this.site = site;
@@ -77,7 +84,7 @@ final class ReferenceFixtures {
         if (f == null) {
             throw new IllegalArgumentException("not a fixture of this driver: " + source);
         }
-        synchronized (f.lock) {
+        synchronized (f.lock()) {
             return f.state;
         }
     }
@@ -129,7 +136,7 @@ final class ReferenceFixtures {
             groupIds.forEach(this::addGroup);
         }
         for (Fixture f : sources().stream().map(bySource::get).toList()) {
-            synchronized (f.lock) {
+            synchronized (f.lock()) {
                 f.state = ReferenceDriver.SourceState.initial(f.state.source());
                 f.effects = 0;
                 f.demotedAt = null;

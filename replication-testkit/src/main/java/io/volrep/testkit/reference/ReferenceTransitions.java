@@ -22,7 +22,7 @@ record ReferenceTransitions(Clock clock, Duration demotionWindow, Duration first
 
     /** This site becomes the primary and, in a pair, the peer site holds the secondary copy. Idempotent. */
     void enable(Fixture f, Map<String, String> parameters) {
-        synchronized (f.lock) {
+        synchronized (f.lock()) {
             if (!f.state.enabled()) {
                 Instant lastSync = f.state.lastSyncTime() == null ? clock.instant() : f.state.lastSyncTime();
                 ReferenceFixtures.apply(
@@ -46,7 +46,7 @@ record ReferenceTransitions(Clock clock, Duration demotionWindow, Duration first
 
     /** Disabled on this site and, in a pair, on the peer (its copy is removed). Idempotent. */
     void disable(Fixture f) {
-        synchronized (f.lock) {
+        synchronized (f.lock()) {
             for (Fixture site : f.peer == null ? List.of(f) : List.of(f, f.peer)) {
                 if (site.state.enabled()) {
                     ReferenceFixtures.apply(
@@ -67,7 +67,7 @@ record ReferenceTransitions(Clock clock, Duration demotionWindow, Duration first
      * split-brain until it resyncs.
      */
     void promote(Fixture f, boolean force) {
-        synchronized (f.lock) {
+        synchronized (f.lock()) {
             requireEnabled(f);
             if (f.state.role() == Role.PRIMARY) {
                 return;
@@ -93,7 +93,7 @@ record ReferenceTransitions(Clock clock, Duration demotionWindow, Duration first
 
     /** Idempotent once secondary; 9 FAILED_PRECONDITION while replication is disabled. */
     void demote(Fixture f) {
-        synchronized (f.lock) {
+        synchronized (f.lock()) {
             requireEnabled(f);
             if (f.state.role() != Role.SECONDARY) {
                 ReferenceFixtures.apply(f, Change.DEMOTED, with(f.state, Role.SECONDARY, 0, f.state.lastSyncTime()));
@@ -107,7 +107,7 @@ record ReferenceTransitions(Clock clock, Duration demotionWindow, Duration first
      * otherwise): before that every call answers not ready, without progress. A completed resync ends a split-brain.
      */
     ResyncResult resync(Fixture f) {
-        synchronized (f.lock) {
+        synchronized (f.lock()) {
             requireRole(f, Role.SECONDARY, "is not demoted: resync needs a secondary");
             if (f.state.resyncProgress() >= resyncCallsUntilReady) {
                 return ResyncResult.READY; // already complete: idempotent

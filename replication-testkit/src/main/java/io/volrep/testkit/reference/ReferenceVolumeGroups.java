@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
@@ -56,7 +57,7 @@ final class ReferenceVolumeGroups {
     }
 
     /** The same group for a compatible name, else a new one; {@code register} makes its id a replication source. */
-    VolumeGroup create(CreateGroupRequest r, java.util.function.Consumer<String> register) {
+    VolumeGroup create(CreateGroupRequest r, Consumer<String> register) {
         Group made;
         synchronized (this) {
             String existing = idByName.get(r.name());
@@ -86,7 +87,7 @@ final class ReferenceVolumeGroups {
                             + " is in volume group " + other.get().id() + " (a volume is in at most one group)");
                 }
             }
-            made = new Group("vg-" + (++created), r.name(), r.parameters(), List.copyOf(r.volumeIds()));
+            made = new Group("vg-" + ++created, r.name(), r.parameters(), List.copyOf(r.volumeIds()));
             byId.put(made.id(), made);
             idByName.put(made.name(), made.id());
         }

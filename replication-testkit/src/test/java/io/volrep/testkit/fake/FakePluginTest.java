@@ -18,6 +18,7 @@ import io.volrep.testsupport.GrpcCleanup;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -95,8 +96,8 @@ class FakePluginTest {
         fake.latency(Rpc.ENABLE_VOLUME_REPLICATION, Duration.ofMillis(80));
         var stub = ControllerGrpc.newBlockingStub(
                 grpc.register(Endpoints.open(fake.address())).channel());
-        StatusRuntimeException e = (StatusRuntimeException)
-                org.assertj.core.api.Assertions.catchThrowable(() -> stub.enableVolumeReplication(enable("vol-0")));
+        StatusRuntimeException e =
+                (StatusRuntimeException) Assertions.catchThrowable(() -> stub.enableVolumeReplication(enable("vol-0")));
         assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
         assertThat(e.getTrailers().get(Metadata.Key.of("grpc-retry-pushback-ms", Metadata.ASCII_STRING_MARSHALLER)))
                 .isEqualTo("250");

@@ -14,6 +14,7 @@ import io.volrep.proto.replication.GetVolumeReplicationInfoRequest;
 import io.volrep.proto.replication.PromoteVolumeRequest;
 import io.volrep.proto.replication.ReplicationSource;
 import io.volrep.testkit.Endpoints;
+import io.volrep.testkit.reference.ReferenceDriver.Role;
 import io.volrep.testsupport.GrpcCleanup;
 import java.time.Duration;
 import java.util.List;
@@ -72,7 +73,7 @@ class RefusalWindowTest {
     }
 
     private static Status.Code codeOf(Runnable call) {
-        StatusRuntimeException e = catchThrowableOfType(call::run, StatusRuntimeException.class);
+        StatusRuntimeException e = catchThrowableOfType(StatusRuntimeException.class, call::run);
         return e == null ? Status.Code.OK : e.getStatus().getCode();
     }
 
@@ -102,8 +103,7 @@ class RefusalWindowTest {
                 .contains("refused by FakePlugin")
                 .contains("volume vol-0")
                 .contains("9 FAILED_PRECONDITION");
-        assertThat(fake.driver().state(VOL0).role())
-                .isEqualTo(io.volrep.testkit.reference.ReferenceDriver.Role.PRIMARY);
+        assertThat(fake.driver().state(VOL0).role()).isEqualTo(Role.PRIMARY);
     }
 
     @Test

@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
 /** The reference driver's spec semantics, called directly. */
@@ -219,9 +220,8 @@ class ReferenceDriverTest {
         assertThat(effects).hasSize(8 * 50 * 4);
         assertThat(effects)
                 .extracting(ReferenceDriver.Effect::sequence)
-                .containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, effects.size())
-                        .boxed()
-                        .toList());
+                .containsExactlyElementsOf(
+                        LongStream.rangeClosed(1, effects.size()).boxed().toList());
         Map<ReplicationSource, Long> last = new HashMap<>();
         for (ReferenceDriver.Effect e : effects) {
             long expected = last.merge(e.source(), 1L, Long::sum);

@@ -19,7 +19,9 @@ import io.volrep.proto.replication.ResyncVolumeRequest;
 import io.volrep.spi.ReplicationServer;
 import io.volrep.testsupport.GrpcCleanup;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,8 +57,8 @@ class ReferencePluginTest {
 
     private static Status.Code code(Supplier<?> call) {
         try {
-            call.get();
-            return Status.Code.OK;
+            Object answer = call.get();
+            return answer != null ? Status.Code.OK : Status.Code.INTERNAL;
         } catch (StatusRuntimeException e) {
             return e.getStatus().getCode();
         }
@@ -190,8 +192,8 @@ class ReferencePluginTest {
         CompletableFuture<String> firstLine = CompletableFuture.supplyAsync(() -> {
             try {
                 return out.readLine();
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
         });
         assertThat(firstLine.get(5, TimeUnit.MINUTES)).isEqualTo("listening on unix://" + socket);

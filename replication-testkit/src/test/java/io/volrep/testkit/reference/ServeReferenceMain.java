@@ -1,5 +1,6 @@
 package io.volrep.testkit.reference;
 
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -22,6 +23,6 @@ public final class ServeReferenceMain {
                 driver,
                 args[0],
                 Duration.ofSeconds(10),
-                new PrintWriter(new java.io.OutputStreamWriter(System.out, StandardCharsets.UTF_8), true)));
+                new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true)));
     }
 }

@@ -198,6 +198,7 @@ public final class AnswerRules {
         return p.list();
     }
 
+    @SuppressWarnings("ProtoTimestampGetSecondsGetNano") // each field's range is checked on its own
     private static void timestamp(Problems p, String field, Timestamp t) {
         if (t.getSeconds() < MIN_TIMESTAMP_SECONDS || t.getSeconds() > MAX_TIMESTAMP_SECONDS) {
             p.add(
@@ -211,6 +212,7 @@ public final class AnswerRules {
         }
     }
 
+    @SuppressWarnings("ProtoDurationGetSecondsGetNano") // each field's range is checked on its own
     private static void duration(Problems p, String field, Duration d) {
         if (Math.abs(d.getSeconds()) > MAX_DURATION_SECONDS) {
             p.add(
@@ -246,7 +248,7 @@ public final class AnswerRules {
      */
     public static List<AnswerProblem> destination(
             GetReplicationDestinationInfoResponse r, ReplicationSource.Kind sourceKind) {
-        java.util.Objects.requireNonNull(sourceKind, "sourceKind");
+        Objects.requireNonNull(sourceKind, "sourceKind");
         Problems p = new Problems();
         ReplicationDestination d = r.getReplicationDestination();
         if (!r.hasReplicationDestination() || d.getTypeCase() == ReplicationDestination.TypeCase.TYPE_NOT_SET) {

@@ -12,6 +12,10 @@ import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
 import io.volrep.api.SpecDialect;
 import io.volrep.api.VolumeCapability;
+import io.volrep.api.VolumeGroup.Member;
+import io.volrep.proto.csi.Volume;
+import io.volrep.proto.csi.VolumeCapability.BlockVolume;
+import io.volrep.proto.csi.VolumeCapability.MountVolume;
 import io.volrep.proto.healer.NodeHealerResponse;
 import io.volrep.proto.replication.GetReplicationDestinationInfoResponse;
 import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
@@ -83,10 +87,9 @@ public final class WireMapping {
     public static ReplicationInfo fromProto(GetVolumeReplicationInfoResponse response, int attempts) {
         requireNoProblems(AnswerRules.info(response), Rpc.GET_VOLUME_REPLICATION_INFO, attempts);
         Timestamp t = response.getLastSyncTime();
+        com.google.protobuf.Duration took = response.getLastSyncDuration();
         Optional<Duration> duration = response.hasLastSyncDuration()
-                ? Optional.of(Duration.ofSeconds(
-                        response.getLastSyncDuration().getSeconds(),
-                        response.getLastSyncDuration().getNanos()))
+                ? Optional.of(Duration.ofSeconds(took.getSeconds(), took.getNanos()))
                 : Optional.empty();
         // proto3 cannot tell 0 from unset: 0 is read as a value (a sync that moved nothing, "0 B"), as the owners
         // decided (issue 35); only a revision without the field (v0.1.3) reports no bytes (the overload below).
@@ -191,11 +194,10 @@ public final class WireMapping {
     public static io.volrep.proto.csi.VolumeCapability toProto(VolumeCapability capability) {
         var b = io.volrep.proto.csi.VolumeCapability.newBuilder();
         if (capability.accessType() == VolumeCapability.AccessType.BLOCK) {
-            b.setBlock(io.volrep.proto.csi.VolumeCapability.BlockVolume.getDefaultInstance());
+            b.setBlock(BlockVolume.getDefaultInstance());
         } else {
-            b.setMount(io.volrep.proto.csi.VolumeCapability.MountVolume.newBuilder()
-                    .setFsType(capability.fsType())
-                    .addAllMountFlags(capability.mountFlags()));
+            b.setMount(
+                    MountVolume.newBuilder().setFsType(capability.fsType()).addAllMountFlags(capability.mountFlags()));
         }
         b.getAccessModeBuilder().setModeValue(capability.accessMode().wireNumber());
         return b.build();
@@ -243,8 +245,8 @@ public final class WireMapping {
         var b = io.volrep.proto.volumegroup.VolumeGroup.newBuilder()
                 .setVolumeGroupId(group.id())
                 .putAllVolumeGroupContext(group.context());
-        for (io.volrep.api.VolumeGroup.Member m : group.members()) {
-            b.addVolumes(io.volrep.proto.csi.Volume.newBuilder()
+        for (Member m : group.members()) {
+            b.addVolumes(Volume.newBuilder()
                     .setVolumeId(m.volumeId())
                     .setCapacityBytes(m.capacityBytes())
                     .putAllVolumeContext(m.context()));
@@ -257,9 +259,8 @@ public final class WireMapping {
      * does, {@link #requireNoProblems}).
      */
     public static io.volrep.api.VolumeGroup fromProto(io.volrep.proto.volumegroup.VolumeGroup group) {
-        List<io.volrep.api.VolumeGroup.Member> members = group.getVolumesList().stream()
-                .map(v -> new io.volrep.api.VolumeGroup.Member(
-                        v.getVolumeId(), v.getCapacityBytes(), v.getVolumeContextMap()))
+        List<Member> members = group.getVolumesList().stream()
+                .map(v -> new Member(v.getVolumeId(), v.getCapacityBytes(), v.getVolumeContextMap()))
                 .toList();
         return new io.volrep.api.VolumeGroup(group.getVolumeGroupId(), group.getVolumeGroupContextMap(), members);
     }

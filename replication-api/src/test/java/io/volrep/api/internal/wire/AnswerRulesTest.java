@@ -4,16 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import com.google.protobuf.Duration;
+import com.google.protobuf.Empty;
 import com.google.protobuf.Timestamp;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
 import io.volrep.api.internal.wire.AnswerProblem.Kind;
 import io.volrep.proto.csi.Volume;
 import io.volrep.proto.healer.NodeHealerResponse;
+import io.volrep.proto.identity.GetCapabilitiesResponse;
 import io.volrep.proto.identity.GetIdentityResponse;
+import io.volrep.proto.identity.ProbeResponse;
 import io.volrep.proto.replication.GetReplicationDestinationInfoResponse;
 import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
 import io.volrep.proto.replication.ReplicationDestination;
+import io.volrep.proto.replication.ResyncVolumeResponse;
 import io.volrep.proto.volumegroup.ControllerGetVolumeGroupResponse;
 import io.volrep.proto.volumegroup.CreateVolumeGroupResponse;
 import io.volrep.proto.volumegroup.ListVolumeGroupsResponse;
@@ -171,14 +175,14 @@ class AnswerRulesTest {
                 case GET_REPLICATION_DESTINATION_INFO -> GetReplicationDestinationInfoResponse.getDefaultInstance();
                 case NODE_HEALER -> NodeHealerResponse.getDefaultInstance();
                 case GET_IDENTITY -> GetIdentityResponse.getDefaultInstance();
-                case GET_CAPABILITIES -> io.volrep.proto.identity.GetCapabilitiesResponse.getDefaultInstance();
-                case PROBE -> io.volrep.proto.identity.ProbeResponse.getDefaultInstance();
-                case RESYNC_VOLUME -> io.volrep.proto.replication.ResyncVolumeResponse.getDefaultInstance();
+                case GET_CAPABILITIES -> GetCapabilitiesResponse.getDefaultInstance();
+                case PROBE -> ProbeResponse.getDefaultInstance();
+                case RESYNC_VOLUME -> ResyncVolumeResponse.getDefaultInstance();
                 case CREATE_VOLUME_GROUP -> CreateVolumeGroupResponse.getDefaultInstance();
                 case MODIFY_VOLUME_GROUP_MEMBERSHIP -> ModifyVolumeGroupMembershipResponse.getDefaultInstance();
                 case CONTROLLER_GET_VOLUME_GROUP -> ControllerGetVolumeGroupResponse.getDefaultInstance();
                 case LIST_VOLUME_GROUPS -> ListVolumeGroupsResponse.getDefaultInstance();
-                default -> com.google.protobuf.Empty.getDefaultInstance();
+                default -> Empty.getDefaultInstance();
             };
             boolean required = switch (rpc) {
                 case GET_VOLUME_REPLICATION_INFO,

@@ -4,15 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.Message;
+import io.grpc.MethodDescriptor.PrototypeMarshaller;
+import io.volrep.api.ErrorScheme;
 import io.volrep.api.InvalidArgumentException;
 import io.volrep.api.ReplicationInfo;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
 import io.volrep.api.SpecDialect;
 import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
+import io.volrep.proto.replication.v0_1_0.ResyncVolumeRequest;
+import io.volrep.proto.replication.v0_1_3.DemoteVolumeRequest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -50,8 +55,7 @@ class TranscoderTest {
                 Message wire = t.requestToWire(rpc, current);
                 assertThat(wire.getDescriptorForType())
                         .isEqualTo(
-                                t.method(rpc).getRequestMarshaller()
-                                                instanceof io.grpc.MethodDescriptor.PrototypeMarshaller<Message> p
+                                t.method(rpc).getRequestMarshaller() instanceof PrototypeMarshaller<Message> p
                                         ? p.getMessagePrototype().getDescriptorForType()
                                         : null);
                 Message back = t.requestFromWire(rpc, wire);
@@ -101,7 +105,7 @@ class TranscoderTest {
         assertThat(head.requestAsIs(Rpc.PROMOTE_VOLUME, fieldOneAlone)).isEqualTo(fieldOneAlone);
         // No volumesnapshot source upstream: not expressible, and unknown (a source without a type) when received.
         Message snapshot = request(Rpc.PROMOTE_VOLUME, ReplicationSource.volumeSnapshot("snap-1"), "");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> head.requestToWire(Rpc.PROMOTE_VOLUME, snapshot))
+        Assertions.assertThatThrownBy(() -> head.requestToWire(Rpc.PROMOTE_VOLUME, snapshot))
                 .isInstanceOf(NotExpressibleException.class)
                 .hasMessageContaining("volumesnapshot");
         assertThat(((io.volrep.proto.replication.PromoteVolumeRequest)
@@ -110,8 +114,7 @@ class TranscoderTest {
                 .isEqualTo(io.volrep.proto.replication.ReplicationSource.getDefaultInstance());
         assertThat(head.method(Rpc.GET_REPLICATION_DESTINATION_INFO))
                 .isSameAs(Transcoder.of(SpecDialect.CURRENT).method(Rpc.GET_REPLICATION_DESTINATION_INFO));
-        assertThat(io.volrep.api.ErrorScheme.forDialect(SpecDialect.UPSTREAM_2026))
-                .isSameAs(io.volrep.api.ErrorScheme.spec());
+        assertThat(ErrorScheme.forDialect(SpecDialect.UPSTREAM_2026)).isSameAs(ErrorScheme.spec());
     }
 
     @Test
@@ -133,7 +136,7 @@ class TranscoderTest {
 
     @Test
     void v010CarriesAVolumeInVolumeIdOnly() {
-        var wire = (io.volrep.proto.replication.v0_1_0.ResyncVolumeRequest) Transcoder.of(SpecDialect.V0_1_0)
+        var wire = (ResyncVolumeRequest) Transcoder.of(SpecDialect.V0_1_0)
                 .requestToWire(Rpc.RESYNC_VOLUME, request(Rpc.RESYNC_VOLUME, ReplicationSource.volume("pvc-1"), ""));
         assertThat(wire.getVolumeId()).isEqualTo("pvc-1");
         assertThat(wire.getParametersMap()).containsEntry("mode", "snapshot");
@@ -182,7 +185,7 @@ class TranscoderTest {
         for (SpecDialect dialect : new SpecDialect[] {SpecDialect.V0_1_3, SpecDialect.V0_1_0}) {
             Message empty =
                     Transcoder.of(dialect).method(Rpc.ENABLE_VOLUME_REPLICATION).getRequestMarshaller()
-                                    instanceof io.grpc.MethodDescriptor.PrototypeMarshaller<Message> p
+                                    instanceof PrototypeMarshaller<Message> p
                             ? p.getMessagePrototype()
                             : null;
             assertThatThrownBy(() -> Transcoder.of(dialect).requestFromWire(Rpc.ENABLE_VOLUME_REPLICATION, empty))
@@ -222,8 +225,7 @@ class TranscoderTest {
     void requestAsIsSendsWhatAPoliteClientRefuses() {
         Message noVolumeId = Transcoder.of(SpecDialect.V0_1_3)
                 .requestAsIs(Rpc.DEMOTE_VOLUME, request(Rpc.DEMOTE_VOLUME, ReplicationSource.volume("v"), ""));
-        assertThat(((io.volrep.proto.replication.v0_1_3.DemoteVolumeRequest) noVolumeId).getVolumeId())
-                .isEmpty();
+        assertThat(((DemoteVolumeRequest) noVolumeId).getVolumeId()).isEmpty();
         assertThatThrownBy(() -> Transcoder.of(SpecDialect.V0_1_3)
                         .requestAsIs(
                                 Rpc.DEMOTE_VOLUME,

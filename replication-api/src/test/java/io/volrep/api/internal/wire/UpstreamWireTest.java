@@ -14,6 +14,7 @@ import io.volrep.proto.identity.Capability;
 import io.volrep.proto.replication.GetReplicationDestinationInfoRequest;
 import io.volrep.proto.replication.GetReplicationDestinationInfoResponse;
 import io.volrep.proto.replication.GetVolumeReplicationInfoResponse;
+import io.volrep.proto.replication.PromoteVolumeRequest;
 import io.volrep.proto.replication.ReplicationDestination.VolumeGroupDestination;
 import java.time.Instant;
 import java.util.Map;
@@ -51,8 +52,7 @@ class UpstreamWireTest {
         assertThat(Capability.getDescriptor().getFields())
                 .noneMatch(f -> f.getName().contains("heal"));
         // The seed's deprecated field 1 stays in the six requests of the superset.
-        assertThat(number(io.volrep.proto.replication.PromoteVolumeRequest.getDescriptor(), "volume_id"))
-                .isEqualTo(1);
+        assertThat(number(PromoteVolumeRequest.getDescriptor(), "volume_id")).isEqualTo(1);
     }
 
     @Test

@@ -76,6 +76,7 @@ public final class ProcessRunner implements AutoCloseable {
      * @param stderrBytes how many bytes stderr carried in total
      * @param heldOpen true when the driver exited but a leftover child still held its output open
      */
+    @SuppressWarnings("ArrayRecordComponent") // never compared: the bytes are read once, by the exec driver
     public record Result(
             Ending ending, int exitCode, byte[] stdout, byte[] stderr, long stderrBytes, boolean heldOpen) {}
 
@@ -166,7 +167,9 @@ public final class ProcessRunner implements AutoCloseable {
             // grace, take what was read and leave the child (and the reader blocked on it) alone. In a PID
             // namespace no child outlives the driver, so the end of the pipes is certain: the readers are awaited
             // until the deadline, since on a loaded machine a reader's thread may get a CPU only seconds later.
-            boolean heldOpen = !awaitEnd(outDone, deadline) | !awaitEnd(errDone, deadline);
+            boolean outHeldOpen = !awaitEnd(outDone, deadline); // both readers are awaited, each to its end
+            boolean errHeldOpen = !awaitEnd(errDone, deadline);
+            boolean heldOpen = outHeldOpen || errHeldOpen;
             if (heldOpen) {
                 LOG.debug(
                         "{}: a child process still holds the driver's output open; using what the driver printed",

@@ -17,9 +17,13 @@ import io.volrep.spi.CallDeadline;
 import io.volrep.spi.ServerCallEvent;
 import io.volrep.spi.ServerObserver;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -100,6 +104,8 @@ public final class CallRunner {
     @FunctionalInterface
     public interface Handler<Q, R> {
         /**
+         * Runs the driver's operation for one typed request.
+         *
          * @param deadline the time the driver has, for its typed request ({@link DriverDeadlines})
          * @throws InvalidArgumentException naming the field when the request is invalid
          */
@@ -124,7 +130,7 @@ public final class CallRunner {
         }
 
         /** The same call, its response converted by {@code conversion} (e.g. into a legacy dialect's message). */
-        public <T> Call<T> map(java.util.function.Function<? super R, ? extends T> conversion) {
+        public <T> Call<T> map(Function<? super R, ? extends T> conversion) {
             Objects.requireNonNull(conversion, "conversion");
             return new Call<>(guardKey, subject, secrets, () -> conversion.apply(invocation.get()));
         }
@@ -323,13 +329,7 @@ public final class CallRunner {
     static String stackTrace(Throwable e, Secrets secrets) {
         StringBuilder out = new StringBuilder();
         appendTrace(
-                out,
-                e,
-                "",
-                "",
-                new StackTraceElement[0],
-                java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>()),
-                secrets);
+                out, e, "", "", new StackTraceElement[0], Collections.newSetFromMap(new IdentityHashMap<>()), secrets);
         return out.toString();
     }
 
@@ -339,7 +339,7 @@ public final class CallRunner {
             String caption,
             String indent,
             StackTraceElement[] enclosing,
-            java.util.Set<Throwable> seen,
+            Set<Throwable> seen,
             Secrets secrets) {
         if (!seen.add(e)) {
             out.append(indent)

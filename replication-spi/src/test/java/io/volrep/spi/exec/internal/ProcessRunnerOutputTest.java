@@ -3,6 +3,7 @@ package io.volrep.spi.exec.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +29,7 @@ class ProcessRunnerOutputTest {
                     .redirectErrorStream(true)
                     .start();
             return p.waitFor(5, TimeUnit.MINUTES) && p.exitValue() == 0;
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return false;
         }
     }
