@@ -127,7 +127,8 @@ final class PromoteDemote {
         String state;
         try {
             MirrorStatus status = pool.mirrorStatus(budget, id);
-            state = status.state() + ": " + status.description();
+            // No local state: this site's rbd-mirror has not reported on the copy yet (librbd lists no local status).
+            state = status.state().isEmpty() ? "" : status.state() + ": " + status.description();
         } catch (RuntimeException e) {
             state = ""; // unknown: answer as the window, never as a precondition that invites a force
         }

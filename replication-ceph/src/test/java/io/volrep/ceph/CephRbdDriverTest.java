@@ -90,6 +90,10 @@ class CephRbdDriverTest {
             {"name":"vol-0","global_id":"06288f3d","state":"up+unknown","description":"remote image is not primary",\
             "last_update":"2026-11-26 11:40:01"}""";
 
+    /** No local site status yet: what librbd lists before this site's rbd-mirror has reported on the copy. */
+    static final String STATUS_NOT_REPORTED_YET = """
+            {"name":"vol-0","global_id":"06288f3d","state":"","description":"","last_update":""}""";
+
     static final String STATUS_SPLIT_BRAIN = """
             {"name":"vol-0","global_id":"06288f3d","state":"up+stopped","description":"local image is primary",\
             "peer_sites":[{"site_name":"site-b","mirror_uuids":"a8f9dedb","state":"up+error","description":\
@@ -274,6 +278,25 @@ class CephRbdDriverTest {
                         "site site-b was primary",
                         "will not reach this site",
                         "Promote it on site site-b again");
+        assertThat(rbd.calls()).noneMatch(c -> c.contains("mirror image promote"));
+    }
+
+    @Test
+    void aFailbackPromoteBeforeThisSitesRbdMirrorReportedOnTheCopyIs10Not9() throws Exception {
+        // Seen on the lab under load: librbd lists no local site status for the copy until this site's rbd-mirror has
+        // reported on it (its replayer is starting). Unknown is the window, never the 9 that invites a force.
+        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY))
+                .on("local mirror pool info rbd --all", FakeRbd.ok(POOL_INFO))
+                .on("peer info rbd/vol-0", FakeRbd.ok(NON_PRIMARY))
+                .on("peer snap ls --all rbd/vol-0", FakeRbd.ok(PEER_OWN_DEMOTION))
+                .on("local snap ls --all rbd/vol-0", FakeRbd.ok(OWN_DEMOTION_ONLY))
+                .on("local mirror image status rbd/vol-0", FakeRbd.ok(STATUS_NOT_REPORTED_YET))
+                .on("local mirror image promote rbd/vol-0", FakeRbd.ok("Image promoted to primary\n")));
+
+        Status status = promoteStatus();
+
+        assertThat(status.getCode()).as(status.toString()).isEqualTo(Status.Code.ABORTED);
+        assertThat(status.getDescription()).contains("has not reached this site yet", "retry with back-off");
         assertThat(rbd.calls()).noneMatch(c -> c.contains("mirror image promote"));
     }
 
