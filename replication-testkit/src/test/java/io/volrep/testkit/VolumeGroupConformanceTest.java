@@ -17,7 +17,6 @@ import io.volrep.api.Secrets;
 import io.volrep.api.SourceNotFoundException;
 import io.volrep.api.UnimplementedException;
 import io.volrep.api.VolumeGroup;
-import io.volrep.api.VolumeGroupCapability;
 import io.volrep.proto.volumegroup.CreateVolumeGroupRequest;
 import io.volrep.proto.volumegroup.ListVolumeGroupsRequest;
 import io.volrep.proto.volumegroup.ListVolumeGroupsResponse;
@@ -26,6 +25,7 @@ import io.volrep.spi.DeleteGroupRequest;
 import io.volrep.spi.DestinationRequest;
 import io.volrep.spi.DisableRequest;
 import io.volrep.spi.ForwardingReplicationDriver;
+import io.volrep.spi.ForwardingVolumeGroupDriver;
 import io.volrep.spi.GetGroupRequest;
 import io.volrep.spi.ListGroupsRequest;
 import io.volrep.spi.ModifyGroupRequest;
@@ -36,7 +36,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -195,7 +194,7 @@ class VolumeGroupConformanceTest {
     @Test
     void aPluginThatKeepsAReplicatedGroupsMembershipSkipsTheLifecycleSayingTheSpecLeavesItOpen() {
         ReferenceDriver reference = reference();
-        Forwarding refusing = new Forwarding(reference) {
+        VolumeGroupDriver refusing = new ForwardingVolumeGroupDriver(reference) {
             @Override
             public VolumeGroup modify(ModifyGroupRequest r) {
                 if (reference
@@ -210,50 +209,6 @@ class VolumeGroupConformanceTest {
         assertThat(outcomes.get(VolumeGroupLifecycleChecks.ID))
                 .startsWith("ABORTED: SKIPPED: the plugin does not" + " change the membership of a replicated group")
                 .contains("the spec leaves open whether it must");
-    }
-
-    /** A volume group driver that does what the reference does, for defects to override one method of. */
-    static class Forwarding implements VolumeGroupDriver {
-        final ReferenceDriver reference;
-
-        Forwarding(ReferenceDriver reference) {
-            this.reference = reference;
-        }
-
-        @Override
-        public VolumeGroup create(CreateGroupRequest r) {
-            return reference.create(r);
-        }
-
-        @Override
-        public void delete(DeleteGroupRequest r) {
-            reference.delete(r);
-        }
-
-        @Override
-        public VolumeGroup modify(ModifyGroupRequest r) {
-            return reference.modify(r);
-        }
-
-        @Override
-        public VolumeGroup get(GetGroupRequest r) {
-            return reference.get(r);
-        }
-
-        @Override
-        public List<VolumeGroup> list(ListGroupsRequest r) {
-            return reference.list(r);
-        }
-
-        @Override
-        public Set<VolumeGroupCapability> served() {
-            return reference.served();
-        }
-
-        @Override
-        public Set<VolumeGroupCapability> behaviours() {
-            return reference.behaviours();
-        }
     }
 
     /** The reference's replication, with its group destinations replaced. */
@@ -295,7 +250,7 @@ class VolumeGroupConformanceTest {
             ConformanceConfig.Builder target() {
                 ReferenceDriver reference = reference();
                 AtomicInteger creates = new AtomicInteger();
-                return config(reference, new Forwarding(reference) {
+                return config(reference, new ForwardingVolumeGroupDriver(reference) {
                     @Override
                     public VolumeGroup create(CreateGroupRequest r) { // defect: a new group every time
                         return super.create(r.toBuilder()
@@ -310,7 +265,7 @@ class VolumeGroupConformanceTest {
             @Override
             ConformanceConfig.Builder target() {
                 ReferenceDriver reference = reference();
-                return config(reference, new Forwarding(reference) {
+                return config(reference, new ForwardingVolumeGroupDriver(reference) {
                     @Override
                     public VolumeGroup create(CreateGroupRequest r) { // defect: parameters ignored
                         return super.create(r.toBuilder().parameters(Map.of()).build());
@@ -323,7 +278,7 @@ class VolumeGroupConformanceTest {
             @Override
             ConformanceConfig.Builder target() {
                 ReferenceDriver reference = reference();
-                return config(reference, new Forwarding(reference) {
+                return config(reference, new ForwardingVolumeGroupDriver(reference) {
                     @Override
                     public VolumeGroup create(CreateGroupRequest r) {
                         try {
@@ -341,7 +296,7 @@ class VolumeGroupConformanceTest {
             @Override
             ConformanceConfig.Builder target() {
                 ReferenceDriver reference = reference();
-                return config(reference, new Forwarding(reference) {
+                return config(reference, new ForwardingVolumeGroupDriver(reference) {
                     @Override
                     public VolumeGroup modify(ModifyGroupRequest r) {
                         List<String> union = new ArrayList<>(reference
@@ -363,7 +318,7 @@ class VolumeGroupConformanceTest {
             @Override
             ConformanceConfig.Builder target() {
                 ReferenceDriver reference = reference();
-                return config(reference, new Forwarding(reference) {
+                return config(reference, new ForwardingVolumeGroupDriver(reference) {
                     @Override
                     public VolumeGroup modify(ModifyGroupRequest r) {
                         if (r.volumeIds().isEmpty()) { // defect: "nothing to change"
@@ -378,7 +333,7 @@ class VolumeGroupConformanceTest {
             @Override
             ConformanceConfig.Builder target() {
                 ReferenceDriver reference = reference();
-                return config(reference, new Forwarding(reference) {
+                return config(reference, new ForwardingVolumeGroupDriver(reference) {
                     @Override
                     public void delete(DeleteGroupRequest r) {
                         if (reference
@@ -398,7 +353,7 @@ class VolumeGroupConformanceTest {
             @Override
             ConformanceConfig.Builder target() {
                 ReferenceDriver reference = reference();
-                return config(reference, new Forwarding(reference) {
+                return config(reference, new ForwardingVolumeGroupDriver(reference) {
                     @Override
                     public VolumeGroup get(GetGroupRequest r) {
                         try {
@@ -417,7 +372,7 @@ class VolumeGroupConformanceTest {
             @Override
             ConformanceConfig.Builder target() {
                 ReferenceDriver reference = reference();
-                return config(reference, new Forwarding(reference) {
+                return config(reference, new ForwardingVolumeGroupDriver(reference) {
                     @Override
                     public void delete(DeleteGroupRequest r) {
                         reference.disable(DisableRequest.builder()
@@ -435,7 +390,7 @@ class VolumeGroupConformanceTest {
             @Override
             ConformanceConfig.Builder target() {
                 ReferenceDriver reference = reference();
-                return config(reference, new Forwarding(reference) {
+                return config(reference, new ForwardingVolumeGroupDriver(reference) {
                     @Override
                     public List<VolumeGroup> list(ListGroupsRequest r) {
                         throw new UnimplementedException("not yet"); // defect: advertised
@@ -500,7 +455,7 @@ class VolumeGroupConformanceTest {
             @Override
             ConformanceConfig.Builder target() {
                 ReferenceDriver reference = reference();
-                return config(reference, new Forwarding(reference) {
+                return config(reference, new ForwardingVolumeGroupDriver(reference) {
                     @Override
                     public VolumeGroup modify(ModifyGroupRequest r) {
                         if (reference
@@ -520,7 +475,7 @@ class VolumeGroupConformanceTest {
             @Override
             ConformanceConfig.Builder target() {
                 ReferenceDriver reference = reference();
-                return config(reference, new Forwarding(reference) {
+                return config(reference, new ForwardingVolumeGroupDriver(reference) {
                     @Override
                     public VolumeGroup modify(ModifyGroupRequest r) {
                         List<String> known = r.volumeIds().stream()
@@ -538,7 +493,7 @@ class VolumeGroupConformanceTest {
             @Override
             ConformanceConfig.Builder target() {
                 ReferenceDriver reference = reference();
-                return config(reference, new Forwarding(reference) {
+                return config(reference, new ForwardingVolumeGroupDriver(reference) {
                     @Override
                     public VolumeGroup modify(ModifyGroupRequest r) {
                         try {
@@ -554,7 +509,7 @@ class VolumeGroupConformanceTest {
             @Override
             ConformanceConfig.Builder target() {
                 ReferenceDriver reference = reference();
-                return config(reference, new Forwarding(reference) {
+                return config(reference, new ForwardingVolumeGroupDriver(reference) {
                     @Override
                     public void delete(DeleteGroupRequest r) {
                         // defect: answers OK, deletes nothing
@@ -567,7 +522,7 @@ class VolumeGroupConformanceTest {
             @Override
             ConformanceConfig.Builder target() {
                 ReferenceDriver reference = reference();
-                return config(reference, new Forwarding(reference) {
+                return config(reference, new ForwardingVolumeGroupDriver(reference) {
                     @Override
                     public VolumeGroup get(GetGroupRequest r) {
                         try {
@@ -620,7 +575,7 @@ class VolumeGroupConformanceTest {
             @Override
             ConformanceConfig.Builder target() {
                 ReferenceDriver reference = reference();
-                return config(reference, new Forwarding(reference) {
+                return config(reference, new ForwardingVolumeGroupDriver(reference) {
                     @Override
                     public VolumeGroup create(CreateGroupRequest r) { // defect: the id replication knows not
                         VolumeGroup g = super.create(r);
