@@ -13,8 +13,8 @@ import java.time.Duration;
  * <pre>{@code
  * ReplicationClient client = ReplicationClient.builder()
  *         .target("unix:///csi/csi-addons.sock")
- *         .connectionListener((target, waited, why) ->
- *                 System.err.println("still waiting for " + target + " after " + waited + ": " + why))
+ *         .connectionListener((target, waited, why) -> // your program's own log, status page or readiness probe
+ *                 log.warn("still waiting for {} after {}: {}", target, waited, why))
  *         .build();
  * }</pre>
  */

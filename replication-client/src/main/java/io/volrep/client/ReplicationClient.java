@@ -398,7 +398,7 @@ public final class ReplicationClient implements AutoCloseable {
          *
          * <pre>{@code
          * ReplicationClient.builder()
-         *         .connectionListener((target, waited, why) -> System.err.println(target + ": " + why))
+         *         .connectionListener((target, waited, why) -> readiness.notConnected(target, why)) // yours
          *         .build();
          * }</pre>
          */
