@@ -298,10 +298,24 @@ public final class ConformanceContext {
      * the wait; returns the last answer. For windows the two-site checks wait out (a promote refused until the
      * peer's demotion has arrived; a replica the storage removes a while after the disable).
      */
-    Outcome settle(Supplier<Outcome> call, Predicate<Outcome> transientHere) {
-        SettlePolling.Settled settled = SettlePolling.poll(config.settleTimeout(), call.get(), call, transientHere);
+    <T> T settle(Supplier<T> call, Predicate<T> transientHere) {
+        return settle(call.get(), call, transientHere).last();
+    }
+
+    /**
+     * Like {@link #settle(Supplier, Predicate)} from an answer already had, telling how many polls the wait took (for
+     * the check's message when the answer never settled).
+     */
+    <T> SettlePolling.Settled<T> settle(T first, Supplier<T> again, Predicate<T> transientHere) {
+        SettlePolling.Settled<T> settled = SettlePolling.poll(config.settleTimeout(), first, again, transientHere);
         waitedNanos.addAndGet(settled.waited().toNanos());
-        return settled.last();
+        return settled;
+    }
+
+    /** How a wait that did not settle is told in a check's message: {@code "after waiting 1.0 s (7 polls; ...)"}. */
+    String unsettled(SettlePolling.Settled<?> settled) {
+        return "after waiting " + Durations.describe(settled.waited()) + " (" + settled.polls()
+                + " polls; --settle-timeout " + Durations.describe(config.settleTimeout()) + ")";
     }
 
     /** How long this check has polled transient answers. */
@@ -412,8 +426,7 @@ public final class ConformanceContext {
         if (outcome.code() != StatusCode.UNAVAILABLE && outcome.code() != StatusCode.DEADLINE_EXCEEDED) {
             session.pluginAnswered(true);
         }
-        SettlePolling.Settled settled = SettlePolling.poll(
-                config.settleTimeout(),
+        SettlePolling.Settled<Outcome> settled = settle(
                 outcome,
                 () -> {
                     Outcome again = Wire.invoke(target0, dialect, rpc, request, config.callTimeout());
@@ -424,14 +437,11 @@ public final class ConformanceContext {
                 },
                 o -> isTransient(o, target, track));
         outcome = settled.last();
-        waitedNanos.addAndGet(settled.waited().toNanos());
         if (settled.polls() > 0 && isTransient(outcome, target, track)) {
             outcome = new Outcome(
                     rpc,
                     outcome.code(),
-                    outcome.message() + " [still " + outcome.code().display()
-                            + " after waiting " + Durations.describe(settled.waited()) + " (" + settled.polls()
-                            + " polls; --settle-timeout " + Durations.describe(config.settleTimeout()) + ")]",
+                    outcome.message() + " [still " + outcome.code().display() + " " + unsettled(settled) + "]",
                     null);
         }
         if (track) {

@@ -18,6 +18,7 @@ import io.volrep.proto.identity.ProbeResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.opentest4j.TestAbortedException;
 
 /**
@@ -126,6 +127,25 @@ final class IdentityChecks {
                 .toList();
     }
 
+    /**
+     * Probe until it answers ready, within the settle timeout: {@code ready = false} is CSI's "still initializing",
+     * which an orchestrator polls (a plugin's first connection to its storage may take a while on a loaded machine).
+     */
+    private static void probeAnswersReady(ConformanceContext ctx) {
+        Supplier<ProbeResponse> probe = () -> {
+            ProbeResponse r =
+                    call(ctx, ctx.channel(), IdentityGrpc.getProbeMethod(), ProbeRequest.getDefaultInstance());
+            ResponseRules.requireValid(ctx, Rpc.PROBE, r);
+            return r;
+        };
+        Predicate<ProbeResponse> notReady = r -> r.hasReady() && !r.getReady().getValue();
+        SettlePolling.Settled<ProbeResponse> settled = ctx.settle(probe.get(), probe, notReady);
+        if (notReady.test(settled.last())) {
+            ctx.fail("Probe answered ready = false: the plugin is not ready to serve"
+                    + (settled.polls() > 0 ? " [still " + ctx.unsettled(settled) + "]" : ""));
+        }
+    }
+
     private static void advertisedRpcsAreServed(ConformanceContext ctx) {
         GetCapabilitiesResponse caps = capabilities(ctx);
         if (!ctx.replicationInScope()) {
@@ -222,18 +242,7 @@ final class IdentityChecks {
                         .withId("identity/plugin/volume-replication-advertised"),
                 Check.required(CONTROLLER, ctx -> requireAdvertised(ctx, CONTROLLER_SERVICE))
                         .withId("identity/plugin/controller-service-advertised"),
-                Check.required(PROBE, ctx -> {
-                            ProbeResponse probe = call(
-                                    ctx,
-                                    ctx.channel(),
-                                    IdentityGrpc.getProbeMethod(),
-                                    ProbeRequest.getDefaultInstance());
-                            ResponseRules.requireValid(ctx, Rpc.PROBE, probe);
-                            if (probe.hasReady() && !probe.getReady().getValue()) {
-                                ctx.fail("Probe answered ready = false: the plugin is not ready to serve");
-                            }
-                        })
-                        .withId("identity/plugin/probe-ready"),
+                Check.required(PROBE, IdentityChecks::probeAnswersReady).withId("identity/plugin/probe-ready"),
                 Check.required(ADVERTISED_SERVED, IdentityChecks::advertisedRpcsAreServed)
                         .withId("identity/plugin/advertised-rpcs-served")
                         .withHint("advertise a capability only for the RPCs the plugin implements (the SPI derives"
