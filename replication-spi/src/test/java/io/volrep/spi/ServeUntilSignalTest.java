@@ -2,14 +2,13 @@ package io.volrep.spi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.volrep.testsupport.Signals;
 import java.io.BufferedReader;
-import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -56,23 +55,8 @@ class ServeUntilSignalTest {
     void sigintExitsZeroAfterTheDrain() throws Exception {
         // A background job of a non-interactive shell starts with SIGINT ignored, and so does every child: the
         // JVM can then install no INT handler and `kill -INT` does nothing, whatever volrep does.
-        Assumptions.assumeFalse(
-                sigintIgnored(),
-                "SIGINT is ignored in this process (started as a background job), hence in its children");
+        Assumptions.assumeFalse(Signals.sigintIgnored(), Signals.SIGINT_IGNORED);
         assertThat(exitStatusAfter("INT")).isZero();
-    }
-
-    /** Whether this process ignores SIGINT (bit 2 of SigIgn in /proc/self/status). */
-    private static boolean sigintIgnored() throws IOException {
-        Path status = Path.of("/proc/self/status");
-        if (!Files.exists(status)) {
-            return false;
-        }
-        return Files.readAllLines(status).stream()
-                .filter(l -> l.startsWith("SigIgn:"))
-                .findFirst()
-                .map(l -> (Long.parseUnsignedLong(l.substring(7).strip(), 16) & 0x2) != 0)
-                .orElse(false);
     }
 
     @Test
