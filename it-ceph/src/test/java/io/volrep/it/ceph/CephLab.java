@@ -97,9 +97,8 @@ public final class CephLab implements BeforeAllCallback, ParameterResolver {
                         k -> {
                             Lab lab = Lab.start();
                             // The conformance suite mostly waits on Ceph: it runs beside the other tests from the
-                            // start, on its own
-                            // image; stopSite waits for it (a stopped site would disturb it). CephConformanceIT judges
-                            // its result.
+                            // start, on its own images; whatever stops a site, a plugin or an rbd-mirror waits for it
+                            // (that would disturb it). CephConformanceIT judges its result.
                             lab.conformance = lab.inBackground(() -> CephConformanceIT.run(lab));
                             return lab;
                         },
@@ -175,7 +174,10 @@ public final class CephLab implements BeforeAllCallback, ParameterResolver {
             return new Lab(dir, took);
         }
 
-        /** Runs {@code work} beside the tests, from now; {@link #stopSite} waits for it first. */
+        /**
+         * Runs {@code work} beside the tests, from now; {@link #stopSite}, {@link #restartPlugin} and {@link #site}
+         * wait for it first.
+         */
         synchronized <T> CompletableFuture<T> inBackground(Supplier<T> work) {
             CompletableFuture<T> f = CompletableFuture.supplyAsync(work, background);
             backgroundWork.add(f);
@@ -321,9 +323,12 @@ public final class CephLab implements BeforeAllCallback, ParameterResolver {
 
         /**
          * Kills a site's plugin (SIGKILL: no drain, no goodbye) and starts it again ({@code up} starts whatever of the
-         * lab does not run), as a crashed and restarted plugin process.
+         * lab does not run), as a crashed and restarted plugin process. Background work finishes first: the
+         * conformance suite runs against this plugin, and a call of its in flight would end {@code 2 UNKNOWN (channel
+         * closed)} (seen under load, when the suite still ran as the plugin was killed).
          */
         void restartPlugin(String site) {
+            awaitBackground();
             Path pidFile = dir.resolve("pids").resolve(site + "-plugin.pid");
             try {
                 long pid = Long.parseLong(Files.readString(pidFile).strip());
@@ -366,9 +371,11 @@ public final class CephLab implements BeforeAllCallback, ParameterResolver {
 
         /**
          * {@code lab/ceph-two-sites COMMAND DIR SITE}: one part of one site, e.g. {@code stop-mirror}, {@code
-         * start-mirror}, {@code kill-plugin} (SIGKILL), {@code start-plugin} (waits until it serves).
+         * start-mirror}, {@code kill-plugin} (SIGKILL), {@code start-plugin} (waits until it serves). Background work
+         * finishes first, as for {@link #stopSite}: each of these disturbs what the conformance suite runs against.
          */
         void site(String command, String site) {
+            awaitBackground();
             script(COMMAND_TIMEOUT, command, dir.toString(), site).requireSuccess(command + " " + site);
         }
 
