@@ -6,9 +6,9 @@ import java.util.function.Supplier;
 
 /**
  * Polls a call whose answer the tables allow to be transient (10 ABORTED, 14 UNAVAILABLE, Info's 5 "details not
- * available at the moment", a promote refused in the demotion window, Probe's "not ready yet") until it is not, within the settle timeout
- * ({@code --settle-timeout}), with pauses from {@value #FIRST_PAUSE_MILLIS} ms doubling up to
- * {@value #MAX_PAUSE_MILLIS} ms. The caller judges the last answer; nothing required is ever turned into a wait.
+ * available at the moment", a promote refused in the demotion window, Probe's "not ready yet") until it is not,
+ * within the settle timeout ({@code --settle-timeout}), with pauses from {@value #FIRST_PAUSE_MILLIS} ms doubling up
+ * to {@value #MAX_PAUSE_MILLIS} ms. The caller judges the last answer; nothing required is ever turned into a wait.
  */
 final class SettlePolling {
     /** The first pause while a transient answer is polled; it doubles up to {@link #MAX_PAUSE_MILLIS}. */

@@ -7,9 +7,9 @@ import java.nio.file.Path;
 
 /**
  * What tests that signal a child process need to know about this one. A background job of a non-interactive shell
- * ({@code cmd &} in a script, {@code nohup ... &}) starts with SIGINT ignored, and so does every child it starts: a child JVM can
- * then install no INT handler and {@code kill -INT} does nothing to it, whatever the code under test does. A test of
- * SIGINT handling assumes it is not so:
+ * ({@code cmd &} in a script, {@code nohup ... &}) starts with SIGINT ignored, and so does every child it starts: a
+ * child JVM can then install no INT handler and {@code kill -INT} does nothing to it, whatever the code under test
+ * does. A test of SIGINT handling assumes it is not so:
  *
  * <pre>{@code
  * Assumptions.assumeFalse(Signals.sigintIgnored(), Signals.SIGINT_IGNORED);
