@@ -9,9 +9,12 @@ import io.volrep.testkit.ConformanceConfig;
 import io.volrep.testkit.reference.ReferenceDriver;
 import io.volrep.testkit.reference.ReferencePlugin;
 import io.volrep.testsupport.GrpcCleanup;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -24,6 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
  * controller that enables, demotes and promotes {@code vol-0} through {@link ReplicationClient}.
  */
 class VendorCiSnippetsRunTest extends VendorCiExamples {
+    /** Where the runner snippet writes its JUnit XML ({@code .reportsDir(Path.of("target/conformance"))}). */
+    private static final Path REPORTS = Path.of("target/conformance");
+
     @RegisterExtension
     final GrpcCleanup grpc = new GrpcCleanup();
 
@@ -51,6 +57,7 @@ class VendorCiSnippetsRunTest extends VendorCiExamples {
                 .build();
         String endpoint = "unix://" + dir.resolve("ref.sock");
         grpc.register(ReferencePlugin.start(reference, endpoint));
+        deleteTree(REPORTS); // the snippet's directory: reports of an earlier build must not pass for this run's
 
         boolean ok = runner(ConformanceConfig.builder()
                 .endpoint(endpoint)
@@ -60,8 +67,19 @@ class VendorCiSnippetsRunTest extends VendorCiExamples {
                 .build());
 
         assertThat(ok).isTrue();
-        try (var reports = Files.list(Path.of("target/conformance"))) {
+        try (Stream<Path> reports = Files.list(REPORTS)) {
             assertThat(reports).anyMatch(p -> p.getFileName().toString().endsWith(".xml"));
+        }
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(root)) {
+            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
         }
     }
 }
