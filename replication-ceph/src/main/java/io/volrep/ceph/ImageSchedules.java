@@ -54,7 +54,7 @@ final class ImageSchedules {
 
     /** Removes the image's image-level schedules, if it has any. */
     void remove(CallBudget budget, String id) {
-        pool.run(budget, id, "remove the snapshot schedule of", s -> s.removeSchedules(id));
+        pool.run(budget, id, "the snapshot schedule removal", s -> s.removeSchedules(id));
     }
 
     /** Keeps the schedule in the image's metadata, writing only what differs. */
@@ -64,21 +64,18 @@ final class ImageSchedules {
             pool.run(
                     budget,
                     id,
-                    "record the schedule of",
+                    "the schedule record",
                     s -> s.setMetadata(id, SnapshotSchedule.META_INTERVAL, schedule.interval()));
         }
         if (!schedule.startTime().equals(meta.getOrDefault(SnapshotSchedule.META_START_TIME, ""))) {
             if (schedule.startTime().isEmpty()) {
                 pool.run(
-                        budget,
-                        id,
-                        "record the schedule of",
-                        s -> s.removeMetadata(id, SnapshotSchedule.META_START_TIME));
+                        budget, id, "the schedule record", s -> s.removeMetadata(id, SnapshotSchedule.META_START_TIME));
             } else {
                 pool.run(
                         budget,
                         id,
-                        "record the schedule of",
+                        "the schedule record",
                         s -> s.setMetadata(id, SnapshotSchedule.META_START_TIME, schedule.startTime()));
             }
         }

@@ -55,7 +55,7 @@ final class LastSyncRecord {
             pool.run(
                     budget,
                     id,
-                    "record the last sync time of",
+                    "the last sync time record",
                     s -> s.setMetadata(id, META_LAST_SYNC, Long.toString(time.getEpochSecond())));
         } catch (RuntimeException e) {
             LOG.warn(

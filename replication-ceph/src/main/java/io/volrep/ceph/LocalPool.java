@@ -135,7 +135,7 @@ final class LocalPool {
     void forgetMetadata(CallBudget budget, String id) {
         for (String key : metadata(budget, id).keySet()) {
             if (key.startsWith(METADATA_PREFIX)) {
-                run(budget, id, "remove the metadata of", s -> s.removeMetadata(id, key));
+                run(budget, id, "the metadata removal", s -> s.removeMetadata(id, key));
             }
         }
     }
@@ -160,23 +160,31 @@ final class LocalPool {
     }
 
     void setPoolMetadata(CallBudget budget, String key, String value) {
-        run(budget, key, "keep in the pool's metadata", s -> s.setPoolMetadata(key, value));
+        run(budget, key, "the pool metadata record", s -> s.setPoolMetadata(key, value));
     }
 
     void removePoolMetadata(CallBudget budget, String key) {
-        run(budget, key, "remove from the pool's metadata", s -> s.removePoolMetadata(key));
+        run(budget, key, "the pool metadata removal", s -> s.removePoolMetadata(key));
     }
 
-    /** A mutation of image {@code id}, run to its end ({@link SiteCalls#mutate}); a failure is {@link #failure}'s. */
+    /**
+     * A mutation of image {@code id}, run to its end ({@link SiteCalls#mutate}); a failure is {@link #failure}'s.
+     *
+     * @param what the mutation, as a noun ({@code "the disable"}): "cannot complete {@code what} of {@code id}"
+     */
     void run(CallBudget budget, String id, String what, Consumer<RbdSite> call) {
         try {
             calls.mutate(budget, id, what, call);
         } catch (RbdException e) {
-            throw failure(e, id, what);
+            throw failed(e, id, "complete " + what + " of " + id);
         }
     }
 
-    /** A mutation whose refusals the RPC maps itself: {@link RbdException} reaches the caller. */
+    /**
+     * A mutation whose refusals the RPC maps itself: {@link RbdException} reaches the caller.
+     *
+     * @param what the mutation, as a noun ({@code "the demote"}): "{@code what} of {@code id} did not complete"
+     */
     void mutateRaw(CallBudget budget, String id, String what, Consumer<RbdSite> call) {
         calls.mutate(budget, id, what, call);
     }
@@ -200,18 +208,22 @@ final class LocalPool {
      * @param what what the call was for, as in "cannot {@code what} {@code id}", e.g. {@code "demote"}
      */
     RuntimeException failure(RbdException e, String id, String what) {
+        return failed(e, id, what + " " + id);
+    }
+
+    /** {@link #failure}, with {@code act} the whole verb phrase, as in "cannot {@code act}" ("demote vol-0"). */
+    private RuntimeException failed(RbdException e, String id, String act) {
         if (e.imageMissing()) {
             return new SourceNotFoundException(site() + ": image " + id + " does not exist in pool " + pool);
         }
         if (e.unreachable()) {
             return new UnavailableException(
-                    site() + ": Ceph cannot be reached to " + what + " " + id + " (" + e.detail() + "); retry later");
+                    site() + ": Ceph cannot be reached to " + act + " (" + e.detail() + "); retry later");
         }
         if (RbdErrors.notPermitted(e)) {
-            return new UnknownErrorException(site() + ": the plugin's Ceph user may not " + what + " " + id + " ("
-                    + e.detail() + "): check its caps");
+            return new UnknownErrorException(
+                    site() + ": the plugin's Ceph user may not " + act + " (" + e.detail() + "): check its caps");
         }
-        return new UnknownErrorException(
-                site() + ": cannot " + what + " " + id + ": " + e.operation() + " failed " + e.detail());
+        return new UnknownErrorException(site() + ": cannot " + act + ": " + e.operation() + " failed " + e.detail());
     }
 }

@@ -41,7 +41,7 @@ final class PromoteDemote {
             // When this copy was last in sync, read before promoting: a forced promote drops its received snapshots.
             Optional<Instant> inSyncAt = lastSync.readFromCopy(budget, id);
             if (force) {
-                pool.run(budget, id, "the forced promote", s -> s.promote(id, true));
+                promoteForced(budget, id);
             } else {
                 promoteUnforced(budget, id);
             }
@@ -52,6 +52,24 @@ final class PromoteDemote {
                 asked.isPresent() ? asked : SnapshotSchedule.fromMetadata(pool.metadata(budget, id));
         if (schedule.isPresent()) {
             schedules.apply(budget, id, schedule.get(), asked.isPresent());
+        }
+    }
+
+    /**
+     * A forced promote: 10 while the local rbd-mirror holds the image (EROFS, as for the unforced promote: it replays
+     * or resyncs this copy for a moment; seen on the lab right after a resync request), never 2, which no caller
+     * retries.
+     */
+    private void promoteForced(CallBudget budget, String id) {
+        try {
+            pool.mutateRaw(budget, id, "the forced promote", s -> s.promote(id, true));
+        } catch (RbdException e) {
+            if (RbdErrors.demotionArrivedImageHeld(e)) {
+                throw new OperationPendingException(pool.site() + ": rbd-mirror still holds " + id + " here (it"
+                        + " replays or resyncs this copy) and refused the forced promote (" + e.detail() + "); retry"
+                        + " with back-off");
+            }
+            throw pool.failure(e, id, "force-promote");
         }
     }
 

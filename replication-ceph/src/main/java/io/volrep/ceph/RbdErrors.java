@@ -20,6 +20,8 @@ import java.util.Locale;
  *       propagated yet": the peer holds the primary, or its demotion is on its way</td><td>{@link #promoteRefused}</td></tr>
  *   <tr><td>promote (unforced)</td><td>EROFS</td><td>"failed to create mirror snapshot": the demotion arrived, the
  *       local rbd-mirror still holds the image</td><td>{@link #promoteRefused}, {@link #demotionArrivedImageHeld}</td></tr>
+ *   <tr><td>promote (forced)</td><td>EROFS</td><td>the local rbd-mirror holds the copy (it replays or resyncs it): 10,
+ *       as above</td><td>{@link #demotionArrivedImageHeld}</td></tr>
  *   <tr><td>demote</td><td>EBUSY, EROFS</td><td>the image is busy (its lock moves); retry</td><td>{@link #busy}</td></tr>
  *   <tr><td>enable</td><td>EINVAL</td><td>"cannot enable mirroring": currently disabling, or the pool is not
  *       mirrored in image mode (the driver reads which)</td><td>{@link #enableRefused}</td></tr>

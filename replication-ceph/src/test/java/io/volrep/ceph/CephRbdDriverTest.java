@@ -395,6 +395,27 @@ class CephRbdDriverTest {
         assertThat(rbd.calls()).contains("local mirror snapshot schedule add --pool rbd --image vol-0 1m");
     }
 
+    /**
+     * Seen on the lab (the kit's restore, right after a resync of a demoted copy): rbd refused the forced promote with
+     * EROFS while the local rbd-mirror held the image, and the next call promoted it. The plugin answered 2 UNKNOWN,
+     * which no caller retries; it is the same transient hold as the unforced promote's, so 10 (retry with back-off).
+     */
+    @Test
+    void aForcedPromoteRefusedWithReadOnlyFileSystemWhileRbdMirrorHoldsTheImageAnswers10() throws Exception {
+        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY))
+                .on("local mirror image status rbd/vol-0", FakeRbd.ok(STATUS_SYNCED))
+                .on("local snap ls --all rbd/vol-0", FakeRbd.ok(OWN_DEMOTION_ONLY))
+                .on("local mirror image promote --force rbd/vol-0", FakeRbd.fail(30, PROMOTE_EROFS))
+                .on("local image-meta list rbd/vol-0", FakeRbd.ok("{}")));
+
+        Status status = statusOf(() -> stub.promoteVolume(promote(true)));
+
+        assertThat(status.getCode()).as(status.getDescription()).isEqualTo(Status.Code.ABORTED);
+        assertThat(status.getDescription())
+                .contains("rbd-mirror still holds vol-0", "Read-only file system", "retry with back-off")
+                .doesNotContain("cannot the");
+    }
+
     @Test
     void aForcedPromoteRecordsWhenTheCopyWasLastInSyncWhichInfoAnswersUntilThePeerSyncs() throws Exception {
         String copyReplaying = STATUS_SYNCED.replace(
