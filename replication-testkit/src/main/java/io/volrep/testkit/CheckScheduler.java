@@ -91,7 +91,8 @@ final class CheckScheduler implements AutoCloseable {
     private void pump() {
         List<Runnable> starts = new ArrayList<>();
         synchronized (this) {
-            for (var it = pending.iterator(); it.hasNext() && running.size() + starts.size() < parallelism; ) {
+            // running already holds the tasks started in this loop: counting starts too would stop at about half.
+            for (var it = pending.iterator(); it.hasNext() && running.size() < parallelism; ) {
                 Task t = it.next();
                 if (!orderAllows(t)) {
                     continue;

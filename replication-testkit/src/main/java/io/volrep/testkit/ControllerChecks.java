@@ -824,7 +824,8 @@ final class ControllerChecks {
                     resyncWhilePeerPrimary(ctx, model, vol, replica);
                 })
                 .withId(RESYNC_READY_ID)
-                .withNeeds(Needs.volume())
+                // About a lifecycle's calls (a resync until ready among them): started early, not left to run alone.
+                .withNeeds(Needs.volume().calls(40))
                 .withHint(TWO_SITES_HINT));
         return checks;
     }
