@@ -32,8 +32,8 @@ class CheckSchedulerTest {
         CountDownLatch allIn = new CountDownLatch(VOLUMES.length);
         CountDownLatch firstMayEnd = new CountDownLatch(1);
         try (CheckScheduler scheduler = new CheckScheduler(config)) {
-            CompletableFuture<Boolean> first = scheduler.submit(
-                    Needs.volume().at(Needs.Order.FIRST), 1, lease -> await(firstMayEnd));
+            CompletableFuture<Boolean> first =
+                    scheduler.submit(Needs.volume().at(Needs.Order.FIRST), 1, lease -> await(firstMayEnd));
             List<CompletableFuture<Boolean>> queued = new ArrayList<>();
             for (int i = 0; i < VOLUMES.length; i++) {
                 queued.add(scheduler.submit(Needs.volume(), 1, lease -> {
