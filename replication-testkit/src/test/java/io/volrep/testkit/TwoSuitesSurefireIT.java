@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.volrep.testkit.twosuites.BuggyDriverConformance;
 import io.volrep.testkit.twosuites.CorrectDriverConformance;
+import io.volrep.testsupport.FileTrees;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -41,7 +41,7 @@ class TwoSuitesSurefireIT {
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         Files.createDirectories(PROJECT);
         reports = PROJECT.resolve("target/surefire-reports");
-        deleteRecursively(PROJECT.resolve("target"));
+        FileTrees.delete(PROJECT.resolve("target"));
         Files.writeString(PROJECT.resolve("pom.xml"), pom(classpath));
         List<String> command = new ArrayList<>(List.of(
                 Path.of(mavenHome, "bin", "mvn").toString(),
@@ -217,16 +217,5 @@ class TwoSuitesSurefireIT {
 
     private static String xml(String text) {
         return text.replace("&", "&amp;").replace("<", "&lt;");
-    }
-
-    private static void deleteRecursively(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> s = Files.walk(dir)) {
-            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        }
     }
 }

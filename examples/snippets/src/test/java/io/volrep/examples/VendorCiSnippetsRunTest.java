@@ -8,11 +8,10 @@ import io.volrep.client.SourceClient;
 import io.volrep.testkit.ConformanceConfig;
 import io.volrep.testkit.reference.ReferenceDriver;
 import io.volrep.testkit.reference.ReferencePlugin;
+import io.volrep.testsupport.FileTrees;
 import io.volrep.testsupport.GrpcCleanup;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
@@ -57,7 +56,7 @@ class VendorCiSnippetsRunTest extends VendorCiExamples {
                 .build();
         String endpoint = "unix://" + dir.resolve("ref.sock");
         grpc.register(ReferencePlugin.start(reference, endpoint));
-        deleteTree(REPORTS); // the snippet's directory: reports of an earlier build must not pass for this run's
+        FileTrees.delete(REPORTS); // the snippet's directory: reports of an earlier build must not pass for this run's
 
         boolean ok = runner(ConformanceConfig.builder()
                 .endpoint(endpoint)
@@ -69,17 +68,6 @@ class VendorCiSnippetsRunTest extends VendorCiExamples {
         assertThat(ok).isTrue();
         try (Stream<Path> reports = Files.list(REPORTS)) {
             assertThat(reports).anyMatch(p -> p.getFileName().toString().endsWith(".xml"));
-        }
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(root)) {
-            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
         }
     }
 }
