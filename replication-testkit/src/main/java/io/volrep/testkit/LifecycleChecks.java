@@ -607,7 +607,8 @@ final class LifecycleChecks {
         // Each suspect alone: a 10 it draws alone is its own pending work (the table allows it), at that step.
         Map<Kind, Set<Rpc>> ownPendingSteps = new LinkedHashMap<>();
         for (Addressing suspect : List.copyOf(runsWithAborted.keySet())) {
-            Set<Rpc> explained = ownPendingSteps.getOrDefault(ResponseRules.kindOf(suspect), Set.of());
+            Set<Rpc> explained =
+                    ownPendingSteps.computeIfAbsent(ResponseRules.kindOf(suspect), k -> new LinkedHashSet<>());
             if (explained.containsAll(together.get(suspect))) {
                 runsWithAborted.remove(suspect);
                 continue;
@@ -615,9 +616,7 @@ final class LifecycleChecks {
             for (int i = 0; i < 2; i++) {
                 Set<Rpc> alone = roundTripsAtOnce(ctx, model, List.of(suspect)).get(suspect);
                 if (!alone.isEmpty()) {
-                    ownPendingSteps
-                            .computeIfAbsent(ResponseRules.kindOf(suspect), k -> new LinkedHashSet<>())
-                            .addAll(alone);
+                    explained.addAll(alone);
                     runsWithAborted.remove(suspect);
                     break;
                 }
