@@ -92,6 +92,11 @@ final class CallBudget {
         reads.keySet().removeIf(k -> k.startsWith(site + " ") && k.endsWith(" " + id));
     }
 
+    /** Forgets what this RPC read about image {@code id} on every site: it looks again after a wait. */
+    void forget(String id) {
+        reads.keySet().removeIf(k -> k.endsWith(" " + id));
+    }
+
     /** The time left, for a wait: what is left, at least nothing. */
     long remainingNanos() {
         return Math.max(0, deadlineNanos - System.nanoTime());

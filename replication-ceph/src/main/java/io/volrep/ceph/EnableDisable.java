@@ -28,6 +28,14 @@ final class EnableDisable {
      */
     static final Duration FIRST_COPY_WINDOW = Duration.ofSeconds(60);
 
+    /** How often a disable that promoted looks again whether the peer replays the promotion: 0.25 s, then twice... */
+    private static final Duration FIRST_PAUSE = Duration.ofMillis(250);
+
+    /** ... as long, up to 1 s. */
+    private static final Duration MAX_PAUSE = Duration.ofSeconds(1);
+
+    private static final Duration MIN_DISABLE_RESERVE = Duration.ofSeconds(3);
+
     private final LocalPool pool;
     private final PeerLookup peers;
     private final ImageSchedules schedules;
@@ -84,6 +92,7 @@ final class EnableDisable {
         if (!image.enabled()) {
             return; // idempotent: not mirrored
         }
+        boolean promoted = false;
         if (!image.primary()) {
             // rbd disables only a primary; forcing it on a copy whose peer is not primary leaves the peer's copy
             // behind for ever (rbd-mirror never deletes it) and the next enable finds a split-brain. Promote first,
@@ -102,22 +111,30 @@ final class EnableDisable {
                 return;
             }
             promoteBeforeDisabling(budget, id, there);
+            promoted = true;
         }
         // rbd-mirror deletes the peer's copy only if it replays this primary: right after a failback, or after this
         // copy's own demotion and the promotion above, a peer whose copy still ends with a demotion (it has not
         // replayed this site's promotion yet) can keep it for ever, in "error bootstrapping replay".
         Optional<PeerSite> site = peers.site(budget);
-        if (site.isPresent() && peerStillCreatingItsCopy(budget, id, site.get())) {
-            throw new OperationPendingException(pool.site() + ": site "
-                    + site.get().name() + " is still creating its"
-                    + " copy of " + id + " (it has not completed its first sync): disabled now, rbd-mirror would leave"
-                    + " that copy behind in error for ever, and every later enable would meet it; retry with back-off");
+        Optional<String> notYet = site.flatMap(s -> whyThePeerWouldKeepItsCopy(budget, id, s));
+        // A promotion this call made is its effect: the call waits for the peer to replay it, within its budget,
+        // rather than answer "retry" with the source left primary where the caller had it secondary.
+        Duration pause = FIRST_PAUSE;
+        while (promoted
+                && notYet.isPresent()
+                && budget.remaining().compareTo(reserveOf(budget).plus(pause)) > 0) {
+            pause(pause);
+            pause = pause.multipliedBy(2).compareTo(MAX_PAUSE) > 0 ? MAX_PAUSE : pause.multipliedBy(2);
+            budget.forget(id);
+            notYet = whyThePeerWouldKeepItsCopy(budget, id, site.get());
         }
-        if (site.isPresent() && peers.copyEndsWithADemotion(budget, id)) {
-            throw new OperationPendingException(
-                    pool.site() + ": site " + site.get().name() + "'s copy of " + id
-                            + " still ends with a demotion: it has not replayed this site's promotion yet, and disabling"
-                            + " now would leave it behind; retry with back-off");
+        if (notYet.isPresent()) {
+            throw new OperationPendingException(pool.site() + ": "
+                    + (promoted ? "promoted " + id + " to disable it, but " : "")
+                    + notYet.get()
+                    + (promoted ? " (" + id + " stays primary until a retry disables it)" : "")
+                    + "; retry with back-off");
         }
         schedules.remove(budget, id);
         pool.forgetMetadata(budget, id);
@@ -137,6 +154,38 @@ final class EnableDisable {
         schedules.remove(budget, id);
         pool.forgetMetadata(budget, id);
         pool.run(budget, id, "the disable left unfinished", s -> s.disable(id, !image.primary()));
+    }
+
+    /**
+     * Why disabling now would leave the peer's copy behind (rbd-mirror deletes only a copy it replays from this
+     * primary), or empty when it would not.
+     */
+    private Optional<String> whyThePeerWouldKeepItsCopy(CallBudget budget, String id, PeerSite site) {
+        if (peerStillCreatingItsCopy(budget, id, site)) {
+            return Optional.of("site " + site.name() + " is still creating its copy of " + id
+                    + " (it has not completed its first sync): disabled now, rbd-mirror would leave that copy behind"
+                    + " in error for ever, and every later enable would meet it");
+        }
+        if (peers.copyEndsWithADemotion(budget, id)) {
+            return Optional.of("site " + site.name() + "'s copy of " + id + " still ends with a demotion: it has not"
+                    + " replayed this site's promotion yet, and disabling now would leave it behind");
+        }
+        return Optional.empty();
+    }
+
+    /** What the disable itself needs of the budget once the peer is ready: a quarter of it, at least 3 s. */
+    private static Duration reserveOf(CallBudget budget) {
+        Duration quarter = budget.total().dividedBy(4);
+        return quarter.compareTo(MIN_DISABLE_RESERVE) > 0 ? quarter : MIN_DISABLE_RESERVE;
+    }
+
+    private static void pause(Duration pause) {
+        try {
+            Thread.sleep(pause.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UnavailableException("interrupted while waiting for the peer site");
+        }
     }
 
     /**

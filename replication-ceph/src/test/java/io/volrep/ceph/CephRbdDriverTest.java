@@ -111,8 +111,12 @@ class CephRbdDriverTest {
     private ManagedChannel channel;
 
     private void serve(FakeRbd fake) throws Exception {
+        serve(fake, Duration.ofSeconds(20));
+    }
+
+    private void serve(FakeRbd fake, Duration driverTimeout) throws Exception {
         this.rbd = fake;
-        driver = grpc.register(fake.driver(Duration.ofSeconds(20)));
+        driver = grpc.register(fake.driver(driverTimeout));
         String name = InProcessServerBuilder.generateName();
         grpc.register(ReplicationServer.builder()
                 .driver(driver)
@@ -715,8 +719,71 @@ class CephRbdDriverTest {
                 .on("local mirror snapshot schedule remove", FakeRbd.ok(""))
                 .on("local image-meta list rbd/vol-0", FakeRbd.ok("{}"))
                 .on("local mirror image disable rbd/vol-0", FakeRbd.ok("Mirroring disabled\n")));
-        assertHeldUntilThePeerReplays(this::disableStatus, 2, "local mirror image disable rbd/vol-0");
+        // The promote is this call's effect: the call waits for the peer's replay and disables, never answering
+        // "retry" with the source left promoted (a refused call must not take effect).
+        assertThat(disableStatus().getCode()).isEqualTo(Status.Code.OK);
+        assertThat(rbd.calls())
+                .containsSubsequence("local mirror image promote rbd/vol-0", "local mirror image disable rbd/vol-0");
         assertThat(rbd.calls()).containsOnlyOnce("local mirror image promote rbd/vol-0");
+        assertThat(rbd.calls().stream().filter("peer snap ls --all rbd/vol-0"::equals))
+                .as("the peer's copy read until it holds the promotion")
+                .hasSize(3);
+    }
+
+    /** Site B's first copy of site A's first mirror snapshot (9), still under way. */
+    static final String PEER_FIRST_COPY_UNDER_WAY = """
+            [{"id":4,"name":".mirror.non_primary.g.b","timestamp":"Thu Nov 26 20:42:21 2026","namespace":{"type":\
+            "mirror","state":"non-primary","complete":false,"primary_mirror_uuid":"59bc","primary_snap_id":9,\
+            "last_copied_object_number":3}}]""";
+
+    @Test
+    void disableOfASourceDemotedBeforeThePeersFirstCopyCompletedDisablesOnceItHasNotAnsweredRetryLeavingItPromoted()
+            throws Exception {
+        // Seen on the lab (the kit's isolation/volume/interleaved-calls): enabled, demoted a second later, then
+        // disabled while site B still created its first copy: the disable promoted A and answered 10 "still creating
+        // its copy", so a call refused with "retry" had taken effect (A primary, where the caller left it secondary).
+        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY), FakeRbd.ok(PRIMARY))
+                .on("local mirror pool info rbd --all", FakeRbd.ok(POOL_INFO))
+                .on("peer info rbd/vol-0", FakeRbd.ok(NON_PRIMARY))
+                .on("local mirror image promote rbd/vol-0", FakeRbd.ok("Image promoted to primary\n"))
+                .on("local mirror image status rbd/vol-0", FakeRbd.ok(STATUS_NOT_SYNCED_YET))
+                .on("local snap ls --all rbd/vol-0", FakeRbd.ok(FIRST_AND_NEWER_MIRROR_SNAPSHOT))
+                .on(
+                        "peer snap ls --all rbd/vol-0",
+                        FakeRbd.ok(PEER_FIRST_COPY_UNDER_WAY),
+                        FakeRbd.ok(PEER_FIRST_COPY_COMPLETE),
+                        FakeRbd.ok(PEER_FIRST_COPY_COMPLETE.replace(
+                                "}}]",
+                                "}},{\"id\":5,\"name\":\".mirror.non_primary.g.c\",\"timestamp\":"
+                                        + "\"Thu Nov 26 20:42:27 2026\",\"namespace\":{\"type\":\"mirror\","
+                                        + "\"state\":\"non-primary\",\"complete\":true,\"primary_mirror_uuid\":"
+                                        + "\"59bc\",\"primary_snap_id\":10}}]")))
+                .on("local mirror snapshot schedule remove", FakeRbd.ok(""))
+                .on("local image-meta list rbd/vol-0", FakeRbd.ok("{}"))
+                .on("local mirror image disable rbd/vol-0", FakeRbd.ok("Mirroring disabled\n")));
+
+        assertThat(disableStatus().getCode()).isEqualTo(Status.Code.OK);
+        assertThat(rbd.calls())
+                .containsSubsequence("local mirror image promote rbd/vol-0", "local mirror image disable rbd/vol-0");
+    }
+
+    @Test
+    void aDisableWhoseBudgetRunsOutWhileThePeerReplaysThePromotionItMadeSaysSoIn10() throws Exception {
+        serve(
+                fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY), FakeRbd.ok(PRIMARY))
+                        .on("local mirror pool info rbd --all", FakeRbd.ok(POOL_INFO))
+                        .on("peer info rbd/vol-0", FakeRbd.ok(NON_PRIMARY))
+                        .on("local mirror image promote rbd/vol-0", FakeRbd.ok("Image promoted to primary\n"))
+                        .on("local mirror image status rbd/vol-0", FakeRbd.ok(STATUS_SYNCED))
+                        .on("peer snap ls --all rbd/vol-0", FakeRbd.ok(PEER_RECEIVED_DEMOTION)),
+                Duration.ofSeconds(4));
+
+        Status status = disableStatus();
+
+        assertThat(status.getCode()).isEqualTo(Status.Code.ABORTED);
+        assertThat(status.getDescription())
+                .contains("promoted vol-0 to disable it", "still ends with a demotion", "retry with back-off");
+        assertThat(rbd.calls()).doesNotContain("local mirror image disable rbd/vol-0");
     }
 
     /** A primary's first mirror snapshot (id 9), taken when its mirroring was enabled. */
