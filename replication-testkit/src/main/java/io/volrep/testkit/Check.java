@@ -19,7 +19,9 @@ import java.util.regex.Pattern;
  * <p>A body passes by returning, fails by throwing an {@link AssertionError} (use
  * {@link ConformanceContext#fail(String)}), and reports "not implemented", "skipped" or a warning through
  * {@link ConformanceContext#notImplemented}, {@link ConformanceContext#skip} and {@link ConformanceContext#warn}.
- * After the body the suite returns every source the body enabled to "replication disabled".
+ * After the body the suite returns every source the body enabled to "replication disabled" (or, for a passing check
+ * of any free fixtures that left one enabled and primary, hands it to the next such check, which meets it disabled
+ * unless its first call is the {@link ConformanceContext#step} enabling it: docs/vendor-ci.md).
  * <pre>{@code
  * Check check = Check.builder()
  *         .id("PromoteVolume/volume/disabled")

@@ -6,6 +6,7 @@ import io.volrep.api.internal.SafeText;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,10 +18,12 @@ final class CheckRestore {
 
     /**
      * Returns every source the check enabled to "replication disabled, primary": on the peer site demotes what the
-     * check promoted there, promotes (force) what may be demoted, then disables; then runs what the check registered
-     * with {@link ConformanceContext#atEnd}, latest first. Returns the problems, empty when all is restored.
+     * check promoted there, promotes (force) what may be demoted, then disables, except what {@code carryOn} leaves
+     * enabled and primary for the next check; then runs what the check registered with
+     * {@link ConformanceContext#atEnd}, latest first. Returns the problems, empty when all is restored.
      */
-    static List<String> restore(ConformanceContext ctx, SourceBookkeeping sources, Deque<Runnable> atEnd) {
+    static List<String> restore(
+            ConformanceContext ctx, SourceBookkeeping sources, Deque<Runnable> atEnd, Predicate<Addressing> carryOn) {
         List<String> problems = new ArrayList<>();
         // On the peer site, only what the check itself promoted, and only once observed primary still.
         LifecycleModel model = LifecycleModel.forDialect(ctx.dialect());
@@ -38,6 +41,9 @@ final class CheckRestore {
             }
         }
         for (Addressing target : sources.enabled()) {
+            if (carryOn.test(target)) {
+                continue; // left enabled and primary for the next check, which disables it unless it enables it
+            }
             if (sources.mayBeDemoted(target)) {
                 // Leave the source primary, as it was before replication was enabled.
                 Outcome promote = ctx.callForce(Rpc.PROMOTE_VOLUME, target);

@@ -31,6 +31,11 @@ final class CheckScheduler implements AutoCloseable {
             volumes = List.copyOf(volumes);
             groups = List.copyOf(groups);
         }
+
+        /** True when this lease holds {@code fixture}. */
+        boolean holds(ReplicationSource fixture) {
+            return (fixture.kind() == Kind.VOLUME_GROUP ? groups : volumes).contains(fixture.id());
+        }
     }
 
     private record Task(int sequence, Needs needs, int weight, Consumer<Lease> work) {}

@@ -3,6 +3,7 @@ package io.volrep.testkit;
 import com.google.protobuf.Message;
 import io.grpc.Channel;
 import io.volrep.api.ErrorScheme;
+import io.volrep.api.ReplicationSource;
 import io.volrep.api.ReplicationSource.Kind;
 import io.volrep.api.Rpc;
 import io.volrep.api.Secrets;
@@ -15,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -99,9 +101,24 @@ public final class ConformanceContext {
      */
     private final List<String> inherited;
 
+    /**
+     * The fixtures of this lease that the check before left enabled and primary instead of disabling them, by the id
+     * of that check ({@link #restore(boolean)}). A setup step enabling one of them ({@link #step}) takes it as it is:
+     * enabled and primary is where that step leads. Any other call first disables every one still here, so that the
+     * check meets what it expects: replication disabled. Guarded by itself.
+     */
+    private final Map<ReplicationSource, String> carried = new LinkedHashMap<>();
+
+    @SuppressWarnings("ThreadLocalUsage") // each context's own: true while a step enables a carried fixture
+    private final ThreadLocal<Boolean> enablingCarried = ThreadLocal.withInitial(() -> false);
+
+    /** True once a call enabled a source with other parameters than the configured ones: not carried on. */
+    private volatile boolean enabledOtherwise;
+
     ConformanceContext(ConformanceSession session, CheckScheduler.Lease lease, Check check) {
         this.check = check;
         this.inherited = session.poison(lease);
+        this.carried.putAll(session.claimCarried(lease));
         this.session = session;
         this.calls = session.callCounter();
         this.channel = session.channel();
@@ -117,13 +134,18 @@ public final class ConformanceContext {
         return config;
     }
 
-    /** The channel to the plugin under test (replication.Controller). */
+    /**
+     * The channel to the plugin under test (replication.Controller). The check's fixtures are in the state it expects
+     * before it gets the channel (replication disabled).
+     */
     public Channel channel() {
+        disableCarried();
         return channel;
     }
 
     /** The channel to the node plugin's {@code healer.HealerNode} (the target itself unless configured apart). */
     public Channel healerChannel() {
+        disableCarried();
         return healerChannel;
     }
 
@@ -375,7 +397,11 @@ public final class ConformanceContext {
      * instead of the configured ones (for the CSI size-limit checks).
      */
     public Outcome call(Rpc rpc, Addressing target, Map<String, String> secrets, Map<String, String> parameters) {
-        return call(rpc, target, secrets, parameters, false, false);
+        Outcome o = call(rpc, target, secrets, parameters, false, false);
+        if (o.ok() && rpc == Rpc.ENABLE_VOLUME_REPLICATION && !parameters.equals(config.enableParameters())) {
+            enabledOtherwise = true;
+        }
+        return o;
     }
 
     private Outcome call(Rpc rpc, Addressing target, Map<String, String> secrets, boolean force) {
@@ -415,6 +441,9 @@ public final class ConformanceContext {
             boolean track) {
         if (!dialect.supports(rpc)) {
             skip("spec " + dialect + " has no " + rpc.methodName());
+        }
+        if (!enablingCarried.get()) {
+            disableCarried();
         }
         Message request =
                 Wire.request(dialect, rpc, Wire.inDialect(dialect, target, exact), secrets, parameters, force);
@@ -481,6 +510,7 @@ public final class ConformanceContext {
      * for the "simultaneous calls on one source" checks.
      */
     public List<Outcome> callSimultaneously(Rpc rpc, Addressing target, int count) {
+        disableCarried();
         Message request = plainRequest(rpc, target);
         List<Outcome> outcomes = Wire.invokeAtOnce(channel, dialect, rpc, request, count, config.callTimeout());
         outcomes.forEach(o -> session.echoes().saw(request, o, session::safe));
@@ -523,6 +553,7 @@ public final class ConformanceContext {
 
     /** One call, its answer as it is (no transient answer polled), tracked. */
     private Outcome callOnce(Rpc rpc, Addressing target) {
+        disableCarried();
         Message request = plainRequest(rpc, target);
         LifecycleModel.State before = sources.believed(target);
         Outcome o = Wire.invoke(channel, dialect, rpc, request, config.callTimeout());
@@ -538,9 +569,16 @@ public final class ConformanceContext {
      * when the spec allows 12 UNIMPLEMENTED for {@code rpc}; fails otherwise.
      */
     public Outcome step(Rpc rpc, Addressing target) {
+        boolean takesCarried = rpc == Rpc.ENABLE_VOLUME_REPLICATION && takeCarried(target);
         LifecycleModel.State before = sources.believed(target);
         List<String> previous = sources.calls(target);
-        Outcome outcome = call(rpc, target);
+        Outcome outcome;
+        enablingCarried.set(takesCarried);
+        try {
+            outcome = call(rpc, target);
+        } finally {
+            enablingCarried.remove();
+        }
         if (outcome.code() != StatusCode.OK
                 && !(outcome.code() == StatusCode.UNIMPLEMENTED && scheme.lists(rpc, StatusCode.UNIMPLEMENTED))
                 && target.fixture().isPresent()
@@ -617,6 +655,7 @@ public final class ConformanceContext {
      */
     @WireLevel
     public Outcome send(Rpc rpc, Message request) {
+        disableCarried();
         Outcome outcome = Wire.sendOnce(channel, Wire.method(dialect, rpc), rpc, request, config.callTimeout());
         session.echoes().saw(request, outcome, session::safe);
         calls.increment();
@@ -644,6 +683,7 @@ public final class ConformanceContext {
      */
     @WireLevel
     public Outcome heal(NodeHealerRequest request) {
+        disableCarried();
         Outcome o = Wire.sendOnce(
                 healerChannel, HealerNodeGrpc.getNodeHealerMethod(), Rpc.NODE_HEALER, request, config.callTimeout());
         session.echoes().saw(request, o, session::safe);
@@ -767,7 +807,86 @@ public final class ConformanceContext {
      * is restored.
      */
     List<String> restore() {
-        return CheckRestore.restore(this, sources, atEnd);
+        return restore(false);
+    }
+
+    /**
+     * As {@link #restore()}; with {@code mayCarry} (the check passed, and holds fixtures it was leased as any), a
+     * fixture the check left enabled and primary, with nothing else to undo (nothing changed on the peer site, no
+     * other parameters, nothing registered with {@link #atEnd}), stays so for the next check on it, which disables it
+     * first unless its first call is the step that enables it: each enable and disable on real storage waits for the
+     * replication it starts or stops (seconds each), and most checks begin by enabling.
+     */
+    List<String> restore(boolean mayCarry) {
+        boolean carries = mayCarry
+                && check != null
+                && atEnd.isEmpty()
+                && !enabledOtherwise
+                && !sources.changedOnPeer()
+                && sources.promotedOnPeer().isEmpty();
+        List<String> problems = CheckRestore.restore(this, sources, atEnd, carries ? this::carryOn : t -> false);
+        // Fixtures carried to this check that it never called on are as the check before left them.
+        synchronized (carried) {
+            carried.forEach(session::carry);
+            carried.clear();
+        }
+        return problems;
+    }
+
+    /** Leaves {@code target} enabled and primary for the next check, when this check made it so; true if it did. */
+    private boolean carryOn(Addressing target) {
+        Optional<ReplicationSource> fixture = target.fixture();
+        if (fixture.isEmpty() || !sources.madePrimary(target) || !lease.holds(fixture.get())) {
+            return false;
+        }
+        session.carry(fixture.get(), check.id());
+        sources.forget(target);
+        return true;
+    }
+
+    /** Takes {@code target} as the check before left it (enabled, primary) if it was carried to this check. */
+    private boolean takeCarried(Addressing target) {
+        Optional<ReplicationSource> fixture = target.fixture();
+        synchronized (carried) {
+            if (fixture.isEmpty() || carried.remove(fixture.get()) == null) {
+                return false;
+            }
+            sources.carriedIn(fixture.get());
+            return true;
+        }
+    }
+
+    /**
+     * Disables every fixture carried to this check that it has not taken as it is, before the call that needs them as
+     * every check begins: replication disabled. A disable that fails is the failure of the check that carried it.
+     */
+    void disableCarried() {
+        synchronized (carried) {
+            if (carried.isEmpty()) {
+                return;
+            }
+            List<Map.Entry<ReplicationSource, String>> carriedIn = List.copyOf(carried.entrySet());
+            carried.clear();
+            for (Map.Entry<ReplicationSource, String> c : carriedIn) {
+                Outcome disable = call(
+                        channel,
+                        Rpc.DISABLE_VOLUME_REPLICATION,
+                        Addressing.of(c.getKey()),
+                        config.secrets().asMap(),
+                        config.enableParameters(),
+                        false,
+                        false,
+                        false);
+                if (!disable.ok()) {
+                    session.poisoned(c.getKey(), c.getValue());
+                    failBecause(
+                            List.of(c.getValue()),
+                            "could not disable " + Addressing.of(c.getKey()) + ", which check " + c.getValue()
+                                    + " left enabled and primary for the next check: DisableVolumeReplication -> "
+                                    + disable.describe());
+                }
+            }
+        }
     }
 
     /**

@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -62,6 +63,12 @@ final class ConformanceSession implements AutoCloseable {
     private final Map<ReplicationSource, String> poison = new ConcurrentHashMap<>();
 
     private volatile Exploration exploration;
+
+    /**
+     * Fixtures a check left enabled and primary for the next check on them, by the id of that check
+     * ({@link ConformanceContext#restore(boolean)}).
+     */
+    private final Map<ReplicationSource, String> carried = new ConcurrentHashMap<>();
 
     private ConformanceSession(ConformanceConfig config) {
         this.config = config;
@@ -405,14 +412,18 @@ final class ConformanceSession implements AutoCloseable {
         ConformanceContext ctx = new ConformanceContext(this, lease, check);
         long start = System.nanoTime();
         Throwable failure = null;
+        boolean takesAny = takesAnyFixtures(check.needs());
         try {
+            if (!takesAny) {
+                ctx.disableCarried();
+            }
             check.body().run(ctx);
         } catch (Throwable t) {
             failure = t;
         }
         List<String> problems;
         try {
-            problems = ctx.restore();
+            problems = ctx.restore(takesAny && failure == null);
         } catch (Throwable t) {
             problems = List.of("could not restore: " + t);
         }
@@ -607,14 +618,47 @@ final class ConformanceSession implements AutoCloseable {
         return e;
     }
 
+    /**
+     * True for a check that takes any fixtures it is leased, whenever they are free: only such a check carries a
+     * fixture on to the next one, or takes one carried to it (checks of given fixtures, of every fixture, first or
+     * last, meet them disabled).
+     */
+    private static boolean takesAnyFixtures(Needs needs) {
+        return !needs.every() && !needs.reports() && needs.fixtures().isEmpty() && needs.order() == Needs.Order.ANY;
+    }
+
+    /** Takes the fixtures of {@code lease} that a check carried on, by the id of that check. */
+    Map<ReplicationSource, String> claimCarried(CheckScheduler.Lease lease) {
+        Map<ReplicationSource, String> mine = new LinkedHashMap<>();
+        for (ReplicationSource f : List.copyOf(carried.keySet())) {
+            if (lease.holds(f)) {
+                String by = carried.remove(f);
+                if (by != null) {
+                    mine.put(f, by);
+                }
+            }
+        }
+        return mine;
+    }
+
+    /** Notes that check {@code by} left {@code fixture} enabled and primary for the next check on it. */
+    void carry(ReplicationSource fixture, String by) {
+        carried.put(fixture, by);
+    }
+
     /** Runs {@code work} on the scheduler holding {@code needs}. */
     <T> CompletableFuture<T> schedule(Needs needs, int weight, Function<CheckScheduler.Lease, T> work) {
         return scheduler.submit(needs, weight, work);
     }
 
-    /** A context holding {@code lease}, for work that is not a check (the exploration). */
+    /**
+     * A context holding {@code lease}, for work that is not a check (the exploration), its fixtures disabled as every
+     * such work expects them.
+     */
     ConformanceContext context(CheckScheduler.Lease lease) {
-        return new ConformanceContext(this, lease, null);
+        ConformanceContext ctx = new ConformanceContext(this, lease, null);
+        ctx.disableCarried();
+        return ctx;
     }
 
     LongAdder callCounter() {
@@ -649,6 +693,20 @@ final class ConformanceSession implements AutoCloseable {
 
     @Override
     public void close() {
+        if (!carried.isEmpty()) {
+            // The run leaves every fixture as it found it: replication disabled.
+            List<String> volumes = new ArrayList<>();
+            List<String> groups = new ArrayList<>();
+            carried.keySet().forEach(f -> (f.kind() == Kind.VOLUME_GROUP ? groups : volumes).add(f.id()));
+            try {
+                new ConformanceContext(this, new CheckScheduler.Lease(volumes, groups), null).disableCarried();
+            } catch (AssertionError e) {
+                LoggerFactory.getLogger(ConformanceSession.class)
+                        .warn(
+                                "the run could not leave every fixture disabled: {}",
+                                safe(e, 0).getMessage());
+            }
+        }
         scheduler.close();
         open.close();
         if (openPeer != null) {

@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -384,7 +385,8 @@ final class LifecycleChecks {
                 .hint("a call refused with 10 ABORTED because another is pending must never take effect, not even"
                         + " later; one served must take effect as if the two came one after the other")
                 .body(ctx -> interleavedCalls(ctx, model))
-                .needs(Needs.volume().calls(7 * interleavings(model).size()))
+                .needs(Needs.volumes(INTERLEAVING_FIXTURES, 0)
+                        .calls(7 * interleavings(model).size()))
                 .build());
         checks.add(Check.builder()
                 .id("isolation/all-fixtures/concurrent")
@@ -474,9 +476,58 @@ final class LifecycleChecks {
      * call applied later, or answered twice, shows as another state).
      */
     private static void interleavedCalls(ConformanceContext ctx, LifecycleModel model) throws Exception {
-        Addressing vol = ctx.volume();
         ctx.sequential();
-        for (Interleaving pair : interleavings(model)) {
+        List<Addressing> volumes =
+                ctx.lease().volumes().stream().map(Addressing::volume).toList();
+        if (volumes.size() < 2) {
+            interleavedCalls(ctx, model, ctx.volume(), interleavings(model));
+            return;
+        }
+        // The pairs are independent (each starts from replication disabled): shared among the volumes held, each
+        // volume taking its share one pair after the other, they take a fraction of the time on real storage.
+        List<List<Interleaving>> shares = new ArrayList<>();
+        volumes.forEach(v -> shares.add(new ArrayList<>()));
+        List<Interleaving> pairs = interleavings(model);
+        for (int i = 0; i < pairs.size(); i++) {
+            shares.get(i % volumes.size()).add(pairs.get(i));
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(volumes.size(), r -> {
+            Thread t = new Thread(r, "volrep-conformance-interleavings");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<Future<?>> runs = new ArrayList<>();
+            for (int v = 0; v < volumes.size(); v++) {
+                Addressing vol = volumes.get(v);
+                List<Interleaving> share = shares.get(v);
+                runs.add(pool.submit(() -> {
+                    interleavedCalls(ctx, model, vol, share);
+                    return null;
+                }));
+            }
+            for (Future<?> run : runs) {
+                try {
+                    run.get();
+                } catch (ExecutionException e) {
+                    if (e.getCause() instanceof Error err) {
+                        throw err; // a failure of the check (AssertionError)
+                    }
+                    throw e.getCause() instanceof Exception ex ? ex : new IllegalStateException(e.getCause());
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** How many fixture volumes the interleaved-calls check shares its pairs among (fewer when fewer are configured). */
+    static final int INTERLEAVING_FIXTURES = 2;
+
+    /** {@code pairs}, one after the other, on {@code vol}. */
+    private static void interleavedCalls(
+            ConformanceContext ctx, LifecycleModel model, Addressing vol, List<Interleaving> pairs) throws Exception {
+        for (Interleaving pair : pairs) {
             ctx.step(Rpc.DISABLE_VOLUME_REPLICATION, vol);
             reach(ctx, model, vol, pair.state());
             List<Outcome> answers = ctx.callInterleaved(pair.first(), pair.second(), vol);

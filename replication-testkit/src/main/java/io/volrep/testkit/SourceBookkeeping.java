@@ -34,6 +34,8 @@ final class SourceBookkeeping {
     private final Map<ReplicationSource, List<String>> calls = new LinkedHashMap<>();
     /** Replicas on site B this check promoted itself (observed secondary before, the promote answered OK). */
     private final Map<ReplicationSource, Addressing> promotedOnPeer = new LinkedHashMap<>();
+    /** True once a call that may change a replica on site B answered OK. */
+    private boolean changedOnPeer;
 
     /** True for the calls that may change a source's state (every RPC but the model's read-only ones). */
     static boolean mutating(Rpc rpc) {
@@ -106,6 +108,7 @@ final class SourceBookkeeping {
         if (r.isEmpty() || !outcome.ok()) {
             return;
         }
+        changedOnPeer = true;
         switch (outcome.rpc()) {
             // Only a promote of a replica observed secondary is the check's doing: an OK promote of a volume that was
             // primary already changed nothing, and restoring it would demote what the check never promoted. (Observed
@@ -183,6 +186,17 @@ final class SourceBookkeeping {
     /** The fixtures the check enabled and has not disabled since. */
     synchronized Set<ReplicationSource> enabledFixtures() {
         return new LinkedHashSet<>(enabled.keySet());
+    }
+
+    /** True once the check changed a replica on site B (a mutating call there answered OK). */
+    synchronized boolean changedOnPeer() {
+        return changedOnPeer;
+    }
+
+    /** Notes that {@code source} came to this check enabled and primary, as the check before it left it. */
+    synchronized void carriedIn(ReplicationSource source) {
+        enabled.put(source, Addressing.of(source));
+        believed.put(source, State.PRIMARY);
     }
 
     /** Forgets that the check enabled {@code target} (it restored it itself). */
