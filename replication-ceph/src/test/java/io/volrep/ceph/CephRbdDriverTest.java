@@ -706,19 +706,11 @@ class CephRbdDriverTest {
         // Seen in CI and reproduced on the lab (site B's rbd-mirror paused a second after A's demote, while A's
         // disable promoted A and disabled it): B's copy, still ending with A's demotion, stayed for ever in "error
         // bootstrapping replay". Promoted only, A is replayed by B again within seconds.
-        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY), FakeRbd.ok(PRIMARY))
-                .on("local mirror pool info rbd --all", FakeRbd.ok(POOL_INFO))
-                .on("peer info rbd/vol-0", FakeRbd.ok(NON_PRIMARY))
-                .on("local mirror image promote rbd/vol-0", FakeRbd.ok("Image promoted to primary\n"))
-                .on("local mirror image status rbd/vol-0", FakeRbd.ok(STATUS_SYNCED))
-                .on(
-                        "peer snap ls --all rbd/vol-0",
-                        FakeRbd.ok(PEER_RECEIVED_DEMOTION),
-                        FakeRbd.ok(PEER_RECEIVED_DEMOTION),
-                        FakeRbd.ok(PEER_REPLAYED_THE_PROMOTION))
-                .on("local mirror snapshot schedule remove", FakeRbd.ok(""))
-                .on("local image-meta list rbd/vol-0", FakeRbd.ok("{}"))
-                .on("local mirror image disable rbd/vol-0", FakeRbd.ok("Mirroring disabled\n")));
+        serve(demotedCopyToDisable(
+                STATUS_SYNCED,
+                FakeRbd.ok(PEER_RECEIVED_DEMOTION),
+                FakeRbd.ok(PEER_RECEIVED_DEMOTION),
+                FakeRbd.ok(PEER_REPLAYED_THE_PROMOTION)));
         // The promote is this call's effect: the call waits for the peer's replay and disables, never answering
         // "retry" with the source left promoted (a refused call must not take effect).
         assertThat(disableStatus().getCode()).isEqualTo(Status.Code.OK);
@@ -728,6 +720,22 @@ class CephRbdDriverTest {
         assertThat(rbd.calls().stream().filter("peer snap ls --all rbd/vol-0"::equals))
                 .as("the peer's copy read until it holds the promotion")
                 .hasSize(3);
+    }
+
+    /**
+     * A demoted copy (its peer not primary) that a disable promotes, with this site's mirror status {@code status}
+     * and the peer's copy as {@code peerCopies} answer in turn.
+     */
+    private FakeRbd demotedCopyToDisable(String status, FakeRbd.Response... peerCopies) {
+        return fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY), FakeRbd.ok(PRIMARY))
+                .on("local mirror pool info rbd --all", FakeRbd.ok(POOL_INFO))
+                .on("peer info rbd/vol-0", FakeRbd.ok(NON_PRIMARY))
+                .on("local mirror image promote rbd/vol-0", FakeRbd.ok("Image promoted to primary\n"))
+                .on("local mirror image status rbd/vol-0", FakeRbd.ok(status))
+                .on("peer snap ls --all rbd/vol-0", peerCopies)
+                .on("local mirror snapshot schedule remove", FakeRbd.ok(""))
+                .on("local image-meta list rbd/vol-0", FakeRbd.ok("{}"))
+                .on("local mirror image disable rbd/vol-0", FakeRbd.ok("Mirroring disabled\n"));
     }
 
     /** Site B's first copy of site A's first mirror snapshot (9), still under way. */
@@ -742,14 +750,8 @@ class CephRbdDriverTest {
         // Seen on the lab (the kit's isolation/volume/interleaved-calls): enabled, demoted a second later, then
         // disabled while site B still created its first copy: the disable promoted A and answered 10 "still creating
         // its copy", so a call refused with "retry" had taken effect (A primary, where the caller left it secondary).
-        serve(fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY), FakeRbd.ok(PRIMARY))
-                .on("local mirror pool info rbd --all", FakeRbd.ok(POOL_INFO))
-                .on("peer info rbd/vol-0", FakeRbd.ok(NON_PRIMARY))
-                .on("local mirror image promote rbd/vol-0", FakeRbd.ok("Image promoted to primary\n"))
-                .on("local mirror image status rbd/vol-0", FakeRbd.ok(STATUS_NOT_SYNCED_YET))
-                .on("local snap ls --all rbd/vol-0", FakeRbd.ok(FIRST_AND_NEWER_MIRROR_SNAPSHOT))
-                .on(
-                        "peer snap ls --all rbd/vol-0",
+        serve(demotedCopyToDisable(
+                        STATUS_NOT_SYNCED_YET,
                         FakeRbd.ok(PEER_FIRST_COPY_UNDER_WAY),
                         FakeRbd.ok(PEER_FIRST_COPY_COMPLETE),
                         FakeRbd.ok(PEER_FIRST_COPY_COMPLETE.replace(
@@ -758,9 +760,7 @@ class CephRbdDriverTest {
                                         + "\"Thu Nov 26 20:42:27 2026\",\"namespace\":{\"type\":\"mirror\","
                                         + "\"state\":\"non-primary\",\"complete\":true,\"primary_mirror_uuid\":"
                                         + "\"59bc\",\"primary_snap_id\":10}}]")))
-                .on("local mirror snapshot schedule remove", FakeRbd.ok(""))
-                .on("local image-meta list rbd/vol-0", FakeRbd.ok("{}"))
-                .on("local mirror image disable rbd/vol-0", FakeRbd.ok("Mirroring disabled\n")));
+                .on("local snap ls --all rbd/vol-0", FakeRbd.ok(FIRST_AND_NEWER_MIRROR_SNAPSHOT)));
 
         assertThat(disableStatus().getCode()).isEqualTo(Status.Code.OK);
         assertThat(rbd.calls())
@@ -769,14 +769,7 @@ class CephRbdDriverTest {
 
     @Test
     void aDisableWhoseBudgetRunsOutWhileThePeerReplaysThePromotionItMadeSaysSoIn10() throws Exception {
-        serve(
-                fake().on("local info rbd/vol-0", FakeRbd.ok(NON_PRIMARY), FakeRbd.ok(PRIMARY))
-                        .on("local mirror pool info rbd --all", FakeRbd.ok(POOL_INFO))
-                        .on("peer info rbd/vol-0", FakeRbd.ok(NON_PRIMARY))
-                        .on("local mirror image promote rbd/vol-0", FakeRbd.ok("Image promoted to primary\n"))
-                        .on("local mirror image status rbd/vol-0", FakeRbd.ok(STATUS_SYNCED))
-                        .on("peer snap ls --all rbd/vol-0", FakeRbd.ok(PEER_RECEIVED_DEMOTION)),
-                Duration.ofSeconds(4));
+        serve(demotedCopyToDisable(STATUS_SYNCED, FakeRbd.ok(PEER_RECEIVED_DEMOTION)), Duration.ofSeconds(4));
 
         Status status = disableStatus();
 
