@@ -812,8 +812,8 @@ public final class ConformanceContext {
 
     /**
      * As {@link #restore()}; with {@code mayCarry} (the check passed, and holds fixtures it was leased as any), a
-     * fixture the check left enabled and primary, with nothing else to undo (nothing changed on the peer site, no
-     * other parameters, nothing registered with {@link #atEnd}), stays so for the next check on it, which disables it
+     * fixture the check only enabled (it stays primary), with nothing else to undo (nothing changed on the peer site,
+     * no other parameters, nothing registered with {@link #atEnd}), stays so for the next check on it, which disables it
      * first unless its first call is the step that enables it: each enable and disable on real storage waits for the
      * replication it starts or stops (seconds each), and most checks begin by enabling.
      */
@@ -836,7 +836,10 @@ public final class ConformanceContext {
     /** Leaves {@code target} enabled and primary for the next check, when this check made it so; true if it did. */
     private boolean carryOn(Addressing target) {
         Optional<ReplicationSource> fixture = target.fixture();
-        if (fixture.isEmpty() || !sources.madePrimary(target) || !lease.holds(fixture.get())) {
+        if (fixture.isEmpty()
+                || !sources.madePrimary(target)
+                || !sources.onlyEnabled(target)
+                || !lease.holds(fixture.get())) {
             return false;
         }
         session.carry(fixture.get(), check.id());

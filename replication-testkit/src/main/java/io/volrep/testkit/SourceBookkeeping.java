@@ -36,6 +36,8 @@ final class SourceBookkeeping {
     private final Map<ReplicationSource, Addressing> promotedOnPeer = new LinkedHashMap<>();
     /** True once a call that may change a replica on site B answered OK. */
     private boolean changedOnPeer;
+    /** The fixtures a call other than EnableVolumeReplication (or one with force) may have changed. */
+    private final Set<ReplicationSource> changedOtherwise = new LinkedHashSet<>();
 
     /** True for the calls that may change a source's state (every RPC but the model's read-only ones). */
     static boolean mutating(Rpc rpc) {
@@ -79,6 +81,9 @@ final class SourceBookkeeping {
     synchronized void called(Addressing target, Rpc rpc, boolean force, State before) {
         if (mutating(rpc)) {
             target.fixture().ifPresent(f -> {
+                if (rpc != Rpc.ENABLE_VOLUME_REPLICATION || force) {
+                    changedOtherwise.add(f);
+                }
                 List<String> ids = calls.computeIfAbsent(f, k -> new ArrayList<>());
                 String id = LifecycleChecks.walkId(rpc, f.kind(), before) + (force ? "/force" : "");
                 ids.remove(id);
@@ -186,6 +191,14 @@ final class SourceBookkeeping {
     /** The fixtures the check enabled and has not disabled since. */
     synchronized Set<ReplicationSource> enabledFixtures() {
         return new LinkedHashSet<>(enabled.keySet());
+    }
+
+    /**
+     * True when the only mutating calls the check made on {@code target} enabled it, without force: no demotion, no
+     * promotion, no resync, whose effects on real storage outlast the call (the peer replays them for seconds).
+     */
+    synchronized boolean onlyEnabled(Addressing target) {
+        return target.fixture().filter(changedOtherwise::contains).isEmpty();
     }
 
     /** True once the check changed a replica on site B (a mutating call there answered OK). */

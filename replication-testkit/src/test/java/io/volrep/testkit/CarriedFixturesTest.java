@@ -75,6 +75,18 @@ class CarriedFixturesTest {
     }
 
     @Test
+    void aFixtureDemotedAndPromotedBackIsNotCarriedForItsPeerReplaysThatForSecondsOnRealStorage() throws Throwable {
+        try (ConformanceSession session = ConformanceSession.open(config)) {
+            session.run(check("round-trip", ctx -> {
+                ctx.step(Rpc.ENABLE_VOLUME_REPLICATION, ctx.volume());
+                ctx.step(Rpc.DEMOTE_VOLUME, ctx.volume());
+                ctx.step(Rpc.PROMOTE_VOLUME, ctx.volume());
+            }));
+            assertThat(plugin.calls).containsExactly("enable", "promote", "disable");
+        }
+    }
+
+    @Test
     void anyOtherFirstCallMeetsTheFixtureDisabled() throws Throwable {
         try (ConformanceSession session = ConformanceSession.open(config)) {
             session.run(check("first", ENABLES));
