@@ -16,10 +16,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.function.Supplier;
 
 /**
@@ -666,37 +662,18 @@ final class ControllerChecks {
         }
         ctx.sequential();
         Map<Addressing, Outcome> answers = new ConcurrentHashMap<>();
-        ExecutorService pool = Executors.newFixedThreadPool(sources.size());
         try {
-            List<Future<?>> runs = new ArrayList<>();
-            for (Addressing source : sources) {
-                runs.add(pool.submit(() -> {
-                    ctx.step(Rpc.ENABLE_VOLUME_REPLICATION, source);
-                    answers.put(source, ctx.call(Rpc.GET_REPLICATION_DESTINATION_INFO, source));
-                    return null;
-                }));
-            }
-            for (Future<?> run : runs) {
-                try {
-                    run.get();
-                } catch (ExecutionException e) {
-                    throw e.getCause() instanceof Exception ex ? ex : new IllegalStateException(e.getCause());
-                }
-            }
+            AtOnce.each(sources, source -> {
+                ctx.step(Rpc.ENABLE_VOLUME_REPLICATION, source);
+                answers.put(source, ctx.call(Rpc.GET_REPLICATION_DESTINATION_INFO, source));
+            });
         } finally {
             // Disabled at once, not one after the other by the restore: every fixture is this check's.
-            List<Future<?>> disables = new ArrayList<>();
-            for (Addressing source : sources) {
-                disables.add(pool.submit(() -> {
-                    if (ctx.call(Rpc.DISABLE_VOLUME_REPLICATION, source).ok()) {
-                        ctx.forget(source);
-                    }
-                }));
-            }
-            for (Future<?> d : disables) {
-                d.get();
-            }
-            pool.shutdownNow();
+            AtOnce.each(sources, source -> {
+                if (ctx.call(Rpc.DISABLE_VOLUME_REPLICATION, source).ok()) {
+                    ctx.forget(source);
+                }
+            });
         }
         Map<String, List<String>> byDestination = new LinkedHashMap<>();
         List<String> problems = new ArrayList<>();

@@ -19,7 +19,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -479,46 +478,16 @@ final class LifecycleChecks {
         ctx.sequential();
         List<Addressing> volumes =
                 ctx.lease().volumes().stream().map(Addressing::volume).toList();
-        if (volumes.size() < 2) {
-            interleavedCalls(ctx, model, ctx.volume(), interleavings(model));
-            return;
-        }
         // The pairs are independent (each starts from replication disabled): shared among the volumes held, each
         // volume taking its share one pair after the other, they take a fraction of the time on real storage.
-        List<List<Interleaving>> shares = new ArrayList<>();
-        volumes.forEach(v -> shares.add(new ArrayList<>()));
+        Map<Addressing, List<Interleaving>> shares = new LinkedHashMap<>();
+        (volumes.isEmpty() ? List.of(ctx.volume()) : volumes).forEach(v -> shares.put(v, new ArrayList<>()));
+        List<Addressing> held = List.copyOf(shares.keySet());
         List<Interleaving> pairs = interleavings(model);
         for (int i = 0; i < pairs.size(); i++) {
-            shares.get(i % volumes.size()).add(pairs.get(i));
+            shares.get(held.get(i % held.size())).add(pairs.get(i));
         }
-        ExecutorService pool = Executors.newFixedThreadPool(volumes.size(), r -> {
-            Thread t = new Thread(r, "volrep-conformance-interleavings");
-            t.setDaemon(true);
-            return t;
-        });
-        try {
-            List<Future<?>> runs = new ArrayList<>();
-            for (int v = 0; v < volumes.size(); v++) {
-                Addressing vol = volumes.get(v);
-                List<Interleaving> share = shares.get(v);
-                runs.add(pool.submit(() -> {
-                    interleavedCalls(ctx, model, vol, share);
-                    return null;
-                }));
-            }
-            for (Future<?> run : runs) {
-                try {
-                    run.get();
-                } catch (ExecutionException e) {
-                    if (e.getCause() instanceof Error err) {
-                        throw err; // a failure of the check (AssertionError)
-                    }
-                    throw e.getCause() instanceof Exception ex ? ex : new IllegalStateException(e.getCause());
-                }
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+        AtOnce.each(held, vol -> interleavedCalls(ctx, model, vol, shares.get(vol)));
     }
 
     /** How many fixture volumes the interleaved-calls check shares its pairs among (fewer when fewer are configured). */
