@@ -870,6 +870,9 @@ public final class ConformanceContext {
             }
             List<Map.Entry<ReplicationSource, String>> carriedIn = List.copyOf(carried.entrySet());
             carried.clear();
+            // Every one is disabled before any failure is told: a fixture left out here would stay enabled.
+            List<String> carriers = new ArrayList<>();
+            List<String> problems = new ArrayList<>();
             for (Map.Entry<ReplicationSource, String> c : carriedIn) {
                 Outcome disable = call(
                         channel,
@@ -882,12 +885,14 @@ public final class ConformanceContext {
                         false);
                 if (!disable.ok()) {
                     session.poisoned(c.getKey(), c.getValue());
-                    failBecause(
-                            List.of(c.getValue()),
-                            "could not disable " + Addressing.of(c.getKey()) + ", which check " + c.getValue()
-                                    + " left enabled and primary for the next check: DisableVolumeReplication -> "
-                                    + disable.describe());
+                    carriers.add(c.getValue());
+                    problems.add("could not disable " + Addressing.of(c.getKey()) + ", which check " + c.getValue()
+                            + " left enabled and primary for the next check: DisableVolumeReplication -> "
+                            + disable.describe());
                 }
+            }
+            if (!problems.isEmpty()) {
+                failBecause(carriers, String.join("; ", problems));
             }
         }
     }

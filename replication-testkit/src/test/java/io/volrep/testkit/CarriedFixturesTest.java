@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.volrep.api.ReplicationSource;
 import io.volrep.api.Rpc;
 import io.volrep.api.StatusCode;
+import io.volrep.api.UnknownErrorException;
 import io.volrep.spi.DisableRequest;
 import io.volrep.spi.EnableRequest;
 import io.volrep.spi.PromoteRequest;
@@ -21,12 +22,13 @@ import org.junit.jupiter.api.Test;
  */
 class CarriedFixturesTest {
 
-    /** A spec-correct plugin with one volume that records its mutating calls. */
+    /** A spec-correct plugin that records its mutating calls, and refuses to disable one volume when told. */
     static final class Recording extends SpecDriver {
         final List<String> calls = new CopyOnWriteArrayList<>();
+        volatile String refuseDisableOf = "";
 
-        Recording() {
-            super(Map.of(), "vol-0");
+        Recording(String... volumes) {
+            super(Map.of(), volumes);
         }
 
         @Override
@@ -38,6 +40,9 @@ class CarriedFixturesTest {
         @Override
         public void disable(DisableRequest r) {
             calls.add("disable");
+            if (r.source().id().equals(refuseDisableOf)) {
+                throw new UnknownErrorException("refused on purpose");
+            }
             super.disable(r);
         }
 
@@ -48,7 +53,7 @@ class CarriedFixturesTest {
         }
     }
 
-    private final Recording plugin = new Recording();
+    private final Recording plugin = new Recording("vol-0");
     private final ConformanceConfig config =
             ConformanceConfig.builder().driver(plugin).volumes("vol-0").build();
 
@@ -83,6 +88,33 @@ class CarriedFixturesTest {
                 ctx.step(Rpc.PROMOTE_VOLUME, ctx.volume());
             }));
             assertThat(plugin.calls).containsExactly("enable", "promote", "disable");
+        }
+    }
+
+    @Test
+    void aCarriedFixtureThatCannotBeDisabledFailsTheCheckAndEveryOtherCarriedOneIsStillDisabled() throws Throwable {
+        Recording two = new Recording("vol-0", "vol-1");
+        ConformanceConfig both = ConformanceConfig.builder()
+                .driver(two)
+                .volumes("vol-0", "vol-1")
+                .build();
+        try (ConformanceSession session = ConformanceSession.open(both)) {
+            session.run(Check.required("enables-both", ctx -> {
+                        ctx.step(Rpc.ENABLE_VOLUME_REPLICATION, ctx.volume());
+                        ctx.step(Rpc.ENABLE_VOLUME_REPLICATION, ctx.secondVolume());
+                    })
+                    .withId("enables-both")
+                    .withNeeds(Needs.volumes(2, 0)));
+            two.refuseDisableOf = "vol-0";
+            Check promotes = Check.required("promotes", ctx -> ctx.call(Rpc.PROMOTE_VOLUME, ctx.volume()))
+                    .withId("promotes")
+                    .withNeeds(Needs.volumes(2, 0));
+
+            assertThatThrownBy(() -> session.run(promotes))
+                    .hasMessageContaining("could not disable volume vol-0, which check enables-both left enabled");
+            assertThat(two.sources.get("vol-1").enabled)
+                    .as("the other carried fixture is disabled all the same")
+                    .isFalse();
         }
     }
 
