@@ -818,12 +818,8 @@ public final class ConformanceContext {
      * replication it starts or stops (seconds each), and most checks begin by enabling.
      */
     List<String> restore(boolean mayCarry) {
-        boolean carries = mayCarry
-                && check != null
-                && atEnd.isEmpty()
-                && !enabledOtherwise
-                && !sources.changedOnPeer()
-                && sources.promotedOnPeer().isEmpty();
+        // changedOnPeer also covers a replica the check promoted there (restored by demoting it).
+        boolean carries = mayCarry && check != null && atEnd.isEmpty() && !enabledOtherwise && !sources.changedOnPeer();
         List<String> problems = CheckRestore.restore(this, sources, atEnd, carries ? this::carryOn : t -> false);
         // Fixtures carried to this check that it never called on are as the check before left them.
         synchronized (carried) {
